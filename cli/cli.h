@@ -1,0 +1,28 @@
+/* cli.h — helpers shared by the subcommands of the `rubble` program: option values, exit
+ * statuses, memory figures of this process and machine. */
+#ifndef RBL_CLI_H
+#define RBL_CLI_H
+
+#include "rubble.h"
+
+#include <stddef.h>
+
+enum { EXIT_USAGE = 2, EXIT_INPUT = 1 };
+
+int cmd_contacts(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Print "rubble <cmd>: error: <message>" to stderr and return status. */
+int cli_fail(const char *cmd, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Value of option argv[*i] (either "--opt=value" or "--opt value"); NULL if absent. */
+const char *cli_option_value(int argc, char **argv, int *i, const char *name);
+int cli_parse_size(const char *text, size_t *out);
+int cli_parse_double(const char *text, double *out);
+size_t cli_peak_rss_bytes(void);
+size_t cli_physical_memory_bytes(void);
+/* "12.3 MiB" */
+const char *cli_bytes(size_t bytes, char *buf, size_t len);
+
+#endif

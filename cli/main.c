@@ -1,0 +1,47 @@
+/* main.c — the `rubble` program: dispatches to one subcommand per file. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "rubble %s — discrete element method toolkit\n"
+            "\n"
+            "usage: rubble <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  contacts   find every touching pair (Demcda interface: bounds.txt, elements.txt\n"
+            "             -> contacts.txt); rubble contacts --help\n"
+            "  generate   write bounds.txt and elements.txt for a lattice or random packing\n"
+            "  bench      benchmarks: rubble bench contacts --help\n"
+            "  version    print the version\n",
+            RBL_VERSION_STRING);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "contacts") == 0)
+        return cmd_contacts(argc - 1, argv + 1);
+    if (strcmp(cmd, "generate") == 0)
+        return cmd_generate(argc - 1, argv + 1);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("rubble %s\n", RBL_VERSION_STRING);
+        return 0;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    fprintf(stderr, "rubble: error: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return EXIT_USAGE;
+}

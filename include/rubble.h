@@ -1,0 +1,167 @@
+/* rubble.h — the one public header of librubble, a discrete element method (DEM) toolkit.
+ * Units are SI. Element numbers shown to users are 1-based; the library works 0-based.
+ * Every fallible call returns RBL_OK (0) or a negative RBL_E* code and fills an rbl_error
+ * with a message naming the file, line and offending value; the library never prints or exits. */
+#ifndef RUBBLE_H
+#define RUBBLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(RBL_BUILDING_LIBRARY)
+#define RBL_API __attribute__((visibility("default")))
+#else
+#define RBL_API
+#endif
+
+#define RBL_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------- errors ---------------- */
+
+/* X-macro list: one place for codes and their generic messages. */
+#define RBL_ERRNO_MAP(XX)                                                       \
+    XX(ENOMEM, -1, "out of memory")                                             \
+    XX(EINVAL, -2, "invalid argument")                                          \
+    XX(EIO, -3, "input/output error")                                           \
+    XX(EPARSE, -4, "malformed input")                                           \
+    XX(ERANGE, -5, "value out of range")                                        \
+    XX(ETOOBIG, -6, "problem too large for the available memory")               \
+    XX(ENOTFOUND, -7, "not found")
+
+enum {
+    RBL_OK = 0,
+#define RBL_XX_(name, value, text) RBL_##name = value,
+    RBL_ERRNO_MAP(RBL_XX_)
+#undef RBL_XX_
+};
+
+#define RBL_ERROR_MESSAGE_MAX 512
+
+typedef struct rbl_error {
+    int code;                           /* RBL_OK or a negative RBL_E* code */
+    char message[RBL_ERROR_MESSAGE_MAX]; /* "file:line: what is wrong: 'value'" */
+} rbl_error;
+
+RBL_API const char *rbl_strerror(int code);
+
+/* ---------------------------------------------------------------- elements --------------- */
+
+/* A set of spherical (3D) or circular (2D) elements inside an axis-aligned domain.
+ * pos holds 3 doubles per element (z = 0 in 2D); radius one double per element. */
+typedef struct rbl_elements {
+    int dim;        /* 2 or 3 */
+    size_t n;       /* number of elements */
+    double *pos;    /* 3*n: x, y, z of each centre */
+    double *radius; /* n */
+    double lo[3];   /* domain minimum per axis (lo[2] = hi[2] = 0 in 2D) */
+    double hi[3];   /* domain maximum per axis */
+} rbl_elements;
+
+/* Allocate pos and radius for n elements (zeroed); lo/hi/dim are left to the caller. */
+RBL_API int rbl_elements_alloc(rbl_elements *e, int dim, size_t n, rbl_error *err);
+RBL_API void rbl_elements_free(rbl_elements *e);
+/* Check dim, bounds (max > min, finite), every radius > 0 and finite, every centre finite
+ * and inside the bounds. Messages name the element (1-based) and value. */
+RBL_API int rbl_elements_check(const rbl_elements *e, rbl_error *err);
+
+/* ---------------------------------------------------------------- contact detection ------- */
+
+/* Two elements touch when |x_i - x_j| <= (r_i + r_j) * (1 + RBL_TOUCH_REL_TOL).
+ * The tolerance absorbs round-off in coordinates such as 3 * 0.1, so that elements placed
+ * exactly at the sum of their radii (seed 000, Test 1) are reported as touching. */
+#define RBL_TOUCH_REL_TOL 1e-9
+
+typedef enum rbl_cd_algorithm {
+    RBL_CD_SCREENING = 1, /* CD1: dense screening array C over all cells + next array E   */
+    RBL_CD_NBS = 2,       /* CD2: Munjiza-NBS, row/layer lists, O(N) memory               */
+    RBL_CD_DIRECT = 3,    /* CD3: direct mapping, sorted integer coordinates, binary search */
+    RBL_CD_SORTING = 4,   /* CD4: radix-sorted cell keys, linear merge sweep              */
+    RBL_CD_TREE = 5,      /* CD4: Munjiza's binary tree of successive bisections          */
+    RBL_CD_CGRID = 6,     /* CD4: Williams C-grid, 1D sub-dividers x, then y, then z      */
+    RBL_CD_BRUTE = 7      /* CD4: all pairs, O(N^2), the reference                        */
+} rbl_cd_algorithm;
+
+#define RBL_CD_ALGORITHM_COUNT 7
+
+/* Name <-> algorithm. Accepts the names above and the Demcda numbers "1" and "2". */
+RBL_API int rbl_cd_algorithm_parse(const char *text, rbl_cd_algorithm *out, rbl_error *err);
+RBL_API const char *rbl_cd_algorithm_name(rbl_cd_algorithm algorithm);
+
+/* A growable list of unordered contact pairs. Pair k is packed as
+ * ((uint64_t)i << 32) | j with i > j, both 0-based element indices. */
+typedef struct rbl_pairs {
+    uint64_t *ij;
+    size_t n;
+    size_t cap;
+} rbl_pairs;
+
+RBL_API void rbl_pairs_free(rbl_pairs *pairs);
+static inline uint32_t rbl_pair_i(uint64_t packed) { return (uint32_t)(packed >> 32); }
+static inline uint32_t rbl_pair_j(uint64_t packed) { return (uint32_t)packed; }
+/* Order pairs as Demcda's contacts.txt (seed 000, Table 2): i descending, then j descending.
+ * Linear time (radix sort). */
+RBL_API int rbl_pairs_sort_descending(rbl_pairs *pairs, size_t n_elements, rbl_error *err);
+
+typedef struct rbl_cd_options {
+    /* Refuse (RBL_ETOOBIG) when the algorithm's working memory would exceed this many bytes;
+     * 0 means no limit. The CLI sets it to the machine's physical memory. */
+    size_t memory_limit;
+} rbl_cd_options;
+
+typedef struct rbl_cd_stats {
+    double seconds;         /* wall time of the detection alone (no I/O, no output sort)  */
+    size_t work_bytes_peak; /* peak working memory of the algorithm, excluding the input
+                               elements and the output pair list                         */
+    size_t candidates;      /* distance checks performed                                  */
+    double cell_edge;       /* edge of the square/cubic cells used                        */
+    size_t cells[3];        /* number of cells per axis                                   */
+} rbl_cd_stats;
+
+/* Find every touching pair once. pairs is appended to (it may start empty). */
+RBL_API int rbl_contacts_detect(const rbl_elements *elements, rbl_cd_algorithm algorithm,
+                                const rbl_cd_options *options, rbl_pairs *pairs,
+                                rbl_cd_stats *stats, rbl_error *err);
+
+/* ---------------------------------------------------------------- Demcda files (CD5) ----- */
+
+/* Read bounds.txt and elements.txt (layout in docs/demcda.md) into e; checks everything
+ * rbl_elements_check checks and reports file:line:value on failure. */
+RBL_API int rbl_demcda_read(const char *bounds_path, const char *elements_path, rbl_elements *e,
+                            rbl_error *err);
+/* Write contacts.txt: one "i j" per line, 1-based, in the order pairs holds. Written to a
+ * temporary file in the same folder and renamed, so no partial file is ever left behind. */
+RBL_API int rbl_demcda_write_contacts(const char *path, const rbl_pairs *pairs, rbl_error *err);
+/* Write bounds.txt + elements.txt (used by `rubble generate` and the benchmarks). */
+RBL_API int rbl_demcda_write_elements(const char *bounds_path, const char *elements_path,
+                                      const rbl_elements *e, rbl_error *err);
+
+/* ---------------------------------------------------------------- generators ------------- */
+
+typedef enum rbl_packing {
+    RBL_PACKING_LATTICE = 1, /* square/simple-cubic lattice, spacing = diameter (seed 000)   */
+    RBL_PACKING_RANDOM = 2,  /* uniform random centres (overlaps allowed), given fill share */
+    RBL_PACKING_CLUSTERED = 3 /* random centres gathered in a few dense clusters              */
+} rbl_packing;
+
+typedef struct rbl_generate_options {
+    int dim;              /* 2 or 3 */
+    size_t n;             /* number of elements */
+    rbl_packing packing;
+    double radius;        /* (largest) radius */
+    double radius_ratio;  /* r_max / r_min >= 1; 1 = monodisperse */
+    double solid_share;   /* RANDOM/CLUSTERED: volume share of the elements, e.g. 0.3 */
+    int shuffle;          /* number the elements in random order */
+    uint64_t seed;
+} rbl_generate_options;
+
+RBL_API int rbl_elements_generate(const rbl_generate_options *options, rbl_elements *e,
+                                  rbl_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RUBBLE_H */

@@ -1,0 +1,64 @@
+/* base_internal.h — errors with context, tracked allocation, timers, random numbers and the
+ * radix sort shared by the grid algorithms. Internal to librubble. */
+#ifndef RBL_BASE_INTERNAL_H
+#define RBL_BASE_INTERNAL_H
+
+#include "rubble.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define RBL_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define RBL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RBL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define RBL_PRINTF(a, b)
+#define RBL_LIKELY(x) (x)
+#define RBL_UNLIKELY(x) (x)
+#endif
+
+/* Set err (if not NULL) to code and a formatted message; returns code. */
+int rbl_error_set(rbl_error *err, int code, const char *fmt, ...) RBL_PRINTF(3, 4);
+
+/* Working-memory accounting for one algorithm run: every buffer goes through rbl_mem_alloc
+ * so that the peak is measured, not estimated, and the memory limit is enforced up front. */
+typedef struct rbl_mem {
+    size_t current;
+    size_t peak;
+    size_t limit; /* 0 = none */
+} rbl_mem;
+
+/* Allocate bytes (uninitialised); what names the buffer in the error message. Large buffers
+ * are aligned to 2 MiB and advised to use transparent huge pages (fewer TLB misses). */
+void *rbl_mem_alloc(rbl_mem *mem, size_t bytes, const char *what, rbl_error *err);
+/* Check a planned allocation against the limit without making it. */
+int rbl_mem_reserve_check(const rbl_mem *mem, size_t bytes, const char *what, rbl_error *err);
+void rbl_mem_free(rbl_mem *mem, void *p, size_t bytes);
+
+/* Overflow-checked a*b for sizes; returns 0 on overflow. */
+int rbl_size_mul(size_t a, size_t b, size_t *out);
+
+/* Monotonic wall clock in seconds. */
+double rbl_now(void);
+
+/* splitmix64 / xoshiro256** generator: deterministic, no global state. */
+typedef struct rbl_rng {
+    uint64_t s[4];
+} rbl_rng;
+void rbl_rng_seed(rbl_rng *rng, uint64_t seed);
+uint64_t rbl_rng_next(rbl_rng *rng);
+double rbl_rng_uniform(rbl_rng *rng); /* [0, 1) */
+uint64_t rbl_rng_below(rbl_rng *rng, uint64_t bound); /* [0, bound) */
+
+/* LSD radix sort of 64-bit keys in ascending order, with an optional 32-bit payload carried
+ * along (vals may be NULL). key_bits bounds the significant bits (passes of 11 bits each).
+ * tmp_keys/tmp_vals are scratch arrays of the same length. The sorted data ends in keys/vals. */
+void rbl_radix_sort_u64(uint64_t *keys, uint32_t *vals, size_t n, unsigned key_bits,
+                        uint64_t *tmp_keys, uint32_t *tmp_vals);
+
+/* Number of bits needed to hold values 0..max_value. */
+unsigned rbl_bits_for(uint64_t max_value);
+
+#endif

@@ -1,0 +1,57 @@
+/* grid.c — cell geometry from the domain bounds and the largest diameter (seed 000 §2: square
+ * cells of edge d), and the half-stencil mask shared by all grid algorithms. */
+#include "grid_internal.h"
+
+#include <math.h>
+
+const rbl_offset rbl_half_stencil[13] = {
+    /* same layer (2D mask of seed 000 Fig. 8) */
+    {-1, 0, 0},  {-1, -1, 0}, {0, -1, 0}, {1, -1, 0},
+    /* layer below (3D mask, seed 004 Fig. 3.56) */
+    {-1, -1, -1}, {0, -1, -1}, {1, -1, -1},
+    {-1, 0, -1},  {0, 0, -1},  {1, 0, -1},
+    {-1, 1, -1},  {0, 1, -1},  {1, 1, -1},
+};
+
+double rbl_radius_max(const rbl_elements *e)
+{
+    double r_max = 0.0;
+    for (size_t i = 0; i < e->n; i++)
+        if (e->radius[i] > r_max)
+            r_max = e->radius[i];
+    return e->n ? r_max : 0.5; /* any edge works for an empty set */
+}
+
+int rbl_grid_init(rbl_grid *g, const rbl_elements *e, rbl_error *err)
+{
+    return rbl_grid_init_edge(g, e, 2.0 * rbl_radius_max(e) * (1.0 + 1e-6), err);
+}
+
+int rbl_grid_init_edge(rbl_grid *g, const rbl_elements *e, double edge, rbl_error *err)
+{
+    g->dim = e->dim;
+    g->r_max = rbl_radius_max(e);
+    for (int a = 0; a < e->dim; a++) {
+        double extent = e->hi[a] - e->lo[a];
+        double finest = extent / (double)(RBL_GRID_MAX_CELLS_PER_AXIS - 1);
+        if (edge < finest)
+            edge = finest * (1.0 + 1e-9);
+    }
+    g->edge = edge;
+    g->inv_edge = 1.0 / edge;
+    g->n_cells = 1;
+    for (int a = 0; a < 3; a++) {
+        g->lo[a] = a < e->dim ? e->lo[a] : 0.0;
+        int64_t n = 1;
+        if (a < e->dim) {
+            double cells = floor((e->hi[a] - e->lo[a]) * g->inv_edge) + 1.0;
+            if (!(cells >= 1.0 && cells <= (double)RBL_GRID_MAX_CELLS_PER_AXIS))
+                return rbl_error_set(err, RBL_ERANGE, "cannot grid axis %d: %g cells", a, cells);
+            n = (int64_t)cells;
+        }
+        g->n[a] = n;
+        g->n_cells *= (uint64_t)n;
+    }
+    g->key_bits = rbl_bits_for(g->n_cells - 1);
+    return RBL_OK;
+}

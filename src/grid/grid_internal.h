@@ -1,0 +1,131 @@
+/* grid_internal.h — the binning layer shared by every contact-detection algorithm and, later,
+ * by the soft-sphere neighbour search: cell geometry, integerised coordinates (seed 000 eq. 8),
+ * linear cell keys, the half-stencil contact mask (seed 000 Fig. 8/9), the touch predicate. */
+#ifndef RBL_GRID_INTERNAL_H
+#define RBL_GRID_INTERNAL_H
+
+#include "../base/base_internal.h"
+
+/* At most 2^21 cells per axis, so that a linear cell key fits in 63 bits. On a domain so
+ * large that this binds, cells are made larger than the largest diameter (still correct). */
+#define RBL_GRID_MAX_CELLS_PER_AXIS ((int64_t)1 << 21)
+
+typedef struct rbl_grid {
+    int dim;
+    double lo[3];
+    double edge;     /* cell edge d >= largest diameter */
+    double inv_edge;
+    int64_t n[3];    /* cells per axis; n[2] = 1 in 2D */
+    uint64_t n_cells;
+    unsigned key_bits; /* bits of the largest linear key */
+    double r_max;
+} rbl_grid;
+
+/* Cell edge from the largest diameter: d = 2 r_max (1 + 1e-6). The margin (well above
+ * RBL_TOUCH_REL_TOL) guarantees that two touching elements lie in the same or adjacent cells
+ * despite round-off in the integerisation. */
+int rbl_grid_init(rbl_grid *g, const rbl_elements *e, rbl_error *err);
+/* The same with a chosen edge (raised if needed to respect RBL_GRID_MAX_CELLS_PER_AXIS). */
+int rbl_grid_init_edge(rbl_grid *g, const rbl_elements *e, double edge, rbl_error *err);
+double rbl_radius_max(const rbl_elements *e);
+
+/* Integerised coordinate along axis, clamped into [0, n-1] (elements on the max bound). */
+static inline int64_t rbl_grid_coord(const rbl_grid *g, int axis, double x)
+{
+    int64_t c = (int64_t)((x - g->lo[axis]) * g->inv_edge);
+    if (c < 0)
+        c = 0;
+    if (c >= g->n[axis])
+        c = g->n[axis] - 1;
+    return c;
+}
+
+/* Linear key: x fastest, then y, then z (row-major as the seed numbers its elements). */
+static inline uint64_t rbl_grid_key(const rbl_grid *g, int64_t ix, int64_t iy, int64_t iz)
+{
+    return (uint64_t)ix + (uint64_t)g->n[0] * ((uint64_t)iy + (uint64_t)g->n[1] * (uint64_t)iz);
+}
+
+static inline uint64_t rbl_grid_key_of(const rbl_grid *g, const double *p)
+{
+    return rbl_grid_key(g, rbl_grid_coord(g, 0, p[0]), rbl_grid_coord(g, 1, p[1]),
+                        rbl_grid_coord(g, 2, p[2]));
+}
+
+/* Half stencil: the neighbours a cell is checked against besides itself. 2D (seed 000 Fig. 8):
+ * (ix-1,iy), (ix-1,iy-1), (ix,iy-1), (ix+1,iy-1); 3D adds the 9 cells of layer iz-1. */
+typedef struct rbl_offset {
+    int dx, dy, dz;
+} rbl_offset;
+
+extern const rbl_offset rbl_half_stencil[13];
+static inline int rbl_half_stencil_size(int dim) { return dim == 2 ? 4 : 13; }
+
+/* The touch predicate of the public header: |xa - xb| <= (ra + rb)(1 + RBL_TOUCH_REL_TOL). */
+static inline int rbl_touch(const double *a, const double *b, double rsum)
+{
+    double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    double lim = rsum * (1.0 + RBL_TOUCH_REL_TOL);
+    return dx * dx + dy * dy + dz * dz <= lim * lim;
+}
+
+int rbl_pairs_grow(rbl_pairs *pairs);
+
+/* Append the pair {a, b} (a != b), packed with the larger index first. */
+static inline int rbl_pairs_add(rbl_pairs *pairs, uint32_t a, uint32_t b)
+{
+    if (RBL_UNLIKELY(pairs->n == pairs->cap) && rbl_pairs_grow(pairs) != RBL_OK)
+        return RBL_ENOMEM;
+    uint64_t hi = a > b ? a : b, lo = a > b ? b : a;
+    pairs->ij[pairs->n++] = (hi << 32) | lo;
+    return RBL_OK;
+}
+
+/* Everything an algorithm needs; the algorithm adds what it finds to pairs. */
+typedef struct rbl_cd_context {
+    const rbl_elements *e;
+    rbl_grid grid;
+    rbl_mem mem;
+    size_t candidates;
+} rbl_cd_context;
+
+typedef int (*rbl_cd_fn)(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+
+/* Test element a against every element of the list starting at head (next array), adding
+ * touching pairs; used by the linked-list algorithms (screening, NBS, tree). */
+static inline int rbl_cd_check_list(rbl_cd_context *ctx, int32_t a, int32_t head,
+                                    const int32_t *next, rbl_pairs *pairs, size_t *checks)
+{
+    const double *pos = ctx->e->pos, *rad = ctx->e->radius;
+    for (int32_t b = head; b >= 0; b = next[b]) {
+        ++*checks;
+        if (rbl_touch(pos + 3 * (size_t)a, pos + 3 * (size_t)b, rad[a] + rad[b]) &&
+            rbl_pairs_add(pairs, (uint32_t)a, (uint32_t)b) != RBL_OK)
+            return RBL_ENOMEM;
+    }
+    return RBL_OK;
+}
+
+int rbl_cd_brute(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+int rbl_cd_screening(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+int rbl_cd_direct(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+int rbl_cd_sorting(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+int rbl_cd_tree(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+int rbl_cd_cgrid(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+
+/* Cells sorted by linear key (radix sort): the binning that sorting, direct and the DEM
+ * neighbour search share. keys[k] and ids[k] are the key and element of the k-th element in
+ * cell order; pos/rad hold that element's centre and radius gathered contiguously. */
+typedef struct rbl_sorted_cells {
+    size_t n;
+    uint64_t *keys;
+    uint32_t *ids;
+    double *pos; /* 3*n, may be NULL if not requested */
+    double *rad; /* n, may be NULL */
+} rbl_sorted_cells;
+
+int rbl_sorted_cells_build(rbl_cd_context *ctx, int gather, rbl_sorted_cells *s, rbl_error *err);
+void rbl_sorted_cells_free(rbl_cd_context *ctx, rbl_sorted_cells *s);
+
+#endif

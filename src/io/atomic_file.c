@@ -1,0 +1,71 @@
+/* atomic_file.c — write to a temporary file beside the target and rename it into place, so
+ * that an interrupted run never leaves a half-written file under the final name. */
+#include "io_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int rbl_atomic_open(rbl_atomic_file *f, const char *path, rbl_error *err)
+{
+    memset(f, 0, sizeof *f);
+    size_t len = strlen(path);
+    f->final_path = malloc(len + 1);
+    f->temp_path = malloc(len + 16);
+    if (!f->final_path || !f->temp_path) {
+        rbl_atomic_abort(f);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    }
+    memcpy(f->final_path, path, len + 1);
+    snprintf(f->temp_path, len + 16, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(f->temp_path);
+    if (fd < 0) {
+        int e = errno;
+        free(f->temp_path);
+        f->temp_path = NULL;
+        rbl_atomic_abort(f);
+        return rbl_error_set(err, RBL_EIO, "%s: cannot create a file there: %s", path, strerror(e));
+    }
+    f->file = fdopen(fd, "w");
+    if (!f->file) {
+        close(fd);
+        rbl_atomic_abort(f);
+        return rbl_error_set(err, RBL_EIO, "%s: cannot open for writing", path);
+    }
+    setvbuf(f->file, NULL, _IOFBF, (size_t)1 << 20);
+    return RBL_OK;
+}
+
+int rbl_atomic_commit(rbl_atomic_file *f, rbl_error *err)
+{
+    int failed = ferror(f->file) != 0;
+    int e = errno;
+    if (fflush(f->file) != 0)
+        failed = 1, e = errno;
+    if (fclose(f->file) != 0)
+        failed = 1, e = errno;
+    f->file = NULL;
+    if (!failed && rename(f->temp_path, f->final_path) != 0)
+        failed = 1, e = errno;
+    if (failed) {
+        int rc = rbl_error_set(err, RBL_EIO, "%s: write failed: %s", f->final_path, strerror(e));
+        rbl_atomic_abort(f);
+        return rc;
+    }
+    free(f->temp_path);
+    free(f->final_path);
+    f->temp_path = f->final_path = NULL;
+    return RBL_OK;
+}
+
+void rbl_atomic_abort(rbl_atomic_file *f)
+{
+    if (f->file)
+        fclose(f->file);
+    if (f->temp_path)
+        unlink(f->temp_path);
+    free(f->temp_path);
+    free(f->final_path);
+    memset(f, 0, sizeof *f);
+}

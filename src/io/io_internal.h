@@ -1,0 +1,43 @@
+/* io_internal.h — a line reader that knows its file and line, for error messages of the form
+ * "file:line: what is wrong: 'value'", and an atomic file writer (temporary name + rename). */
+#ifndef RBL_IO_INTERNAL_H
+#define RBL_IO_INTERNAL_H
+
+#include "../base/base_internal.h"
+
+#include <stdio.h>
+
+typedef struct rbl_line_reader {
+    FILE *file;
+    const char *path;
+    char *buf;
+    size_t cap;
+    long line;    /* number of the line last read (1-based) */
+    char *cursor; /* next unread character of the current line */
+} rbl_line_reader;
+
+int rbl_reader_open(rbl_line_reader *r, const char *path, rbl_error *err);
+void rbl_reader_close(rbl_line_reader *r);
+/* Advance to the next line holding something other than blanks and a '#' comment.
+ * Returns 1 if found, 0 at end of file, negative on a read error. */
+int rbl_reader_next(rbl_line_reader *r, rbl_error *err);
+/* Count the numbers left on the current line (does not consume them). */
+int rbl_reader_count_tokens(const rbl_line_reader *r);
+/* Read the next token of the line as a finite double / a non-negative integer; what names
+ * the quantity in the message. */
+int rbl_reader_double(rbl_line_reader *r, const char *what, double *out, rbl_error *err);
+int rbl_reader_size(rbl_line_reader *r, const char *what, size_t *out, rbl_error *err);
+
+/* Atomic writer: everything goes to "<path>.tmp.XXXXXX" in the same folder; commit renames it
+ * over path, abort (or any failure) removes it. */
+typedef struct rbl_atomic_file {
+    FILE *file;
+    char *final_path;
+    char *temp_path;
+} rbl_atomic_file;
+
+int rbl_atomic_open(rbl_atomic_file *f, const char *path, rbl_error *err);
+int rbl_atomic_commit(rbl_atomic_file *f, rbl_error *err);
+void rbl_atomic_abort(rbl_atomic_file *f);
+
+#endif

@@ -1,0 +1,132 @@
+/* line_reader.c — reading numeric text files line by line with file:line context; blank
+ * lines and '#' comments are skipped anywhere. NaN and infinity are refused. */
+#include "io_internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rbl_reader_open(rbl_line_reader *r, const char *path, rbl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->file = fopen(path, "r");
+    if (!r->file)
+        return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    return RBL_OK;
+}
+
+void rbl_reader_close(rbl_line_reader *r)
+{
+    if (r->file)
+        fclose(r->file);
+    free(r->buf);
+    r->file = NULL;
+    r->buf = NULL;
+}
+
+static char *skip_space(char *s)
+{
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+int rbl_reader_next(rbl_line_reader *r, rbl_error *err)
+{
+    for (;;) {
+        errno = 0;
+        ssize_t len = getline(&r->buf, &r->cap, r->file);
+        if (len < 0) {
+            if (ferror(r->file))
+                return rbl_error_set(err, RBL_EIO, "%s:%ld: read error: %s", r->path,
+                                     r->line + 1, strerror(errno));
+            return 0;
+        }
+        r->line++;
+        if (memchr(r->buf, '\0', (size_t)len))
+            return rbl_error_set(err, RBL_EPARSE, "%s:%ld: binary data (a NUL byte) in a text file",
+                                 r->path, r->line);
+        char *hash = strchr(r->buf, '#');
+        if (hash)
+            *hash = '\0';
+        r->cursor = skip_space(r->buf);
+        if (*r->cursor)
+            return 1;
+    }
+}
+
+int rbl_reader_count_tokens(const rbl_line_reader *r)
+{
+    int count = 0;
+    const char *s = r->cursor;
+    while (*s) {
+        while (*s && isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            break;
+        count++;
+        while (*s && !isspace((unsigned char)*s))
+            s++;
+    }
+    return count;
+}
+
+/* Copy the next token into tok (truncated for the message) and return its end. */
+static char *token_end(char *s) {
+    while (*s && !isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+int rbl_reader_double(rbl_line_reader *r, const char *what, double *out, rbl_error *err)
+{
+    char *s = skip_space(r->cursor);
+    if (!*s)
+        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: missing %s", r->path, r->line, what);
+    char *end_tok = token_end(s);
+    char saved = *end_tok;
+    *end_tok = '\0';
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    int bad = end == s || *end != '\0';
+    int overflow = errno == ERANGE && fabs(v) > 1.0;
+    if (bad || overflow || !isfinite(v)) {
+        int rc = rbl_error_set(err, bad ? RBL_EPARSE : RBL_ERANGE, "%s:%ld: %s '%.64s' is %s",
+                               r->path, r->line, what, s,
+                               bad ? "not a number" : "not a finite number");
+        *end_tok = saved;
+        return rc;
+    }
+    *end_tok = saved;
+    r->cursor = end_tok;
+    *out = v;
+    return RBL_OK;
+}
+
+int rbl_reader_size(rbl_line_reader *r, const char *what, size_t *out, rbl_error *err)
+{
+    char *s = skip_space(r->cursor);
+    if (!*s)
+        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: missing %s", r->path, r->line, what);
+    char *end_tok = token_end(s);
+    char saved = *end_tok;
+    *end_tok = '\0';
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    int bad = end == s || *end != '\0' || *s == '-' || *s == '+';
+    if (bad || errno == ERANGE) {
+        int rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: %s '%.64s' is not a whole number >= 0",
+                               r->path, r->line, what, s);
+        *end_tok = saved;
+        return rc;
+    }
+    *end_tok = saved;
+    r->cursor = end_tok;
+    *out = (size_t)v;
+    return RBL_OK;
+}
