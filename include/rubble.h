@@ -106,10 +106,20 @@ static inline uint32_t rbl_pair_j(uint64_t packed) { return (uint32_t)packed; }
  * Linear time (radix sort). */
 RBL_API int rbl_pairs_sort_descending(rbl_pairs *pairs, size_t n_elements, rbl_error *err);
 
+/* Buffers kept between detection calls (a simulation detects contacts every step): with a
+ * workspace, the second and later calls reuse the memory of the first instead of asking the
+ * system for fresh, zeroed pages. One workspace per thread; it is not shared. */
+typedef struct rbl_cd_workspace rbl_cd_workspace;
+
+RBL_API rbl_cd_workspace *rbl_cd_workspace_create(void);
+RBL_API void rbl_cd_workspace_destroy(rbl_cd_workspace *workspace);
+
 typedef struct rbl_cd_options {
     /* Refuse (RBL_ETOOBIG) when the algorithm's working memory would exceed this many bytes;
      * 0 means no limit. The CLI sets it to the machine's physical memory. */
     size_t memory_limit;
+    /* NULL: allocate and free the working memory within the call. */
+    rbl_cd_workspace *workspace;
 } rbl_cd_options;
 
 typedef struct rbl_cd_stats {

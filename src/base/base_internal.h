@@ -28,6 +28,7 @@ typedef struct rbl_mem {
     size_t current;
     size_t peak;
     size_t limit; /* 0 = none */
+    struct rbl_cd_workspace *cache; /* NULL, or where freed buffers wait to be reused */
 } rbl_mem;
 
 /* Allocate bytes (uninitialised); what names the buffer in the error message. Large buffers
@@ -36,6 +37,8 @@ void *rbl_mem_alloc(rbl_mem *mem, size_t bytes, const char *what, rbl_error *err
 /* Check a planned allocation against the limit without making it. */
 int rbl_mem_reserve_check(const rbl_mem *mem, size_t bytes, const char *what, rbl_error *err);
 void rbl_mem_free(rbl_mem *mem, void *p, size_t bytes);
+/* calloc for long-lived large arrays (element data), on transparent huge pages; free(). */
+void *rbl_huge_calloc(size_t count, size_t size);
 
 /* Overflow-checked a*b for sizes; returns 0 on overflow. */
 int rbl_size_mul(size_t a, size_t b, size_t *out);

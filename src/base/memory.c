@@ -3,9 +3,72 @@
 #include "base_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define RBL_HUGE_ALIGN ((size_t)2 << 20)
+#define RBL_CACHE_SLOTS 16
+
+/* The workspace: buffers given back by rbl_mem_free, kept for the next rbl_mem_alloc. */
+struct rbl_cd_workspace {
+    void *block[RBL_CACHE_SLOTS];
+    size_t size[RBL_CACHE_SLOTS]; /* usable bytes of each block */
+};
+
+rbl_cd_workspace *rbl_cd_workspace_create(void) { return calloc(1, sizeof(rbl_cd_workspace)); }
+
+void rbl_cd_workspace_destroy(rbl_cd_workspace *w)
+{
+    if (!w)
+        return;
+    for (int k = 0; k < RBL_CACHE_SLOTS; k++)
+        free(w->block[k]);
+    free(w);
+}
+
+/* Smallest cached block that holds bytes, or NULL. */
+static void *cache_take(rbl_cd_workspace *w, size_t bytes)
+{
+    int best = -1;
+    for (int k = 0; k < RBL_CACHE_SLOTS; k++)
+        if (w->block[k] && w->size[k] >= bytes && (best < 0 || w->size[k] < w->size[best]))
+            best = k;
+    if (best < 0)
+        return NULL;
+    void *p = w->block[best];
+    w->block[best] = NULL;
+    return p;
+}
+
+/* Keep p for reuse; when the cache is full, drop the smallest block. */
+static void cache_give(rbl_cd_workspace *w, void *p, size_t usable)
+{
+    int slot = -1;
+    for (int k = 0; k < RBL_CACHE_SLOTS && slot < 0; k++)
+        if (!w->block[k])
+            slot = k;
+    if (slot < 0) {
+        slot = 0;
+        for (int k = 1; k < RBL_CACHE_SLOTS; k++)
+            if (w->size[k] < w->size[slot])
+                slot = k;
+        if (w->size[slot] >= usable) {
+            free(p);
+            return;
+        }
+        free(w->block[slot]);
+    }
+    w->block[slot] = p;
+    w->size[slot] = usable;
+}
+
+static size_t usable_size(size_t bytes)
+{
+    size_t request = bytes ? bytes : 1;
+    return request >= RBL_HUGE_ALIGN
+               ? (request + RBL_HUGE_ALIGN - 1) / RBL_HUGE_ALIGN * RBL_HUGE_ALIGN
+               : request;
+}
 
 int rbl_size_mul(size_t a, size_t b, size_t *out)
 {
@@ -29,15 +92,14 @@ void *rbl_mem_alloc(rbl_mem *mem, size_t bytes, const char *what, rbl_error *err
 {
     if (rbl_mem_reserve_check(mem, bytes, what, err) != RBL_OK)
         return NULL;
-    void *p = NULL;
-    size_t request = bytes ? bytes : 1;
-    if (request >= RBL_HUGE_ALIGN) {
-        size_t rounded = (request + RBL_HUGE_ALIGN - 1) / RBL_HUGE_ALIGN * RBL_HUGE_ALIGN;
-        p = aligned_alloc(RBL_HUGE_ALIGN, rounded);
+    size_t usable = usable_size(bytes);
+    void *p = mem->cache ? cache_take(mem->cache, usable) : NULL;
+    if (!p && usable >= RBL_HUGE_ALIGN) {
+        p = aligned_alloc(RBL_HUGE_ALIGN, usable);
         if (p)
-            (void)madvise(p, rounded, MADV_HUGEPAGE);
-    } else {
-        p = malloc(request);
+            (void)madvise(p, usable, MADV_HUGEPAGE);
+    } else if (!p) {
+        p = malloc(usable);
     }
     if (!p) {
         rbl_error_set(err, RBL_ENOMEM, "cannot allocate %zu bytes for %s", bytes, what);
@@ -53,6 +115,25 @@ void rbl_mem_free(rbl_mem *mem, void *p, size_t bytes)
 {
     if (!p)
         return;
-    free(p);
+    if (mem->cache)
+        cache_give(mem->cache, p, usable_size(bytes));
+    else
+        free(p);
     mem->current -= bytes;
+}
+
+void *rbl_huge_calloc(size_t count, size_t size)
+{
+    size_t bytes;
+    if (!rbl_size_mul(count, size, &bytes))
+        return NULL;
+    if (bytes < RBL_HUGE_ALIGN)
+        return calloc(count, size);
+    size_t rounded = (bytes + RBL_HUGE_ALIGN - 1) / RBL_HUGE_ALIGN * RBL_HUGE_ALIGN;
+    void *p = aligned_alloc(RBL_HUGE_ALIGN, rounded);
+    if (p) {
+        (void)madvise(p, rounded, MADV_HUGEPAGE);
+        memset(p, 0, bytes);
+    }
+    return p;
 }

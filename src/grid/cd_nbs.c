@@ -1,86 +1,170 @@
-/* cd_nbs.c — Munjiza-NBS contact detection (seed 000 §2, CD2; Munjiza 2004 §3.9, §3.11).
- * Elements are mapped to layers (heads L[n_z], next Z[N]); a layer found "new" in a loop over
- * elements is mapped to rows (heads B[2][n_y] for layers iz and iz-1, next Y[N]); a row found
- * "new" is mapped to cells together with the rows its half-stencil touches (heads A[S][n_x],
- * next X[N]; S = 2 in 2D: rows iy and iy-1 — S = 5 in 3D: rows (iy,iz), (iy-1,iz),
- * (iy-1..iy+1, iz-1)). Lists are built and cleared by walking elements, never cells, so time
- * and memory are O(N + n_x + n_y + n_z), independent of the number of cells. In 2D there is
- * one layer and the algorithm is exactly the seed's B/Y, A[2]/X scheme. */
+/* cd_nbs.c — Munjiza-NBS contact detection (seed 000 §2, CD2). Elements are mapped to slabs
+ * of cells — rows along y in 2D, layers along z in 3D — as singly linked lists (heads B[n_s],
+ * next Y[N]); a loop over elements (never over cells) finds each "new" slab, marks it "old",
+ * maps it and the previous slab to cell lists (heads A[2][cells per slab], next X[N]), checks
+ * every element of the slab against the rest of its cell and the half-stencil mask, and
+ * clears the lists by walking the same elements. In 2D this is exactly the seed's B/Y,
+ * A[2][n_x]/X scheme; in 3D the cell heads of a layer cost O(n_x n_y). Time O(N).
+ * When n_x n_y heads would outweigh the element arrays (a sparse 3D domain), the layer is
+ * cascaded once more into rows (Munjiza 2004 §3.11): see cd_nbs_rows.c, O(N + n_x + n_y + n_z).
+ * Layout: the lists' next links and each element's cached cell coordinates are interleaved
+ * in one 16-byte record, so that walking a list touches one cache line per element. */
 #include "grid_internal.h"
 
 #include <string.h>
 
+typedef struct nbs_node {
+    int32_t next_slab; /* Y: next element of the same slab */
+    int32_t next_cell; /* X: next element of the same cell */
+    int32_t cell;      /* cell index inside the slab: ix (2D) or ix + n_x iy (3D) */
+    int32_t slab;      /* iy (2D) or iz (3D) */
+} nbs_node;
+
 /* A processed ("old") list keeps its head encoded as -(head) - 2. */
 static inline int32_t head_of(int32_t h) { return h < -1 ? -h - 2 : h; }
 
-enum { SLOT_ROW, SLOT_ROW_BELOW, SLOT_LAYER_M1, SLOT_LAYER_0, SLOT_LAYER_P1, SLOT_COUNT };
+/* Each slab list is split into LANES sub-lists (element k in lane k % LANES) walked
+ * round-robin: independent chains in flight hide the memory latency of walking elements
+ * numbered in random order. A slab is described by the heads of its lanes. */
+#define LANES 4
 
-typedef struct nbs {
-    const rbl_grid *g;
-    const double *pos;
-    int32_t *L, *Z, *B[2], *Y, *A[SLOT_COUNT], *X;
-} nbs;
+typedef struct slab_lanes {
+    int32_t head[LANES];
+} slab_lanes;
 
-static inline int64_t coord(const nbs *s, int32_t k, int axis)
+static int lanes_empty(const slab_lanes *l)
 {
-    return rbl_grid_coord(s->g, axis, s->pos[3 * (size_t)k + (size_t)axis]);
+    for (int q = 0; q < LANES; q++)
+        if (l->head[q] >= 0)
+            return 0;
+    return 1;
 }
 
-/* Map the elements of a row list (via Y) onto the cell lists of slot. */
-static void map_row(nbs *s, int slot, int32_t head)
+/* warm: also prefetch each element's centre and radius, which detection reads next. */
+static void map_slab(nbs_node *node, int32_t *A, slab_lanes l, const double *pos,
+                     const double *rad)
 {
-    int32_t *A = s->A[slot];
-    for (int32_t k = head; k >= 0; k = s->Y[k]) {
-        int64_t ix = coord(s, k, 0);
-        s->X[k] = A[ix];
-        A[ix] = k;
-    }
-}
-
-static void clear_row(nbs *s, int slot, int32_t head)
-{
-    int32_t *A = s->A[slot];
-    for (int32_t k = head; k >= 0; k = s->Y[k])
-        A[coord(s, k, 0)] = -1;
-}
-
-static void map_layer(nbs *s, int which, int32_t head)
-{
-    int32_t *B = s->B[which];
-    for (int32_t k = head; k >= 0; k = s->Z[k]) {
-        int64_t iy = coord(s, k, 1);
-        s->Y[k] = B[iy];
-        B[iy] = k;
-    }
-}
-
-static void clear_layer(nbs *s, int which, int32_t head)
-{
-    int32_t *B = s->B[which];
-    for (int32_t k = head; k >= 0; k = s->Z[k])
-        B[coord(s, k, 1)] = -1;
-}
-
-/* Detection for the new row iy of the current layer: every element of the row against the
- * rest of its cell and the mask cells (ix-1 in its row; ix-1..ix+1 in the other slots). */
-static int detect_row(rbl_cd_context *ctx, nbs *s, int32_t row_head, const int32_t *slot_head,
-                      rbl_pairs *pairs, size_t *checks)
-{
-    const int64_t nx = s->g->n[0];
-    for (int32_t a = row_head; a >= 0; a = s->Y[a]) {
-        int64_t ix = coord(s, a, 0);
-        int rc = rbl_cd_check_list(ctx, a, s->X[a], s->X, pairs, checks);
-        if (rc == RBL_OK && ix > 0)
-            rc = rbl_cd_check_list(ctx, a, s->A[SLOT_ROW][ix - 1], s->X, pairs, checks);
-        for (int slot = SLOT_ROW_BELOW; slot < SLOT_COUNT && rc == RBL_OK; slot++) {
-            if (slot_head[slot] < 0)
+    for (int live = 1; live;) {
+        live = 0;
+        for (int q = 0; q < LANES; q++) {
+            int32_t k = l.head[q];
+            if (k < 0)
                 continue;
-            for (int64_t jx = ix - 1; jx <= ix + 1 && rc == RBL_OK; jx++)
-                if (jx >= 0 && jx < nx)
-                    rc = rbl_cd_check_list(ctx, a, s->A[slot][jx], s->X, pairs, checks);
+            live = 1;
+            if (pos) {
+                __builtin_prefetch(pos + 3 * (size_t)k);
+                __builtin_prefetch(pos + 3 * (size_t)k + 2);
+                __builtin_prefetch(rad + k);
+            }
+            node[k].next_cell = A[node[k].cell];
+            A[node[k].cell] = k;
+            l.head[q] = node[k].next_slab;
         }
-        if (rc != RBL_OK)
-            return rc;
+    }
+}
+
+static void clear_slab(const nbs_node *node, int32_t *A, slab_lanes l)
+{
+    for (int live = 1; live;) {
+        live = 0;
+        for (int q = 0; q < LANES; q++) {
+            int32_t k = l.head[q];
+            if (k < 0)
+                continue;
+            live = 1;
+            A[node[k].cell] = -1;
+            l.head[q] = node[k].next_slab;
+        }
+    }
+}
+
+static slab_lanes lanes_of(const int32_t *B, size_t slab)
+{
+    slab_lanes l;
+    for (int q = 0; q < LANES; q++)
+        l.head[q] = head_of(B[LANES * slab + (size_t)q]);
+    return l;
+}
+
+static int slab_is_old(const int32_t *B, size_t slab)
+{
+    for (int q = 0; q < LANES; q++)
+        if (B[LANES * slab + (size_t)q] < -1)
+            return 1;
+    return 0;
+}
+
+typedef struct nbs_detect {
+    const nbs_node *node;
+    const int32_t *A[2];
+    const double *pos, *rad;
+    int dim;
+    int64_t nx, ny;
+    int n_own, n_prev;
+    int32_t own_off[4], prev_off[9];
+    int own_dx[4], prev_dx[9], own_dy[4], prev_dy[9];
+} nbs_detect;
+
+/* Every element of the slab against the rest of its cell and the mask cells. */
+static int check_element(const nbs_detect *d, int32_t a, int has_below, rbl_pairs *pairs,
+                         size_t *checks);
+
+static int detect_slab(const nbs_detect *d, slab_lanes l, int has_below, rbl_pairs *pairs,
+                       size_t *checks)
+{
+    for (int live = 1; live;) {
+        live = 0;
+        for (int q = 0; q < LANES; q++) {
+            int32_t a = l.head[q];
+            if (a < 0)
+                continue;
+            live = 1;
+            int32_t ahead = d->node[a].next_slab;
+            if (ahead >= 0) { /* start fetching the lane's next element now */
+                __builtin_prefetch(&d->node[ahead]);
+                __builtin_prefetch(d->pos + 3 * (size_t)ahead);
+            }
+            if (check_element(d, a, has_below, pairs, checks) != RBL_OK)
+                return RBL_ENOMEM;
+            l.head[q] = ahead;
+        }
+    }
+    return RBL_OK;
+}
+
+/* Element a against the rest of its cell and the mask cells. */
+static int check_element(const nbs_detect *d, int32_t a, int has_below, rbl_pairs *pairs,
+                         size_t *checks)
+{
+    const nbs_node *node = d->node;
+    const int64_t nx = d->nx, ny = d->ny;
+    const int dim = d->dim;
+    {
+        int32_t c = node[a].cell;
+        int64_t ix = dim == 2 ? c : c % nx, iy = dim == 2 ? 0 : c / nx;
+        int32_t lists[14];
+        int n_lists = 0;
+        lists[n_lists++] = node[a].next_cell; /* rest of its own cell */
+        for (int q = 0; q < d->n_own; q++) {
+            int64_t jx = ix + d->own_dx[q], jy = iy + d->own_dy[q];
+            if (jx >= 0 && jx < nx && jy >= 0 && (dim == 2 || jy < ny))
+                lists[n_lists++] = d->A[0][c + d->own_off[q]];
+        }
+        if (has_below)
+            for (int q = 0; q < d->n_prev; q++) {
+                int64_t jx = ix + d->prev_dx[q], jy = iy + d->prev_dy[q];
+                if (jx >= 0 && jx < nx && jy >= 0 && (dim == 2 || jy < ny))
+                    lists[n_lists++] = d->A[1][c + d->prev_off[q]];
+            }
+        const double *pa = d->pos + 3 * (size_t)a;
+        double ra = d->rad[a];
+        for (int l = 0; l < n_lists; l++)
+            for (int32_t b = lists[l]; b >= 0; b = node[b].next_cell) {
+                ++*checks;
+                if (rbl_touch(pa, d->pos + 3 * (size_t)b, ra + d->rad[b]) &&
+                    rbl_pairs_add(pairs, (uint32_t)a, (uint32_t)b) != RBL_OK)
+                    return RBL_ENOMEM;
+            }
     }
     return RBL_OK;
 }
@@ -88,74 +172,78 @@ static int detect_row(rbl_cd_context *ctx, nbs *s, int32_t row_head, const int32
 int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
 {
     const rbl_grid *g = &ctx->grid;
-    size_t n = ctx->e->n;
-    size_t nx = (size_t)g->n[0], ny = (size_t)g->n[1], nz = (size_t)g->n[2];
-    int slots = g->dim == 2 ? 2 : SLOT_COUNT;
-    size_t bytes = sizeof(int32_t) * (3 * n + nz + 2 * ny + (size_t)slots * nx);
-    if (rbl_mem_reserve_check(&ctx->mem, bytes, "nbs", err) != RBL_OK)
-        return RBL_ETOOBIG;
-    int32_t *block = rbl_mem_alloc(&ctx->mem, bytes, "nbs lists", err);
-    if (!block)
-        return err ? err->code : RBL_ENOMEM;
-    nbs s = {.g = g, .pos = ctx->e->pos};
-    int32_t *p = block;
-    s.Z = p, p += n;
-    s.Y = p, p += n;
-    s.X = p, p += n;
-    s.L = p, p += nz;
-    s.B[0] = p, p += ny;
-    s.B[1] = p, p += ny;
-    for (int k = 0; k < SLOT_COUNT; k++)
-        s.A[k] = NULL;
-    for (int k = 0; k < slots; k++)
-        s.A[k] = p, p += nx;
-    memset(s.L, 0xff, sizeof(int32_t) * (nz + 2 * ny + (size_t)slots * nx));
+    const rbl_elements *e = ctx->e;
+    const size_t n = e->n;
+    const int dim = g->dim;
+    const int64_t nx = g->n[0], ny = g->n[1];
+    const size_t n_slabs = (size_t)g->n[dim - 1];
+    const size_t per_slab = dim == 2 ? (size_t)nx : (size_t)nx * (size_t)ny;
+    /* cascade into rows when two layers of cell heads would outweigh the element arrays */
+    if (dim == 3 && (per_slab > (size_t)INT32_MAX || 2 * per_slab > 4 * n + 65536))
+        return rbl_cd_nbs_rows(ctx, pairs, err);
 
-    /* Layer lists (one layer in 2D). */
+    size_t node_bytes = n * sizeof(nbs_node);
+    size_t head_bytes = (LANES * n_slabs + 2 * per_slab) * sizeof(int32_t);
+    nbs_node *node = rbl_mem_alloc(&ctx->mem, node_bytes, "nbs element lists", err);
+    int32_t *heads = node ? rbl_mem_alloc(&ctx->mem, head_bytes, "nbs list heads", err) : NULL;
+    if (!heads) {
+        rbl_mem_free(&ctx->mem, node, node_bytes);
+        return err ? err->code : RBL_ENOMEM;
+    }
+    /* B: lane heads per slab; a processed ("old") slab has its non-empty lanes encoded */
+    int32_t *B = heads, *A[2] = {heads + LANES * n_slabs, heads + LANES * n_slabs + per_slab};
+    memset(heads, 0xff, head_bytes);
+
+    /* slab lists: one loop over elements, integerising their centres once */
     for (size_t k = 0; k < n; k++) {
-        int64_t iz = coord(&s, (int32_t)k, 2);
-        s.Z[k] = s.L[iz];
-        s.L[iz] = (int32_t)k;
+        const double *p = e->pos + 3 * k;
+        int64_t ix = rbl_grid_coord(g, 0, p[0]), iy = rbl_grid_coord(g, 1, p[1]);
+        int64_t slab = dim == 2 ? iy : rbl_grid_coord(g, 2, p[2]);
+        node[k].cell = (int32_t)(dim == 2 ? ix : ix + nx * iy);
+        node[k].slab = (int32_t)slab;
+        int32_t *lane = &B[LANES * (size_t)slab + k % LANES];
+        node[k].next_slab = *lane;
+        *lane = (int32_t)k;
+    }
+
+    /* the mask split by slab: offsets inside the slab (ix-1 | the 4 cells of dz = 0) and
+     * offsets into the previous slab (3 | 9 cells) */
+    nbs_detect d = {.node = node, .A = {A[0], A[1]}, .pos = e->pos, .rad = e->radius,
+                    .dim = dim, .nx = nx, .ny = ny};
+    for (int s = 0; s < rbl_half_stencil_size(dim); s++) {
+        const rbl_offset *o = &rbl_half_stencil[s];
+        int ds = dim == 2 ? o->dy : o->dz, dy = dim == 2 ? 0 : o->dy;
+        int32_t off = (int32_t)(o->dx + (dim == 2 ? 0 : nx * dy));
+        if (ds == 0)
+            d.own_off[d.n_own] = off, d.own_dx[d.n_own] = o->dx, d.own_dy[d.n_own++] = dy;
+        else
+            d.prev_off[d.n_prev] = off, d.prev_dx[d.n_prev] = o->dx, d.prev_dy[d.n_prev++] = dy;
     }
 
     size_t checks = 0;
     int rc = RBL_OK;
+    /* The loop over elements finds "new" slabs; from each, the run continues upward while
+     * the next slab is new and non-empty, so that the previous slab (just processed) is still
+     * in cache. Slabs are never looped over: each step of a run processes a slab. */
     for (size_t k = 0; k < n && rc == RBL_OK; k++) {
-        int64_t iz = coord(&s, (int32_t)k, 2);
-        if (s.L[iz] < -1)
-            continue; /* layer already "old" */
-        int32_t layer = s.L[iz];
-        s.L[iz] = -layer - 2;
-        int32_t below = iz > 0 ? head_of(s.L[iz - 1]) : -1;
-        map_layer(&s, 0, layer);
-        map_layer(&s, 1, below);
-
-        for (int32_t r = layer; r >= 0 && rc == RBL_OK; r = s.Z[r]) {
-            int64_t iy = coord(&s, r, 1);
-            if (s.B[0][iy] < -1)
-                continue; /* row already "old" */
-            int32_t head[SLOT_COUNT] = {-1, -1, -1, -1, -1};
-            head[SLOT_ROW] = s.B[0][iy];
-            s.B[0][iy] = -head[SLOT_ROW] - 2;
-            if (iy > 0)
-                head[SLOT_ROW_BELOW] = head_of(s.B[0][iy - 1]);
-            if (slots == SLOT_COUNT) {
-                head[SLOT_LAYER_0] = s.B[1][iy];
-                if (iy > 0)
-                    head[SLOT_LAYER_M1] = s.B[1][iy - 1];
-                if (iy + 1 < (int64_t)ny)
-                    head[SLOT_LAYER_P1] = s.B[1][iy + 1];
-            }
-            for (int slot = 0; slot < slots; slot++)
-                map_row(&s, slot, head[slot]);
-            rc = detect_row(ctx, &s, head[SLOT_ROW], head, pairs, &checks);
-            for (int slot = 0; slot < slots; slot++)
-                clear_row(&s, slot, head[slot]);
+        for (size_t slab = (size_t)node[k].slab; rc == RBL_OK && slab < n_slabs; slab++) {
+            slab_lanes own = lanes_of(B, slab), below = {{-1, -1, -1, -1}};
+            if (slab_is_old(B, slab) || lanes_empty(&own))
+                break; /* old or empty: the run ends */
+            for (int q = 0; q < LANES; q++) /* mark "old": every non-empty lane encoded */
+                if (own.head[q] >= 0)
+                    B[LANES * slab + (size_t)q] = -own.head[q] - 2;
+            if (slab > 0)
+                below = lanes_of(B, slab - 1);
+            map_slab(node, A[0], own, e->pos, e->radius);
+            map_slab(node, A[1], below, NULL, NULL); /* just processed: still in cache */
+            rc = detect_slab(&d, own, !lanes_empty(&below), pairs, &checks);
+            clear_slab(node, A[0], own);
+            clear_slab(node, A[1], below);
         }
-        clear_layer(&s, 0, layer);
-        clear_layer(&s, 1, below);
     }
     ctx->candidates = checks;
-    rbl_mem_free(&ctx->mem, block, bytes);
+    rbl_mem_free(&ctx->mem, heads, head_bytes);
+    rbl_mem_free(&ctx->mem, node, node_bytes);
     return rc;
 }

@@ -74,6 +74,7 @@ int rbl_contacts_detect(const rbl_elements *elements, rbl_cd_algorithm algorithm
     memset(&ctx, 0, sizeof ctx);
     ctx.e = elements;
     ctx.mem.limit = options ? options->memory_limit : 0;
+    ctx.mem.cache = options ? options->workspace : NULL;
     rc = rbl_grid_init(&ctx.grid, elements, err);
     if (rc != RBL_OK)
         return rc;

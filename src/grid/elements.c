@@ -14,8 +14,8 @@ int rbl_elements_alloc(rbl_elements *e, int dim, size_t n, rbl_error *err)
     size_t bytes;
     if (!rbl_size_mul(n ? n : 1, 4 * sizeof(double), &bytes))
         return rbl_error_set(err, RBL_ETOOBIG, "%zu elements do not fit in memory", n);
-    e->pos = calloc(n ? 3 * n : 1, sizeof(double));
-    e->radius = calloc(n ? n : 1, sizeof(double));
+    e->pos = rbl_huge_calloc(n ? 3 * n : 1, sizeof(double));
+    e->radius = rbl_huge_calloc(n ? n : 1, sizeof(double));
     if (!e->pos || !e->radius) {
         rbl_elements_free(e);
         return rbl_error_set(err, RBL_ENOMEM, "cannot allocate %zu bytes for %zu elements",

@@ -109,6 +109,7 @@ static inline int rbl_cd_check_list(rbl_cd_context *ctx, int32_t a, int32_t head
 int rbl_cd_brute(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
 int rbl_cd_screening(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
 int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
+int rbl_cd_nbs_rows(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
 int rbl_cd_direct(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
 int rbl_cd_sorting(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);
 int rbl_cd_tree(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err);

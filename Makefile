@@ -1,0 +1,48 @@
+# rubble — the two commands of a fresh Debian 12 machine:
+#   make run    install what is missing, build, run the main job
+#   make test   install what is missing, build, run the whole suite (also under ASan/UBSan)
+# Longer jobs: make bench (docs/bench/), make validate (docs/validation/).
+
+BUILD      ?= build
+BUILD_SAN  ?= build-sanitize
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+RUBBLE      = $(abspath $(BUILD))/rubble
+MAKEFLAGS  += --no-print-directory
+
+.PHONY: all deps build build-sanitize run test test-release test-sanitize bench validate clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh build
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > /dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+build-sanitize: deps
+	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DRBL_SANITIZE=ON > /dev/null
+	@cmake --build $(BUILD_SAN) -j $(JOBS)
+
+# The main job: contact detection on a generated set of a million elements.
+run: build
+	@scripts/demo-contacts.sh $(RUBBLE) $(BUILD)/demo
+
+test: test-release test-sanitize
+
+test-release: build
+	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: build-sanitize
+	@cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --output-on-failure -j $(JOBS)
+
+bench: build
+	@scripts/install-deps.sh bench
+	@bench/contacts.sh $(RUBBLE)
+
+validate: build
+	@validation/contacts.sh $(RUBBLE)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_SAN)

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install the Debian packages rubble needs, only those missing. Usage:
+#   scripts/install-deps.sh build     compiler, make, cmake
+#   scripts/install-deps.sh bench     + gnuplot (PNG plots), liggghts and lammps come later
+set -eu
+want="gcc make cmake"
+case "${1:-build}" in
+    bench) want="$want gnuplot-nox" ;;
+esac
+missing=""
+for pkg in $want; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$missing $pkg"
+done
+[ -z "$missing" ] && exit 0
+echo "installing:$missing"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing
