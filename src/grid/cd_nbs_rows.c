@@ -2,11 +2,11 @@
  * when two layers of cell heads would outweigh the element arrays).
  * Elements are mapped to layers (heads L[n_z], next Z[N]); a layer found "new" in a loop over
  * elements is mapped to rows (heads B[2][n_y] for layers iz and iz-1, next Y[N]); a row found
- * "new" is mapped to cells together with the rows its half-stencil touches (heads A[S][n_x],
- * next X[N]; S = 2 in 2D: rows iy and iy-1 — S = 5 in 3D: rows (iy,iz), (iy-1,iz),
- * (iy-1..iy+1, iz-1)). Lists are built and cleared by walking elements, never cells, so time
- * and memory are O(N + n_x + n_y + n_z), independent of the number of cells. In 2D there is
- * one layer and the algorithm is exactly the seed's B/Y, A[2]/X scheme. */
+ * "new" is mapped to cells together with the rows its half-stencil touches (heads A[5][n_x],
+ * next X[N]: rows (iy,iz), (iy-1,iz), (iy-1..iy+1, iz-1)). Lists are built and cleared by
+ * walking elements, never cells, so time and memory are O(N + n_x + n_y + n_z), independent of
+ * the number of cells. Slower per element than cd_nbs.c on dense domains (measured in
+ * docs/contact-detection.md), so it serves only where layer-wide heads would not fit. */
 #include "grid_internal.h"
 
 #include <string.h>

@@ -15,20 +15,19 @@ int rbl_cd_screening(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
     const rbl_grid *g = &ctx->grid;
     const rbl_elements *e = ctx->e;
     size_t n = e->n;
-    size_t c_bytes;
-    if (g->n_cells > SIZE_MAX / sizeof(int32_t) ||
-        !rbl_size_mul((size_t)g->n_cells, sizeof(int32_t), &c_bytes) ||
-        (ctx->mem.limit && c_bytes > ctx->mem.limit))
+    size_t c_bytes = 0;
+    int fits = g->n_cells <= SIZE_MAX / sizeof(int32_t) &&
+               rbl_size_mul((size_t)g->n_cells, sizeof(int32_t), &c_bytes) &&
+               !(ctx->mem.limit && c_bytes > ctx->mem.limit);
+    int32_t *C = fits ? rbl_mem_alloc(&ctx->mem, c_bytes, "screening array C", err) : NULL;
+    if (!C)
         return rbl_error_set(
             err, RBL_ETOOBIG,
             "screening needs %.4g GiB for its screening array C of %.4g cells (%lld x %lld x "
-            "%lld) but the memory limit is %.4g GiB; use --algorithm nbs, whose memory is O(N)",
+            "%lld), more than %s; use --algorithm nbs, whose memory is O(N)",
             (double)g->n_cells * sizeof(int32_t) / (1 << 30), (double)g->n_cells,
             (long long)g->n[0], (long long)g->n[1], (long long)g->n[2],
-            (double)ctx->mem.limit / (1 << 30));
-    int32_t *C = rbl_mem_alloc(&ctx->mem, c_bytes, "screening array C", err);
-    if (!C)
-        return err ? err->code : RBL_ENOMEM;
+            ctx->mem.limit ? "the memory limit" : "this machine can allocate");
     int32_t *E = rbl_mem_alloc(&ctx->mem, n * sizeof *E, "next array E", err);
     if (!E) {
         rbl_mem_free(&ctx->mem, C, c_bytes);
