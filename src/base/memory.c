@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #define RBL_HUGE_ALIGN ((size_t)2 << 20)
+#define RBL_LINE ((size_t)64)
 #define RBL_CACHE_SLOTS 16
 
 /* The workspace: buffers given back by rbl_mem_free, kept for the next rbl_mem_alloc. */
@@ -62,12 +63,12 @@ static void cache_give(rbl_cd_workspace *w, void *p, size_t usable)
     w->size[slot] = usable;
 }
 
+/* Bytes actually allocated: whole cache lines, or whole 2 MiB pages for large buffers. */
 static size_t usable_size(size_t bytes)
 {
     size_t request = bytes ? bytes : 1;
-    return request >= RBL_HUGE_ALIGN
-               ? (request + RBL_HUGE_ALIGN - 1) / RBL_HUGE_ALIGN * RBL_HUGE_ALIGN
-               : request;
+    size_t align = request >= RBL_HUGE_ALIGN ? RBL_HUGE_ALIGN : RBL_LINE;
+    return (request + align - 1) / align * align;
 }
 
 int rbl_size_mul(size_t a, size_t b, size_t *out)
@@ -99,7 +100,7 @@ void *rbl_mem_alloc(rbl_mem *mem, size_t bytes, const char *what, rbl_error *err
         if (p)
             (void)madvise(p, usable, MADV_HUGEPAGE);
     } else if (!p) {
-        p = malloc(usable);
+        p = aligned_alloc(RBL_LINE, usable);
     }
     if (!p) {
         rbl_error_set(err, RBL_ENOMEM, "cannot allocate %zu bytes for %s", bytes, what);

@@ -7,18 +7,23 @@
  * A[2][n_x]/X scheme; in 3D the cell heads of a layer cost O(n_x n_y). Time O(N).
  * When n_x n_y heads would outweigh the element arrays (a sparse 3D domain), the layer is
  * cascaded once more into rows (Munjiza 2004 §3.11): see cd_nbs_rows.c, O(N + n_x + n_y + n_z).
- * Layout: the lists' next links and each element's cached cell coordinates are interleaved
- * in one 16-byte record, so that walking a list touches one cache line per element. */
+ * Layout: each element's centre, radius, list links and cell are gathered into one 64-byte,
+ * line-aligned record, so that a list hop or a candidate check touches exactly one cache line
+ * (elements numbered in random order make every other access a miss). */
 #include "grid_internal.h"
 
 #include <string.h>
 
 typedef struct nbs_node {
+    double x[3], r;    /* copy of the centre and radius */
     int32_t next_slab; /* Y: next element of the same slab */
     int32_t next_cell; /* X: next element of the same cell */
     int32_t cell;      /* cell index inside the slab: ix (2D) or ix + n_x iy (3D) */
     int32_t slab;      /* iy (2D) or iz (3D) */
+    int32_t pad[4];
 } nbs_node;
+
+_Static_assert(sizeof(nbs_node) == 64, "one record per cache line");
 
 /* A processed ("old") list keeps its head encoded as -(head) - 2. */
 static inline int32_t head_of(int32_t h) { return h < -1 ? -h - 2 : h; }
@@ -40,9 +45,7 @@ static int lanes_empty(const slab_lanes *l)
     return 1;
 }
 
-/* warm: also prefetch each element's centre and radius, which detection reads next. */
-static void map_slab(nbs_node *node, int32_t *A, slab_lanes l, const double *pos,
-                     const double *rad)
+static void map_slab(nbs_node *node, int32_t *A, slab_lanes l)
 {
     for (int live = 1; live;) {
         live = 0;
@@ -51,11 +54,6 @@ static void map_slab(nbs_node *node, int32_t *A, slab_lanes l, const double *pos
             if (k < 0)
                 continue;
             live = 1;
-            if (pos) {
-                __builtin_prefetch(pos + 3 * (size_t)k);
-                __builtin_prefetch(pos + 3 * (size_t)k + 2);
-                __builtin_prefetch(rad + k);
-            }
             node[k].next_cell = A[node[k].cell];
             A[node[k].cell] = k;
             l.head[q] = node[k].next_slab;
@@ -97,7 +95,6 @@ static int slab_is_old(const int32_t *B, size_t slab)
 typedef struct nbs_detect {
     const nbs_node *node;
     const int32_t *A[2];
-    const double *pos, *rad;
     int dim;
     int64_t nx, ny;
     int n_own, n_prev;
@@ -120,10 +117,8 @@ static int detect_slab(const nbs_detect *d, slab_lanes l, int has_below, rbl_pai
                 continue;
             live = 1;
             int32_t ahead = d->node[a].next_slab;
-            if (ahead >= 0) { /* start fetching the lane's next element now */
+            if (ahead >= 0) /* start fetching the lane's next element now */
                 __builtin_prefetch(&d->node[ahead]);
-                __builtin_prefetch(d->pos + 3 * (size_t)ahead);
-            }
             if (check_element(d, a, has_below, pairs, checks) != RBL_OK)
                 return RBL_ENOMEM;
             l.head[q] = ahead;
@@ -156,12 +151,12 @@ static int check_element(const nbs_detect *d, int32_t a, int has_below, rbl_pair
                 if (jx >= 0 && jx < nx && jy >= 0 && (dim == 2 || jy < ny))
                     lists[n_lists++] = d->A[1][c + d->prev_off[q]];
             }
-        const double *pa = d->pos + 3 * (size_t)a;
-        double ra = d->rad[a];
+        const double *pa = node[a].x;
+        double ra = node[a].r;
         for (int l = 0; l < n_lists; l++)
             for (int32_t b = lists[l]; b >= 0; b = node[b].next_cell) {
                 ++*checks;
-                if (rbl_touch(pa, d->pos + 3 * (size_t)b, ra + d->rad[b]) &&
+                if (rbl_touch(pa, node[b].x, ra + node[b].r) &&
                     rbl_pairs_add(pairs, (uint32_t)a, (uint32_t)b) != RBL_OK)
                     return RBL_ENOMEM;
             }
@@ -178,8 +173,9 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
     const int64_t nx = g->n[0], ny = g->n[1];
     const size_t n_slabs = (size_t)g->n[dim - 1];
     const size_t per_slab = dim == 2 ? (size_t)nx : (size_t)nx * (size_t)ny;
-    /* cascade into rows when two layers of cell heads would outweigh the element arrays */
-    if (dim == 3 && (per_slab > (size_t)INT32_MAX || 2 * per_slab > 4 * n + 65536))
+    /* cascade into rows when two layers of cell heads (8 bytes per cell) would outweigh the
+     * element records (64 bytes per element) */
+    if (dim == 3 && (per_slab > (size_t)INT32_MAX || per_slab > 8 * n + 32768))
         return rbl_cd_nbs_rows(ctx, pairs, err);
 
     size_t node_bytes = n * sizeof(nbs_node);
@@ -199,6 +195,8 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
         const double *p = e->pos + 3 * k;
         int64_t ix = rbl_grid_coord(g, 0, p[0]), iy = rbl_grid_coord(g, 1, p[1]);
         int64_t slab = dim == 2 ? iy : rbl_grid_coord(g, 2, p[2]);
+        node[k].x[0] = p[0], node[k].x[1] = p[1], node[k].x[2] = p[2];
+        node[k].r = e->radius[k];
         node[k].cell = (int32_t)(dim == 2 ? ix : ix + nx * iy);
         node[k].slab = (int32_t)slab;
         int32_t *lane = &B[LANES * (size_t)slab + k % LANES];
@@ -208,8 +206,7 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
 
     /* the mask split by slab: offsets inside the slab (ix-1 | the 4 cells of dz = 0) and
      * offsets into the previous slab (3 | 9 cells) */
-    nbs_detect d = {.node = node, .A = {A[0], A[1]}, .pos = e->pos, .rad = e->radius,
-                    .dim = dim, .nx = nx, .ny = ny};
+    nbs_detect d = {.node = node, .A = {A[0], A[1]}, .dim = dim, .nx = nx, .ny = ny};
     for (int s = 0; s < rbl_half_stencil_size(dim); s++) {
         const rbl_offset *o = &rbl_half_stencil[s];
         int ds = dim == 2 ? o->dy : o->dz, dy = dim == 2 ? 0 : o->dy;
@@ -235,8 +232,8 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
                     B[LANES * slab + (size_t)q] = -own.head[q] - 2;
             if (slab > 0)
                 below = lanes_of(B, slab - 1);
-            map_slab(node, A[0], own, e->pos, e->radius);
-            map_slab(node, A[1], below, NULL, NULL); /* just processed: still in cache */
+            map_slab(node, A[0], own);
+            map_slab(node, A[1], below); /* just processed: still in cache */
             rc = detect_slab(&d, own, !lanes_empty(&below), pairs, &checks);
             clear_slab(node, A[0], own);
             clear_slab(node, A[1], below);
