@@ -15,10 +15,14 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rubble bench contacts [--dims 2,3] [--sizes 2e5,1e6,...] [--repeat R]\n"
             "                             [--algorithms a,b,...] [--csv FILE] [--sparse]\n"
+            "                             [--packing lattice|random] [--solid-share S]\n"
+            "                             [--radius-ratio Q]\n"
             "defaults: --dims 2,3 --sizes 2e5,5e5,1e6,2e6,5e6,1e7 --repeat 3\n"
             "          --algorithms screening,nbs,direct,sorting,tree,cgrid,brute\n"
             "          (brute only up to N = 20000)\n"
-            "--sparse: N = 1e5 in 3D, random centres, box edge x1..x64 of the dense box\n");
+            "--sparse: N = 1e5 in 3D, random centres, box edge x1..x64 of the dense box\n"
+            "--packing random --solid-share S --radius-ratio Q: random centres (overlaps\n"
+            "          allowed) with radii uniform in [r/Q, r] instead of the lattice\n");
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -40,7 +44,7 @@ typedef struct bench_row {
     int dim;
     size_t n;
     const char *algorithm;
-    double box_factor;
+    double box_factor, radius_ratio;
     int refused;
     double median_s, min_s, cold_s, cells;
     size_t work_bytes, pairs;
@@ -48,8 +52,8 @@ typedef struct bench_row {
 
 static void print_row(FILE *f, const bench_row *r)
 {
-    fprintf(f, "%d,%zu,%s,%g,%s,%.6f,%.6f,%.6f,%.2f,%zu,%zu\n", r->dim, r->n, r->algorithm,
-            r->box_factor, r->refused ? "refused" : "ok", r->median_s, r->min_s, r->cold_s,
+    fprintf(f, "%d,%zu,%s,%g,%g,%s,%.6f,%.6f,%.6f,%.2f,%zu,%zu\n", r->dim, r->n, r->algorithm,
+            r->box_factor, r->radius_ratio, r->refused ? "refused" : "ok", r->median_s, r->min_s, r->cold_s,
             r->n ? r->median_s * 1e9 / (double)r->n : 0.0, r->work_bytes, r->pairs);
 }
 
@@ -100,6 +104,8 @@ int cmd_bench(int argc, char **argv)
          algs_text[256] = "screening,nbs,direct,sorting,tree,cgrid,brute";
     const char *csv = NULL;
     int repeat = 3, sparse = 0;
+    rbl_packing packing = RBL_PACKING_LATTICE;
+    double share = 0.3, ratio = 1.0;
     for (int i = 2; i < argc; i++) {
         const char *v;
         size_t z;
@@ -114,6 +120,19 @@ int cmd_bench(int argc, char **argv)
             snprintf(sizes_text, sizeof sizes_text, "%s", v);
         } else if ((v = cli_option_value(argc, argv, &i, "--algorithms"))) {
             snprintf(algs_text, sizeof algs_text, "%s", v);
+        } else if ((v = cli_option_value(argc, argv, &i, "--packing"))) {
+            if (strcmp(v, "lattice") == 0)
+                packing = RBL_PACKING_LATTICE;
+            else if (strcmp(v, "random") == 0)
+                packing = RBL_PACKING_RANDOM;
+            else
+                return cli_fail("bench", EXIT_USAGE, "--packing must be lattice or random");
+        } else if ((v = cli_option_value(argc, argv, &i, "--solid-share"))) {
+            if (cli_parse_double(v, &share) || !(share > 0 && share < 1))
+                return cli_fail("bench", EXIT_USAGE, "--solid-share must lie in (0, 1)");
+        } else if ((v = cli_option_value(argc, argv, &i, "--radius-ratio"))) {
+            if (cli_parse_double(v, &ratio) || !(ratio >= 1))
+                return cli_fail("bench", EXIT_USAGE, "--radius-ratio must be >= 1");
         } else if ((v = cli_option_value(argc, argv, &i, "--csv"))) {
             csv = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--repeat"))) {
@@ -143,7 +162,7 @@ int cmd_bench(int argc, char **argv)
         out = fopen(tmp_path, "w");
         if (!out)
             return cli_fail("bench", EXIT_INPUT, "%s: cannot open for writing", tmp_path);
-        fprintf(out, "dim,n,algorithm,box_factor,status,median_s,min_s,cold_s,ns_per_element,"
+        fprintf(out, "dim,n,algorithm,box_factor,radius_ratio,status,median_s,min_s,cold_s,ns_per_element,"
                      "work_bytes,pairs\n");
     }
     printf("%-3s %10s %-10s %6s %12s %10s %10s %12s %10s\n", "dim", "N", "algorithm", "box",
@@ -166,13 +185,12 @@ int cmd_bench(int argc, char **argv)
                 status = cli_fail("bench", EXIT_USAGE, "bad size '%s'", size_items[si]);
                 break;
             }
-            rbl_generate_options o = {.dim = dim, .n = n, .radius = 0.5, .radius_ratio = 1.0,
-                                      .shuffle = 1, .seed = 7};
+            rbl_generate_options o = {.dim = dim, .n = n, .radius = 0.5, .radius_ratio = ratio,
+                                      .packing = packing, .solid_share = share, .shuffle = 1,
+                                      .seed = 7};
             if (sparse) {
                 o.packing = RBL_PACKING_RANDOM;
                 o.solid_share = 0.3 / (factor * factor * factor);
-            } else {
-                o.packing = RBL_PACKING_LATTICE;
             }
             rbl_elements e;
             if (rbl_elements_generate(&o, &e, &err) != RBL_OK) {
@@ -184,7 +202,7 @@ int cmd_bench(int argc, char **argv)
                 if (algs[a] == RBL_CD_BRUTE && n > 20000)
                     continue;
                 bench_row row = {.dim = dim, .n = n, .algorithm = rbl_cd_algorithm_name(algs[a]),
-                                 .box_factor = factor};
+                                 .box_factor = factor, .radius_ratio = ratio};
                 int rc = run_one(&e, algs[a], repeat, limit, &row, &err);
                 if (rc == RBL_ETOOBIG) {
                     row.refused = 1;

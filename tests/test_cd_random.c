@@ -52,28 +52,31 @@ static void compare_all(const rbl_elements *e, const char *what)
     rbl_pairs_free(&ref);
 }
 
+/* Three seeds per case: a different draw of centres, radii and numbering each time. */
 static void generated(int dim, size_t n, rbl_packing packing, double share, double ratio,
                       const char *what)
 {
-    rbl_generate_options o = {.dim = dim, .n = n, .packing = packing, .radius = 0.5,
-                              .radius_ratio = ratio, .solid_share = share, .shuffle = 1,
-                              .seed = 1234 + n + (uint64_t)dim};
-    rbl_elements e;
-    rbl_error err;
-    ASSERT_OK(rbl_elements_generate(&o, &e, &err));
-    compare_all(&e, what);
-    rbl_elements_free(&e);
+    for (uint64_t seed = 0; seed < 3; seed++) {
+        rbl_generate_options o = {.dim = dim, .n = n, .packing = packing, .radius = 0.5,
+                                  .radius_ratio = ratio, .solid_share = share, .shuffle = 1,
+                                  .seed = 1234 + 7919 * seed + n + (uint64_t)dim};
+        rbl_elements e;
+        rbl_error err;
+        ASSERT_OK(rbl_elements_generate(&o, &e, &err));
+        compare_all(&e, what);
+        rbl_elements_free(&e);
+    }
 }
 
 int main(void)
 {
     for (int dim = 2; dim <= 3; dim++) {
-        generated(dim, 3000, RBL_PACKING_RANDOM, 0.6, 1.0, "dense random (overlapping)");
-        generated(dim, 2000, RBL_PACKING_RANDOM, 0.02, 1.0, "sparse random");
-        generated(dim, 3000, RBL_PACKING_CLUSTERED, 0.05, 1.0, "clustered");
-        generated(dim, 2000, RBL_PACKING_LATTICE, 0.0, 1.0, "lattice touching exactly");
-        generated(dim, 3000, RBL_PACKING_RANDOM, 0.4, 10.0, "polydisperse 1:10");
-        generated(dim, 2000, RBL_PACKING_CLUSTERED, 0.2, 30.0, "clustered polydisperse 1:30");
+        generated(dim, 6000, RBL_PACKING_RANDOM, 0.6, 1.0, "dense random (overlapping)");
+        generated(dim, 4000, RBL_PACKING_RANDOM, 0.02, 1.0, "sparse random");
+        generated(dim, 5000, RBL_PACKING_CLUSTERED, 0.05, 1.0, "clustered");
+        generated(dim, 5000, RBL_PACKING_LATTICE, 0.0, 1.0, "lattice touching exactly");
+        generated(dim, 6000, RBL_PACKING_RANDOM, 0.4, 10.0, "polydisperse 1:10");
+        generated(dim, 3000, RBL_PACKING_CLUSTERED, 0.2, 30.0, "clustered polydisperse 1:30");
         for (size_t n = 0; n <= 2; n++)
             generated(dim, n, RBL_PACKING_RANDOM, 0.5, 1.0, "tiny");
 
