@@ -20,8 +20,6 @@ static size_t lower_bound(const uint64_t *keys, size_t n, uint64_t target)
     return lo;
 }
 
-static const int row_dy[4] = {-1, -1, 0, 1};
-static const int row_dz[4] = {0, -1, -1, -1};
 
 int rbl_cd_direct(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
 {
@@ -32,7 +30,7 @@ int rbl_cd_direct(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
     const rbl_grid *g = &ctx->grid;
     const rbl_elements *e = ctx->e;
     const int64_t nx = g->n[0], ny = g->n[1], nz = g->n[2];
-    const int rows = g->dim == 2 ? 1 : 4;
+    const int rows = rbl_half_stencil_row_count(g->dim);
     size_t checks = 0;
     for (size_t k = 0; k < e->n && rc == RBL_OK; k++) {
         const double *p = e->pos + 3 * k;
@@ -46,7 +44,7 @@ int rbl_cd_direct(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
         lo[n_ranges] = ix > 0 ? key - 1 : key;
         hi[n_ranges++] = key;
         for (int r = 0; r < rows; r++) {
-            int64_t jy = iy + row_dy[r], jz = iz + row_dz[r];
+            int64_t jy = iy + rbl_half_stencil_rows[r].dy, jz = iz + rbl_half_stencil_rows[r].dz;
             if (jy < 0 || jy >= ny || jz < 0 || jz >= nz)
                 continue;
             lo[n_ranges] = rbl_grid_key(g, ix > 0 ? ix - 1 : 0, jy, jz);

@@ -45,7 +45,9 @@ static int lanes_empty(const slab_lanes *l)
     return 1;
 }
 
-static void map_slab(nbs_node *node, int32_t *A, slab_lanes l)
+/* Walk a slab's lanes round-robin and map its elements onto the cell heads A (map = 1) or
+ * empty those heads again (map = 0). */
+static void walk_slab(nbs_node *node, int32_t *A, slab_lanes l, int map)
 {
     for (int live = 1; live;) {
         live = 0;
@@ -54,23 +56,12 @@ static void map_slab(nbs_node *node, int32_t *A, slab_lanes l)
             if (k < 0)
                 continue;
             live = 1;
-            node[k].next_cell = A[node[k].cell];
-            A[node[k].cell] = k;
-            l.head[q] = node[k].next_slab;
-        }
-    }
-}
-
-static void clear_slab(const nbs_node *node, int32_t *A, slab_lanes l)
-{
-    for (int live = 1; live;) {
-        live = 0;
-        for (int q = 0; q < LANES; q++) {
-            int32_t k = l.head[q];
-            if (k < 0)
-                continue;
-            live = 1;
-            A[node[k].cell] = -1;
+            if (map) {
+                node[k].next_cell = A[node[k].cell];
+                A[node[k].cell] = k;
+            } else {
+                A[node[k].cell] = -1;
+            }
             l.head[q] = node[k].next_slab;
         }
     }
@@ -232,11 +223,11 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
                     B[LANES * slab + (size_t)q] = -own.head[q] - 2;
             if (slab > 0)
                 below = lanes_of(B, slab - 1);
-            map_slab(node, A[0], own);
-            map_slab(node, A[1], below); /* just processed: still in cache */
+            walk_slab(node, A[0], own, 1);
+            walk_slab(node, A[1], below, 1); /* just processed: still in cache */
             rc = detect_slab(&d, own, !lanes_empty(&below), pairs, &checks);
-            clear_slab(node, A[0], own);
-            clear_slab(node, A[1], below);
+            walk_slab(node, A[0], own, 0);
+            walk_slab(node, A[1], below, 0);
         }
     }
     ctx->candidates = checks;

@@ -27,39 +27,21 @@ static inline int64_t coord(const nbs *s, int32_t k, int axis)
     return rbl_grid_coord(s->g, axis, s->pos[3 * (size_t)k + (size_t)axis]);
 }
 
-/* Map the elements of a row list (via Y) onto the cell lists of slot. */
-static void map_row(nbs *s, int slot, int32_t head)
+/* Walk the list starting at head (links next) and map its elements onto the heads of their
+ * cell/row along axis, linking them through link (map = 1), or empty those heads (map = 0).
+ * Rows onto cells: next Y, heads A[slot], link X, axis x. Layers onto rows: Z, B, Y, y. */
+static void walk(const nbs *s, const int32_t *next, int32_t *heads, int32_t *link, int axis,
+                 int32_t head, int map)
 {
-    int32_t *A = s->A[slot];
-    for (int32_t k = head; k >= 0; k = s->Y[k]) {
-        int64_t ix = coord(s, k, 0);
-        s->X[k] = A[ix];
-        A[ix] = k;
+    for (int32_t k = head; k >= 0; k = next[k]) {
+        int64_t c = coord(s, k, axis);
+        if (map) {
+            link[k] = heads[c];
+            heads[c] = k;
+        } else {
+            heads[c] = -1;
+        }
     }
-}
-
-static void clear_row(nbs *s, int slot, int32_t head)
-{
-    int32_t *A = s->A[slot];
-    for (int32_t k = head; k >= 0; k = s->Y[k])
-        A[coord(s, k, 0)] = -1;
-}
-
-static void map_layer(nbs *s, int which, int32_t head)
-{
-    int32_t *B = s->B[which];
-    for (int32_t k = head; k >= 0; k = s->Z[k]) {
-        int64_t iy = coord(s, k, 1);
-        s->Y[k] = B[iy];
-        B[iy] = k;
-    }
-}
-
-static void clear_layer(nbs *s, int which, int32_t head)
-{
-    int32_t *B = s->B[which];
-    for (int32_t k = head; k >= 0; k = s->Z[k])
-        B[coord(s, k, 1)] = -1;
 }
 
 /* Detection for the new row iy of the current layer: every element of the row against the
@@ -128,8 +110,8 @@ int rbl_cd_nbs_rows(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
         int32_t layer = s.L[iz];
         s.L[iz] = -layer - 2;
         int32_t below = iz > 0 ? head_of(s.L[iz - 1]) : -1;
-        map_layer(&s, 0, layer);
-        map_layer(&s, 1, below);
+        walk(&s, s.Z, s.B[0], s.Y, 1, layer, 1);
+        walk(&s, s.Z, s.B[1], s.Y, 1, below, 1);
 
         for (int32_t r = layer; r >= 0 && rc == RBL_OK; r = s.Z[r]) {
             int64_t iy = coord(&s, r, 1);
@@ -148,13 +130,13 @@ int rbl_cd_nbs_rows(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
                     head[SLOT_LAYER_P1] = s.B[1][iy + 1];
             }
             for (int slot = 0; slot < slots; slot++)
-                map_row(&s, slot, head[slot]);
+                walk(&s, s.Y, s.A[slot], s.X, 0, head[slot], 1);
             rc = detect_row(ctx, &s, head[SLOT_ROW], head, pairs, &checks);
             for (int slot = 0; slot < slots; slot++)
-                clear_row(&s, slot, head[slot]);
+                walk(&s, s.Y, s.A[slot], s.X, 0, head[slot], 0);
         }
-        clear_layer(&s, 0, layer);
-        clear_layer(&s, 1, below);
+        walk(&s, s.Z, s.B[0], s.Y, 1, layer, 0);
+        walk(&s, s.Z, s.B[1], s.Y, 1, below, 0);
     }
     ctx->candidates = checks;
     rbl_mem_free(&ctx->mem, block, bytes);

@@ -5,9 +5,6 @@
  * into cell order, so the sweep reads memory sequentially. O(N) time and memory. */
 #include "grid_internal.h"
 
-/* A neighbouring row of three cells (ix-1..ix+1) at (iy+dy, iz+dz): 2D has 1, 3D has 4. */
-static const int row_dy[4] = {-1, -1, 0, 1};
-static const int row_dz[4] = {0, -1, -1, -1};
 
 typedef struct span {
     size_t begin, end;
@@ -34,7 +31,7 @@ int rbl_cd_sorting(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
         return rc;
     const rbl_grid *g = &ctx->grid;
     const int64_t nx = g->n[0], ny = g->n[1], nz = g->n[2];
-    const int rows = g->dim == 2 ? 1 : 4;
+    const int rows = rbl_half_stencil_row_count(g->dim);
     const uint64_t *keys = s.keys;
     const size_t n = s.n;
     size_t cursor[4] = {0, 0, 0, 0};
@@ -58,7 +55,7 @@ int rbl_cd_sorting(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
                 nb[n_nb++] = (span){b, begin};
         }
         for (int r = 0; r < rows; r++) {
-            int64_t jy = iy + row_dy[r], jz = iz + row_dz[r];
+            int64_t jy = iy + rbl_half_stencil_rows[r].dy, jz = iz + rbl_half_stencil_rows[r].dz;
             if (jy < 0 || jy >= ny || jz < 0 || jz >= nz)
                 continue;
             uint64_t lo = rbl_grid_key(g, ix > 0 ? ix - 1 : 0, jy, jz);

@@ -22,6 +22,8 @@ double rbl_radius_max(const rbl_elements *e)
     return e->n ? r_max : 0.5; /* any edge works for an empty set */
 }
 
+const rbl_row_offset rbl_half_stencil_rows[4] = {{-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+
 int rbl_grid_init(rbl_grid *g, const rbl_elements *e, rbl_error *err)
 {
     return rbl_grid_init_edge(g, e, 2.0 * rbl_radius_max(e) * (1.0 + 1e-6), err);

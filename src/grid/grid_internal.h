@@ -61,6 +61,15 @@ typedef struct rbl_offset {
 extern const rbl_offset rbl_half_stencil[13];
 static inline int rbl_half_stencil_size(int dim) { return dim == 2 ? 4 : 13; }
 
+/* The same mask seen as rows of three cells (ix-1..ix+1) at (iy+dy, iz+dz), for algorithms
+ * that search key ranges: 1 row in 2D, 4 in 3D; the mask's cell ix-1 of the own row aside. */
+typedef struct rbl_row_offset {
+    int dy, dz;
+} rbl_row_offset;
+
+extern const rbl_row_offset rbl_half_stencil_rows[4];
+static inline int rbl_half_stencil_row_count(int dim) { return dim == 2 ? 1 : 4; }
+
 /* The touch predicate of the public header: |xa - xb| <= (ra + rb)(1 + RBL_TOUCH_REL_TOL). */
 static inline int rbl_touch(const double *a, const double *b, double rsum)
 {

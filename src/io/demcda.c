@@ -17,8 +17,10 @@ static int read_bounds(const char *path, rbl_elements *e, rbl_error *err)
         return rc;
     size_t dim = 0;
     int got = rbl_reader_next(&r, err);
-    if (got < 0)
-        goto done_rc;
+    if (got < 0) {
+        rc = got;
+        goto done;
+    }
     if (got == 0) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: empty file: expected the dimension (2 or 3)", path);
         goto done;
@@ -41,8 +43,10 @@ static int read_bounds(const char *path, rbl_elements *e, rbl_error *err)
     const char *which[2] = {"minimum", "maximum"};
     for (int row = 0; row < 2; row++) {
         got = rbl_reader_next(&r, err);
-        if (got < 0)
-            goto done_rc;
+        if (got < 0) {
+            rc = got;
+            goto done;
+        }
         if (got == 0) {
             rc = rbl_error_set(err, RBL_EPARSE, "%s: ends after line %ld: expected the %s of each "
                                "of the %zu coordinates", path, r.line, which[row], dim);
@@ -70,17 +74,16 @@ static int read_bounds(const char *path, rbl_elements *e, rbl_error *err)
             goto done;
         }
     got = rbl_reader_next(&r, err);
-    if (got < 0)
-        goto done_rc;
+    if (got < 0) {
+        rc = got;
+        goto done;
+    }
     if (got > 0)
         rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: unexpected extra line '%.32s' (the file has "
                            "3 lines: dimension, minima, maxima)", path, r.line, r.cursor);
 done:
     rbl_reader_close(&r);
     return rc;
-done_rc:
-    rbl_reader_close(&r);
-    return err ? err->code : RBL_EIO;
 }
 
 static int read_elements(const char *path, rbl_elements *e, rbl_error *err)
@@ -97,8 +100,10 @@ static int read_elements(const char *path, rbl_elements *e, rbl_error *err)
     double common_r = 0.0;
     int per_element_radius = 0;
     int got = rbl_reader_next(&r, err);
-    if (got < 0)
-        goto done_rc;
+    if (got < 0) {
+        rc = got;
+        goto done;
+    }
     if (got == 0) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: empty file: expected 'N R' or 'N' on the first "
                            "line", path);
@@ -138,8 +143,10 @@ static int read_elements(const char *path, rbl_elements *e, rbl_error *err)
     int want = dim + per_element_radius;
     for (size_t k = 0; k < n; k++) {
         got = rbl_reader_next(&r, err);
-        if (got < 0)
-            goto fail_rc;
+        if (got < 0) {
+            rc = got;
+            goto fail;
+        }
         if (got == 0) {
             rc = rbl_error_set(err, RBL_EPARSE, "%s: the first line announces %zu elements but "
                                "the file ends after %zu (line %ld)", path, n, k, r.line);
@@ -184,8 +191,10 @@ static int read_elements(const char *path, rbl_elements *e, rbl_error *err)
         }
     }
     got = rbl_reader_next(&r, err);
-    if (got < 0)
-        goto fail_rc;
+    if (got < 0) {
+        rc = got;
+        goto fail;
+    }
     if (got > 0) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: more elements than the %zu announced on "
                            "the first line", path, r.line, n);
@@ -193,16 +202,11 @@ static int read_elements(const char *path, rbl_elements *e, rbl_error *err)
     }
     rbl_reader_close(&r);
     return RBL_OK;
-fail_rc:
-    rc = err ? err->code : RBL_EIO;
 fail:
     rbl_elements_free(e);
 done:
     rbl_reader_close(&r);
     return rc;
-done_rc:
-    rbl_reader_close(&r);
-    return err ? err->code : RBL_EIO;
 }
 
 int rbl_demcda_read(const char *bounds_path, const char *elements_path, rbl_elements *e,

@@ -74,59 +74,50 @@ int rbl_reader_count_tokens(const rbl_line_reader *r)
     return count;
 }
 
-/* Copy the next token into tok (truncated for the message) and return its end. */
-static char *token_end(char *s) {
-    while (*s && !isspace((unsigned char)*s))
-        s++;
+/* Cut the next token of the line out in place (NUL-terminated) and move past it; NULL, with
+ * a "missing" message, at the end of the line. */
+static char *take_token(rbl_line_reader *r, const char *what, rbl_error *err)
+{
+    char *s = skip_space(r->cursor);
+    if (!*s) {
+        rbl_error_set(err, RBL_EPARSE, "%s:%ld: missing %s", r->path, r->line, what);
+        return NULL;
+    }
+    char *end = s;
+    while (*end && !isspace((unsigned char)*end))
+        end++;
+    r->cursor = *end ? end + 1 : end;
+    *end = '\0';
     return s;
 }
 
 int rbl_reader_double(rbl_line_reader *r, const char *what, double *out, rbl_error *err)
 {
-    char *s = skip_space(r->cursor);
-    if (!*s)
-        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: missing %s", r->path, r->line, what);
-    char *end_tok = token_end(s);
-    char saved = *end_tok;
-    *end_tok = '\0';
-    char *end;
+    char *s = take_token(r, what, err), *end;
+    if (!s)
+        return RBL_EPARSE;
     errno = 0;
     double v = strtod(s, &end);
     int bad = end == s || *end != '\0';
     int overflow = errno == ERANGE && fabs(v) > 1.0;
-    if (bad || overflow || !isfinite(v)) {
-        int rc = rbl_error_set(err, bad ? RBL_EPARSE : RBL_ERANGE, "%s:%ld: %s '%.64s' is %s",
-                               r->path, r->line, what, s,
-                               bad ? "not a number" : "not a finite number");
-        *end_tok = saved;
-        return rc;
-    }
-    *end_tok = saved;
-    r->cursor = end_tok;
+    if (bad || overflow || !isfinite(v))
+        return rbl_error_set(err, bad ? RBL_EPARSE : RBL_ERANGE, "%s:%ld: %s '%.64s' is %s",
+                             r->path, r->line, what, s,
+                             bad ? "not a number" : "not a finite number");
     *out = v;
     return RBL_OK;
 }
 
 int rbl_reader_size(rbl_line_reader *r, const char *what, size_t *out, rbl_error *err)
 {
-    char *s = skip_space(r->cursor);
-    if (!*s)
-        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: missing %s", r->path, r->line, what);
-    char *end_tok = token_end(s);
-    char saved = *end_tok;
-    *end_tok = '\0';
-    char *end;
+    char *s = take_token(r, what, err), *end;
+    if (!s)
+        return RBL_EPARSE;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
-    int bad = end == s || *end != '\0' || *s == '-' || *s == '+';
-    if (bad || errno == ERANGE) {
-        int rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: %s '%.64s' is not a whole number >= 0",
-                               r->path, r->line, what, s);
-        *end_tok = saved;
-        return rc;
-    }
-    *end_tok = saved;
-    r->cursor = end_tok;
+    if (end == s || *end != '\0' || *s == '-' || *s == '+' || errno == ERANGE)
+        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: %s '%.64s' is not a whole number >= 0",
+                             r->path, r->line, what, s);
     *out = (size_t)v;
     return RBL_OK;
 }
