@@ -28,10 +28,15 @@ _Static_assert(sizeof(nbs_node) == 64, "one record per cache line");
 /* A processed ("old") list keeps its head encoded as -(head) - 2. */
 static inline int32_t head_of(int32_t h) { return h < -1 ? -h - 2 : h; }
 
-/* Each slab list is split into LANES sub-lists (element k in lane k % LANES) walked
- * round-robin: independent chains in flight hide the memory latency of walking elements
- * numbered in random order. A slab is described by the heads of its lanes. */
-#define LANES 4
+/* Each slab list is split into LANES sub-lists, one per band of the slab (a band is a range
+ * of iy in 3D, of ix in 2D). Mapping and clearing walk the lanes round-robin: independent
+ * chains in flight hide the memory latency of elements numbered in random order. Detection
+ * walks one band after the other: the candidates of band b lie in bands b-1..b+1, a working
+ * set that stays in the L2 cache even when the whole slab does not. */
+#ifndef RBL_NBS_LANES
+#define RBL_NBS_LANES 16
+#endif
+#define LANES RBL_NBS_LANES
 
 typedef struct slab_lanes {
     int32_t head[LANES];
@@ -100,19 +105,18 @@ static int check_element(const nbs_detect *d, int32_t a, int has_below, rbl_pair
 static int detect_slab(const nbs_detect *d, slab_lanes l, int has_below, rbl_pairs *pairs,
                        size_t *checks)
 {
-    for (int live = 1; live;) {
-        live = 0;
-        for (int q = 0; q < LANES; q++) {
-            int32_t a = l.head[q];
-            if (a < 0)
-                continue;
-            live = 1;
-            int32_t ahead = d->node[a].next_slab;
-            if (ahead >= 0) /* start fetching the lane's next element now */
-                __builtin_prefetch(&d->node[ahead]);
+    const nbs_node *node = d->node;
+    for (int q = 0; q < LANES; q++) {
+        int32_t a = l.head[q], ahead = a >= 0 ? node[a].next_slab : -1;
+        while (a >= 0) {
+            /* prefetch two elements ahead along the band's list */
+            int32_t ahead2 = ahead >= 0 ? node[ahead].next_slab : -1;
+            if (ahead2 >= 0)
+                __builtin_prefetch(&node[ahead2]);
             if (check_element(d, a, has_below, pairs, checks) != RBL_OK)
                 return RBL_ENOMEM;
-            l.head[q] = ahead;
+            a = ahead;
+            ahead = ahead2;
         }
     }
     return RBL_OK;
@@ -190,7 +194,8 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
         node[k].r = e->radius[k];
         node[k].cell = (int32_t)(dim == 2 ? ix : ix + nx * iy);
         node[k].slab = (int32_t)slab;
-        int32_t *lane = &B[LANES * (size_t)slab + k % LANES];
+        int64_t band = dim == 2 ? ix * LANES / nx : iy * LANES / ny;
+        int32_t *lane = &B[LANES * (size_t)slab + (size_t)band];
         node[k].next_slab = *lane;
         *lane = (int32_t)k;
     }
@@ -215,7 +220,9 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
      * in cache. Slabs are never looped over: each step of a run processes a slab. */
     for (size_t k = 0; k < n && rc == RBL_OK; k++) {
         for (size_t slab = (size_t)node[k].slab; rc == RBL_OK && slab < n_slabs; slab++) {
-            slab_lanes own = lanes_of(B, slab), below = {{-1, -1, -1, -1}};
+            slab_lanes own = lanes_of(B, slab), below;
+            for (int q = 0; q < LANES; q++)
+                below.head[q] = -1;
             if (slab_is_old(B, slab) || lanes_empty(&own))
                 break; /* old or empty: the run ends */
             for (int q = 0; q < LANES; q++) /* mark "old": every non-empty lane encoded */
