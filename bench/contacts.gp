@@ -1,6 +1,6 @@
 # Plots of the contact-detection study (bench/contacts.sh). Columns of contacts.csv:
 # 1 dim, 2 n, 3 algorithm, 4 box_factor, 5 radius_ratio, 6 status, 7 median_s, 8 min_s,
-# 9 cold_s, 10 ns_per_element, 11 work_bytes, 12 pairs
+# 9 cold_s, 10 ns_per_element, 11 work_bytes, 12 pairs, 13 checks_per_element
 set datafile separator ','
 set terminal pngcairo size 1000,700 font 'DejaVu Sans,11'
 csv = dir.'/contacts.csv'
@@ -50,8 +50,9 @@ plot sp('screening') using 4:11 with linespoints lc rgb 'red' lw 2 title 'screen
 set output dir.'/contacts-polydisperse.png'
 poly = dir.'/contacts-polydisperse.csv'
 pp(a) = sprintf('< grep ",%s," %s', a, poly)
-set title 'Size range: 10^6 random centres in 3D, radii uniform in [r/Q, r], solid share 0.3'
+set title 'Size range: 10^6 random centres in 3D, 1% of the elements at r, 99% at r/Q, solid share 0.3'
 set xlabel 'Q = r_{max} / r_{min}'
 set ylabel 'ns per element'
+set logscale xy
 set key outside right
 plot for [i=1:words(algorithms)] pp(word(algorithms,i)) using 5:10 with linespoints lc i lw 2 title word(algorithms,i)

@@ -42,7 +42,7 @@ echo "| box edge factor | screening | nbs | sorting |"; echo "|---|---|---|---|"
 awk -F, 'NR > 1 { m[$4 "," $3] = sprintf("%.1f%s", $11 / 1048576, $6 == "refused" ? " (refused: needed)" : ""); if (!($4 in s)) { s[$4] = 1; f[++k] = $4 } }
     END { for (j = 1; j <= k; j++) printf "| %s | %s | %s | %s |\n", f[j], m[f[j] ",screening"], m[f[j] ",nbs"], m[f[j] ",sorting"] }' "$D/contacts-sparse.csv"
 if [ -f "$D/contacts-polydisperse.csv" ]; then
-    echo; echo "## Size range (3D, N = 10^6 random centres, solid share 0.3, radii in [r/Q, r]): ns per element, warm"; echo
+    echo; echo "## Size range (3D, N = 10^6 random centres, solid share 0.3; 1% of the elements at r, 99% at r/Q): ns per element, warm"; echo
     awk -F, 'NR==1{print; next} {OFS=","; $2 = $5; print}' "$D/contacts-polydisperse.csv" > "$D/.q.csv"
     table "$D/.q.csv" 3 10 "Q" 1
     rm -f "$D/.q.csv"

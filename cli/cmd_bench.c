@@ -16,13 +16,14 @@ static void usage(FILE *out)
             "usage: rubble bench contacts [--dims 2,3] [--sizes 2e5,1e6,...] [--repeat R]\n"
             "                             [--algorithms a,b,...] [--csv FILE] [--sparse]\n"
             "                             [--packing lattice|random] [--solid-share S]\n"
-            "                             [--radius-ratio Q]\n"
+            "                             [--radius-ratio Q] [--large-share F]\n"
             "defaults: --dims 2,3 --sizes 2e5,5e5,1e6,2e6,5e6,1e7 --repeat 3\n"
             "          --algorithms screening,nbs,direct,sorting,tree,cgrid,brute\n"
             "          (brute only up to N = 20000)\n"
             "--sparse: N = 1e5 in 3D, random centres, box edge x1..x64 of the dense box\n"
             "--packing random --solid-share S --radius-ratio Q: random centres (overlaps\n"
-            "          allowed) with radii uniform in [r/Q, r] instead of the lattice\n");
+            "          allowed) with radii uniform in [r/Q, r] instead of the lattice;\n"
+            "          --large-share F: bimodal radii, a share F at r and the rest at r/Q\n");
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -47,14 +48,16 @@ typedef struct bench_row {
     double box_factor, radius_ratio;
     int refused;
     double median_s, min_s, cold_s, cells;
+    size_t checks;
     size_t work_bytes, pairs;
 } bench_row;
 
 static void print_row(FILE *f, const bench_row *r)
 {
-    fprintf(f, "%d,%zu,%s,%g,%g,%s,%.6f,%.6f,%.6f,%.2f,%zu,%zu\n", r->dim, r->n, r->algorithm,
+    fprintf(f, "%d,%zu,%s,%g,%g,%s,%.6f,%.6f,%.6f,%.2f,%zu,%zu,%.3f\n", r->dim, r->n, r->algorithm,
             r->box_factor, r->radius_ratio, r->refused ? "refused" : "ok", r->median_s, r->min_s, r->cold_s,
-            r->n ? r->median_s * 1e9 / (double)r->n : 0.0, r->work_bytes, r->pairs);
+            r->n ? r->median_s * 1e9 / (double)r->n : 0.0, r->work_bytes, r->pairs,
+            r->n ? (double)r->checks / (double)r->n : 0.0);
 }
 
 /* The first call runs cold (fresh memory, as a one-shot `rubble contacts`); the repeats
@@ -77,6 +80,7 @@ static int run_one(const rbl_elements *e, rbl_cd_algorithm alg, int repeat, size
         rc = rbl_contacts_detect(e, alg, &options, &pairs, &stats, err);
         if (k == 0) {
             row->cold_s = stats.seconds;
+            row->checks = stats.candidates;
             row->pairs = pairs.n;
             row->cells = (double)stats.cells[0] * (double)stats.cells[1] * (double)stats.cells[2];
         } else {
@@ -105,7 +109,7 @@ int cmd_bench(int argc, char **argv)
     const char *csv = NULL;
     int repeat = 3, sparse = 0;
     rbl_packing packing = RBL_PACKING_LATTICE;
-    double share = 0.3, ratio = 1.0;
+    double share = 0.3, ratio = 1.0, large = 0.0;
     for (int i = 2; i < argc; i++) {
         const char *v;
         size_t z;
@@ -130,6 +134,9 @@ int cmd_bench(int argc, char **argv)
         } else if ((v = cli_option_value(argc, argv, &i, "--solid-share"))) {
             if (cli_parse_double(v, &share) || !(share > 0 && share < 1))
                 return cli_fail("bench", EXIT_USAGE, "--solid-share must lie in (0, 1)");
+        } else if ((v = cli_option_value(argc, argv, &i, "--large-share"))) {
+            if (cli_parse_double(v, &large) || !(large >= 0 && large <= 1))
+                return cli_fail("bench", EXIT_USAGE, "--large-share must lie in [0, 1]");
         } else if ((v = cli_option_value(argc, argv, &i, "--radius-ratio"))) {
             if (cli_parse_double(v, &ratio) || !(ratio >= 1))
                 return cli_fail("bench", EXIT_USAGE, "--radius-ratio must be >= 1");
@@ -163,7 +170,7 @@ int cmd_bench(int argc, char **argv)
         if (!out)
             return cli_fail("bench", EXIT_INPUT, "%s: cannot open for writing", tmp_path);
         fprintf(out, "dim,n,algorithm,box_factor,radius_ratio,status,median_s,min_s,cold_s,ns_per_element,"
-                     "work_bytes,pairs\n");
+                     "work_bytes,pairs,checks_per_element\n");
     }
     printf("%-3s %10s %-10s %6s %12s %10s %10s %12s %10s\n", "dim", "N", "algorithm", "box",
            "median_s", "ns/elem", "cold_s", "work_MiB", "pairs");
@@ -186,7 +193,8 @@ int cmd_bench(int argc, char **argv)
                 break;
             }
             rbl_generate_options o = {.dim = dim, .n = n, .radius = 0.5, .radius_ratio = ratio,
-                                      .packing = packing, .solid_share = share, .shuffle = 1,
+                                      .packing = packing, .solid_share = share,
+                                      .large_share = large, .shuffle = 1,
                                       .seed = 7};
             if (sparse) {
                 o.packing = RBL_PACKING_RANDOM;

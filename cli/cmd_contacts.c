@@ -69,6 +69,8 @@ int cmd_contacts(int argc, char **argv)
         printf("pairs: %zu\n", pairs.n);
         printf("detection time: %.6f s (%.1f ns per element)\n", stats.seconds,
                e.n ? stats.seconds * 1e9 / (double)e.n : 0.0);
+        printf("distance checks: %zu (%.2f per element)\n", stats.candidates,
+               e.n ? (double)stats.candidates / (double)e.n : 0.0);
         printf("memory: %s working memory of the algorithm, %s peak resident (whole process)\n",
                cli_bytes(stats.work_bytes_peak, b1, sizeof b1),
                cli_bytes(cli_peak_rss_bytes(), b2, sizeof b2));

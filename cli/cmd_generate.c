@@ -9,10 +9,13 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rubble generate [--dim 2|3] [--n N] [--packing lattice|random|clustered]\n"
-            "                       [--radius R] [--radius-ratio Q] [--solid-share S]\n"
+            "                       [--radius R] [--radius-ratio Q] [--large-share F]\n"
+            "                       [--solid-share S]\n"
             "                       [--shuffle] [--seed K] [--bounds FILE] [--elements FILE]\n"
             "defaults: --dim 3 --n 27 --packing lattice --radius 0.5 --radius-ratio 1\n"
-            "          --solid-share 0.3 (random/clustered), files bounds.txt elements.txt\n");
+            "          --solid-share 0.3 (random/clustered), files bounds.txt elements.txt\n"
+            "radii: uniform in [R/Q, R]; with --large-share F, bimodal: a share F of the\n"
+            "       elements has radius R, the others R/Q\n");
 }
 
 int cmd_generate(int argc, char **argv)
@@ -54,6 +57,10 @@ int cmd_generate(int argc, char **argv)
             if (cli_parse_double(v, &d) || d < 1.0)
                 return cli_fail("generate", EXIT_USAGE, "--radius-ratio must be >= 1, got '%s'", v);
             o.radius_ratio = d;
+        } else if ((v = cli_option_value(argc, argv, &i, "--large-share"))) {
+            if (cli_parse_double(v, &d) || !(d >= 0 && d <= 1))
+                return cli_fail("generate", EXIT_USAGE, "--large-share must lie in [0, 1], got '%s'", v);
+            o.large_share = d;
         } else if ((v = cli_option_value(argc, argv, &i, "--radius"))) {
             if (cli_parse_double(v, &d) || !(d > 0))
                 return cli_fail("generate", EXIT_USAGE, "--radius must be > 0, got '%s'", v);

@@ -163,6 +163,9 @@ typedef struct rbl_generate_options {
     rbl_packing packing;
     double radius;        /* (largest) radius */
     double radius_ratio;  /* r_max / r_min >= 1; 1 = monodisperse */
+    double large_share;   /* 0: radii uniform in [radius/ratio, radius]; in (0, 1]: bimodal,
+                             this share of the elements (by number) has radius, the rest
+                             radius/ratio — a few large grains among many small ones */
     double solid_share;   /* RANDOM/CLUSTERED: volume share of the elements, e.g. 0.3 */
     int shuffle;          /* number the elements in random order */
     uint64_t seed;

@@ -15,6 +15,9 @@ int rbl_elements_generate(const rbl_generate_options *o, rbl_elements *e, rbl_er
     if (!(o->radius > 0.0) || !isfinite(o->radius))
         return rbl_error_set(err, RBL_EINVAL, "generate: radius %g must be > 0", o->radius);
     double ratio = o->radius_ratio >= 1.0 ? o->radius_ratio : 1.0;
+    if (!(o->large_share >= 0.0 && o->large_share <= 1.0))
+        return rbl_error_set(err, RBL_EINVAL, "generate: large share %g must lie in [0, 1]",
+                             o->large_share);
     if (o->packing != RBL_PACKING_LATTICE && !(o->solid_share > 0.0 && o->solid_share < 1.0))
         return rbl_error_set(err, RBL_EINVAL, "generate: solid share %g must lie in (0, 1)",
                              o->solid_share);
@@ -42,10 +45,13 @@ int rbl_elements_generate(const rbl_generate_options *o, rbl_elements *e, rbl_er
             e->hi[a] = (double)(side - 1) * spacing + r;
         }
     } else {
-        /* radii uniform in [r/ratio, r]; box from the requested solid share */
+        /* radii uniform in [r/ratio, r], or bimodal; box from the requested solid share */
         double volume = 0.0;
         for (size_t k = 0; k < n; k++) {
-            e->radius[k] = ratio > 1.0 ? r / ratio + (r - r / ratio) * rbl_rng_uniform(&rng) : r;
+            if (o->large_share > 0.0)
+                e->radius[k] = rbl_rng_uniform(&rng) < o->large_share ? r : r / ratio;
+            else
+                e->radius[k] = r / ratio + (r - r / ratio) * rbl_rng_uniform(&rng);
             volume += ball_volume(o->dim, e->radius[k]);
         }
         double box = pow(volume / o->solid_share, 1.0 / o->dim);
