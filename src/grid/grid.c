@@ -32,7 +32,6 @@ int rbl_grid_init(rbl_grid *g, const rbl_elements *e, rbl_error *err)
 int rbl_grid_init_edge(rbl_grid *g, const rbl_elements *e, double edge, rbl_error *err)
 {
     g->dim = e->dim;
-    g->r_max = rbl_radius_max(e);
     for (int a = 0; a < e->dim; a++) {
         double extent = e->hi[a] - e->lo[a];
         double finest = extent / (double)(RBL_GRID_MAX_CELLS_PER_AXIS - 1);

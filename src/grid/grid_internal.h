@@ -18,7 +18,6 @@ typedef struct rbl_grid {
     int64_t n[3];    /* cells per axis; n[2] = 1 in 2D */
     uint64_t n_cells;
     unsigned key_bits; /* bits of the largest linear key */
-    double r_max;
 } rbl_grid;
 
 /* Cell edge from the largest diameter: d = 2 r_max (1 + 1e-6). The margin (well above
