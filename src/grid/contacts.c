@@ -60,6 +60,10 @@ int rbl_contacts_detect(const rbl_elements *elements, rbl_cd_algorithm algorithm
                         const rbl_cd_options *options, rbl_pairs *pairs, rbl_cd_stats *stats,
                         rbl_error *err)
 {
+    if (err) { /* a stale code from an earlier call must not hide this call's failure */
+        err->code = RBL_OK;
+        err->message[0] = '\0';
+    }
     const cd_entry *entry = cd_find(algorithm);
     if (!entry)
         return rbl_error_set(err, RBL_EINVAL, "unknown contact-detection algorithm %d",
