@@ -174,6 +174,147 @@ typedef struct rbl_generate_options {
 RBL_API int rbl_elements_generate(const rbl_generate_options *options, rbl_elements *e,
                                   rbl_error *err);
 
+/* ---------------------------------------------------------------- soft-sphere DEM -------- */
+/* Seed 002 §2 ("AstroDEM"): spheres of radius r and density rho, normal spring-dashpot,
+ * tangential friction, plane walls, periodic sides, gravity, mid-step velocity Verlet. */
+
+typedef enum rbl_normal_model {
+    RBL_NORMAL_LINEAR = 0, /* F_e = k_n xi                                   (SD2) */
+    RBL_NORMAL_HERTZ = 1   /* F_e = k_H xi^(3/2)                             (SD2) */
+} rbl_normal_model;
+
+typedef enum rbl_damping_model {
+    RBL_DAMPING_LINEAR = 0, /* F_d = -gamma xi_dot                           (SD2) */
+    RBL_DAMPING_TSUJI = 1   /* F_d = -gamma xi_dot xi^(1/4)                  (SD2) */
+} rbl_damping_model;
+
+typedef enum rbl_tangent_model {
+    RBL_TANGENT_NONE = 0,   /* frictionless */
+    RBL_TANGENT_SEED = 1,   /* seed 002 §2.3.2: D_H = sum |v_t| dt, F = -min(k_t D_H, mu|F_n|) t */
+    RBL_TANGENT_SPRING = 2  /* Cundall-Strack incremental spring, Coulomb limit, history rotated
+                               into the tangent plane (LIGGGHTS "tangential_history")        */
+} rbl_tangent_model;
+
+typedef enum rbl_integrator {
+    RBL_INTEGRATOR_MIDSTEP = 0,     /* seed 002 §2.5: forces from half-step velocities        */
+    RBL_INTEGRATOR_SYNCHRONIZED = 1 /* forces from velocities predicted at t + dt             */
+} rbl_integrator;
+
+/* One contact law per simulation. Explicit coefficients apply to every pair; with
+ * from_materials the law is Hertz-Mindlin with Tsuji-type damping, its stiffness and damping
+ * computed per pair from the materials' E, nu, e, mu exactly as LIGGGHTS' "hertz" model does. */
+typedef struct rbl_contact_law {
+    rbl_normal_model normal;
+    rbl_damping_model damping;
+    rbl_tangent_model tangent;
+    int from_materials;
+    double kn;       /* N/m (linear) or N/m^1.5 (Hertz k_H)                                 */
+    double kt;       /* N/m; 0 = 2/7 kn. With Hertz, k_t sqrt(xi) is the spring (as LAMMPS). */
+    double gamma_n;  /* N s/m; Tsuji: N s/m^1.25                                            */
+    double gamma_t;  /* N s/m, damping of the tangential spring                             */
+    double friction; /* Coulomb mu                                                          */
+} rbl_contact_law;
+
+typedef struct rbl_material {
+    double density;        /* kg/m^3 */
+    double youngs_modulus; /* Pa     (from_materials) */
+    double poisson_ratio;  /*        (from_materials) */
+    double restitution;    /* (0, 1] (from_materials) */
+    double friction;       /*        (from_materials) */
+} rbl_material;
+
+/* A plane wall n . x + offset = 0; grains live on the side where n . x + offset > 0. */
+typedef struct rbl_wall {
+    double normal[3]; /* need not be unit length */
+    double offset;
+    int material;     /* index of a material (from_materials) */
+} rbl_wall;
+
+typedef struct rbl_sim_config {
+    double lo[3], hi[3]; /* the domain; a grain leaving it across a side that is not periodic
+                            is removed (counted as lost) */
+    int periodic[3];
+    double gravity[3];   /* m/s^2 */
+    double dt;           /* s */
+    double skin;         /* Verlet skin, m; 0 = 0.2 r_max of the first neighbour build */
+    double cell_factor;  /* 0: cell edge = 2 r_max + skin; else cell_factor * r_max (seed 2.5) */
+    rbl_integrator integrator;
+    rbl_contact_law law;
+    double impact_velocity; /* largest expected impact speed, m/s, for the contact time of
+                               Hertz laws (dt check, dt: auto); 0 = 1 m/s */
+    int threads;         /* OpenMP threads; 0 = as many as the machine offers */
+} rbl_sim_config;
+
+typedef struct rbl_grain {
+    double pos[3], vel[3], omega[3];
+    double radius;
+    int material;
+} rbl_grain;
+
+typedef struct rbl_sim rbl_sim;
+
+/* Read-only view of the grains in their current (cell-sorted) order; valid until the next
+ * call that changes the simulation. */
+typedef struct rbl_grains_view {
+    size_t n;
+    const uint32_t *id;
+    const double *pos, *vel, *omega, *force; /* 3 per grain; force = contacts + walls */
+    const double *radius, *mass;
+    const uint32_t *contacts; /* touching contacts (grains and walls) per grain */
+} rbl_grains_view;
+
+typedef struct rbl_thermo {
+    double time;
+    uint64_t step;
+    size_t grains;
+    uint64_t lost;             /* grains removed since the start */
+    double kinetic, rotational;/* J */
+    double potential;          /* gravitational, J, relative to the origin */
+    double elastic;            /* stored in the normal and tangential springs, J */
+    size_t contacts;           /* touching pairs (grain-grain) */
+    size_t wall_contacts;
+    double max_overlap_ratio;  /* max xi / r_min of the pair */
+    double momentum[3];
+    size_t n_walls;
+    const double *wall_force;  /* 3 per wall: force the grains exert on it, N */
+} rbl_thermo;
+
+/* Time spent per stage since creation, seconds. */
+typedef struct rbl_sim_timers {
+    double neighbor, force, integrate;
+    uint64_t rebuilds;
+} rbl_sim_timers;
+
+RBL_API int rbl_sim_create(rbl_sim **sim, const rbl_sim_config *config, rbl_error *err);
+RBL_API void rbl_sim_destroy(rbl_sim *sim);
+RBL_API int rbl_sim_add_material(rbl_sim *sim, const rbl_material *m, int *index, rbl_error *err);
+RBL_API int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err);
+/* Adds a grain and returns its id (stable for the whole run). */
+RBL_API int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *g, uint32_t *id, rbl_error *err);
+/* Check the set-up (stability of dt, damping below critical, grains inside the domain and not
+ * through a wall) and compute the first forces; done by rbl_sim_step too, on first use. */
+RBL_API int rbl_sim_prepare(rbl_sim *sim, rbl_error *err);
+RBL_API int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err);
+RBL_API void rbl_sim_grains(const rbl_sim *sim, rbl_grains_view *view);
+RBL_API void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *out);
+RBL_API void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out);
+RBL_API const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim);
+/* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
+RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
+
+/* Parameter helpers (SD9, seed 002 §2.7). m_eff = m1 m2 / (m1 + m2). */
+RBL_API double rbl_kn_from_velocity(double m_eff, double v0, double xi_max);
+RBL_API double rbl_kn_from_pressure(double solid_share, double density, double gravity,
+                                    double height, double radius, double xi_max);
+RBL_API double rbl_gamma_from_restitution(double e, double m_eff, double kn);
+RBL_API double rbl_restitution_linear(double gamma, double m_eff, double kn);
+/* omega = sqrt(kn/m_eff - gamma^2/(4 m_eff^2)); 0 when overdamped. */
+RBL_API double rbl_contact_omega(double kn, double gamma, double m_eff);
+/* dt = C pi / omega (seed eq. 2). */
+RBL_API double rbl_dt_from_c(double c, double kn, double gamma, double m_eff);
+/* The smallest grain-grain and grain-wall contact duration of the current grains and law. */
+RBL_API double rbl_sim_contact_time(const rbl_sim *sim);
+
 #ifdef __cplusplus
 }
 #endif

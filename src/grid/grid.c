@@ -31,24 +31,34 @@ int rbl_grid_init(rbl_grid *g, const rbl_elements *e, rbl_error *err)
 
 int rbl_grid_init_edge(rbl_grid *g, const rbl_elements *e, double edge, rbl_error *err)
 {
-    g->dim = e->dim;
-    for (int a = 0; a < e->dim; a++) {
-        double extent = e->hi[a] - e->lo[a];
+    return rbl_grid_init_box(g, e->dim, e->lo, e->hi, edge, NULL, err);
+}
+
+int rbl_grid_init_box(rbl_grid *g, int dim, const double lo[3], const double hi[3], double edge,
+                      const int periodic[3], rbl_error *err)
+{
+    g->dim = dim;
+    for (int a = 0; a < dim; a++) {
+        double extent = hi[a] - lo[a];
         double finest = extent / (double)(RBL_GRID_MAX_CELLS_PER_AXIS - 1);
         if (edge < finest)
             edge = finest * (1.0 + 1e-9);
     }
     g->edge = edge;
-    g->inv_edge = 1.0 / edge;
     g->n_cells = 1;
     for (int a = 0; a < 3; a++) {
-        g->lo[a] = a < e->dim ? e->lo[a] : 0.0;
+        g->lo[a] = a < dim ? lo[a] : 0.0;
+        g->inv_edge[a] = 1.0 / edge;
         int64_t n = 1;
-        if (a < e->dim) {
-            double cells = floor((e->hi[a] - e->lo[a]) * g->inv_edge) + 1.0;
+        if (a < dim) {
+            double extent = hi[a] - lo[a];
+            int wrap = periodic && periodic[a];
+            double cells = wrap ? floor(extent / edge) : floor(extent / edge) + 1.0;
             if (!(cells >= 1.0 && cells <= (double)RBL_GRID_MAX_CELLS_PER_AXIS))
                 return rbl_error_set(err, RBL_ERANGE, "cannot grid axis %d: %g cells", a, cells);
             n = (int64_t)cells;
+            if (wrap)
+                g->inv_edge[a] = (double)n / extent;
         }
         g->n[a] = n;
         g->n_cells *= (uint64_t)n;

@@ -13,8 +13,8 @@
 typedef struct rbl_grid {
     int dim;
     double lo[3];
-    double edge;     /* cell edge d >= largest diameter */
-    double inv_edge;
+    double edge;         /* cell edge d >= largest diameter */
+    double inv_edge[3];  /* 1 / edge per axis; a periodic axis is tiled exactly (edge >= d) */
     int64_t n[3];    /* cells per axis; n[2] = 1 in 2D */
     uint64_t n_cells;
     unsigned key_bits; /* bits of the largest linear key */
@@ -27,11 +27,16 @@ int rbl_grid_init(rbl_grid *g, const rbl_elements *e, rbl_error *err);
 /* The same with a chosen edge (raised if needed to respect RBL_GRID_MAX_CELLS_PER_AXIS). */
 int rbl_grid_init_edge(rbl_grid *g, const rbl_elements *e, double edge, rbl_error *err);
 double rbl_radius_max(const rbl_elements *e);
+/* The grid of a box [lo, hi] with cells of at least the given edge. Along an axis with
+ * periodic[a] set, the cells tile the box exactly (n = floor(extent / edge) cells of edge
+ * extent / n >= edge), so that the last cell touches the first; periodic may be NULL. */
+int rbl_grid_init_box(rbl_grid *g, int dim, const double lo[3], const double hi[3], double edge,
+                      const int periodic[3], rbl_error *err);
 
 /* Integerised coordinate along axis, clamped into [0, n-1] (elements on the max bound). */
 static inline int64_t rbl_grid_coord(const rbl_grid *g, int axis, double x)
 {
-    int64_t c = (int64_t)((x - g->lo[axis]) * g->inv_edge);
+    int64_t c = (int64_t)((x - g->lo[axis]) * g->inv_edge[axis]);
     if (c < 0)
         c = 0;
     if (c >= g->n[axis])

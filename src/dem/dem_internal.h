@@ -1,0 +1,151 @@
+/* dem_internal.h — the soft-sphere engine's state: grains as structure of arrays with stable
+ * ids, the Verlet pair list with per-contact history and forces, wall contacts, and the
+ * stages of one step (seed 002 §2.3-2.6). Internal to librubble. */
+#ifndef RBL_DEM_INTERNAL_H
+#define RBL_DEM_INTERNAL_H
+
+#include "../grid/grid_internal.h"
+
+/* Grains in structure-of-arrays form, re-sorted by cell at every neighbour build; id[k] is
+ * the stable id of the grain stored at index k. Vectors hold 3 doubles per grain. */
+typedef struct rbl_grains {
+    size_t n, cap;
+    uint32_t *id;
+    int32_t *material;
+    double *pos, *vel, *omega;
+    double *force, *torque;   /* total, gravity included */
+    double *pos_build;        /* position at the last neighbour build */
+    double *vel_eval;         /* velocities the forces are evaluated with (synchronized) */
+    double *omega_eval;
+    double *radius, *mass, *inv_mass, *inv_inertia;
+    uint32_t *contacts;       /* touching contacts, counted in the gather */
+} rbl_grains;
+
+/* Contact history: 3 doubles (the tangential spring vector; the seed's D_H in [0]). */
+#define RBL_HIST 3
+/* Per-contact results, written by the force pass and summed per grain by the gather:
+ * force on the first grain, torque on the first, torque on the second. */
+#define RBL_PAIR_OUT 9
+#define RBL_WALL_OUT 6
+
+/* Pairs closer than r_i + r_j + skin at the last build, grouped by first grain (in grain
+ * order). j is seen from i through the periodic image `image` (code 13 = none). */
+typedef struct rbl_pair_list {
+    size_t n, cap;
+    uint32_t *i, *j;
+    uint8_t *image;
+    uint8_t *touch;
+    double *hist;     /* RBL_HIST per pair */
+    double *out;      /* RBL_PAIR_OUT per pair */
+    size_t *i_start;  /* grains + 1: pairs whose first grain is g */
+    size_t *j_start;  /* grains + 1: entries of j_pairs whose second grain is g */
+    uint32_t *j_pairs;
+    size_t grains_cap;
+} rbl_pair_list;
+
+/* Grain-wall pairs closer than r + skin, grouped by grain. */
+typedef struct rbl_wall_list {
+    size_t n, cap;
+    uint32_t *grain;
+    uint32_t *wall;
+    uint8_t *touch;
+    double *hist;
+    double *out;      /* RBL_WALL_OUT per contact: force, torque on the grain */
+    size_t *start;    /* grains + 1 */
+    size_t grains_cap;
+} rbl_wall_list;
+
+/* A plane wall normalised: unit normal n, offset so that d = n . x + offset. */
+typedef struct rbl_plane {
+    double n[3];
+    double offset;
+    int material;
+} rbl_plane;
+
+/* Per material pair: Hertz-Mindlin constants of LIGGGHTS' "hertz" model. */
+typedef struct rbl_pair_coef {
+    double y_star, g_star, beta, mu;
+} rbl_pair_coef;
+
+/* History carried across a neighbour build, keyed by grain ids: entries of `key` sorted by
+ * the first id, CSR over the first id; the second id (or wall number) in `other`. */
+typedef struct rbl_history_map {
+    size_t n;
+    size_t *start;   /* max_id + 2 */
+    uint32_t *other;
+    double *hist;
+    uint32_t max_id;
+} rbl_history_map;
+
+struct rbl_sim {
+    rbl_sim_config cfg;
+    int threads;
+    rbl_material *materials;
+    int n_materials;
+    rbl_pair_coef *coef;     /* n_materials^2 (grain materials) */
+    rbl_plane *walls;
+    int n_walls;
+    double *wall_force;      /* 3 per wall, filled by rbl_sim_thermo */
+    rbl_grains g;
+    rbl_pair_list pairs;
+    rbl_wall_list wpairs;
+    rbl_grid grid;
+    double skin, cutoff_max;
+    double box[3];           /* periodic lengths */
+    uint32_t next_id;
+    uint64_t step;
+    double time;
+    uint64_t lost;
+    int prepared;
+    double max_disp2;        /* since the last build */
+    size_t *cell_start;      /* grid.n_cells + 1 */
+    size_t cell_start_cap;
+    uint64_t *keys, *keys_tmp;
+    uint32_t *perm, *perm_tmp;
+    size_t sort_cap;
+    void *scratch;           /* permutation scratch */
+    size_t scratch_cap;
+    rbl_sim_timers timers;
+};
+
+/* grains.c */
+int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err);
+void rbl_grains_free(rbl_grains *g);
+/* Reorder every array so that new index k holds old index perm[k]; keeps n = count (the
+ * permutation may drop grains). scratch holds at least 3 * n doubles. */
+void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, double *scratch);
+
+/* neighbor.c — the Verlet pair list from the shared grid; reorders grains by cell. */
+int rbl_neighbor_build(rbl_sim *sim, rbl_error *err);
+/* Periodic image shift of code c (0..26) for the box. */
+static inline void rbl_image_shift(const rbl_sim *sim, uint8_t c, double s[3])
+{
+    s[0] = (double)((int)(c % 3) - 1) * sim->box[0];
+    s[1] = (double)((int)((c / 3) % 3) - 1) * sim->box[1];
+    s[2] = (double)((int)(c / 9) - 1) * sim->box[2];
+}
+#define RBL_IMAGE_NONE 13
+
+/* history.c — carry contact history across a rebuild, keyed by the pair of ids. */
+int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
+int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
+/* The history of (id_a, other), or NULL. */
+const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32_t other);
+void rbl_history_free(rbl_history_map *map);
+
+/* walls.c */
+int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err);
+void rbl_walls_free(rbl_wall_list *w);
+
+/* forces.c — contact forces (pairs, walls), then the gather per grain, then gravity. */
+void rbl_forces_compute(rbl_sim *sim);
+
+/* integrator.c */
+void rbl_integrate_first_half(rbl_sim *sim);
+void rbl_integrate_predict(rbl_sim *sim);
+void rbl_integrate_second_half(rbl_sim *sim);
+
+/* law.c — setup checks and coefficients */
+int rbl_law_prepare(rbl_sim *sim, rbl_error *err);
+
+#endif

@@ -1,0 +1,89 @@
+/* grains.c — grain storage as structure of arrays (one array per quantity, vectors as 3
+ * doubles per grain), growth, and the reordering by cell that keeps neighbours close in
+ * memory; ids stay with their grains. */
+#include "dem_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VEC_FIELDS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval)
+#define DBL_FIELDS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia)
+
+static int grow(void **p, size_t count, size_t size)
+{
+    void *q = realloc(*p, count * size);
+    if (!q)
+        return 0;
+    *p = q;
+    return 1;
+}
+
+int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err)
+{
+    if (cap <= g->cap)
+        return RBL_OK;
+    size_t want = g->cap ? g->cap : 1024;
+    while (want < cap)
+        want *= 2;
+    if (want > UINT32_MAX)
+        return rbl_error_set(err, RBL_ETOOBIG, "more than %u grains", (unsigned)UINT32_MAX);
+    int ok = 1;
+#define GROW_VEC(f) ok = ok && grow((void **)&g->f, 3 * want, sizeof(double));
+#define GROW_DBL(f) ok = ok && grow((void **)&g->f, want, sizeof(double));
+    VEC_FIELDS(GROW_VEC)
+    DBL_FIELDS(GROW_DBL)
+    ok = ok && grow((void **)&g->id, want, sizeof *g->id);
+    ok = ok && grow((void **)&g->material, want, sizeof *g->material);
+    ok = ok && grow((void **)&g->contacts, want, sizeof *g->contacts);
+    if (!ok)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", want);
+    g->cap = want;
+    return RBL_OK;
+}
+
+void rbl_grains_free(rbl_grains *g)
+{
+#define FREE_F(f) free(g->f);
+    VEC_FIELDS(FREE_F)
+    DBL_FIELDS(FREE_F)
+    free(g->id);
+    free(g->material);
+    free(g->contacts);
+    memset(g, 0, sizeof *g);
+}
+
+static void permute_vec(double *a, const uint32_t *perm, size_t count, double *tmp)
+{
+    for (size_t k = 0; k < count; k++) {
+        const double *src = a + 3 * (size_t)perm[k];
+        tmp[3 * k] = src[0], tmp[3 * k + 1] = src[1], tmp[3 * k + 2] = src[2];
+    }
+    memcpy(a, tmp, 3 * count * sizeof *a);
+}
+
+static void permute_dbl(double *a, const uint32_t *perm, size_t count, double *tmp)
+{
+    for (size_t k = 0; k < count; k++)
+        tmp[k] = a[perm[k]];
+    memcpy(a, tmp, count * sizeof *a);
+}
+
+static void permute_u32(uint32_t *a, const uint32_t *perm, size_t count, double *tmp)
+{
+    uint32_t *t = (uint32_t *)tmp;
+    for (size_t k = 0; k < count; k++)
+        t[k] = a[perm[k]];
+    memcpy(a, t, count * sizeof *a);
+}
+
+void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, double *scratch)
+{
+#define PERM_VEC(f) permute_vec(g->f, perm, count, scratch);
+#define PERM_DBL(f) permute_dbl(g->f, perm, count, scratch);
+    VEC_FIELDS(PERM_VEC)
+    DBL_FIELDS(PERM_DBL)
+    permute_u32(g->id, perm, count, scratch);
+    permute_u32((uint32_t *)g->material, perm, count, scratch);
+    permute_u32(g->contacts, perm, count, scratch);
+    g->n = count;
+}

@@ -1,0 +1,140 @@
+/* law.c — the contact law checked once at set-up, never in the force loop: coefficients in
+ * range, damping below critical, dt below the stability limit of the shortest contact, and
+ * the per-material-pair Hertz-Mindlin constants of LIGGGHTS' "hertz" model:
+ * 1/Y* = (1-nu1^2)/E1 + (1-nu2^2)/E2, 1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2,
+ * beta = ln e / sqrt(ln^2 e + pi^2). Two different materials use the mean of their e and mu. */
+#include "dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* dt above contact_time / RBL_STEPS_PER_CONTACT_MIN is refused: with fewer steps per contact
+ * the velocity Verlet is at the edge of instability and restitution is off by > 5 %. */
+#define RBL_STEPS_PER_CONTACT_MIN 5.0
+
+static double hertz_time(double k_h, double m_eff, double v)
+{
+    /* m xi'' = -k_H xi^(3/2) from xi' = v: xi_max = (5 m v^2 / (4 k_H))^(2/5),
+     * duration 2.9432 xi_max / v (Johnson, Contact Mechanics §11.4). */
+    double xi_max = pow(5.0 * m_eff * v * v / (4.0 * k_h), 0.4);
+    return 2.9432 * xi_max / v;
+}
+
+static double pair_time(const rbl_sim *sim, double r_eff, double m_eff, int ma, int mb)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    double v = sim->cfg.impact_velocity > 0.0 ? sim->cfg.impact_velocity : 1.0;
+    if (law->from_materials) {
+        const rbl_pair_coef *pc = &sim->coef[ma * sim->n_materials + mb];
+        return hertz_time(4.0 / 3.0 * pc->y_star * sqrt(r_eff), m_eff, v);
+    }
+    if (law->normal == RBL_NORMAL_HERTZ)
+        return hertz_time(law->kn, m_eff, v);
+    double gamma = law->damping == RBL_DAMPING_LINEAR ? law->gamma_n : 0.0;
+    double w = rbl_contact_omega(law->kn, gamma, m_eff);
+    return w > 0.0 ? M_PI / w : M_PI * sqrt(m_eff / law->kn);
+}
+
+double rbl_sim_contact_time(const rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    double t = INFINITY;
+    for (size_t k = 0; k < g->n; k++) {
+        double r = g->radius[k], m = g->mass[k];
+        int mat = g->material[k];
+        double tk = pair_time(sim, 0.5 * r, 0.5 * m, mat, mat);
+        if (tk < t)
+            t = tk;
+        for (int s = 0; s < sim->n_walls; s++) {
+            tk = pair_time(sim, r, m, mat, sim->walls[s].material);
+            if (tk < t)
+                t = tk;
+        }
+    }
+    return t;
+}
+
+static int build_coefficients(rbl_sim *sim, rbl_error *err)
+{
+    int nm = sim->n_materials;
+    free(sim->coef);
+    sim->coef = NULL;
+    if (!sim->cfg.law.from_materials)
+        return RBL_OK;
+    if (nm == 0)
+        return rbl_error_set(err, RBL_EINVAL, "the contact law takes its coefficients from "
+                                              "materials, but no material is defined");
+    sim->coef = malloc((size_t)nm * (size_t)nm * sizeof *sim->coef);
+    if (!sim->coef)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for material pairs");
+    for (int a = 0; a < nm; a++)
+        for (int b = 0; b < nm; b++) {
+            const rbl_material *A = &sim->materials[a], *B = &sim->materials[b];
+            rbl_pair_coef *c = &sim->coef[a * nm + b];
+            c->y_star = 1.0 / ((1.0 - A->poisson_ratio * A->poisson_ratio) / A->youngs_modulus +
+                               (1.0 - B->poisson_ratio * B->poisson_ratio) / B->youngs_modulus);
+            c->g_star = 1.0 / (2.0 * (2.0 - A->poisson_ratio) * (1.0 + A->poisson_ratio) /
+                                   A->youngs_modulus +
+                               2.0 * (2.0 - B->poisson_ratio) * (1.0 + B->poisson_ratio) /
+                                   B->youngs_modulus);
+            double e = 0.5 * (A->restitution + B->restitution);
+            double l = log(e);
+            c->beta = l / sqrt(l * l + M_PI * M_PI);
+            c->mu = 0.5 * (A->friction + B->friction);
+        }
+    return RBL_OK;
+}
+
+int rbl_law_prepare(rbl_sim *sim, rbl_error *err)
+{
+    rbl_contact_law *law = &sim->cfg.law;
+    if (!law->from_materials) {
+        if (!(law->kn > 0.0 && isfinite(law->kn)))
+            return rbl_error_set(err, RBL_EINVAL, "contact law: kn must be > 0: '%g'", law->kn);
+        if (!(law->kt >= 0.0 && isfinite(law->kt)))
+            return rbl_error_set(err, RBL_EINVAL, "contact law: kt must be >= 0: '%g'", law->kt);
+        if (!(law->gamma_n >= 0.0 && isfinite(law->gamma_n)))
+            return rbl_error_set(err, RBL_EINVAL, "contact law: gamma_n must be >= 0: '%g'",
+                                 law->gamma_n);
+        if (!(law->gamma_t >= 0.0 && isfinite(law->gamma_t)))
+            return rbl_error_set(err, RBL_EINVAL, "contact law: gamma_t must be >= 0: '%g'",
+                                 law->gamma_t);
+        if (!(law->friction >= 0.0 && isfinite(law->friction)))
+            return rbl_error_set(err, RBL_EINVAL, "contact law: friction must be >= 0: '%g'",
+                                 law->friction);
+        if (law->kt == 0.0)
+            law->kt = 2.0 / 7.0 * law->kn;
+    }
+    int rc = build_coefficients(sim, err);
+    if (rc != RBL_OK)
+        return rc;
+    const rbl_grains *g = &sim->g;
+    if (g->n == 0)
+        return RBL_OK;
+
+    /* Damping: the lightest contact (half the lightest grain against its like, or the
+     * lightest grain against a wall) must stay below critical, 4 m_eff k > gamma^2. */
+    int hertz_tsuji = law->normal == RBL_NORMAL_HERTZ && law->damping == RBL_DAMPING_TSUJI;
+    int linear_linear = law->normal == RBL_NORMAL_LINEAR && law->damping == RBL_DAMPING_LINEAR;
+    if (!law->from_materials && (hertz_tsuji || linear_linear) && law->gamma_n > 0.0) {
+        double m_min = INFINITY;
+        for (size_t k = 0; k < g->n; k++)
+            if (g->mass[k] < m_min)
+                m_min = g->mass[k];
+        double m_eff = g->n > 1 ? 0.5 * m_min : m_min;
+        double critical = 2.0 * sqrt(m_eff * law->kn);
+        if (law->gamma_n >= critical)
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "contact law: gamma_n = %g is overdamped for the lightest pair "
+                                 "(m_eff = %g kg): it must be below 2 sqrt(m_eff kn) = %g",
+                                 law->gamma_n, m_eff, critical);
+    }
+    double t_c = rbl_sim_contact_time(sim);
+    double dt = sim->cfg.dt;
+    if (dt > t_c / RBL_STEPS_PER_CONTACT_MIN)
+        return rbl_error_set(err, RBL_EINVAL,
+                             "dt = %g s is above the stability limit: the shortest contact lasts "
+                             "%g s and needs at least %g steps, so dt <= %g s (dt: auto picks one)",
+                             dt, t_c, RBL_STEPS_PER_CONTACT_MIN, t_c / RBL_STEPS_PER_CONTACT_MIN);
+    return RBL_OK;
+}

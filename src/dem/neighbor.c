@@ -1,0 +1,363 @@
+/* neighbor.c — the Verlet pair list of the soft-sphere engine (seed 002 §2.6.1, SPEC SD7):
+ * grains binned on the library's grid (cell edge from the largest diameter plus the skin, or
+ * the seed's d1 = 2.5 r_max), sorted by cell key with the shared radix sort and stored in that
+ * order, then each grain checked against its own cell and the 13 cells of the half stencil,
+ * so every pair is found once. Periodic axes wrap the stencil. Deterministic for any number
+ * of threads: each thread takes a contiguous range of grains and the ranges are joined in
+ * grain order. */
+#include "dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Remove grains that left the domain across a side that is not periodic; wrap the others
+ * into the box along periodic axes. Returns the kept count; perm lists kept indices. */
+static size_t wrap_and_keep(rbl_sim *sim, uint32_t *keep)
+{
+    rbl_grains *g = &sim->g;
+    const double *lo = sim->cfg.lo, *hi = sim->cfg.hi;
+    size_t kept = 0;
+    for (size_t k = 0; k < g->n; k++) {
+        double *p = g->pos + 3 * k;
+        int inside = 1;
+        for (int a = 0; a < 3; a++) {
+            if (!isfinite(p[a])) {
+                inside = 0;
+                break;
+            }
+            if (sim->cfg.periodic[a]) {
+                double L = sim->box[a];
+                if (p[a] < lo[a] || p[a] >= hi[a])
+                    p[a] -= L * floor((p[a] - lo[a]) / L);
+                if (p[a] >= hi[a]) /* round-off of the wrap */
+                    p[a] = lo[a];
+            } else if (p[a] < lo[a] || p[a] > hi[a]) {
+                inside = 0;
+            }
+        }
+        if (inside)
+            keep[kept++] = (uint32_t)k;
+    }
+    sim->lost += g->n - kept;
+    return kept;
+}
+
+static int grow_array(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 1;
+    size_t want = *cap ? *cap : 1024;
+    while (want < need)
+        want *= 2;
+    void *q = realloc(*p, want * size);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = want;
+    return 1;
+}
+
+/* Grid for this build: cells no smaller than the largest cutoff; a dense cell table, so the
+ * edge grows if a sparse domain would need far more cells than grains. */
+static int setup_grid(rbl_sim *sim, rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    double r_max = 0.0;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->radius[k] > r_max)
+            r_max = g->radius[k];
+    if (r_max == 0.0)
+        r_max = 0.5 * (sim->cfg.hi[0] - sim->cfg.lo[0]);
+    if (sim->skin == 0.0)
+        sim->skin = sim->cfg.skin > 0.0 ? sim->cfg.skin : 0.2 * r_max;
+    sim->cutoff_max = 2.0 * r_max + sim->skin;
+    double edge = sim->cutoff_max * (1.0 + 1e-9);
+    if (sim->cfg.cell_factor > 0.0 && sim->cfg.cell_factor * r_max > edge)
+        edge = sim->cfg.cell_factor * r_max;
+    size_t limit = 16 * g->n > ((size_t)1 << 22) ? 16 * g->n : ((size_t)1 << 22);
+    for (;;) {
+        int rc = rbl_grid_init_box(&sim->grid, 3, sim->cfg.lo, sim->cfg.hi, edge,
+                                   sim->cfg.periodic, err);
+        if (rc != RBL_OK)
+            return rc;
+        if (sim->grid.n_cells <= limit)
+            break;
+        edge *= 1.25;
+    }
+    static const char axis_name[3] = {'x', 'y', 'z'};
+    for (int a = 0; a < 3; a++)
+        if (sim->cfg.periodic[a] && sim->grid.n[a] < 3)
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "periodic axis %c: the box (%g m) must hold at least 3 cells of "
+                                 "%g m (largest diameter + skin); make it at least %g m",
+                                 axis_name[a], sim->box[a], edge, 3.0 * edge);
+    return RBL_OK;
+}
+
+typedef struct pair_buffer {
+    uint32_t *i, *j;
+    uint8_t *image;
+    size_t n, cap;
+    int failed;
+} pair_buffer;
+
+static int buffer_push(pair_buffer *b, uint32_t i, uint32_t j, uint8_t image)
+{
+    if (b->n == b->cap) {
+        size_t want = b->cap ? 2 * b->cap : 4096;
+        uint32_t *ni = realloc(b->i, want * sizeof *ni);
+        if (ni)
+            b->i = ni;
+        uint32_t *nj = ni ? realloc(b->j, want * sizeof *nj) : NULL;
+        if (nj)
+            b->j = nj;
+        uint8_t *nm = nj ? realloc(b->image, want) : NULL;
+        if (!nm)
+            return 0;
+        b->image = nm;
+        b->cap = want;
+    }
+    b->i[b->n] = i, b->j[b->n] = j, b->image[b->n] = image;
+    b->n++;
+    return 1;
+}
+
+/* The candidates of grain k: later grains of its cell, and every grain of the 13 half-stencil
+ * cells, kept when closer than r_k + r_j + skin. */
+static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
+{
+    const rbl_grid *grid = &sim->grid;
+    const rbl_grains *g = &sim->g;
+    const double *pos = g->pos, *rad = g->radius;
+    const size_t *cs = sim->cell_start;
+    uint64_t key = sim->keys[k];
+    int64_t c[3];
+    c[0] = (int64_t)(key % (uint64_t)grid->n[0]);
+    c[1] = (int64_t)((key / (uint64_t)grid->n[0]) % (uint64_t)grid->n[1]);
+    c[2] = (int64_t)(key / ((uint64_t)grid->n[0] * (uint64_t)grid->n[1]));
+    const double *pk = pos + 3 * k;
+    double rk = rad[k] + sim->skin;
+    size_t end = cs[key + 1];
+    for (size_t j = k + 1; j < end; j++) {
+        const double *pj = pos + 3 * j;
+        double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
+        double lim = rk + rad[j];
+        if (dx * dx + dy * dy + dz * dz < lim * lim &&
+            !buffer_push(b, (uint32_t)k, (uint32_t)j, RBL_IMAGE_NONE))
+            return 0;
+    }
+    for (int s = 0; s < 13; s++) {
+        const rbl_offset *o = &rbl_half_stencil[s];
+        int64_t nc[3] = {c[0] + o->dx, c[1] + o->dy, c[2] + o->dz};
+        int shift[3] = {0, 0, 0};
+        int skip = 0;
+        for (int a = 0; a < 3; a++) {
+            if (nc[a] < 0 || nc[a] >= grid->n[a]) {
+                if (!sim->cfg.periodic[a]) {
+                    skip = 1;
+                    break;
+                }
+                shift[a] = nc[a] < 0 ? -1 : 1;
+                nc[a] -= shift[a] * grid->n[a];
+            }
+        }
+        if (skip)
+            continue;
+        uint64_t nkey = rbl_grid_key(grid, nc[0], nc[1], nc[2]);
+        uint8_t image = (uint8_t)((shift[0] + 1) + 3 * (shift[1] + 1) + 9 * (shift[2] + 1));
+        double sh[3];
+        rbl_image_shift(sim, image, sh);
+        double px = pk[0] - sh[0], py = pk[1] - sh[1], pz = pk[2] - sh[2];
+        for (size_t j = cs[nkey]; j < cs[nkey + 1]; j++) {
+            const double *pj = pos + 3 * j;
+            double dx = px - pj[0], dy = py - pj[1], dz = pz - pj[2];
+            double lim = rk + rad[j];
+            if (dx * dx + dy * dy + dz * dz < lim * lim &&
+                !buffer_push(b, (uint32_t)k, (uint32_t)j, image))
+                return 0;
+        }
+    }
+    return 1;
+}
+
+static int pairs_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *err)
+{
+    int ok = 1;
+    if (n > p->cap) {
+        size_t cap = p->cap, c2 = p->cap, c3 = p->cap, c4 = p->cap, c5 = p->cap, c6 = p->cap;
+        ok = grow_array((void **)&p->i, &cap, n, sizeof *p->i) &&
+             grow_array((void **)&p->j, &c2, n, sizeof *p->j) &&
+             grow_array((void **)&p->image, &c3, n, 1) &&
+             grow_array((void **)&p->touch, &c4, n, 1) &&
+             grow_array((void **)&p->hist, &c5, n, RBL_HIST * sizeof(double)) &&
+             grow_array((void **)&p->out, &c6, n, RBL_PAIR_OUT * sizeof(double));
+        if (ok) {
+            size_t c7 = p->cap;
+            ok = grow_array((void **)&p->j_pairs, &c7, n, sizeof *p->j_pairs);
+            p->cap = cap;
+        }
+    }
+    if (ok && grains + 1 > p->grains_cap) {
+        size_t g1 = p->grains_cap, g2 = p->grains_cap;
+        ok = grow_array((void **)&p->i_start, &g1, grains + 1, sizeof(size_t)) &&
+             grow_array((void **)&p->j_start, &g2, grains + 1, sizeof(size_t));
+        if (ok)
+            p->grains_cap = g1;
+    }
+    return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", n);
+}
+
+static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
+{
+    size_t n = sim->g.n;
+    int threads = sim->threads;
+    pair_buffer *buf = calloc((size_t)threads, sizeof *buf);
+    if (!buf)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour search");
+#pragma omp parallel num_threads(threads)
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+        nt = omp_get_num_threads();
+#endif
+        size_t a = n * (size_t)t / (size_t)nt, b = n * (size_t)(t + 1) / (size_t)nt;
+        for (size_t k = a; k < b && !buf[t].failed; k++)
+            if (!scan_grain(sim, k, &buf[t]))
+                buf[t].failed = 1;
+    }
+    size_t total = 0;
+    int failed = 0;
+    for (int t = 0; t < threads; t++)
+        total += buf[t].n, failed |= buf[t].failed;
+    rbl_pair_list *p = &sim->pairs;
+    int rc = failed ? rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list")
+                    : pairs_reserve(p, total, n, err);
+    if (rc == RBL_OK) {
+        size_t at = 0;
+        for (int t = 0; t < threads; t++) {
+            memcpy(p->i + at, buf[t].i, buf[t].n * sizeof *p->i);
+            memcpy(p->j + at, buf[t].j, buf[t].n * sizeof *p->j);
+            memcpy(p->image + at, buf[t].image, buf[t].n);
+            at += buf[t].n;
+        }
+        p->n = total;
+    }
+    for (int t = 0; t < threads; t++)
+        free(buf[t].i), free(buf[t].j), free(buf[t].image);
+    free(buf);
+    if (rc != RBL_OK)
+        return rc;
+
+    /* CSR by first grain (the list is in grain order) and by second grain. */
+    memset(p->i_start, 0, (n + 1) * sizeof *p->i_start);
+    memset(p->j_start, 0, (n + 1) * sizeof *p->j_start);
+    for (size_t q = 0; q < total; q++) {
+        p->i_start[p->i[q] + 1]++;
+        p->j_start[p->j[q] + 1]++;
+    }
+    for (size_t k = 0; k < n; k++) {
+        p->i_start[k + 1] += p->i_start[k];
+        p->j_start[k + 1] += p->j_start[k];
+    }
+    size_t *cursor = malloc((n + 1) * sizeof *cursor);
+    if (!cursor)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list");
+    memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
+    for (size_t q = 0; q < total; q++)
+        p->j_pairs[cursor[p->j[q]]++] = (uint32_t)q;
+    free(cursor);
+
+    /* History: carried over by id pair, oriented from the lower id (a spring vector flips
+     * sign when the pair's order flips; the seed's scalar D_H does not). */
+    int vector = sim->cfg.law.tangent == RBL_TANGENT_SPRING;
+    const uint32_t *id = sim->g.id;
+    for (size_t q = 0; q < total; q++) {
+        double *h = p->hist + RBL_HIST * q;
+        uint32_t a = id[p->i[q]], b = id[p->j[q]];
+        const double *found = a < b ? rbl_history_find(old, a, b) : rbl_history_find(old, b, a);
+        double sign = (vector && a > b) ? -1.0 : 1.0;
+        if (found)
+            h[0] = sign * found[0], h[1] = sign * found[1], h[2] = sign * found[2];
+        else
+            h[0] = h[1] = h[2] = 0.0;
+        p->touch[q] = found != NULL;
+    }
+    return RBL_OK;
+}
+
+int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    rbl_history_map old_pairs = {0}, old_walls = {0};
+    int rc = rbl_history_collect_pairs(sim, &old_pairs, err);
+    if (rc == RBL_OK)
+        rc = rbl_history_collect_walls(sim, &old_walls, err);
+    if (rc != RBL_OK)
+        goto done;
+
+    size_t n = g->n;
+    if (!grow_array((void **)&sim->keys, &sim->sort_cap, n + 1, sizeof *sim->keys)) {
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
+        goto done;
+    }
+    uint64_t *kt = realloc(sim->keys_tmp, sim->sort_cap * sizeof *kt);
+    uint32_t *pm = kt ? realloc(sim->perm, sim->sort_cap * sizeof *pm) : NULL;
+    if (kt)
+        sim->keys_tmp = kt;
+    if (pm)
+        sim->perm = pm;
+    uint32_t *pt = pm ? realloc(sim->perm_tmp, sim->sort_cap * sizeof *pt) : NULL;
+    if (pt)
+        sim->perm_tmp = pt;
+    double *sc = pt ? realloc(sim->scratch, 3 * sim->sort_cap * sizeof(double)) : NULL;
+    if (!sc) {
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
+        goto done;
+    }
+    sim->scratch = sc;
+
+    size_t kept = wrap_and_keep(sim, sim->perm);
+    if (kept < n) {
+        rbl_grains_permute(g, sim->perm, kept, sim->scratch);
+        n = kept;
+    }
+    rc = setup_grid(sim, err);
+    if (rc != RBL_OK)
+        goto done;
+    for (size_t k = 0; k < n; k++) {
+        sim->keys[k] = rbl_grid_key_of(&sim->grid, g->pos + 3 * k);
+        sim->perm[k] = (uint32_t)k;
+    }
+    rbl_radix_sort_u64(sim->keys, sim->perm, n, sim->grid.key_bits, sim->keys_tmp, sim->perm_tmp);
+    rbl_grains_permute(g, sim->perm, n, sim->scratch);
+
+    size_t cells = (size_t)sim->grid.n_cells;
+    if (!grow_array((void **)&sim->cell_start, &sim->cell_start_cap, cells + 1,
+                    sizeof *sim->cell_start)) {
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu cells", cells);
+        goto done;
+    }
+    memset(sim->cell_start, 0, (cells + 1) * sizeof *sim->cell_start);
+    for (size_t k = 0; k < n; k++)
+        sim->cell_start[sim->keys[k] + 1]++;
+    for (size_t c = 0; c < cells; c++)
+        sim->cell_start[c + 1] += sim->cell_start[c];
+
+    rc = build_pairs(sim, &old_pairs, err);
+    if (rc == RBL_OK)
+        rc = rbl_walls_build(sim, &old_walls, err);
+    if (rc == RBL_OK) {
+        memcpy(g->pos_build, g->pos, 3 * n * sizeof *g->pos);
+        sim->max_disp2 = 0.0;
+        sim->timers.rebuilds++;
+    }
+done:
+    rbl_history_free(&old_pairs);
+    rbl_history_free(&old_walls);
+    return rc;
+}

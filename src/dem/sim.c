@@ -1,0 +1,276 @@
+/* sim.c — the simulation object: creation, materials, walls, grains, and the time step read
+ * as the algorithm (seed 002 §2.5): half kick + drift; neighbour rebuild when a grain moved
+ * more than half the skin; forces; half kick. Each stage is timed. */
+#include "dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+static const char axis_name[3] = {'x', 'y', 'z'};
+
+int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
+{
+    *out = NULL;
+    for (int a = 0; a < 3; a++) {
+        if (!(isfinite(cfg->lo[a]) && isfinite(cfg->hi[a]) && cfg->hi[a] > cfg->lo[a]))
+            return rbl_error_set(err, RBL_EINVAL, "domain: %c max must exceed min: [%g, %g]",
+                                 axis_name[a], cfg->lo[a], cfg->hi[a]);
+        if (!isfinite(cfg->gravity[a]))
+            return rbl_error_set(err, RBL_EINVAL, "gravity: not a finite number: '%g'",
+                                 cfg->gravity[a]);
+    }
+    if (!(cfg->dt > 0.0 && isfinite(cfg->dt)))
+        return rbl_error_set(err, RBL_EINVAL, "dt must be > 0: '%g'", cfg->dt);
+    if (!(cfg->skin >= 0.0 && isfinite(cfg->skin)))
+        return rbl_error_set(err, RBL_EINVAL, "skin must be >= 0: '%g'", cfg->skin);
+    if (!(cfg->cell_factor == 0.0 || (cfg->cell_factor >= 2.0 && isfinite(cfg->cell_factor))))
+        return rbl_error_set(err, RBL_EINVAL, "cell factor must be 0 or >= 2: '%g'",
+                             cfg->cell_factor);
+    if (cfg->threads < 0)
+        return rbl_error_set(err, RBL_EINVAL, "threads must be >= 0: '%d'", cfg->threads);
+    rbl_sim *sim = calloc(1, sizeof *sim);
+    if (!sim)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    sim->cfg = *cfg;
+    sim->threads = cfg->threads;
+#ifdef _OPENMP
+    if (sim->threads == 0)
+        sim->threads = omp_get_max_threads();
+#else
+    sim->threads = 1;
+#endif
+    for (int a = 0; a < 3; a++)
+        sim->box[a] = cfg->hi[a] - cfg->lo[a];
+    *out = sim;
+    return RBL_OK;
+}
+
+void rbl_sim_destroy(rbl_sim *sim)
+{
+    if (!sim)
+        return;
+    rbl_grains_free(&sim->g);
+    rbl_pair_list *p = &sim->pairs;
+    free(p->i), free(p->j), free(p->image), free(p->touch), free(p->hist), free(p->out);
+    free(p->i_start), free(p->j_start), free(p->j_pairs);
+    rbl_walls_free(&sim->wpairs);
+    free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
+    free(sim->cell_start), free(sim->keys), free(sim->keys_tmp), free(sim->perm);
+    free(sim->perm_tmp), free(sim->scratch);
+    free(sim);
+}
+
+int rbl_sim_add_material(rbl_sim *sim, const rbl_material *m, int *index, rbl_error *err)
+{
+    if (!(m->density > 0.0 && isfinite(m->density)))
+        return rbl_error_set(err, RBL_EINVAL, "material: density must be > 0: '%g'", m->density);
+    if (sim->cfg.law.from_materials) {
+        if (!(m->youngs_modulus > 0.0 && isfinite(m->youngs_modulus)))
+            return rbl_error_set(err, RBL_EINVAL, "material: Young's modulus must be > 0: '%g'",
+                                 m->youngs_modulus);
+        if (!(m->poisson_ratio > -1.0 && m->poisson_ratio < 0.5))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "material: Poisson ratio must be in (-1, 0.5): '%g'",
+                                 m->poisson_ratio);
+        if (!(m->restitution > 0.0 && m->restitution <= 1.0))
+            return rbl_error_set(err, RBL_EINVAL, "material: restitution must be in (0, 1]: '%g'",
+                                 m->restitution);
+        if (!(m->friction >= 0.0 && isfinite(m->friction)))
+            return rbl_error_set(err, RBL_EINVAL, "material: friction must be >= 0: '%g'",
+                                 m->friction);
+    }
+    rbl_material *grown = realloc(sim->materials, (size_t)(sim->n_materials + 1) * sizeof *grown);
+    if (!grown)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    sim->materials = grown;
+    sim->materials[sim->n_materials] = *m;
+    if (index)
+        *index = sim->n_materials;
+    sim->n_materials++;
+    sim->prepared = 0;
+    return RBL_OK;
+}
+
+int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
+{
+    double len = sqrt(w->normal[0] * w->normal[0] + w->normal[1] * w->normal[1] +
+                      w->normal[2] * w->normal[2]);
+    if (!(len > 0.0 && isfinite(len) && isfinite(w->offset)))
+        return rbl_error_set(err, RBL_EINVAL, "wall: the normal must be finite and non-zero");
+    if (w->material < 0 || (sim->cfg.law.from_materials && w->material >= sim->n_materials))
+        return rbl_error_set(err, RBL_EINVAL, "wall: no material %d", w->material);
+    rbl_plane *grown = realloc(sim->walls, (size_t)(sim->n_walls + 1) * sizeof *grown);
+    if (!grown)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    sim->walls = grown;
+    double *wf = realloc(sim->wall_force, 3 * (size_t)(sim->n_walls + 1) * sizeof *wf);
+    if (!wf)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    sim->wall_force = wf;
+    rbl_plane *p = &sim->walls[sim->n_walls++];
+    for (int a = 0; a < 3; a++)
+        p->n[a] = w->normal[a] / len;
+    p->offset = w->offset / len;
+    p->material = sim->cfg.law.from_materials ? w->material : 0;
+    sim->prepared = 0;
+    return RBL_OK;
+}
+
+int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *gr, uint32_t *id, rbl_error *err)
+{
+    if (!(gr->radius > 0.0 && isfinite(gr->radius)))
+        return rbl_error_set(err, RBL_EINVAL, "grain: radius must be > 0: '%g'", gr->radius);
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(gr->pos[a]) || !isfinite(gr->vel[a]) || !isfinite(gr->omega[a]))
+            return rbl_error_set(err, RBL_EINVAL, "grain: position and velocities must be finite");
+    if (gr->material < 0 || gr->material >= sim->n_materials)
+        return rbl_error_set(err, RBL_EINVAL, "grain: no material %d (%d defined)", gr->material,
+                             sim->n_materials);
+    if (sim->next_id == UINT32_MAX)
+        return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
+    rbl_grains *g = &sim->g;
+    int rc = rbl_grains_reserve(g, g->n + 1, err);
+    if (rc != RBL_OK)
+        return rc;
+    size_t k = g->n++;
+    double r = gr->radius;
+    double m = sim->materials[gr->material].density * 4.0 / 3.0 * M_PI * r * r * r;
+    g->id[k] = sim->next_id;
+    g->material[k] = gr->material;
+    g->radius[k] = r;
+    g->mass[k] = m;
+    g->inv_mass[k] = 1.0 / m;
+    g->inv_inertia[k] = 1.0 / (0.4 * m * r * r);
+    g->contacts[k] = 0;
+    for (int a = 0; a < 3; a++) {
+        g->pos[3 * k + a] = gr->pos[a];
+        g->pos_build[3 * k + a] = gr->pos[a];
+        g->vel[3 * k + a] = gr->vel[a];
+        g->omega[3 * k + a] = gr->omega[a];
+        g->vel_eval[3 * k + a] = gr->vel[a];
+        g->omega_eval[3 * k + a] = gr->omega[a];
+        g->force[3 * k + a] = m * sim->cfg.gravity[a];
+        g->torque[3 * k + a] = 0.0;
+    }
+    if (id)
+        *id = sim->next_id;
+    sim->next_id++;
+    sim->max_disp2 = INFINITY; /* the neighbour list must see it */
+    return RBL_OK;
+}
+
+static int check_placement(const rbl_sim *sim, rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    for (size_t k = 0; k < g->n; k++) {
+        const double *p = g->pos + 3 * k;
+        for (int a = 0; a < 3; a++)
+            if (!sim->cfg.periodic[a] && (p[a] < sim->cfg.lo[a] || p[a] > sim->cfg.hi[a]))
+                return rbl_error_set(err, RBL_EINVAL,
+                                     "grain %u at (%g, %g, %g) is outside the domain along %c "
+                                     "[%g, %g]",
+                                     g->id[k], p[0], p[1], p[2], axis_name[a], sim->cfg.lo[a],
+                                     sim->cfg.hi[a]);
+        for (int s = 0; s < sim->n_walls; s++) {
+            const rbl_plane *pl = &sim->walls[s];
+            double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
+            if (d < g->radius[k] * (1.0 - 1e-9))
+                return rbl_error_set(err, RBL_EINVAL,
+                                     "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
+                                     "(distance %g) at the start",
+                                     g->id[k], p[0], p[1], p[2], g->radius[k], s + 1, d);
+        }
+    }
+    return RBL_OK;
+}
+
+int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
+{
+    if (sim->prepared)
+        return RBL_OK;
+    int rc = rbl_law_prepare(sim, err);
+    if (rc == RBL_OK && sim->step == 0)
+        rc = check_placement(sim, err);
+    if (rc != RBL_OK)
+        return rc;
+    double t0 = rbl_now();
+    rc = rbl_neighbor_build(sim, err);
+    if (rc != RBL_OK)
+        return rc;
+    double t1 = rbl_now();
+    rbl_grains *g = &sim->g;
+    memcpy(g->vel_eval, g->vel, 3 * g->n * sizeof *g->vel);
+    memcpy(g->omega_eval, g->omega, 3 * g->n * sizeof *g->omega);
+    rbl_forces_compute(sim);
+    sim->timers.neighbor += t1 - t0;
+    sim->timers.force += rbl_now() - t1;
+    sim->prepared = 1;
+    return RBL_OK;
+}
+
+int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
+{
+    int rc = rbl_sim_prepare(sim, err);
+    if (rc != RBL_OK)
+        return rc;
+    const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
+    for (uint64_t s = 0; s < steps; s++) {
+        double t0 = rbl_now();
+        int fresh = sim->max_disp2 == INFINITY; /* grains added since the last step */
+        rbl_integrate_first_half(sim);
+        double t1 = rbl_now();
+        if (sim->max_disp2 == INFINITY && !fresh)
+            return rbl_error_set(err, RBL_ERANGE,
+                                 "step %llu: a grain's position is no longer finite; the time "
+                                 "step is too large for the contact stiffness",
+                                 (unsigned long long)(sim->step + 1));
+        if (fresh || 4.0 * sim->max_disp2 > sim->skin * sim->skin) {
+            rc = rbl_neighbor_build(sim, err);
+            if (rc != RBL_OK)
+                return rc;
+        }
+        double t2 = rbl_now();
+        if (sync)
+            rbl_integrate_predict(sim);
+        rbl_forces_compute(sim);
+        double t3 = rbl_now();
+        rbl_integrate_second_half(sim);
+        sim->step++;
+        sim->time = (double)sim->step * sim->cfg.dt;
+        double t4 = rbl_now();
+        sim->timers.integrate += (t1 - t0) + (t4 - t3);
+        sim->timers.neighbor += t2 - t1;
+        sim->timers.force += t3 - t2;
+    }
+    return RBL_OK;
+}
+
+void rbl_sim_grains(const rbl_sim *sim, rbl_grains_view *v)
+{
+    const rbl_grains *g = &sim->g;
+    v->n = g->n;
+    v->id = g->id;
+    v->pos = g->pos, v->vel = g->vel, v->omega = g->omega, v->force = g->force;
+    v->radius = g->radius, v->mass = g->mass;
+    v->contacts = g->contacts;
+}
+
+void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out) { *out = sim->timers; }
+
+const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim) { return &sim->cfg; }
+
+int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->id[k] == id) {
+            for (int a = 0; a < 3; a++)
+                g->vel[3 * k + a] = vel[a];
+            return RBL_OK;
+        }
+    return rbl_error_set(err, RBL_ENOTFOUND, "no grain with id %u", id);
+}

@@ -1,0 +1,70 @@
+/* thermo.c — whole-system diagnostics for thermo.csv and the end-of-run report: kinetic and
+ * rotational energy, gravitational potential, energy stored in the contact springs, contact
+ * counts, the largest overlap relative to the smaller radius, momentum, wall forces. Serial
+ * and in grain order, so the numbers do not depend on the thread count. */
+#include "contact_kernel.h"
+
+void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
+{
+    const rbl_grains *g = &sim->g;
+    const double *grav = sim->cfg.gravity;
+    double ek = 0.0, er = 0.0, ep = 0.0, p[3] = {0, 0, 0};
+    for (size_t k = 0; k < g->n; k++) {
+        const double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
+        double m = g->mass[k], inertia = 0.4 * m * g->radius[k] * g->radius[k];
+        ek += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        er += 0.5 * inertia * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        ep -= m * (grav[0] * x[0] + grav[1] * x[1] + grav[2] * x[2]);
+        p[0] += m * v[0], p[1] += m * v[1], p[2] += m * v[2];
+    }
+    const rbl_contact_law *law = &sim->cfg.law;
+    double elastic = 0.0, worst = 0.0;
+    size_t contacts = 0, wall_contacts = 0;
+    const rbl_pair_list *pl = &sim->pairs;
+    for (size_t q = 0; q < pl->n; q++) {
+        rbl_contact_geom geo;
+        double l1, l2;
+        if (!pl->touch[q] || !rbl_pair_geometry(sim, q, g->vel, g->omega, &geo, &l1, &l2))
+            continue;
+        uint32_t i = pl->i[q], j = pl->j[q];
+        contacts++;
+        elastic += rbl_contact_energy(law, rbl_pair_coef_of(sim, g->material[i], g->material[j]),
+                                      &geo, pl->hist + RBL_HIST * q);
+        double rmin = g->radius[i] < g->radius[j] ? g->radius[i] : g->radius[j];
+        if (geo.overlap / rmin > worst)
+            worst = geo.overlap / rmin;
+    }
+    for (int s = 0; s < sim->n_walls; s++)
+        sim->wall_force[3 * s] = sim->wall_force[3 * s + 1] = sim->wall_force[3 * s + 2] = 0.0;
+    const rbl_wall_list *wl = &sim->wpairs;
+    for (size_t q = 0; q < wl->n; q++) {
+        rbl_contact_geom geo;
+        double l1;
+        if (!wl->touch[q] || !rbl_wall_geometry(sim, q, g->vel, g->omega, &geo, &l1))
+            continue;
+        uint32_t i = wl->grain[q];
+        wall_contacts++;
+        elastic += rbl_contact_energy(
+            law, rbl_pair_coef_of(sim, g->material[i], sim->walls[wl->wall[q]].material), &geo,
+            wl->hist + RBL_HIST * q);
+        if (geo.overlap / g->radius[i] > worst)
+            worst = geo.overlap / g->radius[i];
+        const double *o = wl->out + RBL_WALL_OUT * q;
+        double *wf = sim->wall_force + 3 * wl->wall[q];
+        wf[0] -= o[0], wf[1] -= o[1], wf[2] -= o[2];
+    }
+    t->time = sim->time;
+    t->step = sim->step;
+    t->grains = g->n;
+    t->lost = sim->lost;
+    t->kinetic = ek;
+    t->rotational = er;
+    t->potential = ep;
+    t->elastic = elastic;
+    t->contacts = contacts;
+    t->wall_contacts = wall_contacts;
+    t->max_overlap_ratio = worst;
+    t->momentum[0] = p[0], t->momentum[1] = p[1], t->momentum[2] = p[2];
+    t->n_walls = (size_t)sim->n_walls;
+    t->wall_force = sim->wall_force;
+}
