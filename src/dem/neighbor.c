@@ -78,13 +78,19 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
     double edge = sim->cutoff_max * (1.0 + 1e-9);
     if (sim->cfg.cell_factor > 0.0 && sim->cfg.cell_factor * r_max > edge)
         edge = sim->cfg.cell_factor * r_max;
-    size_t limit = 16 * g->n > ((size_t)1 << 22) ? 16 * g->n : ((size_t)1 << 22);
+    size_t limit = 8 * g->n > 4096 ? 8 * g->n : 4096;
     for (;;) {
         int rc = rbl_grid_init_box(&sim->grid, 3, sim->cfg.lo, sim->cfg.hi, edge,
                                    sim->cfg.periodic, err);
         if (rc != RBL_OK)
             return rc;
         if (sim->grid.n_cells <= limit)
+            break;
+        int room = 1; /* coarser cells, but never fewer than 3 along a periodic axis */
+        for (int a = 0; a < 3; a++)
+            if (sim->cfg.periodic[a] && sim->box[a] / (edge * 1.25) < 3.0)
+                room = 0;
+        if (!room)
             break;
         edge *= 1.25;
     }
@@ -240,6 +246,8 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     if (rc == RBL_OK) {
         size_t at = 0;
         for (int t = 0; t < threads; t++) {
+            if (buf[t].n == 0)
+                continue;
             memcpy(p->i + at, buf[t].i, buf[t].n * sizeof *p->i);
             memcpy(p->j + at, buf[t].j, buf[t].n * sizeof *p->j);
             memcpy(p->image + at, buf[t].image, buf[t].n);
