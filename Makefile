@@ -9,7 +9,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps build build-sanitize run test test-release test-sanitize bench validate clean
+.PHONY: all deps build build-sanitize run demo-contacts test test-release test-sanitize bench validate clean
 
 all: build
 
@@ -24,8 +24,13 @@ build-sanitize: deps
 	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DRBL_SANITIZE=ON > /dev/null
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
 
-# The main job: contact detection on a generated set of a million elements.
+# The main job: grains poured into a box (examples/pour.yaml), about a minute; open
+# output/pour/grains.pvd in ParaView.
 run: build
+	@$(RUBBLE) run examples/pour.yaml
+
+# The contact-detection demo of issue 2: a million generated elements.
+demo-contacts: build
 	@scripts/demo-contacts.sh $(RUBBLE) $(BUILD)/demo
 
 test: test-release test-sanitize

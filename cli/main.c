@@ -12,6 +12,7 @@ static void usage(FILE *out)
             "usage: rubble <command> [options]\n"
             "\n"
             "commands:\n"
+            "  run        run a scene file: rubble run SCENE.yaml (docs/scenes.md)\n"
             "  contacts   find every touching pair (Demcda interface: bounds.txt, elements.txt\n"
             "             -> contacts.txt); rubble contacts --help\n"
             "  generate   write bounds.txt and elements.txt for a lattice or random packing\n"
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "contacts") == 0)
         return cmd_contacts(argc - 1, argv + 1);
     if (strcmp(cmd, "generate") == 0)

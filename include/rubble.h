@@ -236,7 +236,7 @@ typedef struct rbl_sim_config {
     int periodic[3];
     double gravity[3];   /* m/s^2 */
     double dt;           /* s */
-    double skin;         /* Verlet skin, m; 0 = 0.2 r_max of the first neighbour build */
+    double skin;         /* Verlet skin, m; 0 = 0.2 r_max (of the grains at each build) */
     double cell_factor;  /* 0: cell edge = 2 r_max + skin; else cell_factor * r_max (seed 2.5) */
     rbl_integrator integrator;
     rbl_contact_law law;
@@ -291,14 +291,22 @@ RBL_API int rbl_sim_add_material(rbl_sim *sim, const rbl_material *m, int *index
 RBL_API int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err);
 /* Adds a grain and returns its id (stable for the whole run). */
 RBL_API int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *g, uint32_t *id, rbl_error *err);
-/* Check the set-up (stability of dt, damping below critical, grains inside the domain and not
- * through a wall) and compute the first forces; done by rbl_sim_step too, on first use. */
+/* The checks of the set-up, each on its own so that a scene can say which part is wrong:
+ * the law (coefficients in range, damping below critical for the lightest pair), dt (at least
+ * 5 steps in the shortest contact), placement (grains inside the domain, none through a wall). */
+RBL_API int rbl_sim_check_law(rbl_sim *sim, rbl_error *err);
+RBL_API int rbl_sim_check_dt(rbl_sim *sim, rbl_error *err);
+RBL_API int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err);
+/* All three checks, then the first neighbour list and forces; rbl_sim_step does it on first
+ * use. */
 RBL_API int rbl_sim_prepare(rbl_sim *sim, rbl_error *err);
 RBL_API int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err);
 RBL_API void rbl_sim_grains(const rbl_sim *sim, rbl_grains_view *view);
 RBL_API void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *out);
 RBL_API void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out);
 RBL_API const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim);
+/* Threads the force and neighbour passes use. */
+RBL_API int rbl_sim_threads(const rbl_sim *sim);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
 
@@ -314,6 +322,83 @@ RBL_API double rbl_contact_omega(double kn, double gamma, double m_eff);
 RBL_API double rbl_dt_from_c(double c, double kn, double gamma, double m_eff);
 /* The smallest grain-grain and grain-wall contact duration of the current grains and law. */
 RBL_API double rbl_sim_contact_time(const rbl_sim *sim);
+
+/* Grain sources (BY2): size distributions, lattices and random non-overlapping packings. */
+typedef enum rbl_size_kind {
+    RBL_SIZE_CONSTANT = 0, /* radius                                          */
+    RBL_SIZE_UNIFORM = 1,  /* uniform in [min, max]                           */
+    RBL_SIZE_NORMAL = 2    /* normal (mean, std) truncated to [min, max]      */
+} rbl_size_kind;
+
+typedef struct rbl_size_dist {
+    rbl_size_kind kind;
+    double radius, min, max, mean, std;
+} rbl_size_dist;
+
+/* Largest radius the distribution can draw. */
+RBL_API double rbl_size_max(const rbl_size_dist *d);
+
+typedef struct rbl_insert_spec {
+    double lo[3], hi[3]; /* region the grains lie in entirely */
+    rbl_size_dist size;
+    int material;
+    double vel[3];
+    size_t count;        /* random: how many; lattice: at most this many (0 = fill) */
+    double spacing;      /* lattice: centre distance; 0 = twice the largest radius */
+    uint64_t seed;
+} rbl_insert_spec;
+
+/* Grains on a simple cubic lattice filling the region (they may not overlap others). */
+RBL_API int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
+                                   rbl_error *err);
+/* Random sequential addition: up to count grains at random places where they overlap neither
+ * a grain nor a wall; *placed says how many fitted (a full region places fewer). */
+RBL_API int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
+                                  rbl_error *err);
+
+/* ---------------------------------------------------------------- scenes and runs -------- */
+/* A scene file (YAML, docs/scenes.md) describes a whole run: domain, materials, contact law,
+ * walls, grain sources, run length, output. Errors name file:line:column. */
+typedef struct rbl_scene rbl_scene;
+
+RBL_API int rbl_scene_load(const char *path, rbl_scene **scene, rbl_error *err);
+RBL_API void rbl_scene_free(rbl_scene *scene);
+
+typedef struct rbl_run_status {
+    uint64_t step, total_steps;
+    double time, end_time;   /* simulated, s */
+    size_t grains;
+    double wall_seconds;     /* since the start of the run */
+} rbl_run_status;
+
+typedef void (*rbl_progress_fn)(const rbl_run_status *status, void *userdata);
+
+typedef struct rbl_run_options {
+    const char *output_dir;  /* NULL: the scene's output.folder */
+    int threads;             /* 0: the scene's (or all cores) */
+    uint64_t steps;          /* > 0: run this many steps instead of the scene's length */
+    rbl_progress_fn progress;/* called about every progress_interval wall seconds; may be NULL */
+    void *userdata;
+    double progress_interval;
+} rbl_run_options;
+
+typedef struct rbl_run_report {
+    uint64_t steps;
+    size_t grains;
+    uint64_t lost;
+    double dt, contact_time;
+    double seconds;               /* wall time of the stepping */
+    double particle_steps_per_second;
+    double energy_start, energy_end; /* kinetic + rotational + potential + elastic, J */
+    double max_overlap_ratio;
+    size_t frames;
+    int threads;
+    rbl_sim_timers timers;
+    char output_dir[1024];       /* where the files went */
+} rbl_run_report;
+
+RBL_API int rbl_scene_run(const rbl_scene *scene, const rbl_run_options *options,
+                          rbl_run_report *report, rbl_error *err);
 
 #ifdef __cplusplus
 }

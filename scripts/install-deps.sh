@@ -1,9 +1,9 @@
 #!/bin/sh
 # Install the Debian packages rubble needs, only those missing. Usage:
-#   scripts/install-deps.sh build     compiler, make, cmake
+#   scripts/install-deps.sh build     compiler, make, cmake, libyaml (scene files)
 #   scripts/install-deps.sh bench     + gnuplot (PNG plots), liggghts and lammps come later
 set -eu
-want="gcc make cmake"
+want="gcc make cmake libyaml-dev"
 case "${1:-build}" in
     bench) want="$want gnuplot-nox" ;;
 esac

@@ -145,7 +145,5 @@ void rbl_integrate_first_half(rbl_sim *sim);
 void rbl_integrate_predict(rbl_sim *sim);
 void rbl_integrate_second_half(rbl_sim *sim);
 
-/* law.c — setup checks and coefficients */
-int rbl_law_prepare(rbl_sim *sim, rbl_error *err);
 
 #endif

@@ -78,6 +78,10 @@ static void permute_u32(uint32_t *a, const uint32_t *perm, size_t count, double 
 
 void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, double *scratch)
 {
+    if (count == 0) {
+        g->n = 0;
+        return;
+    }
 #define PERM_VEC(f) permute_vec(g->f, perm, count, scratch);
 #define PERM_DBL(f) permute_dbl(g->f, perm, count, scratch);
     VEC_FIELDS(PERM_VEC)

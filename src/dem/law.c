@@ -12,6 +12,8 @@
  * the velocity Verlet is at the edge of instability and restitution is off by > 5 %. */
 #define RBL_STEPS_PER_CONTACT_MIN 5.0
 
+static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c);
+
 static double hertz_time(double k_h, double m_eff, double v)
 {
     /* m xi'' = -k_H xi^(3/2) from xi' = v: xi_max = (5 m v^2 / (4 k_H))^(2/5),
@@ -25,8 +27,9 @@ static double pair_time(const rbl_sim *sim, double r_eff, double m_eff, int ma, 
     const rbl_contact_law *law = &sim->cfg.law;
     double v = sim->cfg.impact_velocity > 0.0 ? sim->cfg.impact_velocity : 1.0;
     if (law->from_materials) {
-        const rbl_pair_coef *pc = &sim->coef[ma * sim->n_materials + mb];
-        return hertz_time(4.0 / 3.0 * pc->y_star * sqrt(r_eff), m_eff, v);
+        rbl_pair_coef pc;
+        material_pair(sim, ma, mb, &pc);
+        return hertz_time(4.0 / 3.0 * pc.y_star * sqrt(r_eff), m_eff, v);
     }
     if (law->normal == RBL_NORMAL_HERTZ)
         return hertz_time(law->kn, m_eff, v);
@@ -54,6 +57,21 @@ double rbl_sim_contact_time(const rbl_sim *sim)
     return t;
 }
 
+static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
+{
+    const rbl_material *A = &sim->materials[a], *B = &sim->materials[b];
+    c->y_star = 1.0 / ((1.0 - A->poisson_ratio * A->poisson_ratio) / A->youngs_modulus +
+                       (1.0 - B->poisson_ratio * B->poisson_ratio) / B->youngs_modulus);
+    c->g_star = 1.0 / (2.0 * (2.0 - A->poisson_ratio) * (1.0 + A->poisson_ratio) /
+                           A->youngs_modulus +
+                       2.0 * (2.0 - B->poisson_ratio) * (1.0 + B->poisson_ratio) /
+                           B->youngs_modulus);
+    double e = 0.5 * (A->restitution + B->restitution);
+    double l = log(e);
+    c->beta = l / sqrt(l * l + M_PI * M_PI);
+    c->mu = 0.5 * (A->friction + B->friction);
+}
+
 static int build_coefficients(rbl_sim *sim, rbl_error *err)
 {
     int nm = sim->n_materials;
@@ -68,24 +86,12 @@ static int build_coefficients(rbl_sim *sim, rbl_error *err)
     if (!sim->coef)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for material pairs");
     for (int a = 0; a < nm; a++)
-        for (int b = 0; b < nm; b++) {
-            const rbl_material *A = &sim->materials[a], *B = &sim->materials[b];
-            rbl_pair_coef *c = &sim->coef[a * nm + b];
-            c->y_star = 1.0 / ((1.0 - A->poisson_ratio * A->poisson_ratio) / A->youngs_modulus +
-                               (1.0 - B->poisson_ratio * B->poisson_ratio) / B->youngs_modulus);
-            c->g_star = 1.0 / (2.0 * (2.0 - A->poisson_ratio) * (1.0 + A->poisson_ratio) /
-                                   A->youngs_modulus +
-                               2.0 * (2.0 - B->poisson_ratio) * (1.0 + B->poisson_ratio) /
-                                   B->youngs_modulus);
-            double e = 0.5 * (A->restitution + B->restitution);
-            double l = log(e);
-            c->beta = l / sqrt(l * l + M_PI * M_PI);
-            c->mu = 0.5 * (A->friction + B->friction);
-        }
+        for (int b = 0; b < nm; b++)
+            material_pair(sim, a, b, &sim->coef[a * nm + b]);
     return RBL_OK;
 }
 
-int rbl_law_prepare(rbl_sim *sim, rbl_error *err)
+int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
 {
     rbl_contact_law *law = &sim->cfg.law;
     if (!law->from_materials) {
@@ -129,6 +135,11 @@ int rbl_law_prepare(rbl_sim *sim, rbl_error *err)
                                  "(m_eff = %g kg): it must be below 2 sqrt(m_eff kn) = %g",
                                  law->gamma_n, m_eff, critical);
     }
+    return RBL_OK;
+}
+
+int rbl_sim_check_dt(rbl_sim *sim, rbl_error *err)
+{
     double t_c = rbl_sim_contact_time(sim);
     double dt = sim->cfg.dt;
     if (dt > t_c / RBL_STEPS_PER_CONTACT_MIN)

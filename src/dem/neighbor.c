@@ -70,10 +70,9 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
     for (size_t k = 0; k < g->n; k++)
         if (g->radius[k] > r_max)
             r_max = g->radius[k];
-    if (r_max == 0.0)
+    if (r_max == 0.0) /* no grains: any grid will do */
         r_max = 0.5 * (sim->cfg.hi[0] - sim->cfg.lo[0]);
-    if (sim->skin == 0.0)
-        sim->skin = sim->cfg.skin > 0.0 ? sim->cfg.skin : 0.2 * r_max;
+    sim->skin = sim->cfg.skin > 0.0 ? sim->cfg.skin : 0.2 * r_max;
     sim->cutoff_max = 2.0 * r_max + sim->skin;
     double edge = sim->cutoff_max * (1.0 + 1e-9);
     if (sim->cfg.cell_factor > 0.0 && sim->cfg.cell_factor * r_max > edge)
@@ -360,7 +359,8 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
     if (rc == RBL_OK) {
-        memcpy(g->pos_build, g->pos, 3 * n * sizeof *g->pos);
+        if (n)
+            memcpy(g->pos_build, g->pos, 3 * n * sizeof *g->pos);
         sim->max_disp2 = 0.0;
         sim->timers.rebuilds++;
     }

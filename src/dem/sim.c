@@ -163,7 +163,7 @@ int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *gr, uint32_t *id, rbl_error
     return RBL_OK;
 }
 
-static int check_placement(const rbl_sim *sim, rbl_error *err)
+int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err)
 {
     const rbl_grains *g = &sim->g;
     for (size_t k = 0; k < g->n; k++) {
@@ -192,9 +192,11 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
 {
     if (sim->prepared)
         return RBL_OK;
-    int rc = rbl_law_prepare(sim, err);
+    int rc = rbl_sim_check_law(sim, err);
+    if (rc == RBL_OK)
+        rc = rbl_sim_check_dt(sim, err);
     if (rc == RBL_OK && sim->step == 0)
-        rc = check_placement(sim, err);
+        rc = rbl_sim_check_placement(sim, err);
     if (rc != RBL_OK)
         return rc;
     double t0 = rbl_now();
@@ -203,8 +205,10 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
         return rc;
     double t1 = rbl_now();
     rbl_grains *g = &sim->g;
-    memcpy(g->vel_eval, g->vel, 3 * g->n * sizeof *g->vel);
-    memcpy(g->omega_eval, g->omega, 3 * g->n * sizeof *g->omega);
+    if (g->n) {
+        memcpy(g->vel_eval, g->vel, 3 * g->n * sizeof *g->vel);
+        memcpy(g->omega_eval, g->omega, 3 * g->n * sizeof *g->omega);
+    }
     rbl_forces_compute(sim);
     sim->timers.neighbor += t1 - t0;
     sim->timers.force += rbl_now() - t1;
@@ -262,6 +266,8 @@ void rbl_sim_grains(const rbl_sim *sim, rbl_grains_view *v)
 void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out) { *out = sim->timers; }
 
 const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim) { return &sim->cfg; }
+
+int rbl_sim_threads(const rbl_sim *sim) { return sim->threads; }
 
 int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err)
 {

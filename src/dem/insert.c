@@ -1,0 +1,288 @@
+/* insert.c — grain sources (SPEC BY2): radii from a size distribution, grains on a simple
+ * cubic lattice or by random sequential addition, never overlapping a grain already there, a
+ * wall, or (across periodic sides) an image. A temporary occupancy grid over the region, with
+ * the library's grid geometry, keeps each placement O(1). */
+#include "dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+double rbl_size_max(const rbl_size_dist *d)
+{
+    return d->kind == RBL_SIZE_CONSTANT ? d->radius : d->max;
+}
+
+static int size_check(const rbl_size_dist *d, rbl_error *err)
+{
+    if (d->kind == RBL_SIZE_CONSTANT) {
+        if (!(d->radius > 0.0 && isfinite(d->radius)))
+            return rbl_error_set(err, RBL_EINVAL, "radius must be > 0: '%g'", d->radius);
+        return RBL_OK;
+    }
+    if (!(d->min > 0.0 && d->max >= d->min && isfinite(d->max)))
+        return rbl_error_set(err, RBL_EINVAL, "radius range must have 0 < min <= max: [%g, %g]",
+                             d->min, d->max);
+    if (d->kind == RBL_SIZE_NORMAL && !(d->std >= 0.0 && isfinite(d->mean) && isfinite(d->std)))
+        return rbl_error_set(err, RBL_EINVAL, "normal radius distribution: std must be >= 0: '%g'",
+                             d->std);
+    return RBL_OK;
+}
+
+static double draw_radius(const rbl_size_dist *d, rbl_rng *rng)
+{
+    switch (d->kind) {
+    case RBL_SIZE_UNIFORM:
+        return d->min + (d->max - d->min) * rbl_rng_uniform(rng);
+    case RBL_SIZE_NORMAL:
+        for (int tries = 0; tries < 1000; tries++) {
+            double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng);
+            double z = sqrt(-2.0 * log(1.0 - u1)) * cos(2.0 * M_PI * u2);
+            double r = d->mean + d->std * z;
+            if (r >= d->min && r <= d->max)
+                return r;
+        }
+        return d->mean < d->min ? d->min : d->mean > d->max ? d->max : d->mean;
+    default:
+        return d->radius;
+    }
+}
+
+/* Occupancy: grains near the region (existing and newly placed) in linked cell lists. */
+typedef struct occupancy {
+    rbl_grid grid;
+    int32_t *head;
+    int32_t *next;
+    double *pos, *rad;
+    size_t n, cap;
+} occupancy;
+
+static int occ_add(occupancy *o, const double p[3], double r)
+{
+    if (o->n == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 1024;
+        int32_t *nx = realloc(o->next, cap * sizeof *nx);
+        if (nx)
+            o->next = nx;
+        double *np = nx ? realloc(o->pos, 3 * cap * sizeof *np) : NULL;
+        if (np)
+            o->pos = np;
+        double *nr = np ? realloc(o->rad, cap * sizeof *nr) : NULL;
+        if (!nr)
+            return 0;
+        o->rad = nr;
+        o->cap = cap;
+    }
+    uint64_t key = rbl_grid_key_of(&o->grid, p);
+    size_t k = o->n++;
+    memcpy(o->pos + 3 * k, p, 3 * sizeof *p);
+    o->rad[k] = r;
+    o->next[k] = o->head[key];
+    o->head[key] = (int32_t)k;
+    return 1;
+}
+
+static void occ_free(occupancy *o)
+{
+    free(o->head), free(o->next), free(o->pos), free(o->rad);
+    memset(o, 0, sizeof *o);
+}
+
+/* Store p and each periodic image of it that falls within the grid's span, so that a plain
+ * lookup sees neighbours across periodic sides. */
+static int occ_add_images(occupancy *o, const rbl_sim *sim, const double p[3], double r)
+{
+    const rbl_grid *gr = &o->grid;
+    for (int s = 0; s < 27; s++) {
+        int sh[3] = {s % 3 - 1, (s / 3) % 3 - 1, s / 9 - 1};
+        double q[3];
+        int valid = 1;
+        for (int a = 0; a < 3; a++) {
+            if (sh[a] != 0 && !sim->cfg.periodic[a])
+                valid = 0;
+            q[a] = p[a] + sh[a] * sim->box[a];
+            double span_hi = gr->lo[a] + (double)gr->n[a] / gr->inv_edge[a];
+            if (q[a] < gr->lo[a] || q[a] > span_hi)
+                valid = 0;
+        }
+        if (valid && !occ_add(o, q, r))
+            return 0;
+    }
+    return 1;
+}
+
+static int occ_init(occupancy *o, const rbl_sim *sim, const rbl_insert_spec *spec, double r_new,
+                    rbl_error *err)
+{
+    memset(o, 0, sizeof *o);
+    const rbl_grains *g = &sim->g;
+    double r_max = r_new;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->radius[k] > r_max)
+            r_max = g->radius[k];
+    double lo[3], hi[3], edge = 2.0 * r_max * (1.0 + 1e-9);
+    for (int a = 0; a < 3; a++)
+        lo[a] = spec->lo[a] - 2.0 * edge, hi[a] = spec->hi[a] + 2.0 * edge;
+    for (;;) {
+        int rc = rbl_grid_init_box(&o->grid, 3, lo, hi, edge, NULL, err);
+        if (rc != RBL_OK)
+            return rc;
+        if (o->grid.n_cells <= ((uint64_t)1 << 24))
+            break;
+        edge *= 1.5;
+    }
+    o->head = malloc(o->grid.n_cells * sizeof *o->head);
+    if (!o->head)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
+    memset(o->head, 0xff, o->grid.n_cells * sizeof *o->head);
+    for (size_t k = 0; k < g->n; k++) {
+        if (!occ_add_images(o, sim, g->pos + 3 * k, g->radius[k])) {
+            occ_free(o);
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
+        }
+    }
+    return RBL_OK;
+}
+
+static int occ_clear_at(const occupancy *o, const double p[3], double r)
+{
+    const rbl_grid *gr = &o->grid;
+    int64_t c[3];
+    for (int a = 0; a < 3; a++) {
+        /* outside the grid's span nothing is stored (positions there were never added) */
+        double rel = (p[a] - gr->lo[a]) * gr->inv_edge[a];
+        if (rel < -1.0 || rel > (double)gr->n[a] + 1.0)
+            return 1;
+        c[a] = rbl_grid_coord(gr, a, p[a]);
+    }
+    for (int64_t z = c[2] - 1; z <= c[2] + 1; z++)
+        for (int64_t y = c[1] - 1; y <= c[1] + 1; y++)
+            for (int64_t x = c[0] - 1; x <= c[0] + 1; x++) {
+                if (x < 0 || y < 0 || z < 0 || x >= gr->n[0] || y >= gr->n[1] || z >= gr->n[2])
+                    continue;
+                for (int32_t k = o->head[rbl_grid_key(gr, x, y, z)]; k >= 0; k = o->next[k]) {
+                    const double *q = o->pos + 3 * (size_t)k;
+                    double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+                    double lim = r + o->rad[k];
+                    if (dx * dx + dy * dy + dz * dz < lim * lim)
+                        return 0;
+                }
+            }
+    return 1;
+}
+
+/* Free of grains (their periodic images are stored too) and of walls. */
+static int fits(const rbl_sim *sim, const occupancy *o, const double p[3], double r)
+{
+    for (int s = 0; s < sim->n_walls; s++) {
+        const rbl_plane *pl = &sim->walls[s];
+        if (pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset < r)
+            return 0;
+    }
+    return occ_clear_at(o, p, r);
+}
+
+static int check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error *err)
+{
+    int rc = size_check(&spec->size, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (spec->material < 0 || spec->material >= sim->n_materials)
+        return rbl_error_set(err, RBL_EINVAL, "no material %d", spec->material);
+    double r = rbl_size_max(&spec->size);
+    for (int a = 0; a < 3; a++)
+        if (!(spec->hi[a] - spec->lo[a] >= 2.0 * r))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "region [%g, %g] along axis %d is narrower than the largest "
+                                 "grain (diameter %g)",
+                                 spec->lo[a], spec->hi[a], a, 2.0 * r);
+    return RBL_OK;
+}
+
+static int place(rbl_sim *sim, occupancy *o, const rbl_insert_spec *spec, const double p[3],
+                 double r, rbl_error *err)
+{
+    rbl_grain gr;
+    memset(&gr, 0, sizeof gr);
+    memcpy(gr.pos, p, sizeof gr.pos);
+    memcpy(gr.vel, spec->vel, sizeof gr.vel);
+    gr.radius = r;
+    gr.material = spec->material;
+    int rc = rbl_sim_add_grain(sim, &gr, NULL, err);
+    if (rc == RBL_OK && !occ_add_images(o, sim, p, r))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
+    return rc;
+}
+
+int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
+                           rbl_error *err)
+{
+    *placed = 0;
+    int rc = check_spec(sim, spec, err);
+    if (rc != RBL_OK)
+        return rc;
+    double r_max = rbl_size_max(&spec->size);
+    double s = spec->spacing > 0.0 ? spec->spacing : 2.02 * r_max;
+    if (s < 2.0 * r_max)
+        return rbl_error_set(err, RBL_EINVAL,
+                             "lattice spacing %g is below the largest diameter %g", s,
+                             2.0 * r_max);
+    occupancy o;
+    if ((rc = occ_init(&o, sim, spec, r_max, err)) != RBL_OK)
+        return rc;
+    rbl_rng rng;
+    rbl_rng_seed(&rng, spec->seed);
+    size_t n[3];
+    for (int a = 0; a < 3; a++)
+        n[a] = (size_t)floor((spec->hi[a] - spec->lo[a] - 2.0 * r_max) / s + 1e-9) + 1;
+    for (size_t z = 0; z < n[2]; z++)
+        for (size_t y = 0; y < n[1]; y++)
+            for (size_t x = 0; x < n[0]; x++) {
+                if (spec->count && *placed >= spec->count)
+                    goto done;
+                double p[3] = {spec->lo[0] + r_max + (double)x * s,
+                               spec->lo[1] + r_max + (double)y * s,
+                               spec->lo[2] + r_max + (double)z * s};
+                double r = draw_radius(&spec->size, &rng);
+                if (!fits(sim, &o, p, r))
+                    continue;
+                if ((rc = place(sim, &o, spec, p, r, err)) != RBL_OK)
+                    goto done;
+                ++*placed;
+            }
+done:
+    occ_free(&o);
+    return rc;
+}
+
+int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
+                          rbl_error *err)
+{
+    *placed = 0;
+    int rc = check_spec(sim, spec, err);
+    if (rc != RBL_OK)
+        return rc;
+    occupancy o;
+    if ((rc = occ_init(&o, sim, spec, rbl_size_max(&spec->size), err)) != RBL_OK)
+        return rc;
+    rbl_rng rng;
+    rbl_rng_seed(&rng, spec->seed);
+    /* Give up on a region after this many consecutive misses (it is full). */
+    const int max_misses = 2000;
+    int misses = 0;
+    while (*placed < spec->count && misses < max_misses) {
+        double r = draw_radius(&spec->size, &rng), p[3];
+        for (int a = 0; a < 3; a++)
+            p[a] = spec->lo[a] + r + (spec->hi[a] - spec->lo[a] - 2.0 * r) * rbl_rng_uniform(&rng);
+        if (!fits(sim, &o, p, r)) {
+            misses++;
+            continue;
+        }
+        misses = 0;
+        if ((rc = place(sim, &o, spec, p, r, err)) != RBL_OK)
+            break;
+        ++*placed;
+    }
+    occ_free(&o);
+    return rc;
+}

@@ -1,0 +1,362 @@
+/* run.c — `rubble run`: build the simulation a scene describes, step it to the end while
+ * pouring grains, writing VTK frames, the .pvd series and thermo.csv, and reporting progress
+ * through the caller's hook. Errors found while building name the scene's file:line:column. */
+#include "scene_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int make_dirs(const char *path, rbl_error *err)
+{
+    char *copy = strdup(path);
+    if (!copy)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (char *p = copy + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(copy);
+            return rbl_error_set(err, RBL_EIO, "%s: cannot create folder: %s", path, strerror(e));
+        }
+        *p = '/';
+    }
+    int rc = RBL_OK;
+    if (mkdir(copy, 0777) != 0 && errno != EEXIST)
+        rc = rbl_error_set(err, RBL_EIO, "%s: cannot create folder: %s", path, strerror(errno));
+    free(copy);
+    return rc;
+}
+
+static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
+{
+    for (int m = 0; m < s->n_materials; m++) {
+        int rc = rbl_sim_add_material(sim, &s->materials[m], NULL, err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_contact, err);
+    }
+    for (int w = 0; w < s->n_walls; w++) {
+        int rc = rbl_sim_add_wall(sim, &s->walls[w], err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_walls, err);
+    }
+    return RBL_OK;
+}
+
+static double smallest_radius(const rbl_size_dist *d)
+{
+    return d->kind == RBL_SIZE_CONSTANT ? d->radius : d->min;
+}
+
+/* The shortest contact any source can produce: a probe simulation holding one grain of the
+ * smallest radius of each source (dt: auto, and gamma from restitution, need it before the
+ * grains exist). */
+static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, double *t_c,
+                            rbl_error *err)
+{
+    rbl_sim_config probe_cfg = *cfg;
+    probe_cfg.dt = 1.0;
+    rbl_sim *probe = NULL;
+    int rc = rbl_sim_create(&probe, &probe_cfg, err);
+    if (rc == RBL_OK)
+        rc = add_materials_walls(s, probe, err);
+    for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
+        rbl_grain g;
+        memset(&g, 0, sizeof g);
+        for (int a = 0; a < 3; a++)
+            g.pos[a] = 0.5 * (cfg->lo[a] + cfg->hi[a]);
+        g.radius = smallest_radius(&s->sources[k].spec.size);
+        g.material = s->sources[k].spec.material;
+        rc = rbl_sim_add_grain(probe, &g, NULL, err);
+    }
+    if (rc == RBL_OK)
+        *t_c = rbl_sim_contact_time(probe);
+    rbl_sim_destroy(probe);
+    return rc;
+}
+
+static int build(const rbl_scene *s, int threads, rbl_sim **out, rbl_error *err)
+{
+    rbl_sim_config cfg = s->cfg;
+    if (threads > 0)
+        cfg.threads = threads;
+    if (s->restitution > 0.0) {
+        /* gamma_n for two grains of the mean radius of the first source */
+        const rbl_insert_spec *sp = &s->sources[0].spec;
+        double r = sp->size.kind == RBL_SIZE_CONSTANT ? sp->size.radius
+                   : sp->size.kind == RBL_SIZE_NORMAL ? sp->size.mean
+                                                      : 0.5 * (sp->size.min + sp->size.max);
+        double m = s->materials[sp->material].density * 4.0 / 3.0 * M_PI * r * r * r;
+        cfg.law.gamma_n = rbl_gamma_from_restitution(s->restitution, 0.5 * m, cfg.law.kn);
+    }
+    if (s->dt_auto) {
+        double t_c = INFINITY;
+        int rc = shortest_contact(s, &cfg, &t_c, err);
+        if (rc != RBL_OK)
+            return rc;
+        cfg.dt = s->dt_c * t_c;
+    }
+    rbl_sim *sim = NULL;
+    int rc = rbl_sim_create(&sim, &cfg, err);
+    if (rc != RBL_OK)
+        return rbl_scene_error_at(s, s->at_domain, err);
+    if ((rc = add_materials_walls(s, sim, err)) != RBL_OK)
+        goto fail;
+    for (int k = 0; k < s->n_sources; k++) {
+        const rbl_source *src = &s->sources[k];
+        size_t placed = 0;
+        if (src->kind == RBL_SOURCE_POUR)
+            continue;
+        rc = src->kind == RBL_SOURCE_LATTICE ? rbl_sim_insert_lattice(sim, &src->spec, &placed, err)
+                                              : rbl_sim_insert_random(sim, &src->spec, &placed, err);
+        if (rc != RBL_OK) {
+            rbl_scene_error_at(s, src->at, err);
+            goto fail;
+        }
+        if (src->kind == RBL_SOURCE_RANDOM && placed < src->spec.count) {
+            rc = rbl_error_set(err, RBL_EINVAL,
+                               "%s:%d:%d: only %zu of %zu grains fit in the region without "
+                               "overlapping; enlarge the region or lower 'count'",
+                               s->path, src->at.line, src->at.column, placed, src->spec.count);
+            goto fail;
+        }
+        if (placed == 0) {
+            rc = rbl_error_set(err, RBL_EINVAL,
+                               "%s:%d:%d: no grain fits in the region (walls or other grains "
+                               "fill it)", s->path, src->at.line, src->at.column);
+            goto fail;
+        }
+    }
+    if ((rc = rbl_sim_check_law(sim, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_contact, err);
+        goto fail;
+    }
+    if ((rc = rbl_sim_check_dt(sim, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_dt, err);
+        goto fail;
+    }
+    if ((rc = rbl_sim_check_placement(sim, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_grains, err);
+        goto fail;
+    }
+    if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK)
+        goto fail;
+    *out = sim;
+    return RBL_OK;
+fail:
+    rbl_sim_destroy(sim);
+    return rc;
+}
+
+typedef struct outputs {
+    const char *dir;
+    char *pvd_path, *thermo_path;
+    double *times;
+    char **files;
+    size_t n_frames, cap;
+    rbl_thermo_log log;
+} outputs;
+
+static char *join(const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(len);
+    if (p)
+        snprintf(p, len, "%s/%s", dir, name);
+    return p;
+}
+
+static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    if (o->n_frames == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 64;
+        double *t = realloc(o->times, cap * sizeof *t);
+        if (t)
+            o->times = t;
+        char **f = t ? realloc(o->files, cap * sizeof *f) : NULL;
+        if (!f)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        o->files = f;
+        o->cap = cap;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "grains_%06zu.vtp", o->n_frames);
+    char *path = join(o->dir, name);
+    char *rel = strdup(name);
+    if (!path || !rel) {
+        free(path), free(rel);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    }
+    int rc = rbl_vtp_write(path, sim, err);
+    free(path);
+    if (rc != RBL_OK) {
+        free(rel);
+        return rc;
+    }
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    o->times[o->n_frames] = t.time;
+    o->files[o->n_frames++] = rel;
+    return rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
+}
+
+static int write_thermo(outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    int rc = rbl_thermo_log_add(&o->log, &t, err);
+    return rc == RBL_OK ? rbl_thermo_log_write(&o->log, o->thermo_path, err) : rc;
+}
+
+static void outputs_free(outputs *o)
+{
+    for (size_t k = 0; k < o->n_frames; k++)
+        free(o->files[k]);
+    free(o->files), free(o->times), free(o->pvd_path), free(o->thermo_path);
+    rbl_thermo_log_free(&o->log);
+}
+
+static double total_energy(rbl_sim *sim, rbl_thermo *t)
+{
+    rbl_sim_thermo(sim, t);
+    return t->kinetic + t->rotational + t->potential + t->elastic;
+}
+
+/* Pour sources: a batch every `every` seconds, rate * every grains (fractions carried), in
+ * the region wherever they fit; what does not fit waits for the next batch. */
+typedef struct pour_state {
+    double next_time, owed;
+    size_t placed;
+    uint64_t batch;
+} pour_state;
+
+static int pour(const rbl_scene *s, rbl_sim *sim, pour_state *ps, double now, rbl_error *err)
+{
+    for (int k = 0; k < s->n_sources; k++) {
+        const rbl_source *src = &s->sources[k];
+        pour_state *p = &ps[k];
+        if (src->kind != RBL_SOURCE_POUR || p->placed >= src->spec.count || now < p->next_time)
+            continue;
+        double every = src->every > 0.0 ? src->every : 0.01;
+        p->owed += src->rate * every;
+        rbl_insert_spec spec = src->spec;
+        size_t want = (size_t)floor(p->owed);
+        if (want > src->spec.count - p->placed)
+            want = src->spec.count - p->placed;
+        spec.count = want;
+        spec.seed = src->spec.seed * 0x9E3779B97F4A7C15ULL + ++p->batch;
+        size_t placed = 0;
+        if (want > 0) {
+            int rc = rbl_sim_insert_random(sim, &spec, &placed, err);
+            if (rc != RBL_OK)
+                return rbl_scene_error_at(s, src->at, err);
+        }
+        p->owed -= (double)placed;
+        p->placed += placed;
+        p->next_time += every;
+    }
+    return RBL_OK;
+}
+
+int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,
+                  rbl_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rbl_run_options none;
+    memset(&none, 0, sizeof none);
+    if (!opt)
+        opt = &none;
+    rbl_sim *sim = NULL;
+    int rc = build(s, opt->threads, &sim, err);
+    if (rc != RBL_OK)
+        return rc;
+    const rbl_sim_config *cfg = rbl_sim_config_get(sim);
+    double dt = cfg->dt;
+    uint64_t total = opt->steps ? opt->steps
+                     : s->steps ? s->steps
+                                : (uint64_t)ceil(s->end_time / dt - 1e-9);
+    double end_time = (double)total * dt;
+    outputs o;
+    memset(&o, 0, sizeof o);
+    o.dir = opt->output_dir ? opt->output_dir : s->output_dir;
+    o.pvd_path = join(o.dir, "grains.pvd");
+    o.thermo_path = join(o.dir, "thermo.csv");
+    pour_state *ps = calloc((size_t)s->n_sources + 1, sizeof *ps);
+    if (!o.pvd_path || !o.thermo_path || !ps)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    if (rc == RBL_OK)
+        rc = make_dirs(o.dir, err);
+    rbl_thermo t;
+    rep->energy_start = total_energy(sim, &t);
+    /* Events in steps: frames, thermo rows, pour batches; progress by wall clock. */
+    uint64_t frame_every = s->frame_every > 0.0 ? (uint64_t)fmax(1.0, round(s->frame_every / dt))
+                                                : total;
+    double thermo_dt = s->thermo_every > 0.0 ? s->thermo_every
+                       : s->frame_every > 0.0 ? s->frame_every / 10.0
+                                              : end_time / 100.0;
+    uint64_t thermo_every = (uint64_t)fmax(1.0, round(thermo_dt / dt));
+    if (rc == RBL_OK)
+        rc = pour(s, sim, ps, 0.0, err);
+    if (rc == RBL_OK)
+        rc = write_frame(&o, sim, err);
+    if (rc == RBL_OK)
+        rc = write_thermo(&o, sim, err);
+    double start = rbl_now(), last_progress = start;
+    uint64_t step = 0;
+    const uint64_t chunk = 200;
+    double interval = opt->progress_interval > 0.0 ? opt->progress_interval : 0.5;
+    double grain_steps = 0.0;
+    while (rc == RBL_OK && step < total) {
+        uint64_t next = step + chunk;
+        uint64_t nf = (step / frame_every + 1) * frame_every;
+        uint64_t nt = (step / thermo_every + 1) * thermo_every;
+        if (nf < next)
+            next = nf;
+        if (nt < next)
+            next = nt;
+        if (next > total)
+            next = total;
+        rbl_grains_view v;
+        rbl_sim_grains(sim, &v);
+        rc = rbl_sim_step(sim, next - step, err);
+        grain_steps += (double)v.n * (double)(next - step);
+        step = next;
+        if (rc != RBL_OK)
+            break;
+        if (step % thermo_every == 0 || step == total)
+            rc = write_thermo(&o, sim, err);
+        if (rc == RBL_OK && (step % frame_every == 0 || step == total))
+            rc = write_frame(&o, sim, err);
+        if (rc == RBL_OK)
+            rc = pour(s, sim, ps, (double)step * dt, err);
+        double now = rbl_now();
+        if (opt->progress && (now - last_progress >= interval || step == total)) {
+            rbl_run_status st = {step, total, (double)step * dt, end_time, v.n, now - start};
+            opt->progress(&st, opt->userdata);
+            last_progress = now;
+        }
+    }
+    rep->seconds = rbl_now() - start;
+    if (rc == RBL_OK) {
+        rep->energy_end = total_energy(sim, &t);
+        rep->steps = step;
+        rep->grains = t.grains;
+        rep->lost = t.lost;
+        rep->dt = dt;
+        rep->contact_time = rbl_sim_contact_time(sim);
+        rep->particle_steps_per_second = rep->seconds > 0.0 ? grain_steps / rep->seconds : 0.0;
+        rep->max_overlap_ratio = t.max_overlap_ratio;
+        rep->frames = o.n_frames;
+        rep->threads = rbl_sim_threads(sim);
+        snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
+        rbl_sim_timers_get(sim, &rep->timers);
+    }
+    free(ps);
+    outputs_free(&o);
+    rbl_sim_destroy(sim);
+    return rc;
+}

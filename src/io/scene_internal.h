@@ -1,0 +1,62 @@
+/* scene_internal.h — a scene as loaded from its YAML file (BY1): everything needed to build
+ * and run a simulation, with the file position of each part for error messages. */
+#ifndef RBL_SCENE_INTERNAL_H
+#define RBL_SCENE_INTERNAL_H
+
+#include "io_internal.h"
+
+typedef struct rbl_mark {
+    int line, column; /* 1-based; 0 = unknown */
+} rbl_mark;
+
+typedef enum rbl_source_kind { RBL_SOURCE_LATTICE, RBL_SOURCE_RANDOM, RBL_SOURCE_POUR } rbl_source_kind;
+
+typedef struct rbl_source {
+    rbl_source_kind kind;
+    rbl_insert_spec spec;
+    double rate;   /* pour: grains per second */
+    double every;  /* pour: seconds between batches */
+    rbl_mark at;
+} rbl_source;
+
+struct rbl_scene {
+    char *path;
+    rbl_sim_config cfg;
+    int dt_auto;
+    double dt_c;              /* dt = C * contact time when auto */
+    double restitution;       /* > 0: gamma_n from e for the mean grain of the first source */
+    rbl_material *materials;
+    char **material_names;
+    int n_materials;
+    rbl_wall *walls;
+    int n_walls;
+    rbl_source *sources;
+    int n_sources;
+    double end_time;          /* s; or steps > 0 */
+    uint64_t steps;
+    char *output_dir;
+    double frame_every;       /* s of simulated time; 0 = no frames */
+    double thermo_every;
+    rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
+};
+
+/* Prefix err's message with "path:line:column: ". */
+int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
+
+/* vtk.c — ParaView output: one .vtp frame of the grains, and the .pvd series listing them. */
+int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err);
+int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
+                  rbl_error *err);
+
+/* thermo_csv.c — thermo.csv: a header and one row per sample, rewritten whole (atomically). */
+typedef struct rbl_thermo_log {
+    char *rows;
+    size_t len, cap;
+    size_t n_walls;
+} rbl_thermo_log;
+
+int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err);
+int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err);
+void rbl_thermo_log_free(rbl_thermo_log *log);
+
+#endif

@@ -1,0 +1,75 @@
+/* thermo_csv.c — thermo.csv (SPEC BY5): time, step, grains, lost, kinetic, rotational,
+ * potential and elastic energy (J), their total, contacts, wall contacts, largest overlap over
+ * the smaller radius, and the force on each wall (N). Rows are kept in memory and the whole
+ * file is rewritten atomically at each output, so it is never seen half-written. */
+#include "scene_internal.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+RBL_PRINTF(2, 3)
+static int append(rbl_thermo_log *log, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = log->cap - log->len;
+        int w = vsnprintf(log->rows ? log->rows + log->len : NULL, log->rows ? room : 0, fmt, ap);
+        va_end(ap);
+        if (w < 0)
+            return 0;
+        if (log->rows && (size_t)w < room) {
+            log->len += (size_t)w;
+            return 1;
+        }
+        size_t cap = log->cap ? 2 * log->cap : 65536;
+        while (cap < log->len + (size_t)w + 1)
+            cap *= 2;
+        char *grown = realloc(log->rows, cap);
+        if (!grown)
+            return 0;
+        log->rows = grown;
+        log->cap = cap;
+    }
+}
+
+int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err)
+{
+    int ok = 1;
+    if (log->len == 0) {
+        log->n_walls = t->n_walls;
+        ok = append(log, "time,step,grains,lost,kinetic,rotational,potential,elastic,total,"
+                         "contacts,wall_contacts,max_overlap_ratio");
+        for (size_t w = 0; ok && w < t->n_walls; w++)
+            ok = append(log, ",wall%zu_fx,wall%zu_fy,wall%zu_fz", w + 1, w + 1, w + 1);
+        ok = ok && append(log, "\n");
+    }
+    ok = ok && append(log, "%.10g,%llu,%zu,%llu,%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.6g",
+                      t->time, (unsigned long long)t->step, t->grains,
+                      (unsigned long long)t->lost, t->kinetic, t->rotational, t->potential,
+                      t->elastic, t->kinetic + t->rotational + t->potential + t->elastic,
+                      t->contacts, t->wall_contacts, t->max_overlap_ratio);
+    for (size_t w = 0; ok && w < t->n_walls; w++)
+        ok = append(log, ",%.8g,%.8g,%.8g", t->wall_force[3 * w], t->wall_force[3 * w + 1],
+                    t->wall_force[3 * w + 2]);
+    ok = ok && append(log, "\n");
+    return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
+}
+
+int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err)
+{
+    rbl_atomic_file af;
+    int rc = rbl_atomic_open(&af, path, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (log->len)
+        fwrite(log->rows, 1, log->len, af.file);
+    return rbl_atomic_commit(&af, err);
+}
+
+void rbl_thermo_log_free(rbl_thermo_log *log)
+{
+    free(log->rows);
+    memset(log, 0, sizeof *log);
+}

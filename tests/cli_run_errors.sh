@@ -1,0 +1,65 @@
+#!/bin/sh
+# BY1 bad scenes: each gets a message naming file:line:column and the value, exit status 1,
+# no crash (the suite also runs under ASan/UBSan), and no output folder.
+set -u
+RUBBLE=$1
+SCENES=$(cd "$(dirname "$0")/scenes" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+
+# scene NAME: a copy of the valid small scene with one line replaced (sed expression)
+scene() { sed "$2" "$SCENES/small.yaml" > "$1.yaml"; }
+
+expect() {
+    name=$1; pattern=$2
+    "$RUBBLE" run "$name.yaml" --output "out_$name" > out.txt 2> err.txt
+    got=$?
+    if [ "$got" -ne 1 ]; then
+        echo "FAIL [$name]: exit $got, expected 1"; cat err.txt; failures=$((failures+1)); return
+    fi
+    if ! grep -q -- "$pattern" err.txt; then
+        echo "FAIL [$name]: stderr lacks '$pattern':"; cat err.txt; failures=$((failures+1)); return
+    fi
+    if [ -e "out_$name" ]; then
+        echo "FAIL [$name]: an output folder was created"; failures=$((failures+1)); return
+    fi
+    echo "ok: $(cat err.txt)"
+}
+
+"$RUBBLE" run "$SCENES/small.yaml" --output good --quiet > out.txt || {
+    echo "FAIL: the valid scene was refused"; exit 1; }
+for f in good/grains.pvd good/thermo.csv good/grains_000000.vtp; do
+    [ -s "$f" ] || { echo "FAIL: $f missing"; exit 1; }
+done
+
+expect missing "missing.yaml: cannot open"
+printf 'domain: {min: [0, 0, 0]\nmax: 1\n' > syntax.yaml
+expect syntax "syntax.yaml:[0-9]*:[0-9]*:"
+scene unknown_key 's/density: 2500/densty: 2500/'
+expect unknown_key "unknown_key.yaml:5:[0-9]*: unknown key in 'materials'.*'densty'"
+scene wrong_type 's/kn: 2000/kn: stiff/'
+expect wrong_type "wrong_type.yaml:6:[0-9]*: 'kn' is not a number: 'stiff'"
+scene nan_value 's/kn: 2000/kn: .nan/'
+expect nan_value "nan_value.yaml:6:[0-9]*: 'kn' must be finite"
+scene negative_radius 's/    radius: 0.001/    radius: -0.001/'
+expect negative_radius "negative_radius.yaml:12:[0-9]*: 'radius' must be > 0: '-0.001'"
+scene overdamped 's/restitution: 0.3,/gamma_n: 5,/'
+expect overdamped "overdamped.yaml:6:[0-9]*: .*gamma_n = 5 is overdamped"
+scene big_dt 's/dt: auto, c: 0.05/dt: 0.001/'
+expect big_dt "big_dt.yaml:15:[0-9]*: dt = 0.001 s is above the stability limit"
+# sources never place a grain through a wall: a lattice wholly behind one places none
+scene behind_wall 's/point: \[0, 0, 0\], normal: \[0, 0, 1\]/point: [0, 0, 0.012], normal: [0, 0, 1]/'
+expect behind_wall "behind_wall.yaml:11:[0-9]*: no grain fits in the region"
+scene nan_word 's/kn: 2000/kn: nan/'
+expect nan_word "nan_word.yaml:6:[0-9]*: 'kn' must be finite"
+scene no_material 's/    radius: 0.001/    radius: 0.001\n    material: steel/'
+expect no_material "no_material.yaml:13:[0-9]*: no material of this name: 'steel'"
+scene bad_domain 's/max: \[0.02, 0.02, 0.05\]/max: [0.02, -0.02, 0.05]/'
+expect bad_domain "bad_domain.yaml:2:[0-9]*: domain: max must exceed min"
+scene too_full 's/count: 100/count: 100000/'
+expect too_full "too_full.yaml:13:[0-9]*: only [0-9]* of 100000 grains fit"
+
+[ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
+echo "all bad scenes refused with file:line:column"
