@@ -201,15 +201,17 @@ static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
     rbl_sim_thermo(sim, &t);
     o->times[o->n_frames] = t.time;
     o->files[o->n_frames++] = rel;
-    return rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
+    rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
+    return rc == RBL_OK ? rbl_thermo_log_write(&o->log, o->thermo_path, err) : rc;
 }
 
-static int write_thermo(outputs *o, rbl_sim *sim, rbl_error *err)
+/* A thermo row is kept in memory; the file is rewritten (atomically) with each frame and at
+ * the end, so it is always whole and rewriting it stays a small share of the run. */
+static int add_thermo(outputs *o, rbl_sim *sim, rbl_error *err)
 {
     rbl_thermo t;
     rbl_sim_thermo(sim, &t);
-    int rc = rbl_thermo_log_add(&o->log, &t, err);
-    return rc == RBL_OK ? rbl_thermo_log_write(&o->log, o->thermo_path, err) : rc;
+    return rbl_thermo_log_add(&o->log, &t, err);
 }
 
 static void outputs_free(outputs *o)
@@ -302,9 +304,9 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     if (rc == RBL_OK)
         rc = pour(s, sim, ps, 0.0, err);
     if (rc == RBL_OK)
-        rc = write_frame(&o, sim, err);
+        rc = add_thermo(&o, sim, err);
     if (rc == RBL_OK)
-        rc = write_thermo(&o, sim, err);
+        rc = write_frame(&o, sim, err);
     double start = rbl_now(), last_progress = start;
     uint64_t step = 0;
     const uint64_t chunk = 200;
@@ -328,7 +330,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         if (rc != RBL_OK)
             break;
         if (step % thermo_every == 0 || step == total)
-            rc = write_thermo(&o, sim, err);
+            rc = add_thermo(&o, sim, err);
         if (rc == RBL_OK && (step % frame_every == 0 || step == total))
             rc = write_frame(&o, sim, err);
         if (rc == RBL_OK)
