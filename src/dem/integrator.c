@@ -34,7 +34,9 @@ void rbl_integrate_first_half(rbl_sim *sim)
     sim->max_disp2 = worst;
 }
 
-void rbl_integrate_predict(rbl_sim *sim)
+/* dst = src + (F, T) dt/2 per grain: the half kick (dst = src) and the prediction. */
+static void half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, const double *vel_src,
+                      const double *omega_src)
 {
     rbl_grains *g = &sim->g;
     const double h = 0.5 * sim->cfg.dt;
@@ -43,23 +45,18 @@ void rbl_integrate_predict(rbl_sim *sim)
     for (long k = 0; k < n; k++) {
         double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
         for (int a = 0; a < 3; a++) {
-            g->vel_eval[3 * k + a] = g->vel[3 * k + a] + g->force[3 * k + a] * im;
-            g->omega_eval[3 * k + a] = g->omega[3 * k + a] + g->torque[3 * k + a] * ii;
+            vel_dst[3 * k + a] = vel_src[3 * k + a] + g->force[3 * k + a] * im;
+            omega_dst[3 * k + a] = omega_src[3 * k + a] + g->torque[3 * k + a] * ii;
         }
     }
 }
 
+void rbl_integrate_predict(rbl_sim *sim)
+{
+    half_kick(sim, sim->g.vel_eval, sim->g.omega_eval, sim->g.vel, sim->g.omega);
+}
+
 void rbl_integrate_second_half(rbl_sim *sim)
 {
-    rbl_grains *g = &sim->g;
-    const double h = 0.5 * sim->cfg.dt;
-    const long n = (long)g->n;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
-    for (long k = 0; k < n; k++) {
-        double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
-        for (int a = 0; a < 3; a++) {
-            g->vel[3 * k + a] += g->force[3 * k + a] * im;
-            g->omega[3 * k + a] += g->torque[3 * k + a] * ii;
-        }
-    }
+    half_kick(sim, sim->g.vel, sim->g.omega, sim->g.vel, sim->g.omega);
 }
