@@ -12,11 +12,14 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: rubble run SCENE.yaml [--output DIR] [--threads N] [--steps N] [--quiet]\n"
+            "usage: rubble run SCENE.yaml [--output DIR] [--threads N] [--steps N]\n"
+            "                             [--restart CHECKPOINT] [--quiet]\n"
             "  --output   folder for grains_*.vtp, grains.pvd and thermo.csv (default: the\n"
             "             scene's output.folder)\n"
             "  --threads  OpenMP threads (default: the scene's run.threads, else all cores)\n"
             "  --steps    run N steps instead of the scene's length (smoke tests)\n"
+            "  --restart  continue from a checkpoint this scene wrote (output.checkpoint_every);\n"
+            "             the run continues bit for bit as if it had not stopped\n"
             "  --quiet    no progress line\n"
             "Scene keys: docs/scenes.md\n");
 }
@@ -36,7 +39,7 @@ static void progress(const rbl_run_status *st, void *userdata)
 
 int cmd_run(int argc, char **argv)
 {
-    const char *scene_path = NULL, *output = NULL;
+    const char *scene_path = NULL, *output = NULL, *restart = NULL;
     int quiet = 0;
     size_t threads = 0, steps = 0;
     for (int i = 1; i < argc; i++) {
@@ -51,6 +54,8 @@ int cmd_run(int argc, char **argv)
         } else if ((v = cli_option_value(argc, argv, &i, "--threads"))) {
             if (cli_parse_size(v, &threads) != 0 || threads > 1024)
                 return cli_fail("run", EXIT_USAGE, "--threads: not a thread count: '%s'", v);
+        } else if ((v = cli_option_value(argc, argv, &i, "--restart"))) {
+            restart = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--steps"))) {
             if (cli_parse_size(v, &steps) != 0 || steps == 0)
                 return cli_fail("run", EXIT_USAGE, "--steps: not a step count: '%s'", v);
@@ -74,6 +79,7 @@ int cmd_run(int argc, char **argv)
     opt.output_dir = output;
     opt.threads = (int)threads;
     opt.steps = steps;
+    opt.restart = restart;
     opt.progress = (!quiet && isatty(STDERR_FILENO)) ? progress : NULL;
     opt.progress_interval = 0.5;
     rbl_run_report rep;

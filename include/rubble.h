@@ -310,6 +310,12 @@ RBL_API int rbl_sim_threads(const rbl_sim *sim);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
 
+/* Checkpoints: the whole state in a versioned binary file with a checksum, written
+ * atomically; a loaded simulation continues bit for bit as the one that was saved. Corrupt,
+ * truncated or foreign files are refused with a message. */
+RBL_API int rbl_sim_save(const rbl_sim *sim, const char *path, rbl_error *err);
+RBL_API int rbl_sim_load(const char *path, rbl_sim **sim, rbl_error *err);
+
 /* Parameter helpers (SD9, seed 002 §2.7). m_eff = m1 m2 / (m1 + m2). */
 RBL_API double rbl_kn_from_velocity(double m_eff, double v0, double xi_max);
 RBL_API double rbl_kn_from_pressure(double solid_share, double density, double gravity,
@@ -377,6 +383,7 @@ typedef struct rbl_run_options {
     const char *output_dir;  /* NULL: the scene's output.folder */
     int threads;             /* 0: the scene's (or all cores) */
     uint64_t steps;          /* > 0: run this many steps instead of the scene's length */
+    const char *restart;     /* a checkpoint of this scene to continue from, or NULL */
     rbl_progress_fn progress;/* called about every progress_interval wall seconds; may be NULL */
     void *userdata;
     double progress_interval;

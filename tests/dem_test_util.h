@@ -5,6 +5,7 @@
 #include "rubble.h"
 #include "test_util.h"
 
+#include <math.h>
 #include <string.h>
 
 /* A cubic domain [lo, hi]^3 with a linear spring-dashpot law and no friction. */
@@ -75,6 +76,43 @@ static inline size_t dem_index(const rbl_grains_view *v, uint32_t id)
             return k;
     fprintf(stderr, "grain %u not found\n", id);
     exit(1);
+}
+
+static inline double rand01(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) * 0x1.0p-53;
+}
+
+/* A frictional pile on a floor: grains dropped in a box with gravity. */
+static inline rbl_sim *pile(int threads, double skin)
+{
+    double r = 0.005, rho = 2500.0, m = rho * 4.0 / 3.0 * M_PI * r * r * r, kn = 2e4;
+    double gamma = rbl_gamma_from_restitution(0.5, 0.5 * m, kn);
+    rbl_sim_config cfg = dem_config(0.0, 0.1, kn, gamma, 0.0);
+    cfg.dt = rbl_dt_from_c(0.05, kn, gamma, 0.5 * m);
+    cfg.hi[2] = 0.3;
+    cfg.periodic[0] = cfg.periodic[1] = 1;
+    cfg.gravity[2] = -9.81;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.friction = 0.5;
+    cfg.law.gamma_t = 0.5 * gamma;
+    cfg.threads = threads;
+    cfg.skin = skin;
+    rbl_sim *sim = dem_create(&cfg, rho);
+    rbl_wall floor = {.normal = {0, 0, 1}, .offset = 0.0};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    uint64_t seed = 7;
+    for (int z = 0; z < 12; z++)
+        for (int y = 0; y < 8; y++)
+            for (int x = 0; x < 8; x++) {
+                double jitter = 0.3 * r * (rand01(&seed) - 0.5);
+                double rad = r * (0.8 + 0.2 * rand01(&seed));
+                dem_grain(sim, (x + 0.5) * 0.0125 + jitter, (y + 0.5) * 0.0125,
+                          0.006 + z * 0.0125, 0, 0, -0.5, rad);
+            }
+    return sim;
 }
 
 #endif

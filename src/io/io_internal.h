@@ -40,4 +40,10 @@ int rbl_atomic_open(rbl_atomic_file *f, const char *path, rbl_error *err);
 int rbl_atomic_commit(rbl_atomic_file *f, rbl_error *err);
 void rbl_atomic_abort(rbl_atomic_file *f);
 
+/* checkpoint.c — the simulation plus an opaque block of the caller's run state. */
+int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
+                         size_t extra_len, rbl_error *err);
+int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *extra_len,
+                        rbl_error *err);
+
 #endif

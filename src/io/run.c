@@ -152,6 +152,12 @@ fail:
     return rc;
 }
 
+typedef struct pour_state {
+    double next_time, owed;
+    uint64_t placed;
+    uint64_t batch;
+} pour_state;
+
 typedef struct outputs {
     const char *dir;
     char *pvd_path, *thermo_path;
@@ -214,6 +220,88 @@ static int add_thermo(outputs *o, rbl_sim *sim, rbl_error *err)
     return rbl_thermo_log_add(&o->log, &t, err);
 }
 
+/* The run's own state travels in the checkpoint beside the simulation: the pour sources,
+ * the frames written so far and the thermo rows, so a restart continues every file. */
+static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps, rbl_sim *sim,
+                            uint64_t step, rbl_error *err)
+{
+    size_t n_src = (size_t)s->n_sources;
+    size_t len = 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 + o->log.len + 8;
+    unsigned char *blob = malloc(len), *at = blob;
+    if (!blob)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    uint64_t v = n_src;
+    memcpy(at, &v, 8), at += 8;
+    if (n_src)
+        memcpy(at, ps, n_src * sizeof *ps), at += n_src * sizeof *ps;
+    v = o->n_frames;
+    memcpy(at, &v, 8), at += 8;
+    if (o->n_frames)
+        memcpy(at, o->times, o->n_frames * sizeof(double)), at += o->n_frames * sizeof(double);
+    v = o->log.len;
+    memcpy(at, &v, 8), at += 8;
+    if (o->log.len)
+        memcpy(at, o->log.rows, o->log.len), at += o->log.len;
+    v = o->log.n_walls;
+    memcpy(at, &v, 8);
+    char name[64];
+    snprintf(name, sizeof name, "checkpoint_%09llu.bin", (unsigned long long)step);
+    char *path = join(o->dir, name);
+    int rc = path ? rbl_checkpoint_write(path, sim, blob, len, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    free(blob);
+    return rc;
+}
+
+static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
+                          size_t len, outputs *o, pour_state *ps, rbl_error *err)
+{
+    size_t n_src = (size_t)s->n_sources, need = 8 + n_src * sizeof *ps + 8;
+    uint64_t v = UINT64_MAX;
+    if (len >= 8)
+        memcpy(&v, blob, 8);
+    if (len < need || v != n_src)
+        return rbl_error_set(err, RBL_EPARSE,
+                             "%s: this checkpoint was written for another scene (%llu grain "
+                             "sources; %s has %zu)",
+                             path, (unsigned long long)v, s->path, n_src);
+    const unsigned char *at = blob + 8;
+    if (n_src)
+        memcpy(ps, at, n_src * sizeof *ps), at += n_src * sizeof *ps;
+    memcpy(&v, at, 8), at += 8;
+    if (v > len || need + v * sizeof(double) + 16 > len)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    size_t frames = (size_t)v;
+    o->times = malloc((frames + 1) * sizeof *o->times);
+    o->files = calloc(frames + 1, sizeof *o->files);
+    if (!o->times || !o->files)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    o->cap = frames + 1;
+    if (frames)
+        memcpy(o->times, at, frames * sizeof(double)), at += frames * sizeof(double);
+    for (size_t k = 0; k < frames; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "grains_%06zu.vtp", k);
+        if (!(o->files[k] = strdup(name)))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        o->n_frames = k + 1;
+    }
+    memcpy(&v, at, 8), at += 8;
+    if ((size_t)(at - blob) + v + 8 != len)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    o->log.rows = malloc(v + 1);
+    if (!o->log.rows)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    if (v)
+        memcpy(o->log.rows, at, v), at += v;
+    o->log.len = v;
+    o->log.cap = v + 1;
+    memcpy(&v, at, 8);
+    o->log.n_walls = v;
+    return RBL_OK;
+}
+
 static void outputs_free(outputs *o)
 {
     for (size_t k = 0; k < o->n_frames; k++)
@@ -230,11 +318,6 @@ static double total_energy(rbl_sim *sim, rbl_thermo *t)
 
 /* Pour sources: a batch every `every` seconds, rate * every grains (fractions carried), in
  * the region wherever they fit; what does not fit waits for the next batch. */
-typedef struct pour_state {
-    double next_time, owed;
-    size_t placed;
-    uint64_t batch;
-} pour_state;
 
 static int pour(const rbl_scene *s, rbl_sim *sim, pour_state *ps, double now, rbl_error *err)
 {
@@ -272,26 +355,45 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     memset(&none, 0, sizeof none);
     if (!opt)
         opt = &none;
-    rbl_sim *sim = NULL;
-    int rc = build(s, opt->threads, &sim, err);
-    if (rc != RBL_OK)
-        return rc;
-    const rbl_sim_config *cfg = rbl_sim_config_get(sim);
-    double dt = cfg->dt;
-    uint64_t total = opt->steps ? opt->steps
-                     : s->steps ? s->steps
-                                : (uint64_t)ceil(s->end_time / dt - 1e-9);
-    double end_time = (double)total * dt;
     outputs o;
     memset(&o, 0, sizeof o);
     o.dir = opt->output_dir ? opt->output_dir : s->output_dir;
     o.pvd_path = join(o.dir, "grains.pvd");
     o.thermo_path = join(o.dir, "thermo.csv");
     pour_state *ps = calloc((size_t)s->n_sources + 1, sizeof *ps);
-    if (!o.pvd_path || !o.thermo_path || !ps)
+    rbl_sim *sim = NULL;
+    int rc = RBL_OK;
+    if (!o.pvd_path || !o.thermo_path || !ps) {
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    if (rc == RBL_OK)
-        rc = make_dirs(o.dir, err);
+    } else if (opt->restart) {
+        void *blob = NULL;
+        size_t len = 0;
+        rc = rbl_checkpoint_read(opt->restart, &sim, &blob, &len, err);
+        if (rc == RBL_OK)
+            rc = read_run_state(s, opt->restart, blob, len, &o, ps, err);
+        free(blob);
+    } else {
+        rc = build(s, opt->threads, &sim, err);
+    }
+    if (rc != RBL_OK) {
+        free(ps);
+        outputs_free(&o);
+        rbl_sim_destroy(sim);
+        return rc;
+    }
+    const rbl_sim_config *cfg = rbl_sim_config_get(sim);
+    double dt = cfg->dt;
+    uint64_t total = opt->steps ? opt->steps
+                     : s->steps ? s->steps
+                                : (uint64_t)ceil(s->end_time / dt - 1e-9);
+    double end_time = (double)total * dt;
+    rc = make_dirs(o.dir, err);
+    uint64_t step = 0;
+    {
+        rbl_thermo now;
+        rbl_sim_thermo(sim, &now);
+        step = now.step;
+    }
     rbl_thermo t;
     rep->energy_start = total_energy(sim, &t);
     /* Events in steps: frames, thermo rows, pour batches; progress by wall clock. */
@@ -301,14 +403,19 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
                        : s->frame_every > 0.0 ? s->frame_every / 10.0
                                               : end_time / 100.0;
     uint64_t thermo_every = (uint64_t)fmax(1.0, round(thermo_dt / dt));
-    if (rc == RBL_OK)
-        rc = pour(s, sim, ps, 0.0, err);
-    if (rc == RBL_OK)
-        rc = add_thermo(&o, sim, err);
-    if (rc == RBL_OK)
-        rc = write_frame(&o, sim, err);
+    uint64_t checkpoint_every = s->checkpoint_every > 0.0
+                                    ? (uint64_t)fmax(1.0, round(s->checkpoint_every / dt))
+                                    : 0;
+    if (!opt->restart) {
+        if (rc == RBL_OK)
+            rc = pour(s, sim, ps, 0.0, err);
+        if (rc == RBL_OK)
+            rc = add_thermo(&o, sim, err);
+        if (rc == RBL_OK)
+            rc = write_frame(&o, sim, err);
+    }
     double start = rbl_now(), last_progress = start;
-    uint64_t step = 0;
+    uint64_t first_step = step;
     const uint64_t chunk = 200;
     double interval = opt->progress_interval > 0.0 ? opt->progress_interval : 0.5;
     double grain_steps = 0.0;
@@ -316,6 +423,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         uint64_t next = step + chunk;
         uint64_t nf = (step / frame_every + 1) * frame_every;
         uint64_t nt = (step / thermo_every + 1) * thermo_every;
+        if (checkpoint_every && (step / checkpoint_every + 1) * checkpoint_every < next)
+            next = (step / checkpoint_every + 1) * checkpoint_every;
         if (nf < next)
             next = nf;
         if (nt < next)
@@ -335,6 +444,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             rc = write_frame(&o, sim, err);
         if (rc == RBL_OK)
             rc = pour(s, sim, ps, (double)step * dt, err);
+        if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
+            rc = write_checkpoint(s, &o, ps, sim, step, err);
         double now = rbl_now();
         if (opt->progress && (now - last_progress >= interval || step == total)) {
             rbl_run_status st = {step, total, (double)step * dt, end_time, v.n, now - start};
@@ -345,7 +456,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     rep->seconds = rbl_now() - start;
     if (rc == RBL_OK) {
         rep->energy_end = total_energy(sim, &t);
-        rep->steps = step;
+        rep->steps = step - first_step;
         rep->grains = t.grains;
         rep->lost = t.lost;
         rep->dt = dt;

@@ -37,6 +37,7 @@ struct rbl_scene {
     char *output_dir;
     double frame_every;       /* s of simulated time; 0 = no frames */
     double thermo_every;
+    double checkpoint_every;  /* s; 0 = none */
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
 };
 

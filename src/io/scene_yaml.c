@@ -547,7 +547,8 @@ static int parse_run(ctx *c, yaml_node_t *n)
 
 static int parse_output(ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"folder", "every", "thermo_every", NULL};
+    static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
+                                       NULL};
     rbl_scene *s = c->s;
     int rc = keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -562,7 +563,8 @@ static int parse_output(ctx *c, yaml_node_t *n)
             return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     }
     if ((rc = opt_number(c, n, "every", &s->frame_every, 0.0, 0, INFINITY)) ||
-        (rc = opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)))
+        (rc = opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)) ||
+        (rc = opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
         return rc;
     return RBL_OK;
 }

@@ -1,0 +1,380 @@
+/* checkpoint.c — checkpoint and restart (issue 3): the whole simulation state in a versioned
+ * binary file with a checksum, so that a run restarted from it continues bit for bit as the
+ * uninterrupted run. Layout: "RUBBLECK", u32 version, u32 byte-order mark, u64 payload size,
+ * payload, u64 FNV-1a checksum of the payload. The payload lists every field explicitly
+ * (no raw structs), in the order of the tables below. Written atomically. */
+#include "../dem/dem_internal.h"
+#include "io_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CKPT_MAGIC "RUBBLECK"
+#define CKPT_VERSION 1u
+#define CKPT_BOM 0x01020304u
+
+typedef struct buf {
+    unsigned char *p;
+    size_t len, cap, at; /* at: read cursor */
+    int bad;             /* out of memory (write) or truncated (read) */
+} buf;
+
+static void put(buf *b, const void *data, size_t n)
+{
+    if (b->bad || n == 0)
+        return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        unsigned char *q = realloc(b->p, cap);
+        if (!q) {
+            b->bad = 1;
+            return;
+        }
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, n);
+    b->len += n;
+}
+
+static void get(buf *b, void *data, size_t n)
+{
+    if (b->bad || n == 0)
+        return;
+    if (n > b->len - b->at) {
+        b->bad = 1;
+        memset(data, 0, n);
+        return;
+    }
+    memcpy(data, b->p + b->at, n);
+    b->at += n;
+}
+
+static void put_u64(buf *b, uint64_t v) { put(b, &v, sizeof v); }
+static void put_f64(buf *b, double v) { put(b, &v, sizeof v); }
+static uint64_t get_u64(buf *b)
+{
+    uint64_t v = 0;
+    get(b, &v, sizeof v);
+    return v;
+}
+static double get_f64(buf *b)
+{
+    double v = 0;
+    get(b, &v, sizeof v);
+    return v;
+}
+
+static uint64_t fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t k = 0; k < n; k++)
+        h = (h ^ p[k]) * 0x100000001b3ULL;
+    return h;
+}
+
+/* The configuration, field by field: doubles, then integers. */
+#define CFG_DOUBLES(X)                                                                         \
+    X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
+    X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
+    X(law.gamma_t) X(law.friction) X(impact_velocity)
+#define CFG_INTS(X)                                                                            \
+    X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
+    X(law.tangent) X(law.from_materials) X(threads)
+
+/* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. */
+#define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval)
+#define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia)
+
+static void save_state(buf *b, const rbl_sim *sim)
+{
+    const rbl_sim_config *c = &sim->cfg;
+#define PUT_D(f) put_f64(b, c->f);
+#define PUT_I(f) put_u64(b, (uint64_t)(int64_t)c->f);
+    CFG_DOUBLES(PUT_D)
+    CFG_INTS(PUT_I)
+    put_u64(b, (uint64_t)sim->n_materials);
+    for (int m = 0; m < sim->n_materials; m++) {
+        const rbl_material *mt = &sim->materials[m];
+        put_f64(b, mt->density), put_f64(b, mt->youngs_modulus), put_f64(b, mt->poisson_ratio);
+        put_f64(b, mt->restitution), put_f64(b, mt->friction);
+    }
+    put_u64(b, (uint64_t)sim->n_walls);
+    for (int w = 0; w < sim->n_walls; w++) {
+        const rbl_plane *p = &sim->walls[w];
+        put_f64(b, p->n[0]), put_f64(b, p->n[1]), put_f64(b, p->n[2]), put_f64(b, p->offset);
+        put_u64(b, (uint64_t)p->material);
+    }
+    put_u64(b, sim->step), put_f64(b, sim->time), put_u64(b, sim->lost);
+    put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
+    const rbl_grains *g = &sim->g;
+    size_t n = g->n;
+    put_u64(b, n);
+#define PUT_VEC(f) put(b, g->f, 3 * n * sizeof(double));
+#define PUT_DBL(f) put(b, g->f, n * sizeof(double));
+    GRAIN_VECS(PUT_VEC)
+    GRAIN_DBLS(PUT_DBL)
+    put(b, g->id, n * sizeof *g->id);
+    put(b, g->material, n * sizeof *g->material);
+    put(b, g->contacts, n * sizeof *g->contacts);
+    const rbl_pair_list *p = &sim->pairs;
+    put_u64(b, p->n);
+    put(b, p->i, p->n * sizeof *p->i);
+    put(b, p->j, p->n * sizeof *p->j);
+    put(b, p->image, p->n);
+    put(b, p->touch, p->n);
+    put(b, p->hist, p->n * RBL_HIST * sizeof *p->hist);
+    const rbl_wall_list *w = &sim->wpairs;
+    put_u64(b, w->n);
+    put(b, w->grain, w->n * sizeof *w->grain);
+    put(b, w->wall, w->n * sizeof *w->wall);
+    put(b, w->touch, w->n);
+    put(b, w->hist, w->n * RBL_HIST * sizeof *w->hist);
+}
+
+int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
+                         size_t extra_len, rbl_error *err)
+{
+    buf b = {0};
+    save_state(&b, sim);
+    put_u64(&b, extra_len);
+    put(&b, extra, extra_len);
+    if (b.bad) {
+        free(b.p);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory writing the checkpoint", path);
+    }
+    rbl_atomic_file af;
+    int rc = rbl_atomic_open(&af, path, err);
+    if (rc == RBL_OK) {
+        uint32_t version = CKPT_VERSION, bom = CKPT_BOM;
+        uint64_t len = b.len, sum = fnv1a(b.p, b.len);
+        fwrite(CKPT_MAGIC, 1, 8, af.file);
+        fwrite(&version, sizeof version, 1, af.file);
+        fwrite(&bom, sizeof bom, 1, af.file);
+        fwrite(&len, sizeof len, 1, af.file);
+        fwrite(b.p, 1, b.len, af.file);
+        fwrite(&sum, sizeof sum, 1, af.file);
+        rc = rbl_atomic_commit(&af, err);
+    }
+    free(b.p);
+    return rc;
+}
+
+int rbl_sim_save(const rbl_sim *sim, const char *path, rbl_error *err)
+{
+    return rbl_checkpoint_write(path, sim, NULL, 0, err);
+}
+
+static int read_file(const char *path, buf *b, rbl_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char magic[8] = {0};
+    uint32_t version = 0, bom = 0;
+    uint64_t len = 0, sum = 0;
+    int rc = RBL_OK;
+    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, CKPT_MAGIC, 8) != 0) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: not a rubble checkpoint (wrong magic bytes)",
+                           path);
+    } else if (fread(&version, sizeof version, 1, f) != 1 ||
+               fread(&bom, sizeof bom, 1, f) != 1 || fread(&len, sizeof len, 1, f) != 1) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated checkpoint header", path);
+    } else if (bom != CKPT_BOM) {
+        rc = rbl_error_set(err, RBL_EPARSE,
+                           "%s: checkpoint written on a machine of the other byte order", path);
+    } else if (version != CKPT_VERSION) {
+        rc = rbl_error_set(err, RBL_EPARSE,
+                           "%s: checkpoint format version %u; this rubble reads version %u",
+                           path, version, CKPT_VERSION);
+    } else if (len > ((uint64_t)1 << 40) || !(b->p = malloc(len ? len : 1))) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: implausible checkpoint size %llu bytes", path,
+                           (unsigned long long)len);
+    } else if (fread(b->p, 1, len, f) != len || fread(&sum, sizeof sum, 1, f) != 1) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated checkpoint (expected %llu bytes)",
+                           path, (unsigned long long)len + 32);
+    } else if (fnv1a(b->p, len) != sum) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: corrupt checkpoint (checksum mismatch)", path);
+    } else if (fgetc(f) != EOF) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: trailing bytes after the checkpoint", path);
+    }
+    fclose(f);
+    b->len = len;
+    return rc;
+}
+
+/* Arrays of the loaded sizes, filled from the payload. */
+static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
+{
+    rbl_sim_config c;
+    memset(&c, 0, sizeof c);
+#define GET_D(f) c.f = get_f64(b);
+#define GET_I(f) c.f = (__typeof__(c.f))(int64_t)get_u64(b);
+    CFG_DOUBLES(GET_D)
+    CFG_INTS(GET_I)
+    if (b->bad)
+        return rbl_error_set(err, RBL_EPARSE, "%s: truncated configuration", path);
+    rbl_sim *sim = NULL;
+    int rc = rbl_sim_create(&sim, &c, err);
+    if (rc != RBL_OK)
+        return rc;
+    uint64_t nm = get_u64(b);
+    for (uint64_t m = 0; rc == RBL_OK && !b->bad && m < nm && m < 65536; m++) {
+        rbl_material mt;
+        mt.density = get_f64(b), mt.youngs_modulus = get_f64(b), mt.poisson_ratio = get_f64(b);
+        mt.restitution = get_f64(b), mt.friction = get_f64(b);
+        rc = rbl_sim_add_material(sim, &mt, NULL, err);
+    }
+    uint64_t nw = get_u64(b);
+    for (uint64_t w = 0; rc == RBL_OK && !b->bad && w < nw && w < 65536; w++) {
+        rbl_wall wl;
+        wl.normal[0] = get_f64(b), wl.normal[1] = get_f64(b), wl.normal[2] = get_f64(b);
+        wl.offset = get_f64(b);
+        wl.material = (int)get_u64(b);
+        rc = rbl_sim_add_wall(sim, &wl, err);
+        if (rc == RBL_OK) { /* exactly as saved: no second normalisation */
+            rbl_plane *pl = &sim->walls[sim->n_walls - 1];
+            memcpy(pl->n, wl.normal, sizeof pl->n);
+            pl->offset = wl.offset;
+        }
+    }
+    sim->step = get_u64(b), sim->time = get_f64(b), sim->lost = get_u64(b);
+    sim->next_id = (uint32_t)get_u64(b), sim->skin = get_f64(b), sim->max_disp2 = get_f64(b);
+    uint64_t n = get_u64(b);
+    if (rc == RBL_OK && (b->bad || n > b->len))
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent grain data", path);
+    rbl_grains *g = &sim->g;
+    if (rc == RBL_OK)
+        rc = rbl_grains_reserve(g, n, err);
+    if (rc == RBL_OK) {
+        g->n = n;
+#define GET_VEC(f) get(b, g->f, 3 * n * sizeof(double));
+#define GET_DBL(f) get(b, g->f, n * sizeof(double));
+        GRAIN_VECS(GET_VEC)
+        GRAIN_DBLS(GET_DBL)
+        get(b, g->id, n * sizeof *g->id);
+        get(b, g->material, n * sizeof *g->material);
+        get(b, g->contacts, n * sizeof *g->contacts);
+        for (size_t k = 0; k < n && !b->bad; k++)
+            if (g->material[k] < 0 || g->material[k] >= sim->n_materials || g->id[k] >= sim->next_id)
+                b->bad = 1;
+    }
+    rbl_pair_list *p = &sim->pairs;
+    uint64_t np = rc == RBL_OK ? get_u64(b) : 0;
+    if (rc == RBL_OK && (b->bad || np > b->len))
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent contact data", path);
+    if (rc == RBL_OK) {
+        p->i = malloc((np + 1) * sizeof *p->i), p->j = malloc((np + 1) * sizeof *p->j);
+        p->image = malloc(np + 1), p->touch = malloc(np + 1);
+        p->hist = malloc((np + 1) * RBL_HIST * sizeof *p->hist);
+        p->out = malloc((np + 1) * RBL_PAIR_OUT * sizeof *p->out);
+        p->j_pairs = malloc((np + 1) * sizeof *p->j_pairs);
+        p->i_start = calloc(n + 1, sizeof *p->i_start);
+        p->j_start = calloc(n + 1, sizeof *p->j_start);
+        p->cap = np + 1, p->grains_cap = n + 1, p->n = np;
+        if (!p->i || !p->j || !p->image || !p->touch || !p->hist || !p->out || !p->j_pairs ||
+            !p->i_start || !p->j_start)
+            rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    }
+    if (rc == RBL_OK) {
+        get(b, p->i, np * sizeof *p->i), get(b, p->j, np * sizeof *p->j);
+        get(b, p->image, np), get(b, p->touch, np);
+        get(b, p->hist, np * RBL_HIST * sizeof *p->hist);
+        for (size_t q = 0; q < np && !b->bad; q++) {
+            if (p->i[q] >= n || p->j[q] >= n || p->image[q] > 26 || (q && p->i[q] < p->i[q - 1]))
+                b->bad = 1;
+        }
+    }
+    rbl_wall_list *w = &sim->wpairs;
+    uint64_t nwc = rc == RBL_OK ? get_u64(b) : 0;
+    if (rc == RBL_OK && (b->bad || nwc > b->len))
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent wall data", path);
+    if (rc == RBL_OK) {
+        w->grain = malloc((nwc + 1) * sizeof *w->grain), w->wall = malloc((nwc + 1) * sizeof *w->wall);
+        w->touch = malloc(nwc + 1), w->hist = malloc((nwc + 1) * RBL_HIST * sizeof *w->hist);
+        w->out = malloc((nwc + 1) * RBL_WALL_OUT * sizeof *w->out);
+        w->start = calloc(n + 1, sizeof *w->start);
+        w->cap = nwc + 1, w->grains_cap = n + 1, w->n = nwc;
+        if (!w->grain || !w->wall || !w->touch || !w->hist || !w->out || !w->start)
+            rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    }
+    if (rc == RBL_OK) {
+        get(b, w->grain, nwc * sizeof *w->grain), get(b, w->wall, nwc * sizeof *w->wall);
+        get(b, w->touch, nwc), get(b, w->hist, nwc * RBL_HIST * sizeof *w->hist);
+        for (size_t q = 0; q < nwc && !b->bad; q++)
+            if (w->grain[q] >= n || w->wall[q] >= (uint32_t)sim->n_walls ||
+                (q && w->grain[q] < w->grain[q - 1]))
+                b->bad = 1;
+    }
+    if (rc == RBL_OK && b->bad)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent checkpoint contents", path);
+    if (rc == RBL_OK)
+        rc = rbl_sim_check_law(sim, err); /* coefficients; kt was defaulted before saving */
+    if (rc != RBL_OK) {
+        rbl_sim_destroy(sim);
+        return rc;
+    }
+    /* The gather tables follow from the lists, exactly as the build made them. */
+    for (size_t q = 0; q < np; q++)
+        p->i_start[p->i[q] + 1]++, p->j_start[p->j[q] + 1]++;
+    for (size_t k = 0; k < n; k++)
+        p->i_start[k + 1] += p->i_start[k], p->j_start[k + 1] += p->j_start[k];
+    size_t *cursor = malloc((n + 1) * sizeof *cursor);
+    if (!cursor) {
+        rbl_sim_destroy(sim);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    }
+    memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
+    for (size_t q = 0; q < np; q++)
+        p->j_pairs[cursor[p->j[q]]++] = (uint32_t)q;
+    free(cursor);
+    for (size_t q = 0; q < nwc; q++)
+        w->start[w->grain[q] + 1]++;
+    for (size_t k = 0; k < n; k++)
+        w->start[k + 1] += w->start[k];
+    /* The grid and cell tables are rebuilt at the next neighbour build; until then the lists
+     * above serve. */
+    sim->prepared = 1;
+    *out = sim;
+    return RBL_OK;
+}
+
+int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *extra_len,
+                        rbl_error *err)
+{
+    *sim = NULL;
+    if (extra)
+        *extra = NULL, *extra_len = 0;
+    buf b = {0};
+    int rc = read_file(path, &b, err);
+    if (rc == RBL_OK)
+        rc = load_state(&b, sim, path, err);
+    if (rc == RBL_OK && extra) {
+        uint64_t len = get_u64(&b);
+        if (b.bad || len > b.len - b.at) {
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated run state", path);
+        } else {
+            *extra = malloc(len ? len : 1);
+            if (!*extra) {
+                rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+            } else {
+                get(&b, *extra, len);
+                *extra_len = len;
+            }
+        }
+        if (rc != RBL_OK) {
+            rbl_sim_destroy(*sim);
+            *sim = NULL;
+        }
+    }
+    free(b.p);
+    return rc;
+}
+
+int rbl_sim_load(const char *path, rbl_sim **sim, rbl_error *err)
+{
+    return rbl_checkpoint_read(path, sim, NULL, NULL, err);
+}
