@@ -322,6 +322,10 @@ RBL_API double rbl_kn_from_pressure(double solid_share, double density, double g
                                     double height, double radius, double xi_max);
 RBL_API double rbl_gamma_from_restitution(double e, double m_eff, double kn);
 RBL_API double rbl_restitution_linear(double gamma, double m_eff, double kn);
+/* The same law with a weight m g pressing during the contact (a drop on a plane): the exact
+ * solution of m xi'' + gamma xi' + kn xi = m g from xi = 0, xi' = v0, at its return to 0. */
+RBL_API double rbl_restitution_linear_gravity(double gamma, double m, double kn, double g,
+                                              double v0);
 /* omega = sqrt(kn/m_eff - gamma^2/(4 m_eff^2)); 0 when overdamped. */
 RBL_API double rbl_contact_omega(double kn, double gamma, double m_eff);
 /* dt = C pi / omega (seed eq. 2). */
@@ -361,6 +365,42 @@ RBL_API int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, si
  * a grain nor a wall; *placed says how many fitted (a full region places fewer). */
 RBL_API int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
                                   rbl_error *err);
+
+/* Restitution of one collision simulated with the engine (SD9, SD11a, seed 002 §3.1): two
+ * equal spheres meeting head-on without gravity, or one sphere dropped on a plane under
+ * gravity. The seed's C iteration and its (k_n, gamma) map are built on it. */
+typedef enum rbl_collision_kind {
+    RBL_COLLISION_PAIR = 0, /* head-on, relative speed v0, no gravity   */
+    RBL_COLLISION_DROP = 1  /* dropped from height h0 onto a plane, g   */
+} rbl_collision_kind;
+
+typedef struct rbl_collision {
+    rbl_collision_kind kind;
+    rbl_contact_law law;  /* normally linear spring-dashpot, no friction */
+    rbl_material material;/* density; E, nu, e too when law.from_materials */
+    double radius;
+    double v0;            /* pair: relative speed, m/s */
+    double onset;         /* pair: the contact begins this fraction of a step into the second
+                             step, in [0, 1): the discretisation error of e depends on it */
+    double h0, gravity;   /* drop: height of the lowest point above the plane, m; g > 0 */
+    rbl_integrator integrator;
+} rbl_collision;
+
+typedef struct rbl_collision_result {
+    double e_velocity;    /* v / v0 after the contact */
+    double e_height;      /* drop: sqrt(h / h0) of the bounce */
+    double e_closed;      /* exp(-pi gamma / sqrt(4 m_eff k_n - gamma^2)), linear law, g = 0 */
+    double e_exact;       /* the exact solution of the linear law with the weight (drop), or
+                             e_closed (pair) */
+    double contact_time;  /* simulated, s */
+    double max_overlap;   /* m */
+    double dt;
+    uint64_t steps;
+} rbl_collision_result;
+
+/* Simulate one collision with time step dt = c * pi / omega (seed eq. 2). */
+RBL_API int rbl_collision_run(const rbl_collision *col, double c, rbl_collision_result *out,
+                              rbl_error *err);
 
 /* ---------------------------------------------------------------- scenes and runs -------- */
 /* A scene file (YAML, docs/scenes.md) describes a whole run: domain, materials, contact law,
