@@ -47,7 +47,9 @@ bench: build
 	@bench/contacts.sh $(RUBBLE)
 
 validate: build
+	@scripts/install-deps.sh bench
 	@validation/contacts.sh $(RUBBLE)
+	@validation/dem.sh $(RUBBLE) $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -13,6 +13,7 @@ static void usage(FILE *out)
             "\n"
             "commands:\n"
             "  run        run a scene file: rubble run SCENE.yaml (docs/scenes.md)\n"
+            "  calibrate  the seed's time-step iteration: halve C until e matches theory\n"
             "  contacts   find every touching pair (Demcda interface: bounds.txt, elements.txt\n"
             "             -> contacts.txt); rubble contacts --help\n"
             "  generate   write bounds.txt and elements.txt for a lattice or random packing\n"
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "calibrate") == 0)
+        return cmd_calibrate(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "contacts") == 0)

@@ -353,6 +353,7 @@ typedef struct rbl_insert_spec {
     rbl_size_dist size;
     int material;
     double vel[3];
+    double vel_spread;   /* each velocity component gets a uniform random part in [-s, s] */
     size_t count;        /* random: how many; lattice: at most this many (0 = fill) */
     double spacing;      /* lattice: centre distance; 0 = twice the largest radius */
     uint64_t seed;
@@ -384,6 +385,7 @@ typedef struct rbl_collision {
                              step, in [0, 1): the discretisation error of e depends on it */
     double h0, gravity;   /* drop: height of the lowest point above the plane, m; g > 0 */
     rbl_integrator integrator;
+    double dt;            /* > 0: use this time step instead of c pi / omega */
 } rbl_collision;
 
 typedef struct rbl_collision_result {
@@ -396,9 +398,12 @@ typedef struct rbl_collision_result {
     double max_overlap;   /* m */
     double dt;
     uint64_t steps;
+    int separated;        /* 0: still in contact after 50 contact times (near-critical
+                             damping can make the discrete contact end never): e = 0 */
 } rbl_collision_result;
 
-/* Simulate one collision with time step dt = c * pi / omega (seed eq. 2). */
+/* Simulate one collision with time step dt = c * pi / omega (seed eq. 2; omega of the law
+ * with its damping), or col->dt if set. */
 RBL_API int rbl_collision_run(const rbl_collision *col, double c, rbl_collision_result *out,
                               rbl_error *err);
 

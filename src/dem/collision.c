@@ -109,7 +109,7 @@ int rbl_collision_run(const rbl_collision *col, double c, rbl_collision_result *
     }
     double t_c = rbl_sim_contact_time(sim);
     rbl_sim_destroy(sim);
-    res->dt = c * t_c;
+    res->dt = col->dt > 0.0 ? col->dt : c * t_c;
     if ((rc = make_sim(col, res->dt, v_in, &sim, err)) != RBL_OK)
         return rc;
     int linear = col->law.normal == RBL_NORMAL_LINEAR && col->law.damping == RBL_DAMPING_LINEAR &&
@@ -166,10 +166,12 @@ int rbl_collision_run(const rbl_collision *col, double c, rbl_collision_result *
     rbl_sim_destroy(sim);
     if (rc != RBL_OK)
         return rc;
-    if (phase < 3)
-        return rbl_error_set(err, RBL_ERANGE,
-                             "collision: the contact did not end within %llu steps (overdamped?)",
-                             (unsigned long long)res->steps);
+    res->separated = phase >= 2;
+    if (phase < 2) {
+        res->e_velocity = res->e_height = 0.0;
+        res->contact_time = INFINITY;
+        return RBL_OK;
+    }
     res->contact_time = t_end - t_start;
     res->e_height = drop ? sqrt((h_max - r) / col->h0) : NAN;
     return RBL_OK;

@@ -200,12 +200,15 @@ static int check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error
 }
 
 static int place(rbl_sim *sim, occupancy *o, const rbl_insert_spec *spec, const double p[3],
-                 double r, rbl_error *err)
+                 double r, rbl_rng *rng, rbl_error *err)
 {
     rbl_grain gr;
     memset(&gr, 0, sizeof gr);
     memcpy(gr.pos, p, sizeof gr.pos);
-    memcpy(gr.vel, spec->vel, sizeof gr.vel);
+    for (int a = 0; a < 3; a++)
+        gr.vel[a] = spec->vel[a] +
+                    (spec->vel_spread > 0.0 ? spec->vel_spread * (2.0 * rbl_rng_uniform(rng) - 1.0)
+                                            : 0.0);
     gr.radius = r;
     gr.material = spec->material;
     int rc = rbl_sim_add_grain(sim, &gr, NULL, err);
@@ -246,7 +249,7 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, size_t *pl
                 double r = draw_radius(&spec->size, &rng);
                 if (!fits(sim, &o, p, r))
                     continue;
-                if ((rc = place(sim, &o, spec, p, r, err)) != RBL_OK)
+                if ((rc = place(sim, &o, spec, p, r, &rng, err)) != RBL_OK)
                     goto done;
                 ++*placed;
             }
@@ -279,7 +282,7 @@ int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *pla
             continue;
         }
         misses = 0;
-        if ((rc = place(sim, &o, spec, p, r, err)) != RBL_OK)
+        if ((rc = place(sim, &o, spec, p, r, &rng, err)) != RBL_OK)
             break;
         ++*placed;
     }

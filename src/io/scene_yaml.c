@@ -431,8 +431,8 @@ static int parse_region(ctx *c, yaml_node_t *n, const char *what, rbl_source *sr
 
 static int parse_grains(ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"lattice", "random", "pour", "radius",
-                                       "material", "velocity", "seed", NULL};
+    static const char *const keys[] = {"lattice", "random", "pour", "radius", "material",
+                                       "velocity", "velocity_spread", "seed", NULL};
     static const char *const lattice_keys[] = {"min", "max", "spacing", "count", NULL};
     static const char *const random_keys[] = {"min", "max", "count", NULL};
     static const char *const pour_keys[] = {"min", "max", "count", "rate", "every", NULL};
@@ -466,7 +466,8 @@ static int parse_grains(ctx *c, yaml_node_t *n)
             (rc = vector3(c, get(c, g, "velocity"), "velocity", src->spec.vel)) != RBL_OK)
             return rc;
         double seed = (double)(i + 1), cnt = 0.0;
-        if ((rc = opt_number(c, g, "seed", &seed, 0.0, 0, 9007199254740992.0)) != RBL_OK)
+        if ((rc = opt_number(c, g, "seed", &seed, 0.0, 0, 9007199254740992.0)) != RBL_OK ||
+            (rc = opt_number(c, g, "velocity_spread", &src->spec.vel_spread, 0.0, 0, INFINITY)))
             return rc;
         src->spec.seed = (uint64_t)seed;
         if (lat) {
