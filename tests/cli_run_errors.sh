@@ -61,5 +61,12 @@ expect bad_domain "bad_domain.yaml:2:[0-9]*: domain: max must exceed min"
 scene too_full 's/count: 100/count: 100000/'
 expect too_full "too_full.yaml:13:[0-9]*: only [0-9]* of 100000 grains fit"
 
+# a grains file: a malformed line names the grains file and line
+printf '# x y z r\n0.01 0.01 0.005 0.001\n0.01 0.01 0.008\n' > bed.txt
+scene bad_bed 's|  - lattice: {min: \[0, 0, 0\], max: \[0.02, 0.02, 0.01\]}|  - file: bed.txt|; /^    radius: 0.001$/d'
+expect bad_bed "bed.txt:3: expected 'x y z radius' or 'x y z radius vx vy vz', found 3 values"
+printf '0.01 0.01 0.005 0.001\n0.01 0.01 0.008 nan\n' > bed.txt
+expect bad_bed "bed.txt:2: .*nan"
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

@@ -12,6 +12,11 @@
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
+/* A grain may start pressed into a wall by at most this share of its radius: enough for a
+ * settled bed read from a file (resting overlaps are a fraction of a percent), too little for
+ * a grain placed through the wall by mistake. */
+#define RBL_START_OVERLAP_MAX 0.01
+
 int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
 {
     *out = NULL;
@@ -178,10 +183,10 @@ int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err)
         for (int s = 0; s < sim->n_walls; s++) {
             const rbl_plane *pl = &sim->walls[s];
             double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
-            if (d < g->radius[k] * (1.0 - 1e-9))
+            if (d < g->radius[k] * (1.0 - RBL_START_OVERLAP_MAX))
                 return rbl_error_set(err, RBL_EINVAL,
                                      "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
-                                     "(distance %g) at the start",
+                                     "(distance %g) at the start by more than 1%% of its radius",
                                      g->id[k], p[0], p[1], p[2], g->radius[k], s + 1, d);
         }
     }

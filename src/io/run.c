@@ -65,6 +65,12 @@ static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, doubl
     if (rc == RBL_OK)
         rc = add_materials_walls(s, probe, err);
     for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
+        if (s->sources[k].kind == RBL_SOURCE_FILE) {
+            size_t placed = 0;
+            rc = rbl_grains_read_text(probe, s->sources[k].file, s->sources[k].spec.material,
+                                      &placed, err);
+            continue;
+        }
         rbl_grain g;
         memset(&g, 0, sizeof g);
         for (int a = 0; a < 3; a++)
@@ -75,6 +81,32 @@ static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, doubl
     }
     if (rc == RBL_OK)
         *t_c = rbl_sim_contact_time(probe);
+    rbl_sim_destroy(probe);
+    return rc;
+}
+
+/* The mean radius of the grains in a file source. */
+static int file_mean_radius(const rbl_scene *s, const rbl_source *src, double *r, rbl_error *err)
+{
+    rbl_sim_config cfg = s->cfg;
+    cfg.dt = 1.0;
+    rbl_sim *probe = NULL;
+    size_t placed = 0;
+    int rc = rbl_sim_create(&probe, &cfg, err);
+    if (rc == RBL_OK)
+        rc = add_materials_walls(s, probe, err);
+    if (rc == RBL_OK)
+        rc = rbl_grains_read_text(probe, src->file, src->spec.material, &placed, err);
+    if (rc == RBL_OK && placed == 0)
+        rc = rbl_error_set(err, RBL_EINVAL, "%s: no grains in the file", src->file);
+    if (rc == RBL_OK) {
+        rbl_grains_view v;
+        rbl_sim_grains(probe, &v);
+        double sum = 0.0;
+        for (size_t k = 0; k < v.n; k++)
+            sum += v.radius[k];
+        *r = sum / (double)v.n;
+    }
     rbl_sim_destroy(probe);
     return rc;
 }
@@ -90,6 +122,11 @@ static int build(const rbl_scene *s, int threads, rbl_sim **out, rbl_error *err)
         double r = sp->size.kind == RBL_SIZE_CONSTANT ? sp->size.radius
                    : sp->size.kind == RBL_SIZE_NORMAL ? sp->size.mean
                                                       : 0.5 * (sp->size.min + sp->size.max);
+        if (s->sources[0].kind == RBL_SOURCE_FILE) {
+            int rc = file_mean_radius(s, &s->sources[0], &r, err);
+            if (rc != RBL_OK)
+                return rc;
+        }
         double m = s->materials[sp->material].density * 4.0 / 3.0 * M_PI * r * r * r;
         cfg.law.gamma_n = rbl_gamma_from_restitution(s->restitution, 0.5 * m, cfg.law.kn);
     }
@@ -111,10 +148,15 @@ static int build(const rbl_scene *s, int threads, rbl_sim **out, rbl_error *err)
         size_t placed = 0;
         if (src->kind == RBL_SOURCE_POUR)
             continue;
-        rc = src->kind == RBL_SOURCE_LATTICE ? rbl_sim_insert_lattice(sim, &src->spec, &placed, err)
-                                              : rbl_sim_insert_random(sim, &src->spec, &placed, err);
+        if (src->kind == RBL_SOURCE_FILE)
+            rc = rbl_grains_read_text(sim, src->file, src->spec.material, &placed, err);
+        else if (src->kind == RBL_SOURCE_LATTICE)
+            rc = rbl_sim_insert_lattice(sim, &src->spec, &placed, err);
+        else
+            rc = rbl_sim_insert_random(sim, &src->spec, &placed, err);
         if (rc != RBL_OK) {
-            rbl_scene_error_at(s, src->at, err);
+            if (src->kind != RBL_SOURCE_FILE) /* file errors name the grains file already */
+                rbl_scene_error_at(s, src->at, err);
             goto fail;
         }
         if (src->kind == RBL_SOURCE_RANDOM && placed < src->spec.count) {
@@ -454,6 +496,12 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         }
     }
     rep->seconds = rbl_now() - start;
+    if (rc == RBL_OK && s->final_grains) {
+        char *path = join(o.dir, s->final_grains);
+        rc = path ? rbl_grains_write_text(sim, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        free(path);
+    }
     if (rc == RBL_OK) {
         rep->energy_end = total_energy(sim, &t);
         rep->steps = step - first_step;

@@ -9,13 +9,19 @@ typedef struct rbl_mark {
     int line, column; /* 1-based; 0 = unknown */
 } rbl_mark;
 
-typedef enum rbl_source_kind { RBL_SOURCE_LATTICE, RBL_SOURCE_RANDOM, RBL_SOURCE_POUR } rbl_source_kind;
+typedef enum rbl_source_kind {
+    RBL_SOURCE_LATTICE,
+    RBL_SOURCE_RANDOM,
+    RBL_SOURCE_POUR,
+    RBL_SOURCE_FILE
+} rbl_source_kind;
 
 typedef struct rbl_source {
     rbl_source_kind kind;
     rbl_insert_spec spec;
     double rate;   /* pour: grains per second */
     double every;  /* pour: seconds between batches */
+    char *file;    /* file: grains as text (grains_text.c) */
     rbl_mark at;
 } rbl_source;
 
@@ -38,6 +44,7 @@ struct rbl_scene {
     double frame_every;       /* s of simulated time; 0 = no frames */
     double thermo_every;
     double checkpoint_every;  /* s; 0 = none */
+    char *final_grains;       /* file name in the output folder, or NULL */
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
 };
 
@@ -59,5 +66,10 @@ typedef struct rbl_thermo_log {
 int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err);
 int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err);
 void rbl_thermo_log_free(rbl_thermo_log *log);
+
+/* grains_text.c */
+int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
+                         rbl_error *err);
+int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
 
 #endif

@@ -431,8 +431,8 @@ static int parse_region(ctx *c, yaml_node_t *n, const char *what, rbl_source *sr
 
 static int parse_grains(ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"lattice", "random", "pour", "radius", "material",
-                                       "velocity", "velocity_spread", "seed", NULL};
+    static const char *const keys[] = {"lattice", "random", "pour", "file", "radius",
+                                       "material", "velocity", "velocity_spread", "seed", NULL};
     static const char *const lattice_keys[] = {"min", "max", "spacing", "count", NULL};
     static const char *const random_keys[] = {"min", "max", "count", NULL};
     static const char *const pour_keys[] = {"min", "max", "count", "rate", "every", NULL};
@@ -452,10 +452,33 @@ static int parse_grains(ctx *c, yaml_node_t *n)
         rbl_source *src = &s->sources[i];
         src->at = mark_of(g);
         yaml_node_t *lat = get(c, g, "lattice"), *rnd = get(c, g, "random"),
-                    *pour = get(c, g, "pour");
-        if (!!lat + !!rnd + !!pour != 1)
+                    *pour = get(c, g, "pour"), *file = get(c, g, "file");
+        if (!!lat + !!rnd + !!pour + !!file != 1)
             return fail(c, g, RBL_EPARSE,
-                        "a grain source is exactly one of 'lattice', 'random', 'pour'");
+                        "a grain source is exactly one of 'lattice', 'random', 'pour', 'file'");
+        if (file) {
+            const char *name = scalar(file);
+            if (!name || !*name)
+                return fail(c, file, RBL_EPARSE, "'file' must be a path");
+            if (get(c, g, "radius") || get(c, g, "velocity") || get(c, g, "velocity_spread"))
+                return fail(c, g, RBL_EPARSE,
+                            "a 'file' source takes radius and velocity from the file");
+            if ((rc = material_index(c, g, "grains", &src->spec.material)) != RBL_OK)
+                return rc;
+            /* relative to the scene's folder */
+            const char *slash = strrchr(c->s->path, '/');
+            size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - c->s->path) + 1;
+            src->file = malloc(dir + strlen(name) + 1);
+            if (!src->file)
+                return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+            memcpy(src->file, c->s->path, dir);
+            strcpy(src->file + dir, name);
+            src->kind = RBL_SOURCE_FILE;
+            src->spec.size.kind = RBL_SIZE_CONSTANT;
+            src->spec.size.radius = 1.0; /* the radii are in the file */
+            s->n_sources++;
+            continue;
+        }
         yaml_node_t *radius = get(c, g, "radius");
         if (!radius)
             return fail(c, g, RBL_EPARSE, "a grain source needs 'radius'");
@@ -549,7 +572,7 @@ static int parse_run(ctx *c, yaml_node_t *n)
 static int parse_output(ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
-                                       NULL};
+                                       "final", NULL};
     rbl_scene *s = c->s;
     int rc = keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -563,6 +586,12 @@ static int parse_output(ctx *c, yaml_node_t *n)
         if (!s->output_dir)
             return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     }
+    const char *final = scalar(get(c, n, "final"));
+    if (get(c, n, "final") && (!final || !*final || strchr(final, '/')))
+        return fail(c, get(c, n, "final"), RBL_EPARSE,
+                    "'final' must be a file name (written in the output folder)");
+    if (final && !(s->final_grains = strdup(final)))
+        return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     if ((rc = opt_number(c, n, "every", &s->frame_every, 0.0, 0, INFINITY)) ||
         (rc = opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)) ||
         (rc = opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
@@ -663,7 +692,10 @@ void rbl_scene_free(rbl_scene *s)
     free(s->material_names);
     free(s->materials);
     free(s->walls);
+    for (int i = 0; i < s->n_sources; i++)
+        free(s->sources[i].file);
     free(s->sources);
+    free(s->final_grains);
     free(s->output_dir);
     free(s->path);
     free(s);
