@@ -105,6 +105,10 @@ int cmd_run(int argc, char **argv)
            rep.timers.integrate);
     printf("energy         %.6g J -> %.6g J (%+.3g of the start: dissipated and poured)\n",
            rep.energy_start, rep.energy_end, drift);
+    printf("contacts       %zu touching pairs, %zu pairs in the neighbour list (%.2f and %.2f "
+           "per grain)\n",
+           rep.contacts, rep.pairs_listed, rep.grains ? (double)rep.contacts / (double)rep.grains : 0.0,
+           rep.grains ? (double)rep.pairs_listed / (double)rep.grains : 0.0);
     printf("largest overlap %.3g of the smaller radius\n", rep.max_overlap_ratio);
     printf("output         %s/grains.pvd (%zu frames), %s/thermo.csv\n", rep.output_dir,
            rep.frames, rep.output_dir);

@@ -272,6 +272,7 @@ typedef struct rbl_thermo {
     double potential;          /* gravitational, J, relative to the origin */
     double elastic;            /* stored in the normal and tangential springs, J */
     size_t contacts;           /* touching pairs (grain-grain) */
+    size_t pairs_listed;       /* pairs in the Verlet list (within r_i + r_j + skin) */
     size_t wall_contacts;
     double max_overlap_ratio;  /* max xi / r_min of the pair */
     double momentum[3];
@@ -443,6 +444,7 @@ typedef struct rbl_run_report {
     double particle_steps_per_second;
     double energy_start, energy_end; /* kinetic + rotational + potential + elastic, J */
     double max_overlap_ratio;
+    size_t contacts, pairs_listed; /* at the end */
     size_t frames;
     int threads;
     rbl_sim_timers timers;

@@ -76,24 +76,16 @@ static inline void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_
             ft[0] = s * vt[0], ft[1] = s * vt[1], ft[2] = s * vt[2];
         }
     } else if (law->tangent == RBL_TANGENT_SPRING) {
-        /* Rotate the spring into the current tangent plane keeping its length, extend it by
+        /* Project the spring onto the current tangent plane (as LIGGGHTS does), extend it by
          * v_t dt, and cap its force at the Coulomb limit (sliding: the spring shrinks). */
         double *s = hist;
         double sn = s[0] * n[0] + s[1] * n[1] + s[2] * n[2];
-        if (sn != 0.0) {
-            double before = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
-            s[0] -= sn * n[0], s[1] -= sn * n[1], s[2] -= sn * n[2];
-            double after = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
-            if (after > 0.0) {
-                double k = sqrt(before / after);
-                s[0] *= k, s[1] *= k, s[2] *= k;
-            }
-        }
-        s[0] += vt[0] * dt, s[1] += vt[1] * dt, s[2] += vt[2] * dt;
-        double smag = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-        double spring = c.kt * smag;
-        if (spring > limit) {
-            double ratio = smag > 0.0 ? limit / spring : 0.0;
+        s[0] += vt[0] * dt - sn * n[0];
+        s[1] += vt[1] * dt - sn * n[1];
+        s[2] += vt[2] * dt - sn * n[2];
+        double s2 = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
+        if (c.kt * c.kt * s2 > limit * limit) {
+            double ratio = limit / (c.kt * sqrt(s2));
             s[0] *= ratio, s[1] *= ratio, s[2] *= ratio;
             ft[0] = -c.kt * s[0], ft[1] = -c.kt * s[1], ft[2] = -c.kt * s[2];
         } else {
@@ -133,45 +125,62 @@ static inline const rbl_pair_coef *rbl_pair_coef_of(const rbl_sim *sim, int ma, 
     return sim->coef ? &sim->coef[ma * sim->n_materials + mb] : NULL;
 }
 
-/* Geometry of listed pair q with the given velocities; 0 if the grains do not touch.
- * Contact point at -l1 n from the first centre and +l2 n from the second. */
-static inline int rbl_pair_geometry(const rbl_sim *sim, size_t q, const double *vel,
-                                    const double *om, rbl_contact_geom *geo, double *l1_out,
-                                    double *l2_out)
+/* What the geometry of a pair reads, copied out of the simulation into locals once per pass:
+ * the force loop then holds these pointers in registers instead of reloading them through
+ * the simulation after every store (a byte store may alias anything). */
+typedef struct rbl_pair_arrays {
+    const double *pos, *radius, *mass, *vel, *omega;
+    const uint32_t *i, *j;
+    const uint8_t *image;
+    double box[3];
+} rbl_pair_arrays;
+
+static inline rbl_pair_arrays rbl_pair_arrays_of(const rbl_sim *sim, const double *vel,
+                                                 const double *omega)
 {
-    const rbl_pair_list *p = &sim->pairs;
-    const rbl_grains *g = &sim->g;
-    uint32_t i = p->i[q], j = p->j[q];
-    const double *xi = g->pos + 3 * (size_t)i, *xj = g->pos + 3 * (size_t)j;
+    rbl_pair_arrays a = {sim->g.pos,    sim->g.radius, sim->g.mass,        vel, omega,
+                         sim->pairs.i,  sim->pairs.j,  sim->pairs.image,
+                         {sim->box[0], sim->box[1], sim->box[2]}};
+    return a;
+}
+
+/* Geometry of listed pair q; 0 if the grains do not touch. Contact point at -l1 n from the
+ * first centre and +l2 n from the second. */
+static inline int rbl_pair_geometry(const rbl_pair_arrays *a, size_t q, rbl_contact_geom *geo,
+                                    double *l1_out, double *l2_out)
+{
+    uint32_t i = a->i[q], j = a->j[q];
+    const double *xi = a->pos + 3 * (size_t)i, *xj = a->pos + 3 * (size_t)j;
     double d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
-    if (p->image[q] != RBL_IMAGE_NONE) {
-        double s[3];
-        rbl_image_shift(sim, p->image[q], s);
-        d[0] -= s[0], d[1] -= s[1], d[2] -= s[2];
+    uint8_t c = a->image[q];
+    if (c != RBL_IMAGE_NONE) {
+        d[0] -= (double)((int)(c % 3) - 1) * a->box[0];
+        d[1] -= (double)((int)((c / 3) % 3) - 1) * a->box[1];
+        d[2] -= (double)((int)(c / 9) - 1) * a->box[2];
     }
     double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    double ri = g->radius[i], rj = g->radius[j], rs = ri + rj;
+    double ri = a->radius[i], rj = a->radius[j], rs = ri + rj;
     if (r2 >= rs * rs)
         return 0;
     double dist = sqrt(r2);
+    double inv = dist > 0.0 ? 1.0 / dist : 0.0;
     if (dist > 0.0) {
-        double inv = 1.0 / dist;
         geo->n[0] = d[0] * inv, geo->n[1] = d[1] * inv, geo->n[2] = d[2] * inv;
     } else {
         geo->n[0] = 0.0, geo->n[1] = 0.0, geo->n[2] = 1.0;
     }
     geo->overlap = rs - dist;
-    double l1 = dist > 0.0 ? (ri * ri - rj * rj + r2) / (2.0 * dist) : ri;
+    double l1 = dist > 0.0 ? 0.5 * (ri * ri - rj * rj + r2) * inv : ri;
     double l2 = dist - l1;
     double wi[3], wj[3], a1[3] = {-l1 * geo->n[0], -l1 * geo->n[1], -l1 * geo->n[2]};
     double a2[3] = {l2 * geo->n[0], l2 * geo->n[1], l2 * geo->n[2]};
-    rbl_cross(om + 3 * (size_t)i, a1, wi);
-    rbl_cross(om + 3 * (size_t)j, a2, wj);
-    const double *vi = vel + 3 * (size_t)i, *vj = vel + 3 * (size_t)j;
+    rbl_cross(a->omega + 3 * (size_t)i, a1, wi);
+    rbl_cross(a->omega + 3 * (size_t)j, a2, wj);
+    const double *vi = a->vel + 3 * (size_t)i, *vj = a->vel + 3 * (size_t)j;
     for (int k = 0; k < 3; k++)
         geo->v[k] = vi[k] + wi[k] - vj[k] - wj[k];
     geo->r_eff = ri * rj / rs;
-    geo->m_eff = g->mass[i] * g->mass[j] / (g->mass[i] + g->mass[j]);
+    geo->m_eff = a->mass[i] * a->mass[j] / (a->mass[i] + a->mass[j]);
     *l1_out = l1, *l2_out = l2;
     return 1;
 }

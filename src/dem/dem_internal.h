@@ -23,9 +23,9 @@ typedef struct rbl_grains {
 
 /* Contact history: 3 doubles (the tangential spring vector; the seed's D_H in [0]). */
 #define RBL_HIST 3
-/* Per-contact results, written by the force pass and summed per grain by the gather:
- * force on the first grain, torque on the first, torque on the second. */
-#define RBL_PAIR_OUT 9
+/* Per-contact results, written by the force pass for the gather: the force on the first
+ * grain (the second gets its opposite) and the torque on the second; valid while touching. */
+#define RBL_PAIR_OUT 6
 #define RBL_WALL_OUT 6
 
 /* Pairs closer than r_i + r_j + skin at the last build, grouped by first grain (in grain
@@ -34,8 +34,8 @@ typedef struct rbl_pair_list {
     size_t n, cap;
     uint32_t *i, *j;
     uint8_t *image;
-    uint8_t *touch;
-    double *hist;     /* RBL_HIST per pair */
+    uint8_t *touch;   /* touching at the last force evaluation */
+    double *hist;     /* RBL_HIST per pair, zero while not touching */
     double *out;      /* RBL_PAIR_OUT per pair */
     size_t *i_start;  /* grains + 1: pairs whose first grain is g */
     size_t *j_start;  /* grains + 1: entries of j_pairs whose second grain is g */

@@ -21,10 +21,11 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     double elastic = 0.0, worst = 0.0;
     size_t contacts = 0, wall_contacts = 0;
     const rbl_pair_list *pl = &sim->pairs;
+    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim, g->vel, g->omega);
     for (size_t q = 0; q < pl->n; q++) {
         rbl_contact_geom geo;
         double l1, l2;
-        if (!pl->touch[q] || !rbl_pair_geometry(sim, q, g->vel, g->omega, &geo, &l1, &l2))
+        if (!pl->touch[q] || !rbl_pair_geometry(&arrays, q, &geo, &l1, &l2))
             continue;
         uint32_t i = pl->i[q], j = pl->j[q];
         contacts++;
@@ -62,6 +63,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->potential = ep;
     t->elastic = elastic;
     t->contacts = contacts;
+    t->pairs_listed = pl->n;
     t->wall_contacts = wall_contacts;
     t->max_overlap_ratio = worst;
     t->momentum[0] = p[0], t->momentum[1] = p[1], t->momentum[2] = p[2];

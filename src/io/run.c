@@ -511,6 +511,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->contact_time = rbl_sim_contact_time(sim);
         rep->particle_steps_per_second = rep->seconds > 0.0 ? grain_steps / rep->seconds : 0.0;
         rep->max_overlap_ratio = t.max_overlap_ratio;
+        rep->contacts = t.contacts;
+        rep->pairs_listed = t.pairs_listed;
         rep->frames = o.n_frames;
         rep->threads = rbl_sim_threads(sim);
         snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
