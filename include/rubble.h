@@ -191,8 +191,8 @@ typedef enum rbl_damping_model {
 typedef enum rbl_tangent_model {
     RBL_TANGENT_NONE = 0,   /* frictionless */
     RBL_TANGENT_SEED = 1,   /* seed 002 §2.3.2: D_H = sum |v_t| dt, F = -min(k_t D_H, mu|F_n|) t */
-    RBL_TANGENT_SPRING = 2  /* Cundall-Strack incremental spring, Coulomb limit, history rotated
-                               into the tangent plane (LIGGGHTS "tangential_history")        */
+    RBL_TANGENT_SPRING = 2  /* Cundall-Strack incremental spring, Coulomb limit, history projected
+                               onto the tangent plane (LIGGGHTS "tangential_history")        */
 } rbl_tangent_model;
 
 typedef enum rbl_integrator {

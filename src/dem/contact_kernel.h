@@ -129,17 +129,16 @@ static inline const rbl_pair_coef *rbl_pair_coef_of(const rbl_sim *sim, int ma, 
  * the force loop then holds these pointers in registers instead of reloading them through
  * the simulation after every store (a byte store may alias anything). */
 typedef struct rbl_pair_arrays {
-    const double *pos, *radius, *mass, *vel, *omega;
+    const rbl_packed_grain *pk;
     const uint32_t *i, *j;
     const uint8_t *image;
     double box[3];
 } rbl_pair_arrays;
 
-static inline rbl_pair_arrays rbl_pair_arrays_of(const rbl_sim *sim, const double *vel,
-                                                 const double *omega)
+/* Valid after rbl_pack_grains. */
+static inline rbl_pair_arrays rbl_pair_arrays_of(const rbl_sim *sim)
 {
-    rbl_pair_arrays a = {sim->g.pos,    sim->g.radius, sim->g.mass,        vel, omega,
-                         sim->pairs.i,  sim->pairs.j,  sim->pairs.image,
+    rbl_pair_arrays a = {sim->packed, sim->pairs.i, sim->pairs.j, sim->pairs.image,
                          {sim->box[0], sim->box[1], sim->box[2]}};
     return a;
 }
@@ -149,9 +148,8 @@ static inline rbl_pair_arrays rbl_pair_arrays_of(const rbl_sim *sim, const doubl
 static inline int rbl_pair_geometry(const rbl_pair_arrays *a, size_t q, rbl_contact_geom *geo,
                                     double *l1_out, double *l2_out)
 {
-    uint32_t i = a->i[q], j = a->j[q];
-    const double *xi = a->pos + 3 * (size_t)i, *xj = a->pos + 3 * (size_t)j;
-    double d[3] = {xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]};
+    const rbl_packed_grain *gi = a->pk + a->i[q], *gj = a->pk + a->j[q];
+    double d[3] = {gi->pos[0] - gj->pos[0], gi->pos[1] - gj->pos[1], gi->pos[2] - gj->pos[2]};
     uint8_t c = a->image[q];
     if (c != RBL_IMAGE_NONE) {
         d[0] -= (double)((int)(c % 3) - 1) * a->box[0];
@@ -159,7 +157,7 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, size_t q, rbl_cont
         d[2] -= (double)((int)(c / 9) - 1) * a->box[2];
     }
     double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    double ri = a->radius[i], rj = a->radius[j], rs = ri + rj;
+    double ri = gi->radius, rj = gj->radius, rs = ri + rj;
     if (r2 >= rs * rs)
         return 0;
     double dist = sqrt(r2);
@@ -174,13 +172,12 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, size_t q, rbl_cont
     double l2 = dist - l1;
     double wi[3], wj[3], a1[3] = {-l1 * geo->n[0], -l1 * geo->n[1], -l1 * geo->n[2]};
     double a2[3] = {l2 * geo->n[0], l2 * geo->n[1], l2 * geo->n[2]};
-    rbl_cross(a->omega + 3 * (size_t)i, a1, wi);
-    rbl_cross(a->omega + 3 * (size_t)j, a2, wj);
-    const double *vi = a->vel + 3 * (size_t)i, *vj = a->vel + 3 * (size_t)j;
+    rbl_cross(gi->omega, a1, wi);
+    rbl_cross(gj->omega, a2, wj);
     for (int k = 0; k < 3; k++)
-        geo->v[k] = vi[k] + wi[k] - vj[k] - wj[k];
+        geo->v[k] = gi->vel[k] + wi[k] - gj->vel[k] - wj[k];
     geo->r_eff = ri * rj / rs;
-    geo->m_eff = a->mass[i] * a->mass[j] / (a->mass[i] + a->mass[j]);
+    geo->m_eff = gi->mass * gj->mass / (gi->mass + gj->mass);
     *l1_out = l1, *l2_out = l2;
     return 1;
 }

@@ -21,6 +21,15 @@ typedef struct rbl_grains {
     uint32_t *contacts;       /* touching contacts, counted in the gather */
 } rbl_grains;
 
+/* What a contact reads of a grain, packed into two cache lines and refreshed before each force
+ * pass: a neighbour then costs 2 lines instead of one per array (position, radius, velocity,
+ * mass, spin). The arrays of rbl_grains stay the storage. */
+typedef struct rbl_packed_grain {
+    double pos[3], radius;
+    double vel[3], mass;
+    double omega[3], pad[5];
+} rbl_packed_grain;
+
 /* Contact history: 3 doubles (the tangential spring vector; the seed's D_H in [0]). */
 #define RBL_HIST 3
 /* Per-contact results, written by the force pass for the gather: the force on the first
@@ -36,10 +45,13 @@ typedef struct rbl_pair_list {
     uint8_t *image;
     uint8_t *touch;   /* touching at the last force evaluation */
     double *hist;     /* RBL_HIST per pair, zero while not touching */
-    double *out;      /* RBL_PAIR_OUT per pair */
     size_t *i_start;  /* grains + 1: pairs whose first grain is g */
-    size_t *j_start;  /* grains + 1: entries of j_pairs whose second grain is g */
-    uint32_t *j_pairs;
+    /* The second grain's share, in slots grouped by second grain (CSR j_start), so the gather
+     * reads them in order: pair q writes slot jpos[q]. */
+    size_t *j_start;  /* grains + 1 */
+    uint32_t *jpos;   /* per pair */
+    uint8_t *touch_j; /* per slot: the pair touches */
+    double *out;      /* RBL_PAIR_OUT per slot */
     size_t grains_cap;
 } rbl_pair_list;
 
@@ -106,6 +118,8 @@ struct rbl_sim {
     void *scratch;           /* permutation scratch */
     size_t scratch_cap;
     rbl_sim_timers timers;
+    rbl_packed_grain *packed; /* see rbl_packed_grain */
+    size_t packed_cap;
 };
 
 /* grains.c */
@@ -138,7 +152,9 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err);
 void rbl_walls_free(rbl_wall_list *w);
 
 /* forces.c — contact forces (pairs, walls), then the gather per grain, then gravity. */
-void rbl_forces_compute(rbl_sim *sim);
+int rbl_forces_compute(rbl_sim *sim, rbl_error *err);
+/* Refresh sim->packed with these velocities; 0 on out-of-memory. */
+int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega);
 
 /* integrator.c */
 void rbl_integrate_first_half(rbl_sim *sim);

@@ -6,6 +6,37 @@
  * seed's lever arms l1 = (r1^2 - r2^2 + d^2) / (2d), l2 = d - l1 (walls: l1 = d*). */
 #include "contact_kernel.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
+{
+    const rbl_grains *g = &sim->g;
+    if (g->n > sim->packed_cap) {
+        size_t cap = g->cap > g->n ? g->cap : g->n;
+        void *p = NULL;
+        if (posix_memalign(&p, 64, cap * sizeof *sim->packed) != 0)
+            return 0;
+        free(sim->packed);
+        sim->packed = p;
+        sim->packed_cap = cap;
+    }
+    rbl_packed_grain *pk = sim->packed;
+    const long n = (long)g->n;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (long k = 0; k < n; k++) {
+        rbl_packed_grain *d = pk + k;
+        for (int a = 0; a < 3; a++) {
+            d->pos[a] = g->pos[3 * k + a];
+            d->vel[a] = vel[3 * k + a];
+            d->omega[a] = omega[3 * k + a];
+        }
+        d->radius = g->radius[k];
+        d->mass = g->mass[k];
+    }
+    return 1;
+}
+
 /* Grain by grain over the pairs where the grain is first (they are contiguous): the force on
  * the first grain is summed at once into its force and torque; what the second grain gets is
  * left in the pair's slot for the gather. */
@@ -14,14 +45,15 @@ static void pair_pass(rbl_sim *sim)
     rbl_pair_list *p = &sim->pairs;
     rbl_grains *g = &sim->g;
     const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
-    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim, sync ? g->vel_eval : g->vel,
-                                                      sync ? g->omega_eval : g->omega);
+    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
+    (void)sync;
     const rbl_contact_law law = sim->cfg.law;
     const double dt = sim->cfg.dt;
     const size_t *const i_start = p->i_start;
     const uint32_t *const pj = p->j;
     const int32_t *const material = g->material;
-    uint8_t *const touch = p->touch;
+    uint8_t *const touch = p->touch, *const touch_j = p->touch_j;
+    const uint32_t *const jpos = p->jpos;
     double *const hist_all = p->hist, *const out_all = p->out;
     double *const force = g->force, *const torque = g->torque;
     uint32_t *const contacts = g->contacts;
@@ -37,6 +69,7 @@ static void pair_pass(rbl_sim *sim)
             if (!rbl_pair_geometry(&arrays, q, &geo, &l1, &l2)) {
                 if (touch[q]) { /* the contact ends: its history goes */
                     touch[q] = 0;
+                    touch_j[jpos[q]] = 0;
                     hist[0] = hist[1] = hist[2] = 0.0;
                 }
                 continue;
@@ -47,10 +80,11 @@ static void pair_pass(rbl_sim *sim)
             rbl_cross(geo.n, ft, c);
             fi[0] += f[0], fi[1] += f[1], fi[2] += f[2];
             ti[0] -= l1 * c[0], ti[1] -= l1 * c[1], ti[2] -= l1 * c[2];
-            double *out = out_all + RBL_PAIR_OUT * q;
+            double *out = out_all + RBL_PAIR_OUT * (size_t)jpos[q];
             out[0] = f[0], out[1] = f[1], out[2] = f[2];
             out[3] = -l2 * c[0], out[4] = -l2 * c[1], out[5] = -l2 * c[2];
-            touch[q] = 1;
+            if (!touch[q])
+                touch[q] = 1, touch_j[jpos[q]] = 1;
             count++;
         }
         double *F = force + 3 * i, *T = torque + 3 * i;
@@ -108,10 +142,9 @@ static void gather(rbl_sim *sim)
         double f[3] = {F[0], F[1], F[2]}, t[3] = {T[0], T[1], T[2]};
         uint32_t count = g->contacts[k];
         for (size_t e = p->j_start[k]; e < p->j_start[k + 1]; e++) {
-            size_t q = p->j_pairs[e];
-            if (!p->touch[q])
+            if (!p->touch_j[e])
                 continue;
-            const double *o = p->out + RBL_PAIR_OUT * q;
+            const double *o = p->out + RBL_PAIR_OUT * e;
             f[0] -= o[0], f[1] -= o[1], f[2] -= o[2];
             t[0] += o[3], t[1] += o[4], t[2] += o[5];
             count++;
@@ -131,9 +164,14 @@ static void gather(rbl_sim *sim)
     }
 }
 
-void rbl_forces_compute(rbl_sim *sim)
+int rbl_forces_compute(rbl_sim *sim, rbl_error *err)
 {
+    const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
+    const rbl_grains *g = &sim->g;
+    if (!rbl_pack_grains(sim, sync ? g->vel_eval : g->vel, sync ? g->omega_eval : g->omega))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
     pair_pass(sim);
     wall_pass(sim);
     gather(sim);
+    return RBL_OK;
 }

@@ -202,7 +202,9 @@ static int pairs_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *e
              grow_array((void **)&p->out, &c6, n, RBL_PAIR_OUT * sizeof(double));
         if (ok) {
             size_t c7 = p->cap;
-            ok = grow_array((void **)&p->j_pairs, &c7, n, sizeof *p->j_pairs);
+            size_t c8 = p->cap;
+            ok = grow_array((void **)&p->jpos, &c7, n, sizeof *p->jpos) &&
+                 grow_array((void **)&p->touch_j, &c8, n, 1);
             p->cap = cap;
         }
     }
@@ -276,7 +278,7 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list");
     memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
     for (size_t q = 0; q < total; q++)
-        p->j_pairs[cursor[p->j[q]]++] = (uint32_t)q;
+        p->jpos[q] = (uint32_t)cursor[p->j[q]]++;
     free(cursor);
 
     /* History: carried over by id pair, oriented from the lower id (a spring vector flips
@@ -293,6 +295,7 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         else
             h[0] = h[1] = h[2] = 0.0;
         p->touch[q] = found != NULL;
+        p->touch_j[p->jpos[q]] = p->touch[q];
     }
     return RBL_OK;
 }

@@ -61,11 +61,11 @@ void rbl_sim_destroy(rbl_sim *sim)
     rbl_grains_free(&sim->g);
     rbl_pair_list *p = &sim->pairs;
     free(p->i), free(p->j), free(p->image), free(p->touch), free(p->hist), free(p->out);
-    free(p->i_start), free(p->j_start), free(p->j_pairs);
+    free(p->i_start), free(p->j_start), free(p->jpos), free(p->touch_j);
     rbl_walls_free(&sim->wpairs);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
     free(sim->cell_start), free(sim->keys), free(sim->keys_tmp), free(sim->perm);
-    free(sim->perm_tmp), free(sim->scratch);
+    free(sim->perm_tmp), free(sim->scratch), free(sim->packed);
     free(sim);
 }
 
@@ -214,7 +214,9 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
         memcpy(g->vel_eval, g->vel, 3 * g->n * sizeof *g->vel);
         memcpy(g->omega_eval, g->omega, 3 * g->n * sizeof *g->omega);
     }
-    rbl_forces_compute(sim);
+    rc = rbl_forces_compute(sim, err);
+    if (rc != RBL_OK)
+        return rc;
     sim->timers.neighbor += t1 - t0;
     sim->timers.force += rbl_now() - t1;
     sim->prepared = 1;
@@ -245,7 +247,9 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         double t2 = rbl_now();
         if (sync)
             rbl_integrate_predict(sim);
-        rbl_forces_compute(sim);
+        rc = rbl_forces_compute(sim, err);
+        if (rc != RBL_OK)
+            return rc;
         double t3 = rbl_now();
         rbl_integrate_second_half(sim);
         sim->step++;

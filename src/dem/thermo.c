@@ -21,8 +21,12 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     double elastic = 0.0, worst = 0.0;
     size_t contacts = 0, wall_contacts = 0;
     const rbl_pair_list *pl = &sim->pairs;
-    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim, g->vel, g->omega);
-    for (size_t q = 0; q < pl->n; q++) {
+    /* out of memory for the packed copy: the spring energy is unknown (NaN) */
+    int packed = rbl_pack_grains(sim, g->vel, g->omega);
+    if (!packed)
+        elastic = NAN;
+    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
+    for (size_t q = 0; packed && q < pl->n; q++) {
         rbl_contact_geom geo;
         double l1, l2;
         if (!pl->touch[q] || !rbl_pair_geometry(&arrays, q, &geo, &l1, &l2))

@@ -271,11 +271,13 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         p->image = malloc(np + 1), p->touch = malloc(np + 1);
         p->hist = malloc((np + 1) * RBL_HIST * sizeof *p->hist);
         p->out = malloc((np + 1) * RBL_PAIR_OUT * sizeof *p->out);
-        p->j_pairs = malloc((np + 1) * sizeof *p->j_pairs);
+        p->jpos = malloc((np + 1) * sizeof *p->jpos);
+        p->touch_j = malloc(np + 1);
         p->i_start = calloc(n + 1, sizeof *p->i_start);
         p->j_start = calloc(n + 1, sizeof *p->j_start);
         p->cap = np + 1, p->grains_cap = n + 1, p->n = np;
-        if (!p->i || !p->j || !p->image || !p->touch || !p->hist || !p->out || !p->j_pairs ||
+        if (!p->i || !p->j || !p->image || !p->touch || !p->hist || !p->out || !p->jpos ||
+            !p->touch_j ||
             !p->i_start || !p->j_start)
             rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
     }
@@ -329,7 +331,9 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     }
     memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
     for (size_t q = 0; q < np; q++)
-        p->j_pairs[cursor[p->j[q]]++] = (uint32_t)q;
+        p->jpos[q] = (uint32_t)cursor[p->j[q]]++;
+    for (size_t q = 0; q < np; q++)
+        p->touch_j[p->jpos[q]] = p->touch[q];
     free(cursor);
     for (size_t q = 0; q < nwc; q++)
         w->start[w->grain[q] + 1]++;
