@@ -9,7 +9,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps build build-sanitize run demo-contacts test test-release test-sanitize bench validate clean
+.PHONY: all deps build build-sanitize run demo-contacts bench-contacts bench-dem test test-release test-sanitize bench validate clean
 
 all: build
 
@@ -42,14 +42,23 @@ test-sanitize: build-sanitize
 	@cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
 
-bench: build
+bench: bench-contacts bench-dem
+
+bench-contacts: build
 	@scripts/install-deps.sh bench
 	@bench/contacts.sh $(RUBBLE)
+
+# rubble vs LIGGGHTS vs LAMMPS on the same beds (about 40 minutes)
+bench-dem: build
+	@scripts/install-deps.sh bench
+	@bench/dem.sh $(RUBBLE) 1e4,1e5 2000 3
 
 validate: build
 	@scripts/install-deps.sh bench
 	@validation/contacts.sh $(RUBBLE)
 	@validation/dem.sh $(RUBBLE) $(BUILD)
+	@validation/integrators.sh $(RUBBLE)
+	@validation/liggghts.sh $(RUBBLE)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -150,7 +150,7 @@ int cmd_calibrate(int argc, char **argv)
                    {"--v0", &cb.col.v0, 0.0},            {"--h0", &cb.col.h0, 0.0},
                    {"--g", &cb.col.gravity, 0.0},        {"--c0", &cb.c0, 0.0},
                    {"--tol", &cb.tol, 0.0},              {"--onset", &cb.col.onset, -1e-300},
-                   {"--c", &cb.fixed_c, 0.0},            {"--halvings", &cb.halvings, 0.0}};
+                   {"--c", &cb.fixed_c, 0.0},            {"--halvings", &cb.halvings, -1e-300}};
     for (int i = 1; i < argc; i++) {
         const char *v;
         int matched = 0;

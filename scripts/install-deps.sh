@@ -1,11 +1,11 @@
 #!/bin/sh
 # Install the Debian packages rubble needs, only those missing. Usage:
 #   scripts/install-deps.sh build     compiler, make, cmake, libyaml (scene files)
-#   scripts/install-deps.sh bench     + gnuplot (PNG plots), liggghts and lammps come later
+#   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time
 set -eu
 want="gcc make cmake libyaml-dev"
 case "${1:-build}" in
-    bench) want="$want gnuplot-nox" ;;
+    bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time" ;;
 esac
 missing=""
 for pkg in $want; do

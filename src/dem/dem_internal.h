@@ -120,6 +120,7 @@ struct rbl_sim {
     rbl_sim_timers timers;
     rbl_packed_grain *packed; /* see rbl_packed_grain */
     size_t packed_cap;
+    int packed_fresh;         /* packed holds this step's positions and force velocities */
 };
 
 /* grains.c */

@@ -75,8 +75,9 @@ static void pair_pass(rbl_sim *sim)
                 continue;
             }
             double f[3], ft[3], c[3];
-            rbl_contact_force(&law, rbl_pair_coef_of(sim, material[i], material[pj[q]]), &geo, dt,
-                              hist, f, ft);
+            const rbl_pair_coef *pc =
+                law.from_materials ? rbl_pair_coef_of(sim, material[i], material[pj[q]]) : NULL;
+            rbl_contact_force(&law, pc, &geo, dt, hist, f, ft);
             rbl_cross(geo.n, ft, c);
             fi[0] += f[0], fi[1] += f[1], fi[2] += f[2];
             ti[0] -= l1 * c[0], ti[1] -= l1 * c[1], ti[2] -= l1 * c[2];
@@ -168,8 +169,10 @@ int rbl_forces_compute(rbl_sim *sim, rbl_error *err)
 {
     const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
     const rbl_grains *g = &sim->g;
-    if (!rbl_pack_grains(sim, sync ? g->vel_eval : g->vel, sync ? g->omega_eval : g->omega))
+    if (!sim->packed_fresh &&
+        !rbl_pack_grains(sim, sync ? g->vel_eval : g->vel, sync ? g->omega_eval : g->omega))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
+    sim->packed_fresh = 0;
     pair_pass(sim);
     wall_pass(sim);
     gather(sim);

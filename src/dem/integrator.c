@@ -13,6 +13,12 @@ void rbl_integrate_first_half(rbl_sim *sim)
     rbl_grains *g = &sim->g;
     const double dt = sim->cfg.dt, h = 0.5 * dt;
     const long n = (long)g->n;
+    /* With mid-step forces the half-step velocities are what the force pass reads: pack them
+     * here and spare the force pass its own sweep (a rebuild reorders and packs again). */
+    rbl_packed_grain *pk = sim->cfg.integrator == RBL_INTEGRATOR_MIDSTEP &&
+                                   sim->packed_cap >= g->n
+                               ? sim->packed
+                               : NULL;
     double worst = 0.0;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : worst)
     for (long k = 0; k < n; k++) {
@@ -27,11 +33,18 @@ void rbl_integrate_first_half(rbl_sim *sim)
             double d = x[a] - x0[a];
             d2 += d * d;
         }
+        if (pk) {
+            rbl_packed_grain *p = pk + k;
+            p->pos[0] = x[0], p->pos[1] = x[1], p->pos[2] = x[2], p->radius = g->radius[k];
+            p->vel[0] = v[0], p->vel[1] = v[1], p->vel[2] = v[2], p->mass = g->mass[k];
+            p->omega[0] = w[0], p->omega[1] = w[1], p->omega[2] = w[2];
+        }
         /* NaN compares false with everything: turn it into +inf so that it is seen. */
         if (!(d2 <= worst))
             worst = d2 == d2 ? d2 : INFINITY;
     }
     sim->max_disp2 = worst;
+    sim->packed_fresh = pk != NULL;
 }
 
 /* dst = src + (F, T) dt/2 per grain: the half kick (dst = src) and the prediction. */

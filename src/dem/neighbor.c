@@ -365,6 +365,7 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
         if (n)
             memcpy(g->pos_build, g->pos, 3 * n * sizeof *g->pos);
         sim->max_disp2 = 0.0;
+        sim->packed_fresh = 0; /* reordered */
         sim->timers.rebuilds++;
     }
 done:

@@ -23,6 +23,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     const rbl_pair_list *pl = &sim->pairs;
     /* out of memory for the packed copy: the spring energy is unknown (NaN) */
     int packed = rbl_pack_grains(sim, g->vel, g->omega);
+    sim->packed_fresh = 0; /* it now holds full-step velocities */
     if (!packed)
         elastic = NAN;
     const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
