@@ -158,7 +158,9 @@ int rbl_forces_compute(rbl_sim *sim, rbl_error *err);
 int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega);
 
 /* integrator.c */
-void rbl_integrate_first_half(rbl_sim *sim);
+/* Half kick and drift; with close_previous, first the previous step's closing half kick (one
+ * sweep instead of two between steps; the same arithmetic, so the same bits). */
+void rbl_integrate_first_half(rbl_sim *sim, int close_previous);
 void rbl_integrate_predict(rbl_sim *sim);
 void rbl_integrate_second_half(rbl_sim *sim);
 

@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-void rbl_integrate_first_half(rbl_sim *sim)
+void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
 {
     rbl_grains *g = &sim->g;
     const double dt = sim->cfg.dt, h = 0.5 * dt;
@@ -27,6 +27,10 @@ void rbl_integrate_first_half(rbl_sim *sim)
         double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
         double d2 = 0.0;
         for (int a = 0; a < 3; a++) {
+            if (close_previous) { /* the last half kick of the previous step, same arithmetic */
+                v[a] += F[a] * im;
+                w[a] += T[a] * ii;
+            }
             v[a] += F[a] * im;
             w[a] += T[a] * ii;
             x[a] += v[a] * dt;

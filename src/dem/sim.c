@@ -232,7 +232,7 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
     for (uint64_t s = 0; s < steps; s++) {
         double t0 = rbl_now();
         int fresh = sim->max_disp2 == INFINITY; /* grains added since the last step */
-        rbl_integrate_first_half(sim);
+        rbl_integrate_first_half(sim, s > 0);
         double t1 = rbl_now();
         if (sim->max_disp2 == INFINITY && !fresh)
             return rbl_error_set(err, RBL_ERANGE,
@@ -251,7 +251,8 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         if (rc != RBL_OK)
             return rc;
         double t3 = rbl_now();
-        rbl_integrate_second_half(sim);
+        if (s + 1 == steps) /* otherwise the next step's first sweep closes this one */
+            rbl_integrate_second_half(sim);
         sim->step++;
         sim->time = (double)sim->step * sim->cfg.dt;
         double t4 = rbl_now();
