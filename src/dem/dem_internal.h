@@ -121,6 +121,7 @@ struct rbl_sim {
     rbl_packed_grain *packed; /* see rbl_packed_grain */
     size_t packed_cap;
     int packed_fresh;         /* packed holds this step's positions and force velocities */
+    int forces_partial;       /* force/torque hold only the first-grain sums: gather first */
 };
 
 /* grains.c */
@@ -152,8 +153,43 @@ void rbl_history_free(rbl_history_map *map);
 int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err);
 void rbl_walls_free(rbl_wall_list *w);
 
-/* forces.c — contact forces (pairs, walls), then the gather per grain, then gravity. */
+/* forces.c — contact forces (pairs, walls). They are left partial: each grain's force and
+ * torque hold the sums of the pairs where it is first, and rbl_gather_grain adds, in a fixed
+ * order, its second-grain slots, its walls and gravity. The integrator does that in its own
+ * sweep (one pass over the grains less per step); rbl_forces_gather does it on its own. */
 int rbl_forces_compute(rbl_sim *sim, rbl_error *err);
+void rbl_forces_gather(rbl_sim *sim);
+
+static inline void rbl_gather_grain(rbl_sim *sim, size_t k)
+{
+    rbl_grains *g = &sim->g;
+    const rbl_pair_list *p = &sim->pairs;
+    const rbl_wall_list *w = &sim->wpairs;
+    const double *grav = sim->cfg.gravity;
+    double *F = g->force + 3 * k, *T = g->torque + 3 * k;
+    double f[3] = {F[0], F[1], F[2]}, t[3] = {T[0], T[1], T[2]};
+    uint32_t count = g->contacts[k];
+    for (size_t e = p->j_start[k]; e < p->j_start[k + 1]; e++) {
+        if (!p->touch_j[e])
+            continue;
+        const double *o = p->out + RBL_PAIR_OUT * e;
+        f[0] -= o[0], f[1] -= o[1], f[2] -= o[2];
+        t[0] += o[3], t[1] += o[4], t[2] += o[5];
+        count++;
+    }
+    for (size_t q = w->start[k]; q < w->start[k + 1]; q++) {
+        if (!w->touch[q])
+            continue;
+        const double *o = w->out + RBL_WALL_OUT * q;
+        f[0] += o[0], f[1] += o[1], f[2] += o[2];
+        t[0] += o[3], t[1] += o[4], t[2] += o[5];
+        count++;
+    }
+    double m = g->mass[k];
+    F[0] = f[0] + m * grav[0], F[1] = f[1] + m * grav[1], F[2] = f[2] + m * grav[2];
+    T[0] = t[0], T[1] = t[1], T[2] = t[2];
+    g->contacts[k] = count;
+}
 /* Refresh sim->packed with these velocities; 0 on out-of-memory. */
 int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega);
 

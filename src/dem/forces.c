@@ -128,41 +128,15 @@ static void wall_pass(rbl_sim *sim)
     }
 }
 
-/* Each grain adds, in a fixed order, what it gets as the second grain of its pairs, then its
- * walls, then gravity, to the sum the pair pass left: the same for any number of threads. */
-static void gather(rbl_sim *sim)
+void rbl_forces_gather(rbl_sim *sim)
 {
-    rbl_grains *g = &sim->g;
-    const rbl_pair_list *p = &sim->pairs;
-    const rbl_wall_list *w = &sim->wpairs;
-    const double *grav = sim->cfg.gravity;
-    const long n = (long)g->n;
+    const long n = (long)sim->g.n;
+    if (!sim->forces_partial)
+        return;
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
-    for (long k = 0; k < n; k++) {
-        double *F = g->force + 3 * k, *T = g->torque + 3 * k;
-        double f[3] = {F[0], F[1], F[2]}, t[3] = {T[0], T[1], T[2]};
-        uint32_t count = g->contacts[k];
-        for (size_t e = p->j_start[k]; e < p->j_start[k + 1]; e++) {
-            if (!p->touch_j[e])
-                continue;
-            const double *o = p->out + RBL_PAIR_OUT * e;
-            f[0] -= o[0], f[1] -= o[1], f[2] -= o[2];
-            t[0] += o[3], t[1] += o[4], t[2] += o[5];
-            count++;
-        }
-        for (size_t q = w->start[k]; q < w->start[k + 1]; q++) {
-            if (!w->touch[q])
-                continue;
-            const double *o = w->out + RBL_WALL_OUT * q;
-            f[0] += o[0], f[1] += o[1], f[2] += o[2];
-            t[0] += o[3], t[1] += o[4], t[2] += o[5];
-            count++;
-        }
-        double m = g->mass[k];
-        F[0] = f[0] + m * grav[0], F[1] = f[1] + m * grav[1], F[2] = f[2] + m * grav[2];
-        T[0] = t[0], T[1] = t[1], T[2] = t[2];
-        g->contacts[k] = count;
-    }
+    for (long k = 0; k < n; k++)
+        rbl_gather_grain(sim, (size_t)k);
+    sim->forces_partial = 0;
 }
 
 int rbl_forces_compute(rbl_sim *sim, rbl_error *err)
@@ -175,6 +149,6 @@ int rbl_forces_compute(rbl_sim *sim, rbl_error *err)
     sim->packed_fresh = 0;
     pair_pass(sim);
     wall_pass(sim);
-    gather(sim);
+    sim->forces_partial = 1; /* rbl_gather_grain completes them, in the integrator's sweep */
     return RBL_OK;
 }

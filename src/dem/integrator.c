@@ -19,9 +19,12 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
                                    sim->packed_cap >= g->n
                                ? sim->packed
                                : NULL;
+    const int gather = sim->forces_partial;
     double worst = 0.0;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : worst)
     for (long k = 0; k < n; k++) {
+        if (gather)
+            rbl_gather_grain(sim, (size_t)k);
         double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
         const double *F = g->force + 3 * k, *T = g->torque + 3 * k, *x0 = g->pos_build + 3 * k;
         double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
@@ -49,23 +52,29 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
     }
     sim->max_disp2 = worst;
     sim->packed_fresh = pk != NULL;
+    sim->forces_partial = 0;
 }
 
-/* dst = src + (F, T) dt/2 per grain: the half kick (dst = src) and the prediction. */
+/* dst = src + (F, T) dt/2 per grain: the closing half kick (dst = src, completing the forces
+ * first if they are partial) and the synchronized prediction (forces complete by then). */
 static void half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, const double *vel_src,
                       const double *omega_src)
 {
     rbl_grains *g = &sim->g;
     const double h = 0.5 * sim->cfg.dt;
     const long n = (long)g->n;
+    const int gather = sim->forces_partial;
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
     for (long k = 0; k < n; k++) {
+        if (gather)
+            rbl_gather_grain(sim, (size_t)k);
         double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
         for (int a = 0; a < 3; a++) {
             vel_dst[3 * k + a] = vel_src[3 * k + a] + g->force[3 * k + a] * im;
             omega_dst[3 * k + a] = omega_src[3 * k + a] + g->torque[3 * k + a] * ii;
         }
     }
+    sim->forces_partial = 0;
 }
 
 void rbl_integrate_predict(rbl_sim *sim)

@@ -217,6 +217,7 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     rc = rbl_forces_compute(sim, err);
     if (rc != RBL_OK)
         return rc;
+    rbl_forces_gather(sim);
     sim->timers.neighbor += t1 - t0;
     sim->timers.force += rbl_now() - t1;
     sim->prepared = 1;
