@@ -30,6 +30,12 @@ typedef struct rbl_packed_grain {
     double omega[3], pad[5];
 } rbl_packed_grain;
 
+/* Every sweep over the grains deals them to the threads in chunks of this many, round robin
+ * (OpenMP static schedule with a chunk): the same grains go to the same thread in every sweep,
+ * so their data stays in that core's cache, and the dense bottom and the sparse top of a bed
+ * are shared out evenly. Results do not depend on it (each grain's sums have a fixed order). */
+#define RBL_GRAIN_CHUNK 2048
+
 /* Contact history: 3 doubles (the tangential spring vector; the seed's D_H in [0]). */
 #define RBL_HIST 3
 /* Per-contact results, written by the force pass for the gather: the force on the first

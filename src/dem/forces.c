@@ -23,7 +23,7 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
     }
     rbl_packed_grain *pk = sim->packed;
     const long n = (long)g->n;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
     for (long k = 0; k < n; k++) {
         rbl_packed_grain *d = pk + k;
         for (int a = 0; a < 3; a++) {
@@ -58,7 +58,7 @@ static void pair_pass(rbl_sim *sim)
     double *const force = g->force, *const torque = g->torque;
     uint32_t *const contacts = g->contacts;
     const long n = (long)g->n;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
     for (long i = 0; i < n; i++) {
         double fi[3] = {0, 0, 0}, ti[3] = {0, 0, 0};
         uint32_t count = 0;
@@ -133,7 +133,7 @@ void rbl_forces_gather(rbl_sim *sim)
     const long n = (long)sim->g.n;
     if (!sim->forces_partial)
         return;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
     for (long k = 0; k < n; k++)
         rbl_gather_grain(sim, (size_t)k);
     sim->forces_partial = 0;

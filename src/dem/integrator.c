@@ -21,7 +21,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
                                : NULL;
     const int gather = sim->forces_partial;
     double worst = 0.0;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : worst)
+#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads) reduction(max : worst)
     for (long k = 0; k < n; k++) {
         if (gather)
             rbl_gather_grain(sim, (size_t)k);
@@ -64,7 +64,7 @@ static void half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, const do
     const double h = 0.5 * sim->cfg.dt;
     const long n = (long)g->n;
     const int gather = sim->forces_partial;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
     for (long k = 0; k < n; k++) {
         if (gather)
             rbl_gather_grain(sim, (size_t)k);
