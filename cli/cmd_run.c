@@ -103,8 +103,13 @@ int cmd_run(int argc, char **argv)
     printf("stages         force %.2f s, neighbour %.2f s (%llu builds), integrate %.2f s\n",
            rep.timers.force, rep.timers.neighbor, (unsigned long long)rep.timers.rebuilds,
            rep.timers.integrate);
-    printf("energy         %.6g J -> %.6g J (%+.3g of the start: dissipated and poured)\n",
-           rep.energy_start, rep.energy_end, drift);
+    if (rep.energy_start != 0.0)
+        printf("energy         %.6g J -> %.6g J (%+.3g of the start: work of damping, friction "
+               "and grains poured or lost)\n",
+               rep.energy_start, rep.energy_end, drift);
+    else
+        printf("energy         %.6g J at the end (the run started without grains)\n",
+               rep.energy_end);
     printf("contacts       %zu touching pairs, %zu pairs in the neighbour list (%.2f and %.2f "
            "per grain)\n",
            rep.contacts, rep.pairs_listed, rep.grains ? (double)rep.contacts / (double)rep.grains : 0.0,
