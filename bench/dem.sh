@@ -199,5 +199,11 @@ for n_text in $(echo "$SIZES" | tr ',' ' '); do
     done
 done
 mv "$CSV.tmp" "$CSV"
+# one row per scene/size/cores for the bar chart: label, rubble, LIGGGHTS, LAMMPS (per core)
+awk -F, 'NR > 1 { key = $1 " " $2 ", " $4 " core" ($4 > 1 ? "s" : ""); r[key "," $3] = $8;
+                  if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+    END { for (i = 1; i <= k; i++) printf "\"%s\" %s %s %s\n", order[i], r[order[i] ",rubble"],
+                                         r[order[i] ",liggghts"], r[order[i] ",lammps"] }' "$CSV" > "$DOCS/dem-speed.dat"
+gnuplot -e "dir='$DOCS'" "$ROOT/bench/dem.gp"
 "$ROOT/bench/dem_tables.sh" "$CSV" > "$DOCS/dem.md"
 echo "written: $CSV, $DOCS/dem.md"

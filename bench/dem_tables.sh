@@ -27,6 +27,8 @@ awk -F, 'NR > 1 { key = $1 "," $2 "," $4; rate[key "," $3] = $8; mem[key "," $3]
                 l, mem[order[i] ",lammps"], r / best } }' "$CSV"
 cat <<TAIL
 
+![speed](dem-speed.png)
+
 Rates are particle-steps per second **per core** (total / cores). The target of issue 3:
 rubble at least as fast per core as the faster of LIGGGHTS and LAMMPS (ratio >= 1); the goal
 beyond it, twice as fast.
