@@ -68,6 +68,20 @@ static inline void dem_step(rbl_sim *sim, uint64_t n)
     }
 }
 
+/* Two simulations hold the same grains in the same order with bit-identical state. */
+static inline void dem_assert_same_state(rbl_sim *a, rbl_sim *b)
+{
+    rbl_grains_view va, vb;
+    rbl_sim_grains(a, &va);
+    rbl_sim_grains(b, &vb);
+    ASSERT_EQ_INT(va.n, vb.n);
+    ASSERT_TRUE(memcmp(va.id, vb.id, va.n * sizeof *va.id) == 0);
+    ASSERT_TRUE(memcmp(va.pos, vb.pos, 3 * va.n * sizeof *va.pos) == 0);
+    ASSERT_TRUE(memcmp(va.vel, vb.vel, 3 * va.n * sizeof *va.vel) == 0);
+    ASSERT_TRUE(memcmp(va.omega, vb.omega, 3 * va.n * sizeof *va.omega) == 0);
+    ASSERT_TRUE(memcmp(va.force, vb.force, 3 * va.n * sizeof *va.force) == 0);
+}
+
 /* Index of the grain with this id in the current order. */
 static inline size_t dem_index(const rbl_grains_view *v, uint32_t id)
 {

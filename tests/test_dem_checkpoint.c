@@ -6,19 +6,6 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static void same_state(rbl_sim *a, rbl_sim *b)
-{
-    rbl_grains_view va, vb;
-    rbl_sim_grains(a, &va);
-    rbl_sim_grains(b, &vb);
-    ASSERT_EQ_INT(va.n, vb.n);
-    ASSERT_TRUE(memcmp(va.id, vb.id, va.n * sizeof *va.id) == 0);
-    ASSERT_TRUE(memcmp(va.pos, vb.pos, 3 * va.n * sizeof *va.pos) == 0);
-    ASSERT_TRUE(memcmp(va.vel, vb.vel, 3 * va.n * sizeof *va.vel) == 0);
-    ASSERT_TRUE(memcmp(va.omega, vb.omega, 3 * va.n * sizeof *va.omega) == 0);
-    ASSERT_TRUE(memcmp(va.force, vb.force, 3 * va.n * sizeof *va.force) == 0);
-}
-
 static void expect_refused(const char *path, const char *needle)
 {
     rbl_sim *sim = NULL;
@@ -66,13 +53,13 @@ int main(void)
     dem_step(half, 2000);
     ASSERT_OK(rbl_sim_save(half, path, &err));
     dem_step(half, 2000); /* saving changes nothing */
-    same_state(whole, half);
+    dem_assert_same_state(whole, half);
     rbl_sim_destroy(half);
 
     rbl_sim *restarted = NULL;
     ASSERT_OK(rbl_sim_load(path, &restarted, &err));
     dem_step(restarted, 2000);
-    same_state(whole, restarted);
+    dem_assert_same_state(whole, restarted);
     rbl_thermo t;
     rbl_sim_thermo(restarted, &t);
     ASSERT_EQ_INT(t.step, 4000);

@@ -73,14 +73,7 @@ static void threads_bit_identical(void)
     rbl_sim *one = pile(1, 0.0), *two = pile(2, 0.0);
     dem_step(one, 5000);
     dem_step(two, 5000);
-    rbl_grains_view a, b;
-    rbl_sim_grains(one, &a);
-    rbl_sim_grains(two, &b);
-    ASSERT_EQ_INT(a.n, b.n);
-    ASSERT_TRUE(memcmp(a.id, b.id, a.n * sizeof *a.id) == 0);
-    ASSERT_TRUE(memcmp(a.pos, b.pos, 3 * a.n * sizeof *a.pos) == 0);
-    ASSERT_TRUE(memcmp(a.vel, b.vel, 3 * a.n * sizeof *a.vel) == 0);
-    ASSERT_TRUE(memcmp(a.omega, b.omega, 3 * a.n * sizeof *a.omega) == 0);
+    dem_assert_same_state(one, two);
     rbl_thermo t;
     rbl_sim_thermo(one, &t);
     printf("pile: %zu grains, %zu contacts, bit-identical on 1 and 2 threads after 5000 steps\n",

@@ -9,6 +9,7 @@
 set -eu
 RUBBLE=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/validation/section.sh"
 DOCS=$ROOT/docs/validation
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -61,8 +62,4 @@ echo "in dt) leaves slightly more residual motion. A sharper test, a polydispers
 echo "close to its friction angle, is still to be done."
 } > integrators.md
 cat integrators.md
-if [ -f "$DOCS/dem.md" ]; then
-    awk '/^## Mid-step vs synchronized/ { skip = 1 } /^## Against LIGGGHTS/ { skip = 0 } !skip' "$DOCS/dem.md" > dem.md.new
-    cat integrators.md >> dem.md.new
-    mv dem.md.new "$DOCS/dem.md"
-fi
+replace_section "$DOCS/dem.md" "Mid-step vs synchronized" integrators.md

@@ -10,6 +10,7 @@
 set -eu
 RUBBLE=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/validation/section.sh"
 DOCS=$ROOT/docs/validation
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -143,8 +144,4 @@ echo "granular bed is chaotic and the two codes differ in round-off and in lever
 echo "statistics must not: SD11a asks for 1 %."
 } > liggghts.md
 cat liggghts.md
-if [ -f "$DOCS/dem.md" ]; then
-    awk '/^## Against LIGGGHTS/ { skip = 1 } !skip' "$DOCS/dem.md" > dem.md.new
-    cat liggghts.md >> dem.md.new
-    mv dem.md.new "$DOCS/dem.md"
-fi
+replace_section "$DOCS/dem.md" "Against LIGGGHTS" liggghts.md
