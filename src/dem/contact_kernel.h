@@ -152,9 +152,9 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, size_t q, rbl_cont
     double d[3] = {gi->pos[0] - gj->pos[0], gi->pos[1] - gj->pos[1], gi->pos[2] - gj->pos[2]};
     uint8_t c = a->image[q];
     if (c != RBL_IMAGE_NONE) {
-        d[0] -= (double)((int)(c % 3) - 1) * a->box[0];
-        d[1] -= (double)((int)((c / 3) % 3) - 1) * a->box[1];
-        d[2] -= (double)((int)(c / 9) - 1) * a->box[2];
+        double sh[3];
+        rbl_image_shift(a->box, c, sh);
+        d[0] -= sh[0], d[1] -= sh[1], d[2] -= sh[2];
     }
     double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     double ri = gi->radius, rj = gj->radius, rs = ri + rj;

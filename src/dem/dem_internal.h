@@ -121,8 +121,7 @@ struct rbl_sim {
     uint64_t *keys, *keys_tmp;
     uint32_t *perm, *perm_tmp;
     size_t sort_cap;
-    void *scratch;           /* permutation scratch */
-    size_t scratch_cap;
+    double *scratch;         /* permutation scratch, 3 * sort_cap doubles */
     rbl_sim_timers timers;
     rbl_packed_grain *packed; /* see rbl_packed_grain */
     size_t packed_cap;
@@ -139,12 +138,17 @@ void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, doubl
 
 /* neighbor.c — the Verlet pair list from the shared grid; reorders grains by cell. */
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err);
-/* Periodic image shift of code c (0..26) for the box. */
-static inline void rbl_image_shift(const rbl_sim *sim, uint8_t c, double s[3])
+/* Room for n pairs and grains grains (growing, never shrinking). */
+int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *err);
+/* From i, j, touch of the p->n pairs: i_start, j_start, jpos, touch_j. */
+int rbl_pair_list_index(rbl_pair_list *p, size_t grains, rbl_error *err);
+void rbl_pair_list_free(rbl_pair_list *p);
+/* Periodic image shift of code c (0..26) for the box lengths. */
+static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])
 {
-    s[0] = (double)((int)(c % 3) - 1) * sim->box[0];
-    s[1] = (double)((int)((c / 3) % 3) - 1) * sim->box[1];
-    s[2] = (double)((int)(c / 9) - 1) * sim->box[2];
+    s[0] = (double)((int)(c % 3) - 1) * box[0];
+    s[1] = (double)((int)((c / 3) % 3) - 1) * box[1];
+    s[2] = (double)((int)(c / 9) - 1) * box[2];
 }
 #define RBL_IMAGE_NONE 13
 
@@ -157,6 +161,10 @@ void rbl_history_free(rbl_history_map *map);
 
 /* walls.c */
 int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err);
+/* Room for n contacts and grains grains; 0 on out-of-memory. */
+int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains);
+/* start[] from the grains of the w->n contacts (grouped by grain). */
+void rbl_wall_list_index(rbl_wall_list *w, size_t grains);
 void rbl_walls_free(rbl_wall_list *w);
 
 /* forces.c — contact forces (pairs, walls). They are left partial: each grain's force and
@@ -196,6 +204,19 @@ static inline void rbl_gather_grain(rbl_sim *sim, size_t k)
     T[0] = t[0], T[1] = t[1], T[2] = t[2];
     g->contacts[k] = count;
 }
+/* Grain k of g, with these velocities, into its packed record. */
+static inline void rbl_pack_grain(rbl_packed_grain *d, const rbl_grains *g, size_t k,
+                                  const double *vel, const double *omega)
+{
+    for (int a = 0; a < 3; a++) {
+        d->pos[a] = g->pos[3 * k + a];
+        d->vel[a] = vel[3 * k + a];
+        d->omega[a] = omega[3 * k + a];
+    }
+    d->radius = g->radius[k];
+    d->mass = g->mass[k];
+}
+
 /* Refresh sim->packed with these velocities; 0 on out-of-memory. */
 int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega);
 

@@ -24,16 +24,8 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
     rbl_packed_grain *pk = sim->packed;
     const long n = (long)g->n;
 #pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
-    for (long k = 0; k < n; k++) {
-        rbl_packed_grain *d = pk + k;
-        for (int a = 0; a < 3; a++) {
-            d->pos[a] = g->pos[3 * k + a];
-            d->vel[a] = vel[3 * k + a];
-            d->omega[a] = omega[3 * k + a];
-        }
-        d->radius = g->radius[k];
-        d->mass = g->mass[k];
-    }
+    for (long k = 0; k < n; k++)
+        rbl_pack_grain(pk + k, g, (size_t)k, vel, omega);
     return 1;
 }
 
@@ -44,9 +36,7 @@ static void pair_pass(rbl_sim *sim)
 {
     rbl_pair_list *p = &sim->pairs;
     rbl_grains *g = &sim->g;
-    const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
-    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
-    (void)sync;
+    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim); /* packed: force velocities */
     const rbl_contact_law law = sim->cfg.law;
     const double dt = sim->cfg.dt;
     const size_t *const i_start = p->i_start;

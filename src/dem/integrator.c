@@ -40,12 +40,8 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
             double d = x[a] - x0[a];
             d2 += d * d;
         }
-        if (pk) {
-            rbl_packed_grain *p = pk + k;
-            p->pos[0] = x[0], p->pos[1] = x[1], p->pos[2] = x[2], p->radius = g->radius[k];
-            p->vel[0] = v[0], p->vel[1] = v[1], p->vel[2] = v[2], p->mass = g->mass[k];
-            p->omega[0] = w[0], p->omega[1] = w[1], p->omega[2] = w[2];
-        }
+        if (pk)
+            rbl_pack_grain(pk + k, g, (size_t)k, g->vel, g->omega);
         /* NaN compares false with everything: turn it into +inf so that it is seen. */
         if (!(d2 <= worst))
             worst = d2 == d2 ? d2 : INFINITY;

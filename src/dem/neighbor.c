@@ -175,7 +175,7 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
         uint64_t nkey = rbl_grid_key(grid, nc[0], nc[1], nc[2]);
         uint8_t image = (uint8_t)((shift[0] + 1) + 3 * (shift[1] + 1) + 9 * (shift[2] + 1));
         double sh[3];
-        rbl_image_shift(sim, image, sh);
+        rbl_image_shift(sim->box, image, sh);
         double px = pk[0] - sh[0], py = pk[1] - sh[1], pz = pk[2] - sh[2];
         for (size_t j = cs[nkey]; j < cs[nkey + 1]; j++) {
             const double *pj = pos + 3 * j;
@@ -189,7 +189,7 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
     return 1;
 }
 
-static int pairs_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *err)
+int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *err)
 {
     int ok = 1;
     if (n > p->cap) {
@@ -243,7 +243,7 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         total += buf[t].n, failed |= buf[t].failed;
     rbl_pair_list *p = &sim->pairs;
     int rc = failed ? rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list")
-                    : pairs_reserve(p, total, n, err);
+                    : rbl_pair_list_reserve(p, total, n, err);
     if (rc == RBL_OK) {
         size_t at = 0;
         for (int t = 0; t < threads; t++) {
@@ -262,25 +262,6 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     if (rc != RBL_OK)
         return rc;
 
-    /* CSR by first grain (the list is in grain order) and by second grain. */
-    memset(p->i_start, 0, (n + 1) * sizeof *p->i_start);
-    memset(p->j_start, 0, (n + 1) * sizeof *p->j_start);
-    for (size_t q = 0; q < total; q++) {
-        p->i_start[p->i[q] + 1]++;
-        p->j_start[p->j[q] + 1]++;
-    }
-    for (size_t k = 0; k < n; k++) {
-        p->i_start[k + 1] += p->i_start[k];
-        p->j_start[k + 1] += p->j_start[k];
-    }
-    size_t *cursor = malloc((n + 1) * sizeof *cursor);
-    if (!cursor)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list");
-    memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
-    for (size_t q = 0; q < total; q++)
-        p->jpos[q] = (uint32_t)cursor[p->j[q]]++;
-    free(cursor);
-
     /* History: carried over by id pair, oriented from the lower id (a spring vector flips
      * sign when the pair's order flips; the seed's scalar D_H does not). */
     int vector = sim->cfg.law.tangent == RBL_TANGENT_SPRING;
@@ -295,9 +276,41 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         else
             h[0] = h[1] = h[2] = 0.0;
         p->touch[q] = found != NULL;
+    }
+    return rbl_pair_list_index(p, n, err);
+}
+
+int rbl_pair_list_index(rbl_pair_list *p, size_t grains, rbl_error *err)
+{
+    /* CSR by first grain (the list is in grain order) and by second grain. */
+    size_t n = grains, total = p->n;
+    memset(p->i_start, 0, (n + 1) * sizeof *p->i_start);
+    memset(p->j_start, 0, (n + 1) * sizeof *p->j_start);
+    for (size_t q = 0; q < total; q++) {
+        p->i_start[p->i[q] + 1]++;
+        p->j_start[p->j[q] + 1]++;
+    }
+    for (size_t k = 0; k < n; k++) {
+        p->i_start[k + 1] += p->i_start[k];
+        p->j_start[k + 1] += p->j_start[k];
+    }
+    size_t *cursor = malloc((n + 1) * sizeof *cursor);
+    if (!cursor)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list");
+    memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
+    for (size_t q = 0; q < total; q++) {
+        p->jpos[q] = (uint32_t)cursor[p->j[q]]++;
         p->touch_j[p->jpos[q]] = p->touch[q];
     }
+    free(cursor);
     return RBL_OK;
+}
+
+void rbl_pair_list_free(rbl_pair_list *p)
+{
+    free(p->i), free(p->j), free(p->image), free(p->touch), free(p->hist), free(p->out);
+    free(p->i_start), free(p->j_start), free(p->jpos), free(p->touch_j);
+    memset(p, 0, sizeof *p);
 }
 
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)

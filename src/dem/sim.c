@@ -59,9 +59,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     if (!sim)
         return;
     rbl_grains_free(&sim->g);
-    rbl_pair_list *p = &sim->pairs;
-    free(p->i), free(p->j), free(p->image), free(p->touch), free(p->hist), free(p->out);
-    free(p->i_start), free(p->j_start), free(p->jpos), free(p->touch_j);
+    rbl_pair_list_free(&sim->pairs);
     rbl_walls_free(&sim->wpairs);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
     free(sim->cell_start), free(sim->keys), free(sim->keys_tmp), free(sim->perm);

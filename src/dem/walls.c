@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(rbl_wall_list *w, size_t n, size_t grains)
+int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains)
 {
     if (n > w->cap) {
         size_t cap = w->cap ? w->cap : 256;
@@ -45,7 +45,7 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     rbl_wall_list *w = &sim->wpairs;
     const rbl_grains *g = &sim->g;
     w->n = 0;
-    if (!reserve(w, 1, g->n))
+    if (!rbl_wall_list_reserve(w, 1, g->n))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
     for (size_t k = 0; k < g->n; k++) {
         w->start[k] = w->n;
@@ -56,7 +56,7 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
             double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
             if (d >= reach)
                 continue;
-            if (!reserve(w, w->n + 1, g->n))
+            if (!rbl_wall_list_reserve(w, w->n + 1, g->n))
                 return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
             size_t q = w->n++;
             w->grain[q] = (uint32_t)k;
@@ -72,6 +72,15 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     }
     w->start[g->n] = w->n;
     return RBL_OK;
+}
+
+void rbl_wall_list_index(rbl_wall_list *w, size_t grains)
+{
+    memset(w->start, 0, (grains + 1) * sizeof *w->start);
+    for (size_t q = 0; q < w->n; q++)
+        w->start[w->grain[q] + 1]++;
+    for (size_t k = 0; k < grains; k++)
+        w->start[k + 1] += w->start[k];
 }
 
 void rbl_walls_free(rbl_wall_list *w)

@@ -266,22 +266,10 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     uint64_t np = rc == RBL_OK ? get_u64(b) : 0;
     if (rc == RBL_OK && (b->bad || np > b->len))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent contact data", path);
+    if (rc == RBL_OK)
+        rc = rbl_pair_list_reserve(p, np + 1, n, err);
     if (rc == RBL_OK) {
-        p->i = malloc((np + 1) * sizeof *p->i), p->j = malloc((np + 1) * sizeof *p->j);
-        p->image = malloc(np + 1), p->touch = malloc(np + 1);
-        p->hist = malloc((np + 1) * RBL_HIST * sizeof *p->hist);
-        p->out = malloc((np + 1) * RBL_PAIR_OUT * sizeof *p->out);
-        p->jpos = malloc((np + 1) * sizeof *p->jpos);
-        p->touch_j = malloc(np + 1);
-        p->i_start = calloc(n + 1, sizeof *p->i_start);
-        p->j_start = calloc(n + 1, sizeof *p->j_start);
-        p->cap = np + 1, p->grains_cap = n + 1, p->n = np;
-        if (!p->i || !p->j || !p->image || !p->touch || !p->hist || !p->out || !p->jpos ||
-            !p->touch_j ||
-            !p->i_start || !p->j_start)
-            rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
-    }
-    if (rc == RBL_OK) {
+        p->n = np;
         get(b, p->i, np * sizeof *p->i), get(b, p->j, np * sizeof *p->j);
         get(b, p->image, np), get(b, p->touch, np);
         get(b, p->hist, np * RBL_HIST * sizeof *p->hist);
@@ -294,16 +282,10 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     uint64_t nwc = rc == RBL_OK ? get_u64(b) : 0;
     if (rc == RBL_OK && (b->bad || nwc > b->len))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent wall data", path);
+    if (rc == RBL_OK && !rbl_wall_list_reserve(w, nwc + 1, n))
+        rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
     if (rc == RBL_OK) {
-        w->grain = malloc((nwc + 1) * sizeof *w->grain), w->wall = malloc((nwc + 1) * sizeof *w->wall);
-        w->touch = malloc(nwc + 1), w->hist = malloc((nwc + 1) * RBL_HIST * sizeof *w->hist);
-        w->out = malloc((nwc + 1) * RBL_WALL_OUT * sizeof *w->out);
-        w->start = calloc(n + 1, sizeof *w->start);
-        w->cap = nwc + 1, w->grains_cap = n + 1, w->n = nwc;
-        if (!w->grain || !w->wall || !w->touch || !w->hist || !w->out || !w->start)
-            rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
-    }
-    if (rc == RBL_OK) {
+        w->n = nwc;
         get(b, w->grain, nwc * sizeof *w->grain), get(b, w->wall, nwc * sizeof *w->wall);
         get(b, w->touch, nwc), get(b, w->hist, nwc * RBL_HIST * sizeof *w->hist);
         for (size_t q = 0; q < nwc && !b->bad; q++)
@@ -315,30 +297,14 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent checkpoint contents", path);
     if (rc == RBL_OK)
         rc = rbl_sim_check_law(sim, err); /* coefficients; kt was defaulted before saving */
+    /* The gather tables follow from the lists, exactly as the build made them. */
+    if (rc == RBL_OK)
+        rc = rbl_pair_list_index(p, n, err);
     if (rc != RBL_OK) {
         rbl_sim_destroy(sim);
         return rc;
     }
-    /* The gather tables follow from the lists, exactly as the build made them. */
-    for (size_t q = 0; q < np; q++)
-        p->i_start[p->i[q] + 1]++, p->j_start[p->j[q] + 1]++;
-    for (size_t k = 0; k < n; k++)
-        p->i_start[k + 1] += p->i_start[k], p->j_start[k + 1] += p->j_start[k];
-    size_t *cursor = malloc((n + 1) * sizeof *cursor);
-    if (!cursor) {
-        rbl_sim_destroy(sim);
-        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
-    }
-    memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
-    for (size_t q = 0; q < np; q++)
-        p->jpos[q] = (uint32_t)cursor[p->j[q]]++;
-    for (size_t q = 0; q < np; q++)
-        p->touch_j[p->jpos[q]] = p->touch[q];
-    free(cursor);
-    for (size_t q = 0; q < nwc; q++)
-        w->start[w->grain[q] + 1]++;
-    for (size_t k = 0; k < n; k++)
-        w->start[k + 1] += w->start[k];
+    rbl_wall_list_index(w, n);
     /* The grid and cell tables are rebuilt at the next neighbour build; until then the lists
      * above serve. */
     sim->prepared = 1;

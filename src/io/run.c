@@ -55,15 +55,26 @@ static double smallest_radius(const rbl_size_dist *d)
 /* The shortest contact any source can produce: a probe simulation holding one grain of the
  * smallest radius of each source (dt: auto, and gamma from restitution, need it before the
  * grains exist). */
-static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, double *t_c,
-                            rbl_error *err)
+/* A simulation of the scene's configuration, materials and walls, without grains, to ask
+ * questions before the real one is built (dt is irrelevant there). */
+static int make_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
+                      rbl_error *err)
 {
     rbl_sim_config probe_cfg = *cfg;
     probe_cfg.dt = 1.0;
+    int rc = rbl_sim_create(probe, &probe_cfg, err);
+    if (rc == RBL_OK && (rc = add_materials_walls(s, *probe, err)) != RBL_OK) {
+        rbl_sim_destroy(*probe);
+        *probe = NULL;
+    }
+    return rc;
+}
+
+static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, double *t_c,
+                            rbl_error *err)
+{
     rbl_sim *probe = NULL;
-    int rc = rbl_sim_create(&probe, &probe_cfg, err);
-    if (rc == RBL_OK)
-        rc = add_materials_walls(s, probe, err);
+    int rc = make_probe(s, cfg, &probe, err);
     for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
         if (s->sources[k].kind == RBL_SOURCE_FILE) {
             size_t placed = 0;
@@ -88,13 +99,9 @@ static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, doubl
 /* The mean radius of the grains in a file source. */
 static int file_mean_radius(const rbl_scene *s, const rbl_source *src, double *r, rbl_error *err)
 {
-    rbl_sim_config cfg = s->cfg;
-    cfg.dt = 1.0;
     rbl_sim *probe = NULL;
     size_t placed = 0;
-    int rc = rbl_sim_create(&probe, &cfg, err);
-    if (rc == RBL_OK)
-        rc = add_materials_walls(s, probe, err);
+    int rc = make_probe(s, &s->cfg, &probe, err);
     if (rc == RBL_OK)
         rc = rbl_grains_read_text(probe, src->file, src->spec.material, &placed, err);
     if (rc == RBL_OK && placed == 0)
