@@ -14,6 +14,7 @@ int cmd_generate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_clump(int argc, char **argv);
 
 /* Print "rubble <cmd>: error: <message>" to stderr and return status. */
 int cli_fail(const char *cmd, int status, const char *fmt, ...)

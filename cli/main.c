@@ -13,6 +13,7 @@ static void usage(FILE *out)
             "\n"
             "commands:\n"
             "  run        run a scene file: rubble run SCENE.yaml (docs/scenes.md)\n"
+            "  clump      approximate a body by a clump of spheres (seed 001): rubble clump --help\n"
             "  calibrate  the seed's time-step iteration: halve C until e matches theory\n"
             "  contacts   find every touching pair (Demcda interface: bounds.txt, elements.txt\n"
             "             -> contacts.txt); rubble contacts --help\n"
@@ -31,6 +32,8 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "calibrate") == 0)
         return cmd_calibrate(argc - 1, argv + 1);
+    if (strcmp(cmd, "clump") == 0)
+        return cmd_clump(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1);
     if (strcmp(cmd, "contacts") == 0)

@@ -454,6 +454,200 @@ typedef struct rbl_run_report {
 RBL_API int rbl_scene_run(const rbl_scene *scene, const rbl_run_options *options,
                           rbl_run_report *report, rbl_error *err);
 
+
+/* ---------------------------------------------------------------- shapes and clumps (KL) -- */
+
+/* A signed distance field (KL1): samples on a Cartesian grid of cubic voxels, x fastest.
+ * Sample (i, j, k) sits at origin + h * (i, j, k); its value is the distance to the surface,
+ * positive inside the body, negative outside. */
+typedef struct rbl_sdf {
+    size_t n[3];      /* samples per axis */
+    double h;         /* voxel edge */
+    double origin[3]; /* position of sample (0, 0, 0) */
+    float *value;     /* n[0] * n[1] * n[2] */
+} rbl_sdf;
+
+/* Allocate a field; RBL_ETOOBIG when it would need more than memory_limit bytes (0: none). */
+RBL_API int rbl_sdf_alloc(rbl_sdf *sdf, const size_t n[3], double h, const double origin[3],
+                          size_t memory_limit, rbl_error *err);
+RBL_API void rbl_sdf_free(rbl_sdf *sdf);
+/* Trilinear interpolation; outside the grid the nearest boundary sample. */
+RBL_API double rbl_sdf_sample(const rbl_sdf *sdf, const double p[3]);
+
+/* Built-in solids for tests and demos, centred at the origin. Sizes (metres):
+ *   box: edge lengths a, b, c          sphere: radius r
+ *   ellipsoid: semi-axes a, b, c       octahedron: |x| + |y| + |z| <= s
+ *   cylinder: radius r, height h along z */
+typedef enum rbl_shape_kind {
+    RBL_SHAPE_BOX,
+    RBL_SHAPE_SPHERE,
+    RBL_SHAPE_ELLIPSOID,
+    RBL_SHAPE_OCTAHEDRON,
+    RBL_SHAPE_CYLINDER
+} rbl_shape_kind;
+
+typedef struct rbl_shape {
+    rbl_shape_kind kind;
+    double size[3];
+} rbl_shape;
+
+/* "box:4,4,4", "sphere:1", "ellipsoid:2,1,0.5", "octahedron:1", "cylinder:0.5,2". */
+RBL_API int rbl_shape_parse(const char *text, rbl_shape *shape, rbl_error *err);
+/* Exact signed distance to the surface, positive inside. */
+RBL_API double rbl_shape_distance(const rbl_shape *shape, const double p[3]);
+RBL_API void rbl_shape_bounds(const rbl_shape *shape, double lo[3], double hi[3]);
+
+/* Mass properties of a solid of uniform density. inertia is about the centre of mass, in the
+ * input frame; principal moments ascend, axes[k] is the unit axis of moment k (a right-handed
+ * frame). */
+typedef struct rbl_mass_properties {
+    double volume, mass, density;
+    double centre[3];
+    double inertia[3][3];
+    double principal[3];
+    double axes[3][3];
+} rbl_mass_properties;
+
+/* Closed forms of the built-in solids. */
+RBL_API void rbl_shape_mass_properties(const rbl_shape *shape, double density,
+                                       rbl_mass_properties *out);
+/* Principal moments and axes of props->inertia (Jacobi rotations). */
+RBL_API void rbl_mass_properties_principal(rbl_mass_properties *props);
+
+/* Sample a solid on a grid of edge h covering it with pad voxels to spare on every side. */
+RBL_API int rbl_sdf_from_shape(rbl_sdf *sdf, const rbl_shape *shape, double h, int pad,
+                               size_t memory_limit, rbl_error *err);
+
+/* A binary voxel image (nonzero = inside) turned into a signed distance field by an exact
+ * Euclidean distance transform. The surface is taken halfway between an inside and an outside
+ * voxel centre: inside, value = distance to the nearest outside centre - h/2; outside,
+ * -(distance to the nearest inside centre - h/2). */
+RBL_API int rbl_sdf_from_voxels(rbl_sdf *sdf, const uint8_t *inside, const size_t n[3], double h,
+                                const double origin[3], size_t memory_limit, rbl_error *err);
+
+/* A closed, consistently oriented triangle mesh. */
+typedef struct rbl_mesh {
+    size_t n_vertices, n_triangles;
+    double *vertex;     /* 3 per vertex */
+    uint32_t *triangle; /* 3 vertex indices per triangle, counter-clockwise seen from outside */
+} rbl_mesh;
+
+/* Read an STL file (ASCII or binary), weld equal vertices, and check that the surface is
+ * closed (every edge shared by exactly two triangles) and consistently oriented; an inward
+ * oriented mesh is turned outward. Errors name the file and the offending edge or facet. */
+RBL_API int rbl_stl_read(const char *path, rbl_mesh *mesh, rbl_error *err);
+RBL_API void rbl_mesh_free(rbl_mesh *mesh);
+/* Enclosed volume (divergence theorem; exact for the polyhedron). */
+RBL_API double rbl_mesh_volume(const rbl_mesh *mesh);
+/* Exact signed distance to the mesh at every sample: distance to the nearest triangle
+ * (bounding volume hierarchy), sign by the crossing number along x with a watertight
+ * tie rule, so that rays through edges and vertices count once. */
+RBL_API int rbl_sdf_from_mesh(rbl_sdf *sdf, const rbl_mesh *mesh, double h, int pad,
+                              size_t memory_limit, rbl_error *err);
+
+/* Volume files (docs/clumps.md): a text header, then the values, ASCII or raw little-endian.
+ *   rubble-sdf 1 | rubble-voxels 1
+ *   dims NX NY NZ
+ *   spacing H
+ *   origin X Y Z
+ *   data ascii | float32 | uint8
+ * rbl_volume_read returns a signed distance field for either kind (voxels through the
+ * distance transform). */
+RBL_API int rbl_volume_read(const char *path, rbl_sdf *sdf, size_t memory_limit, rbl_error *err);
+RBL_API int rbl_sdf_write(const char *path, const rbl_sdf *sdf, rbl_error *err);
+
+/* A clump: spheres (x, y, z, r). */
+typedef struct rbl_clump {
+    size_t n;
+    double *sphere; /* 4 per sphere */
+} rbl_clump;
+
+RBL_API void rbl_clump_free(rbl_clump *clump);
+
+typedef struct rbl_clump_options {
+    double ratio;    /* the seed's R: no new centre closer than R * r_phi to a sphere's centre */
+    size_t max_spheres; /* P_max; 0 = no limit */
+} rbl_clump_options;
+
+/* Algorithm 1 of seed 001 (KL2): inside samples by decreasing distance, each a sphere of that
+ * radius unless it lies inside an existing sphere or closer than R r_phi to a centre. Ties in
+ * distance keep the grid order (x fastest). */
+RBL_API int rbl_clump_build(const rbl_sdf *sdf, const rbl_clump_options *options,
+                            rbl_clump *clump, rbl_error *err);
+
+/* Algorithm 2 (KL3): volume, mass, centre and inertia of the union of the spheres by counting
+ * the centres of a grid of cells of edge step that fall inside (midpoint rule). */
+RBL_API int rbl_clump_mass_properties(const rbl_clump *clump, double step, double density,
+                                      rbl_mass_properties *out, rbl_error *err);
+/* Volume of {sdf > 0} by the same counting on the trilinear interpolant. */
+RBL_API double rbl_sdf_volume(const rbl_sdf *sdf, double step);
+
+/* A quad mesh of the iso-surface sdf = alpha (surface nets on a grid of edge step, values
+ * interpolated from the field). */
+typedef struct rbl_quad_mesh {
+    size_t n_vertices, n_quads;
+    double *vertex;  /* 3 per vertex */
+    uint32_t *quad;  /* 4 per quad */
+} rbl_quad_mesh;
+
+RBL_API int rbl_isosurface_build(const rbl_sdf *sdf, double alpha, double step,
+                                 rbl_quad_mesh *mesh, rbl_error *err);
+RBL_API void rbl_quad_mesh_free(rbl_quad_mesh *mesh);
+/* Algorithm 3 (KL4): Q_r, the share of points (3 per point) not inside any sphere. */
+RBL_API int rbl_clump_outside_share(const rbl_clump *clump, const double *points, size_t n,
+                                    double *share, rbl_error *err);
+
+/* Clump files (docs/clumps.md): mass properties, then the spheres in the body frame (centre of
+ * mass at the origin, axes along the principal axes). rbl_clump_write moves the spheres there. */
+RBL_API int rbl_clump_write(const char *path, const rbl_clump *clump,
+                            const rbl_mass_properties *props, rbl_error *err);
+RBL_API int rbl_clump_read(const char *path, rbl_clump *clump, rbl_mass_properties *props,
+                           rbl_error *err);
+/* ParaView: the spheres as points with a radius array; a quad mesh as polygons. */
+RBL_API int rbl_clump_vtp_write(const char *path, const rbl_clump *clump, rbl_error *err);
+RBL_API int rbl_quad_mesh_vtp_write(const char *path, const rbl_quad_mesh *mesh,
+                                    rbl_error *err);
+
+
+/* The whole of `rubble clump`: a body from a built-in shape, a volume file or an STL, its
+ * field, the clump (Algorithm 1), its mass properties (Algorithm 2), the iso-surface and Q_r
+ * (Algorithm 3), and the files. */
+typedef enum rbl_clump_source {
+    RBL_CLUMP_FROM_SHAPE,
+    RBL_CLUMP_FROM_VOLUME, /* rubble-sdf or rubble-voxels file */
+    RBL_CLUMP_FROM_STL
+} rbl_clump_source;
+
+typedef struct rbl_clump_job {
+    rbl_clump_source source;
+    rbl_shape shape;         /* FROM_SHAPE */
+    const char *path;        /* FROM_VOLUME, FROM_STL */
+    double voxel;            /* h for shapes and meshes; 0: the longest extent / 100 */
+    int pad;                 /* empty voxels around shapes and meshes */
+    rbl_clump_options build;
+    double k;                /* sampling step k h of Algorithms 2 and 3 (seed: 0.5) */
+    double alpha;            /* iso-level of Algorithm 3, in voxels (alpha h metres) */
+    double density;          /* kg/m^3 */
+    const char *output_dir;  /* clump.txt, spheres.vtp, surface.vtp; NULL: no files */
+    const char *sdf_out;     /* also write the field here, or NULL */
+    size_t memory_limit;     /* bytes for the field; 0: none */
+} rbl_clump_job;
+
+typedef struct rbl_clump_report {
+    size_t grid[3];
+    double h, alpha_length;
+    size_t spheres;
+    double volume_clump, volume_body; /* V_P, V_T (closed form / mesh / field count) */
+    double q_v, q_r;                   /* V_P / V_T; share of surface vertices outside */
+    size_t surface_vertices, surface_quads;
+    double min_radius, max_radius;
+    rbl_mass_properties clump;         /* of the spheres, Algorithm 2 */
+    double seconds_field, seconds_build, seconds_mass, seconds_surface;
+} rbl_clump_report;
+
+RBL_API int rbl_clump_job_run(const rbl_clump_job *job, rbl_clump_report *report,
+                              rbl_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,10 +1,12 @@
 /* atomic_file.c — write to a temporary file beside the target and rename it into place, so
- * that an interrupted run never leaves a half-written file under the final name. */
+ * that an interrupted run never leaves a half-written file under the final name; and the
+ * output folders, made with their parents. */
 #include "io_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int rbl_atomic_open(rbl_atomic_file *f, const char *path, rbl_error *err)
@@ -68,4 +70,27 @@ void rbl_atomic_abort(rbl_atomic_file *f)
     free(f->temp_path);
     free(f->final_path);
     memset(f, 0, sizeof *f);
+}
+
+int rbl_make_dirs(const char *path, rbl_error *err)
+{
+    char *copy = strdup(path);
+    if (!copy)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (char *p = copy + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(copy);
+            return rbl_error_set(err, RBL_EIO, "%s: cannot create folder: %s", path, strerror(e));
+        }
+        *p = '/';
+    }
+    int rc = RBL_OK;
+    if (mkdir(copy, 0777) != 0 && errno != EEXIST)
+        rc = rbl_error_set(err, RBL_EIO, "%s: cannot create folder: %s", path, strerror(errno));
+    free(copy);
+    return rc;
 }

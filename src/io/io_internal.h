@@ -25,6 +25,8 @@ int rbl_reader_next(rbl_line_reader *r, rbl_error *err);
 int rbl_reader_count_tokens(const rbl_line_reader *r);
 /* Read the next token of the line as a finite double / a non-negative integer; what names
  * the quantity in the message. */
+/* The next token of the line, cut out in place. */
+int rbl_reader_word(rbl_line_reader *r, const char *what, char **out, rbl_error *err);
 int rbl_reader_double(rbl_line_reader *r, const char *what, double *out, rbl_error *err);
 int rbl_reader_size(rbl_line_reader *r, const char *what, size_t *out, rbl_error *err);
 
@@ -39,6 +41,29 @@ typedef struct rbl_atomic_file {
 int rbl_atomic_open(rbl_atomic_file *f, const char *path, rbl_error *err);
 int rbl_atomic_commit(rbl_atomic_file *f, rbl_error *err);
 void rbl_atomic_abort(rbl_atomic_file *f);
+/* mkdir -p */
+int rbl_make_dirs(const char *path, rbl_error *err);
+
+/* vtk.c — a VTK XML PolyData file: points, per-point arrays, and either one vertex per point
+ * (cells = NULL) or polygons of cell_size corners. */
+typedef struct rbl_vtp_array {
+    const char *type, *name; /* VTK type ("Float64", "UInt32"), array name */
+    int components;
+    size_t elem;             /* bytes per component */
+    const void *data;
+} rbl_vtp_array;
+
+typedef struct rbl_vtp_polydata {
+    size_t n_points;
+    const double *points; /* 3 per point */
+    const rbl_vtp_array *arrays;
+    int n_arrays;
+    const uint32_t *cells; /* NULL: vertices */
+    size_t n_cells;
+    int cell_size;
+} rbl_vtp_polydata;
+
+int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err);
 
 /* checkpoint.c — the simulation plus an opaque block of the caller's run state. */
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,

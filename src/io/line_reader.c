@@ -91,6 +91,12 @@ static char *take_token(rbl_line_reader *r, const char *what, rbl_error *err)
     return s;
 }
 
+int rbl_reader_word(rbl_line_reader *r, const char *what, char **out, rbl_error *err)
+{
+    *out = take_token(r, what, err);
+    return *out ? RBL_OK : RBL_EPARSE;
+}
+
 int rbl_reader_double(rbl_line_reader *r, const char *what, double *out, rbl_error *err)
 {
     char *s = take_token(r, what, err), *end;

@@ -7,30 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-static int make_dirs(const char *path, rbl_error *err)
-{
-    char *copy = strdup(path);
-    if (!copy)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    for (char *p = copy + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(copy, 0777) != 0 && errno != EEXIST) {
-            int e = errno;
-            free(copy);
-            return rbl_error_set(err, RBL_EIO, "%s: cannot create folder: %s", path, strerror(e));
-        }
-        *p = '/';
-    }
-    int rc = RBL_OK;
-    if (mkdir(copy, 0777) != 0 && errno != EEXIST)
-        rc = rbl_error_set(err, RBL_EIO, "%s: cannot create folder: %s", path, strerror(errno));
-    free(copy);
-    return rc;
-}
 
 static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
 {
@@ -436,7 +412,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
                      : s->steps ? s->steps
                                 : (uint64_t)ceil(s->end_time / dt - 1e-9);
     double end_time = (double)total * dt;
-    rc = make_dirs(o.dir, err);
+    rc = rbl_make_dirs(o.dir, err);
     uint64_t step = 0;
     {
         rbl_thermo now;

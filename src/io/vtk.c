@@ -1,7 +1,8 @@
-/* vtk.c — ParaView output (SPEC BY5): grains as VTK XML PolyData (.vtp) with raw appended
- * binary arrays (position, velocity, angular velocity, radius, id, contact force magnitude,
- * contact count, and one vertex per grain), and the .pvd collection that makes the frames a
- * time series. Both written atomically (temporary name + rename). */
+/* vtk.c — ParaView output (SPEC BY5): VTK XML PolyData (.vtp) with raw appended binary arrays
+ * — points with per-point arrays, as vertices or as polygons — used for the grains (position,
+ * velocity, angular velocity, radius, id, contact force magnitude, contact count), clumps and
+ * iso-surfaces; and the .pvd collection that makes frames a time series. Written atomically
+ * (temporary name + rename). */
 #include "scene_internal.h"
 
 #include <math.h>
@@ -14,17 +15,75 @@
 #define RBL_VTK_ORDER "LittleEndian"
 #endif
 
-typedef struct array_desc {
-    const char *type, *name;
-    int components;
-    size_t elem;
-} array_desc;
-
 static void block(FILE *f, const void *data, uint64_t bytes)
 {
     fwrite(&bytes, sizeof bytes, 1, f);
     if (bytes)
         fwrite(data, 1, (size_t)bytes, f);
+}
+
+static uint64_t array_bytes(const rbl_vtp_array *a, size_t n)
+{
+    return (uint64_t)n * (uint64_t)a->components * (uint64_t)a->elem;
+}
+
+int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err)
+{
+    size_t n = pd->n_points, cells = pd->cells ? pd->n_cells : n;
+    size_t corners = pd->cells ? pd->n_cells * (size_t)pd->cell_size : n;
+    int64_t *conn = malloc((corners ? corners : 1) * sizeof *conn);
+    int64_t *offs = malloc((cells ? cells : 1) * sizeof *offs);
+    if (!conn || !offs) {
+        free(conn), free(offs);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    }
+    for (size_t k = 0; k < corners; k++)
+        conn[k] = pd->cells ? (int64_t)pd->cells[k] : (int64_t)k;
+    for (size_t k = 0; k < cells; k++)
+        offs[k] = (int64_t)(k + 1) * (pd->cells ? pd->cell_size : 1);
+    rbl_atomic_file af;
+    int rc = rbl_atomic_open(&af, path, err);
+    if (rc != RBL_OK) {
+        free(conn), free(offs);
+        return rc;
+    }
+    const char *kind = pd->cells ? "Polys" : "Verts";
+    FILE *f = af.file;
+    uint64_t offset = 0;
+    fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" "
+               "byte_order=\"" RBL_VTK_ORDER "\" header_type=\"UInt64\">\n  <PolyData>\n");
+    fprintf(f, "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"0\" "
+               "NumberOfStrips=\"0\" NumberOfPolys=\"%zu\">\n",
+            n, pd->cells ? (size_t)0 : cells, pd->cells ? cells : (size_t)0);
+    fprintf(f, "      <PointData>\n");
+    for (int a = 0; a < pd->n_arrays; a++) {
+        const rbl_vtp_array *d = &pd->arrays[a];
+        fprintf(f, "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" "
+                   "format=\"appended\" offset=\"%llu\"/>\n",
+                d->type, d->name, d->components, (unsigned long long)offset);
+        offset += 8 + array_bytes(d, n);
+    }
+    fprintf(f, "      </PointData>\n      <Points>\n        <DataArray type=\"Float64\" "
+               "Name=\"position\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
+               "      </Points>\n",
+            (unsigned long long)offset);
+    offset += 8 + (uint64_t)n * 24;
+    fprintf(f, "      <%s>\n        <DataArray type=\"Int64\" Name=\"connectivity\" "
+               "format=\"appended\" offset=\"%llu\"/>\n",
+            kind, (unsigned long long)offset);
+    offset += 8 + (uint64_t)corners * 8;
+    fprintf(f, "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"appended\" "
+               "offset=\"%llu\"/>\n      </%s>\n",
+            (unsigned long long)offset, kind);
+    fprintf(f, "    </Piece>\n  </PolyData>\n  <AppendedData encoding=\"raw\">\n   _");
+    for (int a = 0; a < pd->n_arrays; a++)
+        block(f, pd->arrays[a].data, array_bytes(&pd->arrays[a], n));
+    block(f, pd->points, (uint64_t)n * 24);
+    block(f, conn, (uint64_t)corners * 8);
+    block(f, offs, (uint64_t)cells * 8);
+    fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
+    free(conn), free(offs);
+    return rbl_atomic_commit(&af, err);
 }
 
 int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
@@ -34,66 +93,27 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
     const double *grav = rbl_sim_config_get(sim)->gravity;
     size_t n = v.n;
     double *fmag = malloc((n ? n : 1) * sizeof *fmag);
-    int64_t *conn = malloc((n ? n : 1) * sizeof *conn), *offs = malloc((n ? n : 1) * sizeof *offs);
-    if (!fmag || !conn || !offs) {
-        free(fmag), free(conn), free(offs);
+    if (!fmag)
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
-    }
     for (size_t k = 0; k < n; k++) {
         double f[3];
         for (int a = 0; a < 3; a++)
             f[a] = v.force[3 * k + a] - v.mass[k] * grav[a];
         fmag[k] = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-        conn[k] = (int64_t)k;
-        offs[k] = (int64_t)k + 1;
     }
-    const array_desc point_data[] = {
-        {"Float64", "radius", 1, 8},           {"Float64", "velocity", 3, 8},
-        {"Float64", "angular_velocity", 3, 8}, {"UInt32", "id", 1, 4},
-        {"Float64", "contact_force", 1, 8},    {"UInt32", "contacts", 1, 4},
+    const rbl_vtp_array arrays[] = {
+        {"Float64", "radius", 1, 8, v.radius},
+        {"Float64", "velocity", 3, 8, v.vel},
+        {"Float64", "angular_velocity", 3, 8, v.omega},
+        {"UInt32", "id", 1, 4, v.id},
+        {"Float64", "contact_force", 1, 8, fmag},
+        {"UInt32", "contacts", 1, 4, v.contacts},
     };
-    const void *point_ptr[] = {v.radius, v.vel, v.omega, v.id, fmag, v.contacts};
-    rbl_atomic_file af;
-    int rc = rbl_atomic_open(&af, path, err);
-    if (rc != RBL_OK) {
-        free(fmag), free(conn), free(offs);
-        return rc;
-    }
-    FILE *f = af.file;
-    uint64_t offset = 0;
-    fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"1.0\" "
-               "byte_order=\"" RBL_VTK_ORDER "\" header_type=\"UInt64\">\n  <PolyData>\n");
-    fprintf(f, "    <Piece NumberOfPoints=\"%zu\" NumberOfVerts=\"%zu\" NumberOfLines=\"0\" "
-               "NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n", n, n);
-    fprintf(f, "      <PointData Scalars=\"radius\" Vectors=\"velocity\">\n");
-    for (size_t a = 0; a < sizeof point_data / sizeof *point_data; a++) {
-        const array_desc *d = &point_data[a];
-        fprintf(f, "        <DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" "
-                   "format=\"appended\" offset=\"%llu\"/>\n",
-                d->type, d->name, d->components, (unsigned long long)offset);
-        offset += 8 + (uint64_t)n * (uint64_t)d->components * d->elem;
-    }
-    fprintf(f, "      </PointData>\n      <Points>\n        <DataArray type=\"Float64\" "
-               "Name=\"position\" NumberOfComponents=\"3\" format=\"appended\" offset=\"%llu\"/>\n"
-               "      </Points>\n",
-            (unsigned long long)offset);
-    offset += 8 + (uint64_t)n * 24;
-    fprintf(f, "      <Verts>\n        <DataArray type=\"Int64\" Name=\"connectivity\" "
-               "format=\"appended\" offset=\"%llu\"/>\n",
-            (unsigned long long)offset);
-    offset += 8 + (uint64_t)n * 8;
-    fprintf(f, "        <DataArray type=\"Int64\" Name=\"offsets\" format=\"appended\" "
-               "offset=\"%llu\"/>\n      </Verts>\n",
-            (unsigned long long)offset);
-    fprintf(f, "    </Piece>\n  </PolyData>\n  <AppendedData encoding=\"raw\">\n   _");
-    for (size_t a = 0; a < sizeof point_data / sizeof *point_data; a++)
-        block(f, point_ptr[a], (uint64_t)n * (uint64_t)point_data[a].components * point_data[a].elem);
-    block(f, v.pos, (uint64_t)n * 24);
-    block(f, conn, (uint64_t)n * 8);
-    block(f, offs, (uint64_t)n * 8);
-    fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
-    free(fmag), free(conn), free(offs);
-    return rbl_atomic_commit(&af, err);
+    rbl_vtp_polydata pd = {.n_points = n, .points = v.pos, .arrays = arrays,
+                           .n_arrays = (int)(sizeof arrays / sizeof *arrays)};
+    int rc = rbl_vtp_polydata_write(path, &pd, err);
+    free(fmag);
+    return rc;
 }
 
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,

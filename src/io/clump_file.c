@@ -1,0 +1,199 @@
+/* clump_file.c — clump files (docs/clumps.md) and the ParaView views of clumps (KL2-KL4).
+ * A clump file holds the mass properties and the spheres in the body frame: centre of mass at
+ * the origin, axes along the principal axes (ascending moments), so that a scene places a
+ * clump with a position and an orientation only. Text, one keyword per line:
+ *   rubble-clump 1
+ *   density RHO / volume V / mass M            kg/m^3, m^3, kg
+ *   centre X Y Z                               centre of mass in the source frame
+ *   principal I1 I2 I3                         kg m^2, ascending
+ *   axes                                       then 3 lines: the principal axes in the source
+ *   spheres N                                  then N lines: x y z r in the body frame */
+#include "io_internal.h"
+#include "../shape/shape_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rbl_clump_write(const char *path, const rbl_clump *clump, const rbl_mass_properties *p,
+                    rbl_error *err)
+{
+    rbl_atomic_file af;
+    int rc = rbl_atomic_open(&af, path, err);
+    if (rc != RBL_OK)
+        return rc;
+    FILE *f = af.file;
+    fprintf(f, "rubble-clump 1\n# spheres in the body frame: centre of mass at the origin, "
+               "axes along the principal axes\n");
+    fprintf(f, "density %.17g\nvolume %.17g\nmass %.17g\n", p->density, p->volume, p->mass);
+    fprintf(f, "centre %.17g %.17g %.17g\n", p->centre[0], p->centre[1], p->centre[2]);
+    fprintf(f, "principal %.17g %.17g %.17g\naxes\n", p->principal[0], p->principal[1],
+            p->principal[2]);
+    for (int m = 0; m < 3; m++)
+        fprintf(f, "%.17g %.17g %.17g\n", p->axes[m][0], p->axes[m][1], p->axes[m][2]);
+    fprintf(f, "spheres %zu\n", clump->n);
+    for (size_t q = 0; q < clump->n; q++) {
+        const double *s = clump->sphere + 4 * q;
+        double d[3], b[3];
+        rbl_sub3(s, p->centre, d);
+        for (int m = 0; m < 3; m++)
+            b[m] = rbl_dot3(p->axes[m], d);
+        fprintf(f, "%.17g %.17g %.17g %.17g\n", b[0], b[1], b[2], s[3]);
+    }
+    return rbl_atomic_commit(&af, err);
+}
+
+static int key_line(rbl_line_reader *r, const char *key, rbl_error *err)
+{
+    int rc = rbl_reader_next(r, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: the file ends before '%s'", r->path,
+                             r->line, key);
+    char *word;
+    rc = rbl_reader_word(r, key, &word, err);
+    if (rc == RBL_OK && strcmp(word, key) != 0)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: expected '%s', found '%.64s'", r->path,
+                           r->line, key, word);
+    return rc;
+}
+
+static int numbers(rbl_line_reader *r, const char *what, double *out, int count, rbl_error *err)
+{
+    int tokens = rbl_reader_count_tokens(r);
+    if (tokens != count)
+        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: %s: expected %d numbers, found %d",
+                             r->path, r->line, what, count, tokens);
+    for (int k = 0; k < count; k++) {
+        int rc = rbl_reader_double(r, what, &out[k], err);
+        if (rc != RBL_OK)
+            return rc;
+    }
+    return RBL_OK;
+}
+
+static int positive(rbl_line_reader *r, const char *what, double v, rbl_error *err)
+{
+    if (!(v > 0))
+        return rbl_error_set(err, RBL_ERANGE, "%s:%ld: %s %g must be positive", r->path, r->line,
+                             what, v);
+    return RBL_OK;
+}
+
+static int read_body(rbl_line_reader *r, rbl_clump *c, rbl_mass_properties *p, rbl_error *err)
+{
+    int rc = key_line(r, "rubble-clump", err);
+    double version = 0;
+    if (rc == RBL_OK)
+        rc = numbers(r, "version", &version, 1, err);
+    if (rc == RBL_OK && version != 1)
+        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: version %g is not supported (1 is)",
+                             r->path, r->line, version);
+    const char *scalar[3] = {"density", "volume", "mass"};
+    double *dst[3] = {&p->density, &p->volume, &p->mass};
+    for (int k = 0; k < 3 && rc == RBL_OK; k++) {
+        rc = key_line(r, scalar[k], err);
+        if (rc == RBL_OK)
+            rc = numbers(r, scalar[k], dst[k], 1, err);
+        if (rc == RBL_OK)
+            rc = positive(r, scalar[k], *dst[k], err);
+    }
+    if (rc == RBL_OK)
+        rc = key_line(r, "centre", err);
+    if (rc == RBL_OK)
+        rc = numbers(r, "centre", p->centre, 3, err);
+    if (rc == RBL_OK)
+        rc = key_line(r, "principal", err);
+    if (rc == RBL_OK)
+        rc = numbers(r, "principal moment", p->principal, 3, err);
+    for (int m = 0; m < 3 && rc == RBL_OK; m++)
+        rc = positive(r, "principal moment", p->principal[m], err);
+    if (rc == RBL_OK && (p->principal[0] > p->principal[1] || p->principal[1] > p->principal[2] ||
+                         p->principal[0] + p->principal[1] < p->principal[2] * (1 - 1e-9)))
+        rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: principal moments %g %g %g must ascend and "
+                           "satisfy I1 + I2 >= I3", r->path, r->line, p->principal[0],
+                           p->principal[1], p->principal[2]);
+    if (rc == RBL_OK)
+        rc = key_line(r, "axes", err);
+    for (int m = 0; m < 3 && rc == RBL_OK; m++) {
+        rc = rbl_reader_next(r, err);
+        if (rc == 0)
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: the file ends inside 'axes'", r->path,
+                               r->line);
+        if (rc > 0)
+            rc = numbers(r, "axis", p->axes[m], 3, err);
+    }
+    double n = 0;
+    if (rc == RBL_OK)
+        rc = key_line(r, "spheres", err);
+    if (rc == RBL_OK)
+        rc = numbers(r, "sphere count", &n, 1, err);
+    if (rc == RBL_OK && (!(n >= 1) || n != floor(n) || n > 1e8))
+        rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: sphere count %g must be a whole number "
+                           ">= 1", r->path, r->line, n);
+    if (rc != RBL_OK)
+        return rc;
+    c->n = (size_t)n;
+    c->sphere = malloc(c->n * 4 * sizeof *c->sphere);
+    if (!c->sphere)
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu spheres", r->path, c->n);
+    for (size_t q = 0; q < c->n && rc == RBL_OK; q++) {
+        rc = rbl_reader_next(r, err);
+        if (rc == 0)
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: the file ends after %zu of %zu spheres",
+                               r->path, r->line, q, c->n);
+        if (rc > 0)
+            rc = numbers(r, "sphere", c->sphere + 4 * q, 4, err);
+        if (rc == RBL_OK)
+            rc = positive(r, "sphere radius", c->sphere[4 * q + 3], err);
+    }
+    if (rc == RBL_OK && rbl_reader_next(r, err) > 0)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: more lines than the %zu spheres", r->path,
+                           r->line, c->n);
+    return rc;
+}
+
+int rbl_clump_read(const char *path, rbl_clump *clump, rbl_mass_properties *props, rbl_error *err)
+{
+    memset(clump, 0, sizeof *clump);
+    memset(props, 0, sizeof *props);
+    rbl_line_reader r;
+    int rc = rbl_reader_open(&r, path, err);
+    if (rc != RBL_OK)
+        return rc;
+    rc = read_body(&r, clump, props, err);
+    rbl_reader_close(&r);
+    if (rc != RBL_OK) {
+        rbl_clump_free(clump);
+        return rc;
+    }
+    for (int m = 0; m < 3; m++)
+        props->inertia[m][m] = props->principal[m];
+    return RBL_OK;
+}
+
+int rbl_clump_vtp_write(const char *path, const rbl_clump *clump, rbl_error *err)
+{
+    size_t n = clump->n;
+    double *pos = malloc((n ? n : 1) * 3 * sizeof *pos), *radius = malloc((n ? n : 1) * sizeof *radius);
+    if (!pos || !radius) {
+        free(pos), free(radius);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    }
+    for (size_t q = 0; q < n; q++) {
+        memcpy(pos + 3 * q, clump->sphere + 4 * q, 3 * sizeof *pos);
+        radius[q] = clump->sphere[4 * q + 3];
+    }
+    const rbl_vtp_array arrays[] = {{"Float64", "radius", 1, 8, radius}};
+    rbl_vtp_polydata pd = {.n_points = n, .points = pos, .arrays = arrays, .n_arrays = 1};
+    int rc = rbl_vtp_polydata_write(path, &pd, err);
+    free(pos), free(radius);
+    return rc;
+}
+
+int rbl_quad_mesh_vtp_write(const char *path, const rbl_quad_mesh *mesh, rbl_error *err)
+{
+    rbl_vtp_polydata pd = {.n_points = mesh->n_vertices, .points = mesh->vertex,
+                           .cells = mesh->quad, .n_cells = mesh->n_quads, .cell_size = 4};
+    return rbl_vtp_polydata_write(path, &pd, err);
+}

@@ -1,0 +1,64 @@
+/* shape_internal.h — what the shape files share: small vector helpers, the distance from a
+ * point to a triangle, and the ellipsoid distance of Eberly's bisection. Internal. */
+#ifndef RBL_SHAPE_INTERNAL_H
+#define RBL_SHAPE_INTERNAL_H
+
+#include "../base/base_internal.h"
+
+#include <math.h>
+
+static inline double rbl_dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static inline void rbl_sub3(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[0] - b[0], out[1] = a[1] - b[1], out[2] = a[2] - b[2];
+}
+
+static inline void rbl_cross3(const double a[3], const double b[3], double out[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static inline size_t rbl_sdf_index(const rbl_sdf *s, size_t i, size_t j, size_t k)
+{
+    return i + s->n[0] * (j + s->n[1] * k);
+}
+
+static inline size_t rbl_sdf_count(const rbl_sdf *s)
+{
+    return s->n[0] * s->n[1] * s->n[2];
+}
+
+/* Squared distance from p to the triangle abc (closest point by Voronoi regions). */
+double rbl_point_triangle_distance2(const double p[3], const double a[3], const double b[3],
+                                    const double c[3]);
+
+/* Signed distance to the ellipsoid with these semi-axes, centred at the origin, positive
+ * inside (ellipsoid.c). */
+double rbl_ellipsoid_distance(const double semi[3], const double p[3]);
+
+/* A mesh from a triangle soup (9 coordinates per facet): welded, checked closed and
+ * consistently oriented, turned outward (mesh.c). path names the source in messages. */
+int rbl_mesh_from_soup(const double *corners, size_t n_triangles, const char *path,
+                       rbl_mesh *mesh, rbl_error *err);
+
+/* Grid of a field covering [lo, hi] with pad samples to spare, symmetric about the middle. */
+int rbl_sdf_alloc_covering(rbl_sdf *sdf, const double lo[3], const double hi[3], double h,
+                           int pad, size_t memory_limit, rbl_error *err);
+
+/* Axis-aligned grid of cells of edge step covering [lo, hi]: count and first cell centre. */
+typedef struct rbl_sample_grid {
+    size_t n[3];
+    double first[3];
+    double step;
+} rbl_sample_grid;
+
+int rbl_sample_grid_init(rbl_sample_grid *g, const double lo[3], const double hi[3], double step,
+                         rbl_error *err);
+
+#endif
