@@ -22,6 +22,10 @@
 /* Set err (if not NULL) to code and a formatted message; returns code. */
 int rbl_error_set(rbl_error *err, int code, const char *fmt, ...) RBL_PRINTF(3, 4);
 
+/* Put "<formatted prefix>: " in front of err's message (a file name or position the callee did
+ * not know) and set its code; returns code. */
+int rbl_error_prefix(rbl_error *err, int code, const char *fmt, ...) RBL_PRINTF(3, 4);
+
 /* Working-memory accounting for one algorithm run: every buffer goes through rbl_mem_alloc
  * so that the peak is measured, not estimated, and the memory limit is enforced up front. */
 typedef struct rbl_mem {

@@ -29,3 +29,17 @@ int rbl_error_set(rbl_error *err, int code, const char *fmt, ...)
     }
     return code;
 }
+
+int rbl_error_prefix(rbl_error *err, int code, const char *fmt, ...)
+{
+    if (err) {
+        char prefix[RBL_ERROR_MESSAGE_MAX], msg[RBL_ERROR_MESSAGE_MAX];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(prefix, sizeof prefix, fmt, ap);
+        va_end(ap);
+        snprintf(msg, sizeof msg, "%s", err->message);
+        rbl_error_set(err, code, "%s: %s", prefix, msg);
+    }
+    return code;
+}

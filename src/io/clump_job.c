@@ -47,11 +47,8 @@ static int make_field(const rbl_clump_job *job, rbl_sdf *sdf, double *body_volum
     *body_volume = rbl_mesh_volume(&mesh);
     double h = job->voxel > 0 ? job->voxel : default_voxel(lo, hi);
     rc = rbl_sdf_from_mesh(sdf, &mesh, h, pad, job->memory_limit, err);
-    if (rc != RBL_OK) {
-        char msg[RBL_ERROR_MESSAGE_MAX];
-        snprintf(msg, sizeof msg, "%s", err ? err->message : "");
-        rbl_error_set(err, rc, "%s: %s", job->path, msg);
-    }
+    if (rc != RBL_OK)
+        rbl_error_prefix(err, rc, "%s", job->path);
     rbl_mesh_free(&mesh);
     return rc;
 }
@@ -109,6 +106,8 @@ int rbl_clump_job_run(const rbl_clump_job *job, rbl_clump_report *r, rbl_error *
         t0 = rbl_now();
         rc = rbl_clump_build(&sdf, &job->build, &clump, err);
         r->seconds_build = rbl_now() - t0;
+        if (rc != RBL_OK && job->source != RBL_CLUMP_FROM_SHAPE)
+            rbl_error_prefix(err, rc, "%s", job->path);
     }
     if (rc == RBL_OK) {
         t0 = rbl_now();

@@ -42,9 +42,7 @@ int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *p
         memcpy(g.vel, v + 4, sizeof g.vel);
         g.material = material;
         if ((rc = rbl_sim_add_grain(sim, &g, NULL, err)) != RBL_OK) {
-            char msg[RBL_ERROR_MESSAGE_MAX];
-            snprintf(msg, sizeof msg, "%s", err->message);
-            rc = rbl_error_set(err, rc, "%s:%ld: %s", path, r.line, msg);
+            rc = rbl_error_prefix(err, rc, "%s:%ld", path, r.line);
             break;
         }
         ++*placed;

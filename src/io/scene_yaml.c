@@ -37,9 +37,7 @@ static int fail(ctx *c, const yaml_node_t *n, int code, const char *fmt, ...)
 
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err)
 {
-    char msg[RBL_ERROR_MESSAGE_MAX];
-    snprintf(msg, sizeof msg, "%s", err->message);
-    return rbl_error_set(err, err->code, "%s:%d:%d: %s", s->path, at.line, at.column, msg);
+    return rbl_error_prefix(err, err->code, "%s:%d:%d", s->path, at.line, at.column);
 }
 
 static const char *scalar(const yaml_node_t *n)

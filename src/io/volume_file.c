@@ -186,9 +186,7 @@ int rbl_volume_read(const char *path, rbl_sdf *sdf, size_t memory_limit, rbl_err
     rc = rbl_sdf_alloc(&field, hd.n, hd.h, hd.origin, memory_limit, err);
     if (rc != RBL_OK) {
         rbl_reader_close(&r);
-        char msg[RBL_ERROR_MESSAGE_MAX];
-        snprintf(msg, sizeof msg, "%s", err ? err->message : "");
-        return rbl_error_set(err, rc, "%s: %s", path, msg);
+        return rbl_error_prefix(err, rc, "%s", path);
     }
     size_t total = rbl_sdf_count(&field);
     uint8_t *flags = NULL;
@@ -204,11 +202,8 @@ int rbl_volume_read(const char *path, rbl_sdf *sdf, size_t memory_limit, rbl_err
     if (rc == RBL_OK && hd.voxels) {
         rbl_sdf_free(&field);
         rc = rbl_sdf_from_voxels(&field, flags, hd.n, hd.h, hd.origin, memory_limit, err);
-        if (rc != RBL_OK) {
-            char msg[RBL_ERROR_MESSAGE_MAX];
-            snprintf(msg, sizeof msg, "%s", err ? err->message : "");
-            rbl_error_set(err, rc, "%s: %s", path, msg);
-        }
+        if (rc != RBL_OK)
+            rbl_error_prefix(err, rc, "%s", path);
     }
     free(flags);
     if (rc != RBL_OK) {

@@ -6,7 +6,11 @@
  * sphere writes, once, into a per-sample "cover" the largest r_phi - |x - p_phi| over the
  * spheres (containment: the candidate's sphere lies inside phi when r_phi - |x - p_phi| >= f)
  * and +inf where |x - p_phi| < R r_phi; a candidate is then one comparison. The cost is the
- * sum of the spheres' volumes in voxels instead of P times the number of samples. */
+ * sum of the spheres' volumes in voxels instead of P times the number of samples.
+ * The field is stored in float, so a sphere tangent to another from inside may poke out by a
+ * float rounding; both tests allow eps = RBL_CLUMP_TIE_VOXELS * h: contained when
+ * |x - p_phi| + f <= r_phi + eps, too close when |x - p_phi| < R r_phi - eps; and samples on
+ * the surface (f <= eps, positive only by round-off) are not inside. */
 #include "shape_internal.h"
 
 #include <stdlib.h>
@@ -30,8 +34,8 @@ static int clump_push(rbl_clump *c, size_t *cap, const double s[4], rbl_error *e
 static void cover_sphere(const rbl_sdf *sdf, float *cover, const size_t c[3], double r,
                          double ratio)
 {
-    double h = sdf->h, reach = fmax(ratio, 1.0) * r;
-    double block2 = ratio * r * ratio * r;
+    double h = sdf->h, reach = fmax(ratio, 1.0) * r + RBL_CLUMP_TIE_VOXELS * h;
+    double block = ratio * r - RBL_CLUMP_TIE_VOXELS * h;
     long span = (long)floor(reach / h);
     long lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
@@ -57,11 +61,11 @@ static void cover_sphere(const rbl_sdf *sdf, float *cover, const size_t c[3], do
                 i1 = hi[0];
             float *row = cover + rbl_sdf_index(sdf, 0, (size_t)j, (size_t)k);
             for (long i = i0; i <= i1; i++) {
-                double dx = (double)(i - (long)c[0]) * h, d2 = dx * dx + dyz2;
-                if (d2 < block2) {
+                double dx = (double)(i - (long)c[0]) * h, d = sqrt(dx * dx + dyz2);
+                if (d < block) {
                     row[i] = INFINITY;
                 } else {
-                    float depth = (float)(r - sqrt(d2));
+                    float depth = (float)(r - d);
                     if (depth > row[i])
                         row[i] = depth;
                 }
@@ -79,8 +83,9 @@ int rbl_clump_build(const rbl_sdf *sdf, const rbl_clump_options *options, rbl_cl
         return rbl_error_set(err, RBL_ERANGE, "R = %g: the centre-distance ratio must be "
                              "positive", ratio);
     size_t total = rbl_sdf_count(sdf), inside = 0;
+    const double eps = RBL_CLUMP_TIE_VOXELS * sdf->h;
     for (size_t v = 0; v < total; v++)
-        inside += sdf->value[v] > 0;
+        inside += sdf->value[v] > eps;
     if (inside == 0)
         return rbl_error_set(err, RBL_EINVAL, "the distance field has no sample inside the body "
                              "(no positive value): nothing to fill");
@@ -96,7 +101,7 @@ int rbl_clump_build(const rbl_sdf *sdf, const rbl_clump_options *options, rbl_cl
     size_t m = 0;
     for (size_t v = 0; v < total; v++) {
         cover[v] = -INFINITY;
-        if (sdf->value[v] > 0) {
+        if (sdf->value[v] > eps) {
             uint32_t bits;
             memcpy(&bits, &sdf->value[v], sizeof bits);
             key[m] = UINT32_MAX - bits;
@@ -109,7 +114,7 @@ int rbl_clump_build(const rbl_sdf *sdf, const rbl_clump_options *options, rbl_cl
     for (size_t q = 0; q < inside && clump->n < limit; q++) {
         size_t v = idx[q];
         float f = sdf->value[v];
-        if (cover[v] >= f)
+        if ((double)cover[v] + eps >= f)
             continue;
         size_t c[3] = {v % sdf->n[0], (v / sdf->n[0]) % sdf->n[1], v / (sdf->n[0] * sdf->n[1])};
         double s[4];

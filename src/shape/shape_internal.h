@@ -34,6 +34,9 @@ static inline size_t rbl_sdf_count(const rbl_sdf *s)
     return s->n[0] * s->n[1] * s->n[2];
 }
 
+/* Algorithm 1's tie tolerance, in voxels (clump_build.c). */
+#define RBL_CLUMP_TIE_VOXELS 1e-4
+
 /* Squared distance from p to the triangle abc (closest point by Voronoi regions). */
 double rbl_point_triangle_distance2(const double p[3], const double a[3], const double b[3],
                                     const double c[3]);

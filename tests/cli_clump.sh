@@ -1,0 +1,101 @@
+#!/bin/sh
+# KL1-KL4 from the command line: a clump of a shape, of an STL and of a voxel file, with its
+# files and JSON summary; then bad inputs, each with a message naming the file (and line) and
+# the value, a non-zero exit, no crash (the suite also runs under ASan/UBSan), no output folder.
+set -u
+RUBBLE=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+
+"$RUBBLE" clump --shape ellipsoid:1,0.6,0.4 --voxel 0.05 --P 300 --output good > out.txt || {
+    echo "FAIL: the valid shape was refused"; exit 1; }
+for f in good/clump.txt good/spheres.vtp good/surface.vtp; do
+    [ -s "$f" ] || { echo "FAIL: $f missing"; exit 1; }
+done
+grep -q "^spheres 300$" good/clump.txt || { echo "FAIL: clump.txt lacks 300 spheres"; exit 1; }
+grep -q "P = 300 spheres" out.txt || { echo "FAIL: summary:"; cat out.txt; exit 1; }
+"$RUBBLE" clump --shape box:1,2,3 --P 50 --json --output json > out.json || exit 1
+grep -q '^{"spheres": 50, .*"Q_V": 0\.[0-9]*, "Q_r": .*}$' out.json || {
+    echo "FAIL: JSON summary:"; cat out.json; exit 1; }
+
+# an STL tetrahedron-free cube made of 12 facets, and a voxel image of a 6^3 block
+cat > cube.stl <<'STL'
+solid cube
+STL
+for f in "0 0 0  1 1 0  1 0 0" "0 0 0  0 1 0  1 1 0" "0 0 1  1 0 1  1 1 1" "0 0 1  1 1 1  0 1 1" \
+         "0 0 0  1 0 0  1 0 1" "0 0 0  1 0 1  0 0 1" "1 0 0  1 1 0  1 1 1" "1 0 0  1 1 1  1 0 1" \
+         "1 1 0  0 1 0  0 1 1" "1 1 0  0 1 1  1 1 1" "0 1 0  0 0 0  0 0 1" "0 1 0  0 0 1  0 1 1"; do
+    set -- $f
+    printf 'facet normal 0 0 0\nouter loop\nvertex %s %s %s\nvertex %s %s %s\nvertex %s %s %s\nendloop\nendfacet\n' \
+        "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" >> cube.stl
+done
+echo "endsolid cube" >> cube.stl
+"$RUBBLE" clump --stl cube.stl --voxel 0.05 --P 100 --output stl > out.txt || {
+    echo "FAIL: the cube STL was refused"; exit 1; }
+grep -q "^V_T  *1 m^3" out.txt || { echo "FAIL: cube volume:"; cat out.txt; exit 1; }
+
+voxels() { # voxels NAME VALUE-FOR-THE-BLOCK
+    { echo "rubble-voxels 1"; echo "dims 8 8 8"; echo "spacing 0.1"; echo "origin 0 0 0"
+      echo "data ascii"
+      for k in 0 1 2 3 4 5 6 7; do for j in 0 1 2 3 4 5 6 7; do
+          line=""
+          for i in 0 1 2 3 4 5 6 7; do
+              v=0
+              if [ $i -ge 1 ] && [ $i -le 6 ] && [ $j -ge 1 ] && [ $j -le 6 ] && [ $k -ge 1 ] && [ $k -le 6 ]; then v=$2; fi
+              line="$line $v"
+          done
+          echo "$line"
+      done; done; } > "$1"
+}
+voxels block.vox 1
+"$RUBBLE" clump --volume block.vox --P 20 --output vox > out.txt || {
+    echo "FAIL: the voxel block was refused"; cat out.txt; exit 1; }
+
+expect() { # expect NAME STATUS PATTERN ARGS...
+    name=$1; status=$2; pattern=$3; shift 3
+    "$RUBBLE" clump "$@" --output "out_$name" > out.txt 2> err.txt
+    got=$?
+    if [ "$got" -ne "$status" ]; then
+        echo "FAIL [$name]: exit $got, expected $status"; cat err.txt; failures=$((failures+1)); return
+    fi
+    if ! grep -q -- "$pattern" err.txt; then
+        echo "FAIL [$name]: stderr lacks '$pattern':"; cat err.txt; failures=$((failures+1)); return
+    fi
+    if [ -e "out_$name" ]; then
+        echo "FAIL [$name]: an output folder was created"; failures=$((failures+1)); return
+    fi
+    echo "ok: $(cat err.txt | tail -n 1)"
+}
+
+expect missing 1 "nothing.stl: cannot open" --stl nothing.stl
+head -n 78 cube.stl > open.stl; echo "endsolid cube" >> open.stl
+expect open_mesh 1 "open.stl: the surface is not closed" --stl open.stl
+awk 'NR == 5 { held = $0; next } NR == 6 { print; print held; next } { print }' cube.stl > flipped.stl
+expect flipped 1 "flipped.stl: inconsistent orientation" --stl flipped.stl
+echo "not a mesh" > garbage.stl
+expect garbage 1 "garbage.stl: not an STL file" --stl garbage.stl
+sed 's/vertex 0 0 1$/vertex 0 0 x/' cube.stl > word.stl
+expect stl_word 1 "word.stl:[0-9]*: 'x' is not a number" --stl word.stl
+voxels empty.vox 0
+expect empty_voxels 1 "empty.vox: no voxel is inside" --volume empty.vox
+sed 's/^dims 8 8 8/dim 8 8 8/' block.vox > header.vox
+expect header 1 "header.vox:2: expected 'dims', found 'dim'" --volume header.vox
+sed '15s/ 1 / nan /' block.vox > nan.vox
+expect nan 1 "nan.vox:15: voxel 'nan' is not a finite number" --volume nan.vox
+head -n 20 block.vox > short.vox
+expect short 1 "short.vox:[0-9]*: the data ends after" --volume short.vox
+printf 'rubble-sdf 1\ndims 4 4 4\nspacing 1\norigin 0 0 0\ndata float32\nabc' > trunc.sdf
+expect truncated 1 "trunc.sdf: truncated: 0 of 64 values" --volume trunc.sdf
+{ printf 'rubble-sdf 1\ndims 2 2 2\nspacing 1\norigin 0 0 0\ndata ascii\n'; echo "-1 -1 -1 -1 -1 -1 -1 -2"; } > outside.sdf
+expect outside_only 1 "outside.sdf: the distance field has no sample inside the body" --volume outside.sdf
+expect big_grid 1 "too large: it needs" --shape box:1 --voxel 1e-4
+expect zero_ratio 2 "--R '0': expected a ratio > 0" --shape sphere:1 --R 0
+expect bad_shape 2 "shape 'cube:1': unknown kind" --shape cube:1
+expect bad_size 2 "shape 'sphere:-2': size -2 must be positive" --shape sphere:-2
+expect two_inputs 2 "give only one of" --shape sphere:1 --stl cube.stl
+expect no_input 2 "give one of --shape, --volume, --stl"
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "cli_clump: all ok"
