@@ -239,9 +239,7 @@ static void test_clump_file(void)
     ASSERT_OK(rbl_shape_parse("ellipsoid:1,0.6,0.35", &shape, NULL));
     rbl_sdf sdf;
     ASSERT_OK(rbl_sdf_from_shape(&sdf, &shape, 0.04, 2, 0, NULL));
-    for (size_t v = 0; v < rbl_sdf_count(&sdf); v++) /* move it off the origin */
-        (void)v;
-    sdf.origin[0] += 3, sdf.origin[1] -= 1;
+    sdf.origin[0] += 3, sdf.origin[1] -= 1; /* off the origin */
     rbl_clump c, back;
     rbl_clump_options o = {0.7, 300};
     ASSERT_OK(rbl_clump_build(&sdf, &o, &c, NULL));
@@ -265,6 +263,7 @@ static void test_clump_file(void)
             if (a != b)
                 ASSERT_NEAR(again.inertia[a][b] / p.principal[2], 0, 0.01);
     }
+    rbl_clump_free(&back);
     /* corrupt files are refused with the line */
     FILE *f = fopen(path, "w");
     fprintf(f, "rubble-clump 1\ndensity 1000\nvolume 1\nmass -3\n");

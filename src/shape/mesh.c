@@ -112,10 +112,11 @@ int rbl_mesh_from_soup(const double *corners, size_t n_triangles, const char *pa
         c[k].at = k;
         for (int a = 0; a < 3; a++)
             if (!isfinite(c[k].p[a])) {
+                double bad = c[k].p[a];
                 free(c);
                 rbl_mesh_free(mesh);
                 return rbl_error_set(err, RBL_EPARSE, "%s: facet %zu has a vertex coordinate "
-                                     "that is not finite (%g)", path, k / 3 + 1, c[k].p[a]);
+                                     "that is not finite (%g)", path, k / 3 + 1, bad);
             }
     }
     qsort(c, nc, sizeof *c, corner_cmp);
