@@ -178,6 +178,66 @@ int rbl_clump_mass_properties(const rbl_clump *clump, double step, double densit
     return RBL_OK;
 }
 
+/* Moments equal within RBL_DEGENERATE_MOMENTS (1%, below what a clump approximates of a body)
+ * leave their axes to the sampling noise and to the order in which Algorithm 1 broke ties.
+ * Take them along the source frame instead — all three for a cube or a sphere; for a pair (a
+ * cylinder), the source axis most perpendicular to the distinct one, projected — so that equal
+ * bodies get equal frames. The moments are then those about the chosen axes. */
+#define RBL_DEGENERATE_MOMENTS 1e-2
+
+static double moment_about(const rbl_mass_properties *p, const double u[3])
+{
+    double m = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            m += u[a] * p->inertia[a][b] * u[b];
+    return m;
+}
+
+static void snap_degenerate_axes(rbl_mass_properties *p)
+{
+    double tol = RBL_DEGENERATE_MOMENTS * fabs(p->principal[2]);
+    int low_pair = p->principal[1] - p->principal[0] < tol;
+    int high_pair = p->principal[2] - p->principal[1] < tol;
+    if (low_pair && high_pair) { /* isotropic: the source axes, moments ascending */
+        int order[3] = {0, 1, 2};
+        for (int x = 0; x < 2; x++)
+            for (int y = x + 1; y < 3; y++)
+                if (p->inertia[order[y]][order[y]] < p->inertia[order[x]][order[x]]) {
+                    int t = order[x];
+                    order[x] = order[y], order[y] = t;
+                }
+        for (int m = 0; m < 3; m++) {
+            for (int k = 0; k < 3; k++)
+                p->axes[m][k] = k == order[m];
+            p->principal[m] = p->inertia[order[m]][order[m]];
+        }
+        return;
+    }
+    if (!low_pair && !high_pair)
+        return;
+    int lone = low_pair ? 2 : 0, first = low_pair ? 0 : 1;
+    const double *w = p->axes[lone];
+    int best = 0;
+    for (int k = 1; k < 3; k++)
+        if (fabs(w[k]) < fabs(w[best]))
+            best = k;
+    double u[3] = {0, 0, 0}, len = 0;
+    u[best] = 1;
+    for (int k = 0; k < 3; k++)
+        u[k] -= w[best] * w[k], len += u[k] * u[k];
+    for (int k = 0; k < 3; k++)
+        u[k] /= sqrt(len);
+    double u2[3];
+    rbl_cross3(w, u, u2);
+    double m0 = moment_about(p, u), m1 = moment_about(p, u2);
+    int swap = m1 < m0;
+    memcpy(p->axes[first], swap ? u2 : u, sizeof u);
+    memcpy(p->axes[first + 1], swap ? u : u2, sizeof u);
+    p->principal[first] = swap ? m1 : m0;
+    p->principal[first + 1] = swap ? m0 : m1;
+}
+
 void rbl_mass_properties_principal(rbl_mass_properties *p)
 {
     double a[3][3], v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
@@ -223,5 +283,6 @@ void rbl_mass_properties_principal(rbl_mass_properties *p)
         for (int k = 0; k < 3; k++)
             p->axes[m][k] = v[k][order[m]];
     }
+    snap_degenerate_axes(p);
     rbl_cross3(p->axes[0], p->axes[1], p->axes[2]); /* right-handed */
 }
