@@ -59,6 +59,7 @@ validate: build
 	@validation/dem.sh $(RUBBLE) $(BUILD)
 	@validation/integrators.sh $(RUBBLE)
 	@validation/liggghts.sh $(RUBBLE)
+	@validation/clumps.sh $(RUBBLE) $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
