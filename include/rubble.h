@@ -261,6 +261,7 @@ typedef struct rbl_grains_view {
     const double *pos, *vel, *omega, *force; /* 3 per grain; force = contacts + walls */
     const double *radius, *mass;
     const uint32_t *contacts; /* touching contacts (grains and walls) per grain */
+    const int32_t *body;      /* the clump a grain belongs to (rbl_sim_bodies index), or -1 */
 } rbl_grains_view;
 
 typedef struct rbl_thermo {
@@ -597,6 +598,11 @@ RBL_API void rbl_quad_mesh_free(rbl_quad_mesh *mesh);
 RBL_API int rbl_clump_outside_share(const rbl_clump *clump, const double *points, size_t n,
                                     double *share, rbl_error *err);
 
+/* The spheres in the body frame: centre of mass at the origin, axes along the principal axes
+ * (x_body = axes . (x - centre)). out is allocated; free it with rbl_clump_free. */
+RBL_API int rbl_clump_to_body_frame(const rbl_clump *clump, const rbl_mass_properties *props,
+                                    rbl_clump *out, rbl_error *err);
+
 /* Clump files (docs/clumps.md): mass properties, then the spheres in the body frame (centre of
  * mass at the origin, axes along the principal axes). rbl_clump_write moves the spheres there. */
 RBL_API int rbl_clump_write(const char *path, const rbl_clump *clump,
@@ -608,6 +614,33 @@ RBL_API int rbl_clump_vtp_write(const char *path, const rbl_clump *clump, rbl_er
 RBL_API int rbl_quad_mesh_vtp_write(const char *path, const rbl_quad_mesh *mesh,
                                     rbl_error *err);
 
+
+/* Clumps as rigid bodies in a simulation (KL6). The clump's spheres become grains that move
+ * with the body; members of one clump never collide with each other; their contact forces
+ * and torques are summed at the centre of mass; the body moves by the velocity Verlet of the
+ * engine for translation and a symplectic splitting of the free rotation (exact rotations
+ * about the principal axes) for orientation. */
+typedef struct rbl_clump_body {
+    const rbl_clump *clump;            /* spheres in the body frame (rbl_clump_read) */
+    const rbl_mass_properties *props;  /* volume and principal moments of that frame */
+    int material;                      /* density: mass = density * props->volume */
+    double pos[3];                     /* centre of mass */
+    double quat[4];                    /* orientation body -> space, (w, x, y, z); normalised */
+    double vel[3], omega[3];           /* omega in the space frame, rad/s */
+} rbl_clump_body;
+
+RBL_API int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *body, uint32_t *index,
+                              rbl_error *err);
+
+typedef struct rbl_bodies_view {
+    size_t n;
+    const double *pos, *vel, *angmom; /* 3 per body; angular momentum in the space frame */
+    const double *quat;               /* 4 per body */
+    const double *moment;             /* 3 per body: principal moments */
+    const double *mass;
+} rbl_bodies_view;
+
+RBL_API void rbl_sim_bodies(const rbl_sim *sim, rbl_bodies_view *view);
 
 /* The whole of `rubble clump`: a body from a built-in shape, a volume file or an STL, its
  * field, the clump (Algorithm 1), its mass properties (Algorithm 2), the iso-surface and Q_r

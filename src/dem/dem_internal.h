@@ -19,7 +19,29 @@ typedef struct rbl_grains {
     double *omega_eval;
     double *radius, *mass, *inv_mass, *inv_inertia;
     uint32_t *contacts;       /* touching contacts, counted in the gather */
+    int32_t *body;            /* the clump (index into rbl_bodies) a grain belongs to, or -1 */
+    uint32_t *slot;           /* a clump member's slot in rbl_bodies' member arrays */
 } rbl_grains;
+
+/* Clumps as rigid bodies (seed 001, SPEC KL6): centre of mass, velocity, orientation
+ * (quaternion body -> space, scalar first), angular momentum in the space frame, principal
+ * moments. The member spheres are grains (body >= 0) whose positions and velocities follow
+ * the body; their forces and torques are summed at the centre of mass. Members are listed per
+ * body (CSR) by slot: grain id, the grain's current index, and the offset in the body frame. */
+typedef struct rbl_bodies {
+    size_t n, cap;
+    double *pos, *vel, *angmom; /* 3 per body */
+    double *quat;               /* 4 per body */
+    double *moment;             /* 3 per body, principal, body frame */
+    double *mass;
+    double *force, *torque;     /* 3 per body: summed at the centre of mass */
+    int32_t *material;
+    size_t *start;              /* n + 1: slots of body b are start[b] .. start[b+1] */
+    size_t members, members_cap;
+    uint32_t *member_id;        /* per slot */
+    uint32_t *member_index;     /* per slot: index in rbl_grains, refreshed after reorders */
+    double *offset;             /* 3 per slot, body frame */
+} rbl_bodies;
 
 /* What a contact reads of a grain, packed into two cache lines and refreshed before each force
  * pass: a neighbour then costs 2 lines instead of one per array (position, radius, velocity,
@@ -105,6 +127,7 @@ struct rbl_sim {
     int n_walls;
     double *wall_force;      /* 3 per wall, filled by rbl_sim_thermo */
     rbl_grains g;
+    rbl_bodies bodies;
     rbl_pair_list pairs;
     rbl_wall_list wpairs;
     rbl_grid grid;
@@ -135,6 +158,34 @@ void rbl_grains_free(rbl_grains *g);
 /* Reorder every array so that new index k holds old index perm[k]; keeps n = count (the
  * permutation may drop grains). scratch holds at least 3 * n doubles. */
 void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, double *scratch);
+
+/* sim.c — a grain of mass m appended (validated); body -1 for a free grain, else the clump
+ * and the member slot. */
+int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t body,
+                         uint32_t slot, uint32_t *id, rbl_error *err);
+
+/* bodies.c — clumps as rigid bodies. */
+void rbl_bodies_free(rbl_bodies *b);
+/* Room for n bodies and members slots; 0 on out-of-memory. */
+int rbl_bodies_reserve(rbl_bodies *b, size_t n, size_t members);
+/* After grains were reordered: each slot's grain index again. */
+void rbl_bodies_reindex(rbl_sim *sim);
+/* Drop the bodies with a member flagged in gone_grain (by grain index) and flag all their
+ * members; renumbers the bodies and slots of the grains that stay. */
+int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err);
+/* The integrator's part for bodies, after the grains' sweep has gathered every member's force:
+ * sum at the centre of mass, (close the previous step,) kick, drift, rotate, place the members
+ * and pack them. Returns the largest squared member displacement since the last build. */
+double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain *pk);
+/* Half kick of the bodies into the members' vel_dst / omega_dst; store keeps the body's new
+ * velocity and angular momentum (the closing kick), otherwise it is a prediction. */
+void rbl_bodies_half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, int store);
+/* A lower bound of the mass a contact on grain k moves: the grain's own mass, or for a clump
+ * member 1 / (1/M + (|offset| + r)^2 / I_min). Used by the time step and damping checks. */
+double rbl_contact_mass(const rbl_sim *sim, size_t k);
+/* Kinetic and rotational energy, potential energy and momentum of the bodies (added). */
+void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
+                       double *potential, double momentum[3]);
 
 /* neighbor.c — the Verlet pair list from the shared grid; reorders grains by cell. */
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err);

@@ -35,6 +35,8 @@ int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err)
     ok = ok && grow((void **)&g->id, want, sizeof *g->id);
     ok = ok && grow((void **)&g->material, want, sizeof *g->material);
     ok = ok && grow((void **)&g->contacts, want, sizeof *g->contacts);
+    ok = ok && grow((void **)&g->body, want, sizeof *g->body);
+    ok = ok && grow((void **)&g->slot, want, sizeof *g->slot);
     if (!ok)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", want);
     g->cap = want;
@@ -49,6 +51,8 @@ void rbl_grains_free(rbl_grains *g)
     free(g->id);
     free(g->material);
     free(g->contacts);
+    free(g->body);
+    free(g->slot);
     memset(g, 0, sizeof *g);
 }
 
@@ -89,5 +93,7 @@ void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, doubl
     permute_u32(g->id, perm, count, scratch);
     permute_u32((uint32_t *)g->material, perm, count, scratch);
     permute_u32(g->contacts, perm, count, scratch);
+    permute_u32((uint32_t *)g->body, perm, count, scratch);
+    permute_u32(g->slot, perm, count, scratch);
     g->n = count;
 }

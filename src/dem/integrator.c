@@ -46,9 +46,14 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
         if (!(d2 <= worst))
             worst = d2 == d2 ? d2 : INFINITY;
     }
+    sim->forces_partial = 0;
+    if (sim->bodies.n) { /* clumps: their members' forces are complete now */
+        double d2 = rbl_bodies_first_half(sim, close_previous, pk);
+        if (!(d2 <= worst))
+            worst = d2;
+    }
     sim->max_disp2 = worst;
     sim->packed_fresh = pk != NULL;
-    sim->forces_partial = 0;
 }
 
 /* dst = src + (F, T) dt/2 per grain: the closing half kick (dst = src, completing the forces
@@ -71,6 +76,8 @@ static void half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, const do
         }
     }
     sim->forces_partial = 0;
+    if (sim->bodies.n)
+        rbl_bodies_half_kick(sim, vel_dst, omega_dst, vel_dst == vel_src);
 }
 
 void rbl_integrate_predict(rbl_sim *sim)

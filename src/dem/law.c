@@ -43,7 +43,7 @@ double rbl_sim_contact_time(const rbl_sim *sim)
     const rbl_grains *g = &sim->g;
     double t = INFINITY;
     for (size_t k = 0; k < g->n; k++) {
-        double r = g->radius[k], m = g->mass[k];
+        double r = g->radius[k], m = rbl_contact_mass(sim, k);
         int mat = g->material[k];
         double tk = pair_time(sim, 0.5 * r, 0.5 * m, mat, mat);
         if (tk < t)
@@ -125,8 +125,8 @@ int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
     if (!law->from_materials && (hertz_tsuji || linear_linear) && law->gamma_n > 0.0) {
         double m_min = INFINITY;
         for (size_t k = 0; k < g->n; k++)
-            if (g->mass[k] < m_min)
-                m_min = g->mass[k];
+            if (rbl_contact_mass(sim, k) < m_min)
+                m_min = rbl_contact_mass(sim, k);
         double m_eff = g->n > 1 ? 0.5 * m_min : m_min;
         double critical = 2.0 * sqrt(m_eff * law->kn);
         if (law->gamma_n >= critical)

@@ -14,19 +14,21 @@
 #include <omp.h>
 #endif
 
-/* Remove grains that left the domain across a side that is not periodic; wrap the others
- * into the box along periodic axes. Returns the kept count; perm lists kept indices. */
-static size_t wrap_and_keep(rbl_sim *sim, uint32_t *keep)
+/* Remove grains that left the domain across a side that is not periodic (a clump goes as a
+ * whole when one of its members does); wrap the others into the box along periodic axes.
+ * Returns the kept count (or -1 out of memory); keep lists the kept indices. */
+static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
     const double *lo = sim->cfg.lo, *hi = sim->cfg.hi;
-    size_t kept = 0;
+    uint8_t *gone = calloc(g->n ? g->n : 1, 1);
+    if (!gone)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n), -1;
     for (size_t k = 0; k < g->n; k++) {
         double *p = g->pos + 3 * k;
-        int inside = 1;
         for (int a = 0; a < 3; a++) {
             if (!isfinite(p[a])) {
-                inside = 0;
+                gone[k] = 1;
                 break;
             }
             if (sim->cfg.periodic[a]) {
@@ -36,14 +38,21 @@ static size_t wrap_and_keep(rbl_sim *sim, uint32_t *keep)
                 if (p[a] >= hi[a]) /* round-off of the wrap */
                     p[a] = lo[a];
             } else if (p[a] < lo[a] || p[a] > hi[a]) {
-                inside = 0;
+                gone[k] = 1;
             }
         }
-        if (inside)
-            keep[kept++] = (uint32_t)k;
     }
+    if (rbl_bodies_drop(sim, gone, err) != RBL_OK) {
+        free(gone);
+        return -1;
+    }
+    size_t kept = 0;
+    for (size_t k = 0; k < g->n; k++)
+        if (!gone[k])
+            keep[kept++] = (uint32_t)k;
+    free(gone);
     sim->lost += g->n - kept;
-    return kept;
+    return (long)kept;
 }
 
 static int grow_array(void **p, size_t *cap, size_t need, size_t size)
@@ -147,7 +156,10 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
     const double *pk = pos + 3 * k;
     double rk = rad[k] + sim->skin;
     size_t end = cs[key + 1];
+    const int32_t *body = g->body, bk = body[k]; /* members of one clump never collide */
     for (size_t j = k + 1; j < end; j++) {
+        if (bk >= 0 && body[j] == bk)
+            continue;
         const double *pj = pos + 3 * j;
         double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
         double lim = rk + rad[j];
@@ -178,6 +190,8 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
         rbl_image_shift(sim->box, image, sh);
         double px = pk[0] - sh[0], py = pk[1] - sh[1], pz = pk[2] - sh[2];
         for (size_t j = cs[nkey]; j < cs[nkey + 1]; j++) {
+            if (bk >= 0 && body[j] == bk)
+                continue;
             const double *pj = pos + 3 * j;
             double dx = px - pj[0], dy = py - pj[1], dz = pz - pj[2];
             double lim = rk + rad[j];
@@ -344,7 +358,12 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     }
     sim->scratch = sc;
 
-    size_t kept = wrap_and_keep(sim, sim->perm);
+    long kept_or_fail = wrap_and_keep(sim, sim->perm, err);
+    if (kept_or_fail < 0) {
+        rc = RBL_ENOMEM;
+        goto done;
+    }
+    size_t kept = (size_t)kept_or_fail;
     if (kept < n) {
         rbl_grains_permute(g, sim->perm, kept, sim->scratch);
         n = kept;
@@ -358,6 +377,7 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     }
     rbl_radix_sort_u64(sim->keys, sim->perm, n, sim->grid.key_bits, sim->keys_tmp, sim->perm_tmp);
     rbl_grains_permute(g, sim->perm, n, sim->scratch);
+    rbl_bodies_reindex(sim);
 
     size_t cells = (size_t)sim->grid.n_cells;
     if (!grow_array((void **)&sim->cell_start, &sim->cell_start_cap, cells + 1,

@@ -59,6 +59,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     if (!sim)
         return;
     rbl_grains_free(&sim->g);
+    rbl_bodies_free(&sim->bodies);
     rbl_pair_list_free(&sim->pairs);
     rbl_walls_free(&sim->wpairs);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
@@ -125,6 +126,17 @@ int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
 
 int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *gr, uint32_t *id, rbl_error *err)
 {
+    if (gr->material < 0 || gr->material >= sim->n_materials)
+        return rbl_error_set(err, RBL_EINVAL, "grain: no material %d (%d defined)", gr->material,
+                             sim->n_materials);
+    double r = gr->radius;
+    double m = sim->materials[gr->material].density * 4.0 / 3.0 * M_PI * r * r * r;
+    return rbl_sim_append_grain(sim, gr, m, -1, 0, id, err);
+}
+
+int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t body,
+                         uint32_t slot, uint32_t *id, rbl_error *err)
+{
     if (!(gr->radius > 0.0 && isfinite(gr->radius)))
         return rbl_error_set(err, RBL_EINVAL, "grain: radius must be > 0: '%g'", gr->radius);
     for (int a = 0; a < 3; a++)
@@ -141,14 +153,16 @@ int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *gr, uint32_t *id, rbl_error
         return rc;
     size_t k = g->n++;
     double r = gr->radius;
-    double m = sim->materials[gr->material].density * 4.0 / 3.0 * M_PI * r * r * r;
     g->id[k] = sim->next_id;
     g->material[k] = gr->material;
     g->radius[k] = r;
     g->mass[k] = m;
-    g->inv_mass[k] = 1.0 / m;
-    g->inv_inertia[k] = 1.0 / (0.4 * m * r * r);
+    /* a clump member moves with its body: its own kicks are zero */
+    g->inv_mass[k] = body >= 0 ? 0.0 : 1.0 / m;
+    g->inv_inertia[k] = body >= 0 ? 0.0 : 1.0 / (0.4 * m * r * r);
     g->contacts[k] = 0;
+    g->body[k] = body;
+    g->slot[k] = slot;
     for (int a = 0; a < 3; a++) {
         g->pos[3 * k + a] = gr->pos[a];
         g->pos_build[3 * k + a] = gr->pos[a];
@@ -270,6 +284,7 @@ void rbl_sim_grains(const rbl_sim *sim, rbl_grains_view *v)
     v->pos = g->pos, v->vel = g->vel, v->omega = g->omega, v->force = g->force;
     v->radius = g->radius, v->mass = g->mass;
     v->contacts = g->contacts;
+    v->body = g->body;
 }
 
 void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out) { *out = sim->timers; }

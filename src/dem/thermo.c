@@ -10,6 +10,8 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     const double *grav = sim->cfg.gravity;
     double ek = 0.0, er = 0.0, ep = 0.0, p[3] = {0, 0, 0};
     for (size_t k = 0; k < g->n; k++) {
+        if (g->body[k] >= 0)
+            continue; /* clump members: their bodies count below */
         const double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
         double m = g->mass[k], inertia = 0.4 * m * g->radius[k] * g->radius[k];
         ek += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -17,6 +19,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         ep -= m * (grav[0] * x[0] + grav[1] * x[1] + grav[2] * x[2]);
         p[0] += m * v[0], p[1] += m * v[1], p[2] += m * v[2];
     }
+    rbl_bodies_energy(sim, &ek, &er, &ep, p);
     const rbl_contact_law *law = &sim->cfg.law;
     double elastic = 0.0, worst = 0.0;
     size_t contacts = 0, wall_contacts = 0;

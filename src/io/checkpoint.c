@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 1u
+#define CKPT_VERSION 2u /* 2: clumps (bodies) */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -88,6 +88,9 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. */
 #define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval)
 #define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia)
+/* Body arrays and their values per body. */
+#define BODY_ARRAYS(X) X(pos, 3) X(vel, 3) X(angmom, 3) X(quat, 4) X(moment, 3) X(mass, 1)  \
+    X(force, 3) X(torque, 3) X(material, 1)
 
 static void save_state(buf *b, const rbl_sim *sim)
 {
@@ -120,6 +123,19 @@ static void save_state(buf *b, const rbl_sim *sim)
     put(b, g->id, n * sizeof *g->id);
     put(b, g->material, n * sizeof *g->material);
     put(b, g->contacts, n * sizeof *g->contacts);
+    put(b, g->body, n * sizeof *g->body);
+    put(b, g->slot, n * sizeof *g->slot);
+    const rbl_bodies *bd = &sim->bodies;
+    put_u64(b, bd->n), put_u64(b, bd->members);
+#define PUT_BODY(f, k) put(b, bd->f, (k) * bd->n * sizeof *bd->f);
+    BODY_ARRAYS(PUT_BODY)
+    if (bd->start)
+        put(b, bd->start, (bd->n + 1) * sizeof *bd->start);
+    else
+        put_u64(b, 0); /* no clump was ever added: start = {0} */
+    put(b, bd->member_id, bd->members * sizeof *bd->member_id);
+    put(b, bd->member_index, bd->members * sizeof *bd->member_index);
+    put(b, bd->offset, 3 * bd->members * sizeof *bd->offset);
     const rbl_pair_list *p = &sim->pairs;
     put_u64(b, p->n);
     put(b, p->i, p->n * sizeof *p->i);
@@ -206,6 +222,40 @@ static int read_file(const char *path, buf *b, rbl_error *err)
     return rc;
 }
 
+/* The clumps, checked against the grains: every member slot points at a grain of that body. */
+static int load_bodies(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
+{
+    rbl_bodies *bd = &sim->bodies;
+    const rbl_grains *g = &sim->g;
+    uint64_t nb = get_u64(b), members = get_u64(b);
+    if (b->bad || nb > b->len || members > b->len || members > g->n)
+        return rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent clump data", path);
+    if (!rbl_bodies_reserve(bd, nb + 1, members + 1))
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    bd->n = nb, bd->members = members;
+#define GET_BODY(f, k) get(b, bd->f, (k) * nb * sizeof *bd->f);
+    BODY_ARRAYS(GET_BODY)
+    get(b, bd->start, (nb + 1) * sizeof *bd->start);
+    get(b, bd->member_id, members * sizeof *bd->member_id);
+    get(b, bd->member_index, members * sizeof *bd->member_index);
+    get(b, bd->offset, 3 * members * sizeof *bd->offset);
+    int bad = b->bad || bd->start[0] != 0 || bd->start[nb] != members;
+    for (size_t k = 0; k < nb && !bad; k++) {
+        bad = bd->start[k + 1] < bd->start[k] || bd->material[k] < 0 ||
+              bd->material[k] >= sim->n_materials || !(bd->mass[k] > 0);
+        for (size_t s = bd->start[k]; s < bd->start[k + 1] && !bad; s++) {
+            size_t i = bd->member_index[s];
+            bad = i >= g->n || g->body[i] != (int32_t)k || g->slot[i] != s ||
+                  g->id[i] != bd->member_id[s];
+        }
+    }
+    for (size_t k = 0; k < g->n && !bad; k++)
+        bad = g->body[k] < -1 || g->body[k] >= (int32_t)nb;
+    if (bad)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
+    return RBL_OK;
+}
+
 /* Arrays of the loaded sizes, filled from the payload. */
 static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
 {
@@ -258,10 +308,14 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         get(b, g->id, n * sizeof *g->id);
         get(b, g->material, n * sizeof *g->material);
         get(b, g->contacts, n * sizeof *g->contacts);
+        get(b, g->body, n * sizeof *g->body);
+        get(b, g->slot, n * sizeof *g->slot);
         for (size_t k = 0; k < n && !b->bad; k++)
             if (g->material[k] < 0 || g->material[k] >= sim->n_materials || g->id[k] >= sim->next_id)
                 b->bad = 1;
     }
+    if (rc == RBL_OK)
+        rc = load_bodies(b, sim, path, err);
     rbl_pair_list *p = &sim->pairs;
     uint64_t np = rc == RBL_OK ? get_u64(b) : 0;
     if (rc == RBL_OK && (b->bad || np > b->len))

@@ -17,10 +17,16 @@
 int rbl_clump_write(const char *path, const rbl_clump *clump, const rbl_mass_properties *p,
                     rbl_error *err)
 {
-    rbl_atomic_file af;
-    int rc = rbl_atomic_open(&af, path, err);
+    rbl_clump body;
+    int rc = rbl_clump_to_body_frame(clump, p, &body, err);
     if (rc != RBL_OK)
         return rc;
+    rbl_atomic_file af;
+    rc = rbl_atomic_open(&af, path, err);
+    if (rc != RBL_OK) {
+        rbl_clump_free(&body);
+        return rc;
+    }
     FILE *f = af.file;
     fprintf(f, "rubble-clump 1\n# spheres in the body frame: centre of mass at the origin, "
                "axes along the principal axes\n");
@@ -30,15 +36,12 @@ int rbl_clump_write(const char *path, const rbl_clump *clump, const rbl_mass_pro
             p->principal[2]);
     for (int m = 0; m < 3; m++)
         fprintf(f, "%.17g %.17g %.17g\n", p->axes[m][0], p->axes[m][1], p->axes[m][2]);
-    fprintf(f, "spheres %zu\n", clump->n);
-    for (size_t q = 0; q < clump->n; q++) {
-        const double *s = clump->sphere + 4 * q;
-        double d[3], b[3];
-        rbl_sub3(s, p->centre, d);
-        for (int m = 0; m < 3; m++)
-            b[m] = rbl_dot3(p->axes[m], d);
-        fprintf(f, "%.17g %.17g %.17g %.17g\n", b[0], b[1], b[2], s[3]);
+    fprintf(f, "spheres %zu\n", body.n);
+    for (size_t q = 0; q < body.n; q++) {
+        const double *s = body.sphere + 4 * q;
+        fprintf(f, "%.17g %.17g %.17g %.17g\n", s[0], s[1], s[2], s[3]);
     }
+    rbl_clump_free(&body);
     return rbl_atomic_commit(&af, err);
 }
 

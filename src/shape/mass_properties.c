@@ -286,3 +286,21 @@ void rbl_mass_properties_principal(rbl_mass_properties *p)
     snap_degenerate_axes(p);
     rbl_cross3(p->axes[0], p->axes[1], p->axes[2]); /* right-handed */
 }
+
+int rbl_clump_to_body_frame(const rbl_clump *clump, const rbl_mass_properties *p, rbl_clump *out,
+                            rbl_error *err)
+{
+    out->n = clump->n;
+    out->sphere = malloc((clump->n ? clump->n : 1) * 4 * sizeof *out->sphere);
+    if (!out->sphere)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu spheres", clump->n);
+    for (size_t q = 0; q < clump->n; q++) {
+        const double *s = clump->sphere + 4 * q;
+        double d[3];
+        rbl_sub3(s, p->centre, d);
+        for (int m = 0; m < 3; m++)
+            out->sphere[4 * q + (size_t)m] = rbl_dot3(p->axes[m], d);
+        out->sphere[4 * q + 3] = s[3];
+    }
+    return RBL_OK;
+}

@@ -1,0 +1,434 @@
+/* bodies.c — clumps as rigid bodies (seed 001, SPEC KL6). A clump's spheres are grains that
+ * follow their body: each step their contact forces and torques are summed at the centre of
+ * mass, the body takes the engine's velocity Verlet half kicks and drift for translation and
+ * for its angular momentum L (space frame), and its orientation q turns by the symmetric
+ * splitting of the free rotation into exact rotations about the principal axes,
+ * R1(dt/2) R2(dt/2) R3(dt) R2(dt/2) R1(dt/2) (Dullweber, Leimkuhler, McLachlan, J. Chem. Phys.
+ * 107, 5840, 1997): torque-free, L is conserved exactly and the energy error stays bounded.
+ * Then each member is placed at x = X + R(q) b with v = V + w x (x - X) and spin w. */
+#include "dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- quaternions (w, x, y, z), body -> space ---- */
+
+static void quat_rotate(const double q[4], const double v[3], double out[3])
+{
+    /* v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z) */
+    const double *u = q + 1;
+    double t[3] = {2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]),
+                   2 * (u[0] * v[1] - u[1] * v[0])};
+    out[0] = v[0] + q[0] * t[0] + (u[1] * t[2] - u[2] * t[1]);
+    out[1] = v[1] + q[0] * t[1] + (u[2] * t[0] - u[0] * t[2]);
+    out[2] = v[2] + q[0] * t[2] + (u[0] * t[1] - u[1] * t[0]);
+}
+
+static void quat_rotate_back(const double q[4], const double v[3], double out[3])
+{
+    const double c[4] = {q[0], -q[1], -q[2], -q[3]};
+    quat_rotate(c, v, out);
+}
+
+/* q <- q * (cos(a/2), sin(a/2) e_axis): a turn by a about the body's own axis. */
+static void quat_turn_body(double q[4], int axis, double angle)
+{
+    double c = cos(0.5 * angle), s = sin(0.5 * angle);
+    double r[4] = {c, 0, 0, 0};
+    r[1 + axis] = s;
+    double p[4] = {q[0] * r[0] - q[1] * r[1] - q[2] * r[2] - q[3] * r[3],
+                   q[0] * r[1] + q[1] * r[0] + q[2] * r[3] - q[3] * r[2],
+                   q[0] * r[2] - q[1] * r[3] + q[2] * r[0] + q[3] * r[1],
+                   q[0] * r[3] + q[1] * r[2] - q[2] * r[1] + q[3] * r[0]};
+    memcpy(q, p, sizeof p);
+}
+
+/* Angular velocity in the space frame: w = R I^-1 R^T L. */
+static void spin_of(const double q[4], const double moment[3], const double L[3], double w[3])
+{
+    double lb[3];
+    quat_rotate_back(q, L, lb);
+    for (int a = 0; a < 3; a++)
+        lb[a] /= moment[a];
+    quat_rotate(q, lb, w);
+}
+
+/* The free rotation over dt with L fixed in space: the flow of L_k^2 / (2 I_k) turns the body
+ * about its axis k at the constant rate L_k / I_k (L_k its body component). */
+static void free_rotation(double q[4], const double moment[3], const double L[3], double dt)
+{
+    static const int axis[5] = {0, 1, 2, 1, 0};
+    static const double share[5] = {0.5, 0.5, 1.0, 0.5, 0.5};
+    for (int s = 0; s < 5; s++) {
+        double lb[3];
+        quat_rotate_back(q, L, lb);
+        int k = axis[s];
+        quat_turn_body(q, k, share[s] * dt * lb[k] / moment[k]);
+    }
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int a = 0; a < 4; a++)
+        q[a] /= n;
+}
+
+/* ---- storage ---- */
+
+static int grow(void **p, size_t count, size_t size)
+{
+    void *q = realloc(*p, count * size);
+    if (!q)
+        return 0;
+    *p = q;
+    return 1;
+}
+
+int rbl_bodies_reserve(rbl_bodies *b, size_t n, size_t members)
+{
+    int ok = 1;
+    if (n > b->cap) {
+        size_t want = b->cap ? 2 * b->cap : 64;
+        while (want < n)
+            want *= 2;
+        ok = ok && grow((void **)&b->pos, 3 * want, sizeof(double));
+        ok = ok && grow((void **)&b->vel, 3 * want, sizeof(double));
+        ok = ok && grow((void **)&b->angmom, 3 * want, sizeof(double));
+        ok = ok && grow((void **)&b->quat, 4 * want, sizeof(double));
+        ok = ok && grow((void **)&b->moment, 3 * want, sizeof(double));
+        ok = ok && grow((void **)&b->mass, want, sizeof(double));
+        ok = ok && grow((void **)&b->force, 3 * want, sizeof(double));
+        ok = ok && grow((void **)&b->torque, 3 * want, sizeof(double));
+        ok = ok && grow((void **)&b->material, want, sizeof(int32_t));
+        ok = ok && grow((void **)&b->start, want + 1, sizeof(size_t));
+        if (ok)
+            b->cap = want;
+    }
+    if (ok && members > b->members_cap) {
+        size_t want = b->members_cap ? 2 * b->members_cap : 1024;
+        while (want < members)
+            want *= 2;
+        ok = ok && grow((void **)&b->member_id, want, sizeof(uint32_t));
+        ok = ok && grow((void **)&b->member_index, want, sizeof(uint32_t));
+        ok = ok && grow((void **)&b->offset, 3 * want, sizeof(double));
+        if (ok)
+            b->members_cap = want;
+    }
+    if (ok && b->n == 0)
+        b->start[0] = 0;
+    return ok;
+}
+
+void rbl_bodies_free(rbl_bodies *b)
+{
+    free(b->pos), free(b->vel), free(b->angmom), free(b->quat), free(b->moment);
+    free(b->mass), free(b->force), free(b->torque), free(b->material), free(b->start);
+    free(b->member_id), free(b->member_index), free(b->offset);
+    memset(b, 0, sizeof *b);
+}
+
+static void wrap_periodic(const rbl_sim *sim, double x[3])
+{
+    for (int a = 0; a < 3; a++)
+        if (sim->cfg.periodic[a]) {
+            double L = sim->box[a], lo = sim->cfg.lo[a];
+            if (x[a] < lo || x[a] >= sim->cfg.hi[a])
+                x[a] -= L * floor((x[a] - lo) / L);
+            if (x[a] >= sim->cfg.hi[a])
+                x[a] = lo;
+        }
+}
+
+int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, rbl_error *err)
+{
+    const rbl_clump *c = cb->clump;
+    const rbl_mass_properties *p = cb->props;
+    if (!c || c->n == 0 || !p)
+        return rbl_error_set(err, RBL_EINVAL, "clump: no spheres");
+    if (cb->material < 0 || cb->material >= sim->n_materials)
+        return rbl_error_set(err, RBL_EINVAL, "clump: no material %d (%d defined)", cb->material,
+                             sim->n_materials);
+    if (!(p->volume > 0 && p->mass > 0) || !(p->principal[0] > 0 && p->principal[1] > 0 &&
+                                             p->principal[2] > 0))
+        return rbl_error_set(err, RBL_EINVAL, "clump: volume, mass and principal moments must "
+                             "be positive");
+    double qn = 0;
+    for (int a = 0; a < 4; a++)
+        qn += cb->quat[a] * cb->quat[a];
+    if (!(qn > 0) || !isfinite(qn))
+        return rbl_error_set(err, RBL_EINVAL, "clump: the orientation quaternion is zero or not "
+                             "finite");
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(cb->pos[a]) || !isfinite(cb->vel[a]) || !isfinite(cb->omega[a]))
+            return rbl_error_set(err, RBL_EINVAL, "clump: position and velocities must be finite");
+    rbl_bodies *b = &sim->bodies;
+    if (b->n >= INT32_MAX - 1)
+        return rbl_error_set(err, RBL_ETOOBIG, "too many clumps");
+    if (!rbl_bodies_reserve(b, b->n + 1, b->members + c->n))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for clump %zu", b->n + 1);
+    size_t k = b->n;
+    double scale = sim->materials[cb->material].density * p->volume / p->mass;
+    double *q = b->quat + 4 * k;
+    for (int a = 0; a < 4; a++)
+        q[a] = cb->quat[a] / sqrt(qn);
+    b->mass[k] = p->mass * scale;
+    b->material[k] = cb->material;
+    for (int a = 0; a < 3; a++) {
+        b->pos[3 * k + a] = cb->pos[a];
+        b->vel[3 * k + a] = cb->vel[a];
+        b->moment[3 * k + a] = p->principal[a] * scale;
+        b->force[3 * k + a] = b->torque[3 * k + a] = 0;
+    }
+    /* L = R I R^T w */
+    double wb[3];
+    quat_rotate_back(q, cb->omega, wb);
+    for (int a = 0; a < 3; a++)
+        wb[a] *= b->moment[3 * k + a];
+    quat_rotate(q, wb, b->angmom + 3 * k);
+    size_t first_grain = sim->g.n;
+    for (size_t m = 0; m < c->n; m++) {
+        const double *s = c->sphere + 4 * m;
+        size_t slot = b->members + m;
+        rbl_grain gr = {.radius = s[3], .material = cb->material};
+        double r[3];
+        quat_rotate(q, s, r);
+        for (int a = 0; a < 3; a++)
+            gr.pos[a] = cb->pos[a] + r[a], gr.omega[a] = cb->omega[a];
+        gr.vel[0] = cb->vel[0] + cb->omega[1] * r[2] - cb->omega[2] * r[1];
+        gr.vel[1] = cb->vel[1] + cb->omega[2] * r[0] - cb->omega[0] * r[2];
+        gr.vel[2] = cb->vel[2] + cb->omega[0] * r[1] - cb->omega[1] * r[0];
+        wrap_periodic(sim, gr.pos);
+        uint32_t id;
+        int rc = rbl_sim_append_grain(sim, &gr, b->mass[k], (int32_t)k, (uint32_t)slot, &id, err);
+        if (rc != RBL_OK) { /* undo the members added so far */
+            sim->g.n = first_grain;
+            return rc;
+        }
+        b->member_id[slot] = id;
+        b->member_index[slot] = (uint32_t)(sim->g.n - 1);
+        memcpy(b->offset + 3 * slot, s, 3 * sizeof *s);
+    }
+    b->members += c->n;
+    b->start[k + 1] = b->members;
+    b->n++;
+    if (index)
+        *index = (uint32_t)k;
+    return RBL_OK;
+}
+
+void rbl_sim_bodies(const rbl_sim *sim, rbl_bodies_view *v)
+{
+    const rbl_bodies *b = &sim->bodies;
+    v->n = b->n;
+    v->pos = b->pos, v->vel = b->vel, v->angmom = b->angmom, v->quat = b->quat;
+    v->moment = b->moment, v->mass = b->mass;
+}
+
+void rbl_bodies_reindex(rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->body[k] >= 0)
+            sim->bodies.member_index[g->slot[k]] = (uint32_t)k;
+}
+
+int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err)
+{
+    rbl_bodies *b = &sim->bodies;
+    rbl_grains *g = &sim->g;
+    if (b->n == 0)
+        return RBL_OK;
+    uint8_t *gone = calloc(b->n, 1);
+    int32_t *renum = malloc(b->n * sizeof *renum);
+    size_t *reslot = malloc((b->members ? b->members : 1) * sizeof *reslot);
+    if (!gone || !renum || !reslot) {
+        free(gone), free(renum), free(reslot);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory removing lost clumps");
+    }
+    size_t lost = 0;
+    for (size_t k = 0; k < g->n; k++)
+        if (gone_grain[k] && g->body[k] >= 0 && !gone[g->body[k]])
+            gone[g->body[k]] = 1, lost++;
+    if (lost) {
+        for (size_t k = 0; k < g->n; k++)
+            if (g->body[k] >= 0 && gone[g->body[k]])
+                gone_grain[k] = 1;
+        size_t nb = 0, ns = 0;
+        for (size_t k = 0; k < b->n; k++) {
+            if (gone[k]) {
+                renum[k] = -1;
+                continue;
+            }
+            renum[k] = (int32_t)nb;
+            memmove(b->pos + 3 * nb, b->pos + 3 * k, 3 * sizeof(double));
+            memmove(b->vel + 3 * nb, b->vel + 3 * k, 3 * sizeof(double));
+            memmove(b->angmom + 3 * nb, b->angmom + 3 * k, 3 * sizeof(double));
+            memmove(b->quat + 4 * nb, b->quat + 4 * k, 4 * sizeof(double));
+            memmove(b->moment + 3 * nb, b->moment + 3 * k, 3 * sizeof(double));
+            memmove(b->force + 3 * nb, b->force + 3 * k, 3 * sizeof(double));
+            memmove(b->torque + 3 * nb, b->torque + 3 * k, 3 * sizeof(double));
+            b->mass[nb] = b->mass[k];
+            b->material[nb] = b->material[k];
+            size_t s0 = b->start[k], s1 = b->start[k + 1];
+            b->start[nb] = ns;
+            for (size_t s = s0; s < s1; s++, ns++) {
+                reslot[s] = ns;
+                b->member_id[ns] = b->member_id[s];
+                b->member_index[ns] = b->member_index[s];
+                memmove(b->offset + 3 * ns, b->offset + 3 * s, 3 * sizeof(double));
+            }
+            nb++;
+        }
+        b->start[nb] = ns;
+        b->n = nb;
+        b->members = ns;
+        for (size_t k = 0; k < g->n; k++)
+            if (g->body[k] >= 0 && !gone_grain[k]) {
+                g->slot[k] = (uint32_t)reslot[g->slot[k]];
+                g->body[k] = renum[g->body[k]];
+            }
+    }
+    free(gone), free(renum), free(reslot);
+    return RBL_OK;
+}
+
+/* Sum the members' contact forces and torques at the centre of mass (gravity once, on M). */
+static void sum_at_centre(rbl_sim *sim, size_t k)
+{
+    rbl_bodies *b = &sim->bodies;
+    const rbl_grains *g = &sim->g;
+    const double *grav = sim->cfg.gravity, *q = b->quat + 4 * k;
+    double F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
+    for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
+        size_t i = b->member_index[s];
+        double f[3], r[3];
+        for (int a = 0; a < 3; a++)
+            f[a] = g->force[3 * i + a] - g->mass[i] * grav[a];
+        quat_rotate(q, b->offset + 3 * s, r);
+        F[0] += f[0], F[1] += f[1], F[2] += f[2];
+        T[0] += g->torque[3 * i] + r[1] * f[2] - r[2] * f[1];
+        T[1] += g->torque[3 * i + 1] + r[2] * f[0] - r[0] * f[2];
+        T[2] += g->torque[3 * i + 2] + r[0] * f[1] - r[1] * f[0];
+    }
+    for (int a = 0; a < 3; a++) {
+        b->force[3 * k + a] = F[a] + b->mass[k] * grav[a];
+        b->torque[3 * k + a] = T[a];
+    }
+}
+
+/* Members of body k from its state: positions (unless vel only), velocities, spins. */
+static double place_members(rbl_sim *sim, size_t k, const double V[3], const double L[3],
+                            double *vel_dst, double *omega_dst, int positions,
+                            rbl_packed_grain *pk)
+{
+    rbl_bodies *b = &sim->bodies;
+    rbl_grains *g = &sim->g;
+    const double *q = b->quat + 4 * k, *X = b->pos + 3 * k;
+    double w[3], worst = 0;
+    spin_of(q, b->moment + 3 * k, L, w);
+    for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
+        size_t i = b->member_index[s];
+        double r[3];
+        quat_rotate(q, b->offset + 3 * s, r);
+        double *v = vel_dst + 3 * i, *o = omega_dst + 3 * i;
+        v[0] = V[0] + w[1] * r[2] - w[2] * r[1];
+        v[1] = V[1] + w[2] * r[0] - w[0] * r[2];
+        v[2] = V[2] + w[0] * r[1] - w[1] * r[0];
+        o[0] = w[0], o[1] = w[1], o[2] = w[2];
+        if (!positions)
+            continue;
+        double *x = g->pos + 3 * i, d2 = 0;
+        for (int a = 0; a < 3; a++)
+            x[a] = X[a] + r[a];
+        wrap_periodic(sim, x);
+        for (int a = 0; a < 3; a++) {
+            double d = x[a] - g->pos_build[3 * i + a];
+            d2 += d * d;
+        }
+        if (!(d2 <= worst))
+            worst = d2 == d2 ? d2 : INFINITY;
+        if (pk)
+            rbl_pack_grain(pk + i, g, i, vel_dst, omega_dst);
+    }
+    return worst;
+}
+
+double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain *pk)
+{
+    rbl_bodies *b = &sim->bodies;
+    const double dt = sim->cfg.dt, h = 0.5 * dt;
+    const long n = (long)b->n;
+    double worst = 0;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : worst)
+    for (long k = 0; k < n; k++) {
+        sum_at_centre(sim, (size_t)k);
+        double *V = b->vel + 3 * k, *L = b->angmom + 3 * k, *X = b->pos + 3 * k;
+        const double *F = b->force + 3 * k, *T = b->torque + 3 * k;
+        double im = h / b->mass[k];
+        for (int a = 0; a < 3; a++) {
+            if (close_previous) {
+                V[a] += F[a] * im;
+                L[a] += T[a] * h;
+            }
+            V[a] += F[a] * im;
+            L[a] += T[a] * h;
+            X[a] += V[a] * dt;
+        }
+        wrap_periodic(sim, X);
+        free_rotation(b->quat + 4 * k, b->moment + 3 * k, L, dt);
+        double d2 = place_members(sim, (size_t)k, V, L, sim->g.vel, sim->g.omega, 1, pk);
+        if (!(d2 <= worst))
+            worst = d2 == d2 ? d2 : INFINITY;
+    }
+    return worst;
+}
+
+void rbl_bodies_half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, int store)
+{
+    rbl_bodies *b = &sim->bodies;
+    const double h = 0.5 * sim->cfg.dt;
+    const long n = (long)b->n;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (long k = 0; k < n; k++) {
+        sum_at_centre(sim, (size_t)k);
+        double V[3], L[3];
+        for (int a = 0; a < 3; a++) {
+            V[a] = b->vel[3 * k + a] + b->force[3 * k + a] * h / b->mass[k];
+            L[a] = b->angmom[3 * k + a] + b->torque[3 * k + a] * h;
+        }
+        if (store) {
+            memcpy(b->vel + 3 * k, V, sizeof V);
+            memcpy(b->angmom + 3 * k, L, sizeof L);
+        }
+        place_members(sim, (size_t)k, V, L, vel_dst, omega_dst, 0, NULL);
+    }
+}
+
+double rbl_contact_mass(const rbl_sim *sim, size_t k)
+{
+    const rbl_grains *g = &sim->g;
+    if (!g->body || g->body[k] < 0)
+        return g->mass[k];
+    const rbl_bodies *b = &sim->bodies;
+    size_t body = (size_t)g->body[k];
+    const double *o = b->offset + 3 * (size_t)g->slot[k], *I = b->moment + 3 * body;
+    double arm = sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) + g->radius[k];
+    double imin = fmin(fmin(I[0], I[1]), I[2]);
+    return 1.0 / (1.0 / b->mass[body] + arm * arm / imin);
+}
+
+void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
+                       double *potential, double momentum[3])
+{
+    const rbl_bodies *b = &sim->bodies;
+    const double *grav = sim->cfg.gravity;
+    for (size_t k = 0; k < b->n; k++) {
+        const double *V = b->vel + 3 * k, *X = b->pos + 3 * k, m = b->mass[k];
+        double lb[3];
+        quat_rotate_back(b->quat + 4 * k, b->angmom + 3 * k, lb);
+        *kinetic += 0.5 * m * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+        for (int a = 0; a < 3; a++)
+            *rotational += 0.5 * lb[a] * lb[a] / b->moment[3 * k + a];
+        *potential -= m * (grav[0] * X[0] + grav[1] * X[1] + grav[2] * X[2]);
+        for (int a = 0; a < 3; a++)
+            momentum[a] += m * V[a];
+    }
+}
