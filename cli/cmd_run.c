@@ -97,6 +97,8 @@ int cmd_run(int argc, char **argv)
            (unsigned long long)rep.steps, rep.dt, rep.contact_time, rep.contact_time / rep.dt);
     printf("grains         %zu at the end, %llu lost (left the domain)\n", rep.grains,
            (unsigned long long)rep.lost);
+    if (rep.clumps)
+        printf("clumps         %zu at the end (their spheres are counted above)\n", rep.clumps);
     printf("speed          %.3g particle-steps/s on %d threads (%.3g us per particle-step)\n",
            rep.particle_steps_per_second, rep.threads,
            rep.particle_steps_per_second > 0 ? 1e6 / rep.particle_steps_per_second : 0.0);

@@ -359,8 +359,15 @@ typedef struct rbl_insert_spec {
     size_t count;        /* random: how many; lattice: at most this many (0 = fill) */
     double spacing;      /* lattice: centre distance; 0 = twice the largest radius */
     uint64_t seed;
+    /* Clumps instead of spheres (KL6): the spheres in the body frame and their mass
+     * properties; each is placed as its bounding sphere (size is ignored) with a uniformly
+     * random orientation. NULL: spheres. */
+    const struct rbl_clump *clump;
+    const struct rbl_mass_properties *clump_props;
 } rbl_insert_spec;
 
+/* Radius of the smallest sphere about the body origin holding every sphere of a clump. */
+RBL_API double rbl_clump_bounding_radius(const struct rbl_clump *clump);
 /* Grains on a simple cubic lattice filling the region (they may not overlap others). */
 RBL_API int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
                                    rbl_error *err);
@@ -438,7 +445,8 @@ typedef struct rbl_run_options {
 
 typedef struct rbl_run_report {
     uint64_t steps;
-    size_t grains;
+    size_t grains;                /* spheres, clump members included */
+    size_t clumps;
     uint64_t lost;
     double dt, contact_time;
     double seconds;               /* wall time of the stepping */

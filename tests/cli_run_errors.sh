@@ -68,5 +68,14 @@ expect bad_bed "bed.txt:3: expected 'x y z radius' or 'x y z radius vx vy vz', f
 printf '0.01 0.01 0.005 0.001\n0.01 0.01 0.008 nan\n' > bed.txt
 expect bad_bed "bed.txt:2: .*nan"
 
+# clump sources: a missing or broken clump file names the scene position and the clump file
+scene no_clump 's|    radius: 0.001$|    clump: nowhere.txt|'
+expect no_clump "no_clump.yaml:12:[0-9]*: clump: .*nowhere.txt: cannot open"
+printf 'rubble-clump 1\ndensity 2500\nvolume 1e-9\nmass 2.5e-6\ncentre 0 0 0\nprincipal 1e-12 1e-12 -1e-12\n' > bad_clump.txt
+scene bad_clump 's|    radius: 0.001$|    clump: bad_clump.txt|'
+expect bad_clump "bad_clump.yaml:12:[0-9]*: clump: .*bad_clump.txt:6: principal moment -1e-12 must be positive"
+scene both_kinds 's|    radius: 0.001$|    radius: 0.001\n    clump: bad_clump.txt|'
+expect both_kinds "both_kinds.yaml:11:[0-9]*: a grain source needs 'radius' (spheres) or 'clump'"
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

@@ -44,14 +44,38 @@ static void quat_turn_body(double q[4], int axis, double angle)
     memcpy(q, p, sizeof p);
 }
 
+/* The rotation matrix of q: space = R body. */
+static void quat_matrix(const double q[4], double R[3][3])
+{
+    double w = q[0], x = q[1], y = q[2], z = q[3];
+    R[0][0] = 1 - 2 * (y * y + z * z), R[0][1] = 2 * (x * y - w * z), R[0][2] = 2 * (x * z + w * y);
+    R[1][0] = 2 * (x * y + w * z), R[1][1] = 1 - 2 * (x * x + z * z), R[1][2] = 2 * (y * z - w * x);
+    R[2][0] = 2 * (x * z - w * y), R[2][1] = 2 * (y * z + w * x), R[2][2] = 1 - 2 * (x * x + y * y);
+}
+
+static void mat_apply(const double R[3][3], const double v[3], double out[3])
+{
+    for (int a = 0; a < 3; a++)
+        out[a] = R[a][0] * v[0] + R[a][1] * v[1] + R[a][2] * v[2];
+}
+
 /* Angular velocity in the space frame: w = R I^-1 R^T L. */
-static void spin_of(const double q[4], const double moment[3], const double L[3], double w[3])
+static void spin_of(const double R[3][3], const double moment[3], const double L[3], double w[3])
 {
     double lb[3];
-    quat_rotate_back(q, L, lb);
     for (int a = 0; a < 3; a++)
-        lb[a] /= moment[a];
-    quat_rotate(q, lb, w);
+        lb[a] = (R[0][a] * L[0] + R[1][a] * L[1] + R[2][a] * L[2]) / moment[a];
+    mat_apply(R, lb, w);
+}
+
+void rbl_bodies_refresh_arms(rbl_bodies *b)
+{
+    for (size_t k = 0; k < b->n; k++) {
+        double R[3][3];
+        quat_matrix(b->quat + 4 * k, R);
+        for (size_t s = b->start[k]; s < b->start[k + 1]; s++)
+            mat_apply(R, b->offset + 3 * s, b->arm + 3 * s);
+    }
 }
 
 /* The free rotation over dt with L fixed in space: the flow of L_k^2 / (2 I_k) turns the body
@@ -109,6 +133,7 @@ int rbl_bodies_reserve(rbl_bodies *b, size_t n, size_t members)
         ok = ok && grow((void **)&b->member_id, want, sizeof(uint32_t));
         ok = ok && grow((void **)&b->member_index, want, sizeof(uint32_t));
         ok = ok && grow((void **)&b->offset, 3 * want, sizeof(double));
+        ok = ok && grow((void **)&b->arm, 3 * want, sizeof(double));
         if (ok)
             b->members_cap = want;
     }
@@ -121,7 +146,7 @@ void rbl_bodies_free(rbl_bodies *b)
 {
     free(b->pos), free(b->vel), free(b->angmom), free(b->quat), free(b->moment);
     free(b->mass), free(b->force), free(b->torque), free(b->material), free(b->start);
-    free(b->member_id), free(b->member_index), free(b->offset);
+    free(b->member_id), free(b->member_index), free(b->offset), free(b->arm);
     memset(b, 0, sizeof *b);
 }
 
@@ -184,12 +209,14 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
         wb[a] *= b->moment[3 * k + a];
     quat_rotate(q, wb, b->angmom + 3 * k);
     size_t first_grain = sim->g.n;
+    double R[3][3];
+    quat_matrix(q, R);
     for (size_t m = 0; m < c->n; m++) {
         const double *s = c->sphere + 4 * m;
         size_t slot = b->members + m;
         rbl_grain gr = {.radius = s[3], .material = cb->material};
         double r[3];
-        quat_rotate(q, s, r);
+        mat_apply(R, s, r);
         for (int a = 0; a < 3; a++)
             gr.pos[a] = cb->pos[a] + r[a], gr.omega[a] = cb->omega[a];
         gr.vel[0] = cb->vel[0] + cb->omega[1] * r[2] - cb->omega[2] * r[1];
@@ -205,6 +232,7 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
         b->member_id[slot] = id;
         b->member_index[slot] = (uint32_t)(sim->g.n - 1);
         memcpy(b->offset + 3 * slot, s, 3 * sizeof *s);
+        memcpy(b->arm + 3 * slot, r, sizeof r);
     }
     b->members += c->n;
     b->start[k + 1] = b->members;
@@ -274,6 +302,7 @@ int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err)
                 b->member_id[ns] = b->member_id[s];
                 b->member_index[ns] = b->member_index[s];
                 memmove(b->offset + 3 * ns, b->offset + 3 * s, 3 * sizeof(double));
+                memmove(b->arm + 3 * ns, b->arm + 3 * s, 3 * sizeof(double));
             }
             nb++;
         }
@@ -295,14 +324,14 @@ static void sum_at_centre(rbl_sim *sim, size_t k)
 {
     rbl_bodies *b = &sim->bodies;
     const rbl_grains *g = &sim->g;
-    const double *grav = sim->cfg.gravity, *q = b->quat + 4 * k;
+    const double *grav = sim->cfg.gravity;
     double F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
     for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
         size_t i = b->member_index[s];
-        double f[3], r[3];
+        const double *r = b->arm + 3 * s;
+        double f[3];
         for (int a = 0; a < 3; a++)
             f[a] = g->force[3 * i + a] - g->mass[i] * grav[a];
-        quat_rotate(q, b->offset + 3 * s, r);
         F[0] += f[0], F[1] += f[1], F[2] += f[2];
         T[0] += g->torque[3 * i] + r[1] * f[2] - r[2] * f[1];
         T[1] += g->torque[3 * i + 1] + r[2] * f[0] - r[0] * f[2];
@@ -321,13 +350,15 @@ static double place_members(rbl_sim *sim, size_t k, const double V[3], const dou
 {
     rbl_bodies *b = &sim->bodies;
     rbl_grains *g = &sim->g;
-    const double *q = b->quat + 4 * k, *X = b->pos + 3 * k;
-    double w[3], worst = 0;
-    spin_of(q, b->moment + 3 * k, L, w);
+    const double *X = b->pos + 3 * k;
+    double w[3], worst = 0, R[3][3];
+    quat_matrix(b->quat + 4 * k, R);
+    spin_of(R, b->moment + 3 * k, L, w);
     for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
         size_t i = b->member_index[s];
-        double r[3];
-        quat_rotate(q, b->offset + 3 * s, r);
+        double *r = b->arm + 3 * s;
+        if (positions) /* a new orientation: new levers */
+            mat_apply(R, b->offset + 3 * s, r);
         double *v = vel_dst + 3 * i, *o = omega_dst + 3 * i;
         v[0] = V[0] + w[1] * r[2] - w[2] * r[1];
         v[1] = V[1] + w[2] * r[0] - w[0] * r[2];

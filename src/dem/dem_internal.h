@@ -41,6 +41,8 @@ typedef struct rbl_bodies {
     uint32_t *member_id;        /* per slot */
     uint32_t *member_index;     /* per slot: index in rbl_grains, refreshed after reorders */
     double *offset;             /* 3 per slot, body frame */
+    double *arm;                /* 3 per slot: R(q) offset, the member's lever in space, as
+                                   placed at the last drift (derived state) */
 } rbl_bodies;
 
 /* What a contact reads of a grain, packed into two cache lines and refreshed before each force
@@ -168,6 +170,8 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
 void rbl_bodies_free(rbl_bodies *b);
 /* Room for n bodies and members slots; 0 on out-of-memory. */
 int rbl_bodies_reserve(rbl_bodies *b, size_t n, size_t members);
+/* Each member's lever arm from the body's orientation (after a checkpoint load). */
+void rbl_bodies_refresh_arms(rbl_bodies *b);
 /* After grains were reordered: each slot's grain index again. */
 void rbl_bodies_reindex(rbl_sim *sim);
 /* Drop the bodies with a member flagged in gone_grain (by grain index) and flag all their

@@ -1,7 +1,8 @@
 /* insert.c — grain sources (SPEC BY2): radii from a size distribution, grains on a simple
  * cubic lattice or by random sequential addition, never overlapping a grain already there, a
  * wall, or (across periodic sides) an image. A temporary occupancy grid over the region, with
- * the library's grid geometry, keeps each placement O(1). */
+ * the library's grid geometry, keeps each placement O(1). Clumps (KL6) are placed as their
+ * bounding spheres, each turned by a uniformly random rotation (Shoemake's quaternion). */
 #include "dem_internal.h"
 
 #include <math.h>
@@ -182,8 +183,31 @@ static int fits(const rbl_sim *sim, const occupancy *o, const double p[3], doubl
     return occ_clear_at(o, p, r);
 }
 
+double rbl_clump_bounding_radius(const rbl_clump *clump)
+{
+    double r = 0.0;
+    for (size_t q = 0; q < clump->n; q++) {
+        const double *s = clump->sphere + 4 * q;
+        r = fmax(r, sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) + s[3]);
+    }
+    return r;
+}
+
+/* A clump source places constant spheres of the bounding radius. */
+static rbl_insert_spec effective_spec(const rbl_insert_spec *spec)
+{
+    rbl_insert_spec e = *spec;
+    if (spec->clump) {
+        e.size.kind = RBL_SIZE_CONSTANT;
+        e.size.radius = rbl_clump_bounding_radius(spec->clump);
+    }
+    return e;
+}
+
 static int check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error *err)
 {
+    if (spec->clump && (spec->clump->n == 0 || !spec->clump_props))
+        return rbl_error_set(err, RBL_EINVAL, "clump source: no spheres or no mass properties");
     int rc = size_check(&spec->size, err);
     if (rc != RBL_OK)
         return rc;
@@ -211,15 +235,30 @@ static int place(rbl_sim *sim, occupancy *o, const rbl_insert_spec *spec, const 
                                             : 0.0);
     gr.radius = r;
     gr.material = spec->material;
-    int rc = rbl_sim_add_grain(sim, &gr, NULL, err);
+    int rc;
+    if (spec->clump) {
+        double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
+        rbl_clump_body cb = {.clump = spec->clump, .props = spec->clump_props,
+                             .material = spec->material,
+                             .quat = {sqrt(1 - u1) * sin(2 * M_PI * u2),
+                                      sqrt(1 - u1) * cos(2 * M_PI * u2),
+                                      sqrt(u1) * sin(2 * M_PI * u3), sqrt(u1) * cos(2 * M_PI * u3)}};
+        memcpy(cb.pos, p, sizeof cb.pos);
+        memcpy(cb.vel, gr.vel, sizeof cb.vel);
+        rc = rbl_sim_add_clump(sim, &cb, NULL, err);
+    } else {
+        rc = rbl_sim_add_grain(sim, &gr, NULL, err);
+    }
     if (rc == RBL_OK && !occ_add_images(o, sim, p, r))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
     return rc;
 }
 
-int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
+int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *placed,
                            rbl_error *err)
 {
+    rbl_insert_spec eff = effective_spec(spec_in);
+    const rbl_insert_spec *spec = &eff;
     *placed = 0;
     int rc = check_spec(sim, spec, err);
     if (rc != RBL_OK)
@@ -258,9 +297,11 @@ done:
     return rc;
 }
 
-int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
+int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *placed,
                           rbl_error *err)
 {
+    rbl_insert_spec eff = effective_spec(spec_in);
+    const rbl_insert_spec *spec = &eff;
     *placed = 0;
     int rc = check_spec(sim, spec, err);
     if (rc != RBL_OK)

@@ -253,6 +253,7 @@ static int load_bodies(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         bad = g->body[k] < -1 || g->body[k] >= (int32_t)nb;
     if (bad)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
+    rbl_bodies_refresh_arms(bd);
     return RBL_OK;
 }
 

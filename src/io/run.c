@@ -2,6 +2,7 @@
  * pouring grains, writing VTK frames, the .pvd series and thermo.csv, and reporting progress
  * through the caller's hook. Errors found while building name the scene's file:line:column. */
 #include "scene_internal.h"
+#include "../dem/dem_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -46,6 +47,46 @@ static int make_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **p
     return rc;
 }
 
+/* One grain of the source's smallest radius, or one of its clumps, mid-domain. */
+static int add_probe_grain(rbl_sim *probe, const rbl_sim_config *cfg, const rbl_insert_spec *sp,
+                           rbl_error *err)
+{
+    double mid[3];
+    for (int a = 0; a < 3; a++)
+        mid[a] = 0.5 * (cfg->lo[a] + cfg->hi[a]);
+    if (sp->clump) {
+        rbl_clump_body cb = {.clump = sp->clump, .props = sp->clump_props,
+                             .material = sp->material, .quat = {1, 0, 0, 0}};
+        memcpy(cb.pos, mid, sizeof mid);
+        return rbl_sim_add_clump(probe, &cb, NULL, err);
+    }
+    rbl_grain g;
+    memset(&g, 0, sizeof g);
+    memcpy(g.pos, mid, sizeof mid);
+    g.radius = smallest_radius(&sp->size);
+    g.material = sp->material;
+    return rbl_sim_add_grain(probe, &g, NULL, err);
+}
+
+/* The mean mass a contact on one of the source's clumps moves (rbl_contact_mass over its
+ * members): what "restitution" sets gamma_n for. */
+static int clump_contact_mass(const rbl_scene *s, const rbl_insert_spec *sp, double *m,
+                              rbl_error *err)
+{
+    rbl_sim *probe = NULL;
+    int rc = make_probe(s, &s->cfg, &probe, err);
+    if (rc == RBL_OK)
+        rc = add_probe_grain(probe, &s->cfg, sp, err);
+    if (rc == RBL_OK) {
+        double sum = 0.0;
+        for (size_t k = 0; k < probe->g.n; k++)
+            sum += rbl_contact_mass(probe, k);
+        *m = sum / (double)probe->g.n;
+    }
+    rbl_sim_destroy(probe);
+    return rc;
+}
+
 static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, double *t_c,
                             rbl_error *err)
 {
@@ -58,13 +99,7 @@ static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, doubl
                                       &placed, err);
             continue;
         }
-        rbl_grain g;
-        memset(&g, 0, sizeof g);
-        for (int a = 0; a < 3; a++)
-            g.pos[a] = 0.5 * (cfg->lo[a] + cfg->hi[a]);
-        g.radius = smallest_radius(&s->sources[k].spec.size);
-        g.material = s->sources[k].spec.material;
-        rc = rbl_sim_add_grain(probe, &g, NULL, err);
+        rc = add_probe_grain(probe, cfg, &s->sources[k].spec, err);
     }
     if (rc == RBL_OK)
         *t_c = rbl_sim_contact_time(probe);
@@ -111,6 +146,11 @@ static int build(const rbl_scene *s, int threads, rbl_sim **out, rbl_error *err)
                 return rc;
         }
         double m = s->materials[sp->material].density * 4.0 / 3.0 * M_PI * r * r * r;
+        if (sp->clump) {
+            int rc = clump_contact_mass(s, sp, &m, err);
+            if (rc != RBL_OK)
+                return rc;
+        }
         cfg.law.gamma_n = rbl_gamma_from_restitution(s->restitution, 0.5 * m, cfg.law.kn);
     }
     if (s->dt_auto) {
@@ -489,6 +529,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->energy_end = total_energy(sim, &t);
         rep->steps = step - first_step;
         rep->grains = t.grains;
+        rep->clumps = sim->bodies.n;
         rep->lost = t.lost;
         rep->dt = dt;
         rep->contact_time = rbl_sim_contact_time(sim);

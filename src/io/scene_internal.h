@@ -22,6 +22,9 @@ typedef struct rbl_source {
     double rate;   /* pour: grains per second */
     double every;  /* pour: seconds between batches */
     char *file;    /* file: grains as text (grains_text.c) */
+    char *clump_file;                 /* clumps instead of spheres (clump_file.c), or NULL */
+    rbl_clump clump;                  /* its spheres in the body frame */
+    rbl_mass_properties clump_props;
     rbl_mark at;
 } rbl_source;
 
@@ -38,6 +41,7 @@ struct rbl_scene {
     int n_walls;
     rbl_source *sources;
     int n_sources;
+    int sources_allocated;    /* entries of sources (zeroed beyond n_sources) */
     double end_time;          /* s; or steps > 0 */
     uint64_t steps;
     char *output_dir;

@@ -427,9 +427,43 @@ static int parse_region(ctx *c, yaml_node_t *n, const char *what, rbl_source *sr
     return RBL_OK;
 }
 
+/* A path relative to the scene's folder (absolute paths stay). */
+static int scene_path(ctx *c, yaml_node_t *n, const char *key, char **out)
+{
+    const char *name = scalar(n);
+    if (!name || !*name)
+        return fail(c, n, RBL_EPARSE, "'%s' must be a path", key);
+    const char *slash = strrchr(c->s->path, '/');
+    size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - c->s->path) + 1;
+    *out = malloc(dir + strlen(name) + 1);
+    if (!*out)
+        return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+    memcpy(*out, c->s->path, dir);
+    strcpy(*out + dir, name);
+    return RBL_OK;
+}
+
+/* clump: FILE — the source's grains are clumps of that file (docs/clumps.md). */
+static int parse_clump(ctx *c, yaml_node_t *n, rbl_source *src)
+{
+    int rc = scene_path(c, n, "clump", &src->clump_file);
+    if (rc != RBL_OK)
+        return rc;
+    rc = rbl_clump_read(src->clump_file, &src->clump, &src->clump_props, c->err);
+    if (rc != RBL_OK) {
+        rbl_mark m = mark_of(n);
+        return rbl_error_prefix(c->err, rc, "%s:%d:%d: clump", c->s->path, m.line, m.column);
+    }
+    src->spec.clump = &src->clump;
+    src->spec.clump_props = &src->clump_props;
+    src->spec.size.kind = RBL_SIZE_CONSTANT;
+    src->spec.size.radius = rbl_clump_bounding_radius(&src->clump);
+    return RBL_OK;
+}
+
 static int parse_grains(ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"lattice", "random", "pour", "file", "radius",
+    static const char *const keys[] = {"lattice", "random", "pour", "file", "radius", "clump",
                                        "material", "velocity", "velocity_spread", "seed", NULL};
     static const char *const lattice_keys[] = {"min", "max", "spacing", "count", NULL};
     static const char *const random_keys[] = {"min", "max", "count", NULL};
@@ -442,6 +476,7 @@ static int parse_grains(ctx *c, yaml_node_t *n)
     s->sources = calloc(count ? count : 1, sizeof *s->sources);
     if (!s->sources)
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+    s->sources_allocated = (int)count;
     for (size_t i = 0; i < count; i++) {
         yaml_node_t *g = node(c, n->data.sequence.items.start[i]);
         int rc = keys_known(c, g, "grains", keys);
@@ -455,32 +490,25 @@ static int parse_grains(ctx *c, yaml_node_t *n)
             return fail(c, g, RBL_EPARSE,
                         "a grain source is exactly one of 'lattice', 'random', 'pour', 'file'");
         if (file) {
-            const char *name = scalar(file);
-            if (!name || !*name)
-                return fail(c, file, RBL_EPARSE, "'file' must be a path");
-            if (get(c, g, "radius") || get(c, g, "velocity") || get(c, g, "velocity_spread"))
+            if (get(c, g, "radius") || get(c, g, "velocity") || get(c, g, "velocity_spread") ||
+                get(c, g, "clump"))
                 return fail(c, g, RBL_EPARSE,
                             "a 'file' source takes radius and velocity from the file");
-            if ((rc = material_index(c, g, "grains", &src->spec.material)) != RBL_OK)
+            if ((rc = material_index(c, g, "grains", &src->spec.material)) != RBL_OK ||
+                (rc = scene_path(c, file, "file", &src->file)) != RBL_OK)
                 return rc;
-            /* relative to the scene's folder */
-            const char *slash = strrchr(c->s->path, '/');
-            size_t dir = name[0] == '/' || !slash ? 0 : (size_t)(slash - c->s->path) + 1;
-            src->file = malloc(dir + strlen(name) + 1);
-            if (!src->file)
-                return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
-            memcpy(src->file, c->s->path, dir);
-            strcpy(src->file + dir, name);
             src->kind = RBL_SOURCE_FILE;
             src->spec.size.kind = RBL_SIZE_CONSTANT;
             src->spec.size.radius = 1.0; /* the radii are in the file */
             s->n_sources++;
             continue;
         }
-        yaml_node_t *radius = get(c, g, "radius");
-        if (!radius)
-            return fail(c, g, RBL_EPARSE, "a grain source needs 'radius'");
-        if ((rc = parse_radius(c, radius, &src->spec.size)) != RBL_OK ||
+        yaml_node_t *radius = get(c, g, "radius"), *clump = get(c, g, "clump");
+        if (!radius == !clump)
+            return fail(c, g, RBL_EPARSE, "a grain source needs 'radius' (spheres) or 'clump' "
+                        "(a clump file), not both");
+        if ((rc = radius ? parse_radius(c, radius, &src->spec.size)
+                         : parse_clump(c, clump, src)) != RBL_OK ||
             (rc = material_index(c, g, "grains", &src->spec.material)) != RBL_OK)
             return rc;
         if (get(c, g, "velocity") &&
@@ -690,8 +718,11 @@ void rbl_scene_free(rbl_scene *s)
     free(s->material_names);
     free(s->materials);
     free(s->walls);
-    for (int i = 0; i < s->n_sources; i++)
+    for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */
         free(s->sources[i].file);
+        free(s->sources[i].clump_file);
+        rbl_clump_free(&s->sources[i].clump);
+    }
     free(s->sources);
     free(s->final_grains);
     free(s->output_dir);

@@ -1,6 +1,7 @@
 /* vtk.c — ParaView output (SPEC BY5): VTK XML PolyData (.vtp) with raw appended binary arrays
  * — points with per-point arrays, as vertices or as polygons — used for the grains (position,
- * velocity, angular velocity, radius, id, contact force magnitude, contact count), clumps and
+ * velocity, angular velocity, radius, id, contact force magnitude, contact count, the clump a
+ * grain belongs to or -1), clumps and
  * iso-surfaces; and the .pvd collection that makes frames a time series. Written atomically
  * (temporary name + rename). */
 #include "scene_internal.h"
@@ -108,6 +109,7 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
         {"UInt32", "id", 1, 4, v.id},
         {"Float64", "contact_force", 1, 8, fmag},
         {"UInt32", "contacts", 1, 4, v.contacts},
+        {"Int32", "clump", 1, 4, v.body},
     };
     rbl_vtp_polydata pd = {.n_points = n, .points = v.pos, .arrays = arrays,
                            .n_arrays = (int)(sizeof arrays / sizeof *arrays)};
