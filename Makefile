@@ -60,6 +60,7 @@ validate: build
 	@validation/integrators.sh $(RUBBLE)
 	@validation/liggghts.sh $(RUBBLE)
 	@validation/clumps.sh $(RUBBLE) $(BUILD)
+	@validation/clump_dynamics.sh $(RUBBLE) $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

@@ -65,8 +65,11 @@ static rbl_sim *free_body(const rbl_clump *body, const rbl_mass_properties *p, i
     return sim;
 }
 
-static void test_torque_free(const rbl_clump *body, const rbl_mass_properties *p)
+/* csv (may be NULL): the time series of the three runs, for validation/clump_dynamics.sh */
+static void test_torque_free(const rbl_clump *body, const rbl_mass_properties *p, FILE *csv)
 {
+    if (csv)
+        fprintf(csv, "axis,time,w1,w2,w3,energy_error,momentum_error\n");
     const double w0 = 50;
     for (int axis = 0; axis < 3; axis++) {
         rbl_sim *sim = free_body(body, p, axis, w0, 1);
@@ -91,6 +94,9 @@ static void test_torque_free(const rbl_clump *body, const rbl_mass_properties *p
             double wb[3];
             body_spin(sim, wb);
             least = fmin(least, fabs(wb[axis]) / w0);
+            if (csv)
+                fprintf(csv, "%d,%.6f,%.9g,%.9g,%.9g,%.6e,%.6e\n", axis + 1, t.time, wb[0] / w0,
+                        wb[1] / w0, wb[2] / w0, e, dl);
             int now = wb[axis] >= 0 ? 1 : -1;
             flips += now != sign;
             sign = now;
@@ -222,14 +228,21 @@ static void test_threads_and_restart(const rbl_clump *body, const rbl_mass_prope
     rbl_sim_destroy(one), rbl_sim_destroy(two), rbl_sim_destroy(back);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    FILE *csv = argc > 1 ? fopen(argv[1], "w") : NULL;
+    if (argc > 1 && !csv) {
+        fprintf(stderr, "%s: cannot write\n", argv[1]);
+        return 1;
+    }
     rbl_clump body;
     rbl_mass_properties p;
     make_clump(&body, &p);
     printf("clump: %zu spheres, mass %.4g kg, moments %.4g %.4g %.4g kg m^2\n", body.n, p.mass,
            p.principal[0], p.principal[1], p.principal[2]);
-    test_torque_free(&body, &p);
+    test_torque_free(&body, &p, csv);
+    if (csv)
+        fclose(csv);
     test_drop_to_rest(&body, &p);
     test_threads_and_restart(&body, &p);
     rbl_clump_free(&body);

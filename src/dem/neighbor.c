@@ -79,8 +79,12 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
     for (size_t k = 0; k < g->n; k++)
         if (g->radius[k] > r_max)
             r_max = g->radius[k];
-    if (r_max == 0.0) /* no grains: any grid will do */
-        r_max = 0.5 * (sim->cfg.hi[0] - sim->cfg.lo[0]);
+    if (r_max == 0.0) { /* no grains yet (a pour): any grid with 3 cells per axis will do */
+        double least = INFINITY;
+        for (int a = 0; a < 3; a++)
+            least = fmin(least, sim->cfg.hi[a] - sim->cfg.lo[a]);
+        r_max = least / 8.0;
+    }
     sim->skin = sim->cfg.skin > 0.0 ? sim->cfg.skin : 0.2 * r_max;
     sim->cutoff_max = 2.0 * r_max + sim->skin;
     double edge = sim->cutoff_max * (1.0 + 1e-9);

@@ -45,22 +45,6 @@ int rbl_clump_write(const char *path, const rbl_clump *clump, const rbl_mass_pro
     return rbl_atomic_commit(&af, err);
 }
 
-static int key_line(rbl_line_reader *r, const char *key, rbl_error *err)
-{
-    int rc = rbl_reader_next(r, err);
-    if (rc < 0)
-        return rc;
-    if (rc == 0)
-        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: the file ends before '%s'", r->path,
-                             r->line, key);
-    char *word;
-    rc = rbl_reader_word(r, key, &word, err);
-    if (rc == RBL_OK && strcmp(word, key) != 0)
-        rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: expected '%s', found '%.64s'", r->path,
-                           r->line, key, word);
-    return rc;
-}
-
 static int numbers(rbl_line_reader *r, const char *what, double *out, int count, rbl_error *err)
 {
     int tokens = rbl_reader_count_tokens(r);
@@ -85,7 +69,7 @@ static int positive(rbl_line_reader *r, const char *what, double v, rbl_error *e
 
 static int read_body(rbl_line_reader *r, rbl_clump *c, rbl_mass_properties *p, rbl_error *err)
 {
-    int rc = key_line(r, "rubble-clump", err);
+    int rc = rbl_reader_key(r, "rubble-clump", err);
     double version = 0;
     if (rc == RBL_OK)
         rc = numbers(r, "version", &version, 1, err);
@@ -95,18 +79,18 @@ static int read_body(rbl_line_reader *r, rbl_clump *c, rbl_mass_properties *p, r
     const char *scalar[3] = {"density", "volume", "mass"};
     double *dst[3] = {&p->density, &p->volume, &p->mass};
     for (int k = 0; k < 3 && rc == RBL_OK; k++) {
-        rc = key_line(r, scalar[k], err);
+        rc = rbl_reader_key(r, scalar[k], err);
         if (rc == RBL_OK)
             rc = numbers(r, scalar[k], dst[k], 1, err);
         if (rc == RBL_OK)
             rc = positive(r, scalar[k], *dst[k], err);
     }
     if (rc == RBL_OK)
-        rc = key_line(r, "centre", err);
+        rc = rbl_reader_key(r, "centre", err);
     if (rc == RBL_OK)
         rc = numbers(r, "centre", p->centre, 3, err);
     if (rc == RBL_OK)
-        rc = key_line(r, "principal", err);
+        rc = rbl_reader_key(r, "principal", err);
     if (rc == RBL_OK)
         rc = numbers(r, "principal moment", p->principal, 3, err);
     for (int m = 0; m < 3 && rc == RBL_OK; m++)
@@ -117,7 +101,7 @@ static int read_body(rbl_line_reader *r, rbl_clump *c, rbl_mass_properties *p, r
                            "satisfy I1 + I2 >= I3", r->path, r->line, p->principal[0],
                            p->principal[1], p->principal[2]);
     if (rc == RBL_OK)
-        rc = key_line(r, "axes", err);
+        rc = rbl_reader_key(r, "axes", err);
     for (int m = 0; m < 3 && rc == RBL_OK; m++) {
         rc = rbl_reader_next(r, err);
         if (rc == 0)
@@ -128,7 +112,7 @@ static int read_body(rbl_line_reader *r, rbl_clump *c, rbl_mass_properties *p, r
     }
     double n = 0;
     if (rc == RBL_OK)
-        rc = key_line(r, "spheres", err);
+        rc = rbl_reader_key(r, "spheres", err);
     if (rc == RBL_OK)
         rc = numbers(r, "sphere count", &n, 1, err);
     if (rc == RBL_OK && (!(n >= 1) || n != floor(n) || n > 1e8))

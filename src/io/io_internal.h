@@ -25,6 +25,9 @@ int rbl_reader_next(rbl_line_reader *r, rbl_error *err);
 int rbl_reader_count_tokens(const rbl_line_reader *r);
 /* Read the next token of the line as a finite double / a non-negative integer; what names
  * the quantity in the message. */
+/* The next meaningful line, which must start with the word key (a keyword file's "key ..."
+ * line); the cursor is left after it. */
+int rbl_reader_key(rbl_line_reader *r, const char *key, rbl_error *err);
 /* The next token of the line, cut out in place. */
 int rbl_reader_word(rbl_line_reader *r, const char *what, char **out, rbl_error *err);
 int rbl_reader_double(rbl_line_reader *r, const char *what, double *out, rbl_error *err);

@@ -127,3 +127,19 @@ int rbl_reader_size(rbl_line_reader *r, const char *what, size_t *out, rbl_error
     *out = (size_t)v;
     return RBL_OK;
 }
+
+int rbl_reader_key(rbl_line_reader *r, const char *key, rbl_error *err)
+{
+    int rc = rbl_reader_next(r, err);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: the file ends before '%s'", r->path,
+                             r->line, key);
+    char *word;
+    rc = rbl_reader_word(r, key, &word, err);
+    if (rc == RBL_OK && strcmp(word, key) != 0)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: expected '%s', found '%.64s'", r->path,
+                           r->line, key, word);
+    return rc;
+}

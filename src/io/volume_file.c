@@ -20,22 +20,6 @@ typedef struct volume_header {
     int binary;
 } volume_header;
 
-static int header_key(rbl_line_reader *r, const char *key, rbl_error *err)
-{
-    int rc = rbl_reader_next(r, err);
-    if (rc < 0)
-        return rc;
-    if (rc == 0)
-        return rbl_error_set(err, RBL_EPARSE, "%s:%ld: the header ends before '%s'", r->path,
-                             r->line, key);
-    char *word;
-    rc = rbl_reader_word(r, key, &word, err);
-    if (rc == RBL_OK && strcmp(word, key) != 0)
-        rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: expected '%s', found '%.64s'", r->path,
-                           r->line, key, word);
-    return rc;
-}
-
 static int line_done(rbl_line_reader *r, rbl_error *err)
 {
     if (rbl_reader_count_tokens(r) > 0)
@@ -66,7 +50,7 @@ static int read_header(rbl_line_reader *r, volume_header *hd, rbl_error *err)
     if (rc == RBL_OK)
         rc = line_done(r, err);
     if (rc == RBL_OK)
-        rc = header_key(r, "dims", err);
+        rc = rbl_reader_key(r, "dims", err);
     for (int a = 0; a < 3 && rc == RBL_OK; a++) {
         rc = rbl_reader_size(r, "sample count", &hd->n[a], err);
         if (rc == RBL_OK && (hd->n[a] < 2 || hd->n[a] > 100000))
@@ -76,7 +60,7 @@ static int read_header(rbl_line_reader *r, volume_header *hd, rbl_error *err)
     if (rc == RBL_OK)
         rc = line_done(r, err);
     if (rc == RBL_OK)
-        rc = header_key(r, "spacing", err);
+        rc = rbl_reader_key(r, "spacing", err);
     if (rc == RBL_OK)
         rc = rbl_reader_double(r, "spacing", &hd->h, err);
     if (rc == RBL_OK && !(hd->h > 0))
@@ -85,13 +69,13 @@ static int read_header(rbl_line_reader *r, volume_header *hd, rbl_error *err)
     if (rc == RBL_OK)
         rc = line_done(r, err);
     if (rc == RBL_OK)
-        rc = header_key(r, "origin", err);
+        rc = rbl_reader_key(r, "origin", err);
     for (int a = 0; a < 3 && rc == RBL_OK; a++)
         rc = rbl_reader_double(r, "origin", &hd->origin[a], err);
     if (rc == RBL_OK)
         rc = line_done(r, err);
     if (rc == RBL_OK)
-        rc = header_key(r, "data", err);
+        rc = rbl_reader_key(r, "data", err);
     if (rc == RBL_OK)
         rc = rbl_reader_word(r, "the data encoding", &word, err);
     if (rc != RBL_OK)
