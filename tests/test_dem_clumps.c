@@ -228,6 +228,43 @@ static void test_threads_and_restart(const rbl_clump *body, const rbl_mass_prope
     rbl_sim_destroy(one), rbl_sim_destroy(two), rbl_sim_destroy(back);
 }
 
+/* A clump that leaves through a side that is not periodic goes as a whole; the others stay
+ * whole, their members re-sorted with them. */
+static void test_leaving(const rbl_clump *body, const rbl_mass_properties *p)
+{
+    double dt = heap_dt(body, p, 2000);
+    rbl_sim *sim = heap(body, p, 2, dt, 4, 2000);
+    rbl_bodies_view b;
+    rbl_sim_bodies(sim, &b);
+    rbl_error err = {0};
+    /* x and y are periodic: throw a fifth clump out through the top (z = 0.2 m) */
+    rbl_clump_body cb = {.clump = body, .props = p, .material = 0, .quat = {1, 0, 0, 0},
+                         .pos = {0.03, 0.03, 0.15}, .vel = {0, 0, 5}};
+    ASSERT_OK(rbl_sim_add_clump(sim, &cb, NULL, &err));
+    size_t members = body->n;
+    dem_step(sim, 2000);
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    rbl_sim_bodies(sim, &b);
+    printf("leaving: %zu clumps stay, %zu grains, %llu lost\n", b.n, t.grains,
+           (unsigned long long)t.lost);
+    ASSERT_EQ_INT(b.n, 4);
+    ASSERT_EQ_INT(t.lost, members);
+    ASSERT_EQ_INT(t.grains, 4 * members + 1);
+    /* every remaining member belongs to a remaining body, and sits where its body puts it */
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    size_t count[4] = {0, 0, 0, 0};
+    for (size_t k = 0; k < v.n; k++)
+        if (v.body[k] >= 0) {
+            ASSERT_TRUE(v.body[k] < 4);
+            count[v.body[k]]++;
+        }
+    for (int k = 0; k < 4; k++)
+        ASSERT_EQ_INT(count[k], members);
+    rbl_sim_destroy(sim);
+}
+
 int main(int argc, char **argv)
 {
     FILE *csv = argc > 1 ? fopen(argv[1], "w") : NULL;
@@ -245,6 +282,7 @@ int main(int argc, char **argv)
         fclose(csv);
     test_drop_to_rest(&body, &p);
     test_threads_and_restart(&body, &p);
+    test_leaving(&body, &p);
     rbl_clump_free(&body);
     printf("test_dem_clumps: ok\n");
     return 0;

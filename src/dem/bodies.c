@@ -250,12 +250,95 @@ void rbl_sim_bodies(const rbl_sim *sim, rbl_bodies_view *v)
     v->moment = b->moment, v->mass = b->mass;
 }
 
-void rbl_bodies_reindex(rbl_sim *sim)
+/* Rebuild the bodies in the order `order` (count of them; bodies not listed are dropped): the
+ * per-body arrays, the member slots (each body's slots stay contiguous), and the body and slot
+ * of every member grain (-1 for a dropped body's). */
+static int bodies_permute(rbl_sim *sim, const uint32_t *order, size_t count, rbl_error *err)
+{
+    rbl_bodies *b = &sim->bodies, nb;
+    rbl_grains *g = &sim->g;
+    memset(&nb, 0, sizeof nb);
+    size_t members = 0;
+    for (size_t k = 0; k < count; k++)
+        members += b->start[order[k] + 1] - b->start[order[k]];
+    int32_t *renum = malloc((b->n ? b->n : 1) * sizeof *renum);
+    uint32_t *reslot = malloc((b->members ? b->members : 1) * sizeof *reslot);
+    if (!renum || !reslot || !rbl_bodies_reserve(&nb, count + 1, members + 1)) {
+        free(renum), free(reslot), rbl_bodies_free(&nb);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory reordering %zu clumps", b->n);
+    }
+    for (size_t k = 0; k < b->n; k++)
+        renum[k] = -1;
+    size_t ns = 0;
+    for (size_t k = 0; k < count; k++) {
+        size_t o = order[k];
+        renum[o] = (int32_t)k;
+        memcpy(nb.pos + 3 * k, b->pos + 3 * o, 3 * sizeof(double));
+        memcpy(nb.vel + 3 * k, b->vel + 3 * o, 3 * sizeof(double));
+        memcpy(nb.angmom + 3 * k, b->angmom + 3 * o, 3 * sizeof(double));
+        memcpy(nb.quat + 4 * k, b->quat + 4 * o, 4 * sizeof(double));
+        memcpy(nb.moment + 3 * k, b->moment + 3 * o, 3 * sizeof(double));
+        memcpy(nb.force + 3 * k, b->force + 3 * o, 3 * sizeof(double));
+        memcpy(nb.torque + 3 * k, b->torque + 3 * o, 3 * sizeof(double));
+        nb.mass[k] = b->mass[o];
+        nb.material[k] = b->material[o];
+        nb.start[k] = ns;
+        for (size_t s = b->start[o]; s < b->start[o + 1]; s++, ns++) {
+            reslot[s] = (uint32_t)ns;
+            nb.member_id[ns] = b->member_id[s];
+            nb.member_index[ns] = b->member_index[s];
+            memcpy(nb.offset + 3 * ns, b->offset + 3 * s, 3 * sizeof(double));
+            memcpy(nb.arm + 3 * ns, b->arm + 3 * s, 3 * sizeof(double));
+        }
+    }
+    nb.start[count] = ns;
+    nb.n = count;
+    nb.members = ns;
+    for (size_t k = 0; k < g->n; k++)
+        if (g->body[k] >= 0) {
+            int32_t to = renum[g->body[k]];
+            g->slot[k] = to >= 0 ? reslot[g->slot[k]] : 0;
+            g->body[k] = to;
+        }
+    free(renum), free(reslot);
+    rbl_bodies_free(b);
+    *b = nb;
+    return RBL_OK;
+}
+
+int rbl_bodies_reindex(rbl_sim *sim, rbl_error *err)
 {
     const rbl_grains *g = &sim->g;
+    rbl_bodies *b = &sim->bodies;
     for (size_t k = 0; k < g->n; k++)
         if (g->body[k] >= 0)
-            sim->bodies.member_index[g->slot[k]] = (uint32_t)k;
+            b->member_index[g->slot[k]] = (uint32_t)k;
+    if (b->n < 2)
+        return RBL_OK;
+    /* Bodies in the order of their first member in memory: the body sweep then walks the
+     * cell-sorted grains roughly forward instead of jumping about. */
+    uint64_t *key = malloc(2 * b->n * sizeof *key);
+    uint32_t *order = malloc(2 * b->n * sizeof *order);
+    if (!key || !order) {
+        free(key), free(order);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu clumps", b->n);
+    }
+    int sorted = 1;
+    for (size_t k = 0; k < b->n; k++) {
+        uint32_t first = UINT32_MAX;
+        for (size_t s = b->start[k]; s < b->start[k + 1]; s++)
+            first = b->member_index[s] < first ? b->member_index[s] : first;
+        key[k] = first;
+        order[k] = (uint32_t)k;
+        sorted = sorted && (k == 0 || key[k] >= key[k - 1]);
+    }
+    int rc = RBL_OK;
+    if (!sorted) {
+        rbl_radix_sort_u64(key, order, b->n, 32, key + b->n, order + b->n);
+        rc = bodies_permute(sim, order, b->n, err);
+    }
+    free(key), free(order);
+    return rc;
 }
 
 int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err)
@@ -265,58 +348,27 @@ int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err)
     if (b->n == 0)
         return RBL_OK;
     uint8_t *gone = calloc(b->n, 1);
-    int32_t *renum = malloc(b->n * sizeof *renum);
-    size_t *reslot = malloc((b->members ? b->members : 1) * sizeof *reslot);
-    if (!gone || !renum || !reslot) {
-        free(gone), free(renum), free(reslot);
+    uint32_t *keep = malloc(b->n * sizeof *keep);
+    if (!gone || !keep) {
+        free(gone), free(keep);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory removing lost clumps");
     }
-    size_t lost = 0;
+    size_t lost = 0, kept = 0;
     for (size_t k = 0; k < g->n; k++)
         if (gone_grain[k] && g->body[k] >= 0 && !gone[g->body[k]])
             gone[g->body[k]] = 1, lost++;
+    int rc = RBL_OK;
     if (lost) {
         for (size_t k = 0; k < g->n; k++)
             if (g->body[k] >= 0 && gone[g->body[k]])
                 gone_grain[k] = 1;
-        size_t nb = 0, ns = 0;
-        for (size_t k = 0; k < b->n; k++) {
-            if (gone[k]) {
-                renum[k] = -1;
-                continue;
-            }
-            renum[k] = (int32_t)nb;
-            memmove(b->pos + 3 * nb, b->pos + 3 * k, 3 * sizeof(double));
-            memmove(b->vel + 3 * nb, b->vel + 3 * k, 3 * sizeof(double));
-            memmove(b->angmom + 3 * nb, b->angmom + 3 * k, 3 * sizeof(double));
-            memmove(b->quat + 4 * nb, b->quat + 4 * k, 4 * sizeof(double));
-            memmove(b->moment + 3 * nb, b->moment + 3 * k, 3 * sizeof(double));
-            memmove(b->force + 3 * nb, b->force + 3 * k, 3 * sizeof(double));
-            memmove(b->torque + 3 * nb, b->torque + 3 * k, 3 * sizeof(double));
-            b->mass[nb] = b->mass[k];
-            b->material[nb] = b->material[k];
-            size_t s0 = b->start[k], s1 = b->start[k + 1];
-            b->start[nb] = ns;
-            for (size_t s = s0; s < s1; s++, ns++) {
-                reslot[s] = ns;
-                b->member_id[ns] = b->member_id[s];
-                b->member_index[ns] = b->member_index[s];
-                memmove(b->offset + 3 * ns, b->offset + 3 * s, 3 * sizeof(double));
-                memmove(b->arm + 3 * ns, b->arm + 3 * s, 3 * sizeof(double));
-            }
-            nb++;
-        }
-        b->start[nb] = ns;
-        b->n = nb;
-        b->members = ns;
-        for (size_t k = 0; k < g->n; k++)
-            if (g->body[k] >= 0 && !gone_grain[k]) {
-                g->slot[k] = (uint32_t)reslot[g->slot[k]];
-                g->body[k] = renum[g->body[k]];
-            }
+        for (size_t k = 0; k < b->n; k++)
+            if (!gone[k])
+                keep[kept++] = (uint32_t)k;
+        rc = bodies_permute(sim, keep, kept, err);
     }
-    free(gone), free(renum), free(reslot);
-    return RBL_OK;
+    free(gone), free(keep);
+    return rc;
 }
 
 /* Sum the members' contact forces and torques at the centre of mass (gravity once, on M). */
