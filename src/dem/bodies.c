@@ -306,39 +306,12 @@ static int bodies_permute(rbl_sim *sim, const uint32_t *order, size_t count, rbl
     return RBL_OK;
 }
 
-int rbl_bodies_reindex(rbl_sim *sim, rbl_error *err)
+void rbl_bodies_reindex(rbl_sim *sim)
 {
     const rbl_grains *g = &sim->g;
-    rbl_bodies *b = &sim->bodies;
     for (size_t k = 0; k < g->n; k++)
         if (g->body[k] >= 0)
-            b->member_index[g->slot[k]] = (uint32_t)k;
-    if (b->n < 2)
-        return RBL_OK;
-    /* Bodies in the order of their first member in memory: the body sweep then walks the
-     * cell-sorted grains roughly forward instead of jumping about. */
-    uint64_t *key = malloc(2 * b->n * sizeof *key);
-    uint32_t *order = malloc(2 * b->n * sizeof *order);
-    if (!key || !order) {
-        free(key), free(order);
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu clumps", b->n);
-    }
-    int sorted = 1;
-    for (size_t k = 0; k < b->n; k++) {
-        uint32_t first = UINT32_MAX;
-        for (size_t s = b->start[k]; s < b->start[k + 1]; s++)
-            first = b->member_index[s] < first ? b->member_index[s] : first;
-        key[k] = first;
-        order[k] = (uint32_t)k;
-        sorted = sorted && (k == 0 || key[k] >= key[k - 1]);
-    }
-    int rc = RBL_OK;
-    if (!sorted) {
-        rbl_radix_sort_u64(key, order, b->n, 32, key + b->n, order + b->n);
-        rc = bodies_permute(sim, order, b->n, err);
-    }
-    free(key), free(order);
-    return rc;
+            sim->bodies.member_index[g->slot[k]] = (uint32_t)k;
 }
 
 int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err)

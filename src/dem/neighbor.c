@@ -381,9 +381,7 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     }
     rbl_radix_sort_u64(sim->keys, sim->perm, n, sim->grid.key_bits, sim->keys_tmp, sim->perm_tmp);
     rbl_grains_permute(g, sim->perm, n, sim->scratch);
-    rc = rbl_bodies_reindex(sim, err);
-    if (rc != RBL_OK)
-        goto done;
+    rbl_bodies_reindex(sim);
 
     size_t cells = (size_t)sim->grid.n_cells;
     if (!grow_array((void **)&sim->cell_start, &sim->cell_start_cap, cells + 1,
