@@ -20,31 +20,44 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
                                ? sim->packed
                                : NULL;
     const int gather = sim->forces_partial;
+    /* The completed force is only kicked with here, unless something reads it after this
+     * sweep: the synchronized prediction, or a clump summing its members. Then it is stored. */
+    const int store = !pk || sim->bodies.n;
     double worst = 0.0;
-#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads) reduction(max : worst)
-    for (long k = 0; k < n; k++) {
-        if (gather)
-            rbl_gather_grain(sim, (size_t)k);
-        double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
-        const double *F = g->force + 3 * k, *T = g->torque + 3 * k, *x0 = g->pos_build + 3 * k;
-        double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
-        double d2 = 0.0;
-        for (int a = 0; a < 3; a++) {
-            if (close_previous) { /* the last half kick of the previous step, same arithmetic */
+#pragma omp parallel num_threads(sim->threads) reduction(max : worst)
+    {
+#pragma omp for schedule(static, RBL_GRAIN_CHUNK)
+        for (long k = 0; k < n; k++) {
+            double Fk[3], Tk[3];
+            const double *F = g->force + 3 * k, *T = g->torque + 3 * k;
+            if (gather && store) {
+                rbl_gather_grain(sim, (size_t)k);
+            } else if (gather) {
+                rbl_gather_sums(sim, (size_t)k, Fk, Tk);
+                F = Fk, T = Tk;
+            }
+            double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
+            const double *x0 = g->pos_build + 3 * k;
+            double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
+            double d2 = 0.0;
+            for (int a = 0; a < 3; a++) {
+                if (close_previous) { /* the last half kick of the previous step, same arithmetic */
+                    v[a] += F[a] * im;
+                    w[a] += T[a] * ii;
+                }
                 v[a] += F[a] * im;
                 w[a] += T[a] * ii;
+                x[a] += v[a] * dt;
+                double d = x[a] - x0[a];
+                d2 += d * d;
             }
-            v[a] += F[a] * im;
-            w[a] += T[a] * ii;
-            x[a] += v[a] * dt;
-            double d = x[a] - x0[a];
-            d2 += d * d;
+            if (pk)
+                rbl_pack_grain_stream(pk + k, x, g->radius[k], v, g->mass[k], w);
+            /* NaN compares false with everything: turn it into +inf so that it is seen. */
+            if (!(d2 <= worst))
+                worst = d2 == d2 ? d2 : INFINITY;
         }
-        if (pk)
-            rbl_pack_grain(pk + k, g, (size_t)k, g->vel, g->omega);
-        /* NaN compares false with everything: turn it into +inf so that it is seen. */
-        if (!(d2 <= worst))
-            worst = d2 == d2 ? d2 : INFINITY;
+        rbl_stream_fence(); /* the records are seen by every thread after the barrier */
     }
     sim->forces_partial = 0;
     if (sim->bodies.n) { /* clumps: their members' forces are complete now */
