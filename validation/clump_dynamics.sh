@@ -8,11 +8,8 @@ set -eu
 RUBBLE=$1
 BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-DOCS=$ROOT/docs/validation
-mkdir -p "$DOCS"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+. "$ROOT/validation/common.sh"
+validation_workspace
 
 echo "== torque-free clump, drop, threads and restart (tests/test_dem_clumps.c)"
 "$BUILD/tests/test_dem_clumps" "$DOCS/clump-torque-free.csv" > dynamics.txt

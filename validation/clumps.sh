@@ -7,11 +7,8 @@ set -eu
 RUBBLE=$1
 BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-DOCS=$ROOT/docs/validation
-mkdir -p "$DOCS"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+. "$ROOT/validation/common.sh"
+validation_workspace
 
 # json FILE KEY: a number of the one-line JSON summary
 json() { sed -n "s/.*\"$2\": \([-0-9.eE+]*\).*/\1/p" "$1"; }

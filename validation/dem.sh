@@ -7,11 +7,8 @@ set -eu
 RUBBLE=$1
 BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-DOCS=$ROOT/docs/validation
-mkdir -p "$DOCS"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+. "$ROOT/validation/common.sh"
+validation_workspace
 
 echo "== Fig. 6: the C iteration (drop and head-on pair, seed parameters)"
 # every C from 0.1 down to 0.1/2^9 (a tolerance no C meets, so the iteration never stops)

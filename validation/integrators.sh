@@ -9,11 +9,8 @@
 set -eu
 RUBBLE=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/validation/section.sh"
-DOCS=$ROOT/docs/validation
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+. "$ROOT/validation/common.sh"
+validation_workspace
 cat > start.yaml <<'YAML'
 domain: {min: [0, 0, -0.001], max: [0.02, 0.02, 0.06], periodic: [x, y]}
 gravity: [0, 0, -9.81]

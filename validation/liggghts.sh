@@ -10,11 +10,8 @@
 set -eu
 RUBBLE=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-. "$ROOT/validation/section.sh"
-DOCS=$ROOT/docs/validation
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+. "$ROOT/validation/common.sh"
+validation_workspace
 
 echo "== restitution, head-on pair"
 M=$(awk 'BEGIN { printf "%.15g", 2000 * 4 / 3 * 3.141592653589793 * 0.1^3 }')

@@ -1,9 +1,0 @@
-# section.sh — sourced by the validation scripts: replace_section FILE HEADING NEW drops the
-# section of FILE that starts with the line "## HEADING..." (up to the next "## " heading) and
-# appends the file NEW, so a script can be re-run alone without duplicating its section.
-replace_section() {
-    [ -f "$1" ] || return 0
-    awk -v h="## $2" 'index($0, h) == 1 { skip = 1; next } /^## / { skip = 0 } !skip' "$1" > "$1.new"
-    cat "$3" >> "$1.new"
-    mv "$1.new" "$1"
-}
