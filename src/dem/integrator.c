@@ -23,6 +23,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
     /* The completed force is only kicked with here, unless something reads it after this
      * sweep: the synchronized prediction, or a clump summing its members. Then it is stored. */
     const int store = !pk || sim->bodies.n;
+    const int32_t *body = sim->bodies.n ? g->body : NULL; /* no clumps: no lookups */
     double worst = 0.0;
 #pragma omp parallel num_threads(sim->threads) reduction(max : worst)
     {
@@ -30,6 +31,11 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
         for (long k = 0; k < n; k++) {
             double Fk[3], Tk[3];
             const double *F = g->force + 3 * k, *T = g->torque + 3 * k;
+            if (body && body[k] >= 0) { /* a clump member: its body moves it after this sweep */
+                if (gather)
+                    rbl_gather_grain(sim, (size_t)k);
+                continue;
+            }
             if (gather && store) {
                 rbl_gather_grain(sim, (size_t)k);
             } else if (gather) {
