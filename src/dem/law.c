@@ -125,8 +125,7 @@ int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
     if (!law->from_materials && (hertz_tsuji || linear_linear) && law->gamma_n > 0.0) {
         double m_min = INFINITY;
         for (size_t k = 0; k < g->n; k++)
-            if (rbl_contact_mass(sim, k) < m_min)
-                m_min = rbl_contact_mass(sim, k);
+            m_min = fmin(m_min, rbl_contact_mass(sim, k));
         double m_eff = g->n > 1 ? 0.5 * m_min : m_min;
         double critical = 2.0 * sqrt(m_eff * law->kn);
         if (law->gamma_n >= critical)

@@ -38,12 +38,7 @@ static int make_field(const rbl_clump_job *job, rbl_sdf *sdf, double *body_volum
     int rc = rbl_stl_read(job->path, &mesh, err);
     if (rc != RBL_OK)
         return rc;
-    for (int a = 0; a < 3; a++)
-        lo[a] = INFINITY, hi[a] = -INFINITY;
-    for (size_t v = 0; v < mesh.n_vertices; v++)
-        for (int a = 0; a < 3; a++)
-            lo[a] = fmin(lo[a], mesh.vertex[3 * v + (size_t)a]),
-            hi[a] = fmax(hi[a], mesh.vertex[3 * v + (size_t)a]);
+    rbl_mesh_bounds(&mesh, lo, hi);
     *body_volume = rbl_mesh_volume(&mesh);
     double h = job->voxel > 0 ? job->voxel : default_voxel(lo, hi);
     rc = rbl_sdf_from_mesh(sdf, &mesh, h, pad, job->memory_limit, err);

@@ -25,15 +25,10 @@ static void cell_range(const sphere_cover *g, const double *s, size_t a, size_t 
 static int cover_build(sphere_cover *g, const rbl_clump *c)
 {
     memset(g, 0, sizeof *g);
-    double hi[3] = {-INFINITY, -INFINITY, -INFINITY}, rsum = 0, extent = 0;
-    for (int a = 0; a < 3; a++)
-        g->lo[a] = INFINITY;
-    for (size_t q = 0; q < c->n; q++) {
-        const double *s = c->sphere + 4 * q;
-        rsum += s[3];
-        for (int a = 0; a < 3; a++)
-            g->lo[a] = fmin(g->lo[a], s[a] - s[3]), hi[a] = fmax(hi[a], s[a] + s[3]);
-    }
+    double hi[3], rsum = 0, extent = 0;
+    rbl_clump_bounds(c, g->lo, hi);
+    for (size_t q = 0; q < c->n; q++)
+        rsum += c->sphere[4 * q + 3];
     for (int a = 0; a < 3; a++)
         extent = fmax(extent, hi[a] - g->lo[a]);
     g->edge = fmax(2 * rsum / (double)c->n, extent / 256);

@@ -69,6 +69,17 @@ static void plane_moments(const rbl_clump *c, const uint32_t *list, size_t count
     }
 }
 
+void rbl_clump_bounds(const rbl_clump *clump, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++)
+        lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (size_t q = 0; q < clump->n; q++) {
+        const double *s = clump->sphere + 4 * q;
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], s[a] - s[3]), hi[a] = fmax(hi[a], s[a] + s[3]);
+    }
+}
+
 int rbl_clump_mass_properties(const rbl_clump *clump, double step, double density,
                               rbl_mass_properties *out, rbl_error *err)
 {
@@ -77,12 +88,8 @@ int rbl_clump_mass_properties(const rbl_clump *clump, double step, double densit
         return rbl_error_set(err, RBL_EINVAL, "the clump has no sphere");
     if (!(density > 0) || !isfinite(density))
         return rbl_error_set(err, RBL_ERANGE, "density %g must be positive", density);
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t q = 0; q < clump->n; q++) {
-        const double *s = clump->sphere + 4 * q;
-        for (int a = 0; a < 3; a++)
-            lo[a] = fmin(lo[a], s[a] - s[3]), hi[a] = fmax(hi[a], s[a] + s[3]);
-    }
+    double lo[3], hi[3];
+    rbl_clump_bounds(clump, lo, hi);
     rbl_sample_grid g;
     int rc = rbl_sample_grid_init(&g, lo, hi, step, err);
     if (rc != RBL_OK)

@@ -155,6 +155,16 @@ int rbl_mesh_from_soup(const double *corners, size_t n_triangles, const char *pa
     return rc;
 }
 
+void rbl_mesh_bounds(const rbl_mesh *mesh, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++)
+        lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (size_t v = 0; v < mesh->n_vertices; v++)
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], mesh->vertex[3 * v + (size_t)a]),
+            hi[a] = fmax(hi[a], mesh->vertex[3 * v + (size_t)a]);
+}
+
 void rbl_mesh_free(rbl_mesh *mesh)
 {
     free(mesh->vertex);

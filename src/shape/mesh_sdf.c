@@ -256,11 +256,8 @@ static int collect_crossings(const rbl_mesh *m, const rbl_sdf *s, crossing **out
 int rbl_sdf_from_mesh(rbl_sdf *sdf, const rbl_mesh *mesh, double h, int pad,
                       size_t memory_limit, rbl_error *err)
 {
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t v = 0; v < mesh->n_vertices; v++)
-        for (int a = 0; a < 3; a++)
-            lo[a] = fmin(lo[a], mesh->vertex[3 * v + (size_t)a]),
-            hi[a] = fmax(hi[a], mesh->vertex[3 * v + (size_t)a]);
+    double lo[3], hi[3];
+    rbl_mesh_bounds(mesh, lo, hi);
     int rc = rbl_sdf_alloc_covering(sdf, lo, hi, h, pad, memory_limit, err);
     if (rc != RBL_OK)
         return rc;

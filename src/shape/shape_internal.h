@@ -50,6 +50,11 @@ double rbl_ellipsoid_distance(const double semi[3], const double p[3]);
 int rbl_mesh_from_soup(const double *corners, size_t n_triangles, const char *path,
                        rbl_mesh *mesh, rbl_error *err);
 
+/* Axis-aligned bounds of a clump's spheres (mass_properties.c) and of a mesh's vertices
+ * (mesh.c). */
+void rbl_clump_bounds(const rbl_clump *clump, double lo[3], double hi[3]);
+void rbl_mesh_bounds(const rbl_mesh *mesh, double lo[3], double hi[3]);
+
 /* Grid of a field covering [lo, hi] with pad samples to spare, symmetric about the middle. */
 int rbl_sdf_alloc_covering(rbl_sdf *sdf, const double lo[3], const double hi[3], double h,
                            int pad, size_t memory_limit, rbl_error *err);
