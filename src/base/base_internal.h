@@ -44,6 +44,26 @@ void rbl_mem_free(rbl_mem *mem, void *p, size_t bytes);
 /* calloc for long-lived large arrays (element data), on transparent huge pages; free(). */
 void *rbl_huge_calloc(size_t count, size_t size);
 
+/* Store one 64-byte record at a line-aligned dst with streaming (non-temporal) stores: the line
+ * is not read before it is written (no read for ownership), which saves a third of the memory
+ * traffic of filling an array that does not fit in cache. Fence (rbl_stream_fence) before the
+ * records are read by another thread. */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline void rbl_stream_line(void *dst, const void *src)
+{
+    const __m128i *s = (const __m128i *)src;
+    __m128i *d = (__m128i *)dst;
+    for (int q = 0; q < 4; q++)
+        _mm_stream_si128(d + q, _mm_loadu_si128(s + q));
+}
+static inline void rbl_stream_fence(void) { _mm_sfence(); }
+#else
+#include <string.h>
+static inline void rbl_stream_line(void *dst, const void *src) { memcpy(dst, src, 64); }
+static inline void rbl_stream_fence(void) {}
+#endif
+
 /* Overflow-checked a*b for sizes; returns 0 on overflow. */
 int rbl_size_mul(size_t a, size_t b, size_t *out);
 

@@ -291,7 +291,6 @@ static inline void rbl_pack_grain(rbl_packed_grain *d, const rbl_grains *g, size
  * traffic when the records do not fit in cache. The caller fences (rbl_stream_fence) before
  * another thread reads them. */
 #if defined(__SSE2__)
-#include <emmintrin.h>
 static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3], double radius,
                                          const double vel[3], double mass, const double omega[3])
 {
@@ -305,7 +304,6 @@ static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3
     _mm_stream_pd(o + 12, _mm_setzero_pd());
     _mm_stream_pd(o + 14, _mm_setzero_pd());
 }
-static inline void rbl_stream_fence(void) { _mm_sfence(); }
 #else
 static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3], double radius,
                                          const double vel[3], double mass, const double omega[3])
@@ -315,7 +313,6 @@ static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3
     d->radius = radius;
     d->mass = mass;
 }
-static inline void rbl_stream_fence(void) {}
 #endif
 
 /* Refresh sim->packed with these velocities; 0 on out-of-memory. */

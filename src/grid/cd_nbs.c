@@ -8,8 +8,12 @@
  * When n_x n_y heads would outweigh the element arrays (a sparse 3D domain), the layer is
  * cascaded once more into rows (Munjiza 2004 §3.11): see cd_nbs_rows.c, O(N + n_x + n_y + n_z).
  * Layout: each element's centre, radius, list links and cell are gathered into one 64-byte,
- * line-aligned record, so that a list hop or a candidate check touches exactly one cache line
- * (elements numbered in random order make every other access a miss). */
+ * line-aligned record, so that a list hop or a candidate check touches exactly one cache line.
+ * The records are placed band by band (a counting pass over the elements gives each band of
+ * each slab its range of records); the lists are still built by the seed's loop over elements
+ * and link records, but the records of a band are contiguous. Elements numbered in random
+ * order then cost what ordered ones cost: at N = 10^7 in 3D, 290 -> 100 ns per element, since
+ * a band and its neighbours stay in the L2 cache whatever the numbering. */
 #include "grid_internal.h"
 
 #include <string.h>
@@ -20,7 +24,8 @@ typedef struct nbs_node {
     int32_t next_cell; /* X: next element of the same cell */
     int32_t cell;      /* cell index inside the slab: ix (2D) or ix + n_x iy (3D) */
     int32_t slab;      /* iy (2D) or iz (3D) */
-    int32_t pad[4];
+    int32_t id;        /* the element's number */
+    int32_t pad[3];
 } nbs_node;
 
 _Static_assert(sizeof(nbs_node) == 64, "one record per cache line");
@@ -152,11 +157,25 @@ static int check_element(const nbs_detect *d, int32_t a, int has_below, rbl_pair
             for (int32_t b = lists[l]; b >= 0; b = node[b].next_cell) {
                 ++*checks;
                 if (rbl_touch(pa, node[b].x, ra + node[b].r) &&
-                    rbl_pairs_add(pairs, (uint32_t)a, (uint32_t)b) != RBL_OK)
+                    rbl_pairs_add(pairs, (uint32_t)node[a].id, (uint32_t)node[b].id) != RBL_OK)
                     return RBL_ENOMEM;
             }
     }
     return RBL_OK;
+}
+
+/* Where the element centred at p goes: its cell inside the slab, its slab, and its lane (the
+ * index of B: slab and band). */
+static inline size_t locate(const rbl_grid *g, const double *p, int32_t *cell, int32_t *slab)
+{
+    const int dim = g->dim;
+    const int64_t nx = g->n[0], ny = g->n[1];
+    int64_t ix = rbl_grid_coord(g, 0, p[0]), iy = rbl_grid_coord(g, 1, p[1]);
+    int64_t is = dim == 2 ? iy : rbl_grid_coord(g, 2, p[2]);
+    int64_t band = dim == 2 ? ix * LANES / nx : iy * LANES / ny;
+    *cell = (int32_t)(dim == 2 ? ix : ix + nx * iy);
+    *slab = (int32_t)is;
+    return LANES * (size_t)is + (size_t)band;
 }
 
 int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
@@ -174,31 +193,42 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
         return rbl_cd_nbs_rows(ctx, pairs, err);
 
     size_t node_bytes = n * sizeof(nbs_node);
-    size_t head_bytes = (LANES * n_slabs + 2 * per_slab) * sizeof(int32_t);
+    size_t n_lanes = LANES * n_slabs;
+    size_t head_bytes = (2 * n_lanes + 2 * per_slab) * sizeof(int32_t);
     nbs_node *node = rbl_mem_alloc(&ctx->mem, node_bytes, "nbs element lists", err);
     int32_t *heads = node ? rbl_mem_alloc(&ctx->mem, head_bytes, "nbs list heads", err) : NULL;
     if (!heads) {
         rbl_mem_free(&ctx->mem, node, node_bytes);
         return err ? err->code : RBL_ENOMEM;
     }
-    /* B: lane heads per slab; a processed ("old") slab has its non-empty lanes encoded */
-    int32_t *B = heads, *A[2] = {heads + LANES * n_slabs, heads + LANES * n_slabs + per_slab};
+    /* B: lane heads per slab; a processed ("old") slab has its non-empty lanes encoded.
+     * fill: the next free record of each lane. */
+    int32_t *B = heads, *fill = heads + n_lanes;
+    int32_t *A[2] = {heads + 2 * n_lanes, heads + 2 * n_lanes + per_slab};
     memset(heads, 0xff, head_bytes);
+    memset(fill, 0, n_lanes * sizeof(int32_t));
 
-    /* slab lists: one loop over elements, integerising their centres once */
+    /* the records of each lane: count, then give each lane its range, in lane order */
+    int32_t cell, slab_k;
+    for (size_t k = 0; k < n; k++)
+        fill[locate(g, e->pos + 3 * k, &cell, &slab_k)]++;
+    int32_t first = 0;
+    for (size_t q = 0; q < n_lanes; q++) {
+        int32_t count = fill[q];
+        fill[q] = first;
+        first += count;
+    }
+    /* slab lists: the seed's loop over elements, each element linked into its lane's list */
     for (size_t k = 0; k < n; k++) {
         const double *p = e->pos + 3 * k;
-        int64_t ix = rbl_grid_coord(g, 0, p[0]), iy = rbl_grid_coord(g, 1, p[1]);
-        int64_t slab = dim == 2 ? iy : rbl_grid_coord(g, 2, p[2]);
-        node[k].x[0] = p[0], node[k].x[1] = p[1], node[k].x[2] = p[2];
-        node[k].r = e->radius[k];
-        node[k].cell = (int32_t)(dim == 2 ? ix : ix + nx * iy);
-        node[k].slab = (int32_t)slab;
-        int64_t band = dim == 2 ? ix * LANES / nx : iy * LANES / ny;
-        int32_t *lane = &B[LANES * (size_t)slab + (size_t)band];
-        node[k].next_slab = *lane;
-        *lane = (int32_t)k;
+        size_t lane = locate(g, p, &cell, &slab_k);
+        int32_t r = fill[lane]++;
+        nbs_node rec = {.x = {p[0], p[1], p[2]}, .r = e->radius[k], .next_slab = B[lane],
+                        .next_cell = -1, .cell = cell, .slab = slab_k, .id = (int32_t)k};
+        rbl_stream_line(&node[r], &rec); /* whole lines, not read first */
+        B[lane] = r;
     }
+    rbl_stream_fence();
 
     /* the mask split by slab: offsets inside the slab (ix-1 | the 4 cells of dz = 0) and
      * offsets into the previous slab (3 | 9 cells) */
@@ -215,7 +245,7 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
 
     size_t checks = 0;
     int rc = RBL_OK;
-    /* The loop over elements finds "new" slabs; from each, the run continues upward while
+    /* The loop over elements (in record order) finds "new" slabs; from each, the run continues upward while
      * the next slab is new and non-empty, so that the previous slab (just processed) is still
      * in cache. Slabs are never looped over: each step of a run processes a slab. */
     for (size_t k = 0; k < n && rc == RBL_OK; k++) {
