@@ -46,8 +46,9 @@ typedef struct rbl_bodies {
 } rbl_bodies;
 
 /* What a contact reads of a grain, packed into two cache lines and refreshed before each force
- * pass: a neighbour then costs 2 lines instead of one per array (position, radius, velocity,
- * mass, spin). The arrays of rbl_grains stay the storage. */
+ * pass for the grains that some listed pair reads: a neighbour then costs 2 lines instead of
+ * one per array (position, radius, velocity, mass, spin). The arrays of rbl_grains stay the
+ * storage. */
 typedef struct rbl_packed_grain {
     double pos[3], radius;
     double vel[3], mass;
@@ -82,8 +83,16 @@ typedef struct rbl_pair_list {
     uint32_t *jpos;   /* per pair */
     uint8_t *touch_j; /* per slot: the pair touches */
     double *out;      /* RBL_PAIR_OUT per slot */
+    size_t grains;    /* grains indexed by i_start and j_start */
     size_t grains_cap;
 } rbl_pair_list;
+
+/* Whether some listed pair reads grain k: only those grains need a packed record. */
+static inline int rbl_grain_listed(const rbl_pair_list *p, size_t k)
+{
+    return k < p->grains &&
+           (p->i_start[k + 1] > p->i_start[k] || p->j_start[k + 1] > p->j_start[k]);
+}
 
 /* Grain-wall pairs closer than r + skin, grouped by grain. */
 typedef struct rbl_wall_list {

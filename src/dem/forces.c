@@ -22,12 +22,17 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
         sim->packed_cap = cap;
     }
     rbl_packed_grain *pk = sim->packed;
+    const rbl_pair_list *pairs = &sim->pairs;
     const long n = (long)g->n;
 #pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
     for (long k = 0; k < n; k++)
-        rbl_pack_grain(pk + k, g, (size_t)k, vel, omega);
+        if (rbl_grain_listed(pairs, (size_t)k))
+            rbl_pack_grain(pk + k, g, (size_t)k, vel, omega);
     return 1;
 }
+
+/* The pair pass asks for the grains of the pair this many ahead. */
+#define RBL_PAIR_AHEAD 8
 
 /* Grain by grain over the pairs where the grain is first (they are contiguous): the force on
  * the first grain is summed at once into its force and torque; what the second grain gets is
@@ -40,7 +45,8 @@ static void pair_pass(rbl_sim *sim)
     const rbl_contact_law law = sim->cfg.law;
     const double dt = sim->cfg.dt;
     const size_t *const i_start = p->i_start;
-    const uint32_t *const pj = p->j;
+    const uint32_t *const pi = p->i, *const pj = p->j;
+    const size_t n_pairs = p->n;
     const int32_t *const material = g->material;
     uint8_t *const touch = p->touch, *const touch_j = p->touch_j;
     const uint32_t *const jpos = p->jpos;
@@ -53,6 +59,10 @@ static void pair_pass(rbl_sim *sim)
         double fi[3] = {0, 0, 0}, ti[3] = {0, 0, 0};
         uint32_t count = 0;
         for (size_t q = i_start[i]; q < i_start[i + 1]; q++) {
+            if (q + RBL_PAIR_AHEAD < n_pairs) { /* sparse pairs reach far in memory */
+                __builtin_prefetch(arrays.pk + pi[q + RBL_PAIR_AHEAD]);
+                __builtin_prefetch(arrays.pk + pj[q + RBL_PAIR_AHEAD]);
+            }
             double *hist = hist_all + RBL_HIST * q;
             rbl_contact_geom geo;
             double l1, l2;

@@ -16,9 +16,10 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
     /* With mid-step forces the half-step velocities are what the force pass reads: pack them
      * here and spare the force pass its own sweep (a rebuild reorders and packs again). */
     rbl_packed_grain *pk = sim->cfg.integrator == RBL_INTEGRATOR_MIDSTEP &&
-                                   sim->packed_cap >= g->n
+                                   sim->packed_cap >= g->n && sim->pairs.grains == g->n
                                ? sim->packed
                                : NULL;
+    const rbl_pair_list *pairs = &sim->pairs;
     const int gather = sim->forces_partial;
     /* The completed force is only kicked with here, unless something reads it after this
      * sweep: the synchronized prediction, or a clump summing its members. Then it is stored. */
@@ -44,21 +45,27 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
             }
             double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
             const double *x0 = g->pos_build + 3 * k;
-            double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
+            const double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
+            /* in locals: the stores cannot alias the loads that follow */
+            double vk[3] = {v[0], v[1], v[2]}, wk[3] = {w[0], w[1], w[2]};
+            double xk[3] = {x[0], x[1], x[2]};
+            const double f[3] = {F[0], F[1], F[2]}, t[3] = {T[0], T[1], T[2]};
             double d2 = 0.0;
             for (int a = 0; a < 3; a++) {
                 if (close_previous) { /* the last half kick of the previous step, same arithmetic */
-                    v[a] += F[a] * im;
-                    w[a] += T[a] * ii;
+                    vk[a] += f[a] * im;
+                    wk[a] += t[a] * ii;
                 }
-                v[a] += F[a] * im;
-                w[a] += T[a] * ii;
-                x[a] += v[a] * dt;
-                double d = x[a] - x0[a];
+                vk[a] += f[a] * im;
+                wk[a] += t[a] * ii;
+                xk[a] += vk[a] * dt;
+                double d = xk[a] - x0[a];
                 d2 += d * d;
             }
-            if (pk)
-                rbl_pack_grain_stream(pk + k, x, g->radius[k], v, g->mass[k], w);
+            for (int a = 0; a < 3; a++)
+                v[a] = vk[a], w[a] = wk[a], x[a] = xk[a];
+            if (pk && rbl_grain_listed(pairs, (size_t)k))
+                rbl_pack_grain_stream(pk + k, xk, g->radius[k], vk, g->mass[k], wk);
             /* NaN compares false with everything: turn it into +inf so that it is seen. */
             if (!(d2 <= worst))
                 worst = d2 == d2 ? d2 : INFINITY;
@@ -88,11 +95,14 @@ static void half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, const do
     for (long k = 0; k < n; k++) {
         if (gather)
             rbl_gather_grain(sim, (size_t)k);
-        double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
-        for (int a = 0; a < 3; a++) {
-            vel_dst[3 * k + a] = vel_src[3 * k + a] + g->force[3 * k + a] * im;
-            omega_dst[3 * k + a] = omega_src[3 * k + a] + g->torque[3 * k + a] * ii;
-        }
+        const double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
+        const double *F = g->force + 3 * k, *T = g->torque + 3 * k;
+        const double *v = vel_src + 3 * k, *w = omega_src + 3 * k;
+        /* in locals: the stores cannot alias the loads */
+        const double vk[3] = {v[0] + F[0] * im, v[1] + F[1] * im, v[2] + F[2] * im};
+        const double wk[3] = {w[0] + T[0] * ii, w[1] + T[1] * ii, w[2] + T[2] * ii};
+        for (int a = 0; a < 3; a++)
+            vel_dst[3 * k + a] = vk[a], omega_dst[3 * k + a] = wk[a];
     }
     sim->forces_partial = 0;
     if (sim->bodies.n)

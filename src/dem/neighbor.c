@@ -321,6 +321,7 @@ int rbl_pair_list_index(rbl_pair_list *p, size_t grains, rbl_error *err)
         p->touch_j[p->jpos[q]] = p->touch[q];
     }
     free(cursor);
+    p->grains = n;
     return RBL_OK;
 }
 
