@@ -22,6 +22,8 @@ cd "$work"
 MPI="mpirun --allow-run-as-root --bind-to core"
 KN=2000; GN=0.01; GT=0.005; MU=0.5; DT=2.5e-6; SKIN=0.0001; R=0.0005; RHO=2500
 KT=$(awk "BEGIN { printf \"%.15g\", 2.0 / 7.0 * $KN }")
+# thermo output every 1000 steps in every program (LAMMPS/LIGGGHTS: thermo 1000)
+THERMO_EVERY=$(awk "BEGIN { printf \"%.10g\", 1000 * $DT }")
 # gran/hooke/history damping is per unit effective mass: m_eff = m/2 for two equal beads
 GN_LMP=$(awk "BEGIN { m = $RHO * 4 / 3 * 3.141592653589793 * $R^3; printf \"%.10g\", $GN / (m / 2) }")
 
@@ -151,7 +153,7 @@ contact: {normal: linear, damping: linear, tangential: spring, kn: $KN, gamma_n:
 grains:
   - file: ${kind}_$n.txt
 run: {steps: $STEPS, dt: $DT, skin: $SKIN}
-output: {folder: out_${kind}_$n}
+output: {folder: out_${kind}_$n, thermo_every: $THERMO_EVERY}
 YAML
 }
 

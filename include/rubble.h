@@ -243,6 +243,8 @@ typedef struct rbl_sim_config {
     double impact_velocity; /* largest expected impact speed, m/s, for the contact time of
                                Hertz laws (dt check, dt: auto); 0 = 1 m/s */
     int threads;         /* OpenMP threads; 0 = as many as the machine offers */
+    uint64_t sort_every; /* steps between reorderings of the grains by cell (at the next
+                            neighbour build); 0 = 1000 */
 } rbl_sim_config;
 
 typedef struct rbl_grain {

@@ -99,7 +99,7 @@ static inline double rand01(uint64_t *s)
 }
 
 /* A frictional pile on a floor: grains dropped in a box with gravity. */
-static inline rbl_sim *pile(int threads, double skin)
+static inline rbl_sim *pile_sorted(int threads, double skin, uint64_t sort_every)
 {
     double r = 0.005, rho = 2500.0, m = rho * 4.0 / 3.0 * M_PI * r * r * r, kn = 2e4;
     double gamma = rbl_gamma_from_restitution(0.5, 0.5 * m, kn);
@@ -113,6 +113,7 @@ static inline rbl_sim *pile(int threads, double skin)
     cfg.law.gamma_t = 0.5 * gamma;
     cfg.threads = threads;
     cfg.skin = skin;
+    cfg.sort_every = sort_every;
     rbl_sim *sim = dem_create(&cfg, rho);
     rbl_wall floor = {.normal = {0, 0, 1}, .offset = 0.0};
     rbl_error err = {0};
@@ -128,5 +129,8 @@ static inline rbl_sim *pile(int threads, double skin)
             }
     return sim;
 }
+
+/* The same with the default reordering of the grains in memory. */
+static inline rbl_sim *pile(int threads, double skin) { return pile_sorted(threads, skin, 0); }
 
 #endif

@@ -24,7 +24,8 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
     rbl_packed_grain *pk = sim->packed;
     const rbl_pair_list *pairs = &sim->pairs;
     const long n = (long)g->n;
-#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
+    const long chunk = rbl_grain_chunk(n, sim->threads);
+#pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
     for (long k = 0; k < n; k++)
         if (rbl_grain_listed(pairs, (size_t)k))
             rbl_pack_grain(pk + k, g, (size_t)k, vel, omega);
@@ -54,7 +55,8 @@ static void pair_pass(rbl_sim *sim)
     double *const force = g->force, *const torque = g->torque;
     uint32_t *const contacts = g->contacts;
     const long n = (long)g->n;
-#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
+    const long chunk = rbl_grain_chunk(n, sim->threads);
+#pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
     for (long i = 0; i < n; i++) {
         double fi[3] = {0, 0, 0}, ti[3] = {0, 0, 0};
         uint32_t count = 0;
@@ -131,9 +133,10 @@ static void wall_pass(rbl_sim *sim)
 void rbl_forces_gather(rbl_sim *sim)
 {
     const long n = (long)sim->g.n;
+    const long chunk = rbl_grain_chunk(n, sim->threads);
     if (!sim->forces_partial)
         return;
-#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
+#pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
     for (long k = 0; k < n; k++)
         rbl_gather_grain(sim, (size_t)k);
     sim->forces_partial = 0;

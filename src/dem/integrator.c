@@ -8,11 +8,15 @@
 
 #include <math.h>
 
+/* The sweep asks for the second-grain slots of the grain this many ahead. */
+#define RBL_GATHER_AHEAD 16
+
 void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
 {
     rbl_grains *g = &sim->g;
     const double dt = sim->cfg.dt, h = 0.5 * dt;
     const long n = (long)g->n;
+    const long chunk = rbl_grain_chunk(n, sim->threads);
     /* With mid-step forces the half-step velocities are what the force pass reads: pack them
      * here and spare the force pass its own sweep (a rebuild reorders and packs again). */
     rbl_packed_grain *pk = sim->cfg.integrator == RBL_INTEGRATOR_MIDSTEP &&
@@ -28,10 +32,12 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
     double worst = 0.0;
 #pragma omp parallel num_threads(sim->threads) reduction(max : worst)
     {
-#pragma omp for schedule(static, RBL_GRAIN_CHUNK)
+#pragma omp for schedule(static, chunk)
         for (long k = 0; k < n; k++) {
             double Fk[3], Tk[3];
             const double *F = g->force + 3 * k, *T = g->torque + 3 * k;
+            if (gather && k + RBL_GATHER_AHEAD < n)
+                rbl_gather_prefetch(sim, (size_t)(k + RBL_GATHER_AHEAD));
             if (body && body[k] >= 0) { /* a clump member: its body moves it after this sweep */
                 if (gather)
                     rbl_gather_grain(sim, (size_t)k);
@@ -90,8 +96,9 @@ static void half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, const do
     rbl_grains *g = &sim->g;
     const double h = 0.5 * sim->cfg.dt;
     const long n = (long)g->n;
+    const long chunk = rbl_grain_chunk(n, sim->threads);
     const int gather = sim->forces_partial;
-#pragma omp parallel for schedule(static, RBL_GRAIN_CHUNK) num_threads(sim->threads)
+#pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
     for (long k = 0; k < n; k++) {
         if (gather)
             rbl_gather_grain(sim, (size_t)k);

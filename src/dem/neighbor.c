@@ -1,8 +1,10 @@
 /* neighbor.c — the Verlet pair list of the soft-sphere engine (seed 002 §2.6.1, SPEC SD7):
  * grains binned on the library's grid (cell edge from the largest diameter plus the skin, or
- * the seed's d1 = 2.5 r_max), sorted by cell key with the shared radix sort and stored in that
- * order, then each grain checked against its own cell and the 13 cells of the half stencil,
- * so every pair is found once. Periodic axes wrap the stencil. Deterministic for any number
+ * the seed's d1 = 2.5 r_max), listed cell by cell (a counting sort of grain indices), then each
+ * grain checked against the later grains of its own cell and the 13 cells of the half
+ * stencil, so every pair is found once. Every cfg.sort_every steps a build also reorders the
+ * grains themselves by cell (the shared radix sort), so that neighbours stay close in memory;
+ * in between, grains keep their places (as LAMMPS sorts atoms every 1000 steps). Periodic axes wrap the stencil. Deterministic for any number
  * of threads: each thread takes a contiguous range of grains and the ranges are joined in
  * grain order. */
 #include "dem_internal.h"
@@ -13,6 +15,11 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+
+/* Steps between two reorderings of the grains by cell, unless the configuration says. Grains
+ * move less than half the skin between builds, so the order decays slowly; a reordering moves
+ * every array of every grain. */
+#define RBL_SORT_EVERY 1000
 
 /* Remove grains that left the domain across a side that is not periodic (a clump goes as a
  * whole when one of its members does); wrap the others into the box along periodic axes.
@@ -152,6 +159,7 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
     const rbl_grains *g = &sim->g;
     const double *pos = g->pos, *rad = g->radius;
     const size_t *cs = sim->cell_start;
+    const uint32_t *members = sim->cell_grains;
     uint64_t key = sim->keys[k];
     int64_t c[3];
     c[0] = (int64_t)(key % (uint64_t)grid->n[0]);
@@ -159,10 +167,10 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
     c[2] = (int64_t)(key / ((uint64_t)grid->n[0] * (uint64_t)grid->n[1]));
     const double *pk = pos + 3 * k;
     double rk = rad[k] + sim->skin;
-    size_t end = cs[key + 1];
     const int32_t *body = g->body, bk = body[k]; /* members of one clump never collide */
-    for (size_t j = k + 1; j < end; j++) {
-        if (bk >= 0 && body[j] == bk)
+    for (size_t q = cs[key]; q < cs[key + 1]; q++) {
+        size_t j = members[q];
+        if (j <= k || (bk >= 0 && body[j] == bk))
             continue;
         const double *pj = pos + 3 * j;
         double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
@@ -193,7 +201,8 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
         double sh[3];
         rbl_image_shift(sim->box, image, sh);
         double px = pk[0] - sh[0], py = pk[1] - sh[1], pz = pk[2] - sh[2];
-        for (size_t j = cs[nkey]; j < cs[nkey + 1]; j++) {
+        for (size_t q = cs[nkey]; q < cs[nkey + 1]; q++) {
+            size_t j = members[q];
             if (bk >= 0 && body[j] == bk)
                 continue;
             const double *pj = pos + 3 * j;
@@ -356,6 +365,11 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     uint32_t *pt = pm ? realloc(sim->perm_tmp, sim->sort_cap * sizeof *pt) : NULL;
     if (pt)
         sim->perm_tmp = pt;
+    uint32_t *cg = pt ? realloc(sim->cell_grains, sim->sort_cap * sizeof *cg) : NULL;
+    if (cg)
+        sim->cell_grains = cg;
+    else
+        pt = NULL;
     double *sc = pt ? realloc(sim->scratch, 3 * sim->sort_cap * sizeof(double)) : NULL;
     if (!sc) {
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
@@ -376,13 +390,18 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     rc = setup_grid(sim, err);
     if (rc != RBL_OK)
         goto done;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n; k++)
         sim->keys[k] = rbl_grid_key_of(&sim->grid, g->pos + 3 * k);
-        sim->perm[k] = (uint32_t)k;
+    if (sim->step >= sim->next_sort_step) { /* reorder the grains by cell */
+        for (size_t k = 0; k < n; k++)
+            sim->perm[k] = (uint32_t)k;
+        rbl_radix_sort_u64(sim->keys, sim->perm, n, sim->grid.key_bits, sim->keys_tmp,
+                           sim->perm_tmp);
+        rbl_grains_permute(g, sim->perm, n, sim->scratch);
+        rbl_bodies_reindex(sim);
+        sim->next_sort_step =
+            sim->step + (sim->cfg.sort_every ? sim->cfg.sort_every : RBL_SORT_EVERY);
     }
-    rbl_radix_sort_u64(sim->keys, sim->perm, n, sim->grid.key_bits, sim->keys_tmp, sim->perm_tmp);
-    rbl_grains_permute(g, sim->perm, n, sim->scratch);
-    rbl_bodies_reindex(sim);
 
     size_t cells = (size_t)sim->grid.n_cells;
     if (!grow_array((void **)&sim->cell_start, &sim->cell_start_cap, cells + 1,
@@ -390,11 +409,18 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu cells", cells);
         goto done;
     }
-    memset(sim->cell_start, 0, (cells + 1) * sizeof *sim->cell_start);
+    /* the grains cell by cell: count, start of each cell, place in grain order (each start
+     * then holds its cell's end, the next cell's start: shift them back by one) */
+    size_t *cs = sim->cell_start;
+    memset(cs, 0, (cells + 1) * sizeof *cs);
     for (size_t k = 0; k < n; k++)
-        sim->cell_start[sim->keys[k] + 1]++;
+        cs[sim->keys[k] + 1]++;
     for (size_t c = 0; c < cells; c++)
-        sim->cell_start[c + 1] += sim->cell_start[c];
+        cs[c + 1] += cs[c];
+    for (size_t k = 0; k < n; k++)
+        sim->cell_grains[cs[sim->keys[k]]++] = (uint32_t)k;
+    memmove(cs + 1, cs, cells * sizeof *cs);
+    cs[0] = 0;
 
     rc = build_pairs(sim, &old_pairs, err);
     if (rc == RBL_OK)

@@ -63,7 +63,8 @@ void rbl_sim_destroy(rbl_sim *sim)
     rbl_pair_list_free(&sim->pairs);
     rbl_walls_free(&sim->wpairs);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
-    free(sim->cell_start), free(sim->keys), free(sim->keys_tmp), free(sim->perm);
+    free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);
+    free(sim->perm);
     free(sim->perm_tmp), free(sim->scratch), free(sim->packed);
     free(sim);
 }

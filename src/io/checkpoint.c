@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 2u /* 2: clumps (bodies) */
+#define CKPT_VERSION 3u /* 2: clumps (bodies); 3: the step of the next reordering */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -83,7 +83,7 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
     X(law.gamma_t) X(law.friction) X(impact_velocity)
 #define CFG_INTS(X)                                                                            \
     X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
-    X(law.tangent) X(law.from_materials) X(threads)
+    X(law.tangent) X(law.from_materials) X(threads) X(sort_every)
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. */
 #define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval)
@@ -113,6 +113,7 @@ static void save_state(buf *b, const rbl_sim *sim)
     }
     put_u64(b, sim->step), put_f64(b, sim->time), put_u64(b, sim->lost);
     put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
+    put_u64(b, sim->next_sort_step);
     const rbl_grains *g = &sim->g;
     size_t n = g->n;
     put_u64(b, n);
@@ -294,6 +295,7 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     }
     sim->step = get_u64(b), sim->time = get_f64(b), sim->lost = get_u64(b);
     sim->next_id = (uint32_t)get_u64(b), sim->skin = get_f64(b), sim->max_disp2 = get_f64(b);
+    sim->next_sort_step = get_u64(b);
     uint64_t n = get_u64(b);
     if (rc == RBL_OK && (b->bad || n > b->len))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent grain data", path);

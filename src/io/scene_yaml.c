@@ -562,7 +562,8 @@ static int parse_grains(ctx *c, yaml_node_t *n)
 static int parse_run(ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"time",  "steps",       "dt",      "c",
-                                       "integrator", "skin", "cell_factor", "threads", NULL};
+                                       "integrator", "skin", "cell_factor", "threads",
+                                       "sort_every", NULL};
     static const char *const integrators[] = {"midstep", "synchronized", NULL};
     rbl_scene *s = c->s;
     int rc = keys_known(c, n, "run", keys), integ = 0;
@@ -578,19 +579,21 @@ static int parse_run(ctx *c, yaml_node_t *n)
         if (!(s->cfg.dt > 0.0))
             return fail(c, dt, RBL_ERANGE, "'dt' must be > 0 or auto: '%s'", scalar(dt));
     }
-    double steps = 0.0, threads = 0.0;
+    double steps = 0.0, threads = 0.0, sort_every = 0.0;
     if ((rc = opt_number(c, n, "time", &s->end_time, 0.0, 1, INFINITY)) ||
         (rc = opt_number(c, n, "steps", &steps, 1.0, 0, 1e18)) ||
         (rc = opt_number(c, n, "c", &s->dt_c, 0.0, 1, 0.2)) ||
         (rc = opt_number(c, n, "skin", &s->cfg.skin, 0.0, 1, INFINITY)) ||
         (rc = opt_number(c, n, "cell_factor", &s->cfg.cell_factor, 2.0, 0, INFINITY)) ||
         (rc = opt_number(c, n, "threads", &threads, 0.0, 0, 1024)) ||
+        (rc = opt_number(c, n, "sort_every", &sort_every, 1.0, 0, 1e18)) ||
         (rc = choice(c, n, "integrator", integrators, &integ)))
         return rc;
     if (!!get(c, n, "time") + !!get(c, n, "steps") != 1)
         return fail(c, n, RBL_EPARSE, "'run' needs exactly one of 'time' and 'steps'");
     s->steps = (uint64_t)steps;
     s->cfg.threads = (int)threads;
+    s->cfg.sort_every = (uint64_t)sort_every;
     s->cfg.integrator = (rbl_integrator)integ;
     return RBL_OK;
 }
