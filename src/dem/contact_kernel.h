@@ -160,8 +160,10 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, size_t q, rbl_cont
     double ri = gi->radius, rj = gj->radius, rs = ri + rj;
     if (r2 >= rs * rs)
         return 0;
+    /* 1/d as d / d^2: the square root and the division run side by side, not one after the
+     * other (a contact's cost is the latency of its chain of operations) */
     double dist = sqrt(r2);
-    double inv = dist > 0.0 ? 1.0 / dist : 0.0;
+    double inv = dist > 0.0 ? dist * (1.0 / r2) : 0.0;
     if (dist > 0.0) {
         geo->n[0] = d[0] * inv, geo->n[1] = d[1] * inv, geo->n[2] = d[2] * inv;
     } else {
