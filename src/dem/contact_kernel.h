@@ -143,12 +143,13 @@ static inline rbl_pair_arrays rbl_pair_arrays_of(const rbl_sim *sim)
     return a;
 }
 
-/* Geometry of listed pair q; 0 if the grains do not touch. Contact point at -l1 n from the
- * first centre and +l2 n from the second. */
-static inline int rbl_pair_geometry(const rbl_pair_arrays *a, size_t q, rbl_contact_geom *geo,
-                                    double *l1_out, double *l2_out)
+/* Geometry of listed pair q, whose first grain's record is gi; 0 if the grains do not touch.
+ * Contact point at -l1 n from the first centre and +l2 n from the second. */
+static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_grain *gi,
+                                    size_t q, rbl_contact_geom *geo, double *l1_out,
+                                    double *l2_out)
 {
-    const rbl_packed_grain *gi = a->pk + a->i[q], *gj = a->pk + a->j[q];
+    const rbl_packed_grain *gj = a->pk + a->j[q];
     double d[3] = {gi->pos[0] - gj->pos[0], gi->pos[1] - gj->pos[1], gi->pos[2] - gj->pos[2]};
     uint8_t c = a->image[q];
     if (c != RBL_IMAGE_NONE) {
