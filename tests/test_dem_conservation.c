@@ -68,6 +68,24 @@ static void sorted_state(rbl_sim *sim, double *pos)
             pos[3 * v.id[k] + a] = v.pos[3 * k + a];
 }
 
+/* The largest difference of any coordinate of any grain (by id) between two runs of the
+ * 768-grain pile. */
+static double largest_position_difference(rbl_sim *one, rbl_sim *two)
+{
+    size_t n = 768;
+    double *pa = calloc(3 * n, sizeof *pa), *pb = calloc(3 * n, sizeof *pb);
+    ASSERT_TRUE(pa && pb);
+    sorted_state(one, pa);
+    sorted_state(two, pb);
+    double worst = 0.0;
+    for (size_t k = 0; k < 3 * n; k++)
+        if (fabs(pa[k] - pb[k]) > worst)
+            worst = fabs(pa[k] - pb[k]);
+    free(pa);
+    free(pb);
+    return worst;
+}
+
 static void threads_bit_identical(void)
 {
     rbl_sim *one = pile(1, 0.0), *two = pile(2, 0.0);
@@ -97,19 +115,10 @@ static void history_survives_rebuilds(void)
     rbl_sim_timers_get(rarely, &tb);
     ASSERT_TRUE(ta.rebuilds >= 2000);
     ASSERT_TRUE(tb.rebuilds < 400);
-    size_t n = 768;
-    double *pa = calloc(3 * n, sizeof *pa), *pb = calloc(3 * n, sizeof *pb);
-    sorted_state(often, pa);
-    sorted_state(rarely, pb);
-    double worst = 0.0;
-    for (size_t k = 0; k < 3 * n; k++)
-        if (fabs(pa[k] - pb[k]) > worst)
-            worst = fabs(pa[k] - pb[k]);
+    double worst = largest_position_difference(often, rarely);
     printf("history: %llu vs %llu rebuilds, largest position difference %.2e m\n",
            (unsigned long long)ta.rebuilds, (unsigned long long)tb.rebuilds, worst);
     ASSERT_TRUE(worst < 1e-9);
-    free(pa);
-    free(pb);
     rbl_sim_destroy(often);
     rbl_sim_destroy(rarely);
 }
@@ -123,22 +132,13 @@ static void reordering_moves_storage_only(void)
     rbl_sim *sorted = pile_sorted(1, 1e-9, 1), *kept = pile_sorted(1, 1e-9, 1000000);
     dem_step(sorted, 2000);
     dem_step(kept, 2000);
-    size_t n = 768;
-    double *pa = calloc(3 * n, sizeof *pa), *pb = calloc(3 * n, sizeof *pb);
-    sorted_state(sorted, pa);
-    sorted_state(kept, pb);
-    double worst = 0.0;
-    for (size_t k = 0; k < 3 * n; k++)
-        if (fabs(pa[k] - pb[k]) > worst)
-            worst = fabs(pa[k] - pb[k]);
+    double worst = largest_position_difference(sorted, kept);
     rbl_thermo t;
     rbl_sim_thermo(kept, &t);
     printf("reordering: every build vs never, %zu contacts, largest position difference "
            "%.2e m\n", t.contacts, worst);
     ASSERT_TRUE(t.contacts > 100);
     ASSERT_TRUE(worst < 1e-9);
-    free(pa);
-    free(pb);
     rbl_sim_destroy(sorted);
     rbl_sim_destroy(kept);
 }

@@ -4,9 +4,9 @@
  * grain checked against the later grains of its own cell and the 13 cells of the half
  * stencil, so every pair is found once. Every cfg.sort_every steps a build also reorders the
  * grains themselves by cell (the shared radix sort), so that neighbours stay close in memory;
- * in between, grains keep their places (as LAMMPS sorts atoms every 1000 steps). Periodic axes wrap the stencil. Deterministic for any number
- * of threads: each thread takes a contiguous range of grains and the ranges are joined in
- * grain order. */
+ * in between, grains keep their places (as LAMMPS sorts atoms every 1000 steps). Periodic
+ * axes wrap the stencil. Deterministic for any number of threads: each thread takes a
+ * contiguous range of grains and the ranges are joined in grain order. */
 #include "dem_internal.h"
 
 #include <math.h>

@@ -245,9 +245,10 @@ int rbl_cd_nbs(rbl_cd_context *ctx, rbl_pairs *pairs, rbl_error *err)
 
     size_t checks = 0;
     int rc = RBL_OK;
-    /* The loop over elements (in record order) finds "new" slabs; from each, the run continues upward while
-     * the next slab is new and non-empty, so that the previous slab (just processed) is still
-     * in cache. Slabs are never looped over: each step of a run processes a slab. */
+    /* The loop over elements (in record order) finds "new" slabs; from each, the run
+     * continues upward while the next slab is new and non-empty, so that the previous slab
+     * (just processed) is still in cache. Slabs are never looped over: each step of a run
+     * processes a slab. */
     for (size_t k = 0; k < n && rc == RBL_OK; k++) {
         for (size_t slab = (size_t)node[k].slab; rc == RBL_OK && slab < n_slabs; slab++) {
             slab_lanes own = lanes_of(B, slab), below;
