@@ -5,11 +5,10 @@
 # Writes CSVs, PNGs and docs/validation/clump-dynamics.md; about 8 minutes on 2 cores.
 # Usage: validation/clump_dynamics.sh RUBBLE BUILD_DIR
 set -eu
-RUBBLE=$1
-BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/validation/common.sh"
-validation_workspace
+validation_workspace "$@"
+: "${BUILD:?usage: $0 RUBBLE BUILD_DIR}"
 
 echo "== torque-free clump, drop, threads and restart (tests/test_dem_clumps.c)"
 "$BUILD/tests/test_dem_clumps" "$DOCS/clump-torque-free.csv" > dynamics.txt

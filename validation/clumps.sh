@@ -4,11 +4,10 @@
 # clumps, timing on a 200^3 grid, and the C tests' numbers (seed's loop, mass properties, STL).
 # Writes CSVs, PNGs and docs/validation/clumps.md. Usage: validation/clumps.sh RUBBLE BUILD_DIR
 set -eu
-RUBBLE=$1
-BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/validation/common.sh"
-validation_workspace
+validation_workspace "$@"
+: "${BUILD:?usage: $0 RUBBLE BUILD_DIR}"
 
 # json FILE KEY: a number of the one-line JSON summary
 json() { sed -n "s/.*\"$2\": \([-0-9.eE+]*\).*/\1/p" "$1"; }

@@ -1,11 +1,15 @@
 # common.sh — sourced by the validation scripts (after setting ROOT, the repository):
-#   validation_workspace   DOCS=docs/validation (made), a temporary folder to work in (cd'd
+#   validation_workspace RUBBLE [BUILD_DIR]
+#                          RUBBLE and BUILD from the arguments (BUILD empty when not given),
+#                          DOCS=docs/validation (made), a temporary folder to work in (cd'd
 #                          into, removed at exit)
 #   replace_section FILE HEADING NEW
 #                          drops the section of FILE that starts with the line "## HEADING..."
 #                          (up to the next "## " heading) and appends the file NEW, so a script
 #                          can be re-run alone without duplicating its section.
 validation_workspace() {
+    RUBBLE=${1:?usage: $0 RUBBLE [BUILD_DIR]}
+    BUILD=${2-}
     DOCS=$ROOT/docs/validation
     mkdir -p "$DOCS"
     work=$(mktemp -d)

@@ -4,11 +4,10 @@
 # C tests' physics checks (Hertz, rolling, momentum, threads, restart). Writes CSVs, PNGs and
 # docs/validation/dem.md. Usage: validation/dem.sh RUBBLE BUILD_DIR
 set -eu
-RUBBLE=$1
-BUILD=$2
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/validation/common.sh"
-validation_workspace
+validation_workspace "$@"
+: "${BUILD:?usage: $0 RUBBLE BUILD_DIR}"
 
 echo "== Fig. 6: the C iteration (drop and head-on pair, seed parameters)"
 # every C from 0.1 down to 0.1/2^9 (a tolerance no C meets, so the iteration never stops)

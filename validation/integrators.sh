@@ -7,10 +7,9 @@
 # the pile is truly static. Appends a section to docs/validation/dem.md.
 # Usage: validation/integrators.sh RUBBLE
 set -eu
-RUBBLE=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/validation/common.sh"
-validation_workspace
+validation_workspace "$@"
 cat > start.yaml <<'YAML'
 domain: {min: [0, 0, -0.001], max: [0.02, 0.02, 0.06], periodic: [x, y]}
 gravity: [0, 0, -9.81]

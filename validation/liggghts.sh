@@ -8,10 +8,9 @@
 #     of a slab inside the bed, away from floor and surface.
 # Appends its section to docs/validation/dem.md. Usage: validation/liggghts.sh RUBBLE
 set -eu
-RUBBLE=$1
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/validation/common.sh"
-validation_workspace
+validation_workspace "$@"
 
 echo "== restitution, head-on pair"
 M=$(awk 'BEGIN { printf "%.15g", 2000 * 4 / 3 * 3.141592653589793 * 0.1^3 }')
