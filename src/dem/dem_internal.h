@@ -6,8 +6,8 @@
 
 #include "../grid/grid_internal.h"
 
-/* Grains in structure-of-arrays form, re-sorted by cell at every neighbour build; id[k] is
- * the stable id of the grain stored at index k. Vectors hold 3 doubles per grain. */
+/* Grains in structure-of-arrays form, reordered by cell at a neighbour build every
+ * cfg.sort_every steps; id[k] is the stable id of the grain stored at index k. Vectors hold 3 doubles per grain. */
 typedef struct rbl_grains {
     size_t n, cap;
     uint32_t *id;
