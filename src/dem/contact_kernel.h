@@ -64,35 +64,34 @@ static inline void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_
     double vt[3] = {g->v[0] - vn * n[0], g->v[1] - vn * n[1], g->v[2] - vn * n[2]};
     ft[0] = ft[1] = ft[2] = 0.0;
     double limit = c.mu * fabs(fn);
+    /* Branch-free: the pair pass runs this over several contacts at once (SIMD), so the two
+     * sides of a condition are selections, and no division can meet a zero. */
     if (law->tangent == RBL_TANGENT_SEED) {
-        /* D_H = sum |v_t| dt; F = -min(k_t D_H, mu |F_n|) v_t / |v_t|. */
+        /* D_H = sum |v_t| dt; F = -min(k_t D_H, mu |F_n|) v_t / |v_t| (0 when v_t = 0). */
         double vmag = sqrt(vt[0] * vt[0] + vt[1] * vt[1] + vt[2] * vt[2]);
         hist[0] += vmag * dt;
-        if (vmag > 0.0) {
-            double mag = c.kt * hist[0];
-            if (mag > limit)
-                mag = limit;
-            double s = -mag / vmag;
-            ft[0] = s * vt[0], ft[1] = s * vt[1], ft[2] = s * vt[2];
-        }
+        double mag = c.kt * hist[0];
+        mag = mag > limit ? limit : mag;
+        double s = -mag / (vmag > 0.0 ? vmag : 1.0);
+        ft[0] = s * vt[0], ft[1] = s * vt[1], ft[2] = s * vt[2];
     } else if (law->tangent == RBL_TANGENT_SPRING) {
         /* Project the spring onto the current tangent plane (as LIGGGHTS does), extend it by
-         * v_t dt, and cap its force at the Coulomb limit (sliding: the spring shrinks). */
+         * v_t dt, and cap its force at the Coulomb limit (sliding: the spring shrinks, and
+         * its damping is off). */
         double *s = hist;
         double sn = s[0] * n[0] + s[1] * n[1] + s[2] * n[2];
         s[0] += vt[0] * dt - sn * n[0];
         s[1] += vt[1] * dt - sn * n[1];
         s[2] += vt[2] * dt - sn * n[2];
         double s2 = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
-        if (c.kt * c.kt * s2 > limit * limit) {
-            double ratio = limit / (c.kt * sqrt(s2));
-            s[0] *= ratio, s[1] *= ratio, s[2] *= ratio;
-            ft[0] = -c.kt * s[0], ft[1] = -c.kt * s[1], ft[2] = -c.kt * s[2];
-        } else {
-            ft[0] = -c.kt * s[0] - c.gt * vt[0];
-            ft[1] = -c.kt * s[1] - c.gt * vt[1];
-            ft[2] = -c.kt * s[2] - c.gt * vt[2];
-        }
+        int sliding = c.kt * c.kt * s2 > limit * limit; /* then k_t |s| > limit >= 0 */
+        double ratio = limit / (sliding ? c.kt * sqrt(s2) : 1.0);
+        ratio = sliding ? ratio : 1.0;
+        double gt = sliding ? 0.0 : c.gt;
+        s[0] *= ratio, s[1] *= ratio, s[2] *= ratio;
+        ft[0] = -c.kt * s[0] - gt * vt[0];
+        ft[1] = -c.kt * s[1] - gt * vt[1];
+        ft[2] = -c.kt * s[2] - gt * vt[2];
     }
     f[0] = fn * n[0] + ft[0];
     f[1] = fn * n[1] + ft[1];
@@ -143,45 +142,66 @@ static inline rbl_pair_arrays rbl_pair_arrays_of(const rbl_sim *sim)
     return a;
 }
 
-/* Geometry of listed pair q, whose first grain's record is gi; 0 if the grains do not touch.
- * Contact point at -l1 n from the first centre and +l2 n from the second. */
-static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_grain *gi,
-                                    size_t q, rbl_contact_geom *geo, double *l1_out,
-                                    double *l2_out)
+/* Separation d = x_i - x_j of listed pair q (nearest image), whose first grain's record is
+ * gi; returns |d|^2. */
+static inline double rbl_pair_separation(const rbl_pair_arrays *a, const rbl_packed_grain *gi,
+                                         const rbl_packed_grain *gj, size_t q, double d[3])
 {
-    const rbl_packed_grain *gj = a->pk + a->j[q];
-    double d[3] = {gi->pos[0] - gj->pos[0], gi->pos[1] - gj->pos[1], gi->pos[2] - gj->pos[2]};
+    d[0] = gi->pos[0] - gj->pos[0], d[1] = gi->pos[1] - gj->pos[1];
+    d[2] = gi->pos[2] - gj->pos[2];
     uint8_t c = a->image[q];
     if (c != RBL_IMAGE_NONE) {
         double sh[3];
         rbl_image_shift(a->box, c, sh);
         d[0] -= sh[0], d[1] -= sh[1], d[2] -= sh[2];
     }
-    double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    double ri = gi->radius, rj = gj->radius, rs = ri + rj;
-    if (r2 >= rs * rs)
-        return 0;
+    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+}
+
+/* Geometry of two touching spheres (radii ri, rj, masses mi, mj) from their separation d
+ * (|d|^2 = r2), relative velocity dv = v_i - v_j and spins wi, wj. Contact point at -l1 n
+ * from the first centre and +l2 n from the second (seed: l1 = (ri^2 - rj^2 + d^2) / 2d).
+ * Branch-free, like rbl_contact_force. */
+static inline void rbl_pair_frame(const double d[3], double r2, double ri, double rj,
+                                  const double dv[3], const double wi[3], const double wj[3],
+                                  double mi, double mj, rbl_contact_geom *geo, double *l1_out,
+                                  double *l2_out)
+{
     /* 1/d as d / d^2: the square root and the division run side by side, not one after the
      * other (a contact's cost is the latency of its chain of operations) */
     double dist = sqrt(r2);
-    double inv = dist > 0.0 ? dist * (1.0 / r2) : 0.0;
-    if (dist > 0.0) {
-        geo->n[0] = d[0] * inv, geo->n[1] = d[1] * inv, geo->n[2] = d[2] * inv;
-    } else {
-        geo->n[0] = 0.0, geo->n[1] = 0.0, geo->n[2] = 1.0;
-    }
-    geo->overlap = rs - dist;
-    double l1 = dist > 0.0 ? 0.5 * (ri * ri - rj * rj + r2) * inv : ri;
+    int apart = dist > 0.0;
+    double inv = dist * (1.0 / (apart ? r2 : 1.0));
+    geo->n[0] = apart ? d[0] * inv : 0.0;
+    geo->n[1] = apart ? d[1] * inv : 0.0;
+    geo->n[2] = apart ? d[2] * inv : 1.0;
+    geo->overlap = ri + rj - dist;
+    double l1 = apart ? 0.5 * (ri * ri - rj * rj + r2) * inv : ri;
     double l2 = dist - l1;
-    double wi[3], wj[3], a1[3] = {-l1 * geo->n[0], -l1 * geo->n[1], -l1 * geo->n[2]};
-    double a2[3] = {l2 * geo->n[0], l2 * geo->n[1], l2 * geo->n[2]};
-    rbl_cross(gi->omega, a1, wi);
-    rbl_cross(gj->omega, a2, wj);
-    for (int k = 0; k < 3; k++)
-        geo->v[k] = gi->vel[k] + wi[k] - gj->vel[k] - wj[k];
-    geo->r_eff = ri * rj / rs;
-    geo->m_eff = gi->mass * gj->mass / (gi->mass + gj->mass);
+    /* v = dv + wi x (-l1 n) - wj x (l2 n) = dv - (l1 wi + l2 wj) x n */
+    double w[3] = {l1 * wi[0] + l2 * wj[0], l1 * wi[1] + l2 * wj[1], l1 * wi[2] + l2 * wj[2]};
+    double wn[3];
+    rbl_cross(w, geo->n, wn);
+    geo->v[0] = dv[0] - wn[0], geo->v[1] = dv[1] - wn[1], geo->v[2] = dv[2] - wn[2];
+    geo->r_eff = ri * rj / (ri + rj);
+    geo->m_eff = mi * mj / (mi + mj);
     *l1_out = l1, *l2_out = l2;
+}
+
+/* Geometry of listed pair q, whose first grain's record is gi; 0 if the grains do not touch. */
+static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_grain *gi,
+                                    size_t q, rbl_contact_geom *geo, double *l1_out,
+                                    double *l2_out)
+{
+    const rbl_packed_grain *gj = a->pk + a->j[q];
+    double d[3];
+    double r2 = rbl_pair_separation(a, gi, gj, q, d);
+    double rs = gi->radius + gj->radius;
+    if (r2 >= rs * rs)
+        return 0;
+    double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
+    rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, gi->omega, gj->omega, gi->mass, gj->mass,
+                   geo, l1_out, l2_out);
     return 1;
 }
 

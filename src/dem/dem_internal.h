@@ -273,13 +273,15 @@ static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t
     f[0] = F[0], f[1] = F[1], f[2] = F[2];
     t[0] = T[0], t[1] = T[1], t[2] = T[2];
     uint32_t count = g->contacts[k];
+    /* a slot of a pair that does not touch holds zeros: no branch on touching (a coin toss
+     * in a dense bed), and f - 0 = f, so the sums are those of the touching slots alone */
+    const double *out = p->out;
+    const uint8_t *touch_j = p->touch_j;
     for (size_t e = p->j_start[k]; e < p->j_start[k + 1]; e++) {
-        if (!p->touch_j[e])
-            continue;
-        const double *o = p->out + RBL_PAIR_OUT * e;
+        const double *o = out + RBL_PAIR_OUT * e;
         f[0] -= o[0], f[1] -= o[1], f[2] -= o[2];
         t[0] += o[3], t[1] += o[4], t[2] += o[5];
-        count++;
+        count += touch_j[e];
     }
     for (size_t q = w->start[k]; q < w->start[k + 1]; q++) {
         if (!w->touch[q])
@@ -348,6 +350,10 @@ static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3
 
 /* Refresh sim->packed with these velocities; 0 on out-of-memory. */
 int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega);
+
+/* pair_pass.c — grain-grain contacts from the packed records: the first grain's force and
+ * torque complete, the second grain's share in the pairs' slots (sim->forces_partial). */
+void rbl_pair_pass(rbl_sim *sim);
 
 /* integrator.c */
 /* Half kick and drift; with close_previous, first the previous step's closing half kick (one

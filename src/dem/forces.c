@@ -32,76 +32,6 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
     return 1;
 }
 
-/* In a sparse pair list, the pair pass asks for the grains of the pair this many ahead. */
-#define RBL_PAIR_AHEAD 8
-
-/* Grain by grain over the pairs where the grain is first (they are contiguous): the force on
- * the first grain is summed at once into its force and torque; what the second grain gets is
- * left in the pair's slot for the gather. */
-static void pair_pass(rbl_sim *sim)
-{
-    rbl_pair_list *p = &sim->pairs;
-    rbl_grains *g = &sim->g;
-    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim); /* packed: force velocities */
-    const rbl_contact_law law = sim->cfg.law;
-    const double dt = sim->cfg.dt;
-    const size_t *const i_start = p->i_start;
-    const uint32_t *const pi = p->i, *const pj = p->j;
-    const size_t n_pairs = p->n;
-    /* Fewer pairs than grains (a gas): consecutive pairs lie far apart in memory, so ask for
-     * their records early. A dense list walks the records in order, which the hardware
-     * follows by itself (measured on the settled bed: no gain, only instructions). */
-    const int sparse = n_pairs < (size_t)g->n;
-    const int32_t *const material = g->material;
-    uint8_t *const touch = p->touch, *const touch_j = p->touch_j;
-    const uint32_t *const jpos = p->jpos;
-    double *const hist_all = p->hist, *const out_all = p->out;
-    double *const force = g->force, *const torque = g->torque;
-    uint32_t *const contacts = g->contacts;
-    const long n = (long)g->n;
-    const long chunk = rbl_grain_chunk(n, sim->threads);
-#pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
-    for (long i = 0; i < n; i++) {
-        double fi[3] = {0, 0, 0}, ti[3] = {0, 0, 0};
-        uint32_t count = 0;
-        const rbl_packed_grain *gi = arrays.pk + i;
-        for (size_t q = i_start[i]; q < i_start[i + 1]; q++) {
-            if (sparse && q + RBL_PAIR_AHEAD < n_pairs) {
-                __builtin_prefetch(arrays.pk + pi[q + RBL_PAIR_AHEAD]);
-                __builtin_prefetch(arrays.pk + pj[q + RBL_PAIR_AHEAD]);
-            }
-            double *hist = hist_all + RBL_HIST * q;
-            rbl_contact_geom geo;
-            double l1, l2;
-            if (!rbl_pair_geometry(&arrays, gi, q, &geo, &l1, &l2)) {
-                if (touch[q]) { /* the contact ends: its history goes */
-                    touch[q] = 0;
-                    touch_j[jpos[q]] = 0;
-                    hist[0] = hist[1] = hist[2] = 0.0;
-                }
-                continue;
-            }
-            double f[3], ft[3], c[3];
-            const rbl_pair_coef *pc =
-                law.from_materials ? rbl_pair_coef_of(sim, material[i], material[pj[q]]) : NULL;
-            rbl_contact_force(&law, pc, &geo, dt, hist, f, ft);
-            rbl_cross(geo.n, ft, c);
-            fi[0] += f[0], fi[1] += f[1], fi[2] += f[2];
-            ti[0] -= l1 * c[0], ti[1] -= l1 * c[1], ti[2] -= l1 * c[2];
-            double *out = out_all + RBL_PAIR_OUT * (size_t)jpos[q];
-            out[0] = f[0], out[1] = f[1], out[2] = f[2];
-            out[3] = -l2 * c[0], out[4] = -l2 * c[1], out[5] = -l2 * c[2];
-            if (!touch[q])
-                touch[q] = 1, touch_j[jpos[q]] = 1;
-            count++;
-        }
-        double *F = force + 3 * i, *T = torque + 3 * i;
-        F[0] = fi[0], F[1] = fi[1], F[2] = fi[2];
-        T[0] = ti[0], T[1] = ti[1], T[2] = ti[2];
-        contacts[i] = count;
-    }
-}
-
 static void wall_pass(rbl_sim *sim)
 {
     rbl_wall_list *w = &sim->wpairs;
@@ -155,7 +85,7 @@ int rbl_forces_compute(rbl_sim *sim, rbl_error *err)
         !rbl_pack_grains(sim, sync ? g->vel_eval : g->vel, sync ? g->omega_eval : g->omega))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
     sim->packed_fresh = 0;
-    pair_pass(sim);
+    rbl_pair_pass(sim);
     wall_pass(sim);
     sim->forces_partial = 1; /* rbl_gather_grain completes them, in the integrator's sweep */
     return RBL_OK;

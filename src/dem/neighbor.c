@@ -330,6 +330,9 @@ int rbl_pair_list_index(rbl_pair_list *p, size_t grains, rbl_error *err)
         p->touch_j[p->jpos[q]] = p->touch[q];
     }
     free(cursor);
+    /* a slot holds zeros while its pair does not touch: the gather sums every slot */
+    if (total)
+        memset(p->out, 0, total * RBL_PAIR_OUT * sizeof *p->out);
     p->grains = n;
     return RBL_OK;
 }
