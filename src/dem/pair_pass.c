@@ -170,6 +170,8 @@ static void pair_chunk(const pair_pass_input *input, pair_block *b, long begin, 
     const pair_pass_input in = *input;
     const rbl_pair_arrays *arrays = &in.arrays;
     for (long i = begin; i < end; i++) {
+        if (in.i_start[i + 1] == in.i_start[i])
+            continue; /* the gather reads nothing of it */
         double *F = in.force + 3 * i, *T = in.torque + 3 * i;
         F[0] = F[1] = F[2] = 0.0;
         T[0] = T[1] = T[2] = 0.0;
