@@ -259,6 +259,10 @@ static inline void rbl_gather_prefetch(const rbl_sim *sim, size_t k)
     __builtin_prefetch(o);
     __builtin_prefetch(o + 8);
     __builtin_prefetch(o + 16);
+    /* and its force and torque, if it is first in a pair (a gas: a few grains, far apart) */
+    const int first = p->i_start[k + 1] > p->i_start[k];
+    __builtin_prefetch(first ? sim->g.force + 3 * k : o);
+    __builtin_prefetch(first ? sim->g.torque + 3 * k : o);
 }
 
 /* Grain k's complete force and torque into f, t (its contacts counted in g->contacts); the
