@@ -151,9 +151,32 @@ static int buffer_push(pair_buffer *b, uint32_t i, uint32_t j, uint8_t image)
     return 1;
 }
 
+/* Grains of cell key against grain k (at pk, radius + skin rk; already shifted by the
+ * cell's periodic image), kept when closer than rk + r_j. */
+static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], double rk,
+                            uint64_t key, uint8_t image, pair_buffer *b)
+{
+    const double *pos = sim->g.pos, *rad = sim->g.radius;
+    const int32_t *body = sim->g.body, bk = body[k]; /* members of one clump never collide */
+    const size_t *cs = sim->cell_start;
+    const uint32_t *members = sim->cell_grains;
+    for (size_t q = cs[key]; q < cs[key + 1]; q++) {
+        size_t j = members[q];
+        if (bk >= 0 && body[j] == bk)
+            continue;
+        const double *pj = pos + 3 * j;
+        double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
+        double lim = rk + rad[j];
+        if (dx * dx + dy * dy + dz * dz < lim * lim && !buffer_push(b, (uint32_t)k, (uint32_t)j, image))
+            return 0;
+    }
+    return 1;
+}
+
 /* The candidates of grain k: later grains of its cell, and every grain of the 13 half-stencil
- * cells, kept when closer than r_k + r_j + skin. */
-static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
+ * cells, kept when closer than r_k + r_j + skin. A cell away from the box's faces finds its
+ * stencil at fixed key offsets (delta); one on a face wraps or drops cells axis by axis. */
+static int scan_grain(const rbl_sim *sim, size_t k, const int64_t delta[13], pair_buffer *b)
 {
     const rbl_grid *grid = &sim->grid;
     const rbl_grains *g = &sim->g;
@@ -179,6 +202,13 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
             !buffer_push(b, (uint32_t)k, (uint32_t)j, RBL_IMAGE_NONE))
             return 0;
     }
+    if (c[0] > 0 && c[0] < grid->n[0] - 1 && c[1] > 0 && c[1] < grid->n[1] - 1 && c[2] > 0 &&
+        c[2] < grid->n[2] - 1) {
+        for (int s = 0; s < 13; s++)
+            if (!scan_cell(sim, k, pk, rk, (uint64_t)((int64_t)key + delta[s]), RBL_IMAGE_NONE, b))
+                return 0;
+        return 1;
+    }
     for (int s = 0; s < 13; s++) {
         const rbl_offset *o = &rbl_half_stencil[s];
         int64_t nc[3] = {c[0] + o->dx, c[1] + o->dy, c[2] + o->dz};
@@ -200,18 +230,9 @@ static int scan_grain(const rbl_sim *sim, size_t k, pair_buffer *b)
         uint8_t image = (uint8_t)((shift[0] + 1) + 3 * (shift[1] + 1) + 9 * (shift[2] + 1));
         double sh[3];
         rbl_image_shift(sim->box, image, sh);
-        double px = pk[0] - sh[0], py = pk[1] - sh[1], pz = pk[2] - sh[2];
-        for (size_t q = cs[nkey]; q < cs[nkey + 1]; q++) {
-            size_t j = members[q];
-            if (bk >= 0 && body[j] == bk)
-                continue;
-            const double *pj = pos + 3 * j;
-            double dx = px - pj[0], dy = py - pj[1], dz = pz - pj[2];
-            double lim = rk + rad[j];
-            if (dx * dx + dy * dy + dz * dz < lim * lim &&
-                !buffer_push(b, (uint32_t)k, (uint32_t)j, image))
-                return 0;
-        }
+        const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
+        if (!scan_cell(sim, k, shifted, rk, nkey, image, b))
+            return 0;
     }
     return 1;
 }
@@ -252,6 +273,12 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     pair_buffer *buf = calloc((size_t)threads, sizeof *buf);
     if (!buf)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour search");
+    int64_t delta[13]; /* key offsets of the half stencil, for cells away from the faces */
+    const int64_t nx = sim->grid.n[0], ny = sim->grid.n[1];
+    for (int s = 0; s < 13; s++) {
+        const rbl_offset *o = &rbl_half_stencil[s];
+        delta[s] = o->dx + nx * (o->dy + ny * o->dz);
+    }
 #pragma omp parallel num_threads(threads)
     {
         int t = 0, nt = 1;
@@ -261,7 +288,7 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
 #endif
         size_t a = n * (size_t)t / (size_t)nt, b = n * (size_t)(t + 1) / (size_t)nt;
         for (size_t k = a; k < b && !buf[t].failed; k++)
-            if (!scan_grain(sim, k, &buf[t]))
+            if (!scan_grain(sim, k, delta, &buf[t]))
                 buf[t].failed = 1;
     }
     size_t total = 0;
