@@ -167,7 +167,8 @@ static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], do
         const double *pj = pos + 3 * j;
         double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
         double lim = rk + rad[j];
-        if (dx * dx + dy * dy + dz * dz < lim * lim && !buffer_push(b, (uint32_t)k, (uint32_t)j, image))
+        if (dx * dx + dy * dy + dz * dz < lim * lim &&
+            !buffer_push(b, (uint32_t)k, (uint32_t)j, image))
             return 0;
     }
     return 1;

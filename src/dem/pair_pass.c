@@ -34,9 +34,11 @@ typedef struct pair_block {
     int n;
 } pair_block;
 
-/* Lane l of the block through the contact law. The law's models are arguments so that each
- * combination compiles to its own loop without the others' branches. */
-static inline __attribute__((always_inline)) void block_lane(pair_block *b, int l, const rbl_contact_law *law, double dt)
+/* Always inlined, so that the law's models below are constants in the loop. */
+#define INLINE static inline __attribute__((always_inline))
+
+/* Lane l of the block through the contact law. */
+INLINE void block_lane(pair_block *b, int l, const rbl_contact_law *law, double dt)
 {
     const double d[3] = {b->dx[l], b->dy[l], b->dz[l]};
     const double dv[3] = {b->vx[l], b->vy[l], b->vz[l]};
@@ -57,9 +59,11 @@ static inline __attribute__((always_inline)) void block_lane(pair_block *b, int 
     b->tjx[l] = -l2 * c[0], b->tjy[l] = -l2 * c[1], b->tjz[l] = -l2 * c[2];
 }
 
-static inline __attribute__((always_inline)) void block_run(pair_block *b, int lanes, const rbl_contact_law *law, double dt,
-                             rbl_normal_model normal, rbl_damping_model damping,
-                             rbl_tangent_model tangent, int from_materials)
+/* The first lanes of the block through the law with these models. Each combination compiles
+ * to its own loop, without the others' branches: one SIMD loop per law. */
+INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, double dt,
+                      rbl_normal_model normal, rbl_damping_model damping,
+                      rbl_tangent_model tangent, int from_materials)
 {
     rbl_contact_law model = *law;
     model.normal = normal, model.damping = damping, model.tangent = tangent;
@@ -80,7 +84,8 @@ static inline __attribute__((always_inline)) void block_run(pair_block *b, int l
 
 /* The block through the law: one loop per combination of models, compiled for the baseline
  * x86-64 (SSE2), AVX2 with FMA, and AVX-512, the best of which the loader picks. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                        \
+    !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 #endif
 static void
