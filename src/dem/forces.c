@@ -1,9 +1,9 @@
-/* forces.c — one force evaluation (seed 002 §2.3): grain by grain, the pairs where a grain
- * is first are summed into it at once and leave the second grain's share in the pair's slot
- * (no two threads write the same memory); then each grain sums its slots in a fixed order and
- * adds gravity. The result is bit-identical for
- * any number of threads: no atomics, no thread-dependent reduction order. Torques use the
- * seed's lever arms l1 = (r1^2 - r2^2 + d^2) / (2d), l2 = d - l1 (walls: l1 = d*). */
+/* forces.c — one force evaluation (seed 002 §2.3): the packed records, the grain-grain pass
+ * (pair_pass.c: the first grain's sums at once, the second grain's share in the pair's slot,
+ * so no two threads write the same memory), the wall pass; then each grain sums its slots in
+ * a fixed order and adds gravity (the gather). The result is bit-identical for any number of
+ * threads: no atomics, no thread-dependent reduction order. Torques use the seed's lever
+ * arms l1 = (r1^2 - r2^2 + d^2) / (2d), l2 = d - l1 (walls: l1 = d*). */
 #include "contact_kernel.h"
 
 #include <stdlib.h>
