@@ -151,10 +151,10 @@ static int buffer_push(pair_buffer *b, uint32_t i, uint32_t j, uint8_t image)
     return 1;
 }
 
-/* Grains of cell key against grain k (at pk, radius + skin rk; already shifted by the
- * cell's periodic image), kept when closer than rk + r_j. */
+/* Grains j >= from of cell key against grain k (at pk, radius + skin rk; already shifted by
+ * the cell's periodic image), kept when closer than rk + r_j. */
 static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], double rk,
-                            uint64_t key, uint8_t image, pair_buffer *b)
+                            uint64_t key, uint8_t image, size_t from, pair_buffer *b)
 {
     const double *pos = sim->g.pos, *rad = sim->g.radius;
     const int32_t *body = sim->g.body, bk = body[k]; /* members of one clump never collide */
@@ -162,7 +162,7 @@ static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], do
     const uint32_t *members = sim->cell_grains;
     for (size_t q = cs[key]; q < cs[key + 1]; q++) {
         size_t j = members[q];
-        if (bk >= 0 && body[j] == bk)
+        if (j < from || (bk >= 0 && body[j] == bk))
             continue;
         const double *pj = pos + 3 * j;
         double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
@@ -180,33 +180,20 @@ static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], do
 static int scan_grain(const rbl_sim *sim, size_t k, const int64_t delta[13], pair_buffer *b)
 {
     const rbl_grid *grid = &sim->grid;
-    const rbl_grains *g = &sim->g;
-    const double *pos = g->pos, *rad = g->radius;
-    const size_t *cs = sim->cell_start;
-    const uint32_t *members = sim->cell_grains;
     uint64_t key = sim->keys[k];
     int64_t c[3];
     c[0] = (int64_t)(key % (uint64_t)grid->n[0]);
     c[1] = (int64_t)((key / (uint64_t)grid->n[0]) % (uint64_t)grid->n[1]);
     c[2] = (int64_t)(key / ((uint64_t)grid->n[0] * (uint64_t)grid->n[1]));
-    const double *pk = pos + 3 * k;
-    double rk = rad[k] + sim->skin;
-    const int32_t *body = g->body, bk = body[k]; /* members of one clump never collide */
-    for (size_t q = cs[key]; q < cs[key + 1]; q++) {
-        size_t j = members[q];
-        if (j <= k || (bk >= 0 && body[j] == bk))
-            continue;
-        const double *pj = pos + 3 * j;
-        double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
-        double lim = rk + rad[j];
-        if (dx * dx + dy * dy + dz * dz < lim * lim &&
-            !buffer_push(b, (uint32_t)k, (uint32_t)j, RBL_IMAGE_NONE))
-            return 0;
-    }
+    const double *pk = sim->g.pos + 3 * k;
+    double rk = sim->g.radius[k] + sim->skin;
+    if (!scan_cell(sim, k, pk, rk, key, RBL_IMAGE_NONE, k + 1, b)) /* the later grains */
+        return 0;
     if (c[0] > 0 && c[0] < grid->n[0] - 1 && c[1] > 0 && c[1] < grid->n[1] - 1 && c[2] > 0 &&
         c[2] < grid->n[2] - 1) {
         for (int s = 0; s < 13; s++)
-            if (!scan_cell(sim, k, pk, rk, (uint64_t)((int64_t)key + delta[s]), RBL_IMAGE_NONE, b))
+            if (!scan_cell(sim, k, pk, rk, (uint64_t)((int64_t)key + delta[s]), RBL_IMAGE_NONE,
+                           0, b))
                 return 0;
         return 1;
     }
@@ -232,7 +219,7 @@ static int scan_grain(const rbl_sim *sim, size_t k, const int64_t delta[13], pai
         double sh[3];
         rbl_image_shift(sim->box, image, sh);
         const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
-        if (!scan_cell(sim, k, shifted, rk, nkey, image, b))
+        if (!scan_cell(sim, k, shifted, rk, nkey, image, 0, b))
             return 0;
     }
     return 1;
