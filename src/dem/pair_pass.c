@@ -1,10 +1,11 @@
 /* pair_pass.c — the grain-grain half of a force evaluation, several contacts at once.
  *
- * A thread walks its grains in order and the pairs where each grain is first. Pairs that do
- * not touch end their contact there. Touching ones are copied into a block: structure of
- * arrays, one lane per contact. A full block goes through rbl_contact_force lane by lane, in
- * a loop the compiler turns into SIMD code (2, 4 or 8 contacts per instruction, chosen at run
- * time for the processor). Then the block's results go out in pair order:
+ * A thread walks its grains in order and the pairs where each grain is first. Every listed
+ * pair is written into the next lane of a block (structure of arrays), and only a touching
+ * one keeps it; a pair that stopped touching ends its contact there. A full block goes
+ * through rbl_contact_force lane by lane, in a loop the compiler turns into SIMD code (2, 4
+ * or 8 contacts per instruction, chosen at run time for the processor). Then the block's
+ * results go out in pair order:
  * - the first grain's force and torque are summed into its arrays at once;
  * - the second grain's share is left in the pair's slot for the gather.
  * Each lane's arithmetic is the same whichever lane and block it lands in (blocks are padded
@@ -12,7 +13,7 @@
  * therefore bit-identical for any number of threads. */
 #include "contact_kernel.h"
 
-/* Contacts per block: the block (about 16 KiB) stays in the first-level cache. */
+/* Contacts per block: the block (about 18 KiB) stays in the first-level cache. */
 #define BLOCK 64
 /* Blocks are computed in multiples of the widest vector (8 doubles, AVX-512). */
 #define LANES 8
@@ -83,7 +84,8 @@ INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, doub
     }
 
 /* The block through the law: one loop per combination of models, compiled for the baseline
- * x86-64 (SSE2), AVX2 with FMA, and AVX-512, the best of which the loader picks. */
+ * x86-64 (SSE2), AVX2 (x86-64-v3) and AVX-512 (v4), the best of which the loader picks. The
+ * build is ISO C, so gcc fuses no multiply-add: every width computes the same bits. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                        \
     !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
@@ -124,7 +126,8 @@ typedef struct pair_pass_input {
     int sparse;
 } pair_pass_input;
 
-/* In a sparse pair list, the pair pass asks for the grains of the pair this many ahead. */
+/* The pair pass asks for the second grain's record of the pair this many ahead (and in a
+ * sparse list, a gas, the first grain's as well). */
 #define PAIR_AHEAD 8
 
 /* The block's results out, in pair order; the block is empty after. */
