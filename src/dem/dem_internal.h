@@ -274,8 +274,7 @@ static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t
     const rbl_wall_list *w = &sim->wpairs;
     const double *grav = sim->cfg.gravity;
     /* A grain that is first in no listed pair has nothing in the force arrays: the pair pass
-     * does not touch them, and they are not read here (in a gas, most grains: a third less
-     * memory traffic for them). */
+     * does not write them, and they are not read here (in a gas, most grains). */
     static const double zeros[3];
     static const uint32_t no_contacts;
     const int first = p->i_start[k + 1] > p->i_start[k];

@@ -237,9 +237,9 @@ void rbl_pair_pass(rbl_sim *sim)
 {
     rbl_pair_list *p = &sim->pairs;
     rbl_grains *g = &sim->g;
-    /* Fewer pairs than grains (a gas): consecutive pairs lie far apart in memory, so ask for
-     * their records early. A dense list walks the records in order, which the hardware
-     * follows by itself (measured on the settled bed: no gain, only instructions). */
+    /* Fewer pairs than grains (a gas, "sparse"): consecutive pairs lie far apart in memory,
+     * so the first grains' records are asked for early too. In a dense list the first
+     * grains come in order, which the hardware follows by itself. */
     const pair_pass_input input = {
         rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, p->i_start, g->material,
         p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,
