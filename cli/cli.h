@@ -12,6 +12,7 @@ enum { EXIT_USAGE = 2, EXIT_INPUT = 1 };
 int cmd_contacts(int argc, char **argv);
 int cmd_generate(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_bench_gravity(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_clump(int argc, char **argv);
@@ -24,6 +25,8 @@ const char *cli_option_value(int argc, char **argv, int *i, const char *name);
 int cli_parse_size(const char *text, size_t *out);
 int cli_parse_double(const char *text, double *out);
 size_t cli_peak_rss_bytes(void);
+/* Monotonic wall clock, s. */
+double cli_seconds(void);
 size_t cli_physical_memory_bytes(void);
 /* "12.3 MiB" */
 const char *cli_bytes(size_t bytes, char *buf, size_t len);

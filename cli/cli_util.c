@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 int cli_fail(const char *cmd, int status, const char *fmt, ...)
@@ -81,4 +82,11 @@ const char *cli_bytes(size_t bytes, char *buf, size_t len)
         v /= 1024.0, u++;
     snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
     return buf;
+}
+
+double cli_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

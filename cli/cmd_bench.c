@@ -13,7 +13,8 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: rubble bench contacts [--dims 2,3] [--sizes 2e5,1e6,...] [--repeat R]\n"
+            "usage: rubble bench gravity --help  (self-gravity accuracy and cost)\n"
+            "       rubble bench contacts [--dims 2,3] [--sizes 2e5,1e6,...] [--repeat R]\n"
             "                             [--algorithms a,b,...] [--csv FILE] [--sparse]\n"
             "                             [--packing lattice|random] [--solid-share S]\n"
             "                             [--radius-ratio Q] [--large-share F]\n"
@@ -100,6 +101,8 @@ static int run_one(const rbl_elements *e, rbl_cd_algorithm alg, int repeat, size
 
 int cmd_bench(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "gravity") == 0)
+        return cmd_bench_gravity(argc, argv);
     if (argc < 2 || strcmp(argv[1], "contacts") != 0) {
         usage(argc >= 2 && strcmp(argv[1], "--help") == 0 ? stdout : stderr);
         return argc >= 2 && strcmp(argv[1], "--help") == 0 ? 0 : EXIT_USAGE;

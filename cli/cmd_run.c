@@ -105,6 +105,10 @@ int cmd_run(int argc, char **argv)
     printf("stages         force %.2f s, neighbour %.2f s (%llu builds), integrate %.2f s\n",
            rep.timers.force, rep.timers.neighbor, (unsigned long long)rep.timers.rebuilds,
            rep.timers.integrate);
+    if (rep.timers.gravity_evaluations)
+        printf("self-gravity   %.2f s, %llu evaluations, %.0f interactions per grain at the last\n",
+               rep.timers.gravity, (unsigned long long)rep.timers.gravity_evaluations,
+               rep.timers.gravity_interactions);
     if (rep.energy_start != 0.0)
         printf("energy         %.6g J -> %.6g J (%+.3g of the start: work of damping, friction "
                "and grains poured or lost)\n",

@@ -230,6 +230,41 @@ typedef struct rbl_wall {
     int material;     /* index of a material (from_materials) */
 } rbl_wall;
 
+/* Self-gravity between grains (SPEC SD5, seed 002 §2.4 and §2.6.2). Every method gives each
+ * grain the field of all the others; a clump attracts, and is attracted, as its members.
+ * Grains closer than r_i + r_j (touching, overlapping) attract as a point mass inside a uniform
+ * sphere of radius r_i + r_j: the force is continuous at touching and bounded (docs/gravity.md). */
+typedef enum rbl_gravity_method {
+    RBL_GRAVITY_OFF = 0,
+    RBL_GRAVITY_DIRECT = 1, /* every pair: the reference, O(N^2)                               */
+    RBL_GRAVITY_CELLS = 2,  /* the seed's scheme: exact within a Cell of Nc^3 lattices, the
+                               other Cells as monopoles at their centres of mass              */
+    RBL_GRAVITY_TREE = 3    /* Barnes-Hut octree with quadrupoles, opening angle theta        */
+} rbl_gravity_method;
+
+#define RBL_GRAVITY_G 6.67430e-11 /* CODATA 2018, m^3 kg^-1 s^-2 */
+
+typedef struct rbl_self_gravity {
+    rbl_gravity_method method;
+    double G;        /* m^3 kg^-1 s^-2; 0 = RBL_GRAVITY_G                                    */
+    double theta;    /* tree: opening angle in (0, 1.5]; 0 = 0.5                              */
+    int cells;       /* cells: Nc, lattices per Cell edge (>= 1); 0 = 5 (seed §3.2)           */
+    double lattice;  /* cells: lattice edge d1, m; 0 = 2.5 r_max (seed §2.6.1)                */
+    uint32_t every;  /* evaluate every K steps and hold the field in between; 0 = 1           */
+} rbl_self_gravity;
+
+/* Checks a self-gravity configuration (method known, G >= 0 and finite, theta in (0, 1.5],
+ * Nc >= 0, d1 >= 0); the message names the field and the value. */
+RBL_API int rbl_self_gravity_check(const rbl_self_gravity *cfg, rbl_error *err);
+
+/* The field of n point masses (positions 3 per grain, masses, radii for touching pairs) at
+ * every grain: acc (3 per grain, m/s^2) and, if phi is not NULL, the potential per unit mass
+ * (J/kg). interactions, if not NULL, receives the mean number of grain-grain and grain-node
+ * interactions per grain. Deterministic: the same bits for any thread count. */
+RBL_API int rbl_gravity_field(const rbl_self_gravity *cfg, size_t n, const double *pos,
+                              const double *mass, const double *radius, int threads, double *acc,
+                              double *phi, double *interactions, rbl_error *err);
+
 typedef struct rbl_sim_config {
     double lo[3], hi[3]; /* the domain; a grain leaving it across a side that is not periodic
                             is removed (counted as lost) */
@@ -245,6 +280,7 @@ typedef struct rbl_sim_config {
     int threads;         /* OpenMP threads; 0 = as many as the machine offers */
     uint64_t sort_every; /* steps between reorderings of the grains by cell (at the next
                             neighbour build); 0 = 1000 */
+    rbl_self_gravity self_gravity; /* off unless method is set; no periodic axis with it */
 } rbl_sim_config;
 
 typedef struct rbl_grain {
@@ -272,7 +308,9 @@ typedef struct rbl_thermo {
     size_t grains;
     uint64_t lost;             /* grains removed since the start */
     double kinetic, rotational;/* J */
-    double potential;          /* gravitational, J, relative to the origin */
+    double potential;          /* gravitational, J: the uniform field relative to the origin,
+                                  plus the self-gravity energy W = 1/2 sum m_i phi_i */
+    double self_potential;     /* W alone, J (0 without self-gravity) */
     double elastic;            /* stored in the normal and tangential springs, J */
     size_t contacts;           /* touching pairs (grain-grain) */
     size_t pairs_listed;       /* pairs in the Verlet list (within r_i + r_j + skin) */
@@ -286,6 +324,9 @@ typedef struct rbl_thermo {
 /* Time spent per stage since creation, seconds. */
 typedef struct rbl_sim_timers {
     double neighbor, force, integrate;
+    double gravity;            /* self-gravity evaluations */
+    uint64_t gravity_evaluations;
+    double gravity_interactions; /* mean per grain, at the last evaluation */
     uint64_t rebuilds;
 } rbl_sim_timers;
 

@@ -4,6 +4,7 @@
 #ifndef RBL_DEM_INTERNAL_H
 #define RBL_DEM_INTERNAL_H
 
+#include "../gravity/gravity_internal.h"
 #include "../grid/grid_internal.h"
 
 /* Grains in structure-of-arrays form, reordered by cell at a neighbour build every
@@ -21,6 +22,8 @@ typedef struct rbl_grains {
     uint32_t *contacts;       /* touching contacts, counted in the gather */
     int32_t *body;            /* the clump (index into rbl_bodies) a grain belongs to, or -1 */
     uint32_t *slot;           /* a clump member's slot in rbl_bodies' member arrays */
+    double *gacc;             /* self-gravity: acceleration at the last evaluation (3) */
+    double *gphi;             /* self-gravity: potential per unit mass there, J/kg */
 } rbl_grains;
 
 /* Clumps as rigid bodies (seed 001, SPEC KL6): centre of mass, velocity, orientation
@@ -172,6 +175,9 @@ struct rbl_sim {
     size_t packed_cap;
     int packed_fresh;         /* packed holds this step's positions and force velocities */
     int forces_partial;       /* force/torque hold only the first-grain sums: gather first */
+    rbl_self_gravity gravity; /* cfg.self_gravity with its defaults filled in */
+    rbl_gravity_work gravity_work;
+    int gravity_valid;        /* gacc and gphi hold the field of the current grains */
 };
 
 /* grains.c */
@@ -301,7 +307,13 @@ static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t
         count++;
     }
     double m = g->mass[k];
-    f[0] += m * grav[0], f[1] += m * grav[1], f[2] += m * grav[2];
+    if (sim->gravity.method != RBL_GRAVITY_OFF) {
+        const double *ga = g->gacc + 3 * k;
+        f[0] += m * (grav[0] + ga[0]), f[1] += m * (grav[1] + ga[1]);
+        f[2] += m * (grav[2] + ga[2]);
+    } else {
+        f[0] += m * grav[0], f[1] += m * grav[1], f[2] += m * grav[2];
+    }
     g->contacts[k] = count;
 }
 
@@ -363,6 +375,10 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega);
 /* pair_pass.c — grain-grain contacts from the packed records: the first grain's force and
  * torque complete, the second grain's share in the pairs' slots (sim->forces_partial). */
 void rbl_pair_pass(rbl_sim *sim);
+
+/* self_gravity.c — the field of the grains at the positions of step `at_step`, when it is
+ * due (every cfg.every steps, or the grains changed since the last evaluation). */
+int rbl_self_gravity_update(rbl_sim *sim, uint64_t at_step, rbl_error *err);
 
 /* integrator.c */
 /* Half kick and drift; with close_previous, first the previous step's closing half kick (one

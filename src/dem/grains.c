@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VEC_FIELDS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval)
-#define DBL_FIELDS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia)
+#define VEC_FIELDS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
+    X(gacc)
+#define DBL_FIELDS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi)
 
 static int grow(void **p, size_t count, size_t size)
 {

@@ -37,6 +37,16 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
                              cfg->cell_factor);
     if (cfg->threads < 0)
         return rbl_error_set(err, RBL_EINVAL, "threads must be >= 0: '%d'", cfg->threads);
+    int rc = rbl_self_gravity_check(&cfg->self_gravity, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (cfg->self_gravity.method != RBL_GRAVITY_OFF)
+        for (int a = 0; a < 3; a++)
+            if (cfg->periodic[a])
+                return rbl_error_set(err, RBL_EINVAL,
+                                     "self-gravity with a periodic axis (%c) is not supported: "
+                                     "the images of every grain would attract too",
+                                     axis_name[a]);
     rbl_sim *sim = calloc(1, sizeof *sim);
     if (!sim)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -50,6 +60,7 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
 #endif
     for (int a = 0; a < 3; a++)
         sim->box[a] = cfg->hi[a] - cfg->lo[a];
+    sim->gravity = rbl_self_gravity_resolved(&cfg->self_gravity);
     *out = sim;
     return RBL_OK;
 }
@@ -62,6 +73,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     rbl_bodies_free(&sim->bodies);
     rbl_pair_list_free(&sim->pairs);
     rbl_walls_free(&sim->wpairs);
+    rbl_gravity_work_free(&sim->gravity_work);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
     free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);
     free(sim->perm);
@@ -173,7 +185,10 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
         g->omega_eval[3 * k + a] = gr->omega[a];
         g->force[3 * k + a] = m * sim->cfg.gravity[a];
         g->torque[3 * k + a] = 0.0;
+        g->gacc[3 * k + a] = 0.0;
     }
+    g->gphi[k] = 0.0;
+    sim->gravity_valid = 0; /* the field must include it */
     if (id)
         *id = sim->next_id;
     sim->next_id++;
@@ -230,9 +245,12 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     rc = rbl_forces_compute(sim, err);
     if (rc != RBL_OK)
         return rc;
-    rbl_forces_gather(sim);
     sim->timers.neighbor += t1 - t0;
     sim->timers.force += rbl_now() - t1;
+    rc = rbl_self_gravity_update(sim, sim->step, err);
+    if (rc != RBL_OK)
+        return rc;
+    rbl_forces_gather(sim);
     sim->prepared = 1;
     return RBL_OK;
 }
@@ -265,12 +283,16 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         if (rc != RBL_OK)
             return rc;
         double t3 = rbl_now();
+        rc = rbl_self_gravity_update(sim, sim->step + 1, err); /* times itself */
+        if (rc != RBL_OK)
+            return rc;
+        double t3g = rbl_now();
         if (s + 1 == steps) /* otherwise the next step's first sweep closes this one */
             rbl_integrate_second_half(sim);
         sim->step++;
         sim->time = (double)sim->step * sim->cfg.dt;
         double t4 = rbl_now();
-        sim->timers.integrate += (t1 - t0) + (t4 - t3);
+        sim->timers.integrate += (t1 - t0) + (t4 - t3g);
         sim->timers.neighbor += t2 - t1;
         sim->timers.force += t3 - t2;
     }

@@ -1,6 +1,7 @@
 /* thermo.c — whole-system diagnostics for thermo.csv and the end-of-run report: kinetic and
  * rotational energy, gravitational potential, energy stored in the contact springs, contact
- * counts, the largest overlap relative to the smaller radius, momentum, wall forces. Serial
+ * counts, the largest overlap relative to the smaller radius, momentum, wall forces, the
+ * self-gravity energy at the last evaluation of the field. Serial
  * and in grain order, so the numbers do not depend on the thread count. */
 #include "contact_kernel.h"
 
@@ -20,6 +21,12 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         p[0] += m * v[0], p[1] += m * v[1], p[2] += m * v[2];
     }
     rbl_bodies_energy(sim, &ek, &er, &ep, p);
+    /* self-gravity: W = 1/2 sum m phi over every grain, clump members included (the pairs
+     * inside a rigid clump add a constant) */
+    double w_self = 0.0;
+    if (sim->gravity.method != RBL_GRAVITY_OFF)
+        for (size_t k = 0; k < g->n; k++)
+            w_self += 0.5 * g->mass[k] * g->gphi[k];
     const rbl_contact_law *law = &sim->cfg.law;
     double elastic = 0.0, worst = 0.0;
     size_t contacts = 0, wall_contacts = 0;
@@ -69,7 +76,8 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->lost = sim->lost;
     t->kinetic = ek;
     t->rotational = er;
-    t->potential = ep;
+    t->potential = ep + w_self;
+    t->self_potential = w_self;
     t->elastic = elastic;
     t->contacts = contacts;
     t->pairs_listed = pl->n;

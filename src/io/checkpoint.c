@@ -11,7 +11,7 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 3u /* 2: clumps (bodies); 3: the step of the next reordering */
+#define CKPT_VERSION 4u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -80,14 +80,17 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
 #define CFG_DOUBLES(X)                                                                         \
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
     X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
-    X(law.gamma_t) X(law.friction) X(impact_velocity)
+    X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
+    X(self_gravity.lattice)
 #define CFG_INTS(X)                                                                            \
     X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
-    X(law.tangent) X(law.from_materials) X(threads) X(sort_every)
+    X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
+    X(self_gravity.cells) X(self_gravity.every)
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. */
-#define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval)
-#define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia)
+#define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
+    X(gacc)
+#define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi)
 /* Body arrays and their values per body. */
 #define BODY_ARRAYS(X) X(pos, 3) X(vel, 3) X(angmom, 3) X(quat, 4) X(moment, 3) X(mass, 1)  \
     X(force, 3) X(torque, 3) X(material, 1)
@@ -114,6 +117,7 @@ static void save_state(buf *b, const rbl_sim *sim)
     put_u64(b, sim->step), put_f64(b, sim->time), put_u64(b, sim->lost);
     put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
     put_u64(b, sim->next_sort_step);
+    put_u64(b, (uint64_t)sim->gravity_valid);
     const rbl_grains *g = &sim->g;
     size_t n = g->n;
     put_u64(b, n);
@@ -296,6 +300,7 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     sim->step = get_u64(b), sim->time = get_f64(b), sim->lost = get_u64(b);
     sim->next_id = (uint32_t)get_u64(b), sim->skin = get_f64(b), sim->max_disp2 = get_f64(b);
     sim->next_sort_step = get_u64(b);
+    sim->gravity_valid = get_u64(b) != 0;
     uint64_t n = get_u64(b);
     if (rc == RBL_OK && (b->bad || n > b->len))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent grain data", path);

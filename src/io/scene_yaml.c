@@ -559,6 +559,49 @@ static int parse_grains(ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
+/* self_gravity: {method, G, theta, cells, lattice, every} (SPEC SD5, docs/scenes.md) */
+static int parse_self_gravity(ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"method", "G", "theta", "cells", "lattice", "every", NULL};
+    static const char *const methods[] = {"off", "direct", "cells", "tree", NULL};
+    rbl_self_gravity *sg = &c->s->cfg.self_gravity;
+    int rc = keys_known(c, n, "self_gravity", keys), method = RBL_GRAVITY_TREE;
+    if (rc == RBL_OK)
+        rc = choice(c, n, "method", methods, &method);
+    if (rc != RBL_OK)
+        return rc;
+    sg->method = (rbl_gravity_method)method;
+    double cells = 0.0, every = 0.0;
+    if ((rc = opt_number(c, n, "G", &sg->G, 0.0, 1, INFINITY)) ||
+        (rc = opt_number(c, n, "theta", &sg->theta, 0.0, 1, 1.5)) ||
+        (rc = opt_number(c, n, "cells", &cells, 1.0, 0, 1000.0)) ||
+        (rc = opt_number(c, n, "lattice", &sg->lattice, 0.0, 1, INFINITY)) ||
+        (rc = opt_number(c, n, "every", &every, 1.0, 0, 1e9)))
+        return rc;
+    if (cells != floor(cells))
+        return fail(c, get(c, n, "cells"), RBL_ERANGE, "'cells' (Nc) must be a whole number: '%s'",
+                    scalar(get(c, n, "cells")));
+    if (every != floor(every))
+        return fail(c, get(c, n, "every"), RBL_ERANGE, "'every' must be a whole number of steps: "
+                    "'%s'", scalar(get(c, n, "every")));
+    static const char *const own[][3] = {{"theta", "tree", NULL}, {"cells", "cells", NULL},
+                                         {"lattice", "cells", NULL}};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (get(c, n, own[i][0]) && strcmp(methods[method], own[i][1]) != 0)
+            return fail(c, get(c, n, own[i][0]), RBL_EPARSE,
+                        "'%s' belongs to method: %s, not %s", own[i][0], own[i][1],
+                        methods[method]);
+    sg->cells = (int)cells;
+    sg->every = (uint32_t)every;
+    for (int a = 0; a < 3 && method != RBL_GRAVITY_OFF; a++)
+        if (c->s->cfg.periodic[a])
+            return fail(c, n, RBL_EPARSE,
+                        "self_gravity cannot be used with periodic axes (axis %c is periodic): "
+                        "the periodic images would attract too",
+                        "xyz"[a]);
+    return RBL_OK;
+}
+
 static int parse_run(ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"time",  "steps",       "dt",      "c",
@@ -630,8 +673,8 @@ static int parse_output(ctx *c, yaml_node_t *n)
 
 static int parse_root(ctx *c, yaml_node_t *root)
 {
-    static const char *const keys[] = {"domain", "gravity", "materials", "contact", "walls",
-                                       "grains", "run",     "output",    NULL};
+    static const char *const keys[] = {"domain", "gravity", "self_gravity", "materials",
+                                       "contact", "walls", "grains", "run", "output", NULL};
     static const char *const required[] = {"domain", "materials", "contact", "grains", "run",
                                            NULL};
     int rc = keys_known(c, root, "scene", keys);
@@ -646,6 +689,9 @@ static int parse_root(ctx *c, yaml_node_t *root)
         return rc;
     if (get(c, root, "gravity") &&
         (rc = vector3(c, get(c, root, "gravity"), "gravity", s->cfg.gravity)) != RBL_OK)
+        return rc;
+    if (get(c, root, "self_gravity") &&
+        (rc = parse_self_gravity(c, get(c, root, "self_gravity"))) != RBL_OK)
         return rc;
     if ((rc = parse_materials(c, get(c, root, "materials"))) != RBL_OK ||
         (rc = parse_contact(c, get(c, root, "contact"))) != RBL_OK)

@@ -1,0 +1,34 @@
+/* direct.c — self-gravity by direct summation over every pair (seed 002 §2.4 eq. for F_G):
+ * the reference the other methods are measured against. O(N^2); each grain sums the others
+ * in input order, so the result does not depend on the number of threads. */
+#include "gravity_internal.h"
+
+int rbl_gravity_direct(rbl_gravity_work *w, const rbl_gravity_input *in, int threads,
+                       double *acc, double *phi, double *interactions, rbl_error *err)
+{
+    const size_t n = in->n;
+    int rc = rbl_gravity_work_reserve(w, n, err);
+    if (rc != RBL_OK)
+        return rc;
+    rbl_gravity_source *src = w->src;
+    for (size_t k = 0; k < n; k++) {
+        for (int a = 0; a < 3; a++)
+            src[k].x[a] = in->pos[3 * k + a];
+        src[k].m = in->mass[k];
+        src[k].r = in->radius[k];
+    }
+    const long count = (long)n;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
+    for (long i = 0; i < count; i++) {
+        double a[3] = {0.0, 0.0, 0.0}, p = 0.0;
+        const double *x = src[i].x, r = src[i].r;
+        for (long j = 0; j < i; j++)
+            rbl_gravity_pair(x, r, src + j, a, &p);
+        for (long j = i + 1; j < count; j++)
+            rbl_gravity_pair(x, r, src + j, a, &p);
+        acc[3 * i] = a[0], acc[3 * i + 1] = a[1], acc[3 * i + 2] = a[2];
+        phi[i] = p;
+    }
+    *interactions = n ? (double)n * (double)(n - 1) : 0.0;
+    return RBL_OK;
+}

@@ -1,0 +1,140 @@
+/* gravity.c — self-gravity behind one interface (SPEC SD5): the checks of a configuration,
+ * its defaults, the workspace, and the dispatch to the direct sum, the seed's Cell scheme
+ * (seed 002 §2.6.2) or the Barnes-Hut tree; the result is scaled by G once, at the end. */
+#include "gravity_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rbl_self_gravity_check(const rbl_self_gravity *cfg, rbl_error *err)
+{
+    if (cfg->method < RBL_GRAVITY_OFF || cfg->method > RBL_GRAVITY_TREE)
+        return rbl_error_set(err, RBL_EINVAL, "self-gravity: unknown method %d", (int)cfg->method);
+    if (!(cfg->G >= 0.0 && isfinite(cfg->G)))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "self-gravity: G must be a finite number > 0: '%g'", cfg->G);
+    if (!(cfg->theta == 0.0 || (cfg->theta > 0.0 && cfg->theta <= 1.5)))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "self-gravity: the opening angle theta must be in (0, 1.5]: '%g'",
+                             cfg->theta);
+    if (cfg->cells < 0 || cfg->cells > 1000)
+        return rbl_error_set(err, RBL_EINVAL,
+                             "self-gravity: Nc (lattices per Cell edge) must be in [1, 1000]: "
+                             "'%d'",
+                             cfg->cells);
+    if (!(cfg->lattice >= 0.0 && isfinite(cfg->lattice)))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "self-gravity: the lattice edge d1 must be > 0: '%g'", cfg->lattice);
+    return RBL_OK;
+}
+
+rbl_self_gravity rbl_self_gravity_resolved(const rbl_self_gravity *cfg)
+{
+    rbl_self_gravity c = *cfg;
+    if (c.G == 0.0)
+        c.G = RBL_GRAVITY_G;
+    if (c.theta == 0.0)
+        c.theta = 0.5;
+    if (c.cells == 0)
+        c.cells = 5;
+    if (c.every == 0)
+        c.every = 1;
+    return c;
+}
+
+void rbl_gravity_work_free(rbl_gravity_work *w)
+{
+    free(w->keys), free(w->keys_tmp), free(w->order), free(w->order_tmp), free(w->src);
+    free(w->nodes), free(w->cell_start), free(w->cell_mono);
+    memset(w, 0, sizeof *w);
+}
+
+int rbl_gravity_work_reserve(rbl_gravity_work *w, size_t n, rbl_error *err)
+{
+    if (n <= w->cap)
+        return RBL_OK;
+    size_t cap = w->cap ? w->cap : 1024;
+    while (cap < n)
+        cap *= 2;
+    uint64_t *k = realloc(w->keys, cap * sizeof *k);
+    if (k)
+        w->keys = k;
+    uint64_t *kt = k ? realloc(w->keys_tmp, cap * sizeof *kt) : NULL;
+    if (kt)
+        w->keys_tmp = kt;
+    uint32_t *o = kt ? realloc(w->order, cap * sizeof *o) : NULL;
+    if (o)
+        w->order = o;
+    uint32_t *ot = o ? realloc(w->order_tmp, cap * sizeof *ot) : NULL;
+    if (ot)
+        w->order_tmp = ot;
+    rbl_gravity_source *s = ot ? realloc(w->src, cap * sizeof *s) : NULL;
+    if (!s)
+        return rbl_error_set(err, RBL_ENOMEM, "self-gravity: out of memory for %zu grains", n);
+    w->src = s;
+    w->cap = cap;
+    return RBL_OK;
+}
+
+int rbl_gravity_eval(rbl_gravity_work *w, const rbl_self_gravity *cfg_in,
+                     const rbl_gravity_input *in, int threads, double *acc, double *phi,
+                     double *interactions, rbl_error *err)
+{
+    int rc = rbl_self_gravity_check(cfg_in, err);
+    if (rc != RBL_OK)
+        return rc;
+    const rbl_self_gravity cfg = rbl_self_gravity_resolved(cfg_in);
+    if (in->n > UINT32_MAX)
+        return rbl_error_set(err, RBL_ETOOBIG, "self-gravity: more than 2^32 - 1 grains");
+    double count = 0.0;
+    switch (cfg.method) {
+    case RBL_GRAVITY_OFF:
+        memset(acc, 0, 3 * in->n * sizeof *acc);
+        memset(phi, 0, in->n * sizeof *phi);
+        break;
+    case RBL_GRAVITY_DIRECT:
+        rc = rbl_gravity_direct(w, in, threads, acc, phi, &count, err);
+        break;
+    case RBL_GRAVITY_CELLS:
+        rc = rbl_gravity_cells(w, &cfg, in, threads, acc, phi, &count, err);
+        break;
+    case RBL_GRAVITY_TREE:
+        rc = rbl_gravity_tree(w, &cfg, in, threads, acc, phi, &count, err);
+        break;
+    }
+    if (rc != RBL_OK)
+        return rc;
+    const double G = cfg.G;
+    for (size_t k = 0; k < 3 * in->n; k++)
+        acc[k] *= G;
+    for (size_t k = 0; k < in->n; k++)
+        phi[k] *= G;
+    if (interactions)
+        *interactions = in->n ? count / (double)in->n : 0.0;
+    return RBL_OK;
+}
+
+int rbl_gravity_field(const rbl_self_gravity *cfg, size_t n, const double *pos,
+                      const double *mass, const double *radius, int threads, double *acc,
+                      double *phi, double *interactions, rbl_error *err)
+{
+    for (size_t k = 0; k < n; k++) {
+        const double *x = pos + 3 * k;
+        if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && mass[k] > 0.0 &&
+              isfinite(mass[k]) && radius[k] >= 0.0 && isfinite(radius[k])))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "self-gravity: grain %zu: position, mass > 0 and radius >= 0 "
+                                 "must be finite",
+                                 k);
+    }
+    double *own_phi = phi ? NULL : malloc((n ? n : 1) * sizeof *own_phi);
+    if (!phi && !own_phi)
+        return rbl_error_set(err, RBL_ENOMEM, "self-gravity: out of memory for %zu grains", n);
+    rbl_gravity_work w = {0};
+    rbl_gravity_input in = {n, pos, mass, radius};
+    int rc = rbl_gravity_eval(&w, cfg, &in, threads > 0 ? threads : 1, acc, phi ? phi : own_phi,
+                              interactions, err);
+    rbl_gravity_work_free(&w);
+    free(own_phi);
+    return rc;
+}
