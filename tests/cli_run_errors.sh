@@ -77,5 +77,28 @@ expect bad_clump "bad_clump.yaml:12:[0-9]*: clump: .*bad_clump.txt:6: principal 
 scene both_kinds 's|    radius: 0.001$|    radius: 0.001\n    clump: bad_clump.txt|'
 expect both_kinds "both_kinds.yaml:11:[0-9]*: a grain source needs 'radius' (spheres) or 'clump'"
 
+# self-gravity (SD5): impossible parameters, and periodic axes
+sg() { scene "$1" "s|^gravity: \[0, 0, -9.81\]|gravity: [0, 0, -9.81]\nself_gravity: $2|"; }
+sg sg_negative_g '{method: tree, G: -6.7e-11}'
+expect sg_negative_g "sg_negative_g.yaml:4:[0-9]*: 'G' must be > 0: '-6.7e-11'"
+sg sg_nan_g '{method: direct, G: .nan}'
+expect sg_nan_g "sg_nan_g.yaml:4:[0-9]*: 'G' must be finite"
+sg sg_theta '{method: tree, theta: 2}'
+expect sg_theta "sg_theta.yaml:4:[0-9]*: 'theta' must be > 0 and <= 1.5: '2'"
+sg sg_theta0 '{method: tree, theta: 0}'
+expect sg_theta0 "sg_theta0.yaml:4:[0-9]*: 'theta' must be > 0"
+sg sg_cells '{method: cells, cells: 0}'
+expect sg_cells "sg_cells.yaml:4:[0-9]*: 'cells' must be >= 1 and <= 1000: '0'"
+sg sg_cells_frac '{method: cells, cells: 2.5}'
+expect sg_cells_frac "sg_cells_frac.yaml:4:[0-9]*: 'cells' (Nc) must be a whole number: '2.5'"
+sg sg_wrong_key '{method: direct, theta: 0.5}'
+expect sg_wrong_key "sg_wrong_key.yaml:4:[0-9]*: 'theta' belongs to method: tree, not direct"
+sg sg_method '{method: fmm}'
+expect sg_method "sg_method.yaml:4:[0-9]*: 'method' must be one of off, direct, cells, tree: 'fmm'"
+sg sg_every '{method: tree, every: 0}'
+expect sg_every "sg_every.yaml:4:[0-9]*: 'every' must be >= 1 and <= 1e+09: '0'"
+scene sg_periodic 's|^gravity: \[0, 0, -9.81\]|gravity: [0, 0, -9.81]\nself_gravity: {method: tree}|; s|max: \[0.02, 0.02, 0.05\]}|max: [0.02, 0.02, 0.05], periodic: [x]}|'
+expect sg_periodic "sg_periodic.yaml:4:[0-9]*: self_gravity cannot be used with periodic axes (axis x is periodic)"
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

@@ -2,8 +2,9 @@
  * lattices of edge d1 = 2.5 r_max (the seed's contact lattice, §2.6.1) grouped into cubic
  * Cells of Nc^3 lattices. Grains in the same Cell attract pair by pair, exactly; every other
  * Cell acts as one point of its total mass at its centre of mass, both recomputed at every
- * evaluation. The Cells are fixed in space (multiples of Nc d1 from the origin), found by
- * sorting the grains on their Cell key. Each grain sums its own Cell in sorted order, then the
+ * evaluation. The Cells tile space from the lower corner of the grains' bounding box (the seed
+ * tiles its box from its lower corner; an open domain has none), found by sorting the grains
+ * on their Cell key. Each grain sums its own Cell in sorted order, then the
  * other Cells in key order: the result does not depend on the thread count. */
 #include "gravity_internal.h"
 
@@ -35,14 +36,11 @@ int rbl_gravity_cells(rbl_gravity_work *w, const rbl_self_gravity *cfg,
                              "self-gravity: cells: the Cell edge Nc d1 = %g m is not usable "
                              "(grains of radius 0 need an explicit lattice edge)",
                              edge);
-    double base[3];
-    for (int a = 0; a < 3; a++)
-        base[a] = floor(lo[a] / edge);
     const double top = (double)((1u << AXIS_BITS) - 1);
     for (size_t k = 0; k < n; k++) {
         uint64_t key = 0;
         for (int a = 0; a < 3; a++) {
-            double c = floor(in->pos[3 * k + a] / edge) - base[a];
+            double c = floor((in->pos[3 * k + a] - lo[a]) / edge);
             if (!(c <= top))
                 return rbl_error_set(err, RBL_ERANGE,
                                      "self-gravity: cells: the grains spread over more than "

@@ -120,9 +120,13 @@ static int opt_number(ctx *c, yaml_node_t *map, const char *key, double *out, do
     int rc = number(c, n, key, &x);
     if (rc != RBL_OK)
         return rc;
-    if ((lo_strict ? !(x > lo) : !(x >= lo)) || x > hi)
+    if ((lo_strict ? !(x > lo) : !(x >= lo)) || x > hi) {
+        char upper[64] = "";
+        if (hi < INFINITY)
+            snprintf(upper, sizeof upper, " and <= %g", hi);
         return fail(c, n, RBL_ERANGE, "'%s' must be %s %g%s: '%s'", key, lo_strict ? ">" : ">=",
-                    lo, hi < INFINITY ? " and at most the upper bound" : "", scalar(n));
+                    lo, upper, scalar(n));
+    }
     *out = x;
     return RBL_OK;
 }
