@@ -9,7 +9,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps build build-sanitize run demo-contacts bench-contacts bench-dem test test-release test-sanitize bench validate clean
+.PHONY: all deps build build-sanitize run demo-contacts bench-contacts bench-dem bench-gravity test test-release test-sanitize bench validate clean
 
 all: build
 
@@ -42,7 +42,7 @@ test-sanitize: build-sanitize
 	@cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
 
-bench: bench-contacts bench-dem
+bench: bench-contacts bench-dem bench-gravity
 
 bench-contacts: build
 	@scripts/install-deps.sh bench
@@ -53,6 +53,12 @@ bench-dem: build
 	@scripts/install-deps.sh bench
 	@bench/dem.sh $(RUBBLE) 1e4,1e5 2000 3
 
+# self-gravity: accuracy against direct summation and cost, tree over theta, Cells over Nc
+# (about 5 minutes) -> docs/bench/gravity.*
+bench-gravity: build
+	@scripts/install-deps.sh bench
+	@bench/gravity.sh $(RUBBLE)
+
 validate: build
 	@scripts/install-deps.sh bench
 	@validation/contacts.sh $(RUBBLE)
@@ -61,6 +67,7 @@ validate: build
 	@validation/liggghts.sh $(RUBBLE)
 	@validation/clumps.sh $(RUBBLE) $(BUILD)
 	@validation/clump_dynamics.sh $(RUBBLE) $(BUILD)
+	@validation/asteroid.sh $(RUBBLE)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)

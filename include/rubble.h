@@ -311,6 +311,8 @@ typedef struct rbl_thermo {
     double potential;          /* gravitational, J: the uniform field relative to the origin,
                                   plus the self-gravity energy W = 1/2 sum m_i phi_i */
     double self_potential;     /* W alone, J (0 without self-gravity) */
+    double contact_virial;     /* rbl_sim_contact_virial, J */
+    double gravity_virial;     /* sum m x . a_self over the grains, J (= W for point masses) */
     double elastic;            /* stored in the normal and tangential springs, J */
     size_t contacts;           /* touching pairs (grain-grain) */
     size_t pairs_listed;       /* pairs in the Verlet list (within r_i + r_j + skin) */
@@ -354,6 +356,51 @@ RBL_API const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim);
 RBL_API int rbl_sim_threads(const rbl_sim *sim);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
+
+/* What asteroid users measure (issue 11; seed 002 §3.3-3.4), from the state after the last
+ * step and the contact forces of its evaluation. */
+/* Centre of mass, its velocity (may be NULL) and the total mass (may be NULL) of the grains. */
+RBL_API void rbl_sim_centre_of_mass(const rbl_sim *sim, double com[3], double vcom[3],
+                                    double *mass);
+/* Radius of the smallest sphere about the centre of mass holding every grain whole. */
+RBL_API double rbl_sim_body_radius(const rbl_sim *sim);
+/* sigma_p = 1/V_p sum_c (x_c - x_p) (x) f_c over the grain's touching contacts (grains and
+ * walls): 9 per grain (row-major), in the order of rbl_sim_grains, Pa; tension positive, so a
+ * compressed grain has -tr(sigma)/3 > 0. */
+RBL_API int rbl_sim_grain_stress(const rbl_sim *sim, double *stress, rbl_error *err);
+/* sum over touching grain pairs of (x_i - x_j) . f_ij (f_ij the force on i): in a body at
+ * rest it balances the gravitational virial, sum f . l = -W (W the self-gravity energy). */
+RBL_API double rbl_sim_contact_virial(const rbl_sim *sim);
+
+typedef struct rbl_shell_options {
+    size_t shells;   /* spherical shells of equal thickness about the centre of mass */
+    double radius;   /* out to this distance, m */
+    double axis[3];  /* the spin axis for the angular velocity; zero: z */
+} rbl_shell_options;
+
+typedef struct rbl_shell_row {
+    double r_in, r_out;     /* m */
+    size_t count;           /* grains whose centre lies in the shell */
+    double solid_volume;    /* their volume, m^3 */
+    double packing;         /* solid_volume / shell volume */
+    double pressure_seed;   /* seed 002 §3.3 at r_out: P_k = 1/S_k sum f_ij . r_i over contacts
+                               of a grain i outside the sphere r_out with a grain j inside, r_i
+                               the outward unit vector of i, S_k = 4 pi r_out^2; Pa */
+    double pressure_stress; /* the volume-weighted mean of -tr(sigma_p)/3 of the shell's grains */
+    double omega;           /* angular velocity about the axis: L / I of the shell's grains */
+} rbl_shell_row;
+
+/* Radial profiles about the centre of mass (written to com). rows holds opt->shells rows. */
+RBL_API int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt,
+                           rbl_shell_row *rows, double com[3], rbl_error *err);
+/* Add a rigid rotation omega (rad/s) about the axis through the centre of mass to every grain:
+ * v += w x (x - com), spin += w (seed 002 §3.4). Spheres only for now (clumps are refused). */
+RBL_API int rbl_sim_spin(rbl_sim *sim, const double axis[3], double omega, rbl_error *err);
+
+/* Keep only the grains whose centres lie within radius of the centre of mass (seed 002 §3.3
+ * keeps 10 m); *kept says how many. Contact lists are built anew, without history. Spheres
+ * only for now. A radius that keeps no grain is an error. */
+RBL_API int rbl_sim_keep_within(rbl_sim *sim, double radius, size_t *kept, rbl_error *err);
 
 /* Checkpoints: the whole state in a versioned binary file with a checksum, written
  * atomically; a loaded simulation continues bit for bit as the one that was saved. Corrupt,

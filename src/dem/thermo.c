@@ -23,10 +23,13 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     rbl_bodies_energy(sim, &ek, &er, &ep, p);
     /* self-gravity: W = 1/2 sum m phi over every grain, clump members included (the pairs
      * inside a rigid clump add a constant) */
-    double w_self = 0.0;
+    double w_self = 0.0, w_virial = 0.0;
     if (sim->gravity.method != RBL_GRAVITY_OFF)
-        for (size_t k = 0; k < g->n; k++)
+        for (size_t k = 0; k < g->n; k++) {
+            const double *x = g->pos + 3 * k, *a = g->gacc + 3 * k;
             w_self += 0.5 * g->mass[k] * g->gphi[k];
+            w_virial += g->mass[k] * (x[0] * a[0] + x[1] * a[1] + x[2] * a[2]);
+        }
     const rbl_contact_law *law = &sim->cfg.law;
     double elastic = 0.0, worst = 0.0;
     size_t contacts = 0, wall_contacts = 0;
@@ -78,6 +81,8 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->rotational = er;
     t->potential = ep + w_self;
     t->self_potential = w_self;
+    t->gravity_virial = w_virial;
+    t->contact_virial = rbl_sim_contact_virial(sim);
     t->elastic = elastic;
     t->contacts = contacts;
     t->pairs_listed = pl->n;

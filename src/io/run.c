@@ -129,7 +129,18 @@ static int file_mean_radius(const rbl_scene *s, const rbl_source *src, double *r
     return rc;
 }
 
-static int build(const rbl_scene *s, int threads, rbl_sim **out, rbl_error *err)
+/* The unit of the scene's spin: 1 rad/s, or w_c = sqrt(G M / R^3) of the grains now. */
+static double spin_unit(const rbl_scene *s, const rbl_sim *sim)
+{
+    if (!s->spin_critical)
+        return 1.0;
+    double com[3], mass, G = s->cfg.self_gravity.G > 0.0 ? s->cfg.self_gravity.G : RBL_GRAVITY_G;
+    rbl_sim_centre_of_mass(sim, com, NULL, &mass);
+    double R = rbl_sim_body_radius(sim);
+    return R > 0.0 ? sqrt(G * mass / (R * R * R)) : 0.0;
+}
+
+static int build(const rbl_scene *s, int threads, rbl_sim **out, double *unit, rbl_error *err)
 {
     rbl_sim_config cfg = s->cfg;
     if (threads > 0)
@@ -196,6 +207,19 @@ static int build(const rbl_scene *s, int threads, rbl_sim **out, rbl_error *err)
             goto fail;
         }
     }
+    if (s->select_within > 0.0) {
+        size_t kept = 0;
+        if ((rc = rbl_sim_keep_within(sim, s->select_within, &kept, err)) != RBL_OK) {
+            rbl_scene_error_at(s, s->at_select, err);
+            goto fail;
+        }
+    }
+    *unit = spin_unit(s, sim);
+    if (s->spin && s->spin_omega != 0.0 &&
+        (rc = rbl_sim_spin(sim, s->spin_axis, s->spin_omega * *unit, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_spin, err);
+        goto fail;
+    }
     if ((rc = rbl_sim_check_law(sim, err)) != RBL_OK) {
         rbl_scene_error_at(s, s->at_contact, err);
         goto fail;
@@ -239,6 +263,37 @@ static char *join(const char *dir, const char *name)
     if (p)
         snprintf(p, len, "%s/%s", dir, name);
     return p;
+}
+
+/* shells_NNNNNN.csv beside frame NNNNNN: the radial profiles about the centre of mass. */
+static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    if (!s->shells)
+        return RBL_OK;
+    rbl_shell_options opt = {s->shells, s->shells_radius,
+                             {s->spin_axis[0], s->spin_axis[1], s->spin_axis[2]}};
+    rbl_shell_row *rows = calloc(s->shells, sizeof *rows);
+    char name[64];
+    snprintf(name, sizeof name, "shells_%06zu.csv", o->n_frames - 1);
+    char *path = join(o->dir, name);
+    double com[3];
+    int rc = rows && path ? rbl_sim_shells(sim, &opt, rows, com, err)
+                          : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rbl_atomic_file af;
+    if (rc == RBL_OK && (rc = rbl_atomic_open(&af, path, err)) == RBL_OK) {
+        rbl_thermo t;
+        rbl_sim_thermo(sim, &t);
+        fprintf(af.file, "# time %.10g s, centre of mass %.10g %.10g %.10g m\n", t.time, com[0],
+                com[1], com[2]);
+        fprintf(af.file, "r_in,r_out,grains,packing,pressure_seed,pressure_stress,omega\n");
+        for (size_t k = 0; k < s->shells; k++)
+            fprintf(af.file, "%.6g,%.6g,%zu,%.6g,%.8g,%.8g,%.8g\n", rows[k].r_in, rows[k].r_out,
+                    rows[k].count, rows[k].packing, rows[k].pressure_seed,
+                    rows[k].pressure_stress, rows[k].omega);
+        rc = rbl_atomic_commit(&af, err);
+    }
+    free(rows), free(path);
+    return rc;
 }
 
 static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
@@ -288,10 +343,10 @@ static int add_thermo(outputs *o, rbl_sim *sim, rbl_error *err)
 /* The run's own state travels in the checkpoint beside the simulation: the pour sources,
  * the frames written so far and the thermo rows, so a restart continues every file. */
 static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps, rbl_sim *sim,
-                            uint64_t step, rbl_error *err)
+                            uint64_t step, double unit, rbl_error *err)
 {
     size_t n_src = (size_t)s->n_sources;
-    size_t len = 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 + o->log.len + 8;
+    size_t len = 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 + o->log.len + 16;
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -308,7 +363,8 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps
     if (o->log.len)
         memcpy(at, o->log.rows, o->log.len), at += o->log.len;
     v = o->log.n_walls;
-    memcpy(at, &v, 8);
+    memcpy(at, &v, 8), at += 8;
+    memcpy(at, &unit, 8); /* the spin unit, fixed at the start */
     char name[64];
     snprintf(name, sizeof name, "checkpoint_%09llu.bin", (unsigned long long)step);
     char *path = join(o->dir, name);
@@ -320,7 +376,7 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps
 }
 
 static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
-                          size_t len, outputs *o, pour_state *ps, rbl_error *err)
+                          size_t len, outputs *o, pour_state *ps, double *unit, rbl_error *err)
 {
     size_t n_src = (size_t)s->n_sources, need = 8 + n_src * sizeof *ps + 8;
     uint64_t v = UINT64_MAX;
@@ -353,7 +409,7 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         o->n_frames = k + 1;
     }
     memcpy(&v, at, 8), at += 8;
-    if ((size_t)(at - blob) + v + 8 != len)
+    if ((size_t)(at - blob) + v + 16 != len)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
     o->log.rows = malloc(v + 1);
     if (!o->log.rows)
@@ -362,8 +418,9 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         memcpy(o->log.rows, at, v), at += v;
     o->log.len = v;
     o->log.cap = v + 1;
-    memcpy(&v, at, 8);
+    memcpy(&v, at, 8), at += 8;
     o->log.n_walls = v;
+    memcpy(unit, at, 8);
     return RBL_OK;
 }
 
@@ -427,6 +484,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     o.thermo_path = join(o.dir, "thermo.csv");
     pour_state *ps = calloc((size_t)s->n_sources + 1, sizeof *ps);
     rbl_sim *sim = NULL;
+    double unit = 1.0; /* of the spin */
     int rc = RBL_OK;
     if (!o.pvd_path || !o.thermo_path || !ps) {
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -435,10 +493,10 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         size_t len = 0;
         rc = rbl_checkpoint_read(opt->restart, &sim, &blob, &len, err);
         if (rc == RBL_OK)
-            rc = read_run_state(s, opt->restart, blob, len, &o, ps, err);
+            rc = read_run_state(s, opt->restart, blob, len, &o, ps, &unit, err);
         free(blob);
     } else {
-        rc = build(s, opt->threads, &sim, err);
+        rc = build(s, opt->threads, &sim, &unit, err);
     }
     if (rc != RBL_OK) {
         free(ps);
@@ -478,6 +536,15 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             rc = add_thermo(&o, sim, err);
         if (rc == RBL_OK)
             rc = write_frame(&o, sim, err);
+        if (rc == RBL_OK)
+            rc = write_shells(s, &o, sim, err);
+    }
+    /* spin steps: + spin_step at every multiple of spin_every, n_spin times (by step number,
+     * so a restart applies the same ones) */
+    uint64_t spin_every = 0, n_spin = 0;
+    if (s->spin && s->spin_step > 0.0) {
+        spin_every = (uint64_t)fmax(1.0, round(s->spin_every / dt));
+        n_spin = (uint64_t)floor((s->spin_until - s->spin_omega) / s->spin_step + 1e-9);
     }
     double start = rbl_now(), last_progress = start;
     uint64_t first_step = step;
@@ -494,6 +561,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             next = nf;
         if (nt < next)
             next = nt;
+        if (spin_every && step / spin_every < n_spin && (step / spin_every + 1) * spin_every < next)
+            next = (step / spin_every + 1) * spin_every;
         if (next > total)
             next = total;
         rbl_grains_view v;
@@ -503,14 +572,20 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         step = next;
         if (rc != RBL_OK)
             break;
+        if (spin_every && step % spin_every == 0 && step / spin_every <= n_spin &&
+            (rc = rbl_sim_spin(sim, s->spin_axis, s->spin_step * unit, err)) != RBL_OK)
+            break;
         if (step % thermo_every == 0 || step == total)
             rc = add_thermo(&o, sim, err);
-        if (rc == RBL_OK && (step % frame_every == 0 || step == total))
+        if (rc == RBL_OK && (step % frame_every == 0 || step == total)) {
             rc = write_frame(&o, sim, err);
+            if (rc == RBL_OK)
+                rc = write_shells(s, &o, sim, err);
+        }
         if (rc == RBL_OK)
             rc = pour(s, sim, ps, (double)step * dt, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
-            rc = write_checkpoint(s, &o, ps, sim, step, err);
+            rc = write_checkpoint(s, &o, ps, sim, step, unit, err);
         double now = rbl_now();
         if (opt->progress && (now - last_progress >= interval || step == total)) {
             rbl_run_status st = {step, total, (double)step * dt, end_time, v.n, now - start};

@@ -50,6 +50,16 @@ struct rbl_scene {
     double checkpoint_every;  /* s; 0 = none */
     char *final_grains;       /* file name in the output folder, or NULL */
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
+    double select_within;     /* > 0: keep the grains within this distance of the centre of mass */
+    rbl_mark at_select;
+    int spin;                 /* a rigid spin about the centre of mass (seed 002 §3.4) */
+    double spin_axis[3];
+    double spin_omega;        /* at the start, in spin units */
+    double spin_step, spin_every, spin_until; /* + step every `every` s until `until` */
+    int spin_critical;        /* the unit is w_c = sqrt(G M / R^3) of the grains at the start */
+    rbl_mark at_spin;
+    size_t shells;            /* > 0: shells_NNNNNN.csv with each frame */
+    double shells_radius;
 };
 
 /* Prefix err's message with "path:line:column: ". */

@@ -606,6 +606,61 @@ static int parse_self_gravity(ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
+/* select: {within: R} — keep the grains within R of the centre of mass (seed 002 §3.3) */
+static int parse_select(ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"within", NULL};
+    int rc = keys_known(c, n, "select", keys);
+    c->s->at_select = mark_of(n);
+    if (rc == RBL_OK)
+        rc = req_number(c, n, "within", &c->s->select_within, 0.0, 1, "select");
+    return rc;
+}
+
+/* spin: {axis, omega | omega_critical, step, every, until} — a rigid rotation about the axis
+ * through the centre of mass at the start, raised by `step` every `every` seconds up to
+ * `until` (seed 002 §3.4); omega_critical counts in w_c = sqrt(G M / R^3). */
+static int parse_spin(ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"axis", "omega", "omega_critical", "step", "every",
+                                       "until", NULL};
+    rbl_scene *s = c->s;
+    int rc = keys_known(c, n, "spin", keys);
+    s->at_spin = mark_of(n);
+    if (rc == RBL_OK)
+        rc = req_vector3(c, n, "axis", s->spin_axis, "spin");
+    if (rc != RBL_OK)
+        return rc;
+    double len = sqrt(s->spin_axis[0] * s->spin_axis[0] + s->spin_axis[1] * s->spin_axis[1] +
+                      s->spin_axis[2] * s->spin_axis[2]);
+    if (!(len > 0.0 && isfinite(len)))
+        return fail(c, get(c, n, "axis"), RBL_ERANGE,
+                    "spin: the axis must have a non-zero length: [%g, %g, %g]", s->spin_axis[0],
+                    s->spin_axis[1], s->spin_axis[2]);
+    if (!!get(c, n, "omega") + !!get(c, n, "omega_critical") != 1)
+        return fail(c, n, RBL_EPARSE, "'spin' needs exactly one of 'omega' (rad/s) and "
+                                      "'omega_critical' (in units of sqrt(G M / R^3))");
+    s->spin_critical = get(c, n, "omega_critical") != NULL;
+    const char *w = s->spin_critical ? "omega_critical" : "omega";
+    if ((rc = opt_number(c, n, w, &s->spin_omega, -INFINITY, 0, INFINITY)) ||
+        (rc = opt_number(c, n, "step", &s->spin_step, 0.0, 1, INFINITY)) ||
+        (rc = opt_number(c, n, "every", &s->spin_every, 0.0, 1, INFINITY)) ||
+        (rc = opt_number(c, n, "until", &s->spin_until, -INFINITY, 0, INFINITY)))
+        return rc;
+    int stepping = !!get(c, n, "step") + !!get(c, n, "every") + !!get(c, n, "until");
+    if (stepping != 0 && stepping != 3)
+        return fail(c, n, RBL_EPARSE, "'spin' raises omega with all three of 'step', 'every' "
+                                      "and 'until', or with none");
+    if (stepping && !(s->spin_until >= s->spin_omega))
+        return fail(c, get(c, n, "until"), RBL_ERANGE, "spin: 'until' must be >= the starting "
+                    "omega %g: '%s'", s->spin_omega, scalar(get(c, n, "until")));
+    if (stepping && (s->spin_until - s->spin_omega) / s->spin_step > 1e6)
+        return fail(c, get(c, n, "step"), RBL_ERANGE, "spin: more than a million steps of "
+                    "omega: '%s'", scalar(get(c, n, "step")));
+    s->spin = 1;
+    return RBL_OK;
+}
+
 static int parse_run(ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"time",  "steps",       "dt",      "c",
@@ -648,7 +703,7 @@ static int parse_run(ctx *c, yaml_node_t *n)
 static int parse_output(ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
-                                       "final", NULL};
+                                       "final", "shells", NULL};
     rbl_scene *s = c->s;
     int rc = keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -672,13 +727,28 @@ static int parse_output(ctx *c, yaml_node_t *n)
         (rc = opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)) ||
         (rc = opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
         return rc;
+    yaml_node_t *sh = get(c, n, "shells");
+    if (sh) { /* shells: {count, radius}: radial profiles with each frame */
+        static const char *const shell_keys[] = {"count", "radius", NULL};
+        double count = 0.0;
+        if ((rc = keys_known(c, sh, "shells", shell_keys)) ||
+            (rc = req_number(c, sh, "count", &count, 1.0, 0, "shells")) ||
+            (rc = opt_number(c, sh, "count", &count, 1.0, 0, 10000.0)) ||
+            (rc = req_number(c, sh, "radius", &s->shells_radius, 0.0, 1, "shells")))
+            return rc;
+        if (count != floor(count))
+            return fail(c, get(c, sh, "count"), RBL_ERANGE, "'count' must be a whole number: "
+                        "'%s'", scalar(get(c, sh, "count")));
+        s->shells = (size_t)count;
+    }
     return RBL_OK;
 }
 
 static int parse_root(ctx *c, yaml_node_t *root)
 {
     static const char *const keys[] = {"domain", "gravity", "self_gravity", "materials",
-                                       "contact", "walls", "grains", "run", "output", NULL};
+                                       "contact", "walls", "grains", "select", "spin", "run",
+                                       "output", NULL};
     static const char *const required[] = {"domain", "materials", "contact", "grains", "run",
                                            NULL};
     int rc = keys_known(c, root, "scene", keys);
@@ -706,6 +776,10 @@ static int parse_root(ctx *c, yaml_node_t *root)
         (rc = parse_run(c, get(c, root, "run"))) != RBL_OK)
         return rc;
     if (get(c, root, "output") && (rc = parse_output(c, get(c, root, "output"))) != RBL_OK)
+        return rc;
+    if (get(c, root, "select") && (rc = parse_select(c, get(c, root, "select"))) != RBL_OK)
+        return rc;
+    if (get(c, root, "spin") && (rc = parse_spin(c, get(c, root, "spin"))) != RBL_OK)
         return rc;
     return RBL_OK;
 }

@@ -44,7 +44,7 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err)
                          "contacts,wall_contacts,max_overlap_ratio");
         for (size_t w = 0; ok && w < t->n_walls; w++)
             ok = append(log, ",wall%zu_fx,wall%zu_fy,wall%zu_fz", w + 1, w + 1, w + 1);
-        ok = ok && append(log, ",self_potential\n");
+        ok = ok && append(log, ",self_potential,gravity_virial,contact_virial\n");
     }
     ok = ok && append(log, "%.10g,%llu,%zu,%llu,%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.6g",
                       t->time, (unsigned long long)t->step, t->grains,
@@ -54,7 +54,8 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err)
     for (size_t w = 0; ok && w < t->n_walls; w++)
         ok = append(log, ",%.8g,%.8g,%.8g", t->wall_force[3 * w], t->wall_force[3 * w + 1],
                     t->wall_force[3 * w + 2]);
-    ok = ok && append(log, ",%.10g\n", t->self_potential);
+    ok = ok && append(log, ",%.10g,%.10g,%.10g\n", t->self_potential, t->gravity_virial,
+                      t->contact_virial);
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
 }
 

@@ -1,0 +1,303 @@
+/* measure.c — what asteroid users measure (issue 11; seed 002 §3.3-3.4): the centre of mass,
+ * the per-grain stress tensor sigma_p = 1/V_p sum_c (x_c - x_p) (x) f_c from the contact
+ * forces of the last evaluation, radial profiles about the centre of mass (the seed's shell
+ * pressure P_k = 1/S_k sum f_ij . r_i over contacts crossing shell k, the shell mean of
+ * -tr(sigma)/3, the packing fraction, the angular velocity), and a rigid spin given to the
+ * grains about an axis through the centre of mass. Serial and in grain order. */
+#include "contact_kernel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void rbl_sim_centre_of_mass(const rbl_sim *sim, double com[3], double vcom[3], double *mass)
+{
+    const rbl_grains *g = &sim->g;
+    double m = 0.0, mx[3] = {0, 0, 0}, mv[3] = {0, 0, 0};
+    for (size_t k = 0; k < g->n; k++) {
+        m += g->mass[k];
+        for (int a = 0; a < 3; a++) {
+            mx[a] += g->mass[k] * g->pos[3 * k + a];
+            mv[a] += g->mass[k] * g->vel[3 * k + a];
+        }
+    }
+    for (int a = 0; a < 3; a++) {
+        com[a] = m > 0.0 ? mx[a] / m : 0.0;
+        if (vcom)
+            vcom[a] = m > 0.0 ? mv[a] / m : 0.0;
+    }
+    if (mass)
+        *mass = m;
+}
+
+double rbl_sim_body_radius(const rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    double com[3], r = 0.0;
+    rbl_sim_centre_of_mass(sim, com, NULL, NULL);
+    for (size_t k = 0; k < g->n; k++) {
+        const double *x = g->pos + 3 * k;
+        double d = sqrt((x[0] - com[0]) * (x[0] - com[0]) + (x[1] - com[1]) * (x[1] - com[1]) +
+                        (x[2] - com[2]) * (x[2] - com[2]));
+        r = fmax(r, d + g->radius[k]);
+    }
+    return r;
+}
+
+/* Every touching contact of the last force evaluation: the grains, the force on the first
+ * (f), the separation d = x_i - x_j of the centres (nearest image) and the lever arms. */
+typedef void (*contact_fn)(void *user, size_t i, size_t j, const double f[3], const double d[3],
+                           double l1, double l2);
+
+static void each_pair_contact(const rbl_sim *sim, contact_fn fn, void *user)
+{
+    const rbl_grains *g = &sim->g;
+    const rbl_pair_list *p = &sim->pairs;
+    for (size_t q = 0; q < p->n; q++) {
+        if (!p->touch[q])
+            continue;
+        const size_t i = p->i[q], j = p->j[q];
+        double d[3], sh[3] = {0, 0, 0};
+        if (p->image[q] != RBL_IMAGE_NONE)
+            rbl_image_shift(sim->box, p->image[q], sh);
+        for (int a = 0; a < 3; a++)
+            d[a] = g->pos[3 * i + a] - g->pos[3 * j + a] - sh[a];
+        const double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (!(dist > 0.0))
+            continue;
+        const double ri = g->radius[i], rj = g->radius[j];
+        const double l1 = 0.5 * (ri * ri - rj * rj + dist * dist) / dist;
+        fn(user, i, j, p->out + RBL_PAIR_OUT * p->jpos[q], d, l1, dist - l1);
+    }
+}
+
+static void add_stress(void *user, size_t i, size_t j, const double f[3], const double d[3],
+                       double l1, double l2)
+{
+    double *s = user, dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    for (int a = 0; a < 3; a++) {
+        const double n = d[a] / dist;
+        for (int b = 0; b < 3; b++) {
+            s[9 * i + 3 * a + b] += -l1 * n * f[b]; /* contact point at -l1 n from i */
+            s[9 * j + 3 * a + b] += l2 * n * -f[b]; /* and at +l2 n from j, force -f */
+        }
+    }
+}
+
+int rbl_sim_grain_stress(const rbl_sim *sim, double *stress, rbl_error *err)
+{
+    (void)err;
+    const rbl_grains *g = &sim->g;
+    memset(stress, 0, 9 * g->n * sizeof *stress);
+    each_pair_contact(sim, add_stress, stress);
+    const rbl_wall_list *w = &sim->wpairs;
+    for (size_t q = 0; q < w->n; q++) {
+        rbl_contact_geom geo;
+        double l1;
+        if (!w->touch[q] || !rbl_wall_geometry(sim, q, g->vel, g->omega, &geo, &l1))
+            continue;
+        const size_t i = w->grain[q];
+        const double *f = w->out + RBL_WALL_OUT * q;
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                stress[9 * i + 3 * a + b] += -l1 * geo.n[a] * f[b];
+    }
+    for (size_t k = 0; k < g->n; k++) {
+        const double r = g->radius[k], inv_v = 1.0 / (4.0 / 3.0 * M_PI * r * r * r);
+        for (int c = 0; c < 9; c++)
+            stress[9 * k + c] *= inv_v;
+    }
+    return RBL_OK;
+}
+
+typedef struct virial_sum {
+    double contact;
+} virial_sum;
+
+static void add_virial(void *user, size_t i, size_t j, const double f[3], const double d[3],
+                       double l1, double l2)
+{
+    (void)i, (void)j, (void)l1, (void)l2;
+    ((virial_sum *)user)->contact += d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
+}
+
+double rbl_sim_contact_virial(const rbl_sim *sim)
+{
+    virial_sum v = {0.0};
+    each_pair_contact(sim, add_virial, &v);
+    return v.contact;
+}
+
+typedef struct shell_ctx {
+    const rbl_sim *sim;
+    const double *com;
+    const double *radius_of; /* distance of each grain from com */
+    const rbl_shell_options *opt;
+    rbl_shell_row *rows;
+} shell_ctx;
+
+/* The seed's P_k: a contact between a grain outside sphere k and one inside it adds the force
+ * on the outer grain along its outward radial unit vector (positive in compression). */
+static void add_shell_force(void *user, size_t i, size_t j, const double f[3], const double d[3],
+                            double l1, double l2)
+{
+    (void)d, (void)l1, (void)l2;
+    shell_ctx *c = user;
+    const double ri = c->radius_of[i], rj = c->radius_of[j];
+    const double dr = c->opt->radius / (double)c->opt->shells;
+    for (size_t k = 1; k <= c->opt->shells; k++) {
+        const double R = dr * (double)k;
+        size_t outer;
+        double sign;
+        if (ri > R && rj <= R)
+            outer = i, sign = 1.0; /* f is the force on i */
+        else if (rj > R && ri <= R)
+            outer = j, sign = -1.0;
+        else
+            continue;
+        const double *x = c->sim->g.pos + 3 * outer, ro = c->radius_of[outer];
+        double fr = 0.0;
+        for (int a = 0; a < 3; a++)
+            fr += sign * f[a] * (x[a] - c->com[a]) / ro;
+        c->rows[k - 1].pressure_seed += fr / (4.0 * M_PI * R * R);
+    }
+}
+
+int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_row *rows,
+                   double com_out[3], rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    if (opt->shells < 1 || !(opt->radius > 0.0 && isfinite(opt->radius)))
+        return rbl_error_set(err, RBL_EINVAL, "shells: need at least 1 shell and a radius > 0");
+    double *dist = malloc((g->n ? g->n : 1) * sizeof *dist);
+    double *stress = malloc((g->n ? 9 * g->n : 1) * sizeof *stress);
+    if (!dist || !stress) {
+        free(dist), free(stress);
+        return rbl_error_set(err, RBL_ENOMEM, "shells: out of memory for %zu grains", g->n);
+    }
+    double com[3], vcom[3];
+    rbl_sim_centre_of_mass(sim, com, vcom, NULL);
+    memcpy(com_out, com, sizeof com);
+    rbl_sim_grain_stress(sim, stress, err);
+    const double dr = opt->radius / (double)opt->shells;
+    memset(rows, 0, opt->shells * sizeof *rows);
+    double *lz = calloc(opt->shells, sizeof *lz), *iz = calloc(opt->shells, sizeof *iz);
+    if (!lz || !iz) {
+        free(dist), free(stress), free(lz), free(iz);
+        return rbl_error_set(err, RBL_ENOMEM, "shells: out of memory");
+    }
+    double axis[3] = {opt->axis[0], opt->axis[1], opt->axis[2]};
+    double an = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    for (int a = 0; a < 3; a++)
+        axis[a] = an > 0.0 ? axis[a] / an : (a == 2);
+    for (size_t k = 0; k < g->n; k++) {
+        const double *x = g->pos + 3 * k, *v = g->vel + 3 * k;
+        double s[3] = {x[0] - com[0], x[1] - com[1], x[2] - com[2]};
+        dist[k] = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+        const size_t shell = (size_t)(dist[k] / dr);
+        if (shell >= opt->shells)
+            continue;
+        rbl_shell_row *row = &rows[shell];
+        const double r = g->radius[k], vol = 4.0 / 3.0 * M_PI * r * r * r;
+        row->count++;
+        row->solid_volume += vol;
+        row->pressure_stress += -(stress[9 * k] + stress[9 * k + 4] + stress[9 * k + 8]) / 3.0 * vol;
+        /* angular momentum and moment of inertia about the axis through the centre of mass */
+        double u[3] = {v[0] - vcom[0], v[1] - vcom[1], v[2] - vcom[2]}, c[3];
+        rbl_cross(s, u, c);
+        const double along = s[0] * axis[0] + s[1] * axis[1] + s[2] * axis[2];
+        lz[shell] += g->mass[k] * (c[0] * axis[0] + c[1] * axis[1] + c[2] * axis[2]);
+        iz[shell] += g->mass[k] * (dist[k] * dist[k] - along * along);
+    }
+    for (size_t s = 0; s < opt->shells; s++) {
+        rbl_shell_row *row = &rows[s];
+        row->r_in = dr * (double)s;
+        row->r_out = dr * (double)(s + 1);
+        const double shell_volume = 4.0 / 3.0 * M_PI * (pow(row->r_out, 3) - pow(row->r_in, 3));
+        row->packing = row->solid_volume / shell_volume;
+        row->pressure_stress = row->solid_volume > 0.0 ? row->pressure_stress / row->solid_volume
+                                                       : 0.0;
+        row->omega = iz[s] > 0.0 ? lz[s] / iz[s] : 0.0;
+    }
+    shell_ctx c = {sim, com, dist, opt, rows};
+    each_pair_contact(sim, add_shell_force, &c);
+    free(dist), free(stress), free(lz), free(iz);
+    return RBL_OK;
+}
+
+int rbl_sim_spin(rbl_sim *sim, const double axis[3], double omega, rbl_error *err)
+{
+    const double an = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    if (!(an > 0.0 && isfinite(an)))
+        return rbl_error_set(err, RBL_EINVAL, "spin: the axis must have a finite, non-zero "
+                                              "length: (%g, %g, %g)", axis[0], axis[1], axis[2]);
+    if (!isfinite(omega))
+        return rbl_error_set(err, RBL_EINVAL, "spin: omega must be finite: '%g'", omega);
+    if (sim->bodies.n)
+        return rbl_error_set(err, RBL_EINVAL, "spin: not yet supported for clumps (%zu in the "
+                                              "scene); spheres only",
+                             sim->bodies.n);
+    rbl_grains *g = &sim->g;
+    double com[3], w[3];
+    rbl_sim_centre_of_mass(sim, com, NULL, NULL);
+    for (int a = 0; a < 3; a++)
+        w[a] = omega * axis[a] / an;
+    for (size_t k = 0; k < g->n; k++) {
+        const double *x = g->pos + 3 * k;
+        double s[3] = {x[0] - com[0], x[1] - com[1], x[2] - com[2]}, u[3];
+        rbl_cross(w, s, u);
+        for (int a = 0; a < 3; a++) {
+            g->vel[3 * k + a] += u[a];
+            g->vel_eval[3 * k + a] += u[a];
+            g->omega[3 * k + a] += w[a];
+            g->omega_eval[3 * k + a] += w[a];
+        }
+    }
+    sim->packed_fresh = 0; /* the packed records hold the old velocities */
+    return RBL_OK;
+}
+
+int rbl_sim_keep_within(rbl_sim *sim, double radius, size_t *kept, rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    if (!(radius > 0.0 && isfinite(radius)))
+        return rbl_error_set(err, RBL_EINVAL, "select: the radius must be > 0: '%g'", radius);
+    if (sim->bodies.n)
+        return rbl_error_set(err, RBL_EINVAL, "select: not yet supported for clumps (%zu in the "
+                                              "scene); spheres only",
+                             sim->bodies.n);
+    double com[3];
+    rbl_sim_centre_of_mass(sim, com, NULL, NULL);
+    uint32_t *keep = malloc((g->n ? g->n : 1) * sizeof *keep);
+    double *scratch = malloc((g->n ? 3 * g->n : 1) * sizeof *scratch);
+    if (!keep || !scratch) {
+        free(keep), free(scratch);
+        return rbl_error_set(err, RBL_ENOMEM, "select: out of memory for %zu grains", g->n);
+    }
+    size_t count = 0;
+    for (size_t k = 0; k < g->n; k++) {
+        const double *x = g->pos + 3 * k;
+        double d2 = (x[0] - com[0]) * (x[0] - com[0]) + (x[1] - com[1]) * (x[1] - com[1]) +
+                    (x[2] - com[2]) * (x[2] - com[2]);
+        if (d2 <= radius * radius)
+            keep[count++] = (uint32_t)k;
+    }
+    int rc = RBL_OK;
+    if (count == 0) {
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "select: no grain lies within %g m of the centre of mass (%g, %g, %g) "
+                           "of the %zu grains",
+                           radius, com[0], com[1], com[2], g->n);
+    } else {
+        rbl_grains_permute(g, keep, count, scratch);
+        /* the lists held indices of the old order: built anew (contact history is dropped) */
+        sim->pairs.n = 0;
+        sim->wpairs.n = 0;
+        sim->prepared = 0;
+        sim->packed_fresh = 0;
+        sim->max_disp2 = INFINITY;
+        sim->gravity_valid = 0;
+        *kept = count;
+    }
+    free(keep), free(scratch);
+    return rc;
+}
