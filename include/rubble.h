@@ -386,7 +386,8 @@ typedef struct rbl_shell_row {
     double pressure_seed;   /* seed 002 §3.3 at r_out: P_k = 1/S_k sum f_ij . r_i over contacts
                                of a grain i outside the sphere r_out with a grain j inside, r_i
                                the outward unit vector of i, S_k = 4 pi r_out^2; Pa */
-    double pressure_stress; /* the volume-weighted mean of -tr(sigma_p)/3 of the shell's grains */
+    double pressure_stress; /* the bulk pressure of the shell: -tr(sum V_p sigma_p) / (3 V_shell)
+                               over its grains (Love-Weber), Pa */
     double omega;           /* angular velocity about the axis: L / I of the shell's grains */
 } rbl_shell_row;
 

@@ -104,6 +104,49 @@ static void cloud_deterministic(uint32_t every)
     remove(path);
 }
 
+/* Two grains pressed together at rest (no gravity): the contact virial is d kn xi, each grain's
+ * stress is -l f / V along the line of centres, and a shell across the contact sees it. */
+static void measurements(void)
+{
+    const double r = 0.1, kn = 1e3, xi = 1e-3, d = 2 * r - xi;
+    rbl_sim_config cfg = dem_config(-1.0, 1.0, kn, 0.0, 1e-4);
+    rbl_sim *sim = dem_create(&cfg, 1000.0);
+    dem_grain(sim, 0, 0, 0, 0, 0, 0, r);
+    dem_grain(sim, d, 0, 0, 0, 0, 0, r);
+    ASSERT_OK(rbl_sim_prepare(sim, NULL));
+    const double f = kn * xi, V = 4.0 / 3.0 * M_PI * r * r * r;
+    ASSERT_NEAR(rbl_sim_contact_virial(sim), d * f, 1e-12 * d * f);
+    double stress[18];
+    ASSERT_OK(rbl_sim_grain_stress(sim, stress, NULL));
+    for (int k = 0; k < 2; k++) /* compression: sigma_xx = -(d/2) f / V, the rest 0 */
+        ASSERT_NEAR(stress[9 * k], -0.5 * d * f / V, 1e-12 * d * f / V);
+    ASSERT_NEAR(stress[1] + stress[2] + stress[4] + stress[8], 0.0, 1e-20);
+    rbl_shell_options opt = {2, 2 * d, {0, 0, 1}};
+    rbl_shell_row rows[2];
+    double com[3];
+    ASSERT_OK(rbl_sim_shells(sim, &opt, rows, com, NULL));
+    ASSERT_NEAR(com[0], d / 2, 1e-15);
+    /* both centres at d/2 from the centre of mass: shell 0 is [0, d) and holds both */
+    ASSERT_EQ_INT(rows[0].count, 2);
+    ASSERT_NEAR(rows[0].pressure_stress,
+                d * f / (3 * 4.0 / 3.0 * M_PI * d * d * d), 1e-12 * f / (d * d));
+    double axis[3] = {0, 0, 2};
+    ASSERT_OK(rbl_sim_spin(sim, axis, 0.5, NULL));
+    rbl_grains_view g;
+    rbl_sim_grains(sim, &g);
+    size_t k = g.pos[0] > d / 4 ? 0 : 1; /* the grain at x = d: v = w x (d/2, 0, 0) */
+    ASSERT_NEAR(g.vel[3 * k + 1], 0.5 * d / 2, 1e-15);
+    ASSERT_NEAR(g.omega[3 * k + 2], 0.5, 0.0);
+    size_t kept = 0;
+    ASSERT_OK(rbl_sim_keep_within(sim, d, &kept, NULL));
+    ASSERT_EQ_INT(kept, 2);
+    rbl_error err = {0};
+    ASSERT_TRUE(rbl_sim_keep_within(sim, 0.1 * d, &kept, &err) != RBL_OK);
+    printf("refused: %s\n", err.message);
+    printf("measurements: virial, stress, shells, spin and selection of a pressed pair\n");
+    rbl_sim_destroy(sim);
+}
+
 static void periodic_refused(void)
 {
     rbl_sim_config cfg = orbit_config(RBL_GRAVITY_TREE, 1e-3);
@@ -122,5 +165,6 @@ int main(void)
     cloud_deterministic(1);
     cloud_deterministic(3);
     periodic_refused();
+    measurements();
     return 0;
 }

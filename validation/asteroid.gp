@@ -12,7 +12,7 @@ P(r, rho, R) = r < R ? 2.0 / 3.0 * pi * G * rho**2 * (R**2 - r**2) : 0
 set xrange [0:12]
 set samples 200
 plot dir.'/asteroid-shells.csv' every ::2 using 2:5 with points pt 7 ps 1.3 title 'rubble: seed formula P_k (at the shell radius)', \
-     dir.'/asteroid-shells.csv' every ::2 using (($1 + $2) / 2):6 with points pt 5 ps 1.3 title 'rubble: mean -tr({/Symbol s}_p)/3 of the shell', \
+     dir.'/asteroid-shells.csv' every ::2 using (($1 + $2) / 2):6 with points pt 5 ps 1.3 title 'rubble: bulk stress -tr({/Symbol S} V_p {/Symbol s}_p)/(3 V_{shell})', \
      P(x, bulk, Rb) with lines lw 2 title sprintf('theory, measured bulk density %.0f kg/m^3, R = %.2f m', bulk, Rb), \
      P(x, seed, Rs) with lines lw 2 dt 2 title sprintf('theory, seed density {/Symbol p}/6 {/Symbol r} = %.0f kg/m^3, R = %.2f m', seed, Rs)
 

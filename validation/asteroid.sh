@@ -81,7 +81,7 @@ gnuplot -e "dir='$DOCS'; G=6.67430e-11; bulk=$bulk; Rb=$Rb; seed=$seed; Rs=$Rs" 
     echo "![pressure per shell](asteroid-pressure.png)"
     echo
     echo "The shells (\`asteroid-shells.csv\`; pressure_seed at the outer radius of each shell,"
-    echo "pressure_stress the volume mean of -tr(sigma_p)/3 of the grains in the shell):"
+    echo "pressure_stress the bulk pressure -tr(sum V_p sigma_p) / (3 V_shell) of its grains):"
     echo
     echo "| r_in | r_out | grains | packing | P seed formula (Pa) | P stress (Pa) | theory, measured density, at r_out (Pa) |"
     echo "|---|---|---|---|---|---|---|"

@@ -1,8 +1,8 @@
 /* measure.c — what asteroid users measure (issue 11; seed 002 §3.3-3.4): the centre of mass,
  * the per-grain stress tensor sigma_p = 1/V_p sum_c (x_c - x_p) (x) f_c from the contact
  * forces of the last evaluation, radial profiles about the centre of mass (the seed's shell
- * pressure P_k = 1/S_k sum f_ij . r_i over contacts crossing shell k, the shell mean of
- * -tr(sigma)/3, the packing fraction, the angular velocity), and a rigid spin given to the
+ * pressure P_k = 1/S_k sum f_ij . r_i over contacts crossing shell k, the bulk pressure
+ * -tr(sum V_p sigma_p)/(3 V_shell), the packing fraction, the angular velocity), and a rigid spin given to the
  * grains about an axis through the centre of mass. Serial and in grain order. */
 #include "contact_kernel.h"
 
@@ -214,8 +214,8 @@ int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_r
         row->r_out = dr * (double)(s + 1);
         const double shell_volume = 4.0 / 3.0 * M_PI * (pow(row->r_out, 3) - pow(row->r_in, 3));
         row->packing = row->solid_volume / shell_volume;
-        row->pressure_stress = row->solid_volume > 0.0 ? row->pressure_stress / row->solid_volume
-                                                       : 0.0;
+        /* the bulk (Love-Weber) stress of the shell: sum V_p sigma_p over the shell's volume */
+        row->pressure_stress /= shell_volume;
         row->omega = iz[s] > 0.0 ? lz[s] / iz[s] : 0.0;
     }
     shell_ctx c = {sim, com, dist, opt, rows};
