@@ -52,15 +52,8 @@ int rbl_gravity_cells(rbl_gravity_work *w, const rbl_self_gravity *cfg,
         w->keys[k] = key;
         w->order[k] = (uint32_t)k;
     }
-    rbl_radix_sort_u64(w->keys, w->order, n, 3 * AXIS_BITS, w->keys_tmp, w->order_tmp);
-    rbl_gravity_source *src = w->src;
-    for (size_t t = 0; t < n; t++) {
-        const size_t k = w->order[t];
-        for (int a = 0; a < 3; a++)
-            src[t].x[a] = in->pos[3 * k + a];
-        src[t].m = in->mass[k];
-        src[t].r = in->radius[k];
-    }
+    rbl_gravity_sort_sources(w, in, 3 * AXIS_BITS);
+    const rbl_gravity_source *src = w->src;
     /* the Cells: runs of equal keys */
     size_t cells = 1;
     for (size_t t = 1; t < n; t++)

@@ -10,13 +10,10 @@ int rbl_gravity_direct(rbl_gravity_work *w, const rbl_gravity_input *in, int thr
     int rc = rbl_gravity_work_reserve(w, n, err);
     if (rc != RBL_OK)
         return rc;
-    rbl_gravity_source *src = w->src;
-    for (size_t k = 0; k < n; k++) {
-        for (int a = 0; a < 3; a++)
-            src[k].x[a] = in->pos[3 * k + a];
-        src[k].m = in->mass[k];
-        src[k].r = in->radius[k];
-    }
+    for (size_t k = 0; k < n; k++)
+        w->order[k] = (uint32_t)k;
+    rbl_gravity_sort_sources(w, in, 0); /* input order */
+    const rbl_gravity_source *src = w->src;
     const long count = (long)n;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(threads)
     for (long i = 0; i < count; i++) {

@@ -76,6 +76,20 @@ int rbl_gravity_work_reserve(rbl_gravity_work *w, size_t n, rbl_error *err)
     return RBL_OK;
 }
 
+void rbl_gravity_sort_sources(rbl_gravity_work *w, const rbl_gravity_input *in,
+                              unsigned key_bits)
+{
+    const size_t n = in->n;
+    rbl_radix_sort_u64(w->keys, w->order, n, key_bits, w->keys_tmp, w->order_tmp);
+    for (size_t t = 0; t < n; t++) {
+        const size_t k = w->order[t];
+        for (int a = 0; a < 3; a++)
+            w->src[t].x[a] = in->pos[3 * k + a];
+        w->src[t].m = in->mass[k];
+        w->src[t].r = in->radius[k];
+    }
+}
+
 int rbl_gravity_eval(rbl_gravity_work *w, const rbl_self_gravity *cfg_in,
                      const rbl_gravity_input *in, int threads, double *acc, double *phi,
                      double *interactions, rbl_error *err)

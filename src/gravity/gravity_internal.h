@@ -50,6 +50,11 @@ void rbl_gravity_work_free(rbl_gravity_work *w);
 /* Room for n grains in the sort buffers; RBL_ENOMEM with a message otherwise. */
 int rbl_gravity_work_reserve(rbl_gravity_work *w, size_t n, rbl_error *err);
 
+/* Sort w->order (the input indices, keyed by w->keys; key_bits 0: as they are) and copy the
+ * sources into w->src in that order. */
+void rbl_gravity_sort_sources(rbl_gravity_work *w, const rbl_gravity_input *in,
+                              unsigned key_bits);
+
 /* The methods: acc (3 per grain) and phi (1 per grain) with G = 1, in input order, and the
  * total number of interactions. cfg has its defaults filled in. */
 int rbl_gravity_direct(rbl_gravity_work *w, const rbl_gravity_input *in, int threads,

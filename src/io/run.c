@@ -134,7 +134,7 @@ static double spin_unit(const rbl_scene *s, const rbl_sim *sim)
 {
     if (!s->spin_critical)
         return 1.0;
-    double com[3], mass, G = s->cfg.self_gravity.G > 0.0 ? s->cfg.self_gravity.G : RBL_GRAVITY_G;
+    double com[3], mass, G = rbl_self_gravity_resolved(&s->cfg.self_gravity).G;
     rbl_sim_centre_of_mass(sim, com, NULL, &mass);
     double R = rbl_sim_body_radius(sim);
     return R > 0.0 ? sqrt(G * mass / (R * R * R)) : 0.0;
