@@ -95,8 +95,16 @@ int cmd_run(int argc, char **argv)
     printf("scene          %s\n", scene_path);
     printf("steps          %llu of dt = %.4g s (shortest contact %.4g s, %.0f steps)\n",
            (unsigned long long)rep.steps, rep.dt, rep.contact_time, rep.contact_time / rep.dt);
-    printf("grains         %zu at the end, %llu lost (left the domain)\n", rep.grains,
-           (unsigned long long)rep.lost);
+    if (!rep.open)
+        printf("grains         %zu at the end, %llu lost (left the domain)\n", rep.grains,
+               (unsigned long long)rep.lost);
+    else if (rep.escape > 0.0)
+        printf("grains         %zu at the end, %llu escaped (farther than %g m from the centre "
+               "of mass)\n",
+               rep.grains, (unsigned long long)rep.lost, rep.escape);
+    else
+        printf("grains         %zu at the end, %llu lost (open domain: not finite)\n", rep.grains,
+               (unsigned long long)rep.lost);
     if (rep.clumps)
         printf("clumps         %zu at the end (their spheres are counted above)\n", rep.clumps);
     printf("speed          %.3g particle-steps/s on %d threads (%.3g us per particle-step)\n",

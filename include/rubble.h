@@ -267,8 +267,12 @@ RBL_API int rbl_gravity_field(const rbl_self_gravity *cfg, size_t n, const doubl
 
 typedef struct rbl_sim_config {
     double lo[3], hi[3]; /* the domain; a grain leaving it across a side that is not periodic
-                            is removed (counted as lost) */
+                            is removed (counted as lost); not used when open */
     int periodic[3];
+    int open;            /* no bounds (an asteroid in space): lo, hi ignored, no axis periodic;
+                            the neighbour search's memory stays O(N) however far grains fly */
+    double escape;       /* open domain: a grain farther than this from the centre of mass is
+                            removed (counted as lost) at the next neighbour build; 0 = never */
     double gravity[3];   /* m/s^2 */
     double dt;           /* s */
     double skin;         /* Verlet skin, m; 0 = 0.2 r_max (of the grains at each build) */
@@ -538,7 +542,9 @@ typedef struct rbl_run_report {
     uint64_t steps;
     size_t grains;                /* spheres, clump members included */
     size_t clumps;
-    uint64_t lost;
+    uint64_t lost;                /* grains removed: left a closed domain, escaped an open one */
+    int open;                     /* the domain was open */
+    double escape;                /* its escape distance, m (0: none) */
     double dt, contact_time;
     double seconds;               /* wall time of the stepping */
     double particle_steps_per_second;

@@ -100,5 +100,23 @@ expect sg_every "sg_every.yaml:4:[0-9]*: 'every' must be >= 1 and <= 1e+09: '0'"
 scene sg_periodic 's|^gravity: \[0, 0, -9.81\]|gravity: [0, 0, -9.81]\nself_gravity: {method: tree}|; s|max: \[0.02, 0.02, 0.05\]}|max: [0.02, 0.02, 0.05], periodic: [x]}|'
 expect sg_periodic "sg_periodic.yaml:4:[0-9]*: self_gravity cannot be used with periodic axes (axis x is periodic)"
 
+# open domains (issue 11): the valid one runs; bad keys are refused
+D='^domain: {min: \[0, 0, -0.001\], max: \[0.02, 0.02, 0.05\]}'
+scene open_ok "s|$D|domain: {open: true, escape: 1}|"
+"$RUBBLE" run open_ok.yaml --output open_ok --quiet --steps 200 > out.txt || {
+    echo "FAIL: the open-domain scene was refused"; failures=$((failures+1)); }
+grep -q "escaped (farther than 1 m from the centre of mass)" out.txt || {
+    echo "FAIL: the open run's report lacks its escape line"; cat out.txt; failures=$((failures+1)); }
+scene open_min "s|$D|domain: {open: true, min: [0, 0, 0]}|"
+expect open_min "open_min.yaml:2:[0-9]*: an open domain has no 'min' (it has no sides)"
+scene open_periodic "s|$D|domain: {open: true, periodic: [x]}|"
+expect open_periodic "open_periodic.yaml:2:[0-9]*: an open domain has no 'periodic'"
+scene open_flag "s|$D|domain: {open: yes}|"
+expect open_flag "open_flag.yaml:2:[0-9]*: 'open' must be true or false: 'yes'"
+scene open_escape "s|$D|domain: {open: true, escape: -1}|"
+expect open_escape "open_escape.yaml:2:[0-9]*: 'escape' must be > 0: '-1'"
+scene closed_escape "s|max: \[0.02, 0.02, 0.05\]}|max: [0.02, 0.02, 0.05], escape: 3}|"
+expect closed_escape "closed_escape.yaml:2:[0-9]*: 'escape' needs an open domain (open: true)"
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

@@ -198,6 +198,36 @@ static void test_methods(void)
     free(phi), free(phi2);
 }
 
+/* A grain 1e12 m away stretches the tree's root so far that the whole ball shares one of its
+ * deepest cells: the tree sorts that cell again on its own cube, and keeps its accuracy and
+ * its cost (a leaf of 4000 would cost 4000 interactions per grain). 40 grains in one place
+ * make a leaf larger than a walk group: each of them still gets its field. */
+static void test_far_grain(void)
+{
+    const size_t n = 4001;
+    double *pos = malloc(3 * n * sizeof *pos), *mass = malloc(n * sizeof *mass),
+           *radius = malloc(n * sizeof *radius), *ref = malloc(3 * n * sizeof *ref),
+           *acc = malloc(3 * n * sizeof *acc), *phi = malloc(n * sizeof *phi);
+    ball(n - 1, 20.0, pos, mass, radius, 9);
+    pos[3 * (n - 1)] = 1e12, pos[3 * (n - 1) + 1] = -3e11, pos[3 * (n - 1) + 2] = 0.0;
+    mass[n - 1] = mass[0], radius[n - 1] = radius[0];
+    for (size_t k = 1; k < 40; k++)
+        memcpy(pos + 3 * k, pos, 3 * sizeof *pos);
+    field(RBL_GRAVITY_DIRECT, 0, 0, n, pos, mass, radius, 1, ref, phi);
+    rbl_self_gravity cfg = {.method = RBL_GRAVITY_TREE, .theta = 0.5};
+    rbl_error err = {0};
+    double interactions = 0.0;
+    ASSERT_OK(rbl_gravity_field(&cfg, n, pos, mass, radius, 2, acc, phi, &interactions, &err));
+    double e = rms_error(n - 1, acc, ref);
+    ASSERT_TRUE(rms_error(40, acc, ref) < 1e-3);
+    printf("tree theta 0.5 with a grain 1e12 m away: rms error %.3e, %.0f interactions per "
+           "grain\n",
+           e, interactions);
+    ASSERT_TRUE(e < 1e-3);
+    ASSERT_TRUE(interactions < 1500.0);
+    free(pos), free(mass), free(radius), free(ref), free(acc), free(phi);
+}
+
 /* The Cell scheme by hand: d1 = 1 m, Nc = 2, so Cells of 2 m from the origin. Grains 0 and 1
  * share Cell (0,0,0); grains 2 and 3 share Cell (2,0,0) (x in [4, 6)). Grain 0 feels grain 1
  * exactly and Cell (2,0,0) as its total mass at its centre of mass. */
@@ -251,6 +281,7 @@ int main(void)
     test_pair_law();
     test_uniform_ball();
     test_methods();
+    test_far_grain();
     test_cells_by_hand();
     test_refusals();
     printf("test_gravity: all passed\n");

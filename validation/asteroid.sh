@@ -17,7 +17,7 @@ cp aggregate/thermo.csv "$DOCS/asteroid-aggregate-thermo.csv"
 
 echo "== the grains within 10 m of the centre of mass, settled for 10000 s"
 cat > settle.yaml <<'YAML'
-domain: {min: [-200, -200, -200], max: [200, 200, 200]}
+domain: {open: true, escape: 500}
 self_gravity: {method: tree, theta: 0.5, every: 10}
 materials:
   - {name: rock, density: 3000}

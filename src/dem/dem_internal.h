@@ -165,7 +165,15 @@ struct rbl_sim {
     size_t *cell_start;      /* grid.n_cells + 1: cell c holds cell_grains[start[c]..start[c+1]) */
     size_t cell_start_cap;
     uint32_t *cell_grains;   /* the grains cell by cell, each cell's in grain order */
-    uint64_t *keys, *keys_tmp; /* after a build: keys[k] is grain k's cell */
+    uint64_t *keys, *keys_tmp; /* after a build: keys[k] is grain k's cell (its slot in
+                                  cell_table when hashed) */
+    int hashed;              /* the cells of this build are in cell_table, not cell_start */
+    rbl_cell_table cell_table;
+    int64_t *cell_xyz;       /* hashed: each grain's integer cell coordinates, 3 per grain */
+    size_t cell_xyz_cap;
+    double open_origin[3];   /* open domain: cell (0,0,0) starts here (set at the first build) */
+    double open_edge;        /* open domain: the pair search's cell edge */
+    int open_origin_set;
     uint32_t *perm, *perm_tmp;
     uint64_t next_sort_step; /* the first build at or after this step reorders the grains */
     size_t sort_cap;

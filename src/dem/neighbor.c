@@ -5,8 +5,12 @@
  * stencil, so every pair is found once. Every cfg.sort_every steps a build also reorders the
  * grains themselves by cell (the shared radix sort), so that neighbours stay close in memory;
  * in between, grains keep their places (as LAMMPS sorts atoms every 1000 steps). Periodic
- * axes wrap the stencil. Deterministic for any number of threads: each thread takes a
- * contiguous range of grains and the ranges are joined in grain order. */
+ * axes wrap the stencil. A box too sparse for a dense table of its cells (a few grains in a
+ * large box), and an open domain (no box at all), keep only the occupied cells, hashed by
+ * their coordinates (grid/cell_table.c): memory O(N) however far grains fly, and the same
+ * cells, so the same pairs, as a dense table would give. Deterministic for any number of
+ * threads: each thread takes a contiguous range of grains and the ranges are joined in grain
+ * order. */
 #include "dem_internal.h"
 
 #include <math.h>
@@ -21,16 +25,41 @@
  * every array of every grain. */
 #define RBL_SORT_EVERY 1000
 
-/* Remove grains that left the domain across a side that is not periodic (a clump goes as a
- * whole when one of its members does); wrap the others into the box along periodic axes.
- * Returns the kept count (or -1 out of memory); keep lists the kept indices. */
-static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
+/* Open domain: mark the grains that are not finite or, if cfg.escape is set, farther than
+ * that from the centre of mass of the finite ones. */
+static void mark_escaped(const rbl_sim *sim, uint8_t *gone)
+{
+    const rbl_grains *g = &sim->g;
+    double com[3] = {0.0, 0.0, 0.0}, mass = 0.0;
+    for (size_t k = 0; k < g->n; k++) {
+        const double *p = g->pos + 3 * k;
+        if (!(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]))) {
+            gone[k] = 1;
+            continue;
+        }
+        for (int a = 0; a < 3; a++)
+            com[a] += g->mass[k] * p[a];
+        mass += g->mass[k];
+    }
+    double R = sim->cfg.escape;
+    if (!(R > 0.0) || mass == 0.0)
+        return;
+    for (int a = 0; a < 3; a++)
+        com[a] /= mass;
+    for (size_t k = 0; k < g->n; k++) {
+        const double *p = g->pos + 3 * k;
+        double dx = p[0] - com[0], dy = p[1] - com[1], dz = p[2] - com[2];
+        if (!gone[k] && sqrt(dx * dx + dy * dy + dz * dz) > R)
+            gone[k] = 1;
+    }
+}
+
+/* Closed domain: mark the grains that are not finite or left across a side that is not
+ * periodic; wrap the others into the box along periodic axes. */
+static void mark_outside(rbl_sim *sim, uint8_t *gone)
 {
     rbl_grains *g = &sim->g;
     const double *lo = sim->cfg.lo, *hi = sim->cfg.hi;
-    uint8_t *gone = calloc(g->n ? g->n : 1, 1);
-    if (!gone)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n), -1;
     for (size_t k = 0; k < g->n; k++) {
         double *p = g->pos + 3 * k;
         for (int a = 0; a < 3; a++) {
@@ -49,6 +78,22 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
             }
         }
     }
+}
+
+/* Remove the grains that left the domain (a clump goes as a whole when one of its members
+ * does): across a side that is not periodic, or beyond the escape distance of an open domain;
+ * wrap the others into the box along periodic axes.
+ * Returns the kept count (or -1 out of memory); keep lists the kept indices. */
+static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    uint8_t *gone = calloc(g->n ? g->n : 1, 1);
+    if (!gone)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n), -1;
+    if (sim->cfg.open)
+        mark_escaped(sim, gone);
+    else
+        mark_outside(sim, gone);
     if (rbl_bodies_drop(sim, gone, err) != RBL_OK) {
         free(gone);
         return -1;
@@ -77,8 +122,35 @@ static int grow_array(void **p, size_t *cap, size_t need, size_t size)
     return 1;
 }
 
-/* Grid for this build: cells no smaller than the largest cutoff; a dense cell table, so the
- * edge grows if a sparse domain would need far more cells than grains. */
+/* Open domain: cells of this edge are numbered from sim->open_origin; a coordinate is clamped
+ * to +-2^31 cells (a grain beyond shares the outermost cells with the others there: still
+ * correct, as clamping keeps neighbouring cells neighbours, only slower). The edge's margin
+ * over the cutoff (1e-6) exceeds the round-off of (x - origin) / edge up to 2^31 cells. */
+#define OPEN_CELL_LIMIT 2147483648.0
+#define OPEN_EDGE_MARGIN 1e-6
+
+static inline int64_t open_coord(const rbl_sim *sim, int a, double x)
+{
+    double c = floor((x - sim->open_origin[a]) / sim->open_edge);
+    return (int64_t)fmax(-OPEN_CELL_LIMIT, fmin(OPEN_CELL_LIMIT, c));
+}
+
+/* The bounding box of the grains (lo = hi = 0 when there are none). */
+static void grains_box(const rbl_grains *g, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++)
+        lo[a] = g->n ? INFINITY : 0.0, hi[a] = g->n ? -INFINITY : 0.0;
+    for (size_t k = 0; k < g->n; k++)
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], g->pos[3 * k + a]), hi[a] = fmax(hi[a], g->pos[3 * k + a]);
+}
+
+/* Grid for this build: cells no smaller than the largest cutoff. A closed box gets a dense
+ * table of its cells unless that would hold far more cells than grains; then, and always in
+ * an open domain, the occupied cells are hashed (sim->hashed). In an open domain sim->grid
+ * spans the grains' bounding box (its keys only order the grains in memory); the pair search
+ * numbers cells from sim->open_origin instead, so that a grain's cell does not depend on where
+ * the others are. */
 static int setup_grid(rbl_sim *sim, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
@@ -87,32 +159,32 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
         if (g->radius[k] > r_max)
             r_max = g->radius[k];
     if (r_max == 0.0) { /* no grains yet (a pour): any grid with 3 cells per axis will do */
-        double least = INFINITY;
-        for (int a = 0; a < 3; a++)
+        double least = sim->cfg.open ? 8.0 : INFINITY;
+        for (int a = 0; a < 3 && !sim->cfg.open; a++)
             least = fmin(least, sim->cfg.hi[a] - sim->cfg.lo[a]);
         r_max = least / 8.0;
     }
     sim->skin = sim->cfg.skin > 0.0 ? sim->cfg.skin : 0.2 * r_max;
     sim->cutoff_max = 2.0 * r_max + sim->skin;
-    double edge = sim->cutoff_max * (1.0 + 1e-9);
+    double edge = sim->cutoff_max * (1.0 + (sim->cfg.open ? OPEN_EDGE_MARGIN : 1e-9));
     if (sim->cfg.cell_factor > 0.0 && sim->cfg.cell_factor * r_max > edge)
         edge = sim->cfg.cell_factor * r_max;
-    size_t limit = 8 * g->n > 4096 ? 8 * g->n : 4096;
-    for (;;) {
-        int rc = rbl_grid_init_box(&sim->grid, 3, sim->cfg.lo, sim->cfg.hi, edge,
-                                   sim->cfg.periodic, err);
-        if (rc != RBL_OK)
-            return rc;
-        if (sim->grid.n_cells <= limit)
-            break;
-        int room = 1; /* coarser cells, but never fewer than 3 along a periodic axis */
-        for (int a = 0; a < 3; a++)
-            if (sim->cfg.periodic[a] && sim->box[a] / (edge * 1.25) < 3.0)
-                room = 0;
-        if (!room)
-            break;
-        edge *= 1.25;
+    if (sim->cfg.open) {
+        double lo[3], hi[3];
+        grains_box(g, lo, hi);
+        if (!sim->open_origin_set) {
+            for (int a = 0; a < 3; a++)
+                sim->open_origin[a] = 0.5 * (lo[a] + hi[a]);
+            sim->open_origin_set = 1;
+        }
+        sim->open_edge = edge;
+        sim->hashed = 1;
+        return rbl_grid_init_box(&sim->grid, 3, lo, hi, edge, NULL, err);
     }
+    int rc = rbl_grid_init_box(&sim->grid, 3, sim->cfg.lo, sim->cfg.hi, edge, sim->cfg.periodic,
+                               err);
+    if (rc != RBL_OK)
+        return rc;
     static const char axis_name[3] = {'x', 'y', 'z'};
     for (int a = 0; a < 3; a++)
         if (sim->cfg.periodic[a] && sim->grid.n[a] < 3)
@@ -120,6 +192,8 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
                                  "periodic axis %c: the box (%g m) must hold at least 3 cells of "
                                  "%g m (largest diameter + skin); make it at least %g m",
                                  axis_name[a], sim->box[a], edge, 3.0 * edge);
+    size_t limit = 8 * g->n > 4096 ? 8 * g->n : 4096;
+    sim->hashed = sim->grid.n_cells > limit;
     return RBL_OK;
 }
 
@@ -151,16 +225,15 @@ static int buffer_push(pair_buffer *b, uint32_t i, uint32_t j, uint8_t image)
     return 1;
 }
 
-/* Grains j >= from of cell key against grain k (at pk, radius + skin rk; already shifted by
- * the cell's periodic image), kept when closer than rk + r_j. */
-static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], double rk,
-                            uint64_t key, uint8_t image, size_t from, pair_buffer *b)
+/* Grains j >= from among members[q0..q1) (a cell's) against grain k (at pk, radius + skin
+ * rk; already shifted by the cell's periodic image), kept when closer than rk + r_j. */
+static inline int scan_range(const rbl_sim *sim, size_t k, const double pk[3], double rk,
+                             const uint32_t *members, size_t q0, size_t q1, uint8_t image,
+                             size_t from, pair_buffer *b)
 {
     const double *pos = sim->g.pos, *rad = sim->g.radius;
     const int32_t *body = sim->g.body, bk = body[k]; /* members of one clump never collide */
-    const size_t *cs = sim->cell_start;
-    const uint32_t *members = sim->cell_grains;
-    for (size_t q = cs[key]; q < cs[key + 1]; q++) {
+    for (size_t q = q0; q < q1; q++) {
         size_t j = members[q];
         if (j < from || (bk >= 0 && body[j] == bk))
             continue;
@@ -174,11 +247,71 @@ static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], do
     return 1;
 }
 
+/* The same for the cell of dense key `key`. */
+static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], double rk,
+                            uint64_t key, uint8_t image, size_t from, pair_buffer *b)
+{
+    const size_t *cs = sim->cell_start;
+    return scan_range(sim, k, pk, rk, sim->cell_grains, cs[key], cs[key + 1], image, from, b);
+}
+
+/* Cell c shifted by half-stencil offset s into nc, wrapped across periodic sides (image: the
+ * periodic image it was found in); 0 when it lies outside a closed box. */
+static inline int stencil_cell(const rbl_sim *sim, const int64_t c[3], int s, int64_t nc[3],
+                               uint8_t *image)
+{
+    const rbl_offset *o = &rbl_half_stencil[s];
+    nc[0] = c[0] + o->dx, nc[1] = c[1] + o->dy, nc[2] = c[2] + o->dz;
+    int shift[3] = {0, 0, 0};
+    for (int a = 0; a < 3 && !sim->cfg.open; a++) {
+        if (nc[a] < 0 || nc[a] >= sim->grid.n[a]) {
+            if (!sim->cfg.periodic[a])
+                return 0;
+            shift[a] = nc[a] < 0 ? -1 : 1;
+            nc[a] -= shift[a] * sim->grid.n[a];
+        }
+    }
+    *image = (uint8_t)((shift[0] + 1) + 3 * (shift[1] + 1) + 9 * (shift[2] + 1));
+    return 1;
+}
+
+/* The candidates of grain k when the cells are hashed: its own cell's later grains and the
+ * 13 half-stencil cells that hold any grain. */
+static int scan_grain_hashed(const rbl_sim *sim, size_t k, pair_buffer *b)
+{
+    const rbl_cell_table *t = &sim->cell_table;
+    const int64_t *c = sim->cell_xyz + 3 * k;
+    const double *pk = sim->g.pos + 3 * k;
+    double rk = sim->g.radius[k] + sim->skin;
+    size_t own = sim->keys[k];
+    if (!scan_range(sim, k, pk, rk, t->items, t->start[own], t->start[own + 1], RBL_IMAGE_NONE,
+                    k + 1, b))
+        return 0;
+    for (int s = 0; s < 13; s++) {
+        int64_t nc[3];
+        uint8_t image;
+        if (!stencil_cell(sim, c, s, nc, &image))
+            continue;
+        long slot = rbl_cell_table_find(t, nc);
+        if (slot < 0)
+            continue;
+        double sh[3];
+        rbl_image_shift(sim->box, image, sh);
+        const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
+        if (!scan_range(sim, k, shifted, rk, t->items, t->start[slot], t->start[slot + 1], image,
+                        0, b))
+            return 0;
+    }
+    return 1;
+}
+
 /* The candidates of grain k: later grains of its cell, and every grain of the 13 half-stencil
  * cells, kept when closer than r_k + r_j + skin. A cell away from the box's faces finds its
  * stencil at fixed key offsets (delta); one on a face wraps or drops cells axis by axis. */
 static int scan_grain(const rbl_sim *sim, size_t k, const int64_t delta[13], pair_buffer *b)
 {
+    if (sim->hashed)
+        return scan_grain_hashed(sim, k, b);
     const rbl_grid *grid = &sim->grid;
     uint64_t key = sim->keys[k];
     int64_t c[3];
@@ -198,28 +331,15 @@ static int scan_grain(const rbl_sim *sim, size_t k, const int64_t delta[13], pai
         return 1;
     }
     for (int s = 0; s < 13; s++) {
-        const rbl_offset *o = &rbl_half_stencil[s];
-        int64_t nc[3] = {c[0] + o->dx, c[1] + o->dy, c[2] + o->dz};
-        int shift[3] = {0, 0, 0};
-        int skip = 0;
-        for (int a = 0; a < 3; a++) {
-            if (nc[a] < 0 || nc[a] >= grid->n[a]) {
-                if (!sim->cfg.periodic[a]) {
-                    skip = 1;
-                    break;
-                }
-                shift[a] = nc[a] < 0 ? -1 : 1;
-                nc[a] -= shift[a] * grid->n[a];
-            }
-        }
-        if (skip)
+        int64_t nc[3];
+        uint8_t image;
+        if (!stencil_cell(sim, c, s, nc, &image))
             continue;
-        uint64_t nkey = rbl_grid_key(grid, nc[0], nc[1], nc[2]);
-        uint8_t image = (uint8_t)((shift[0] + 1) + 3 * (shift[1] + 1) + 9 * (shift[2] + 1));
         double sh[3];
         rbl_image_shift(sim->box, image, sh);
         const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
-        if (!scan_cell(sim, k, shifted, rk, nkey, image, 0, b))
+        if (!scan_cell(sim, k, shifted, rk, rbl_grid_key(grid, nc[0], nc[1], nc[2]), image, 0,
+                       b))
             return 0;
     }
     return 1;
@@ -359,6 +479,44 @@ void rbl_pair_list_free(rbl_pair_list *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The grains cell by cell in a dense table (keys[k] is grain k's cell): count, start of each
+ * cell, place in grain order (each start then holds its cell's end, the next cell's start:
+ * shift them back by one). */
+static int place_dense(rbl_sim *sim, size_t n, rbl_error *err)
+{
+    size_t cells = (size_t)sim->grid.n_cells;
+    if (!grow_array((void **)&sim->cell_start, &sim->cell_start_cap, cells + 1,
+                    sizeof *sim->cell_start))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu cells", cells);
+    size_t *cs = sim->cell_start;
+    memset(cs, 0, (cells + 1) * sizeof *cs);
+    for (size_t k = 0; k < n; k++)
+        cs[sim->keys[k] + 1]++;
+    for (size_t c = 0; c < cells; c++)
+        cs[c + 1] += cs[c];
+    for (size_t k = 0; k < n; k++)
+        sim->cell_grains[cs[sim->keys[k]]++] = (uint32_t)k;
+    memmove(cs + 1, cs, cells * sizeof *cs);
+    cs[0] = 0;
+    return RBL_OK;
+}
+
+/* The grains in hashed cells: each grain's cell coordinates (the box's grid, or numbered from
+ * the open domain's origin), then the table; keys[k] becomes grain k's slot. */
+static int place_hashed(rbl_sim *sim, size_t n, rbl_error *err)
+{
+    if (!grow_array((void **)&sim->cell_xyz, &sim->cell_xyz_cap, 3 * (n ? n : 1),
+                    sizeof *sim->cell_xyz))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the cells of %zu grains", n);
+    for (size_t k = 0; k < n; k++)
+        for (int a = 0; a < 3; a++) {
+            double x = sim->g.pos[3 * k + a];
+            sim->cell_xyz[3 * k + a] =
+                sim->cfg.open ? open_coord(sim, a, x) : rbl_grid_coord(&sim->grid, a, x);
+        }
+    return rbl_cell_table_build(&sim->cell_table, n, sim->cell_xyz, sim->keys, err);
+}
+
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
@@ -421,25 +579,9 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
             sim->step + (sim->cfg.sort_every ? sim->cfg.sort_every : RBL_SORT_EVERY);
     }
 
-    size_t cells = (size_t)sim->grid.n_cells;
-    if (!grow_array((void **)&sim->cell_start, &sim->cell_start_cap, cells + 1,
-                    sizeof *sim->cell_start)) {
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu cells", cells);
+    rc = sim->hashed ? place_hashed(sim, n, err) : place_dense(sim, n, err);
+    if (rc != RBL_OK)
         goto done;
-    }
-    /* the grains cell by cell: count, start of each cell, place in grain order (each start
-     * then holds its cell's end, the next cell's start: shift them back by one) */
-    size_t *cs = sim->cell_start;
-    memset(cs, 0, (cells + 1) * sizeof *cs);
-    for (size_t k = 0; k < n; k++)
-        cs[sim->keys[k] + 1]++;
-    for (size_t c = 0; c < cells; c++)
-        cs[c + 1] += cs[c];
-    for (size_t k = 0; k < n; k++)
-        sim->cell_grains[cs[sim->keys[k]]++] = (uint32_t)k;
-    memmove(cs + 1, cs, cells * sizeof *cs);
-    cs[0] = 0;
-
     rc = build_pairs(sim, &old_pairs, err);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);

@@ -20,8 +20,22 @@ static const char axis_name[3] = {'x', 'y', 'z'};
 int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
 {
     *out = NULL;
+    if (cfg->open) {
+        for (int a = 0; a < 3; a++)
+            if (cfg->periodic[a])
+                return rbl_error_set(err, RBL_EINVAL,
+                                     "an open domain has no sides: axis %c cannot be periodic",
+                                     axis_name[a]);
+    }
+    if (!(cfg->escape >= 0.0 && isfinite(cfg->escape)))
+        return rbl_error_set(err, RBL_EINVAL, "escape distance must be >= 0: '%g'", cfg->escape);
+    if (cfg->escape > 0.0 && !cfg->open)
+        return rbl_error_set(err, RBL_EINVAL,
+                             "an escape distance needs an open domain (a closed one removes the "
+                             "grains that leave it)");
     for (int a = 0; a < 3; a++) {
-        if (!(isfinite(cfg->lo[a]) && isfinite(cfg->hi[a]) && cfg->hi[a] > cfg->lo[a]))
+        if (!cfg->open &&
+            !(isfinite(cfg->lo[a]) && isfinite(cfg->hi[a]) && cfg->hi[a] > cfg->lo[a]))
             return rbl_error_set(err, RBL_EINVAL, "domain: %c max must exceed min: [%g, %g]",
                                  axis_name[a], cfg->lo[a], cfg->hi[a]);
         if (!isfinite(cfg->gravity[a]))
@@ -59,7 +73,7 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
     sim->threads = 1;
 #endif
     for (int a = 0; a < 3; a++)
-        sim->box[a] = cfg->hi[a] - cfg->lo[a];
+        sim->box[a] = cfg->open ? 0.0 : cfg->hi[a] - cfg->lo[a];
     sim->gravity = rbl_self_gravity_resolved(&cfg->self_gravity);
     *out = sim;
     return RBL_OK;
@@ -75,6 +89,8 @@ void rbl_sim_destroy(rbl_sim *sim)
     rbl_walls_free(&sim->wpairs);
     rbl_gravity_work_free(&sim->gravity_work);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
+    rbl_cell_table_free(&sim->cell_table);
+    free(sim->cell_xyz);
     free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);
     free(sim->perm);
     free(sim->perm_tmp), free(sim->scratch), free(sim->packed);
@@ -202,7 +218,8 @@ int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err)
     for (size_t k = 0; k < g->n; k++) {
         const double *p = g->pos + 3 * k;
         for (int a = 0; a < 3; a++)
-            if (!sim->cfg.periodic[a] && (p[a] < sim->cfg.lo[a] || p[a] > sim->cfg.hi[a]))
+            if (!sim->cfg.open && !sim->cfg.periodic[a] &&
+                (p[a] < sim->cfg.lo[a] || p[a] > sim->cfg.hi[a]))
                 return rbl_error_set(err, RBL_EINVAL,
                                      "grain %u at (%g, %g, %g) is outside the domain along %c "
                                      "[%g, %g]",

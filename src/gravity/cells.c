@@ -45,7 +45,7 @@ int rbl_gravity_cells(rbl_gravity_work *w, const rbl_self_gravity *cfg,
                 return rbl_error_set(err, RBL_ERANGE,
                                      "self-gravity: cells: the grains spread over more than "
                                      "2^21 Cells of %g m along %c; remove escaped grains "
-                                     "(run.escape) or use method: tree",
+                                     "(domain: {open: true, escape: R}) or use method: tree",
                                      edge, "xyz"[a]);
             key |= (uint64_t)c << (AXIS_BITS * a);
         }

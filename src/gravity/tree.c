@@ -10,6 +10,7 @@
 #include "gravity_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define LEAF_SIZE 8 /* sources a leaf holds at most (above the deepest level) */
 #define LEVELS 21   /* bits per axis of the Morton key */
@@ -61,10 +62,86 @@ static void add_quad(double q[6], double m, const double d[3])
 
 static double norm3(const double d[3]) { return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]); }
 
+/* The Morton key of x in the cube (centre, half), clamped into it. */
+static uint64_t morton_key(const double x[3], const double centre[3], double half)
+{
+    const double scale = (double)(1u << LEVELS) / (2.0 * half);
+    const double top = (double)((1u << LEVELS) - 1);
+    uint64_t key = 0;
+    for (int a = 0; a < 3; a++) {
+        double c = (x[a] - (centre[a] - half)) * scale;
+        c = c < 0.0 ? 0.0 : (c > top ? top : c);
+        key |= spread_bits((uint64_t)c) << a;
+    }
+    return key;
+}
+
+/* The cube on the bounding box of n points (3 doubles each, stride apart), its edge raised a
+ * little so that every point falls inside; 0 when the points all coincide. */
+static int bounding_cube(const double *x, size_t n, size_t stride, double centre[3],
+                         double *half)
+{
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t k = 0; k < n; k++)
+        for (int a = 0; a < 3; a++) {
+            lo[a] = fmin(lo[a], x[stride * k + a]);
+            hi[a] = fmax(hi[a], x[stride * k + a]);
+        }
+    double edge = 0.0;
+    for (int a = 0; a < 3; a++) {
+        centre[a] = 0.5 * (lo[a] + hi[a]);
+        edge = fmax(edge, hi[a] - lo[a]);
+    }
+    *half = 0.5 * edge * (1.0 + 1e-9);
+    return edge > 0.0;
+}
+
+_Static_assert(sizeof(rbl_gravity_source) == 5 * sizeof(double),
+               "bounding_cube reads sources as rows of 5 doubles");
+
+/* Sources lo..hi share the deepest cell of their cube: a grain flown far away has stretched
+ * the root, so a whole body may sit in one cell. Sort them again on a Morton curve of their
+ * own bounding cube (centre, half); 0 when they coincide (or out of memory: b->failed). */
+static int refine(build_ctx *b, uint32_t lo, uint32_t hi, double centre[3], double *half)
+{
+    rbl_gravity_work *w = b->w;
+    const size_t m = hi - lo;
+    if (!bounding_cube(w->src[lo].x, m, 5, centre, half))
+        return 0;
+    uint32_t *local = malloc(m * sizeof *local);
+    rbl_gravity_source *src = malloc(m * sizeof *src);
+    uint32_t *order = malloc(m * sizeof *order);
+    if (!local || !src || !order) {
+        free(local), free(src), free(order);
+        b->failed = 1;
+        return 0;
+    }
+    for (size_t t = 0; t < m; t++) {
+        w->keys[lo + t] = morton_key(w->src[lo + t].x, centre, *half);
+        local[t] = (uint32_t)t;
+    }
+    rbl_radix_sort_u64(w->keys + lo, local, m, 3 * LEVELS, w->keys_tmp, w->order_tmp);
+    memcpy(src, w->src + lo, m * sizeof *src);
+    memcpy(order, w->order + lo, m * sizeof *order);
+    for (size_t t = 0; t < m; t++) {
+        w->src[lo + t] = src[local[t]];
+        w->order[lo + t] = order[local[t]];
+    }
+    free(local), free(src), free(order);
+    return 1;
+}
+
 /* The node of sources lo..hi (sorted order) in the cube (centre, half), then its subtree. */
 static void build(build_ctx *b, uint32_t lo, uint32_t hi, int level, const double centre[3],
                   double half)
 {
+    double inner[3], inner_half;
+    if (level == LEVELS && hi - lo > LEAF_SIZE && refine(b, lo, hi, inner, &inner_half)) {
+        build(b, lo, hi, 0, inner, inner_half);
+        return;
+    }
+    if (b->failed)
+        return;
     const uint32_t id = new_node(b);
     if (b->failed)
         return;
@@ -259,30 +336,11 @@ int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
     if (rc != RBL_OK)
         return rc;
     /* the root: a cube on the bounding box's longest edge */
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t k = 0; k < n; k++)
-        for (int a = 0; a < 3; a++) {
-            lo[a] = fmin(lo[a], in->pos[3 * k + a]);
-            hi[a] = fmax(hi[a], in->pos[3 * k + a]);
-        }
-    double edge = 0.0, centre[3];
-    for (int a = 0; a < 3; a++) {
-        centre[a] = 0.5 * (lo[a] + hi[a]);
-        edge = fmax(edge, hi[a] - lo[a]);
-    }
-    if (!(edge > 0.0))
-        edge = 1.0; /* one grain, or all in one place */
-    const double half = 0.5 * edge * (1.0 + 1e-9);
-    const double scale = (double)(1u << LEVELS) / (2.0 * half);
-    const double top = (double)((1u << LEVELS) - 1);
+    double centre[3], half;
+    if (!bounding_cube(in->pos, n, 3, centre, &half))
+        half = 0.5; /* one grain, or all in one place */
     for (size_t k = 0; k < n; k++) {
-        uint64_t key = 0;
-        for (int a = 0; a < 3; a++) {
-            double c = (in->pos[3 * k + a] - (centre[a] - half)) * scale;
-            c = c < 0.0 ? 0.0 : (c > top ? top : c);
-            key |= spread_bits((uint64_t)c) << a;
-        }
-        w->keys[k] = key;
+        w->keys[k] = morton_key(in->pos + 3 * k, centre, half);
         w->order[k] = (uint32_t)k;
     }
     rbl_gravity_sort_sources(w, in, 3 * LEVELS);
@@ -293,14 +351,15 @@ int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
     if (b.failed)
         return rbl_error_set(err, RBL_ENOMEM,
                              "self-gravity: out of memory for the tree of %zu grains", n);
-    /* the groups: the highest nodes of at most GROUP_SIZE grains */
+    /* the groups: the highest nodes of at most GROUP_SIZE grains, and slices of GROUP_SIZE
+     * of a larger leaf (more than LEAF_SIZE grains in one place), each as node << 32 | the
+     * slice's first grain in the node */
     const rbl_tree_node *nodes = w->nodes;
     size_t n_groups = 0;
     for (uint32_t q = 0; q < w->n_nodes;)
-        if (nodes[q].count <= GROUP_SIZE) {
-            if (n_groups == w->cap) /* never: a group holds at least one grain */
-                break;
-            w->keys_tmp[n_groups++] = q; /* the sort's scratch is free now */
+        if (nodes[q].count <= GROUP_SIZE || nodes[q].leaf) {
+            for (uint32_t off = 0; off < nodes[q].count && n_groups < w->cap; off += GROUP_SIZE)
+                w->keys_tmp[n_groups++] = (uint64_t)q << 32 | off; /* the sort's scratch */
             q = nodes[q].next;
         } else {
             q++;
@@ -319,12 +378,15 @@ int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
         for (long gi = 0; gi < (long)n_groups; gi++) {
             if (l.failed)
                 continue;
-            const rbl_tree_node *nd = &nodes[groups[gi]];
-            const int count = (int)nd->count, lanes = (count + 7) & ~7;
+            const rbl_tree_node *nd = &nodes[groups[gi] >> 32];
+            const uint32_t first = nd->first + (uint32_t)(groups[gi] & 0xffffffffu);
+            const uint32_t left = nd->first + nd->count - first;
+            const int count = (int)(left < GROUP_SIZE ? left : GROUP_SIZE);
+            const int lanes = (count + 7) & ~7;
             double box_lo[3] = {INFINITY, INFINITY, INFINITY};
             double box_hi[3] = {-INFINITY, -INFINITY, -INFINITY}, rg = 0.0;
             for (int t = 0; t < lanes; t++) { /* lanes past the group repeat its first grain */
-                const uint32_t k = nd->first + (uint32_t)(t < count ? t : 0);
+                const uint32_t k = first + (uint32_t)(t < count ? t : 0);
                 g->x[t] = src[k].x[0], g->y[t] = src[k].x[1], g->z[t] = src[k].x[2];
                 g->r[t] = src[k].r;
                 g->self[t] = k;
@@ -340,7 +402,7 @@ int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
                 continue;
             evaluate_group(w, &l, g, lanes);
             for (int t = 0; t < count; t++) {
-                const size_t k = order[nd->first + (uint32_t)t];
+                const size_t k = order[first + (uint32_t)t];
                 acc[3 * k] = g->ax[t], acc[3 * k + 1] = g->ay[t], acc[3 * k + 2] = g->az[t];
                 phi[k] = g->phi[t];
             }

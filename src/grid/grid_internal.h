@@ -142,4 +142,44 @@ typedef struct rbl_sorted_cells {
 int rbl_sorted_cells_build(rbl_cd_context *ctx, int gather, rbl_sorted_cells *s, rbl_error *err);
 void rbl_sorted_cells_free(rbl_cd_context *ctx, rbl_sorted_cells *s);
 
+/* The occupied cells of a sparse domain (cell_table.c): integer cell coordinates hashed into
+ * between 2N and 4N slots; slot s holds items[start[s]..start[s+1]), in element order.
+ * Coordinates must lie within +-2^62 (RBL_CELL_EMPTY marks a free slot). */
+#define RBL_CELL_EMPTY INT64_MIN
+
+typedef struct rbl_cell_table {
+    size_t mask;     /* slots - 1, a power of two less one */
+    int64_t *cell;   /* 3 per slot */
+    size_t *start;   /* slots + 1 */
+    uint32_t *items;
+    size_t slots_cap, start_cap, items_cap;
+} rbl_cell_table;
+
+static inline uint64_t rbl_cell_hash(const int64_t c[3])
+{
+    uint64_t h = (uint64_t)c[0] * 0x9E3779B97F4A7C15ULL ^ (uint64_t)c[1] * 0xC2B2AE3D27D4EB4FULL ^
+                 (uint64_t)c[2] * 0x165667B19E3779F9ULL;
+    return h ^ (h >> 29);
+}
+
+/* The cells of n elements (coords: 3 per element) into t; slot_of[k] receives element k's
+ * slot. The arrays of t are reused from one build to the next. */
+int rbl_cell_table_build(rbl_cell_table *t, size_t n, const int64_t *coords, uint64_t *slot_of,
+                         rbl_error *err);
+void rbl_cell_table_free(rbl_cell_table *t);
+
+/* The slot of cell c, or -1 when no element lies in it. */
+static inline long rbl_cell_table_find(const rbl_cell_table *t, const int64_t c[3])
+{
+    size_t s = rbl_cell_hash(c) & t->mask;
+    for (;;) {
+        const int64_t *q = t->cell + 3 * s;
+        if (q[0] == RBL_CELL_EMPTY)
+            return -1;
+        if (q[0] == c[0] && q[1] == c[1] && q[2] == c[2])
+            return (long)s;
+        s = (s + 1) & t->mask;
+    }
+}
+
 #endif

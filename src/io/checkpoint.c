@@ -7,11 +7,13 @@
 #include "io_internal.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 4u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity */
+#define CKPT_VERSION 5u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+                           5: open domains */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -81,11 +83,11 @@ static uint64_t fnv1a(const unsigned char *p, size_t n)
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
     X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
     X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
-    X(self_gravity.lattice)
+    X(self_gravity.lattice) X(escape)
 #define CFG_INTS(X)                                                                            \
     X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
     X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
-    X(self_gravity.cells) X(self_gravity.every)
+    X(self_gravity.cells) X(self_gravity.every) X(open)
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. */
 #define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
@@ -118,6 +120,9 @@ static void save_state(buf *b, const rbl_sim *sim)
     put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
     put_u64(b, sim->next_sort_step);
     put_u64(b, (uint64_t)sim->gravity_valid);
+    put_u64(b, (uint64_t)sim->open_origin_set);
+    for (int a = 0; a < 3; a++)
+        put_f64(b, sim->open_origin[a]);
     const rbl_grains *g = &sim->g;
     size_t n = g->n;
     put_u64(b, n);
@@ -301,6 +306,11 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     sim->next_id = (uint32_t)get_u64(b), sim->skin = get_f64(b), sim->max_disp2 = get_f64(b);
     sim->next_sort_step = get_u64(b);
     sim->gravity_valid = get_u64(b) != 0;
+    sim->open_origin_set = get_u64(b) != 0;
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(sim->open_origin[a] = get_f64(b)) && rc == RBL_OK)
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: open domain's origin is not finite: '%g'",
+                               path, sim->open_origin[a]);
     uint64_t n = get_u64(b);
     if (rc == RBL_OK && (b->bad || n > b->len))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent grain data", path);

@@ -606,6 +606,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->grains = t.grains;
         rep->clumps = sim->bodies.n;
         rep->lost = t.lost;
+        rep->open = s->cfg.open;
+        rep->escape = s->cfg.escape;
         rep->dt = dt;
         rep->contact_time = rbl_sim_contact_time(sim);
         rep->particle_steps_per_second = rep->seconds > 0.0 ? grain_steps / rep->seconds : 0.0;

@@ -200,10 +200,43 @@ static int material_index(ctx *c, yaml_node_t *map, const char *what, int *out)
     return fail(c, n, RBL_EPARSE, "no material of this name: '%s'", v ? v : "?");
 }
 
+/* An optional yes/no key: true/false (YAML 1.2's core schema). */
+static int opt_flag(ctx *c, yaml_node_t *map, const char *key, int *out)
+{
+    yaml_node_t *v = get(c, map, key);
+    if (!v)
+        return RBL_OK;
+    const char *t = scalar(v);
+    if (t && (strcmp(t, "true") == 0 || strcmp(t, "false") == 0)) {
+        *out = strcmp(t, "true") == 0;
+        return RBL_OK;
+    }
+    return fail(c, v, RBL_EPARSE, "'%s' must be true or false: '%s'", key, t ? t : "?");
+}
+
+/* domain: {open: true, escape: R} — no bounds (an asteroid in space) */
+static int parse_open_domain(ctx *c, yaml_node_t *n)
+{
+    static const char *const boxed[] = {"min", "max", "periodic"};
+    for (size_t i = 0; i < sizeof boxed / sizeof boxed[0]; i++)
+        if (get(c, n, boxed[i]))
+            return fail(c, get(c, n, boxed[i]), RBL_EPARSE,
+                        "an open domain has no '%s' (it has no sides)", boxed[i]);
+    return opt_number(c, n, "escape", &c->s->cfg.escape, 0.0, 1, INFINITY);
+}
+
 static int parse_domain(ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"min", "max", "periodic", NULL};
+    static const char *const keys[] = {"min", "max", "periodic", "open", "escape", NULL};
     int rc = keys_known(c, n, "domain", keys);
+    if (rc == RBL_OK)
+        rc = opt_flag(c, n, "open", &c->s->cfg.open);
+    if (rc == RBL_OK && c->s->cfg.open)
+        return parse_open_domain(c, n);
+    if (rc == RBL_OK && get(c, n, "escape"))
+        return fail(c, get(c, n, "escape"), RBL_EPARSE,
+                    "'escape' needs an open domain (open: true); a closed one removes the grains "
+                    "that leave it");
     if (rc == RBL_OK)
         rc = req_vector3(c, n, "min", c->s->cfg.lo, "domain");
     if (rc == RBL_OK)
