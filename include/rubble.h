@@ -380,6 +380,7 @@ typedef struct rbl_shell_options {
     size_t shells;   /* spherical shells of equal thickness about the centre of mass */
     double radius;   /* out to this distance, m */
     double axis[3];  /* the spin axis for the angular velocity; zero: z */
+    double band;     /* half-height of the equatorial band about the axis, m; 0: radius / 2 */
 } rbl_shell_options;
 
 typedef struct rbl_shell_row {
@@ -393,6 +394,10 @@ typedef struct rbl_shell_row {
     double pressure_stress; /* the bulk pressure of the shell: -tr(sum V_p sigma_p) / (3 V_shell)
                                over its grains (Love-Weber), Pa */
     double omega;           /* angular velocity about the axis: L / I of the shell's grains */
+    size_t band_count;      /* the shell's grains within opt->band of the equatorial plane */
+    double band_force;      /* their mean contact force away from the axis (seed 002 §3.4: it
+                               supports them against gravity, and falls to 0 at the critical
+                               spin), N */
 } rbl_shell_row;
 
 /* Radial profiles about the centre of mass (written to com). rows holds opt->shells rows. */

@@ -121,7 +121,7 @@ static void measurements(void)
     for (int k = 0; k < 2; k++) /* compression: sigma_xx = -(d/2) f / V, the rest 0 */
         ASSERT_NEAR(stress[9 * k], -0.5 * d * f / V, 1e-12 * d * f / V);
     ASSERT_NEAR(stress[1] + stress[2] + stress[4] + stress[8], 0.0, 1e-20);
-    rbl_shell_options opt = {2, 2 * d, {0, 0, 1}};
+    rbl_shell_options opt = {2, 2 * d, {0, 0, 1}, 0.1 * d};
     rbl_shell_row rows[2];
     double com[3];
     ASSERT_OK(rbl_sim_shells(sim, &opt, rows, com, NULL));
@@ -130,6 +130,15 @@ static void measurements(void)
     ASSERT_EQ_INT(rows[0].count, 2);
     ASSERT_NEAR(rows[0].pressure_stress,
                 d * f / (3 * 4.0 / 3.0 * M_PI * d * d * d), 1e-12 * f / (d * d));
+    /* both in the equatorial band of the z axis, each pushed away from it by f */
+    ASSERT_EQ_INT(rows[0].band_count, 2);
+    ASSERT_NEAR(rows[0].band_force, f, 1e-12 * f);
+    const double tilted[3] = {1, 0, 0}; /* about x: both on the axis, no band grain */
+    memcpy(opt.axis, tilted, sizeof tilted);
+    ASSERT_OK(rbl_sim_shells(sim, &opt, rows, com, NULL));
+    ASSERT_EQ_INT(rows[0].band_count, 0);
+    opt.band = -1.0;
+    ASSERT_TRUE(rbl_sim_shells(sim, &opt, rows, com, NULL) != RBL_OK);
     double axis[3] = {0, 0, 2};
     ASSERT_OK(rbl_sim_spin(sim, axis, 0.5, NULL));
     rbl_grains_view g;
@@ -143,7 +152,8 @@ static void measurements(void)
     rbl_error err = {0};
     ASSERT_TRUE(rbl_sim_keep_within(sim, 0.1 * d, &kept, &err) != RBL_OK);
     printf("refused: %s\n", err.message);
-    printf("measurements: virial, stress, shells, spin and selection of a pressed pair\n");
+    printf("measurements: virial, stress, shells, equatorial band, spin and selection of a "
+           "pressed pair\n");
     rbl_sim_destroy(sim);
 }
 

@@ -2,7 +2,8 @@
  * the per-grain stress tensor sigma_p = 1/V_p sum_c (x_c - x_p) (x) f_c from the contact
  * forces of the last evaluation, radial profiles about the centre of mass (the seed's shell
  * pressure P_k = 1/S_k sum f_ij . r_i over contacts crossing shell k, the bulk pressure
- * -tr(sum V_p sigma_p)/(3 V_shell), the packing fraction, the angular velocity), and a rigid spin given to the
+ * -tr(sum V_p sigma_p)/(3 V_shell), the packing fraction, the angular velocity, the mean
+ * outward contact force in the equatorial band of seed 002 §3.4), and a rigid spin given to the
  * grains about an axis through the centre of mass. Serial and in grain order. */
 #include "contact_kernel.h"
 
@@ -109,6 +110,28 @@ int rbl_sim_grain_stress(const rbl_sim *sim, double *stress, rbl_error *err)
     return RBL_OK;
 }
 
+static void add_net_force(void *user, size_t i, size_t j, const double f[3], const double d[3],
+                          double l1, double l2)
+{
+    (void)d, (void)l1, (void)l2;
+    double *net = user;
+    for (int a = 0; a < 3; a++)
+        net[3 * i + a] += f[a], net[3 * j + a] -= f[a];
+}
+
+/* Each grain's net contact force (grains and walls, no gravity) into net (3 per grain). */
+static void contact_forces(const rbl_sim *sim, double *net)
+{
+    const rbl_grains *g = &sim->g;
+    memset(net, 0, 3 * g->n * sizeof *net);
+    each_pair_contact(sim, add_net_force, net);
+    const rbl_wall_list *w = &sim->wpairs;
+    for (size_t q = 0; q < w->n; q++)
+        if (w->touch[q])
+            for (int a = 0; a < 3; a++)
+                net[3 * w->grain[q] + a] += w->out[RBL_WALL_OUT * q + a];
+}
+
 typedef struct virial_sum {
     double contact;
 } virial_sum;
@@ -168,12 +191,18 @@ int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_r
     const rbl_grains *g = &sim->g;
     if (opt->shells < 1 || !(opt->radius > 0.0 && isfinite(opt->radius)))
         return rbl_error_set(err, RBL_EINVAL, "shells: need at least 1 shell and a radius > 0");
+    if (!(opt->band >= 0.0 && isfinite(opt->band)))
+        return rbl_error_set(err, RBL_EINVAL, "shells: the band's half-height must be >= 0: '%g'",
+                             opt->band);
+    const double band = opt->band > 0.0 ? opt->band : 0.5 * opt->radius;
     double *dist = malloc((g->n ? g->n : 1) * sizeof *dist);
     double *stress = malloc((g->n ? 9 * g->n : 1) * sizeof *stress);
-    if (!dist || !stress) {
-        free(dist), free(stress);
+    double *net = malloc((g->n ? 3 * g->n : 1) * sizeof *net);
+    if (!dist || !stress || !net) {
+        free(dist), free(stress), free(net);
         return rbl_error_set(err, RBL_ENOMEM, "shells: out of memory for %zu grains", g->n);
     }
+    contact_forces(sim, net);
     double com[3], vcom[3];
     rbl_sim_centre_of_mass(sim, com, vcom, NULL);
     memcpy(com_out, com, sizeof com);
@@ -182,7 +211,7 @@ int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_r
     memset(rows, 0, opt->shells * sizeof *rows);
     double *lz = calloc(opt->shells, sizeof *lz), *iz = calloc(opt->shells, sizeof *iz);
     if (!lz || !iz) {
-        free(dist), free(stress), free(lz), free(iz);
+        free(dist), free(stress), free(net), free(lz), free(iz);
         return rbl_error_set(err, RBL_ENOMEM, "shells: out of memory");
     }
     double axis[3] = {opt->axis[0], opt->axis[1], opt->axis[2]};
@@ -207,6 +236,15 @@ int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_r
         const double along = s[0] * axis[0] + s[1] * axis[1] + s[2] * axis[2];
         lz[shell] += g->mass[k] * (c[0] * axis[0] + c[1] * axis[1] + c[2] * axis[2]);
         iz[shell] += g->mass[k] * (dist[k] * dist[k] - along * along);
+        /* the equatorial band: the contact force along the outward normal to the axis */
+        const double out[3] = {s[0] - along * axis[0], s[1] - along * axis[1],
+                               s[2] - along * axis[2]};
+        const double rho = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
+        if (fabs(along) <= band && rho > 0.0) {
+            const double *f = net + 3 * k;
+            row->band_count++;
+            row->band_force += (f[0] * out[0] + f[1] * out[1] + f[2] * out[2]) / rho;
+        }
     }
     for (size_t s = 0; s < opt->shells; s++) {
         rbl_shell_row *row = &rows[s];
@@ -217,10 +255,12 @@ int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_r
         /* the bulk (Love-Weber) stress of the shell: sum V_p sigma_p over the shell's volume */
         row->pressure_stress /= shell_volume;
         row->omega = iz[s] > 0.0 ? lz[s] / iz[s] : 0.0;
+        if (row->band_count)
+            row->band_force /= (double)row->band_count;
     }
     shell_ctx c = {sim, com, dist, opt, rows};
     each_pair_contact(sim, add_shell_force, &c);
-    free(dist), free(stress), free(lz), free(iz);
+    free(dist), free(stress), free(net), free(lz), free(iz);
     return RBL_OK;
 }
 

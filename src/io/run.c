@@ -271,7 +271,8 @@ static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_
     if (!s->shells)
         return RBL_OK;
     rbl_shell_options opt = {s->shells, s->shells_radius,
-                             {s->spin_axis[0], s->spin_axis[1], s->spin_axis[2]}};
+                             {s->spin_axis[0], s->spin_axis[1], s->spin_axis[2]},
+                             s->shells_band};
     rbl_shell_row *rows = calloc(s->shells, sizeof *rows);
     char name[64];
     snprintf(name, sizeof name, "shells_%06zu.csv", o->n_frames - 1);
@@ -285,11 +286,13 @@ static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_
         rbl_sim_thermo(sim, &t);
         fprintf(af.file, "# time %.10g s, centre of mass %.10g %.10g %.10g m\n", t.time, com[0],
                 com[1], com[2]);
-        fprintf(af.file, "r_in,r_out,grains,packing,pressure_seed,pressure_stress,omega\n");
+        fprintf(af.file, "r_in,r_out,grains,packing,pressure_seed,pressure_stress,omega,"
+                         "band_grains,band_force\n");
         for (size_t k = 0; k < s->shells; k++)
-            fprintf(af.file, "%.6g,%.6g,%zu,%.6g,%.8g,%.8g,%.8g\n", rows[k].r_in, rows[k].r_out,
-                    rows[k].count, rows[k].packing, rows[k].pressure_seed,
-                    rows[k].pressure_stress, rows[k].omega);
+            fprintf(af.file, "%.6g,%.6g,%zu,%.6g,%.8g,%.8g,%.8g,%zu,%.8g\n", rows[k].r_in,
+                    rows[k].r_out, rows[k].count, rows[k].packing, rows[k].pressure_seed,
+                    rows[k].pressure_stress, rows[k].omega, rows[k].band_count,
+                    rows[k].band_force);
         rc = rbl_atomic_commit(&af, err);
     }
     free(rows), free(path);

@@ -60,6 +60,7 @@ struct rbl_scene {
     rbl_mark at_spin;
     size_t shells;            /* > 0: shells_NNNNNN.csv with each frame */
     double shells_radius;
+    double shells_band;       /* half-height of the equatorial band; 0: shells_radius / 2 */
 };
 
 /* Prefix err's message with "path:line:column: ". */

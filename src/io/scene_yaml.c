@@ -761,13 +761,14 @@ static int parse_output(ctx *c, yaml_node_t *n)
         (rc = opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
         return rc;
     yaml_node_t *sh = get(c, n, "shells");
-    if (sh) { /* shells: {count, radius}: radial profiles with each frame */
-        static const char *const shell_keys[] = {"count", "radius", NULL};
+    if (sh) { /* shells: {count, radius, band}: radial profiles with each frame */
+        static const char *const shell_keys[] = {"count", "radius", "band", NULL};
         double count = 0.0;
         if ((rc = keys_known(c, sh, "shells", shell_keys)) ||
             (rc = req_number(c, sh, "count", &count, 1.0, 0, "shells")) ||
             (rc = opt_number(c, sh, "count", &count, 1.0, 0, 10000.0)) ||
-            (rc = req_number(c, sh, "radius", &s->shells_radius, 0.0, 1, "shells")))
+            (rc = req_number(c, sh, "radius", &s->shells_radius, 0.0, 1, "shells")) ||
+            (rc = opt_number(c, sh, "band", &s->shells_band, 0.0, 1, INFINITY)))
             return rc;
         if (count != floor(count))
             return fail(c, get(c, sh, "count"), RBL_ERANGE, "'count' must be a whole number: "
