@@ -68,6 +68,7 @@ validate: build
 	@validation/clumps.sh $(RUBBLE) $(BUILD)
 	@validation/clump_dynamics.sh $(RUBBLE) $(BUILD)
 	@validation/asteroid.sh $(RUBBLE)
+	@validation/spin.sh $(RUBBLE)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN)
