@@ -400,6 +400,24 @@ typedef struct rbl_shell_row {
                                spin), N */
 } rbl_shell_row;
 
+/* Slabs across an axis (a wave's arrival, a bed's profile, seed 002 §3.2): count slabs of
+ * equal thickness from lo to hi along axis (0, 1, 2), each with its grains' (by centre) mean
+ * velocity and kinetic energy of translation. */
+typedef struct rbl_layer_options {
+    int axis;
+    double lo, hi;   /* m */
+    size_t count;
+} rbl_layer_options;
+
+typedef struct rbl_layer_row {
+    size_t count;        /* grains whose centre lies in the slab */
+    double velocity[3];  /* their mean velocity, m/s */
+    double kinetic;      /* their kinetic energy of translation, J */
+} rbl_layer_row;
+
+RBL_API int rbl_sim_layers(const rbl_sim *sim, const rbl_layer_options *opt, rbl_layer_row *rows,
+                           rbl_error *err);
+
 /* Radial profiles about the centre of mass (written to com). rows holds opt->shells rows. */
 RBL_API int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt,
                            rbl_shell_row *rows, double com[3], rbl_error *err);

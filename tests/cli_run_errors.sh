@@ -117,6 +117,12 @@ scene open_escape "s|$D|domain: {open: true, escape: -1}|"
 expect open_escape "open_escape.yaml:2:[0-9]*: 'escape' must be > 0: '-1'"
 scene closed_escape "s|max: \[0.02, 0.02, 0.05\]}|max: [0.02, 0.02, 0.05], escape: 3}|"
 expect closed_escape "closed_escape.yaml:2:[0-9]*: 'escape' needs an open domain (open: true)"
+scene layers_axis 's|^output: {|output: {layers: {axis: w, count: 3, min: 0, max: 1}, |'
+expect layers_axis "layers_axis.yaml:[0-9]*:[0-9]*: layers: 'axis' must be x, y or z: 'w'"
+scene layers_range 's|^output: {|output: {layers: {count: 3, min: 1, max: 1}, |'
+expect layers_range "layers_range.yaml:[0-9]*:[0-9]*: layers: 'max' must exceed 'min': '1'"
+scene layers_count 's|^output: {|output: {layers: {count: 0, min: 0, max: 1}, |'
+expect layers_count "layers_count.yaml:[0-9]*:[0-9]*: 'count' must be >= 1"
 
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

@@ -157,6 +157,30 @@ static void measurements(void)
     rbl_sim_destroy(sim);
 }
 
+/* Layers across z: three grains, two in the lower slab, one in the upper, one outside. */
+static void layers(void)
+{
+    rbl_sim_config cfg = dem_config(-1.0, 1.0, 1e3, 0.0, 1e-4);
+    rbl_sim *sim = dem_create(&cfg, 1000.0);
+    dem_grain(sim, 0, 0, 0.1, 0, 0, 1.0, 0.05);
+    dem_grain(sim, 0.3, 0, 0.2, 0, 0, 3.0, 0.05);
+    dem_grain(sim, 0, 0, 0.7, 0, 2.0, 0, 0.05);
+    dem_grain(sim, 0, 0, -0.5, 0, 0, 9.0, 0.05);
+    rbl_layer_options opt = {2, 0.0, 1.0, 2};
+    rbl_layer_row rows[2];
+    ASSERT_OK(rbl_sim_layers(sim, &opt, rows, NULL));
+    const double m = 1000.0 * 4.0 / 3.0 * M_PI * 0.05 * 0.05 * 0.05;
+    ASSERT_EQ_INT(rows[0].count, 2);
+    ASSERT_NEAR(rows[0].velocity[2], 2.0, 1e-15);
+    ASSERT_NEAR(rows[0].kinetic, 0.5 * m * (1.0 + 9.0), 1e-15);
+    ASSERT_EQ_INT(rows[1].count, 1);
+    ASSERT_NEAR(rows[1].velocity[1], 2.0, 1e-15);
+    opt.axis = 3;
+    ASSERT_TRUE(rbl_sim_layers(sim, &opt, rows, NULL) != RBL_OK);
+    printf("layers: counts, mean velocities and kinetic energy per slab\n");
+    rbl_sim_destroy(sim);
+}
+
 static void periodic_refused(void)
 {
     rbl_sim_config cfg = orbit_config(RBL_GRAVITY_TREE, 1e-3);
@@ -176,5 +200,6 @@ int main(void)
     cloud_deterministic(3);
     periodic_refused();
     measurements();
+    layers();
     return 0;
 }

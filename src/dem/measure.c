@@ -264,6 +264,33 @@ int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_r
     return RBL_OK;
 }
 
+int rbl_sim_layers(const rbl_sim *sim, const rbl_layer_options *opt, rbl_layer_row *rows,
+                   rbl_error *err)
+{
+    if (opt->axis < 0 || opt->axis > 2 || opt->count < 1 ||
+        !(isfinite(opt->lo) && isfinite(opt->hi) && opt->hi > opt->lo))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "layers: need an axis 0-2, at least 1 layer and max > min");
+    const rbl_grains *g = &sim->g;
+    memset(rows, 0, opt->count * sizeof *rows);
+    const double per = (double)opt->count / (opt->hi - opt->lo);
+    for (size_t k = 0; k < g->n; k++) {
+        const double c = (g->pos[3 * k + opt->axis] - opt->lo) * per;
+        if (!(c >= 0.0 && c < (double)opt->count))
+            continue;
+        rbl_layer_row *row = &rows[(size_t)c];
+        const double *v = g->vel + 3 * k;
+        row->count++;
+        for (int a = 0; a < 3; a++)
+            row->velocity[a] += v[a];
+        row->kinetic += 0.5 * g->mass[k] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
+    for (size_t l = 0; l < opt->count; l++)
+        for (int a = 0; a < 3 && rows[l].count; a++)
+            rows[l].velocity[a] /= (double)rows[l].count;
+    return RBL_OK;
+}
+
 int rbl_sim_spin(rbl_sim *sim, const double axis[3], double omega, rbl_error *err)
 {
     const double an = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);

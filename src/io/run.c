@@ -336,11 +336,19 @@ static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
 
 /* A thermo row is kept in memory; the file is rewritten (atomically) with each frame and at
  * the end, so it is always whole and rewriting it stays a small share of the run. */
-static int add_thermo(outputs *o, rbl_sim *sim, rbl_error *err)
+static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *err)
 {
     rbl_thermo t;
     rbl_sim_thermo(sim, &t);
-    return rbl_thermo_log_add(&o->log, &t, err);
+    const rbl_layer_options *lo = &s->layers;
+    rbl_layer_row *rows = lo->count ? calloc(lo->count, sizeof *rows) : NULL;
+    if (lo->count && !rows)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = lo->count ? rbl_sim_layers(sim, lo, rows, err) : RBL_OK;
+    if (rc == RBL_OK)
+        rc = rbl_thermo_log_add(&o->log, &t, rows, lo->count, lo->axis, err);
+    free(rows);
+    return rc;
 }
 
 /* The run's own state travels in the checkpoint beside the simulation: the pour sources,
@@ -536,7 +544,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         if (rc == RBL_OK)
             rc = pour(s, sim, ps, 0.0, err);
         if (rc == RBL_OK)
-            rc = add_thermo(&o, sim, err);
+            rc = add_thermo(s, &o, sim, err);
         if (rc == RBL_OK)
             rc = write_frame(&o, sim, err);
         if (rc == RBL_OK)
@@ -579,7 +587,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             (rc = rbl_sim_spin(sim, s->spin_axis, s->spin_step * unit, err)) != RBL_OK)
             break;
         if (step % thermo_every == 0 || step == total)
-            rc = add_thermo(&o, sim, err);
+            rc = add_thermo(s, &o, sim, err);
         if (rc == RBL_OK && (step % frame_every == 0 || step == total)) {
             rc = write_frame(&o, sim, err);
             if (rc == RBL_OK)

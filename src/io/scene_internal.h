@@ -61,6 +61,7 @@ struct rbl_scene {
     size_t shells;            /* > 0: shells_NNNNNN.csv with each frame */
     double shells_radius;
     double shells_band;       /* half-height of the equatorial band; 0: shells_radius / 2 */
+    rbl_layer_options layers; /* count > 0: layer columns in thermo.csv */
 };
 
 /* Prefix err's message with "path:line:column: ". */
@@ -78,7 +79,10 @@ typedef struct rbl_thermo_log {
     size_t n_walls;
 } rbl_thermo_log;
 
-int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err);
+/* A row: t, then, if n_layers, each layer's mean velocity along the axis (0-2) and kinetic
+ * energy (output.layers). */
+int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer_row *layers,
+                       size_t n_layers, int axis, rbl_error *err);
 int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err);
 void rbl_thermo_log_free(rbl_thermo_log *log);
 

@@ -733,10 +733,38 @@ static int parse_run(ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
+/* layers: {axis, count, min, max}: slabs across an axis, as columns of thermo.csv */
+static int parse_layers(ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"axis", "count", "min", "max", NULL};
+    rbl_layer_options *lo = &c->s->layers;
+    double count = 0.0;
+    int rc;
+    if ((rc = keys_known(c, n, "layers", keys)) ||
+        (rc = req_number(c, n, "count", &count, 1.0, 0, "layers")) ||
+        (rc = opt_number(c, n, "count", &count, 1.0, 0, 1000.0)) ||
+        (rc = req_number(c, n, "min", &lo->lo, -INFINITY, 0, "layers")) ||
+        (rc = req_number(c, n, "max", &lo->hi, -INFINITY, 0, "layers")))
+        return rc;
+    if (count != floor(count))
+        return fail(c, get(c, n, "count"), RBL_ERANGE, "'count' must be a whole number: '%s'",
+                    scalar(get(c, n, "count")));
+    if (!(lo->hi > lo->lo))
+        return fail(c, get(c, n, "max"), RBL_ERANGE, "layers: 'max' must exceed 'min': '%s'",
+                    scalar(get(c, n, "max")));
+    yaml_node_t *a = get(c, n, "axis");
+    const char *v = a ? scalar(a) : "z";
+    if (!v || strlen(v) != 1 || v[0] < 'x' || v[0] > 'z')
+        return fail(c, a, RBL_EPARSE, "layers: 'axis' must be x, y or z: '%s'", v ? v : "?");
+    lo->axis = v[0] - 'x';
+    lo->count = (size_t)count;
+    return RBL_OK;
+}
+
 static int parse_output(ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
-                                       "final", "shells", NULL};
+                                       "final", "shells", "layers", NULL};
     rbl_scene *s = c->s;
     int rc = keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -775,7 +803,8 @@ static int parse_output(ctx *c, yaml_node_t *n)
                         "'%s'", scalar(get(c, sh, "count")));
         s->shells = (size_t)count;
     }
-    return RBL_OK;
+    yaml_node_t *ly = get(c, n, "layers");
+    return ly ? parse_layers(c, ly) : RBL_OK;
 }
 
 static int parse_root(ctx *c, yaml_node_t *root)

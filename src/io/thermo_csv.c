@@ -1,7 +1,7 @@
 /* thermo_csv.c — thermo.csv (SPEC BY5): time, step, grains, lost, kinetic, rotational,
  * potential and elastic energy (J), their total, contacts, wall contacts, largest overlap over
- * the smaller radius, the force on each wall (N), and the self-gravity energy W (J; also in
- * potential). Rows are kept in memory and the whole file is rewritten atomically at each
+ * the smaller radius, the force on each wall (N), the self-gravity energy W (J; also in
+ * potential) and the virials, then the layers of output.layers. Rows are kept in memory and the whole file is rewritten atomically at each
  * output, so it is never seen half-written. */
 #include "scene_internal.h"
 
@@ -35,8 +35,10 @@ static int append(rbl_thermo_log *log, const char *fmt, ...)
     }
 }
 
-int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err)
+int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer_row *layers,
+                       size_t n_layers, int axis, rbl_error *err)
 {
+    const char name = (char)('x' + axis);
     int ok = 1;
     if (log->len == 0) {
         log->n_walls = t->n_walls;
@@ -44,7 +46,10 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err)
                          "contacts,wall_contacts,max_overlap_ratio");
         for (size_t w = 0; ok && w < t->n_walls; w++)
             ok = append(log, ",wall%zu_fx,wall%zu_fy,wall%zu_fz", w + 1, w + 1, w + 1);
-        ok = ok && append(log, ",self_potential,gravity_virial,contact_virial\n");
+        ok = ok && append(log, ",self_potential,gravity_virial,contact_virial");
+        for (size_t l = 0; ok && l < n_layers; l++)
+            ok = append(log, ",layer%zu_v%c,layer%zu_kinetic", l + 1, name, l + 1);
+        ok = ok && append(log, "\n");
     }
     ok = ok && append(log, "%.10g,%llu,%zu,%llu,%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.6g",
                       t->time, (unsigned long long)t->step, t->grains,
@@ -54,8 +59,11 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, rbl_error *err)
     for (size_t w = 0; ok && w < t->n_walls; w++)
         ok = append(log, ",%.8g,%.8g,%.8g", t->wall_force[3 * w], t->wall_force[3 * w + 1],
                     t->wall_force[3 * w + 2]);
-    ok = ok && append(log, ",%.10g,%.10g,%.10g\n", t->self_potential, t->gravity_virial,
+    ok = ok && append(log, ",%.10g,%.10g,%.10g", t->self_potential, t->gravity_virial,
                       t->contact_virial);
+    for (size_t l = 0; ok && l < n_layers; l++)
+        ok = append(log, ",%.8g,%.8g", layers[l].velocity[axis], layers[l].kinetic);
+    ok = ok && append(log, "\n");
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
 }
 
