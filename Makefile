@@ -69,6 +69,7 @@ validate: build
 	@validation/clump_dynamics.sh $(RUBBLE) $(BUILD)
 	@validation/asteroid.sh $(RUBBLE)
 	@validation/spin.sh $(RUBBLE)
+	@validation/drop.sh $(RUBBLE)
 	@validation/sound.sh $(RUBBLE)
 
 clean:
