@@ -10,7 +10,7 @@ set logscale xy
 set format y '10^{%L}'
 set grid
 set key bottom left
-rows(m, n) = sprintf("< awk -F, '$3 == \"%s\" && $1 == %s' %s/gravity.csv", m, n, dir)
+rows(m, n) = sprintf("< awk -F, '$3 == \"%s\" && $1 == %d' %s/gravity.csv", m, n, dir)
 plot rows('tree', 10000) using 9:5 with linespoints lw 2 pt 7 title 'tree, rms, N = 1e4', \
      rows('tree', 10000) using 9:6 with linespoints lw 1 pt 6 dt 2 title 'tree, p99, N = 1e4', \
      rows('tree', 100000) using 9:5 with linespoints lw 2 pt 5 title 'tree, rms, N = 1e5', \
@@ -24,7 +24,7 @@ set xlabel 'N (grains)'
 set ylabel 'grains per second'
 set format y '10^{%L}'
 set key top right
-rows2(m, t) = sprintf("< awk -F, '$3 == \"%s\" && $2 == %s' %s/gravity-speed.csv", m, t, dir)
+rows2(m, t) = sprintf("< awk -F, '$3 == \"%s\" && $2 == %d' %s/gravity-speed.csv", m, t, dir)
 plot rows2('tree', 1) using 1:11 with linespoints lw 2 pt 7 title 'tree, 1 core', \
      rows2('tree', 2) using 1:11 with linespoints lw 2 pt 5 title 'tree, 2 cores', \
      rows2('cells', 1) using 1:11 with linespoints lw 2 pt 9 title 'Cells, 1 core', \
