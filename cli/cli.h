@@ -27,6 +27,8 @@ int cli_parse_double(const char *text, double *out);
 size_t cli_peak_rss_bytes(void);
 /* Monotonic wall clock, s. */
 double cli_seconds(void);
+/* qsort comparator: doubles in ascending order (medians of repeated timings). */
+int cli_compare_doubles(const void *a, const void *b);
 size_t cli_physical_memory_bytes(void);
 /* "12.3 MiB" */
 const char *cli_bytes(size_t bytes, char *buf, size_t len);

@@ -84,6 +84,12 @@ const char *cli_bytes(size_t bytes, char *buf, size_t len)
     return buf;
 }
 
+int cli_compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 double cli_seconds(void)
 {
     struct timespec ts;

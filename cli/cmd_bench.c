@@ -27,12 +27,6 @@ static void usage(FILE *out)
             "          --large-share F: bimodal radii, a share F at r and the rest at r/Q\n");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Split "a,b,c" into at most max items (modifies text). */
 static int split_list(char *text, char **items, int max)
 {
@@ -93,7 +87,7 @@ static int run_one(const rbl_elements *e, rbl_cd_algorithm alg, int repeat, size
     rbl_cd_workspace_destroy(ws);
     if (rc != RBL_OK)
         return rc;
-    qsort(times, (size_t)repeat, sizeof *times, cmp_double);
+    qsort(times, (size_t)repeat, sizeof *times, cli_compare_doubles);
     row->median_s = times[repeat / 2];
     row->min_s = times[0];
     return RBL_OK;

@@ -19,12 +19,6 @@ static void usage(FILE *out)
                  "--no-reference: no direct sum (N too large): times and interactions only\n");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct lattice_point {
     double d2;
     double x[3];
@@ -96,7 +90,7 @@ static errors compare(size_t n, const double *acc, const double *ref, const doub
         w += 0.5 * mass[k] * phi[k];
         w_ref += 0.5 * mass[k] * ref_phi[k];
     }
-    qsort(scratch, n, sizeof *scratch, cmp_double);
+    qsort(scratch, n, sizeof *scratch, cli_compare_doubles);
     e.rms = sqrt(sum / (double)n);
     e.p99 = scratch[(size_t)(0.99 * (double)(n - 1))];
     e.max = scratch[n - 1];
@@ -117,7 +111,7 @@ static int timed(const rbl_self_gravity *cfg, size_t n, const double *pos, const
             return rc;
         t[r] = cli_seconds() - t0;
     }
-    qsort(t, (size_t)repeat, sizeof *t, cmp_double);
+    qsort(t, (size_t)repeat, sizeof *t, cli_compare_doubles);
     *seconds = t[repeat / 2];
     return RBL_OK;
 }

@@ -98,6 +98,36 @@ static inline double rand01(uint64_t *s)
     return (double)(*s >> 11) * 0x1.0p-53;
 }
 
+/* A cloud of 216 frictional grains (density DEM_CLOUD_RHO) on a jittered lattice, turning
+ * slowly, that collapses under its own gravity: the configuration (cube of half-edge `half`,
+ * tree gravity with G = 1e-3) and the grains. */
+#define DEM_CLOUD_RHO 2000.0
+
+static inline rbl_sim_config dem_cloud_config(double half)
+{
+    const double r = 0.05, m = DEM_CLOUD_RHO * 4.0 / 3.0 * M_PI * r * r * r, kn = 1e4;
+    const double gamma = rbl_gamma_from_restitution(0.5, 0.5 * m, kn);
+    rbl_sim_config cfg = dem_config(-half, half, kn, gamma, 5e-4);
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.friction = 0.5;
+    cfg.self_gravity.method = RBL_GRAVITY_TREE;
+    cfg.self_gravity.G = 1e-3;
+    return cfg;
+}
+
+static inline void dem_cloud_grains(rbl_sim *sim)
+{
+    const double r = 0.05;
+    uint64_t seed = 3;
+    for (int z = 0; z < 6; z++)
+        for (int y = 0; y < 6; y++)
+            for (int x = 0; x < 6; x++)
+                dem_grain(sim, (x - 2.5) * 0.11 + 0.01 * rand01(&seed),
+                          (y - 2.5) * 0.11 + 0.01 * rand01(&seed),
+                          (z - 2.5) * 0.11 + 0.01 * rand01(&seed), 0.02 * (y - 2.5),
+                          -0.02 * (x - 2.5), 0, r * (0.9 + 0.1 * rand01(&seed)));
+}
+
 /* A frictional pile on a floor: grains dropped in a box with gravity. */
 static inline rbl_sim *pile_sorted(int threads, double skin, uint64_t sort_every)
 {

@@ -51,27 +51,14 @@ static void orbit(rbl_gravity_method method)
     rbl_sim_destroy(sim);
 }
 
-/* 216 frictional grains on a jittered lattice collapsing under their own gravity. */
+/* The shared collapsing cloud (dem_test_util.h) with the field every `every` steps. */
 static rbl_sim *cloud(int threads, uint32_t every)
 {
-    const double r = 0.05, rho = 2000.0, m = rho * 4.0 / 3.0 * M_PI * r * r * r, kn = 1e4;
-    const double gamma = rbl_gamma_from_restitution(0.5, 0.5 * m, kn);
-    rbl_sim_config cfg = dem_config(-2.0, 2.0, kn, gamma, 5e-4);
-    cfg.law.tangent = RBL_TANGENT_SPRING;
-    cfg.law.friction = 0.5;
+    rbl_sim_config cfg = dem_cloud_config(2.0);
     cfg.threads = threads;
-    cfg.self_gravity.method = RBL_GRAVITY_TREE;
-    cfg.self_gravity.G = 1e-3;
     cfg.self_gravity.every = every;
-    rbl_sim *sim = dem_create(&cfg, rho);
-    uint64_t seed = 3;
-    for (int z = 0; z < 6; z++)
-        for (int y = 0; y < 6; y++)
-            for (int x = 0; x < 6; x++)
-                dem_grain(sim, (x - 2.5) * 0.11 + 0.01 * rand01(&seed),
-                          (y - 2.5) * 0.11 + 0.01 * rand01(&seed),
-                          (z - 2.5) * 0.11 + 0.01 * rand01(&seed), 0.02 * (y - 2.5),
-                          -0.02 * (x - 2.5), 0, r * (0.9 + 0.1 * rand01(&seed)));
+    rbl_sim *sim = dem_create(&cfg, DEM_CLOUD_RHO);
+    dem_cloud_grains(sim);
     return sim;
 }
 

@@ -16,13 +16,7 @@ echo "== aggregation: 1000 grains, 20000 s (examples/asteroid.yaml)"
 cp aggregate/thermo.csv "$DOCS/asteroid-aggregate-thermo.csv"
 
 echo "== the grains within 10 m of the centre of mass, settled for 10000 s"
-cat > settle.yaml <<'YAML'
-domain: {open: true, escape: 500}
-self_gravity: {method: tree, theta: 0.5, every: 10}
-materials:
-  - {name: rock, density: 3000}
-contact: {normal: linear, damping: linear, tangential: seed, kn: 1.8e5, gamma_n: 3.0e4,
-          friction: 0.5}
+{ asteroid_law; cat <<'YAML'
 grains:
   - file: aggregate/aggregate.txt
 select: {within: 10}
@@ -30,6 +24,7 @@ run: {time: 10000, dt: auto, c: 0.04}
 output: {folder: settle, every: 1000, thermo_every: 50, final: settled.txt,
          shells: {count: 11, radius: 11}}
 YAML
+} > settle.yaml
 "$RUBBLE" run settle.yaml | tee settle.txt
 cp settle/thermo.csv "$DOCS/asteroid-settle-thermo.csv"
 last=$(ls settle/shells_*.csv | tail -1)

@@ -3,6 +3,8 @@
 #                          RUBBLE and BUILD from the arguments (BUILD empty when not given),
 #                          DOCS=docs/validation (made), a temporary folder to work in (cd'd
 #                          into, removed at exit)
+#   asteroid_law           prints the scene keys the asteroid scripts share (asteroid.sh,
+#                          spin.sh, drop.sh: examples/asteroid.yaml's space, gravity and law)
 #   replace_section FILE HEADING NEW
 #                          drops the section of FILE that starts with the line "## HEADING..."
 #                          (up to the next "## " heading) and appends the file NEW, so a script
@@ -22,4 +24,15 @@ replace_section() {
     awk -v h="## $2" 'index($0, h) == 1 { skip = 1; next } /^## / { skip = 0 } !skip' "$1" > "$1.new"
     cat "$3" >> "$1.new"
     mv "$1.new" "$1"
+}
+
+asteroid_law() {
+    cat <<'YAML'
+domain: {open: true, escape: 500}
+self_gravity: {method: tree, theta: 0.5, every: 10}
+materials:
+  - {name: rock, density: 3000}
+contact: {normal: linear, damping: linear, tangential: seed, kn: 1.8e5, gamma_n: 3.0e4,
+          friction: 0.5}
+YAML
 }

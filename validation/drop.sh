@@ -22,19 +22,14 @@ read M cx cy cz < body.txt
 { cat "$SETTLED"; awk -v x="$cx" -v y="$cy" -v z="$cz" 'BEGIN { printf "%.10g %.10g %.10g 1 0 0 0\n", x, y, z + 30 }'; } > grains.txt
 lo=$(awk -v z="$cz" 'BEGIN { printf "%.10g", z + 8 }')
 hi=$(awk -v z="$cz" 'BEGIN { printf "%.10g", z + 31 }')
-cat > drop.yaml <<YAML
-domain: {open: true, escape: 500}
-self_gravity: {method: tree, theta: 0.5, every: 10}
-materials:
-  - {name: rock, density: 3000}
-contact: {normal: linear, damping: linear, tangential: seed, kn: 1.8e5, gamma_n: 3.0e4,
-          friction: 0.5}
+{ asteroid_law; cat <<YAML
 grains:
   - file: grains.txt
 run: {time: 9000, dt: auto, c: 0.04}
 output: {folder: drop, every: 1000, thermo_every: 10, final: final.txt,
          layers: {axis: z, count: 230, min: $lo, max: $hi}}
 YAML
+} > drop.yaml
 echo "== a boulder released 30 m above the centre of mass of the settled body (M = $M kg)"
 "$RUBBLE" run drop.yaml | tee run.txt
 

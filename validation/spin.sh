@@ -23,19 +23,14 @@ SETTLED=$DOCS/asteroid-settled.txt
 # over the samples from SETTLE of the step on, as a fraction of the step)
 protocol() {
     name=$1 step=$2 frame=$3 settle=$4
-    cat > "$name.yaml" <<YAML
-domain: {open: true, escape: 500}
-self_gravity: {method: tree, theta: 0.5, every: 10}
-materials:
-  - {name: rock, density: 3000}
-contact: {normal: linear, damping: linear, tangential: seed, kn: 1.8e5, gamma_n: 3.0e4,
-          friction: 0.5}
+    { asteroid_law; cat <<YAML
 grains:
   - file: $SETTLED
 spin: {axis: [1, 1, 0], omega_critical: 0.1, step: 0.1, every: $step, until: 1.3}
 run: {time: $(awk -v s="$step" 'BEGIN { print 13 * s }'), dt: auto, c: 0.04}
 output: {folder: $name, every: $frame, thermo_every: $frame, shells: {count: 10, radius: 30, band: 5}}
 YAML
+    } > "$name.yaml"
     echo "== $name: spinning the settled body up to 1.3 w_c, $step s per step"
     "$RUBBLE" run "$name.yaml" | tee "$name-run.txt"
     echo "time,spin,spin_measured,band_grains_6_9,band_force_6_9,band_grains_9_12,band_force_9_12,detached,lost" > "$name.csv"

@@ -566,9 +566,11 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     rc = setup_grid(sim, err);
     if (rc != RBL_OK)
         goto done;
-    for (size_t k = 0; k < n; k++)
-        sim->keys[k] = rbl_grid_key_of(&sim->grid, g->pos + 3 * k);
-    if (sim->step >= sim->next_sort_step) { /* reorder the grains by cell */
+    const int reorder = sim->step >= sim->next_sort_step;
+    if (reorder || !sim->hashed) /* hashed cells key the grains by slot (place_hashed) */
+        for (size_t k = 0; k < n; k++)
+            sim->keys[k] = rbl_grid_key_of(&sim->grid, g->pos + 3 * k);
+    if (reorder) { /* reorder the grains by cell */
         for (size_t k = 0; k < n; k++)
             sim->perm[k] = (uint32_t)k;
         rbl_radix_sort_u64(sim->keys, sim->perm, n, sim->grid.key_bits, sim->keys_tmp,

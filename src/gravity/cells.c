@@ -18,11 +18,6 @@ int rbl_gravity_cells(rbl_gravity_work *w, const rbl_self_gravity *cfg,
 {
     const size_t n = in->n;
     *interactions = 0.0;
-    if (n == 0)
-        return RBL_OK;
-    int rc = rbl_gravity_work_reserve(w, n, err);
-    if (rc != RBL_OK)
-        return rc;
     double r_max = 0.0, lo[3] = {INFINITY, INFINITY, INFINITY};
     for (size_t k = 0; k < n; k++) {
         r_max = fmax(r_max, in->radius[k]);

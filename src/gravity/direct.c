@@ -3,13 +3,10 @@
  * in input order, so the result does not depend on the number of threads. */
 #include "gravity_internal.h"
 
-int rbl_gravity_direct(rbl_gravity_work *w, const rbl_gravity_input *in, int threads,
-                       double *acc, double *phi, double *interactions, rbl_error *err)
+void rbl_gravity_direct(rbl_gravity_work *w, const rbl_gravity_input *in, int threads,
+                        double *acc, double *phi, double *interactions)
 {
     const size_t n = in->n;
-    int rc = rbl_gravity_work_reserve(w, n, err);
-    if (rc != RBL_OK)
-        return rc;
     for (size_t k = 0; k < n; k++)
         w->order[k] = (uint32_t)k;
     rbl_gravity_sort_sources(w, in, 0); /* input order */
@@ -26,6 +23,5 @@ int rbl_gravity_direct(rbl_gravity_work *w, const rbl_gravity_input *in, int thr
         acc[3 * i] = a[0], acc[3 * i + 1] = a[1], acc[3 * i + 2] = a[2];
         phi[i] = p;
     }
-    *interactions = n ? (double)n * (double)(n - 1) : 0.0;
-    return RBL_OK;
+    *interactions = (double)n * (double)(n - 1);
 }

@@ -101,13 +101,20 @@ int rbl_gravity_eval(rbl_gravity_work *w, const rbl_self_gravity *cfg_in,
     if (in->n > UINT32_MAX)
         return rbl_error_set(err, RBL_ETOOBIG, "self-gravity: more than 2^32 - 1 grains");
     double count = 0.0;
-    switch (cfg.method) {
-    case RBL_GRAVITY_OFF:
+    if (interactions)
+        *interactions = 0.0;
+    if (in->n == 0 || cfg.method == RBL_GRAVITY_OFF) {
         memset(acc, 0, 3 * in->n * sizeof *acc);
         memset(phi, 0, in->n * sizeof *phi);
+        return RBL_OK;
+    }
+    if ((rc = rbl_gravity_work_reserve(w, in->n, err)) != RBL_OK)
+        return rc;
+    switch (cfg.method) {
+    case RBL_GRAVITY_OFF: /* answered above */
         break;
     case RBL_GRAVITY_DIRECT:
-        rc = rbl_gravity_direct(w, in, threads, acc, phi, &count, err);
+        rbl_gravity_direct(w, in, threads, acc, phi, &count);
         break;
     case RBL_GRAVITY_CELLS:
         rc = rbl_gravity_cells(w, &cfg, in, threads, acc, phi, &count, err);

@@ -56,9 +56,10 @@ void rbl_gravity_sort_sources(rbl_gravity_work *w, const rbl_gravity_input *in,
                               unsigned key_bits);
 
 /* The methods: acc (3 per grain) and phi (1 per grain) with G = 1, in input order, and the
- * total number of interactions. cfg has its defaults filled in. */
-int rbl_gravity_direct(rbl_gravity_work *w, const rbl_gravity_input *in, int threads,
-                       double *acc, double *phi, double *interactions, rbl_error *err);
+ * total number of interactions. Called by rbl_gravity_eval with at least one grain and w
+ * reserved for them; cfg has its defaults filled in. */
+void rbl_gravity_direct(rbl_gravity_work *w, const rbl_gravity_input *in, int threads,
+                        double *acc, double *phi, double *interactions);
 int rbl_gravity_cells(rbl_gravity_work *w, const rbl_self_gravity *cfg,
                       const rbl_gravity_input *in, int threads, double *acc, double *phi,
                       double *interactions, rbl_error *err);

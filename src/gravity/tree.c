@@ -330,11 +330,6 @@ int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
 {
     const size_t n = in->n;
     *interactions = 0.0;
-    if (n == 0)
-        return RBL_OK;
-    int rc = rbl_gravity_work_reserve(w, n, err);
-    if (rc != RBL_OK)
-        return rc;
     /* the root: a cube on the bounding box's longest edge */
     double centre[3], half;
     if (!bounding_cube(in->pos, n, 3, centre, &half))
