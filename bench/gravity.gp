@@ -29,3 +29,17 @@ plot rows2('tree', 1) using 1:11 with linespoints lw 2 pt 7 title 'tree, 1 core'
      rows2('tree', 2) using 1:11 with linespoints lw 2 pt 5 title 'tree, 2 cores', \
      rows2('cells', 1) using 1:11 with linespoints lw 2 pt 9 title 'Cells, 1 core', \
      rows2('cells', 2) using 1:11 with linespoints lw 2 pt 11 title 'Cells, 2 cores'
+
+set output dir.'/gravity-step.png'
+set title 'Contact + self-gravity, whole steps on a self-gravitating sphere (field every step)'
+set xlabel 'N (grains)'
+set ylabel 'particle-steps per second per core'
+set key bottom left
+rows3(m, t) = sprintf("< awk -F, '$3 == \"%s\" && $2 == %d' %s/gravity-step.csv", m, t, dir)
+plot rows3('tree', 1) using 1:7 with linespoints lw 2 pt 7 title 'tree θ 0.5, 1 core', \
+     rows3('tree', 2) using 1:7 with linespoints lw 2 pt 5 title 'tree θ 0.5, 2 cores', \
+     rows3('cells', 1) using 1:7 with linespoints lw 2 pt 9 title 'Cells Nc 5, 1 core', \
+     rows3('cells', 2) using 1:7 with linespoints lw 2 pt 11 title 'Cells Nc 5, 2 cores', \
+     rows3('direct', 1) using 1:7 with points pt 13 ps 1.5 title 'direct, 1 core', \
+     5e4 with lines lw 2 dt 2 lc rgb 'black' title 'pkdgrav, published (1e6 particles)', \
+     2e5 with lines lw 1 dt 3 lc rgb 'red' title 'issue 11 target: 4x pkdgrav at 1e5'

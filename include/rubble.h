@@ -322,7 +322,8 @@ typedef struct rbl_thermo {
     size_t pairs_listed;       /* pairs in the Verlet list (within r_i + r_j + skin) */
     size_t wall_contacts;
     double max_overlap_ratio;  /* max xi / r_min of the pair */
-    double momentum[3];
+    double momentum[3];        /* total, kg m/s */
+    double angular_momentum[3];/* total about the origin, orbital m x × v plus spin, kg m²/s */
     size_t n_walls;
     const double *wall_force;  /* 3 per wall: force the grains exert on it, N */
 } rbl_thermo;

@@ -44,8 +44,8 @@ awk -F, -v M="$mass" -v rho=3000 -v G=6.67430e-11 '
         printf "%.10g %.10g %.10g %.10g\n", bulk, Rb, seed, Rs
     }' "$last" > density.txt
 read bulk Rb seed Rs < density.txt
-W=$(awk -F, 'END { print $(NF - 2) }' settle/thermo.csv)
-VC=$(awk -F, 'END { print $NF }' settle/thermo.csv)
+W=$(thermo_last self_potential settle/thermo.csv)
+VC=$(thermo_last contact_virial settle/thermo.csv)
 KE=$(awk -F, 'END { print $5 + $6 }' settle/thermo.csv)
 gnuplot -e "dir='$DOCS'; G=6.67430e-11; bulk=$bulk; Rb=$Rb; seed=$seed; Rs=$Rs" \
     "$ROOT/validation/asteroid.gp"

@@ -5,6 +5,7 @@
 #                          into, removed at exit)
 #   asteroid_law           prints the scene keys the asteroid scripts share (asteroid.sh,
 #                          spin.sh, drop.sh: examples/asteroid.yaml's space, gravity and law)
+#   thermo_last NAME FILE  prints the last row's value of thermo.csv's column NAME (by header)
 #   replace_section FILE HEADING NEW
 #                          drops the section of FILE that starts with the line "## HEADING..."
 #                          (up to the next "## " heading) and appends the file NEW, so a script
@@ -17,6 +18,11 @@ validation_workspace() {
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT
     cd "$work"
+}
+
+thermo_last() {
+    awk -F, -v name="$1" 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == name) col = c; next }
+        { v = $col } END { if (!col) exit 1; print v }' "$2"
 }
 
 replace_section() {

@@ -472,7 +472,7 @@ double rbl_contact_mass(const rbl_sim *sim, size_t k)
 }
 
 void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
-                       double *potential, double momentum[3])
+                       double *potential, double momentum[3], double angmom[3])
 {
     const rbl_bodies *b = &sim->bodies;
     const double *grav = sim->cfg.gravity;
@@ -486,5 +486,9 @@ void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
         *potential -= m * (grav[0] * X[0] + grav[1] * X[1] + grav[2] * X[2]);
         for (int a = 0; a < 3; a++)
             momentum[a] += m * V[a];
+        const double *Lb = b->angmom + 3 * k;
+        angmom[0] += m * (X[1] * V[2] - X[2] * V[1]) + Lb[0];
+        angmom[1] += m * (X[2] * V[0] - X[0] * V[2]) + Lb[1];
+        angmom[2] += m * (X[0] * V[1] - X[1] * V[0]) + Lb[2];
     }
 }

@@ -222,9 +222,10 @@ void rbl_bodies_half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, int 
 /* A lower bound of the mass a contact on grain k moves: the grain's own mass, or for a clump
  * member 1 / (1/M + (|offset| + r)^2 / I_min). Used by the time step and damping checks. */
 double rbl_contact_mass(const rbl_sim *sim, size_t k);
-/* Kinetic and rotational energy, potential energy and momentum of the bodies (added). */
+/* Kinetic and rotational energy, potential energy, momentum and angular momentum about the
+ * origin of the bodies (added). */
 void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
-                       double *potential, double momentum[3]);
+                       double *potential, double momentum[3], double angmom[3]);
 
 /* neighbor.c — the Verlet pair list from the shared grid; reorders grains by cell. */
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err);

@@ -1,6 +1,7 @@
 /* thermo.c — whole-system diagnostics for thermo.csv and the end-of-run report: kinetic and
  * rotational energy, gravitational potential, energy stored in the contact springs, contact
- * counts, the largest overlap relative to the smaller radius, momentum, wall forces, the
+ * counts, the largest overlap relative to the smaller radius, momentum and angular momentum,
+ * wall forces, the
  * self-gravity energy at the last evaluation of the field. Serial
  * and in grain order, so the numbers do not depend on the thread count. */
 #include "contact_kernel.h"
@@ -9,7 +10,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
 {
     const rbl_grains *g = &sim->g;
     const double *grav = sim->cfg.gravity;
-    double ek = 0.0, er = 0.0, ep = 0.0, p[3] = {0, 0, 0};
+    double ek = 0.0, er = 0.0, ep = 0.0, p[3] = {0, 0, 0}, L[3] = {0, 0, 0};
     for (size_t k = 0; k < g->n; k++) {
         if (g->body[k] >= 0)
             continue; /* clump members: their bodies count below */
@@ -19,8 +20,11 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         er += 0.5 * inertia * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
         ep -= m * (grav[0] * x[0] + grav[1] * x[1] + grav[2] * x[2]);
         p[0] += m * v[0], p[1] += m * v[1], p[2] += m * v[2];
+        L[0] += m * (x[1] * v[2] - x[2] * v[1]) + inertia * w[0];
+        L[1] += m * (x[2] * v[0] - x[0] * v[2]) + inertia * w[1];
+        L[2] += m * (x[0] * v[1] - x[1] * v[0]) + inertia * w[2];
     }
-    rbl_bodies_energy(sim, &ek, &er, &ep, p);
+    rbl_bodies_energy(sim, &ek, &er, &ep, p, L);
     /* self-gravity: W = 1/2 sum m phi over every grain, clump members included (the pairs
      * inside a rigid clump add a constant) */
     double w_self = 0.0, w_virial = 0.0;
@@ -88,7 +92,8 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->pairs_listed = pl->n;
     t->wall_contacts = wall_contacts;
     t->max_overlap_ratio = worst;
-    t->momentum[0] = p[0], t->momentum[1] = p[1], t->momentum[2] = p[2];
+    for (int a = 0; a < 3; a++)
+        t->momentum[a] = p[a], t->angular_momentum[a] = L[a];
     t->n_walls = (size_t)sim->n_walls;
     t->wall_force = sim->wall_force;
 }

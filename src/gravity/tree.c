@@ -213,7 +213,7 @@ static void build(build_ctx *b, uint32_t lo, uint32_t hi, int level, const doubl
 /* A group: the grains of one node of at most GROUP_SIZE grains, walked together. The grains'
  * sums run over the same interaction list, lane by lane: each lane adds in list order, so the
  * bits do not depend on the SIMD width (no reduction across lanes, no FMA contraction). */
-#define GROUP_SIZE 32
+#define GROUP_SIZE 64
 
 typedef struct group_lanes {
     double x[GROUP_SIZE], y[GROUP_SIZE], z[GROUP_SIZE], r[GROUP_SIZE];

@@ -46,7 +46,9 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                          "contacts,wall_contacts,max_overlap_ratio");
         for (size_t w = 0; ok && w < t->n_walls; w++)
             ok = append(log, ",wall%zu_fx,wall%zu_fy,wall%zu_fz", w + 1, w + 1, w + 1);
-        ok = ok && append(log, ",self_potential,gravity_virial,contact_virial");
+        ok = ok && append(log, ",self_potential,gravity_virial,contact_virial,momentum_x,"
+                               "momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
+                               "angular_momentum_z");
         for (size_t l = 0; ok && l < n_layers; l++)
             ok = append(log, ",layer%zu_v%c,layer%zu_kinetic", l + 1, name, l + 1);
         ok = ok && append(log, "\n");
@@ -61,6 +63,10 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                     t->wall_force[3 * w + 2]);
     ok = ok && append(log, ",%.10g,%.10g,%.10g", t->self_potential, t->gravity_virial,
                       t->contact_virial);
+    for (int a = 0; ok && a < 3; a++)
+        ok = append(log, ",%.12g", t->momentum[a]);
+    for (int a = 0; ok && a < 3; a++)
+        ok = append(log, ",%.12g", t->angular_momentum[a]);
     for (size_t l = 0; ok && l < n_layers; l++)
         ok = append(log, ",%.8g,%.8g", layers[l].velocity[axis], layers[l].kinetic);
     ok = ok && append(log, "\n");
