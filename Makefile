@@ -70,6 +70,7 @@ validate: build
 	@validation/asteroid.sh $(RUBBLE)
 	@validation/spin.sh $(RUBBLE)
 	@validation/drop.sh $(RUBBLE)
+	@validation/collapse.sh $(RUBBLE)
 	@validation/sound.sh $(RUBBLE)
 
 clean:

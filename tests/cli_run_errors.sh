@@ -33,6 +33,11 @@ expect() {
 for f in good/grains.pvd good/thermo.csv good/grains_000000.vtp; do
     [ -s "$f" ] || { echo "FAIL: $f missing"; exit 1; }
 done
+for a in radius velocity angular_velocity id contact_force contacts clump stress; do
+    grep -q "Name=\"$a\"" good/grains_000000.vtp || { echo "FAIL: the frame lacks '$a'"; exit 1; }
+done
+grep -q 'Name="stress" NumberOfComponents="9"' good/grains_000000.vtp || {
+    echo "FAIL: the frame's stress is not a 9-component tensor"; exit 1; }
 
 expect missing "missing.yaml: cannot open"
 printf 'domain: {min: [0, 0, 0]\nmax: 1\n' > syntax.yaml

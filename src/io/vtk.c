@@ -1,8 +1,8 @@
 /* vtk.c — ParaView output (SPEC BY5): VTK XML PolyData (.vtp) with raw appended binary arrays
  * — points with per-point arrays, as vertices or as polygons — used for the grains (position,
  * velocity, angular velocity, radius, id, contact force magnitude, contact count, the clump a
- * grain belongs to or -1), clumps and
- * iso-surfaces; and the .pvd collection that makes frames a time series. Written atomically
+ * grain belongs to or -1, the grain's stress tensor sigma_p = 1/V_p sum_c (x_c - x_p) (x) f_c),
+ * clumps and iso-surfaces; and the .pvd collection that makes frames a time series. Written atomically
  * (temporary name + rename). */
 #include "scene_internal.h"
 
@@ -94,8 +94,16 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
     const double *grav = rbl_sim_config_get(sim)->gravity;
     size_t n = v.n;
     double *fmag = malloc((n ? n : 1) * sizeof *fmag);
-    if (!fmag)
+    double *stress = malloc((n ? 9 * n : 1) * sizeof *stress);
+    if (!fmag || !stress) {
+        free(fmag), free(stress);
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    }
+    int rc = rbl_sim_grain_stress(sim, stress, err);
+    if (rc != RBL_OK) {
+        free(fmag), free(stress);
+        return rc;
+    }
     for (size_t k = 0; k < n; k++) {
         double f[3];
         for (int a = 0; a < 3; a++)
@@ -110,11 +118,12 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
         {"Float64", "contact_force", 1, 8, fmag},
         {"UInt32", "contacts", 1, 4, v.contacts},
         {"Int32", "clump", 1, 4, v.body},
+        {"Float64", "stress", 9, 8, stress},
     };
     rbl_vtp_polydata pd = {.n_points = n, .points = v.pos, .arrays = arrays,
                            .n_arrays = (int)(sizeof arrays / sizeof *arrays)};
-    int rc = rbl_vtp_polydata_write(path, &pd, err);
-    free(fmag);
+    rc = rbl_vtp_polydata_write(path, &pd, err);
+    free(fmag), free(stress);
     return rc;
 }
 
