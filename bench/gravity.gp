@@ -34,7 +34,9 @@ set output dir.'/gravity-step.png'
 set title 'Contact + self-gravity, whole steps on a self-gravitating sphere (field every step)'
 set xlabel 'N (grains)'
 set ylabel 'particle-steps per second per core'
-set key bottom left
+set key top right
+set xrange [5e3:2e6]
+set yrange [1e4:3e6]
 rows3(m, t) = sprintf("< awk -F, '$3 == \"%s\" && $2 == %d' %s/gravity-step.csv", m, t, dir)
 plot rows3('tree', 1) using 1:7 with linespoints lw 2 pt 7 title 'tree θ 0.5, 1 core', \
      rows3('tree', 2) using 1:7 with linespoints lw 2 pt 5 title 'tree θ 0.5, 2 cores', \
