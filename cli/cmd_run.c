@@ -131,6 +131,10 @@ int cmd_run(int argc, char **argv)
     printf("largest overlap %.3g of the smaller radius\n", rep.max_overlap_ratio);
     printf("output         %s/grains.pvd (%zu frames), %s/thermo.csv\n", rep.output_dir,
            rep.frames, rep.output_dir);
+    if (rep.frames_elsewhere)
+        printf("               %zu earlier frames are not in %s (written before the restart, "
+               "elsewhere): grains.pvd lists only what the folder holds\n",
+               rep.frames_elsewhere, rep.output_dir);
     printf("peak memory    %s\n", cli_bytes(cli_peak_rss_bytes(), mem, sizeof mem));
     rbl_scene_free(scene);
     return 0;

@@ -281,7 +281,8 @@ typedef struct rbl_sim_config {
     rbl_contact_law law;
     double impact_velocity; /* largest expected impact speed, m/s, for the contact time of
                                Hertz laws (dt check, dt: auto); 0 = 1 m/s */
-    int threads;         /* OpenMP threads; 0 = as many as the machine offers */
+    int threads;         /* OpenMP threads, 0 to RBL_MAX_THREADS; 0 = as many as the machine
+                            offers */
     uint64_t sort_every; /* steps between reorderings of the grains by cell (at the next
                             neighbour build); 0 = 1000 */
     rbl_self_gravity self_gravity; /* off unless method is set; no periodic axis with it */
@@ -359,6 +360,12 @@ RBL_API void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out);
 RBL_API const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim);
 /* Threads the force and neighbour passes use. */
 RBL_API int rbl_sim_threads(const rbl_sim *sim);
+/* The most threads a simulation accepts (a configuration or a checkpoint asking for more is
+ * refused before OpenMP sees the number). */
+#define RBL_MAX_THREADS 1024
+/* Use `threads` from now on (0: all cores): the results do not depend on it. RBL_EINVAL
+ * outside 0..RBL_MAX_THREADS. */
+RBL_API int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
 
@@ -575,7 +582,8 @@ typedef struct rbl_run_report {
     double energy_start, energy_end; /* kinetic + rotational + potential + elastic, J */
     double max_overlap_ratio;
     size_t contacts, pairs_listed; /* at the end */
-    size_t frames;
+    size_t frames;                /* in grains.pvd */
+    size_t frames_elsewhere;      /* a restart into another folder: earlier frames it lacks */
     int threads;
     rbl_sim_timers timers;
     char output_dir[1024];       /* where the files went */

@@ -129,5 +129,15 @@ expect layers_range "layers_range.yaml:[0-9]*:[0-9]*: layers: 'max' must exceed 
 scene layers_count 's|^output: {|output: {layers: {count: 0, min: 0, max: 1}, |'
 expect layers_count "layers_count.yaml:[0-9]*:[0-9]*: 'count' must be >= 1"
 
+# step counts that do not fit (issue 15: they used to divide by zero, or run 0 steps)
+scene tiny_dt 's/run: {steps: 2000, dt: auto, c: 0.05}/run: {steps: 10, dt: 1e-300}/'
+expect tiny_dt "tiny_dt.yaml:16:[0-9]*: output.every = 0.005 s is 5e+297 steps of dt = 1e-300 s: more than 1e+15"
+scene stiff_auto 's/kn: 2000/kn: 1e300/'
+expect stiff_auto "stiff_auto.yaml:16:[0-9]*: output.every = 0.005 s is .* steps of dt = .*: more than 1e+15"
+scene endless 's/run: {steps: 2000/run: {time: 1e300/'
+expect endless "endless.yaml:15:13: run.time = 1e+300 s is .* steps of dt = .*: more than 1e+15"
+scene thermo_steps 's/run: {steps: 2000, dt: auto, c: 0.05}/run: {steps: 10, dt: 1e-20}/; s/every: 0.005}/every: 1e-19, thermo_every: 1e+300}/'
+expect thermo_steps "thermo_steps.yaml:16:[0-9]*: output.thermo_every = 1e+300 s is"
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

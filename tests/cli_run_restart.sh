@@ -1,7 +1,9 @@
 #!/bin/sh
-# Checkpoint/restart through `rubble run`: a run restarted from its halfway checkpoint writes
-# byte-identical frames, thermo.csv, .pvd and later checkpoints; a checkpoint of another
-# scene and a corrupt file are refused with a message and exit status 1.
+# Checkpoint/restart through `rubble run`: a run restarted from its halfway checkpoint into
+# another folder writes byte-identical frames, thermo.csv and later checkpoints, and a .pvd
+# of the frames that folder holds; --threads is honoured and --steps before the checkpoint is
+# refused; a checkpoint of another scene and a corrupt file are refused with a message and
+# exit status 1.
 set -u
 RUBBLE=$1
 SCENES=$(cd "$(dirname "$0")/scenes" && pwd)
@@ -17,10 +19,32 @@ first=$(ls A/checkpoint_*.bin | head -1)
 last=$(ls A/checkpoint_*.bin | tail -1)
 [ "$first" != "$last" ] || fail "expected at least two checkpoints"
 "$RUBBLE" run ck.yaml --output B --restart "$first" --quiet > /dev/null || fail "restart failed"
-for f in grains.pvd thermo.csv $(cd B && ls grains_*.vtp checkpoint_*.bin); do
+for f in thermo.csv $(cd B && ls grains_*.vtp checkpoint_*.bin); do
     cmp -s "A/$f" "B/$f" || fail "$f differs after the restart"
 done
+# B holds the frames from the restart on: its series lists them, as A's does
+grep DataSet B/grains.pvd > b.lines
+grep -F -x -f b.lines A/grains.pvd | cmp -s - b.lines || fail "B/grains.pvd lists frames A's does not"
+[ "$(wc -l < b.lines)" -eq "$(ls B/grains_*.vtp | wc -l)" ] || fail "B/grains.pvd does not list B's frames"
 echo "ok: restart from $first is byte-identical ($(ls B | wc -l) files)"
+
+# restart options (docs/scenes.md): --threads is honoured (the bits do not depend on it);
+# --steps counts from the run's start, so a checkpoint past it is refused, nothing written
+"$RUBBLE" run ck.yaml --output E --restart "$first" --threads 1 > out.txt || fail "restart on 1 thread failed"
+grep -q "on 1 threads" out.txt || fail "--threads 1 was not honoured: $(grep speed out.txt)"
+cmp -s A/thermo.csv E/thermo.csv || fail "thermo.csv differs on 1 thread"
+grep -q "earlier frames are not in E" out.txt || fail "the report does not say frames are elsewhere"
+at=$(echo "$first" | sed 's/.*checkpoint_0*\([0-9]*\)\.bin/\1/')
+"$RUBBLE" run ck.yaml --output F --restart "$first" --steps $((at - 1)) > out.txt 2> err.txt && fail "--steps before the checkpoint accepted"
+grep -q "checkpoint is at step $at, already at or past the end of the run" err.txt || fail "message: $(cat err.txt)"
+[ -e F ] && fail "a refused restart made its output folder"
+echo "ok: $(cat err.txt)"
+# a restart into a new folder lists in grains.pvd only the frames that folder holds
+for f in $(sed -n 's/.*file="\([^"]*\)".*/\1/p' E/grains.pvd); do
+    [ -s "E/$f" ] || fail "E/grains.pvd lists $f, which E does not hold"
+done
+[ "$(grep -c DataSet E/grains.pvd)" -eq "$(ls E/grains_*.vtp | wc -l)" ] || fail "E/grains.pvd misses frames"
+echo "ok: a restart into another folder lists its $(ls E/grains_*.vtp | wc -l) frames"
 
 # another scene (one more grain source) refuses the checkpoint
 sed 's/^run:/  - random: {min: [0, 0, 0.035], max: [0.02, 0.02, 0.045], count: 5}\n    radius: 0.001\nrun:/' \

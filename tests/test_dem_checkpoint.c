@@ -1,6 +1,6 @@
 /* test_dem_checkpoint.c — checkpoint and restart (issue 3): a run saved halfway and
  * restarted continues bit for bit as the uninterrupted run; corrupt, truncated and foreign
- * files are refused with a message. */
+ * files are refused with a message; thread counts are bounded. */
 #include "dem_test_util.h"
 
 #include <stdio.h>
@@ -86,6 +86,23 @@ int main(void)
     fclose(f);
     expect_refused(bad, "not a rubble checkpoint");
     expect_refused("/nonexistent/ckpt.bin", "cannot open");
+
+    /* a thread count from a crafted checkpoint (or a config) beyond RBL_MAX_THREADS is refused
+     * before OpenMP sees it (issue 15: 100000 crashed inside libgomp) */
+    rbl_sim_config many = dem_config(0.0, 1.0, 1e3, 0.0, 1e-4);
+    many.threads = 100000;
+    rbl_sim *none = NULL;
+    ASSERT_TRUE(rbl_sim_create(&none, &many, &err) != RBL_OK && none == NULL);
+    printf("refused: %s\n", err.message);
+    ASSERT_TRUE(strstr(err.message, "threads must be 0 (all cores) to 1024") != NULL);
+    many.threads = 2;
+    ASSERT_OK(rbl_sim_create(&none, &many, &err));
+    ASSERT_TRUE(rbl_sim_set_threads(none, -1, &err) != RBL_OK);
+    ASSERT_TRUE(rbl_sim_set_threads(none, RBL_MAX_THREADS + 1, &err) != RBL_OK);
+    ASSERT_EQ_INT(rbl_sim_threads(none), 2);
+    ASSERT_OK(rbl_sim_set_threads(none, 1, &err));
+    ASSERT_EQ_INT(rbl_sim_threads(none), 1);
+    rbl_sim_destroy(none);
     remove(bad);
     remove(path);
     return 0;

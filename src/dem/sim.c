@@ -49,8 +49,9 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
     if (!(cfg->cell_factor == 0.0 || (cfg->cell_factor >= 2.0 && isfinite(cfg->cell_factor))))
         return rbl_error_set(err, RBL_EINVAL, "cell factor must be 0 or >= 2: '%g'",
                              cfg->cell_factor);
-    if (cfg->threads < 0)
-        return rbl_error_set(err, RBL_EINVAL, "threads must be >= 0: '%d'", cfg->threads);
+    if (cfg->threads < 0 || cfg->threads > RBL_MAX_THREADS)
+        return rbl_error_set(err, RBL_EINVAL, "threads must be 0 (all cores) to %d: '%d'",
+                             RBL_MAX_THREADS, cfg->threads);
     int rc = rbl_self_gravity_check(&cfg->self_gravity, err);
     if (rc != RBL_OK)
         return rc;
@@ -65,13 +66,7 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
     if (!sim)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->cfg = *cfg;
-    sim->threads = cfg->threads;
-#ifdef _OPENMP
-    if (sim->threads == 0)
-        sim->threads = omp_get_max_threads();
-#else
-    sim->threads = 1;
-#endif
+    rbl_sim_set_threads(sim, cfg->threads, NULL);
     for (int a = 0; a < 3; a++)
         sim->box[a] = cfg->open ? 0.0 : cfg->hi[a] - cfg->lo[a];
     sim->gravity = rbl_self_gravity_resolved(&cfg->self_gravity);
@@ -332,6 +327,22 @@ void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out) { *out = sim->t
 const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim) { return &sim->cfg; }
 
 int rbl_sim_threads(const rbl_sim *sim) { return sim->threads; }
+
+int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err)
+{
+    if (threads < 0 || threads > RBL_MAX_THREADS)
+        return rbl_error_set(err, RBL_EINVAL, "threads must be 0 (all cores) to %d: '%d'",
+                             RBL_MAX_THREADS, threads);
+    sim->cfg.threads = threads;
+#ifdef _OPENMP
+    sim->threads = threads ? threads : omp_get_max_threads();
+    if (sim->threads > RBL_MAX_THREADS)
+        sim->threads = RBL_MAX_THREADS;
+#else
+    sim->threads = 1;
+#endif
+    return RBL_OK;
+}
 
 int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err)
 {

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
 {
@@ -253,6 +254,7 @@ typedef struct outputs {
     double *times;
     char **files;
     size_t n_frames, cap;
+    size_t elsewhere;     /* frames before a restart that the output folder lacks */
     rbl_thermo_log log;
 } outputs;
 
@@ -412,11 +414,18 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
     o->cap = frames + 1;
     if (frames)
         memcpy(o->times, at, frames * sizeof(double)), at += frames * sizeof(double);
-    for (size_t k = 0; k < frames; k++) {
+    for (size_t k = 0; k < frames; k++) { /* those the output folder holds (a restart may
+                                             write elsewhere: the series lists what is there) */
         char name[64];
         snprintf(name, sizeof name, "grains_%06zu.vtp", k);
-        if (!(o->files[k] = strdup(name)))
+        char *frame = join(o->dir, name);
+        if (!frame)
             return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        int here = access(frame, F_OK) == 0;
+        free(frame);
+        if (here && !(o->files[k] = strdup(name)))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        o->elsewhere += !here;
         o->n_frames = k + 1;
     }
     memcpy(&v, at, 8), at += 8;
@@ -480,6 +489,29 @@ static int pour(const rbl_scene *s, rbl_sim *sim, pour_state *ps, double now, rb
     return RBL_OK;
 }
 
+/* The most steps a run, or the interval of one of its events, may span: far above any real
+ * run (a billion particle-steps per second for 30 years on one grain), and far below where
+ * a step count stops fitting a uint64_t or an exact double. */
+#define MAX_STEPS 1e15
+
+/* The steps in `seconds` of simulated time at dt: rounded up for the run's length, to the
+ * nearest for an event's interval, at least 1. A count beyond MAX_STEPS is refused at the
+ * scene's key (at; its line 0: the run's length, which set the default). */
+static int steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
+                    double dt, int round_up, uint64_t *out, rbl_error *err)
+{
+    const double q = seconds / dt;
+    if (!(q <= MAX_STEPS)) {
+        rbl_error_set(err, RBL_ERANGE,
+                      "%s = %g s is %.3g steps of dt = %g s: more than %g steps cannot be run",
+                      key, seconds, q, dt, MAX_STEPS);
+        return rbl_scene_error_at(s, at.line ? at : s->at_length, err);
+    }
+    const double n = round_up ? ceil(q - 1e-9) : round(q);
+    *out = n < 1.0 ? 1 : (uint64_t)n;
+    return RBL_OK;
+}
+
 int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,
                   rbl_error *err)
 {
@@ -506,6 +538,10 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         if (rc == RBL_OK)
             rc = read_run_state(s, opt->restart, blob, len, &o, ps, &unit, err);
         free(blob);
+        /* threads as a fresh run takes them (--threads, else the scene's, else all cores),
+         * not the checkpoint's: the results do not depend on them */
+        if (rc == RBL_OK)
+            rc = rbl_sim_set_threads(sim, opt->threads ? opt->threads : s->cfg.threads, err);
     } else {
         rc = build(s, opt->threads, &sim, &unit, err);
     }
@@ -517,29 +553,48 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     }
     const rbl_sim_config *cfg = rbl_sim_config_get(sim);
     double dt = cfg->dt;
-    uint64_t total = opt->steps ? opt->steps
-                     : s->steps ? s->steps
-                                : (uint64_t)ceil(s->end_time / dt - 1e-9);
+    uint64_t total = opt->steps ? opt->steps : s->steps;
+    if (!total)
+        rc = steps_in(s, s->at_length, "run.time", s->end_time, dt, 1, &total, err);
     double end_time = (double)total * dt;
-    rc = rbl_make_dirs(o.dir, err);
+    /* events in steps: frames, thermo rows, checkpoints, spin steps */
+    double thermo_dt = s->thermo_every > 0.0 ? s->thermo_every
+                       : s->frame_every > 0.0 ? s->frame_every / 10.0
+                                              : end_time / 100.0;
+    uint64_t frame_every = total, thermo_every = 1, checkpoint_every = 0;
+    uint64_t spin_every = 0, n_spin = 0;
+    if (rc == RBL_OK && s->frame_every > 0.0)
+        rc = steps_in(s, s->at_frame_every, "output.every", s->frame_every, dt, 0, &frame_every,
+                      err);
+    if (rc == RBL_OK)
+        rc = steps_in(s, s->at_thermo_every, "output.thermo_every", thermo_dt, dt, 0,
+                      &thermo_every, err);
+    if (rc == RBL_OK && s->checkpoint_every > 0.0)
+        rc = steps_in(s, s->at_checkpoint_every, "output.checkpoint_every", s->checkpoint_every,
+                      dt, 0, &checkpoint_every, err);
+    /* spin steps: + spin_step at every multiple of spin_every, n_spin times (by step number,
+     * so a restart applies the same ones) */
+    if (rc == RBL_OK && s->spin && s->spin_step > 0.0) {
+        rc = steps_in(s, s->at_spin, "spin.every", s->spin_every, dt, 0, &spin_every, err);
+        n_spin = (uint64_t)floor((s->spin_until - s->spin_omega) / s->spin_step + 1e-9);
+    }
     uint64_t step = 0;
     {
         rbl_thermo now;
         rbl_sim_thermo(sim, &now);
         step = now.step;
     }
+    if (rc == RBL_OK && opt->restart && step >= total)
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "%s: the checkpoint is at step %llu, already at or past the end of "
+                           "the run (step %llu of %s): nothing to run. run.time, run.steps and "
+                           "--steps count from the run's start, not from the restart",
+                           opt->restart, (unsigned long long)step, (unsigned long long)total,
+                           opt->steps ? "--steps" : s->path);
+    if (rc == RBL_OK)
+        rc = rbl_make_dirs(o.dir, err);
     rbl_thermo t;
     rep->energy_start = total_energy(sim, &t);
-    /* Events in steps: frames, thermo rows, pour batches; progress by wall clock. */
-    uint64_t frame_every = s->frame_every > 0.0 ? (uint64_t)fmax(1.0, round(s->frame_every / dt))
-                                                : total;
-    double thermo_dt = s->thermo_every > 0.0 ? s->thermo_every
-                       : s->frame_every > 0.0 ? s->frame_every / 10.0
-                                              : end_time / 100.0;
-    uint64_t thermo_every = (uint64_t)fmax(1.0, round(thermo_dt / dt));
-    uint64_t checkpoint_every = s->checkpoint_every > 0.0
-                                    ? (uint64_t)fmax(1.0, round(s->checkpoint_every / dt))
-                                    : 0;
     if (!opt->restart) {
         if (rc == RBL_OK)
             rc = pour(s, sim, ps, 0.0, err);
@@ -549,13 +604,6 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             rc = write_frame(&o, sim, err);
         if (rc == RBL_OK)
             rc = write_shells(s, &o, sim, err);
-    }
-    /* spin steps: + spin_step at every multiple of spin_every, n_spin times (by step number,
-     * so a restart applies the same ones) */
-    uint64_t spin_every = 0, n_spin = 0;
-    if (s->spin && s->spin_step > 0.0) {
-        spin_every = (uint64_t)fmax(1.0, round(s->spin_every / dt));
-        n_spin = (uint64_t)floor((s->spin_until - s->spin_omega) / s->spin_step + 1e-9);
     }
     double start = rbl_now(), last_progress = start;
     uint64_t first_step = step;
@@ -625,7 +673,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->max_overlap_ratio = t.max_overlap_ratio;
         rep->contacts = t.contacts;
         rep->pairs_listed = t.pairs_listed;
-        rep->frames = o.n_frames;
+        rep->frames = o.n_frames - o.elsewhere;
+        rep->frames_elsewhere = o.elsewhere;
         rep->threads = rbl_sim_threads(sim);
         snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
         rbl_sim_timers_get(sim, &rep->timers);

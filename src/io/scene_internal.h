@@ -50,6 +50,8 @@ struct rbl_scene {
     double checkpoint_every;  /* s; 0 = none */
     char *final_grains;       /* file name in the output folder, or NULL */
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
+    rbl_mark at_length;       /* run.time or run.steps */
+    rbl_mark at_frame_every, at_thermo_every, at_checkpoint_every; /* the key, else output */
     double select_within;     /* > 0: keep the grains within this distance of the centre of mass */
     rbl_mark at_select;
     int spin;                 /* a rigid spin about the centre of mass (seed 002 §3.4) */
@@ -67,7 +69,8 @@ struct rbl_scene {
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
 
-/* vtk.c — ParaView output: one .vtp frame of the grains, and the .pvd series listing them. */
+/* vtk.c — ParaView output: one .vtp frame of the grains, and the .pvd series listing them
+ * (files[k] NULL: frame k is left out). */
 int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err);
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
                   rbl_error *err);

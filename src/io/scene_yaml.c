@@ -726,6 +726,7 @@ static int parse_run(ctx *c, yaml_node_t *n)
         return rc;
     if (!!get(c, n, "time") + !!get(c, n, "steps") != 1)
         return fail(c, n, RBL_EPARSE, "'run' needs exactly one of 'time' and 'steps'");
+    s->at_length = mark_of(get(c, n, "time") ? get(c, n, "time") : get(c, n, "steps"));
     s->steps = (uint64_t)steps;
     s->cfg.threads = (int)threads;
     s->cfg.sort_every = (uint64_t)sort_every;
@@ -788,6 +789,10 @@ static int parse_output(ctx *c, yaml_node_t *n)
         (rc = opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)) ||
         (rc = opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
         return rc;
+    s->at_frame_every = mark_of(get(c, n, "every") ? get(c, n, "every") : n);
+    s->at_thermo_every = mark_of(get(c, n, "thermo_every") ? get(c, n, "thermo_every") : n);
+    s->at_checkpoint_every =
+        mark_of(get(c, n, "checkpoint_every") ? get(c, n, "checkpoint_every") : n);
     yaml_node_t *sh = get(c, n, "shells");
     if (sh) { /* shells: {count, radius, band}: radial profiles with each frame */
         static const char *const shell_keys[] = {"count", "radius", "band", NULL};

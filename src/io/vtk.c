@@ -137,8 +137,9 @@ int rbl_pvd_write(const char *path, const double *times, char *const *files, siz
     fprintf(af.file, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
                      "byte_order=\"" RBL_VTK_ORDER "\">\n  <Collection>\n");
     for (size_t k = 0; k < n; k++)
-        fprintf(af.file, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n",
-                times[k], files[k]);
+        if (files[k]) /* NULL: a frame this folder does not hold (a restart elsewhere) */
+            fprintf(af.file, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n",
+                    times[k], files[k]);
     fprintf(af.file, "  </Collection>\n</VTKFile>\n");
     return rbl_atomic_commit(&af, err);
 }
