@@ -323,6 +323,7 @@ typedef struct rbl_thermo {
     size_t pairs_listed;       /* pairs in the Verlet list (within r_i + r_j + skin) */
     size_t wall_contacts;
     double max_overlap_ratio;  /* max xi / r_min of the pair */
+    uint32_t max_overlap_ids[2]; /* its grains' ids (a wall contact: the grain's, UINT32_MAX) */
     double momentum[3];        /* total, kg m/s */
     double angular_momentum[3];/* total about the origin, orbital m x × v plus spin, kg m²/s */
     size_t n_walls;
@@ -360,6 +361,10 @@ RBL_API void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out);
 RBL_API const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim);
 /* Threads the force and neighbour passes use. */
 RBL_API int rbl_sim_threads(const rbl_sim *sim);
+/* The deepest overlap, relative to the smaller radius, that a simulation accepts at its start
+ * (grains on walls in rbl_sim_prepare; grains on grains in a scene's run): a settled bed
+ * overlaps by ~1e-4, so more means grains were placed into each other. */
+#define RBL_START_OVERLAP_MAX 0.01
 /* The most threads a simulation accepts (a configuration or a checkpoint asking for more is
  * refused before OpenMP sees the number). */
 #define RBL_MAX_THREADS 1024

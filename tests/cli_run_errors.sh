@@ -139,5 +139,23 @@ expect endless "endless.yaml:15:13: run.time = 1e+300 s is .* steps of dt = .*: 
 scene thermo_steps 's/run: {steps: 2000, dt: auto, c: 0.05}/run: {steps: 10, dt: 1e-20}/; s/every: 0.005}/every: 1e-19, thermo_every: 1e+300}/'
 expect thermo_steps "thermo_steps.yaml:16:[0-9]*: output.thermo_every = 1e+300 s is"
 
+# inputs that would eat the memory: a grains file whose second line never ends, /dev/zero
+{ printf '0.01 0.01 0.005 0.001\n'; head -c 1100000 /dev/zero | tr '\0' '1'; } > long.txt
+scene long_line 's|  - lattice: {min: \[0, 0, 0\], max: \[0.02, 0.02, 0.01\]}|  - file: long.txt|; /^    radius: 0.001$/d'
+expect long_line "long.txt:2: a line longer than 1048576 bytes; a longer one needs RBL_MAX_LINE_BYTES"
+scene zeros 's|  - lattice: {min: \[0, 0, 0\], max: \[0.02, 0.02, 0.01\]}|  - file: /dev/zero|; /^    radius: 0.001$/d'
+expect zeros "/dev/zero:1: a line longer than 1048576 bytes"
+
+# grains placed into each other by a file (they used to blow up and exit 0), radii and
+# positions whose squares the contact tests could not form
+printf '0.01 0.01 0.005 0.001\n0.0105 0.01 0.005 0.001\n' > overlap.txt
+scene overlap 's|  - lattice: {min: \[0, 0, 0\], max: \[0.02, 0.02, 0.01\]}|  - file: overlap.txt|; /^    radius: 0.001$/d'
+expect overlap "overlap.yaml:11:[0-9]*: grains 0 and 1 overlap at the start by 1.5 of the smaller radius (at most 0.01"
+scene tiny_radius 's/^    radius: 0.001$/    radius: 1e-300/'
+expect tiny_radius "tiny_radius.yaml:11:[0-9]*: grain: radius must be 1e-12 to 1e+12 m: '1e-300'"
+printf '1e200 0 0.005 0.001\n' > far.txt
+scene far 's|  - lattice: {min: \[0, 0, 0\], max: \[0.02, 0.02, 0.01\]}|  - file: far.txt|; /^    radius: 0.001$/d'
+expect far "far.txt:1: grain: position (1e+200, 0, 0.005) must be finite and within 1e+15 m"
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

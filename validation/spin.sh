@@ -105,8 +105,10 @@ protocol spin-slow 1000 10 0.5
 # as 1 - (w / w_c)^2. Its scale F0 fitted on the slow protocol's steps up to 0.5 w_c.
 F0=$(awk -F, 'NR > 1 && $1 <= 0.5 { x = 1 - $1 ^ 2; sxy += x * $4; sxx += x * x }
     END { printf "%.6g", sxy / sxx }' "$DOCS/spin-slow-steps.csv")
-first() { awk -F, 'NR > 1 && ($8 > 0 || $9 > 0) { printf "t = %s s, during the step at %s w_c", $1, $2; exit }' "$1"; }
-zero() { awk -F, -v F0="$F0" 'NR > 1 && $4 < 0.1 * F0 { print $1; exit }' "$1"; }
+first() { awk -F, 'NR > 1 && ($8 > 0 || $9 > 0) { printf "t = %s s, during the step at %s w_c", $1, $2; found = 1; exit }
+    END { if (!found) printf "none up to the last step" }' "$1"; }
+zero() { awk -F, -v F0="$F0" 'NR > 1 && $4 < 0.1 * F0 { printf "%s w_c", $1; found = 1; exit }
+    END { if (!found) printf "not reached (never below 0.1 F0)" }' "$1"; }
 gnuplot -e "dir='$DOCS'; F0=$F0; A=$A; B=$B" "$ROOT/validation/spin.gp"
 
 table() {
@@ -150,14 +152,14 @@ table() {
     echo
     table "$DOCS/spin-steps.csv"
     echo
-    echo "Band force of shell 9-12 m below 0.1 F0 first at: $(zero "$DOCS/spin-steps.csv") w_c."
+    echo "Band force of shell 9-12 m below 0.1 F0 first at: $(zero "$DOCS/spin-steps.csv")."
     echo "First grain detached: $(first "$DOCS/spin.csv")."
     echo
     echo "### Slow: 1000 s per step, a sample every 10 s, the second half of each step averaged"
     echo
     table "$DOCS/spin-slow-steps.csv"
     echo
-    echo "Band force of shell 9-12 m below 0.1 F0 first at: $(zero "$DOCS/spin-slow-steps.csv") w_c."
+    echo "Band force of shell 9-12 m below 0.1 F0 first at: $(zero "$DOCS/spin-slow-steps.csv")."
     echo "First grain detached: $(first "$DOCS/spin-slow.csv")."
     echo
     echo "| run | result |"

@@ -197,6 +197,15 @@ void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, doubl
 
 /* sim.c — a grain of mass m appended (validated); body -1 for a free grain, else the clump
  * and the member slot. */
+/* The values a grain may have, wherever it comes from (added, inserted, loaded): a radius in
+ * [RBL_RADIUS_MIN, RBL_RADIUS_MAX] m, coordinates within RBL_COORD_MAX m of the origin,
+ * finite velocities. Far beyond any granular material, and small enough that every square
+ * and product the contact tests form stays finite and normal. */
+#define RBL_RADIUS_MIN 1e-12
+#define RBL_RADIUS_MAX 1e12
+#define RBL_COORD_MAX 1e15
+int rbl_grain_values_check(const double pos[3], const double vel[3], const double omega[3],
+                           double radius, rbl_error *err);
 int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t body,
                          uint32_t slot, uint32_t *id, rbl_error *err);
 

@@ -15,7 +15,6 @@ static const char axis_name[3] = {'x', 'y', 'z'};
 /* A grain may start pressed into a wall by at most this share of its radius: enough for a
  * settled bed read from a file (resting overlaps are a fraction of a percent), too little for
  * a grain placed through the wall by mistake. */
-#define RBL_START_OVERLAP_MAX 0.01
 
 int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
 {
@@ -158,21 +157,36 @@ int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *gr, uint32_t *id, rbl_error
     return rbl_sim_append_grain(sim, gr, m, -1, 0, id, err);
 }
 
+int rbl_grain_values_check(const double pos[3], const double vel[3], const double omega[3],
+                           double radius, rbl_error *err)
+{
+    if (!(radius >= RBL_RADIUS_MIN && radius <= RBL_RADIUS_MAX))
+        return rbl_error_set(err, RBL_EINVAL, "grain: radius must be %g to %g m: '%g'",
+                             RBL_RADIUS_MIN, RBL_RADIUS_MAX, radius);
+    for (int a = 0; a < 3; a++)
+        if (!(fabs(pos[a]) <= RBL_COORD_MAX))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "grain: position (%g, %g, %g) must be finite and within %g m "
+                                 "of the origin", pos[0], pos[1], pos[2], RBL_COORD_MAX);
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(vel[a]) || !isfinite(omega[a]))
+            return rbl_error_set(err, RBL_EINVAL, "grain: velocities must be finite");
+    return RBL_OK;
+}
+
 int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t body,
                          uint32_t slot, uint32_t *id, rbl_error *err)
 {
-    if (!(gr->radius > 0.0 && isfinite(gr->radius)))
-        return rbl_error_set(err, RBL_EINVAL, "grain: radius must be > 0: '%g'", gr->radius);
-    for (int a = 0; a < 3; a++)
-        if (!isfinite(gr->pos[a]) || !isfinite(gr->vel[a]) || !isfinite(gr->omega[a]))
-            return rbl_error_set(err, RBL_EINVAL, "grain: position and velocities must be finite");
+    int rc = rbl_grain_values_check(gr->pos, gr->vel, gr->omega, gr->radius, err);
+    if (rc != RBL_OK)
+        return rc;
     if (gr->material < 0 || gr->material >= sim->n_materials)
         return rbl_error_set(err, RBL_EINVAL, "grain: no material %d (%d defined)", gr->material,
                              sim->n_materials);
     if (sim->next_id == UINT32_MAX)
         return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
     rbl_grains *g = &sim->g;
-    int rc = rbl_grains_reserve(g, g->n + 1, err);
+    rc = rbl_grains_reserve(g, g->n + 1, err);
     if (rc != RBL_OK)
         return rc;
     size_t k = g->n++;

@@ -36,6 +36,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         }
     const rbl_contact_law *law = &sim->cfg.law;
     double elastic = 0.0, worst = 0.0;
+    uint32_t worst_ids[2] = {UINT32_MAX, UINT32_MAX};
     size_t contacts = 0, wall_contacts = 0;
     const rbl_pair_list *pl = &sim->pairs;
     /* out of memory for the packed copy: the spring energy is unknown (NaN) */
@@ -55,8 +56,10 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         elastic += rbl_contact_energy(law, rbl_pair_coef_of(sim, g->material[i], g->material[j]),
                                       &geo, pl->hist + RBL_HIST * q);
         double rmin = g->radius[i] < g->radius[j] ? g->radius[i] : g->radius[j];
-        if (geo.overlap / rmin > worst)
+        if (geo.overlap / rmin > worst) {
             worst = geo.overlap / rmin;
+            worst_ids[0] = g->id[i], worst_ids[1] = g->id[j];
+        }
     }
     for (int s = 0; s < sim->n_walls; s++)
         sim->wall_force[3 * s] = sim->wall_force[3 * s + 1] = sim->wall_force[3 * s + 2] = 0.0;
@@ -71,8 +74,10 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         elastic += rbl_contact_energy(
             law, rbl_pair_coef_of(sim, g->material[i], sim->walls[wl->wall[q]].material), &geo,
             wl->hist + RBL_HIST * q);
-        if (geo.overlap / g->radius[i] > worst)
+        if (geo.overlap / g->radius[i] > worst) {
             worst = geo.overlap / g->radius[i];
+            worst_ids[0] = g->id[i], worst_ids[1] = UINT32_MAX;
+        }
         const double *o = wl->out + RBL_WALL_OUT * q;
         double *wf = sim->wall_force + 3 * wl->wall[q];
         wf[0] -= o[0], wf[1] -= o[1], wf[2] -= o[2];
@@ -92,6 +97,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->pairs_listed = pl->n;
     t->wall_contacts = wall_contacts;
     t->max_overlap_ratio = worst;
+    t->max_overlap_ids[0] = worst_ids[0], t->max_overlap_ids[1] = worst_ids[1];
     for (int a = 0; a < 3; a++)
         t->momentum[a] = p[a], t->angular_momentum[a] = L[a];
     t->n_walls = (size_t)sim->n_walls;

@@ -1,5 +1,8 @@
 /* line_reader.c — reading numeric text files line by line with file:line context; blank
- * lines and '#' comments are skipped anywhere. NaN and infinity are refused. */
+ * lines and '#' comments are skipped anywhere. NaN and infinity are refused. A line longer
+ * than RBL_MAX_LINE_BYTES (1 MiB; the environment variable of that name raises it) is
+ * refused before it is held whole, so /dev/zero or a file with no newline cannot eat the
+ * memory; a read error, an allocation failure included, is an error, never an end of file. */
 #include "io_internal.h"
 
 #include <ctype.h>
@@ -34,17 +37,58 @@ static char *skip_space(char *s)
     return s;
 }
 
+#define DEFAULT_MAX_LINE ((size_t)1 << 20)
+
+static size_t max_line_bytes(void)
+{
+    const char *v = getenv("RBL_MAX_LINE_BYTES");
+    char *end = NULL;
+    unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+    return v && end != v && *end == '\0' && n > 0 ? (size_t)n : DEFAULT_MAX_LINE;
+}
+
+/* The next line into r->buf (NUL-terminated, its newline kept): its length, 0 at the end of
+ * the file, -1 with err set on a read error, an allocation failure or a line too long. */
+static long read_line(rbl_line_reader *r, rbl_error *err)
+{
+    const size_t limit = max_line_bytes();
+    size_t len = 0;
+    int c = 0;
+    while ((c = getc_unlocked(r->file)) != EOF) {
+        if (len >= limit)
+            return rbl_error_set(err, RBL_ERANGE,
+                                 "%s:%ld: a line longer than %zu bytes; a longer one needs "
+                                 "RBL_MAX_LINE_BYTES set in the environment",
+                                 r->path, r->line + 1, limit);
+        if (len + 2 > r->cap) {
+            size_t cap = r->cap ? 2 * r->cap : 256;
+            char *grown = realloc(r->buf, cap);
+            if (!grown)
+                return rbl_error_set(err, RBL_ENOMEM, "%s:%ld: out of memory for a line of %zu "
+                                     "bytes", r->path, r->line + 1, len);
+            r->buf = grown, r->cap = cap;
+        }
+        r->buf[len++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (c == EOF && ferror(r->file))
+        return rbl_error_set(err, RBL_EIO, "%s:%ld: read error: %s", r->path, r->line + 1,
+                             strerror(errno));
+    if (len)
+        r->buf[len] = '\0';
+    return (long)len;
+}
+
 int rbl_reader_next(rbl_line_reader *r, rbl_error *err)
 {
     for (;;) {
         errno = 0;
-        ssize_t len = getline(&r->buf, &r->cap, r->file);
-        if (len < 0) {
-            if (ferror(r->file))
-                return rbl_error_set(err, RBL_EIO, "%s:%ld: read error: %s", r->path,
-                                     r->line + 1, strerror(errno));
+        long len = read_line(r, err);
+        if (len < 0)
+            return len;
+        if (len == 0)
             return 0;
-        }
         r->line++;
         if (memchr(r->buf, '\0', (size_t)len))
             return rbl_error_set(err, RBL_EPARSE, "%s:%ld: binary data (a NUL byte) in a text file",

@@ -100,7 +100,8 @@ static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, doubl
                                       &placed, err);
             continue;
         }
-        rc = add_probe_grain(probe, cfg, &s->sources[k].spec, err);
+        if ((rc = add_probe_grain(probe, cfg, &s->sources[k].spec, err)) != RBL_OK)
+            rbl_scene_error_at(s, s->sources[k].at, err);
     }
     if (rc == RBL_OK)
         *t_c = rbl_sim_contact_time(probe);
@@ -161,7 +162,7 @@ static int build(const rbl_scene *s, int threads, rbl_sim **out, double *unit, r
         if (sp->clump) {
             int rc = clump_contact_mass(s, sp, &m, err);
             if (rc != RBL_OK)
-                return rc;
+                return rbl_scene_error_at(s, s->sources[0].at, err);
         }
         cfg.law.gamma_n = rbl_gamma_from_restitution(s->restitution, 0.5 * m, cfg.law.kn);
     }
@@ -235,6 +236,18 @@ static int build(const rbl_scene *s, int threads, rbl_sim **out, double *unit, r
     }
     if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK)
         goto fail;
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t); /* grains placed into each other (walls: checked above) */
+    if (t.max_overlap_ratio > RBL_START_OVERLAP_MAX && t.max_overlap_ids[1] != UINT32_MAX) {
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "grains %u and %u overlap at the start by %.3g of the smaller "
+                           "radius (at most %g is accepted; a settled bed overlaps by ~1e-4): "
+                           "grains from a file are placed as given",
+                           t.max_overlap_ids[0], t.max_overlap_ids[1], t.max_overlap_ratio,
+                           RBL_START_OVERLAP_MAX);
+        rbl_scene_error_at(s, s->at_grains, err);
+        goto fail;
+    }
     *out = sim;
     return RBL_OK;
 fail:
