@@ -157,5 +157,14 @@ printf '1e200 0 0.005 0.001\n' > far.txt
 scene far 's|  - lattice: {min: \[0, 0, 0\], max: \[0.02, 0.02, 0.01\]}|  - file: far.txt|; /^    radius: 0.001$/d'
 expect far "far.txt:1: grain: position (1e+200, 0, 0.005) must be finite and within 1e+15 m"
 
+# a second document (malformed or not) is not silently ignored; deep nesting is refused before
+# libyaml spends quadratic time on it; a huge file before it is read
+{ cat "$SCENES/small.yaml"; printf -- '---\nfoo: [1, 2\n'; } > second_doc.yaml
+expect second_doc "second_doc.yaml:17:1: a second YAML document: a scene file holds one"
+awk 'BEGIN { s = "a: "; for (k = 0; k < 100000; k++) s = s "["; for (k = 0; k < 100000; k++) s = s "]"; print s }' > deep.yaml
+expect deep "deep.yaml:1:35: nested deeper than 32 levels"
+head -c 17000000 /dev/zero | tr '\0' ' ' > huge.yaml
+expect huge "huge.yaml: 17000000 bytes: a scene file is at most 16777216"
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

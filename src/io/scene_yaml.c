@@ -852,12 +852,72 @@ static int parse_root(ctx *c, yaml_node_t *root)
     return RBL_OK;
 }
 
+/* Limits far above any scene, checked before the document is built: libyaml's time grows
+ * quadratically with nesting, and a scene is a few kilobytes of at most four levels. */
+#define MAX_SCENE_DEPTH 32
+#define MAX_SCENE_BYTES ((long)16 << 20)
+
+/* One pass over the events: the file's size, its nesting depth, and one document only (a
+ * second one, malformed or not, would otherwise be ignored). The file is rewound. */
+static int prescan(FILE *f, const char *path, rbl_error *err)
+{
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        rewind(f);
+        if (size > MAX_SCENE_BYTES)
+            return rbl_error_set(err, RBL_ETOOBIG, "%s: %ld bytes: a scene file is at most %ld "
+                                 "(many grains belong in a `file:` source)",
+                                 path, size, MAX_SCENE_BYTES);
+    }
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    yaml_parser_set_input_file(&p, f);
+    int depth = 0, docs = 0, rc = RBL_OK;
+    for (;;) {
+        yaml_event_t e;
+        if (!yaml_parser_parse(&p, &e)) {
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%d:%d: %s%s%s", path,
+                               (int)p.problem_mark.line + 1, (int)p.problem_mark.column + 1,
+                               p.problem ? p.problem : "YAML syntax error",
+                               p.context ? " " : "", p.context ? p.context : "");
+            break;
+        }
+        const yaml_event_type_t type = e.type;
+        const yaml_mark_t at = e.start_mark;
+        yaml_event_delete(&e);
+        if (type == YAML_SEQUENCE_START_EVENT || type == YAML_MAPPING_START_EVENT) {
+            if (++depth > MAX_SCENE_DEPTH) {
+                rc = rbl_error_set(err, RBL_EPARSE, "%s:%d:%d: nested deeper than %d levels",
+                                   path, (int)at.line + 1, (int)at.column + 1, MAX_SCENE_DEPTH);
+                break;
+            }
+        } else if (type == YAML_SEQUENCE_END_EVENT || type == YAML_MAPPING_END_EVENT) {
+            depth--;
+        } else if (type == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%d:%d: a second YAML document: a scene "
+                               "file holds one", path, (int)at.line + 1, (int)at.column + 1);
+            break;
+        } else if (type == YAML_STREAM_END_EVENT) {
+            break;
+        }
+    }
+    yaml_parser_delete(&p);
+    rewind(f);
+    return rc;
+}
+
 int rbl_scene_load(const char *path, rbl_scene **out, rbl_error *err)
 {
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f)
         return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    int pre = prescan(f, path, err);
+    if (pre != RBL_OK) {
+        fclose(f);
+        return pre;
+    }
     rbl_scene *s = calloc(1, sizeof *s);
     if (!s) {
         fclose(f);
