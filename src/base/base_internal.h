@@ -43,6 +43,10 @@ int rbl_mem_reserve_check(const rbl_mem *mem, size_t bytes, const char *what, rb
 void rbl_mem_free(rbl_mem *mem, void *p, size_t bytes);
 /* calloc for long-lived large arrays (element data), on transparent huge pages; free(). */
 void *rbl_huge_calloc(size_t count, size_t size);
+/* Room for `need` elements of `size` bytes in *p (capacity *cap, in elements), doubled from
+ * 1024 so that repeated growth costs O(1) per element; 0 (nothing changed) when out of
+ * memory or when the bytes overflow. */
+int rbl_grow_array(void **p, size_t *cap, size_t need, size_t size);
 
 /* Store one 64-byte record at a line-aligned dst with streaming (non-temporal) stores: the line
  * is not read before it is written (no read for ownership), which saves a third of the memory

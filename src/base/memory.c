@@ -79,6 +79,23 @@ int rbl_size_mul(size_t a, size_t b, size_t *out)
     return 1;
 }
 
+int rbl_grow_array(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 1;
+    size_t want = *cap ? *cap : 1024, bytes;
+    while (want < need)
+        want = want > SIZE_MAX / 2 ? need : 2 * want;
+    if (!rbl_size_mul(want, size, &bytes))
+        return 0;
+    void *q = realloc(*p, bytes);
+    if (!q)
+        return 0;
+    *p = q;
+    *cap = want;
+    return 1;
+}
+
 int rbl_mem_reserve_check(const rbl_mem *mem, size_t bytes, const char *what, rbl_error *err)
 {
     if (mem->limit && (bytes > mem->limit || mem->current > mem->limit - bytes))

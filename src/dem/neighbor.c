@@ -107,21 +107,6 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
     return (long)kept;
 }
 
-static int grow_array(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 1;
-    size_t want = *cap ? *cap : 1024;
-    while (want < need)
-        want *= 2;
-    void *q = realloc(*p, want * size);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = want;
-    return 1;
-}
-
 /* Open domain: cells of this edge are numbered from sim->open_origin; a coordinate is clamped
  * to +-2^31 cells (a grain beyond shares the outermost cells with the others there: still
  * correct, as clamping keeps neighbouring cells neighbours, only slower). The edge's margin
@@ -350,24 +335,24 @@ int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *
     int ok = 1;
     if (n > p->cap) {
         size_t cap = p->cap, c2 = p->cap, c3 = p->cap, c4 = p->cap, c5 = p->cap, c6 = p->cap;
-        ok = grow_array((void **)&p->i, &cap, n, sizeof *p->i) &&
-             grow_array((void **)&p->j, &c2, n, sizeof *p->j) &&
-             grow_array((void **)&p->image, &c3, n, 1) &&
-             grow_array((void **)&p->touch, &c4, n, 1) &&
-             grow_array((void **)&p->hist, &c5, n, RBL_HIST * sizeof(double)) &&
-             grow_array((void **)&p->out, &c6, n, RBL_PAIR_OUT * sizeof(double));
+        ok = rbl_grow_array((void **)&p->i, &cap, n, sizeof *p->i) &&
+             rbl_grow_array((void **)&p->j, &c2, n, sizeof *p->j) &&
+             rbl_grow_array((void **)&p->image, &c3, n, 1) &&
+             rbl_grow_array((void **)&p->touch, &c4, n, 1) &&
+             rbl_grow_array((void **)&p->hist, &c5, n, RBL_HIST * sizeof(double)) &&
+             rbl_grow_array((void **)&p->out, &c6, n, RBL_PAIR_OUT * sizeof(double));
         if (ok) {
             size_t c7 = p->cap;
             size_t c8 = p->cap;
-            ok = grow_array((void **)&p->jpos, &c7, n, sizeof *p->jpos) &&
-                 grow_array((void **)&p->touch_j, &c8, n, 1);
+            ok = rbl_grow_array((void **)&p->jpos, &c7, n, sizeof *p->jpos) &&
+                 rbl_grow_array((void **)&p->touch_j, &c8, n, 1);
             p->cap = cap;
         }
     }
     if (ok && grains + 1 > p->grains_cap) {
         size_t g1 = p->grains_cap, g2 = p->grains_cap;
-        ok = grow_array((void **)&p->i_start, &g1, grains + 1, sizeof(size_t)) &&
-             grow_array((void **)&p->j_start, &g2, grains + 1, sizeof(size_t));
+        ok = rbl_grow_array((void **)&p->i_start, &g1, grains + 1, sizeof(size_t)) &&
+             rbl_grow_array((void **)&p->j_start, &g2, grains + 1, sizeof(size_t));
         if (ok)
             p->grains_cap = g1;
     }
@@ -485,7 +470,7 @@ void rbl_pair_list_free(rbl_pair_list *p)
 static int place_dense(rbl_sim *sim, size_t n, rbl_error *err)
 {
     size_t cells = (size_t)sim->grid.n_cells;
-    if (!grow_array((void **)&sim->cell_start, &sim->cell_start_cap, cells + 1,
+    if (!rbl_grow_array((void **)&sim->cell_start, &sim->cell_start_cap, cells + 1,
                     sizeof *sim->cell_start))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu cells", cells);
     size_t *cs = sim->cell_start;
@@ -505,7 +490,7 @@ static int place_dense(rbl_sim *sim, size_t n, rbl_error *err)
  * the open domain's origin), then the table; keys[k] becomes grain k's slot. */
 static int place_hashed(rbl_sim *sim, size_t n, rbl_error *err)
 {
-    if (!grow_array((void **)&sim->cell_xyz, &sim->cell_xyz_cap, 3 * (n ? n : 1),
+    if (!rbl_grow_array((void **)&sim->cell_xyz, &sim->cell_xyz_cap, 3 * (n ? n : 1),
                     sizeof *sim->cell_xyz))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the cells of %zu grains", n);
     for (size_t k = 0; k < n; k++)
@@ -528,7 +513,7 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
         goto done;
 
     size_t n = g->n;
-    if (!grow_array((void **)&sim->keys, &sim->sort_cap, n + 1, sizeof *sim->keys)) {
+    if (!rbl_grow_array((void **)&sim->keys, &sim->sort_cap, n + 1, sizeof *sim->keys)) {
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
         goto done;
     }

@@ -230,14 +230,9 @@ typedef struct walk_lists {
 
 static void list_push(uint32_t **list, size_t *n, size_t *cap, uint32_t v, int *failed)
 {
-    if (*n == *cap) {
-        size_t want = *cap ? 2 * *cap : 4096;
-        uint32_t *q = realloc(*list, want * sizeof *q);
-        if (!q) {
-            *failed = 1;
-            return;
-        }
-        *list = q, *cap = want;
+    if (*n == *cap && !rbl_grow_array((void **)list, cap, *n + 1, sizeof **list)) {
+        *failed = 1;
+        return;
     }
     (*list)[(*n)++] = v;
 }

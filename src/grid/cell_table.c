@@ -10,27 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 1;
-    void *q = realloc(*p, need * size);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = need;
-    return 1;
-}
-
 int rbl_cell_table_build(rbl_cell_table *t, size_t n, const int64_t *coords, uint64_t *slot_of,
                          rbl_error *err)
 {
     size_t slots = 64;
     while (slots < 2 * n)
         slots *= 2;
-    if (!grow((void **)&t->cell, &t->slots_cap, slots, 3 * sizeof *t->cell) ||
-        !grow((void **)&t->start, &t->start_cap, slots + 1, sizeof *t->start) ||
-        !grow((void **)&t->items, &t->items_cap, n ? n : 1, sizeof *t->items))
+    if (!rbl_grow_array((void **)&t->cell, &t->slots_cap, slots, 3 * sizeof *t->cell) ||
+        !rbl_grow_array((void **)&t->start, &t->start_cap, slots + 1, sizeof *t->start) ||
+        !rbl_grow_array((void **)&t->items, &t->items_cap, n ? n : 1, sizeof *t->items))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the cells of %zu grains", n);
     t->mask = slots - 1;
     for (size_t s = 0; s < slots; s++)

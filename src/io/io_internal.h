@@ -14,6 +14,7 @@ typedef struct rbl_line_reader {
     size_t cap;
     long line;    /* number of the line last read (1-based) */
     char *cursor; /* next unread character of the current line */
+    size_t max_line; /* bytes a line may hold (RBL_MAX_LINE_BYTES, read at open) */
 } rbl_line_reader;
 
 int rbl_reader_open(rbl_line_reader *r, const char *path, rbl_error *err);

@@ -11,10 +11,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define DEFAULT_MAX_LINE ((size_t)1 << 20)
+
+static size_t max_line_bytes(void)
+{
+    const char *v = getenv("RBL_MAX_LINE_BYTES");
+    char *end = NULL;
+    unsigned long long n = v ? strtoull(v, &end, 10) : 0;
+    return v && end != v && *end == '\0' && n > 0 ? (size_t)n : DEFAULT_MAX_LINE;
+}
+
 int rbl_reader_open(rbl_line_reader *r, const char *path, rbl_error *err)
 {
     memset(r, 0, sizeof *r);
     r->path = path;
+    r->max_line = max_line_bytes();
     r->file = fopen(path, "r");
     if (!r->file)
         return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -37,21 +48,11 @@ static char *skip_space(char *s)
     return s;
 }
 
-#define DEFAULT_MAX_LINE ((size_t)1 << 20)
-
-static size_t max_line_bytes(void)
-{
-    const char *v = getenv("RBL_MAX_LINE_BYTES");
-    char *end = NULL;
-    unsigned long long n = v ? strtoull(v, &end, 10) : 0;
-    return v && end != v && *end == '\0' && n > 0 ? (size_t)n : DEFAULT_MAX_LINE;
-}
-
 /* The next line into r->buf (NUL-terminated, its newline kept): its length, 0 at the end of
  * the file, -1 with err set on a read error, an allocation failure or a line too long. */
 static long read_line(rbl_line_reader *r, rbl_error *err)
 {
-    const size_t limit = max_line_bytes();
+    const size_t limit = r->max_line;
     size_t len = 0;
     int c = 0;
     while ((c = getc_unlocked(r->file)) != EOF) {
