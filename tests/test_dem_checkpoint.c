@@ -1,6 +1,7 @@
 /* test_dem_checkpoint.c — checkpoint and restart (issue 3): a run saved halfway and
  * restarted continues bit for bit as the uninterrupted run; corrupt, truncated and foreign
  * files are refused with a message; thread counts are bounded. */
+#include "dem/dem_internal.h"
 #include "dem_test_util.h"
 
 #include <stdio.h>
@@ -103,6 +104,29 @@ int main(void)
     ASSERT_OK(rbl_sim_set_threads(none, 1, &err));
     ASSERT_EQ_INT(rbl_sim_threads(none), 1);
     rbl_sim_destroy(none);
+
+    /* ids near the top of their range (a crafted next_id used to size a 32 GB table over ids):
+     * the contact histories follow the contacts, so the run goes on with its contacts; two
+     * grains with one id are refused */
+    rbl_sim *high = pile(2, 0.0);
+    dem_step(high, 2000);
+    for (size_t k = 0; k < high->g.n; k++)
+        high->g.id[k] = UINT32_MAX - 1 - (uint32_t)(7919u * k % high->g.n);
+    high->next_id = UINT32_MAX;
+    ASSERT_OK(rbl_sim_save(high, path, &err));
+    rbl_sim *high_back = NULL;
+    ASSERT_OK(rbl_sim_load(path, &high_back, &err));
+    dem_step(high, 500);
+    dem_step(high_back, 500);
+    dem_assert_same_state(high, high_back);
+    rbl_sim_thermo(high_back, &t);
+    printf("ids near 2^32: %zu contacts kept\n", t.contacts);
+    ASSERT_TRUE(t.contacts > 100);
+    rbl_sim_destroy(high_back);
+    high->g.id[1] = high->g.id[0];
+    ASSERT_OK(rbl_sim_save(high, path, &err));
+    expect_refused(path, "two grains share one id");
+    rbl_sim_destroy(high);
     remove(bad);
     remove(path);
     return 0;

@@ -130,14 +130,17 @@ typedef struct rbl_pair_coef {
     double y_star, g_star, beta, mu;
 } rbl_pair_coef;
 
-/* History carried across a neighbour build, keyed by grain ids: entries of `key` sorted by
- * the first id, CSR over the first id; the second id (or wall number) in `other`. */
+/* History carried across a neighbour build, keyed by grain ids: entries grouped by the first
+ * id, CSR over the slots of an open-addressing hash of that id (key[s], FREE_SLOT when empty);
+ * the second id (or wall number) in `other`. Its size follows the contacts, not the ids. */
 typedef struct rbl_history_map {
     size_t n;
-    size_t *start;   /* max_id + 2 */
+    size_t mask;     /* slots - 1 */
+    int shift;       /* 64 - log2(slots) */
+    uint32_t *key;   /* slots */
+    size_t *start;   /* slots + 1 */
     uint32_t *other;
     double *hist;
-    uint32_t max_id;
 } rbl_history_map;
 
 struct rbl_sim {

@@ -1,51 +1,75 @@
 /* history.c — contact history keyed by grain ids, so that it survives the reordering and the
  * new pair list of a neighbour build (STYLE.md §6). Only touching contacts carry history:
- * they are grouped by the lower id (walls: by the grain id) in a CSR table over ids. */
+ * they are grouped by the lower id (walls: by the grain id) in a CSR table over the slots of
+ * an open-addressing hash of that id. The table is sized by the number of contacts, never by
+ * the ids themselves: a crafted checkpoint's ids cannot make it large. */
 #include "dem_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static int map_alloc(rbl_history_map *m, size_t n, uint32_t max_id, rbl_error *err)
+#define FREE_SLOT UINT32_MAX /* ids are below sim->next_id <= UINT32_MAX */
+
+static size_t slot_of(const rbl_history_map *m, uint32_t id)
 {
+    size_t s = (size_t)((id * 0x9E3779B97F4A7C15ull) >> m->shift);
+    while (m->key[s] != id && m->key[s] != FREE_SLOT)
+        s = (s + 1) & m->mask;
+    return s;
+}
+
+static int map_alloc(rbl_history_map *m, size_t n, rbl_error *err)
+{
+    memset(m, 0, sizeof *m);
+    size_t slots = 16;
+    int bits = 4;
+    while (slots < 2 * n && bits < 62)
+        slots *= 2, bits++;
     m->n = n;
-    m->max_id = max_id;
-    m->start = calloc((size_t)max_id + 2, sizeof *m->start);
+    m->mask = slots - 1;
+    m->shift = 64 - bits;
+    m->key = malloc(slots * sizeof *m->key);
+    m->start = calloc(slots + 1, sizeof *m->start);
     m->other = malloc((n ? n : 1) * sizeof *m->other);
     m->hist = malloc((n ? n : 1) * RBL_HIST * sizeof *m->hist);
-    if (!m->start || !m->other || !m->hist) {
+    if (!m->key || !m->start || !m->other || !m->hist) {
         rbl_history_free(m);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contact histories", n);
     }
+    memset(m->key, 0xff, slots * sizeof *m->key);
     return RBL_OK;
 }
 
-/* Fill the map from (first id, other, history, flip) entries produced by two passes of the
- * same enumeration: count, then place. */
-typedef struct entry_sink {
-    rbl_history_map *m;
-    size_t *cursor;
-} entry_sink;
-
-static void place(entry_sink *s, uint32_t first, uint32_t other, const double *h, double sign)
+/* First pass: one more entry for `first`. */
+static void count(rbl_history_map *m, uint32_t first)
 {
-    size_t at = s->cursor[first]++;
-    s->m->other[at] = other;
-    double *d = s->m->hist + RBL_HIST * at;
-    d[0] = sign * h[0], d[1] = sign * h[1], d[2] = sign * h[2];
+    size_t s = slot_of(m, first);
+    m->key[s] = first;
+    m->start[s + 1]++;
 }
 
+/* Between the passes: counts to offsets, and a cursor per slot for the second pass. */
 static int finish_counts(rbl_history_map *m, size_t **cursor, rbl_error *err)
 {
-    for (uint32_t k = 0; k <= m->max_id; k++)
-        m->start[k + 1] += m->start[k];
-    *cursor = malloc(((size_t)m->max_id + 1) * sizeof **cursor);
+    for (size_t s = 0; s <= m->mask; s++)
+        m->start[s + 1] += m->start[s];
+    *cursor = malloc((m->mask + 1) * sizeof **cursor);
     if (!*cursor) {
         rbl_history_free(m);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for contact histories");
     }
-    memcpy(*cursor, m->start, ((size_t)m->max_id + 1) * sizeof **cursor);
+    memcpy(*cursor, m->start, (m->mask + 1) * sizeof **cursor);
     return RBL_OK;
+}
+
+/* Second pass: the entry itself. */
+static void place(rbl_history_map *m, size_t *cursor, uint32_t first, uint32_t other,
+                  const double *h, double sign)
+{
+    size_t at = cursor[slot_of(m, first)]++;
+    m->other[at] = other;
+    double *d = m->hist + RBL_HIST * at;
+    d[0] = sign * h[0], d[1] = sign * h[1], d[2] = sign * h[2];
 }
 
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err)
@@ -55,19 +79,18 @@ int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     size_t n = 0;
     for (size_t q = 0; q < p->n; q++)
         n += p->touch[q];
-    int rc = map_alloc(map, n, sim->next_id, err);
+    int rc = map_alloc(map, n, err);
     if (rc != RBL_OK)
         return rc;
     for (size_t q = 0; q < p->n; q++) {
         if (!p->touch[q])
             continue;
         uint32_t a = id[p->i[q]], b = id[p->j[q]];
-        map->start[(a < b ? a : b) + 1]++;
+        count(map, a < b ? a : b);
     }
     size_t *cursor;
     if ((rc = finish_counts(map, &cursor, err)) != RBL_OK)
         return rc;
-    entry_sink sink = {map, cursor};
     int vector = sim->cfg.law.tangent == RBL_TANGENT_SPRING;
     for (size_t q = 0; q < p->n; q++) {
         if (!p->touch[q])
@@ -75,9 +98,9 @@ int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_erro
         uint32_t a = id[p->i[q]], b = id[p->j[q]];
         const double *h = p->hist + RBL_HIST * q;
         if (a < b)
-            place(&sink, a, b, h, 1.0);
+            place(map, cursor, a, b, h, 1.0);
         else
-            place(&sink, b, a, h, vector ? -1.0 : 1.0);
+            place(map, cursor, b, a, h, vector ? -1.0 : 1.0);
     }
     free(cursor);
     return RBL_OK;
@@ -90,28 +113,28 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     size_t n = 0;
     for (size_t q = 0; q < w->n; q++)
         n += w->touch[q];
-    int rc = map_alloc(map, n, sim->next_id, err);
+    int rc = map_alloc(map, n, err);
     if (rc != RBL_OK)
         return rc;
     for (size_t q = 0; q < w->n; q++)
         if (w->touch[q])
-            map->start[id[w->grain[q]] + 1]++;
+            count(map, id[w->grain[q]]);
     size_t *cursor;
     if ((rc = finish_counts(map, &cursor, err)) != RBL_OK)
         return rc;
-    entry_sink sink = {map, cursor};
     for (size_t q = 0; q < w->n; q++)
         if (w->touch[q])
-            place(&sink, id[w->grain[q]], w->wall[q], w->hist + RBL_HIST * q, 1.0);
+            place(map, cursor, id[w->grain[q]], w->wall[q], w->hist + RBL_HIST * q, 1.0);
     free(cursor);
     return RBL_OK;
 }
 
 const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32_t other)
 {
-    if (!map->start || id_a > map->max_id)
+    if (!map->key || map->n == 0)
         return NULL;
-    for (size_t k = map->start[id_a]; k < map->start[id_a + 1]; k++)
+    size_t s = slot_of(map, id_a);
+    for (size_t k = map->start[s]; k < map->start[s + 1]; k++)
         if (map->other[k] == other)
             return map->hist + RBL_HIST * k;
     return NULL;
@@ -119,6 +142,7 @@ const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32
 
 void rbl_history_free(rbl_history_map *map)
 {
+    free(map->key);
     free(map->start);
     free(map->other);
     free(map->hist);

@@ -194,6 +194,16 @@ int rbl_sim_save(const rbl_sim *sim, const char *path, rbl_error *err)
     return rbl_checkpoint_write(path, sim, NULL, 0, err);
 }
 
+/* Bytes in the file (-1 when it cannot be told); the read position is kept. */
+static long long file_size(FILE *f)
+{
+    long at = ftell(f);
+    if (at < 0 || fseek(f, 0, SEEK_END) != 0)
+        return -1;
+    long long size = ftell(f);
+    return fseek(f, at, SEEK_SET) == 0 ? size : -1;
+}
+
 static int read_file(const char *path, buf *b, rbl_error *err)
 {
     FILE *f = fopen(path, "rb");
@@ -202,6 +212,7 @@ static int read_file(const char *path, buf *b, rbl_error *err)
     char magic[8] = {0};
     uint32_t version = 0, bom = 0;
     uint64_t len = 0, sum = 0;
+    long long size = 0;
     int rc = RBL_OK;
     if (fread(magic, 1, 8, f) != 8 || memcmp(magic, CKPT_MAGIC, 8) != 0) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: not a rubble checkpoint (wrong magic bytes)",
@@ -216,8 +227,12 @@ static int read_file(const char *path, buf *b, rbl_error *err)
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: checkpoint format version %u; this rubble reads version %u",
                            path, version, CKPT_VERSION);
-    } else if (len > ((uint64_t)1 << 40) || !(b->p = malloc(len ? len : 1))) {
-        rc = rbl_error_set(err, RBL_EPARSE, "%s: implausible checkpoint size %llu bytes", path,
+    } else if ((size = file_size(f)) < 32 || len > (uint64_t)size - 32) {
+        rc = rbl_error_set(err, RBL_EPARSE,
+                           "%s: truncated checkpoint (header announces %llu bytes, file holds "
+                           "%lld)", path, (unsigned long long)len + 32, size);
+    } else if (!(b->p = malloc(len ? len : 1))) {
+        rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %llu bytes", path,
                            (unsigned long long)len);
     } else if (fread(b->p, 1, len, f) != len || fread(&sum, sizeof sum, 1, f) != 1) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated checkpoint (expected %llu bytes)",
@@ -230,6 +245,22 @@ static int read_file(const char *path, buf *b, rbl_error *err)
     fclose(f);
     b->len = len;
     return rc;
+}
+
+/* Grain ids name contact histories: two grains with one id would share them. */
+static int ids_unique(const uint32_t *id, size_t n)
+{
+    uint64_t *keys = malloc((2 * n + 1) * sizeof *keys);
+    if (!keys)
+        return 0;
+    for (size_t k = 0; k < n; k++)
+        keys[k] = id[k];
+    rbl_radix_sort_u64(keys, NULL, n, 32, keys + n, NULL);
+    int unique = 1;
+    for (size_t k = 1; k < n && unique; k++)
+        unique = keys[k] != keys[k - 1];
+    free(keys);
+    return unique;
 }
 
 /* The clumps, checked against the grains: every member slot points at a grain of that body. */
@@ -303,7 +334,10 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         }
     }
     sim->step = get_u64(b), sim->time = get_f64(b), sim->lost = get_u64(b);
-    sim->next_id = (uint32_t)get_u64(b), sim->skin = get_f64(b), sim->max_disp2 = get_f64(b);
+    uint64_t next_id = get_u64(b);
+    if (next_id > UINT32_MAX)
+        b->bad = 1;
+    sim->next_id = (uint32_t)next_id, sim->skin = get_f64(b), sim->max_disp2 = get_f64(b);
     sim->next_sort_step = get_u64(b);
     sim->gravity_valid = get_u64(b) != 0;
     sim->open_origin_set = get_u64(b) != 0;
@@ -341,6 +375,8 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
             if (rc != RBL_OK)
                 rbl_error_prefix(err, rc, "%s: grain %zu", path, k);
         }
+        if (rc == RBL_OK && !b->bad && !ids_unique(g->id, n))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: two grains share one id", path);
     }
     if (rc == RBL_OK)
         rc = load_bodies(b, sim, path, err);
