@@ -52,6 +52,23 @@ sed 's/^run:/  - random: {min: [0, 0, 0.035], max: [0.02, 0.02, 0.045], count: 5
 "$RUBBLE" run other.yaml --output C --restart "$first" > out.txt 2> err.txt && fail "foreign checkpoint accepted"
 grep -q "written for another scene" err.txt || fail "message: $(cat err.txt)"
 echo "ok: $(cat err.txt)"
+# a scene with another law (or material) refuses it, naming the setting; the same scene
+# written otherwise (keys reordered, flow style expanded, a comment) with a longer run and
+# other output intervals is accepted
+sed 's/kn: 2000/kn: 2500/' ck.yaml > law.yaml
+"$RUBBLE" run law.yaml --output C --restart "$first" > out.txt 2> err.txt && fail "checkpoint of another law accepted"
+grep -q "its scene has 'contact.kn: 2000' where law.yaml has 'contact.kn: 2500'" err.txt || fail "message: $(cat err.txt)"
+echo "ok: $(cat err.txt)"
+sed 's/density: 2500/density: 2600/' ck.yaml > dense.yaml
+"$RUBBLE" run dense.yaml --output C --restart "$first" > out.txt 2> err.txt && fail "checkpoint of another material accepted"
+grep -q "materials\[0\].density: 2500" err.txt || fail "message: $(cat err.txt)"
+sed -e 's/^run: {steps: 2000, dt: auto, c: 0.05}/run:\n  c: 0.05   # the same\n  dt: auto\n  steps: 2400/' \
+    -e 's/every: 0.005, checkpoint_every: 0.005/checkpoint_every: 0.004, every: 0.002, thermo_every: 0.001/' \
+    ck.yaml > longer.yaml
+grep -q "steps: 2400" longer.yaml && grep -q "every: 0.002" longer.yaml || fail "sed did not rewrite longer.yaml"
+"$RUBBLE" run longer.yaml --output G --restart "$first" --quiet > out.txt 2> err.txt || fail "a longer run of the same scene refused: $(cat err.txt)"
+grep -q "^[^,]*,2400," G/thermo.csv || fail "the longer run did not reach step 2400"
+echo "ok: the same scene, rewritten, runs on to step 2400"
 # a corrupt checkpoint
 cp "$first" bad.bin
 printf 'XXXX' | dd of=bad.bin bs=1 seek=500 conv=notrunc 2> /dev/null

@@ -71,6 +71,10 @@ static inline void rbl_stream_fence(void) {}
 /* Overflow-checked a*b for sizes; returns 0 on overflow. */
 int rbl_size_mul(size_t a, size_t b, size_t *out);
 
+/* FNV-1a hash of n bytes, continuing from h (start with RBL_FNV1A_START). */
+#define RBL_FNV1A_START 0xcbf29ce484222325ULL
+uint64_t rbl_fnv1a(uint64_t h, const void *p, size_t n);
+
 /* Monotonic wall clock in seconds. */
 double rbl_now(void);
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 5u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
-                           5: open domains */
+#define CKPT_VERSION 6u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+                           5: open domains; 6: the scene digest in the run state */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -68,14 +68,6 @@ static double get_f64(buf *b)
     double v = 0;
     get(b, &v, sizeof v);
     return v;
-}
-
-static uint64_t fnv1a(const unsigned char *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t k = 0; k < n; k++)
-        h = (h ^ p[k]) * 0x100000001b3ULL;
-    return h;
 }
 
 /* The configuration, field by field: doubles, then integers. */
@@ -176,7 +168,7 @@ int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra
     int rc = rbl_atomic_open(&af, path, err);
     if (rc == RBL_OK) {
         uint32_t version = CKPT_VERSION, bom = CKPT_BOM;
-        uint64_t len = b.len, sum = fnv1a(b.p, b.len);
+        uint64_t len = b.len, sum = rbl_fnv1a(RBL_FNV1A_START, b.p, b.len);
         fwrite(CKPT_MAGIC, 1, 8, af.file);
         fwrite(&version, sizeof version, 1, af.file);
         fwrite(&bom, sizeof bom, 1, af.file);
@@ -237,7 +229,7 @@ static int read_file(const char *path, buf *b, rbl_error *err)
     } else if (fread(b->p, 1, len, f) != len || fread(&sum, sizeof sum, 1, f) != 1) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated checkpoint (expected %llu bytes)",
                            path, (unsigned long long)len + 32);
-    } else if (fnv1a(b->p, len) != sum) {
+    } else if (rbl_fnv1a(RBL_FNV1A_START, b->p, len) != sum) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: corrupt checkpoint (checksum mismatch)", path);
     } else if (fgetc(f) != EOF) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: trailing bytes after the checkpoint", path);

@@ -371,12 +371,17 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
 static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps, rbl_sim *sim,
                             uint64_t step, double unit, rbl_error *err)
 {
-    size_t n_src = (size_t)s->n_sources;
-    size_t len = 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 + o->log.len + 16;
+    size_t n_src = (size_t)s->n_sources, n_digest = s->digest ? strlen(s->digest) : 0;
+    size_t len = 8 + n_digest + 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 +
+                 o->log.len + 16;
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    uint64_t v = n_src;
+    uint64_t v = n_digest;
+    memcpy(at, &v, 8), at += 8;
+    if (n_digest)
+        memcpy(at, s->digest, n_digest), at += n_digest;
+    v = n_src;
     memcpy(at, &v, 8), at += 8;
     if (n_src)
         memcpy(at, ps, n_src * sizeof *ps), at += n_src * sizeof *ps;
@@ -404,15 +409,22 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps
 static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
                           size_t len, outputs *o, pour_state *ps, double *unit, rbl_error *err)
 {
-    size_t n_src = (size_t)s->n_sources, need = 8 + n_src * sizeof *ps + 8;
+    /* the scene's settings first: a checkpoint of another scene is refused, naming one */
     uint64_t v = UINT64_MAX;
     if (len >= 8)
         memcpy(&v, blob, 8);
+    if (len < 8 || v > len - 8)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    int rc = rbl_scene_digest_compare(s, (const char *)blob + 8, (size_t)v, path, err);
+    if (rc != RBL_OK)
+        return rc;
+    blob += 8 + v, len -= 8 + v;
+    size_t n_src = (size_t)s->n_sources, need = 8 + n_src * sizeof *ps + 8;
+    v = UINT64_MAX;
+    if (len >= 8)
+        memcpy(&v, blob, 8);
     if (len < need || v != n_src)
-        return rbl_error_set(err, RBL_EPARSE,
-                             "%s: this checkpoint was written for another scene (%llu grain "
-                             "sources; %s has %zu)",
-                             path, (unsigned long long)v, s->path, n_src);
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
     const unsigned char *at = blob + 8;
     if (n_src)
         memcpy(ps, at, n_src * sizeof *ps), at += n_src * sizeof *ps;

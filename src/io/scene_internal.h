@@ -64,7 +64,16 @@ struct rbl_scene {
     double shells_radius;
     double shells_band;       /* half-height of the equatorial band; 0: shells_radius / 2 */
     rbl_layer_options layers; /* count > 0: layer columns in thermo.csv */
+    char *digest;             /* what a checkpoint does not carry (scene_digest.c) */
 };
+
+/* scene_digest.c — the scene's settings a checkpoint does not carry, as sorted "path: value"
+ * lines in s->digest; compared on restart with the checkpoint's (theirs), naming the first
+ * setting that differs. */
+struct yaml_document_s;
+int rbl_scene_digest(rbl_scene *s, struct yaml_document_s *doc, rbl_error *err);
+int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t theirs_len,
+                             const char *checkpoint, rbl_error *err);
 
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);

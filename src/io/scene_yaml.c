@@ -948,8 +948,8 @@ int rbl_scene_load(const char *path, rbl_scene **out, rbl_error *err)
             ctx c = {s, &doc, err};
             if (!root)
                 rc = rbl_error_set(err, RBL_EPARSE, "%s:1:1: the scene file is empty", path);
-            else
-                rc = parse_root(&c, root);
+            else if ((rc = parse_root(&c, root)) == RBL_OK)
+                rc = rbl_scene_digest(s, &doc, err);
         }
         yaml_parser_delete(&parser);
     }
@@ -980,6 +980,7 @@ void rbl_scene_free(rbl_scene *s)
     }
     free(s->sources);
     free(s->final_grains);
+    free(s->digest);
     free(s->output_dir);
     free(s->path);
     free(s);

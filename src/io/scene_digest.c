@@ -1,0 +1,191 @@
+/* scene_digest.c — what a checkpoint does not carry of its scene, as text: every setting of the
+ * scene file as a sorted "path: value" line (so key order, layout and comments do not matter),
+ * less those a restart may change (the run's length and threads, the output folder and event
+ * intervals), plus a hash of each clump file's spheres. A restart compares it with its scene's
+ * and names the first setting that differs. */
+#include "scene_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+/* A restart may change these: how long it runs, with how many threads, what it writes where. */
+static const char *const may_change[] = {"run.time", "run.steps", "run.threads",
+                                         "output.folder", "output.every", "output.thermo_every",
+                                         "output.checkpoint_every", "output.final", NULL};
+
+typedef struct lines {
+    char **v;
+    size_t n, cap;
+    int failed;
+} lines;
+
+static void add(lines *l, char *line)
+{
+    if (!line || !rbl_grow_array((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v)) {
+        free(line);
+        l->failed = 1;
+        return;
+    }
+    l->v[l->n++] = line;
+}
+
+static char *join(const char *a, const char *sep, const char *b)
+{
+    size_t n = strlen(a) + strlen(sep) + strlen(b) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s", a, sep, b);
+    return s;
+}
+
+static void walk(yaml_document_t *doc, yaml_node_t *n, const char *path, lines *out)
+{
+    if (!n || out->failed)
+        return;
+    for (int i = 0; may_change[i]; i++)
+        if (strcmp(path, may_change[i]) == 0)
+            return;
+    if (n->type == YAML_SCALAR_NODE) {
+        add(out, join(path, ": ", (const char *)n->data.scalar.value));
+    } else if (n->type == YAML_SEQUENCE_NODE) {
+        size_t k = 0;
+        for (yaml_node_item_t *it = n->data.sequence.items.start;
+             it < n->data.sequence.items.top; it++, k++) {
+            char index[32];
+            snprintf(index, sizeof index, "[%zu]", k);
+            char *sub = join(path, "", index);
+            if (!sub) {
+                out->failed = 1;
+                return;
+            }
+            walk(doc, yaml_document_get_node(doc, *it), sub, out);
+            free(sub);
+        }
+    } else if (n->type == YAML_MAPPING_NODE) {
+        for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top;
+             p++) {
+            yaml_node_t *key = yaml_document_get_node(doc, p->key);
+            const char *name = key && key->type == YAML_SCALAR_NODE
+                                   ? (const char *)key->data.scalar.value : "?";
+            char *sub = join(path, *path ? "." : "", name);
+            if (!sub) {
+                out->failed = 1;
+                return;
+            }
+            walk(doc, yaml_document_get_node(doc, p->value), sub, out);
+            free(sub);
+        }
+    }
+}
+
+static int by_text(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int rbl_scene_digest(rbl_scene *s, struct yaml_document_s *doc, rbl_error *err)
+{
+    lines l = {0};
+    walk(doc, yaml_document_get_root_node(doc), "", &l);
+    for (int k = 0; k < s->n_sources && !l.failed; k++) {
+        const rbl_clump *c = &s->sources[k].clump;
+        if (!s->sources[k].clump_file)
+            continue;
+        char line[96];
+        snprintf(line, sizeof line, "grains[%d].clump spheres: %zu, hash %016llx", k, c->n,
+                 (unsigned long long)rbl_fnv1a(RBL_FNV1A_START, c->sphere,
+                                               c->n * 4 * sizeof *c->sphere));
+        add(&l, strdup(line));
+    }
+    size_t bytes = 1;
+    for (size_t k = 0; k < l.n; k++)
+        bytes += strlen(l.v[k]) + 1;
+    char *text = l.failed ? NULL : malloc(bytes);
+    if (text) {
+        qsort(l.v, l.n, sizeof *l.v, by_text);
+        char *at = text;
+        for (size_t k = 0; k < l.n; k++) {
+            size_t len = strlen(l.v[k]);
+            memcpy(at, l.v[k], len);
+            at += len;
+            *at++ = '\n';
+        }
+        *at = '\0';
+    }
+    for (size_t k = 0; k < l.n; k++)
+        free(l.v[k]);
+    free(l.v);
+    if (!text)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(s->digest);
+    s->digest = text;
+    return RBL_OK;
+}
+
+/* The next line of text at *at (without its newline), or NULL at the end. */
+static const char *next_line(const char **at, size_t *len)
+{
+    if (!**at)
+        return NULL;
+    const char *line = *at, *end = strchr(line, '\n');
+    *len = end ? (size_t)(end - line) : strlen(line);
+    *at = line + *len + (end != NULL);
+    return line;
+}
+
+/* Whether line a sorts before line b (as strcmp sorted them). */
+static int line_before(const char *a, size_t na, const char *b, size_t nb)
+{
+    int c = memcmp(a, b, na < nb ? na : nb);
+    return c < 0 || (c == 0 && na < nb);
+}
+
+/* Length of the "path" of a "path: value" line. */
+static int key_length(const char *line, size_t n)
+{
+    const char *colon = memchr(line, ':', n);
+    return (int)(colon ? (size_t)(colon - line) : n);
+}
+
+int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t theirs_len,
+                             const char *checkpoint, rbl_error *err)
+{
+    const char *mine = s->digest ? s->digest : "";
+    if (strlen(mine) == theirs_len && memcmp(mine, theirs, theirs_len) == 0)
+        return RBL_OK;
+    /* both are sorted lines: the first line one has and the other has not */
+    char *copy = malloc(theirs_len + 1);
+    if (!copy)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    memcpy(copy, theirs, theirs_len);
+    copy[theirs_len] = '\0';
+    const char *a = copy, *b = mine, *la, *lb;
+    size_t na = 0, nb = 0;
+    for (;;) {
+        la = next_line(&a, &na), lb = next_line(&b, &nb);
+        if (!la || !lb || na != nb || memcmp(la, lb, na) != 0)
+            break;
+    }
+    /* the same setting with two values, or a setting only one of them has (the lesser line
+     * in sort order is the one the other lacks) */
+    int ka = la ? key_length(la, na) : 0, kb = lb ? key_length(lb, nb) : 0;
+    int wa = la ? (int)(na < 200 ? na : 200) : 0, wb = lb ? (int)(nb < 200 ? nb : 200) : 0;
+    char what[512];
+    if (la && lb && ka == kb && memcmp(la, lb, (size_t)ka) == 0)
+        snprintf(what, sizeof what, "its scene has '%.*s' where %s has '%.*s'", wa, la, s->path,
+                 wb, lb);
+    else if (la && (!lb || line_before(la, na, lb, nb)))
+        snprintf(what, sizeof what, "its scene has '%.*s', which %s has not", wa, la, s->path);
+    else
+        snprintf(what, sizeof what, "%s has '%.*s', which its scene has not", s->path, wb,
+                 lb ? lb : "");
+    int rc = rbl_error_set(err, RBL_EPARSE,
+                           "%s: this checkpoint was written for another scene: %s (a restart "
+                           "may change only run.time, run.steps, run.threads and output's "
+                           "folder, every, thermo_every, checkpoint_every and final)",
+                           checkpoint, what);
+    free(copy);
+    return rc;
+}
