@@ -64,8 +64,15 @@ typedef struct rbl_elements {
 /* Allocate pos and radius for n elements (zeroed); lo/hi/dim are left to the caller. */
 RBL_API int rbl_elements_alloc(rbl_elements *e, int dim, size_t n, rbl_error *err);
 RBL_API void rbl_elements_free(rbl_elements *e);
-/* Check dim, bounds (max > min, finite), every radius > 0 and finite, every centre finite
- * and inside the bounds. Messages name the element (1-based) and value. */
+/* The touch test compares squared distances: coordinates and radii are kept where their squares
+ * (and those of sums of two) are normal doubles, so that no algorithm's answer depends on an
+ * overflow to infinity or an underflow to zero. */
+#define RBL_CD_COORD_MAX 1e150
+#define RBL_CD_RADIUS_MIN 1e-150
+#define RBL_CD_RADIUS_MAX 1e150
+/* Check dim, bounds (max > min, |bound| <= RBL_CD_COORD_MAX), every radius within
+ * [RBL_CD_RADIUS_MIN, RBL_CD_RADIUS_MAX], every centre inside the bounds. Messages name the
+ * element (1-based) and value. */
 RBL_API int rbl_elements_check(const rbl_elements *e, rbl_error *err);
 
 /* ---------------------------------------------------------------- contact detection ------- */

@@ -88,7 +88,15 @@ head -n 20 block.vox > short.vox
 expect short 1 "short.vox:[0-9]*: the data ends after" --volume short.vox
 printf 'rubble-sdf 1\ndims 4 4 4\nspacing 1\norigin 0 0 0\ndata float32\nabc' > trunc.sdf
 expect truncated 1 "trunc.sdf: truncated: 0 of 64 values" --volume trunc.sdf
-{ printf 'rubble-sdf 1\ndims 2 2 2\nspacing 1\norigin 0 0 0\ndata ascii\n'; echo "-1 -1 -1 -1 -1 -1 -1 -2"; } > outside.sdf
+{ cat trunc.sdf; head -c 300 /dev/zero; } > trunc_long.sdf
+expect truncated_long 1 "trunc_long.sdf: more bytes than the 64 values" --volume trunc_long.sdf
+# a 60-byte file announcing 2000 x 2000 x 400 samples is refused before anything is allocated
+printf 'rubble-sdf 1\ndims 2000 2000 400\nspacing 1\norigin 0 0 0\ndata float32\n' > huge.sdf
+expect huge_header 1 "huge.sdf:5: announces 1600000000 samples" --volume huge.sdf
+# a distance beyond the grid's diagonal is not a distance (it sized 100 GB of work)
+{ printf 'rubble-sdf 1\ndims 3 3 3\nspacing 1\norigin 0 0 0\ndata ascii\n'; for i in $(seq 26); do echo -1; done; echo 1e4; } > far.sdf
+expect far_value 1 "far.sdf: value 27 (sample 2, 2, 2) = 10000 is farther than the grid's diagonal 3.4641" --volume far.sdf
+{ printf 'rubble-sdf 1\ndims 2 2 2\nspacing 1\norigin 0 0 0\ndata ascii\n'; echo "-1 -1 -1 -1 -1 -1 -1 -1.5"; } > outside.sdf
 expect outside_only 1 "outside.sdf: the distance field has no sample inside the body" --volume outside.sdf
 expect big_grid 1 "too large: it needs" --shape box:1 --voxel 1e-4
 expect zero_ratio 2 "--R '0': expected a ratio > 0" --shape sphere:1 --R 0

@@ -77,6 +77,23 @@ printf -- '-2 0.5\n' > elements.txt
 expect 1 "elements.txt:1: element count N '-2' is not a whole number"
 : > elements.txt
 expect 1 "elements.txt: empty file"
+# a header's count is checked against the file before anything is allocated (5e8 elements
+# took 15.6 GB); a pipe, whose size cannot be told, may announce 2^24 at most
+printf '500000000 0.5\n1 1 1\n2 1 1\n' > elements.txt
+expect 1 "elements.txt:1: announces 500000000 elements, which need at least 6 bytes each, but the file has 12 bytes left"
+cat elements.txt | "$RUBBLE" contacts --elements /dev/stdin > out.txt 2> err.txt
+[ $? -eq 1 ] && grep -q "/dev/stdin:1: announces 500000000 elements, but a stream whose size cannot be told (a pipe) may announce at most 16777216" err.txt \
+    && echo "ok: $(cat err.txt)" || { echo "FAIL: a pipe's count: $(cat err.txt)"; failures=$((failures+1)); }
+good_elements
+cat elements.txt | "$RUBBLE" contacts --elements /dev/stdin > out.txt && [ "$(cat contacts.txt)" = "2 1" ] \
+    || { echo "FAIL: elements from a pipe"; failures=$((failures+1)); }
+# values whose squares overflow or underflow are refused (the touch test squares distances)
+printf '3\n-1e200 0 0\n1e200 10 10\n' > bounds.txt
+expect 1 "bounds.txt:2: minimum of x = -1e+200 must be within +-1e+150"
+good_bounds
+printf '2\n1 1 1 1e-200\n2 1 1 0.5\n' > elements.txt
+expect 1 "elements.txt:2: element 1: radius 1e-200 must be > 0 and within \[1e-150, 1e150\]"
+good_elements
 # a screening array that cannot fit: 1e7 x 1e7 x 1e7 cells
 printf '3\n0 0 0\n1e7 1e7 1e7\n' > bounds.txt
 good_elements

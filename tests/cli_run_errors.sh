@@ -79,6 +79,9 @@ expect no_clump "no_clump.yaml:12:[0-9]*: clump: .*nowhere.txt: cannot open"
 printf 'rubble-clump 1\ndensity 2500\nvolume 1e-9\nmass 2.5e-6\ncentre 0 0 0\nprincipal 1e-12 1e-12 -1e-12\n' > bad_clump.txt
 scene bad_clump 's|    radius: 0.001$|    clump: bad_clump.txt|'
 expect bad_clump "bad_clump.yaml:12:[0-9]*: clump: .*bad_clump.txt:6: principal moment -1e-12 must be positive"
+printf 'rubble-clump 1\ndensity 2500\nvolume 1e-9\nmass 2.5e-6\ncentre 0 0 0\nprincipal 1e-12 1e-12 1e-12\naxes\n1 0 0\n0 1 0\n0 0 1\nspheres 90000000\n0 0 0 0.001\n' > many_clump.txt
+scene many_clump 's|    radius: 0.001$|    clump: many_clump.txt|'
+expect many_clump "many_clump.yaml:12:[0-9]*: clump: .*many_clump.txt:11: announces 90000000 spheres, which need at least 8 bytes each, but the file has 12 bytes left"
 scene both_kinds 's|    radius: 0.001$|    radius: 0.001\n    clump: bad_clump.txt|'
 expect both_kinds "both_kinds.yaml:11:[0-9]*: a grain source needs 'radius' (spheres) or 'clump'"
 

@@ -68,6 +68,44 @@ static void generated(int dim, size_t n, rbl_packing packing, double share, doub
     }
 }
 
+/* The same set scaled by factor: near the ends of the accepted range (RBL_CD_COORD_MAX,
+ * RBL_CD_RADIUS_MIN) every algorithm still agrees with brute force, since no square overflows
+ * or underflows; beyond them the set is refused, naming the value. */
+static void scaled(int dim, double factor, const char *what)
+{
+    rbl_generate_options o = {.dim = dim, .n = 3000, .packing = RBL_PACKING_RANDOM,
+                              .radius = 0.5, .radius_ratio = 4.0, .solid_share = 0.4,
+                              .shuffle = 1, .seed = 77};
+    rbl_elements e;
+    rbl_error err;
+    ASSERT_OK(rbl_elements_generate(&o, &e, &err));
+    for (size_t k = 0; k < e.n; k++) {
+        e.radius[k] *= factor;
+        for (int a = 0; a < dim; a++)
+            e.pos[3 * k + a] *= factor;
+    }
+    for (int a = 0; a < dim; a++)
+        e.lo[a] *= factor, e.hi[a] *= factor;
+    compare_all(&e, what);
+    /* 1e4 times farther out (or smaller) is refused by every algorithm */
+    double beyond = factor > 1.0 ? 1e4 : 1e-4;
+    for (size_t k = 0; k < e.n; k++) {
+        e.radius[k] *= beyond;
+        for (int a = 0; a < dim; a++)
+            e.pos[3 * k + a] *= beyond;
+    }
+    for (int a = 0; a < dim; a++)
+        e.lo[a] *= beyond, e.hi[a] *= beyond;
+    for (int alg = 1; alg <= RBL_CD_ALGORITHM_COUNT; alg++) {
+        rbl_pairs p = {0};
+        ASSERT_EQ_INT(rbl_contacts_detect(&e, (rbl_cd_algorithm)alg, NULL, &p, NULL, &err),
+                      RBL_ERANGE);
+        ASSERT_TRUE(strstr(err.message, "the touch test squares") != NULL);
+    }
+    printf("%-28s %dD: refused 1e4 times beyond: %s\n", what, dim, err.message);
+    rbl_elements_free(&e);
+}
+
 int main(void)
 {
     for (int dim = 2; dim <= 3; dim++) {
@@ -114,6 +152,10 @@ int main(void)
         e.radius[2] = 0.01;
         compare_all(&e, "huge pair touching exactly");
         rbl_elements_free(&e);
+    }
+    for (int dim = 2; dim <= 3; dim++) {
+        scaled(dim, 1e147, "scaled by 1e147");
+        scaled(dim, 1e-148, "scaled by 1e-148");
     }
     ASSERT_TRUE(total_pairs > 10000); /* the sets are not trivially empty */
     return 0;

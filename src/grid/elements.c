@@ -40,9 +40,10 @@ int rbl_elements_check(const rbl_elements *e, rbl_error *err)
     if (e->dim != 2 && e->dim != 3)
         return rbl_error_set(err, RBL_EINVAL, "dimension must be 2 or 3, got %d", e->dim);
     for (int a = 0; a < e->dim; a++) {
-        if (!isfinite(e->lo[a]) || !isfinite(e->hi[a]))
-            return rbl_error_set(err, RBL_ERANGE, "bound of %c is not finite: [%g, %g]",
-                                 axis[a], e->lo[a], e->hi[a]);
+        if (!(fabs(e->lo[a]) <= RBL_CD_COORD_MAX && fabs(e->hi[a]) <= RBL_CD_COORD_MAX))
+            return rbl_error_set(err, RBL_ERANGE, "bounds of %c [%g, %g] must be within "
+                                 "+-%g (the touch test squares distances)",
+                                 axis[a], e->lo[a], e->hi[a], RBL_CD_COORD_MAX);
         if (!(e->hi[a] > e->lo[a]))
             return rbl_error_set(err, RBL_ERANGE,
                                  "bounds of %c: maximum %.17g must be greater than minimum %.17g",
@@ -50,9 +51,10 @@ int rbl_elements_check(const rbl_elements *e, rbl_error *err)
     }
     for (size_t i = 0; i < e->n; i++) {
         double r = e->radius[i];
-        if (!isfinite(r) || !(r > 0.0))
-            return rbl_error_set(err, RBL_ERANGE, "element %zu: radius %g must be > 0 and finite",
-                                 i + 1, r);
+        if (!(r >= RBL_CD_RADIUS_MIN && r <= RBL_CD_RADIUS_MAX))
+            return rbl_error_set(err, RBL_ERANGE, "element %zu: radius %g must be within "
+                                 "[%g, %g] (the touch test squares it)", i + 1, r,
+                                 RBL_CD_RADIUS_MIN, RBL_CD_RADIUS_MAX);
         for (int a = 0; a < e->dim; a++) {
             double x = e->pos[3 * i + (size_t)a];
             if (!isfinite(x))

@@ -120,6 +120,8 @@ static int read_body(rbl_line_reader *r, rbl_clump *c, rbl_mass_properties *p, r
                            ">= 1", r->path, r->line, n);
     if (rc != RBL_OK)
         return rc;
+    if ((rc = rbl_reader_vouch(r, (uint64_t)n, 8, 1, "spheres", err)) != RBL_OK)
+        return rc;
     c->n = (size_t)n;
     c->sphere = malloc(c->n * 4 * sizeof *c->sphere);
     if (!c->sphere)

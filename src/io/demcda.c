@@ -4,10 +4,15 @@
 #include "io_internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char axis_name[3] = {'x', 'y', 'z'};
+static const char radius_range[] = "must be > 0 and within [1e-150, 1e150] (the touch test "
+                                   "squares it)";
+
+static int radius_ok(double r) { return r >= RBL_CD_RADIUS_MIN && r <= RBL_CD_RADIUS_MAX; }
 
 static int read_bounds(const char *path, rbl_elements *e, rbl_error *err)
 {
@@ -64,6 +69,12 @@ static int read_bounds(const char *path, rbl_elements *e, rbl_error *err)
             rc = rbl_reader_double(&r, what, &target[row][a], err);
             if (rc != RBL_OK)
                 goto done;
+            if (!(fabs(target[row][a]) <= RBL_CD_COORD_MAX)) {
+                rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: %s = %g must be within +-%g (the "
+                                   "touch test squares distances)", path, r.line, what,
+                                   target[row][a], RBL_CD_COORD_MAX);
+                goto done;
+            }
         }
     }
     for (size_t a = 0; a < dim; a++)
@@ -129,18 +140,21 @@ static int read_elements(const char *path, rbl_elements *e, rbl_error *err)
         rc = rbl_reader_double(&r, "radius R", &common_r, err);
         if (rc != RBL_OK)
             goto done;
-        if (!(common_r > 0.0)) {
-            rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: radius R = %g must be > 0", path,
-                               r.line, common_r);
+        if (!radius_ok(common_r)) {
+            rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: radius R = %g %s", path, r.line,
+                               common_r, radius_range);
             goto done;
         }
     }
-    rc = rbl_elements_alloc(e, dim, n, err);
+    int want = dim + per_element_radius;
+    /* each element is a line of `want` numbers: at least 2 * want bytes */
+    rc = rbl_reader_vouch(&r, n, 2 * (size_t)want, 1, "elements", err);
+    if (rc == RBL_OK)
+        rc = rbl_elements_alloc(e, dim, n, err);
     if (rc != RBL_OK)
         goto done;
     memcpy(e->lo, lo, sizeof lo);
     memcpy(e->hi, hi, sizeof hi);
-    int want = dim + per_element_radius;
     for (size_t k = 0; k < n; k++) {
         got = rbl_reader_next(&r, err);
         if (got < 0) {
@@ -181,9 +195,9 @@ static int read_elements(const char *path, rbl_elements *e, rbl_error *err)
             rc = rbl_reader_double(&r, what, &e->radius[k], err);
             if (rc != RBL_OK)
                 goto fail;
-            if (!(e->radius[k] > 0.0)) {
-                rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: element %zu: radius %g must be > 0",
-                                   path, r.line, k + 1, e->radius[k]);
+            if (!radius_ok(e->radius[k])) {
+                rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: element %zu: radius %g %s", path,
+                                   r.line, k + 1, e->radius[k], radius_range);
                 goto fail;
             }
         } else {

@@ -33,6 +33,16 @@ int rbl_reader_key(rbl_line_reader *r, const char *key, rbl_error *err);
 int rbl_reader_word(rbl_line_reader *r, const char *what, char **out, rbl_error *err);
 int rbl_reader_double(rbl_line_reader *r, const char *what, double *out, rbl_error *err);
 int rbl_reader_size(rbl_line_reader *r, const char *what, size_t *out, rbl_error *err);
+/* A count a header announces, checked before anything is allocated for it: beyond
+ * RBL_VOUCH_FREE_ITEMS (whose allocation is small, and whose reader then names the line where
+ * the data ends), the bytes left in a regular file must hold count items of at least
+ * min_bytes each (separated: the last may lack its one-byte separator), and a stream whose
+ * size cannot be told (a pipe) vouches for at most RBL_STREAM_ITEMS_MAX items. Names the line
+ * and what. */
+#define RBL_VOUCH_FREE_ITEMS 4096
+#define RBL_STREAM_ITEMS_MAX ((uint64_t)1 << 24)
+int rbl_reader_vouch(rbl_line_reader *r, uint64_t count, size_t min_bytes, int separated,
+                     const char *what, rbl_error *err);
 
 /* Atomic writer: everything goes to "<path>.tmp.XXXXXX" in the same folder; commit renames it
  * over path, abort (or any failure) removes it. */

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define DEFAULT_MAX_LINE ((size_t)1 << 20)
 
@@ -187,4 +188,30 @@ int rbl_reader_key(rbl_line_reader *r, const char *key, rbl_error *err)
         rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: expected '%s', found '%.64s'", r->path,
                            r->line, key, word);
     return rc;
+}
+
+int rbl_reader_vouch(rbl_line_reader *r, uint64_t count, size_t min_bytes, int separated,
+                     const char *what, rbl_error *err)
+{
+    if (count <= RBL_VOUCH_FREE_ITEMS) /* small: the reader names the line where data ends */
+        return RBL_OK;
+    struct stat st;
+    long at = ftell(r->file);
+    if (at >= 0 && fstat(fileno(r->file), &st) == 0 && S_ISREG(st.st_mode)) {
+        uint64_t left = (uint64_t)st.st_size > (uint64_t)at ? (uint64_t)st.st_size - (uint64_t)at
+                                                            : 0;
+        /* count items of min_bytes, the last one's separator (a newline) may be missing */
+        if (count > (left + (separated ? 1 : 0)) / min_bytes)
+            return rbl_error_set(err, RBL_EPARSE, "%s:%ld: announces %llu %s, which need at "
+                                 "least %zu bytes each, but the file has %llu bytes left",
+                                 r->path, r->line, (unsigned long long)count, what, min_bytes,
+                                 (unsigned long long)left);
+        return RBL_OK;
+    }
+    if (count > RBL_STREAM_ITEMS_MAX)
+        return rbl_error_set(err, RBL_ETOOBIG, "%s:%ld: announces %llu %s, but a stream whose "
+                             "size cannot be told (a pipe) may announce at most %llu: read it "
+                             "from a file", r->path, r->line, (unsigned long long)count, what,
+                             (unsigned long long)RBL_STREAM_ITEMS_MAX);
+    return RBL_OK;
 }

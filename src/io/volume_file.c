@@ -10,6 +10,7 @@
 #include "io_internal.h"
 #include "../shape/shape_internal.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +154,24 @@ static int read_binary(rbl_line_reader *r, const size_t n[3], float *values, uin
     return RBL_OK;
 }
 
+/* A distance to a surface that lies in the grid is at most the grid's diagonal: a larger value
+ * is not a distance field (and would size the clump's work by it). */
+static int distances_within_grid(const char *path, const rbl_sdf *f, rbl_error *err)
+{
+    double diagonal = 0.0;
+    for (int a = 0; a < 3; a++)
+        diagonal += ((double)f->n[a] - 1.0) * ((double)f->n[a] - 1.0);
+    diagonal = sqrt(diagonal) * f->h;
+    size_t total = rbl_sdf_count(f);
+    for (size_t k = 0; k < total; k++)
+        if (!(fabs((double)f->value[k]) <= diagonal))
+            return rbl_error_set(err, RBL_ERANGE, "%s: value %zu (sample %zu, %zu, %zu) = %g is "
+                                 "farther than the grid's diagonal %g: not a distance",
+                                 path, k + 1, k % f->n[0], k / f->n[0] % f->n[1],
+                                 k / (f->n[0] * f->n[1]), (double)f->value[k], diagonal);
+    return RBL_OK;
+}
+
 int rbl_volume_read(const char *path, rbl_sdf *sdf, size_t memory_limit, rbl_error *err)
 {
     memset(sdf, 0, sizeof *sdf);
@@ -162,6 +181,15 @@ int rbl_volume_read(const char *path, rbl_sdf *sdf, size_t memory_limit, rbl_err
         return rc;
     volume_header hd;
     rc = read_header(&r, &hd, err);
+    if (rc != RBL_OK) {
+        rbl_reader_close(&r);
+        return rc;
+    }
+    /* the data must be there before the grid is allocated: a value and a separator per
+     * sample as text, 1 or 4 bytes as binary */
+    uint64_t samples = (uint64_t)hd.n[0] * hd.n[1] * hd.n[2];
+    rc = hd.binary ? rbl_reader_vouch(&r, samples, hd.voxels ? 1 : 4, 0, "samples", err)
+                   : rbl_reader_vouch(&r, samples, 2, 1, "samples", err);
     if (rc != RBL_OK) {
         rbl_reader_close(&r);
         return rc;
@@ -183,6 +211,8 @@ int rbl_volume_read(const char *path, rbl_sdf *sdf, size_t memory_limit, rbl_err
     rc = hd.binary ? read_binary(&r, hd.n, values, flags, err)
                    : read_ascii(&r, total, values, flags, err);
     rbl_reader_close(&r);
+    if (rc == RBL_OK && !hd.voxels)
+        rc = distances_within_grid(path, &field, err);
     if (rc == RBL_OK && hd.voxels) {
         rbl_sdf_free(&field);
         rc = rbl_sdf_from_voxels(&field, flags, hd.n, hd.h, hd.origin, memory_limit, err);
