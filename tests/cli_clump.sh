@@ -1,7 +1,8 @@
 #!/bin/sh
 # KL1-KL4 from the command line: a clump of a shape, of an STL and of a voxel file, with its
 # files and JSON summary; then bad inputs, each with a message naming the file (and line) and
-# the value, a non-zero exit, no crash (the suite also runs under ASan/UBSan), no output folder.
+# the value, a non-zero exit, no crash (the suite also runs under ASan/UBSan), no output folder;
+# a command's files (clump, and generate's bounds and elements) appear together or not at all.
 set -u
 RUBBLE=$1
 work=$(mktemp -d)
@@ -104,6 +105,28 @@ expect bad_shape 2 "shape 'cube:1': unknown kind" --shape cube:1
 expect bad_size 2 "shape 'sphere:-2': size -2 must be positive" --shape sphere:-2
 expect two_inputs 2 "give only one of" --shape sphere:1 --stl cube.stl
 expect no_input 2 "give one of --shape, --volume, --stl"
+
+# a command's files appear together or not at all: surface.vtp cannot be put in place (its
+# name is taken by a folder), so neither clump.txt, spheres.vtp nor the saved field remain
+mkdir -p partial/surface.vtp.staged
+"$RUBBLE" clump --shape sphere:1 --voxel 0.1 --P 20 --output partial --save-sdf partial.sdf > out.txt 2> err.txt \
+    && { echo "FAIL [partial]: a failed write exited 0"; failures=$((failures+1)); }
+for f in partial/clump.txt partial/spheres.vtp partial/surface.vtp partial.sdf; do
+    [ -e "$f" ] && { echo "FAIL [partial]: $f left by a failed run"; failures=$((failures+1)); }
+done
+ls partial | grep -v '^surface.vtp.staged$' | grep -q . && { echo "FAIL [partial]: left $(ls partial)"; failures=$((failures+1)); }
+echo "ok: none of the files after: $(cat err.txt)"
+rmdir partial/surface.vtp.staged
+"$RUBBLE" clump --shape sphere:1 --voxel 0.1 --P 20 --output partial --save-sdf partial.sdf > out.txt 2> err.txt \
+    || { echo "FAIL [partial]: the same run with room failed: $(cat err.txt)"; failures=$((failures+1)); }
+for f in partial/clump.txt partial/spheres.vtp partial/surface.vtp partial.sdf; do
+    [ -s "$f" ] || { echo "FAIL [partial]: $f missing"; failures=$((failures+1)); }
+done
+# rubble generate: bounds.txt and elements.txt, both or neither
+"$RUBBLE" generate --n 100 --bounds gen_bounds.txt --elements /nonexistent-dir/elements.txt > out.txt 2> err.txt \
+    && { echo "FAIL [generate]: exit 0"; failures=$((failures+1)); }
+[ -e gen_bounds.txt ] && { echo "FAIL [generate]: bounds.txt left without elements.txt"; failures=$((failures+1)); }
+echo "ok: $(cat err.txt)"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "cli_clump: all ok"

@@ -72,6 +72,57 @@ void rbl_atomic_abort(rbl_atomic_file *f)
     memset(f, 0, sizeof *f);
 }
 
+int rbl_group_stage(rbl_file_group *g, const char *path, const char **staged_out,
+                    rbl_error *err)
+{
+    *staged_out = NULL;
+    if (g->n == RBL_FILE_GROUP_MAX)
+        return rbl_error_set(err, RBL_EINVAL, "%s: more than %d files in one group", path,
+                             RBL_FILE_GROUP_MAX);
+    size_t len = strlen(path);
+    char *final_path = strdup(path), *staged = malloc(len + sizeof ".staged");
+    if (!final_path || !staged) {
+        free(final_path), free(staged);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    }
+    memcpy(staged, path, len);
+    memcpy(staged + len, ".staged", sizeof ".staged");
+    g->final_path[g->n] = final_path;
+    g->staged_path[g->n++] = staged;
+    *staged_out = staged;
+    return RBL_OK;
+}
+
+/* A writer's message names the staged file: name the file the user asked for instead. */
+static void name_final(rbl_error *err, const char *staged, const char *final_path)
+{
+    char *at = err ? strstr(err->message, staged) : NULL;
+    if (!at)
+        return;
+    char rest[RBL_ERROR_MESSAGE_MAX];
+    snprintf(rest, sizeof rest, "%s", at + strlen(staged));
+    size_t room = sizeof err->message - (size_t)(at - err->message);
+    snprintf(at, room, "%s%s", final_path, rest);
+}
+
+int rbl_group_publish(rbl_file_group *g, int rc, rbl_error *err)
+{
+    for (int k = 0; k < g->n && rc != RBL_OK; k++)
+        name_final(err, g->staged_path[k], g->final_path[k]);
+    int renamed = 0;
+    for (; rc == RBL_OK && renamed < g->n; renamed++)
+        if (rename(g->staged_path[renamed], g->final_path[renamed]) != 0)
+            rc = rbl_error_set(err, RBL_EIO, "%s: cannot rename into place: %s",
+                               g->final_path[renamed], strerror(errno));
+    for (int k = 0; k < g->n; k++) {
+        if (rc != RBL_OK)
+            unlink(k < renamed ? g->final_path[k] : g->staged_path[k]);
+        free(g->final_path[k]), free(g->staged_path[k]);
+    }
+    g->n = 0;
+    return rc;
+}
+
 int rbl_make_dirs(const char *path, rbl_error *err)
 {
     char *copy = strdup(path);

@@ -48,26 +48,34 @@ static int make_field(const rbl_clump_job *job, rbl_sdf *sdf, double *body_volum
     return rc;
 }
 
+/* clump.txt, spheres.vtp and surface.vtp into the group (published by the caller) */
 static int write_files(const rbl_clump_job *job, const rbl_clump *clump,
                        const rbl_mass_properties *props, const rbl_quad_mesh *surface,
-                       rbl_error *err)
+                       rbl_file_group *out, rbl_error *err)
 {
     int rc = rbl_make_dirs(job->output_dir, err);
     size_t len = strlen(job->output_dir) + 32;
     char *path = malloc(len);
     if (!path)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    const char *staged = NULL;
     if (rc == RBL_OK) {
         snprintf(path, len, "%s/clump.txt", job->output_dir);
-        rc = rbl_clump_write(path, clump, props, err);
+        rc = rbl_group_stage(out, path, &staged, err);
+        if (rc == RBL_OK)
+            rc = rbl_clump_write(staged, clump, props, err);
     }
     if (rc == RBL_OK) {
         snprintf(path, len, "%s/spheres.vtp", job->output_dir);
-        rc = rbl_clump_vtp_write(path, clump, err);
+        rc = rbl_group_stage(out, path, &staged, err);
+        if (rc == RBL_OK)
+            rc = rbl_clump_vtp_write(staged, clump, err);
     }
     if (rc == RBL_OK) {
         snprintf(path, len, "%s/surface.vtp", job->output_dir);
-        rc = rbl_quad_mesh_vtp_write(path, surface, err);
+        rc = rbl_group_stage(out, path, &staged, err);
+        if (rc == RBL_OK)
+            rc = rbl_quad_mesh_vtp_write(staged, surface, err);
     }
     free(path);
     return rc;
@@ -93,8 +101,14 @@ int rbl_clump_job_run(const rbl_clump_job *job, rbl_clump_report *r, rbl_error *
     memcpy(r->grid, sdf.n, sizeof r->grid);
     r->h = sdf.h;
     r->alpha_length = job->alpha * sdf.h;
-    if (job->sdf_out)
-        rc = rbl_sdf_write(job->sdf_out, &sdf, err);
+    /* every file of the job, or none: the field too waits for the clump */
+    rbl_file_group out = {0};
+    if (job->sdf_out) {
+        const char *staged = NULL;
+        rc = rbl_group_stage(&out, job->sdf_out, &staged, err);
+        if (rc == RBL_OK)
+            rc = rbl_sdf_write(staged, &sdf, err);
+    }
     rbl_clump clump = {0};
     rbl_quad_mesh surface = {0};
     if (rc == RBL_OK) {
@@ -128,8 +142,9 @@ int rbl_clump_job_run(const rbl_clump_job *job, rbl_clump_report *r, rbl_error *
             r->max_radius = fmax(r->max_radius, clump.sphere[4 * q + 3]);
         }
         if (job->output_dir)
-            rc = write_files(job, &clump, &r->clump, &surface, err);
+            rc = write_files(job, &clump, &r->clump, &surface, &out, err);
     }
+    rc = rbl_group_publish(&out, rc, err);
     rbl_quad_mesh_free(&surface);
     rbl_clump_free(&clump);
     rbl_sdf_free(&sdf);

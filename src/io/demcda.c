@@ -265,11 +265,10 @@ int rbl_demcda_write_contacts(const char *path, const rbl_pairs *pairs, rbl_erro
     return rbl_atomic_commit(&f, err);
 }
 
-int rbl_demcda_write_elements(const char *bounds_path, const char *elements_path,
-                              const rbl_elements *e, rbl_error *err)
+static int write_bounds(const char *path, const rbl_elements *e, rbl_error *err)
 {
     rbl_atomic_file f;
-    int rc = rbl_atomic_open(&f, bounds_path, err);
+    int rc = rbl_atomic_open(&f, path, err);
     if (rc != RBL_OK)
         return rc;
     fprintf(f.file, "%d\n", e->dim);
@@ -279,13 +278,16 @@ int rbl_demcda_write_elements(const char *bounds_path, const char *elements_path
             fprintf(f.file, a ? " %.17g" : "%.17g", v[a]);
         fputc('\n', f.file);
     }
-    rc = rbl_atomic_commit(&f, err);
-    if (rc != RBL_OK)
-        return rc;
+    return rbl_atomic_commit(&f, err);
+}
+
+static int write_elements(const char *path, const rbl_elements *e, rbl_error *err)
+{
     int common = 1;
     for (size_t k = 1; k < e->n && common; k++)
         common = e->radius[k] == e->radius[0];
-    rc = rbl_atomic_open(&f, elements_path, err);
+    rbl_atomic_file f;
+    int rc = rbl_atomic_open(&f, path, err);
     if (rc != RBL_OK)
         return rc;
     if (common && e->n > 0)
@@ -301,4 +303,20 @@ int rbl_demcda_write_elements(const char *bounds_path, const char *elements_path
         fputc('\n', f.file);
     }
     return rbl_atomic_commit(&f, err);
+}
+
+/* Both files or neither. */
+int rbl_demcda_write_elements(const char *bounds_path, const char *elements_path,
+                              const rbl_elements *e, rbl_error *err)
+{
+    rbl_file_group out = {0};
+    const char *staged = NULL;
+    int rc = rbl_group_stage(&out, bounds_path, &staged, err);
+    if (rc == RBL_OK)
+        rc = write_bounds(staged, e, err);
+    if (rc == RBL_OK)
+        rc = rbl_group_stage(&out, elements_path, &staged, err);
+    if (rc == RBL_OK)
+        rc = write_elements(staged, e, err);
+    return rbl_group_publish(&out, rc, err);
 }

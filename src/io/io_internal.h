@@ -55,6 +55,20 @@ typedef struct rbl_atomic_file {
 int rbl_atomic_open(rbl_atomic_file *f, const char *path, rbl_error *err);
 int rbl_atomic_commit(rbl_atomic_file *f, rbl_error *err);
 void rbl_atomic_abort(rbl_atomic_file *f);
+/* Files that appear together or not at all (a command's outputs): each is written, by any
+ * atomic writer, under its staged name ("<path>.staged"); publish renames them all into place
+ * when rc is RBL_OK and every one was written, else removes them (and any it had already
+ * renamed), so a failure leaves none of them. Returns rc, or the failure of a rename. */
+#define RBL_FILE_GROUP_MAX 8
+typedef struct rbl_file_group {
+    int n;
+    char *final_path[RBL_FILE_GROUP_MAX];
+    char *staged_path[RBL_FILE_GROUP_MAX];
+} rbl_file_group;
+
+/* The name to write path under (*staged, owned by the group). */
+int rbl_group_stage(rbl_file_group *g, const char *path, const char **staged, rbl_error *err);
+int rbl_group_publish(rbl_file_group *g, int rc, rbl_error *err);
 /* mkdir -p */
 int rbl_make_dirs(const char *path, rbl_error *err);
 
