@@ -144,11 +144,14 @@ static inline void dem_cloud_grains(rbl_sim *sim)
     uint64_t seed = 3;
     for (int z = 0; z < 6; z++)
         for (int y = 0; y < 6; y++)
-            for (int x = 0; x < 6; x++)
-                dem_grain(sim, (x - 2.5) * 0.11 + 0.01 * rand01(&seed),
-                          (y - 2.5) * 0.11 + 0.01 * rand01(&seed),
-                          (z - 2.5) * 0.11 + 0.01 * rand01(&seed), 0.02 * (y - 2.5),
-                          -0.02 * (x - 2.5), 0, r * (0.9 + 0.1 * rand01(&seed)));
+            for (int x = 0; x < 6; x++) {
+                /* drawn in sequence: the order of a call's arguments is unspecified in C */
+                double size = rand01(&seed), jz = rand01(&seed), jy = rand01(&seed);
+                double jx = rand01(&seed);
+                dem_grain(sim, (x - 2.5) * 0.11 + 0.01 * jx, (y - 2.5) * 0.11 + 0.01 * jy,
+                          (z - 2.5) * 0.11 + 0.01 * jz, 0.02 * (y - 2.5), -0.02 * (x - 2.5), 0,
+                          r * (0.9 + 0.1 * size));
+            }
 }
 
 /* A frictional pile on a floor: grains dropped in a box with gravity. */

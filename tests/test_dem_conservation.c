@@ -19,9 +19,13 @@ static rbl_sim *gas(int n, double r, double c, int threads)
     uint64_t seed = 42;
     for (int z = 0; z < n; z++)
         for (int y = 0; y < n; y++)
-            for (int x = 0; x < n; x++)
-                dem_grain(sim, (x + 0.5) * 3 * r, (y + 0.5) * 3 * r, (z + 0.5) * 3 * r,
-                          rand01(&seed) - 0.5, rand01(&seed) - 0.5, rand01(&seed) - 0.5, r);
+            for (int x = 0; x < n; x++) {
+                /* drawn in sequence: the order of a call's arguments is unspecified in C */
+                double vz = rand01(&seed) - 0.5, vy = rand01(&seed) - 0.5;
+                double vx = rand01(&seed) - 0.5;
+                dem_grain(sim, (x + 0.5) * 3 * r, (y + 0.5) * 3 * r, (z + 0.5) * 3 * r, vx, vy,
+                          vz, r);
+            }
     return sim;
 }
 

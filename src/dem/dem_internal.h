@@ -282,6 +282,8 @@ void rbl_forces_gather(rbl_sim *sim);
 static inline void rbl_gather_prefetch(const rbl_sim *sim, size_t k)
 {
     const rbl_pair_list *p = &sim->pairs;
+    if (!p->out) /* no pair list yet: nothing to ask for (and NULL + 0 is undefined) */
+        return;
     const double *o = p->out + RBL_PAIR_OUT * p->j_start[k];
     __builtin_prefetch(o);
     __builtin_prefetch(o + 8);

@@ -73,8 +73,11 @@ int rbl_elements_generate(const rbl_generate_options *o, rbl_elements *e, rbl_er
             for (int a = 0; a < o->dim; a++) {
                 double x;
                 if (o->packing == RBL_PACKING_CLUSTERED) {
-                    double u = rbl_rng_uniform(&rng) + rbl_rng_uniform(&rng) +
-                               rbl_rng_uniform(&rng) - 1.5;
+                    /* three draws in sequence (the operands of + are unsequenced in C) */
+                    double u = rbl_rng_uniform(&rng);
+                    u += rbl_rng_uniform(&rng);
+                    u += rbl_rng_uniform(&rng);
+                    u -= 1.5;
                     x = centre[a] + spread * u;
                 } else {
                     x = box * rbl_rng_uniform(&rng);

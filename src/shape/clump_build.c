@@ -36,7 +36,10 @@ static void cover_sphere(const rbl_sdf *sdf, float *cover, const size_t c[3], do
 {
     double h = sdf->h, reach = fmax(ratio, 1.0) * r + RBL_CLUMP_TIE_VOXELS * h;
     double block = ratio * r - RBL_CLUMP_TIE_VOXELS * h;
-    long span = (long)floor(reach / h);
+    /* spans are clipped to the grid anyway; clipped before the cast, a huge ratio cannot
+     * overflow it */
+    const double most = (double)(sdf->n[0] + sdf->n[1] + sdf->n[2]);
+    long span = (long)fmin(floor(reach / h), most);
     long lo[3], hi[3];
     for (int a = 0; a < 3; a++) {
         lo[a] = (long)c[a] - span;
@@ -53,7 +56,7 @@ static void cover_sphere(const rbl_sdf *sdf, float *cover, const size_t c[3], do
             double dy = (double)(j - (long)c[1]) * h, dyz2 = dy * dy + dz * dz;
             if (dyz2 > reach * reach)
                 continue;
-            long half = (long)floor(sqrt(reach * reach - dyz2) / h);
+            long half = (long)fmin(floor(sqrt(reach * reach - dyz2) / h), most);
             long i0 = (long)c[0] - half, i1 = (long)c[0] + half;
             if (i0 < lo[0])
                 i0 = lo[0];
