@@ -13,13 +13,15 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rubble run SCENE.yaml [--output DIR] [--threads N] [--steps N]\n"
-            "                             [--restart CHECKPOINT] [--quiet]\n"
+            "                             [--restart CHECKPOINT] [--max-grains N] [--quiet]\n"
             "  --output   folder for grains_*.vtp, grains.pvd and thermo.csv (default: the\n"
             "             scene's output.folder)\n"
             "  --threads  OpenMP threads (default: the scene's run.threads, else all cores)\n"
             "  --steps    run N steps instead of the scene's length (smoke tests)\n"
             "  --restart  continue from a checkpoint this scene wrote (output.checkpoint_every);\n"
             "             the run continues bit for bit as if it had not stopped\n"
+            "  --max-grains  refuse a scene that would hold more than N grains (a typo in a\n"
+            "             radius), instead of filling the memory\n"
             "  --quiet    no progress line\n"
             "Scene keys: docs/scenes.md\n");
 }
@@ -41,7 +43,7 @@ int cmd_run(int argc, char **argv)
 {
     const char *scene_path = NULL, *output = NULL, *restart = NULL;
     int quiet = 0;
-    size_t threads = 0, steps = 0;
+    size_t threads = 0, steps = 0, max_grains = 0;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -56,6 +58,9 @@ int cmd_run(int argc, char **argv)
                 return cli_fail("run", EXIT_USAGE, "--threads: not a thread count: '%s'", v);
         } else if ((v = cli_option_value(argc, argv, &i, "--restart"))) {
             restart = v;
+        } else if ((v = cli_option_value(argc, argv, &i, "--max-grains"))) {
+            if (cli_parse_size(v, &max_grains) != 0 || max_grains == 0)
+                return cli_fail("run", EXIT_USAGE, "--max-grains: not a grain count: '%s'", v);
         } else if ((v = cli_option_value(argc, argv, &i, "--steps"))) {
             if (cli_parse_size(v, &steps) != 0 || steps == 0)
                 return cli_fail("run", EXIT_USAGE, "--steps: not a step count: '%s'", v);
@@ -79,6 +84,7 @@ int cmd_run(int argc, char **argv)
     opt.output_dir = output;
     opt.threads = (int)threads;
     opt.steps = steps;
+    opt.max_grains = max_grains;
     opt.restart = restart;
     opt.progress = (!quiet && isatty(STDERR_FILENO)) ? progress : NULL;
     opt.progress_interval = 0.5;

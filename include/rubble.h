@@ -378,6 +378,10 @@ RBL_API int rbl_sim_threads(const rbl_sim *sim);
 /* Use `threads` from now on (0: all cores): the results do not depend on it. RBL_EINVAL
  * outside 0..RBL_MAX_THREADS. */
 RBL_API int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err);
+/* At most max_grains grains from now on (0: no limit, the default): adding one more, or a
+ * lattice of more sites, is refused with RBL_ETOOBIG instead of filling the memory (a scene
+ * whose radius is a typo; a fuzzer). */
+RBL_API void rbl_sim_set_max_grains(rbl_sim *sim, size_t max_grains);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
 
@@ -579,6 +583,7 @@ typedef struct rbl_run_options {
     rbl_progress_fn progress;/* called about every progress_interval wall seconds; may be NULL */
     void *userdata;
     double progress_interval;
+    size_t max_grains;       /* > 0: refuse a scene that would hold more grains */
 } rbl_run_options;
 
 typedef struct rbl_run_report {

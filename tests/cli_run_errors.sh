@@ -73,6 +73,16 @@ expect bad_bed "bed.txt:3: expected 'x y z radius' or 'x y z radius vx vy vz', f
 printf '0.01 0.01 0.005 0.001\n0.01 0.01 0.008 nan\n' > bed.txt
 expect bad_bed "bed.txt:2: .*nan"
 
+# --max-grains: a scene that would hold more grains is refused, naming the source
+"$RUBBLE" run "$SCENES/small.yaml" --output out_max --max-grains 100 > out.txt 2> err.txt && {
+    echo "FAIL [max_grains]: exit 0"; failures=$((failures+1)); }
+grep -q "small.yaml:11:5: a lattice of 324 sites, more than the 100 grains this run allows (--max-grains)" err.txt \
+    && echo "ok: $(cat err.txt)" || { echo "FAIL [max_grains]: $(cat err.txt)"; failures=$((failures+1)); }
+sed 's/count: 100}/count: 300}/' "$SCENES/small.yaml" > random_many.yaml
+"$RUBBLE" run random_many.yaml --output out_max --max-grains 500 > out.txt 2> err.txt && {
+    echo "FAIL [max_grains random]: exit 0"; failures=$((failures+1)); }
+grep -q "random_many.yaml:13:5: more than 500 grains, the limit set for this run (--max-grains)" err.txt \
+    && echo "ok: $(cat err.txt)" || { echo "FAIL [max_grains random]: $(cat err.txt)"; failures=$((failures+1)); }
 # clump sources: a missing or broken clump file names the scene position and the clump file
 scene no_clump 's|    radius: 0.001$|    clump: nowhere.txt|'
 expect no_clump "no_clump.yaml:12:[0-9]*: clump: .*nowhere.txt: cannot open"

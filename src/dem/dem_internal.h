@@ -160,6 +160,7 @@ struct rbl_sim {
     double skin, cutoff_max;
     double box[3];           /* periodic lengths */
     uint32_t next_id;
+    size_t max_grains;       /* 0: no limit */
     uint64_t step;
     double time;
     uint64_t lost;

@@ -275,8 +275,19 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
     rbl_rng rng;
     rbl_rng_seed(&rng, spec->seed);
     size_t n[3];
-    for (int a = 0; a < 3; a++)
-        n[a] = (size_t)floor((spec->hi[a] - spec->lo[a] - 2.0 * r_max) / s + 1e-9) + 1;
+    double sites = 1.0;
+    for (int a = 0; a < 3; a++) {
+        double along = floor((spec->hi[a] - spec->lo[a] - 2.0 * r_max) / s + 1e-9) + 1.0;
+        sites *= along;
+        n[a] = (size_t)fmin(along, 1e18);
+    }
+    /* a limit on grains bounds the sites visited too (a lattice of 1e20 sites where no grain
+     * fits would otherwise run for ever) */
+    if (sim->max_grains && sites > (double)sim->max_grains) {
+        occ_free(&o);
+        return rbl_error_set(err, RBL_ETOOBIG, "a lattice of %.3g sites, more than the %zu "
+                             "grains this run allows (--max-grains)", sites, sim->max_grains);
+    }
     for (size_t z = 0; z < n[2]; z++)
         for (size_t y = 0; y < n[1]; y++)
             for (size_t x = 0; x < n[0]; x++) {

@@ -185,6 +185,9 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
                              sim->n_materials);
     if (sim->next_id == UINT32_MAX)
         return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
+    if (sim->max_grains && sim->g.n >= sim->max_grains)
+        return rbl_error_set(err, RBL_ETOOBIG, "more than %zu grains, the limit set for this "
+                             "run (--max-grains)", sim->max_grains);
     rbl_grains *g = &sim->g;
     rc = rbl_grains_reserve(g, g->n + 1, err);
     if (rc != RBL_OK)
@@ -341,6 +344,8 @@ void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out) { *out = sim->t
 const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim) { return &sim->cfg; }
 
 int rbl_sim_threads(const rbl_sim *sim) { return sim->threads; }
+
+void rbl_sim_set_max_grains(rbl_sim *sim, size_t max_grains) { sim->max_grains = max_grains; }
 
 int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err)
 {

@@ -142,7 +142,8 @@ static double spin_unit(const rbl_scene *s, const rbl_sim *sim)
     return R > 0.0 ? sqrt(G * mass / (R * R * R)) : 0.0;
 }
 
-static int build(const rbl_scene *s, int threads, rbl_sim **out, double *unit, rbl_error *err)
+static int build(const rbl_scene *s, int threads, size_t max_grains, rbl_sim **out,
+                 double *unit, rbl_error *err)
 {
     rbl_sim_config cfg = s->cfg;
     if (threads > 0)
@@ -177,6 +178,7 @@ static int build(const rbl_scene *s, int threads, rbl_sim **out, double *unit, r
     int rc = rbl_sim_create(&sim, &cfg, err);
     if (rc != RBL_OK)
         return rbl_scene_error_at(s, s->at_domain, err);
+    rbl_sim_set_max_grains(sim, max_grains);
     if ((rc = add_materials_walls(s, sim, err)) != RBL_OK)
         goto fail;
     for (int k = 0; k < s->n_sources; k++) {
@@ -567,8 +569,10 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
          * not the checkpoint's: the results do not depend on them */
         if (rc == RBL_OK)
             rc = rbl_sim_set_threads(sim, opt->threads ? opt->threads : s->cfg.threads, err);
+        if (rc == RBL_OK)
+            rbl_sim_set_max_grains(sim, opt->max_grains);
     } else {
-        rc = build(s, opt->threads, &sim, &unit, err);
+        rc = build(s, opt->threads, opt->max_grains, &sim, &unit, err);
     }
     if (rc != RBL_OK) {
         free(ps);
