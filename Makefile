@@ -1,15 +1,19 @@
 # rubble — the two commands of a fresh Debian 12 machine:
 #   make run    install what is missing, build, run the main job
-#   make test   install what is missing, build, run the whole suite (also under ASan/UBSan)
-# Longer jobs: make bench (docs/bench/), make validate (docs/validation/).
+#   make test   install what is missing, build, run the whole suite (also under gcc's and
+#               clang's ASan/UBSan) and a few seconds of each fuzz target
+# Longer jobs: make bench (docs/bench/), make validate (docs/validation/), make fuzz (docs/fuzz.md).
 
 BUILD      ?= build
 BUILD_SAN  ?= build-sanitize
+BUILD_CLANG ?= build-clang
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 300
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps build build-sanitize run demo-contacts bench-contacts bench-dem bench-gravity test test-release test-sanitize bench validate clean
+.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity test test-release test-sanitize bench validate clean
 
 all: build
 
@@ -24,6 +28,20 @@ build-sanitize: deps
 	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DRBL_SANITIZE=ON > /dev/null
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
 
+test-deps:
+	@scripts/install-deps.sh test
+
+# the suite under clang's UBSan, optimised (gcc's ASan and UBSan are in build-sanitize)
+build-clang: test-deps
+	@CC=clang cmake -S . -B $(BUILD_CLANG) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBL_SANITIZE=ON \
+		-DRBL_SANITIZERS=undefined > /dev/null
+	@cmake --build $(BUILD_CLANG) -j $(JOBS)
+
+# the libFuzzer harnesses of tests/fuzz (clang, ASan, UBSan)
+build-fuzz: test-deps
+	@CC=clang cmake -S . -B $(BUILD_FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRBL_FUZZ=ON > /dev/null
+	@cmake --build $(BUILD_FUZZ) -j $(JOBS)
+
 # The main job: grains poured into a box (examples/pour.yaml), about a minute; open
 # output/pour/grains.pvd in ParaView.
 run: build
@@ -33,7 +51,7 @@ run: build
 demo-contacts: build
 	@scripts/demo-contacts.sh $(RUBBLE) $(BUILD)/demo
 
-test: test-release test-sanitize
+test: test-release test-sanitize test-clang test-fuzz
 
 test-release: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -41,6 +59,17 @@ test-release: build
 test-sanitize: build-sanitize
 	@cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
+
+test-clang: build-clang
+	@cd $(BUILD_CLANG) && UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+
+# a few seconds of each fuzz target, from its seeds and regressions (CI keeps them passing)
+test-fuzz: build-fuzz build
+	@tests/fuzz/run.sh $(BUILD_FUZZ) $(RUBBLE) 4
+
+# every fuzz target for FUZZ_SECONDS (default 300, about 40 minutes); docs/fuzz.md
+fuzz: build-fuzz build
+	@tests/fuzz/run.sh $(BUILD_FUZZ) $(RUBBLE) $(FUZZ_SECONDS) --report docs/fuzz.md
 
 bench: bench-contacts bench-dem bench-gravity
 
@@ -74,4 +103,4 @@ validate: build
 	@validation/sound.sh $(RUBBLE)
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_CLANG) $(BUILD_FUZZ)

@@ -1,10 +1,13 @@
 #!/bin/sh
 # Install the Debian packages rubble needs, only those missing. Usage:
 #   scripts/install-deps.sh build     compiler, make, cmake, libyaml (scene files)
+#   scripts/install-deps.sh test      + clang with its OpenMP, sanitizer and libFuzzer runtimes
+#                                      (the suite under clang's UBSan, the fuzz harnesses)
 #   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time
 set -eu
 want="gcc make cmake libyaml-dev"
 case "${1:-build}" in
+    test) want="$want clang libomp-dev libclang-rt-dev" ;;
     bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time" ;;
 esac
 missing=""

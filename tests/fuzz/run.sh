@@ -1,0 +1,66 @@
+#!/bin/sh
+# Run every libFuzzer harness of tests/fuzz for SECONDS each, from its seeds (tests/fuzz/seeds/
+# and tests/fuzz/regressions/ of this tree, plus scenes, Demcda sets and checkpoints made here)
+# and the corpus it grew before (FUZZ_DIR/corpus). Fails on any crash, sanitizer report, leak,
+# timeout (10 s an input) or allocation beyond 1 GiB (2 GiB resident); the input that did it is
+# left in FUZZ_DIR/artifacts. With --report FILE, writes the executions per target there.
+#   tests/fuzz/run.sh FUZZ_BUILD RUBBLE SECONDS [--report docs/fuzz.md]
+set -eu
+BUILD=$(cd "$1" && pwd); RUBBLE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); SECONDS_EACH=$3; REPORT=${5:-}
+[ "${4:-}" = "--report" ] || REPORT=""
+HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
+TARGETS="demcda scene stl volume clump_file grains checkpoint"
+work="$BUILD/fuzz-work"; mkdir -p "$work/artifacts"
+gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"
+
+# seeds made by rubble itself: scenes of the tree, Demcda sets, checkpoints of the fixed scene
+mkdir -p "$gen/scene" "$gen/demcda" "$gen/checkpoint"
+cp "$ROOT"/examples/*.yaml "$ROOT"/tests/scenes/*.yaml "$HERE"/*.yaml "$gen/scene/"
+for spec in "2 200 random" "3 300 clustered" "3 125 lattice"; do
+    set -- $spec
+    "$RUBBLE" generate --dim "$1" --n "$2" --packing "$3" --radius-ratio 3 \
+        --bounds "$gen/b.txt" --elements "$gen/e.txt" > /dev/null
+    { cat "$gen/b.txt"; printf '\000'; cat "$gen/e.txt"; } > "$gen/demcda/$1d_$3.txt"
+done
+(cd "$gen" && "$RUBBLE" run "$HERE/checkpoint_scene.yaml" --output ck --threads 1 --quiet > /dev/null)
+cp "$gen"/ck/checkpoint_*.bin "$gen/checkpoint/"
+
+[ -z "$REPORT" ] || { printf '| target | seconds | executions | executions/s | corpus | result |\n|---|---|---|---|---|---|\n' > "$work/table.md"; }
+failed=0
+for t in $TARGETS; do
+    corpus="$work/corpus/$t"; mkdir -p "$corpus"
+    seeds=""
+    for d in "$HERE/seeds/$t" "$HERE/regressions/$t" "$gen/$t"; do
+        [ -d "$d" ] && seeds="$seeds $d"
+    done
+    log="$work/$t.log"
+    if OMP_WAIT_POLICY=passive ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+       UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+       "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" -timeout=10 \
+       -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
+       -artifact_prefix="$work/artifacts/$t-" "$corpus" $seeds > "$log" 2>&1; then
+        result=clean
+    else
+        result=FAILED; failed=$((failed + 1))
+        echo "fuzz_$t FAILED: the input is in $work/artifacts; the end of $log:"
+        grep -E "ERROR|runtime error|SUMMARY|Test unit written|abort|==[0-9]+==" "$log" | head -20
+    fi
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    files=$(ls "$corpus" | wc -l)
+    echo "fuzz_$t: ${execs:-0} executions in ${SECONDS_EACH} s (${rate:-0}/s), corpus $files: $result"
+    [ -z "$REPORT" ] || echo "| \`fuzz_$t\` | $SECONDS_EACH | ${execs:-0} | ${rate:-0} | $files | $result |" >> "$work/table.md"
+done
+if [ -n "$REPORT" ]; then
+    {
+        sed -n '1,/<!-- table -->/p' "$REPORT"
+        echo "Run of $(date -u +%Y-%m-%d), \`make fuzz FUZZ_SECONDS=$SECONDS_EACH\` on $(nproc) cores:"
+        echo
+        cat "$work/table.md"
+        echo
+        sed -n '/<!-- end of table -->/,$p' "$REPORT"
+    } > "$work/report.md"
+    mv "$work/report.md" "$REPORT"
+fi
+[ "$failed" -eq 0 ] || { echo "$failed fuzz target(s) failed"; exit 1; }
+echo "fuzz: all $(echo $TARGETS | wc -w) targets clean"
