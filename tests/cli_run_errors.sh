@@ -73,6 +73,8 @@ expect bad_bed "bed.txt:3: expected 'x y z radius' or 'x y z radius vx vy vz', f
 printf '0.01 0.01 0.005 0.001\n0.01 0.01 0.008 nan\n' > bed.txt
 expect bad_bed "bed.txt:2: .*nan"
 
+scene far_domain 's/^domain: {min: \[0, 0, -0.001\], max: \[0.02, 0.02, 0.05\]}/domain: {min: [-1e308, 0, -0.001], max: [1e308, 0.02, 0.05]}/'
+expect far_domain "far_domain.yaml:2:[0-9]*: domain: x \[-1e+308, 1e+308\] must lie within 1e+15 m of the origin"
 # --max-grains: a scene that would hold more grains is refused, naming the source
 "$RUBBLE" run "$SCENES/small.yaml" --output out_max --max-grains 100 > out.txt 2> err.txt && {
     echo "FAIL [max_grains]: exit 0"; failures=$((failures+1)); }

@@ -41,7 +41,9 @@ static int make_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **p
     rbl_sim_config probe_cfg = *cfg;
     probe_cfg.dt = 1.0;
     int rc = rbl_sim_create(probe, &probe_cfg, err);
-    if (rc == RBL_OK && (rc = add_materials_walls(s, *probe, err)) != RBL_OK) {
+    if (rc != RBL_OK) /* as the real one would be */
+        return rbl_scene_error_at(s, s->at_domain, err);
+    if ((rc = add_materials_walls(s, *probe, err)) != RBL_OK) {
         rbl_sim_destroy(*probe);
         *probe = NULL;
     }
