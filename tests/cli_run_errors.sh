@@ -75,6 +75,9 @@ expect bad_bed "bed.txt:2: .*nan"
 
 scene far_domain 's/^domain: {min: \[0, 0, -0.001\], max: \[0.02, 0.02, 0.05\]}/domain: {min: [-1e308, 0, -0.001], max: [1e308, 0.02, 0.05]}/'
 expect far_domain "far_domain.yaml:2:[0-9]*: domain: x \[-1e+308, 1e+308\] must lie within 1e+15 m of the origin"
+# found by fuzz_scene: a count beyond 64 bits was cast to size_t (undefined behaviour)
+scene huge_count 's/count: 100}/count: 5e123}/'
+expect huge_count "huge_count.yaml:13:[0-9]*: 'count' must be >= 1 and <= 4e+09: '5e123'"
 # --max-grains: a scene that would hold more grains is refused, naming the source
 "$RUBBLE" run "$SCENES/small.yaml" --output out_max --max-grains 100 > out.txt 2> err.txt && {
     echo "FAIL [max_grains]: exit 0"; failures=$((failures+1)); }

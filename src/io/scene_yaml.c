@@ -571,7 +571,8 @@ static int parse_grains(ctx *c, yaml_node_t *n)
             src->kind = RBL_SOURCE_RANDOM;
             if ((rc = keys_known(c, rnd, "random", random_keys)) != RBL_OK ||
                 (rc = parse_region(c, rnd, "random", src)) != RBL_OK ||
-                (rc = req_number(c, rnd, "count", &cnt, 1.0, 0, "random")))
+                (rc = req_number(c, rnd, "count", &cnt, 1.0, 0, "random")) ||
+                (rc = opt_number(c, rnd, "count", &cnt, 1.0, 0, 4e9)))
                 return rc;
         } else {
             src->kind = RBL_SOURCE_POUR;
@@ -579,6 +580,7 @@ static int parse_grains(ctx *c, yaml_node_t *n)
             if ((rc = keys_known(c, pour, "pour", pour_keys)) != RBL_OK ||
                 (rc = parse_region(c, pour, "pour", src)) != RBL_OK ||
                 (rc = req_number(c, pour, "count", &cnt, 1.0, 0, "pour")) ||
+                (rc = opt_number(c, pour, "count", &cnt, 1.0, 0, 4e9)) ||
                 (rc = req_number(c, pour, "rate", &src->rate, 0.0, 1, "pour")) ||
                 (rc = opt_number(c, pour, "every", &src->every, 0.0, 1, INFINITY)))
                 return rc;
