@@ -37,7 +37,8 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
             !(isfinite(cfg->lo[a]) && isfinite(cfg->hi[a]) && cfg->hi[a] > cfg->lo[a]))
             return rbl_error_set(err, RBL_EINVAL, "domain: %c max must exceed min: [%g, %g]",
                                  axis_name[a], cfg->lo[a], cfg->hi[a]);
-        if (!cfg->open && !(fabs(cfg->lo[a]) <= RBL_COORD_MAX && fabs(cfg->hi[a]) <= RBL_COORD_MAX))
+        if (!cfg->open &&
+            !(fabs(cfg->lo[a]) <= RBL_COORD_MAX && fabs(cfg->hi[a]) <= RBL_COORD_MAX))
             return rbl_error_set(err, RBL_ERANGE, "domain: %c [%g, %g] must lie within %g m of "
                                  "the origin, as grains do", axis_name[a], cfg->lo[a],
                                  cfg->hi[a], RBL_COORD_MAX);

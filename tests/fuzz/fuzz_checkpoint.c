@@ -4,15 +4,8 @@
  * u32 byte-order mark, u64 payload size, payload, u64 FNV-1a of the payload), so that the
  * mutations reach the checks behind it instead of all failing the checksum. */
 #include "fuzz_util.h"
+#include "base/base_internal.h" /* rbl_fnv1a, the checkpoint's own checksum */
 #include "rubble.h"
-
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t k = 0; k < n; k++)
-        h = (h ^ p[k]) * 0x100000001b3ULL;
-    return h;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -34,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= 32) {
         memcpy(&len, copy + 16, 8);
         if (len == size - 32) {
-            uint64_t sum = fnv1a(copy + 24, len);
+            uint64_t sum = rbl_fnv1a(RBL_FNV1A_START, copy + 24, len);
             memcpy(copy + 24 + len, &sum, 8);
         }
     }
