@@ -5,11 +5,14 @@
 # timeout (10 s an input) or allocation beyond 1 GiB (2 GiB resident); the input that did it is
 # left in FUZZ_DIR/artifacts. With --report FILE, writes the executions per target there.
 #   tests/fuzz/run.sh FUZZ_BUILD RUBBLE SECONDS [--report docs/fuzz.md]
+# FUZZ_TARGETS="stl volume" runs only those; FUZZ_RUNS=N stops each after N executions (or
+# SECONDS, whichever comes first).
 set -eu
 BUILD=$(cd "$1" && pwd); RUBBLE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); SECONDS_EACH=$3; REPORT=${5:-}
 [ "${4:-}" = "--report" ] || REPORT=""
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
-TARGETS="demcda scene stl volume clump_file grains checkpoint"
+TARGETS=${FUZZ_TARGETS:-demcda scene stl volume clump_file grains checkpoint}
+RUNS=${FUZZ_RUNS:+-runs=$FUZZ_RUNS}
 work="$BUILD/fuzz-work"; mkdir -p "$work/artifacts"
 gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"
 
@@ -36,7 +39,7 @@ for t in $TARGETS; do
     log="$work/$t.log"
     if OMP_WAIT_POLICY=passive ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-       "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" -timeout=10 \
+       "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" $RUNS -timeout=10 \
        -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
        -artifact_prefix="$work/artifacts/$t-" "$corpus" $seeds > "$log" 2>&1; then
         result=clean
