@@ -364,10 +364,22 @@ static inline void rbl_pack_grain(rbl_packed_grain *d, const rbl_grains *g, size
     d->mass = g->mass[k];
 }
 
+/* A grain's record from these values. */
+static inline void rbl_pack_grain_store(rbl_packed_grain *d, const double pos[3], double radius,
+                                        const double vel[3], double mass, const double omega[3])
+{
+    for (int a = 0; a < 3; a++)
+        d->pos[a] = pos[a], d->vel[a] = vel[a], d->omega[a] = omega[a];
+    d->radius = radius;
+    d->mass = mass;
+}
+
 /* The same with streaming (non-temporal) stores of whole cache lines: the record is not read
  * before it is written (no read for ownership), which saves a sixth of the integrator's memory
- * traffic when the records do not fit in cache. The caller fences (rbl_stream_fence) before
- * another thread reads them. */
+ * traffic when the records do not fit in cache. But the records then leave the cache, and the
+ * force pass reads them back from memory: worth it only for records beyond the caches
+ * (RBL_STREAM_BYTES). The caller fences (rbl_stream_fence) before another thread reads them. */
+#define RBL_STREAM_BYTES (16u << 20)
 #if defined(__SSE2__)
 static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3], double radius,
                                          const double vel[3], double mass, const double omega[3])
@@ -386,10 +398,7 @@ static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3
 static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3], double radius,
                                          const double vel[3], double mass, const double omega[3])
 {
-    for (int a = 0; a < 3; a++)
-        d->pos[a] = pos[a], d->vel[a] = vel[a], d->omega[a] = omega[a];
-    d->radius = radius;
-    d->mass = mass;
+    rbl_pack_grain_store(d, pos, radius, vel, mass, omega);
 }
 #endif
 

@@ -1,8 +1,10 @@
 /* pair_pass.c — the grain-grain half of a force evaluation, several contacts at once.
  *
  * A thread walks its grains in order and the pairs where each grain is first. Every listed
- * pair is written into the next lane of a block (structure of arrays), and only a touching
- * one keeps it; a pair that stopped touching ends its contact there. A full block goes
+ * pair's separation is written into the next lane of a block (structure of arrays), and only
+ * a touching one keeps it; a pair that stopped touching ends its contact there. A full block
+ * is filled in (velocities, spins, history: only for the touching pairs, so a listed pair
+ * that does not touch costs a distance check and six stores) and goes
  * through rbl_contact_force lane by lane, in a loop the compiler turns into SIMD code (2, 4
  * or 8 contacts per instruction, chosen at run time for the processor). Then the block's
  * results go out in pair order:
@@ -130,11 +132,39 @@ typedef struct pair_pass_input {
  * sparse list, a gas, the first grain's as well). */
 #define PAIR_AHEAD 8
 
+/* The rest of each lane's input: the filter wrote only the pair, its first grain and the
+ * separation, so a listed pair that does not touch cost no more than that. */
+static inline void block_fill(const pair_pass_input *in, pair_block *b)
+{
+    const rbl_pair_arrays *arrays = &in->arrays;
+    for (int l = 0; l < b->n; l++) {
+        const size_t q = b->q[l];
+        const uint32_t j = arrays->j[q];
+        const rbl_packed_grain *gi = arrays->pk + b->i[l], *gj = arrays->pk + j;
+        const double *h = in->hist + RBL_HIST * q;
+        b->ri[l] = gi->radius, b->rj[l] = gj->radius;
+        b->vx[l] = gi->vel[0] - gj->vel[0];
+        b->vy[l] = gi->vel[1] - gj->vel[1];
+        b->vz[l] = gi->vel[2] - gj->vel[2];
+        b->wix[l] = gi->omega[0], b->wiy[l] = gi->omega[1], b->wiz[l] = gi->omega[2];
+        b->wjx[l] = gj->omega[0], b->wjy[l] = gj->omega[1], b->wjz[l] = gj->omega[2];
+        b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
+        if (in->law.from_materials) {
+            const rbl_pair_coef *pc = rbl_pair_coef_of(in->sim, in->material[b->i[l]],
+                                                       in->material[j]);
+            b->mi[l] = gi->mass, b->mj[l] = gj->mass;
+            b->y_star[l] = pc->y_star, b->g_star[l] = pc->g_star;
+            b->beta[l] = pc->beta, b->mu[l] = pc->mu;
+        }
+    }
+}
+
 /* The block's results out, in pair order; the block is empty after. */
 static void block_flush(const pair_pass_input *in, pair_block *b)
 {
     if (b->n == 0)
         return;
+    block_fill(in, b);
     /* the padding lanes repeat the last contact: valid numbers, results unused */
     for (int l = b->n; l < (b->n + LANES - 1) / LANES * LANES; l++) {
 #define PAD(field) b->field[l] = b->field[b->n - 1]
@@ -171,8 +201,9 @@ static void block_flush(const pair_pass_input *in, pair_block *b)
 }
 
 /* Grains begin..end-1 and the pairs where they are first (pairs i_start[begin] up to
- * i_start[end], in order). Every listed pair is written into the block's next lane, which
- * only a touching pair keeps: no branch on touching, which is a coin toss in a dense bed. */
+ * i_start[end], in order). Every listed pair's separation is written into the block's next
+ * lane, which only a touching pair keeps: no branch on touching, which is a coin toss in a
+ * dense bed. The rest of a kept lane is filled when the block is full (block_fill). */
 static void pair_chunk(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
     const pair_pass_input in = *input;
@@ -201,26 +232,12 @@ static void pair_chunk(const pair_pass_input *input, pair_block *b, long begin, 
         double r2 = rbl_pair_separation(arrays, gi, gj, q, d);
         double rs = gi->radius + gj->radius;
         int touching = r2 < rs * rs;
-        double *h = in.hist + RBL_HIST * q;
         int l = b->n;
         b->q[l] = q, b->i[l] = i;
         b->dx[l] = d[0], b->dy[l] = d[1], b->dz[l] = d[2], b->r2[l] = r2;
-        b->ri[l] = gi->radius, b->rj[l] = gj->radius;
-        b->vx[l] = gi->vel[0] - gj->vel[0];
-        b->vy[l] = gi->vel[1] - gj->vel[1];
-        b->vz[l] = gi->vel[2] - gj->vel[2];
-        b->wix[l] = gi->omega[0], b->wiy[l] = gi->omega[1], b->wiz[l] = gi->omega[2];
-        b->wjx[l] = gj->omega[0], b->wjy[l] = gj->omega[1], b->wjz[l] = gj->omega[2];
-        b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
-        if (in.law.from_materials) {
-            const rbl_pair_coef *pc =
-                rbl_pair_coef_of(in.sim, in.material[i], in.material[arrays->j[q]]);
-            b->mi[l] = gi->mass, b->mj[l] = gj->mass;
-            b->y_star[l] = pc->y_star, b->g_star[l] = pc->g_star;
-            b->beta[l] = pc->beta, b->mu[l] = pc->mu;
-        }
         b->n += touching;
         if (!touching && in.touch[q]) { /* the contact ends: its history goes */
+            double *h = in.hist + RBL_HIST * q;
             in.touch[q] = 0;
             in.touch_j[in.jpos[q]] = 0;
             h[0] = h[1] = h[2] = 0.0;
