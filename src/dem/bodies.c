@@ -402,7 +402,7 @@ static double place_members(rbl_sim *sim, size_t k, const double V[3], const dou
         if (!(d2 <= worst))
             worst = d2 == d2 ? d2 : INFINITY;
         if (pk)
-            rbl_pack_grain(pk + i, g, i, vel_dst, omega_dst);
+            rbl_pack_grain(pk + i, g, i, vel_dst);
     }
     return worst;
 }

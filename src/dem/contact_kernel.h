@@ -129,6 +129,7 @@ static inline const rbl_pair_coef *rbl_pair_coef_of(const rbl_sim *sim, int ma, 
  * the simulation after every store (a byte store may alias anything). */
 typedef struct rbl_pair_arrays {
     const rbl_packed_grain *pk;
+    const double *omega; /* the spins that go with the records, 3 per grain */
     const uint32_t *i, *j;
     const uint8_t *image;
     double box[3];
@@ -137,7 +138,7 @@ typedef struct rbl_pair_arrays {
 /* Valid after rbl_pack_grains. */
 static inline rbl_pair_arrays rbl_pair_arrays_of(const rbl_sim *sim)
 {
-    rbl_pair_arrays a = {sim->packed, sim->pairs.i, sim->pairs.j, sim->pairs.image,
+    rbl_pair_arrays a = {sim->packed, sim->packed_omega, sim->pairs.i, sim->pairs.j, sim->pairs.image,
                          {sim->box[0], sim->box[1], sim->box[2]}};
     return a;
 }
@@ -200,7 +201,8 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_g
     if (r2 >= rs * rs)
         return 0;
     double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
-    rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, gi->omega, gj->omega, gi->mass, gj->mass,
+    const double *wi = a->omega + 3 * (size_t)(gi - a->pk), *wj = a->omega + 3 * (size_t)a->j[q];
+    rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, wi, wj, gi->mass, gj->mass,
                    geo, l1_out, l2_out);
     return 1;
 }

@@ -48,14 +48,15 @@ typedef struct rbl_bodies {
                                    placed at the last drift (derived state) */
 } rbl_bodies;
 
-/* What a contact reads of a grain, packed into two cache lines and refreshed before each force
- * pass for the grains that some listed pair reads: a neighbour then costs 2 lines instead of
- * one per array (position, radius, velocity, mass, spin). The arrays of rbl_grains stay the
- * storage. */
+/* What a contact reads of a grain, packed into one cache line and refreshed before each force
+ * pass for the grains that some listed pair reads: a neighbour then costs one line instead of
+ * one per array (position, radius, velocity, mass). The spin is read from its array
+ * (sim->packed_omega), only for the pairs that touch. The arrays of rbl_grains stay the
+ * storage. (With the spin in a second line of the record, 128 bytes: the integrator's sweep
+ * wrote twice the bytes, and the pair pass read two lines per neighbour.) */
 typedef struct rbl_packed_grain {
     double pos[3], radius;
     double vel[3], mass;
-    double omega[3], pad[5];
 } rbl_packed_grain;
 
 /* Every sweep over the grains deals them to the threads in chunks, round robin (OpenMP static
@@ -184,6 +185,7 @@ struct rbl_sim {
     double *scratch;         /* permutation scratch, 3 * sort_cap doubles */
     rbl_sim_timers timers;
     rbl_packed_grain *packed; /* see rbl_packed_grain */
+    const double *packed_omega; /* the spins that go with the records (g.omega or g.omega_eval) */
     size_t packed_cap;
     int packed_fresh;         /* packed holds this step's positions and force velocities */
     int forces_partial;       /* force/torque hold only the first-grain sums: gather first */
@@ -353,12 +355,11 @@ static inline void rbl_gather_grain(rbl_sim *sim, size_t k)
 
 /* Grain k of g, with these velocities, into its packed record. */
 static inline void rbl_pack_grain(rbl_packed_grain *d, const rbl_grains *g, size_t k,
-                                  const double *vel, const double *omega)
+                                  const double *vel)
 {
     for (int a = 0; a < 3; a++) {
         d->pos[a] = g->pos[3 * k + a];
         d->vel[a] = vel[3 * k + a];
-        d->omega[a] = omega[3 * k + a];
     }
     d->radius = g->radius[k];
     d->mass = g->mass[k];
@@ -366,10 +367,10 @@ static inline void rbl_pack_grain(rbl_packed_grain *d, const rbl_grains *g, size
 
 /* A grain's record from these values. */
 static inline void rbl_pack_grain_store(rbl_packed_grain *d, const double pos[3], double radius,
-                                        const double vel[3], double mass, const double omega[3])
+                                        const double vel[3], double mass)
 {
     for (int a = 0; a < 3; a++)
-        d->pos[a] = pos[a], d->vel[a] = vel[a], d->omega[a] = omega[a];
+        d->pos[a] = pos[a], d->vel[a] = vel[a];
     d->radius = radius;
     d->mass = mass;
 }
@@ -382,23 +383,19 @@ static inline void rbl_pack_grain_store(rbl_packed_grain *d, const double pos[3]
 #define RBL_STREAM_BYTES (16u << 20)
 #if defined(__SSE2__)
 static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3], double radius,
-                                         const double vel[3], double mass, const double omega[3])
+                                         const double vel[3], double mass)
 {
     double *o = (double *)d;
     _mm_stream_pd(o + 0, _mm_set_pd(pos[1], pos[0]));
     _mm_stream_pd(o + 2, _mm_set_pd(radius, pos[2]));
     _mm_stream_pd(o + 4, _mm_set_pd(vel[1], vel[0]));
     _mm_stream_pd(o + 6, _mm_set_pd(mass, vel[2]));
-    _mm_stream_pd(o + 8, _mm_set_pd(omega[1], omega[0]));
-    _mm_stream_pd(o + 10, _mm_set_pd(0.0, omega[2]));
-    _mm_stream_pd(o + 12, _mm_setzero_pd());
-    _mm_stream_pd(o + 14, _mm_setzero_pd());
 }
 #else
 static inline void rbl_pack_grain_stream(rbl_packed_grain *d, const double pos[3], double radius,
-                                         const double vel[3], double mass, const double omega[3])
+                                         const double vel[3], double mass)
 {
-    rbl_pack_grain_store(d, pos, radius, vel, mass, omega);
+    rbl_pack_grain_store(d, pos, radius, vel, mass);
 }
 #endif
 

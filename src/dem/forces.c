@@ -28,7 +28,8 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
 #pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
     for (long k = 0; k < n; k++)
         if (rbl_grain_listed(pairs, (size_t)k))
-            rbl_pack_grain(pk + k, g, (size_t)k, vel, omega);
+            rbl_pack_grain(pk + k, g, (size_t)k, vel);
+    sim->packed_omega = omega;
     return 1;
 }
 

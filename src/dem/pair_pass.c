@@ -142,12 +142,13 @@ static inline void block_fill(const pair_pass_input *in, pair_block *b)
         const uint32_t j = arrays->j[q];
         const rbl_packed_grain *gi = arrays->pk + b->i[l], *gj = arrays->pk + j;
         const double *h = in->hist + RBL_HIST * q;
+        const double *wi = arrays->omega + 3 * (size_t)b->i[l], *wj = arrays->omega + 3 * (size_t)j;
         b->ri[l] = gi->radius, b->rj[l] = gj->radius;
         b->vx[l] = gi->vel[0] - gj->vel[0];
         b->vy[l] = gi->vel[1] - gj->vel[1];
         b->vz[l] = gi->vel[2] - gj->vel[2];
-        b->wix[l] = gi->omega[0], b->wiy[l] = gi->omega[1], b->wiz[l] = gi->omega[2];
-        b->wjx[l] = gj->omega[0], b->wjy[l] = gj->omega[1], b->wjz[l] = gj->omega[2];
+        b->wix[l] = wi[0], b->wiy[l] = wi[1], b->wiz[l] = wi[2];
+        b->wjx[l] = wj[0], b->wjy[l] = wj[1], b->wjz[l] = wj[2];
         b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
         if (in->law.from_materials) {
             const rbl_pair_coef *pc = rbl_pair_coef_of(in->sim, in->material[b->i[l]],
@@ -222,7 +223,6 @@ static void pair_chunk(const pair_pass_input *input, pair_block *b, long begin, 
         if (q + PAIR_AHEAD < in.n_pairs) {
             const rbl_packed_grain *ahead = arrays->pk + arrays->j[q + PAIR_AHEAD];
             __builtin_prefetch(ahead);
-            __builtin_prefetch((const char *)ahead + 64);
             if (in.sparse)
                 __builtin_prefetch(arrays->pk + arrays->i[q + PAIR_AHEAD]);
         }
