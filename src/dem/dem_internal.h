@@ -98,6 +98,7 @@ typedef struct rbl_pair_list {
     double *out;      /* RBL_PAIR_OUT per slot */
     size_t grains;    /* grains indexed by i_start and j_start */
     size_t grains_cap;
+    size_t touching;  /* pairs touching at the last force evaluation */
 } rbl_pair_list;
 
 /* Whether some listed pair reads grain k: only those grains need a packed record. */
@@ -314,15 +315,30 @@ static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t
     f[0] = F[0], f[1] = F[1], f[2] = F[2];
     t[0] = T[0], t[1] = T[1], t[2] = T[2];
     uint32_t count = *(first ? g->contacts + k : &no_contacts);
-    /* a slot of a pair that does not touch holds zeros: no branch on touching (a coin toss
-     * in a dense bed), and f - 0 = f, so the sums are those of the touching slots alone */
+    /* A slot of a pair that does not touch holds zeros: no branch on touching (a coin toss
+     * in a dense bed), and f - 0 = f, so the sums are those of the touching slots alone. When
+     * few listed pairs touch (a loose packing), the zeros are read from a constant instead:
+     * most slots are then not fetched from memory. The same bits either way; the choice is
+     * by speed (collapsing lattice, 2 % touching, 10^5 grains: 2.86 -> 2.27 s of integrator;
+     * settled bed, 60 %: 0.23 -> 0.35 s, as each slot's address then waits on its flag). */
+    static const double no_force[RBL_PAIR_OUT];
     const double *out = p->out;
     const uint8_t *touch_j = p->touch_j;
-    for (size_t e = p->j_start[k]; e < p->j_start[k + 1]; e++) {
-        const double *o = out + RBL_PAIR_OUT * e;
-        f[0] -= o[0], f[1] -= o[1], f[2] -= o[2];
-        t[0] += o[3], t[1] += o[4], t[2] += o[5];
-        count += touch_j[e];
+    const size_t e_end = p->j_start[k + 1];
+    if (3 * p->touching < p->n) {
+        for (size_t e = p->j_start[k]; e < e_end; e++) {
+            const double *o = touch_j[e] ? out + RBL_PAIR_OUT * e : no_force;
+            f[0] -= o[0], f[1] -= o[1], f[2] -= o[2];
+            t[0] += o[3], t[1] += o[4], t[2] += o[5];
+            count += touch_j[e];
+        }
+    } else {
+        for (size_t e = p->j_start[k]; e < e_end; e++) {
+            const double *o = out + RBL_PAIR_OUT * e;
+            f[0] -= o[0], f[1] -= o[1], f[2] -= o[2];
+            t[0] += o[3], t[1] += o[4], t[2] += o[5];
+            count += touch_j[e];
+        }
     }
     for (size_t q = w->start[k]; q < w->start[k + 1]; q++) {
         if (!w->touch[q])

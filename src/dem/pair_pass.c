@@ -205,8 +205,9 @@ static void block_flush(const pair_pass_input *in, pair_block *b)
  * i_start[end], in order). Every listed pair's separation is written into the block's next
  * lane, which only a touching pair keeps: no branch on touching, which is a coin toss in a
  * dense bed. The rest of a kept lane is filled when the block is full (block_fill). */
-static void pair_chunk(const pair_pass_input *input, pair_block *b, long begin, long end)
+static size_t pair_chunk(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
+    size_t touching_pairs = 0;
     const pair_pass_input in = *input;
     const rbl_pair_arrays *arrays = &in.arrays;
     for (long i = begin; i < end; i++) {
@@ -244,10 +245,14 @@ static void pair_chunk(const pair_pass_input *input, pair_block *b, long begin, 
             double *out = in.out + RBL_PAIR_OUT * (size_t)in.jpos[q];
             out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = 0.0;
         }
-        if (b->n == BLOCK)
+        if (b->n == BLOCK) {
+            touching_pairs += BLOCK;
             block_flush(&in, b);
+        }
     }
+    touching_pairs += (size_t)b->n;
     block_flush(&in, b);
+    return touching_pairs;
 }
 
 void rbl_pair_pass(rbl_sim *sim)
@@ -264,7 +269,8 @@ void rbl_pair_pass(rbl_sim *sim)
     const long n = (long)g->n;
     const long chunk = rbl_grain_chunk(n, sim->threads);
     const long chunks = (n + chunk - 1) / chunk;
-#pragma omp parallel num_threads(sim->threads)
+    size_t touching = 0;
+#pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {
         pair_block block __attribute__((aligned(64)));
         if (!input.law.from_materials) /* not read then, but initialised */
@@ -274,6 +280,8 @@ void rbl_pair_pass(rbl_sim *sim)
         /* chunk c = grains c*chunk.., dealt round robin as in every other sweep */
 #pragma omp for schedule(static, 1)
         for (long c = 0; c < chunks; c++)
-            pair_chunk(&input, &block, c * chunk, c * chunk + chunk < n ? c * chunk + chunk : n);
+            touching +=
+                pair_chunk(&input, &block, c * chunk, c * chunk + chunk < n ? c * chunk + chunk : n);
     }
+    p->touching = touching;
 }
