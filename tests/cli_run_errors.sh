@@ -168,7 +168,7 @@ expect zeros "/dev/zero:1: a line longer than 1048576 bytes"
 # positions whose squares the contact tests could not form
 printf '0.01 0.01 0.005 0.001\n0.0105 0.01 0.005 0.001\n' > overlap.txt
 scene overlap 's|  - lattice: {min: \[0, 0, 0\], max: \[0.02, 0.02, 0.01\]}|  - file: overlap.txt|; /^    radius: 0.001$/d'
-expect overlap "overlap.yaml:11:[0-9]*: grains 0 and 1 overlap at the start by 1.5 of the smaller radius (at most 0.01"
+expect overlap "overlap.yaml:11:[0-9]*: grains 0 and 1 overlap at the start by 1.5 of the smaller radius (at most 0.1"
 scene tiny_radius 's/^    radius: 0.001$/    radius: 1e-300/'
 expect tiny_radius "tiny_radius.yaml:11:[0-9]*: grain: radius must be 1e-12 to 1e+12 m: '1e-300'"
 printf '1e200 0 0.005 0.001\n' > far.txt

@@ -73,6 +73,10 @@ static void mark_outside(rbl_sim *sim, uint8_t *gone)
                     p[a] -= L * floor((p[a] - lo[a]) / L);
                 if (p[a] >= hi[a]) /* round-off of the wrap */
                     p[a] = lo[a];
+                if (!(p[a] >= lo[a] && p[a] < hi[a])) { /* too far for the wrap's precision */
+                    gone[k] = 1;
+                    break;
+                }
             } else if (p[a] < lo[a] || p[a] > hi[a]) {
                 gone[k] = 1;
             }

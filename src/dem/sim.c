@@ -248,8 +248,9 @@ int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err)
             if (d < g->radius[k] * (1.0 - RBL_START_OVERLAP_MAX))
                 return rbl_error_set(err, RBL_EINVAL,
                                      "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
-                                     "(distance %g) at the start by more than 1%% of its radius",
-                                     g->id[k], p[0], p[1], p[2], g->radius[k], s + 1, d);
+                                     "(distance %g) at the start by more than %g of its radius",
+                                     g->id[k], p[0], p[1], p[2], g->radius[k], s + 1, d,
+                                     RBL_START_OVERLAP_MAX);
         }
     }
     return RBL_OK;

@@ -33,15 +33,17 @@ double rbl_radius_max(const rbl_elements *e);
 int rbl_grid_init_box(rbl_grid *g, int dim, const double lo[3], const double hi[3], double edge,
                       const int periodic[3], rbl_error *err);
 
-/* Integerised coordinate along axis, clamped into [0, n-1] (elements on the max bound). */
+/* Integerised coordinate along axis, clamped into [0, n-1] (elements on the max bound). The
+ * clamping is done before the conversion, which is undefined beyond the integers' range (a
+ * crafted checkpoint's grain at 1e20 cells from the box, found by fuzz_checkpoint). */
 static inline int64_t rbl_grid_coord(const rbl_grid *g, int axis, double x)
 {
-    int64_t c = (int64_t)((x - g->lo[axis]) * g->inv_edge[axis]);
-    if (c < 0)
-        c = 0;
-    if (c >= g->n[axis])
-        c = g->n[axis] - 1;
-    return c;
+    double c = (x - g->lo[axis]) * g->inv_edge[axis];
+    if (!(c >= 0.0)) /* below, or NaN */
+        return 0;
+    if (c >= (double)(g->n[axis] - 1))
+        return g->n[axis] - 1;
+    return (int64_t)c;
 }
 
 /* Linear key: x fastest, then y, then z (row-major as the seed numbers its elements). */

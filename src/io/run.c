@@ -245,7 +245,7 @@ static int build(const rbl_scene *s, int threads, size_t max_grains, rbl_sim **o
     if (t.max_overlap_ratio > RBL_START_OVERLAP_MAX && t.max_overlap_ids[1] != UINT32_MAX) {
         rc = rbl_error_set(err, RBL_EINVAL,
                            "grains %u and %u overlap at the start by %.3g of the smaller "
-                           "radius (at most %g is accepted; a settled bed overlaps by ~1e-4): "
+                           "radius (at most %g is accepted; a settled bed overlaps by less): "
                            "grains from a file are placed as given",
                            t.max_overlap_ids[0], t.max_overlap_ids[1], t.max_overlap_ratio,
                            RBL_START_OVERLAP_MAX);
