@@ -174,6 +174,7 @@ struct rbl_sim {
     uint64_t *keys, *keys_tmp; /* after a build: keys[k] is grain k's cell (its slot in
                                   cell_table when hashed) */
     int hashed;              /* the cells of this build are in cell_table, not cell_start */
+    int by_size;             /* this build's cells fit the smallest grains (neighbor.c) */
     rbl_cell_table cell_table;
     int64_t *cell_xyz;       /* hashed: each grain's integer cell coordinates, 3 per grain */
     size_t cell_xyz_cap;
