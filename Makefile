@@ -77,10 +77,12 @@ bench-contacts: build
 	@scripts/install-deps.sh bench
 	@bench/contacts.sh $(RUBBLE)
 
-# rubble vs LIGGGHTS vs LAMMPS on the same beds (about 40 minutes)
+# rubble vs LIGGGHTS vs LAMMPS on 7 states of a granular system, 1e4 to 1e6 grains, 1 and 2
+# cores (about 2 hours; BENCH_REPEAT=1 about 45 minutes) -> docs/bench/dem.*
+BENCH_REPEAT ?= 3
 bench-dem: build
 	@scripts/install-deps.sh bench
-	@bench/dem.sh $(RUBBLE) 1e4,1e5 2000 3
+	@bench/dem.sh $(RUBBLE) collapse,settle,flow,gas,poly3,poly10,hertz 1e4,1e5,1e6 5e7 $(BENCH_REPEAT) "1 2"
 
 # self-gravity: accuracy against direct summation and cost, tree over theta, Cells over Nc
 # (about 5 minutes) -> docs/bench/gravity.*

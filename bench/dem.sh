@@ -74,11 +74,12 @@ for n_text in $(echo "$SIZES" | tr ',' ' '); do
 done
 mv "$CSV.tmp" "$CSV"
 [ -n "${RBL_BENCH_CSV:-}" ] && exit 0   # a partial run for measuring, not the docs
-# one row per state/size/cores for the bar chart: label, rubble / best peer
-awk -F, 'NR > 1 { key = $1 " " $2 ", " $4 "c"; r[key "," $3] = $8;
-                  if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
-    END { for (i = 1; i <= k; i++) { g = r[order[i] ",liggghts"]; l = r[order[i] ",lammps"];
-            printf "\"%s\" %s %s %s\n", order[i], r[order[i] ",rubble"], g, l } }' "$CSV" > "$DOCS/dem-speed.dat"
+# one row per state and size for the bar chart: label, rubble / faster peer on 1 and 2 cores
+awk -F, 'NR > 1 { key = $1 " " $2; r[key "," $4 "," $3] = $8; if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+    END { for (i = 1; i <= k; i++) { o = order[i]; printf "\"%s\"", o;
+            for (c = 1; c <= 2; c++) { g = r[o "," c ",liggghts"]; l = r[o "," c ",lammps"];
+                printf " %s", (g == "" && l == "") ? "-" : r[o "," c ",rubble"] / (g > l ? g : l) }
+            printf "\n" } }' "$CSV" > "$DOCS/dem-speed.dat"
 gnuplot -e "dir='$DOCS'" "$ROOT/bench/dem.gp"
 "$ROOT/bench/dem_tables.sh" "$CSV" "bench/dem.sh build/rubble $STATES $SIZES $PSTEPS $REPEAT \"$CORES\"" > "$DOCS/dem.md"
 echo "written: $CSV, $DOCS/dem.md"
