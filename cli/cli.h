@@ -17,8 +17,6 @@ int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_clump(int argc, char **argv);
 
-/* The OpenMP threads' waiting at barriers (wait_policy.c): may start the program again. */
-void cli_wait_policy(char **argv);
 /* Print "rubble <cmd>: error: <message>" to stderr and return status. */
 int cli_fail(const char *cmd, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -113,9 +113,12 @@ int cmd_run(int argc, char **argv)
                (unsigned long long)rep.lost);
     if (rep.clumps)
         printf("clumps         %zu at the end (their spheres are counted above)\n", rep.clumps);
-    printf("speed          %.3g particle-steps/s on %d threads (%.3g us per particle-step)\n",
+    printf("speed          %.3g particle-steps/s on %d threads (%.3g us per particle-step)",
            rep.particle_steps_per_second, rep.threads,
            rep.particle_steps_per_second > 0 ? 1e6 / rep.particle_steps_per_second : 0.0);
+    if (rep.threads_fewest < rep.threads)
+        printf("; down to %d while other programs held the cores", rep.threads_fewest);
+    printf("\n");
     printf("stages         force %.2f s, neighbour %.2f s (%llu builds), integrate %.2f s\n",
            rep.timers.force, rep.timers.neighbor, (unsigned long long)rep.timers.rebuilds,
            rep.timers.integrate);

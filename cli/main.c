@@ -29,7 +29,6 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    cli_wait_policy(argv);
     const char *cmd = argv[1];
     if (strcmp(cmd, "calibrate") == 0)
         return cmd_calibrate(argc - 1, argv + 1);

@@ -604,6 +604,7 @@ typedef struct rbl_run_report {
     size_t frames;                /* in grains.pvd */
     size_t frames_elsewhere;      /* a restart into another folder: earlier frames it lacks */
     int threads;
+    int threads_fewest;           /* with the default count, fewer while the cores were shared */
     rbl_sim_timers timers;
     char output_dir[1024];       /* where the files went */
 } rbl_run_report;

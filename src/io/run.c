@@ -2,6 +2,7 @@
  * pouring grains, writing VTK frames, the .pvd series and thermo.csv, and reporting progress
  * through the caller's hook. Errors found while building name the scene's file:line:column. */
 #include "scene_internal.h"
+#include "core_share.h"
 #include "../dem/dem_internal.h"
 
 #include <errno.h>
@@ -641,6 +642,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     const uint64_t chunk = 200;
     double interval = opt->progress_interval > 0.0 ? opt->progress_interval : 0.5;
     double grain_steps = 0.0;
+    rbl_core_share share; /* the default thread count gives way to other programs */
+    rbl_core_share_start(&share, sim, !opt->threads && !s->cfg.threads);
     while (rc == RBL_OK && step < total) {
         uint64_t next = step + chunk;
         uint64_t nf = (step / frame_every + 1) * frame_every;
@@ -657,7 +660,9 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             next = total;
         rbl_grains_view v;
         rbl_sim_grains(sim, &v);
+        rbl_core_share_before(&share);
         rc = rbl_sim_step(sim, next - step, err);
+        rbl_core_share_after(&share, sim);
         grain_steps += (double)v.n * (double)(next - step);
         step = next;
         if (rc != RBL_OK)
@@ -706,7 +711,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->pairs_listed = t.pairs_listed;
         rep->frames = o.n_frames - o.elsewhere;
         rep->frames_elsewhere = o.elsewhere;
-        rep->threads = rbl_sim_threads(sim);
+        rep->threads = share.most; /* as started; rbl_core_share may have gone below */
+        rep->threads_fewest = share.fewest;
         snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
         rbl_sim_timers_get(sim, &rep->timers);
     }

@@ -1,0 +1,96 @@
+/* core_share.c — fewer threads while the cores are shared.
+ *
+ * OpenMP threads that wait at a barrier spin, so that they are awake the moment the others
+ * arrive: right while the program has its cores, ruinous when another program wants them.
+ * Two runs side by side on a 2-core machine, each with 2 threads, took 15 to 75 times as long
+ * as one alone (issue 16): each spinning thread holds a core that the thread it waits for
+ * needs. Waiting passively (OMP_WAIT_POLICY=passive) avoids that but costs a lone run a
+ * wake-up at every barrier, and more still when anything else runs in the background.
+ *
+ * Instead the run driver watches the share of its cores that it gets: the process's CPU time
+ * over the stepping's wall time and threads. Spinning counts as CPU time, so a run that has
+ * its cores gets nearly all of them (0.9 and more, measured), and two runs side by side get
+ * about half each. Below LOW_SHARE in two windows of WINDOW s in a row, it goes down to the
+ * threads its share pays for; every probe_gap s it tries one thread more and keeps it if the
+ * share stays up (the gap doubles after each failed try, up to MAX_GAP). The results do not
+ * depend on the thread count (the engine sums in a fixed order), so nothing else changes. */
+#include "core_share.h"
+
+#include "../base/base_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <time.h>
+
+#define WINDOW 0.5
+#define LOW_SHARE 0.7
+#define FIRST_GAP 10.0
+#define MAX_GAP 320.0
+
+static double cpu_seconds(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0)
+        return 0.0;
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void rbl_core_share_start(rbl_core_share *c, const rbl_sim *sim, int enabled)
+{
+    *c = (rbl_core_share){0};
+    c->most = rbl_sim_threads(sim);
+    c->fewest = c->most;
+    /* threads that wait passively do not spin: then nothing needs giving up, and the share
+     * of CPU time would not tell */
+    const char *policy = getenv("OMP_WAIT_POLICY");
+    c->enabled = enabled && c->most > 1 && !(policy && strcasecmp(policy, "passive") == 0);
+    c->probe_gap = FIRST_GAP;
+}
+
+void rbl_core_share_before(rbl_core_share *c)
+{
+    if (!c->enabled)
+        return;
+    c->wall0 = rbl_now();
+    c->cpu0 = cpu_seconds();
+}
+
+void rbl_core_share_after(rbl_core_share *c, rbl_sim *sim)
+{
+    if (!c->enabled)
+        return;
+    double now = rbl_now();
+    c->wall += now - c->wall0;
+    c->cpu += cpu_seconds() - c->cpu0;
+    if (c->wall < WINDOW)
+        return;
+    int threads = rbl_sim_threads(sim);
+    double share = c->cpu / (c->wall * (double)threads);
+    c->wall = c->cpu = 0.0;
+    int want = threads;
+    if (share < LOW_SHARE) {
+        if (c->probing) { /* the thread taken back did not pay: give it up, wait longer */
+            want = threads - 1;
+            c->probe_gap = fmin(2.0 * c->probe_gap, MAX_GAP);
+        } else if (++c->low >= 2) {
+            want = (int)floor(share * (double)threads + 0.5);
+        }
+    } else {
+        c->low = 0;
+        if (c->probing)
+            c->probe_gap = FIRST_GAP;
+    }
+    c->probing = 0;
+    if (want < 1)
+        want = 1;
+    if (want < threads) {
+        c->low = 0;
+        c->probe_at = now + c->probe_gap;
+    } else if (threads < c->most && now >= c->probe_at) {
+        want = threads + 1;
+        c->probing = 1;
+    }
+    if (want != threads && rbl_sim_set_threads(sim, want, NULL) == RBL_OK && want < c->fewest)
+        c->fewest = want;
+}

@@ -1,0 +1,27 @@
+/* core_share.h — a run with the default thread count gives up threads while other programs
+ * hold its cores, and takes them back when they are free again (core_share.c). */
+#ifndef RBL_CORE_SHARE_H
+#define RBL_CORE_SHARE_H
+
+#include "rubble.h"
+
+typedef struct rbl_core_share {
+    int enabled;
+    int most;           /* the threads it started with: never more */
+    double wall, cpu;   /* of the steps since the last decision, s */
+    double wall0, cpu0; /* at the start of the current stepping */
+    int low;            /* windows in a row with a low share of the cores */
+    int probing;        /* a thread was taken back in the last window */
+    double probe_at;    /* rbl_now() from which a thread may be taken back */
+    double probe_gap;   /* s between two tries, doubled by each failed one */
+    int fewest;         /* the fewest threads the run went down to */
+} rbl_core_share;
+
+/* Start watching sim (enabled: the thread count is the default, all cores). */
+void rbl_core_share_start(rbl_core_share *c, const rbl_sim *sim, int enabled);
+/* Around each stepping of sim: before, and after (which may change the thread count; results
+ * do not depend on it). */
+void rbl_core_share_before(rbl_core_share *c);
+void rbl_core_share_after(rbl_core_share *c, rbl_sim *sim);
+
+#endif
