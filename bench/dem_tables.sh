@@ -33,7 +33,8 @@ polydisperse beds its damping differs from the other two's). Time: the stepping 
 (LAMMPS/LIGGGHTS "Loop time"; rubble's force + neighbour + integrate stages), median of
 interleaved repeats. 2 cores are 2 MPI ranks for the peers and 2 OpenMP threads for rubble.
 Rates are particle-steps per second **per core**; contacts and listed pairs per grain are
-rubble's at the end of its run. Peak memory: largest process RSS.
+rubble's at the end of its run. Peak memory: largest process RSS. Load average when the
+table was written (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)${RBL_BENCH_CONDITIONS:+; $RBL_BENCH_CONDITIONS}.
 
 | state | N | contacts / grain | listed / grain | cores | rubble | LIGGGHTS | LAMMPS | rubble / faster peer |
 |---|---|---|---|---|---|---|---|---|
