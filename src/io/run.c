@@ -433,6 +433,15 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
     const unsigned char *at = blob + 8;
     if (n_src)
         memcpy(ps, at, n_src * sizeof *ps), at += n_src * sizeof *ps;
+    for (size_t k = 0; k < n_src; k++) /* a pour's schedule as a run leaves it */
+        if (s->sources[k].kind == RBL_SOURCE_POUR &&
+            !(isfinite(ps[k].next_time) && ps[k].next_time >= 0.0 && isfinite(ps[k].owed) &&
+              ps[k].owed >= 0.0 && ps[k].placed <= s->sources[k].spec.count))
+            return rbl_error_set(err, RBL_EPARSE,
+                                 "%s: inconsistent run state: pour source %zu has next batch "
+                                 "at %g s, %g grains owed and %llu placed of %zu",
+                                 path, k + 1, ps[k].next_time, ps[k].owed,
+                                 (unsigned long long)ps[k].placed, s->sources[k].spec.count);
     memcpy(&v, at, 8), at += 8;
     if (v > len || need + v * sizeof(double) + 16 > len)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
@@ -501,9 +510,9 @@ static int pour(const rbl_scene *s, rbl_sim *sim, pour_state *ps, double now, rb
         double every = src->every > 0.0 ? src->every : 0.01;
         p->owed += src->rate * every;
         rbl_insert_spec spec = src->spec;
-        size_t want = (size_t)floor(p->owed);
-        if (want > src->spec.count - p->placed)
-            want = src->spec.count - p->placed;
+        /* what is owed is bounded before it is converted (it grows while nothing fits) */
+        const double left = (double)(src->spec.count - p->placed);
+        size_t want = p->owed < left ? (size_t)floor(p->owed) : (size_t)left;
         spec.count = want;
         spec.seed = src->spec.seed * 0x9E3779B97F4A7C15ULL + ++p->batch;
         size_t placed = 0;
