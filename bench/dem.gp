@@ -12,6 +12,8 @@ set yrange [0:*]
 set grid ytics
 set key top right
 set xtics rotate by -35
+set rmargin 10
+set bmargin 7
 set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb '#000000' lw 2
 set arrow from graph 0, first 1.5 to graph 1, first 1.5 nohead lc rgb '#27ae60' lw 1 dt 2
 plot dir.'/dem-speed.dat' using 2:xtic(1) title '1 core' lc rgb '#c0392b', \
