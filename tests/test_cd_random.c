@@ -68,6 +68,18 @@ static void generated(int dim, size_t n, rbl_packing packing, double share, doub
     }
 }
 
+/* Every length of the set (centres, radii, bounds) times f. */
+static void scale(rbl_elements *e, double f)
+{
+    for (size_t k = 0; k < e->n; k++) {
+        e->radius[k] *= f;
+        for (int a = 0; a < e->dim; a++)
+            e->pos[3 * k + a] *= f;
+    }
+    for (int a = 0; a < e->dim; a++)
+        e->lo[a] *= f, e->hi[a] *= f;
+}
+
 /* The same set scaled by factor: near the ends of the accepted range (RBL_CD_COORD_MAX,
  * RBL_CD_RADIUS_MIN) every algorithm still agrees with brute force, since no square overflows
  * or underflows; beyond them the set is refused, naming the value. */
@@ -79,23 +91,10 @@ static void scaled(int dim, double factor, const char *what)
     rbl_elements e;
     rbl_error err;
     ASSERT_OK(rbl_elements_generate(&o, &e, &err));
-    for (size_t k = 0; k < e.n; k++) {
-        e.radius[k] *= factor;
-        for (int a = 0; a < dim; a++)
-            e.pos[3 * k + a] *= factor;
-    }
-    for (int a = 0; a < dim; a++)
-        e.lo[a] *= factor, e.hi[a] *= factor;
+    scale(&e, factor);
     compare_all(&e, what);
     /* 1e4 times farther out (or smaller) is refused by every algorithm */
-    double beyond = factor > 1.0 ? 1e4 : 1e-4;
-    for (size_t k = 0; k < e.n; k++) {
-        e.radius[k] *= beyond;
-        for (int a = 0; a < dim; a++)
-            e.pos[3 * k + a] *= beyond;
-    }
-    for (int a = 0; a < dim; a++)
-        e.lo[a] *= beyond, e.hi[a] *= beyond;
+    scale(&e, factor > 1.0 ? 1e4 : 1e-4);
     for (int alg = 1; alg <= RBL_CD_ALGORITHM_COUNT; alg++) {
         rbl_pairs p = {0};
         ASSERT_EQ_INT(rbl_contacts_detect(&e, (rbl_cd_algorithm)alg, NULL, &p, NULL, &err),
