@@ -838,6 +838,88 @@ typedef struct rbl_clump_report {
 RBL_API int rbl_clump_job_run(const rbl_clump_job *job, rbl_clump_report *report,
                               rbl_error *err);
 
+/* ---------------------------------------------------------------- functionally defined objects (FO) */
+/* Seed 003 (Vyatkin & Dolgovesov): an object F'(x) = F(x) + sum_i R_i(x), inside where F' >= 0,
+ * with F = 1 - (x/a)^2 - (y/b)^2 - (z/c)^2 the base ellipsoid in its own frame and each
+ * perturbation R_i = amplitude_i Q_i^3 where the quadric Q_i >= 0, else 0 (eqs. 1-2). The seed
+ * writes amplitude 1; its reference [13] scales each by a form factor, negative for a dent. */
+#define RBL_FDO_MAX_PERTURBATIONS 8
+
+typedef struct rbl_fdo_perturbation {
+    /* Q(x) = q0 x^2 + q1 y^2 + q2 z^2 + 2 (q3 xy + q4 xz + q5 yz + q6 x + q7 y + q8 z) + q9,
+     * in the base ellipsoid's frame, metres */
+    double q[10];
+    double amplitude;
+} rbl_fdo_perturbation;
+
+typedef struct rbl_fdo_shape {
+    double semi[3]; /* semi-axes of the base ellipsoid, m */
+    size_t n_perturbations;
+    rbl_fdo_perturbation perturbation[RBL_FDO_MAX_PERTURBATIONS];
+} rbl_fdo_shape;
+
+/* The perturbation Q = 1 - sum_k ((x_k - centre_k) / semi_k)^2: a bump (amplitude > 0) or a
+ * dent (< 0) of height |amplitude| at centre, spread over the ellipsoid centre, semi. */
+RBL_API void rbl_fdo_bump(const double centre[3], const double semi[3], double amplitude,
+                          rbl_fdo_perturbation *out);
+/* Semi-axes positive and finite; every perturbation bounded (its quadratic part negative
+ * definite: otherwise F' grows without end), positive somewhere, with a finite non-zero
+ * amplitude. The message names the part at fault. */
+RBL_API int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err);
+/* F'(x) at a point of the base frame: positive inside, 0 on the surface. */
+RBL_API double rbl_fdo_field(const rbl_fdo_shape *shape, const double x[3]);
+/* Mass properties in the base frame: closed form for an ellipsoid (no perturbation); otherwise
+ * Algorithm 2 of seed 001 on a grid of the given step (0: the shortest semi-axis / 40), the
+ * clumps' sampler. RBL_EINVAL if no sample is inside (an empty object). */
+RBL_API int rbl_fdo_mass_properties(const rbl_fdo_shape *shape, double density, double step,
+                                    rbl_mass_properties *out, rbl_error *err);
+/* Radius about `from` (base frame) of a sphere holding the whole object. */
+RBL_API double rbl_fdo_bounding_radius(const rbl_fdo_shape *shape, const double from[3]);
+
+/* An ellipsoid placed in space: centre, orientation (unit quaternion w, x, y, z, body -> space)
+ * and semi-axes along its body axes. */
+typedef struct rbl_ellipsoid {
+    double centre[3];
+    double quat[4];
+    double semi[3];
+} rbl_ellipsoid;
+
+/* Exact separation test of Wang, Wang and Kim (CAGD 18, 2001), the seed's characteristic
+ * polynomial: with X^T A X < 0 inside, f(lambda) = det(lambda A + B) has two distinct positive
+ * roots iff the ellipsoids are separated, a positive double root iff they touch. `tolerance`
+ * (relative, >= 0) widens "touching": separated means separated even when both are grown by
+ * the factor 1 + tolerance, overlapping means overlapping when both are shrunk by 1 - tolerance. */
+enum { RBL_ELLIPSOIDS_OVERLAP = -1, RBL_ELLIPSOIDS_TOUCH = 0, RBL_ELLIPSOIDS_SEPARATE = 1 };
+RBL_API int rbl_ellipsoids_classify(const rbl_ellipsoid *a, const rbl_ellipsoid *b,
+                                    double tolerance);
+
+/* Contact geometry of a pair. normal is the unit normal from a towards b; depth > 0 is an
+ * overlap, < 0 a gap, measured along the normal line through the point where the two
+ * ellipsoids, scaled about their centres by the same factor `scale`, touch (Perram and
+ * Wertheim, J. Comput. Phys. 58, 409, 1985: scale = sqrt of their contact function); point is
+ * the middle of that overlap or gap. lambda is the maximiser of the contact function, the warm
+ * start of the next call. fallback is nonzero when the exact construction could not be used
+ * (coincident centres; a normal line that misses an ellipsoid of a far pair, then depth is a
+ * lower bound of the gap from the scale). */
+typedef struct rbl_fdo_contact {
+    double point[3];
+    double normal[3];
+    double depth;
+    double scale;
+    double lambda;
+    int iterations;
+    int fallback;
+} rbl_fdo_contact;
+
+/* lambda_start in (0, 1) warm-starts the solve; anything else starts from the middle. */
+RBL_API void rbl_ellipsoid_contact(const rbl_ellipsoid *a, const rbl_ellipsoid *b,
+                                   double lambda_start, rbl_fdo_contact *out);
+/* Ellipsoid against the plane n . x = offset (n unit, the free side n . x > offset), in closed
+ * form: normal = n (from the plane into the ellipsoid), point on the plane below the deepest
+ * point, depth > 0 when the ellipsoid crosses the plane. */
+RBL_API void rbl_ellipsoid_plane_contact(const rbl_ellipsoid *a, const double n[3], double offset,
+                                         rbl_fdo_contact *out);
+
 #ifdef __cplusplus
 }
 #endif

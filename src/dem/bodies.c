@@ -7,92 +7,20 @@
  * 107, 5840, 1997): torque-free, L is conserved exactly and the energy error stays bounded.
  * Then each member is placed at x = X + R(q) b with v = V + w x (x - X) and spin w. */
 #include "dem_internal.h"
+#include "../base/rotation.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- quaternions (w, x, y, z), body -> space ---- */
-
-static void quat_rotate(const double q[4], const double v[3], double out[3])
-{
-    /* v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z) */
-    const double *u = q + 1;
-    double t[3] = {2 * (u[1] * v[2] - u[2] * v[1]), 2 * (u[2] * v[0] - u[0] * v[2]),
-                   2 * (u[0] * v[1] - u[1] * v[0])};
-    out[0] = v[0] + q[0] * t[0] + (u[1] * t[2] - u[2] * t[1]);
-    out[1] = v[1] + q[0] * t[1] + (u[2] * t[0] - u[0] * t[2]);
-    out[2] = v[2] + q[0] * t[2] + (u[0] * t[1] - u[1] * t[0]);
-}
-
-static void quat_rotate_back(const double q[4], const double v[3], double out[3])
-{
-    const double c[4] = {q[0], -q[1], -q[2], -q[3]};
-    quat_rotate(c, v, out);
-}
-
-/* q <- q * (cos(a/2), sin(a/2) e_axis): a turn by a about the body's own axis. */
-static void quat_turn_body(double q[4], int axis, double angle)
-{
-    double c = cos(0.5 * angle), s = sin(0.5 * angle);
-    double r[4] = {c, 0, 0, 0};
-    r[1 + axis] = s;
-    double p[4] = {q[0] * r[0] - q[1] * r[1] - q[2] * r[2] - q[3] * r[3],
-                   q[0] * r[1] + q[1] * r[0] + q[2] * r[3] - q[3] * r[2],
-                   q[0] * r[2] - q[1] * r[3] + q[2] * r[0] + q[3] * r[1],
-                   q[0] * r[3] + q[1] * r[2] - q[2] * r[1] + q[3] * r[0]};
-    memcpy(q, p, sizeof p);
-}
-
-/* The rotation matrix of q: space = R body. */
-static void quat_matrix(const double q[4], double R[3][3])
-{
-    double w = q[0], x = q[1], y = q[2], z = q[3];
-    R[0][0] = 1 - 2 * (y * y + z * z), R[0][1] = 2 * (x * y - w * z), R[0][2] = 2 * (x * z + w * y);
-    R[1][0] = 2 * (x * y + w * z), R[1][1] = 1 - 2 * (x * x + z * z), R[1][2] = 2 * (y * z - w * x);
-    R[2][0] = 2 * (x * z - w * y), R[2][1] = 2 * (y * z + w * x), R[2][2] = 1 - 2 * (x * x + y * y);
-}
-
-static void mat_apply(const double R[3][3], const double v[3], double out[3])
-{
-    for (int a = 0; a < 3; a++)
-        out[a] = R[a][0] * v[0] + R[a][1] * v[1] + R[a][2] * v[2];
-}
-
-/* Angular velocity in the space frame: w = R I^-1 R^T L. */
-static void spin_of(const double R[3][3], const double moment[3], const double L[3], double w[3])
-{
-    double lb[3];
-    for (int a = 0; a < 3; a++)
-        lb[a] = (R[0][a] * L[0] + R[1][a] * L[1] + R[2][a] * L[2]) / moment[a];
-    mat_apply(R, lb, w);
-}
-
 void rbl_bodies_refresh_arms(rbl_bodies *b)
 {
     for (size_t k = 0; k < b->n; k++) {
         double R[3][3];
-        quat_matrix(b->quat + 4 * k, R);
+        rbl_quat_matrix(b->quat + 4 * k, R);
         for (size_t s = b->start[k]; s < b->start[k + 1]; s++)
-            mat_apply(R, b->offset + 3 * s, b->arm + 3 * s);
+            rbl_mat_apply(R, b->offset + 3 * s, b->arm + 3 * s);
     }
-}
-
-/* The free rotation over dt with L fixed in space: the flow of L_k^2 / (2 I_k) turns the body
- * about its axis k at the constant rate L_k / I_k (L_k its body component). */
-static void free_rotation(double q[4], const double moment[3], const double L[3], double dt)
-{
-    static const int axis[5] = {0, 1, 2, 1, 0};
-    static const double share[5] = {0.5, 0.5, 1.0, 0.5, 0.5};
-    for (int s = 0; s < 5; s++) {
-        double lb[3];
-        quat_rotate_back(q, L, lb);
-        int k = axis[s];
-        quat_turn_body(q, k, share[s] * dt * lb[k] / moment[k]);
-    }
-    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    for (int a = 0; a < 4; a++)
-        q[a] /= n;
 }
 
 /* ---- storage ---- */
@@ -204,19 +132,19 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
     }
     /* L = R I R^T w */
     double wb[3];
-    quat_rotate_back(q, cb->omega, wb);
+    rbl_quat_rotate_back(q, cb->omega, wb);
     for (int a = 0; a < 3; a++)
         wb[a] *= b->moment[3 * k + a];
-    quat_rotate(q, wb, b->angmom + 3 * k);
+    rbl_quat_rotate(q, wb, b->angmom + 3 * k);
     size_t first_grain = sim->g.n;
     double R[3][3];
-    quat_matrix(q, R);
+    rbl_quat_matrix(q, R);
     for (size_t m = 0; m < c->n; m++) {
         const double *s = c->sphere + 4 * m;
         size_t slot = b->members + m;
         rbl_grain gr = {.radius = s[3], .material = cb->material};
         double r[3];
-        mat_apply(R, s, r);
+        rbl_mat_apply(R, s, r);
         for (int a = 0; a < 3; a++)
             gr.pos[a] = cb->pos[a] + r[a], gr.omega[a] = cb->omega[a];
         gr.vel[0] = cb->vel[0] + cb->omega[1] * r[2] - cb->omega[2] * r[1];
@@ -377,13 +305,13 @@ static double place_members(rbl_sim *sim, size_t k, const double V[3], const dou
     rbl_grains *g = &sim->g;
     const double *X = b->pos + 3 * k;
     double w[3], worst = 0, R[3][3];
-    quat_matrix(b->quat + 4 * k, R);
-    spin_of(R, b->moment + 3 * k, L, w);
+    rbl_quat_matrix(b->quat + 4 * k, R);
+    rbl_spin_of(R, b->moment + 3 * k, L, w);
     for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
         size_t i = b->member_index[s];
         double *r = b->arm + 3 * s;
         if (positions) /* a new orientation: new levers */
-            mat_apply(R, b->offset + 3 * s, r);
+            rbl_mat_apply(R, b->offset + 3 * s, r);
         double *v = vel_dst + 3 * i, *o = omega_dst + 3 * i;
         v[0] = V[0] + w[1] * r[2] - w[2] * r[1];
         v[1] = V[1] + w[2] * r[0] - w[0] * r[2];
@@ -429,7 +357,7 @@ double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain 
             X[a] += V[a] * dt;
         }
         wrap_periodic(sim, X);
-        free_rotation(b->quat + 4 * k, b->moment + 3 * k, L, dt);
+        rbl_free_rotation(b->quat + 4 * k, b->moment + 3 * k, L, dt);
         double d2 = place_members(sim, (size_t)k, V, L, sim->g.vel, sim->g.omega, 1, pk);
         if (!(d2 <= worst))
             worst = d2 == d2 ? d2 : INFINITY;
@@ -479,7 +407,7 @@ void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
     for (size_t k = 0; k < b->n; k++) {
         const double *V = b->vel + 3 * k, *X = b->pos + 3 * k, m = b->mass[k];
         double lb[3];
-        quat_rotate_back(b->quat + 4 * k, b->angmom + 3 * k, lb);
+        rbl_quat_rotate_back(b->quat + 4 * k, b->angmom + 3 * k, lb);
         *kinetic += 0.5 * m * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
         for (int a = 0; a < 3; a++)
             *rotational += 0.5 * lb[a] * lb[a] / b->moment[3 * k + a];

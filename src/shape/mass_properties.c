@@ -1,9 +1,11 @@
 /* mass_properties.c — Algorithm 2 of seed 001 (KL3): volume, mass m = rho V and centre of mass
- * of a clump by counting the points of a grid of step k h that fall inside some sphere, plus
- * the inertia tensor and its principal axes (Jacobi rotations), which dynamics needs.
+ * of a solid by counting the points of a grid of step k h that fall inside it, plus the inertia
+ * tensor and its principal axes (Jacobi rotations), which dynamics needs. One sampler serves
+ * every solid: a clump of spheres here, a functionally defined object in src/fdo/; each says
+ * which cells of a sample plane are inside.
  *
  * Differences from the seed, on purpose: the points are cell centres of a grid covering the
- * clump (the midpoint rule), and V = (points inside) * step^3 — the share of inside points
+ * solid (the midpoint rule), and V = (points inside) * step^3 — the share of inside points
  * times the sampled volume. The seed's line 24, V = n1/n2 * volume with n2 the points outside,
  * is wrong as printed (the ratio of inside to outside is not a share). Instead of testing every
  * point against every sphere, each z plane lists the spheres that cross it and marks their
@@ -17,32 +19,10 @@ typedef struct moment_sums {
     int64_t n, s[3], ss[3][3];
 } moment_sums;
 
-/* Mark the cells of one z plane inside any listed sphere and add their moments. */
-static void plane_moments(const rbl_clump *c, const uint32_t *list, size_t count,
-                          const rbl_sample_grid *g, size_t k, uint8_t *mask, moment_sums *sum)
+/* Add the moments of the marked cells of plane k. */
+static void plane_moments(const rbl_sample_grid *g, size_t k, const uint8_t *mask,
+                          moment_sums *sum)
 {
-    double z = g->first[2] + g->step * (double)k;
-    memset(mask, 0, g->n[0] * g->n[1]);
-    for (size_t q = 0; q < count; q++) {
-        const double *s = c->sphere + 4 * (size_t)list[q];
-        double dz = z - s[2], rho2 = s[3] * s[3] - dz * dz;
-        if (rho2 < 0)
-            continue;
-        double rho = sqrt(rho2);
-        double jlo = ceil((s[1] - rho - g->first[1]) / g->step);
-        double jhi = floor((s[1] + rho - g->first[1]) / g->step);
-        jlo = fmax(jlo, 0), jhi = fmin(jhi, (double)g->n[1] - 1);
-        for (double jd = jlo; jd <= jhi; jd++) {
-            double dy = g->first[1] + g->step * jd - s[1], w2 = rho2 - dy * dy;
-            if (w2 < 0)
-                continue;
-            double w = sqrt(w2);
-            double ilo = fmax(ceil((s[0] - w - g->first[0]) / g->step), 0);
-            double ihi = fmin(floor((s[0] + w - g->first[0]) / g->step), (double)g->n[0] - 1);
-            if (ihi >= ilo)
-                memset(mask + (size_t)jd * g->n[0] + (size_t)ilo, 1, (size_t)(ihi - ilo) + 1);
-        }
-    }
     int64_t idx[3] = {0, 0, (int64_t)k};
     for (size_t j = 0; j < g->n[1]; j++) {
         const uint8_t *row = mask + j * g->n[0];
@@ -66,6 +46,105 @@ static void plane_moments(const rbl_clump *c, const uint32_t *list, size_t count
         sum->ss[0][1] += idx[1] * rsx;
         sum->ss[0][2] += idx[2] * rsx;
         sum->ss[1][2] += idx[1] * idx[2] * rn;
+    }
+}
+
+int rbl_sampled_mass_properties(const rbl_sample_grid *g, double density,
+                                rbl_plane_marker mark, const void *userdata,
+                                rbl_mass_properties *out, rbl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!(density > 0) || !isfinite(density))
+        return rbl_error_set(err, RBL_ERANGE, "density %g must be positive", density);
+    moment_sums total = {0};
+    int failed = 0;
+    size_t planes = g->n[2];
+#pragma omp parallel
+    {
+        moment_sums mine = {0};
+        uint8_t *mask = malloc(g->n[0] * g->n[1]);
+        if (!mask) {
+#pragma omp atomic write
+            failed = 1;
+        }
+#pragma omp for schedule(static)
+        for (long k = 0; k < (long)planes; k++)
+            if (mask) {
+                memset(mask, 0, g->n[0] * g->n[1]);
+                mark(g, (size_t)k, mask, userdata);
+                plane_moments(g, (size_t)k, mask, &mine);
+            }
+        free(mask);
+#pragma omp critical
+        {
+            total.n += mine.n;
+            for (int a = 0; a < 3; a++) {
+                total.s[a] += mine.s[a];
+                for (int b = 0; b < 3; b++)
+                    total.ss[a][b] += mine.ss[a][b];
+            }
+        }
+    }
+    if (failed)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a sample plane of %zu x %zu",
+                             g->n[0], g->n[1]);
+    if (total.n == 0)
+        return rbl_error_set(err, RBL_EINVAL, "no sample point of the %zu x %zu x %zu grid of "
+                             "step %g falls inside the solid: it is empty or thinner than the "
+                             "step", g->n[0], g->n[1], g->n[2], g->step);
+    double step = g->step, n = (double)total.n, mean[3], cov[3][3];
+    for (int a = 0; a < 3; a++)
+        mean[a] = (double)total.s[a] / n;
+    for (int a = 0; a < 3; a++)
+        for (int b = a; b < 3; b++) {
+            /* each cell is a small cube: its own second moment step^2/12 per axis */
+            cov[a][b] = cov[b][a] = step * step * ((double)total.ss[a][b] / n - mean[a] * mean[b] +
+                                                   (a == b ? 1.0 / 12 : 0));
+        }
+    out->density = density;
+    out->volume = n * step * step * step;
+    out->mass = density * out->volume;
+    for (int a = 0; a < 3; a++)
+        out->centre[a] = g->first[a] + step * mean[a];
+    double trace = cov[0][0] + cov[1][1] + cov[2][2];
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            out->inertia[a][b] = out->mass * ((a == b ? trace : 0) - cov[a][b]);
+    rbl_mass_properties_principal(out);
+    return RBL_OK;
+}
+
+/* ---- a clump: the spheres crossing each plane, their discs marked row by row ---- */
+
+typedef struct clump_planes {
+    const rbl_clump *clump;
+    const size_t *start;  /* CSR over planes */
+    const uint32_t *list; /* sphere indices */
+} clump_planes;
+
+static void mark_clump_plane(const rbl_sample_grid *g, size_t k, uint8_t *mask, const void *data)
+{
+    const clump_planes *cp = data;
+    double z = g->first[2] + g->step * (double)k;
+    for (size_t q = cp->start[k]; q < cp->start[k + 1]; q++) {
+        const double *s = cp->clump->sphere + 4 * (size_t)cp->list[q];
+        double dz = z - s[2], rho2 = s[3] * s[3] - dz * dz;
+        if (rho2 < 0)
+            continue;
+        double rho = sqrt(rho2);
+        double jlo = ceil((s[1] - rho - g->first[1]) / g->step);
+        double jhi = floor((s[1] + rho - g->first[1]) / g->step);
+        jlo = fmax(jlo, 0), jhi = fmin(jhi, (double)g->n[1] - 1);
+        for (double jd = jlo; jd <= jhi; jd++) {
+            double dy = g->first[1] + g->step * jd - s[1], w2 = rho2 - dy * dy;
+            if (w2 < 0)
+                continue;
+            double w = sqrt(w2);
+            double ilo = fmax(ceil((s[0] - w - g->first[0]) / g->step), 0);
+            double ihi = fmin(floor((s[0] + w - g->first[0]) / g->step), (double)g->n[0] - 1);
+            if (ihi >= ilo)
+                memset(mask + (size_t)jd * g->n[0] + (size_t)ilo, 1, (size_t)(ihi - ilo) + 1);
+        }
     }
 }
 
@@ -132,57 +211,10 @@ int rbl_clump_mass_properties(const rbl_clump *clump, double step, double densit
         }
         free(fill);
     }
-    const uint32_t *list = (const uint32_t *)(start + planes + 1);
-    moment_sums total = {0};
-    int failed = 0;
-#pragma omp parallel
-    {
-        moment_sums mine = {0};
-        uint8_t *mask = malloc(g.n[0] * g.n[1]);
-        if (!mask) {
-#pragma omp atomic write
-            failed = 1;
-        }
-#pragma omp for schedule(static)
-        for (long k = 0; k < (long)planes; k++)
-            if (mask)
-                plane_moments(clump, list + start[k], start[k + 1] - start[k], &g, (size_t)k,
-                              mask, &mine);
-        free(mask);
-#pragma omp critical
-        {
-            total.n += mine.n;
-            for (int a = 0; a < 3; a++) {
-                total.s[a] += mine.s[a];
-                for (int b = 0; b < 3; b++)
-                    total.ss[a][b] += mine.ss[a][b];
-            }
-        }
-    }
+    clump_planes cp = {clump, start, (const uint32_t *)(start + planes + 1)};
+    rc = rbl_sampled_mass_properties(&g, density, mark_clump_plane, &cp, out, err);
     free(start);
-    if (failed)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a sample plane of %zu x %zu",
-                             g.n[0], g.n[1]);
-    double n = (double)total.n, mean[3], cov[3][3];
-    for (int a = 0; a < 3; a++)
-        mean[a] = (double)total.s[a] / n;
-    for (int a = 0; a < 3; a++)
-        for (int b = a; b < 3; b++) {
-            /* each cell is a small cube: its own second moment step^2/12 per axis */
-            cov[a][b] = cov[b][a] = step * step * ((double)total.ss[a][b] / n - mean[a] * mean[b] +
-                                                   (a == b ? 1.0 / 12 : 0));
-        }
-    out->density = density;
-    out->volume = n * step * step * step;
-    out->mass = density * out->volume;
-    for (int a = 0; a < 3; a++)
-        out->centre[a] = g.first[a] + step * mean[a];
-    double trace = cov[0][0] + cov[1][1] + cov[2][2];
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++)
-            out->inertia[a][b] = out->mass * ((a == b ? trace : 0) - cov[a][b]);
-    rbl_mass_properties_principal(out);
-    return RBL_OK;
+    return rc;
 }
 
 /* Moments equal within RBL_DEGENERATE_MOMENTS (1%, below what a clump approximates of a body)

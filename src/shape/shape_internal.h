@@ -69,4 +69,15 @@ typedef struct rbl_sample_grid {
 int rbl_sample_grid_init(rbl_sample_grid *g, const double lo[3], const double hi[3], double step,
                          rbl_error *err);
 
+/* Marks (sets to 1) the cells of sample plane k (z = first[2] + k step) that lie inside a solid;
+ * mask is n[0] x n[1], x fastest, zeroed by the caller. Called from several threads at once. */
+typedef void (*rbl_plane_marker)(const rbl_sample_grid *g, size_t k, uint8_t *mask,
+                                 const void *userdata);
+
+/* Algorithm 2 (seed 001) for any solid: volume, mass, centre and inertia by counting the cell
+ * centres of g that mark() says are inside (mass_properties.c). RBL_EINVAL if none is. */
+int rbl_sampled_mass_properties(const rbl_sample_grid *g, double density,
+                                rbl_plane_marker mark, const void *userdata,
+                                rbl_mass_properties *out, rbl_error *err);
+
 #endif

@@ -1,0 +1,205 @@
+/* fdo_shape.c — functionally defined objects (seed 003 eqs. 1-2, SPEC FO1): F'(x) = F(x) +
+ * sum_i a_i max(Q_i(x), 0)^3 with F = 1 - sum (x_k / s_k)^2 the base ellipsoid; checks,
+ * bounds, and mass properties (closed form for the ellipsoid, else seed 001's sampler). */
+#include "fdo_internal.h"
+
+#include <string.h>
+
+/* More sample points than this is a mistaken step, not a wish for accuracy (a few seconds). */
+#define RBL_FDO_MAX_SAMPLES 2e9
+
+/* The quadratic part P, linear part p and constant of a perturbing quadric. */
+static void quadric_parts(const rbl_fdo_perturbation *r, rbl_sym3 P, double p[3], double *c)
+{
+    P[0] = r->q[0], P[1] = r->q[1], P[2] = r->q[2];
+    P[3] = r->q[3], P[4] = r->q[4], P[5] = r->q[5];
+    p[0] = r->q[6], p[1] = r->q[7], p[2] = r->q[8];
+    *c = r->q[9];
+}
+
+static double quadric_value(const rbl_fdo_perturbation *r, const double x[3])
+{
+    const double *q = r->q;
+    return q[0] * x[0] * x[0] + q[1] * x[1] * x[1] + q[2] * x[2] * x[2] +
+           2 * (q[3] * x[0] * x[1] + q[4] * x[0] * x[2] + q[5] * x[1] * x[2] + q[6] * x[0] +
+                q[7] * x[1] + q[8] * x[2]) +
+           q[9];
+}
+
+void rbl_fdo_bump(const double centre[3], const double semi[3], double amplitude,
+                  rbl_fdo_perturbation *out)
+{
+    memset(out, 0, sizeof *out);
+    double c = 1;
+    for (int k = 0; k < 3; k++) {
+        double w = 1 / (semi[k] * semi[k]);
+        out->q[k] = -w;
+        out->q[6 + k] = w * centre[k];
+        c -= w * centre[k] * centre[k];
+    }
+    out->q[9] = c;
+    out->amplitude = amplitude;
+}
+
+/* Where a bounded quadric (P negative definite) is positive: the ellipsoid (x - centre)^T (-P)
+ * (x - centre) <= top, with top = Q(centre) its largest value. 0 if P is not negative definite. */
+static int positive_region(const rbl_fdo_perturbation *r, double centre[3], double *top,
+                           rbl_sym3 minus_P)
+{
+    rbl_sym3 P;
+    double p[3], c;
+    quadric_parts(r, P, p, &c);
+    for (int e = 0; e < 6; e++)
+        minus_P[e] = -P[e];
+    if (!rbl_sym3_solve_spd(minus_P, p, centre)) /* -P centre = p, i.e. grad Q = 0 */
+        return 0;
+    *top = quadric_value(r, centre);
+    return 1;
+}
+
+int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err)
+{
+    for (int k = 0; k < 3; k++)
+        if (!(shape->semi[k] > 0) || !isfinite(shape->semi[k]))
+            return rbl_error_set(err, RBL_ERANGE, "semi-axis %c = %g must be positive and finite",
+                                 "abc"[k], shape->semi[k]);
+    if (shape->n_perturbations > RBL_FDO_MAX_PERTURBATIONS)
+        return rbl_error_set(err, RBL_ERANGE, "%zu perturbations: at most %d",
+                             shape->n_perturbations, RBL_FDO_MAX_PERTURBATIONS);
+    for (size_t i = 0; i < shape->n_perturbations; i++) {
+        const rbl_fdo_perturbation *r = shape->perturbation + i;
+        for (int k = 0; k < 10; k++)
+            if (!isfinite(r->q[k]))
+                return rbl_error_set(err, RBL_ERANGE, "perturbation %zu: coefficient q%d = %g "
+                                     "is not finite", i + 1, k, r->q[k]);
+        if (!isfinite(r->amplitude) || r->amplitude == 0)
+            return rbl_error_set(err, RBL_ERANGE, "perturbation %zu: amplitude %g must be finite "
+                                 "and non-zero", i + 1, r->amplitude);
+        double centre[3], top;
+        rbl_sym3 minus_P;
+        if (!positive_region(r, centre, &top, minus_P))
+            return rbl_error_set(err, RBL_EINVAL, "perturbation %zu: its quadric is not bounded "
+                                 "(the quadratic part q0..q5 is not negative definite), so Q^3 "
+                                 "outgrows the base ellipsoid and the object is unbounded",
+                                 i + 1);
+        if (!(top > 0))
+            return rbl_error_set(err, RBL_EINVAL, "perturbation %zu: its quadric is nowhere "
+                                 "positive (largest value %g), so it changes nothing", i + 1, top);
+    }
+    return RBL_OK;
+}
+
+double rbl_fdo_field(const rbl_fdo_shape *shape, const double x[3])
+{
+    double f = 1;
+    for (int k = 0; k < 3; k++)
+        f -= (x[k] / shape->semi[k]) * (x[k] / shape->semi[k]);
+    for (size_t i = 0; i < shape->n_perturbations; i++) {
+        double q = quadric_value(shape->perturbation + i, x);
+        if (q > 0)
+            f += shape->perturbation[i].amplitude * q * q * q;
+    }
+    return f;
+}
+
+/* Axis-aligned box holding the object: the base ellipsoid and the positive regions of the
+ * bumps (a dent only removes). The extent of an ellipsoid x^T M x <= t along axis k is
+ * sqrt(t (M^-1)_kk). */
+static void fdo_box(const rbl_fdo_shape *shape, double lo[3], double hi[3])
+{
+    for (int k = 0; k < 3; k++)
+        lo[k] = -shape->semi[k], hi[k] = shape->semi[k];
+    for (size_t i = 0; i < shape->n_perturbations; i++) {
+        const rbl_fdo_perturbation *r = shape->perturbation + i;
+        double centre[3], top;
+        rbl_sym3 M;
+        if (r->amplitude < 0 || !positive_region(r, centre, &top, M))
+            continue;
+        for (int k = 0; k < 3; k++) {
+            double e[3] = {0, 0, 0}, col[3];
+            e[k] = 1;
+            rbl_sym3_solve_spd(M, e, col);
+            double half = sqrt(top * col[k]);
+            lo[k] = fmin(lo[k], centre[k] - half), hi[k] = fmax(hi[k], centre[k] + half);
+        }
+    }
+}
+
+double rbl_fdo_bounding_radius(const rbl_fdo_shape *shape, const double from[3])
+{
+    double a = fmax(shape->semi[0], fmax(shape->semi[1], shape->semi[2]));
+    double r = sqrt(rbl_dot3(from, from)) + a;
+    for (size_t i = 0; i < shape->n_perturbations; i++) {
+        const rbl_fdo_perturbation *p = shape->perturbation + i;
+        double centre[3], top, d[3];
+        rbl_sym3 M;
+        if (p->amplitude < 0 || !positive_region(p, centre, &top, M))
+            continue;
+        /* the region's longest semi-axis: sqrt(top / smallest eigenvalue of M) <= sqrt(top *
+         * trace(M^-1)) */
+        double trace_inv = 0;
+        for (int k = 0; k < 3; k++) {
+            double e[3] = {0, 0, 0}, col[3];
+            e[k] = 1;
+            rbl_sym3_solve_spd(M, e, col);
+            trace_inv += col[k];
+        }
+        rbl_sub3(centre, from, d);
+        r = fmax(r, sqrt(rbl_dot3(d, d)) + sqrt(top * trace_inv));
+    }
+    return r;
+}
+
+static void mark_fdo_plane(const rbl_sample_grid *g, size_t k, uint8_t *mask, const void *data)
+{
+    const rbl_fdo_shape *shape = data;
+    double x[3];
+    x[2] = g->first[2] + g->step * (double)k;
+    for (size_t j = 0; j < g->n[1]; j++) {
+        x[1] = g->first[1] + g->step * (double)j;
+        for (size_t i = 0; i < g->n[0]; i++) {
+            x[0] = g->first[0] + g->step * (double)i;
+            mask[j * g->n[0] + i] = rbl_fdo_field(shape, x) >= 0;
+        }
+    }
+}
+
+int rbl_fdo_mass_properties(const rbl_fdo_shape *shape, double density, double step,
+                            rbl_mass_properties *out, rbl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = rbl_fdo_shape_check(shape, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (!(density > 0) || !isfinite(density))
+        return rbl_error_set(err, RBL_ERANGE, "density %g must be positive and finite", density);
+    const double *s = shape->semi;
+    if (shape->n_perturbations == 0) {
+        out->density = density;
+        out->volume = 4.0 / 3.0 * M_PI * s[0] * s[1] * s[2];
+        out->mass = density * out->volume;
+        for (int k = 0; k < 3; k++)
+            out->inertia[k][k] = out->mass / 5 * (s[(k + 1) % 3] * s[(k + 1) % 3] +
+                                                  s[(k + 2) % 3] * s[(k + 2) % 3]);
+        rbl_mass_properties_principal(out);
+        return RBL_OK;
+    }
+    if (step == 0)
+        step = fmin(s[0], fmin(s[1], s[2])) / 40;
+    if (!(step > 0) || !isfinite(step))
+        return rbl_error_set(err, RBL_ERANGE, "sampling step %g must be positive", step);
+    double lo[3], hi[3];
+    fdo_box(shape, lo, hi);
+    rbl_sample_grid g;
+    rc = rbl_sample_grid_init(&g, lo, hi, step, err);
+    if (rc != RBL_OK)
+        return rc;
+    if ((double)g.n[0] * (double)g.n[1] * (double)g.n[2] > RBL_FDO_MAX_SAMPLES)
+        return rbl_error_set(err, RBL_ETOOBIG, "sampling step %g asks for %zu x %zu x %zu points "
+                             "(more than %.0e): take a larger step", step, g.n[0], g.n[1],
+                             g.n[2], RBL_FDO_MAX_SAMPLES);
+    rc = rbl_sampled_mass_properties(&g, density, mark_fdo_plane, shape, out, err);
+    if (rc == RBL_EINVAL)
+        return rbl_error_prefix(err, rc, "the perturbed object is empty");
+    return rc;
+}
