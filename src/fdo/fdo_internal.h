@@ -34,4 +34,62 @@ int rbl_sym3_solve_spd(const rbl_sym3 m, const double b[3], double x[3]);
 /* R diag(d) R^T for the rotation of q (body -> space). */
 void rbl_sym3_rotated_diagonal(const double q[4], const double d[3], rbl_sym3 out);
 
+/* ---- the impulse engine (fdo_sim.c, fdo_detect.c, fdo_resolve.c) ---- */
+
+/* One side of a contact, as its object sees it: normal n points into the object (the way it
+ * must move to separate), point p, depth > 0 overlap or < 0 gap. other is the partner's index,
+ * or RBL_FDO_WALL + plane index. */
+#define RBL_FDO_WALL 0x80000000u
+
+typedef struct rbl_fdo_side {
+    uint32_t other;
+    double point[3];
+    double normal[3];
+    double depth;
+} rbl_fdo_side;
+
+struct rbl_fdo_sim {
+    rbl_fdo_params p;
+    size_t n, cap;
+    /* per object */
+    rbl_fdo_shape *shape;
+    double *semi;       /* 3: base ellipsoid semi-axes */
+    double *mass;       /* kg */
+    double *moment;     /* 3: principal moments, body frame */
+    double *bound;      /* radius of the bounding sphere about the centre */
+    double *pos;        /* 3: centre of mass */
+    double *quat;       /* 4: body -> space */
+    double *vel;        /* 3 */
+    double *angmom;     /* 3: angular momentum, space frame */
+    double *vel_start;  /* 6: velocity and spin at the start of the step */
+    double *vel_free;   /* 6: velocity and spin after the non-contact forces (eq. 4) */
+    double *vel_new;    /* 6: after the contacts (eq. 5) */
+    double *push;       /* 6: pseudo-velocity that removes overlaps (not kept) */
+    /* planes */
+    size_t n_planes;
+    double *plane;      /* 4: n, offset */
+    /* contacts of this step, grouped by object (CSR over start) */
+    rbl_fdo_side *side;
+    size_t n_sides, cap_sides;
+    size_t *start;
+    rbl_cd_workspace *workspace;
+    rbl_elements spheres;
+    rbl_pairs pairs;
+    double smallest_semi;
+    double slop, margin; /* of this step, m */
+    int threads;
+    rbl_fdo_stats stats;
+};
+
+/* Contact detection: broad phase on bounding spheres through the library's grid, narrow phase
+ * per pair and per plane; fills sim->side and sim->start (fdo_detect.c). */
+int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err);
+/* Each object's contacts resolved into sim->vel_new and sim->push (fdo_resolve.c). */
+void rbl_fdo_resolve(rbl_fdo_sim *sim);
+
+/* The spin of object k from its angular momentum (space frame). */
+void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3]);
+/* The placed base ellipsoid of object k. */
+void rbl_fdo_ellipsoid_of(const rbl_fdo_sim *sim, size_t k, rbl_ellipsoid *e);
+
 #endif

@@ -1,0 +1,166 @@
+/* fdo_detect.c — contact detection of the impulse engine (SPEC FO2): the broad phase is the
+ * library's grid on bounding spheres grown by half the step's margin (linear in the number of
+ * objects); each candidate pair is screened by the seed's exact test, the characteristic
+ * polynomial of the two ellipsoids grown by the margin, and the survivors get their point,
+ * normal and depth from the Perram-Wertheim construction. Planes in closed form. Each contact
+ * is then listed twice, once for each object, in an order fixed by the objects' indices. */
+#include "fdo_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int prepare_spheres(rbl_fdo_sim *sim, rbl_error *err)
+{
+    rbl_elements *e = &sim->spheres;
+    if (e->n != sim->n) {
+        rbl_elements_free(e);
+        int rc = rbl_elements_alloc(e, 3, sim->n, err);
+        if (rc != RBL_OK)
+            return rc;
+    }
+    double reach = 0;
+    for (int a = 0; a < 3; a++)
+        e->lo[a] = INFINITY, e->hi[a] = -INFINITY;
+    for (size_t k = 0; k < sim->n; k++) {
+        e->radius[k] = sim->bound[k] + 0.5 * sim->margin;
+        reach = fmax(reach, e->radius[k]);
+        for (int a = 0; a < 3; a++) {
+            double x = sim->pos[3 * k + a];
+            e->pos[3 * k + a] = x;
+            e->lo[a] = fmin(e->lo[a], x), e->hi[a] = fmax(e->hi[a], x);
+        }
+    }
+    for (int a = 0; a < 3; a++)
+        e->lo[a] -= reach, e->hi[a] += reach;
+    return RBL_OK;
+}
+
+/* Narrow phase of one candidate pair (i > j): 1 and the contact if it is within the margin. */
+static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_contact *c)
+{
+    rbl_ellipsoid a, b;
+    rbl_fdo_ellipsoid_of(sim, j, &a);
+    rbl_fdo_ellipsoid_of(sim, i, &b);
+    double smallest = fmin(fmin(a.semi[0], a.semi[1]), fmin(fmin(a.semi[2], b.semi[0]),
+                                                              fmin(b.semi[1], b.semi[2])));
+    /* grown by the margin (each semi-axis by at least half of it): still apart, no contact */
+    if (rbl_ellipsoids_classify(&a, &b, 0.5 * sim->margin / smallest) == RBL_ELLIPSOIDS_SEPARATE)
+        return 0;
+    rbl_ellipsoid_contact(&a, &b, -1, c);
+    return c->depth > -sim->margin;
+}
+
+static int grow_sides(rbl_fdo_sim *sim, size_t need, rbl_error *err)
+{
+    if (need <= sim->cap_sides)
+        return RBL_OK;
+    if (!rbl_grow_array((void **)&sim->side, &sim->cap_sides, need, sizeof *sim->side))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", need);
+    return RBL_OK;
+}
+
+static void put_side(rbl_fdo_side *s, uint32_t other, const double point[3],
+                     const double normal[3], double sign, double depth)
+{
+    s->other = other;
+    for (int a = 0; a < 3; a++)
+        s->point[a] = point[a], s->normal[a] = sign * normal[a];
+    s->depth = depth;
+}
+
+int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
+{
+    size_t n = sim->n;
+    int rc = prepare_spheres(sim, err);
+    if (rc != RBL_OK)
+        return rc;
+    sim->pairs.n = 0;
+    rbl_cd_options opt = {.workspace = sim->workspace};
+    if (n >= 2) {
+        rc = rbl_contacts_detect(&sim->spheres, RBL_CD_SORTING, &opt, &sim->pairs, NULL, err);
+        if (rc == RBL_OK)
+            rc = rbl_pairs_sort_descending(&sim->pairs, n, err);
+        if (rc != RBL_OK)
+            return rc;
+    }
+    size_t np = sim->pairs.n;
+    rbl_fdo_contact *found = malloc((np ? np : 1) * sizeof *found);
+    uint8_t *keep = malloc(np ? np : 1);
+    if (!found || !keep) {
+        free(found), free(keep);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu candidate pairs", np);
+    }
+    size_t fallbacks = 0;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(+ : fallbacks)
+    for (size_t p = 0; p < np; p++) {
+        uint64_t ij = sim->pairs.ij[p];
+        keep[p] = (uint8_t)pair_contact(sim, rbl_pair_i(ij), rbl_pair_j(ij), found + p);
+        fallbacks += keep[p] && found[p].fallback;
+    }
+    /* count the sides of each object: two per kept pair, one per touching plane */
+    size_t *start = sim->start;
+    memset(start, 0, (n + 1) * sizeof *start);
+    size_t kept = 0;
+    for (size_t p = 0; p < np; p++)
+        if (keep[p]) {
+            start[rbl_pair_i(sim->pairs.ij[p]) + 1]++;
+            start[rbl_pair_j(sim->pairs.ij[p]) + 1]++;
+            kept++;
+        }
+    size_t wall_sides = 0;
+    rbl_fdo_contact *walls = NULL;
+    if (sim->n_planes && n) {
+        walls = malloc(n * sim->n_planes * sizeof *walls);
+        if (!walls) {
+            free(found), free(keep);
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the plane contacts");
+        }
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+        for (size_t k = 0; k < n; k++) {
+            rbl_ellipsoid e;
+            rbl_fdo_ellipsoid_of(sim, k, &e);
+            for (size_t w = 0; w < sim->n_planes; w++)
+                rbl_ellipsoid_plane_contact(&e, sim->plane + 4 * w, sim->plane[4 * w + 3],
+                                            walls + k * sim->n_planes + w);
+        }
+        for (size_t k = 0; k < n; k++)
+            for (size_t w = 0; w < sim->n_planes; w++)
+                if (walls[k * sim->n_planes + w].depth > -sim->margin)
+                    start[k + 1]++, wall_sides++;
+    }
+    for (size_t k = 0; k < n; k++)
+        start[k + 1] += start[k];
+    rc = grow_sides(sim, start[n], err);
+    if (rc != RBL_OK) {
+        free(found), free(keep), free(walls);
+        return rc;
+    }
+    /* fill: each object's pairs in the sorted pair order, then its planes */
+    size_t *fill = malloc((n ? n : 1) * sizeof *fill);
+    if (!fill) {
+        free(found), free(keep), free(walls);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the contact lists");
+    }
+    memcpy(fill, start, (n ? n : 1) * sizeof *fill);
+    for (size_t p = 0; p < np; p++) {
+        if (!keep[p])
+            continue;
+        uint32_t i = rbl_pair_i(sim->pairs.ij[p]), j = rbl_pair_j(sim->pairs.ij[p]);
+        const rbl_fdo_contact *c = found + p; /* normal from j towards i */
+        put_side(sim->side + fill[i]++, j, c->point, c->normal, 1, c->depth);
+        put_side(sim->side + fill[j]++, i, c->point, c->normal, -1, c->depth);
+    }
+    for (size_t k = 0; k < n && walls; k++)
+        for (size_t w = 0; w < sim->n_planes; w++) {
+            const rbl_fdo_contact *c = walls + k * sim->n_planes + w;
+            if (c->depth > -sim->margin)
+                put_side(sim->side + fill[k]++, RBL_FDO_WALL + (uint32_t)w, c->point, c->normal,
+                         1, c->depth);
+        }
+    sim->n_sides = start[n];
+    sim->stats.candidate_pairs = np;
+    sim->stats.contacts = kept + wall_sides;
+    sim->stats.fallbacks = fallbacks;
+    free(found), free(keep), free(walls), free(fill);
+    return RBL_OK;
+}

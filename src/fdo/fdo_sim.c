@@ -1,0 +1,322 @@
+/* fdo_sim.c — the impulse engine's objects and its step (seed 003, SPEC FO3). The step reads
+ * as the seed's four phases, each timed: precomputation (eq. 4: velocities after gravity,
+ * spins from angular momenta), contact detection, contact resolution (each object's own
+ * affine velocity constraints, eq. 5-9), final computation (positions and orientations: the
+ * free rotation with the angular momentum held, the body-frame Coriolis term of eq. 3 done
+ * exactly by src/base/rotation.h). */
+#include "fdo_internal.h"
+#include "../base/rotation.h"
+
+#include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <string.h>
+
+int rbl_fdo_params_check(const rbl_fdo_params *p, rbl_error *err)
+{
+    if (!(p->dt > 0) || !isfinite(p->dt))
+        return rbl_error_set(err, RBL_ERANGE, "dt = %g must be positive and finite", p->dt);
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(p->gravity[k]))
+            return rbl_error_set(err, RBL_ERANGE, "gravity component %d = %g is not finite",
+                                 k + 1, p->gravity[k]);
+    if (!(p->restitution >= 0 && p->restitution <= 1))
+        return rbl_error_set(err, RBL_ERANGE, "restitution = %g must lie in [0, 1]",
+                             p->restitution);
+    if (!(p->friction >= 0) || !isfinite(p->friction))
+        return rbl_error_set(err, RBL_ERANGE, "friction = %g must be finite and >= 0",
+                             p->friction);
+    if (!(p->rolling >= 0) || !isfinite(p->rolling))
+        return rbl_error_set(err, RBL_ERANGE, "rolling = %g must be finite and >= 0 (a length, m)",
+                             p->rolling);
+    if (p->tangent_samples != 0 && (p->tangent_samples < 3 || p->tangent_samples > 360))
+        return rbl_error_set(err, RBL_ERANGE, "tangent_samples = %d: sample the tangent plane in "
+                             "3 to 360 directions", p->tangent_samples);
+    if (p->iterations < 0 || p->iterations > 100000)
+        return rbl_error_set(err, RBL_ERANGE, "iterations = %d must lie in 1..100000 (0: 50)",
+                             p->iterations);
+    if (!(p->correction >= 0 && p->correction <= 1))
+        return rbl_error_set(err, RBL_ERANGE, "correction = %g must lie in [0, 1]", p->correction);
+    if (!(p->slop >= 0) || !isfinite(p->slop))
+        return rbl_error_set(err, RBL_ERANGE, "slop = %g must be finite and >= 0", p->slop);
+    if (!(p->margin >= 0) || !isfinite(p->margin))
+        return rbl_error_set(err, RBL_ERANGE, "margin = %g must be finite and >= 0", p->margin);
+    if (p->threads < 0)
+        return rbl_error_set(err, RBL_ERANGE, "threads = %d must be >= 0", p->threads);
+    return RBL_OK;
+}
+
+int rbl_fdo_sim_create(const rbl_fdo_params *params, rbl_fdo_sim **out, rbl_error *err)
+{
+    *out = NULL;
+    int rc = rbl_fdo_params_check(params, err);
+    if (rc != RBL_OK)
+        return rc;
+    rbl_fdo_sim *sim = calloc(1, sizeof *sim);
+    if (!sim)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a simulation");
+    sim->p = *params;
+    if (!sim->p.tangent_samples)
+        sim->p.tangent_samples = 8;
+    if (!sim->p.iterations)
+        sim->p.iterations = 50;
+    if (params->correction == 0)
+        sim->p.correction = 0.2;
+#ifdef _OPENMP
+    sim->threads = params->threads ? params->threads : omp_get_max_threads();
+#else
+    sim->threads = 1;
+#endif
+    sim->smallest_semi = INFINITY;
+    sim->workspace = rbl_cd_workspace_create();
+    sim->start = calloc(1, sizeof *sim->start);
+    if (!sim->workspace || !sim->start) {
+        rbl_fdo_sim_free(sim);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a simulation");
+    }
+    *out = sim;
+    return RBL_OK;
+}
+
+void rbl_fdo_sim_free(rbl_fdo_sim *sim)
+{
+    if (!sim)
+        return;
+    free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound);
+    free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom);
+    free(sim->vel_free), free(sim->vel_start), free(sim->vel_new), free(sim->push), free(sim->plane);
+    free(sim->side), free(sim->start);
+    rbl_cd_workspace_destroy(sim->workspace);
+    rbl_elements_free(&sim->spheres);
+    rbl_pairs_free(&sim->pairs);
+    free(sim);
+}
+
+int rbl_fdo_sim_add_plane(rbl_fdo_sim *sim, const double n[3], double offset, rbl_error *err)
+{
+    double len = sqrt(rbl_dot3(n, n));
+    if (!(len > 0) || !isfinite(len) || !isfinite(offset))
+        return rbl_error_set(err, RBL_ERANGE, "plane: normal (%g, %g, %g) and offset %g must be "
+                             "finite, the normal non-zero", n[0], n[1], n[2], offset);
+    double *grown = realloc(sim->plane, 4 * (sim->n_planes + 1) * sizeof *grown);
+    if (!grown)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a plane");
+    sim->plane = grown;
+    double *p = grown + 4 * sim->n_planes++;
+    for (int k = 0; k < 3; k++)
+        p[k] = n[k] / len;
+    p[3] = offset / len;
+    return RBL_OK;
+}
+
+static int grow_objects(rbl_fdo_sim *sim)
+{
+    size_t cap = sim->cap ? 2 * sim->cap : 64;
+    struct {
+        void **p;
+        size_t size;
+    } arrays[] = {{(void **)&sim->shape, sizeof(rbl_fdo_shape)}, {(void **)&sim->semi, 24},
+                  {(void **)&sim->mass, 8},   {(void **)&sim->moment, 24},
+                  {(void **)&sim->bound, 8},  {(void **)&sim->pos, 24},
+                  {(void **)&sim->quat, 32},  {(void **)&sim->vel, 24},
+                  {(void **)&sim->angmom, 24}, {(void **)&sim->vel_free, 48}, {(void **)&sim->vel_start, 48},
+                  {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48}};
+    for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
+        void *q = realloc(*arrays[a].p, cap * arrays[a].size);
+        if (!q)
+            return 0;
+        *arrays[a].p = q;
+    }
+    size_t *start = realloc(sim->start, (cap + 1) * sizeof *start);
+    if (!start)
+        return 0;
+    sim->start = start;
+    sim->cap = cap;
+    return 1;
+}
+
+int rbl_fdo_sim_add(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density,
+                    const double pos[3], const double quat[4], const double vel[3],
+                    const double omega[3], rbl_error *err)
+{
+    rbl_mass_properties props;
+    int rc = rbl_fdo_mass_properties(shape, density, 0, &props, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (shape->n_perturbations)
+        return rbl_error_set(err, RBL_EINVAL, "object %zu: perturbed objects do not yet take part "
+                             "in the impulse dynamics (their contacts are refined from the base "
+                             "ellipsoid's, still to come); use an ellipsoid", sim->n + 1);
+    double qn = 0;
+    for (int k = 0; k < 4; k++)
+        qn += quat[k] * quat[k];
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(pos[k]) || !isfinite(vel[k]) || !isfinite(omega[k]))
+            return rbl_error_set(err, RBL_ERANGE, "object %zu: position, velocity and spin must "
+                                 "be finite", sim->n + 1);
+    if (!(qn > 1e-12) || !isfinite(qn))
+        return rbl_error_set(err, RBL_EINVAL, "object %zu: the orientation quaternion is zero or "
+                             "not finite", sim->n + 1);
+    if (sim->n == sim->cap && !grow_objects(sim))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu objects", sim->n + 1);
+    size_t k = sim->n++;
+    sim->shape[k] = *shape;
+    memcpy(sim->semi + 3 * k, shape->semi, 3 * sizeof(double));
+    sim->mass[k] = props.mass;
+    for (int a = 0; a < 3; a++) {
+        sim->moment[3 * k + a] = props.inertia[a][a]; /* the ellipsoid's axes are principal */
+        sim->smallest_semi = fmin(sim->smallest_semi, shape->semi[a]);
+    }
+    sim->bound[k] = rbl_fdo_bounding_radius(shape, (double[3]){0, 0, 0});
+    double *q = sim->quat + 4 * k;
+    for (int a = 0; a < 4; a++)
+        q[a] = quat[a] / sqrt(qn);
+    memcpy(sim->pos + 3 * k, pos, 3 * sizeof(double));
+    memcpy(sim->vel + 3 * k, vel, 3 * sizeof(double));
+    double wb[3], lb[3];
+    rbl_quat_rotate_back(q, omega, wb);
+    for (int a = 0; a < 3; a++)
+        lb[a] = sim->moment[3 * k + a] * wb[a];
+    rbl_quat_rotate(q, lb, sim->angmom + 3 * k);
+    return RBL_OK;
+}
+
+size_t rbl_fdo_sim_count(const rbl_fdo_sim *sim) { return sim->n; }
+
+void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3])
+{
+    double R[3][3];
+    rbl_quat_matrix(sim->quat + 4 * k, R);
+    rbl_spin_of(R, sim->moment + 3 * k, sim->angmom + 3 * k, w);
+}
+
+void rbl_fdo_ellipsoid_of(const rbl_fdo_sim *sim, size_t k, rbl_ellipsoid *e)
+{
+    memcpy(e->centre, sim->pos + 3 * k, sizeof e->centre);
+    memcpy(e->quat, sim->quat + 4 * k, sizeof e->quat);
+    memcpy(e->semi, sim->semi + 3 * k, sizeof e->semi);
+}
+
+void rbl_fdo_sim_get(const rbl_fdo_sim *sim, size_t k, double pos[3], double quat[4],
+                     double vel[3], double omega[3])
+{
+    if (pos)
+        memcpy(pos, sim->pos + 3 * k, 3 * sizeof(double));
+    if (quat)
+        memcpy(quat, sim->quat + 4 * k, 4 * sizeof(double));
+    if (vel)
+        memcpy(vel, sim->vel + 3 * k, 3 * sizeof(double));
+    if (omega)
+        rbl_fdo_spin(sim, k, omega);
+}
+
+void rbl_fdo_sim_energy(const rbl_fdo_sim *sim, double *kinetic, double *potential)
+{
+    double ke = 0, pe = 0;
+    for (size_t k = 0; k < sim->n; k++) {
+        double w[3];
+        rbl_fdo_spin(sim, k, w);
+        ke += 0.5 * sim->mass[k] * rbl_dot3(sim->vel + 3 * k, sim->vel + 3 * k) +
+              0.5 * rbl_dot3(sim->angmom + 3 * k, w);
+        pe -= sim->mass[k] * rbl_dot3(sim->p.gravity, sim->pos + 3 * k);
+    }
+    if (kinetic)
+        *kinetic = ke;
+    if (potential)
+        *potential = pe;
+}
+
+void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats) { *stats = sim->stats; }
+
+/* Phase 1 (eq. 4): v' = v + s g; spins from the angular momenta (no torque from a uniform
+ * field); the contact margin from the fastest object: what two objects can close in a step,
+ * twice over. */
+static void precompute(rbl_fdo_sim *sim)
+{
+    const double dt = sim->p.dt, *g = sim->p.gravity;
+    double fastest = 0;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : fastest)
+    for (size_t k = 0; k < sim->n; k++) {
+        double *v = sim->vel_free + 6 * k, *v0 = sim->vel_start + 6 * k;
+        memcpy(v0, sim->vel + 3 * k, 3 * sizeof *v0);
+        rbl_fdo_spin(sim, k, v0 + 3);
+        for (int a = 0; a < 3; a++)
+            v[a] = v0[a] + dt * g[a], v[3 + a] = v0[3 + a];
+        double speed = sqrt(rbl_dot3(v, v)) + sqrt(rbl_dot3(v + 3, v + 3)) * sim->bound[k];
+        fastest = fmax(fastest, speed);
+    }
+    sim->slop = sim->p.slop > 0 ? sim->p.slop : 1e-4 * sim->smallest_semi;
+    sim->margin = sim->p.margin > 0 ? sim->p.margin : 4 * dt * fastest + 10 * sim->slop;
+}
+
+/* q <- exp(w dt / 2) q: a turn by |w| dt about the space axis w. */
+static void turn_space(double q[4], const double w[3], double dt)
+{
+    double angle = sqrt(rbl_dot3(w, w)) * dt;
+    if (angle == 0)
+        return;
+    double c = cos(0.5 * angle), s = sin(0.5 * angle) / (angle / dt);
+    double r[4] = {c, s * w[0], s * w[1], s * w[2]};
+    double p[4] = {r[0] * q[0] - r[1] * q[1] - r[2] * q[2] - r[3] * q[3],
+                   r[0] * q[1] + r[1] * q[0] + r[2] * q[3] - r[3] * q[2],
+                   r[0] * q[2] - r[1] * q[3] + r[2] * q[0] + r[3] * q[1],
+                   r[0] * q[3] + r[1] * q[2] - r[2] * q[1] + r[3] * q[0]};
+    double n = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+    for (int a = 0; a < 4; a++)
+        q[a] = p[a] / n;
+}
+
+/* Phase 4: the new velocities kept, positions moved by them and by the overlap-removing push
+ * (not kept: it adds no kinetic energy), orientations turned by the push and then by the free
+ * rotation with the new angular momentum. */
+static void final_computation(rbl_fdo_sim *sim)
+{
+    const double dt = sim->p.dt;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t k = 0; k < sim->n; k++) {
+        const double *v = sim->vel_new + 6 * k, *push = sim->push + 6 * k;
+        double *q = sim->quat + 4 * k, wb[3], lb[3];
+        for (int a = 0; a < 3; a++) {
+            sim->vel[3 * k + a] = v[a];
+            sim->pos[3 * k + a] += dt * (v[a] + push[a]);
+        }
+        rbl_quat_rotate_back(q, v + 3, wb);
+        for (int a = 0; a < 3; a++)
+            lb[a] = sim->moment[3 * k + a] * wb[a];
+        rbl_quat_rotate(q, lb, sim->angmom + 3 * k);
+        turn_space(q, push + 3, dt);
+        rbl_free_rotation(q, sim->moment + 3 * k, sim->angmom + 3 * k, dt);
+        /* energy tracking (seed ref. [16]): what the push lifts against gravity is paid from
+         * the object's kinetic energy, so that removing overlaps never adds energy */
+        double lift = -sim->mass[k] * dt * rbl_dot3(sim->p.gravity, push);
+        if (lift > 0) {
+            double kinetic = 0.5 * (sim->mass[k] * rbl_dot3(v, v) +
+                                    rbl_dot3(sim->angmom + 3 * k, v + 3));
+            double f = kinetic > lift ? sqrt(1 - lift / kinetic) : 0;
+            for (int a = 0; a < 3; a++)
+                sim->vel[3 * k + a] *= f, sim->angmom[3 * k + a] *= f;
+        }
+    }
+}
+
+int rbl_fdo_sim_step(rbl_fdo_sim *sim, size_t steps, rbl_error *err)
+{
+    for (size_t s = 0; s < steps; s++) {
+        double t0 = rbl_now();
+        precompute(sim);
+        double t1 = rbl_now();
+        int rc = rbl_fdo_detect(sim, err);
+        if (rc != RBL_OK)
+            return rc;
+        double t2 = rbl_now();
+        rbl_fdo_resolve(sim);
+        double t3 = rbl_now();
+        final_computation(sim);
+        double t4 = rbl_now();
+        sim->stats.objects = sim->n;
+        sim->stats.seconds[0] = t1 - t0, sim->stats.seconds[1] = t2 - t1;
+        sim->stats.seconds[2] = t3 - t2, sim->stats.seconds[3] = t4 - t3;
+    }
+    return RBL_OK;
+}

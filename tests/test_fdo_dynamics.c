@@ -1,0 +1,284 @@
+/* test_fdo_dynamics.c — SPEC FO3: the impulse engine against closed forms. An ellipsoid at rest
+ * on a plane stays (1e5 steps: no drift, no jitter, no sinking); on an incline it sticks when
+ * tan(theta) <= mu and otherwise slides with a = g (sin - mu cos); a sphere launched sliding
+ * rolls at 5/7 v0; a dropped ellipsoid bounces with the set restitution; two spheres head on
+ * keep momentum; the energy of one object never grows; a column stands; threads change no
+ * bit. */
+#include "test_util.h"
+
+#include "rubble.h"
+
+#include <string.h>
+
+static const double ZERO[3] = {0, 0, 0}, IDENTITY[4] = {1, 0, 0, 0};
+
+static rbl_fdo_sim *make(double dt, double mu, double e, const double g[3])
+{
+    rbl_fdo_params p = {.dt = dt, .friction = mu, .restitution = e, .threads = 1};
+    memcpy(p.gravity, g, sizeof p.gravity);
+    rbl_fdo_sim *sim;
+    ASSERT_OK(rbl_fdo_sim_create(&p, &sim, NULL));
+    return sim;
+}
+
+static double energy(const rbl_fdo_sim *sim)
+{
+    double k, u;
+    rbl_fdo_sim_energy(sim, &k, &u);
+    return k + u;
+}
+
+/* An ellipsoid lying on its flattest side: 1e5 steps of 1 ms. */
+static void test_rest(void)
+{
+    rbl_fdo_sim *sim = make(1e-3, 0.5, 0.5, (double[3]){0, 0, -9.81});
+    ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
+    rbl_fdo_shape s = {.semi = {0.02, 0.015, 0.01}};
+    ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, (double[3]){0.1, -0.2, 0.01}, IDENTITY, ZERO, ZERO,
+                              NULL));
+    double e0 = energy(sim), worst_v = 0, lowest = INFINITY, highest = -INFINITY;
+    for (int block = 0; block < 100; block++) {
+        ASSERT_OK(rbl_fdo_sim_step(sim, 1000, NULL));
+        double x[3], v[3], w[3];
+        rbl_fdo_sim_get(sim, 0, x, NULL, v, w);
+        worst_v = fmax(worst_v, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+                                    0.02 * sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+        lowest = fmin(lowest, x[2]), highest = fmax(highest, x[2]);
+        ASSERT_NEAR(x[0], 0.1, 1e-12);
+        ASSERT_NEAR(x[1], -0.2, 1e-12);
+    }
+    printf("at rest, 1e5 steps: height %.12g .. %.12g (semi-axis 0.01), fastest point %.3g m/s, "
+           "energy change %.3g J\n", lowest, highest, worst_v, energy(sim) - e0);
+    ASSERT_TRUE(lowest > 0.01 - 2e-6 && highest < 0.01 + 1e-9);
+    ASSERT_TRUE(worst_v < 1e-9);
+    ASSERT_TRUE(energy(sim) <= e0 + 1e-12);
+    rbl_fdo_sim_free(sim);
+}
+
+/* A sphere launched sliding at v0 with no spin: friction slows it until it rolls, at 5/7 v0
+ * (angular momentum about the contact point is kept). */
+static void test_slide_to_roll(void)
+{
+    rbl_fdo_sim *sim = make(1e-4, 0.3, 0, (double[3]){0, 0, -9.81});
+    ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
+    rbl_fdo_shape s = {.semi = {0.01, 0.01, 0.01}};
+    ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, (double[3]){0, 0, 0.01}, IDENTITY,
+                              (double[3]){1, 0, 0}, ZERO, NULL));
+    double e_prev = energy(sim);
+    for (int block = 0; block < 30; block++) {
+        ASSERT_OK(rbl_fdo_sim_step(sim, 100, NULL));
+        double e_now = energy(sim);
+        ASSERT_TRUE(e_now <= e_prev + 1e-15);
+        e_prev = e_now;
+    }
+    double v[3], w[3];
+    rbl_fdo_sim_get(sim, 0, NULL, NULL, v, w);
+    printf("sliding sphere: v = %.12f v0 (5/7 = %.12f), w r / v = %.12f\n", v[0], 5.0 / 7,
+           w[1] * 0.01 / v[0]);
+    ASSERT_NEAR(v[0], 5.0 / 7, 1e-9);
+    ASSERT_NEAR(w[1] * 0.01, v[0], 1e-9);
+    rbl_fdo_sim_free(sim);
+}
+
+/* Dropped flat from 5 cm: the rebound speed is e times the impact speed (to a few g dt, the
+ * speed gravity adds in the steps of the impact), for e = 0, 0.5, 1. */
+static void test_bounce(void)
+{
+    const double es[3] = {0, 0.5, 1};
+    for (int t = 0; t < 3; t++) {
+        double dt = 1e-5;
+        rbl_fdo_sim *sim = make(dt, 0.5, es[t], (double[3]){0, 0, -9.81});
+        ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
+        rbl_fdo_shape s = {.semi = {0.02, 0.015, 0.01}};
+        ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, (double[3]){0, 0, 0.06}, IDENTITY, ZERO, ZERO,
+                                  NULL));
+        double before = 0, after = -INFINITY, e0 = energy(sim);
+        for (int k = 0; k < 20000 && before == 0; k++) {
+            double v[3];
+            rbl_fdo_sim_get(sim, 0, NULL, NULL, v, NULL);
+            ASSERT_OK(rbl_fdo_sim_step(sim, 1, NULL));
+            double v2[3];
+            rbl_fdo_sim_get(sim, 0, NULL, NULL, v2, NULL);
+            if (v[2] < 0 && v2[2] >= v[2] + 0.5 * 9.81 * dt) /* the impact step */
+                before = v[2];
+        }
+        /* the rebound: the fastest upward speed in the next steps (with e = 0 the step of the
+         * impact only closes the gap, the next one stops the object) */
+        for (int k = 0; k < 3; k++) {
+            double v[3];
+            if (k)
+                ASSERT_OK(rbl_fdo_sim_step(sim, 1, NULL));
+            rbl_fdo_sim_get(sim, 0, NULL, NULL, v, NULL);
+            after = fmax(after, v[2]);
+        }
+        double ratio = after / -before;
+        printf("bounce, e = %.1f: impact %.6f m/s, rebound %.6f m/s, ratio %.6f; energy %.6g -> "
+               "%.6g J\n", es[t], before, after, ratio, e0, energy(sim));
+        ASSERT_TRUE(before < -0.98);
+        ASSERT_NEAR(ratio, es[t], 3 * 9.81 * dt / -before + 1e-12);
+        ASSERT_TRUE(energy(sim) <= e0 + 1e-12);
+        rbl_fdo_sim_free(sim);
+    }
+}
+
+/* Two equal spheres head on, no gravity: momentum kept, speeds swapped times e. */
+static void test_head_on(void)
+{
+    rbl_fdo_sim *sim = make(1e-4, 0.3, 0.7, ZERO);
+    rbl_fdo_shape s = {.semi = {0.01, 0.01, 0.01}};
+    ASSERT_OK(rbl_fdo_sim_add(sim, &s, 1000, (double[3]){-0.02, 0, 0}, IDENTITY,
+                              (double[3]){1, 0, 0}, ZERO, NULL));
+    ASSERT_OK(rbl_fdo_sim_add(sim, &s, 1000, (double[3]){0.02, 0, 0}, IDENTITY,
+                              (double[3]){-1, 0, 0}, ZERO, NULL));
+    double e0 = energy(sim);
+    ASSERT_OK(rbl_fdo_sim_step(sim, 1000, NULL));
+    double va[3], vb[3];
+    rbl_fdo_sim_get(sim, 0, NULL, NULL, va, NULL);
+    rbl_fdo_sim_get(sim, 1, NULL, NULL, vb, NULL);
+    ASSERT_NEAR(va[0] + vb[0], 0, 1e-15);
+    ASSERT_NEAR(va[0], -0.7, 1e-12);
+    ASSERT_NEAR(vb[0], 0.7, 1e-12);
+    ASSERT_NEAR(energy(sim), 0.49 * e0, 1e-12 * e0);
+    rbl_fdo_sim_free(sim);
+}
+
+/* On an incline of angle theta (gravity turned, floor kept) a flat ellipsoid (semi-axes 20, 20,
+ * 2 mm) slides with a = g (sin theta - mu cos theta) when tan(theta) > mu. When tan(theta) <= mu
+ * it does not slide, but it may roll into the slight tilt where its weight passes through the
+ * contact and rock about it without loss (rolling is not sliding): it must stay within 2 mm
+ * (measured: 18 um). */
+static void test_incline(void)
+{
+    const double mu = 0.5, tans[2] = {0.45, 0.8};
+    for (int t = 0; t < 2; t++) {
+        double th = atan(tans[t]), g = 9.81, dt = 1e-4;
+        rbl_fdo_sim *sim = make(dt, mu, 0, (double[3]){g * sin(th), 0, -g * cos(th)});
+        ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
+        rbl_fdo_shape s = {.semi = {0.02, 0.02, 0.002}};
+        ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, (double[3]){0, 0, 0.002}, IDENTITY, ZERO, ZERO,
+                                  NULL));
+        double e_prev = energy(sim), reach = 0;
+        for (int block = 0; block < 20; block++) {
+            ASSERT_OK(rbl_fdo_sim_step(sim, 100, NULL));
+            ASSERT_TRUE(energy(sim) <= e_prev + 1e-12);
+            e_prev = energy(sim);
+            double x[3];
+            rbl_fdo_sim_get(sim, 0, x, NULL, NULL, NULL);
+            reach = fmax(reach, fabs(x[0]));
+        }
+        double x[3], v[3], time = 2000 * dt;
+        rbl_fdo_sim_get(sim, 0, x, NULL, v, NULL);
+        if (tans[t] <= mu) {
+            printf("incline tan = %.2f, mu = %.2f: sticks, farthest %.3g m downhill\n", tans[t],
+                   mu, reach);
+            ASSERT_TRUE(reach < 2e-3);
+        } else {
+            double a = g * (sin(th) - mu * cos(th));
+            printf("incline tan = %.2f, mu = %.2f: a = %.6f m/s^2 (closed form %.6f)\n", tans[t],
+                   mu, v[0] / time, a);
+            ASSERT_NEAR(v[0] / time, a, 1e-3 * g);
+        }
+        rbl_fdo_sim_free(sim);
+    }
+}
+
+/* A column of five ellipsoids resting on each other stands: 2e4 steps, no object moves more
+ * than the slop, nothing gains energy. */
+static void test_column(void)
+{
+    rbl_fdo_sim *sim = make(1e-4, 0.5, 0.5, (double[3]){0, 0, -9.81});
+    ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
+    rbl_fdo_shape s = {.semi = {0.02, 0.015, 0.01}};
+    for (int k = 0; k < 5; k++)
+        ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, (double[3]){0, 0, 0.01 + 0.02 * k}, IDENTITY,
+                                  ZERO, ZERO, NULL));
+    double e0 = energy(sim);
+    ASSERT_OK(rbl_fdo_sim_step(sim, 20000, NULL));
+    double worst = 0;
+    for (int k = 0; k < 5; k++) {
+        double x[3];
+        rbl_fdo_sim_get(sim, (size_t)k, x, NULL, NULL, NULL);
+        worst = fmax(worst, fabs(x[2] - (0.01 + 0.02 * k)) + fabs(x[0]) + fabs(x[1]));
+    }
+    printf("column of 5, 2e4 steps: largest displacement %.3g m; energy change %.3g J\n", worst,
+           energy(sim) - e0);
+    ASSERT_TRUE(worst < 1e-5);
+    ASSERT_TRUE(energy(sim) <= e0 + 1e-12);
+    rbl_fdo_sim_free(sim);
+}
+
+/* 27 ellipsoids dropped into a heap (the seed's Fig. 3 set-up in small): 1 and 2 threads give
+ * the same bits. */
+static void run_heap(int threads, double out[27 * 7])
+{
+    rbl_fdo_params p = {.dt = 1e-4, .friction = 0.5, .restitution = 0.3, .threads = threads,
+                        .gravity = {0, 0, -9.81}};
+    rbl_fdo_sim *sim;
+    ASSERT_OK(rbl_fdo_sim_create(&p, &sim, NULL));
+    ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
+    rbl_fdo_shape s = {.semi = {0.02, 0.012, 0.008}};
+    for (int k = 0; k < 27; k++) {
+        double q[4] = {cos(0.3 * k), sin(0.3 * k) * 0.6, sin(0.3 * k) * 0.8, 0};
+        double x[3] = {0.045 * (k % 3) + 0.003 * (k % 2), 0.045 * (k / 3 % 3),
+                       0.03 + 0.045 * (k / 9)};
+        ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, x, q, ZERO, ZERO, NULL));
+    }
+    double e_prev = energy(sim), worst_gain = 0, e0 = e_prev;
+    for (int block = 0; block < 30; block++) {
+        ASSERT_OK(rbl_fdo_sim_step(sim, 100, NULL));
+        double e_now = energy(sim);
+        worst_gain = fmax(worst_gain, e_now - e_prev);
+        e_prev = e_now;
+    }
+    /* Known and open (issue 12): in a heap, objects solved each from the others' velocities at
+     * the start of the step can gain energy between samples; measured and printed here, to be
+     * brought to zero before FO3 is done. The total still falls. */
+    if (threads == 1)
+        printf("heap of 27: largest energy gain over 100 steps %.3g J (of %.3g J at the start)\n",
+               worst_gain, fabs(e0));
+    ASSERT_TRUE(e_prev < e0);
+    for (size_t k = 0; k < 27; k++)
+        rbl_fdo_sim_get(sim, k, out + 7 * k, out + 7 * k + 3, NULL, NULL);
+    rbl_fdo_stats st;
+    rbl_fdo_sim_stats(sim, &st);
+    if (threads == 1)
+        printf("heap of 27: %zu contacts, %zu active, %zu fallbacks, %zu unconverged\n",
+               st.contacts, st.active, st.fallbacks, st.unconverged);
+    rbl_fdo_sim_free(sim);
+}
+
+static void test_threads(void)
+{
+    double one[27 * 7], two[27 * 7];
+    run_heap(1, one);
+    run_heap(2, two);
+    ASSERT_TRUE(memcmp(one, two, sizeof one) == 0);
+}
+
+static void test_refusals(void)
+{
+    rbl_fdo_params p = {.dt = 1e-4, .restitution = 1.5};
+    rbl_fdo_sim *sim;
+    rbl_error err = {0};
+    ASSERT_EQ_INT(rbl_fdo_sim_create(&p, &sim, &err), RBL_ERANGE);
+    ASSERT_TRUE(strstr(err.message, "restitution = 1.5") != NULL);
+    p.restitution = 0.5, p.tangent_samples = 2;
+    ASSERT_EQ_INT(rbl_fdo_sim_create(&p, &sim, &err), RBL_ERANGE);
+    ASSERT_TRUE(strstr(err.message, "tangent_samples = 2") != NULL);
+    p.tangent_samples = 0, p.dt = NAN;
+    ASSERT_EQ_INT(rbl_fdo_sim_create(&p, &sim, &err), RBL_ERANGE);
+}
+
+int main(void)
+{
+    test_rest();
+    test_slide_to_roll();
+    test_bounce();
+    test_head_on();
+    test_incline();
+    test_column();
+    test_threads();
+    test_refusals();
+    puts("test_fdo_dynamics: ok");
+    return 0;
+}
