@@ -85,7 +85,7 @@ struct rbl_fdo_sim {
  * per pair and per plane; fills sim->side and sim->start (fdo_detect.c). */
 int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err);
 /* Each object's contacts resolved into sim->vel_new and sim->push (fdo_resolve.c). */
-void rbl_fdo_resolve(rbl_fdo_sim *sim);
+int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err);
 
 /* The spin of object k from its angular momentum (space frame). */
 void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3]);

@@ -284,14 +284,19 @@ static double push_sweep(row *rows, size_t count, double V[6])
     return change;
 }
 
-void rbl_fdo_resolve(rbl_fdo_sim *sim)
+int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
 {
     size_t most = 0, active = 0, unconverged = 0;
+    int failed = 0;
     for (size_t k = 0; k < sim->n; k++)
         most = most > sim->start[k + 1] - sim->start[k] ? most : sim->start[k + 1] - sim->start[k];
 #pragma omp parallel num_threads(sim->threads) reduction(+ : active, unconverged)
     {
         row *rows = malloc((most ? most : 1) * sizeof *rows);
+        if (!rows) {
+#pragma omp atomic write
+            failed = 1;
+        }
 #pragma omp for schedule(dynamic, 64)
         for (size_t k = 0; k < sim->n; k++) {
             double *V = sim->vel_new + 6 * k, *push = sim->push + 6 * k;
@@ -315,6 +320,10 @@ void rbl_fdo_resolve(rbl_fdo_sim *sim)
         }
         free(rows);
     }
+    if (failed)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the %zu contacts of one object",
+                             most);
     sim->stats.active = active;
     sim->stats.unconverged = unconverged;
+    return RBL_OK;
 }

@@ -310,7 +310,9 @@ int rbl_fdo_sim_step(rbl_fdo_sim *sim, size_t steps, rbl_error *err)
         if (rc != RBL_OK)
             return rc;
         double t2 = rbl_now();
-        rbl_fdo_resolve(sim);
+        rc = rbl_fdo_resolve(sim, err);
+        if (rc != RBL_OK)
+            return rc;
         double t3 = rbl_now();
         final_computation(sim);
         double t4 = rbl_now();
