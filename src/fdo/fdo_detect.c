@@ -35,6 +35,11 @@ static int prepare_spheres(rbl_fdo_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
+static int kept_contact(const rbl_fdo_sim *sim, const rbl_fdo_contact *c)
+{
+    return c->depth > -sim->margin;
+}
+
 /* Narrow phase of one candidate pair (i > j): 1 and the contact if it is within the margin. */
 static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_contact *c)
 {
@@ -47,7 +52,7 @@ static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_
     if (rbl_ellipsoids_classify(&a, &b, 0.5 * sim->margin / smallest) == RBL_ELLIPSOIDS_SEPARATE)
         return 0;
     rbl_ellipsoid_contact(&a, &b, -1, c);
-    return c->depth > -sim->margin;
+    return kept_contact(sim, c);
 }
 
 static int grow_sides(rbl_fdo_sim *sim, size_t need, rbl_error *err)
@@ -83,38 +88,33 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
         if (rc != RBL_OK)
             return rc;
     }
-    size_t np = sim->pairs.n;
-    rbl_fdo_contact *found = malloc((np ? np : 1) * sizeof *found);
-    uint8_t *keep = malloc(np ? np : 1);
-    if (!found || !keep) {
-        free(found), free(keep);
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu candidate pairs", np);
-    }
+    size_t np = sim->pairs.n, nw = n * sim->n_planes;
+    if (!rbl_grow_array((void **)&sim->found, &sim->cap_found, np + nw, sizeof *sim->found) ||
+        !rbl_grow_array((void **)&sim->fill, &sim->cap_fill, n + 1, sizeof *sim->fill))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu candidate contacts",
+                             np + nw);
+    /* the pairs' contacts first, then each object's planes; kept: depth > -margin */
+    rbl_fdo_contact *found = sim->found, *walls = sim->found + np;
     size_t fallbacks = 0;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(+ : fallbacks)
     for (size_t p = 0; p < np; p++) {
         uint64_t ij = sim->pairs.ij[p];
-        keep[p] = (uint8_t)pair_contact(sim, rbl_pair_i(ij), rbl_pair_j(ij), found + p);
-        fallbacks += keep[p] && found[p].fallback;
+        if (!pair_contact(sim, rbl_pair_i(ij), rbl_pair_j(ij), found + p))
+            found[p].depth = -INFINITY;
+        fallbacks += kept_contact(sim, found + p) && found[p].fallback;
     }
     /* count the sides of each object: two per kept pair, one per touching plane */
     size_t *start = sim->start;
     memset(start, 0, (n + 1) * sizeof *start);
     size_t kept = 0;
     for (size_t p = 0; p < np; p++)
-        if (keep[p]) {
+        if (kept_contact(sim, found + p)) {
             start[rbl_pair_i(sim->pairs.ij[p]) + 1]++;
             start[rbl_pair_j(sim->pairs.ij[p]) + 1]++;
             kept++;
         }
     size_t wall_sides = 0;
-    rbl_fdo_contact *walls = NULL;
-    if (sim->n_planes && n) {
-        walls = malloc(n * sim->n_planes * sizeof *walls);
-        if (!walls) {
-            free(found), free(keep);
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the plane contacts");
-        }
+    if (nw) {
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
         for (size_t k = 0; k < n; k++) {
             rbl_ellipsoid e;
@@ -125,35 +125,29 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
         }
         for (size_t k = 0; k < n; k++)
             for (size_t w = 0; w < sim->n_planes; w++)
-                if (walls[k * sim->n_planes + w].depth > -sim->margin)
+                if (kept_contact(sim, walls + k * sim->n_planes + w))
                     start[k + 1]++, wall_sides++;
     }
     for (size_t k = 0; k < n; k++)
         start[k + 1] += start[k];
     rc = grow_sides(sim, start[n], err);
-    if (rc != RBL_OK) {
-        free(found), free(keep), free(walls);
+    if (rc != RBL_OK)
         return rc;
-    }
     /* fill: each object's pairs in the sorted pair order, then its planes */
-    size_t *fill = malloc((n ? n : 1) * sizeof *fill);
-    if (!fill) {
-        free(found), free(keep), free(walls);
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the contact lists");
-    }
-    memcpy(fill, start, (n ? n : 1) * sizeof *fill);
+    size_t *fill = sim->fill;
+    memcpy(fill, start, n * sizeof *fill);
     for (size_t p = 0; p < np; p++) {
-        if (!keep[p])
+        if (!kept_contact(sim, found + p))
             continue;
         uint32_t i = rbl_pair_i(sim->pairs.ij[p]), j = rbl_pair_j(sim->pairs.ij[p]);
         const rbl_fdo_contact *c = found + p; /* normal from j towards i */
         put_side(sim->side + fill[i]++, j, c->point, c->normal, 1, c->depth);
         put_side(sim->side + fill[j]++, i, c->point, c->normal, -1, c->depth);
     }
-    for (size_t k = 0; k < n && walls; k++)
+    for (size_t k = 0; k < n && nw; k++)
         for (size_t w = 0; w < sim->n_planes; w++) {
             const rbl_fdo_contact *c = walls + k * sim->n_planes + w;
-            if (c->depth > -sim->margin)
+            if (kept_contact(sim, c))
                 put_side(sim->side + fill[k]++, RBL_FDO_WALL + (uint32_t)w, c->point, c->normal,
                          1, c->depth);
         }
@@ -161,6 +155,5 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
     sim->stats.candidate_pairs = np;
     sim->stats.contacts = kept + wall_sides;
     sim->stats.fallbacks = fallbacks;
-    free(found), free(keep), free(walls), free(fill);
     return RBL_OK;
 }

@@ -72,6 +72,9 @@ struct rbl_fdo_sim {
     rbl_fdo_side *side;
     size_t n_sides, cap_sides;
     size_t *start;
+    rbl_fdo_contact *found; /* narrow-phase results of this step: pairs, then planes */
+    size_t cap_found;
+    size_t *fill, cap_fill;
     rbl_cd_workspace *workspace;
     rbl_elements spheres;
     rbl_pairs pairs;

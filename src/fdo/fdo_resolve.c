@@ -32,9 +32,8 @@
 #include <string.h>
 
 typedef struct row {
-    double n[3], t1[3], t2[3], r[3];
-    double rn[3], rt1[3], rt2[3];   /* r x n, r x t */
-    double Wn[6], Wt1[6], Wt2[6];   /* M^-1 J for the normal and the two tangents */
+    double Jn[6], Jt1[6], Jt2[6];   /* generalised directions [d; r x d]: normal, two tangents */
+    double Wn[6], Wt1[6], Wt2[6];   /* M^-1 J */
     double Wr1[3], Wr2[3];          /* I^-1 t: rolling */
     double k_n;                     /* J M^-1 J^T, normal */
     double Kt[3], Kr[3];            /* 2x2 symmetric: tangential and rolling */
@@ -44,8 +43,6 @@ typedef struct row {
     double lambda, P[2], A[2], push;
     int active, push_both_ways;
 } row;
-
-static void cross(const double a[3], const double b[3], double o[3]) { rbl_cross3(a, b, o); }
 
 static void world_inverse_inertia(const double q[4], const double moment[3], rbl_sym3 out)
 {
@@ -58,7 +55,7 @@ static void point_velocity(const double v[6], const double x[3], const double p[
 {
     double r[3], wr[3];
     rbl_sub3(p, x, r);
-    cross(v + 3, r, wr);
+    rbl_cross3(v + 3, r, wr);
     for (int a = 0; a < 3; a++)
         out[a] = v[a] + wr[a];
 }
@@ -69,11 +66,11 @@ static void tangents(const double n[3], double t1[3], double t2[3])
                                        : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
     double e[3] = {0, 0, 0};
     e[axis] = 1;
-    cross(n, e, t1);
+    rbl_cross3(n, e, t1);
     double len = sqrt(rbl_dot3(t1, t1));
     for (int a = 0; a < 3; a++)
         t1[a] /= len;
-    cross(n, t1, t2);
+    rbl_cross3(n, t1, t2);
 }
 
 /* 1 / (1/m + (r x n) . I^-1 (r x n)) of an object at this contact. */
@@ -125,13 +122,12 @@ static double dot6(const double a[6], const double b[6])
     return s;
 }
 
-/* M^-1 applied to the generalised direction (f, r x f). */
-static void apply_inverse_mass(double mass, const rbl_sym3 Iinv, const double f[3],
-                               const double rf[3], double out[6])
+/* M^-1 applied to the generalised direction J = (f, r x f). */
+static void apply_inverse_mass(double mass, const rbl_sym3 Iinv, const double J[6], double out[6])
 {
     for (int a = 0; a < 3; a++)
-        out[a] = f[a] / mass;
-    rbl_sym3_apply(Iinv, rf, out + 3);
+        out[a] = J[a] / mass;
+    rbl_sym3_apply(Iinv, J + 3, out + 3);
 }
 
 static void solve2(const double K[3], const double b[2], double x[2])
@@ -154,22 +150,20 @@ static size_t setup_rows(const rbl_fdo_sim *sim, size_t k, row *rows, size_t cou
         const rbl_fdo_side *s = sim->side + sim->start[k] + c;
         row *w = rows + c;
         memset(w, 0, sizeof *w);
-        memcpy(w->n, s->normal, sizeof w->n);
-        rbl_sub3(s->point, x, w->r);
-        tangents(w->n, w->t1, w->t2);
-        cross(w->r, w->n, w->rn), cross(w->r, w->t1, w->rt1), cross(w->r, w->t2, w->rt2);
-        apply_inverse_mass(m, Iinv, w->n, w->rn, w->Wn);
-        apply_inverse_mass(m, Iinv, w->t1, w->rt1, w->Wt1);
-        apply_inverse_mass(m, Iinv, w->t2, w->rt2, w->Wt2);
-        rbl_sym3_apply(Iinv, w->t1, w->Wr1), rbl_sym3_apply(Iinv, w->t2, w->Wr2);
-        double Jn[6], Jt1[6], Jt2[6];
-        memcpy(Jn, w->n, 24), memcpy(Jn + 3, w->rn, 24);
-        memcpy(Jt1, w->t1, 24), memcpy(Jt1 + 3, w->rt1, 24);
-        memcpy(Jt2, w->t2, 24), memcpy(Jt2 + 3, w->rt2, 24);
-        w->k_n = dot6(Jn, w->Wn);
-        w->Kt[0] = dot6(Jt1, w->Wt1), w->Kt[1] = dot6(Jt1, w->Wt2), w->Kt[2] = dot6(Jt2, w->Wt2);
-        w->Kr[0] = rbl_dot3(w->t1, w->Wr1), w->Kr[1] = rbl_dot3(w->t1, w->Wr2);
-        w->Kr[2] = rbl_dot3(w->t2, w->Wr2);
+        double *n = w->Jn, *t1 = w->Jt1, *t2 = w->Jt2, r[3];
+        memcpy(n, s->normal, 3 * sizeof *n);
+        rbl_sub3(s->point, x, r);
+        tangents(n, t1, t2);
+        rbl_cross3(r, n, w->Jn + 3), rbl_cross3(r, t1, w->Jt1 + 3), rbl_cross3(r, t2, w->Jt2 + 3);
+        apply_inverse_mass(m, Iinv, w->Jn, w->Wn);
+        apply_inverse_mass(m, Iinv, w->Jt1, w->Wt1);
+        apply_inverse_mass(m, Iinv, w->Jt2, w->Wt2);
+        rbl_sym3_apply(Iinv, t1, w->Wr1), rbl_sym3_apply(Iinv, t2, w->Wr2);
+        w->k_n = dot6(w->Jn, w->Wn);
+        w->Kt[0] = dot6(w->Jt1, w->Wt1), w->Kt[1] = dot6(w->Jt1, w->Wt2);
+        w->Kt[2] = dot6(w->Jt2, w->Wt2);
+        w->Kr[0] = rbl_dot3(t1, w->Wr1), w->Kr[1] = rbl_dot3(t1, w->Wr2);
+        w->Kr[2] = rbl_dot3(t2, w->Wr2);
         /* the two objects at the contact point */
         double vi[3], vj[3] = {0, 0, 0}, wj[3] = {0, 0, 0};
         point_velocity(v, x, s->point, vi);
@@ -183,18 +177,18 @@ static size_t setup_rows(const rbl_fdo_sim *sim, size_t k, row *rows, size_t cou
             world_inverse_inertia(sim->quat + 4 * o, sim->moment + 3 * o, Io);
             double ro[3], ron[3];
             rbl_sub3(s->point, sim->pos + 3 * o, ro);
-            cross(ro, w->n, ron);
+            rbl_cross3(ro, n, ron);
             mj = effective_mass(sim->mass[o], Io, ron);
             share = mj / (mi + mj);
         }
-        double ui = rbl_dot3(w->n, vi), uj = rbl_dot3(w->n, vj);
+        double ui = rbl_dot3(n, vi), uj = rbl_dot3(n, vj);
         int collision = uj - ui > bounce_floor;
         double wi_bar = collision && !isinf(mj) ? mi / (mi + mj) : 0, wj_bar = 1 - wi_bar;
         double u_bar = wi_bar * ui + wj_bar * uj; /* eq. 8 */
-        double slip_i[2] = {rbl_dot3(w->t1, vi), rbl_dot3(w->t2, vi)};
-        double slip_j[2] = {rbl_dot3(w->t1, vj), rbl_dot3(w->t2, vj)};
-        double roll_i[2] = {rbl_dot3(w->t1, v + 3), rbl_dot3(w->t2, v + 3)};
-        double roll_j[2] = {rbl_dot3(w->t1, wj), rbl_dot3(w->t2, wj)};
+        double slip_i[2] = {rbl_dot3(t1, vi), rbl_dot3(t2, vi)};
+        double slip_j[2] = {rbl_dot3(t1, vj), rbl_dot3(t2, vj)};
+        double roll_i[2] = {rbl_dot3(t1, v + 3), rbl_dot3(t2, v + 3)};
+        double roll_j[2] = {rbl_dot3(t1, wj), rbl_dot3(t2, wj)};
         for (int a = 0; a < 2; a++) {
             w->slip_bar[a] = wi_bar * slip_i[a] + wj_bar * slip_j[a];
             w->roll_bar[a] = wi_bar * roll_i[a] + wj_bar * roll_j[a];
@@ -229,19 +223,14 @@ static double sweep(const rbl_fdo_sim *sim, row *rows, size_t count, double V[6]
         row *w = rows + c;
         if (!w->active)
             continue;
-        double Jn[6];
-        memcpy(Jn, w->n, 24), memcpy(Jn + 3, w->rn, 24);
         double old = w->lambda;
-        w->lambda = fmax(0, old + (w->target - dot6(Jn, V)) / w->k_n);
+        w->lambda = fmax(0, old + (w->target - dot6(w->Jn, V)) / w->k_n);
         add_scaled(V, w->Wn, w->lambda - old);
         change = fmax(change, fabs(w->lambda - old) * w->k_n);
         /* sliding */
         double slip[2], dP[2], P[2];
-        double Jt1[6], Jt2[6];
-        memcpy(Jt1, w->t1, 24), memcpy(Jt1 + 3, w->rt1, 24);
-        memcpy(Jt2, w->t2, 24), memcpy(Jt2 + 3, w->rt2, 24);
-        slip[0] = dot6(Jt1, V) - w->slip_bar[0];
-        slip[1] = dot6(Jt2, V) - w->slip_bar[1];
+        slip[0] = dot6(w->Jt1, V) - w->slip_bar[0];
+        slip[1] = dot6(w->Jt2, V) - w->slip_bar[1];
         solve2(w->Kt, slip, dP);
         P[0] = w->P[0] - dP[0], P[1] = w->P[1] - dP[1];
         polygon_project(P, sim->p.friction * w->lambda, k);
@@ -251,8 +240,8 @@ static double sweep(const rbl_fdo_sim *sim, row *rows, size_t count, double V[6]
         w->P[0] = P[0], w->P[1] = P[1];
         /* rolling */
         if (sim->p.rolling > 0) {
-            double roll[2] = {rbl_dot3(w->t1, V + 3) - w->roll_bar[0],
-                              rbl_dot3(w->t2, V + 3) - w->roll_bar[1]};
+            double roll[2] = {rbl_dot3(w->Jt1, V + 3) - w->roll_bar[0],
+                              rbl_dot3(w->Jt2, V + 3) - w->roll_bar[1]};
             double dA[2], A[2];
             solve2(w->Kr, roll, dA);
             A[0] = w->A[0] - dA[0], A[1] = w->A[1] - dA[1];
@@ -272,10 +261,8 @@ static double push_sweep(row *rows, size_t count, double V[6])
         row *w = rows + c;
         if (!w->active || w->push_target == 0)
             continue;
-        double Jn[6];
-        memcpy(Jn, w->n, 24), memcpy(Jn + 3, w->rn, 24);
         double old = w->push;
-        w->push = old + (w->push_target - dot6(Jn, V)) / w->k_n;
+        w->push = old + (w->push_target - dot6(w->Jn, V)) / w->k_n;
         if (!w->push_both_ways)
             w->push = fmax(0, w->push);
         add_scaled(V, w->Wn, w->push - old);

@@ -102,6 +102,18 @@ double rbl_fdo_field(const rbl_fdo_shape *shape, const double x[3])
     return f;
 }
 
+/* The diagonal of M^-1 (M positive definite): the region x^T M x <= t reaches sqrt(t d_k)
+ * along axis k, and its longest semi-axis is at most sqrt(t (d_0 + d_1 + d_2)). */
+static void inverse_diagonal(const rbl_sym3 M, double d[3])
+{
+    for (int k = 0; k < 3; k++) {
+        double e[3] = {0, 0, 0}, col[3];
+        e[k] = 1;
+        rbl_sym3_solve_spd(M, e, col);
+        d[k] = col[k];
+    }
+}
+
 /* Axis-aligned box holding the object: the base ellipsoid and the positive regions of the
  * bumps (a dent only removes). The extent of an ellipsoid x^T M x <= t along axis k is
  * sqrt(t (M^-1)_kk). */
@@ -115,11 +127,10 @@ static void fdo_box(const rbl_fdo_shape *shape, double lo[3], double hi[3])
         rbl_sym3 M;
         if (r->amplitude < 0 || !positive_region(r, centre, &top, M))
             continue;
+        double d[3];
+        inverse_diagonal(M, d);
         for (int k = 0; k < 3; k++) {
-            double e[3] = {0, 0, 0}, col[3];
-            e[k] = 1;
-            rbl_sym3_solve_spd(M, e, col);
-            double half = sqrt(top * col[k]);
+            double half = sqrt(top * d[k]);
             lo[k] = fmin(lo[k], centre[k] - half), hi[k] = fmax(hi[k], centre[k] + half);
         }
     }
@@ -135,17 +146,10 @@ double rbl_fdo_bounding_radius(const rbl_fdo_shape *shape, const double from[3])
         rbl_sym3 M;
         if (p->amplitude < 0 || !positive_region(p, centre, &top, M))
             continue;
-        /* the region's longest semi-axis: sqrt(top / smallest eigenvalue of M) <= sqrt(top *
-         * trace(M^-1)) */
-        double trace_inv = 0;
-        for (int k = 0; k < 3; k++) {
-            double e[3] = {0, 0, 0}, col[3];
-            e[k] = 1;
-            rbl_sym3_solve_spd(M, e, col);
-            trace_inv += col[k];
-        }
+        double inv[3];
+        inverse_diagonal(M, inv);
         rbl_sub3(centre, from, d);
-        r = fmax(r, sqrt(rbl_dot3(d, d)) + sqrt(top * trace_inv));
+        r = fmax(r, sqrt(rbl_dot3(d, d)) + sqrt(top * (inv[0] + inv[1] + inv[2])));
     }
     return r;
 }

@@ -86,7 +86,7 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
     free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound);
     free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom);
     free(sim->vel_free), free(sim->vel_start), free(sim->vel_new), free(sim->push), free(sim->plane);
-    free(sim->side), free(sim->start);
+    free(sim->side), free(sim->start), free(sim->found), free(sim->fill);
     rbl_cd_workspace_destroy(sim->workspace);
     rbl_elements_free(&sim->spheres);
     rbl_pairs_free(&sim->pairs);
@@ -140,14 +140,14 @@ int rbl_fdo_sim_add(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density
                     const double pos[3], const double quat[4], const double vel[3],
                     const double omega[3], rbl_error *err)
 {
-    rbl_mass_properties props;
-    int rc = rbl_fdo_mass_properties(shape, density, 0, &props, err);
-    if (rc != RBL_OK)
-        return rc;
     if (shape->n_perturbations)
         return rbl_error_set(err, RBL_EINVAL, "object %zu: perturbed objects do not yet take part "
                              "in the impulse dynamics (their contacts are refined from the base "
                              "ellipsoid's, still to come); use an ellipsoid", sim->n + 1);
+    rbl_mass_properties props;
+    int rc = rbl_fdo_mass_properties(shape, density, 0, &props, err);
+    if (rc != RBL_OK)
+        return rc;
     double qn = 0;
     for (int k = 0; k < 4; k++)
         qn += quat[k] * quat[k];
