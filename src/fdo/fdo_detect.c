@@ -89,7 +89,9 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
             return rc;
     }
     size_t np = sim->pairs.n, nw = n * sim->n_planes;
-    if (!rbl_grow_array((void **)&sim->found, &sim->cap_found, np + nw, sizeof *sim->found) ||
+    /* one to spare: never a null buffer, even with nothing to detect */
+    if (!rbl_grow_array((void **)&sim->found, &sim->cap_found, np + nw + 1,
+                        sizeof *sim->found) ||
         !rbl_grow_array((void **)&sim->fill, &sim->cap_fill, n + 1, sizeof *sim->fill))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu candidate contacts",
                              np + nw);
