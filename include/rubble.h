@@ -946,7 +946,12 @@ typedef struct rbl_fdo_params {
 typedef struct rbl_fdo_sim rbl_fdo_sim;
 
 typedef struct rbl_fdo_stats {
-    size_t objects, candidate_pairs, contacts, active, fallbacks, unconverged;
+    size_t objects, candidate_pairs, contacts;
+    size_t active;      /* contacts that acted (not dropped as open) */
+    size_t fallbacks;   /* contact constructions that fell back (rbl_fdo_contact.fallback) */
+    size_t passes;      /* Jacobi passes of the last step's velocity solve */
+    size_t unconverged; /* 1 when that solve ran out of `iterations` before converging */
+    size_t capped;      /* clusters whose bounce was held to the energy it may return */
     double seconds[4]; /* the seed's four phases: precomputation, contact detection, contact
                           resolution, final computation (this step, wall time) */
 } rbl_fdo_stats;

@@ -48,6 +48,30 @@ typedef struct rbl_fdo_side {
     double depth;
 } rbl_fdo_side;
 
+/* One contact as one of its objects sees it. "own" is the object, "other" its partner (absent
+ * for a plane). Directions are generalised, [d; r x d], signed for the object they move. */
+typedef struct rbl_fdo_row {
+    uint32_t other;
+    int active, bounce, push_both_ways;
+    double n[3], t1[3], t2[3];      /* the contact's normal (into big) and tangents */
+    double Jn[6], Jt1[6], Jt2[6];   /* own directions */
+    double On[6], Ot1[6], Ot2[6];   /* the other's directions */
+    double Wn[6], Wt1[6], Wt2[6];   /* M^-1 J, own */
+    double Wr1[3], Wr2[3];          /* I^-1 t, own: rolling */
+    double own_n, own_t[3], own_r[3]; /* own J M^-1 J^T: normal; tangential and rolling 2x2 */
+    double oth_n, oth_t[3], oth_r[3]; /* the same, other */
+    double sign;                    /* +1: own is big (or the contact is a plane), -1: small */
+    double k_n, Kt[3], Kr[3];       /* mass-split: count_own own + count_other other */
+    double target, bounce_target, push_target; /* closing; leaving after a bounce; push */
+    double lambda, P[2], A[2], push; /* normal, friction, rolling, push impulses */
+} rbl_fdo_row;
+
+/* What a contact leaves for the next step: its impulses as world vectors. */
+typedef struct rbl_fdo_memory {
+    uint32_t other;
+    double lambda, friction[3], rolling[3];
+} rbl_fdo_memory;
+
 struct rbl_fdo_sim {
     rbl_fdo_params p;
     size_t n, cap;
@@ -65,6 +89,8 @@ struct rbl_fdo_sim {
     double *vel_free;   /* 6: velocity and spin after the non-contact forces (eq. 4) */
     double *vel_new;    /* 6: after the contacts (eq. 5) */
     double *push;       /* 6: pseudo-velocity that removes overlaps (not kept) */
+    double *vel_spare;  /* 6: the second buffer of the Jacobi passes */
+    double *vel_compressed; /* 6: after the compression phase, before the bounces */
     /* planes */
     size_t n_planes;
     double *plane;      /* 4: n, offset */
@@ -75,6 +101,17 @@ struct rbl_fdo_sim {
     rbl_fdo_contact *found; /* narrow-phase results of this step: pairs, then planes */
     size_t cap_found;
     size_t *fill, cap_fill;
+    /* the resolution's rows (one per side), active contacts per object, and the impulses
+     * kept from the previous step for the warm start (CSR by object, memory_objects of them) */
+    rbl_fdo_row *rows;
+    size_t cap_rows;
+    size_t *active_count, cap_active_count;
+    rbl_fdo_memory *memory;
+    size_t cap_memory;
+    size_t *memory_start, cap_memory_start, memory_objects;
+    size_t *cluster, cap_cluster;       /* union-find of the energy cap */
+    double *cluster_sums;
+    size_t cap_cluster_sums;
     rbl_cd_workspace *workspace;
     rbl_elements spheres;
     rbl_pairs pairs;
@@ -87,6 +124,9 @@ struct rbl_fdo_sim {
 /* Contact detection: broad phase on bounding spheres through the library's grid, narrow phase
  * per pair and per plane; fills sim->side and sim->start (fdo_detect.c). */
 int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err);
+/* The restitution phase held to the energy it may return: in each cluster of touching objects
+ * at most e^2 times what the compression phase took (fdo_energy.c). Returns the clusters held. */
+size_t rbl_fdo_cap_restitution(rbl_fdo_sim *sim, int *failed);
 /* Each object's contacts resolved into sim->vel_new and sim->push (fdo_resolve.c). */
 int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err);
 

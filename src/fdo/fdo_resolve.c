@@ -1,63 +1,41 @@
-/* fdo_resolve.c — contact resolution (seed 003 eqs. 5-9, SPEC FO3), one object at a time. An
- * object's own velocity is the one after phase 1 (gravity added); every other object enters
- * with its velocity at the start of the step, so objects are independent of each other (any
- * order, any thread count, same bits). For object i and each of its contacts c:
- *  - the generalised normal J = [n; r x n] and the normal velocities u_i, u_j of the two at the
- *    contact point;
- *  - a collision (approach faster than gravity brings in a few steps): the velocity at maximal
- *    compression is their mean weighted by the effective masses (eq. 8), u_bar = (m_i u_i +
- *    m_j u_j) / (m_i + m_j) (a fixed plane: its own, 0), and the affine constraint J v >= m_c
- *    (eqs. 6-7) has m_c = u_bar + e (u_bar - u_i): the object leaves e times as fast as it came,
- *    relative to u_bar (two equal spheres head on: momentum kept and restitution e exactly);
- *  - a resting contact, or a collision with e = 0: m_c = u_j (u_bar), less what closes the
- *    object's share of the gap within the step: no faster into the other than the other moves. The mean
- *    would ask the lower of two resting objects to move with the upper one's weight, into the
- *    floor, every step: a stack could never stand;
- *  - a contact still open that the object cannot close within the step, or that it leaves, is
- *    dropped at once (seed: satisfied constraints are dropped early);
- *  - friction: the impulse in the tangent plane that brings the contact's slip to the other's
- *    (a collision: to the mass-weighted mean), projected on the polygon spanned by
- *    `tangent_samples` uniformly sampled directions with radius mu times the normal impulse: of
- *    the admissible impulses the nearest, the one that dissipates most; rolling friction alike
- *    with angular impulses bounded by `rolling` times the normal impulse.
- * The object's few constraints are solved together by projected Gauss-Seidel sweeps (normal
- * impulses >= 0; plane rows last, so that a squeezed object never ends inside a fixed plane),
- * a small problem per object: linear in the number of contacts. A second, normal-only solve
- * gives a pseudo-velocity that removes a share of each overlap beyond the slop; it moves the
- * object but is not kept as velocity. */
+/* fdo_resolve.c — contact resolution (seed 003 eqs. 5-9, SPEC FO3). Each object is a system of
+ * its own, as in the seed: it meets every contact as an affine velocity constraint whose offset
+ * is the partner's motion (eqs. 6-7), and it updates only itself. One pass of that, every object
+ * against the others' velocities at the start of the step, is what the seed does; it lets a
+ * heap gain energy (two objects both bounce off each other's old velocity, a lighter one takes
+ * a heavier one's speed). So the pass is repeated, Jacobi fashion, each object against the
+ * others' velocities of the previous pass, and every contact's impulse is one number that both
+ * of its objects compute alike (the same inputs in the same operations, so the same bits, with
+ * no exchange): equal and opposite, momentum kept. Each object counts its mass once per active
+ * contact (mass splitting, Tonge, Gleicher and Erleben 2012), which makes the repeated pass
+ * converge to the simultaneous solution that a global solver would give, on any number of
+ * threads and in any order. At that solution no contact gains energy (docs/fdo.md): with e = 0
+ * an inelastic collision, with e > 0 the Newton bounce -e times the approach for a single
+ * contact, which is seed eq. 8's mass-weighted mean at maximal compression.
+ *
+ * A contact between objects big > small has the normal n pointing into big; the impulse
+ * lambda >= 0 moves big by M^-1 [n; r x n] lambda and small by the opposite. For each contact:
+ *  - dropped when still open and not closed within the step (seed: satisfied constraints are
+ *    dropped early);
+ *  - a collision (approach faster than gravity brings in four steps) leaves at e times the
+ *    approach; anything else closes what is left of the gap within the step and no more;
+ *  - friction: the impulse in the tangent plane that stops the slip, projected on the polygon
+ *    of `tangent_samples` uniformly sampled directions with radius mu lambda: of the admissible
+ *    impulses the nearest, the one that dissipates most; rolling friction alike with angular
+ *    impulses bounded by `rolling` lambda.
+ * Impulses are warm-started from the previous step's, matched by the partner's index, so that
+ * a resting heap is solved in a few passes. A second, normal-only solve gives a pseudo-velocity
+ * that removes a share of each overlap beyond the slop; it moves the objects but is not kept as
+ * velocity. */
 #include "fdo_internal.h"
-#include "../base/rotation.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct row {
-    double Jn[6], Jt1[6], Jt2[6];   /* generalised directions [d; r x d]: normal, two tangents */
-    double Wn[6], Wt1[6], Wt2[6];   /* M^-1 J */
-    double Wr1[3], Wr2[3];          /* I^-1 t: rolling */
-    double k_n;                     /* J M^-1 J^T, normal */
-    double Kt[3], Kr[3];            /* 2x2 symmetric: tangential and rolling */
-    double target;                  /* m_c */
-    double slip_bar[2], roll_bar[2]; /* the mean slip and roll the contact tends to */
-    double push_target;
-    double lambda, P[2], A[2], push;
-    int active, push_both_ways;
-} row;
 
 static void world_inverse_inertia(const double q[4], const double moment[3], rbl_sym3 out)
 {
     double inv[3] = {1 / moment[0], 1 / moment[1], 1 / moment[2]};
     rbl_sym3_rotated_diagonal(q, inv, out);
-}
-
-/* Velocity of the point p of an object moving at v with spin w about its centre x. */
-static void point_velocity(const double v[6], const double x[3], const double p[3], double out[3])
-{
-    double r[3], wr[3];
-    rbl_sub3(p, x, r);
-    rbl_cross3(v + 3, r, wr);
-    for (int a = 0; a < 3; a++)
-        out[a] = v[a] + wr[a];
 }
 
 static void tangents(const double n[3], double t1[3], double t2[3])
@@ -73,10 +51,54 @@ static void tangents(const double n[3], double t1[3], double t2[3])
     rbl_cross3(n, t1, t2);
 }
 
-/* 1 / (1/m + (r x n) . I^-1 (r x n)) of an object at this contact. */
-static double effective_mass(double mass, const rbl_sym3 Iinv, const double rn[3])
+/* The generalised direction [s d; s (r x d)] with r = p - x. */
+static void direction(const double d[3], const double p[3], const double x[3], double s,
+                      double J[6])
 {
-    return 1 / (1 / mass + rbl_sym3_form(Iinv, rn));
+    double r[3], rd[3];
+    rbl_sub3(p, x, r);
+    rbl_cross3(r, d, rd);
+    for (int a = 0; a < 3; a++)
+        J[a] = s * d[a], J[3 + a] = s * rd[a];
+}
+
+static double dot6(const double a[6], const double b[6])
+{
+    double s = 0;
+    for (int k = 0; k < 6; k++)
+        s += a[k] * b[k];
+    return s;
+}
+
+static void add_scaled(double v[6], const double w[6], double s)
+{
+    for (int a = 0; a < 6; a++)
+        v[a] += s * w[a];
+}
+
+/* M^-1 applied to a generalised direction. */
+static void apply_inverse_mass(double mass, const rbl_sym3 Iinv, const double J[6], double out[6])
+{
+    for (int a = 0; a < 3; a++)
+        out[a] = J[a] / mass;
+    rbl_sym3_apply(Iinv, J + 3, out + 3);
+}
+
+/* The 2x2 symmetric J M^-1 J^T of two tangential directions (xx, xy, yy). */
+static void gram2(const double *a, const double *b, const double *Wa, const double *Wb, int len,
+                  double out[3])
+{
+    double s[3] = {0, 0, 0};
+    for (int k = 0; k < len; k++)
+        s[0] += a[k] * Wa[k], s[1] += a[k] * Wb[k], s[2] += b[k] * Wb[k];
+    memcpy(out, s, sizeof s);
+}
+
+static void solve2(const double K[3], const double b[2], double x[2])
+{
+    double det = K[0] * K[2] - K[1] * K[1];
+    x[0] = (K[2] * b[0] - K[1] * b[1]) / det;
+    x[1] = (K[0] * b[1] - K[1] * b[0]) / det;
 }
 
 /* The admissible impulse nearest to P in the regular polygon of `k` vertices at radius rho
@@ -108,209 +130,297 @@ static void polygon_project(double P[2], double rho, int k)
         P[0] = out[0], P[1] = out[1];
 }
 
-static void add_scaled(double v[6], const double w[6], double s)
+static int is_wall(uint32_t other) { return other >= RBL_FDO_WALL; }
+
+/* The relative velocity along a direction pair: own J . V_own + other's J . V_other (the sum
+ * of the same two products on both sides of the contact, so the same bits). */
+static double relative(const double *J, const double *O, const double *V, const double *Vo)
 {
-    for (int a = 0; a < 6; a++)
-        v[a] += s * w[a];
+    return Vo ? dot6(J, V) + dot6(O, Vo) : dot6(J, V);
 }
 
-static double dot6(const double a[6], const double b[6])
+/* Phase one of a row: geometry, directions, the pre-contact approach, its target; whether it
+ * is active. Everything here is symmetric in the two objects. */
+static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, rbl_fdo_row *w)
 {
-    double s = 0;
-    for (int k = 0; k < 6; k++)
-        s += a[k] * b[k];
-    return s;
-}
-
-/* M^-1 applied to the generalised direction J = (f, r x f). */
-static void apply_inverse_mass(double mass, const rbl_sym3 Iinv, const double J[6], double out[6])
-{
-    for (int a = 0; a < 3; a++)
-        out[a] = J[a] / mass;
-    rbl_sym3_apply(Iinv, J + 3, out + 3);
-}
-
-static void solve2(const double K[3], const double b[2], double x[2])
-{
-    double det = K[0] * K[2] - K[1] * K[1];
-    x[0] = (K[2] * b[0] - K[1] * b[1]) / det;
-    x[1] = (K[0] * b[1] - K[1] * b[0]) / det;
-}
-
-/* Set up the rows of object k; returns how many are active. */
-static size_t setup_rows(const rbl_fdo_sim *sim, size_t k, row *rows, size_t count)
-{
-    const double *x = sim->pos + 3 * k, *v = sim->vel_free + 6 * k, *g = sim->p.gravity;
-    const double dt = sim->p.dt, e = sim->p.restitution, m = sim->mass[k];
+    const double dt = sim->p.dt, e = sim->p.restitution, *g = sim->p.gravity;
     double bounce_floor = 4 * dt * sqrt(rbl_dot3(g, g));
+    memset(w, 0, sizeof *w);
+    w->other = s->other;
+    int wall = is_wall(s->other);
+    w->sign = wall || k > s->other ? 1 : -1;
+    for (int a = 0; a < 3; a++)
+        w->n[a] = w->sign * s->normal[a];
+    tangents(w->n, w->t1, w->t2);
+    const double *x = sim->pos + 3 * k;
+    direction(w->n, s->point, x, w->sign, w->Jn);
+    direction(w->t1, s->point, x, w->sign, w->Jt1);
+    direction(w->t2, s->point, x, w->sign, w->Jt2);
     rbl_sym3 Iinv;
     world_inverse_inertia(sim->quat + 4 * k, sim->moment + 3 * k, Iinv);
-    size_t active = 0;
-    for (size_t c = 0; c < count; c++) {
-        const rbl_fdo_side *s = sim->side + sim->start[k] + c;
-        row *w = rows + c;
-        memset(w, 0, sizeof *w);
-        double *n = w->Jn, *t1 = w->Jt1, *t2 = w->Jt2, r[3];
-        memcpy(n, s->normal, 3 * sizeof *n);
-        rbl_sub3(s->point, x, r);
-        tangents(n, t1, t2);
-        rbl_cross3(r, n, w->Jn + 3), rbl_cross3(r, t1, w->Jt1 + 3), rbl_cross3(r, t2, w->Jt2 + 3);
-        apply_inverse_mass(m, Iinv, w->Jn, w->Wn);
-        apply_inverse_mass(m, Iinv, w->Jt1, w->Wt1);
-        apply_inverse_mass(m, Iinv, w->Jt2, w->Wt2);
-        rbl_sym3_apply(Iinv, t1, w->Wr1), rbl_sym3_apply(Iinv, t2, w->Wr2);
-        w->k_n = dot6(w->Jn, w->Wn);
-        w->Kt[0] = dot6(w->Jt1, w->Wt1), w->Kt[1] = dot6(w->Jt1, w->Wt2);
-        w->Kt[2] = dot6(w->Jt2, w->Wt2);
-        w->Kr[0] = rbl_dot3(t1, w->Wr1), w->Kr[1] = rbl_dot3(t1, w->Wr2);
-        w->Kr[2] = rbl_dot3(t2, w->Wr2);
-        /* the two objects at the contact point */
-        double vi[3], vj[3] = {0, 0, 0}, wj[3] = {0, 0, 0};
-        point_velocity(v, x, s->point, vi);
-        double mi = 1 / w->k_n, mj = INFINITY, share = 1;
-        if (s->other < RBL_FDO_WALL) {
-            size_t o = s->other;
-            const double *vo = sim->vel_start + 6 * o;
-            point_velocity(vo, sim->pos + 3 * o, s->point, vj);
-            memcpy(wj, vo + 3, sizeof wj);
-            rbl_sym3 Io;
-            world_inverse_inertia(sim->quat + 4 * o, sim->moment + 3 * o, Io);
-            double ro[3], ron[3];
-            rbl_sub3(s->point, sim->pos + 3 * o, ro);
-            rbl_cross3(ro, n, ron);
-            mj = effective_mass(sim->mass[o], Io, ron);
-            share = mj / (mi + mj);
-        }
-        double ui = rbl_dot3(n, vi), uj = rbl_dot3(n, vj);
-        int collision = uj - ui > bounce_floor;
-        double wi_bar = collision && !isinf(mj) ? mi / (mi + mj) : 0, wj_bar = 1 - wi_bar;
-        double u_bar = wi_bar * ui + wj_bar * uj; /* eq. 8 */
-        double slip_i[2] = {rbl_dot3(t1, vi), rbl_dot3(t2, vi)};
-        double slip_j[2] = {rbl_dot3(t1, vj), rbl_dot3(t2, vj)};
-        double roll_i[2] = {rbl_dot3(t1, v + 3), rbl_dot3(t2, v + 3)};
-        double roll_j[2] = {rbl_dot3(t1, wj), rbl_dot3(t2, wj)};
-        for (int a = 0; a < 2; a++) {
-            w->slip_bar[a] = wi_bar * slip_i[a] + wj_bar * slip_j[a];
-            w->roll_bar[a] = wi_bar * roll_i[a] + wj_bar * roll_j[a];
-        }
-        /* open contacts the object does not close within the step are dropped */
-        double gap = -s->depth;
-        if (gap > 0 && ui - u_bar >= -share * gap / dt)
-            continue;
-        /* a bounce leaves at once (the gap of under one step's travel stays); anything else
-         * closes what is left of the gap within the step and no more */
-        w->target = collision && e > 0 ? u_bar + e * (u_bar - ui)
-                                       : u_bar - share * fmax(gap, 0) / dt;
-        if (collision && e > 0 && gap > 0) {
-            /* it bounced before it touched: carry it down to the contact and back for the
-             * rest of the step, as if it had reversed there (else e = 1 gains energy) */
-            w->push_target = -(1 + e) * share * gap / dt;
-            w->push_both_ways = 1;
-        } else if (s->depth > sim->slop) {
-            w->push_target = sim->p.correction * share * (s->depth - sim->slop) / dt;
-        }
-        w->active = 1;
-        active++;
+    apply_inverse_mass(sim->mass[k], Iinv, w->Jn, w->Wn);
+    apply_inverse_mass(sim->mass[k], Iinv, w->Jt1, w->Wt1);
+    apply_inverse_mass(sim->mass[k], Iinv, w->Jt2, w->Wt2);
+    rbl_sym3_apply(Iinv, w->t1, w->Wr1), rbl_sym3_apply(Iinv, w->t2, w->Wr2);
+    w->own_n = dot6(w->Jn, w->Wn);
+    gram2(w->Jt1, w->Jt2, w->Wt1, w->Wt2, 6, w->own_t);
+    gram2(w->t1, w->t2, w->Wr1, w->Wr2, 3, w->own_r);
+    const double *Vo = NULL;
+    if (!wall) {
+        size_t o = s->other;
+        const double *xo = sim->pos + 3 * o;
+        direction(w->n, s->point, xo, -w->sign, w->On);
+        direction(w->t1, s->point, xo, -w->sign, w->Ot1);
+        direction(w->t2, s->point, xo, -w->sign, w->Ot2);
+        rbl_sym3 Io;
+        world_inverse_inertia(sim->quat + 4 * o, sim->moment + 3 * o, Io);
+        double Wn[6], Wt1[6], Wt2[6], Wr1[3], Wr2[3];
+        apply_inverse_mass(sim->mass[o], Io, w->On, Wn);
+        apply_inverse_mass(sim->mass[o], Io, w->Ot1, Wt1);
+        apply_inverse_mass(sim->mass[o], Io, w->Ot2, Wt2);
+        rbl_sym3_apply(Io, w->t1, Wr1), rbl_sym3_apply(Io, w->t2, Wr2);
+        w->oth_n = dot6(w->On, Wn);
+        gram2(w->Ot1, w->Ot2, Wt1, Wt2, 6, w->oth_t);
+        gram2(w->t1, w->t2, Wr1, Wr2, 3, w->oth_r);
+        Vo = sim->vel_free + 6 * o;
     }
-    return active;
+    /* the approach before the contacts act: both objects' velocities after gravity */
+    double u = relative(w->Jn, w->On, sim->vel_free + 6 * k, Vo);
+    double gap = -s->depth;
+    if (gap > 0 && u * dt >= -gap)
+        return; /* open, and not closed within the step */
+    w->bounce = -u > bounce_floor && e > 0;
+    w->target = -fmax(gap, 0) / dt;
+    w->bounce_target = -e * u;
+    if (w->bounce) {
+        /* it bounces from where it touched, not from where the step found it: carried down
+         * to the contact and back for the rest of the step (gap > 0), or out of an overlap as
+         * far again as it went in, as if it had reversed at the contact; else a bounce before
+         * the contact gains energy (e = 1), and one from inside an overlap keeps the potential
+         * energy it lost going in (the lift out of it is paid from the kinetic energy) */
+        w->push_target = -(1 + e) * gap / dt;
+        w->push_both_ways = gap > 0;
+    } else if (s->depth > sim->slop) {
+        w->push_target = sim->p.correction * (s->depth - sim->slop) / dt;
+    }
+    w->active = 1;
 }
 
-static double sweep(const rbl_fdo_sim *sim, row *rows, size_t count, double V[6])
+/* The previous step's impulses of this contact, if it had one: the warm start. */
+static void warm_start(const rbl_fdo_sim *sim, size_t k, rbl_fdo_row *w)
 {
-    const int k = sim->p.tangent_samples;
-    double change = 0;
-    for (size_t c = 0; c < count; c++) {
-        row *w = rows + c;
+    if (k >= sim->memory_objects)
+        return;
+    for (size_t m = sim->memory_start[k]; m < sim->memory_start[k + 1]; m++) {
+        const rbl_fdo_memory *h = sim->memory + m;
+        if (h->other != w->other)
+            continue;
+        w->lambda = h->lambda;
+        w->P[0] = rbl_dot3(h->friction, w->t1), w->P[1] = rbl_dot3(h->friction, w->t2);
+        w->A[0] = rbl_dot3(h->rolling, w->t1), w->A[1] = rbl_dot3(h->rolling, w->t2);
+        polygon_project(w->P, sim->p.friction * w->lambda, sim->p.tangent_samples);
+        polygon_project(w->A, sim->p.rolling * w->lambda, sim->p.tangent_samples);
+        return;
+    }
+}
+
+/* Phase two: the mass-split effective masses (each object's mass shared among its active
+ * contacts) and the warm start applied to the object's velocity. */
+static void finish_rows(const rbl_fdo_sim *sim, size_t k, const size_t *count)
+{
+    double *V = sim->vel_new + 6 * k;
+    memcpy(V, sim->vel_free + 6 * k, 6 * sizeof *V);
+    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+        rbl_fdo_row *w = sim->rows + c;
         if (!w->active)
             continue;
+        double own = (double)count[k], oth = is_wall(w->other) ? 0 : (double)count[w->other];
+        w->k_n = own * w->own_n + oth * w->oth_n;
+        for (int a = 0; a < 3; a++) {
+            w->Kt[a] = own * w->own_t[a] + oth * w->oth_t[a];
+            w->Kr[a] = own * w->own_r[a] + oth * w->oth_r[a];
+        }
+        warm_start(sim, k, w);
+        add_scaled(V, w->Wn, w->lambda);
+        add_scaled(V, w->Wt1, w->P[0]), add_scaled(V, w->Wt2, w->P[1]);
+        for (int a = 0; a < 3; a++)
+            V[3 + a] += w->sign * (w->A[0] * w->Wr1[a] + w->A[1] * w->Wr2[a]);
+    }
+}
+
+/* One Jacobi pass for object k: each of its contacts updated from the previous pass's
+ * velocities V of both objects, the change applied to the object's next velocity. Returns the
+ * largest change of a contact's relative velocity. */
+static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next)
+{
+    const int samples = sim->p.tangent_samples;
+    const double *Vk = V + 6 * k;
+    double *Nk = next + 6 * k, change = 0;
+    memcpy(Nk, Vk, 6 * sizeof *Nk);
+    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+        rbl_fdo_row *w = sim->rows + c;
+        if (!w->active)
+            continue;
+        const double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
         double old = w->lambda;
-        w->lambda = fmax(0, old + (w->target - dot6(w->Jn, V)) / w->k_n);
-        add_scaled(V, w->Wn, w->lambda - old);
+        double u = relative(w->Jn, w->On, Vk, Vo);
+        w->lambda = fmax(0, old + (w->target - u) / w->k_n);
+        add_scaled(Nk, w->Wn, w->lambda - old);
         change = fmax(change, fabs(w->lambda - old) * w->k_n);
         /* sliding */
-        double slip[2], dP[2], P[2];
-        slip[0] = dot6(w->Jt1, V) - w->slip_bar[0];
-        slip[1] = dot6(w->Jt2, V) - w->slip_bar[1];
+        double slip[2] = {relative(w->Jt1, w->Ot1, Vk, Vo), relative(w->Jt2, w->Ot2, Vk, Vo)};
+        double dP[2], P[2];
         solve2(w->Kt, slip, dP);
         P[0] = w->P[0] - dP[0], P[1] = w->P[1] - dP[1];
-        polygon_project(P, sim->p.friction * w->lambda, k);
-        add_scaled(V, w->Wt1, P[0] - w->P[0]);
-        add_scaled(V, w->Wt2, P[1] - w->P[1]);
+        polygon_project(P, sim->p.friction * w->lambda, samples);
+        add_scaled(Nk, w->Wt1, P[0] - w->P[0]);
+        add_scaled(Nk, w->Wt2, P[1] - w->P[1]);
         change = fmax(change, fabs(P[0] - w->P[0]) * w->Kt[0] + fabs(P[1] - w->P[1]) * w->Kt[2]);
         w->P[0] = P[0], w->P[1] = P[1];
-        /* rolling */
         if (sim->p.rolling > 0) {
-            double roll[2] = {rbl_dot3(w->Jt1, V + 3) - w->roll_bar[0],
-                              rbl_dot3(w->Jt2, V + 3) - w->roll_bar[1]};
-            double dA[2], A[2];
+            /* rolling: the relative spin about the tangents, big's less small's */
+            double roll[2], dA[2], A[2];
+            double mine[2] = {rbl_dot3(w->t1, Vk + 3), rbl_dot3(w->t2, Vk + 3)};
+            double theirs[2] = {Vo ? rbl_dot3(w->t1, Vo + 3) : 0, Vo ? rbl_dot3(w->t2, Vo + 3) : 0};
+            for (int a = 0; a < 2; a++)
+                roll[a] = w->sign > 0 ? mine[a] - theirs[a] : theirs[a] - mine[a];
             solve2(w->Kr, roll, dA);
             A[0] = w->A[0] - dA[0], A[1] = w->A[1] - dA[1];
-            polygon_project(A, sim->p.rolling * w->lambda, k);
+            polygon_project(A, sim->p.rolling * w->lambda, samples);
             for (int a = 0; a < 3; a++)
-                V[3 + a] += (A[0] - w->A[0]) * w->Wr1[a] + (A[1] - w->A[1]) * w->Wr2[a];
+                Nk[3 + a] += w->sign * ((A[0] - w->A[0]) * w->Wr1[a] + (A[1] - w->A[1]) * w->Wr2[a]);
+            change = fmax(change, fabs(A[0] - w->A[0]) * w->Kr[0] +
+                                      fabs(A[1] - w->A[1]) * w->Kr[2]);
             w->A[0] = A[0], w->A[1] = A[1];
         }
     }
     return change;
 }
 
-static double push_sweep(row *rows, size_t count, double V[6])
+/* One Jacobi pass of the overlap-removing pseudo-velocity (normal only). */
+static double push_pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next)
 {
-    double change = 0;
-    for (size_t c = 0; c < count; c++) {
-        row *w = rows + c;
+    const double *Vk = V + 6 * k;
+    double *Nk = next + 6 * k, change = 0;
+    memcpy(Nk, Vk, 6 * sizeof *Nk);
+    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+        rbl_fdo_row *w = sim->rows + c;
         if (!w->active || w->push_target == 0)
             continue;
+        const double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
         double old = w->push;
-        w->push = old + (w->push_target - dot6(w->Jn, V)) / w->k_n;
+        w->push = old + (w->push_target - relative(w->Jn, w->On, Vk, Vo)) / w->k_n;
         if (!w->push_both_ways)
             w->push = fmax(0, w->push);
-        add_scaled(V, w->Wn, w->push - old);
+        add_scaled(Nk, w->Wn, w->push - old);
         change = fmax(change, fabs(w->push - old) * w->k_n);
     }
     return change;
 }
 
+/* Passes of `which` (0: velocities, 1: push) from *result until no contact changes by more
+ * than `tolerance` or the budget is spent. The passes alternate between *result and
+ * sim->vel_spare; *result ends as the buffer holding the answer. Returns the passes made. */
+static int iterate(rbl_fdo_sim *sim, int which, double tolerance, double **result, int *converged)
+{
+    double *cur = *result, *spare = sim->vel_spare;
+    int passes = 0;
+    *converged = 0;
+    while (passes < sim->p.iterations && !*converged) {
+        double change = 0;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(max : change)
+        for (size_t k = 0; k < sim->n; k++)
+            change = fmax(change, which ? push_pass(sim, k, cur, spare) : pass(sim, k, cur, spare));
+        double *t = cur;
+        cur = spare, spare = t;
+        passes++;
+        *converged = change <= tolerance;
+    }
+    *result = cur;
+    sim->vel_spare = spare;
+    return passes;
+}
+
+/* The impulses of this step kept for the next one, by object. */
+static int remember(rbl_fdo_sim *sim, rbl_error *err)
+{
+    if (!rbl_grow_array((void **)&sim->memory, &sim->cap_memory, sim->n_sides + 1,
+                        sizeof *sim->memory) ||
+        !rbl_grow_array((void **)&sim->memory_start, &sim->cap_memory_start, sim->n + 1,
+                        sizeof *sim->memory_start))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts' impulses",
+                             sim->n_sides);
+    size_t m = 0;
+    for (size_t k = 0; k < sim->n; k++) {
+        sim->memory_start[k] = m;
+        for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+            const rbl_fdo_row *w = sim->rows + c;
+            if (!w->active || w->lambda == 0)
+                continue;
+            rbl_fdo_memory *h = sim->memory + m++;
+            h->other = w->other;
+            h->lambda = w->lambda;
+            for (int a = 0; a < 3; a++) {
+                h->friction[a] = w->P[0] * w->t1[a] + w->P[1] * w->t2[a];
+                h->rolling[a] = w->A[0] * w->t1[a] + w->A[1] * w->t2[a];
+            }
+        }
+    }
+    sim->memory_start[sim->n] = m;
+    sim->memory_objects = sim->n;
+    return RBL_OK;
+}
+
 int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
 {
-    size_t most = 0, active = 0, unconverged = 0;
-    int failed = 0;
-    for (size_t k = 0; k < sim->n; k++)
-        most = most > sim->start[k + 1] - sim->start[k] ? most : sim->start[k + 1] - sim->start[k];
-#pragma omp parallel num_threads(sim->threads) reduction(+ : active, unconverged)
-    {
-        row *rows = malloc((most ? most : 1) * sizeof *rows);
-        if (!rows) {
-#pragma omp atomic write
-            failed = 1;
+    size_t n = sim->n;
+    if (!rbl_grow_array((void **)&sim->rows, &sim->cap_rows, sim->n_sides + 1, sizeof *sim->rows) ||
+        !rbl_grow_array((void **)&sim->active_count, &sim->cap_active_count, n + 1,
+                        sizeof *sim->active_count))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", sim->n_sides);
+    size_t *count = sim->active_count, active = 0, bounces = 0;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(+ : active, bounces)
+    for (size_t k = 0; k < n; k++) {
+        count[k] = 0;
+        for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+            setup_row(sim, k, sim->side + c, sim->rows + c);
+            count[k] += (size_t)sim->rows[c].active;
+            /* each contact once: on the side of its bigger object, or a plane's */
+            active += sim->rows[c].active && sim->rows[c].sign > 0;
+            bounces += sim->rows[c].active && sim->rows[c].bounce;
         }
-#pragma omp for schedule(dynamic, 64)
-        for (size_t k = 0; k < sim->n; k++) {
-            double *V = sim->vel_new + 6 * k, *push = sim->push + 6 * k;
-            memcpy(V, sim->vel_free + 6 * k, 6 * sizeof *V);
-            memset(push, 0, 6 * sizeof *push);
-            size_t count = sim->start[k + 1] - sim->start[k];
-            if (!rows || count == 0)
-                continue;
-            size_t here = setup_rows(sim, k, rows, count);
-            active += here;
-            if (!here)
-                continue;
-            double scale = 1e-12 * (sqrt(rbl_dot3(V, V)) + 1e-3);
-            int converged = 0;
-            for (int it = 0; it < sim->p.iterations && !converged; it++)
-                converged = sweep(sim, rows, count, V) <= scale;
-            unconverged += !converged;
-            for (int it = 0; it < sim->p.iterations; it++)
-                if (push_sweep(rows, count, push) <= scale)
-                    break;
-        }
-        free(rows);
     }
-    if (failed)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the %zu contacts of one object",
-                             most);
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
+    for (size_t k = 0; k < n; k++)
+        finish_rows(sim, k, count);
+    double fastest = 0;
+    for (size_t k = 0; k < 6 * n; k++)
+        fastest = fmax(fastest, fabs(sim->vel_free[k]));
+    /* converged: no contact's velocity changes by more than 1e-4 of what gravity adds in a
+     * step (1e-9 of the fastest speed without gravity) */
+    double tolerance = 1e-4 * sqrt(rbl_dot3(sim->p.gravity, sim->p.gravity)) * sim->p.dt +
+                       1e-9 * fastest + 1e-15;
+    int converged, push_converged;
+    sim->stats.passes = (size_t)iterate(sim, 0, tolerance, &sim->vel_new, &converged);
+    sim->stats.capped = 0;
+    if (bounces) {
+        /* restitution: the bouncing contacts now ask to leave at e times their approach */
+        memcpy(sim->vel_compressed, sim->vel_new, 6 * n * sizeof *sim->vel_new);
+        for (size_t c = 0; c < sim->n_sides; c++)
+            if (sim->rows[c].active && sim->rows[c].bounce)
+                sim->rows[c].target = sim->rows[c].bounce_target;
+        int again;
+        sim->stats.passes += (size_t)iterate(sim, 0, tolerance, &sim->vel_new, &again);
+        converged = converged && again;
+        int failed = 0;
+        sim->stats.capped = rbl_fdo_cap_restitution(sim, &failed);
+        if (failed)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the clusters of %zu objects",
+                                 n);
+    }
+    memset(sim->push, 0, 6 * n * sizeof *sim->push);
+    iterate(sim, 1, tolerance, &sim->push, &push_converged);
     sim->stats.active = active;
-    sim->stats.unconverged = unconverged;
-    return RBL_OK;
+    sim->stats.unconverged = !converged;
+    return remember(sim, err);
 }

@@ -86,6 +86,8 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
     free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound);
     free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom);
     free(sim->vel_free), free(sim->vel_start), free(sim->vel_new), free(sim->push), free(sim->plane);
+    free(sim->vel_spare), free(sim->vel_compressed), free(sim->rows), free(sim->active_count), free(sim->memory);
+    free(sim->memory_start), free(sim->cluster), free(sim->cluster_sums);
     free(sim->side), free(sim->start), free(sim->found), free(sim->fill);
     rbl_cd_workspace_destroy(sim->workspace);
     rbl_elements_free(&sim->spheres);
@@ -121,7 +123,8 @@ static int grow_objects(rbl_fdo_sim *sim)
                   {(void **)&sim->bound, 8},  {(void **)&sim->pos, 24},
                   {(void **)&sim->quat, 32},  {(void **)&sim->vel, 24},
                   {(void **)&sim->angmom, 24}, {(void **)&sim->vel_free, 48}, {(void **)&sim->vel_start, 48},
-                  {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48}};
+                  {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48},
+                  {(void **)&sim->vel_spare, 48}, {(void **)&sim->vel_compressed, 48}};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
         void *q = realloc(*arrays[a].p, cap * arrays[a].size);
         if (!q)
