@@ -1,0 +1,44 @@
+/* yaml_read.h — reading a scene's values from its libyaml document (yaml_read.c). Each reader
+ * returns RBL_OK or sets c->err to "file:line:column: message: 'value'". Internal. */
+#ifndef RBL_YAML_READ_H
+#define RBL_YAML_READ_H
+
+#include "scene_internal.h"
+
+#include <yaml.h>
+
+typedef struct rbl_yaml_ctx {
+    rbl_scene *s;
+    yaml_document_t *doc;
+    rbl_error *err;
+} rbl_yaml_ctx;
+
+rbl_mark rbl_yaml_mark(const yaml_node_t *n);
+RBL_PRINTF(4, 5)
+int rbl_yaml_fail(rbl_yaml_ctx *c, const yaml_node_t *n, int code, const char *fmt, ...);
+const char *rbl_yaml_scalar(const yaml_node_t *n);
+yaml_node_t *rbl_yaml_node(rbl_yaml_ctx *c, int index);
+/* Every key of mapping n is one of allowed (NULL-terminated), none twice. */
+int rbl_yaml_keys_known(rbl_yaml_ctx *c, yaml_node_t *n, const char *what,
+                        const char *const *allowed);
+/* The value of key in mapping map, or NULL. */
+yaml_node_t *rbl_yaml_get(rbl_yaml_ctx *c, yaml_node_t *map, const char *key);
+/* A finite number. */
+int rbl_yaml_number(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, double *out);
+/* Optional number with a range: lo/hi inclusive unless lo_strict. */
+int rbl_yaml_opt_number(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, double *out,
+                        double lo, int lo_strict, double hi);
+int rbl_yaml_req_number(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, double *out,
+                        double lo, int lo_strict, const char *what);
+int rbl_yaml_vector3(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, double out[3]);
+int rbl_yaml_req_vector3(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, double out[3],
+                         const char *what);
+/* An optional key whose value is one of names (NULL-terminated): its index in *out. */
+int rbl_yaml_choice(rbl_yaml_ctx *c, yaml_node_t *map, const char *key,
+                    const char *const *names, int *out);
+/* The scene's material named by map's 'material' (the only one when there is one). */
+int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what, int *out);
+/* An optional true/false. */
+int rbl_yaml_opt_flag(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, int *out);
+
+#endif
