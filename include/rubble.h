@@ -607,6 +607,12 @@ typedef struct rbl_run_report {
     int threads_fewest;           /* with the default count, fewer while the cores were shared */
     rbl_sim_timers timers;
     char output_dir[1024];       /* where the files went */
+    /* an impulse scene (objects, seed 003): grains, clumps and the timers above stay 0 */
+    int impulse;
+    size_t objects;
+    double phase_seconds[4];      /* the seed's four phases over the run, s */
+    size_t fallbacks;             /* contact constructions that fell back, over the run */
+    size_t capped;                /* bounces held to the energy they may return, over the run */
 } rbl_run_report;
 
 RBL_API int rbl_scene_run(const rbl_scene *scene, const rbl_run_options *options,
@@ -976,6 +982,10 @@ RBL_API void rbl_fdo_sim_get(const rbl_fdo_sim *sim, size_t k, double pos[3], do
 /* Kinetic energy (translation + rotation) and potential energy in the uniform field, J. */
 RBL_API void rbl_fdo_sim_energy(const rbl_fdo_sim *sim, double *kinetic, double *potential);
 RBL_API void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats);
+/* The semi-axes of object k's base ellipsoid, m. */
+RBL_API void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3]);
+/* The threads the engine's phases use. */
+RBL_API int rbl_fdo_sim_threads(const rbl_fdo_sim *sim);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,15 @@
 #include <math.h>
 #include <string.h>
 
+/* A uniformly random rotation from three uniform numbers in [0, 1) (Shoemake 1992). */
+static inline void rbl_quat_uniform(double u1, double u2, double u3, double q[4])
+{
+    q[0] = sqrt(1 - u1) * sin(2 * M_PI * u2);
+    q[1] = sqrt(1 - u1) * cos(2 * M_PI * u2);
+    q[2] = sqrt(u1) * sin(2 * M_PI * u3);
+    q[3] = sqrt(u1) * cos(2 * M_PI * u3);
+}
+
 static inline void rbl_quat_rotate(const double q[4], const double v[3], double out[3])
 {
     /* v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z) */

@@ -4,6 +4,7 @@
  * the library's grid geometry, keeps each placement O(1). Clumps (KL6) are placed as their
  * bounding spheres, each turned by a uniformly random rotation (Shoemake's quaternion). */
 #include "dem_internal.h"
+#include "../base/rotation.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -239,10 +240,8 @@ static int place(rbl_sim *sim, occupancy *o, const rbl_insert_spec *spec, const 
     if (spec->clump) {
         double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
         rbl_clump_body cb = {.clump = spec->clump, .props = spec->clump_props,
-                             .material = spec->material,
-                             .quat = {sqrt(1 - u1) * sin(2 * M_PI * u2),
-                                      sqrt(1 - u1) * cos(2 * M_PI * u2),
-                                      sqrt(u1) * sin(2 * M_PI * u3), sqrt(u1) * cos(2 * M_PI * u3)}};
+                             .material = spec->material};
+        rbl_quat_uniform(u1, u2, u3, cb.quat);
         memcpy(cb.pos, p, sizeof cb.pos);
         memcpy(cb.vel, gr.vel, sizeof cb.vel);
         rc = rbl_sim_add_clump(sim, &cb, NULL, err);

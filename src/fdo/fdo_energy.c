@@ -82,7 +82,8 @@ size_t rbl_fdo_cap_restitution(rbl_fdo_sim *sim, int *failed)
         double allowed = s[COMPRESSED] + e2 * fmax(s[FREE] - s[COMPRESSED], 0);
         double restituted = s[COMPRESSED] + s[B] + s[C];
         s[FREE] = 1; /* from here: the share kept */
-        if (restituted <= allowed || !(s[C] > 0))
+        /* over by more than rounding (1e-12 of the energy before the contacts) */
+        if (restituted <= allowed + 1e-12 * s[FREE] || !(s[C] > 0))
             continue;
         double room = allowed - s[COMPRESSED];
         double f = (-s[B] + sqrt(fmax(s[B] * s[B] + 4 * s[C] * fmax(room, 0), 0))) / (2 * s[C]);

@@ -232,6 +232,13 @@ void rbl_fdo_sim_energy(const rbl_fdo_sim *sim, double *kinetic, double *potenti
 
 void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats) { *stats = sim->stats; }
 
+void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3])
+{
+    memcpy(semi, sim->semi + 3 * k, 3 * sizeof *semi);
+}
+
+int rbl_fdo_sim_threads(const rbl_fdo_sim *sim) { return sim->threads; }
+
 /* Phase 1 (eq. 4): v' = v + s g; spins from the angular momenta (no torque from a uniform
  * field); the contact margin from the fastest object: what two objects can close in a step,
  * twice over. */

@@ -559,6 +559,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     memset(&none, 0, sizeof none);
     if (!opt)
         opt = &none;
+    if (s->impulse)
+        return rbl_fdo_scene_run(s, opt, rep, err);
     outputs o;
     memset(&o, 0, sizeof o);
     o.dir = opt->output_dir ? opt->output_dir : s->output_dir;

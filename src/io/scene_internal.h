@@ -28,6 +28,22 @@ typedef struct rbl_source {
     rbl_mark at;
 } rbl_source;
 
+/* An impulse scene's source of objects (seed 003, docs/fdo.md): ellipsoids on a lattice or at
+ * random places in a region (each whole inside it, the bounding spheres apart). */
+typedef struct rbl_object_source {
+    int random;               /* 0: lattice, 1: random sequential addition */
+    double lo[3], hi[3];
+    size_t count;             /* random: how many; lattice: at most this many (0 = fill) */
+    double spacing;           /* lattice: centre distance (0: the bounding diameter) */
+    rbl_fdo_shape shape;
+    double density;
+    int random_orientation;   /* else quat */
+    double quat[4];
+    double vel[3];
+    uint64_t seed;
+    rbl_mark at;
+} rbl_object_source;
+
 struct rbl_scene {
     char *path;
     rbl_sim_config cfg;
@@ -65,6 +81,12 @@ struct rbl_scene {
     double shells_band;       /* half-height of the equatorial band; 0: shells_radius / 2 */
     rbl_layer_options layers; /* count > 0: layer columns in thermo.csv */
     char *digest;             /* what a checkpoint does not carry (scene_digest.c) */
+    /* an impulse scene (key 'impulse'): rigid ellipsoids with impulse dynamics, no grains */
+    int impulse;
+    rbl_fdo_params fdo;
+    rbl_object_source *objects;
+    int n_objects;
+    rbl_mark at_impulse, at_objects;
 };
 
 /* scene_digest.c — the scene's settings a checkpoint does not carry, as sorted "path: value"
@@ -74,6 +96,10 @@ struct yaml_document_s;
 int rbl_scene_digest(rbl_scene *s, struct yaml_document_s *doc, rbl_error *err);
 int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t theirs_len,
                              const char *checkpoint, rbl_error *err);
+
+/* fdo_run.c — `rubble run` of an impulse scene. */
+int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,
+                      rbl_error *err);
 
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);

@@ -616,16 +616,66 @@ static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     return ly ? parse_layers(c, ly) : RBL_OK;
 }
 
+/* An impulse scene: objects with impulse dynamics (seed 003) instead of grains; gravity, plane
+ * walls, run and output as in any scene. What only grains have is refused by name. */
+static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
+{
+    static const char *const grains_only[] = {"domain", "self_gravity", "materials", "contact",
+                                              "grains", "select", "spin", NULL};
+    for (int i = 0; grains_only[i]; i++)
+        if (rbl_yaml_get(c, root, grains_only[i]))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, root, grains_only[i]), RBL_EPARSE,
+                                 "'%s' is not part of an impulse scene (objects with impulse "
+                                 "dynamics, docs/fdo.md): '%s'", grains_only[i], grains_only[i]);
+    if (!rbl_yaml_get(c, root, "objects") || !rbl_yaml_get(c, root, "run"))
+        return rbl_yaml_fail(c, root, RBL_EPARSE, "an impulse scene needs 'objects' and 'run'");
+    rbl_scene *s = c->s;
+    s->at_domain = rbl_yaml_mark(root);
+    int rc = RBL_OK;
+    yaml_node_t *g = rbl_yaml_get(c, root, "gravity"), *walls = rbl_yaml_get(c, root, "walls");
+    yaml_node_t *out = rbl_yaml_get(c, root, "output"), *run = rbl_yaml_get(c, root, "run");
+    if ((g && (rc = rbl_yaml_vector3(c, g, "gravity", s->cfg.gravity)) != RBL_OK) ||
+        (walls && (rc = parse_walls(c, walls)) != RBL_OK) ||
+        (rc = parse_run(c, run)) != RBL_OK || (out && (rc = parse_output(c, out)) != RBL_OK))
+        return rc;
+    if (s->dt_auto)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, run, "dt") ? rbl_yaml_get(c, run, "dt") : run,
+                             RBL_EPARSE, "an impulse scene needs a fixed 'dt' in seconds (there "
+                             "is no contact time to take it from)");
+    static const char *const run_grains_only[] = {"c", "integrator", "skin", "cell_factor",
+                                                  "sort_every", NULL};
+    static const char *const output_grains_only[] = {"checkpoint_every", "final", "shells",
+                                                     "layers", NULL};
+    for (int i = 0; run_grains_only[i]; i++)
+        if (rbl_yaml_get(c, run, run_grains_only[i]))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, run, run_grains_only[i]), RBL_EPARSE,
+                                 "run.%s is for grains, not for an impulse scene",
+                                 run_grains_only[i]);
+    for (int i = 0; out && output_grains_only[i]; i++)
+        if (rbl_yaml_get(c, out, output_grains_only[i]))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, out, output_grains_only[i]), RBL_EPARSE,
+                                 "output.%s is not yet written by an impulse scene",
+                                 output_grains_only[i]);
+    return rbl_scene_parse_impulse(c, rbl_yaml_get(c, root, "impulse"),
+                                   rbl_yaml_get(c, root, "objects"));
+}
+
 static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
 {
     static const char *const keys[] = {"domain", "gravity", "self_gravity", "materials",
                                        "contact", "walls", "grains", "select", "spin", "run",
-                                       "output", NULL};
+                                       "output", "impulse", "objects", NULL};
     static const char *const required[] = {"domain", "materials", "contact", "grains", "run",
                                            NULL};
     int rc = rbl_yaml_keys_known(c, root, "scene", keys);
     if (rc != RBL_OK)
         return rc;
+    if (rbl_yaml_get(c, root, "impulse"))
+        return parse_impulse_root(c, root);
+    if (rbl_yaml_get(c, root, "objects"))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, root, "objects"), RBL_EPARSE,
+                             "'objects' belong to an impulse scene: add 'impulse:' with its "
+                             "parameters (docs/scenes.md)");
     for (int i = 0; required[i]; i++)
         if (!rbl_yaml_get(c, root, required[i]))
             return rbl_yaml_fail(c, root, RBL_EPARSE, "the scene needs '%s'", required[i]);
@@ -777,6 +827,7 @@ void rbl_scene_free(rbl_scene *s)
     free(s->material_names);
     free(s->materials);
     free(s->walls);
+    free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */
         free(s->sources[i].file);
         free(s->sources[i].clump_file);

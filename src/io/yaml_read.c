@@ -173,7 +173,7 @@ int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what,
 {
     yaml_node_t *n = rbl_yaml_get(c, map, "material");
     if (!n) {
-        if (c->s->n_materials == 1) {
+        if (c->s->n_materials <= 1) { /* none: an impulse scene's walls */
             *out = 0;
             return RBL_OK;
         }

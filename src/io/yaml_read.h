@@ -41,4 +41,8 @@ int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what,
 /* An optional true/false. */
 int rbl_yaml_opt_flag(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, int *out);
 
+/* scene_objects.c: the sections of an impulse scene, 'impulse' (the engine's parameters) and
+ * 'objects' (the sources). */
+int rbl_scene_parse_impulse(rbl_yaml_ctx *c, yaml_node_t *impulse, yaml_node_t *objects);
+
 #endif

@@ -1,0 +1,397 @@
+/* fdo_run.c — `rubble run` of an impulse scene (seed 003, SPEC FO): the objects of each source
+ * placed (lattice or random sequential addition, each turned at random or as given), plane
+ * walls, the steps with progress, ParaView frames (objects_NNNNNN.vtp: each centre with the
+ * tensor R diag(a, b, c) R^T, which ParaView's Tensor Glyph of a sphere draws as the
+ * ellipsoid), objects.pvd, and thermo.csv with the seed's four phases timed. */
+#include "scene_internal.h"
+#include "../base/rotation.h"
+#include "../shape/shape_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct placed {
+    double *x;   /* centres, 3 per object */
+    double *r;   /* bounding radii */
+    size_t n, cap;
+} placed;
+
+static int placed_add(placed *p, const double x[3], double r)
+{
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 256;
+        double *gx = realloc(p->x, 3 * cap * sizeof *gx);
+        if (gx)
+            p->x = gx;
+        double *gr = gx ? realloc(p->r, cap * sizeof *gr) : NULL;
+        if (!gr)
+            return 0;
+        p->r = gr;
+        p->cap = cap;
+    }
+    memcpy(p->x + 3 * p->n, x, 3 * sizeof *x);
+    p->r[p->n++] = r;
+    return 1;
+}
+
+/* The bounding sphere at x is clear of every object placed and of every wall. */
+static int clear_at(const rbl_scene *s, const placed *p, const double x[3], double r)
+{
+    for (int w = 0; w < s->n_walls; w++) {
+        const rbl_wall *wall = &s->walls[w];
+        double len = sqrt(rbl_dot3(wall->normal, wall->normal));
+        if ((rbl_dot3(wall->normal, x) + wall->offset) / len < r)
+            return 0;
+    }
+    for (size_t k = 0; k < p->n; k++) {
+        double d[3];
+        rbl_sub3(x, p->x + 3 * k, d);
+        if (rbl_dot3(d, d) < (r + p->r[k]) * (r + p->r[k]) * (1 - 1e-12))
+            return 0;
+    }
+    return 1;
+}
+
+static int add_object(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                      placed *p, rbl_rng *rng, const double x[3], double bound, rbl_error *err)
+{
+    double q[4] = {o->quat[0], o->quat[1], o->quat[2], o->quat[3]};
+    if (o->random_orientation) {
+        double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
+        rbl_quat_uniform(u1, u2, u3, q);
+    }
+    int rc = rbl_fdo_sim_add(sim, &o->shape, o->density, x, q, o->vel, (double[3]){0, 0, 0}, err);
+    if (rc != RBL_OK)
+        return rbl_scene_error_at(s, o->at, err);
+    if (!placed_add(p, x, bound))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu objects", p->n + 1);
+    return RBL_OK;
+}
+
+/* A lattice filling the region (sites whose bounding sphere would cross a wall or an object
+ * already placed are left out), or `count` objects at random places where they fit. */
+static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                        placed *p, rbl_error *err)
+{
+    double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
+    rbl_rng rng;
+    rbl_rng_seed(&rng, o->seed);
+    size_t fit[3] = {1, 1, 1}, want = o->count, done = 0;
+    double spacing = o->spacing > 0 ? o->spacing : 2 * bound * (1 + 1e-9);
+    for (int a = 0; a < 3; a++) {
+        double room = o->hi[a] - o->lo[a] - 2 * bound;
+        if (room < 0) {
+            rbl_error_set(err, RBL_ERANGE, "the region is narrower (%g m) than the objects' "
+                          "bounding diameter %g m", o->hi[a] - o->lo[a], 2 * bound);
+            return rbl_scene_error_at(s, o->at, err);
+        }
+        fit[a] = (size_t)floor(room / spacing + 1e-9) + 1;
+    }
+    if (o->spacing > 0 && o->spacing < 2 * bound) {
+        rbl_error_set(err, RBL_ERANGE, "lattice spacing %g m is below the objects' bounding "
+                      "diameter %g m: they could overlap", o->spacing, 2 * bound);
+        return rbl_scene_error_at(s, o->at, err);
+    }
+    if (!o->random) {
+        for (size_t k = 0; k < fit[2] && (!want || done < want); k++)
+            for (size_t j = 0; j < fit[1] && (!want || done < want); j++)
+                for (size_t i = 0; i < fit[0] && (!want || done < want); i++) {
+                    double x[3] = {o->lo[0] + bound + (double)i * spacing,
+                                   o->lo[1] + bound + (double)j * spacing,
+                                   o->lo[2] + bound + (double)k * spacing};
+                    if (!clear_at(s, p, x, bound))
+                        continue;
+                    int rc = add_object(s, o, sim, p, &rng, x, bound, err);
+                    if (rc != RBL_OK)
+                        return rc;
+                    done++;
+                }
+        return RBL_OK;
+    }
+    /* random sequential addition: a thousand tries per object, then the region is full */
+    for (size_t tries = 0; done < want && tries < 1000 * want; tries++) {
+        double x[3];
+        for (int a = 0; a < 3; a++)
+            x[a] = o->lo[a] + bound + rbl_rng_uniform(&rng) * (o->hi[a] - o->lo[a] - 2 * bound);
+        if (!clear_at(s, p, x, bound))
+            continue;
+        int rc = add_object(s, o, sim, p, &rng, x, bound, err);
+        if (rc != RBL_OK)
+            return rc;
+        done++;
+    }
+    if (done < want) {
+        rbl_error_set(err, RBL_ERANGE, "only %zu of the %zu objects fit in the region (their "
+                      "bounding spheres apart, clear of the walls): enlarge it or ask for fewer",
+                      done, want);
+        return rbl_scene_error_at(s, o->at, err);
+    }
+    return RBL_OK;
+}
+
+static int build(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_error *err)
+{
+    rbl_fdo_params par = s->fdo;
+    par.dt = s->cfg.dt;
+    memcpy(par.gravity, s->cfg.gravity, sizeof par.gravity);
+    par.threads = threads ? threads : s->cfg.threads;
+    int rc = rbl_fdo_sim_create(&par, out, err);
+    if (rc != RBL_OK)
+        return rbl_scene_error_at(s, s->at_impulse, err);
+    for (int w = 0; w < s->n_walls && rc == RBL_OK; w++)
+        if ((rc = rbl_fdo_sim_add_plane(*out, s->walls[w].normal, -s->walls[w].offset, err)))
+            rbl_scene_error_at(s, s->at_walls, err);
+    placed p = {0};
+    for (int k = 0; k < s->n_objects && rc == RBL_OK; k++)
+        rc = place_source(s, &s->objects[k], *out, &p, err);
+    free(p.x), free(p.r);
+    if (rc != RBL_OK) {
+        rbl_fdo_sim_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* ---- output ---- */
+
+typedef struct outputs {
+    const char *dir;
+    double *times;
+    char **files;
+    size_t n_frames, cap;
+    char *thermo;
+    size_t len, thermo_cap;
+} outputs;
+
+static char *join(const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(len);
+    if (p)
+        snprintf(p, len, "%s/%s", dir, name);
+    return p;
+}
+
+static int write_frame(outputs *o, const rbl_fdo_sim *sim, double time, rbl_error *err)
+{
+    size_t n = rbl_fdo_sim_count(sim);
+    if (o->n_frames == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 64;
+        double *t = realloc(o->times, cap * sizeof *t);
+        if (t)
+            o->times = t;
+        char **f = t ? realloc(o->files, cap * sizeof *f) : NULL;
+        if (!f)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        o->files = f;
+        o->cap = cap;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "objects_%06zu.vtp", o->n_frames);
+    double *data = malloc((n ? n : 1) * 21 * sizeof *data);
+    uint32_t *id = malloc((n ? n : 1) * sizeof *id);
+    char *path = join(o->dir, name), *rel = strdup(name);
+    if (!data || !id || !path || !rel) {
+        free(data), free(id), free(path), free(rel);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    }
+    double *pos = data, *vel = data + 3 * n, *spin = data + 6 * n, *shape = data + 9 * n;
+    for (size_t k = 0; k < n; k++) {
+        double q[4], R[3][3], semi[3];
+        rbl_fdo_sim_get(sim, k, pos + 3 * k, q, vel + 3 * k, spin + 3 * k);
+        rbl_fdo_sim_semi_axes(sim, k, semi);
+        rbl_quat_matrix(q, R);
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                shape[9 * k + 3 * a + b] = R[a][0] * semi[0] * R[b][0] +
+                                           R[a][1] * semi[1] * R[b][1] +
+                                           R[a][2] * semi[2] * R[b][2];
+        id[k] = (uint32_t)k;
+    }
+    const rbl_vtp_array arrays[] = {
+        {"Float64", "shape", 9, 8, shape},
+        {"Float64", "velocity", 3, 8, vel},
+        {"Float64", "angular_velocity", 3, 8, spin},
+        {"UInt32", "id", 1, 4, id},
+    };
+    rbl_vtp_polydata pd = {.n_points = n, .points = pos, .arrays = arrays,
+                           .n_arrays = (int)(sizeof arrays / sizeof *arrays)};
+    int rc = rbl_vtp_polydata_write(path, &pd, err);
+    free(data), free(id), free(path);
+    if (rc != RBL_OK) {
+        free(rel);
+        return rc;
+    }
+    o->times[o->n_frames] = time;
+    o->files[o->n_frames++] = rel;
+    char *pvd = join(o->dir, "objects.pvd");
+    rc = pvd ? rbl_pvd_write(pvd, o->times, o->files, o->n_frames, err)
+             : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(pvd);
+    return rc;
+}
+
+RBL_PRINTF(3, 4)
+static int append(outputs *o, rbl_error *err, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = o->thermo_cap - o->len;
+        int w = vsnprintf(o->thermo ? o->thermo + o->len : NULL, o->thermo ? room : 0, fmt, ap);
+        va_end(ap);
+        if (w < 0)
+            return rbl_error_set(err, RBL_EIO, "thermo.csv: cannot format a row");
+        if (o->thermo && (size_t)w < room) {
+            o->len += (size_t)w;
+            return RBL_OK;
+        }
+        size_t cap = o->thermo_cap ? 2 * o->thermo_cap : 65536;
+        while (cap < o->len + (size_t)w + 1)
+            cap *= 2;
+        char *grown = realloc(o->thermo, cap);
+        if (!grown)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for thermo.csv");
+        o->thermo = grown;
+        o->thermo_cap = cap;
+    }
+}
+
+/* A thermo row in memory; the file rewritten whole (atomically) by write_thermo. */
+static int add_thermo(outputs *o, const rbl_fdo_sim *sim, uint64_t step, double time,
+                      rbl_error *err)
+{
+    int rc = RBL_OK;
+    if (!o->len)
+        rc = append(o, err, "time,step,objects,kinetic,potential,total,contacts,active,"
+                            "passes,fallbacks,capped,precompute_s,detect_s,resolve_s,final_s\n");
+    double ke, pe;
+    rbl_fdo_sim_energy(sim, &ke, &pe);
+    rbl_fdo_stats st;
+    rbl_fdo_sim_stats(sim, &st);
+    if (rc == RBL_OK)
+        rc = append(o, err, "%.9g,%llu,%zu,%.9g,%.9g,%.9g,%zu,%zu,%zu,%zu,%zu,%.3g,%.3g,%.3g,"
+                    "%.3g\n", time, (unsigned long long)step, rbl_fdo_sim_count(sim), ke, pe,
+                    ke + pe, st.contacts, st.active, st.passes, st.fallbacks, st.capped,
+                    st.seconds[0], st.seconds[1], st.seconds[2], st.seconds[3]);
+    return rc;
+}
+
+static int write_thermo(const outputs *o, rbl_error *err)
+{
+    char *path = join(o->dir, "thermo.csv");
+    if (!path)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rbl_atomic_file f;
+    int rc = rbl_atomic_open(&f, path, err);
+    if (rc == RBL_OK) {
+        if (fwrite(o->thermo, 1, o->len, f.file) != o->len) {
+            rbl_atomic_abort(&f);
+            rc = rbl_error_set(err, RBL_EIO, "%s: cannot write", path);
+        } else {
+            rc = rbl_atomic_commit(&f, err);
+        }
+    }
+    free(path);
+    return rc;
+}
+
+int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,
+                      rbl_error *err)
+{
+    if (opt->restart)
+        return rbl_error_set(err, RBL_EINVAL, "%s: an impulse scene does not yet write or read "
+                             "checkpoints", s->path);
+    rbl_fdo_sim *sim = NULL;
+    int rc = build(s, opt->threads, &sim, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (opt->max_grains && rbl_fdo_sim_count(sim) > opt->max_grains) {
+        rbl_fdo_sim_free(sim);
+        return rbl_error_set(err, RBL_ERANGE, "%s: %zu objects, more than --max-grains %zu",
+                             s->path, rbl_fdo_sim_count(sim), opt->max_grains);
+    }
+    const double dt = s->cfg.dt;
+    uint64_t total = opt->steps ? opt->steps : s->steps;
+    if (!total) {
+        double q = ceil(s->end_time / dt - 1e-9);
+        if (!(q <= 1e15)) {
+            rbl_fdo_sim_free(sim);
+            rbl_error_set(err, RBL_ERANGE, "run.time = %g s is %.3g steps of dt = %g s: too many",
+                          s->end_time, q, dt);
+            return rbl_scene_error_at(s, s->at_length, err);
+        }
+        total = q < 1 ? 1 : (uint64_t)q;
+    }
+    double end_time = (double)total * dt;
+    double frame_dt = s->frame_every > 0 ? s->frame_every : end_time;
+    double thermo_dt = s->thermo_every > 0 ? s->thermo_every : frame_dt / 10;
+    uint64_t frame_every = (uint64_t)fmax(1, round(frame_dt / dt));
+    uint64_t thermo_every = (uint64_t)fmax(1, round(thermo_dt / dt));
+    outputs o = {.dir = opt->output_dir ? opt->output_dir : s->output_dir};
+    rc = rbl_make_dirs(o.dir, err);
+    double e0, ke, pe;
+    rbl_fdo_sim_energy(sim, &ke, &pe);
+    e0 = ke + pe;
+    if (rc == RBL_OK)
+        rc = add_thermo(&o, sim, 0, 0, err);
+    if (rc == RBL_OK)
+        rc = write_frame(&o, sim, 0, err);
+    double start = rbl_now(), last = start, phases[4] = {0, 0, 0, 0};
+    double interval = opt->progress_interval > 0 ? opt->progress_interval : 0.5;
+    size_t fallbacks = 0, capped = 0;
+    uint64_t step = 0;
+    while (rc == RBL_OK && step < total) {
+        rc = rbl_fdo_sim_step(sim, 1, err);
+        step++;
+        rbl_fdo_stats st;
+        rbl_fdo_sim_stats(sim, &st);
+        for (int k = 0; k < 4; k++)
+            phases[k] += st.seconds[k];
+        fallbacks += st.fallbacks, capped += st.capped;
+        if (rc == RBL_OK && (step % thermo_every == 0 || step == total))
+            rc = add_thermo(&o, sim, step, (double)step * dt, err);
+        if (rc == RBL_OK && (step % frame_every == 0 || step == total)) {
+            rc = write_frame(&o, sim, (double)step * dt, err);
+            if (rc == RBL_OK)
+                rc = write_thermo(&o, err);
+        }
+        double now = rbl_now();
+        if (opt->progress && (now - last >= interval || step == total)) {
+            rbl_run_status status = {step, total, (double)step * dt, end_time,
+                                     rbl_fdo_sim_count(sim), now - start};
+            opt->progress(&status, opt->userdata);
+            last = now;
+        }
+    }
+    if (rc == RBL_OK) {
+        rep->seconds = rbl_now() - start;
+        rbl_fdo_sim_energy(sim, &ke, &pe);
+        rbl_fdo_stats st;
+        rbl_fdo_sim_stats(sim, &st);
+        rep->impulse = 1;
+        rep->steps = step;
+        rep->objects = rbl_fdo_sim_count(sim);
+        rep->dt = dt;
+        rep->energy_start = e0;
+        rep->energy_end = ke + pe;
+        rep->contacts = st.contacts;
+        rep->particle_steps_per_second =
+            rep->seconds > 0 ? (double)rep->objects * (double)step / rep->seconds : 0;
+        for (int k = 0; k < 4; k++)
+            rep->phase_seconds[k] = phases[k];
+        rep->fallbacks = fallbacks;
+        rep->capped = capped;
+        rep->frames = o.n_frames;
+        rep->threads = rbl_fdo_sim_threads(sim);
+        snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
+    }
+    for (size_t k = 0; k < o.n_frames; k++)
+        free(o.files[k]);
+    free(o.files), free(o.times), free(o.thermo);
+    rbl_fdo_sim_free(sim);
+    return rc;
+}

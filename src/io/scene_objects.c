@@ -1,0 +1,159 @@
+/* scene_objects.c — the two sections of an impulse scene (seed 003, SPEC FO, docs/scenes.md):
+ *   impulse: {restitution, friction, rolling, tangent_samples, iterations, correction, slop}
+ *   objects: a list of sources, each exactly one of
+ *     lattice: {min, max, spacing, count}    random: {min, max, count}
+ *   with ellipsoid: [a, b, c] (semi-axes, m), density (kg/m^3), orientation: random or
+ *   [w, x, y, z], velocity, seed.
+ * Values are checked here as they are read, with the file:line:column of each; the engine's
+ * own checks (rbl_fdo_params_check, the shape's) run when the scene is built. */
+#include "yaml_read.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int parse_params(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"restitution", "friction", "rolling", "tangent_samples",
+                                       "iterations", "correction", "slop", NULL};
+    rbl_fdo_params *p = &c->s->fdo;
+    double samples = 0, iterations = 0;
+    int rc = rbl_yaml_keys_known(c, n, "impulse", keys);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "restitution", &p->restitution, 0, 0, 1);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "friction", &p->friction, 0, 0, 1e3);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "rolling", &p->rolling, 0, 0, INFINITY);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "tangent_samples", &samples, 3, 0, 360);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "iterations", &iterations, 1, 0, 100000);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "correction", &p->correction, 0, 1, 1);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "slop", &p->slop, 0, 1, INFINITY);
+    if (rc != RBL_OK)
+        return rc;
+    if (samples != floor(samples) || iterations != floor(iterations))
+        return rbl_yaml_fail(c, n, RBL_ERANGE, "'tangent_samples' and 'iterations' must be whole "
+                             "numbers: '%g', '%g'", samples, iterations);
+    p->tangent_samples = (int)samples;
+    p->iterations = (int)iterations;
+    return RBL_OK;
+}
+
+static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_object_source *o)
+{
+    int rc = rbl_yaml_req_vector3(c, n, "min", o->lo, what);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_req_vector3(c, n, "max", o->hi, what);
+    for (int a = 0; rc == RBL_OK && a < 3; a++)
+        if (!(o->hi[a] > o->lo[a]))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
+                                 "%s: max must exceed min: '%g' <= '%g'", what, o->hi[a], o->lo[a]);
+    return rc;
+}
+
+static int parse_orientation(rbl_yaml_ctx *c, yaml_node_t *n, rbl_object_source *o)
+{
+    o->random_orientation = 1;
+    if (!n)
+        return RBL_OK;
+    const char *v = rbl_yaml_scalar(n);
+    if (v && strcmp(v, "random") == 0)
+        return RBL_OK;
+    if (n->type != YAML_SEQUENCE_NODE ||
+        n->data.sequence.items.top - n->data.sequence.items.start != 4)
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "'orientation' must be random or a quaternion "
+                             "[w, x, y, z]");
+    double norm = 0;
+    for (int k = 0; k < 4; k++) {
+        int rc = rbl_yaml_number(c, rbl_yaml_node(c, n->data.sequence.items.start[k]),
+                                 "orientation", &o->quat[k]);
+        if (rc != RBL_OK)
+            return rc;
+        norm += o->quat[k] * o->quat[k];
+    }
+    if (!(norm > 1e-12))
+        return rbl_yaml_fail(c, n, RBL_ERANGE, "'orientation' must not be the zero quaternion");
+    o->random_orientation = 0;
+    return RBL_OK;
+}
+
+static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_object_source *o)
+{
+    static const char *const keys[] = {"lattice", "random", "ellipsoid", "density",
+                                       "orientation", "velocity", "seed", NULL};
+    static const char *const lattice_keys[] = {"min", "max", "spacing", "count", NULL};
+    static const char *const random_keys[] = {"min", "max", "count", NULL};
+    int rc = rbl_yaml_keys_known(c, g, "objects", keys);
+    if (rc != RBL_OK)
+        return rc;
+    o->at = rbl_yaml_mark(g);
+    yaml_node_t *lat = rbl_yaml_get(c, g, "lattice"), *rnd = rbl_yaml_get(c, g, "random");
+    if (!lat == !rnd)
+        return rbl_yaml_fail(c, g, RBL_EPARSE, "an object source is exactly one of 'lattice' "
+                             "and 'random'");
+    if (!rbl_yaml_get(c, g, "ellipsoid"))
+        return rbl_yaml_fail(c, g, RBL_EPARSE, "an object source needs 'ellipsoid: [a, b, c]' "
+                             "(semi-axes, m)");
+    if ((rc = rbl_yaml_req_vector3(c, g, "ellipsoid", o->shape.semi, "objects")) != RBL_OK)
+        return rc;
+    for (int a = 0; a < 3; a++)
+        if (!(o->shape.semi[a] > 0))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, g, "ellipsoid"), RBL_ERANGE,
+                                 "semi-axes must be > 0: '%g'", o->shape.semi[a]);
+    double seed = (double)(index + 1), count = 0;
+    o->density = 2500;
+    if ((rc = rbl_yaml_opt_number(c, g, "density", &o->density, 0, 1, 1e6)) ||
+        (rc = rbl_yaml_opt_number(c, g, "seed", &seed, 0, 0, 9007199254740992.0)) ||
+        (rc = parse_orientation(c, rbl_yaml_get(c, g, "orientation"), o)))
+        return rc;
+    if (rbl_yaml_get(c, g, "velocity") &&
+        (rc = rbl_yaml_vector3(c, rbl_yaml_get(c, g, "velocity"), "velocity", o->vel)) != RBL_OK)
+        return rc;
+    o->seed = (uint64_t)seed;
+    o->random = rnd != NULL;
+    yaml_node_t *region = lat ? lat : rnd;
+    if ((rc = rbl_yaml_keys_known(c, region, lat ? "lattice" : "random",
+                                  lat ? lattice_keys : random_keys)) ||
+        (rc = parse_region(c, region, lat ? "lattice" : "random", o)))
+        return rc;
+    if (rnd && (rc = rbl_yaml_req_number(c, rnd, "count", &count, 1, 0, "random")))
+        return rc;
+    if ((rc = rbl_yaml_opt_number(c, region, "count", &count, 1, 0, 1e8)) ||
+        (lat && (rc = rbl_yaml_opt_number(c, lat, "spacing", &o->spacing, 0, 1, INFINITY))))
+        return rc;
+    if (count != floor(count))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, region, "count"), RBL_ERANGE,
+                             "'count' must be a whole number: '%g'", count);
+    o->count = (size_t)count;
+    return RBL_OK;
+}
+
+int rbl_scene_parse_impulse(rbl_yaml_ctx *c, yaml_node_t *impulse, yaml_node_t *objects)
+{
+    rbl_scene *s = c->s;
+    s->impulse = 1;
+    s->at_impulse = rbl_yaml_mark(impulse);
+    s->at_objects = rbl_yaml_mark(objects);
+    int rc = parse_params(c, impulse);
+    if (rc != RBL_OK)
+        return rc;
+    if (objects->type != YAML_SEQUENCE_NODE || objects->data.sequence.items.top ==
+                                                   objects->data.sequence.items.start)
+        return rbl_yaml_fail(c, objects, RBL_EPARSE, "'objects' must be a list of sources");
+    size_t count = (size_t)(objects->data.sequence.items.top - objects->data.sequence.items.start);
+    s->objects = calloc(count, sizeof *s->objects);
+    if (!s->objects)
+        return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < count; i++) {
+        rc = parse_source(c, rbl_yaml_node(c, objects->data.sequence.items.start[i]), i,
+                          &s->objects[i]);
+        if (rc != RBL_OK)
+            return rc;
+        s->n_objects++;
+    }
+    return RBL_OK;
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# `rubble run` of an impulse scene (seed 003, SPEC FO): the run writes its frames, series and
+# thermo.csv, the ellipsoids come out as a 9-component shape tensor, the energy never grows
+# from row to row (e = 0.3, no driving), and bad scenes get file:line:column, the value, exit
+# status 1 and no output folder.
+set -u
+RUBBLE=$1
+SCENES=$(cd "$(dirname "$0")/scenes" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+
+scene() { sed "$2" "$SCENES/impulse.yaml" > "$1.yaml"; }
+
+expect() {
+    name=$1; pattern=$2
+    "$RUBBLE" run "$name.yaml" --output "out_$name" > out.txt 2> err.txt
+    got=$?
+    if [ "$got" -ne 1 ]; then
+        echo "FAIL [$name]: exit $got, expected 1"; cat err.txt; failures=$((failures+1)); return
+    fi
+    if ! grep -q -- "$pattern" err.txt; then
+        echo "FAIL [$name]: stderr lacks '$pattern':"; cat err.txt; failures=$((failures+1)); return
+    fi
+    if [ -e "out_$name" ]; then
+        echo "FAIL [$name]: an output folder was created"; failures=$((failures+1)); return
+    fi
+    echo "ok: $(cat err.txt)"
+}
+
+"$RUBBLE" run "$SCENES/impulse.yaml" --output good --quiet > report.txt || {
+    echo "FAIL: the valid scene was refused"; exit 1; }
+cat report.txt
+grep -q "^objects        20$" report.txt || { echo "FAIL: not 20 objects"; exit 1; }
+for f in good/objects.pvd good/thermo.csv good/objects_000000.vtp good/objects_000005.vtp; do
+    [ -s "$f" ] || { echo "FAIL: $f missing"; exit 1; }
+done
+grep -q 'Name="shape" NumberOfComponents="9"' good/objects_000000.vtp || {
+    echo "FAIL: the frame lacks the 9-component shape tensor"; exit 1; }
+for a in velocity angular_velocity id; do
+    grep -q "Name=\"$a\"" good/objects_000000.vtp || { echo "FAIL: the frame lacks '$a'"; exit 1; }
+done
+# total energy (column 6) never grows from one row to the next, beyond rounding
+awk -F, 'NR > 2 && $6 > prev + 1e-12 * (prev < 0 ? -prev : prev) + 1e-15 {
+             print "FAIL: energy grew at t = " $1 ": " prev " -> " $6; bad = 1 }
+         NR > 1 { prev = $6 } END { exit bad }' good/thermo.csv || exit 1
+echo "ok: the energy never grows over $(($(wc -l < good/thermo.csv) - 1)) rows"
+
+scene no_dt 's/  dt: 2e-4/  dt: auto/'
+expect no_dt "no_dt.yaml:18:[0-9]*: an impulse scene needs a fixed 'dt'"
+scene grains_key 's/^gravity:/contact: {normal: linear}\ngravity:/'
+expect grains_key "grains_key.yaml:2:[0-9]*: 'contact' is not part of an impulse scene"
+scene no_impulse '/^impulse:/,/friction/d'
+expect no_impulse "no_impulse.yaml:[0-9]*:[0-9]*: 'objects' belong to an impulse scene"
+scene bad_axis 's/ellipsoid: \[0.012, 0.008, 0.005\]/ellipsoid: [0.012, -0.008, 0.005]/'
+expect bad_axis "bad_axis.yaml:14:[0-9]*: semi-axes must be > 0: '-0.008'"
+scene nan_axis 's/ellipsoid: \[0.012, 0.008, 0.005\]/ellipsoid: [0.012, .nan, 0.005]/'
+expect nan_axis "nan_axis.yaml:14:[0-9]*: 'ellipsoid' must be finite: '.nan'"
+scene bad_e 's/restitution: 0.3/restitution: 1.5/'
+expect bad_e "bad_e.yaml:4:[0-9]*: 'restitution' must be >= 0 and <= 1: '1.5'"
+scene crowded 's/count: 20/count: 2000/'
+expect crowded "crowded.yaml:13:[0-9]*: only [0-9]* of the 2000 objects fit in the region"
+scene narrow 's/max: \[0.1, 0.1, 0.1\]/max: [0.1, 0.02, 0.1]/'
+expect narrow "narrow.yaml:13:[0-9]*: the region is narrower (0.02 m) than the objects' bounding diameter 0.024 m"
+scene zero_q 's/    seed: 7/    orientation: [0, 0, 0, 0]/'
+expect zero_q "zero_q.yaml:[0-9]*:[0-9]*: 'orientation' must not be the zero quaternion"
+scene checkpoint 's/  every: 0.02/  checkpoint_every: 0.05/'
+expect checkpoint "checkpoint.yaml:22:[0-9]*: output.checkpoint_every is not yet written by an impulse scene"
+scene unknown 's/    density: 2500/    densty: 2500/'
+expect unknown "unknown.yaml:15:[0-9]*: unknown key in 'objects'.*'densty'"
+[ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
+echo "cli_run_impulse: ok"
