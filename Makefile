@@ -13,7 +13,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity test test-release test-sanitize bench validate clean
+.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo test test-release test-sanitize bench validate clean
 
 all: build
 
@@ -71,7 +71,7 @@ test-fuzz: build-fuzz build
 fuzz: build-fuzz build
 	@tests/fuzz/run.sh $(BUILD_FUZZ) $(RUBBLE) $(FUZZ_SECONDS) --report docs/fuzz.md
 
-bench: bench-contacts bench-dem bench-gravity
+bench: bench-contacts bench-dem bench-gravity bench-fdo
 
 bench-contacts: build
 	@scripts/install-deps.sh bench
@@ -89,6 +89,10 @@ bench-dem: build
 bench-gravity: build
 	@scripts/install-deps.sh bench
 	@bench/gravity.sh $(RUBBLE)
+
+# impulse dynamics of 1000 ellipsoids, the seed's four phases (about 5 minutes) -> docs/bench/fdo.md
+bench-fdo: build
+	@bench/fdo.sh $(RUBBLE)
 
 validate: build
 	@scripts/install-deps.sh bench

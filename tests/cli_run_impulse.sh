@@ -69,5 +69,13 @@ scene checkpoint 's/  every: 0.02/  checkpoint_every: 0.05/'
 expect checkpoint "checkpoint.yaml:22:[0-9]*: output.checkpoint_every is not yet written by an impulse scene"
 scene unknown 's/    density: 2500/    densty: 2500/'
 expect unknown "unknown.yaml:15:[0-9]*: unknown key in 'objects'.*'densty'"
+# an absurd count is refused before anything is placed (--max-grains bounds objects too)
+scene huge 's/count: 20/count: 100000000/'
+"$RUBBLE" run huge.yaml --max-grains 1000 --output out_huge > out.txt 2> err.txt
+if [ $? -ne 1 ] || ! grep -q "ask for 100000000 objects, more than --max-grains 1000" err.txt; then
+    echo "FAIL [huge]:"; cat err.txt; failures=$((failures+1))
+else
+    echo "ok: $(cat err.txt)"
+fi
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "cli_run_impulse: ok"

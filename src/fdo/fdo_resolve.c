@@ -7,8 +7,8 @@
  * others' velocities of the previous pass, and every contact's impulse is one number that both
  * of its objects compute alike (the same inputs in the same operations, so the same bits, with
  * no exchange): equal and opposite, momentum kept. Each object counts its mass once per active
- * contact (mass splitting, Tonge, Gleicher and Erleben 2012), which makes the repeated pass
- * converge to the simultaneous solution that a global solver would give, on any number of
+ * contact (mass splitting: Tonge, Benevolenski and Voroshilov, SIGGRAPH 2012), which makes the
+ * repeated pass converge to the simultaneous solution that a global solver would give, on any number of
  * threads and in any order. At that solution no contact gains energy (docs/fdo.md): with e = 0
  * an inelastic collision, with e > 0 the Newton bounce -e times the approach for a single
  * contact, which is seed eq. 8's mass-weighted mean at maximal compression.

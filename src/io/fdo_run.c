@@ -132,8 +132,30 @@ static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_
     return RBL_OK;
 }
 
-static int build(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_error *err)
+/* The objects the sources ask for, before any is placed: a random source's count, a lattice's
+ * sites (at most its count), in floating point so that no region overflows it. */
+static double objects_asked(const rbl_scene *s)
 {
+    double total = 0;
+    for (int k = 0; k < s->n_objects; k++) {
+        const rbl_object_source *o = &s->objects[k];
+        double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
+        double spacing = o->spacing > 0 ? o->spacing : 2 * bound, sites = 1;
+        for (int a = 0; a < 3; a++)
+            sites *= fmax(floor((o->hi[a] - o->lo[a] - 2 * bound) / spacing + 1e-9) + 1, 0);
+        total += o->random ? (double)o->count
+                           : (o->count ? fmin((double)o->count, sites) : sites);
+    }
+    return total;
+}
+
+static int build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_sim **out,
+                 rbl_error *err)
+{
+    double asked = objects_asked(s);
+    if (max_objects && asked > (double)max_objects)
+        return rbl_error_set(err, RBL_ERANGE, "%s: the sources ask for %.0f objects, more than "
+                             "--max-grains %zu", s->path, asked, max_objects);
     rbl_fdo_params par = s->fdo;
     par.dt = s->cfg.dt;
     memcpy(par.gravity, s->cfg.gravity, sizeof par.gravity);
@@ -306,14 +328,9 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         return rbl_error_set(err, RBL_EINVAL, "%s: an impulse scene does not yet write or read "
                              "checkpoints", s->path);
     rbl_fdo_sim *sim = NULL;
-    int rc = build(s, opt->threads, &sim, err);
+    int rc = build(s, opt->threads, opt->max_grains, &sim, err);
     if (rc != RBL_OK)
         return rc;
-    if (opt->max_grains && rbl_fdo_sim_count(sim) > opt->max_grains) {
-        rbl_fdo_sim_free(sim);
-        return rbl_error_set(err, RBL_ERANGE, "%s: %zu objects, more than --max-grains %zu",
-                             s->path, rbl_fdo_sim_count(sim), opt->max_grains);
-    }
     const double dt = s->cfg.dt;
     uint64_t total = opt->steps ? opt->steps : s->steps;
     if (!total) {
