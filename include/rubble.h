@@ -929,12 +929,13 @@ RBL_API void rbl_ellipsoid_plane_contact(const rbl_ellipsoid *a, const double n[
 /* ---- impulse-based contact dynamics of functionally defined objects (SPEC FO3) ----
  * Seed 003 after Kaufman, Edmunds and Pai (SIGGRAPH 2005) and the energy-tracking impulse
  * method (seed ref. [16]): each object is a system of its own; every contact gives it an affine
- * velocity-level constraint n^T v >= m_c whose offset is the normal velocity at maximal
- * compression, the mass-weighted mean of the two (seed eq. 8); friction impulses lie in a
- * polygon of the tangent plane sampled in `tangent_samples` directions, sliding and rolling, the
- * one of least kinetic energy (maximal dissipation). Objects are solved independently from the
- * velocities at the start of the step, so results do not depend on order or threads.
- * docs/fdo.md says what was chosen where the seed is vague. */
+ * velocity-level constraint whose offset is the partner's motion; the passes over the objects
+ * are repeated (Jacobi, masses split over contacts) until each contact's one impulse agrees, so
+ * momentum is kept and results do not depend on order or threads. Bounces leave at e times the
+ * approach (seed eq. 8's mean at maximal compression for one contact), held per cluster to the
+ * energy they may return; friction impulses lie in a polygon of the tangent plane sampled in
+ * `tangent_samples` directions, sliding and rolling, the one of least kinetic energy (maximal
+ * dissipation). docs/fdo.md says what was chosen where the seed is vague. */
 typedef struct rbl_fdo_params {
     double dt;             /* step, s (> 0) */
     double gravity[3];     /* m/s^2 */
@@ -942,7 +943,7 @@ typedef struct rbl_fdo_params {
     double friction;       /* sliding friction coefficient mu >= 0 */
     double rolling;        /* rolling friction length, m >= 0: rolling torque <= rolling * normal */
     int tangent_samples;   /* directions sampled in the tangent plane, >= 3 (0: 8) */
-    int iterations;        /* sweeps of each object's own contacts (0: 50) */
+    int iterations;        /* Jacobi passes at most per phase and step (0: 50) */
     double correction;     /* share of an overlap beyond `slop` removed per step (0: 0.2) */
     double slop;           /* overlap left alone, m (0: 1e-4 of the smallest semi-axis) */
     double margin;         /* gap within which contacts are kept, m (0: from speeds each step) */

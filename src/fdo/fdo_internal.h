@@ -85,7 +85,6 @@ struct rbl_fdo_sim {
     double *quat;       /* 4: body -> space */
     double *vel;        /* 3 */
     double *angmom;     /* 3: angular momentum, space frame */
-    double *vel_start;  /* 6: velocity and spin at the start of the step */
     double *vel_free;   /* 6: velocity and spin after the non-contact forces (eq. 4) */
     double *vel_new;    /* 6: after the contacts (eq. 5) */
     double *push;       /* 6: pseudo-velocity that removes overlaps (not kept) */

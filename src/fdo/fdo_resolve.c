@@ -8,10 +8,12 @@
  * of its objects compute alike (the same inputs in the same operations, so the same bits, with
  * no exchange): equal and opposite, momentum kept. Each object counts its mass once per active
  * contact (mass splitting: Tonge, Benevolenski and Voroshilov, SIGGRAPH 2012), which makes the
- * repeated pass converge to the simultaneous solution that a global solver would give, on any number of
- * threads and in any order. At that solution no contact gains energy (docs/fdo.md): with e = 0
- * an inelastic collision, with e > 0 the Newton bounce -e times the approach for a single
- * contact, which is seed eq. 8's mass-weighted mean at maximal compression.
+ * repeated pass converge to the simultaneous solution that a global solver would give, on any
+ * number of threads and in any order. A step with bounces is solved twice: a compression phase
+ * (contacts at most close) and a restitution phase (bouncing contacts leave at e times their
+ * approach: for a single contact seed eq. 8's mass-weighted mean at maximal compression, plus e
+ * times the approach relative to it), held per cluster to the energy it may return
+ * (fdo_energy.c).
  *
  * A contact between objects big > small has the normal n pointing into big; the impulse
  * lambda >= 0 moves big by M^-1 [n; r x n] lambda and small by the opposite. For each contact:
@@ -288,7 +290,8 @@ static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *ne
             A[0] = w->A[0] - dA[0], A[1] = w->A[1] - dA[1];
             polygon_project(A, sim->p.rolling * w->lambda, samples);
             for (int a = 0; a < 3; a++)
-                Nk[3 + a] += w->sign * ((A[0] - w->A[0]) * w->Wr1[a] + (A[1] - w->A[1]) * w->Wr2[a]);
+                Nk[3 + a] +=
+                    w->sign * ((A[0] - w->A[0]) * w->Wr1[a] + (A[1] - w->A[1]) * w->Wr2[a]);
             change = fmax(change, fabs(A[0] - w->A[0]) * w->Kr[0] +
                                       fabs(A[1] - w->A[1]) * w->Kr[2]);
             w->A[0] = A[0], w->A[1] = A[1];
@@ -320,13 +323,13 @@ static double push_pass(const rbl_fdo_sim *sim, size_t k, const double *V, doubl
 
 /* Passes of `which` (0: velocities, 1: push) from *result until no contact changes by more
  * than `tolerance` or the budget is spent. The passes alternate between *result and
- * sim->vel_spare; *result ends as the buffer holding the answer. Returns the passes made. */
+ * sim->vel_spare; *result ends as the buffer holding the answer. Returns the passes made;
+ * *converged (may be NULL) whether they converged. */
 static int iterate(rbl_fdo_sim *sim, int which, double tolerance, double **result, int *converged)
 {
     double *cur = *result, *spare = sim->vel_spare;
-    int passes = 0;
-    *converged = 0;
-    while (passes < sim->p.iterations && !*converged) {
+    int passes = 0, done = 0;
+    while (passes < sim->p.iterations && !done) {
         double change = 0;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(max : change)
         for (size_t k = 0; k < sim->n; k++)
@@ -334,8 +337,10 @@ static int iterate(rbl_fdo_sim *sim, int which, double tolerance, double **resul
         double *t = cur;
         cur = spare, spare = t;
         passes++;
-        *converged = change <= tolerance;
+        done = change <= tolerance;
     }
+    if (converged)
+        *converged = done;
     *result = cur;
     sim->vel_spare = spare;
     return passes;
@@ -379,7 +384,8 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
                         sizeof *sim->active_count))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", sim->n_sides);
     size_t *count = sim->active_count, active = 0, bounces = 0;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(+ : active, bounces)
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) \
+    reduction(+ : active, bounces)
     for (size_t k = 0; k < n; k++) {
         count[k] = 0;
         for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
@@ -400,7 +406,7 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
      * step (1e-9 of the fastest speed without gravity) */
     double tolerance = 1e-4 * sqrt(rbl_dot3(sim->p.gravity, sim->p.gravity)) * sim->p.dt +
                        1e-9 * fastest + 1e-15;
-    int converged, push_converged;
+    int converged;
     sim->stats.passes = (size_t)iterate(sim, 0, tolerance, &sim->vel_new, &converged);
     sim->stats.capped = 0;
     if (bounces) {
@@ -419,7 +425,7 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
                                  n);
     }
     memset(sim->push, 0, 6 * n * sizeof *sim->push);
-    iterate(sim, 1, tolerance, &sim->push, &push_converged);
+    iterate(sim, 1, tolerance, &sim->push, NULL);
     sim->stats.active = active;
     sim->stats.unconverged = !converged;
     return remember(sim, err);

@@ -85,8 +85,9 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
         return;
     free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound);
     free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom);
-    free(sim->vel_free), free(sim->vel_start), free(sim->vel_new), free(sim->push), free(sim->plane);
-    free(sim->vel_spare), free(sim->vel_compressed), free(sim->rows), free(sim->active_count), free(sim->memory);
+    free(sim->vel_free), free(sim->vel_new), free(sim->push), free(sim->plane);
+    free(sim->vel_spare), free(sim->vel_compressed), free(sim->rows), free(sim->active_count),
+        free(sim->memory);
     free(sim->memory_start), free(sim->cluster), free(sim->cluster_sums);
     free(sim->side), free(sim->start), free(sim->found), free(sim->fill);
     rbl_cd_workspace_destroy(sim->workspace);
@@ -122,7 +123,7 @@ static int grow_objects(rbl_fdo_sim *sim)
                   {(void **)&sim->mass, 8},   {(void **)&sim->moment, 24},
                   {(void **)&sim->bound, 8},  {(void **)&sim->pos, 24},
                   {(void **)&sim->quat, 32},  {(void **)&sim->vel, 24},
-                  {(void **)&sim->angmom, 24}, {(void **)&sim->vel_free, 48}, {(void **)&sim->vel_start, 48},
+                  {(void **)&sim->angmom, 24}, {(void **)&sim->vel_free, 48},
                   {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48},
                   {(void **)&sim->vel_spare, 48}, {(void **)&sim->vel_compressed, 48}};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
@@ -248,11 +249,10 @@ static void precompute(rbl_fdo_sim *sim)
     double fastest = 0;
 #pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : fastest)
     for (size_t k = 0; k < sim->n; k++) {
-        double *v = sim->vel_free + 6 * k, *v0 = sim->vel_start + 6 * k;
-        memcpy(v0, sim->vel + 3 * k, 3 * sizeof *v0);
-        rbl_fdo_spin(sim, k, v0 + 3);
+        double *v = sim->vel_free + 6 * k;
         for (int a = 0; a < 3; a++)
-            v[a] = v0[a] + dt * g[a], v[3 + a] = v0[3 + a];
+            v[a] = sim->vel[3 * k + a] + dt * g[a];
+        rbl_fdo_spin(sim, k, v + 3);
         double speed = sqrt(rbl_dot3(v, v)) + sqrt(rbl_dot3(v + 3, v + 3)) * sim->bound[k];
         fastest = fmax(fastest, speed);
     }

@@ -123,6 +123,15 @@ int rbl_group_publish(rbl_file_group *g, int rc, rbl_error *err)
     return rc;
 }
 
+char *rbl_path_join(const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(len);
+    if (p)
+        snprintf(p, len, "%s/%s", dir, name);
+    return p;
+}
+
 int rbl_make_dirs(const char *path, rbl_error *err)
 {
     char *copy = strdup(path);

@@ -8,7 +8,6 @@
 #include "../shape/shape_internal.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,22 +15,14 @@
 typedef struct placed {
     double *x;   /* centres, 3 per object */
     double *r;   /* bounding radii */
-    size_t n, cap;
+    size_t n, cap_x, cap_r;
 } placed;
 
 static int placed_add(placed *p, const double x[3], double r)
 {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 256;
-        double *gx = realloc(p->x, 3 * cap * sizeof *gx);
-        if (gx)
-            p->x = gx;
-        double *gr = gx ? realloc(p->r, cap * sizeof *gr) : NULL;
-        if (!gr)
-            return 0;
-        p->r = gr;
-        p->cap = cap;
-    }
+    if (!rbl_grow_array((void **)&p->x, &p->cap_x, p->n + 1, 3 * sizeof *p->x) ||
+        !rbl_grow_array((void **)&p->r, &p->cap_r, p->n + 1, sizeof *p->r))
+        return 0;
     memcpy(p->x + 3 * p->n, x, 3 * sizeof *x);
     p->r[p->n++] = r;
     return 1;
@@ -183,39 +174,21 @@ typedef struct outputs {
     const char *dir;
     double *times;
     char **files;
-    size_t n_frames, cap;
-    char *thermo;
-    size_t len, thermo_cap;
+    size_t n_frames, cap_times, cap_files;
+    rbl_thermo_log log;
 } outputs;
-
-static char *join(const char *dir, const char *name)
-{
-    size_t len = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(len);
-    if (p)
-        snprintf(p, len, "%s/%s", dir, name);
-    return p;
-}
 
 static int write_frame(outputs *o, const rbl_fdo_sim *sim, double time, rbl_error *err)
 {
     size_t n = rbl_fdo_sim_count(sim);
-    if (o->n_frames == o->cap) {
-        size_t cap = o->cap ? 2 * o->cap : 64;
-        double *t = realloc(o->times, cap * sizeof *t);
-        if (t)
-            o->times = t;
-        char **f = t ? realloc(o->files, cap * sizeof *f) : NULL;
-        if (!f)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        o->files = f;
-        o->cap = cap;
-    }
+    if (!rbl_grow_array((void **)&o->times, &o->cap_times, o->n_frames + 1, sizeof *o->times) ||
+        !rbl_grow_array((void **)&o->files, &o->cap_files, o->n_frames + 1, sizeof *o->files))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     char name[64];
     snprintf(name, sizeof name, "objects_%06zu.vtp", o->n_frames);
     double *data = malloc((n ? n : 1) * 21 * sizeof *data);
     uint32_t *id = malloc((n ? n : 1) * sizeof *id);
-    char *path = join(o->dir, name), *rel = strdup(name);
+    char *path = rbl_path_join(o->dir, name), *rel = strdup(name);
     if (!data || !id || !path || !rel) {
         free(data), free(id), free(path), free(rel);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -249,74 +222,40 @@ static int write_frame(outputs *o, const rbl_fdo_sim *sim, double time, rbl_erro
     }
     o->times[o->n_frames] = time;
     o->files[o->n_frames++] = rel;
-    char *pvd = join(o->dir, "objects.pvd");
+    char *pvd = rbl_path_join(o->dir, "objects.pvd");
     rc = pvd ? rbl_pvd_write(pvd, o->times, o->files, o->n_frames, err)
              : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(pvd);
     return rc;
 }
 
-RBL_PRINTF(3, 4)
-static int append(outputs *o, rbl_error *err, const char *fmt, ...)
-{
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = o->thermo_cap - o->len;
-        int w = vsnprintf(o->thermo ? o->thermo + o->len : NULL, o->thermo ? room : 0, fmt, ap);
-        va_end(ap);
-        if (w < 0)
-            return rbl_error_set(err, RBL_EIO, "thermo.csv: cannot format a row");
-        if (o->thermo && (size_t)w < room) {
-            o->len += (size_t)w;
-            return RBL_OK;
-        }
-        size_t cap = o->thermo_cap ? 2 * o->thermo_cap : 65536;
-        while (cap < o->len + (size_t)w + 1)
-            cap *= 2;
-        char *grown = realloc(o->thermo, cap);
-        if (!grown)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for thermo.csv");
-        o->thermo = grown;
-        o->thermo_cap = cap;
-    }
-}
-
 /* A thermo row in memory; the file rewritten whole (atomically) by write_thermo. */
 static int add_thermo(outputs *o, const rbl_fdo_sim *sim, uint64_t step, double time,
                       rbl_error *err)
 {
-    int rc = RBL_OK;
-    if (!o->len)
-        rc = append(o, err, "time,step,objects,kinetic,potential,total,contacts,active,"
-                            "passes,fallbacks,capped,precompute_s,detect_s,resolve_s,final_s\n");
+    int ok = 1;
+    if (!o->log.len)
+        ok = rbl_thermo_log_append(&o->log, "time,step,objects,kinetic,potential,total,contacts,"
+                                   "active,passes,fallbacks,capped,precompute_s,detect_s,"
+                                   "resolve_s,final_s\n");
     double ke, pe;
     rbl_fdo_sim_energy(sim, &ke, &pe);
     rbl_fdo_stats st;
     rbl_fdo_sim_stats(sim, &st);
-    if (rc == RBL_OK)
-        rc = append(o, err, "%.9g,%llu,%zu,%.9g,%.9g,%.9g,%zu,%zu,%zu,%zu,%zu,%.3g,%.3g,%.3g,"
-                    "%.3g\n", time, (unsigned long long)step, rbl_fdo_sim_count(sim), ke, pe,
-                    ke + pe, st.contacts, st.active, st.passes, st.fallbacks, st.capped,
-                    st.seconds[0], st.seconds[1], st.seconds[2], st.seconds[3]);
-    return rc;
+    ok = ok && rbl_thermo_log_append(&o->log, "%.9g,%llu,%zu,%.9g,%.9g,%.9g,%zu,%zu,%zu,%zu,%zu,"
+                                     "%.3g,%.3g,%.3g,%.3g\n", time, (unsigned long long)step,
+                                     rbl_fdo_sim_count(sim), ke, pe, ke + pe, st.contacts,
+                                     st.active, st.passes, st.fallbacks, st.capped, st.seconds[0],
+                                     st.seconds[1], st.seconds[2], st.seconds[3]);
+    return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for thermo.csv");
 }
 
+/* thermo.csv rewritten whole with each frame (atomically: never seen half-written). */
 static int write_thermo(const outputs *o, rbl_error *err)
 {
-    char *path = join(o->dir, "thermo.csv");
-    if (!path)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    rbl_atomic_file f;
-    int rc = rbl_atomic_open(&f, path, err);
-    if (rc == RBL_OK) {
-        if (fwrite(o->thermo, 1, o->len, f.file) != o->len) {
-            rbl_atomic_abort(&f);
-            rc = rbl_error_set(err, RBL_EIO, "%s: cannot write", path);
-        } else {
-            rc = rbl_atomic_commit(&f, err);
-        }
-    }
+    char *path = rbl_path_join(o->dir, "thermo.csv");
+    int rc = path ? rbl_thermo_log_write(&o->log, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     return rc;
 }
@@ -408,7 +347,8 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
     }
     for (size_t k = 0; k < o.n_frames; k++)
         free(o.files[k]);
-    free(o.files), free(o.times), free(o.thermo);
+    free(o.files), free(o.times);
+    rbl_thermo_log_free(&o.log);
     rbl_fdo_sim_free(sim);
     return rc;
 }

@@ -71,6 +71,8 @@ int rbl_group_stage(rbl_file_group *g, const char *path, const char **staged, rb
 int rbl_group_publish(rbl_file_group *g, int rc, rbl_error *err);
 /* mkdir -p */
 int rbl_make_dirs(const char *path, rbl_error *err);
+/* "dir/name", malloc'd (NULL: out of memory). */
+char *rbl_path_join(const char *dir, const char *name);
 
 /* vtk.c — a VTK XML PolyData file: points, per-point arrays, and either one vertex per point
  * (cells = NULL) or polygons of cell_size corners. */

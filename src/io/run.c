@@ -276,15 +276,6 @@ typedef struct outputs {
     rbl_thermo_log log;
 } outputs;
 
-static char *join(const char *dir, const char *name)
-{
-    size_t len = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(len);
-    if (p)
-        snprintf(p, len, "%s/%s", dir, name);
-    return p;
-}
-
 /* shells_NNNNNN.csv beside frame NNNNNN: the radial profiles about the centre of mass. */
 static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
 {
@@ -296,7 +287,7 @@ static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_
     rbl_shell_row *rows = calloc(s->shells, sizeof *rows);
     char name[64];
     snprintf(name, sizeof name, "shells_%06zu.csv", o->n_frames - 1);
-    char *path = join(o->dir, name);
+    char *path = rbl_path_join(o->dir, name);
     double com[3];
     int rc = rows && path ? rbl_sim_shells(sim, &opt, rows, com, err)
                           : rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -334,7 +325,7 @@ static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
     }
     char name[64];
     snprintf(name, sizeof name, "grains_%06zu.vtp", o->n_frames);
-    char *path = join(o->dir, name);
+    char *path = rbl_path_join(o->dir, name);
     char *rel = strdup(name);
     if (!path || !rel) {
         free(path), free(rel);
@@ -403,7 +394,7 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps
     memcpy(at, &unit, 8); /* the spin unit, fixed at the start */
     char name[64];
     snprintf(name, sizeof name, "checkpoint_%09llu.bin", (unsigned long long)step);
-    char *path = join(o->dir, name);
+    char *path = rbl_path_join(o->dir, name);
     int rc = path ? rbl_checkpoint_write(path, sim, blob, len, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
@@ -457,7 +448,7 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
                                              write elsewhere: the series lists what is there) */
         char name[64];
         snprintf(name, sizeof name, "grains_%06zu.vtp", k);
-        char *frame = join(o->dir, name);
+        char *frame = rbl_path_join(o->dir, name);
         if (!frame)
             return rbl_error_set(err, RBL_ENOMEM, "out of memory");
         int here = access(frame, F_OK) == 0;
@@ -564,8 +555,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     outputs o;
     memset(&o, 0, sizeof o);
     o.dir = opt->output_dir ? opt->output_dir : s->output_dir;
-    o.pvd_path = join(o.dir, "grains.pvd");
-    o.thermo_path = join(o.dir, "thermo.csv");
+    o.pvd_path = rbl_path_join(o.dir, "grains.pvd");
+    o.thermo_path = rbl_path_join(o.dir, "thermo.csv");
     pour_state *ps = calloc((size_t)s->n_sources + 1, sizeof *ps);
     rbl_sim *sim = NULL;
     double unit = 1.0; /* of the spin */
@@ -701,7 +692,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     }
     rep->seconds = rbl_now() - start;
     if (rc == RBL_OK && s->final_grains) {
-        char *path = join(o.dir, s->final_grains);
+        char *path = rbl_path_join(o.dir, s->final_grains);
         rc = path ? rbl_grains_write_text(sim, path, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
         free(path);

@@ -121,6 +121,9 @@ typedef struct rbl_thermo_log {
  * energy (output.layers). */
 int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer_row *layers,
                        size_t n_layers, int axis, rbl_error *err);
+/* Any text appended to the log (impulse scenes' own columns); 0 when out of memory. */
+RBL_PRINTF(2, 3)
+int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...);
 int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err);
 void rbl_thermo_log_free(rbl_thermo_log *log);
 

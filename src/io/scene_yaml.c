@@ -53,7 +53,8 @@ static int parse_domain(rbl_yaml_ctx *c, yaml_node_t *n)
     yaml_node_t *p = rbl_yaml_get(c, n, "periodic");
     if (p) {
         if (p->type != YAML_SEQUENCE_NODE)
-            return rbl_yaml_fail(c, p, RBL_EPARSE, "'periodic' must be a list of axes, e.g. [x, y]");
+            return rbl_yaml_fail(c, p, RBL_EPARSE,
+                                 "'periodic' must be a list of axes, e.g. [x, y]");
         for (yaml_node_item_t *it = p->data.sequence.items.start; it < p->data.sequence.items.top;
              it++) {
             yaml_node_t *axis = rbl_yaml_node(c, *it);
@@ -90,13 +91,16 @@ static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
             return rbl_yaml_fail(c, m, RBL_EPARSE, "a material needs a 'name'");
         for (int j = 0; j < s->n_materials; j++)
             if (strcmp(s->material_names[j], name) == 0)
-                return rbl_yaml_fail(c, rbl_yaml_get(c, m, "name"), RBL_EPARSE, "material defined twice: '%s'",
-                            name);
+                return rbl_yaml_fail(c, rbl_yaml_get(c, m, "name"), RBL_EPARSE,
+                                     "material defined twice: '%s'", name);
         rbl_material *mat = &s->materials[i];
         mat->youngs_modulus = 0.0, mat->poisson_ratio = 0.3, mat->restitution = 0.5;
-        if ((rc = rbl_yaml_req_number(c, m, "density", &mat->density, 0.0, 1, "material")) != RBL_OK ||
-            (rc = rbl_yaml_opt_number(c, m, "youngs_modulus", &mat->youngs_modulus, 0.0, 1, INFINITY)) ||
-            (rc = rbl_yaml_opt_number(c, m, "poisson_ratio", &mat->poisson_ratio, -1.0, 1, 0.4999999)) ||
+        if ((rc = rbl_yaml_req_number(c, m, "density", &mat->density, 0.0, 1, "material")) !=
+                RBL_OK ||
+            (rc = rbl_yaml_opt_number(c, m, "youngs_modulus", &mat->youngs_modulus, 0.0, 1,
+                                      INFINITY)) ||
+            (rc = rbl_yaml_opt_number(c, m, "poisson_ratio", &mat->poisson_ratio, -1.0, 1,
+                                      0.4999999)) ||
             (rc = rbl_yaml_opt_number(c, m, "restitution", &mat->restitution, 0.0, 1, 1.0)) ||
             (rc = rbl_yaml_opt_number(c, m, "friction", &mat->friction, 0.0, 0, INFINITY)))
             return rc;
@@ -147,7 +151,8 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
                             "materials (youngs_modulus, poisson_ratio, restitution, friction); "
                             "remove '%s'",
                             explicit_keys[i]);
-        return rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1, INFINITY);
+        return rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
+                                   INFINITY);
     }
     if ((rc = rbl_yaml_req_number(c, n, "kn", &law->kn, 0.0, 1, "contact")) != RBL_OK ||
         (rc = rbl_yaml_opt_number(c, n, "kt", &law->kt, 0.0, 0, INFINITY)) ||
@@ -155,7 +160,8 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_opt_number(c, n, "gamma_t", &law->gamma_t, 0.0, 0, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "restitution", &s->restitution, 0.0, 1, 1.0)) ||
         (rc = rbl_yaml_opt_number(c, n, "friction", &law->friction, 0.0, 0, INFINITY)) ||
-        (rc = rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1, INFINITY)))
+        (rc = rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
+                                  INFINITY)))
         return rc;
     if (rbl_yaml_get(c, n, "restitution") && rbl_yaml_get(c, n, "gamma_n"))
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "restitution"), RBL_EPARSE,
@@ -191,13 +197,14 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n)
                 return rbl_yaml_fail(c, plane, RBL_EPARSE, "'plane' must be [A, B, C, D]");
             double v[4];
             for (int k = 0; k < 4; k++)
-                if ((rc = rbl_yaml_number(c, rbl_yaml_node(c, plane->data.sequence.items.start[k]), "plane",
-                                 &v[k])) != RBL_OK)
+                if ((rc = rbl_yaml_number(c, rbl_yaml_node(c, plane->data.sequence.items.start[k]),
+                                          "plane", &v[k])) != RBL_OK)
                     return rc;
             wall->normal[0] = v[0], wall->normal[1] = v[1], wall->normal[2] = v[2];
             wall->offset = v[3];
             if (rbl_yaml_get(c, w, "point") || rbl_yaml_get(c, w, "normal"))
-                return rbl_yaml_fail(c, w, RBL_EPARSE, "a wall is either 'plane' or 'point' + 'normal'");
+                return rbl_yaml_fail(c, w, RBL_EPARSE,
+                                     "a wall is either 'plane' or 'point' + 'normal'");
         } else {
             double pt[3];
             if ((rc = rbl_yaml_req_vector3(c, w, "point", pt, "wall")) != RBL_OK ||
@@ -241,8 +248,8 @@ static int parse_radius(rbl_yaml_ctx *c, yaml_node_t *n, rbl_size_dist *d)
     if (rc != RBL_OK)
         return rc;
     if (d->max < d->min)
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE, "radius: 'max' is below 'min': '%g' < '%g'",
-                    d->max, d->min);
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
+                             "radius: 'max' is below 'min': '%g' < '%g'", d->max, d->min);
     d->kind = kind == 0 ? RBL_SIZE_UNIFORM : RBL_SIZE_NORMAL;
     if (d->kind == RBL_SIZE_NORMAL) {
         if ((rc = rbl_yaml_req_number(c, n, "mean", &d->mean, 0.0, 1, "radius")) != RBL_OK ||
@@ -261,8 +268,9 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_s
         return rc;
     for (int a = 0; a < 3; a++)
         if (!(src->spec.hi[a] > src->spec.lo[a]))
-            return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE, "%s: max must exceed min: '%g' <= '%g'",
-                        what, src->spec.hi[a], src->spec.lo[a]);
+            return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
+                                 "%s: max must exceed min: '%g' <= '%g'", what, src->spec.hi[a],
+                                 src->spec.lo[a]);
     return RBL_OK;
 }
 
@@ -329,8 +337,8 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
             return rbl_yaml_fail(c, g, RBL_EPARSE,
                         "a grain source is exactly one of 'lattice', 'random', 'pour', 'file'");
         if (file) {
-            if (rbl_yaml_get(c, g, "radius") || rbl_yaml_get(c, g, "velocity") || rbl_yaml_get(c, g, "velocity_spread") ||
-                rbl_yaml_get(c, g, "clump"))
+            if (rbl_yaml_get(c, g, "radius") || rbl_yaml_get(c, g, "velocity") ||
+                rbl_yaml_get(c, g, "velocity_spread") || rbl_yaml_get(c, g, "clump"))
                 return rbl_yaml_fail(c, g, RBL_EPARSE,
                             "a 'file' source takes radius and velocity from the file");
             if ((rc = rbl_yaml_material_index(c, g, "grains", &src->spec.material)) != RBL_OK ||
@@ -344,25 +352,29 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
         }
         yaml_node_t *radius = rbl_yaml_get(c, g, "radius"), *clump = rbl_yaml_get(c, g, "clump");
         if (!radius == !clump)
-            return rbl_yaml_fail(c, g, RBL_EPARSE, "a grain source needs 'radius' (spheres) or 'clump' "
-                        "(a clump file), not both");
+            return rbl_yaml_fail(c, g, RBL_EPARSE,
+                                 "a grain source needs 'radius' (spheres) or 'clump' "
+                                 "(a clump file), not both");
         if ((rc = radius ? parse_radius(c, radius, &src->spec.size)
                          : parse_clump(c, clump, src)) != RBL_OK ||
             (rc = rbl_yaml_material_index(c, g, "grains", &src->spec.material)) != RBL_OK)
             return rc;
         if (rbl_yaml_get(c, g, "velocity") &&
-            (rc = rbl_yaml_vector3(c, rbl_yaml_get(c, g, "velocity"), "velocity", src->spec.vel)) != RBL_OK)
+            (rc = rbl_yaml_vector3(c, rbl_yaml_get(c, g, "velocity"), "velocity", src->spec.vel)) !=
+                RBL_OK)
             return rc;
         double seed = (double)(i + 1), cnt = 0.0;
         if ((rc = rbl_yaml_opt_number(c, g, "seed", &seed, 0.0, 0, 9007199254740992.0)) != RBL_OK ||
-            (rc = rbl_yaml_opt_number(c, g, "velocity_spread", &src->spec.vel_spread, 0.0, 0, INFINITY)))
+            (rc = rbl_yaml_opt_number(c, g, "velocity_spread", &src->spec.vel_spread, 0.0, 0,
+                                      INFINITY)))
             return rc;
         src->spec.seed = (uint64_t)seed;
         if (lat) {
             src->kind = RBL_SOURCE_LATTICE;
             if ((rc = rbl_yaml_keys_known(c, lat, "lattice", lattice_keys)) != RBL_OK ||
                 (rc = parse_region(c, lat, "lattice", src)) != RBL_OK ||
-                (rc = rbl_yaml_opt_number(c, lat, "spacing", &src->spec.spacing, 0.0, 1, INFINITY)) ||
+                (rc = rbl_yaml_opt_number(c, lat, "spacing", &src->spec.spacing, 0.0, 1,
+                                          INFINITY)) ||
                 (rc = rbl_yaml_opt_number(c, lat, "count", &cnt, 1.0, 0, 4e9)))
                 return rc;
             if (src->spec.spacing > 0.0 && src->spec.spacing < 2.0 * rbl_size_max(&src->spec.size))
@@ -420,11 +432,14 @@ static int parse_self_gravity(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_opt_number(c, n, "every", &every, 1.0, 0, 1e9)))
         return rc;
     if (cells != floor(cells))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "cells"), RBL_ERANGE, "'cells' (Nc) must be a whole number: '%s'",
-                    rbl_yaml_scalar(rbl_yaml_get(c, n, "cells")));
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "cells"), RBL_ERANGE,
+                             "'cells' (Nc) must be a whole number: '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "cells")));
     if (every != floor(every))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "every"), RBL_ERANGE, "'every' must be a whole number of steps: "
-                    "'%s'", rbl_yaml_scalar(rbl_yaml_get(c, n, "every")));
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "every"), RBL_ERANGE,
+                             "'every' must be a whole number of steps: "
+                             "'%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "every")));
     static const char *const own[][3] = {{"theta", "tree", NULL}, {"cells", "cells", NULL},
                                          {"lattice", "cells", NULL}};
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
@@ -484,16 +499,22 @@ static int parse_spin(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_opt_number(c, n, "every", &s->spin_every, 0.0, 1, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "until", &s->spin_until, -INFINITY, 0, INFINITY)))
         return rc;
-    int stepping = !!rbl_yaml_get(c, n, "step") + !!rbl_yaml_get(c, n, "every") + !!rbl_yaml_get(c, n, "until");
+    int stepping = !!rbl_yaml_get(c, n, "step") + !!rbl_yaml_get(c, n, "every") +
+                   !!rbl_yaml_get(c, n, "until");
     if (stepping != 0 && stepping != 3)
-        return rbl_yaml_fail(c, n, RBL_EPARSE, "'spin' raises omega with all three of 'step', 'every' "
-                                      "and 'until', or with none");
+        return rbl_yaml_fail(c, n, RBL_EPARSE,
+                             "'spin' raises omega with all three of 'step', 'every' "
+                             "and 'until', or with none");
     if (stepping && !(s->spin_until >= s->spin_omega))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "until"), RBL_ERANGE, "spin: 'until' must be >= the starting "
-                    "omega %g: '%s'", s->spin_omega, rbl_yaml_scalar(rbl_yaml_get(c, n, "until")));
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "until"), RBL_ERANGE,
+                             "spin: 'until' must be >= the starting "
+                             "omega %g: '%s'",
+                             s->spin_omega, rbl_yaml_scalar(rbl_yaml_get(c, n, "until")));
     if (stepping && (s->spin_until - s->spin_omega) / s->spin_step > 1e6)
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "step"), RBL_ERANGE, "spin: more than a million steps of "
-                    "omega: '%s'", rbl_yaml_scalar(rbl_yaml_get(c, n, "step")));
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "step"), RBL_ERANGE,
+                             "spin: more than a million steps of "
+                             "omega: '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "step")));
     s->spin = 1;
     return RBL_OK;
 }
@@ -516,7 +537,8 @@ static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
         if ((rc = rbl_yaml_number(c, dt, "dt", &s->cfg.dt)) != RBL_OK)
             return rc;
         if (!(s->cfg.dt > 0.0))
-            return rbl_yaml_fail(c, dt, RBL_ERANGE, "'dt' must be > 0 or auto: '%s'", rbl_yaml_scalar(dt));
+            return rbl_yaml_fail(c, dt, RBL_ERANGE, "'dt' must be > 0 or auto: '%s'",
+                                 rbl_yaml_scalar(dt));
     }
     double steps = 0.0, threads = 0.0, sort_every = 0.0;
     if ((rc = rbl_yaml_opt_number(c, n, "time", &s->end_time, 0.0, 1, INFINITY)) ||
@@ -530,7 +552,8 @@ static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
         return rc;
     if (!!rbl_yaml_get(c, n, "time") + !!rbl_yaml_get(c, n, "steps") != 1)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'run' needs exactly one of 'time' and 'steps'");
-    s->at_length = rbl_yaml_mark(rbl_yaml_get(c, n, "time") ? rbl_yaml_get(c, n, "time") : rbl_yaml_get(c, n, "steps"));
+    s->at_length = rbl_yaml_mark(rbl_yaml_get(c, n, "time") ? rbl_yaml_get(c, n, "time")
+                                                            : rbl_yaml_get(c, n, "steps"));
     s->steps = (uint64_t)steps;
     s->cfg.threads = (int)threads;
     s->cfg.sort_every = (uint64_t)sort_every;
@@ -552,15 +575,18 @@ static int parse_layers(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_req_number(c, n, "max", &lo->hi, -INFINITY, 0, "layers")))
         return rc;
     if (count != floor(count))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "count"), RBL_ERANGE, "'count' must be a whole number: '%s'",
-                    rbl_yaml_scalar(rbl_yaml_get(c, n, "count")));
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "count"), RBL_ERANGE,
+                             "'count' must be a whole number: '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "count")));
     if (!(lo->hi > lo->lo))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE, "layers: 'max' must exceed 'min': '%s'",
-                    rbl_yaml_scalar(rbl_yaml_get(c, n, "max")));
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
+                             "layers: 'max' must exceed 'min': '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "max")));
     yaml_node_t *a = rbl_yaml_get(c, n, "axis");
     const char *v = a ? rbl_yaml_scalar(a) : "z";
     if (!v || strlen(v) != 1 || v[0] < 'x' || v[0] > 'z')
-        return rbl_yaml_fail(c, a, RBL_EPARSE, "layers: 'axis' must be x, y or z: '%s'", v ? v : "?");
+        return rbl_yaml_fail(c, a, RBL_EPARSE, "layers: 'axis' must be x, y or z: '%s'",
+                             v ? v : "?");
     lo->axis = v[0] - 'x';
     lo->count = (size_t)count;
     return RBL_OK;
@@ -576,7 +602,8 @@ static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
         return rc;
     const char *folder = rbl_yaml_scalar(rbl_yaml_get(c, n, "folder"));
     if (rbl_yaml_get(c, n, "folder") && (!folder || !*folder))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "folder"), RBL_EPARSE, "'folder' must be a path");
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "folder"), RBL_EPARSE,
+                             "'folder' must be a path");
     if (folder) {
         free(s->output_dir);
         s->output_dir = strdup(folder);
@@ -591,12 +618,15 @@ static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     if ((rc = rbl_yaml_opt_number(c, n, "every", &s->frame_every, 0.0, 0, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)) ||
-        (rc = rbl_yaml_opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
+        (rc =
+             rbl_yaml_opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
         return rc;
-    s->at_frame_every = rbl_yaml_mark(rbl_yaml_get(c, n, "every") ? rbl_yaml_get(c, n, "every") : n);
-    s->at_thermo_every = rbl_yaml_mark(rbl_yaml_get(c, n, "thermo_every") ? rbl_yaml_get(c, n, "thermo_every") : n);
-    s->at_checkpoint_every =
-        rbl_yaml_mark(rbl_yaml_get(c, n, "checkpoint_every") ? rbl_yaml_get(c, n, "checkpoint_every") : n);
+    s->at_frame_every =
+        rbl_yaml_mark(rbl_yaml_get(c, n, "every") ? rbl_yaml_get(c, n, "every") : n);
+    s->at_thermo_every =
+        rbl_yaml_mark(rbl_yaml_get(c, n, "thermo_every") ? rbl_yaml_get(c, n, "thermo_every") : n);
+    s->at_checkpoint_every = rbl_yaml_mark(
+        rbl_yaml_get(c, n, "checkpoint_every") ? rbl_yaml_get(c, n, "checkpoint_every") : n);
     yaml_node_t *sh = rbl_yaml_get(c, n, "shells");
     if (sh) { /* shells: {count, radius, band}: radial profiles with each frame */
         static const char *const shell_keys[] = {"count", "radius", "band", NULL};
@@ -608,8 +638,10 @@ static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
             (rc = rbl_yaml_opt_number(c, sh, "band", &s->shells_band, 0.0, 1, INFINITY)))
             return rc;
         if (count != floor(count))
-            return rbl_yaml_fail(c, rbl_yaml_get(c, sh, "count"), RBL_ERANGE, "'count' must be a whole number: "
-                        "'%s'", rbl_yaml_scalar(rbl_yaml_get(c, sh, "count")));
+            return rbl_yaml_fail(c, rbl_yaml_get(c, sh, "count"), RBL_ERANGE,
+                                 "'count' must be a whole number: "
+                                 "'%s'",
+                                 rbl_yaml_scalar(rbl_yaml_get(c, sh, "count")));
         s->shells = (size_t)count;
     }
     yaml_node_t *ly = rbl_yaml_get(c, n, "layers");
@@ -684,7 +716,8 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     if ((rc = parse_domain(c, rbl_yaml_get(c, root, "domain"))) != RBL_OK)
         return rc;
     if (rbl_yaml_get(c, root, "gravity") &&
-        (rc = rbl_yaml_vector3(c, rbl_yaml_get(c, root, "gravity"), "gravity", s->cfg.gravity)) != RBL_OK)
+        (rc = rbl_yaml_vector3(c, rbl_yaml_get(c, root, "gravity"), "gravity", s->cfg.gravity)) !=
+            RBL_OK)
         return rc;
     if (rbl_yaml_get(c, root, "self_gravity") &&
         (rc = parse_self_gravity(c, rbl_yaml_get(c, root, "self_gravity"))) != RBL_OK)
@@ -692,16 +725,20 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     if ((rc = parse_materials(c, rbl_yaml_get(c, root, "materials"))) != RBL_OK ||
         (rc = parse_contact(c, rbl_yaml_get(c, root, "contact"))) != RBL_OK)
         return rc;
-    if (rbl_yaml_get(c, root, "walls") && (rc = parse_walls(c, rbl_yaml_get(c, root, "walls"))) != RBL_OK)
+    if (rbl_yaml_get(c, root, "walls") &&
+        (rc = parse_walls(c, rbl_yaml_get(c, root, "walls"))) != RBL_OK)
         return rc;
     if ((rc = parse_grains(c, rbl_yaml_get(c, root, "grains"))) != RBL_OK ||
         (rc = parse_run(c, rbl_yaml_get(c, root, "run"))) != RBL_OK)
         return rc;
-    if (rbl_yaml_get(c, root, "output") && (rc = parse_output(c, rbl_yaml_get(c, root, "output"))) != RBL_OK)
+    if (rbl_yaml_get(c, root, "output") &&
+        (rc = parse_output(c, rbl_yaml_get(c, root, "output"))) != RBL_OK)
         return rc;
-    if (rbl_yaml_get(c, root, "select") && (rc = parse_select(c, rbl_yaml_get(c, root, "select"))) != RBL_OK)
+    if (rbl_yaml_get(c, root, "select") &&
+        (rc = parse_select(c, rbl_yaml_get(c, root, "select"))) != RBL_OK)
         return rc;
-    if (rbl_yaml_get(c, root, "spin") && (rc = parse_spin(c, rbl_yaml_get(c, root, "spin"))) != RBL_OK)
+    if (rbl_yaml_get(c, root, "spin") &&
+        (rc = parse_spin(c, rbl_yaml_get(c, root, "spin"))) != RBL_OK)
         return rc;
     return RBL_OK;
 }

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-RBL_PRINTF(2, 3)
-static int append(rbl_thermo_log *log, const char *fmt, ...)
+int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...)
 {
     for (;;) {
         va_list ap;
@@ -42,34 +41,38 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
     int ok = 1;
     if (log->len == 0) {
         log->n_walls = t->n_walls;
-        ok = append(log, "time,step,grains,lost,kinetic,rotational,potential,elastic,total,"
-                         "contacts,wall_contacts,max_overlap_ratio");
+        ok = rbl_thermo_log_append(
+            log, "time,step,grains,lost,kinetic,rotational,potential,elastic,total,"
+                 "contacts,wall_contacts,max_overlap_ratio");
         for (size_t w = 0; ok && w < t->n_walls; w++)
-            ok = append(log, ",wall%zu_fx,wall%zu_fy,wall%zu_fz", w + 1, w + 1, w + 1);
-        ok = ok && append(log, ",self_potential,gravity_virial,contact_virial,momentum_x,"
-                               "momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
-                               "angular_momentum_z");
+            ok = rbl_thermo_log_append(log, ",wall%zu_fx,wall%zu_fy,wall%zu_fz", w + 1, w + 1,
+                                       w + 1);
+        ok = ok && rbl_thermo_log_append(
+                       log, ",self_potential,gravity_virial,contact_virial,momentum_x,"
+                            "momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
+                            "angular_momentum_z");
         for (size_t l = 0; ok && l < n_layers; l++)
-            ok = append(log, ",layer%zu_v%c,layer%zu_kinetic", l + 1, name, l + 1);
-        ok = ok && append(log, "\n");
+            ok = rbl_thermo_log_append(log, ",layer%zu_v%c,layer%zu_kinetic", l + 1, name, l + 1);
+        ok = ok && rbl_thermo_log_append(log, "\n");
     }
-    ok = ok && append(log, "%.10g,%llu,%zu,%llu,%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.6g",
-                      t->time, (unsigned long long)t->step, t->grains,
-                      (unsigned long long)t->lost, t->kinetic, t->rotational, t->potential,
-                      t->elastic, t->kinetic + t->rotational + t->potential + t->elastic,
-                      t->contacts, t->wall_contacts, t->max_overlap_ratio);
+    ok = ok && rbl_thermo_log_append(
+                   log, "%.10g,%llu,%zu,%llu,%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.6g", t->time,
+                   (unsigned long long)t->step, t->grains, (unsigned long long)t->lost, t->kinetic,
+                   t->rotational, t->potential, t->elastic,
+                   t->kinetic + t->rotational + t->potential + t->elastic, t->contacts,
+                   t->wall_contacts, t->max_overlap_ratio);
     for (size_t w = 0; ok && w < t->n_walls; w++)
-        ok = append(log, ",%.8g,%.8g,%.8g", t->wall_force[3 * w], t->wall_force[3 * w + 1],
-                    t->wall_force[3 * w + 2]);
-    ok = ok && append(log, ",%.10g,%.10g,%.10g", t->self_potential, t->gravity_virial,
-                      t->contact_virial);
+        ok = rbl_thermo_log_append(log, ",%.8g,%.8g,%.8g", t->wall_force[3 * w],
+                                   t->wall_force[3 * w + 1], t->wall_force[3 * w + 2]);
+    ok = ok && rbl_thermo_log_append(log, ",%.10g,%.10g,%.10g", t->self_potential,
+                                     t->gravity_virial, t->contact_virial);
     for (int a = 0; ok && a < 3; a++)
-        ok = append(log, ",%.12g", t->momentum[a]);
+        ok = rbl_thermo_log_append(log, ",%.12g", t->momentum[a]);
     for (int a = 0; ok && a < 3; a++)
-        ok = append(log, ",%.12g", t->angular_momentum[a]);
+        ok = rbl_thermo_log_append(log, ",%.12g", t->angular_momentum[a]);
     for (size_t l = 0; ok && l < n_layers; l++)
-        ok = append(log, ",%.8g,%.8g", layers[l].velocity[axis], layers[l].kinetic);
-    ok = ok && append(log, "\n");
+        ok = rbl_thermo_log_append(log, ",%.8g,%.8g", layers[l].velocity[axis], layers[l].kinetic);
+    ok = ok && rbl_thermo_log_append(log, "\n");
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
 }
 

@@ -37,7 +37,8 @@ yaml_node_t *rbl_yaml_node(rbl_yaml_ctx *c, int index)
 }
 
 /* Check that every key of mapping n is one of allowed (NULL-terminated). */
-int rbl_yaml_keys_known(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, const char *const *allowed)
+int rbl_yaml_keys_known(rbl_yaml_ctx *c, yaml_node_t *n, const char *what,
+                        const char *const *allowed)
 {
     if (n->type != YAML_MAPPING_NODE)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' must be a mapping of keys", what);
@@ -54,12 +55,15 @@ int rbl_yaml_keys_known(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, const
                 if (allowed[i + 1])
                     strncat(list, ", ", sizeof list - strlen(list) - 1);
             }
-            return rbl_yaml_fail(c, k, RBL_EPARSE, "unknown key in '%s' (known: %s): '%s'", what, list,
-                        name ? name : "?");
+            return rbl_yaml_fail(c, k, RBL_EPARSE, "unknown key in '%s' (known: %s): '%s'", what,
+                                 list, name ? name : "?");
         }
         /* duplicate keys are an error too */
         for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++)
-            if (strcmp(rbl_yaml_scalar(rbl_yaml_node(c, q->key)) ? rbl_yaml_scalar(rbl_yaml_node(c, q->key)) : "", name) == 0)
+            if (strcmp(rbl_yaml_scalar(rbl_yaml_node(c, q->key))
+                           ? rbl_yaml_scalar(rbl_yaml_node(c, q->key))
+                           : "",
+                       name) == 0)
                 return rbl_yaml_fail(c, k, RBL_EPARSE, "key given twice in '%s': '%s'", what, name);
     }
     return RBL_OK;
@@ -69,7 +73,8 @@ yaml_node_t *rbl_yaml_get(rbl_yaml_ctx *c, yaml_node_t *map, const char *key)
 {
     if (!map || map->type != YAML_MAPPING_NODE)
         return NULL;
-    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+    for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+         p++) {
         const char *k = rbl_yaml_scalar(rbl_yaml_node(c, p->key));
         if (k && strcmp(k, key) == 0)
             return rbl_yaml_node(c, p->value);
@@ -113,8 +118,8 @@ int rbl_yaml_opt_number(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, doub
         char upper[64] = "";
         if (hi < INFINITY)
             snprintf(upper, sizeof upper, " and <= %g", hi);
-        return rbl_yaml_fail(c, n, RBL_ERANGE, "'%s' must be %s %g%s: '%s'", key, lo_strict ? ">" : ">=",
-                    lo, upper, rbl_yaml_scalar(n));
+        return rbl_yaml_fail(c, n, RBL_ERANGE, "'%s' must be %s %g%s: '%s'", key,
+                             lo_strict ? ">" : ">=", lo, upper, rbl_yaml_scalar(n));
     }
     *out = x;
     return RBL_OK;
@@ -132,16 +137,19 @@ int rbl_yaml_vector3(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, double ou
 {
     if (!n || n->type != YAML_SEQUENCE_NODE ||
         n->data.sequence.items.top - n->data.sequence.items.start != 3)
-        return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' must be a list of 3 numbers, e.g. [0, 0, -9.81]", key);
+        return rbl_yaml_fail(c, n, RBL_EPARSE,
+                             "'%s' must be a list of 3 numbers, e.g. [0, 0, -9.81]", key);
     for (int a = 0; a < 3; a++) {
-        int rc = rbl_yaml_number(c, rbl_yaml_node(c, n->data.sequence.items.start[a]), key, &out[a]);
+        int rc =
+            rbl_yaml_number(c, rbl_yaml_node(c, n->data.sequence.items.start[a]), key, &out[a]);
         if (rc != RBL_OK)
             return rc;
     }
     return RBL_OK;
 }
 
-int rbl_yaml_req_vector3(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, double out[3], const char *what)
+int rbl_yaml_req_vector3(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, double out[3],
+                         const char *what)
 {
     yaml_node_t *n = rbl_yaml_get(c, map, key);
     if (!n)
@@ -149,7 +157,8 @@ int rbl_yaml_req_vector3(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, dou
     return rbl_yaml_vector3(c, n, key, out);
 }
 
-int rbl_yaml_choice(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, const char *const *names, int *out)
+int rbl_yaml_choice(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, const char *const *names,
+                    int *out)
 {
     yaml_node_t *n = rbl_yaml_get(c, map, key);
     if (!n)
@@ -177,8 +186,8 @@ int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what,
             *out = 0;
             return RBL_OK;
         }
-        return rbl_yaml_fail(c, map, RBL_EPARSE, "'%s' needs 'material' (%d materials are defined)", what,
-                    c->s->n_materials);
+        return rbl_yaml_fail(c, map, RBL_EPARSE, "'%s' needs 'material' (%d materials are defined)",
+                             what, c->s->n_materials);
     }
     const char *v = rbl_yaml_scalar(n);
     for (int i = 0; v && i < c->s->n_materials; i++)
