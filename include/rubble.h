@@ -925,6 +925,16 @@ RBL_API void rbl_ellipsoid_contact(const rbl_ellipsoid *a, const rbl_ellipsoid *
  * point, depth > 0 when the ellipsoid crosses the plane. */
 RBL_API void rbl_ellipsoid_plane_contact(const rbl_ellipsoid *a, const double n[3], double offset,
                                          rbl_fdo_contact *out);
+/* Ellipsoid against a tube: the open cylinder of the given radius about the segment from
+ * `from` along the unit `axis` for `length`, a thin wall with two faces (seed 003's inclined
+ * tube). An ellipsoid whose centre is nearer the axis than the radius is inside: its point
+ * farthest from the axis gives the contact; otherwise its nearest. normal: radial, into the
+ * ellipsoid's side; depth > 0 across the wall, exact (the normal is common); point midway.
+ * Returns 0, and no contact, when that point lies beyond the tube's ends (its rims are not
+ * modelled). scale is not given (0). fallback: an outside ellipsoid across the axis. */
+RBL_API int rbl_ellipsoid_cylinder_contact(const rbl_ellipsoid *a, const double from[3],
+                                           const double axis[3], double length, double radius,
+                                           rbl_fdo_contact *out);
 
 /* ---- impulse-based contact dynamics of functionally defined objects (SPEC FO3) ----
  * Seed 003 after Kaufman, Edmunds and Pai (SIGGRAPH 2005) and the energy-tracking impulse
@@ -970,6 +980,10 @@ RBL_API void rbl_fdo_sim_free(rbl_fdo_sim *sim);
 /* A fixed plane n . x = offset, objects on the side n . x > offset (n is normalised). */
 RBL_API int rbl_fdo_sim_add_plane(rbl_fdo_sim *sim, const double n[3], double offset,
                                   rbl_error *err);
+/* A tube wall: the open cylinder of this radius about the segment from -> to, two-faced (an
+ * object inside stays inside, one outside stays out; the rims are not modelled). */
+RBL_API int rbl_fdo_sim_add_tube(rbl_fdo_sim *sim, const double from[3], const double to[3],
+                                 double radius, rbl_error *err);
 /* An object of this shape (ellipsoids only for now) and density, its centre at pos, its axes
  * turned by quat (w, x, y, z), moving at vel with spin omega (rad/s, space frame). */
 RBL_API int rbl_fdo_sim_add(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density,

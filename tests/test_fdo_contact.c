@@ -8,6 +8,7 @@
 #include "rubble.h"
 #include "base/base_internal.h"
 #include "base/rotation.h"
+#include "fdo/fdo_internal.h"
 #include "shape/shape_internal.h"
 
 #include <string.h>
@@ -237,6 +238,130 @@ static void test_plane(void)
     }
 }
 
+/* The radial distance of x from the axis through `from` along unit `axis`. */
+static double axis_distance(const double from[3], const double axis[3], const double x[3])
+{
+    double d[3];
+    rbl_sub3(x, from, d);
+    double at = rbl_dot3(d, axis);
+    for (int k = 0; k < 3; k++)
+        d[k] -= at * axis[k];
+    return sqrt(rbl_dot3(d, d));
+}
+
+/* A point of e's surface with the parameter's pole along body axis `pole`. */
+static void surface_point_pole(const rbl_ellipsoid *e, int pole, double t, double p, double x[3])
+{
+    double u[3] = {sin(t) * cos(p), sin(t) * sin(p), cos(t)}, b[3];
+    for (int k = 0; k < 3; k++)
+        b[(pole + 1 + k) % 3] = e->semi[(pole + 1 + k) % 3] * u[k];
+    rbl_quat_rotate(e->quat, b, x);
+    for (int k = 0; k < 3; k++)
+        x[k] += e->centre[k];
+}
+
+/* The largest (sign +1) or smallest (-1) distance of e's surface from the axis: a parameter
+ * grid, then eight refinements about the best point, with the parameter's pole along each body
+ * axis in turn (an extreme at a pole is found poorly in that parameter). */
+static double brute_axis_extreme(const rbl_ellipsoid *e, const double from[3],
+                                 const double axis[3], double sign)
+{
+    double overall = -INFINITY;
+    for (int pole = 0; pole < 3; pole++) {
+        double best = -INFINITY, bt = 0, bp = 0, dt = M_PI / 60, dp = 2 * M_PI / 120;
+        for (int i = 0; i <= 60; i++)
+            for (int j = 0; j < 120; j++) {
+                double x[3];
+                surface_point_pole(e, pole, i * dt, j * dp, x);
+                double g = sign * axis_distance(from, axis, x);
+                if (g > best)
+                    best = g, bt = i * dt, bp = j * dp;
+            }
+        for (int level = 0; level < 8; level++) {
+            double t0 = bt, p0 = bp;
+            for (int i = -10; i <= 10; i++)
+                for (int j = -10; j <= 10; j++) {
+                    double x[3], t = t0 + i * dt / 5, p = p0 + j * dp / 5;
+                    surface_point_pole(e, pole, t, p, x);
+                    double g = sign * axis_distance(from, axis, x);
+                    if (g > best)
+                        best = g, bt = t, bp = p;
+                }
+            dt /= 5, dp /= 5;
+        }
+        overall = fmax(overall, best);
+    }
+    return sign * overall;
+}
+
+/* Tube (seed ref. [15]'s ellipsoid and quadric): random ellipsoids inside and outside a tube
+ * of radius 3 at random orientations, against a brute-force search over the surface; the
+ * point is on the surface with the ellipsoid's normal radial (the normal is common); spheres
+ * get the exact answers; nothing beyond the tube's ends. */
+static void test_cylinder(void)
+{
+    const double R = 3, length = 10;
+    int inside = 0, outside = 0, crossing = 0;
+    double worst = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        double axis[3], from[3], len;
+        do {
+            for (int k = 0; k < 3; k++)
+                axis[k] = uniform(-1, 1);
+            len = sqrt(rbl_dot3(axis, axis));
+        } while (len < 0.1 || len > 1);
+        for (int k = 0; k < 3; k++)
+            axis[k] /= len, from[k] = uniform(-2, 2);
+        double t1[3], t2[3];
+        rbl_fdo_tangents(axis, t1, t2);
+        double rho = trial % 10 == 0 ? 0 : uniform(0, 5), at = uniform(2, 8);
+        double angle = uniform(0, 2 * M_PI);
+        rbl_ellipsoid e;
+        random_ellipsoid(&e, 0);
+        for (int k = 0; k < 3; k++)
+            e.centre[k] = from[k] + at * axis[k] +
+                          rho * (cos(angle) * t1[k] + sin(angle) * t2[k]);
+        double sign = rho < R ? 1 : -1;
+        rbl_fdo_contact c;
+        ASSERT_EQ_INT(rbl_ellipsoid_cylinder_contact(&e, from, axis, length, R, &c), 1);
+        ASSERT_EQ_INT(c.fallback, 0);
+        double extreme = brute_axis_extreme(&e, from, axis, sign);
+        double truth = sign > 0 ? extreme - R : R - extreme;
+        /* the samples never reach beyond the exact extreme */
+        ASSERT_TRUE(c.depth >= truth - 1e-12);
+        ASSERT_NEAR(c.depth, truth, 1e-10);
+        worst = fmax(worst, fabs(c.depth - truth));
+        /* the extreme point lies on the surface, its outward normal along -normal */
+        double x[3], d[3], body[3], grad[3], g[3];
+        for (int k = 0; k < 3; k++)
+            x[k] = c.point[k] - 0.5 * c.depth * c.normal[k];
+        rbl_sub3(x, e.centre, d);
+        rbl_quat_rotate_back(e.quat, d, body);
+        double f = 0;
+        for (int k = 0; k < 3; k++)
+            f += body[k] * body[k] / (e.semi[k] * e.semi[k]),
+                grad[k] = body[k] / (e.semi[k] * e.semi[k]);
+        ASSERT_NEAR(f, 1, 1e-12);
+        rbl_quat_rotate(e.quat, grad, g);
+        double gl = sqrt(rbl_dot3(g, g));
+        ASSERT_NEAR(rbl_dot3(g, c.normal) / gl, -1, 1e-8);
+        ASSERT_NEAR(rbl_dot3(c.normal, axis), 0, 1e-12);
+        inside += sign > 0, outside += sign < 0, crossing += c.depth > 0;
+        /* a sphere of the same centre: exact */
+        double r = e.semi[0];
+        e.semi[1] = e.semi[2] = r;
+        rbl_ellipsoid_cylinder_contact(&e, from, axis, length, R, &c);
+        ASSERT_NEAR(c.depth, sign > 0 ? rho + r - R : R - rho + r, 1e-12);
+        /* moved beyond the end, no contact */
+        for (int k = 0; k < 3; k++)
+            e.centre[k] += (length + 2) * axis[k];
+        ASSERT_EQ_INT(rbl_ellipsoid_cylinder_contact(&e, from, axis, length, R, &c), 0);
+    }
+    printf("tube: %d inside, %d outside, %d across the wall; depth within %.2g of the brute "
+           "force\n", inside, outside, crossing, worst);
+    ASSERT_TRUE(inside > 50 && outside > 50 && crossing > 20);
+}
+
 /* Warm start: a pair moved a little needs fewer iterations from the last lambda. */
 static void test_warm_start(void)
 {
@@ -265,6 +390,7 @@ int main(void)
     rbl_rng_seed(&rng, 2024);
     test_spheres();
     test_plane();
+    test_cylinder();
     test_warm_start();
     test_scaled_to_touch();
     test_random_pairs();

@@ -10,6 +10,11 @@
 
 #include <string.h>
 
+static double dot(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
 static const double ZERO[3] = {0, 0, 0}, IDENTITY[4] = {1, 0, 0, 0};
 
 static rbl_fdo_sim *make(double dt, double mu, double e, const double g[3])
@@ -212,6 +217,45 @@ static void test_incline(void)
     }
 }
 
+/* A sphere in a tube inclined at 20 degrees (the seed's inclined tube): with friction it rolls
+ * down with a = 5/7 g sin(theta); without, it slides with g sin(theta); either way it stays on
+ * the tube's floor, at R - r from the axis, and the energy never grows. */
+static void test_tube(void)
+{
+    const double th = 20 * M_PI / 180, g = 9.81, dt = 1e-4, R = 0.03, r = 0.01;
+    const double axis[3] = {cos(th), 0, -sin(th)}, down[3] = {-sin(th), 0, -cos(th)};
+    for (int rough = 0; rough < 2; rough++) {
+        rbl_fdo_sim *sim = make(dt, rough ? 0.5 : 0, 0, (double[3]){0, 0, -g});
+        ASSERT_OK(rbl_fdo_sim_add_tube(sim, ZERO, (double[3]){axis[0], 0, axis[2]}, R, NULL));
+        rbl_fdo_shape s = {.semi = {r, r, r}};
+        double start[3];
+        for (int k = 0; k < 3; k++)
+            start[k] = 0.05 * axis[k] + (R - r) * down[k];
+        ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, start, IDENTITY, ZERO, ZERO, NULL));
+        double e_prev = energy(sim), worst_off = 0;
+        for (int block = 0; block < 20; block++) {
+            ASSERT_OK(rbl_fdo_sim_step(sim, 100, NULL));
+            ASSERT_TRUE(energy(sim) <= e_prev + 1e-12);
+            e_prev = energy(sim);
+            double x[3], off = 0;
+            rbl_fdo_sim_get(sim, 0, x, NULL, NULL, NULL);
+            double along = dot(x, axis);
+            for (int k = 0; k < 3; k++)
+                off = fmax(off, fabs(x[k] - along * axis[k] - (R - r) * down[k]));
+            worst_off = fmax(worst_off, off);
+        }
+        double v[3];
+        rbl_fdo_sim_get(sim, 0, NULL, NULL, v, NULL);
+        double a = dot(v, axis) / (2000 * dt);
+        double expect = (rough ? 5.0 / 7 : 1) * g * sin(th);
+        printf("tube at 20 degrees, %s: a = %.6f m/s^2 (closed form %.6f), off the floor by at "
+               "most %.2g m\n", rough ? "rolling" : "sliding", a, expect, worst_off);
+        ASSERT_NEAR(a, expect, 1e-5 * g);
+        ASSERT_TRUE(worst_off < 1e-8);
+        rbl_fdo_sim_free(sim);
+    }
+}
+
 /* A column of five ellipsoids resting on each other stands: 2e4 steps, no object moves more
  * than the slop, nothing gains energy. */
 static void test_column(void)
@@ -340,6 +384,7 @@ int main(void)
     test_head_on();
     test_cradle();
     test_incline();
+    test_tube();
     test_column();
     test_heap_energy();
     test_threads();

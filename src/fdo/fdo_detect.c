@@ -2,7 +2,8 @@
  * library's grid on bounding spheres grown by half the step's margin (linear in the number of
  * objects); each candidate pair is screened by the seed's exact test, the characteristic
  * polynomial of the two ellipsoids grown by the margin, and the survivors get their point,
- * normal and depth from the Perram-Wertheim construction. Planes in closed form. Each contact
+ * normal and depth from the Perram-Wertheim construction. Planes in closed form, tubes by
+ * their shadow (ellipsoid_cylinder.c). Each contact
  * is then listed twice, once for each object, in an order fixed by the objects' indices. */
 #include "fdo_internal.h"
 
@@ -55,6 +56,27 @@ static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_
     return kept_contact(sim, c);
 }
 
+/* Object k against each wall, planes then tubes; depth -inf where there is no contact. A tube
+ * is tried only where the bounding sphere reaches its wall within the margin. */
+static void wall_contacts(const rbl_fdo_sim *sim, size_t k, rbl_fdo_contact *out)
+{
+    rbl_ellipsoid e;
+    rbl_fdo_ellipsoid_of(sim, k, &e);
+    for (size_t w = 0; w < sim->n_planes; w++)
+        rbl_ellipsoid_plane_contact(&e, sim->plane + 4 * w, sim->plane[4 * w + 3], out++);
+    double reach = sim->bound[k] + sim->margin;
+    for (size_t w = 0; w < sim->n_tubes; w++, out++) {
+        const double *t = sim->tube + 8 * w;
+        double rel[3];
+        rbl_sub3(e.centre, t, rel);
+        double along = rbl_dot3(rel, t + 3);
+        double rho = sqrt(fmax(rbl_dot3(rel, rel) - along * along, 0));
+        if (along < -reach || along > t[6] + reach || fabs(rho - t[7]) > reach ||
+            !rbl_ellipsoid_cylinder_contact(&e, t, t + 3, t[6], t[7], out))
+            out->depth = -INFINITY;
+    }
+}
+
 static int grow_sides(rbl_fdo_sim *sim, size_t need, rbl_error *err)
 {
     if (need <= sim->cap_sides)
@@ -88,14 +110,14 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
         if (rc != RBL_OK)
             return rc;
     }
-    size_t np = sim->pairs.n, nw = n * sim->n_planes;
+    size_t np = sim->pairs.n, walls_each = sim->n_planes + sim->n_tubes, nw = n * walls_each;
     /* one to spare: never a null buffer, even with nothing to detect */
     if (!rbl_grow_array((void **)&sim->found, &sim->cap_found, np + nw + 1,
                         sizeof *sim->found) ||
         !rbl_grow_array((void **)&sim->fill, &sim->cap_fill, n + 1, sizeof *sim->fill))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu candidate contacts",
                              np + nw);
-    /* the pairs' contacts first, then each object's planes; kept: depth > -margin */
+    /* the pairs' contacts first, then each object's walls; kept: depth > -margin */
     rbl_fdo_contact *found = sim->found, *walls = sim->found + np;
     size_t fallbacks = 0;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(+ : fallbacks)
@@ -105,7 +127,7 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
             found[p].depth = -INFINITY;
         fallbacks += kept_contact(sim, found + p) && found[p].fallback;
     }
-    /* count the sides of each object: two per kept pair, one per touching plane */
+    /* count the sides of each object: two per kept pair, one per touching wall */
     size_t *start = sim->start;
     memset(start, 0, (n + 1) * sizeof *start);
     size_t kept = 0;
@@ -118,24 +140,20 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
     size_t wall_sides = 0;
     if (nw) {
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
-        for (size_t k = 0; k < n; k++) {
-            rbl_ellipsoid e;
-            rbl_fdo_ellipsoid_of(sim, k, &e);
-            for (size_t w = 0; w < sim->n_planes; w++)
-                rbl_ellipsoid_plane_contact(&e, sim->plane + 4 * w, sim->plane[4 * w + 3],
-                                            walls + k * sim->n_planes + w);
-        }
         for (size_t k = 0; k < n; k++)
-            for (size_t w = 0; w < sim->n_planes; w++)
-                if (kept_contact(sim, walls + k * sim->n_planes + w))
-                    start[k + 1]++, wall_sides++;
+            wall_contacts(sim, k, walls + k * walls_each);
+        for (size_t k = 0; k < n * walls_each; k++)
+            if (kept_contact(sim, walls + k)) {
+                start[k / walls_each + 1]++, wall_sides++;
+                fallbacks += walls[k].fallback;
+            }
     }
     for (size_t k = 0; k < n; k++)
         start[k + 1] += start[k];
     rc = grow_sides(sim, start[n], err);
     if (rc != RBL_OK)
         return rc;
-    /* fill: each object's pairs in the sorted pair order, then its planes */
+    /* fill: each object's pairs in the sorted pair order, then its walls */
     size_t *fill = sim->fill;
     memcpy(fill, start, n * sizeof *fill);
     for (size_t p = 0; p < np; p++) {
@@ -147,8 +165,8 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
         put_side(sim->side + fill[j]++, i, c->point, c->normal, -1, c->depth);
     }
     for (size_t k = 0; k < n && nw; k++)
-        for (size_t w = 0; w < sim->n_planes; w++) {
-            const rbl_fdo_contact *c = walls + k * sim->n_planes + w;
+        for (size_t w = 0; w < walls_each; w++) {
+            const rbl_fdo_contact *c = walls + k * walls_each + w;
             if (kept_contact(sim, c))
                 put_side(sim->side + fill[k]++, RBL_FDO_WALL + (uint32_t)w, c->point, c->normal,
                          1, c->depth);

@@ -31,6 +31,20 @@ static inline double rbl_sym3_det(const rbl_sym3 m)
 /* Solve m x = b for a symmetric positive definite m (Cholesky); 0 if m is not. */
 int rbl_sym3_solve_spd(const rbl_sym3 m, const double b[3], double x[3]);
 
+/* Two unit tangents t1, t2 completing the unit n to a right-handed frame (n, t1, t2). */
+static inline void rbl_fdo_tangents(const double n[3], double t1[3], double t2[3])
+{
+    int axis = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2)
+                                       : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
+    double e[3] = {0, 0, 0};
+    e[axis] = 1;
+    rbl_cross3(n, e, t1);
+    double len = sqrt(rbl_dot3(t1, t1));
+    for (int a = 0; a < 3; a++)
+        t1[a] /= len;
+    rbl_cross3(n, t1, t2);
+}
+
 /* R diag(d) R^T for the rotation of q (body -> space). */
 void rbl_sym3_rotated_diagonal(const double q[4], const double d[3], rbl_sym3 out);
 
@@ -38,7 +52,7 @@ void rbl_sym3_rotated_diagonal(const double q[4], const double d[3], rbl_sym3 ou
 
 /* One side of a contact, as its object sees it: normal n points into the object (the way it
  * must move to separate), point p, depth > 0 overlap or < 0 gap. other is the partner's index,
- * or RBL_FDO_WALL + plane index. */
+ * or RBL_FDO_WALL + wall index (the planes, then the tubes). */
 #define RBL_FDO_WALL 0x80000000u
 
 typedef struct rbl_fdo_side {
@@ -93,6 +107,8 @@ struct rbl_fdo_sim {
     /* planes */
     size_t n_planes;
     double *plane;      /* 4: n, offset */
+    size_t n_tubes;
+    double *tube;       /* 8: from, unit axis, length, radius */
     /* contacts of this step, grouped by object (CSR over start) */
     rbl_fdo_side *side;
     size_t n_sides, cap_sides;

@@ -40,19 +40,6 @@ static void world_inverse_inertia(const double q[4], const double moment[3], rbl
     rbl_sym3_rotated_diagonal(q, inv, out);
 }
 
-static void tangents(const double n[3], double t1[3], double t2[3])
-{
-    int axis = fabs(n[0]) < fabs(n[1]) ? (fabs(n[0]) < fabs(n[2]) ? 0 : 2)
-                                       : (fabs(n[1]) < fabs(n[2]) ? 1 : 2);
-    double e[3] = {0, 0, 0};
-    e[axis] = 1;
-    rbl_cross3(n, e, t1);
-    double len = sqrt(rbl_dot3(t1, t1));
-    for (int a = 0; a < 3; a++)
-        t1[a] /= len;
-    rbl_cross3(n, t1, t2);
-}
-
 /* The generalised direction [s d; s (r x d)] with r = p - x. */
 static void direction(const double d[3], const double p[3], const double x[3], double s,
                       double J[6])
@@ -153,7 +140,7 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
     w->sign = wall || k > s->other ? 1 : -1;
     for (int a = 0; a < 3; a++)
         w->n[a] = w->sign * s->normal[a];
-    tangents(w->n, w->t1, w->t2);
+    rbl_fdo_tangents(w->n, w->t1, w->t2);
     const double *x = sim->pos + 3 * k;
     direction(w->n, s->point, x, w->sign, w->Jn);
     direction(w->t1, s->point, x, w->sign, w->Jt1);

@@ -85,7 +85,8 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
         return;
     free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound);
     free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom);
-    free(sim->vel_free), free(sim->vel_new), free(sim->push), free(sim->plane);
+    free(sim->vel_free), free(sim->vel_new), free(sim->push), free(sim->plane),
+        free(sim->tube);
     free(sim->vel_spare), free(sim->vel_compressed), free(sim->rows), free(sim->active_count),
         free(sim->memory);
     free(sim->memory_start), free(sim->cluster), free(sim->cluster_sums);
@@ -110,6 +111,27 @@ int rbl_fdo_sim_add_plane(rbl_fdo_sim *sim, const double n[3], double offset, rb
     for (int k = 0; k < 3; k++)
         p[k] = n[k] / len;
     p[3] = offset / len;
+    return RBL_OK;
+}
+
+int rbl_fdo_sim_add_tube(rbl_fdo_sim *sim, const double from[3], const double to[3],
+                         double radius, rbl_error *err)
+{
+    double axis[3];
+    rbl_sub3(to, from, axis);
+    double length = sqrt(rbl_dot3(axis, axis));
+    if (!(length > 0) || !isfinite(length) || !(radius > 0) || !isfinite(radius))
+        return rbl_error_set(err, RBL_ERANGE, "tube: from (%g, %g, %g) to (%g, %g, %g), radius "
+                             "%g: the ends must be finite and apart, the radius finite and > 0",
+                             from[0], from[1], from[2], to[0], to[1], to[2], radius);
+    double *grown = realloc(sim->tube, 8 * (sim->n_tubes + 1) * sizeof *grown);
+    if (!grown)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a tube");
+    sim->tube = grown;
+    double *t = grown + 8 * sim->n_tubes++;
+    for (int k = 0; k < 3; k++)
+        t[k] = from[k], t[3 + k] = axis[k] / length;
+    t[6] = length, t[7] = radius;
     return RBL_OK;
 }
 

@@ -1,6 +1,6 @@
 /* fdo_run.c — `rubble run` of an impulse scene (seed 003, SPEC FO): the objects of each source
  * placed (lattice or random sequential addition, each turned at random or as given), plane
- * walls, the steps with progress, ParaView frames (objects_NNNNNN.vtp: each centre with the
+ * and tube walls, the steps with progress, ParaView frames (objects_NNNNNN.vtp: each centre with the
  * tensor R diag(a, b, c) R^T, which ParaView's Tensor Glyph of a sphere draws as the
  * ellipsoid), objects.pvd, and thermo.csv with the seed's four phases timed. */
 #include "scene_internal.h"
@@ -35,6 +35,16 @@ static int clear_at(const rbl_scene *s, const placed *p, const double x[3], doub
         const rbl_wall *wall = &s->walls[w];
         double len = sqrt(rbl_dot3(wall->normal, wall->normal));
         if ((rbl_dot3(wall->normal, x) + wall->offset) / len < r)
+            return 0;
+    }
+    for (int w = 0; w < s->n_tubes; w++) {
+        const rbl_scene_tube *t = &s->tubes[w];
+        double axis[3], rel[3];
+        rbl_sub3(t->to, t->from, axis);
+        rbl_sub3(x, t->from, rel);
+        double length = sqrt(rbl_dot3(axis, axis)), along = rbl_dot3(rel, axis) / length;
+        double rho = sqrt(fmax(rbl_dot3(rel, rel) - along * along, 0));
+        if (along > -r && along < length + r && fabs(rho - t->radius) < r)
             return 0;
     }
     for (size_t k = 0; k < p->n; k++) {
@@ -157,6 +167,10 @@ static int build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_si
     for (int w = 0; w < s->n_walls && rc == RBL_OK; w++)
         if ((rc = rbl_fdo_sim_add_plane(*out, s->walls[w].normal, -s->walls[w].offset, err)))
             rbl_scene_error_at(s, s->at_walls, err);
+    for (int w = 0; w < s->n_tubes && rc == RBL_OK; w++)
+        if ((rc = rbl_fdo_sim_add_tube(*out, s->tubes[w].from, s->tubes[w].to, s->tubes[w].radius,
+                                       err)))
+            rbl_scene_error_at(s, s->tubes[w].at, err);
     placed p = {0};
     for (int k = 0; k < s->n_objects && rc == RBL_OK; k++)
         rc = place_source(s, &s->objects[k], *out, &p, err);

@@ -44,6 +44,12 @@ typedef struct rbl_object_source {
     rbl_mark at;
 } rbl_object_source;
 
+/* A tube wall of an impulse scene: the open cylinder about the segment from -> to. */
+typedef struct rbl_scene_tube {
+    double from[3], to[3], radius;
+    rbl_mark at;
+} rbl_scene_tube;
+
 struct rbl_scene {
     char *path;
     rbl_sim_config cfg;
@@ -55,6 +61,8 @@ struct rbl_scene {
     int n_materials;
     rbl_wall *walls;
     int n_walls;
+    rbl_scene_tube *tubes;    /* impulse scenes only */
+    int n_tubes;
     rbl_source *sources;
     int n_sources;
     int sources_allocated;    /* entries of sources (zeroed beyond n_sources) */

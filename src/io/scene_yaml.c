@@ -172,23 +172,56 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
-static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n)
+/* A tube: {from: [x, y, z], to: [x, y, z], radius: r}. */
+static int parse_tube(rbl_yaml_ctx *c, yaml_node_t *n, rbl_scene_tube *tube)
 {
-    static const char *const keys[] = {"point", "normal", "plane", "material", NULL};
+    static const char *const keys[] = {"from", "to", "radius", NULL};
+    int rc = rbl_yaml_keys_known(c, n, "tube", keys);
+    if (rc != RBL_OK || (rc = rbl_yaml_req_vector3(c, n, "from", tube->from, "tube")) ||
+        (rc = rbl_yaml_req_vector3(c, n, "to", tube->to, "tube")) ||
+        (rc = rbl_yaml_req_number(c, n, "radius", &tube->radius, 0, 1, "tube")))
+        return rc;
+    double d2 = 0;
+    for (int k = 0; k < 3; k++)
+        d2 += (tube->to[k] - tube->from[k]) * (tube->to[k] - tube->from[k]);
+    if (!(d2 > 0) || !isfinite(d2))
+        return rbl_yaml_fail(c, n, RBL_ERANGE, "a tube's 'from' and 'to' must be apart");
+    tube->at = rbl_yaml_mark(n);
+    return RBL_OK;
+}
+
+/* Plane walls; in an impulse scene also tubes. */
+static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
+{
+    static const char *const keys[] = {"point", "normal", "plane", "material", "tube", NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'walls' must be a list");
     size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
     s->walls = calloc(count ? count : 1, sizeof *s->walls);
-    if (!s->walls)
+    s->tubes = calloc(count ? count : 1, sizeof *s->tubes);
+    if (!s->walls || !s->tubes)
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
         yaml_node_t *w = rbl_yaml_node(c, n->data.sequence.items.start[i]);
         int rc = rbl_yaml_keys_known(c, w, "walls", keys);
         if (rc != RBL_OK)
             return rc;
-        rbl_wall *wall = &s->walls[i];
+        yaml_node_t *tube = rbl_yaml_get(c, w, "tube");
+        if (tube) {
+            if (!impulse)
+                return rbl_yaml_fail(c, tube, RBL_EPARSE, "a 'tube' wall is for impulse scenes "
+                                     "(docs/fdo.md); grains have plane walls");
+            if (rbl_yaml_get(c, w, "point") || rbl_yaml_get(c, w, "normal") ||
+                rbl_yaml_get(c, w, "plane") || rbl_yaml_get(c, w, "material"))
+                return rbl_yaml_fail(c, w, RBL_EPARSE, "a tube wall has only 'tube'");
+            if ((rc = parse_tube(c, tube, &s->tubes[s->n_tubes])) != RBL_OK)
+                return rc;
+            s->n_tubes++;
+            continue;
+        }
+        rbl_wall *wall = &s->walls[s->n_walls];
         yaml_node_t *plane = rbl_yaml_get(c, w, "plane");
         if (plane) {
             /* the seed's A x + B y + C z + D = 0 */
@@ -667,7 +700,7 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     yaml_node_t *g = rbl_yaml_get(c, root, "gravity"), *walls = rbl_yaml_get(c, root, "walls");
     yaml_node_t *out = rbl_yaml_get(c, root, "output"), *run = rbl_yaml_get(c, root, "run");
     if ((g && (rc = rbl_yaml_vector3(c, g, "gravity", s->cfg.gravity)) != RBL_OK) ||
-        (walls && (rc = parse_walls(c, walls)) != RBL_OK) ||
+        (walls && (rc = parse_walls(c, walls, 1)) != RBL_OK) ||
         (rc = parse_run(c, run)) != RBL_OK || (out && (rc = parse_output(c, out)) != RBL_OK))
         return rc;
     if (s->dt_auto)
@@ -726,7 +759,7 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
         (rc = parse_contact(c, rbl_yaml_get(c, root, "contact"))) != RBL_OK)
         return rc;
     if (rbl_yaml_get(c, root, "walls") &&
-        (rc = parse_walls(c, rbl_yaml_get(c, root, "walls"))) != RBL_OK)
+        (rc = parse_walls(c, rbl_yaml_get(c, root, "walls"), 0)) != RBL_OK)
         return rc;
     if ((rc = parse_grains(c, rbl_yaml_get(c, root, "grains"))) != RBL_OK ||
         (rc = parse_run(c, rbl_yaml_get(c, root, "run"))) != RBL_OK)
@@ -864,6 +897,7 @@ void rbl_scene_free(rbl_scene *s)
     free(s->material_names);
     free(s->materials);
     free(s->walls);
+    free(s->tubes);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */
         free(s->sources[i].file);

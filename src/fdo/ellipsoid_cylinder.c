@@ -1,0 +1,150 @@
+/* ellipsoid_cylinder.c — contact of an ellipsoid and a tube (SPEC FO2: an ellipsoid and another
+ * quadric, seed ref. [15]; the seed's inclined tube). The tube is the open cylinder of radius R
+ * about a segment, a thin wall with two faces: an object whose centre is nearer the axis than R
+ * is inside and touches it with its point farthest from the axis; one outside, with its nearest.
+ *
+ * Both are found in the plane across the axis. An ellipsoid with Sigma = R diag(a^2, b^2, c^2)
+ * R^T casts there the ellipse whose support point in a direction nu of the plane is
+ * m + S nu / sqrt(nu^T S nu) (S: Sigma restricted to the plane, m: the centre's offset from the
+ * axis), and that shadow point is the projection of the ellipsoid's own support point
+ * c + Sigma nu / sqrt(nu^T Sigma nu). So the farthest (nearest) point of the ellipsoid from the
+ * axis is the support point in the direction nu whose shadow point is farthest (nearest): a
+ * search over one angle, 16 samples and a golden-section refinement, without trigonometry.
+ * There the ellipsoid's normal is radial, the cylinder's too: the normal is common and the
+ * depth, R less (or minus) that point's distance from the axis, is exact. Brozos-Vazquez et al.
+ * (ref. [15]) classify the same positions from the characteristic polynomial of the pencil;
+ * the shadow gives the contact point and depth directly. */
+#include "fdo_internal.h"
+
+#include <string.h>
+
+#define SAMPLES 16
+#define GOLDEN_STEPS 40
+
+/* The squared distance from the axis of the shadow's support point in direction nu (not
+ * necessarily unit) of the plane; S = {s11, s22, s12}, the centre at (m, 0). */
+static double shadow_distance2(const double S[3], double m, const double nu[2])
+{
+    double Sv0 = S[0] * nu[0] + S[2] * nu[1], Sv1 = S[2] * nu[0] + S[1] * nu[1];
+    double h = sqrt(nu[0] * Sv0 + nu[1] * Sv1);
+    double y0 = m + Sv0 / h, y1 = Sv1 / h;
+    return y0 * y0 + y1 * y1;
+}
+
+/* The direction nu whose shadow point is farthest from the axis (sign +1) or nearest (-1). */
+static void extreme_direction(const double S[3], double m, double sign, double nu[2])
+{
+    /* cos and sin of k pi / 8 */
+    static const double c8[SAMPLES] = {1,
+                                       0.92387953251128674,
+                                       0.70710678118654752,
+                                       0.38268343236508977,
+                                       0,
+                                       -0.38268343236508977,
+                                       -0.70710678118654752,
+                                       -0.92387953251128674,
+                                       -1,
+                                       -0.92387953251128674,
+                                       -0.70710678118654752,
+                                       -0.38268343236508977,
+                                       0,
+                                       0.38268343236508977,
+                                       0.70710678118654752,
+                                       0.92387953251128674};
+    int best = 0;
+    double best_value = -INFINITY;
+    for (int k = 0; k < SAMPLES; k++) {
+        double v[2] = {c8[k], c8[(k + SAMPLES - SAMPLES / 4) % SAMPLES]};
+        double g = sign * shadow_distance2(S, m, v);
+        if (g > best_value)
+            best_value = g, best = k;
+    }
+    /* along the tangent line nu_k + tau nu_k^perp, tau within one sample spacing either side */
+    double base[2] = {c8[best], c8[(best + SAMPLES - SAMPLES / 4) % SAMPLES]};
+    double perp[2] = {-base[1], base[0]};
+    const double half = 0.41421356237309505; /* tan(pi / 8) */
+    const double ratio = 0.61803398874989485;
+    double lo = -half, hi = half;
+    double t1 = hi - ratio * (hi - lo), t2 = lo + ratio * (hi - lo);
+    double v1[2] = {base[0] + t1 * perp[0], base[1] + t1 * perp[1]};
+    double v2[2] = {base[0] + t2 * perp[0], base[1] + t2 * perp[1]};
+    double g1 = sign * shadow_distance2(S, m, v1), g2 = sign * shadow_distance2(S, m, v2);
+    for (int step = 0; step < GOLDEN_STEPS; step++) {
+        if (g1 > g2) {
+            hi = t2, t2 = t1, g2 = g1;
+            t1 = hi - ratio * (hi - lo);
+            double v[2] = {base[0] + t1 * perp[0], base[1] + t1 * perp[1]};
+            g1 = sign * shadow_distance2(S, m, v);
+        } else {
+            lo = t1, t1 = t2, g1 = g2;
+            t2 = lo + ratio * (hi - lo);
+            double v[2] = {base[0] + t2 * perp[0], base[1] + t2 * perp[1]};
+            g2 = sign * shadow_distance2(S, m, v);
+        }
+    }
+    double t = 0.5 * (lo + hi);
+    double v[2] = {base[0] + t * perp[0], base[1] + t * perp[1]};
+    if (sign * shadow_distance2(S, m, v) >= best_value)
+        nu[0] = v[0], nu[1] = v[1];
+    else
+        nu[0] = base[0], nu[1] = base[1];
+}
+
+int rbl_ellipsoid_cylinder_contact(const rbl_ellipsoid *a, const double from[3],
+                                   const double axis[3], double length, double radius,
+                                   rbl_fdo_contact *out)
+{
+    memset(out, 0, sizeof *out);
+    double rel[3], e1[3], e2[3];
+    rbl_sub3(a->centre, from, rel);
+    double along = rbl_dot3(rel, axis);
+    for (int k = 0; k < 3; k++)
+        e1[k] = rel[k] - along * axis[k];
+    double m = sqrt(rbl_dot3(e1, e1));
+    if (m > 1e-12 * radius) {
+        for (int k = 0; k < 3; k++)
+            e1[k] /= m;
+        rbl_cross3(axis, e1, e2);
+    } else {
+        rbl_fdo_tangents(axis, e1, e2); /* on the axis: any frame across it */
+        m = 0;
+    }
+    double inside = m < radius ? 1 : -1;
+    rbl_sym3 Sigma;
+    double d2[3] = {a->semi[0] * a->semi[0], a->semi[1] * a->semi[1], a->semi[2] * a->semi[2]};
+    rbl_sym3_rotated_diagonal(a->quat, d2, Sigma);
+    double Se1[3], Se2[3];
+    rbl_sym3_apply(Sigma, e1, Se1);
+    rbl_sym3_apply(Sigma, e2, Se2);
+    double S[3] = {rbl_dot3(e1, Se1), rbl_dot3(e2, Se2), rbl_dot3(e1, Se2)};
+    double nu[2];
+    extreme_direction(S, m, inside, nu);
+    /* the ellipsoid's support point in that direction, and its distance from the axis */
+    double dir[3], Sd[3], x[3], radial[3];
+    for (int k = 0; k < 3; k++)
+        dir[k] = nu[0] * e1[k] + nu[1] * e2[k];
+    rbl_sym3_apply(Sigma, dir, Sd);
+    double h = sqrt(rbl_dot3(dir, Sd));
+    for (int k = 0; k < 3; k++)
+        x[k] = a->centre[k] + Sd[k] / h;
+    rbl_sub3(x, from, rel);
+    double at = rbl_dot3(rel, axis);
+    if (at < 0 || at > length)
+        return 0; /* beyond the tube's ends */
+    for (int k = 0; k < 3; k++)
+        radial[k] = rel[k] - at * axis[k];
+    double rho = sqrt(rbl_dot3(radial, radial));
+    if (rho > 1e-12 * radius) {
+        for (int k = 0; k < 3; k++)
+            radial[k] /= rho;
+    } else { /* an outside object across the axis: out along its centre's side */
+        memcpy(radial, e1, sizeof radial);
+        out->fallback = 1;
+    }
+    out->depth = inside > 0 ? rho - radius : radius - rho;
+    for (int k = 0; k < 3; k++) {
+        out->normal[k] = -inside * radial[k];
+        out->point[k] = x[k] + 0.5 * out->depth * out->normal[k];
+    }
+    return 1;
+}
