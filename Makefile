@@ -90,8 +90,9 @@ bench-gravity: build
 	@scripts/install-deps.sh bench
 	@bench/gravity.sh $(RUBBLE)
 
-# impulse dynamics of 1000 ellipsoids, the seed's four phases (about 5 minutes) -> docs/bench/fdo.md
+# the seed's 1000 ellipsoids into an inclined tube, its four phases timed (about 3 minutes) -> docs/bench/fdo.md
 bench-fdo: build
+	@scripts/install-deps.sh bench
 	@bench/fdo.sh $(RUBBLE)
 
 validate: build

@@ -48,27 +48,46 @@ awk -F, 'NR > 2 && $6 > prev + 1e-12 * (prev < 0 ? -prev : prev) + 1e-15 {
 echo "ok: the energy never grows over $(($(wc -l < good/thermo.csv) - 1)) rows"
 
 scene no_dt 's/  dt: 2e-4/  dt: auto/'
-expect no_dt "no_dt.yaml:18:[0-9]*: an impulse scene needs a fixed 'dt'"
+expect no_dt "no_dt.yaml:20:[0-9]*: an impulse scene needs a fixed 'dt'"
 scene grains_key 's/^gravity:/contact: {normal: linear}\ngravity:/'
-expect grains_key "grains_key.yaml:2:[0-9]*: 'contact' is not part of an impulse scene"
+expect grains_key "grains_key.yaml:3:[0-9]*: 'contact' is not part of an impulse scene"
 scene no_impulse '/^impulse:/,/friction/d'
 expect no_impulse "no_impulse.yaml:[0-9]*:[0-9]*: 'objects' belong to an impulse scene"
 scene bad_axis 's/ellipsoid: \[0.012, 0.008, 0.005\]/ellipsoid: [0.012, -0.008, 0.005]/'
-expect bad_axis "bad_axis.yaml:14:[0-9]*: semi-axes must be > 0: '-0.008'"
+expect bad_axis "bad_axis.yaml:16:[0-9]*: semi-axes must be > 0: '-0.008'"
 scene nan_axis 's/ellipsoid: \[0.012, 0.008, 0.005\]/ellipsoid: [0.012, .nan, 0.005]/'
-expect nan_axis "nan_axis.yaml:14:[0-9]*: 'ellipsoid' must be finite: '.nan'"
+expect nan_axis "nan_axis.yaml:16:[0-9]*: 'ellipsoid' must be finite: '.nan'"
 scene bad_e 's/restitution: 0.3/restitution: 1.5/'
-expect bad_e "bad_e.yaml:4:[0-9]*: 'restitution' must be >= 0 and <= 1: '1.5'"
+expect bad_e "bad_e.yaml:5:[0-9]*: 'restitution' must be >= 0 and <= 1: '1.5'"
 scene crowded 's/count: 20/count: 2000/'
-expect crowded "crowded.yaml:13:[0-9]*: only [0-9]* of the 2000 objects fit in the region"
+expect crowded "crowded.yaml:15:[0-9]*: only [0-9]* of the 2000 objects fit in the region"
 scene narrow 's/max: \[0.1, 0.1, 0.1\]/max: [0.1, 0.02, 0.1]/'
-expect narrow "narrow.yaml:13:[0-9]*: the region is narrower (0.02 m) than the objects' bounding diameter 0.024 m"
+expect narrow "narrow.yaml:15:[0-9]*: the region is narrower (0.02 m) than the objects' bounding diameter 0.024 m"
 scene zero_q 's/    seed: 7/    orientation: [0, 0, 0, 0]/'
 expect zero_q "zero_q.yaml:[0-9]*:[0-9]*: 'orientation' must not be the zero quaternion"
 scene checkpoint 's/  every: 0.02/  checkpoint_every: 0.05/'
-expect checkpoint "checkpoint.yaml:22:[0-9]*: output.checkpoint_every is not yet written by an impulse scene"
+expect checkpoint "checkpoint.yaml:24:[0-9]*: output.checkpoint_every is not yet written by an impulse scene"
 scene unknown 's/    density: 2500/    densty: 2500/'
-expect unknown "unknown.yaml:15:[0-9]*: unknown key in 'objects'.*'densty'"
+expect unknown "unknown.yaml:17:[0-9]*: unknown key in 'objects'.*'densty'"
+scene flat_tube 's/radius: 0.025}/radius: 0}/'
+expect flat_tube "flat_tube.yaml:13:[0-9]*: 'radius' must be > 0: '0'"
+scene point_tube 's/to: \[0.05, 0.05, 0.1\]/to: [0.05, 0.05, 0]/'
+expect point_tube "point_tube.yaml:13:[0-9]*: a tube's 'from' and 'to' must be apart"
+scene tube_plane 's/  - tube: {from/  - normal: [0, 0, 1]\n    tube: {from/'
+expect tube_plane "tube_plane.yaml:13:[0-9]*: a tube wall has only 'tube'"
+# a tube is refused where grains are: their walls are planes
+cat > grain_tube.yaml <<'SCENE'
+domain: {min: [0, 0, 0], max: [0.1, 0.1, 0.1]}
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, kn: 2000, friction: 0.5}
+walls:
+  - tube: {from: [0.05, 0.05, 0], to: [0.05, 0.05, 0.1], radius: 0.02}
+grains:
+  - lattice: {min: [0, 0, 0], max: [0.02, 0.02, 0.02]}
+    radius: 0.002
+run: {steps: 10, dt: 1e-5}
+SCENE
+expect grain_tube "grain_tube.yaml:5:[0-9]*: a 'tube' wall is for impulse scenes"
 # an absurd count is refused before anything is placed (--max-grains bounds objects too)
 scene huge 's/count: 20/count: 100000000/'
 "$RUBBLE" run huge.yaml --max-grains 1000 --output out_huge > out.txt 2> err.txt

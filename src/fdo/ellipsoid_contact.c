@@ -128,13 +128,20 @@ void rbl_ellipsoid_contact(const rbl_ellipsoid *a, const rbl_ellipsoid *b, doubl
             out->point[k] = x[k] + 0.5 * (a_out + b_in) * out->normal[k];
         return;
     }
-    /* A far pair whose normal line misses one of them. Each surface moved by at most
-     * (scale - 1) times its longest semi-axis and at least times its shortest when scaled, so
-     * the gap is at least (scale - 1) (shortest_a + shortest_b). */
+    /* A far pair whose normal line misses one of them. Two lower bounds of the gap: the
+     * planes across the normal that touch each ellipsoid (any direction's support planes are
+     * no farther apart than the ellipsoids), and from the scale (each surface moved by at
+     * least (scale - 1) times its shortest semi-axis); the larger is kept. */
+    double *n = out->normal, An[3], Bn[3];
+    rbl_sym3_apply(Ai, n, An);
+    rbl_sym3_apply(Bi, n, Bn);
+    double ha = sqrt(rbl_dot3(n, An)), hb = sqrt(rbl_dot3(n, Bn));
+    double support_depth = ha + hb - (rbl_dot3(n, b->centre) - rbl_dot3(n, a->centre));
     double short_a = fmin(a->semi[0], fmin(a->semi[1], a->semi[2]));
     double short_b = fmin(b->semi[0], fmin(b->semi[1], b->semi[2]));
-    out->depth = -(out->scale - 1) * (short_a + short_b);
-    memcpy(out->point, x, sizeof x);
+    out->depth = fmin(support_depth, -(out->scale - 1) * (short_a + short_b));
+    for (int k = 0; k < 3; k++)
+        out->point[k] = 0.5 * (a->centre[k] + An[k] / ha + b->centre[k] - Bn[k] / hb);
     out->fallback = 1;
 }
 
