@@ -1001,6 +1001,14 @@ RBL_API void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats);
 RBL_API void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3]);
 /* The threads the engine's phases use. */
 RBL_API int rbl_fdo_sim_threads(const rbl_fdo_sim *sim);
+/* The state a restart needs, as bytes (malloc'd, the caller frees): every object's shape,
+ * mass, moments, pose and motion, and the impulses kept for the next step's warm start. Loaded
+ * into a simulation made with the same parameters and walls and no objects, it continues bit
+ * for bit. Loading checks every count against the bytes before allocating and every value. */
+RBL_API int rbl_fdo_sim_save_state(const rbl_fdo_sim *sim, void **out, size_t *len,
+                                   rbl_error *err);
+RBL_API int rbl_fdo_sim_load_state(rbl_fdo_sim *sim, const void *data, size_t len,
+                                   rbl_error *err);
 
 #ifdef __cplusplus
 }

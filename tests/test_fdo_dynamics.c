@@ -354,6 +354,80 @@ static void test_heap_energy(void)
     }
 }
 
+/* The heap of 27 on a plane after `steps` steps, for the state tests. */
+static rbl_fdo_sim *heap_after(int steps)
+{
+    rbl_fdo_params p = {.dt = 1e-4, .friction = 0.5, .restitution = 0.3, .threads = 1,
+                        .gravity = {0, 0, -9.81}};
+    rbl_fdo_sim *sim;
+    ASSERT_OK(rbl_fdo_sim_create(&p, &sim, NULL));
+    ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
+    rbl_fdo_shape s = {.semi = {0.02, 0.012, 0.008}};
+    for (int k = 0; k < 27; k++) {
+        double q[4] = {cos(0.3 * k), sin(0.3 * k) * 0.6, sin(0.3 * k) * 0.8, 0};
+        double x[3] = {0.045 * (k % 3) + 0.003 * (k % 2), 0.045 * (k / 3 % 3),
+                       0.03 + 0.045 * (k / 9)};
+        ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, x, q, ZERO, ZERO, NULL));
+    }
+    ASSERT_OK(rbl_fdo_sim_step(sim, (size_t)steps, NULL));
+    return sim;
+}
+
+/* Saved in the middle of the heap's fall (warm-start impulses and all) and loaded into a
+ * fresh simulation, it continues bit for bit; a state cut short, or with a count or a value
+ * changed, is refused with a message, never read past its end. */
+static void test_state(void)
+{
+    rbl_fdo_sim *a = heap_after(1500);
+    void *data;
+    size_t len;
+    ASSERT_OK(rbl_fdo_sim_save_state(a, &data, &len, NULL));
+    rbl_fdo_params p = {.dt = 1e-4, .friction = 0.5, .restitution = 0.3, .threads = 1,
+                        .gravity = {0, 0, -9.81}};
+    rbl_fdo_sim *b;
+    ASSERT_OK(rbl_fdo_sim_create(&p, &b, NULL));
+    ASSERT_OK(rbl_fdo_sim_add_plane(b, (double[3]){0, 0, 1}, 0, NULL));
+    ASSERT_OK(rbl_fdo_sim_load_state(b, data, len, NULL));
+    ASSERT_OK(rbl_fdo_sim_step(a, 500, NULL));
+    ASSERT_OK(rbl_fdo_sim_step(b, 500, NULL));
+    ASSERT_EQ_INT((int)rbl_fdo_sim_count(b), 27);
+    for (size_t k = 0; k < 27; k++) {
+        double xa[3], qa[4], va[3], wa[3], xb[3], qb[4], vb[3], wb[3];
+        rbl_fdo_sim_get(a, k, xa, qa, va, wa);
+        rbl_fdo_sim_get(b, k, xb, qb, vb, wb);
+        ASSERT_TRUE(memcmp(xa, xb, sizeof xa) == 0 && memcmp(qa, qb, sizeof qa) == 0 &&
+                    memcmp(va, vb, sizeof va) == 0 && memcmp(wa, wb, sizeof wa) == 0);
+    }
+    rbl_fdo_sim_free(b);
+    /* every shorter prefix, a huge object count, a NaN: refused */
+    unsigned char *bad = malloc(len);
+    ASSERT_TRUE(bad != NULL);
+    for (size_t cut = 0; cut < len; cut += 1 + cut / 64) {
+        ASSERT_OK(rbl_fdo_sim_create(&p, &b, NULL));
+        rbl_error err = {0};
+        ASSERT_TRUE(rbl_fdo_sim_load_state(b, data, cut, &err) != RBL_OK);
+        ASSERT_TRUE(err.message[0] != 0);
+        ASSERT_EQ_INT((int)rbl_fdo_sim_count(b), 0);
+        rbl_fdo_sim_free(b);
+    }
+    memcpy(bad, data, len);
+    uint64_t huge = (uint64_t)1 << 40;
+    memcpy(bad, &huge, 8);
+    ASSERT_OK(rbl_fdo_sim_create(&p, &b, NULL));
+    rbl_error err = {0};
+    ASSERT_TRUE(rbl_fdo_sim_load_state(b, bad, len, &err) != RBL_OK);
+    printf("state: %zu bytes for 27 objects; huge count: %s\n", len, err.message);
+    memcpy(bad, data, len);
+    double nan = NAN;
+    memcpy(bad + 8 + 8 * 5, &nan, 8); /* the first object's mass */
+    ASSERT_TRUE(rbl_fdo_sim_load_state(b, bad, len, &err) != RBL_OK);
+    printf("state with a NaN mass: %s\n", err.message);
+    ASSERT_EQ_INT((int)rbl_fdo_sim_count(b), 0);
+    rbl_fdo_sim_free(b);
+    free(bad), free(data);
+    rbl_fdo_sim_free(a);
+}
+
 static void test_threads(void)
 {
     double one[27 * 7], two[27 * 7];
@@ -388,6 +462,7 @@ int main(void)
     test_column();
     test_heap_energy();
     test_threads();
+    test_state();
     test_refusals();
     puts("test_fdo_dynamics: ok");
     return 0;

@@ -145,6 +145,8 @@ size_t rbl_fdo_cap_restitution(rbl_fdo_sim *sim, int *failed);
 /* Each object's contacts resolved into sim->vel_new and sim->push (fdo_resolve.c). */
 int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err);
 
+/* Room for twice the objects in every per-object array (fdo_sim.c); 0 when out of memory. */
+int rbl_fdo_grow_objects(rbl_fdo_sim *sim);
 /* The spin of object k from its angular momentum (space frame). */
 void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3]);
 /* The placed base ellipsoid of object k. */

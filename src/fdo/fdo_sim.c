@@ -135,7 +135,7 @@ int rbl_fdo_sim_add_tube(rbl_fdo_sim *sim, const double from[3], const double to
     return RBL_OK;
 }
 
-static int grow_objects(rbl_fdo_sim *sim)
+int rbl_fdo_grow_objects(rbl_fdo_sim *sim)
 {
     size_t cap = sim->cap ? 2 * sim->cap : 64;
     struct {
@@ -184,7 +184,7 @@ int rbl_fdo_sim_add(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density
     if (!(qn > 1e-12) || !isfinite(qn))
         return rbl_error_set(err, RBL_EINVAL, "object %zu: the orientation quaternion is zero or "
                              "not finite", sim->n + 1);
-    if (sim->n == sim->cap && !grow_objects(sim))
+    if (sim->n == sim->cap && !rbl_fdo_grow_objects(sim))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu objects", sim->n + 1);
     size_t k = sim->n++;
     sim->shape[k] = *shape;
