@@ -153,6 +153,25 @@ static void save_state(buf *b, const rbl_sim *sim)
     put(b, w->hist, w->n * RBL_HIST * sizeof *w->hist);
 }
 
+int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t version,
+                              const void *payload, size_t len, rbl_error *err)
+{
+    rbl_atomic_file af;
+    int rc = rbl_atomic_open(&af, path, err);
+    if (rc == RBL_OK) {
+        uint32_t bom = CKPT_BOM;
+        uint64_t n = len, sum = rbl_fnv1a(RBL_FNV1A_START, payload, len);
+        fwrite(magic, 1, 8, af.file);
+        fwrite(&version, sizeof version, 1, af.file);
+        fwrite(&bom, sizeof bom, 1, af.file);
+        fwrite(&n, sizeof n, 1, af.file);
+        fwrite(payload, 1, len, af.file);
+        fwrite(&sum, sizeof sum, 1, af.file);
+        rc = rbl_atomic_commit(&af, err);
+    }
+    return rc;
+}
+
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
                          size_t extra_len, rbl_error *err)
 {
@@ -164,19 +183,7 @@ int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra
         free(b.p);
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory writing the checkpoint", path);
     }
-    rbl_atomic_file af;
-    int rc = rbl_atomic_open(&af, path, err);
-    if (rc == RBL_OK) {
-        uint32_t version = CKPT_VERSION, bom = CKPT_BOM;
-        uint64_t len = b.len, sum = rbl_fnv1a(RBL_FNV1A_START, b.p, b.len);
-        fwrite(CKPT_MAGIC, 1, 8, af.file);
-        fwrite(&version, sizeof version, 1, af.file);
-        fwrite(&bom, sizeof bom, 1, af.file);
-        fwrite(&len, sizeof len, 1, af.file);
-        fwrite(b.p, 1, b.len, af.file);
-        fwrite(&sum, sizeof sum, 1, af.file);
-        rc = rbl_atomic_commit(&af, err);
-    }
+    int rc = rbl_checkpoint_file_write(path, CKPT_MAGIC, CKPT_VERSION, b.p, b.len, err);
     free(b.p);
     return rc;
 }
@@ -196,8 +203,10 @@ static long long file_size(FILE *f)
     return fseek(f, at, SEEK_SET) == 0 ? size : -1;
 }
 
-static int read_file(const char *path, buf *b, rbl_error *err)
+int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
+                             void **payload, size_t *payload_len, rbl_error *err)
 {
+    *payload = NULL, *payload_len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -205,38 +214,49 @@ static int read_file(const char *path, buf *b, rbl_error *err)
     uint32_t version = 0, bom = 0;
     uint64_t len = 0, sum = 0;
     long long size = 0;
+    unsigned char *p = NULL;
     int rc = RBL_OK;
-    if (fread(magic, 1, 8, f) != 8 || memcmp(magic, CKPT_MAGIC, 8) != 0) {
+    int grains = memcmp(magic_wanted, CKPT_MAGIC, 8) == 0;
+    if (fread(magic, 1, 8, f) != 8 ||
+        (memcmp(magic, CKPT_MAGIC, 8) != 0 && memcmp(magic, RBL_FDO_CKPT_MAGIC, 8) != 0)) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: not a rubble checkpoint (wrong magic bytes)",
                            path);
+    } else if (memcmp(magic, magic_wanted, 8) != 0) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: a checkpoint of %s, not of %s", path,
+                           grains ? "an impulse scene" : "grains",
+                           grains ? "grains" : "an impulse scene");
     } else if (fread(&version, sizeof version, 1, f) != 1 ||
                fread(&bom, sizeof bom, 1, f) != 1 || fread(&len, sizeof len, 1, f) != 1) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated checkpoint header", path);
     } else if (bom != CKPT_BOM) {
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: checkpoint written on a machine of the other byte order", path);
-    } else if (version != CKPT_VERSION) {
+    } else if (version != version_wanted) {
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: checkpoint format version %u; this rubble reads version %u",
-                           path, version, CKPT_VERSION);
+                           path, version, version_wanted);
     } else if ((size = file_size(f)) < 32 || len > (uint64_t)size - 32) {
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: truncated checkpoint (header announces %llu bytes, file holds "
                            "%lld)", path, (unsigned long long)len + 32, size);
-    } else if (!(b->p = malloc(len ? len : 1))) {
+    } else if (!(p = malloc(len ? len : 1))) {
         rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %llu bytes", path,
                            (unsigned long long)len);
-    } else if (fread(b->p, 1, len, f) != len || fread(&sum, sizeof sum, 1, f) != 1) {
+    } else if (fread(p, 1, len, f) != len || fread(&sum, sizeof sum, 1, f) != 1) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated checkpoint (expected %llu bytes)",
                            path, (unsigned long long)len + 32);
-    } else if (rbl_fnv1a(RBL_FNV1A_START, b->p, len) != sum) {
+    } else if (rbl_fnv1a(RBL_FNV1A_START, p, len) != sum) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: corrupt checkpoint (checksum mismatch)", path);
     } else if (fgetc(f) != EOF) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: trailing bytes after the checkpoint", path);
     }
     fclose(f);
-    b->len = len;
-    return rc;
+    if (rc != RBL_OK) {
+        free(p);
+        return rc;
+    }
+    *payload = p, *payload_len = (size_t)len;
+    return RBL_OK;
 }
 
 /* Grain ids name contact histories: two grains with one id would share them. */
@@ -429,7 +449,9 @@ int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *e
     if (extra)
         *extra = NULL, *extra_len = 0;
     buf b = {0};
-    int rc = read_file(path, &b, err);
+    void *payload;
+    int rc = rbl_checkpoint_file_read(path, CKPT_MAGIC, CKPT_VERSION, &payload, &b.len, err);
+    b.p = payload;
     if (rc == RBL_OK)
         rc = load_state(&b, sim, path, err);
     if (rc == RBL_OK && extra) {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct placed {
     double *x;   /* centres, 3 per object */
@@ -150,13 +151,9 @@ static double objects_asked(const rbl_scene *s)
     return total;
 }
 
-static int build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_sim **out,
-                 rbl_error *err)
+/* The engine with the scene's parameters and walls, no objects yet. */
+static int make_sim(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_error *err)
 {
-    double asked = objects_asked(s);
-    if (max_objects && asked > (double)max_objects)
-        return rbl_error_set(err, RBL_ERANGE, "%s: the sources ask for %.0f objects, more than "
-                             "--max-grains %zu", s->path, asked, max_objects);
     rbl_fdo_params par = s->fdo;
     par.dt = s->cfg.dt;
     memcpy(par.gravity, s->cfg.gravity, sizeof par.gravity);
@@ -171,6 +168,21 @@ static int build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_si
         if ((rc = rbl_fdo_sim_add_tube(*out, s->tubes[w].from, s->tubes[w].to, s->tubes[w].radius,
                                        err)))
             rbl_scene_error_at(s, s->tubes[w].at, err);
+    if (rc != RBL_OK) {
+        rbl_fdo_sim_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+static int build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_sim **out,
+                 rbl_error *err)
+{
+    double asked = objects_asked(s);
+    if (max_objects && asked > (double)max_objects)
+        return rbl_error_set(err, RBL_ERANGE, "%s: the sources ask for %.0f objects, more than "
+                             "--max-grains %zu", s->path, asked, max_objects);
+    int rc = make_sim(s, threads, out, err);
     placed p = {0};
     for (int k = 0; k < s->n_objects && rc == RBL_OK; k++)
         rc = place_source(s, &s->objects[k], *out, &p, err);
@@ -189,8 +201,58 @@ typedef struct outputs {
     double *times;
     char **files;
     size_t n_frames, cap_times, cap_files;
+    size_t elsewhere; /* frames before a restart that the output folder lacks */
     rbl_thermo_log log;
 } outputs;
+
+/* Continued from a checkpoint: the engine's state, the step, thermo.csv so far, and the frames
+ * written before, listed where the output folder holds them. */
+static int restart(const rbl_scene *s, const rbl_run_options *opt, rbl_fdo_sim **sim,
+                   uint64_t *step, outputs *o, rbl_error *err)
+{
+    int rc = make_sim(s, opt->threads, sim, err);
+    size_t frames = 0;
+    if (rc == RBL_OK)
+        rc = rbl_fdo_checkpoint_read(opt->restart, s, *sim, step, &o->times, &frames, &o->log,
+                                     err);
+    if (rc == RBL_OK && opt->max_grains && rbl_fdo_sim_count(*sim) > opt->max_grains)
+        rc = rbl_error_set(err, RBL_ERANGE, "%s: %zu objects, more than --max-grains %zu",
+                           opt->restart, rbl_fdo_sim_count(*sim), opt->max_grains);
+    if (rc != RBL_OK)
+        return rc;
+    o->cap_times = frames + 1;
+    o->files = calloc(frames + 1, sizeof *o->files);
+    if (!o->files)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    o->cap_files = frames + 1;
+    for (size_t k = 0; k < frames; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "objects_%06zu.vtp", k);
+        char *frame = rbl_path_join(o->dir, name);
+        if (!frame)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        int here = access(frame, F_OK) == 0;
+        free(frame);
+        if (here && !(o->files[k] = strdup(name)))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        o->elsewhere += !here;
+        o->n_frames = k + 1;
+    }
+    return RBL_OK;
+}
+
+static int write_checkpoint(const rbl_scene *s, const outputs *o, const rbl_fdo_sim *sim,
+                            uint64_t step, rbl_error *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "checkpoint_%09llu.bin", (unsigned long long)step);
+    char *path = rbl_path_join(o->dir, name);
+    int rc = path ? rbl_fdo_checkpoint_write(path, s, sim, step, o->times, o->n_frames, &o->log,
+                                             err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    return rc;
+}
 
 static int write_frame(outputs *o, const rbl_fdo_sim *sim, double time, rbl_error *err)
 {
@@ -277,43 +339,48 @@ static int write_thermo(const outputs *o, rbl_error *err)
 int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,
                       rbl_error *err)
 {
-    if (opt->restart)
-        return rbl_error_set(err, RBL_EINVAL, "%s: an impulse scene does not yet write or read "
-                             "checkpoints", s->path);
     rbl_fdo_sim *sim = NULL;
-    int rc = build(s, opt->threads, opt->max_grains, &sim, err);
-    if (rc != RBL_OK)
-        return rc;
+    outputs o = {.dir = opt->output_dir ? opt->output_dir : s->output_dir};
+    uint64_t step = 0;
+    int rc = opt->restart ? restart(s, opt, &sim, &step, &o, err)
+                          : build(s, opt->threads, opt->max_grains, &sim, err);
     const double dt = s->cfg.dt;
     uint64_t total = opt->steps ? opt->steps : s->steps;
-    if (!total) {
+    if (rc == RBL_OK && !total) {
         double q = ceil(s->end_time / dt - 1e-9);
         if (!(q <= 1e15)) {
-            rbl_fdo_sim_free(sim);
             rbl_error_set(err, RBL_ERANGE, "run.time = %g s is %.3g steps of dt = %g s: too many",
                           s->end_time, q, dt);
-            return rbl_scene_error_at(s, s->at_length, err);
+            rc = rbl_scene_error_at(s, s->at_length, err);
         }
         total = q < 1 ? 1 : (uint64_t)q;
     }
+    if (rc == RBL_OK && opt->restart && step >= total)
+        rc = rbl_error_set(err, RBL_ERANGE, "%s: the checkpoint is at step %llu, already at or "
+                           "past the end of the run (%llu steps); --steps count from the run's "
+                           "start, not from the restart", opt->restart, (unsigned long long)step,
+                           (unsigned long long)total);
     double end_time = (double)total * dt;
     double frame_dt = s->frame_every > 0 ? s->frame_every : end_time;
     double thermo_dt = s->thermo_every > 0 ? s->thermo_every : frame_dt / 10;
     uint64_t frame_every = (uint64_t)fmax(1, round(frame_dt / dt));
     uint64_t thermo_every = (uint64_t)fmax(1, round(thermo_dt / dt));
-    outputs o = {.dir = opt->output_dir ? opt->output_dir : s->output_dir};
-    rc = rbl_make_dirs(o.dir, err);
+    uint64_t checkpoint_every =
+        s->checkpoint_every > 0 ? (uint64_t)fmax(1, round(s->checkpoint_every / dt)) : 0;
+    if (rc == RBL_OK)
+        rc = rbl_make_dirs(o.dir, err);
     double e0, ke, pe;
-    rbl_fdo_sim_energy(sim, &ke, &pe);
-    e0 = ke + pe;
-    if (rc == RBL_OK)
+    if (sim)
+        rbl_fdo_sim_energy(sim, &ke, &pe);
+    e0 = sim ? ke + pe : 0;
+    if (rc == RBL_OK && !opt->restart)
         rc = add_thermo(&o, sim, 0, 0, err);
-    if (rc == RBL_OK)
+    if (rc == RBL_OK && !opt->restart)
         rc = write_frame(&o, sim, 0, err);
     double start = rbl_now(), last = start, phases[4] = {0, 0, 0, 0};
     double interval = opt->progress_interval > 0 ? opt->progress_interval : 0.5;
     size_t fallbacks = 0, capped = 0;
-    uint64_t step = 0;
+    uint64_t first = step;
     while (rc == RBL_OK && step < total) {
         rc = rbl_fdo_sim_step(sim, 1, err);
         step++;
@@ -329,6 +396,8 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
             if (rc == RBL_OK)
                 rc = write_thermo(&o, err);
         }
+        if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
+            rc = write_checkpoint(s, &o, sim, step, err);
         double now = rbl_now();
         if (opt->progress && (now - last >= interval || step == total)) {
             rbl_run_status status = {step, total, (double)step * dt, end_time,
@@ -343,19 +412,20 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         rbl_fdo_stats st;
         rbl_fdo_sim_stats(sim, &st);
         rep->impulse = 1;
-        rep->steps = step;
+        rep->steps = step - first;
         rep->objects = rbl_fdo_sim_count(sim);
         rep->dt = dt;
         rep->energy_start = e0;
         rep->energy_end = ke + pe;
         rep->contacts = st.contacts;
         rep->particle_steps_per_second =
-            rep->seconds > 0 ? (double)rep->objects * (double)step / rep->seconds : 0;
+            rep->seconds > 0 ? (double)rep->objects * (double)rep->steps / rep->seconds : 0;
         for (int k = 0; k < 4; k++)
             rep->phase_seconds[k] = phases[k];
         rep->fallbacks = fallbacks;
         rep->capped = capped;
-        rep->frames = o.n_frames;
+        rep->frames = o.n_frames - o.elsewhere;
+        rep->frames_elsewhere = o.elsewhere;
         rep->threads = rbl_fdo_sim_threads(sim);
         snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
     }

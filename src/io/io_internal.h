@@ -95,7 +95,15 @@ typedef struct rbl_vtp_polydata {
 
 int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err);
 
-/* checkpoint.c — the simulation plus an opaque block of the caller's run state. */
+/* checkpoint.c — a checkpoint file: magic, format version, byte-order mark, payload size, the
+ * payload and its FNV-1a checksum, written atomically; reading checks each (the magic names
+ * a checkpoint of the other kind) and allocates no more than the file holds. */
+#define RBL_FDO_CKPT_MAGIC "RUBBLEFO" /* an impulse scene's (fdo_checkpoint.c) */
+int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t version,
+                              const void *payload, size_t len, rbl_error *err);
+int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
+                             void **payload, size_t *payload_len, rbl_error *err);
+/* Grains: the simulation plus an opaque block of the caller's run state. */
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
                          size_t extra_len, rbl_error *err);
 int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *extra_len,

@@ -140,4 +140,14 @@ int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *p
                          rbl_error *err);
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
 
+/* fdo_checkpoint.c — checkpoints of impulse scenes: the engine's state and the run's (step,
+ * frame times, thermo.csv so far); reading fills a simulation made with the scene's
+ * parameters and walls and no objects, after checking the scene's digest. */
+int rbl_fdo_checkpoint_write(const char *path, const rbl_scene *s, const rbl_fdo_sim *sim,
+                             uint64_t step, const double *times, size_t n_frames,
+                             const rbl_thermo_log *log, rbl_error *err);
+int rbl_fdo_checkpoint_read(const char *path, const rbl_scene *s, rbl_fdo_sim *sim,
+                            uint64_t *step, double **times, size_t *n_frames,
+                            rbl_thermo_log *log, rbl_error *err);
+
 #endif

@@ -1,5 +1,7 @@
 /* fuzz_checkpoint.c — a checkpoint restarted with the scene that wrote the seeds
- * (checkpoint_scene.yaml) for what is left of its 100 steps, at most 500 grains. The payload's
+ * (FUZZ_SCENE: checkpoint_scene.yaml, grains, for fuzz_checkpoint; impulse_checkpoint_scene.yaml,
+ * ellipsoids, for fuzz_impulse_checkpoint) for what is left of its steps, at most 500 grains or
+ * objects. The payload's
  * checksum is recomputed first (layout in src/io/checkpoint.c: 8 magic bytes, u32 version,
  * u32 byte-order mark, u64 payload size, payload, u64 FNV-1a of the payload), so that the
  * mutations reach the checks behind it instead of all failing the checksum. */
@@ -13,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static char out[128];
     rbl_error err = {0};
     if (!scene) {
-        if (rbl_scene_load(FUZZ_SOURCE_DIR "/checkpoint_scene.yaml", &scene, &err) != RBL_OK) {
+        if (rbl_scene_load(FUZZ_SOURCE_DIR "/" FUZZ_SCENE, &scene, &err) != RBL_OK) {
             fprintf(stderr, "%s\n", err.message);
             abort();
         }

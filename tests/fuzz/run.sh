@@ -11,13 +11,13 @@ set -eu
 BUILD=$(cd "$1" && pwd); RUBBLE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); SECONDS_EACH=$3; REPORT=${5:-}
 [ "${4:-}" = "--report" ] || REPORT=""
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
-TARGETS=${FUZZ_TARGETS:-demcda scene stl volume clump_file grains checkpoint}
+TARGETS=${FUZZ_TARGETS:-demcda scene stl volume clump_file grains checkpoint impulse_checkpoint}
 RUNS=${FUZZ_RUNS:+-runs=$FUZZ_RUNS}
 work="$BUILD/fuzz-work"; mkdir -p "$work/artifacts"
 gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"
 
 # seeds made by rubble itself: scenes of the tree, Demcda sets, checkpoints of the fixed scene
-mkdir -p "$gen/scene" "$gen/demcda" "$gen/checkpoint"
+mkdir -p "$gen/scene" "$gen/demcda" "$gen/checkpoint" "$gen/impulse_checkpoint"
 cp "$ROOT"/examples/*.yaml "$ROOT"/tests/scenes/*.yaml "$HERE"/*.yaml "$gen/scene/"
 for spec in "2 200 random" "3 300 clustered" "3 125 lattice"; do
     set -- $spec
@@ -27,6 +27,9 @@ for spec in "2 200 random" "3 300 clustered" "3 125 lattice"; do
 done
 (cd "$gen" && "$RUBBLE" run "$HERE/checkpoint_scene.yaml" --output ck --threads 1 --quiet > /dev/null)
 cp "$gen"/ck/checkpoint_*.bin "$gen/checkpoint/"
+(cd "$gen" && "$RUBBLE" run "$HERE/impulse_checkpoint_scene.yaml" --output ick --threads 1 \
+    --quiet > /dev/null)
+cp "$gen"/ick/checkpoint_*.bin "$gen/impulse_checkpoint/"
 
 [ -z "$REPORT" ] || { printf '| target | seconds | executions | executions/s | corpus | result |\n|---|---|---|---|---|---|\n' > "$work/table.md"; }
 failed=0
