@@ -127,6 +127,8 @@ struct rbl_fdo_sim {
     size_t *cluster, cap_cluster;       /* union-find of the energy cap */
     double *cluster_sums;
     size_t cap_cluster_sums;
+    unsigned char *settled;             /* 2 per object: settled in the last pass, the next */
+    size_t cap_settled;
     rbl_cd_workspace *workspace;
     rbl_elements spheres;
     rbl_pairs pairs;

@@ -308,21 +308,49 @@ static double push_pass(const rbl_fdo_sim *sim, size_t k, const double *V, doubl
     return change;
 }
 
+/* Object k and every partner of its active contacts settled in the last pass: a pass over
+ * k would change nothing beyond the tolerance, so it is skipped. */
+static int quiet(const rbl_fdo_sim *sim, size_t k, const unsigned char *settled)
+{
+    if (!settled[k])
+        return 0;
+    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+        const rbl_fdo_row *w = sim->rows + c;
+        if (w->active && !is_wall(w->other) && !settled[w->other])
+            return 0;
+    }
+    return 1;
+}
+
 /* Passes of `which` (0: velocities, 1: push) from *result until no contact changes by more
- * than `tolerance` or the budget is spent. The passes alternate between *result and
- * sim->vel_spare; *result ends as the buffer holding the answer. Returns the passes made;
- * *converged (may be NULL) whether they converged. */
+ * than `tolerance` or the budget is spent. An object is passed over while it and its partners
+ * stay settled (changed by no more than the tolerance in the pass before): in a pile that
+ * has come to rest the passes then cost only what still moves. The passes alternate between
+ * *result and sim->vel_spare; *result ends as the buffer holding the answer. Returns the
+ * passes made; *converged (may be NULL) whether they converged. */
 static int iterate(rbl_fdo_sim *sim, int which, double tolerance, double **result, int *converged)
 {
     double *cur = *result, *spare = sim->vel_spare;
+    size_t n = sim->n;
+    unsigned char *settled = sim->settled, *next_settled = sim->settled + n;
+    memset(settled, 0, n);
     int passes = 0, done = 0;
     while (passes < sim->p.iterations && !done) {
         double change = 0;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(max : change)
-        for (size_t k = 0; k < sim->n; k++)
-            change = fmax(change, which ? push_pass(sim, k, cur, spare) : pass(sim, k, cur, spare));
+        for (size_t k = 0; k < n; k++) {
+            double mine = 0;
+            if (quiet(sim, k, settled))
+                memcpy(spare + 6 * k, cur + 6 * k, 6 * sizeof *cur);
+            else
+                mine = which ? push_pass(sim, k, cur, spare) : pass(sim, k, cur, spare);
+            next_settled[k] = mine <= tolerance;
+            change = fmax(change, mine);
+        }
         double *t = cur;
         cur = spare, spare = t;
+        unsigned char *f = settled;
+        settled = next_settled, next_settled = f;
         passes++;
         done = change <= tolerance;
     }
@@ -368,7 +396,8 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
     size_t n = sim->n;
     if (!rbl_grow_array((void **)&sim->rows, &sim->cap_rows, sim->n_sides + 1, sizeof *sim->rows) ||
         !rbl_grow_array((void **)&sim->active_count, &sim->cap_active_count, n + 1,
-                        sizeof *sim->active_count))
+                        sizeof *sim->active_count) ||
+        !rbl_grow_array((void **)&sim->settled, &sim->cap_settled, 2 * n + 1, 1))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", sim->n_sides);
     size_t *count = sim->active_count, active = 0, bounces = 0;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) \

@@ -89,7 +89,7 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
         free(sim->tube);
     free(sim->vel_spare), free(sim->vel_compressed), free(sim->rows), free(sim->active_count),
         free(sim->memory);
-    free(sim->memory_start), free(sim->cluster), free(sim->cluster_sums);
+    free(sim->memory_start), free(sim->cluster), free(sim->cluster_sums), free(sim->settled);
     free(sim->side), free(sim->start), free(sim->found), free(sim->fill);
     rbl_cd_workspace_destroy(sim->workspace);
     rbl_elements_free(&sim->spheres);
