@@ -120,6 +120,9 @@ static int load_object(rbl_fdo_sim *sim, bytes *b, size_t k, rbl_error *err)
     int rc = rbl_fdo_shape_check(s, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "object %zu: ", k + 1);
+    if (s->n_perturbations) /* as rbl_fdo_sim_add: not yet in the engine */
+        return rbl_error_set(err, RBL_EPARSE, "object %zu: perturbed objects do not yet take "
+                             "part in the impulse dynamics", k + 1);
     double *q = sim->quat + 4 * k;
     if (!get_finite(b, sim->mass + k, 1) || !get_finite(b, sim->moment + 3 * k, 3) ||
         !get_finite(b, sim->pos + 3 * k, 3) || !get_finite(b, q, 4) ||

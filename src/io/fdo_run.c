@@ -1,8 +1,9 @@
 /* fdo_run.c — `rubble run` of an impulse scene (seed 003, SPEC FO): the objects of each source
  * placed (lattice or random sequential addition, each turned at random or as given), plane
- * and tube walls, the steps with progress, ParaView frames (objects_NNNNNN.vtp: each centre with the
- * tensor R diag(a, b, c) R^T, which ParaView's Tensor Glyph of a sphere draws as the
- * ellipsoid), objects.pvd, and thermo.csv with the seed's four phases timed. */
+ * and tube walls, the steps with progress, ParaView frames (objects_NNNNNN.vtp: each centre
+ * with the tensor R diag(a, b, c) R^T, which ParaView's Tensor Glyph of a sphere draws as the
+ * ellipsoid), objects.pvd, thermo.csv with the seed's four phases timed, and checkpoints
+ * (fdo_checkpoint.c) to restart from. */
 #include "scene_internal.h"
 #include "../base/rotation.h"
 #include "../shape/shape_internal.h"
