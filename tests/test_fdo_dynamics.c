@@ -281,11 +281,11 @@ static void test_column(void)
     rbl_fdo_sim_free(sim);
 }
 
-/* 27 ellipsoids dropped into a heap (the seed's Fig. 3 set-up in small): 1 and 2 threads give
- * the same bits. */
-static void run_heap(int threads, double out[27 * 7])
+/* 27 ellipsoids on a plane, dropped into a heap (the seed's Fig. 3 set-up in small), after
+ * `steps` steps with friction mu and restitution e. */
+static rbl_fdo_sim *heap_of(int threads, double mu, double e, int steps)
 {
-    rbl_fdo_params p = {.dt = 1e-4, .friction = 0.5, .restitution = 0.3, .threads = threads,
+    rbl_fdo_params p = {.dt = 1e-4, .friction = mu, .restitution = e, .threads = threads,
                         .gravity = {0, 0, -9.81}};
     rbl_fdo_sim *sim;
     ASSERT_OK(rbl_fdo_sim_create(&p, &sim, NULL));
@@ -297,6 +297,15 @@ static void run_heap(int threads, double out[27 * 7])
                        0.03 + 0.045 * (k / 9)};
         ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, x, q, ZERO, ZERO, NULL));
     }
+    ASSERT_OK(rbl_fdo_sim_step(sim, (size_t)steps, NULL));
+    return sim;
+}
+
+/* 27 ellipsoids dropped into a heap (the seed's Fig. 3 set-up in small): 1 and 2 threads give
+ * the same bits. */
+static void run_heap(int threads, double out[27 * 7])
+{
+    rbl_fdo_sim *sim = heap_of(threads, 0.5, 0.3, 0);
     double e_prev = energy(sim), worst_gain = 0, e0 = e_prev;
     for (int block = 0; block < 30; block++) {
         ASSERT_OK(rbl_fdo_sim_step(sim, 100, NULL));
@@ -328,18 +337,7 @@ static void test_heap_energy(void)
 {
     const double es[2] = {0, 0.7}, mus[2] = {0, 0.5};
     for (int t = 0; t < 4; t++) {
-        rbl_fdo_params p = {.dt = 1e-4, .friction = mus[t % 2], .restitution = es[t / 2],
-                            .threads = 1, .gravity = {0, 0, -9.81}};
-        rbl_fdo_sim *sim;
-        ASSERT_OK(rbl_fdo_sim_create(&p, &sim, NULL));
-        ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
-        rbl_fdo_shape s = {.semi = {0.02, 0.012, 0.008}};
-        for (int k = 0; k < 27; k++) {
-            double q[4] = {cos(0.3 * k), sin(0.3 * k) * 0.6, sin(0.3 * k) * 0.8, 0};
-            double x[3] = {0.045 * (k % 3) + 0.003 * (k % 2), 0.045 * (k / 3 % 3),
-                           0.03 + 0.045 * (k / 9)};
-            ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, x, q, ZERO, ZERO, NULL));
-        }
+        rbl_fdo_sim *sim = heap_of(1, mus[t % 2], es[t / 2], 0);
         double e_prev = energy(sim), worst = -INFINITY, e0 = e_prev;
         for (int step = 0; step < 2000; step++) {
             ASSERT_OK(rbl_fdo_sim_step(sim, 1, NULL));
@@ -354,31 +352,13 @@ static void test_heap_energy(void)
     }
 }
 
-/* The heap of 27 on a plane after `steps` steps, for the state tests. */
-static rbl_fdo_sim *heap_after(int steps)
-{
-    rbl_fdo_params p = {.dt = 1e-4, .friction = 0.5, .restitution = 0.3, .threads = 1,
-                        .gravity = {0, 0, -9.81}};
-    rbl_fdo_sim *sim;
-    ASSERT_OK(rbl_fdo_sim_create(&p, &sim, NULL));
-    ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
-    rbl_fdo_shape s = {.semi = {0.02, 0.012, 0.008}};
-    for (int k = 0; k < 27; k++) {
-        double q[4] = {cos(0.3 * k), sin(0.3 * k) * 0.6, sin(0.3 * k) * 0.8, 0};
-        double x[3] = {0.045 * (k % 3) + 0.003 * (k % 2), 0.045 * (k / 3 % 3),
-                       0.03 + 0.045 * (k / 9)};
-        ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, x, q, ZERO, ZERO, NULL));
-    }
-    ASSERT_OK(rbl_fdo_sim_step(sim, (size_t)steps, NULL));
-    return sim;
-}
 
 /* Saved in the middle of the heap's fall (warm-start impulses and all) and loaded into a
  * fresh simulation, it continues bit for bit; a state cut short, or with a count or a value
  * changed, is refused with a message, never read past its end. */
 static void test_state(void)
 {
-    rbl_fdo_sim *a = heap_after(1500);
+    rbl_fdo_sim *a = heap_of(1, 0.5, 0.3, 1500);
     void *data;
     size_t len;
     ASSERT_OK(rbl_fdo_sim_save_state(a, &data, &len, NULL));

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 typedef struct placed {
     double *x;   /* centres, 3 per object */
@@ -226,20 +225,8 @@ static int restart(const rbl_scene *s, const rbl_run_options *opt, rbl_fdo_sim *
     if (!o->files)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     o->cap_files = frames + 1;
-    for (size_t k = 0; k < frames; k++) {
-        char name[64];
-        snprintf(name, sizeof name, "objects_%06zu.vtp", k);
-        char *frame = rbl_path_join(o->dir, name);
-        if (!frame)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        int here = access(frame, F_OK) == 0;
-        free(frame);
-        if (here && !(o->files[k] = strdup(name)))
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        o->elsewhere += !here;
-        o->n_frames = k + 1;
-    }
-    return RBL_OK;
+    o->n_frames = frames;
+    return rbl_series_present(o->dir, "objects", frames, o->files, &o->elsewhere, err);
 }
 
 static int write_checkpoint(const rbl_scene *s, const outputs *o, const rbl_fdo_sim *sim,

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
 {
@@ -444,20 +443,9 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
     o->cap = frames + 1;
     if (frames)
         memcpy(o->times, at, frames * sizeof(double)), at += frames * sizeof(double);
-    for (size_t k = 0; k < frames; k++) { /* those the output folder holds (a restart may
-                                             write elsewhere: the series lists what is there) */
-        char name[64];
-        snprintf(name, sizeof name, "grains_%06zu.vtp", k);
-        char *frame = rbl_path_join(o->dir, name);
-        if (!frame)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        int here = access(frame, F_OK) == 0;
-        free(frame);
-        if (here && !(o->files[k] = strdup(name)))
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        o->elsewhere += !here;
-        o->n_frames = k + 1;
-    }
+    o->n_frames = frames; /* those the output folder holds are listed */
+    if ((rc = rbl_series_present(o->dir, "grains", frames, o->files, &o->elsewhere, err)))
+        return rc;
     memcpy(&v, at, 8), at += 8;
     if ((size_t)(at - blob) + v + 16 != len)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);

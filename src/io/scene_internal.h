@@ -117,6 +117,10 @@ int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
 int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err);
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
                   rbl_error *err);
+/* Which frames PREFIX_000000.vtp .. of a series the folder holds (a restart may write
+ * elsewhere): files[k] the name, or NULL where it is missing; *missing counts those. */
+int rbl_series_present(const char *dir, const char *prefix, size_t n, char **files,
+                       size_t *missing, rbl_error *err);
 
 /* thermo_csv.c — thermo.csv: a header and one row per sample, rewritten whole (atomically). */
 typedef struct rbl_thermo_log {

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define RBL_VTK_ORDER "BigEndian"
@@ -125,6 +126,26 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
     rc = rbl_vtp_polydata_write(path, &pd, err);
     free(fmag), free(stress);
     return rc;
+}
+
+int rbl_series_present(const char *dir, const char *prefix, size_t n, char **files,
+                       size_t *missing, rbl_error *err)
+{
+    *missing = 0;
+    for (size_t k = 0; k < n; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s_%06zu.vtp", prefix, k);
+        char *frame = rbl_path_join(dir, name);
+        if (!frame)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        int here = access(frame, F_OK) == 0;
+        free(frame);
+        files[k] = NULL;
+        if (here && !(files[k] = strdup(name)))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        *missing += !here;
+    }
+    return RBL_OK;
 }
 
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
