@@ -3,7 +3,9 @@
 # granular system (bench/dem_states.sh: collapsing, settled, flowing, gas, polydisperse 1:3 and
 # 1:10, Hertz-Mindlin), each from the same file of grains with the same law and step count, on
 # 1 and 2 cores, at several sizes. Prints and records particle-steps per second (per core),
-# peak memory, contacts and listed pairs per grain, and the ratio to the faster peer.
+# peak memory, contacts and listed pairs per grain, and the ratio to the faster peer; on 2 cores
+# also how far apart the cores were right before each run (bench/core_latency.c: about 35 ns
+# or about 170 ns on this project's virtual machines, as the host places them).
 # Usage: bench/dem.sh RUBBLE [states] [sizes] [particle-steps per run] [repeats] [cores]
 #   defaults: all states, 1e4,1e5,1e6, 5e7 (so 5000 steps at 1e4, 50 at 1e6), 3, "1 2"
 # The states are made once by rubble and kept in RBL_BENCH_WORK (default build/bench-dem).
@@ -24,7 +26,8 @@ cd "$work"
 . "$ROOT/bench/dem_states.sh"
 MPI="mpirun --allow-run-as-root --bind-to core"
 
-echo "state,n,program,cores,steps,seconds,particle_steps_per_s,per_core,peak_mib,contacts_per_grain,listed_per_grain" > "$CSV.tmp"
+cc -O2 -pthread "$ROOT/bench/core_latency.c" -o core_latency
+echo "state,n,program,cores,steps,seconds,particle_steps_per_s,per_core,peak_mib,contacts_per_grain,listed_per_grain,core_ns" > "$CSV.tmp"
 
 # one run: program cores kind n -> "seconds peak_kib"
 run_one() {
@@ -51,9 +54,10 @@ for n_text in $(echo "$SIZES" | tr ',' ' '); do
         prepare "$kind" "$n"
         write_inputs "$kind" "$n" "$steps"
         for cores in $CORES; do
-            for prog in rubble liggghts lammps; do : > "times_$prog"; : > "mem_$prog"; done
+            for prog in rubble liggghts lammps; do : > "times_$prog"; : > "mem_$prog"; : > "lat_$prog"; done
             for rep in $(seq "$REPEAT"); do
                 for prog in rubble liggghts lammps; do   # interleaved: the machine drifts
+                    [ "$cores" = 1 ] || ./core_latency >> "lat_$prog"
                     set -- $(run_one $prog "$cores" "$kind" "$n")
                     echo "$1" >> "times_$prog"; echo "$2" >> "mem_$prog"
                 done
@@ -64,9 +68,10 @@ for n_text in $(echo "$SIZES" | tr ',' ' '); do
             for prog in rubble liggghts lammps; do
                 med=$(sort -g "times_$prog" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
                 mem=$(sort -g "mem_$prog" | tail -1)
+                lat=$(sort -g "lat_$prog" | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "" }')
                 awk -v k=$kind -v n=$n -v p=$prog -v c=$cores -v s=$steps -v t="$med" -v m="$mem" \
-                    -v cpg="$cpg" -v lpg="$lpg" \
-                    'BEGIN { r = n * s / t; printf "%s,%d,%s,%d,%d,%.4f,%.4g,%.4g,%.1f,%s,%s\n", k, n, p, c, s, t, r, r / c, m / 1024, cpg, lpg }' >> "$CSV.tmp"
+                    -v cpg="$cpg" -v lpg="$lpg" -v lat="$lat" \
+                    'BEGIN { r = n * s / t; printf "%s,%d,%s,%d,%d,%.4f,%.4g,%.4g,%.1f,%s,%s,%s\n", k, n, p, c, s, t, r, r / c, m / 1024, cpg, lpg, lat }' >> "$CSV.tmp"
                 tail -1 "$CSV.tmp"
             done
         done

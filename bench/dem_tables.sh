@@ -36,16 +36,17 @@ Rates are particle-steps per second **per core**; contacts and listed pairs per 
 rubble's at the end of its run. Peak memory: largest process RSS. Load average when the
 table was written (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)${RBL_BENCH_CONDITIONS:+; $RBL_BENCH_CONDITIONS}.
 
-| state | N | contacts / grain | listed / grain | cores | rubble | LIGGGHTS | LAMMPS | rubble / faster peer |
-|---|---|---|---|---|---|---|---|---|
+| state | N | contacts / grain | listed / grain | cores | cores apart | rubble | LIGGGHTS | LAMMPS | rubble / faster peer |
+|---|---|---|---|---|---|---|---|---|---|
 HEAD
 awk -F, 'NR > 1 { key = $1 "," $2 "," $4; rate[key "," $3] = $8; mem[key "," $3] = $9; cpg[key] = $10; lpg[key] = $11;
+                  if ($3 == "rubble") lat[key] = $12 == "" ? "–" : $12 " ns";
                   if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
     END { for (i = 1; i <= k; i++) { split(order[i], f, ",");
             r = rate[order[i] ",rubble"]; g = rate[order[i] ",liggghts"]; l = rate[order[i] ",lammps"];
             best = g > l ? g : l;
-            printf "| %s | %d | %s | %s | %d | %.3g/s (%.0f MiB) | %.3g/s (%.0f MiB) | %.3g/s (%.0f MiB) | %s%.2f%s |\n",
-                f[1], f[2], cpg[order[i]], lpg[order[i]], f[3], r, mem[order[i] ",rubble"], g,
+            printf "| %s | %d | %s | %s | %d | %s | %.3g/s (%.0f MiB) | %.3g/s (%.0f MiB) | %.3g/s (%.0f MiB) | %s%.2f%s |\n",
+                f[1], f[2], cpg[order[i]], lpg[order[i]], f[3], lat[order[i]], r, mem[order[i] ",rubble"], g,
                 mem[order[i] ",liggghts"], l, mem[order[i] ",lammps"], r < best ? "**" : "", r / best,
                 r < best ? "**" : "" } }' "$CSV"
 echo

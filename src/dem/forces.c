@@ -23,14 +23,43 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
     }
     rbl_packed_grain *pk = sim->packed;
     const rbl_pair_list *pairs = &sim->pairs;
-    const long n = (long)g->n;
-    const long chunk = rbl_grain_chunk(n, sim->threads);
-#pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
-    for (long k = 0; k < n; k++)
-        if (rbl_grain_listed(pairs, (size_t)k))
-            rbl_pack_grain(pk + k, g, (size_t)k, vel);
+#pragma omp parallel num_threads(sim->threads)
+    {
+        size_t begin, end;
+        rbl_sweep_range(sim, g->n, &begin, &end);
+        for (size_t k = begin; k < end; k++)
+            if (rbl_grain_listed(pairs, k))
+                rbl_pack_grain(pk + k, g, k, vel);
+    }
     sim->packed_omega = omega;
     return 1;
+}
+
+/* Wall contact q: its force and torque on the grain into its slot, its history updated. */
+static void wall_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const double *vel,
+                         const double *om)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    uint32_t i = w->grain[q];
+    double *out = w->out + RBL_WALL_OUT * q;
+    double *hist = w->hist + RBL_HIST * q;
+    rbl_contact_geom geo;
+    double l1;
+    if (!rbl_wall_geometry(sim, q, vel, om, &geo, &l1)) {
+        if (w->touch[q]) {
+            w->touch[q] = 0;
+            hist[0] = hist[1] = hist[2] = 0.0;
+        }
+        return;
+    }
+    double f[3], ft[3], c[3];
+    const rbl_pair_coef *pc =
+        rbl_pair_coef_of(sim, sim->g.material[i], sim->walls[w->wall[q]].material);
+    rbl_contact_force(law, pc, &geo, sim->cfg.dt, hist, f, ft);
+    rbl_cross(geo.n, ft, c);
+    out[0] = f[0], out[1] = f[1], out[2] = f[2];
+    out[3] = -l1 * c[0], out[4] = -l1 * c[1], out[5] = -l1 * c[2];
+    w->touch[q] = 1;
 }
 
 static void wall_pass(rbl_sim *sim)
@@ -39,42 +68,34 @@ static void wall_pass(rbl_sim *sim)
     const rbl_grains *g = &sim->g;
     const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
     const double *vel = sync ? g->vel_eval : g->vel, *om = sync ? g->omega_eval : g->omega;
-    const rbl_contact_law *law = &sim->cfg.law;
-    const double dt = sim->cfg.dt;
-    const long n = (long)w->n;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
-    for (long q = 0; q < n; q++) {
-        uint32_t i = w->grain[q];
-        double *out = w->out + RBL_WALL_OUT * q;
-        double *hist = w->hist + RBL_HIST * q;
-        rbl_contact_geom geo;
-        double l1;
-        if (!rbl_wall_geometry(sim, (size_t)q, vel, om, &geo, &l1)) {
-            if (w->touch[q]) {
-                w->touch[q] = 0;
-                hist[0] = hist[1] = hist[2] = 0.0;
-            }
-            continue;
+    /* each thread takes the wall contacts of the grains it sweeps (the floor's are those of
+     * its lowest grains) when the list is indexed by these grains, else an equal share */
+    const int by_grain = w->start && sim->pairs.grains == g->n;
+#pragma omp parallel num_threads(sim->threads)
+    {
+        size_t begin, end;
+        if (by_grain) {
+            rbl_sweep_range(sim, g->n, &begin, &end);
+            begin = w->start[begin], end = w->start[end];
+        } else {
+            rbl_equal_share(w->n, &begin, &end);
         }
-        double f[3], ft[3], c[3];
-        rbl_contact_force(law, rbl_pair_coef_of(sim, g->material[i], sim->walls[w->wall[q]].material),
-                          &geo, dt, hist, f, ft);
-        rbl_cross(geo.n, ft, c);
-        out[0] = f[0], out[1] = f[1], out[2] = f[2];
-        out[3] = -l1 * c[0], out[4] = -l1 * c[1], out[5] = -l1 * c[2];
-        w->touch[q] = 1;
+        for (size_t q = begin; q < end; q++)
+            wall_contact(sim, w, q, vel, om);
     }
 }
 
 void rbl_forces_gather(rbl_sim *sim)
 {
-    const long n = (long)sim->g.n;
-    const long chunk = rbl_grain_chunk(n, sim->threads);
     if (!sim->forces_partial)
         return;
-#pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
-    for (long k = 0; k < n; k++)
-        rbl_gather_grain(sim, (size_t)k);
+#pragma omp parallel num_threads(sim->threads)
+    {
+        size_t begin, end;
+        rbl_sweep_range(sim, sim->g.n, &begin, &end);
+        for (size_t k = begin; k < end; k++)
+            rbl_gather_grain(sim, k);
+    }
     sim->forces_partial = 0;
 }
 

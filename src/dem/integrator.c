@@ -16,7 +16,6 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
     rbl_grains *g = &sim->g;
     const double dt = sim->cfg.dt, h = 0.5 * dt;
     const long n = (long)g->n;
-    const long chunk = rbl_grain_chunk(n, sim->threads);
     /* With mid-step forces the half-step velocities are what the force pass reads: pack them
      * here and spare the force pass its own sweep (a rebuild reorders and packs again). */
     rbl_packed_grain *pk = sim->cfg.integrator == RBL_INTEGRATOR_MIDSTEP &&
@@ -35,8 +34,9 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
     double worst = 0.0;
 #pragma omp parallel num_threads(sim->threads) reduction(max : worst)
     {
-#pragma omp for schedule(static, chunk)
-        for (long k = 0; k < n; k++) {
+        size_t begin, end;
+        rbl_sweep_range(sim, g->n, &begin, &end);
+        for (long k = (long)begin; k < (long)end; k++) {
             double Fk[3], Tk[3];
             const double *F = g->force + 3 * k, *T = g->torque + 3 * k;
             if (gather && k + RBL_GATHER_AHEAD < n)
@@ -104,21 +104,23 @@ static void half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, const do
 {
     rbl_grains *g = &sim->g;
     const double h = 0.5 * sim->cfg.dt;
-    const long n = (long)g->n;
-    const long chunk = rbl_grain_chunk(n, sim->threads);
     const int gather = sim->forces_partial;
-#pragma omp parallel for schedule(static, chunk) num_threads(sim->threads)
-    for (long k = 0; k < n; k++) {
-        if (gather)
-            rbl_gather_grain(sim, (size_t)k);
-        const double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
-        const double *F = g->force + 3 * k, *T = g->torque + 3 * k;
-        const double *v = vel_src + 3 * k, *w = omega_src + 3 * k;
-        /* in locals: the stores cannot alias the loads */
-        const double vk[3] = {v[0] + F[0] * im, v[1] + F[1] * im, v[2] + F[2] * im};
-        const double wk[3] = {w[0] + T[0] * ii, w[1] + T[1] * ii, w[2] + T[2] * ii};
-        for (int a = 0; a < 3; a++)
-            vel_dst[3 * k + a] = vk[a], omega_dst[3 * k + a] = wk[a];
+#pragma omp parallel num_threads(sim->threads)
+    {
+        size_t begin, end;
+        rbl_sweep_range(sim, g->n, &begin, &end);
+        for (size_t k = begin; k < end; k++) {
+            if (gather)
+                rbl_gather_grain(sim, k);
+            const double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
+            const double *F = g->force + 3 * k, *T = g->torque + 3 * k;
+            const double *v = vel_src + 3 * k, *w = omega_src + 3 * k;
+            /* in locals: the stores cannot alias the loads */
+            const double vk[3] = {v[0] + F[0] * im, v[1] + F[1] * im, v[2] + F[2] * im};
+            const double wk[3] = {w[0] + T[0] * ii, w[1] + T[1] * ii, w[2] + T[2] * ii};
+            for (int a = 0; a < 3; a++)
+                vel_dst[3 * k + a] = vk[a], omega_dst[3 * k + a] = wk[a];
+        }
     }
     sim->forces_partial = 0;
     if (sim->bodies.n)

@@ -20,9 +20,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* Steps between two reorderings of the grains by cell, unless the configuration says. Grains
  * move less than half the skin between builds, so the order decays slowly; a reordering moves
@@ -504,12 +501,10 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     }
 #pragma omp parallel num_threads(threads)
     {
-        int t = 0, nt = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num();
-        nt = omp_get_num_threads();
-#endif
-        size_t a = n * (size_t)t / (size_t)nt, b = n * (size_t)(t + 1) / (size_t)nt;
+        int t, nt;
+        size_t a, b;
+        rbl_thread_of_team(&t, &nt);
+        rbl_equal_share(n, &a, &b);
         for (size_t k = a; k < b && !buf[t].failed; k++)
             if (!scan_grain(sim, k, delta, &buf[t]))
                 buf[t].failed = 1;

@@ -274,9 +274,6 @@ void rbl_pair_pass(rbl_sim *sim)
         rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, p->i_start, g->material,
         p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,
         p->n < g->n};
-    const long n = (long)g->n;
-    const long chunk = rbl_grain_chunk(n, sim->threads);
-    const long chunks = (n + chunk - 1) / chunk;
     size_t touching = 0;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {
@@ -285,11 +282,9 @@ void rbl_pair_pass(rbl_sim *sim)
             for (int l = 0; l < BLOCK; l++)
                 block.mi[l] = block.mj[l] = block.y_star[l] = block.g_star[l] = block.beta[l] =
                     block.mu[l] = 1.0;
-        /* chunk c = grains c*chunk.., dealt round robin as in every other sweep */
-#pragma omp for schedule(static, 1)
-        for (long c = 0; c < chunks; c++)
-            touching +=
-                pair_chunk(&input, &block, c * chunk, c * chunk + chunk < n ? c * chunk + chunk : n);
+        size_t begin, end; /* the same grains as in every other sweep */
+        rbl_sweep_range(sim, g->n, &begin, &end);
+        touching += pair_chunk(&input, &block, (long)begin, (long)end);
     }
     p->touching = touching;
 }
