@@ -36,6 +36,12 @@ Rates are particle-steps per second **per core**; contacts and listed pairs per 
 rubble's at the end of its run. Peak memory: largest process RSS. Load average when the
 table was written (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)${RBL_BENCH_CONDITIONS:+; $RBL_BENCH_CONDITIONS}.
 
+*Cores apart*: on 2 cores, the time to hand a cache line from core 0 to core 1 measured right
+before each of rubble's runs (\`bench/core_latency.c\`, median). The host of these virtual
+machines keeps their two cores near each other (about 35 ns) for minutes, then apart (about
+170 ns) for minutes; threads that share grains are slowed by the second more than ranks that
+exchange messages (docs/dem.md, issue 16), so read a 2-core row with its latency.
+
 | state | N | contacts / grain | listed / grain | cores | cores apart | rubble | LIGGGHTS | LAMMPS | rubble / faster peer |
 |---|---|---|---|---|---|---|---|---|---|
 HEAD
