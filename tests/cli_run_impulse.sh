@@ -3,31 +3,9 @@
 # thermo.csv, the ellipsoids come out as a 9-component shape tensor, the energy never grows
 # from row to row (e = 0.3, no driving), and bad scenes get file:line:column, the value, exit
 # status 1 and no output folder.
-set -u
-RUBBLE=$1
-SCENES=$(cd "$(dirname "$0")/scenes" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-failures=0
+. "$(dirname "$0")/cli_run_common.sh"
 
 scene() { sed "$2" "$SCENES/impulse.yaml" > "$1.yaml"; }
-
-expect() {
-    name=$1; pattern=$2
-    "$RUBBLE" run "$name.yaml" --output "out_$name" > out.txt 2> err.txt
-    got=$?
-    if [ "$got" -ne 1 ]; then
-        echo "FAIL [$name]: exit $got, expected 1"; cat err.txt; failures=$((failures+1)); return
-    fi
-    if ! grep -q -- "$pattern" err.txt; then
-        echo "FAIL [$name]: stderr lacks '$pattern':"; cat err.txt; failures=$((failures+1)); return
-    fi
-    if [ -e "out_$name" ]; then
-        echo "FAIL [$name]: an output folder was created"; failures=$((failures+1)); return
-    fi
-    echo "ok: $(cat err.txt)"
-}
 
 "$RUBBLE" run "$SCENES/impulse.yaml" --output good --quiet > report.txt || {
     echo "FAIL: the valid scene was refused"; exit 1; }

@@ -4,12 +4,7 @@
 # of the frames that folder holds; --threads is honoured and --steps before the checkpoint is
 # refused; a checkpoint of another scene and a corrupt file are refused with a message and
 # exit status 1.
-set -u
-RUBBLE=$1
-SCENES=$(cd "$(dirname "$0")/scenes" && pwd)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
+. "$(dirname "$0")/cli_run_common.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 sed 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, checkpoint_every: 0.005}/' \

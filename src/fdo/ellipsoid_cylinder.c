@@ -90,17 +90,28 @@ static void extreme_direction(const double S[3], double m, double sign, double n
         nu[0] = base[0], nu[1] = base[1];
 }
 
+/* The part of p - from across the unit axis into out, its length returned; *along (unless
+ * NULL) the part along it. */
+static double across_axis(const double p[3], const double from[3], const double axis[3],
+                          double *along, double out[3])
+{
+    double rel[3];
+    rbl_sub3(p, from, rel);
+    double at = rbl_dot3(rel, axis);
+    for (int k = 0; k < 3; k++)
+        out[k] = rel[k] - at * axis[k];
+    if (along)
+        *along = at;
+    return sqrt(rbl_dot3(out, out));
+}
+
 int rbl_ellipsoid_cylinder_contact(const rbl_ellipsoid *a, const double from[3],
                                    const double axis[3], double length, double radius,
                                    rbl_fdo_contact *out)
 {
     memset(out, 0, sizeof *out);
-    double rel[3], e1[3], e2[3];
-    rbl_sub3(a->centre, from, rel);
-    double along = rbl_dot3(rel, axis);
-    for (int k = 0; k < 3; k++)
-        e1[k] = rel[k] - along * axis[k];
-    double m = sqrt(rbl_dot3(e1, e1));
+    double e1[3], e2[3];
+    double m = across_axis(a->centre, from, axis, NULL, e1);
     if (m > 1e-12 * radius) {
         for (int k = 0; k < 3; k++)
             e1[k] /= m;
@@ -127,13 +138,9 @@ int rbl_ellipsoid_cylinder_contact(const rbl_ellipsoid *a, const double from[3],
     double h = sqrt(rbl_dot3(dir, Sd));
     for (int k = 0; k < 3; k++)
         x[k] = a->centre[k] + Sd[k] / h;
-    rbl_sub3(x, from, rel);
-    double at = rbl_dot3(rel, axis);
+    double at, rho = across_axis(x, from, axis, &at, radial);
     if (at < 0 || at > length)
         return 0; /* beyond the tube's ends */
-    for (int k = 0; k < 3; k++)
-        radial[k] = rel[k] - at * axis[k];
-    double rho = sqrt(rbl_dot3(radial, radial));
     if (rho > 1e-12 * radius) {
         for (int k = 0; k < 3; k++)
             radial[k] /= rho;

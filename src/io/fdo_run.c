@@ -73,6 +73,20 @@ static int add_object(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_si
     return RBL_OK;
 }
 
+/* An object of the source at x if its bounding sphere is clear of the walls and the objects
+ * placed (then *done counts it); else nothing. */
+static int place_if_clear(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                          placed *p, rbl_rng *rng, const double x[3], double bound, size_t *done,
+                          rbl_error *err)
+{
+    if (!clear_at(s, p, x, bound))
+        return RBL_OK;
+    int rc = add_object(s, o, sim, p, rng, x, bound, err);
+    if (rc == RBL_OK)
+        (*done)++;
+    return rc;
+}
+
 /* A lattice filling the region (sites whose bounding sphere would cross a wall or an object
  * already placed are left out), or `count` objects at random places where they fit. */
 static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
@@ -104,12 +118,9 @@ static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_
                     double x[3] = {o->lo[0] + bound + (double)i * spacing,
                                    o->lo[1] + bound + (double)j * spacing,
                                    o->lo[2] + bound + (double)k * spacing};
-                    if (!clear_at(s, p, x, bound))
-                        continue;
-                    int rc = add_object(s, o, sim, p, &rng, x, bound, err);
+                    int rc = place_if_clear(s, o, sim, p, &rng, x, bound, &done, err);
                     if (rc != RBL_OK)
                         return rc;
-                    done++;
                 }
         return RBL_OK;
     }
@@ -118,12 +129,9 @@ static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_
         double x[3];
         for (int a = 0; a < 3; a++)
             x[a] = o->lo[a] + bound + rbl_rng_uniform(&rng) * (o->hi[a] - o->lo[a] - 2 * bound);
-        if (!clear_at(s, p, x, bound))
-            continue;
-        int rc = add_object(s, o, sim, p, &rng, x, bound, err);
+        int rc = place_if_clear(s, o, sim, p, &rng, x, bound, &done, err);
         if (rc != RBL_OK)
             return rc;
-        done++;
     }
     if (done < want) {
         rbl_error_set(err, RBL_ERANGE, "only %zu of the %zu objects fit in the region (their "

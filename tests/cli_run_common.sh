@@ -1,0 +1,28 @@
+# Sourced by the `rubble run` tests (cli_run_*.sh): RUBBLE (their argument), SCENES
+# (tests/scenes), a scratch folder as the working directory (removed on exit), failures = 0,
+# and expect.
+set -u
+RUBBLE=$1
+SCENES=$(cd "$(dirname "$0")/scenes" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+failures=0
+
+# expect NAME PATTERN: `rubble run NAME.yaml` exits with status 1, says PATTERN on stderr and
+# creates no output folder.
+expect() {
+    name=$1; pattern=$2
+    "$RUBBLE" run "$name.yaml" --output "out_$name" > out.txt 2> err.txt
+    got=$?
+    if [ "$got" -ne 1 ]; then
+        echo "FAIL [$name]: exit $got, expected 1"; cat err.txt; failures=$((failures+1)); return
+    fi
+    if ! grep -q -- "$pattern" err.txt; then
+        echo "FAIL [$name]: stderr lacks '$pattern':"; cat err.txt; failures=$((failures+1)); return
+    fi
+    if [ -e "out_$name" ]; then
+        echo "FAIL [$name]: an output folder was created"; failures=$((failures+1)); return
+    fi
+    echo "ok: $(cat err.txt)"
+}
