@@ -936,6 +936,36 @@ RBL_API int rbl_ellipsoid_cylinder_contact(const rbl_ellipsoid *a, const double 
                                            const double axis[3], double length, double radius,
                                            rbl_fdo_contact *out);
 
+/* A functionally defined object placed in space: its shape's own frame (the base ellipsoid's
+ * centre and axes) at centre, turned by quat (w, x, y, z, body -> space). */
+typedef struct rbl_fdo_object {
+    const rbl_fdo_shape *shape;
+    double centre[3];
+    double quat[4];
+} rbl_fdo_object;
+
+/* The object's point farthest along the unit direction dir (space frame), its support point:
+ * closed form for an ellipsoid; for a perturbed object the farthest of the local maxima of
+ * dir . x on F' = 0 (Newton on the Lagrange conditions) started from the base ellipsoid's
+ * support point and from each bump that could reach farther. Where the object is not convex
+ * this is the support point of its convex hull. Returns 0 when no start converged (x is then
+ * the best point found). */
+RBL_API int rbl_fdo_support(const rbl_fdo_object *a, const double dir[3], double x[3]);
+/* Contacts of placed objects, as the ellipsoid functions above (which they call when no
+ * perturbation is present). With a perturbed object the base ellipsoids' contact is refined:
+ * the normal n minimises n . (s_a(n) - s_b(-n)), s the support points (for convex bodies the
+ * signed depth: the overlap, or minus the gap), descending from the base contact's normal;
+ * point midway between the two support points. iterations: the descent's steps; fallback:
+ * a support point or the descent did not converge. The convex hulls of non-convex objects
+ * are what touch. */
+RBL_API void rbl_fdo_object_contact(const rbl_fdo_object *a, const rbl_fdo_object *b,
+                                    rbl_fdo_contact *out);
+RBL_API void rbl_fdo_object_plane_contact(const rbl_fdo_object *a, const double n[3],
+                                          double offset, rbl_fdo_contact *out);
+RBL_API int rbl_fdo_object_cylinder_contact(const rbl_fdo_object *a, const double from[3],
+                                            const double axis[3], double length, double radius,
+                                            rbl_fdo_contact *out);
+
 /* ---- impulse-based contact dynamics of functionally defined objects (SPEC FO3) ----
  * Seed 003 after Kaufman, Edmunds and Pai (SIGGRAPH 2005) and the energy-tracking impulse
  * method (seed ref. [16]): each object is a system of its own; every contact gives it an affine

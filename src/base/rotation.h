@@ -36,16 +36,23 @@ static inline void rbl_quat_rotate_back(const double q[4], const double v[3], do
     rbl_quat_rotate(c, v, out);
 }
 
+/* out = q r: the rotation r, then q (out may not alias q or r). */
+static inline void rbl_quat_multiply(const double q[4], const double r[4], double out[4])
+{
+    out[0] = q[0] * r[0] - q[1] * r[1] - q[2] * r[2] - q[3] * r[3];
+    out[1] = q[0] * r[1] + q[1] * r[0] + q[2] * r[3] - q[3] * r[2];
+    out[2] = q[0] * r[2] - q[1] * r[3] + q[2] * r[0] + q[3] * r[1];
+    out[3] = q[0] * r[3] + q[1] * r[2] - q[2] * r[1] + q[3] * r[0];
+}
+
 /* q <- q * (cos(a/2), sin(a/2) e_axis): a turn by a about the body's own axis. */
 static inline void rbl_quat_turn_body(double q[4], int axis, double angle)
 {
     double c = cos(0.5 * angle), s = sin(0.5 * angle);
     double r[4] = {c, 0, 0, 0};
     r[1 + axis] = s;
-    double p[4] = {q[0] * r[0] - q[1] * r[1] - q[2] * r[2] - q[3] * r[3],
-                   q[0] * r[1] + q[1] * r[0] + q[2] * r[3] - q[3] * r[2],
-                   q[0] * r[2] - q[1] * r[3] + q[2] * r[0] + q[3] * r[1],
-                   q[0] * r[3] + q[1] * r[2] - q[2] * r[1] + q[3] * r[0]};
+    double p[4];
+    rbl_quat_multiply(q, r, p);
     memcpy(q, p, sizeof p);
 }
 
@@ -56,6 +63,33 @@ static inline void rbl_quat_matrix(const double q[4], double R[3][3])
     R[0][0] = 1 - 2 * (y * y + z * z), R[0][1] = 2 * (x * y - w * z), R[0][2] = 2 * (x * z + w * y);
     R[1][0] = 2 * (x * y + w * z), R[1][1] = 1 - 2 * (x * x + z * z), R[1][2] = 2 * (y * z - w * x);
     R[2][0] = 2 * (x * z - w * y), R[2][1] = 2 * (y * z + w * x), R[2][2] = 1 - 2 * (x * x + y * y);
+}
+
+/* The unit quaternion of a rotation matrix (space = R body), Shepperd's choice of the largest
+ * component for accuracy. */
+static inline void rbl_quat_from_matrix(const double R[3][3], double q[4])
+{
+    double tr = R[0][0] + R[1][1] + R[2][2];
+    if (tr > 0) {
+        double s = 2 * sqrt(tr + 1);
+        q[0] = 0.25 * s, q[1] = (R[2][1] - R[1][2]) / s, q[2] = (R[0][2] - R[2][0]) / s;
+        q[3] = (R[1][0] - R[0][1]) / s;
+    } else if (R[0][0] > R[1][1] && R[0][0] > R[2][2]) {
+        double s = 2 * sqrt(1 + R[0][0] - R[1][1] - R[2][2]);
+        q[0] = (R[2][1] - R[1][2]) / s, q[1] = 0.25 * s, q[2] = (R[0][1] + R[1][0]) / s;
+        q[3] = (R[0][2] + R[2][0]) / s;
+    } else if (R[1][1] > R[2][2]) {
+        double s = 2 * sqrt(1 + R[1][1] - R[0][0] - R[2][2]);
+        q[0] = (R[0][2] - R[2][0]) / s, q[1] = (R[0][1] + R[1][0]) / s, q[2] = 0.25 * s;
+        q[3] = (R[1][2] + R[2][1]) / s;
+    } else {
+        double s = 2 * sqrt(1 + R[2][2] - R[0][0] - R[1][1]);
+        q[0] = (R[1][0] - R[0][1]) / s, q[1] = (R[0][2] + R[2][0]) / s;
+        q[2] = (R[1][2] + R[2][1]) / s, q[3] = 0.25 * s;
+    }
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    for (int a = 0; a < 4; a++)
+        q[a] /= n;
 }
 
 static inline void rbl_mat_apply(const double R[3][3], const double v[3], double out[3])

@@ -13,7 +13,8 @@
  * There the ellipsoid's normal is radial, the cylinder's too: the normal is common and the
  * depth, R less (or minus) that point's distance from the axis, is exact. Brozos-Vazquez et al.
  * (ref. [15]) classify the same positions from the characteristic polynomial of the pencil;
- * the shadow gives the contact point and depth directly. */
+ * the shadow gives the contact point and depth directly. A perturbed object's shadow is taken
+ * the same way from its support points (fdo_support.c): then its convex hull touches. */
 #include "fdo_internal.h"
 
 #include <string.h>
@@ -21,18 +22,73 @@
 #define SAMPLES 16
 #define GOLDEN_STEPS 40
 
-/* The squared distance from the axis of the shadow's support point in direction nu (not
- * necessarily unit) of the plane; S = {s11, s22, s12}, the centre at (m, 0). */
-static double shadow_distance2(const double S[3], double m, const double nu[2])
+/* The part of p - from across the unit axis into out, its length returned; *along (unless
+ * NULL) the part along it. */
+static double across_axis(const double p[3], const double from[3], const double axis[3],
+                          double *along, double out[3])
 {
-    double Sv0 = S[0] * nu[0] + S[2] * nu[1], Sv1 = S[2] * nu[0] + S[1] * nu[1];
-    double h = sqrt(nu[0] * Sv0 + nu[1] * Sv1);
-    double y0 = m + Sv0 / h, y1 = Sv1 / h;
-    return y0 * y0 + y1 * y1;
+    double rel[3];
+    rbl_sub3(p, from, rel);
+    double at = rbl_dot3(rel, axis);
+    for (int k = 0; k < 3; k++)
+        out[k] = rel[k] - at * axis[k];
+    if (along)
+        *along = at;
+    return sqrt(rbl_dot3(out, out));
+}
+
+/* An object seen in the plane across the axis: e1 (from the axis towards its centre), e2, and
+ * m, the centre's distance from the axis. An ellipsoid with Sigma, S = {s11, s22, s12} its
+ * restriction to the plane; or a perturbed object, seen through its support points. */
+typedef struct shadow {
+    double e1[3], e2[3], m;
+    const rbl_ellipsoid *ellipsoid;
+    rbl_sym3 Sigma;
+    double S[3];
+    const rbl_fdo_object *object;
+    const double *from, *axis;
+    int failed; /* a support point did not converge */
+} shadow;
+
+/* The object's support point in the direction nu (not necessarily unit) of the plane. */
+static void support_across(shadow *sh, const double nu[2], double x[3])
+{
+    double dir[3];
+    for (int k = 0; k < 3; k++)
+        dir[k] = nu[0] * sh->e1[k] + nu[1] * sh->e2[k];
+    if (sh->ellipsoid) {
+        double Sd[3];
+        rbl_sym3_apply(sh->Sigma, dir, Sd);
+        double h = sqrt(rbl_dot3(dir, Sd));
+        for (int k = 0; k < 3; k++)
+            x[k] = sh->ellipsoid->centre[k] + Sd[k] / h;
+        return;
+    }
+    double len = sqrt(rbl_dot3(dir, dir));
+    for (int k = 0; k < 3; k++)
+        dir[k] /= len;
+    sh->failed |= !rbl_fdo_support(sh->object, dir, x);
+}
+
+/* The squared distance from the axis of the shadow's support point in direction nu. For an
+ * ellipsoid in the plane's own terms, the centre at (m, 0). */
+static double shadow_distance2(shadow *sh, const double nu[2])
+{
+    if (sh->ellipsoid) {
+        const double *S = sh->S;
+        double Sv0 = S[0] * nu[0] + S[2] * nu[1], Sv1 = S[2] * nu[0] + S[1] * nu[1];
+        double h = sqrt(nu[0] * Sv0 + nu[1] * Sv1);
+        double y0 = sh->m + Sv0 / h, y1 = Sv1 / h;
+        return y0 * y0 + y1 * y1;
+    }
+    double x[3], across[3];
+    support_across(sh, nu, x);
+    double rho = across_axis(x, sh->from, sh->axis, NULL, across);
+    return rho * rho;
 }
 
 /* The direction nu whose shadow point is farthest from the axis (sign +1) or nearest (-1). */
-static void extreme_direction(const double S[3], double m, double sign, double nu[2])
+static void extreme_direction(shadow *sh, double sign, double nu[2])
 {
     /* cos and sin of k pi / 8 */
     static const double c8[SAMPLES] = {1,
@@ -55,7 +111,7 @@ static void extreme_direction(const double S[3], double m, double sign, double n
     double best_value = -INFINITY;
     for (int k = 0; k < SAMPLES; k++) {
         double v[2] = {c8[k], c8[(k + SAMPLES - SAMPLES / 4) % SAMPLES]};
-        double g = sign * shadow_distance2(S, m, v);
+        double g = sign * shadow_distance2(sh, v);
         if (g > best_value)
             best_value = g, best = k;
     }
@@ -68,76 +124,62 @@ static void extreme_direction(const double S[3], double m, double sign, double n
     double t1 = hi - ratio * (hi - lo), t2 = lo + ratio * (hi - lo);
     double v1[2] = {base[0] + t1 * perp[0], base[1] + t1 * perp[1]};
     double v2[2] = {base[0] + t2 * perp[0], base[1] + t2 * perp[1]};
-    double g1 = sign * shadow_distance2(S, m, v1), g2 = sign * shadow_distance2(S, m, v2);
+    double g1 = sign * shadow_distance2(sh, v1), g2 = sign * shadow_distance2(sh, v2);
     for (int step = 0; step < GOLDEN_STEPS; step++) {
         if (g1 > g2) {
             hi = t2, t2 = t1, g2 = g1;
             t1 = hi - ratio * (hi - lo);
             double v[2] = {base[0] + t1 * perp[0], base[1] + t1 * perp[1]};
-            g1 = sign * shadow_distance2(S, m, v);
+            g1 = sign * shadow_distance2(sh, v);
         } else {
             lo = t1, t1 = t2, g1 = g2;
             t2 = lo + ratio * (hi - lo);
             double v[2] = {base[0] + t2 * perp[0], base[1] + t2 * perp[1]};
-            g2 = sign * shadow_distance2(S, m, v);
+            g2 = sign * shadow_distance2(sh, v);
         }
     }
     double t = 0.5 * (lo + hi);
     double v[2] = {base[0] + t * perp[0], base[1] + t * perp[1]};
-    if (sign * shadow_distance2(S, m, v) >= best_value)
+    if (sign * shadow_distance2(sh, v) >= best_value)
         nu[0] = v[0], nu[1] = v[1];
     else
         nu[0] = base[0], nu[1] = base[1];
 }
 
-/* The part of p - from across the unit axis into out, its length returned; *along (unless
- * NULL) the part along it. */
-static double across_axis(const double p[3], const double from[3], const double axis[3],
-                          double *along, double out[3])
-{
-    double rel[3];
-    rbl_sub3(p, from, rel);
-    double at = rbl_dot3(rel, axis);
-    for (int k = 0; k < 3; k++)
-        out[k] = rel[k] - at * axis[k];
-    if (along)
-        *along = at;
-    return sqrt(rbl_dot3(out, out));
-}
-
-int rbl_ellipsoid_cylinder_contact(const rbl_ellipsoid *a, const double from[3],
-                                   const double axis[3], double length, double radius,
-                                   rbl_fdo_contact *out)
+/* The contact of the object in sh (its centre at `centre`) with the tube. */
+static int cylinder_contact(shadow *sh, const double centre[3], const double from[3],
+                            const double axis[3], double length, double radius,
+                            rbl_fdo_contact *out)
 {
     memset(out, 0, sizeof *out);
-    double e1[3], e2[3];
-    double m = across_axis(a->centre, from, axis, NULL, e1);
+    sh->from = from, sh->axis = axis;
+    double m = across_axis(centre, from, axis, NULL, sh->e1);
     if (m > 1e-12 * radius) {
         for (int k = 0; k < 3; k++)
-            e1[k] /= m;
-        rbl_cross3(axis, e1, e2);
+            sh->e1[k] /= m;
+        rbl_cross3(axis, sh->e1, sh->e2);
     } else {
-        rbl_fdo_tangents(axis, e1, e2); /* on the axis: any frame across it */
+        rbl_fdo_tangents(axis, sh->e1, sh->e2); /* on the axis: any frame across it */
         m = 0;
     }
+    sh->m = m;
     double inside = m < radius ? 1 : -1;
-    rbl_sym3 Sigma;
-    double d2[3] = {a->semi[0] * a->semi[0], a->semi[1] * a->semi[1], a->semi[2] * a->semi[2]};
-    rbl_sym3_rotated_diagonal(a->quat, d2, Sigma);
-    double Se1[3], Se2[3];
-    rbl_sym3_apply(Sigma, e1, Se1);
-    rbl_sym3_apply(Sigma, e2, Se2);
-    double S[3] = {rbl_dot3(e1, Se1), rbl_dot3(e2, Se2), rbl_dot3(e1, Se2)};
+    if (sh->ellipsoid) {
+        const rbl_ellipsoid *a = sh->ellipsoid;
+        double d2[3] = {a->semi[0] * a->semi[0], a->semi[1] * a->semi[1],
+                        a->semi[2] * a->semi[2]};
+        rbl_sym3_rotated_diagonal(a->quat, d2, sh->Sigma);
+        double Se1[3], Se2[3];
+        rbl_sym3_apply(sh->Sigma, sh->e1, Se1);
+        rbl_sym3_apply(sh->Sigma, sh->e2, Se2);
+        sh->S[0] = rbl_dot3(sh->e1, Se1), sh->S[1] = rbl_dot3(sh->e2, Se2);
+        sh->S[2] = rbl_dot3(sh->e1, Se2);
+    }
     double nu[2];
-    extreme_direction(S, m, inside, nu);
-    /* the ellipsoid's support point in that direction, and its distance from the axis */
-    double dir[3], Sd[3], x[3], radial[3];
-    for (int k = 0; k < 3; k++)
-        dir[k] = nu[0] * e1[k] + nu[1] * e2[k];
-    rbl_sym3_apply(Sigma, dir, Sd);
-    double h = sqrt(rbl_dot3(dir, Sd));
-    for (int k = 0; k < 3; k++)
-        x[k] = a->centre[k] + Sd[k] / h;
+    extreme_direction(sh, inside, nu);
+    /* the object's support point in that direction, and its distance from the axis */
+    double x[3], radial[3];
+    support_across(sh, nu, x);
     double at, rho = across_axis(x, from, axis, &at, radial);
     if (at < 0 || at > length)
         return 0; /* beyond the tube's ends */
@@ -145,13 +187,37 @@ int rbl_ellipsoid_cylinder_contact(const rbl_ellipsoid *a, const double from[3],
         for (int k = 0; k < 3; k++)
             radial[k] /= rho;
     } else { /* an outside object across the axis: out along its centre's side */
-        memcpy(radial, e1, sizeof radial);
+        memcpy(radial, sh->e1, sizeof radial);
         out->fallback = 1;
     }
+    out->fallback |= sh->failed;
     out->depth = inside > 0 ? rho - radius : radius - rho;
     for (int k = 0; k < 3; k++) {
         out->normal[k] = -inside * radial[k];
         out->point[k] = x[k] + 0.5 * out->depth * out->normal[k];
     }
     return 1;
+}
+
+int rbl_ellipsoid_cylinder_contact(const rbl_ellipsoid *a, const double from[3],
+                                   const double axis[3], double length, double radius,
+                                   rbl_fdo_contact *out)
+{
+    shadow sh = {.ellipsoid = a};
+    return cylinder_contact(&sh, a->centre, from, axis, length, radius, out);
+}
+
+int rbl_fdo_object_cylinder_contact(const rbl_fdo_object *a, const double from[3],
+                                    const double axis[3], double length, double radius,
+                                    rbl_fdo_contact *out)
+{
+    if (!a->shape->n_perturbations) {
+        rbl_ellipsoid e;
+        memcpy(e.centre, a->centre, sizeof e.centre);
+        memcpy(e.quat, a->quat, sizeof e.quat);
+        memcpy(e.semi, a->shape->semi, sizeof e.semi);
+        return rbl_ellipsoid_cylinder_contact(&e, from, axis, length, radius, out);
+    }
+    shadow sh = {.object = a};
+    return cylinder_contact(&sh, a->centre, from, axis, length, radius, out);
 }

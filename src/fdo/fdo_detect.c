@@ -1,9 +1,10 @@
 /* fdo_detect.c — contact detection of the impulse engine (SPEC FO2): the broad phase is the
  * library's grid on bounding spheres grown by half the step's margin (linear in the number of
  * objects); each candidate pair is screened by the seed's exact test, the characteristic
- * polynomial of the two ellipsoids grown by the margin, and the survivors get their point,
- * normal and depth from the Perram-Wertheim construction. Planes in closed form, tubes by
- * their shadow (ellipsoid_cylinder.c). Each contact
+ * polynomial of the two ellipsoids grown by the margin (for a perturbed object, its base
+ * ellipsoid scaled to hold it), and the survivors get their point, normal and depth from the
+ * Perram-Wertheim construction (refined for perturbed objects, object_contact.c). Planes in
+ * closed form, tubes by their shadow (ellipsoid_cylinder.c). Each contact
  * is then listed twice, once for each object, in an order fixed by the objects' indices. */
 #include "fdo_internal.h"
 
@@ -41,18 +42,30 @@ static int kept_contact(const rbl_fdo_sim *sim, const rbl_fdo_contact *c)
     return c->depth > -sim->margin;
 }
 
+/* The base ellipsoid of a placed object, scaled by `scale` (> 1: to hold its perturbations). */
+static void enclosing_ellipsoid(const rbl_fdo_object *o, double scale, rbl_ellipsoid *e)
+{
+    memcpy(e->centre, o->centre, sizeof e->centre);
+    memcpy(e->quat, o->quat, sizeof e->quat);
+    for (int a = 0; a < 3; a++)
+        e->semi[a] = scale * o->shape->semi[a];
+}
+
 /* Narrow phase of one candidate pair (i > j): 1 and the contact if it is within the margin. */
 static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_contact *c)
 {
+    rbl_fdo_object oa, ob;
+    rbl_fdo_object_of(sim, j, &oa);
+    rbl_fdo_object_of(sim, i, &ob);
     rbl_ellipsoid a, b;
-    rbl_fdo_ellipsoid_of(sim, j, &a);
-    rbl_fdo_ellipsoid_of(sim, i, &b);
+    enclosing_ellipsoid(&oa, rbl_fdo_enclosing_scale(oa.shape), &a);
+    enclosing_ellipsoid(&ob, rbl_fdo_enclosing_scale(ob.shape), &b);
     double smallest = fmin(fmin(a.semi[0], a.semi[1]), fmin(fmin(a.semi[2], b.semi[0]),
                                                               fmin(b.semi[1], b.semi[2])));
     /* grown by the margin (each semi-axis by at least half of it): still apart, no contact */
     if (rbl_ellipsoids_classify(&a, &b, 0.5 * sim->margin / smallest) == RBL_ELLIPSOIDS_SEPARATE)
         return 0;
-    rbl_ellipsoid_contact(&a, &b, -1, c);
+    rbl_fdo_object_contact(&oa, &ob, c);
     return kept_contact(sim, c);
 }
 
@@ -60,19 +73,19 @@ static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_
  * is tried only where the bounding sphere reaches its wall within the margin. */
 static void wall_contacts(const rbl_fdo_sim *sim, size_t k, rbl_fdo_contact *out)
 {
-    rbl_ellipsoid e;
-    rbl_fdo_ellipsoid_of(sim, k, &e);
+    rbl_fdo_object o;
+    rbl_fdo_object_of(sim, k, &o);
     for (size_t w = 0; w < sim->n_planes; w++)
-        rbl_ellipsoid_plane_contact(&e, sim->plane + 4 * w, sim->plane[4 * w + 3], out++);
+        rbl_fdo_object_plane_contact(&o, sim->plane + 4 * w, sim->plane[4 * w + 3], out++);
     double reach = sim->bound[k] + sim->margin;
     for (size_t w = 0; w < sim->n_tubes; w++, out++) {
         const double *t = sim->tube + 8 * w;
         double rel[3];
-        rbl_sub3(e.centre, t, rel);
+        rbl_sub3(sim->pos + 3 * k, t, rel);
         double along = rbl_dot3(rel, t + 3);
         double rho = sqrt(fmax(rbl_dot3(rel, rel) - along * along, 0));
         if (along < -reach || along > t[6] + reach || fabs(rho - t[7]) > reach ||
-            !rbl_ellipsoid_cylinder_contact(&e, t, t + 3, t[6], t[7], out))
+            !rbl_fdo_object_cylinder_contact(&o, t, t + 3, t[6], t[7], out))
             out->depth = -INFINITY;
     }
 }

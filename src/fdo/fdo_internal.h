@@ -48,6 +48,39 @@ static inline void rbl_fdo_tangents(const double n[3], double t1[3], double t2[3
 /* R diag(d) R^T for the rotation of q (body -> space). */
 void rbl_sym3_rotated_diagonal(const double q[4], const double d[3], rbl_sym3 out);
 
+/* ---- shapes (fdo_shape.c, fdo_support.c) ---- */
+
+/* The quadratic part P, linear part p and constant c of a perturbing quadric:
+ * Q(x) = x^T P x + 2 p . x + c. */
+static inline void rbl_fdo_quadric_parts(const rbl_fdo_perturbation *r, rbl_sym3 P, double p[3],
+                                         double *c)
+{
+    P[0] = r->q[0], P[1] = r->q[1], P[2] = r->q[2];
+    P[3] = r->q[3], P[4] = r->q[4], P[5] = r->q[5];
+    p[0] = r->q[6], p[1] = r->q[7], p[2] = r->q[8];
+    *c = r->q[9];
+}
+
+static inline double rbl_fdo_quadric_value(const rbl_fdo_perturbation *r, const double x[3])
+{
+    const double *q = r->q;
+    return q[0] * x[0] * x[0] + q[1] * x[1] * x[1] + q[2] * x[2] * x[2] +
+           2 * (q[3] * x[0] * x[1] + q[4] * x[0] * x[2] + q[5] * x[1] * x[2] + q[6] * x[0] +
+                q[7] * x[1] + q[8] * x[2]) +
+           q[9];
+}
+
+/* Where a bounded quadric (P negative definite) is positive: the ellipsoid (x - centre)^T (-P)
+ * (x - centre) <= top, with top = Q(centre) its largest value. 0 if P is not negative definite. */
+int rbl_fdo_positive_region(const rbl_fdo_perturbation *r, double centre[3], double *top,
+                            rbl_sym3 minus_P);
+/* The factor s >= 1 by which the base ellipsoid, scaled about its centre, holds the whole
+ * object: inside, F = 1 - rho^2 >= -sum a_i Q_i^3 >= -sum_(a_i > 0) a_i top_i^3. */
+double rbl_fdo_enclosing_scale(const rbl_fdo_shape *shape);
+/* The support point of a shape along the unit u, both in its own frame; 0 if no start
+ * converged (x is then the best point found). */
+int rbl_fdo_support_local(const rbl_fdo_shape *shape, const double u[3], double x[3]);
+
 /* ---- the impulse engine (fdo_sim.c, fdo_detect.c, fdo_resolve.c) ---- */
 
 /* One side of a contact, as its object sees it: normal n points into the object (the way it
@@ -104,6 +137,13 @@ struct rbl_fdo_sim {
     double *push;       /* 6: pseudo-velocity that removes overlaps (not kept) */
     double *vel_spare;  /* 6: the second buffer of the Jacobi passes */
     double *vel_compressed; /* 6: after the compression phase, before the bounces */
+    double *frame;      /* 7, perturbed objects: the shape's frame in the body's (the principal
+                           axes about the centre of mass): its origin, its rotation */
+    /* the last shape added and its sampled mass properties */
+    int cached;
+    rbl_fdo_shape cached_shape;
+    double cached_density;
+    rbl_mass_properties cached_props;
     /* planes */
     size_t n_planes;
     double *plane;      /* 4: n, offset */
@@ -151,7 +191,11 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err);
 int rbl_fdo_grow_objects(rbl_fdo_sim *sim);
 /* The spin of object k from its angular momentum (space frame). */
 void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3]);
-/* The placed base ellipsoid of object k. */
-void rbl_fdo_ellipsoid_of(const rbl_fdo_sim *sim, size_t k, rbl_ellipsoid *e);
+/* Object k placed by its shape's frame (for an ellipsoid, its centre and body frame). */
+void rbl_fdo_object_of(const rbl_fdo_sim *sim, size_t k, rbl_fdo_object *o);
+/* From a perturbed shape's mass properties: the shape's frame in the body frame (the
+ * principal axes about the centre of mass) as its origin and rotation, frame[0..6], and the
+ * rotation `principal` taking the body frame to the shape's (its inverse). */
+void rbl_fdo_frame_of(const rbl_mass_properties *props, double frame[7], double principal[4]);
 
 #endif

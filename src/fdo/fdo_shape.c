@@ -8,24 +8,6 @@
 /* More sample points than this is a mistaken step, not a wish for accuracy (a few seconds). */
 #define RBL_FDO_MAX_SAMPLES 2e9
 
-/* The quadratic part P, linear part p and constant of a perturbing quadric. */
-static void quadric_parts(const rbl_fdo_perturbation *r, rbl_sym3 P, double p[3], double *c)
-{
-    P[0] = r->q[0], P[1] = r->q[1], P[2] = r->q[2];
-    P[3] = r->q[3], P[4] = r->q[4], P[5] = r->q[5];
-    p[0] = r->q[6], p[1] = r->q[7], p[2] = r->q[8];
-    *c = r->q[9];
-}
-
-static double quadric_value(const rbl_fdo_perturbation *r, const double x[3])
-{
-    const double *q = r->q;
-    return q[0] * x[0] * x[0] + q[1] * x[1] * x[1] + q[2] * x[2] * x[2] +
-           2 * (q[3] * x[0] * x[1] + q[4] * x[0] * x[2] + q[5] * x[1] * x[2] + q[6] * x[0] +
-                q[7] * x[1] + q[8] * x[2]) +
-           q[9];
-}
-
 void rbl_fdo_bump(const double centre[3], const double semi[3], double amplitude,
                   rbl_fdo_perturbation *out)
 {
@@ -41,19 +23,17 @@ void rbl_fdo_bump(const double centre[3], const double semi[3], double amplitude
     out->amplitude = amplitude;
 }
 
-/* Where a bounded quadric (P negative definite) is positive: the ellipsoid (x - centre)^T (-P)
- * (x - centre) <= top, with top = Q(centre) its largest value. 0 if P is not negative definite. */
-static int positive_region(const rbl_fdo_perturbation *r, double centre[3], double *top,
-                           rbl_sym3 minus_P)
+int rbl_fdo_positive_region(const rbl_fdo_perturbation *r, double centre[3], double *top,
+                            rbl_sym3 minus_P)
 {
     rbl_sym3 P;
     double p[3], c;
-    quadric_parts(r, P, p, &c);
+    rbl_fdo_quadric_parts(r, P, p, &c);
     for (int e = 0; e < 6; e++)
         minus_P[e] = -P[e];
     if (!rbl_sym3_solve_spd(minus_P, p, centre)) /* -P centre = p, i.e. grad Q = 0 */
         return 0;
-    *top = quadric_value(r, centre);
+    *top = rbl_fdo_quadric_value(r, centre);
     return 1;
 }
 
@@ -77,7 +57,7 @@ int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err)
                                  "and non-zero", i + 1, r->amplitude);
         double centre[3], top;
         rbl_sym3 minus_P;
-        if (!positive_region(r, centre, &top, minus_P))
+        if (!rbl_fdo_positive_region(r, centre, &top, minus_P))
             return rbl_error_set(err, RBL_EINVAL, "perturbation %zu: its quadric is not bounded "
                                  "(the quadratic part q0..q5 is not negative definite), so Q^3 "
                                  "outgrows the base ellipsoid and the object is unbounded",
@@ -95,7 +75,7 @@ double rbl_fdo_field(const rbl_fdo_shape *shape, const double x[3])
     for (int k = 0; k < 3; k++)
         f -= (x[k] / shape->semi[k]) * (x[k] / shape->semi[k]);
     for (size_t i = 0; i < shape->n_perturbations; i++) {
-        double q = quadric_value(shape->perturbation + i, x);
+        double q = rbl_fdo_quadric_value(shape->perturbation + i, x);
         if (q > 0)
             f += shape->perturbation[i].amplitude * q * q * q;
     }
@@ -125,7 +105,7 @@ static void fdo_box(const rbl_fdo_shape *shape, double lo[3], double hi[3])
         const rbl_fdo_perturbation *r = shape->perturbation + i;
         double centre[3], top;
         rbl_sym3 M;
-        if (r->amplitude < 0 || !positive_region(r, centre, &top, M))
+        if (r->amplitude < 0 || !rbl_fdo_positive_region(r, centre, &top, M))
             continue;
         double d[3];
         inverse_diagonal(M, d);
@@ -144,7 +124,7 @@ double rbl_fdo_bounding_radius(const rbl_fdo_shape *shape, const double from[3])
         const rbl_fdo_perturbation *p = shape->perturbation + i;
         double centre[3], top, d[3];
         rbl_sym3 M;
-        if (p->amplitude < 0 || !positive_region(p, centre, &top, M))
+        if (p->amplitude < 0 || !rbl_fdo_positive_region(p, centre, &top, M))
             continue;
         double inv[3];
         inverse_diagonal(M, inv);
@@ -152,6 +132,19 @@ double rbl_fdo_bounding_radius(const rbl_fdo_shape *shape, const double from[3])
         r = fmax(r, sqrt(rbl_dot3(d, d)) + sqrt(top * (inv[0] + inv[1] + inv[2])));
     }
     return r;
+}
+
+double rbl_fdo_enclosing_scale(const rbl_fdo_shape *shape)
+{
+    double grow = 0;
+    for (size_t i = 0; i < shape->n_perturbations; i++) {
+        const rbl_fdo_perturbation *p = shape->perturbation + i;
+        double centre[3], top;
+        rbl_sym3 M;
+        if (p->amplitude > 0 && rbl_fdo_positive_region(p, centre, &top, M))
+            grow += p->amplitude * top * top * top;
+    }
+    return sqrt(1 + grow);
 }
 
 static void mark_fdo_plane(const rbl_sample_grid *g, size_t k, uint8_t *mask, const void *data)

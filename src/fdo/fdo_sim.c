@@ -84,7 +84,7 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
     if (!sim)
         return;
     free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound);
-    free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom);
+    free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom), free(sim->frame);
     free(sim->vel_free), free(sim->vel_new), free(sim->push), free(sim->plane),
         free(sim->tube);
     free(sim->vel_spare), free(sim->vel_compressed), free(sim->rows), free(sim->active_count),
@@ -147,7 +147,8 @@ int rbl_fdo_grow_objects(rbl_fdo_sim *sim)
                   {(void **)&sim->quat, 32},  {(void **)&sim->vel, 24},
                   {(void **)&sim->angmom, 24}, {(void **)&sim->vel_free, 48},
                   {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48},
-                  {(void **)&sim->vel_spare, 48}, {(void **)&sim->vel_compressed, 48}};
+                  {(void **)&sim->vel_spare, 48}, {(void **)&sim->vel_compressed, 48},
+                  {(void **)&sim->frame, 56}};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
         void *q = realloc(*arrays[a].p, cap * arrays[a].size);
         if (!q)
@@ -162,16 +163,52 @@ int rbl_fdo_grow_objects(rbl_fdo_sim *sim)
     return 1;
 }
 
+static int same_shape(const rbl_fdo_shape *a, const rbl_fdo_shape *b)
+{
+    if (memcmp(a->semi, b->semi, sizeof a->semi) || a->n_perturbations != b->n_perturbations)
+        return 0;
+    for (size_t i = 0; i < a->n_perturbations; i++)
+        if (memcmp(a->perturbation + i, b->perturbation + i, sizeof *a->perturbation))
+            return 0;
+    return 1;
+}
+
+/* The mass properties of a shape, sampled once for a run of objects of the same shape. */
+static int shape_properties(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density,
+                            rbl_mass_properties *props, rbl_error *err)
+{
+    if (sim->cached && sim->cached_density == density && same_shape(&sim->cached_shape, shape)) {
+        *props = sim->cached_props;
+        return RBL_OK;
+    }
+    int rc = rbl_fdo_mass_properties(shape, density, 0, props, err);
+    if (rc != RBL_OK)
+        return rc;
+    sim->cached = 1, sim->cached_density = density;
+    sim->cached_shape = *shape, sim->cached_props = *props;
+    return RBL_OK;
+}
+
+void rbl_fdo_frame_of(const rbl_mass_properties *props, double frame[7], double principal[4])
+{
+    double R[3][3]; /* principal axes as columns: shape frame = R body */
+    for (int a = 0; a < 3; a++)
+        for (int m = 0; m < 3; m++)
+            R[a][m] = props->axes[m][a];
+    rbl_quat_from_matrix(R, principal);
+    for (int m = 0; m < 3; m++) /* the shape's origin in the body frame: -R^T centre */
+        frame[m] = -rbl_dot3(props->axes[m], props->centre);
+    frame[3] = principal[0];
+    for (int a = 1; a < 4; a++)
+        frame[3 + a] = -principal[a];
+}
+
 int rbl_fdo_sim_add(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density,
                     const double pos[3], const double quat[4], const double vel[3],
                     const double omega[3], rbl_error *err)
 {
-    if (shape->n_perturbations)
-        return rbl_error_set(err, RBL_EINVAL, "object %zu: perturbed objects do not yet take part "
-                             "in the impulse dynamics (their contacts are refined from the base "
-                             "ellipsoid's, still to come); use an ellipsoid", sim->n + 1);
     rbl_mass_properties props;
-    int rc = rbl_fdo_mass_properties(shape, density, 0, &props, err);
+    int rc = shape_properties(sim, shape, density, &props, err);
     if (rc != RBL_OK)
         return rc;
     double qn = 0;
@@ -190,15 +227,28 @@ int rbl_fdo_sim_add(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density
     sim->shape[k] = *shape;
     memcpy(sim->semi + 3 * k, shape->semi, 3 * sizeof(double));
     sim->mass[k] = props.mass;
-    for (int a = 0; a < 3; a++) {
-        sim->moment[3 * k + a] = props.inertia[a][a]; /* the ellipsoid's axes are principal */
-        sim->smallest_semi = fmin(sim->smallest_semi, shape->semi[a]);
-    }
-    sim->bound[k] = rbl_fdo_bounding_radius(shape, (double[3]){0, 0, 0});
-    double *q = sim->quat + 4 * k;
+    double unit[4], *q = sim->quat + 4 * k;
     for (int a = 0; a < 4; a++)
-        q[a] = quat[a] / sqrt(qn);
-    memcpy(sim->pos + 3 * k, pos, 3 * sizeof(double));
+        unit[a] = quat[a] / sqrt(qn);
+    if (shape->n_perturbations) {
+        /* the body frame: the centre of mass and the principal axes */
+        double principal[4], *frame = sim->frame + 7 * k;
+        rbl_fdo_frame_of(&props, frame, principal);
+        rbl_quat_multiply(unit, principal, q);
+        double offset[3];
+        rbl_quat_rotate(unit, props.centre, offset);
+        for (int a = 0; a < 3; a++)
+            sim->pos[3 * k + a] = pos[a] + offset[a], sim->moment[3 * k + a] = props.principal[a];
+        sim->bound[k] = rbl_fdo_bounding_radius(shape, props.centre);
+    } else {
+        memcpy(q, unit, sizeof unit);
+        memcpy(sim->pos + 3 * k, pos, 3 * sizeof(double));
+        for (int a = 0; a < 3; a++) /* the ellipsoid's axes are principal */
+            sim->moment[3 * k + a] = props.inertia[a][a];
+        sim->bound[k] = rbl_fdo_bounding_radius(shape, (double[3]){0, 0, 0});
+    }
+    for (int a = 0; a < 3; a++)
+        sim->smallest_semi = fmin(sim->smallest_semi, shape->semi[a]);
     memcpy(sim->vel + 3 * k, vel, 3 * sizeof(double));
     double wb[3], lb[3];
     rbl_quat_rotate_back(q, omega, wb);
@@ -217,20 +267,32 @@ void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3])
     rbl_spin_of(R, sim->moment + 3 * k, sim->angmom + 3 * k, w);
 }
 
-void rbl_fdo_ellipsoid_of(const rbl_fdo_sim *sim, size_t k, rbl_ellipsoid *e)
+void rbl_fdo_object_of(const rbl_fdo_sim *sim, size_t k, rbl_fdo_object *o)
 {
-    memcpy(e->centre, sim->pos + 3 * k, sizeof e->centre);
-    memcpy(e->quat, sim->quat + 4 * k, sizeof e->quat);
-    memcpy(e->semi, sim->semi + 3 * k, sizeof e->semi);
+    o->shape = sim->shape + k;
+    const double *pos = sim->pos + 3 * k, *q = sim->quat + 4 * k;
+    if (!o->shape->n_perturbations) {
+        memcpy(o->centre, pos, sizeof o->centre);
+        memcpy(o->quat, q, sizeof o->quat);
+        return;
+    }
+    const double *frame = sim->frame + 7 * k;
+    double offset[3];
+    rbl_quat_rotate(q, frame, offset);
+    for (int a = 0; a < 3; a++)
+        o->centre[a] = pos[a] + offset[a];
+    rbl_quat_multiply(q, frame + 3, o->quat);
 }
 
 void rbl_fdo_sim_get(const rbl_fdo_sim *sim, size_t k, double pos[3], double quat[4],
                      double vel[3], double omega[3])
 {
+    rbl_fdo_object o;
+    rbl_fdo_object_of(sim, k, &o);
     if (pos)
-        memcpy(pos, sim->pos + 3 * k, 3 * sizeof(double));
+        memcpy(pos, o.centre, sizeof o.centre);
     if (quat)
-        memcpy(quat, sim->quat + 4 * k, 4 * sizeof(double));
+        memcpy(quat, o.quat, sizeof o.quat);
     if (vel)
         memcpy(vel, sim->vel + 3 * k, 3 * sizeof(double));
     if (omega)
@@ -290,10 +352,8 @@ static void turn_space(double q[4], const double w[3], double dt)
         return;
     double c = cos(0.5 * angle), s = sin(0.5 * angle) / (angle / dt);
     double r[4] = {c, s * w[0], s * w[1], s * w[2]};
-    double p[4] = {r[0] * q[0] - r[1] * q[1] - r[2] * q[2] - r[3] * q[3],
-                   r[0] * q[1] + r[1] * q[0] + r[2] * q[3] - r[3] * q[2],
-                   r[0] * q[2] - r[1] * q[3] + r[2] * q[0] + r[3] * q[1],
-                   r[0] * q[3] + r[1] * q[2] - r[2] * q[1] + r[3] * q[0]};
+    double p[4];
+    rbl_quat_multiply(r, q, p);
     double n = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
     for (int a = 0; a < 4; a++)
         q[a] = p[a] / n;

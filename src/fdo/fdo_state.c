@@ -4,6 +4,7 @@
  * explicitly (no raw structs); reading checks every count against the bytes that remain before
  * it allocates, and every value as rbl_fdo_sim_add would. */
 #include "fdo_internal.h"
+#include "../base/rotation.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,8 @@ static int get_finite(bytes *b, double *v, size_t n)
 }
 
 /* the least an object takes: semi-axes, perturbation count, mass, moments, position,
- * quaternion, velocity, angular momentum, kept-impulse count */
+ * quaternion, velocity, angular momentum, kept-impulse count (a perturbed object adds its
+ * perturbations and its shape's frame in the body's) */
 #define OBJECT_BYTES (8 * (3 + 1 + 1 + 3 + 3 + 4 + 3 + 3 + 1))
 #define MEMORY_BYTES (8 * (1 + 1 + 3 + 3))
 
@@ -72,6 +74,8 @@ int rbl_fdo_sim_save_state(const rbl_fdo_sim *sim, void **out, size_t *len, rbl_
             put_f64s(&b, s->perturbation[i].q, 10);
             put_f64s(&b, &s->perturbation[i].amplitude, 1);
         }
+        if (s->n_perturbations)
+            put_f64s(&b, sim->frame + 7 * k, 7);
         put_f64s(&b, sim->mass + k, 1);
         put_f64s(&b, sim->moment + 3 * k, 3);
         put_f64s(&b, sim->pos + 3 * k, 3);
@@ -120,9 +124,16 @@ static int load_object(rbl_fdo_sim *sim, bytes *b, size_t k, rbl_error *err)
     int rc = rbl_fdo_shape_check(s, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "object %zu: ", k + 1);
-    if (s->n_perturbations) /* as rbl_fdo_sim_add: not yet in the engine */
-        return rbl_error_set(err, RBL_EPARSE, "object %zu: perturbed objects do not yet take "
-                             "part in the impulse dynamics", k + 1);
+    double *frame = sim->frame + 7 * k;
+    if (s->n_perturbations) {
+        if (!get_finite(b, frame, 7))
+            return rbl_error_set(err, RBL_EPARSE, "object %zu: its frame is missing or not "
+                                 "finite", k + 1);
+        double fn = rbl_dot3(frame + 4, frame + 4) + frame[3] * frame[3];
+        if (!(fabs(fn - 1) < 1e-9))
+            return rbl_error_set(err, RBL_EPARSE, "object %zu: its frame's rotation has "
+                                 "|quaternion|^2 = %g, not 1", k + 1, fn);
+    }
     double *q = sim->quat + 4 * k;
     if (!get_finite(b, sim->mass + k, 1) || !get_finite(b, sim->moment + 3 * k, 3) ||
         !get_finite(b, sim->pos + 3 * k, 3) || !get_finite(b, q, 4) ||
@@ -137,7 +148,14 @@ static int load_object(rbl_fdo_sim *sim, bytes *b, size_t k, rbl_error *err)
                              "quaternion a unit one", k + 1, sim->mass[k], sim->moment[3 * k],
                              sim->moment[3 * k + 1], sim->moment[3 * k + 2], qn);
     memcpy(sim->semi + 3 * k, s->semi, 3 * sizeof *s->semi);
-    sim->bound[k] = rbl_fdo_bounding_radius(s, (double[3]){0, 0, 0});
+    /* the centre of mass in the shape's frame: -R^T origin, R the frame's rotation */
+    double com[3] = {0, 0, 0};
+    if (s->n_perturbations) {
+        rbl_quat_rotate_back(frame + 3, frame, com);
+        for (int a = 0; a < 3; a++)
+            com[a] = -com[a];
+    }
+    sim->bound[k] = rbl_fdo_bounding_radius(s, com);
     for (int a = 0; a < 3; a++)
         sim->smallest_semi = fmin(sim->smallest_semi, s->semi[a]);
     return RBL_OK;

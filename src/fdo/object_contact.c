@@ -1,0 +1,210 @@
+/* object_contact.c — contacts of perturbed objects (SPEC FO2: "perturbed objects refined from
+ * their base quadric's contact"). Plain ellipsoids go to the closed forms of
+ * ellipsoid_contact.c. A pair with a perturbed object starts from its base ellipsoids' contact
+ * normal n and descends on the sphere of directions to the minimum of
+ * d(n) = n . (s_a(n) - s_b(-n)), s the support points (fdo_support.c): for convex bodies that
+ * minimum is the signed depth (the overlap of the Minkowski difference, or minus the gap), and
+ * there s_a - s_b is along n, so the normal is common. The step is n - grad / rho with grad the
+ * tangential part of s_a - s_b and rho the sum of the two radii of curvature along n (for two
+ * spheres the distance of the centres, where one step lands), estimated by Barzilai-Borwein
+ * from the last step and doubled until d decreases. A plane touches the support point against
+ * its normal. */
+#include "fdo_internal.h"
+
+#include <string.h>
+
+#define DESCENT_STEPS 60
+#define GRADIENT_TOLERANCE 1e-10 /* of the smallest semi-axis */
+#define PATTERN_STEPS 200
+
+static void base_ellipsoid(const rbl_fdo_object *a, rbl_ellipsoid *e)
+{
+    memcpy(e->centre, a->centre, sizeof e->centre);
+    memcpy(e->quat, a->quat, sizeof e->quat);
+    memcpy(e->semi, a->shape->semi, sizeof e->semi);
+}
+
+static double shortest(const rbl_fdo_shape *s)
+{
+    return fmin(s->semi[0], fmin(s->semi[1], s->semi[2]));
+}
+
+/* d(n) and its two support points; *failed is set when either did not converge. */
+static double support_depth(const rbl_fdo_object *a, const rbl_fdo_object *b, const double n[3],
+                            double xa[3], double xb[3], int *failed)
+{
+    double m[3] = {-n[0], -n[1], -n[2]};
+    *failed |= !rbl_fdo_support(a, n, xa);
+    *failed |= !rbl_fdo_support(b, m, xb);
+    return rbl_dot3(n, xa) - rbl_dot3(n, xb);
+}
+
+static void tangential(const double n[3], const double xa[3], const double xb[3], double g[3])
+{
+    double d[3];
+    rbl_sub3(xa, xb, d);
+    double along = rbl_dot3(n, d);
+    for (int k = 0; k < 3; k++)
+        g[k] = d[k] - along * n[k];
+}
+
+/* The unit direction n + angle (c1 t1 + c2 t2), and d there (with its support points). */
+static double probe(const rbl_fdo_object *a, const rbl_fdo_object *b, const double n[3],
+                    const double t[3], double angle, double m[3], double ya[3], double yb[3],
+                    int *failed)
+{
+    double len = 0;
+    for (int k = 0; k < 3; k++)
+        m[k] = n[k] + angle * t[k], len += m[k] * m[k];
+    for (int k = 0; k < 3; k++)
+        m[k] /= sqrt(len);
+    return support_depth(a, b, m, ya, yb, failed);
+}
+
+/* The least d near n where d has a kink (its support point jumps between two local maxima,
+ * e.g. two bumps touching one plane): no gradient step descends there. A compass search over
+ * the tangent plane in 8 directions; where none descends, each probe that landed across the
+ * kink (its gradient h against the gradient g here) gives a probe along the ridge, against the
+ * least vector of the segment [g, h] (the bundle method's direction). The angle grows by half
+ * after a success and halves after a failure, from 1e-3 down to 1e-8 rad (d then within about
+ * |grad| 1e-8 of its least value). 0 if the budget ends first. */
+static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, double n[3],
+                          double xa[3], double xb[3], double *depth, int *steps, int *failed)
+{
+    static const double c8[8][2] = {{1, 0},           {0, 1},           {-1, 0},
+                                    {0, -1},          {0.7071, 0.7071}, {-0.7071, 0.7071},
+                                    {-0.7071, -0.7071}, {0.7071, -0.7071}};
+    double step = 1e-3;
+    for (int it = 0; it < PATTERN_STEPS; it++, (*steps)++) {
+        if (step < 1e-8)
+            return 1;
+        double t1[3], t2[3], g[3], best_n[3], m[3], ya[3], yb[3], h[8][3], best = *depth;
+        rbl_fdo_tangents(n, t1, t2);
+        tangential(n, xa, xb, g);
+        for (int e = 0; e < 16 && !(e == 8 && best < *depth); e++) {
+            double t[3];
+            if (e < 8) {
+                for (int k = 0; k < 3; k++)
+                    t[k] = c8[e][0] * t1[k] + c8[e][1] * t2[k];
+            } else { /* along the ridge that probe e - 8 crossed, if it crossed one */
+                const double *he = h[e - 8];
+                double gh[3];
+                rbl_sub3(g, he, gh);
+                double gg = rbl_dot3(gh, gh);
+                if (!(rbl_dot3(g, he) < 0) || !(gg > 0))
+                    continue;
+                double w = fmin(fmax(rbl_dot3(g, gh) / gg, 0), 1), len = 0;
+                for (int k = 0; k < 3; k++) /* -(g - w (g - h)), in the plane across n */
+                    t[k] = -(g[k] - w * gh[k]);
+                double along = rbl_dot3(t, n);
+                for (int k = 0; k < 3; k++)
+                    t[k] -= along * n[k], len += t[k] * t[k];
+                if (!(len > 0))
+                    continue;
+                for (int k = 0; k < 3; k++)
+                    t[k] /= sqrt(len);
+            }
+            double trial = probe(a, b, n, t, step, m, ya, yb, failed);
+            if (e < 8)
+                tangential(m, ya, yb, h[e]);
+            if (trial < best) {
+                best = trial;
+                memcpy(best_n, m, sizeof m), memcpy(xa, ya, sizeof ya);
+                memcpy(xb, yb, sizeof yb);
+            }
+        }
+        if (best < *depth) {
+            *depth = best;
+            memcpy(n, best_n, sizeof best_n);
+            step *= 1.5;
+        } else {
+            step *= 0.5;
+        }
+    }
+    return 0;
+}
+
+void rbl_fdo_object_contact(const rbl_fdo_object *a, const rbl_fdo_object *b,
+                            rbl_fdo_contact *out)
+{
+    rbl_ellipsoid ea, eb;
+    base_ellipsoid(a, &ea);
+    base_ellipsoid(b, &eb);
+    rbl_ellipsoid_contact(&ea, &eb, -1, out);
+    if (!a->shape->n_perturbations && !b->shape->n_perturbations)
+        return;
+    double size = fmin(shortest(a->shape), shortest(b->shape));
+    double n[3], xa[3], xb[3], g[3];
+    memcpy(n, out->normal, sizeof n);
+    int failed = 0;
+    double depth = support_depth(a, b, n, xa, xb, &failed);
+    tangential(n, xa, xb, g);
+    double r[3];
+    rbl_sub3(b->centre, a->centre, r);
+    double rho = fmax(rbl_dot3(n, r), size), rho_least = 1e-3 * size;
+    double flat = 1e-15 * (sqrt(rbl_dot3(r, r)) + size);
+    int it, converged = 0;
+    for (it = 0; it < DESCENT_STEPS; it++) {
+        if (sqrt(rbl_dot3(g, g)) <= GRADIENT_TOLERANCE * size) {
+            converged = 1;
+            break;
+        }
+        double m[3], ya[3], yb[3], h[3], trial = INFINITY;
+        for (int tries = 0; tries < 10; tries++, rho *= 2) {
+            for (int k = 0; k < 3; k++)
+                m[k] = n[k] - g[k] / rho;
+            double len = sqrt(rbl_dot3(m, m));
+            for (int k = 0; k < 3; k++)
+                m[k] /= len;
+            trial = support_depth(a, b, m, ya, yb, &failed);
+            tangential(m, ya, yb, h);
+            /* lower; or, where d is flat to round-off, a smaller gradient */
+            if (trial < depth ||
+                (trial <= depth + flat && rbl_dot3(h, h) < rbl_dot3(g, g)))
+                break;
+            trial = INFINITY;
+        }
+        if (trial == INFINITY) /* no step descends: as low as round-off allows */
+            break;
+        double s[3], y[3];
+        rbl_sub3(m, n, s);
+        rbl_sub3(h, g, y); /* the gradient's change along the step */
+        double ss = rbl_dot3(s, s), sy = rbl_dot3(s, y);
+        if (sy > 0 && ss > 0)
+            rho = fmax(sy / ss, rho_least);
+        int moved = ss > 0;
+        memcpy(n, m, sizeof n), memcpy(xa, ya, sizeof xa), memcpy(xb, yb, sizeof xb);
+        memcpy(g, h, sizeof g);
+        depth = trial;
+        if (!moved) {
+            converged = 1;
+            break;
+        }
+    }
+    if (!converged) /* at a kink of d: where the support point jumps from one bump to another */
+        converged = pattern_search(a, b, n, xa, xb, &depth, &it, &failed);
+    memcpy(out->normal, n, sizeof n);
+    out->depth = depth;
+    for (int k = 0; k < 3; k++)
+        out->point[k] = 0.5 * (xa[k] + xb[k]);
+    out->iterations = it;
+    out->fallback = failed || !converged;
+
+}
+
+void rbl_fdo_object_plane_contact(const rbl_fdo_object *a, const double n[3], double offset,
+                                  rbl_fdo_contact *out)
+{
+    rbl_ellipsoid e;
+    base_ellipsoid(a, &e);
+    rbl_ellipsoid_plane_contact(&e, n, offset, out);
+    if (!a->shape->n_perturbations)
+        return;
+    double m[3] = {-n[0], -n[1], -n[2]}, x[3];
+    out->fallback = !rbl_fdo_support(a, m, x);
+    double height = rbl_dot3(n, a->centre) - offset, h = rbl_dot3(n, a->centre) - rbl_dot3(n, x);
+    out->depth = h - height;
+    out->scale = height / h;
+    for (int k = 0; k < 3; k++)
+        out->point[k] = x[k] + 0.5 * out->depth * n[k];
+}

@@ -1,0 +1,432 @@
+/* test_fdo_perturbed.c — SPEC FO1-FO3 for perturbed objects F' = F + sum a_i max(Q_i, 0)^3:
+ * support points against a brute-force search over the surface; pair contacts whose planes
+ * across the normal separate every surface sample (so the gap is the distance of the convex
+ * hulls) or, overlapping, a normal where the depth is least; a bump on the far side changes
+ * nothing; planes and tubes against brute force; in the engine: the shape's frame kept through
+ * the body frame, an object that comes to rest on its bump, restarts bit for bit. */
+#include "test_util.h"
+
+#include "rubble.h"
+#include "base/base_internal.h"
+#include "base/rotation.h"
+#include "fdo/fdo_internal.h"
+
+#include <string.h>
+
+static rbl_rng rng;
+
+static double uniform(double lo, double hi) { return lo + (hi - lo) * rbl_rng_uniform(&rng); }
+
+static void random_unit(double u[3])
+{
+    double n;
+    do {
+        n = 0;
+        for (int k = 0; k < 3; k++)
+            u[k] = uniform(-1, 1), n += u[k] * u[k];
+    } while (n > 1 || n < 1e-3);
+    for (int k = 0; k < 3; k++)
+        u[k] /= sqrt(n);
+}
+
+static void random_quat(double q[4])
+{
+    double n;
+    do {
+        n = 0;
+        for (int k = 0; k < 4; k++)
+            q[k] = uniform(-1, 1), n += q[k] * q[k];
+    } while (n > 1 || n < 1e-3);
+    for (int k = 0; k < 4; k++)
+        q[k] /= sqrt(n);
+}
+
+/* An ellipsoid with 1-3 bumps centred on its surface (and a dent when `dents`). */
+static void random_shape(rbl_fdo_shape *s, int dents)
+{
+    memset(s, 0, sizeof *s);
+    for (int k = 0; k < 3; k++)
+        s->semi[k] = uniform(0.5, 1);
+    s->n_perturbations = 1 + (size_t)(3 * rbl_rng_uniform(&rng));
+    for (size_t i = 0; i < s->n_perturbations; i++) {
+        double u[3], c[3], w[3];
+        random_unit(u);
+        double rho = 0;
+        for (int k = 0; k < 3; k++)
+            rho += (u[k] / s->semi[k]) * (u[k] / s->semi[k]);
+        for (int k = 0; k < 3; k++)
+            c[k] = u[k] / sqrt(rho), w[k] = uniform(0.2, 0.5);
+        double a = dents && i == 0 ? -uniform(0.3, 0.8) : uniform(0.2, 1);
+        rbl_fdo_bump(c, w, a, s->perturbation + i);
+    }
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_shape_check(s, &err));
+}
+
+/* Surface samples along rays from the shape's origin: on each ray the outermost point with
+ * F' >= 0 (marching in from outside, then bisection), placed by the object's frame. */
+static size_t surface_samples(const rbl_fdo_object *o, int n_theta, double *x)
+{
+    const rbl_fdo_shape *s = o->shape;
+    double far = 0;
+    for (int k = 0; k < 3; k++)
+        far = fmax(far, s->semi[k]);
+    far *= 1.01 * sqrt(1 + 3 * 1.0) + 0.5; /* beyond any bump of random_shape */
+    size_t m = 0;
+    int n_phi = 2 * n_theta;
+    for (int i = 0; i < n_theta; i++)
+        for (int j = 0; j < n_phi; j++) {
+            double th = M_PI * (i + 0.5) / n_theta, ph = 2 * M_PI * j / n_phi;
+            double u[3] = {sin(th) * cos(ph), sin(th) * sin(ph), cos(th)};
+            double hi = far, step = far / 200, lo = -1;
+            for (double t = far; t > 0; t -= step) {
+                double y[3] = {t * u[0], t * u[1], t * u[2]};
+                if (rbl_fdo_field(s, y) >= 0) {
+                    lo = t, hi = t + step;
+                    break;
+                }
+            }
+            if (lo < 0)
+                continue;
+            for (int b = 0; b < 60; b++) {
+                double mid = 0.5 * (lo + hi), y[3] = {mid * u[0], mid * u[1], mid * u[2]};
+                if (rbl_fdo_field(s, y) >= 0)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            double y[3] = {lo * u[0], lo * u[1], lo * u[2]};
+            rbl_quat_rotate(o->quat, y, x + 3 * m);
+            for (int k = 0; k < 3; k++)
+                x[3 * m + k] += o->centre[k];
+            m++;
+        }
+    return m;
+}
+
+static double field_at(const rbl_fdo_object *o, const double x[3])
+{
+    double d[3], b[3];
+    rbl_sub3(x, o->centre, d);
+    rbl_quat_rotate_back(o->quat, d, b);
+    return rbl_fdo_field(o->shape, b);
+}
+
+static void test_support(void)
+{
+    enum { THETA = 200 };
+    double *x = malloc(3 * 2 * THETA * THETA * sizeof *x);
+    double worst_above = 0, worst_below = 0, farthest = 0;
+    for (int t = 0; t < 20; t++) {
+        rbl_fdo_shape s;
+        random_shape(&s, t % 4 == 3);
+        rbl_fdo_object o = {&s, {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)}, {0}};
+        random_quat(o.quat);
+        size_t m = surface_samples(&o, THETA, x);
+        for (size_t i = 0; i < m; i++) {
+            double r[3];
+            rbl_sub3(x + 3 * i, o.centre, r);
+            farthest = fmax(farthest, sqrt(rbl_dot3(r, r)));
+        }
+        for (int d = 0; d < 30; d++) {
+            double u[3], p[3];
+            random_unit(u);
+            ASSERT_TRUE(rbl_fdo_support(&o, u, p));
+            ASSERT_NEAR(field_at(&o, p), 0, 1e-9);
+            double best = -INFINITY;
+            for (size_t i = 0; i < m; i++)
+                best = fmax(best, rbl_dot3(u, x + 3 * i));
+            double h = rbl_dot3(u, p);
+            worst_above = fmax(worst_above, h - best);
+            worst_below = fmax(worst_below, best - h);
+        }
+    }
+    printf("support: at most %.2e beyond and %.2e short of the brute-force samples\n",
+           worst_above, worst_below);
+    /* never short of a point of the object; beyond the samples by no more than their spacing
+     * leaves: rays pi / THETA apart on a radius r miss the top by about r (pi / THETA)^2 / 2,
+     * taken twice over */
+    double spacing = farthest * (M_PI / THETA) * (M_PI / THETA);
+    printf("        (sampling allows %.2e)\n", spacing);
+    ASSERT_TRUE(worst_below <= 1e-9);
+    ASSERT_TRUE(worst_above <= spacing);
+    free(x);
+}
+
+/* rubble's pair contact: separated pairs are split by the planes across the normal through
+ * the two support points (every sample of a on one side, of b on the other); overlapping
+ * pairs have the least depth among nearby normals. Both: a common normal. */
+static void test_pairs(void)
+{
+    enum { THETA = 60 };
+    double *xa = malloc(3 * 2 * THETA * THETA * sizeof *xa);
+    double *xb = malloc(3 * 2 * THETA * THETA * sizeof *xb);
+    int separated = 0, overlapping = 0, fallbacks = 0, kinks = 0;
+    for (int t = 0; t < 200; t++) {
+        rbl_fdo_shape sa, sb;
+        random_shape(&sa, t % 5 == 4);
+        random_shape(&sb, 0);
+        rbl_fdo_object a = {&sa, {0, 0, 0}, {0}}, b = {&sb, {0}, {0}};
+        random_quat(a.quat), random_quat(b.quat);
+        double u[3], r = uniform(1.0, 2.8);
+        random_unit(u);
+        for (int k = 0; k < 3; k++)
+            b.centre[k] = r * u[k];
+        rbl_fdo_contact c;
+        rbl_fdo_object_contact(&a, &b, &c);
+        fallbacks += c.fallback;
+        if (c.fallback)
+            continue;
+        double pa[3], pb[3], m[3] = {-c.normal[0], -c.normal[1], -c.normal[2]};
+        rbl_fdo_support(&a, c.normal, pa);
+        rbl_fdo_support(&b, m, pb);
+        double d[3], cross[3];
+        rbl_sub3(pa, pb, d);
+        rbl_cross3(d, c.normal, cross);
+        kinks += sqrt(rbl_dot3(cross, cross)) > 1e-8; /* no common normal: at a kink of d */
+        ASSERT_NEAR(rbl_dot3(d, c.normal), c.depth, 1e-12);
+        if (c.depth < 0) {
+            separated++;
+            size_t ma = surface_samples(&a, THETA, xa), mb = surface_samples(&b, THETA, xb);
+            double ha = rbl_dot3(c.normal, pa), hb = rbl_dot3(c.normal, pb);
+            for (size_t i = 0; i < ma; i++)
+                ASSERT_TRUE(rbl_dot3(c.normal, xa + 3 * i) <= ha + 1e-9);
+            for (size_t i = 0; i < mb; i++)
+                ASSERT_TRUE(rbl_dot3(c.normal, xb + 3 * i) >= hb - 1e-9);
+        } else {
+            overlapping++;
+            for (int k = 0; k < 20; k++) { /* no nearby normal gives less */
+                double v[3], n[3], qa[3], qb[3], mn[3];
+                random_unit(v);
+                double len = 0;
+                for (int e = 0; e < 3; e++)
+                    n[e] = c.normal[e] + 1e-3 * v[e], len += n[e] * n[e];
+                for (int e = 0; e < 3; e++)
+                    n[e] /= sqrt(len), mn[e] = -n[e];
+                rbl_fdo_support(&a, n, qa);
+                rbl_fdo_support(&b, mn, qb);
+                ASSERT_TRUE(rbl_dot3(n, qa) - rbl_dot3(n, qb) >= c.depth - 1e-12);
+            }
+        }
+    }
+    printf("pairs: %d separated, %d overlapping (%d at a kink: two support points), %d fell "
+           "back\n", separated, overlapping, kinks, fallbacks);
+    ASSERT_TRUE(separated >= 40 && overlapping >= 40);
+    ASSERT_TRUE(fallbacks <= 2);
+    free(xa), free(xb);
+}
+
+/* A bump on the side turned away changes nothing: two spheres give the sphere answer. */
+static void test_far_bump(void)
+{
+    for (int t = 0; t < 50; t++) {
+        rbl_fdo_shape sa = {.semi = {1, 1, 1}, .n_perturbations = 1};
+        rbl_fdo_shape sb = {.semi = {0.5, 0.5, 0.5}};
+        rbl_fdo_bump((double[3]){-1, 0, 0}, (double[3]){0.3, 0.3, 0.3}, 0.8, sa.perturbation);
+        double dir[3], dist = uniform(1.3, 1.7);
+        random_unit(dir);
+        /* turn a so that its bump (along -x of its frame) points away from b */
+        double axis[3] = {1, 0, 0}, half[3];
+        for (int k = 0; k < 3; k++)
+            half[k] = axis[k] + dir[k];
+        double hl = sqrt(rbl_dot3(half, half)), q[4] = {0, half[0] / hl, half[1] / hl,
+                                                        half[2] / hl};
+        rbl_fdo_object a = {&sa, {0, 0, 0}, {q[0], q[1], q[2], q[3]}};
+        rbl_fdo_object b = {&sb, {dist * dir[0], dist * dir[1], dist * dir[2]}, {1, 0, 0, 0}};
+        rbl_fdo_contact c;
+        rbl_fdo_object_contact(&a, &b, &c);
+        ASSERT_TRUE(!c.fallback);
+        ASSERT_NEAR(c.depth, 1.5 - dist, 1e-12);
+        for (int k = 0; k < 3; k++) {
+            ASSERT_NEAR(c.normal[k], dir[k], 1e-9);
+            ASSERT_NEAR(c.point[k], 0.5 * (1 + dist - 0.5) * dir[k], 1e-9);
+        }
+    }
+}
+
+static void test_plane_and_tube(void)
+{
+    enum { THETA = 200 };
+    double *x = malloc(3 * 2 * THETA * THETA * sizeof *x);
+    double worst_plane = 0, worst_tube = 0;
+    int tubes = 0;
+    for (int t = 0; t < 20; t++) {
+        rbl_fdo_shape s;
+        random_shape(&s, t % 4 == 3);
+        rbl_fdo_object o = {&s, {0.2, -0.1, 0.3}, {0}};
+        random_quat(o.quat);
+        size_t m = surface_samples(&o, THETA, x);
+        double n[3];
+        random_unit(n);
+        double offset = rbl_dot3(n, o.centre) - 0.8, lowest = INFINITY;
+        rbl_fdo_contact c;
+        rbl_fdo_object_plane_contact(&o, n, offset, &c);
+        ASSERT_TRUE(!c.fallback);
+        for (size_t i = 0; i < m; i++)
+            lowest = fmin(lowest, rbl_dot3(n, x + 3 * i));
+        worst_plane = fmax(worst_plane, fabs(c.depth - (offset - lowest)));
+        /* inside a tube along z of radius 1.6 about (0, 0): the point farthest from the axis */
+        double from[3] = {0, 0, -5}, axis[3] = {0, 0, 1};
+        if (rbl_fdo_object_cylinder_contact(&o, from, axis, 10, 1.6, &c)) {
+            double farthest = 0;
+            for (size_t i = 0; i < m; i++)
+                farthest = fmax(farthest, hypot(x[3 * i], x[3 * i + 1]));
+            ASSERT_TRUE(!c.fallback);
+            worst_tube = fmax(worst_tube, fabs(c.depth - (farthest - 1.6)));
+            tubes++;
+        }
+    }
+    printf("plane: depth within %.2e of brute force; tube (%d): within %.2e\n", worst_plane,
+           tubes, worst_tube);
+    ASSERT_TRUE(worst_plane <= 2e-4 && worst_tube <= 2e-4 && tubes == 20);
+    free(x);
+}
+
+static rbl_fdo_shape bumped_ellipsoid(void)
+{
+    rbl_fdo_shape s = {.semi = {0.02, 0.015, 0.012}, .n_perturbations = 2};
+    rbl_fdo_bump((double[3]){0, 0, -0.012}, (double[3]){0.006, 0.006, 0.004}, 0.6,
+                 s.perturbation);
+    rbl_fdo_bump((double[3]){0.02, 0, 0}, (double[3]){0.005, 0.008, 0.008}, 0.4,
+                 s.perturbation + 1);
+    return s;
+}
+
+/* The shape's frame survives the body frame: what is put in comes back. */
+static void test_frame(void)
+{
+    rbl_fdo_params p = {.dt = 1e-4};
+    rbl_fdo_sim *sim;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_sim_create(&p, &sim, &err));
+    rbl_fdo_shape s = bumped_ellipsoid();
+    double pos[3] = {0.1, 0.2, 0.3}, q[4], v[3] = {0.1, 0, 0}, w[3] = {0, 0, 0};
+    random_quat(q);
+    ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, pos, q, v, w, &err));
+    double pos2[3], q2[4], v2[3], w2[3];
+    rbl_fdo_sim_get(sim, 0, pos2, q2, v2, w2);
+    double sign = q2[0] * q[0] + q2[1] * q[1] + q2[2] * q[2] + q2[3] * q[3] < 0 ? -1 : 1;
+    for (int k = 0; k < 3; k++) {
+        ASSERT_NEAR(pos2[k], pos[k], 1e-15);
+        ASSERT_NEAR(v2[k], v[k], 0);
+        ASSERT_NEAR(w2[k], 0, 0);
+    }
+    for (int k = 0; k < 4; k++)
+        ASSERT_NEAR(sign * q2[k], q[k], 1e-14);
+    /* free flight without gravity: the shape's centre moves with the centre of mass */
+    ASSERT_OK(rbl_fdo_sim_step(sim, 100, &err));
+    rbl_fdo_sim_get(sim, 0, pos2, NULL, NULL, NULL);
+    ASSERT_NEAR(pos2[0], pos[0] + 100 * 1e-4 * 0.1, 1e-15);
+    rbl_fdo_sim_free(sim);
+}
+
+/* Dropped bump-down onto a plane with e = 0 and friction, it comes to rest touching the plane
+ * with its lowest point (within the slop), its energy never growing. */
+static void test_rest(void)
+{
+    rbl_fdo_params p = {.dt = 1e-4, .gravity = {0, 0, -9.81}, .friction = 0.5, .rolling = 2e-3};
+    rbl_fdo_sim *sim;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_sim_create(&p, &sim, &err));
+    ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, &err));
+    rbl_fdo_shape s = bumped_ellipsoid();
+    double q[4] = {cos(0.1), sin(0.1), 0, 0}; /* tilted a little off its bump */
+    ASSERT_OK(rbl_fdo_sim_add(sim, &s, 2500, (double[3]){0, 0, 0.03}, q, (double[3]){0, 0, 0},
+                              (double[3]){0, 0, 0}, &err));
+    double last = INFINITY;
+    for (int block = 0; block < 100; block++) {
+        ASSERT_OK(rbl_fdo_sim_step(sim, 100, &err));
+        double ke, pe;
+        rbl_fdo_sim_energy(sim, &ke, &pe);
+        ASSERT_TRUE(ke + pe <= last + 1e-12);
+        last = ke + pe;
+    }
+    double pos[3], quat[4], v[3], w[3], low[3];
+    rbl_fdo_sim_get(sim, 0, pos, quat, v, w);
+    rbl_fdo_object o = {&s, {pos[0], pos[1], pos[2]}, {quat[0], quat[1], quat[2], quat[3]}};
+    rbl_fdo_support(&o, (double[3]){0, 0, -1}, low);
+    printf("rest: lowest point at z = %.3g m, speed %.2g m/s, spin %.2g rad/s\n", low[2],
+           sqrt(rbl_dot3(v, v)), sqrt(rbl_dot3(w, w)));
+    ASSERT_TRUE(fabs(low[2]) <= 1e-5);
+    ASSERT_TRUE(sqrt(rbl_dot3(v, v)) <= 1e-6 && sqrt(rbl_dot3(w, w)) <= 1e-4);
+    rbl_fdo_sim_free(sim);
+}
+
+/* A heap of bumped objects saved halfway and loaded into a new simulation ends with the same
+ * bits as the run straight through. */
+static void heap(rbl_fdo_sim **out, const void *state, size_t len)
+{
+    rbl_fdo_params p = {.dt = 1e-4, .gravity = {0, 0, -9.81}, .friction = 0.4,
+                        .restitution = 0.2};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_sim_create(&p, out, &err));
+    ASSERT_OK(rbl_fdo_sim_add_plane(*out, (double[3]){0, 0, 1}, 0, &err));
+    if (state) {
+        ASSERT_OK(rbl_fdo_sim_load_state(*out, state, len, &err));
+        return;
+    }
+    rbl_fdo_shape s = bumped_ellipsoid();
+    rbl_rng local;
+    rbl_rng_seed(&local, 7);
+    for (int k = 0; k < 8; k++) {
+        double q[4], pos[3] = {0.05 * (k % 2), 0.05 * ((k / 2) % 2), 0.024 + 0.045 * (k / 4)};
+        rbl_quat_uniform(rbl_rng_uniform(&local), rbl_rng_uniform(&local),
+                         rbl_rng_uniform(&local), q);
+        ASSERT_OK(rbl_fdo_sim_add(*out, &s, 2500, pos, q, (double[3]){0, 0, 0},
+                                  (double[3]){0, 0, 0}, &err));
+    }
+}
+
+static void test_restart(void)
+{
+    rbl_fdo_sim *straight, *first, *second;
+    rbl_error err = {0};
+    heap(&straight, NULL, 0);
+    heap(&first, NULL, 0);
+    ASSERT_OK(rbl_fdo_sim_step(straight, 1000, &err));
+    ASSERT_OK(rbl_fdo_sim_step(first, 700, &err));
+    rbl_fdo_stats stats;
+    rbl_fdo_sim_stats(first, &stats);
+    printf("restart: %zu contacts when saved\n", stats.contacts);
+    ASSERT_TRUE(stats.contacts >= 4); /* at least the lower four on the floor */
+    void *state;
+    size_t len;
+    ASSERT_OK(rbl_fdo_sim_save_state(first, &state, &len, &err));
+    heap(&second, state, len);
+    ASSERT_OK(rbl_fdo_sim_step(second, 300, &err));
+    for (size_t k = 0; k < 8; k++) {
+        double a[13], b[13];
+        rbl_fdo_sim_get(straight, k, a, a + 3, a + 7, a + 10);
+        rbl_fdo_sim_get(second, k, b, b + 3, b + 7, b + 10);
+        ASSERT_TRUE(memcmp(a, b, sizeof a) == 0);
+    }
+    /* a truncated state is refused, not read past its end */
+    rbl_fdo_sim *third;
+    rbl_fdo_params p = {.dt = 1e-4};
+    ASSERT_OK(rbl_fdo_sim_create(&p, &third, &err));
+    ASSERT_TRUE(rbl_fdo_sim_load_state(third, state, len - 9, &err) != RBL_OK);
+    free(state);
+    rbl_fdo_sim_free(straight), rbl_fdo_sim_free(first), rbl_fdo_sim_free(second);
+    rbl_fdo_sim_free(third);
+}
+
+static void timed(const char *name, void (*test)(void))
+{
+    double t0 = rbl_now();
+    test();
+    printf("  %s: %.2f s\n", name, rbl_now() - t0);
+}
+
+int main(void)
+{
+    rbl_rng_seed(&rng, 20261123);
+    timed("far bump", test_far_bump);
+    timed("support", test_support);
+    timed("plane and tube", test_plane_and_tube);
+    timed("pairs", test_pairs);
+    timed("frame", test_frame);
+    timed("rest", test_rest);
+    timed("restart", test_restart);
+    printf("test_fdo_perturbed: ok\n");
+    return 0;
+}
