@@ -881,6 +881,10 @@ RBL_API int rbl_fdo_mass_properties(const rbl_fdo_shape *shape, double density, 
                                     rbl_mass_properties *out, rbl_error *err);
 /* Radius about `from` (base frame) of a sphere holding the whole object. */
 RBL_API double rbl_fdo_bounding_radius(const rbl_fdo_shape *shape, const double from[3]);
+/* The surface F' = 0 as a quad mesh in the shape's frame (surface nets on F' sampled with the
+ * given step; 0: half the smallest feature, the shortest semi-axis or bump). */
+RBL_API int rbl_fdo_surface(const rbl_fdo_shape *shape, double step, rbl_quad_mesh *mesh,
+                            rbl_error *err);
 
 /* An ellipsoid placed in space: centre, orientation (unit quaternion w, x, y, z, body -> space)
  * and semi-axes along its body axes. */
@@ -1029,6 +1033,8 @@ RBL_API void rbl_fdo_sim_energy(const rbl_fdo_sim *sim, double *kinetic, double 
 RBL_API void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats);
 /* The semi-axes of object k's base ellipsoid, m. */
 RBL_API void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3]);
+/* Object k's shape (valid while the simulation lives and gains no objects). */
+RBL_API const rbl_fdo_shape *rbl_fdo_sim_shape(const rbl_fdo_sim *sim, size_t k);
 /* The threads the engine's phases use. */
 RBL_API int rbl_fdo_sim_threads(const rbl_fdo_sim *sim);
 /* The state a restart needs, as bytes (malloc'd, the caller frees): every object's shape,

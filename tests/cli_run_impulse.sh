@@ -114,5 +114,37 @@ if [ $? -ne 1 ] || ! grep -q "ask for 100000000 objects, more than --max-grains 
 else
     echo "ok: $(cat err.txt)"
 fi
+# perturbed objects (seed eqs. 1-2): a bump and a dent on each; the run and a restart from its
+# middle agree bit for bit, the energy never grows
+scene bumpy 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    bumps:\n      - {centre: [0.012, 0, 0], semi: [0.003, 0.003, 0.003], amplitude: 0.4}\n      - {centre: [0, 0.008, 0], semi: [0.004, 0.003, 0.003], amplitude: -0.5}/; s/  every: 0.02/  every: 0.02\n  checkpoint_every: 0.04/; s/count: 20/count: 10/; /tube:/d'
+"$RUBBLE" run bumpy.yaml --output bumpy_full --quiet > report.txt || {
+    echo "FAIL: the perturbed scene was refused"; cat report.txt; exit 1; }
+grep -q "^objects        10$" report.txt || { echo "FAIL: not 10 perturbed objects"; exit 1; }
+awk -F, 'NR > 2 && $6 > prev + 1e-12 * (prev < 0 ? -prev : prev) + 1e-15 {
+             print "FAIL: energy grew at t = " $1 ": " prev " -> " $6; bad = 1 }
+         NR > 1 { prev = $6 } END { exit bad }' bumpy_full/thermo.csv || exit 1
+cp -r bumpy_full bumpy_part && rm bumpy_part/objects_000005.vtp bumpy_part/thermo.csv
+"$RUBBLE" run bumpy.yaml --output bumpy_part --restart bumpy_part/checkpoint_000000200.bin \
+    --threads 1 --quiet > /dev/null || { echo "FAIL: the perturbed restart was refused"; exit 1; }
+cmp bumpy_full/objects_000005.vtp bumpy_part/objects_000005.vtp || {
+    echo "FAIL: perturbed objects' last frame differs after a restart"; exit 1; }
+for f in bumpy_full/surfaces.pvd bumpy_full/surfaces_000000.vtp bumpy_part/surfaces_000005.vtp; do
+    [ -s "$f" ] || { echo "FAIL: $f missing (the perturbed objects' surfaces)"; exit 1; }
+done
+grep -q 'NumberOfPolys="[1-9]' bumpy_full/surfaces_000000.vtp || {
+    echo "FAIL: the surfaces frame has no quads"; exit 1; }
+grep -c "<DataSet" bumpy_part/surfaces.pvd | grep -q "^6$" || {
+    echo "FAIL: surfaces.pvd after the restart does not list 6 frames"; exit 1; }
+echo "ok: perturbed objects restart bit for bit, their energy never grows, surfaces drawn"
+scene flat_bump 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    bumps: [{centre: [0.012, 0, 0], semi: [0.004, 0.004, 0.004], amplitude: 0}]/'
+expect flat_bump "flat_bump.yaml:17:[0-9]*: 'amplitude' must not be 0"
+scene thin_bump 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    bumps: [{centre: [0.012, 0, 0], semi: [0.004, -1, 0.004], amplitude: 1}]/'
+expect thin_bump "thin_bump.yaml:17:[0-9]*: a bump's semi-axes must be > 0: '-1'"
+scene open_quadric 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    quadrics: [{q: [1, 1, 1, 0, 0, 0, 0, 0, 0, -1], amplitude: 1}]/'
+expect open_quadric "open_quadric.yaml:15:[0-9]*: perturbation 1: its quadric is not bounded"
+scene short_q 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    quadrics: [{q: [-1, -1, -1, 0, 0, 0, 0, 0, 1], amplitude: 1}]/'
+expect short_q "short_q.yaml:17:[0-9]*: a quadric needs 'q: \\[q0, ..., q9\\]', ten numbers"
+scene nine_bumps "s/    ellipsoid: \\[0.012, 0.008, 0.005\\]/&\\n    bumps: [$(for i in 1 2 3 4 5 6 7 8 9; do printf '{centre: [0, 0, 0.005], semi: [0.003, 0.003, 0.003], amplitude: 0.1}, '; done)]/"
+expect nine_bumps "nine_bumps.yaml:17:[0-9]*: more than 8 bumps and quadrics on one object"
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "cli_run_impulse: ok"

@@ -154,8 +154,10 @@ static void test_support(void)
 }
 
 /* rubble's pair contact: separated pairs are split by the planes across the normal through
- * the two support points (every sample of a on one side, of b on the other); overlapping
- * pairs have the least depth among nearby normals. Both: a common normal. */
+ * the two support points (every sample of a on one side, of b on the other); every pair has
+ * the least d among nearby normals (so the largest separating gap, or the least overlap);
+ * and a common normal except at a kink of d, where two support points of one object are
+ * equally far along it (counted). */
 static void test_pairs(void)
 {
     enum { THETA = 60 };
@@ -195,18 +197,18 @@ static void test_pairs(void)
                 ASSERT_TRUE(rbl_dot3(c.normal, xb + 3 * i) >= hb - 1e-9);
         } else {
             overlapping++;
-            for (int k = 0; k < 20; k++) { /* no nearby normal gives less */
-                double v[3], n[3], qa[3], qb[3], mn[3];
-                random_unit(v);
-                double len = 0;
-                for (int e = 0; e < 3; e++)
-                    n[e] = c.normal[e] + 1e-3 * v[e], len += n[e] * n[e];
-                for (int e = 0; e < 3; e++)
-                    n[e] /= sqrt(len), mn[e] = -n[e];
-                rbl_fdo_support(&a, n, qa);
-                rbl_fdo_support(&b, mn, qb);
-                ASSERT_TRUE(rbl_dot3(n, qa) - rbl_dot3(n, qb) >= c.depth - 1e-12);
-            }
+        }
+        for (int k = 0; k < 20; k++) { /* no nearby normal gives less: the gap or overlap */
+            double v[3], n[3], qa[3], qb[3], mn[3];
+            random_unit(v);
+            double len = 0;
+            for (int e = 0; e < 3; e++)
+                n[e] = c.normal[e] + 1e-3 * v[e], len += n[e] * n[e];
+            for (int e = 0; e < 3; e++)
+                n[e] /= sqrt(len), mn[e] = -n[e];
+            rbl_fdo_support(&a, n, qa);
+            rbl_fdo_support(&b, mn, qb);
+            ASSERT_TRUE(rbl_dot3(n, qa) - rbl_dot3(n, qb) >= c.depth - 1e-12);
         }
     }
     printf("pairs: %d separated, %d overlapping (%d at a kink: two support points), %d fell "
@@ -410,6 +412,36 @@ static void test_restart(void)
     rbl_fdo_sim_free(third);
 }
 
+/* The surface mesh that ParaView draws encloses the object's volume: the divergence theorem
+ * over its quads (two triangles each) against the sampled volume (seed 001's sampler). */
+static void test_surface(void)
+{
+    rbl_fdo_shape s = bumped_ellipsoid();
+    rbl_quad_mesh mesh;
+    rbl_mass_properties props;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_surface(&s, 0, &mesh, &err));
+    ASSERT_OK(rbl_fdo_mass_properties(&s, 1, 0, &props, &err));
+    double volume = 0;
+    for (size_t i = 0; i < mesh.n_quads; i++) {
+        const uint32_t *q = mesh.quad + 4 * i;
+        for (int t = 0; t < 2; t++) {
+            const double *a = mesh.vertex + 3 * q[0], *b = mesh.vertex + 3 * q[1 + t],
+                         *c = mesh.vertex + 3 * q[2 + t];
+            double bc[3];
+            rbl_cross3(b, c, bc);
+            volume += rbl_dot3(a, bc) / 6;
+        }
+    }
+    printf("surface: %zu quads enclose %.5g m^3, sampled volume %.5g m^3\n", mesh.n_quads,
+           volume, props.volume);
+    /* outward winding, and the volume within the mesh's resolution (half the smallest
+     * feature: a few per cent of an object of a few features across) */
+    ASSERT_TRUE(volume > 0);
+    ASSERT_NEAR(volume / props.volume, 1, 0.05);
+    rbl_quad_mesh_free(&mesh);
+}
+
 static void timed(const char *name, void (*test)(void))
 {
     double t0 = rbl_now();
@@ -425,6 +457,7 @@ int main(void)
     timed("plane and tube", test_plane_and_tube);
     timed("pairs", test_pairs);
     timed("frame", test_frame);
+    timed("surface", test_surface);
     timed("rest", test_rest);
     timed("restart", test_restart);
     printf("test_fdo_perturbed: ok\n");

@@ -77,6 +77,11 @@ int rbl_fdo_positive_region(const rbl_fdo_perturbation *r, double centre[3], dou
 /* The factor s >= 1 by which the base ellipsoid, scaled about its centre, holds the whole
  * object: inside, F = 1 - rho^2 >= -sum a_i Q_i^3 >= -sum_(a_i > 0) a_i top_i^3. */
 double rbl_fdo_enclosing_scale(const rbl_fdo_shape *shape);
+/* The same semi-axes and the same perturbations, bit for bit (unused slots not compared). */
+int rbl_fdo_shape_equal(const rbl_fdo_shape *a, const rbl_fdo_shape *b);
+/* The smallest feature of a shape: the base's shortest semi-axis or a perturbation's positive
+ * region's shortest axis (at least sqrt(top / trace(-P))). */
+double rbl_fdo_feature_size(const rbl_fdo_shape *shape);
 /* The support point of a shape along the unit u, both in its own frame; 0 if no start
  * converged (x is then the best point found). */
 int rbl_fdo_support_local(const rbl_fdo_shape *shape, const double u[3], double x[3]);

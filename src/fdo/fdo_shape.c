@@ -200,3 +200,71 @@ int rbl_fdo_mass_properties(const rbl_fdo_shape *shape, double density, double s
         return rbl_error_prefix(err, rc, "the perturbed object is empty");
     return rc;
 }
+
+int rbl_fdo_shape_equal(const rbl_fdo_shape *a, const rbl_fdo_shape *b)
+{
+    if (memcmp(a->semi, b->semi, sizeof a->semi) || a->n_perturbations != b->n_perturbations)
+        return 0;
+    for (size_t i = 0; i < a->n_perturbations; i++)
+        if (memcmp(a->perturbation + i, b->perturbation + i, sizeof *a->perturbation))
+            return 0;
+    return 1;
+}
+
+double rbl_fdo_feature_size(const rbl_fdo_shape *s)
+{
+    double size = fmin(s->semi[0], fmin(s->semi[1], s->semi[2]));
+    for (size_t i = 0; i < s->n_perturbations; i++) {
+        double centre[3], top;
+        rbl_sym3 M;
+        if (rbl_fdo_positive_region(s->perturbation + i, centre, &top, M))
+            size = fmin(size, sqrt(top / (M[0] + M[1] + M[2])));
+    }
+    return size;
+}
+
+/* F' sampled on the nodes of one plane of the grid (positive inside, as the sdf's). */
+static void sample_field_plane(rbl_sdf *sdf, const rbl_fdo_shape *shape, size_t k)
+{
+    double x[3];
+    x[2] = sdf->origin[2] + sdf->h * (double)k;
+    for (size_t j = 0; j < sdf->n[1]; j++) {
+        x[1] = sdf->origin[1] + sdf->h * (double)j;
+        for (size_t i = 0; i < sdf->n[0]; i++) {
+            x[0] = sdf->origin[0] + sdf->h * (double)i;
+            sdf->value[(k * sdf->n[1] + j) * sdf->n[0] + i] = (float)rbl_fdo_field(shape, x);
+        }
+    }
+}
+
+int rbl_fdo_surface(const rbl_fdo_shape *shape, double step, rbl_quad_mesh *mesh,
+                    rbl_error *err)
+{
+    memset(mesh, 0, sizeof *mesh);
+    int rc = rbl_fdo_shape_check(shape, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (step == 0)
+        step = rbl_fdo_feature_size(shape) / 2;
+    if (!(step > 0) || !isfinite(step))
+        return rbl_error_set(err, RBL_ERANGE, "surface step %g must be positive", step);
+    double lo[3], hi[3], origin[3];
+    size_t n[3];
+    fdo_box(shape, lo, hi);
+    double nodes = 1;
+    for (int a = 0; a < 3; a++) { /* two nodes to spare outside on each side */
+        origin[a] = lo[a] - 2 * step;
+        nodes *= n[a] = (size_t)fmin(ceil((hi[a] - lo[a]) / step) + 5, 1e7);
+    }
+    if (nodes > RBL_FDO_MAX_SAMPLES / 16)
+        return rbl_error_set(err, RBL_ETOOBIG, "surface step %g asks for %.3g grid nodes: take "
+                             "a larger step", step, nodes);
+    rbl_sdf field;
+    if ((rc = rbl_sdf_alloc(&field, n, step, origin, 0, err)) != RBL_OK)
+        return rc;
+    for (size_t k = 0; k < n[2]; k++)
+        sample_field_plane(&field, shape, k);
+    rc = rbl_isosurface_build(&field, 0, step, mesh, err);
+    rbl_sdf_free(&field);
+    return rc;
+}

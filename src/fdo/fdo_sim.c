@@ -163,21 +163,11 @@ int rbl_fdo_grow_objects(rbl_fdo_sim *sim)
     return 1;
 }
 
-static int same_shape(const rbl_fdo_shape *a, const rbl_fdo_shape *b)
-{
-    if (memcmp(a->semi, b->semi, sizeof a->semi) || a->n_perturbations != b->n_perturbations)
-        return 0;
-    for (size_t i = 0; i < a->n_perturbations; i++)
-        if (memcmp(a->perturbation + i, b->perturbation + i, sizeof *a->perturbation))
-            return 0;
-    return 1;
-}
-
 /* The mass properties of a shape, sampled once for a run of objects of the same shape. */
 static int shape_properties(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density,
                             rbl_mass_properties *props, rbl_error *err)
 {
-    if (sim->cached && sim->cached_density == density && same_shape(&sim->cached_shape, shape)) {
+    if (sim->cached && sim->cached_density == density && rbl_fdo_shape_equal(&sim->cached_shape, shape)) {
         *props = sim->cached_props;
         return RBL_OK;
     }
@@ -259,6 +249,8 @@ int rbl_fdo_sim_add(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density
 }
 
 size_t rbl_fdo_sim_count(const rbl_fdo_sim *sim) { return sim->n; }
+
+const rbl_fdo_shape *rbl_fdo_sim_shape(const rbl_fdo_sim *sim, size_t k) { return sim->shape + k; }
 
 void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3])
 {

@@ -113,20 +113,6 @@ static int local_support(const rbl_fdo_shape *s, const double u[3], double reach
     return 0;
 }
 
-/* The longest Newton step: a quarter of the smallest feature, the base's shortest semi-axis or
- * a perturbation's positive region's shortest axis (at least sqrt(top / trace(-P))). */
-static double step_reach(const rbl_fdo_shape *s)
-{
-    double size = fmin(s->semi[0], fmin(s->semi[1], s->semi[2]));
-    for (size_t i = 0; i < s->n_perturbations; i++) {
-        double centre[3], top;
-        rbl_sym3 M;
-        if (rbl_fdo_positive_region(s->perturbation + i, centre, &top, M))
-            size = fmin(size, sqrt(top / (M[0] + M[1] + M[2])));
-    }
-    return 0.25 * size;
-}
-
 int rbl_fdo_support_local(const rbl_fdo_shape *s, const double u[3], double x[3])
 {
     double Su[3];
@@ -137,10 +123,15 @@ int rbl_fdo_support_local(const rbl_fdo_shape *s, const double u[3], double x[3]
         x[k] = Su[k] / h;
     if (!s->n_perturbations)
         return 1;
-    double reach = step_reach(s), best = -INFINITY, y[3];
-    int found = 0;
+    /* the longest Newton step: a quarter of the smallest feature */
+    double reach = 0.25 * rbl_fdo_feature_size(s), best = -INFINITY, y[3];
+    int found = 0, untouched = 1;
+    for (size_t i = 0; i < s->n_perturbations && untouched; i++)
+        untouched = rbl_fdo_quadric_value(s->perturbation + i, x) < 0;
     memcpy(y, x, sizeof y);
-    if (local_support(s, u, reach, y)) {
+    if (untouched || local_support(s, u, reach, y)) {
+        /* no perturbation reaches the base's support point: there F' = F nearby, so it is
+         * a local maximum of F' as it is */
         memcpy(x, y, sizeof y);
         best = rbl_dot3(u, y), found = 1;
     }

@@ -66,17 +66,18 @@ static double probe(const rbl_fdo_object *a, const rbl_fdo_object *b, const doub
  * the tangent plane in 8 directions; where none descends, each probe that landed across the
  * kink (its gradient h against the gradient g here) gives a probe along the ridge, against the
  * least vector of the segment [g, h] (the bundle method's direction). The angle grows by half
- * after a success and halves after a failure, from 1e-3 down to 1e-8 rad (d then within about
- * |grad| 1e-8 of its least value). 0 if the budget ends first. */
-static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, double n[3],
-                          double xa[3], double xb[3], double *depth, int *steps, int *failed)
+ * after a success and halves after a failure, from the descent's last turn (at most 1e-3 rad)
+ * down to 1e-6 rad (d then within about |grad| 1e-6 of its least value, 1e-7 of the objects'
+ * size, 1e-3 of the slop). 0 if the budget ends first. */
+static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, double step,
+                          double n[3], double xa[3], double xb[3], double *depth, int *steps,
+                          int *failed)
 {
     static const double c8[8][2] = {{1, 0},           {0, 1},           {-1, 0},
                                     {0, -1},          {0.7071, 0.7071}, {-0.7071, 0.7071},
                                     {-0.7071, -0.7071}, {0.7071, -0.7071}};
-    double step = 1e-3;
     for (int it = 0; it < PATTERN_STEPS; it++, (*steps)++) {
-        if (step < 1e-8)
+        if (step < 1e-6)
             return 1;
         double t1[3], t2[3], g[3], best_n[3], m[3], ya[3], yb[3], h[8][3], best = *depth;
         rbl_fdo_tangents(n, t1, t2);
@@ -144,6 +145,7 @@ void rbl_fdo_object_contact(const rbl_fdo_object *a, const rbl_fdo_object *b,
     double rho = fmax(rbl_dot3(n, r), size), rho_least = 1e-3 * size;
     double flat = 1e-15 * (sqrt(rbl_dot3(r, r)) + size);
     int it, converged = 0;
+    double turn = 1e-3; /* the last step's angle */
     for (it = 0; it < DESCENT_STEPS; it++) {
         if (sqrt(rbl_dot3(g, g)) <= GRADIENT_TOLERANCE * size) {
             converged = 1;
@@ -170,6 +172,7 @@ void rbl_fdo_object_contact(const rbl_fdo_object *a, const rbl_fdo_object *b,
         rbl_sub3(m, n, s);
         rbl_sub3(h, g, y); /* the gradient's change along the step */
         double ss = rbl_dot3(s, s), sy = rbl_dot3(s, y);
+        turn = fmax(fmin(sqrt(ss), 1e-3), 2e-6);
         if (sy > 0 && ss > 0)
             rho = fmax(sy / ss, rho_least);
         int moved = ss > 0;
@@ -182,7 +185,7 @@ void rbl_fdo_object_contact(const rbl_fdo_object *a, const rbl_fdo_object *b,
         }
     }
     if (!converged) /* at a kink of d: where the support point jumps from one bump to another */
-        converged = pattern_search(a, b, n, xa, xb, &depth, &it, &failed);
+        converged = pattern_search(a, b, turn, n, xa, xb, &depth, &it, &failed);
     memcpy(out->normal, n, sizeof n);
     out->depth = depth;
     for (int k = 0; k < 3; k++)

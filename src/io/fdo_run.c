@@ -2,8 +2,9 @@
  * placed (lattice or random sequential addition, each turned at random or as given), plane
  * and tube walls, the steps with progress, ParaView frames (objects_NNNNNN.vtp: each centre
  * with the tensor R diag(a, b, c) R^T, which ParaView's Tensor Glyph of a sphere draws as the
- * ellipsoid), objects.pvd, thermo.csv with the seed's four phases timed, and checkpoints
- * (fdo_checkpoint.c) to restart from. */
+ * ellipsoid; perturbed objects' surfaces in surfaces_NNNNNN.vtp, fdo_surfaces.c), objects.pvd,
+ * thermo.csv with the seed's four phases timed, and checkpoints (fdo_checkpoint.c) to restart
+ * from. */
 #include "scene_internal.h"
 #include "../base/rotation.h"
 #include "../shape/shape_internal.h"
@@ -211,6 +212,8 @@ typedef struct outputs {
     size_t n_frames, cap_times, cap_files;
     size_t elsewhere; /* frames before a restart that the output folder lacks */
     rbl_thermo_log log;
+    int perturbed; /* some object is: its surface is drawn too */
+    rbl_fdo_surfaces surfaces;
 } outputs;
 
 /* Continued from a checkpoint: the engine's state, the step, thermo.csv so far, and the frames
@@ -298,6 +301,8 @@ static int write_frame(outputs *o, const rbl_fdo_sim *sim, double time, rbl_erro
     rc = pvd ? rbl_pvd_write(pvd, o->times, o->files, o->n_frames, err)
              : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(pvd);
+    if (rc == RBL_OK && o->perturbed)
+        rc = rbl_fdo_surfaces_write(&o->surfaces, o->dir, sim, o->times, o->n_frames, err);
     return rc;
 }
 
@@ -365,6 +370,8 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         s->checkpoint_every > 0 ? (uint64_t)fmax(1, round(s->checkpoint_every / dt)) : 0;
     if (rc == RBL_OK)
         rc = rbl_make_dirs(o.dir, err);
+    for (size_t k = 0; rc == RBL_OK && k < rbl_fdo_sim_count(sim) && !o.perturbed; k++)
+        o.perturbed = rbl_fdo_sim_shape(sim, k)->n_perturbations > 0;
     double e0, ke, pe;
     if (sim)
         rbl_fdo_sim_energy(sim, &ke, &pe);
@@ -429,6 +436,7 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         free(o.files[k]);
     free(o.files), free(o.times);
     rbl_thermo_log_free(&o.log);
+    rbl_fdo_surfaces_free(&o.surfaces);
     rbl_fdo_sim_free(sim);
     return rc;
 }

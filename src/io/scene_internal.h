@@ -109,6 +109,18 @@ int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t thei
 int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,
                       rbl_error *err);
 
+/* fdo_surfaces.c — each perturbed object's surface F' = 0 (its shape's mesh, built once)
+ * placed by its pose into surfaces_NNNNNN.vtp for frame n_frames - 1, and surfaces.pvd listing
+ * the frames the folder holds. */
+typedef struct rbl_fdo_surfaces {
+    rbl_fdo_shape *shape;
+    rbl_quad_mesh *mesh;
+    size_t n, cap_shape, cap_mesh;
+} rbl_fdo_surfaces;
+int rbl_fdo_surfaces_write(rbl_fdo_surfaces *c, const char *dir, const rbl_fdo_sim *sim,
+                           const double *times, size_t n_frames, rbl_error *err);
+void rbl_fdo_surfaces_free(rbl_fdo_surfaces *c);
+
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
 

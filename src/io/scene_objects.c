@@ -3,7 +3,10 @@
  *   objects: a list of sources, each exactly one of
  *     lattice: {min, max, spacing, count}    random: {min, max, count}
  *   with ellipsoid: [a, b, c] (semi-axes, m), density (kg/m^3), orientation: random or
- *   [w, x, y, z], velocity, seed.
+ *   [w, x, y, z], velocity, seed; and perturbations of the ellipsoid (seed eqs. 1-2), at most
+ *   RBL_FDO_MAX_PERTURBATIONS in all:
+ *     bumps: [{centre: [x, y, z], semi: [a, b, c], amplitude: h}, ...]   (h < 0: a dent)
+ *     quadrics: [{q: [q0, ..., q9], amplitude: h}, ...]
  * Values are checked here as they are read, with the file:line:column of each; the engine's
  * own checks (rbl_fdo_params_check, the shape's) run when the scene is built. */
 #include "yaml_read.h"
@@ -81,10 +84,69 @@ static int parse_orientation(rbl_yaml_ctx *c, yaml_node_t *n, rbl_object_source 
     return RBL_OK;
 }
 
+/* The perturbations of a source's shape: its bumps, then its general quadrics. */
+static int parse_perturbations(rbl_yaml_ctx *c, yaml_node_t *g, rbl_fdo_shape *shape)
+{
+    static const char *const bump_keys[] = {"centre", "semi", "amplitude", NULL};
+    static const char *const quadric_keys[] = {"q", "amplitude", NULL};
+    static const char *const lists[] = {"bumps", "quadrics"};
+    for (int l = 0; l < 2; l++) {
+        yaml_node_t *n = rbl_yaml_get(c, g, lists[l]);
+        if (!n)
+            continue;
+        if (n->type != YAML_SEQUENCE_NODE)
+            return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' must be a list", lists[l]);
+        for (yaml_node_item_t *it = n->data.sequence.items.start;
+             it < n->data.sequence.items.top; it++) {
+            yaml_node_t *m = rbl_yaml_node(c, *it);
+            if (shape->n_perturbations == RBL_FDO_MAX_PERTURBATIONS)
+                return rbl_yaml_fail(c, m, RBL_ERANGE, "more than %d bumps and quadrics on one "
+                                     "object", RBL_FDO_MAX_PERTURBATIONS);
+            rbl_fdo_perturbation *r = shape->perturbation + shape->n_perturbations;
+            double amplitude = 0;
+            int rc = rbl_yaml_keys_known(c, m, lists[l], l ? quadric_keys : bump_keys);
+            if (rc == RBL_OK)
+                rc = rbl_yaml_req_number(c, m, "amplitude", &amplitude, -INFINITY, 0, lists[l]);
+            if (rc == RBL_OK && amplitude == 0)
+                return rbl_yaml_fail(c, rbl_yaml_get(c, m, "amplitude"), RBL_ERANGE,
+                                     "'amplitude' must not be 0 (> 0 a bump, < 0 a dent)");
+            if (rc == RBL_OK && l == 0) {
+                double centre[3], semi[3];
+                if ((rc = rbl_yaml_req_vector3(c, m, "centre", centre, "bumps")) ||
+                    (rc = rbl_yaml_req_vector3(c, m, "semi", semi, "bumps")))
+                    return rc;
+                for (int a = 0; a < 3; a++)
+                    if (!(semi[a] > 0))
+                        return rbl_yaml_fail(c, rbl_yaml_get(c, m, "semi"), RBL_ERANGE,
+                                             "a bump's semi-axes must be > 0: '%g'", semi[a]);
+                rbl_fdo_bump(centre, semi, amplitude, r);
+            } else if (rc == RBL_OK) {
+                yaml_node_t *q = rbl_yaml_get(c, m, "q");
+                if (!q || q->type != YAML_SEQUENCE_NODE ||
+                    q->data.sequence.items.top - q->data.sequence.items.start != 10)
+                    return rbl_yaml_fail(c, q ? q : m, RBL_EPARSE, "a quadric needs 'q: [q0, "
+                                         "..., q9]', ten numbers (docs/scenes.md)");
+                for (int k = 0; k < 10 && rc == RBL_OK; k++)
+                    rc = rbl_yaml_number(c, rbl_yaml_node(c, q->data.sequence.items.start[k]),
+                                         "q", &r->q[k]);
+                r->amplitude = amplitude;
+            }
+            if (rc != RBL_OK)
+                return rc;
+            shape->n_perturbations++;
+        }
+    }
+    rbl_error check = {0};
+    if (shape->n_perturbations && rbl_fdo_shape_check(shape, &check) != RBL_OK)
+        return rbl_yaml_fail(c, g, RBL_EINVAL, "%s", check.message);
+    return RBL_OK;
+}
+
 static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_object_source *o)
 {
-    static const char *const keys[] = {"lattice", "random", "ellipsoid", "density",
-                                       "orientation", "velocity", "seed", NULL};
+    static const char *const keys[] = {"lattice", "random",   "ellipsoid", "density",
+                                       "orientation", "velocity", "seed", "bumps",
+                                       "quadrics", NULL};
     static const char *const lattice_keys[] = {"min", "max", "spacing", "count", NULL};
     static const char *const random_keys[] = {"min", "max", "count", NULL};
     int rc = rbl_yaml_keys_known(c, g, "objects", keys);
@@ -104,6 +166,8 @@ static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_objec
         if (!(o->shape.semi[a] > 0))
             return rbl_yaml_fail(c, rbl_yaml_get(c, g, "ellipsoid"), RBL_ERANGE,
                                  "semi-axes must be > 0: '%g'", o->shape.semi[a]);
+    if ((rc = parse_perturbations(c, g, &o->shape)) != RBL_OK)
+        return rc;
     double seed = (double)(index + 1), count = 0;
     o->density = 2500;
     if ((rc = rbl_yaml_opt_number(c, g, "density", &o->density, 0, 1, 1e6)) ||
