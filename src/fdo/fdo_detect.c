@@ -51,6 +51,18 @@ static void enclosing_ellipsoid(const rbl_fdo_object *o, double scale, rbl_ellip
         e->semi[a] = scale * o->shape->semi[a];
 }
 
+/* The normal a perturbed pair's contact had last step, if it acted (kept with its impulses). */
+static const double *kept_normal(const rbl_fdo_sim *sim, uint32_t j, uint32_t i)
+{
+    if (j >= sim->memory_objects ||
+        (!sim->shape[i].n_perturbations && !sim->shape[j].n_perturbations))
+        return NULL;
+    for (size_t m = sim->memory_start[j]; m < sim->memory_start[j + 1]; m++)
+        if (sim->memory[m].other == i)
+            return sim->memory[m].normal;
+    return NULL;
+}
+
 /* Narrow phase of one candidate pair (i > j): 1 and the contact if it is within the margin. */
 static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_contact *c)
 {
@@ -65,7 +77,7 @@ static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_
     /* grown by the margin (each semi-axis by at least half of it): still apart, no contact */
     if (rbl_ellipsoids_classify(&a, &b, 0.5 * sim->margin / smallest) == RBL_ELLIPSOIDS_SEPARATE)
         return 0;
-    rbl_fdo_object_contact(&oa, &ob, c);
+    rbl_fdo_object_contact_from(&oa, &ob, kept_normal(sim, j, i), c);
     return kept_contact(sim, c);
 }
 

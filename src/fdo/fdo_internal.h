@@ -79,6 +79,10 @@ int rbl_fdo_positive_region(const rbl_fdo_perturbation *r, double centre[3], dou
 double rbl_fdo_enclosing_scale(const rbl_fdo_shape *shape);
 /* The same semi-axes and the same perturbations, bit for bit (unused slots not compared). */
 int rbl_fdo_shape_equal(const rbl_fdo_shape *a, const rbl_fdo_shape *b);
+/* rbl_fdo_object_contact descending from a given unit normal (from a to b) instead of the
+ * base ellipsoids' (NULL): the last step's, for a pair that stays in contact. */
+void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *b,
+                                 const double *normal, rbl_fdo_contact *out);
 /* The smallest feature of a shape: the base's shortest semi-axis or a perturbation's positive
  * region's shortest axis (at least sqrt(top / trace(-P))). */
 double rbl_fdo_feature_size(const rbl_fdo_shape *shape);
@@ -118,10 +122,11 @@ typedef struct rbl_fdo_row {
     double lambda, P[2], A[2], push; /* normal, friction, rolling, push impulses */
 } rbl_fdo_row;
 
-/* What a contact leaves for the next step: its impulses as world vectors. */
+/* What a contact leaves for the next step: its impulses as world vectors, and its normal (into
+ * the object of larger index), from which a perturbed pair's contact is refined next. */
 typedef struct rbl_fdo_memory {
     uint32_t other;
-    double lambda, friction[3], rolling[3];
+    double lambda, friction[3], rolling[3], normal[3];
 } rbl_fdo_memory;
 
 struct rbl_fdo_sim {

@@ -380,6 +380,7 @@ static int remember(rbl_fdo_sim *sim, rbl_error *err)
             rbl_fdo_memory *h = sim->memory + m++;
             h->other = w->other;
             h->lambda = w->lambda;
+            memcpy(h->normal, w->n, sizeof h->normal);
             for (int a = 0; a < 3; a++) {
                 h->friction[a] = w->P[0] * w->t1[a] + w->P[1] * w->t2[a];
                 h->rolling[a] = w->A[0] * w->t1[a] + w->A[1] * w->t2[a];

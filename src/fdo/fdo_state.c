@@ -60,7 +60,7 @@ static int get_finite(bytes *b, double *v, size_t n)
  * quaternion, velocity, angular momentum, kept-impulse count (a perturbed object adds its
  * perturbations and its shape's frame in the body's) */
 #define OBJECT_BYTES (8 * (3 + 1 + 1 + 3 + 3 + 4 + 3 + 3 + 1))
-#define MEMORY_BYTES (8 * (1 + 1 + 3 + 3))
+#define MEMORY_BYTES (8 * (1 + 1 + 3 + 3 + 3))
 
 int rbl_fdo_sim_save_state(const rbl_fdo_sim *sim, void **out, size_t *len, rbl_error *err)
 {
@@ -91,6 +91,7 @@ int rbl_fdo_sim_save_state(const rbl_fdo_sim *sim, void **out, size_t *len, rbl_
             put_f64s(&b, &h->lambda, 1);
             put_f64s(&b, h->friction, 3);
             put_f64s(&b, h->rolling, 3);
+            put_f64s(&b, h->normal, 3);
         }
     }
     if (b.bad) {
@@ -214,11 +215,13 @@ int rbl_fdo_sim_load_state(rbl_fdo_sim *sim, const void *data, size_t len, rbl_e
                 rbl_fdo_memory *h = sim->memory + m;
                 uint64_t other = get_u64(&b);
                 int ok = get_finite(&b, &h->lambda, 1) && get_finite(&b, h->friction, 3) &&
-                         get_finite(&b, h->rolling, 3);
+                         get_finite(&b, h->rolling, 3) && get_finite(&b, h->normal, 3) &&
+                         fabs(rbl_dot3(h->normal, h->normal) - 1) < 1e-9;
                 if (!ok || !(other < n || (other >= RBL_FDO_WALL && other - RBL_FDO_WALL < walls))
                     || other == k) {
                     rc = rbl_error_set(err, RBL_EPARSE, "object %zu: kept impulse %zu names "
-                                       "partner %llu or is not finite", k + 1, i + 1,
+                                       "partner %llu, is not finite or has no unit normal",
+                                       k + 1, i + 1,
                                        (unsigned long long)other);
                     break;
                 }

@@ -128,15 +128,28 @@ static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, doub
 void rbl_fdo_object_contact(const rbl_fdo_object *a, const rbl_fdo_object *b,
                             rbl_fdo_contact *out)
 {
+    rbl_fdo_object_contact_from(a, b, NULL, out);
+}
+
+void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *b,
+                                 const double *normal, rbl_fdo_contact *out)
+{
     rbl_ellipsoid ea, eb;
     base_ellipsoid(a, &ea);
     base_ellipsoid(b, &eb);
-    rbl_ellipsoid_contact(&ea, &eb, -1, out);
-    if (!a->shape->n_perturbations && !b->shape->n_perturbations)
+    if (!a->shape->n_perturbations && !b->shape->n_perturbations) {
+        rbl_ellipsoid_contact(&ea, &eb, -1, out);
         return;
+    }
     double size = fmin(shortest(a->shape), shortest(b->shape));
     double n[3], xa[3], xb[3], g[3];
-    memcpy(n, out->normal, sizeof n);
+    if (normal) { /* the last step's: the objects moved little since */
+        memset(out, 0, sizeof *out);
+        memcpy(n, normal, sizeof n);
+    } else {
+        rbl_ellipsoid_contact(&ea, &eb, -1, out);
+        memcpy(n, out->normal, sizeof n);
+    }
     int failed = 0;
     double depth = support_depth(a, b, n, xa, xb, &failed);
     tangential(n, xa, xb, g);
@@ -145,7 +158,7 @@ void rbl_fdo_object_contact(const rbl_fdo_object *a, const rbl_fdo_object *b,
     double rho = fmax(rbl_dot3(n, r), size), rho_least = 1e-3 * size;
     double flat = 1e-15 * (sqrt(rbl_dot3(r, r)) + size);
     int it, converged = 0;
-    double turn = 1e-3; /* the last step's angle */
+    double turn = normal ? 1e-5 : 1e-3; /* the last step's angle */
     for (it = 0; it < DESCENT_STEPS; it++) {
         if (sqrt(rbl_dot3(g, g)) <= GRADIENT_TOLERANCE * size) {
             converged = 1;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FDO_CKPT_VERSION 1u
+#define FDO_CKPT_VERSION 2u
 
 typedef struct cursor {
     const unsigned char *p;
