@@ -25,6 +25,12 @@ awk -F, 'NR > 2 && $6 > prev + 1e-12 * (prev < 0 ? -prev : prev) + 1e-15 {
          NR > 1 { prev = $6 } END { exit bad }' good/thermo.csv || exit 1
 echo "ok: the energy never grows over $(($(wc -l < good/thermo.csv) - 1)) rows"
 
+# output.final: one line of 14 numbers per object, each top (z + half_height) above its centre
+scene final 's/  every: 0.02/  every: 0.02\n  final: final.txt/'
+"$RUBBLE" run final.yaml --output final_out --quiet > /dev/null || { echo "FAIL: final run"; exit 1; }
+awk '!/^#/ { n++; if (NF != 14 || !($4 > 0)) bad = 1 } END { exit bad || n != 20 }' \
+    final_out/final.txt || { echo "FAIL: final.txt is not 20 lines of 14 numbers"; exit 1; }
+echo "ok: output.final lists the 20 objects"
 scene no_dt 's/  dt: 2e-4/  dt: auto/'
 expect no_dt "no_dt.yaml:20:[0-9]*: an impulse scene needs a fixed 'dt'"
 scene grains_key 's/^gravity:/contact: {normal: linear}\ngravity:/'

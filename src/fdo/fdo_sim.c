@@ -167,7 +167,8 @@ int rbl_fdo_grow_objects(rbl_fdo_sim *sim)
 static int shape_properties(rbl_fdo_sim *sim, const rbl_fdo_shape *shape, double density,
                             rbl_mass_properties *props, rbl_error *err)
 {
-    if (sim->cached && sim->cached_density == density && rbl_fdo_shape_equal(&sim->cached_shape, shape)) {
+    if (sim->cached && sim->cached_density == density &&
+        rbl_fdo_shape_equal(&sim->cached_shape, shape)) {
         *props = sim->cached_props;
         return RBL_OK;
     }
@@ -386,7 +387,7 @@ static void final_computation(rbl_fdo_sim *sim)
 
 int rbl_fdo_sim_step(rbl_fdo_sim *sim, size_t steps, rbl_error *err)
 {
-    for (size_t s = 0; s < steps; s++) {
+    for (size_t s = 0; s < steps && sim->n; s++) { /* no objects: nothing moves */
         double t0 = rbl_now();
         precompute(sim);
         double t1 = rbl_now();

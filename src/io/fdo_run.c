@@ -409,6 +409,12 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
             last = now;
         }
     }
+    if (rc == RBL_OK && s->final_grains) {
+        char *path = rbl_path_join(o.dir, s->final_grains);
+        rc = path ? rbl_fdo_objects_write_text(sim, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        free(path);
+    }
     if (rc == RBL_OK) {
         rep->seconds = rbl_now() - start;
         rbl_fdo_sim_energy(sim, &ke, &pe);

@@ -155,6 +155,8 @@ void rbl_thermo_log_free(rbl_thermo_log *log);
 int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
                          rbl_error *err);
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
+/* fdo_final.c — an impulse scene's objects as text (output.final). */
+int rbl_fdo_objects_write_text(const rbl_fdo_sim *sim, const char *path, rbl_error *err);
 
 /* fdo_checkpoint.c — checkpoints of impulse scenes: the engine's state and the run's (step,
  * frame times, thermo.csv so far); reading fills a simulation made with the scene's
