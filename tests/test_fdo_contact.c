@@ -4,6 +4,7 @@
  * along the contact normal against the true distance; pairs scaled to touch; spheres and
  * planes as ellipsoids with equal axes give the exact sphere answers. */
 #include "test_util.h"
+#include "fdo_test_util.h"
 
 #include "rubble.h"
 #include "base/base_internal.h"
@@ -12,22 +13,6 @@
 #include "shape/shape_internal.h"
 
 #include <string.h>
-
-static rbl_rng rng;
-
-static double uniform(double lo, double hi) { return lo + (hi - lo) * rbl_rng_uniform(&rng); }
-
-static void random_quat(double q[4])
-{
-    double n;
-    do {
-        n = 0;
-        for (int k = 0; k < 4; k++)
-            q[k] = uniform(-1, 1), n += q[k] * q[k];
-    } while (n > 1 || n < 1e-3);
-    for (int k = 0; k < 4; k++)
-        q[k] /= sqrt(n);
-}
 
 static void random_ellipsoid(rbl_ellipsoid *e, double box)
 {

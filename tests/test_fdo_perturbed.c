@@ -5,6 +5,7 @@
  * nothing; planes and tubes against brute force; in the engine: the shape's frame kept through
  * the body frame, an object that comes to rest on its bump, restarts bit for bit. */
 #include "test_util.h"
+#include "fdo_test_util.h"
 
 #include "rubble.h"
 #include "base/base_internal.h"
@@ -12,34 +13,6 @@
 #include "fdo/fdo_internal.h"
 
 #include <string.h>
-
-static rbl_rng rng;
-
-static double uniform(double lo, double hi) { return lo + (hi - lo) * rbl_rng_uniform(&rng); }
-
-static void random_unit(double u[3])
-{
-    double n;
-    do {
-        n = 0;
-        for (int k = 0; k < 3; k++)
-            u[k] = uniform(-1, 1), n += u[k] * u[k];
-    } while (n > 1 || n < 1e-3);
-    for (int k = 0; k < 3; k++)
-        u[k] /= sqrt(n);
-}
-
-static void random_quat(double q[4])
-{
-    double n;
-    do {
-        n = 0;
-        for (int k = 0; k < 4; k++)
-            q[k] = uniform(-1, 1), n += q[k] * q[k];
-    } while (n > 1 || n < 1e-3);
-    for (int k = 0; k < 4; k++)
-        q[k] /= sqrt(n);
-}
 
 /* An ellipsoid with 1-3 bumps centred on its surface (and a dent when `dents`). */
 static void random_shape(rbl_fdo_shape *s, int dents)

@@ -211,11 +211,14 @@ void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *
 void rbl_fdo_object_plane_contact(const rbl_fdo_object *a, const double n[3], double offset,
                                   rbl_fdo_contact *out)
 {
-    rbl_ellipsoid e;
-    base_ellipsoid(a, &e);
-    rbl_ellipsoid_plane_contact(&e, n, offset, out);
-    if (!a->shape->n_perturbations)
+    if (!a->shape->n_perturbations) {
+        rbl_ellipsoid e;
+        base_ellipsoid(a, &e);
+        rbl_ellipsoid_plane_contact(&e, n, offset, out);
         return;
+    }
+    memset(out, 0, sizeof *out);
+    memcpy(out->normal, n, sizeof out->normal);
     double m[3] = {-n[0], -n[1], -n[2]}, x[3];
     out->fallback = !rbl_fdo_support(a, m, x);
     double height = rbl_dot3(n, a->centre) - offset, h = rbl_dot3(n, a->centre) - rbl_dot3(n, x);
