@@ -112,6 +112,28 @@ SCENE
 restart_fails ckpt grain_out/checkpoint_000000005.bin "a checkpoint of grains, not of an impulse scene"
 cp grains.yaml grains2.yaml
 restart_fails grains2 full/checkpoint_000000200.bin "a checkpoint of an impulse scene, not of grains"
+# a pour source: batches of rate x every objects, each where it fits among the objects as they
+# are; all 20 placed by the end, and a restart from the middle of the pour (the schedule in the
+# checkpoint) ends with the same last frame
+scene pour 's/  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}/  - pour: {min: [0, 0, 0.05], max: [0.1, 0.1, 0.1], count: 20, rate: 200, every: 0.02}/; s/  every: 0.02/  every: 0.02\n  checkpoint_every: 0.04/; /tube:/d'
+"$RUBBLE" run pour.yaml --output pour_full --quiet > report.txt || {
+    echo "FAIL: the pour scene was refused"; cat report.txt; exit 1; }
+grep -q "^objects        20$" report.txt || { echo "FAIL: the pour did not place 20"; exit 1; }
+awk -F, 'NR == 2 { first = $3 } NR > 1 { if ($3 < prev) bad = 1; prev = $3 }
+         END { exit bad || first >= 20 || prev != 20 }' pour_full/thermo.csv || {
+    echo "FAIL: the objects column does not grow from a first batch to 20"; exit 1; }
+cp -r pour_full pour_part && rm pour_part/objects_000005.vtp pour_part/thermo.csv
+"$RUBBLE" run pour.yaml --output pour_part --restart pour_part/checkpoint_000000200.bin \
+    --threads 1 --quiet > /dev/null || { echo "FAIL: the pour restart was refused"; exit 1; }
+cmp pour_full/objects_000005.vtp pour_part/objects_000005.vtp || {
+    echo "FAIL: the pour's last frame differs after a restart"; exit 1; }
+echo "ok: a pour places its 20 objects in batches, and restarts from its middle bit for bit"
+scene slow_pour 's/  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}/  - pour: {min: [0, 0, 0.05], max: [0.1, 0.1, 0.1], count: 20, rate: 0}/'
+expect slow_pour "slow_pour.yaml:15:[0-9]*: 'rate' must be > 0: '0'"
+scene countless_pour 's/  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}/  - pour: {min: [0, 0, 0.05], max: [0.1, 0.1, 0.1], rate: 10}/'
+expect countless_pour "countless_pour.yaml:15:[0-9]*: 'pour' needs 'count'"
+scene two_places 's/  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}/&\n    pour: {min: [0, 0, 0.05], max: [0.1, 0.1, 0.1], count: 5, rate: 10}/'
+expect two_places "two_places.yaml:15:[0-9]*: an object source is exactly one of 'lattice', 'random' and 'pour'"
 # an absurd count is refused before anything is placed (--max-grains bounds objects too)
 scene huge 's/count: 20/count: 100000000/'
 "$RUBBLE" run huge.yaml --max-grains 1000 --output out_huge > out.txt 2> err.txt

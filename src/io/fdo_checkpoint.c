@@ -1,8 +1,9 @@
 /* fdo_checkpoint.c — checkpoints of impulse scenes (issue 12): the engine's state
- * (rbl_fdo_sim_save_state) beside the run's own — the scene's digest, the step, the times of
- * the frames written and thermo.csv so far — in a checkpoint file of its own magic, so that
- * `rubble run --restart` continues every file and every bit. Payload: u64 digest length,
- * digest, u64 step, u64 frames, their times (f64), u64 thermo length, thermo text, u64 state
+ * (rbl_fdo_sim_save_state) beside the run's own — the scene's digest, the step, the pour
+ * sources' schedules, the times of the frames written and thermo.csv so far — in a checkpoint
+ * file of its own magic, so that `rubble run --restart` continues every file and every bit.
+ * Payload: u64 digest length, digest, u64 step, u64 sources, a schedule (rbl_pour_state) per
+ * object source, u64 frames, their times (f64), u64 thermo length, thermo text, u64 state
  * length, state. */
 #include "scene_internal.h"
 #include "io_internal.h"
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FDO_CKPT_VERSION 2u
+#define FDO_CKPT_VERSION 3u
 
 typedef struct cursor {
     const unsigned char *p;
@@ -36,16 +37,17 @@ static int take_u64(cursor *c, uint64_t *v)
 }
 
 int rbl_fdo_checkpoint_write(const char *path, const rbl_scene *s, const rbl_fdo_sim *sim,
-                             uint64_t step, const double *times, size_t n_frames,
-                             const rbl_thermo_log *log, rbl_error *err)
+                             uint64_t step, const rbl_pour_state *pours, const double *times,
+                             size_t n_frames, const rbl_thermo_log *log, rbl_error *err)
 {
     void *state = NULL;
     size_t state_len = 0;
     int rc = rbl_fdo_sim_save_state(sim, &state, &state_len, err);
     if (rc != RBL_OK)
         return rc;
-    size_t n_digest = s->digest ? strlen(s->digest) : 0;
-    size_t len = 8 + n_digest + 8 + 8 + 8 * n_frames + 8 + log->len + 8 + state_len;
+    size_t n_digest = s->digest ? strlen(s->digest) : 0, n_src = (size_t)s->n_objects;
+    size_t len = 8 + n_digest + 8 + 8 + n_src * sizeof *pours + 8 + 8 * n_frames + 8 +
+                 log->len + 8 + state_len;
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob) {
         free(state);
@@ -56,6 +58,10 @@ int rbl_fdo_checkpoint_write(const char *path, const rbl_scene *s, const rbl_fdo
     if (n_digest)
         memcpy(at, s->digest, n_digest), at += n_digest;
     memcpy(at, &step, 8), at += 8;
+    v = n_src;
+    memcpy(at, &v, 8), at += 8;
+    if (n_src)
+        memcpy(at, pours, n_src * sizeof *pours), at += n_src * sizeof *pours;
     v = n_frames;
     memcpy(at, &v, 8), at += 8;
     if (n_frames)
@@ -75,8 +81,8 @@ int rbl_fdo_checkpoint_write(const char *path, const rbl_scene *s, const rbl_fdo
 /* The run state read into the caller's; the engine's into sim (made with the scene's
  * parameters and walls, no objects). */
 static int read_payload(const char *path, const rbl_scene *s, cursor *c, rbl_fdo_sim *sim,
-                        uint64_t *step, double **times, size_t *n_frames, rbl_thermo_log *log,
-                        rbl_error *err)
+                        uint64_t *step, rbl_pour_state *pours, double **times,
+                        size_t *n_frames, rbl_thermo_log *log, rbl_error *err)
 {
     uint64_t v;
     const unsigned char *p;
@@ -86,7 +92,20 @@ static int read_payload(const char *path, const rbl_scene *s, cursor *c, rbl_fdo
     int rc = rbl_scene_digest_compare(s, (const char *)p, (size_t)v, path, err);
     if (rc != RBL_OK)
         return rc;
-    if (!take_u64(c, step) || !take_u64(c, &v) || v > (c->len - c->at) / 8)
+    size_t n_src = (size_t)s->n_objects;
+    if (!take_u64(c, step) || !take_u64(c, &v) || v != n_src ||
+        !(p = take(c, n_src * sizeof *pours)))
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    if (n_src)
+        memcpy(pours, p, n_src * sizeof *pours);
+    for (size_t k = 0; k < n_src; k++) /* a pour's schedule as a run leaves it */
+        if (s->objects[k].placement == RBL_OBJECTS_POUR &&
+            !rbl_pour_state_valid(&pours[k], s->objects[k].count))
+            return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: pour source %zu "
+                                 "has next batch at %g s, %g objects owed and %llu placed of "
+                                 "%zu", path, k + 1, pours[k].next_time, pours[k].owed,
+                                 (unsigned long long)pours[k].placed, s->objects[k].count);
+    if (!take_u64(c, &v) || v > (c->len - c->at) / 8)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
     *n_frames = (size_t)v;
     p = take(c, 8 * *n_frames);
@@ -112,8 +131,8 @@ static int read_payload(const char *path, const rbl_scene *s, cursor *c, rbl_fdo
 }
 
 int rbl_fdo_checkpoint_read(const char *path, const rbl_scene *s, rbl_fdo_sim *sim,
-                            uint64_t *step, double **times, size_t *n_frames,
-                            rbl_thermo_log *log, rbl_error *err)
+                            uint64_t *step, rbl_pour_state *pours, double **times,
+                            size_t *n_frames, rbl_thermo_log *log, rbl_error *err)
 {
     void *payload;
     size_t len;
@@ -123,7 +142,7 @@ int rbl_fdo_checkpoint_read(const char *path, const rbl_scene *s, rbl_fdo_sim *s
     if (rc != RBL_OK)
         return rc;
     cursor c = {payload, len, 0};
-    rc = read_payload(path, s, &c, sim, step, times, n_frames, log, err);
+    rc = read_payload(path, s, &c, sim, step, pours, times, n_frames, log, err);
     free(payload);
     if (rc != RBL_OK) {
         free(*times), *times = NULL, *n_frames = 0;

@@ -1,5 +1,6 @@
 /* fdo_run.c — `rubble run` of an impulse scene (seed 003, SPEC FO): the objects of each source
- * placed (lattice or random sequential addition, each turned at random or as given), plane
+ * placed (lattice or random sequential addition, each turned at random or as given; pour
+ * sources a batch at a time during the run, pour_schedule.c), plane
  * and tube walls, the steps with progress, ParaView frames (objects_NNNNNN.vtp: each centre
  * with the tensor R diag(a, b, c) R^T, which ParaView's Tensor Glyph of a sphere draws as the
  * ellipsoid; perturbed objects' surfaces in surfaces_NNNNNN.vtp, fdo_surfaces.c), objects.pvd,
@@ -88,52 +89,73 @@ static int place_if_clear(const rbl_scene *s, const rbl_object_source *o, rbl_fd
     return rc;
 }
 
-/* A lattice filling the region (sites whose bounding sphere would cross a wall or an object
- * already placed are left out), or `count` objects at random places where they fit. */
-static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
-                        placed *p, rbl_error *err)
+/* Up to `want` objects of the source at random places in its region where they fit (random
+ * sequential addition, a thousand tries per object); *done counts those placed. */
+static int place_random(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                        placed *p, rbl_rng *rng, double bound, size_t want, size_t *done,
+                        rbl_error *err)
 {
-    double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
-    rbl_rng rng;
-    rbl_rng_seed(&rng, o->seed);
-    size_t fit[3] = {1, 1, 1}, want = o->count, done = 0;
-    double spacing = o->spacing > 0 ? o->spacing : 2 * bound * (1 + 1e-9);
-    for (int a = 0; a < 3; a++) {
-        double room = o->hi[a] - o->lo[a] - 2 * bound;
-        if (room < 0) {
+    size_t target = *done + want;
+    for (size_t tries = 0; *done < target && tries < 1000 * want; tries++) {
+        double x[3];
+        for (int a = 0; a < 3; a++)
+            x[a] = o->lo[a] + bound + rbl_rng_uniform(rng) * (o->hi[a] - o->lo[a] - 2 * bound);
+        int rc = place_if_clear(s, o, sim, p, rng, x, bound, done, err);
+        if (rc != RBL_OK)
+            return rc;
+    }
+    return RBL_OK;
+}
+
+/* The region must hold one object: its bounding diameter fits along every axis. */
+static int region_fits(const rbl_scene *s, const rbl_object_source *o, double bound,
+                       rbl_error *err)
+{
+    for (int a = 0; a < 3; a++)
+        if (o->hi[a] - o->lo[a] < 2 * bound) {
             rbl_error_set(err, RBL_ERANGE, "the region is narrower (%g m) than the objects' "
                           "bounding diameter %g m", o->hi[a] - o->lo[a], 2 * bound);
             return rbl_scene_error_at(s, o->at, err);
         }
-        fit[a] = (size_t)floor(room / spacing + 1e-9) + 1;
-    }
+    return RBL_OK;
+}
+
+/* A lattice filling the region (sites whose bounding sphere would cross a wall or an object
+ * already placed are left out), or `count` objects at random places where they fit; a pour
+ * places nothing here (pour_objects does, during the run). */
+static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                        placed *p, rbl_error *err)
+{
+    double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
+    int rc = region_fits(s, o, bound, err);
+    if (rc != RBL_OK || o->placement == RBL_OBJECTS_POUR)
+        return rc;
+    rbl_rng rng;
+    rbl_rng_seed(&rng, o->seed);
+    size_t fit[3] = {1, 1, 1}, want = o->count, done = 0;
+    double spacing = o->spacing > 0 ? o->spacing : 2 * bound * (1 + 1e-9);
+    for (int a = 0; a < 3; a++)
+        fit[a] = (size_t)floor((o->hi[a] - o->lo[a] - 2 * bound) / spacing + 1e-9) + 1;
     if (o->spacing > 0 && o->spacing < 2 * bound) {
         rbl_error_set(err, RBL_ERANGE, "lattice spacing %g m is below the objects' bounding "
                       "diameter %g m: they could overlap", o->spacing, 2 * bound);
         return rbl_scene_error_at(s, o->at, err);
     }
-    if (!o->random) {
+    if (o->placement == RBL_OBJECTS_LATTICE) {
         for (size_t k = 0; k < fit[2] && (!want || done < want); k++)
             for (size_t j = 0; j < fit[1] && (!want || done < want); j++)
                 for (size_t i = 0; i < fit[0] && (!want || done < want); i++) {
                     double x[3] = {o->lo[0] + bound + (double)i * spacing,
                                    o->lo[1] + bound + (double)j * spacing,
                                    o->lo[2] + bound + (double)k * spacing};
-                    int rc = place_if_clear(s, o, sim, p, &rng, x, bound, &done, err);
+                    rc = place_if_clear(s, o, sim, p, &rng, x, bound, &done, err);
                     if (rc != RBL_OK)
                         return rc;
                 }
         return RBL_OK;
     }
-    /* random sequential addition: a thousand tries per object, then the region is full */
-    for (size_t tries = 0; done < want && tries < 1000 * want; tries++) {
-        double x[3];
-        for (int a = 0; a < 3; a++)
-            x[a] = o->lo[a] + bound + rbl_rng_uniform(&rng) * (o->hi[a] - o->lo[a] - 2 * bound);
-        int rc = place_if_clear(s, o, sim, p, &rng, x, bound, &done, err);
-        if (rc != RBL_OK)
-            return rc;
-    }
+    if ((rc = place_random(s, o, sim, p, &rng, bound, want, &done, err)) != RBL_OK)
+        return rc;
     if (done < want) {
         rbl_error_set(err, RBL_ERANGE, "only %zu of the %zu objects fit in the region (their "
                       "bounding spheres apart, clear of the walls): enlarge it or ask for fewer",
@@ -141,6 +163,39 @@ static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_
         return rbl_scene_error_at(s, o->at, err);
     }
     return RBL_OK;
+}
+
+/* Each pour source's batch due at `now` (pour_schedule.c), placed where it fits in the region
+ * among the objects as they are now; what does not fit waits for the next batch. */
+static int pour_objects(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *ps, double now,
+                        rbl_error *err)
+{
+    placed p = {0};
+    int rc = RBL_OK, listed = 0;
+    for (int k = 0; k < s->n_objects && rc == RBL_OK; k++) {
+        const rbl_object_source *o = &s->objects[k];
+        size_t want, done = 0;
+        uint64_t seed;
+        if (o->placement != RBL_OBJECTS_POUR ||
+            !rbl_pour_due(&ps[k], o->count, o->rate, o->every, o->seed, now, &want, &seed))
+            continue;
+        for (size_t j = 0; !listed && j < rbl_fdo_sim_count(sim) && rc == RBL_OK; j++) {
+            double x[3];
+            rbl_fdo_sim_get(sim, j, x, NULL, NULL, NULL);
+            if (!placed_add(&p, x, rbl_fdo_bounding_radius(rbl_fdo_sim_shape(sim, j),
+                                                           (double[3]){0, 0, 0})))
+                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        }
+        listed = 1;
+        rbl_rng rng;
+        rbl_rng_seed(&rng, seed);
+        double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
+        if (rc == RBL_OK && want)
+            rc = place_random(s, o, sim, &p, &rng, bound, want, &done, err);
+        rbl_pour_placed(&ps[k], done, o->every);
+    }
+    free(p.x), free(p.r);
+    return rc;
 }
 
 /* The objects the sources ask for, before any is placed: a random source's count, a lattice's
@@ -154,8 +209,9 @@ static double objects_asked(const rbl_scene *s)
         double spacing = o->spacing > 0 ? o->spacing : 2 * bound, sites = 1;
         for (int a = 0; a < 3; a++)
             sites *= fmax(floor((o->hi[a] - o->lo[a] - 2 * bound) / spacing + 1e-9) + 1, 0);
-        total += o->random ? (double)o->count
-                           : (o->count ? fmin((double)o->count, sites) : sites);
+        total += o->placement != RBL_OBJECTS_LATTICE
+                     ? (double)o->count
+                     : (o->count ? fmin((double)o->count, sites) : sites);
     }
     return total;
 }
@@ -219,13 +275,13 @@ typedef struct outputs {
 /* Continued from a checkpoint: the engine's state, the step, thermo.csv so far, and the frames
  * written before, listed where the output folder holds them. */
 static int restart(const rbl_scene *s, const rbl_run_options *opt, rbl_fdo_sim **sim,
-                   uint64_t *step, outputs *o, rbl_error *err)
+                   uint64_t *step, rbl_pour_state *pours, outputs *o, rbl_error *err)
 {
     int rc = make_sim(s, opt->threads, sim, err);
     size_t frames = 0;
     if (rc == RBL_OK)
-        rc = rbl_fdo_checkpoint_read(opt->restart, s, *sim, step, &o->times, &frames, &o->log,
-                                     err);
+        rc = rbl_fdo_checkpoint_read(opt->restart, s, *sim, step, pours, &o->times, &frames,
+                                     &o->log, err);
     if (rc == RBL_OK && opt->max_grains && rbl_fdo_sim_count(*sim) > opt->max_grains)
         rc = rbl_error_set(err, RBL_ERANGE, "%s: %zu objects, more than --max-grains %zu",
                            opt->restart, rbl_fdo_sim_count(*sim), opt->max_grains);
@@ -241,13 +297,13 @@ static int restart(const rbl_scene *s, const rbl_run_options *opt, rbl_fdo_sim *
 }
 
 static int write_checkpoint(const rbl_scene *s, const outputs *o, const rbl_fdo_sim *sim,
-                            uint64_t step, rbl_error *err)
+                            uint64_t step, const rbl_pour_state *pours, rbl_error *err)
 {
     char name[64];
     snprintf(name, sizeof name, "checkpoint_%09llu.bin", (unsigned long long)step);
     char *path = rbl_path_join(o->dir, name);
-    int rc = path ? rbl_fdo_checkpoint_write(path, s, sim, step, o->times, o->n_frames, &o->log,
-                                             err)
+    int rc = path ? rbl_fdo_checkpoint_write(path, s, sim, step, pours, o->times, o->n_frames,
+                                             &o->log, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     return rc;
@@ -343,8 +399,10 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
     rbl_fdo_sim *sim = NULL;
     outputs o = {.dir = opt->output_dir ? opt->output_dir : s->output_dir};
     uint64_t step = 0;
-    int rc = opt->restart ? restart(s, opt, &sim, &step, &o, err)
-                          : build(s, opt->threads, opt->max_grains, &sim, err);
+    rbl_pour_state *pours = calloc((size_t)s->n_objects, sizeof *pours);
+    int rc = !pours ? rbl_error_set(err, RBL_ENOMEM, "out of memory")
+             : opt->restart ? restart(s, opt, &sim, &step, pours, &o, err)
+                            : build(s, opt->threads, opt->max_grains, &sim, err);
     const double dt = s->cfg.dt;
     uint64_t total = opt->steps ? opt->steps : s->steps;
     if (rc == RBL_OK && !total) {
@@ -370,8 +428,10 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         s->checkpoint_every > 0 ? (uint64_t)fmax(1, round(s->checkpoint_every / dt)) : 0;
     if (rc == RBL_OK)
         rc = rbl_make_dirs(o.dir, err);
-    for (size_t k = 0; rc == RBL_OK && k < rbl_fdo_sim_count(sim) && !o.perturbed; k++)
-        o.perturbed = rbl_fdo_sim_shape(sim, k)->n_perturbations > 0;
+    for (int k = 0; k < s->n_objects; k++) /* some object is or will be perturbed */
+        o.perturbed |= s->objects[k].shape.n_perturbations > 0;
+    if (rc == RBL_OK && !opt->restart)
+        rc = pour_objects(s, sim, pours, 0, err);
     double e0, ke, pe;
     if (sim)
         rbl_fdo_sim_energy(sim, &ke, &pe);
@@ -399,8 +459,10 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
             if (rc == RBL_OK)
                 rc = write_thermo(&o, err);
         }
+        if (rc == RBL_OK)
+            rc = pour_objects(s, sim, pours, (double)step * dt, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
-            rc = write_checkpoint(s, &o, sim, step, err);
+            rc = write_checkpoint(s, &o, sim, step, pours, err);
         double now = rbl_now();
         if (opt->progress && (now - last >= interval || step == total)) {
             rbl_run_status status = {step, total, (double)step * dt, end_time,
@@ -444,5 +506,6 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
     rbl_thermo_log_free(&o.log);
     rbl_fdo_surfaces_free(&o.surfaces);
     rbl_fdo_sim_free(sim);
+    free(pours);
     return rc;
 }

@@ -259,12 +259,6 @@ fail:
     return rc;
 }
 
-typedef struct pour_state {
-    double next_time, owed;
-    uint64_t placed;
-    uint64_t batch;
-} pour_state;
-
 typedef struct outputs {
     const char *dir;
     char *pvd_path, *thermo_path;
@@ -363,7 +357,7 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
 
 /* The run's own state travels in the checkpoint beside the simulation: the pour sources,
  * the frames written so far and the thermo rows, so a restart continues every file. */
-static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps, rbl_sim *sim,
+static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state *ps, rbl_sim *sim,
                             uint64_t step, double unit, rbl_error *err)
 {
     size_t n_src = (size_t)s->n_sources, n_digest = s->digest ? strlen(s->digest) : 0;
@@ -402,7 +396,7 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const pour_state *ps
 }
 
 static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
-                          size_t len, outputs *o, pour_state *ps, double *unit, rbl_error *err)
+                          size_t len, outputs *o, rbl_pour_state *ps, double *unit, rbl_error *err)
 {
     /* the scene's settings first: a checkpoint of another scene is refused, naming one */
     uint64_t v = UINT64_MAX;
@@ -425,8 +419,7 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         memcpy(ps, at, n_src * sizeof *ps), at += n_src * sizeof *ps;
     for (size_t k = 0; k < n_src; k++) /* a pour's schedule as a run leaves it */
         if (s->sources[k].kind == RBL_SOURCE_POUR &&
-            !(isfinite(ps[k].next_time) && ps[k].next_time >= 0.0 && isfinite(ps[k].owed) &&
-              ps[k].owed >= 0.0 && ps[k].placed <= s->sources[k].spec.count))
+            !rbl_pour_state_valid(&ps[k], s->sources[k].spec.count))
             return rbl_error_set(err, RBL_EPARSE,
                                  "%s: inconsistent run state: pour source %zu has next batch "
                                  "at %g s, %g grains owed and %llu placed of %zu",
@@ -476,33 +469,23 @@ static double total_energy(rbl_sim *sim, rbl_thermo *t)
     return t->kinetic + t->rotational + t->potential + t->elastic;
 }
 
-/* Pour sources: a batch every `every` seconds, rate * every grains (fractions carried), in
- * the region wherever they fit; what does not fit waits for the next batch. */
-
-static int pour(const rbl_scene *s, rbl_sim *sim, pour_state *ps, double now, rbl_error *err)
+/* Pour sources: each batch due (pour_schedule.c) placed in the region wherever it fits. */
+static int pour(const rbl_scene *s, rbl_sim *sim, rbl_pour_state *ps, double now, rbl_error *err)
 {
     for (int k = 0; k < s->n_sources; k++) {
         const rbl_source *src = &s->sources[k];
-        pour_state *p = &ps[k];
-        if (src->kind != RBL_SOURCE_POUR || p->placed >= src->spec.count || now < p->next_time)
-            continue;
-        double every = src->every > 0.0 ? src->every : 0.01;
-        p->owed += src->rate * every;
         rbl_insert_spec spec = src->spec;
-        /* what is owed is bounded before it is converted (it grows while nothing fits) */
-        const double left = (double)(src->spec.count - p->placed);
-        size_t want = p->owed < left ? (size_t)floor(p->owed) : (size_t)left;
-        spec.count = want;
-        spec.seed = src->spec.seed * 0x9E3779B97F4A7C15ULL + ++p->batch;
+        if (src->kind != RBL_SOURCE_POUR ||
+            !rbl_pour_due(&ps[k], src->spec.count, src->rate, src->every, src->spec.seed, now,
+                          &spec.count, &spec.seed))
+            continue;
         size_t placed = 0;
-        if (want > 0) {
+        if (spec.count > 0) {
             int rc = rbl_sim_insert_random(sim, &spec, &placed, err);
             if (rc != RBL_OK)
                 return rbl_scene_error_at(s, src->at, err);
         }
-        p->owed -= (double)placed;
-        p->placed += placed;
-        p->next_time += every;
+        rbl_pour_placed(&ps[k], placed, src->every);
     }
     return RBL_OK;
 }
@@ -545,7 +528,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     o.dir = opt->output_dir ? opt->output_dir : s->output_dir;
     o.pvd_path = rbl_path_join(o.dir, "grains.pvd");
     o.thermo_path = rbl_path_join(o.dir, "thermo.csv");
-    pour_state *ps = calloc((size_t)s->n_sources + 1, sizeof *ps);
+    rbl_pour_state *ps = calloc((size_t)s->n_sources + 1, sizeof *ps);
     rbl_sim *sim = NULL;
     double unit = 1.0; /* of the spin */
     int rc = RBL_OK;

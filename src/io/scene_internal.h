@@ -28,13 +28,37 @@ typedef struct rbl_source {
     rbl_mark at;
 } rbl_source;
 
-/* An impulse scene's source of objects (seed 003, docs/fdo.md): ellipsoids on a lattice or at
- * random places in a region (each whole inside it, the bounding spheres apart). */
+/* A pour source's schedule as a run leaves it (pour_schedule.c); checkpoints carry it. */
+typedef struct rbl_pour_state {
+    double next_time, owed;
+    uint64_t placed;
+    uint64_t batch;
+} rbl_pour_state;
+
+/* The batch due at `now` of a pour of `count` at `rate` per second, one batch each `every`
+ * seconds: 1 with *want (perhaps 0) to place now from the batch's own *batch_seed, else 0.
+ * rbl_pour_placed then books what was placed. */
+int rbl_pour_due(rbl_pour_state *p, size_t count, double rate, double every, uint64_t seed,
+                 double now, size_t *want, uint64_t *batch_seed);
+void rbl_pour_placed(rbl_pour_state *p, size_t placed, double every);
+/* 1 if a state read from a file is one a run of `count` can leave. */
+int rbl_pour_state_valid(const rbl_pour_state *p, size_t count);
+
+/* An impulse scene's source of objects (seed 003, docs/fdo.md): ellipsoids on a lattice, at
+ * random places in a region (each whole inside it, the bounding spheres apart), or poured
+ * into a region in batches during the run. */
+typedef enum rbl_object_placement {
+    RBL_OBJECTS_LATTICE,
+    RBL_OBJECTS_RANDOM, /* random sequential addition */
+    RBL_OBJECTS_POUR    /* random sequential addition, a batch every `every` seconds */
+} rbl_object_placement;
+
 typedef struct rbl_object_source {
-    int random;               /* 0: lattice, 1: random sequential addition */
+    rbl_object_placement placement;
     double lo[3], hi[3];
-    size_t count;             /* random: how many; lattice: at most this many (0 = fill) */
+    size_t count;             /* random, pour: how many; lattice: at most this many (0 = fill) */
     double spacing;           /* lattice: centre distance (0: the bounding diameter) */
+    double rate, every;       /* pour: objects per second, seconds between batches */
     rbl_fdo_shape shape;
     double density;
     int random_orientation;   /* else quat */
@@ -159,13 +183,14 @@ int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
 int rbl_fdo_objects_write_text(const rbl_fdo_sim *sim, const char *path, rbl_error *err);
 
 /* fdo_checkpoint.c — checkpoints of impulse scenes: the engine's state and the run's (step,
- * frame times, thermo.csv so far); reading fills a simulation made with the scene's
- * parameters and walls and no objects, after checking the scene's digest. */
+ * the pour sources' schedules, one per object source, frame times, thermo.csv so far);
+ * reading fills a simulation made with the scene's parameters and walls and no objects, and
+ * the caller's pours (s->n_objects of them), after checking the scene's digest. */
 int rbl_fdo_checkpoint_write(const char *path, const rbl_scene *s, const rbl_fdo_sim *sim,
-                             uint64_t step, const double *times, size_t n_frames,
-                             const rbl_thermo_log *log, rbl_error *err);
+                             uint64_t step, const rbl_pour_state *pours, const double *times,
+                             size_t n_frames, const rbl_thermo_log *log, rbl_error *err);
 int rbl_fdo_checkpoint_read(const char *path, const rbl_scene *s, rbl_fdo_sim *sim,
-                            uint64_t *step, double **times, size_t *n_frames,
-                            rbl_thermo_log *log, rbl_error *err);
+                            uint64_t *step, rbl_pour_state *pours, double **times,
+                            size_t *n_frames, rbl_thermo_log *log, rbl_error *err);
 
 #endif

@@ -2,6 +2,7 @@
  *   impulse: {restitution, friction, rolling, tangent_samples, iterations, correction, slop}
  *   objects: a list of sources, each exactly one of
  *     lattice: {min, max, spacing, count}    random: {min, max, count}
+ *     pour: {min, max, count, rate, every}   (objects per second, a batch every `every` s)
  *   with ellipsoid: [a, b, c] (semi-axes, m), density (kg/m^3), orientation: random or
  *   [w, x, y, z], velocity, seed; and perturbations of the ellipsoid (seed eqs. 1-2), at most
  *   RBL_FDO_MAX_PERTURBATIONS in all:
@@ -144,19 +145,26 @@ static int parse_perturbations(rbl_yaml_ctx *c, yaml_node_t *g, rbl_fdo_shape *s
 
 static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_object_source *o)
 {
-    static const char *const keys[] = {"lattice", "random",   "ellipsoid", "density",
-                                       "orientation", "velocity", "seed", "bumps",
-                                       "quadrics", NULL};
-    static const char *const lattice_keys[] = {"min", "max", "spacing", "count", NULL};
-    static const char *const random_keys[] = {"min", "max", "count", NULL};
+    static const char *const keys[] = {"lattice",  "random", "pour",  "ellipsoid",
+                                       "density",  "orientation", "velocity", "seed",
+                                       "bumps", "quadrics", NULL};
+    static const char *const placements[] = {"lattice", "random", "pour"};
+    static const char *const region_keys[][6] = {{"min", "max", "spacing", "count", NULL},
+                                                 {"min", "max", "count", NULL},
+                                                 {"min", "max", "count", "rate", "every", NULL}};
     int rc = rbl_yaml_keys_known(c, g, "objects", keys);
     if (rc != RBL_OK)
         return rc;
     o->at = rbl_yaml_mark(g);
-    yaml_node_t *lat = rbl_yaml_get(c, g, "lattice"), *rnd = rbl_yaml_get(c, g, "random");
-    if (!lat == !rnd)
-        return rbl_yaml_fail(c, g, RBL_EPARSE, "an object source is exactly one of 'lattice' "
-                             "and 'random'");
+    yaml_node_t *region = NULL;
+    int given = 0;
+    for (int k = 0; k < 3; k++)
+        if (rbl_yaml_get(c, g, placements[k]))
+            region = rbl_yaml_get(c, g, placements[k]), o->placement = k, given++;
+    if (given != 1)
+        return rbl_yaml_fail(c, g, RBL_EPARSE, "an object source is exactly one of 'lattice', "
+                             "'random' and 'pour'");
+    const char *what = placements[o->placement];
     if (!rbl_yaml_get(c, g, "ellipsoid"))
         return rbl_yaml_fail(c, g, RBL_EPARSE, "an object source needs 'ellipsoid: [a, b, c]' "
                              "(semi-axes, m)");
@@ -178,16 +186,18 @@ static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_objec
         (rc = rbl_yaml_vector3(c, rbl_yaml_get(c, g, "velocity"), "velocity", o->vel)) != RBL_OK)
         return rc;
     o->seed = (uint64_t)seed;
-    o->random = rnd != NULL;
-    yaml_node_t *region = lat ? lat : rnd;
-    if ((rc = rbl_yaml_keys_known(c, region, lat ? "lattice" : "random",
-                                  lat ? lattice_keys : random_keys)) ||
-        (rc = parse_region(c, region, lat ? "lattice" : "random", o)))
+    const int lattice = o->placement == RBL_OBJECTS_LATTICE;
+    if ((rc = rbl_yaml_keys_known(c, region, what, region_keys[o->placement])) ||
+        (rc = parse_region(c, region, what, o)))
         return rc;
-    if (rnd && (rc = rbl_yaml_req_number(c, rnd, "count", &count, 1, 0, "random")))
+    if (!lattice && (rc = rbl_yaml_req_number(c, region, "count", &count, 1, 0, what)))
         return rc;
     if ((rc = rbl_yaml_opt_number(c, region, "count", &count, 1, 0, 1e8)) ||
-        (lat && (rc = rbl_yaml_opt_number(c, lat, "spacing", &o->spacing, 0, 1, INFINITY))))
+        (lattice && (rc = rbl_yaml_opt_number(c, region, "spacing", &o->spacing, 0, 1, INFINITY))))
+        return rc;
+    if (o->placement == RBL_OBJECTS_POUR &&
+        ((rc = rbl_yaml_req_number(c, region, "rate", &o->rate, 0, 1, "pour")) ||
+         (rc = rbl_yaml_opt_number(c, region, "every", &o->every, 0, 1, INFINITY))))
         return rc;
     if (count != floor(count))
         return rbl_yaml_fail(c, rbl_yaml_get(c, region, "count"), RBL_ERANGE,

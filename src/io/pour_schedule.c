@@ -1,0 +1,35 @@
+/* pour_schedule.c — when a pour source places its next batch, and how many, for grain and
+ * impulse scenes alike: a batch every `every` seconds (0: every 0.01 s), rate * every due at
+ * each (fractions carried to the next); what does not fit in the region waits for the next
+ * batch. The state travels in checkpoints, so a restart pours on as the run would have. */
+#include "scene_internal.h"
+
+#include <math.h>
+
+static double interval(double every) { return every > 0.0 ? every : 0.01; }
+
+int rbl_pour_due(rbl_pour_state *p, size_t count, double rate, double every, uint64_t seed,
+                 double now, size_t *want, uint64_t *batch_seed)
+{
+    if (p->placed >= count || now < p->next_time)
+        return 0;
+    p->owed += rate * interval(every);
+    /* what is owed is bounded before it is converted (it grows while nothing fits) */
+    const double left = (double)(count - p->placed);
+    *want = p->owed < left ? (size_t)floor(p->owed) : (size_t)left;
+    *batch_seed = seed * 0x9E3779B97F4A7C15ULL + ++p->batch;
+    return 1;
+}
+
+void rbl_pour_placed(rbl_pour_state *p, size_t placed, double every)
+{
+    p->owed -= (double)placed;
+    p->placed += placed;
+    p->next_time += interval(every);
+}
+
+int rbl_pour_state_valid(const rbl_pour_state *p, size_t count)
+{
+    return isfinite(p->next_time) && p->next_time >= 0.0 && isfinite(p->owed) &&
+           p->owed >= 0.0 && p->placed <= count;
+}
