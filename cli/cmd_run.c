@@ -54,8 +54,12 @@ static void report_impulse(const rbl_run_report *rep, double drift)
     printf("phases per step precompute %.3g s, contact detection %.3g s, contact resolution "
            "%.3g s, final %.3g s\n", rep->phase_seconds[0] / steps, rep->phase_seconds[1] / steps,
            rep->phase_seconds[2] / steps, rep->phase_seconds[3] / steps);
-    printf("energy         %.6g J -> %.6g J (%+.3g of the start: restitution and friction)\n",
-           rep->energy_start, rep->energy_end, drift);
+    if (rep->energy_start != 0.0)
+        printf("energy         %.6g J -> %.6g J (%+.3g of the start: restitution, friction and "
+               "objects poured)\n", rep->energy_start, rep->energy_end, drift);
+    else
+        printf("energy         %.6g J at the end (the run started without objects)\n",
+               rep->energy_end);
     printf("contacts       %zu at the end; %zu contact constructions fell back, %zu bounces "
            "held to the energy they may return, over the run\n",
            rep->contacts, rep->fallbacks, rep->capped);

@@ -50,51 +50,10 @@ static double draw_radius(const rbl_size_dist *d, rbl_rng *rng)
     }
 }
 
-/* Occupancy: grains near the region (existing and newly placed) in linked cell lists. */
-typedef struct occupancy {
-    rbl_grid grid;
-    int32_t *head;
-    int32_t *next;
-    double *pos, *rad;
-    size_t n, cap;
-} occupancy;
-
-static int occ_add(occupancy *o, const double p[3], double r)
-{
-    if (o->n == o->cap) {
-        size_t cap = o->cap ? 2 * o->cap : 1024;
-        int32_t *nx = realloc(o->next, cap * sizeof *nx);
-        if (nx)
-            o->next = nx;
-        double *np = nx ? realloc(o->pos, 3 * cap * sizeof *np) : NULL;
-        if (np)
-            o->pos = np;
-        double *nr = np ? realloc(o->rad, cap * sizeof *nr) : NULL;
-        if (!nr)
-            return 0;
-        o->rad = nr;
-        o->cap = cap;
-    }
-    uint64_t key = rbl_grid_key_of(&o->grid, p);
-    size_t k = o->n++;
-    memcpy(o->pos + 3 * k, p, 3 * sizeof *p);
-    o->rad[k] = r;
-    o->next[k] = o->head[key];
-    o->head[key] = (int32_t)k;
-    return 1;
-}
-
-static void occ_free(occupancy *o)
-{
-    free(o->head), free(o->next), free(o->pos), free(o->rad);
-    memset(o, 0, sizeof *o);
-}
-
-/* Store p and each periodic image of it that falls within the grid's span, so that a plain
+/* Store p and each periodic image of it (those near the region are kept), so that a plain
  * lookup sees neighbours across periodic sides. */
-static int occ_add_images(occupancy *o, const rbl_sim *sim, const double p[3], double r)
+static int occ_add_images(rbl_occupancy *o, const rbl_sim *sim, const double p[3], double r)
 {
-    const rbl_grid *gr = &o->grid;
     for (int s = 0; s < 27; s++) {
         int sh[3] = {s % 3 - 1, (s / 3) % 3 - 1, s / 9 - 1};
         double q[3];
@@ -103,85 +62,40 @@ static int occ_add_images(occupancy *o, const rbl_sim *sim, const double p[3], d
             if (sh[a] != 0 && !sim->cfg.periodic[a])
                 valid = 0;
             q[a] = p[a] + sh[a] * sim->box[a];
-            double span_hi = gr->lo[a] + (double)gr->n[a] / gr->inv_edge[a];
-            if (q[a] < gr->lo[a] || q[a] > span_hi)
-                valid = 0;
         }
-        if (valid && !occ_add(o, q, r))
+        if (valid && !rbl_occupancy_add(o, q, r))
             return 0;
     }
     return 1;
 }
 
-static int occ_init(occupancy *o, const rbl_sim *sim, const rbl_insert_spec *spec, double r_new,
-                    rbl_error *err)
+/* The grains near the region, existing ones and those it will place (radius <= r_new). */
+static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec *spec,
+                    double r_new, rbl_error *err)
 {
-    memset(o, 0, sizeof *o);
     const rbl_grains *g = &sim->g;
     double r_max = r_new;
     for (size_t k = 0; k < g->n; k++)
         if (g->radius[k] > r_max)
             r_max = g->radius[k];
-    double lo[3], hi[3], edge = 2.0 * r_max * (1.0 + 1e-9);
-    for (int a = 0; a < 3; a++)
-        lo[a] = spec->lo[a] - 2.0 * edge, hi[a] = spec->hi[a] + 2.0 * edge;
-    for (;;) {
-        int rc = rbl_grid_init_box(&o->grid, 3, lo, hi, edge, NULL, err);
-        if (rc != RBL_OK)
-            return rc;
-        if (o->grid.n_cells <= ((uint64_t)1 << 24))
-            break;
-        edge *= 1.5;
-    }
-    o->head = malloc(o->grid.n_cells * sizeof *o->head);
-    if (!o->head)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
-    memset(o->head, 0xff, o->grid.n_cells * sizeof *o->head);
-    for (size_t k = 0; k < g->n; k++) {
+    int rc = rbl_occupancy_init(o, spec->lo, spec->hi, r_max, err);
+    for (size_t k = 0; rc == RBL_OK && k < g->n; k++)
         if (!occ_add_images(o, sim, g->pos + 3 * k, g->radius[k])) {
-            occ_free(o);
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
+            rbl_occupancy_free(o);
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
         }
-    }
-    return RBL_OK;
-}
-
-static int occ_clear_at(const occupancy *o, const double p[3], double r)
-{
-    const rbl_grid *gr = &o->grid;
-    int64_t c[3];
-    for (int a = 0; a < 3; a++) {
-        /* outside the grid's span nothing is stored (positions there were never added) */
-        double rel = (p[a] - gr->lo[a]) * gr->inv_edge[a];
-        if (rel < -1.0 || rel > (double)gr->n[a] + 1.0)
-            return 1;
-        c[a] = rbl_grid_coord(gr, a, p[a]);
-    }
-    for (int64_t z = c[2] - 1; z <= c[2] + 1; z++)
-        for (int64_t y = c[1] - 1; y <= c[1] + 1; y++)
-            for (int64_t x = c[0] - 1; x <= c[0] + 1; x++) {
-                if (x < 0 || y < 0 || z < 0 || x >= gr->n[0] || y >= gr->n[1] || z >= gr->n[2])
-                    continue;
-                for (int32_t k = o->head[rbl_grid_key(gr, x, y, z)]; k >= 0; k = o->next[k]) {
-                    const double *q = o->pos + 3 * (size_t)k;
-                    double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-                    double lim = r + o->rad[k];
-                    if (dx * dx + dy * dy + dz * dz < lim * lim)
-                        return 0;
-                }
-            }
-    return 1;
+    return rc;
 }
 
 /* Free of grains (their periodic images are stored too) and of walls. */
-static int fits(const rbl_sim *sim, const occupancy *o, const double p[3], double r)
+static int fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3], double r)
 {
     for (int s = 0; s < sim->n_walls; s++) {
         const rbl_plane *pl = &sim->walls[s];
         if (pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset < r)
             return 0;
     }
-    return occ_clear_at(o, p, r);
+    return rbl_occupancy_clear_at(o, p, r);
 }
 
 double rbl_clump_bounding_radius(const rbl_clump *clump)
@@ -224,7 +138,7 @@ static int check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error
     return RBL_OK;
 }
 
-static int place(rbl_sim *sim, occupancy *o, const rbl_insert_spec *spec, const double p[3],
+static int place(rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *spec, const double p[3],
                  double r, rbl_rng *rng, rbl_error *err)
 {
     rbl_grain gr;
@@ -268,7 +182,7 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
         return rbl_error_set(err, RBL_EINVAL,
                              "lattice spacing %g is below the largest diameter %g", s,
                              2.0 * r_max);
-    occupancy o;
+    rbl_occupancy o;
     if ((rc = occ_init(&o, sim, spec, r_max, err)) != RBL_OK)
         return rc;
     rbl_rng rng;
@@ -283,7 +197,7 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
     /* a limit on grains bounds the sites visited too (a lattice of 1e20 sites where no grain
      * fits would otherwise run for ever) */
     if (sim->max_grains && sites > (double)sim->max_grains) {
-        occ_free(&o);
+        rbl_occupancy_free(&o);
         return rbl_error_set(err, RBL_ETOOBIG, "a lattice of %.3g sites, more than the %zu "
                              "grains this run allows (--max-grains)", sites, sim->max_grains);
     }
@@ -303,7 +217,7 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
                 ++*placed;
             }
 done:
-    occ_free(&o);
+    rbl_occupancy_free(&o);
     return rc;
 }
 
@@ -316,7 +230,7 @@ int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *
     int rc = check_spec(sim, spec, err);
     if (rc != RBL_OK)
         return rc;
-    occupancy o;
+    rbl_occupancy o;
     if ((rc = occ_init(&o, sim, spec, rbl_size_max(&spec->size), err)) != RBL_OK)
         return rc;
     rbl_rng rng;
@@ -337,6 +251,6 @@ int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *
             break;
         ++*placed;
     }
-    occ_free(&o);
+    rbl_occupancy_free(&o);
     return rc;
 }

@@ -184,4 +184,23 @@ static inline long rbl_cell_table_find(const rbl_cell_table *t, const int64_t c[
     }
 }
 
+/* occupancy.c — spheres already placed near a region, in linked cell lists, so that placing
+ * a new sphere checks 27 cells (grain and object sources). Spheres of radius <= r_max (the
+ * largest stored or asked about); those far outside the region are not stored. */
+typedef struct rbl_occupancy {
+    rbl_grid grid;
+    int32_t *head;
+    int32_t *next;
+    double *pos, *rad;
+    size_t n, cap;
+} rbl_occupancy;
+
+int rbl_occupancy_init(rbl_occupancy *o, const double lo[3], const double hi[3], double r_max,
+                       rbl_error *err);
+/* 0 when out of memory. */
+int rbl_occupancy_add(rbl_occupancy *o, const double p[3], double r);
+/* 1 if a sphere of radius r at p overlaps none stored. */
+int rbl_occupancy_clear_at(const rbl_occupancy *o, const double p[3], double r);
+void rbl_occupancy_free(rbl_occupancy *o);
+
 #endif

@@ -8,6 +8,7 @@
  * from. */
 #include "scene_internal.h"
 #include "../base/rotation.h"
+#include "../grid/grid_internal.h"
 #include "../shape/shape_internal.h"
 
 #include <math.h>
@@ -15,24 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct placed {
-    double *x;   /* centres, 3 per object */
-    double *r;   /* bounding radii */
-    size_t n, cap_x, cap_r;
-} placed;
-
-static int placed_add(placed *p, const double x[3], double r)
-{
-    if (!rbl_grow_array((void **)&p->x, &p->cap_x, p->n + 1, 3 * sizeof *p->x) ||
-        !rbl_grow_array((void **)&p->r, &p->cap_r, p->n + 1, sizeof *p->r))
-        return 0;
-    memcpy(p->x + 3 * p->n, x, 3 * sizeof *x);
-    p->r[p->n++] = r;
-    return 1;
-}
-
-/* The bounding sphere at x is clear of every object placed and of every wall. */
-static int clear_at(const rbl_scene *s, const placed *p, const double x[3], double r)
+/* The bounding sphere at x is clear of every wall and of every object in occ. */
+static int clear_at(const rbl_scene *s, const rbl_occupancy *occ, const double x[3], double r)
 {
     for (int w = 0; w < s->n_walls; w++) {
         const rbl_wall *wall = &s->walls[w];
@@ -50,17 +35,38 @@ static int clear_at(const rbl_scene *s, const placed *p, const double x[3], doub
         if (along > -r && along < length + r && fabs(rho - t->radius) < r)
             return 0;
     }
-    for (size_t k = 0; k < p->n; k++) {
-        double d[3];
-        rbl_sub3(x, p->x + 3 * k, d);
-        if (rbl_dot3(d, d) < (r + p->r[k]) * (r + p->r[k]) * (1 - 1e-12))
-            return 0;
+    /* touching is clear: a lattice spaced by the bounding diameter is not thinned by round-off */
+    return rbl_occupancy_clear_at(occ, x, r * (1 - 1e-12));
+}
+
+/* The objects in the simulation, for placing a source's (bounding radius `bound`) in its
+ * region: a grid over the region, so each placement costs the same however many there are. */
+static int occupancy_of(const rbl_object_source *o, const rbl_fdo_sim *sim, double bound,
+                        rbl_occupancy *occ, rbl_error *err)
+{
+    memset(occ, 0, sizeof *occ);
+    size_t n = rbl_fdo_sim_count(sim);
+    double r_max = bound, *radius = malloc((n ? n : 1) * sizeof *radius);
+    if (!radius)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        radius[k] = rbl_fdo_bounding_radius(rbl_fdo_sim_shape(sim, k), (double[3]){0, 0, 0});
+        r_max = fmax(r_max, radius[k]);
     }
-    return 1;
+    int rc = rbl_occupancy_init(occ, o->lo, o->hi, r_max, err);
+    for (size_t k = 0; rc == RBL_OK && k < n; k++) {
+        double x[3];
+        rbl_fdo_sim_get(sim, k, x, NULL, NULL, NULL);
+        if (!rbl_occupancy_add(occ, x, radius[k]))
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu objects", n);
+    }
+    free(radius);
+    return rc;
 }
 
 static int add_object(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
-                      placed *p, rbl_rng *rng, const double x[3], double bound, rbl_error *err)
+                      rbl_occupancy *occ, rbl_rng *rng, const double x[3], double bound,
+                      rbl_error *err)
 {
     double q[4] = {o->quat[0], o->quat[1], o->quat[2], o->quat[3]};
     if (o->random_orientation) {
@@ -70,20 +76,21 @@ static int add_object(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_si
     int rc = rbl_fdo_sim_add(sim, &o->shape, o->density, x, q, o->vel, (double[3]){0, 0, 0}, err);
     if (rc != RBL_OK)
         return rbl_scene_error_at(s, o->at, err);
-    if (!placed_add(p, x, bound))
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu objects", p->n + 1);
+    if (!rbl_occupancy_add(occ, x, bound))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu objects",
+                             rbl_fdo_sim_count(sim));
     return RBL_OK;
 }
 
 /* An object of the source at x if its bounding sphere is clear of the walls and the objects
  * placed (then *done counts it); else nothing. */
 static int place_if_clear(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
-                          placed *p, rbl_rng *rng, const double x[3], double bound, size_t *done,
-                          rbl_error *err)
+                          rbl_occupancy *occ, rbl_rng *rng, const double x[3], double bound,
+                          size_t *done, rbl_error *err)
 {
-    if (!clear_at(s, p, x, bound))
+    if (!clear_at(s, occ, x, bound))
         return RBL_OK;
-    int rc = add_object(s, o, sim, p, rng, x, bound, err);
+    int rc = add_object(s, o, sim, occ, rng, x, bound, err);
     if (rc == RBL_OK)
         (*done)++;
     return rc;
@@ -92,15 +99,15 @@ static int place_if_clear(const rbl_scene *s, const rbl_object_source *o, rbl_fd
 /* Up to `want` objects of the source at random places in its region where they fit (random
  * sequential addition, a thousand tries per object); *done counts those placed. */
 static int place_random(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
-                        placed *p, rbl_rng *rng, double bound, size_t want, size_t *done,
-                        rbl_error *err)
+                        rbl_occupancy *occ, rbl_rng *rng, double bound, size_t want,
+                        size_t *done, rbl_error *err)
 {
     size_t target = *done + want;
     for (size_t tries = 0; *done < target && tries < 1000 * want; tries++) {
         double x[3];
         for (int a = 0; a < 3; a++)
             x[a] = o->lo[a] + bound + rbl_rng_uniform(rng) * (o->hi[a] - o->lo[a] - 2 * bound);
-        int rc = place_if_clear(s, o, sim, p, rng, x, bound, done, err);
+        int rc = place_if_clear(s, o, sim, occ, rng, x, bound, done, err);
         if (rc != RBL_OK)
             return rc;
     }
@@ -121,15 +128,11 @@ static int region_fits(const rbl_scene *s, const rbl_object_source *o, double bo
 }
 
 /* A lattice filling the region (sites whose bounding sphere would cross a wall or an object
- * already placed are left out), or `count` objects at random places where they fit; a pour
- * places nothing here (pour_objects does, during the run). */
-static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
-                        placed *p, rbl_error *err)
+ * already placed are left out), or `count` objects at random places where they fit. */
+static int place_in(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                    rbl_occupancy *occ, double bound, rbl_error *err)
 {
-    double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
-    int rc = region_fits(s, o, bound, err);
-    if (rc != RBL_OK || o->placement == RBL_OBJECTS_POUR)
-        return rc;
+    int rc;
     rbl_rng rng;
     rbl_rng_seed(&rng, o->seed);
     size_t fit[3] = {1, 1, 1}, want = o->count, done = 0;
@@ -148,13 +151,13 @@ static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_
                     double x[3] = {o->lo[0] + bound + (double)i * spacing,
                                    o->lo[1] + bound + (double)j * spacing,
                                    o->lo[2] + bound + (double)k * spacing};
-                    rc = place_if_clear(s, o, sim, p, &rng, x, bound, &done, err);
+                    rc = place_if_clear(s, o, sim, occ, &rng, x, bound, &done, err);
                     if (rc != RBL_OK)
                         return rc;
                 }
         return RBL_OK;
     }
-    if ((rc = place_random(s, o, sim, p, &rng, bound, want, &done, err)) != RBL_OK)
+    if ((rc = place_random(s, o, sim, occ, &rng, bound, want, &done, err)) != RBL_OK)
         return rc;
     if (done < want) {
         rbl_error_set(err, RBL_ERANGE, "only %zu of the %zu objects fit in the region (their "
@@ -165,13 +168,27 @@ static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_
     return RBL_OK;
 }
 
+/* A source's objects placed at the start (a pour's are placed during the run). */
+static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                        rbl_error *err)
+{
+    double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
+    int rc = region_fits(s, o, bound, err);
+    if (rc != RBL_OK || o->placement == RBL_OBJECTS_POUR)
+        return rc;
+    rbl_occupancy occ;
+    if ((rc = occupancy_of(o, sim, bound, &occ, err)) == RBL_OK)
+        rc = place_in(s, o, sim, &occ, bound, err);
+    rbl_occupancy_free(&occ);
+    return rc;
+}
+
 /* Each pour source's batch due at `now` (pour_schedule.c), placed where it fits in the region
  * among the objects as they are now; what does not fit waits for the next batch. */
 static int pour_objects(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *ps, double now,
                         rbl_error *err)
 {
-    placed p = {0};
-    int rc = RBL_OK, listed = 0;
+    int rc = RBL_OK;
     for (int k = 0; k < s->n_objects && rc == RBL_OK; k++) {
         const rbl_object_source *o = &s->objects[k];
         size_t want, done = 0;
@@ -179,22 +196,16 @@ static int pour_objects(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *ps
         if (o->placement != RBL_OBJECTS_POUR ||
             !rbl_pour_due(&ps[k], o->count, o->rate, o->every, o->seed, now, &want, &seed))
             continue;
-        for (size_t j = 0; !listed && j < rbl_fdo_sim_count(sim) && rc == RBL_OK; j++) {
-            double x[3];
-            rbl_fdo_sim_get(sim, j, x, NULL, NULL, NULL);
-            if (!placed_add(&p, x, rbl_fdo_bounding_radius(rbl_fdo_sim_shape(sim, j),
-                                                           (double[3]){0, 0, 0})))
-                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        }
-        listed = 1;
         rbl_rng rng;
         rbl_rng_seed(&rng, seed);
         double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
-        if (rc == RBL_OK && want)
-            rc = place_random(s, o, sim, &p, &rng, bound, want, &done, err);
+        rbl_occupancy occ;
+        if (want && (rc = occupancy_of(o, sim, bound, &occ, err)) == RBL_OK)
+            rc = place_random(s, o, sim, &occ, &rng, bound, want, &done, err);
+        if (want)
+            rbl_occupancy_free(&occ);
         rbl_pour_placed(&ps[k], done, o->every);
     }
-    free(p.x), free(p.r);
     return rc;
 }
 
@@ -248,10 +259,8 @@ static int build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_si
         return rbl_error_set(err, RBL_ERANGE, "%s: the sources ask for %.0f objects, more than "
                              "--max-grains %zu", s->path, asked, max_objects);
     int rc = make_sim(s, threads, out, err);
-    placed p = {0};
     for (int k = 0; k < s->n_objects && rc == RBL_OK; k++)
-        rc = place_source(s, &s->objects[k], *out, &p, err);
-    free(p.x), free(p.r);
+        rc = place_source(s, &s->objects[k], *out, err);
     if (rc != RBL_OK) {
         rbl_fdo_sim_free(*out);
         *out = NULL;
@@ -430,12 +439,12 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         rc = rbl_make_dirs(o.dir, err);
     for (int k = 0; k < s->n_objects; k++) /* some object is or will be perturbed */
         o.perturbed |= s->objects[k].shape.n_perturbations > 0;
-    if (rc == RBL_OK && !opt->restart)
-        rc = pour_objects(s, sim, pours, 0, err);
     double e0, ke, pe;
     if (sim)
         rbl_fdo_sim_energy(sim, &ke, &pe);
-    e0 = sim ? ke + pe : 0;
+    e0 = sim ? ke + pe : 0; /* before any is poured, as grain runs report it */
+    if (rc == RBL_OK && !opt->restart)
+        rc = pour_objects(s, sim, pours, 0, err);
     if (rc == RBL_OK && !opt->restart)
         rc = add_thermo(&o, sim, 0, 0, err);
     if (rc == RBL_OK && !opt->restart)
