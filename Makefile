@@ -108,6 +108,7 @@ validate: build
 	@validation/drop.sh $(RUBBLE)
 	@validation/collapse.sh $(RUBBLE)
 	@validation/sound.sh $(RUBBLE)
+	@validation/fdo.sh $(RUBBLE)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_CLANG) $(BUILD_FUZZ)

@@ -65,10 +65,8 @@ sed 's|    SOURCE|    clump: grain_clump.txt|' heap.yaml > clumps.yaml
 "$RUBBLE" run clumps.yaml --output clumps --quiet > clumps.txt
 for kind in spheres clumps; do
     cp "$kind/final.txt" "$DOCS/clump-heap-$kind.txt"
-    awk -v bin=0.002 -f "$ROOT/validation/repose_angle.awk" "$kind/final.txt" > "$kind.angle"
-    awk '!/^#/ { b = int($1 / 0.002); t = $3 + $4; if (!(b in h) || t > h[b]) h[b] = t }
-         END { for (b = 0; b < 60; b++) printf "%.4f,%.6f\n", (b + 0.5) * 0.002, (b in h) ? h[b] : 0 }' \
-        "$kind/final.txt" > "$DOCS/clump-heap-profile-$kind.csv"
+    awk -v bin=0.002 -v profile="$DOCS/clump-heap-profile-$kind.csv" \
+        -f "$ROOT/validation/repose_angle.awk" "$kind/final.txt" > "$kind.angle"
 done
 read -r s_left s_right s_mean s_h < spheres.angle
 read -r c_left c_right c_mean c_h < clumps.angle

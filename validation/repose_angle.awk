@@ -2,7 +2,9 @@
 # height h(x) = max(z + r) in bins of width `bin` (metres) along x; a straight line fitted by
 # least squares to each flank where 0.2 h_max < h < 0.8 h_max; prints
 #   left_deg right_deg mean_deg h_max_m
-# Usage: awk -v bin=0.002 -f repose_angle.awk final.txt
+# With -v profile=FILE it also writes the profile there as CSV lines "x_centre,h" (0 where a
+# bin holds no grain), from x = 0 to the last bin with one.
+# Usage: awk -v bin=0.002 [-v profile=FILE] -f repose_angle.awk final.txt
 !/^#/ && NF >= 4 {
     b = int($1 / bin)
     top = $3 + $4
@@ -10,6 +12,9 @@
     if (b > bmax) bmax = b
 }
 END {
+    if (profile != "")
+        for (b = 0; b <= bmax; b++)
+            printf "%.4f,%.6f\n", (b + 0.5) * bin, (b in h) ? h[b] : 0 > profile
     hmax = 0
     for (b = 0; b <= bmax; b++) if ((b in h) && h[b] > hmax) { hmax = h[b]; peak = b }
     for (side = 0; side < 2; side++) {

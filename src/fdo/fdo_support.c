@@ -143,10 +143,11 @@ int rbl_fdo_support_local(const rbl_fdo_shape *s, const double u[3], double x[3]
             !rbl_sym3_solve_spd(M, u, Mu))
             continue;
         /* the bump reaches no farther along u than its positive region */
-        if (rbl_dot3(centre, u) + sqrt(top * rbl_dot3(u, Mu)) <= best ||
-            rbl_fdo_field(s, centre) < 0)
+        if (rbl_dot3(centre, u) + sqrt(top * rbl_dot3(u, Mu)) <= best)
             continue;
-        memcpy(y, centre, sizeof y); /* projected from there onto the bump's surface */
+        /* projected from its centre onto the bump's surface (a dent may have left the centre
+         * outside the object and the bump's cap standing) */
+        memcpy(y, centre, sizeof y);
         if (local_support(s, u, reach, y) && rbl_dot3(u, y) > best) {
             memcpy(x, y, sizeof y);
             best = rbl_dot3(u, y), found = 1;

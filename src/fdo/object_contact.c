@@ -15,7 +15,7 @@
 
 #define DESCENT_STEPS 60
 #define GRADIENT_TOLERANCE 1e-10 /* of the smallest semi-axis */
-#define PATTERN_STEPS 200
+#define PATTERN_STEPS 2000
 
 static void base_ellipsoid(const rbl_fdo_object *a, rbl_ellipsoid *e)
 {
@@ -61,27 +61,76 @@ static double probe(const rbl_fdo_object *a, const rbl_fdo_object *b, const doub
     return support_depth(a, b, m, ya, yb, failed);
 }
 
+/* A linear model of d on the other side of a kink: d near direction m is about
+ * value + grad . (direction - m); grad tangential at m. */
+typedef struct cut {
+    double m[3], value, grad[3];
+    int set;
+} cut;
+
+/* The proximal step on two cuts, d's own at n (depth, g) and c of the other branch: the
+ * minimum over the tangent plane of max(depth + g . s, c's model) + rho |s|^2 / 2 is at
+ * s = -(w g + (1 - w) h) / rho, w in [0, 1] maximising the dual (bundle methods with two
+ * cuts). It lands on the ridge where the two branches of d meet, where the compass search
+ * would crawl along it. 0 when the cut does not face g across a kink. */
+static int proximal_step(const double n[3], const double g[3], double depth, const cut *c,
+                         double rho, double s[3])
+{
+    double h[3], sc[3], a[3];
+    double along = rbl_dot3(c->grad, n);
+    for (int k = 0; k < 3; k++) /* in n's tangent plane, to first order in the angle */
+        h[k] = c->grad[k] - along * n[k], sc[k] = c->m[k] - n[k], a[k] = g[k] - h[k];
+    along = rbl_dot3(sc, n);
+    for (int k = 0; k < 3; k++)
+        sc[k] -= along * n[k];
+    double aa = rbl_dot3(a, a);
+    if (!(rbl_dot3(g, h) < 0) || !(aa > 0))
+        return 0;
+    /* the model of the cut at n: value + h . (0 - sc) */
+    double offset = depth - (c->value - rbl_dot3(h, sc));
+    double w = fmin(fmax((rho * offset - rbl_dot3(h, a)) / aa, 0), 1);
+    for (int k = 0; k < 3; k++)
+        s[k] = -(w * g[k] + (1 - w) * h[k]) / rho;
+    return 1;
+}
+
 /* The least d near n where d has a kink (its support point jumps between two local maxima,
- * e.g. two bumps touching one plane): no gradient step descends there. A compass search over
- * the tangent plane in 8 directions; where none descends, each probe that landed across the
- * kink (its gradient h against the gradient g here) gives a probe along the ridge, against the
- * least vector of the segment [g, h] (the bundle method's direction). The angle grows by half
- * after a success and halves after a failure, from the descent's last turn (at most 1e-3 rad)
- * down to 1e-6 rad (d then within about |grad| 1e-6 of its least value, 1e-7 of the objects'
- * size, 1e-3 of the slop). 0 if the budget ends first. */
+ * e.g. two bumps touching one plane): no gradient step descends there. Each round first takes
+ * the proximal step on d's gradient here and the cut of the other branch (proximal_step), then,
+ * if that does not descend, a compass search over the tangent plane in 8 directions; where
+ * none descends, each probe that landed across the kink (its gradient h against the gradient
+ * g here) gives a probe along the ridge, against the least vector of the segment [g, h] (the
+ * bundle method's direction), and the least value across the kink becomes the next cut. The
+ * angle grows by half after a success and halves after a failure, from the descent's last
+ * turn (at most 1e-3 rad) down to 1e-6 rad, or until a proximal step is shorter than that
+ * (d then within about |grad| 1e-6 of its least value, 1e-7 of the objects' size, 1e-3 of
+ * the slop). rho: the curvature of d, from the descent. 0 if the budget ends first. */
 static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, double step,
-                          double n[3], double xa[3], double xb[3], double *depth, int *steps,
-                          int *failed)
+                          double rho, double n[3], double xa[3], double xb[3], double *depth,
+                          int *steps, int *failed)
 {
     static const double c8[8][2] = {{1, 0},           {0, 1},           {-1, 0},
                                     {0, -1},          {0.7071, 0.7071}, {-0.7071, 0.7071},
                                     {-0.7071, -0.7071}, {0.7071, -0.7071}};
+    cut other = {{0}, 0, {0}, 0};
     for (int it = 0; it < PATTERN_STEPS; it++, (*steps)++) {
         if (step < 1e-6)
             return 1;
         double t1[3], t2[3], g[3], best_n[3], m[3], ya[3], yb[3], h[8][3], best = *depth;
         rbl_fdo_tangents(n, t1, t2);
         tangential(n, xa, xb, g);
+        double s[3];
+        if (other.set && proximal_step(n, g, *depth, &other, rho, s)) {
+            double len = sqrt(rbl_dot3(s, s));
+            double trial = len > 0 ? probe(a, b, n, s, 1, m, ya, yb, failed) : INFINITY;
+            if (trial < *depth) {
+                *depth = trial;
+                memcpy(n, m, sizeof m), memcpy(xa, ya, sizeof ya), memcpy(xb, yb, sizeof yb);
+                if (len < 1e-6) /* on the ridge's least point, to the search's resolution */
+                    return 1;
+                continue;
+            }
+        }
         for (int e = 0; e < 16 && !(e == 8 && best < *depth); e++) {
             double t[3];
             if (e < 8) {
@@ -106,8 +155,14 @@ static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, doub
                     t[k] /= sqrt(len);
             }
             double trial = probe(a, b, n, t, step, m, ya, yb, failed);
-            if (e < 8)
+            if (e < 8) {
                 tangential(m, ya, yb, h[e]);
+                if (rbl_dot3(g, h[e]) < 0 && (!other.set || trial < other.value ||
+                                              rbl_dot3(g, other.grad) >= 0)) {
+                    memcpy(other.m, m, sizeof m), memcpy(other.grad, h[e], sizeof h[e]);
+                    other.value = trial, other.set = 1;
+                }
+            }
             if (trial < best) {
                 best = trial;
                 memcpy(best_n, m, sizeof m), memcpy(xa, ya, sizeof ya);
@@ -198,7 +253,7 @@ void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *
         }
     }
     if (!converged) /* at a kink of d: where the support point jumps from one bump to another */
-        converged = pattern_search(a, b, turn, n, xa, xb, &depth, &it, &failed);
+        converged = pattern_search(a, b, turn, rho, n, xa, xb, &depth, &it, &failed);
     memcpy(out->normal, n, sizeof n);
     out->depth = depth;
     for (int k = 0; k < 3; k++)
