@@ -22,6 +22,14 @@ grep DataSet B/grains.pvd > b.lines
 grep -F -x -f b.lines A/grains.pvd | cmp -s - b.lines || fail "B/grains.pvd lists frames A's does not"
 [ "$(wc -l < b.lines)" -eq "$(ls B/grains_*.vtp | wc -l)" ] || fail "B/grains.pvd does not list B's frames"
 echo "ok: restart from $first is byte-identical ($(ls B | wc -l) files)"
+# files are created as any program's: 0666 less the umask (written beside, renamed into place)
+(umask 022 && "$RUBBLE" run "$SCENES/small.yaml" --output M --quiet > /dev/null) || fail "umask run"
+for f in M/thermo.csv M/grains.pvd M/grains_000000.vtp A/checkpoint_*.bin; do
+    mode=$(stat -c %a "$f")
+    case $f in A/*) want=$(printf '%o' $((0666 & ~$(umask))));; *) want=644;; esac
+    [ "$mode" = "$want" ] || fail "$f has mode $mode, not $want"
+done
+echo "ok: output files have mode 644 under umask 022"
 
 # restart options (docs/scenes.md): --threads is honoured (the bits do not depend on it);
 # --steps counts from the run's start, so a checkpoint past it is refused, nothing written

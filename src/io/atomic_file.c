@@ -4,6 +4,7 @@
 #include "io_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,14 +15,23 @@ int rbl_atomic_open(rbl_atomic_file *f, const char *path, rbl_error *err)
     memset(f, 0, sizeof *f);
     size_t len = strlen(path);
     f->final_path = malloc(len + 1);
-    f->temp_path = malloc(len + 16);
+    f->temp_path = malloc(len + 32);
     if (!f->final_path || !f->temp_path) {
         rbl_atomic_abort(f);
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
     }
     memcpy(f->final_path, path, len + 1);
-    snprintf(f->temp_path, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(f->temp_path);
+    /* a fresh name beside the target, made with mode 0666 less the umask as any program's
+     * files are (mkstemp's 0600 would outlive the rename) */
+    static unsigned long counter;
+    int fd = -1;
+    for (int tries = 0; fd < 0 && tries < 100; tries++) {
+        unsigned long k = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+        snprintf(f->temp_path, len + 32, "%s.tmp.%lx.%lx", path, (unsigned long)getpid(), k);
+        fd = open(f->temp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
     if (fd < 0) {
         int e = errno;
         free(f->temp_path);

@@ -44,7 +44,7 @@ int rbl_reader_size(rbl_line_reader *r, const char *what, size_t *out, rbl_error
 int rbl_reader_vouch(rbl_line_reader *r, uint64_t count, size_t min_bytes, int separated,
                      const char *what, rbl_error *err);
 
-/* Atomic writer: everything goes to "<path>.tmp.XXXXXX" in the same folder; commit renames it
+/* Atomic writer: everything goes to "<path>.tmp.<pid>.<n>" in the same folder; commit renames it
  * over path, abort (or any failure) removes it. */
 typedef struct rbl_atomic_file {
     FILE *file;
