@@ -87,7 +87,7 @@ static double field_at(const rbl_fdo_object *o, const double x[3])
 
 static void test_support(void)
 {
-    enum { THETA = 200 };
+    enum { THETA = 120 };
     double *x = malloc(3 * 2 * THETA * THETA * sizeof *x);
     double worst_above = 0, worst_below = 0, farthest = 0;
     for (int t = 0; t < 20; t++) {
