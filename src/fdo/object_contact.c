@@ -16,6 +16,7 @@
 #define DESCENT_STEPS 60
 #define GRADIENT_TOLERANCE 1e-10 /* of the smallest semi-axis */
 #define PATTERN_STEPS 2000
+#define STALL_ROUNDS 50 /* rounds in which d must fall by 1e-12 of the size */
 
 static void base_ellipsoid(const rbl_fdo_object *a, rbl_ellipsoid *e)
 {
@@ -104,18 +105,26 @@ static int proximal_step(const double n[3], const double g[3], double depth, con
  * angle grows by half after a success and halves after a failure, from the descent's last
  * turn (at most 1e-3 rad) down to 1e-6 rad, or until a proximal step is shorter than that
  * (d then within about |grad| 1e-6 of its least value, 1e-7 of the objects' size, 1e-3 of
- * the slop). rho: the curvature of d, from the descent. 0 if the budget ends first. */
+ * the slop), or until d falls by no more than 1e-12 of the size (the smallest semi-axis) in
+ * STALL_ROUNDS rounds. rho: the curvature of d, from the descent. 0 if the budget ends
+ * first. */
 static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, double step,
-                          double rho, double n[3], double xa[3], double xb[3], double *depth,
-                          int *steps, int *failed)
+                          double rho, double size, double n[3], double xa[3], double xb[3],
+                          double *depth, int *steps, int *failed)
 {
     static const double c8[8][2] = {{1, 0},           {0, 1},           {-1, 0},
                                     {0, -1},          {0.7071, 0.7071}, {-0.7071, 0.7071},
                                     {-0.7071, -0.7071}, {0.7071, -0.7071}};
     cut other = {{0}, 0, {0}, 0};
+    double before = *depth; /* d STALL_ROUNDS rounds ago */
     for (int it = 0; it < PATTERN_STEPS; it++, (*steps)++) {
         if (step < 1e-6)
             return 1;
+        if (it % STALL_ROUNDS == 0 && it) {
+            if (before - *depth <= 1e-12 * size) /* d no longer moves: as low as it gets */
+                return 1;
+            before = *depth;
+        }
         double t1[3], t2[3], g[3], best_n[3], m[3], ya[3], yb[3], h[8][3], best = *depth;
         rbl_fdo_tangents(n, t1, t2);
         tangential(n, xa, xb, g);
@@ -253,7 +262,7 @@ void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *
         }
     }
     if (!converged) /* at a kink of d: where the support point jumps from one bump to another */
-        converged = pattern_search(a, b, turn, rho, n, xa, xb, &depth, &it, &failed);
+        converged = pattern_search(a, b, turn, rho, size, n, xa, xb, &depth, &it, &failed);
     memcpy(out->normal, n, sizeof n);
     out->depth = depth;
     for (int k = 0; k < 3; k++)
