@@ -116,6 +116,15 @@ static void fdo_box(const rbl_fdo_shape *shape, double lo[3], double hi[3])
     }
 }
 
+/* A sampling step: `fine`, but no finer than `most` steps along the box's longest side, so
+ * that no shape (a thin one, or one read from a crafted checkpoint) costs more than most^3
+ * samples. */
+static double default_step(const double lo[3], const double hi[3], double fine, double most)
+{
+    double longest = fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
+    return fmax(fine, longest / most);
+}
+
 double rbl_fdo_bounding_radius(const rbl_fdo_shape *shape, const double from[3])
 {
     double a = fmax(shape->semi[0], fmax(shape->semi[1], shape->semi[2]));
@@ -181,12 +190,12 @@ int rbl_fdo_mass_properties(const rbl_fdo_shape *shape, double density, double s
         rbl_mass_properties_principal(out);
         return RBL_OK;
     }
-    if (step == 0)
-        step = fmin(s[0], fmin(s[1], s[2])) / 40;
-    if (!(step > 0) || !isfinite(step))
-        return rbl_error_set(err, RBL_ERANGE, "sampling step %g must be positive", step);
     double lo[3], hi[3];
     fdo_box(shape, lo, hi);
+    if (step == 0)
+        step = default_step(lo, hi, fmin(s[0], fmin(s[1], s[2])) / 40, 400);
+    if (!(step > 0) || !isfinite(step))
+        return rbl_error_set(err, RBL_ERANGE, "sampling step %g must be positive", step);
     rbl_sample_grid g;
     rc = rbl_sample_grid_init(&g, lo, hi, step, err);
     if (rc != RBL_OK)
@@ -244,13 +253,13 @@ int rbl_fdo_surface(const rbl_fdo_shape *shape, double step, rbl_quad_mesh *mesh
     int rc = rbl_fdo_shape_check(shape, err);
     if (rc != RBL_OK)
         return rc;
-    if (step == 0)
-        step = rbl_fdo_feature_size(shape) / 2;
-    if (!(step > 0) || !isfinite(step))
-        return rbl_error_set(err, RBL_ERANGE, "surface step %g must be positive", step);
     double lo[3], hi[3], origin[3];
     size_t n[3];
     fdo_box(shape, lo, hi);
+    if (step == 0) /* a surface to look at: 96 cells at most along the longest side */
+        step = default_step(lo, hi, rbl_fdo_feature_size(shape) / 2, 96);
+    if (!(step > 0) || !isfinite(step))
+        return rbl_error_set(err, RBL_ERANGE, "surface step %g must be positive", step);
     double nodes = 1;
     for (int a = 0; a < 3; a++) { /* two nodes to spare outside on each side */
         origin[a] = lo[a] - 2 * step;
