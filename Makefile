@@ -101,6 +101,7 @@ validate: build
 	@validation/dem.sh $(RUBBLE) $(BUILD)
 	@validation/integrators.sh $(RUBBLE)
 	@validation/liggghts.sh $(RUBBLE)
+	@validation/contact_models.sh $(RUBBLE)
 	@validation/clumps.sh $(RUBBLE) $(BUILD)
 	@validation/clump_dynamics.sh $(RUBBLE) $(BUILD)
 	@validation/asteroid.sh $(RUBBLE)

@@ -202,14 +202,33 @@ typedef enum rbl_tangent_model {
                                onto the tangent plane (LIGGGHTS "tangential_history")        */
 } rbl_tangent_model;
 
+/* Rolling resistance: a torque against the relative rolling of two bodies (LIGGGHTS
+ * "rolling_friction"), its torsional part removed. */
+typedef enum rbl_rolling_model {
+    RBL_ROLLING_NONE = 0,
+    RBL_ROLLING_CDT = 1,  /* constant directional torque: M = mu_r F_e R* w_t / |w_t|, with F_e
+                             the elastic normal force and w the relative spin (LIGGGHTS cdt) */
+    RBL_ROLLING_EPSD2 = 2 /* elastic-plastic spring: M += k_r w_t dt with k_r = k_t R*^2, capped
+                             at mu_r |F_n| R* (Iwashita and Oda; LIGGGHTS epsd2)               */
+} rbl_rolling_model;
+
+/* Cohesion between touching bodies. */
+typedef enum rbl_cohesion_model {
+    RBL_COHESION_NONE = 0,
+    RBL_COHESION_SJKR = 1 /* simplified JKR: an attraction k_c A, with A the area of the
+                             bodies' intersection circle (LIGGGHTS cohesion sjkr)             */
+} rbl_cohesion_model;
+
 typedef enum rbl_integrator {
     RBL_INTEGRATOR_MIDSTEP = 0,     /* seed 002 §2.5: forces from half-step velocities        */
     RBL_INTEGRATOR_SYNCHRONIZED = 1 /* forces from velocities predicted at t + dt             */
 } rbl_integrator;
 
-/* One contact law per simulation. Explicit coefficients apply to every pair; with
- * from_materials the law is Hertz-Mindlin with Tsuji-type damping, its stiffness and damping
- * computed per pair from the materials' E, nu, e, mu exactly as LIGGGHTS' "hertz" model does. */
+/* One contact law per simulation, composed of sub-models: normal (spring and damping),
+ * cohesion, tangential, rolling. Explicit coefficients apply to every pair; with
+ * from_materials the normal and tangential models are Hertz-Mindlin with Tsuji-type damping,
+ * their stiffness and damping computed per pair from the materials' E, nu, e, mu exactly as
+ * LIGGGHTS' "hertz" model does. Rolling friction and cohesion apply to every pair. */
 typedef struct rbl_contact_law {
     rbl_normal_model normal;
     rbl_damping_model damping;
@@ -220,6 +239,10 @@ typedef struct rbl_contact_law {
     double gamma_n;  /* N s/m; Tsuji: N s/m^1.25                                            */
     double gamma_t;  /* N s/m, damping of the tangential spring                             */
     double friction; /* Coulomb mu                                                          */
+    rbl_rolling_model rolling;
+    double rolling_friction; /* mu_r, dimensionless (a lever of mu_r R*)                     */
+    rbl_cohesion_model cohesion;
+    double cohesion_energy_density; /* sjkr: k_c, J/m^3 (the attraction is k_c A)            */
 } rbl_contact_law;
 
 typedef struct rbl_material {
@@ -325,7 +348,8 @@ typedef struct rbl_thermo {
     double self_potential;     /* W alone, J (0 without self-gravity) */
     double contact_virial;     /* rbl_sim_contact_virial, J */
     double gravity_virial;     /* sum m x . a_self over the grains, J (= W for point masses) */
-    double elastic;            /* stored in the normal and tangential springs, J */
+    double elastic;            /* stored in the springs (normal, tangential, rolling) plus
+                                  the cohesion's potential (negative when bound), J */
     size_t contacts;           /* touching pairs (grain-grain) */
     size_t pairs_listed;       /* pairs in the Verlet list (within r_i + r_j + skin) */
     size_t wall_contacts;

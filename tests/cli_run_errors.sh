@@ -56,6 +56,17 @@ scene no_material 's/    radius: 0.001/    radius: 0.001\n    material: steel/'
 expect no_material "no_material.yaml:13:[0-9]*: no material of this name: 'steel'"
 scene bad_domain 's/max: \[0.02, 0.02, 0.05\]/max: [0.02, -0.02, 0.05]/'
 expect bad_domain "bad_domain.yaml:2:[0-9]*: domain: max must exceed min"
+# rolling resistance and cohesion: models, their parameters, an attraction a spring cannot hold
+scene rolling_model 's/friction: 0.5}/friction: 0.5, rolling: {model: epsd3, friction: 0.1}}/'
+expect rolling_model "rolling_model.yaml:7:[0-9]*: .*'epsd3'"
+scene rolling_no_friction 's/friction: 0.5}/friction: 0.5, rolling: {model: cdt}}/'
+expect rolling_no_friction "rolling_no_friction.yaml:7:[0-9]*: 'rolling' needs 'friction'"
+scene rolling_big 's/friction: 0.5}/friction: 0.5, rolling: {model: cdt, friction: 3}}/'
+expect rolling_big "rolling_big.yaml:7:[0-9]*: rolling 'friction' must be <= 1.*'3'"
+scene cohesion_negative 's/friction: 0.5}/friction: 0.5, cohesion: {model: sjkr, energy_density: -5}}/'
+expect cohesion_negative "cohesion_negative.yaml:7:[0-9]*: 'energy_density' must be > 0: '-5'"
+scene cohesion_strong 's/friction: 0.5}/friction: 0.5, cohesion: {model: sjkr, energy_density: 5e5}}/'
+expect cohesion_strong "cohesion_strong.yaml:6:[0-9]*: .*cohesion energy density 500000 J/m^3 is too strong for kn = 2000 N/m"
 scene too_full 's/count: 100/count: 100000/'
 expect too_full "too_full.yaml:13:[0-9]*: only [0-9]* of 100000 grains fit"
 

@@ -14,6 +14,8 @@ typedef struct law_case {
     rbl_damping_model damping;
     rbl_tangent_model tangent;
     int from_materials;
+    rbl_rolling_model rolling;
+    rbl_cohesion_model cohesion;
 } law_case;
 
 static rbl_sim *isolated_pairs(const law_case *lc, uint64_t seed)
@@ -26,6 +28,8 @@ static rbl_sim *isolated_pairs(const law_case *lc, uint64_t seed)
     cfg.law.gamma_n = lc->damping == RBL_DAMPING_TSUJI ? 0.05 : 0.01;
     cfg.law.gamma_t = 0.5 * cfg.law.gamma_n;
     cfg.law.friction = 0.4;
+    cfg.law.rolling = lc->rolling, cfg.law.rolling_friction = 0.1;
+    cfg.law.cohesion = lc->cohesion, cfg.law.cohesion_energy_density = 2e4;
     rbl_sim *sim = dem_create(&cfg, rho);
     rbl_material stiff = {.density = rho, .youngs_modulus = 5e7, .poisson_ratio = 0.25,
                           .restitution = 0.7, .friction = 0.3};
@@ -71,28 +75,30 @@ static void same_as_one_at_a_time(const law_case *lc, const char *name)
     /* one contact at a time, on copies of the histories */
     ASSERT_TRUE(rbl_pack_grains(sim, g->vel, g->omega));
     const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
-    double *hist = malloc(RBL_HIST * p->n * sizeof *hist);
+    const size_t width = rbl_hist_width(&sim->cfg.law);
+    double *hist = malloc(width * p->n * sizeof *hist);
     double *want = malloc(9 * p->n * sizeof *want); /* f, torque on i, torque on j */
     int *touching = malloc(p->n * sizeof *touching);
     ASSERT_TRUE(hist && want && touching);
-    memcpy(hist, p->hist, RBL_HIST * p->n * sizeof *hist);
+    memcpy(hist, p->hist, width * p->n * sizeof *hist);
     size_t touching_count = 0;
     for (size_t q = 0; q < p->n; q++) {
         rbl_contact_geom geo;
-        double l1, l2, *h = hist + RBL_HIST * q, *w = want + 9 * q;
+        double l1, l2, *h = hist + width * q, *w = want + 9 * q;
         touching[q] = rbl_pair_geometry(&arrays, arrays.pk + p->i[q], q, &geo, &l1, &l2);
         if (!touching[q]) {
-            h[0] = h[1] = h[2] = 0.0;
+            memset(h, 0, width * sizeof *h);
             continue;
         }
         touching_count++;
-        double ft[3], c[3];
+        rbl_contact_out o;
+        double c[3];
         rbl_contact_force(&sim->cfg.law,
                           rbl_pair_coef_of(sim, g->material[p->i[q]], g->material[p->j[q]]),
-                          &geo, sim->cfg.dt, h, w, ft);
-        rbl_cross(geo.n, ft, c);
+                          &geo, sim->cfg.dt, h, &o);
+        rbl_cross(geo.n, o.ft, c);
         for (int a = 0; a < 3; a++)
-            w[3 + a] = -l1 * c[a], w[6 + a] = -l2 * c[a];
+            w[a] = o.f[a], w[3 + a] = -l1 * c[a] + o.tr[a], w[6 + a] = -l2 * c[a] - o.tr[a];
     }
     /* the pair pass, completed by the gather (no gravity, no walls) */
     rbl_error err = {0};
@@ -107,8 +113,9 @@ static void same_as_one_at_a_time(const law_case *lc, const char *name)
             double tj = touching[q] ? w[6 + a] : 0.0;
             mismatches += g->force[3 * i + a] != fi || g->force[3 * j + a] != -fi;
             mismatches += g->torque[3 * i + a] != ti || g->torque[3 * j + a] != tj;
-            mismatches += p->hist[RBL_HIST * q + a] != hist[RBL_HIST * q + a];
         }
+        for (size_t a = 0; a < width; a++)
+            mismatches += p->hist[width * q + a] != hist[width * q + a];
         mismatches += g->contacts[i] != (uint32_t)touching[q];
         mismatches += g->contacts[j] != (uint32_t)touching[q];
     }
@@ -130,13 +137,28 @@ int main(void)
         char name[64];
         for (int nm = 0; nm < 2; nm++)
             for (int d = 0; d < 2; d++) {
-                law_case lc = {nm, d, t, 0};
+                law_case lc = {nm, d, t, 0, RBL_ROLLING_NONE, RBL_COHESION_NONE};
                 snprintf(name, sizeof name, "%s/%s/%s", normal[nm], damping[d], tangent[t]);
                 same_as_one_at_a_time(&lc, name);
             }
-        law_case lc = {RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, t, 1};
+        law_case lc = {RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, t, 1, RBL_ROLLING_NONE,
+                       RBL_COHESION_NONE};
         snprintf(name, sizeof name, "materials/%s", tangent[t]);
         same_as_one_at_a_time(&lc, name);
     }
+    /* the composed loop: rolling resistance and cohesion, on both families of laws */
+    static const char *rolling[] = {"no rolling", "cdt", "epsd2"};
+    for (int r = 0; r < 3; r++)
+        for (int coh = 0; coh < 2; coh++)
+            for (int m = 0; m < 2; m++) {
+                if (r == 0 && coh == 0)
+                    continue;
+                char name[64];
+                law_case lc = {m ? RBL_NORMAL_HERTZ : RBL_NORMAL_LINEAR, RBL_DAMPING_LINEAR,
+                               RBL_TANGENT_SPRING, m, r, coh};
+                snprintf(name, sizeof name, "%s/spring/%s%s", m ? "materials" : "linear",
+                         rolling[r], coh ? "/sjkr" : "");
+                same_as_one_at_a_time(&lc, name);
+            }
     return 0;
 }

@@ -1,8 +1,12 @@
-/* contact_kernel.h — the contact law as a pure kernel: a const geometry in, the force on the
- * first body and its tangential part out, the contact's history slice updated. Shared by
- * grain-grain and grain-wall contacts. Normal: seed 002 §2.3.1 (linear / Hertz spring,
- * linear / Tsuji damping); tangential: §2.3.2 (scalar history D_H) or the Cundall-Strack
- * spring; Hertz-Mindlin coefficients from materials as LIGGGHTS' "hertz" model. SI units. */
+/* contact_kernel.h — the contact law as pure kernels composed of sub-models, as LAMMPS'
+ * GRANULAR and LIGGGHTS compose theirs: the geometry is computed once (rbl_contact_geom) and
+ * handed to the normal model (spring and damping), the cohesion, the tangential model and the
+ * rolling model in that order, each owning its slice of the contact's history. Out: the force
+ * on the first body, its tangential part and the rolling torque on the first body (the second
+ * gets the opposite). Shared by grain-grain and grain-wall contacts. Normal: seed 002 §2.3.1
+ * (linear / Hertz spring, linear / Tsuji damping); tangential: §2.3.2 (scalar history D_H) or
+ * the Cundall-Strack spring; Hertz-Mindlin coefficients from materials, rolling friction and
+ * cohesion as LIGGGHTS' "hertz", "rolling_friction cdt / epsd2" and "cohesion sjkr". SI. */
 #ifndef RBL_CONTACT_KERNEL_H
 #define RBL_CONTACT_KERNEL_H
 
@@ -10,10 +14,16 @@
 
 #include <math.h>
 
+/* The sub-models are inlined into the pair pass's SIMD loops whatever their size: a call
+ * there would end vectorisation. */
+#define RBL_KERNEL static inline __attribute__((always_inline))
+
 typedef struct rbl_contact_geom {
     double n[3];    /* unit normal from the second body to the first */
     double overlap; /* xi > 0 */
     double v[3];    /* velocity of the contact point on the first body relative to the second */
+    double w[3];    /* spin of the first body less the second's */
+    double a2;      /* squared radius of the circle where the bodies' surfaces cross */
     double r_eff, m_eff;
 } rbl_contact_geom;
 
@@ -22,7 +32,13 @@ typedef struct rbl_contact_coef {
     double kn, gn, kt, gt, mu;
 } rbl_contact_coef;
 
-static inline void rbl_contact_coefficients(const rbl_contact_law *law, const rbl_pair_coef *pc,
+/* A contact's results: force on the first body (normal + tangential), its tangential part,
+ * the rolling torque on the first body. */
+typedef struct rbl_contact_out {
+    double f[3], ft[3], tr[3];
+} rbl_contact_out;
+
+RBL_KERNEL void rbl_contact_coefficients(const rbl_contact_law *law, const rbl_pair_coef *pc,
                                             const rbl_contact_geom *g, rbl_contact_coef *c)
 {
     double xi = g->overlap;
@@ -50,27 +66,44 @@ static inline void rbl_contact_coefficients(const rbl_contact_law *law, const rb
     }
 }
 
-/* Force on the first body f (normal + tangential) and its tangential part ft. */
-static inline void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
-                                     const rbl_contact_geom *g, double dt, double *hist,
-                                     double f[3], double ft[3])
+/* Normal model: the spring's force k_n xi (*elastic) and with the damping the normal force,
+ * positive when it pushes the bodies apart. v . n < 0 while approaching; the seed's
+ * F_d = -gamma (v12 . n) n pushes apart then. */
+RBL_KERNEL double rbl_normal_force(const rbl_contact_coef *c, const rbl_contact_geom *g,
+                                      double *elastic)
 {
-    rbl_contact_coef c;
-    rbl_contact_coefficients(law, pc, g, &c);
     const double *n = g->n;
-    /* v . n < 0 while approaching; the seed's F_d = -gamma (v12 . n) n pushes apart then. */
     double vn = g->v[0] * n[0] + g->v[1] * n[1] + g->v[2] * n[2];
-    double fn = c.kn * g->overlap - c.gn * vn;
+    *elastic = c->kn * g->overlap;
+    return *elastic - c->gn * vn;
+}
+
+/* Cohesion model: what it adds to the normal force (sjkr: -k_c A, A = pi a^2). */
+RBL_KERNEL double rbl_cohesion_force(const rbl_contact_law *law, const rbl_contact_geom *g)
+{
+    if (law->cohesion == RBL_COHESION_SJKR)
+        return -law->cohesion_energy_density * M_PI * g->a2;
+    return 0.0;
+}
+
+/* Tangential model on its history slice h (3 doubles), with the normal force fn (cohesion
+ * included, as LIGGGHTS: |fn| bounds the friction). Branch-free: the pair pass runs this over
+ * several contacts at once (SIMD), so the two sides of a condition are selections, and no
+ * division can meet a zero. */
+RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_contact_coef *c,
+                                        const rbl_contact_geom *g, double fn, double dt,
+                                        double *h, double ft[3])
+{
+    const double *n = g->n;
+    double vn = g->v[0] * n[0] + g->v[1] * n[1] + g->v[2] * n[2];
     double vt[3] = {g->v[0] - vn * n[0], g->v[1] - vn * n[1], g->v[2] - vn * n[2]};
     ft[0] = ft[1] = ft[2] = 0.0;
-    double limit = c.mu * fabs(fn);
-    /* Branch-free: the pair pass runs this over several contacts at once (SIMD), so the two
-     * sides of a condition are selections, and no division can meet a zero. */
+    double limit = c->mu * fabs(fn);
     if (law->tangent == RBL_TANGENT_SEED) {
         /* D_H = sum |v_t| dt; F = -min(k_t D_H, mu |F_n|) v_t / |v_t| (0 when v_t = 0). */
         double vmag = sqrt(vt[0] * vt[0] + vt[1] * vt[1] + vt[2] * vt[2]);
-        hist[0] += vmag * dt;
-        double mag = c.kt * hist[0];
+        h[0] += vmag * dt;
+        double mag = c->kt * h[0];
         mag = mag > limit ? limit : mag;
         double s = -mag / (vmag > 0.0 ? vmag : 1.0);
         ft[0] = s * vt[0], ft[1] = s * vt[1], ft[2] = s * vt[2];
@@ -78,30 +111,97 @@ static inline void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_
         /* Project the spring onto the current tangent plane (as LIGGGHTS does), extend it by
          * v_t dt, and cap its force at the Coulomb limit (sliding: the spring shrinks, and
          * its damping is off). */
-        double *s = hist;
-        double sn = s[0] * n[0] + s[1] * n[1] + s[2] * n[2];
-        s[0] += vt[0] * dt - sn * n[0];
-        s[1] += vt[1] * dt - sn * n[1];
-        s[2] += vt[2] * dt - sn * n[2];
-        double s2 = s[0] * s[0] + s[1] * s[1] + s[2] * s[2];
-        int sliding = c.kt * c.kt * s2 > limit * limit; /* then k_t |s| > limit >= 0 */
-        double ratio = limit / (sliding ? c.kt * sqrt(s2) : 1.0);
+        double sn = h[0] * n[0] + h[1] * n[1] + h[2] * n[2];
+        h[0] += vt[0] * dt - sn * n[0];
+        h[1] += vt[1] * dt - sn * n[1];
+        h[2] += vt[2] * dt - sn * n[2];
+        double s2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
+        int sliding = c->kt * c->kt * s2 > limit * limit; /* then k_t |s| > limit >= 0 */
+        double ratio = limit / (sliding ? c->kt * sqrt(s2) : 1.0);
         ratio = sliding ? ratio : 1.0;
-        double gt = sliding ? 0.0 : c.gt;
-        s[0] *= ratio, s[1] *= ratio, s[2] *= ratio;
-        ft[0] = -c.kt * s[0] - gt * vt[0];
-        ft[1] = -c.kt * s[1] - gt * vt[1];
-        ft[2] = -c.kt * s[2] - gt * vt[2];
+        double gt = sliding ? 0.0 : c->gt;
+        h[0] *= ratio, h[1] *= ratio, h[2] *= ratio;
+        ft[0] = -c->kt * h[0] - gt * vt[0];
+        ft[1] = -c->kt * h[1] - gt * vt[1];
+        ft[2] = -c->kt * h[2] - gt * vt[2];
     }
-    f[0] = fn * n[0] + ft[0];
-    f[1] = fn * n[1] + ft[1];
-    f[2] = fn * n[2] + ft[2];
 }
 
-/* Energy stored in the springs of one contact: normal (1/2 k xi^2 linear, 2/5 k_H xi^(5/2)
- * Hertz) and the tangential spring 1/2 k_t |s|^2. */
+/* Rolling model on its history slice h (3 doubles, epsd2): the torque tr on the first body,
+ * from the normal force fn and its elastic part. Both models use the rolling part of the
+ * relative spin, w_t = w - (w . n) n (LIGGGHTS' default, torsionTorque off). */
+RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact_coef *c,
+                                      const rbl_contact_geom *g, double fn, double elastic,
+                                      double dt, double *h, double tr[3])
+{
+    tr[0] = tr[1] = tr[2] = 0.0;
+    if (law->rolling == RBL_ROLLING_NONE)
+        return;
+    const double *n = g->n, *w = g->w;
+    double mu_r = law->rolling_friction, r = g->r_eff;
+    if (law->rolling == RBL_ROLLING_CDT) {
+        /* M = -mu_r F_e R* (w / |w|) with its component along n removed */
+        double wmag = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        double s = -mu_r * elastic * r / (wmag > 0.0 ? wmag : 1.0);
+        double m[3] = {s * w[0], s * w[1], s * w[2]};
+        double mn = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
+        tr[0] = m[0] - mn * n[0], tr[1] = m[1] - mn * n[1], tr[2] = m[2] - mn * n[2];
+    } else {
+        /* the spring's torque (kept in h) grows by k_r w_t dt, capped at mu_r |F_n| R* */
+        double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
+        double kr = c->kt * r * r * dt;
+        h[0] += kr * (w[0] - wn * n[0]);
+        h[1] += kr * (w[1] - wn * n[1]);
+        h[2] += kr * (w[2] - wn * n[2]);
+        double m2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
+        double limit = mu_r * fabs(fn) * r;
+        int full = m2 > limit * limit;
+        double ratio = limit / (full ? sqrt(m2) : 1.0);
+        ratio = full ? ratio : 1.0;
+        h[0] *= ratio, h[1] *= ratio, h[2] *= ratio;
+        tr[0] = -h[0], tr[1] = -h[1], tr[2] = -h[2];
+    }
+}
+
+/* The law's sub-models in order: normal, cohesion, tangential (history h[0..2]), rolling
+ * (h[3..5]). */
+RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
+                                     const rbl_contact_geom *g, double dt, double *h,
+                                     rbl_contact_out *o)
+{
+    rbl_contact_coef c;
+    rbl_contact_coefficients(law, pc, g, &c);
+    double elastic;
+    double fn = rbl_normal_force(&c, g, &elastic) + rbl_cohesion_force(law, g);
+    rbl_tangential_force(law, &c, g, fn, dt, h, o->ft);
+    rbl_rolling_torque(law, &c, g, fn, elastic, dt, h + 3, o->tr);
+    const double *n = g->n;
+    o->f[0] = fn * n[0] + o->ft[0];
+    o->f[1] = fn * n[1] + o->ft[1];
+    o->f[2] = fn * n[2] + o->ft[2];
+}
+
+/* sjkr: the work the attraction k_c pi a^2 does from first touch to separation s of the
+ * centres (pair) or of the centre from the plane (wall, rj < 0), as the integral of
+ * a^2(s) = ri^2 - l1(s)^2 in closed form. */
+static inline double rbl_sjkr_work(double kc, double ri, double rj, double s)
+{
+    if (rj < 0.0) /* wall: a^2 = ri^2 - s^2 */
+        return kc * M_PI * ((ri * ri * ri - ri * ri * s) - (ri * ri * ri - s * s * s) / 3.0);
+    double c = ri * ri - rj * rj, s0 = ri + rj;
+#define RBL_SJKR_F(x) (ri * ri * (x) + c * c / (4.0 * (x)) - c * (x) / 2.0 - (x) * (x) * (x) / 12.0)
+    double w = kc * M_PI * (RBL_SJKR_F(s0) - RBL_SJKR_F(s));
+#undef RBL_SJKR_F
+    return w;
+}
+
+/* Energy stored in one contact: the normal spring (1/2 k xi^2 linear, 2/5 k_H xi^(5/2)
+ * Hertz), the tangential spring 1/2 k_t |s|^2, the rolling spring |M|^2 / (2 k_r), and the
+ * cohesion's potential (negative: the work it would take to pull the bodies apart). The
+ * separation s and radii ri, rj (rj < 0 for a wall) are for the cohesion. */
 static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pair_coef *pc,
-                                        const rbl_contact_geom *g, const double *hist)
+                                        const rbl_contact_geom *g, const double *hist,
+                                        double ri, double rj, double s)
 {
     rbl_contact_coef c;
     rbl_contact_coefficients(law, pc, g, &c);
@@ -109,6 +209,11 @@ static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pa
     double e = (hertz ? 0.4 : 0.5) * c.kn * g->overlap * g->overlap;
     if (law->tangent == RBL_TANGENT_SPRING)
         e += 0.5 * c.kt * (hist[0] * hist[0] + hist[1] * hist[1] + hist[2] * hist[2]);
+    if (law->rolling == RBL_ROLLING_EPSD2 && c.kt > 0.0)
+        e += 0.5 * (hist[3] * hist[3] + hist[4] * hist[4] + hist[5] * hist[5]) /
+             (c.kt * g->r_eff * g->r_eff);
+    if (law->cohesion == RBL_COHESION_SJKR)
+        e -= rbl_sjkr_work(law->cohesion_energy_density, ri, rj, s);
     return e;
 }
 
@@ -163,7 +268,7 @@ static inline double rbl_pair_separation(const rbl_pair_arrays *a, const rbl_pac
  * (|d|^2 = r2), relative velocity dv = v_i - v_j and spins wi, wj. Contact point at -l1 n
  * from the first centre and +l2 n from the second (seed: l1 = (ri^2 - rj^2 + d^2) / 2d).
  * Branch-free, like rbl_contact_force. */
-static inline void rbl_pair_frame(const double d[3], double r2, double ri, double rj,
+RBL_KERNEL void rbl_pair_frame(const double d[3], double r2, double ri, double rj,
                                   const double dv[3], const double wi[3], const double wj[3],
                                   double mi, double mj, rbl_contact_geom *geo, double *l1_out,
                                   double *l2_out)
@@ -184,6 +289,8 @@ static inline void rbl_pair_frame(const double d[3], double r2, double ri, doubl
     double wn[3];
     rbl_cross(w, geo->n, wn);
     geo->v[0] = dv[0] - wn[0], geo->v[1] = dv[1] - wn[1], geo->v[2] = dv[2] - wn[2];
+    geo->w[0] = wi[0] - wj[0], geo->w[1] = wi[1] - wj[1], geo->w[2] = wi[2] - wj[2];
+    geo->a2 = ri * ri - l1 * l1;
     geo->r_eff = ri * rj / (ri + rj);
     geo->m_eff = mi * mj / (mi + mj);
     *l1_out = l1, *l2_out = l2;
@@ -207,7 +314,8 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_g
     return 1;
 }
 
-/* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*); 0 if apart. */
+/* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*; the wall at rest);
+ * 0 if apart. */
 static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *vel,
                                     const double *om, rbl_contact_geom *geo, double *l1_out)
 {
@@ -225,8 +333,10 @@ static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *
     double l1 = d > 0.0 ? d : 0.0;
     double a1[3] = {-l1 * geo->n[0], -l1 * geo->n[1], -l1 * geo->n[2]}, wi[3];
     rbl_cross(om + 3 * (size_t)i, a1, wi);
-    const double *v = vel + 3 * (size_t)i;
+    const double *v = vel + 3 * (size_t)i, *spin = om + 3 * (size_t)i;
     geo->v[0] = v[0] + wi[0], geo->v[1] = v[1] + wi[1], geo->v[2] = v[2] + wi[2];
+    geo->w[0] = spin[0], geo->w[1] = spin[1], geo->w[2] = spin[2];
+    geo->a2 = r * r - d * d;
     geo->r_eff = r;
     geo->m_eff = g->mass[i];
     *l1_out = l1;

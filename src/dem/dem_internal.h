@@ -63,8 +63,13 @@ typedef struct rbl_packed_grain {
     double vel[3], mass;
 } rbl_packed_grain;
 
-/* Contact history: 3 doubles (the tangential spring vector; the seed's D_H in [0]). */
-#define RBL_HIST 3
+/* Contact history, a slice per sub-model: the tangential model's 3 doubles (the spring
+ * vector; the seed's D_H in [0]), then with epsd2 rolling its 3 (the spring's torque). */
+#define RBL_HIST_MAX 6
+static inline size_t rbl_hist_width(const rbl_contact_law *law)
+{
+    return law->rolling == RBL_ROLLING_EPSD2 ? 6 : 3;
+}
 /* Per-contact results, written by the force pass for the gather: the force on the first
  * grain (the second gets its opposite) and the torque on the second; valid while touching. */
 #define RBL_PAIR_OUT 6
@@ -77,7 +82,7 @@ typedef struct rbl_pair_list {
     uint32_t *i, *j;
     uint8_t *image;
     uint8_t *touch;   /* touching at the last force evaluation */
-    double *hist;     /* RBL_HIST per pair, zero while not touching */
+    double *hist;     /* rbl_hist_width per pair, zero while not touching */
     size_t *i_start;  /* grains + 1: pairs whose first grain is g */
     /* The second grain's share, in slots grouped by second grain (CSR j_start), so the gather
      * reads them in order: pair q writes slot jpos[q]. */
@@ -131,7 +136,8 @@ typedef struct rbl_history_map {
     uint32_t *key;   /* slots */
     size_t *start;   /* slots + 1 */
     uint32_t *other;
-    double *hist;
+    double *hist;    /* width per entry, oriented from the first id */
+    size_t width;
 } rbl_history_map;
 
 struct rbl_sim {
@@ -297,7 +303,8 @@ void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
 /* neighbor.c — the Verlet pair list from the shared grid; reorders grains by cell. */
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err);
 /* Room for n pairs and grains grains (growing, never shrinking). */
-int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *err);
+int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, size_t hist_width,
+                          rbl_error *err);
 /* From i, j, touch of the p->n pairs: i_start, j_start, jpos, touch_j. */
 int rbl_pair_list_index(rbl_pair_list *p, size_t grains, rbl_error *err);
 void rbl_pair_list_free(rbl_pair_list *p);
@@ -314,13 +321,18 @@ static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
 int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
 /* The history of (id_a, other), or NULL. */
+/* The law's models are known ones and their parameters in range (law.c). */
+int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err);
 const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32_t other);
+/* A pair's history seen with its bodies' order swapped: the vector slices (tangential spring,
+ * rolling spring) change sign, the seed's scalar D_H does not. dst may be src. */
+void rbl_history_swap(const rbl_contact_law *law, const double *src, double *dst);
 void rbl_history_free(rbl_history_map *map);
 
 /* walls.c */
 int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err);
 /* Room for n contacts and grains grains; 0 on out-of-memory. */
-int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains);
+int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains, size_t hist_width);
 /* start[] from the grains of the w->n contacts (grouped by grain). */
 void rbl_wall_list_index(rbl_wall_list *w, size_t grains);
 void rbl_walls_free(rbl_wall_list *w);

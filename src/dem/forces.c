@@ -42,23 +42,25 @@ static void wall_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const d
     const rbl_contact_law *law = &sim->cfg.law;
     uint32_t i = w->grain[q];
     double *out = w->out + RBL_WALL_OUT * q;
-    double *hist = w->hist + RBL_HIST * q;
+    const size_t width = rbl_hist_width(law);
+    double *hist = w->hist + width * q;
     rbl_contact_geom geo;
     double l1;
     if (!rbl_wall_geometry(sim, q, vel, om, &geo, &l1)) {
         if (w->touch[q]) {
             w->touch[q] = 0;
-            hist[0] = hist[1] = hist[2] = 0.0;
+            memset(hist, 0, width * sizeof *hist);
         }
         return;
     }
-    double f[3], ft[3], c[3];
+    rbl_contact_out o;
+    double c[3];
     const rbl_pair_coef *pc =
         rbl_pair_coef_of(sim, sim->g.material[i], sim->walls[w->wall[q]].material);
-    rbl_contact_force(law, pc, &geo, sim->cfg.dt, hist, f, ft);
-    rbl_cross(geo.n, ft, c);
-    out[0] = f[0], out[1] = f[1], out[2] = f[2];
-    out[3] = -l1 * c[0], out[4] = -l1 * c[1], out[5] = -l1 * c[2];
+    rbl_contact_force(law, pc, &geo, sim->cfg.dt, hist, &o);
+    rbl_cross(geo.n, o.ft, c);
+    out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
+    out[3] = -l1 * c[0] + o.tr[0], out[4] = -l1 * c[1] + o.tr[1], out[5] = -l1 * c[2] + o.tr[2];
     w->touch[q] = 1;
 }
 

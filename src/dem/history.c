@@ -18,7 +18,7 @@ static size_t slot_of(const rbl_history_map *m, uint32_t id)
     return s;
 }
 
-static int map_alloc(rbl_history_map *m, size_t n, rbl_error *err)
+static int map_alloc(rbl_history_map *m, size_t n, size_t width, rbl_error *err)
 {
     memset(m, 0, sizeof *m);
     size_t slots = 16;
@@ -31,7 +31,8 @@ static int map_alloc(rbl_history_map *m, size_t n, rbl_error *err)
     m->key = malloc(slots * sizeof *m->key);
     m->start = calloc(slots + 1, sizeof *m->start);
     m->other = malloc((n ? n : 1) * sizeof *m->other);
-    m->hist = malloc((n ? n : 1) * RBL_HIST * sizeof *m->hist);
+    m->width = width;
+    m->hist = malloc((n ? n : 1) * width * sizeof *m->hist);
     if (!m->key || !m->start || !m->other || !m->hist) {
         rbl_history_free(m);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contact histories", n);
@@ -62,14 +63,25 @@ static int finish_counts(rbl_history_map *m, size_t **cursor, rbl_error *err)
     return RBL_OK;
 }
 
-/* Second pass: the entry itself. */
-static void place(rbl_history_map *m, size_t *cursor, uint32_t first, uint32_t other,
-                  const double *h, double sign)
+/* Second pass: the entry itself, its history seen from `first` (swapped if not in order). */
+static void place(const rbl_contact_law *law, rbl_history_map *m, size_t *cursor, uint32_t first,
+                  uint32_t other, const double *h, int swapped)
 {
     size_t at = cursor[slot_of(m, first)]++;
     m->other[at] = other;
-    double *d = m->hist + RBL_HIST * at;
-    d[0] = sign * h[0], d[1] = sign * h[1], d[2] = sign * h[2];
+    double *d = m->hist + m->width * at;
+    if (swapped)
+        rbl_history_swap(law, h, d);
+    else
+        memcpy(d, h, m->width * sizeof *d);
+}
+
+void rbl_history_swap(const rbl_contact_law *law, const double *src, double *dst)
+{
+    double t = law->tangent == RBL_TANGENT_SPRING ? -1.0 : 1.0;
+    dst[0] = t * src[0], dst[1] = t * src[1], dst[2] = t * src[2];
+    if (rbl_hist_width(law) > 3)
+        dst[3] = -src[3], dst[4] = -src[4], dst[5] = -src[5];
 }
 
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err)
@@ -79,7 +91,8 @@ int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     size_t n = 0;
     for (size_t q = 0; q < p->n; q++)
         n += p->touch[q];
-    int rc = map_alloc(map, n, err);
+    const size_t width = rbl_hist_width(&sim->cfg.law);
+    int rc = map_alloc(map, n, width, err);
     if (rc != RBL_OK)
         return rc;
     for (size_t q = 0; q < p->n; q++) {
@@ -91,16 +104,15 @@ int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     size_t *cursor;
     if ((rc = finish_counts(map, &cursor, err)) != RBL_OK)
         return rc;
-    int vector = sim->cfg.law.tangent == RBL_TANGENT_SPRING;
     for (size_t q = 0; q < p->n; q++) {
         if (!p->touch[q])
             continue;
         uint32_t a = id[p->i[q]], b = id[p->j[q]];
-        const double *h = p->hist + RBL_HIST * q;
+        const double *h = p->hist + width * q;
         if (a < b)
-            place(map, cursor, a, b, h, 1.0);
+            place(&sim->cfg.law, map, cursor, a, b, h, 0);
         else
-            place(map, cursor, b, a, h, vector ? -1.0 : 1.0);
+            place(&sim->cfg.law, map, cursor, b, a, h, 1);
     }
     free(cursor);
     return RBL_OK;
@@ -113,7 +125,8 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     size_t n = 0;
     for (size_t q = 0; q < w->n; q++)
         n += w->touch[q];
-    int rc = map_alloc(map, n, err);
+    const size_t width = rbl_hist_width(&sim->cfg.law);
+    int rc = map_alloc(map, n, width, err);
     if (rc != RBL_OK)
         return rc;
     for (size_t q = 0; q < w->n; q++)
@@ -124,7 +137,8 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
         return rc;
     for (size_t q = 0; q < w->n; q++)
         if (w->touch[q])
-            place(map, cursor, id[w->grain[q]], w->wall[q], w->hist + RBL_HIST * q, 1.0);
+            place(&sim->cfg.law, map, cursor, id[w->grain[q]], w->wall[q], w->hist + width * q,
+                  0);
     free(cursor);
     return RBL_OK;
 }
@@ -136,7 +150,7 @@ const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32
     size_t s = slot_of(map, id_a);
     for (size_t k = map->start[s]; k < map->start[s + 1]; k++)
         if (map->other[k] == other)
-            return map->hist + RBL_HIST * k;
+            return map->hist + map->width * k;
     return NULL;
 }
 

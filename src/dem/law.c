@@ -91,6 +91,29 @@ static int build_coefficients(rbl_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
+int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err)
+{
+    if ((unsigned)law->normal > RBL_NORMAL_HERTZ || (unsigned)law->damping > RBL_DAMPING_TSUJI ||
+        (unsigned)law->tangent > RBL_TANGENT_SPRING || (unsigned)law->rolling > RBL_ROLLING_EPSD2 ||
+        (unsigned)law->cohesion > RBL_COHESION_SJKR || (unsigned)law->from_materials > 1)
+        return rbl_error_set(err, RBL_EINVAL,
+                             "contact law: unknown model (normal %d, damping %d, tangential %d, "
+                             "rolling %d, cohesion %d, from materials %d)",
+                             (int)law->normal, (int)law->damping, (int)law->tangent,
+                             (int)law->rolling, (int)law->cohesion, law->from_materials);
+    if (law->rolling != RBL_ROLLING_NONE &&
+        !(law->rolling_friction > 0.0 && law->rolling_friction <= 1.0))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "contact law: rolling friction must be in (0, 1]: '%g'",
+                             law->rolling_friction);
+    if (law->cohesion != RBL_COHESION_NONE &&
+        !(law->cohesion_energy_density > 0.0 && isfinite(law->cohesion_energy_density)))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "contact law: cohesion energy density must be > 0: '%g'",
+                             law->cohesion_energy_density);
+    return RBL_OK;
+}
+
 int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
 {
     rbl_contact_law *law = &sim->cfg.law;
@@ -133,6 +156,26 @@ int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
                                  "contact law: gamma_n = %g is overdamped for the lightest pair "
                                  "(m_eff = %g kg): it must be below 2 sqrt(m_eff kn) = %g",
                                  law->gamma_n, m_eff, critical);
+    }
+
+    /* sjkr on a linear spring: at small overlap the attraction k_c pi a^2 grows as
+     * 2 pi k_c R* xi, a spring of negative stiffness. Where it beats k_n (the largest grain on
+     * a wall, R* = r), bodies sink into each other without bound: refused. */
+    if (law->cohesion == RBL_COHESION_SJKR && !law->from_materials &&
+        law->normal == RBL_NORMAL_LINEAR) {
+        double r_max = 0.0;
+        for (size_t k = 0; k < g->n; k++)
+            r_max = fmax(r_max, g->radius[k]);
+        double r_eff = sim->n_walls > 0 ? r_max : 0.5 * r_max;
+        double pull = 2.0 * M_PI * law->cohesion_energy_density * r_eff;
+        if (!(pull < 0.5 * law->kn))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "contact law: cohesion energy density %g J/m^3 is too strong for "
+                                 "kn = %g N/m: at R* = %g m it pulls like a spring of %g N/m, "
+                                 "which must stay below kn / 2 (or bodies sink into each other); "
+                                 "use less than %g J/m^3",
+                                 law->cohesion_energy_density, law->kn, r_eff, pull,
+                                 0.25 * law->kn / (M_PI * r_eff));
     }
     return RBL_OK;
 }

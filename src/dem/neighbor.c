@@ -457,7 +457,8 @@ static int scan_grain(const rbl_sim *sim, size_t k, const int64_t delta[13], pai
     return 1;
 }
 
-int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *err)
+int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, size_t hist_width,
+                          rbl_error *err)
 {
     int ok = 1;
     if (n > p->cap) {
@@ -466,7 +467,7 @@ int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, rbl_error *
              rbl_grow_array((void **)&p->j, &c2, n, sizeof *p->j) &&
              rbl_grow_array((void **)&p->image, &c3, n, 1) &&
              rbl_grow_array((void **)&p->touch, &c4, n, 1) &&
-             rbl_grow_array((void **)&p->hist, &c5, n, RBL_HIST * sizeof(double)) &&
+             rbl_grow_array((void **)&p->hist, &c5, n, hist_width * sizeof(double)) &&
              rbl_grow_array((void **)&p->out, &c6, n, RBL_PAIR_OUT * sizeof(double));
         if (ok) {
             size_t c7 = p->cap;
@@ -515,7 +516,7 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         total += buf[t].n, failed |= buf[t].failed;
     rbl_pair_list *p = &sim->pairs;
     int rc = failed ? rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list")
-                    : rbl_pair_list_reserve(p, total, n, err);
+                    : rbl_pair_list_reserve(p, total, n, rbl_hist_width(&sim->cfg.law), err);
     if (rc == RBL_OK) {
         size_t at = 0;
         for (int t = 0; t < threads; t++) {
@@ -534,19 +535,19 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     if (rc != RBL_OK)
         return rc;
 
-    /* History: carried over by id pair, oriented from the lower id (a spring vector flips
-     * sign when the pair's order flips; the seed's scalar D_H does not). */
-    int vector = sim->cfg.law.tangent == RBL_TANGENT_SPRING;
+    /* History: carried over by id pair, oriented from the lower id. */
+    const size_t width = rbl_hist_width(&sim->cfg.law);
     const uint32_t *id = sim->g.id;
     for (size_t q = 0; q < total; q++) {
-        double *h = p->hist + RBL_HIST * q;
+        double *h = p->hist + width * q;
         uint32_t a = id[p->i[q]], b = id[p->j[q]];
         const double *found = a < b ? rbl_history_find(old, a, b) : rbl_history_find(old, b, a);
-        double sign = (vector && a > b) ? -1.0 : 1.0;
-        if (found)
-            h[0] = sign * found[0], h[1] = sign * found[1], h[2] = sign * found[2];
+        if (found && a < b)
+            memcpy(h, found, width * sizeof *h);
+        else if (found)
+            rbl_history_swap(&sim->cfg.law, found, h);
         else
-            h[0] = h[1] = h[2] = 0.0;
+            memset(h, 0, width * sizeof *h);
         p->touch[q] = found != NULL;
     }
     return rbl_pair_list_index(p, n, err);

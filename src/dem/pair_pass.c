@@ -27,7 +27,8 @@ typedef struct pair_block {
     double mi[BLOCK], mj[BLOCK];
     double vx[BLOCK], vy[BLOCK], vz[BLOCK];
     double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
-    double h0[BLOCK], h1[BLOCK], h2[BLOCK]; /* updated in place */
+    double h0[BLOCK], h1[BLOCK], h2[BLOCK]; /* updated in place: tangential */
+    double h3[BLOCK], h4[BLOCK], h5[BLOCK]; /* rolling (epsd2) */
     double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK];
     /* out: force on the first grain, torque on the first and on the second */
     double fx[BLOCK], fy[BLOCK], fz[BLOCK];
@@ -52,42 +53,83 @@ INLINE void block_lane(pair_block *b, int l, const rbl_contact_law *law, double 
     rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, b->mi[l], b->mj[l], &geo, &l1,
                    &l2);
     const rbl_pair_coef pc = {b->y_star[l], b->g_star[l], b->beta[l], b->mu[l]};
-    double hist[3] = {b->h0[l], b->h1[l], b->h2[l]};
-    double f[3], ft[3], c[3];
-    rbl_contact_force(law, &pc, &geo, dt, hist, f, ft);
-    rbl_cross(geo.n, ft, c);
+    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l], b->h3[l], b->h4[l], b->h5[l]};
+    rbl_contact_out o;
+    double c[3];
+    rbl_contact_force(law, &pc, &geo, dt, hist, &o);
+    rbl_cross(geo.n, o.ft, c);
     b->h0[l] = hist[0], b->h1[l] = hist[1], b->h2[l] = hist[2];
-    b->fx[l] = f[0], b->fy[l] = f[1], b->fz[l] = f[2];
-    b->tix[l] = -l1 * c[0], b->tiy[l] = -l1 * c[1], b->tiz[l] = -l1 * c[2];
-    b->tjx[l] = -l2 * c[0], b->tjy[l] = -l2 * c[1], b->tjz[l] = -l2 * c[2];
+    b->h3[l] = hist[3], b->h4[l] = hist[4], b->h5[l] = hist[5];
+    b->fx[l] = o.f[0], b->fy[l] = o.f[1], b->fz[l] = o.f[2];
+    /* tangential force at -l1 n from the first centre, its opposite at +l2 n from the
+     * second; the rolling torque on the first, its opposite on the second */
+    b->tix[l] = -l1 * c[0] + o.tr[0], b->tiy[l] = -l1 * c[1] + o.tr[1];
+    b->tiz[l] = -l1 * c[2] + o.tr[2];
+    b->tjx[l] = -l2 * c[0] - o.tr[0], b->tjy[l] = -l2 * c[1] - o.tr[1];
+    b->tjz[l] = -l2 * c[2] - o.tr[2];
 }
 
 /* The first lanes of the block through the law with these models. Each combination compiles
  * to its own loop, without the others' branches: one SIMD loop per law. */
 INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, double dt,
                       rbl_normal_model normal, rbl_damping_model damping,
-                      rbl_tangent_model tangent, int from_materials)
+                      rbl_tangent_model tangent, int from_materials, rbl_rolling_model rolling,
+                      rbl_cohesion_model cohesion)
 {
     rbl_contact_law model = *law;
     model.normal = normal, model.damping = damping, model.tangent = tangent;
     model.from_materials = from_materials;
+    model.rolling = rolling, model.cohesion = cohesion;
 #pragma omp simd
     for (int l = 0; l < lanes; l++)
         block_lane(b, l, &model, dt);
 }
 
-#define RUN(normal, damping, tangent, materials)                                              \
-    block_run(b, lanes, law, dt, normal, damping, tangent, materials)
+/* Any other combination: one loop that reads the models as they come (not vectorised). */
+static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, double dt)
+{
+    for (int l = 0; l < lanes; l++)
+        block_lane(b, l, law, dt);
+}
+
+#define RUN(normal, damping, tangent, materials, rolling, cohesion)                          \
+    block_run(b, lanes, law, dt, normal, damping, tangent, materials, rolling, cohesion)
+/* Without rolling resistance or cohesion, each tangential model; with them, the spring. */
 #define RUN_TANGENTS(normal, damping, materials)                                              \
     switch (law->tangent) {                                                                   \
-    case RBL_TANGENT_NONE: RUN(normal, damping, RBL_TANGENT_NONE, materials); break;          \
-    case RBL_TANGENT_SEED: RUN(normal, damping, RBL_TANGENT_SEED, materials); break;          \
-    case RBL_TANGENT_SPRING: RUN(normal, damping, RBL_TANGENT_SPRING, materials); break;      \
+    case RBL_TANGENT_NONE:                                                                    \
+        RUN(normal, damping, RBL_TANGENT_NONE, materials, 0, 0); break;                       \
+    case RBL_TANGENT_SEED:                                                                    \
+        RUN(normal, damping, RBL_TANGENT_SEED, materials, 0, 0); break;                       \
+    case RBL_TANGENT_SPRING:                                                                  \
+        RUN(normal, damping, RBL_TANGENT_SPRING, materials, 0, 0); break;                     \
     }
+#define RUN_SUBMODELS(normal, damping, materials)                                             \
+    switch (law->rolling * 2 + law->cohesion) {                                               \
+    case 1: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 0, 1); break;                 \
+    case 2: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 1, 0); break;                 \
+    case 3: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 1, 1); break;                 \
+    case 4: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 2, 0); break;                 \
+    case 5: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 2, 1); break;                 \
+    }
+/* The normal and damping models, then RUNNER for the rest. */
+#define DISPATCH(RUNNER)                                                                      \
+    if (law->from_materials)                                                                  \
+        RUNNER(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, 1)                                       \
+    else if (law->normal == RBL_NORMAL_LINEAR && law->damping == RBL_DAMPING_LINEAR)          \
+        RUNNER(RBL_NORMAL_LINEAR, RBL_DAMPING_LINEAR, 0)                                      \
+    else if (law->normal == RBL_NORMAL_LINEAR)                                                \
+        RUNNER(RBL_NORMAL_LINEAR, RBL_DAMPING_TSUJI, 0)                                       \
+    else if (law->damping == RBL_DAMPING_LINEAR)                                              \
+        RUNNER(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, 0)                                       \
+    else                                                                                      \
+        RUNNER(RBL_NORMAL_HERTZ, RBL_DAMPING_TSUJI, 0)
 
 /* The block through the law: one loop per combination of models, compiled for the baseline
  * x86-64 (SSE2), AVX2 (x86-64-v3) and AVX-512 (v4), the best of which the loader picks. The
- * build is ISO C, so gcc fuses no multiply-add: every width computes the same bits. */
+ * build is ISO C, so gcc fuses no multiply-add: every width computes the same bits. Rolling
+ * resistance and cohesion have their loops with the tangential spring (the one they are used
+ * with); with another tangential model they take the loop that is not vectorised. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                        \
     !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
@@ -96,16 +138,12 @@ static void
 block_compute(pair_block *b, const rbl_contact_law *law, double dt)
 {
     const int lanes = (b->n + LANES - 1) / LANES * LANES;
-    if (law->from_materials) {
-        RUN_TANGENTS(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, 1);
-    } else if (law->normal == RBL_NORMAL_LINEAR && law->damping == RBL_DAMPING_LINEAR) {
-        RUN_TANGENTS(RBL_NORMAL_LINEAR, RBL_DAMPING_LINEAR, 0);
-    } else if (law->normal == RBL_NORMAL_LINEAR) {
-        RUN_TANGENTS(RBL_NORMAL_LINEAR, RBL_DAMPING_TSUJI, 0);
-    } else if (law->damping == RBL_DAMPING_LINEAR) {
-        RUN_TANGENTS(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, 0);
+    if (law->rolling == RBL_ROLLING_NONE && law->cohesion == RBL_COHESION_NONE) {
+        DISPATCH(RUN_TANGENTS);
+    } else if (law->tangent == RBL_TANGENT_SPRING) {
+        DISPATCH(RUN_SUBMODELS);
     } else {
-        RUN_TANGENTS(RBL_NORMAL_HERTZ, RBL_DAMPING_TSUJI, 0);
+        block_run_any(b, lanes, law, dt);
     }
 }
 
@@ -125,6 +163,7 @@ typedef struct pair_pass_input {
     double *hist, *out, *force, *torque;
     uint32_t *contacts;
     size_t n_pairs;
+    size_t hist_width; /* 3, or 6 with a rolling spring */
     int sparse;
 } pair_pass_input;
 
@@ -141,7 +180,7 @@ static inline void block_fill(const pair_pass_input *in, pair_block *b)
         const size_t q = b->q[l];
         const uint32_t j = arrays->j[q];
         const rbl_packed_grain *gi = arrays->pk + b->i[l], *gj = arrays->pk + j;
-        const double *h = in->hist + RBL_HIST * q;
+        const double *h = in->hist + in->hist_width * q;
         const double *wi = arrays->omega + 3 * (size_t)b->i[l], *wj = arrays->omega + 3 * (size_t)j;
         b->ri[l] = gi->radius, b->rj[l] = gj->radius;
         b->vx[l] = gi->vel[0] - gj->vel[0];
@@ -150,6 +189,8 @@ static inline void block_fill(const pair_pass_input *in, pair_block *b)
         b->wix[l] = wi[0], b->wiy[l] = wi[1], b->wiz[l] = wi[2];
         b->wjx[l] = wj[0], b->wjy[l] = wj[1], b->wjz[l] = wj[2];
         b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
+        if (in->hist_width > 3)
+            b->h3[l] = h[3], b->h4[l] = h[4], b->h5[l] = h[5];
         if (in->law.from_materials) {
             const rbl_pair_coef *pc = rbl_pair_coef_of(in->sim, in->material[b->i[l]],
                                                        in->material[j]);
@@ -171,7 +212,8 @@ static void block_flush(const pair_pass_input *in, pair_block *b)
 #define PAD(field) b->field[l] = b->field[b->n - 1]
         PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
         PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
-        PAD(h0), PAD(h1), PAD(h2), PAD(y_star), PAD(g_star), PAD(beta), PAD(mu);
+        PAD(h0), PAD(h1), PAD(h2), PAD(h3), PAD(h4), PAD(h5);
+        PAD(y_star), PAD(g_star), PAD(beta), PAD(mu);
 #undef PAD
     }
     block_compute(b, &in->law, in->dt);
@@ -186,8 +228,10 @@ static void block_flush(const pair_pass_input *in, pair_block *b)
             f[0] += b->fx[l], f[1] += b->fy[l], f[2] += b->fz[l];
             t[0] += b->tix[l], t[1] += b->tiy[l], t[2] += b->tiz[l];
             size_t q = b->q[l];
-            double *hist = in->hist + RBL_HIST * q;
+            double *hist = in->hist + in->hist_width * q;
             hist[0] = b->h0[l], hist[1] = b->h1[l], hist[2] = b->h2[l];
+            if (in->hist_width > 3)
+                hist[3] = b->h3[l], hist[4] = b->h4[l], hist[5] = b->h5[l];
             double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
             out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
             out[3] = b->tjx[l], out[4] = b->tjy[l], out[5] = b->tjz[l];
@@ -246,10 +290,11 @@ static size_t pair_chunk(const pair_pass_input *input, pair_block *b, long begin
          * pass's time went to it) */
         const int ends = (touching ^ 1) & in.touch[q];
         if (ends) {
-            double *h = in.hist + RBL_HIST * q;
+            double *h = in.hist + in.hist_width * q;
             in.touch[q] = 0;
             in.touch_j[in.jpos[q]] = 0;
-            h[0] = h[1] = h[2] = 0.0;
+            for (size_t k = 0; k < in.hist_width; k++)
+                h[k] = 0.0;
             double *out = in.out + RBL_PAIR_OUT * (size_t)in.jpos[q];
             out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = 0.0;
         }
@@ -273,7 +318,7 @@ void rbl_pair_pass(rbl_sim *sim)
     const pair_pass_input input = {
         rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, p->i_start, g->material,
         p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,
-        p->n < g->n};
+        rbl_hist_width(&sim->cfg.law), p->n < g->n};
     size_t touching = 0;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {
@@ -282,6 +327,9 @@ void rbl_pair_pass(rbl_sim *sim)
             for (int l = 0; l < BLOCK; l++)
                 block.mi[l] = block.mj[l] = block.y_star[l] = block.g_star[l] = block.beta[l] =
                     block.mu[l] = 1.0;
+        if (input.hist_width <= 3) /* the same */
+            for (int l = 0; l < BLOCK; l++)
+                block.h3[l] = block.h4[l] = block.h5[l] = 0.0;
         size_t begin, end; /* the same grains as in every other sweep */
         rbl_sweep_range(sim, g->n, &begin, &end);
         touching += pair_chunk(&input, &block, (long)begin, (long)end);

@@ -57,6 +57,10 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
         return rbl_error_set(err, RBL_EINVAL, "threads must be 0 (all cores) to %d: '%d'",
                              RBL_MAX_THREADS, cfg->threads);
     int rc = rbl_self_gravity_check(&cfg->self_gravity, err);
+    if (rc == RBL_OK)
+        rc = rbl_contact_law_check_models(&cfg->law, err);
+    if (rc == RBL_OK && (unsigned)cfg->integrator > RBL_INTEGRATOR_SYNCHRONIZED)
+        rc = rbl_error_set(err, RBL_EINVAL, "unknown integrator: %d", (int)cfg->integrator);
     if (rc != RBL_OK)
         return rc;
     if (cfg->self_gravity.method != RBL_GRAVITY_OFF)

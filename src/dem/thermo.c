@@ -35,6 +35,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
             w_virial += g->mass[k] * (x[0] * a[0] + x[1] * a[1] + x[2] * a[2]);
         }
     const rbl_contact_law *law = &sim->cfg.law;
+    const size_t width = rbl_hist_width(law);
     double elastic = 0.0, worst = 0.0;
     uint32_t worst_ids[2] = {UINT32_MAX, UINT32_MAX};
     size_t contacts = 0, wall_contacts = 0;
@@ -54,7 +55,8 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         uint32_t i = pl->i[q], j = pl->j[q];
         contacts++;
         elastic += rbl_contact_energy(law, rbl_pair_coef_of(sim, g->material[i], g->material[j]),
-                                      &geo, pl->hist + RBL_HIST * q);
+                                      &geo, pl->hist + width * q, g->radius[i], g->radius[j],
+                                      l1 + l2);
         double rmin = g->radius[i] < g->radius[j] ? g->radius[i] : g->radius[j];
         if (geo.overlap / rmin > worst) {
             worst = geo.overlap / rmin;
@@ -73,7 +75,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         wall_contacts++;
         elastic += rbl_contact_energy(
             law, rbl_pair_coef_of(sim, g->material[i], sim->walls[wl->wall[q]].material), &geo,
-            wl->hist + RBL_HIST * q);
+            wl->hist + width * q, g->radius[i], -1.0, g->radius[i] - geo.overlap);
         if (geo.overlap / g->radius[i] > worst) {
             worst = geo.overlap / g->radius[i];
             worst_ids[0] = g->id[i], worst_ids[1] = UINT32_MAX;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains)
+int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains, size_t hist_width)
 {
     if (n > w->cap) {
         size_t cap = w->cap ? w->cap : 256;
@@ -21,7 +21,7 @@ int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains)
         uint8_t *t = k ? realloc(w->touch, cap) : NULL;
         if (t)
             w->touch = t;
-        double *h = t ? realloc(w->hist, cap * RBL_HIST * sizeof *h) : NULL;
+        double *h = t ? realloc(w->hist, cap * hist_width * sizeof *h) : NULL;
         if (h)
             w->hist = h;
         double *o = h ? realloc(w->out, cap * RBL_WALL_OUT * sizeof *o) : NULL;
@@ -44,8 +44,9 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
 {
     rbl_wall_list *w = &sim->wpairs;
     const rbl_grains *g = &sim->g;
+    const size_t width = rbl_hist_width(&sim->cfg.law);
     w->n = 0;
-    if (!rbl_wall_list_reserve(w, 1, g->n))
+    if (!rbl_wall_list_reserve(w, 1, g->n, width))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
     for (size_t k = 0; k < g->n; k++) {
         w->start[k] = w->n;
@@ -56,17 +57,17 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
             double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
             if (d >= reach)
                 continue;
-            if (!rbl_wall_list_reserve(w, w->n + 1, g->n))
+            if (!rbl_wall_list_reserve(w, w->n + 1, g->n, width))
                 return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
             size_t q = w->n++;
             w->grain[q] = (uint32_t)k;
             w->wall[q] = (uint32_t)s;
             const double *h = rbl_history_find(old, g->id[k], (uint32_t)s);
-            double *dst = w->hist + RBL_HIST * q;
+            double *dst = w->hist + width * q;
             if (h)
-                dst[0] = h[0], dst[1] = h[1], dst[2] = h[2];
+                memcpy(dst, h, width * sizeof *dst);
             else
-                dst[0] = dst[1] = dst[2] = 0.0;
+                memset(dst, 0, width * sizeof *dst);
             w->touch[q] = h != NULL;
         }
     }

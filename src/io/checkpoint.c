@@ -12,8 +12,9 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 6u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
-                           5: open domains; 6: the scene digest in the run state */
+#define CKPT_VERSION 7u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+                           5: open domains; 6: the scene digest in the run state; 7: rolling
+                           resistance and cohesion (a history of 6 doubles with epsd2) */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -75,11 +76,11 @@ static double get_f64(buf *b)
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
     X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
     X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
-    X(self_gravity.lattice) X(escape)
+    X(self_gravity.lattice) X(escape) X(law.rolling_friction) X(law.cohesion_energy_density)
 #define CFG_INTS(X)                                                                            \
     X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
     X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
-    X(self_gravity.cells) X(self_gravity.every) X(open)
+    X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. */
 #define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
@@ -144,13 +145,14 @@ static void save_state(buf *b, const rbl_sim *sim)
     put(b, p->j, p->n * sizeof *p->j);
     put(b, p->image, p->n);
     put(b, p->touch, p->n);
-    put(b, p->hist, p->n * RBL_HIST * sizeof *p->hist);
+    const size_t width = rbl_hist_width(&c->law);
+    put(b, p->hist, p->n * width * sizeof *p->hist);
     const rbl_wall_list *w = &sim->wpairs;
     put_u64(b, w->n);
     put(b, w->grain, w->n * sizeof *w->grain);
     put(b, w->wall, w->n * sizeof *w->wall);
     put(b, w->touch, w->n);
-    put(b, w->hist, w->n * RBL_HIST * sizeof *w->hist);
+    put(b, w->hist, w->n * width * sizeof *w->hist);
 }
 
 int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t version,
@@ -393,16 +395,17 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     if (rc == RBL_OK)
         rc = load_bodies(b, sim, path, err);
     rbl_pair_list *p = &sim->pairs;
+    const size_t width = rbl_hist_width(&sim->cfg.law);
     uint64_t np = rc == RBL_OK ? get_u64(b) : 0;
     if (rc == RBL_OK && (b->bad || np > b->len))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent contact data", path);
     if (rc == RBL_OK)
-        rc = rbl_pair_list_reserve(p, np + 1, n, err);
+        rc = rbl_pair_list_reserve(p, np + 1, n, width, err);
     if (rc == RBL_OK) {
         p->n = np;
         get(b, p->i, np * sizeof *p->i), get(b, p->j, np * sizeof *p->j);
         get(b, p->image, np), get(b, p->touch, np);
-        get(b, p->hist, np * RBL_HIST * sizeof *p->hist);
+        get(b, p->hist, np * width * sizeof *p->hist);
         for (size_t q = 0; q < np && !b->bad; q++) {
             if (p->i[q] >= n || p->j[q] >= n || p->image[q] > 26 || (q && p->i[q] < p->i[q - 1]))
                 b->bad = 1;
@@ -412,12 +415,12 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     uint64_t nwc = rc == RBL_OK ? get_u64(b) : 0;
     if (rc == RBL_OK && (b->bad || nwc > b->len))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent wall data", path);
-    if (rc == RBL_OK && !rbl_wall_list_reserve(w, nwc + 1, n))
+    if (rc == RBL_OK && !rbl_wall_list_reserve(w, nwc + 1, n, width))
         rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
     if (rc == RBL_OK) {
         w->n = nwc;
         get(b, w->grain, nwc * sizeof *w->grain), get(b, w->wall, nwc * sizeof *w->wall);
-        get(b, w->touch, nwc), get(b, w->hist, nwc * RBL_HIST * sizeof *w->hist);
+        get(b, w->touch, nwc), get(b, w->hist, nwc * width * sizeof *w->hist);
         for (size_t q = 0; q < nwc && !b->bad; q++)
             if (w->grain[q] >= n || w->wall[q] >= (uint32_t)sim->n_walls ||
                 (q && w->grain[q] < w->grain[q - 1]))

@@ -114,11 +114,61 @@ static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
+/* contact.rolling: {model: cdt | epsd2, friction: mu_r}, and contact.cohesion: {model: sjkr,
+ * energy_density: k_c}: the sub-models added to the normal and tangential ones. */
+static int parse_rolling_cohesion(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_contact_law *law)
+{
+    static const char *const rolling_keys[] = {"model", "friction", NULL};
+    static const char *const rolling_models[] = {"none", "cdt", "epsd2", NULL};
+    static const char *const cohesion_keys[] = {"model", "energy_density", NULL};
+    static const char *const cohesion_models[] = {"none", "sjkr", NULL};
+    yaml_node_t *r = rbl_yaml_get(c, contact, "rolling");
+    if (r) {
+        int model = 0, rc;
+        if (r->type != YAML_MAPPING_NODE)
+            return rbl_yaml_fail(c, r, RBL_EPARSE, "'rolling' must be a mapping, e.g. "
+                                 "{model: cdt, friction: 0.1}");
+        if ((rc = rbl_yaml_keys_known(c, r, "rolling", rolling_keys)) ||
+            (rc = rbl_yaml_choice(c, r, "model", rolling_models, &model)))
+            return rc;
+        if (!rbl_yaml_get(c, r, "model"))
+            return rbl_yaml_fail(c, r, RBL_EPARSE, "'rolling' needs 'model' (cdt or epsd2)");
+        law->rolling = (rbl_rolling_model)model;
+        if (model != RBL_ROLLING_NONE &&
+            (rc = rbl_yaml_req_number(c, r, "friction", &law->rolling_friction, 0.0, 1,
+                                      "rolling")) != RBL_OK)
+            return rc;
+        if (model != RBL_ROLLING_NONE && law->rolling_friction > 1.0)
+            return rbl_yaml_fail(c, rbl_yaml_get(c, r, "friction"), RBL_ERANGE,
+                                 "rolling 'friction' must be <= 1 (a lever of mu_r R*): '%g'",
+                                 law->rolling_friction);
+    }
+    yaml_node_t *h = rbl_yaml_get(c, contact, "cohesion");
+    if (h) {
+        int model = 0, rc;
+        if (h->type != YAML_MAPPING_NODE)
+            return rbl_yaml_fail(c, h, RBL_EPARSE, "'cohesion' must be a mapping, e.g. "
+                                 "{model: sjkr, energy_density: 1e5}");
+        if ((rc = rbl_yaml_keys_known(c, h, "cohesion", cohesion_keys)) ||
+            (rc = rbl_yaml_choice(c, h, "model", cohesion_models, &model)))
+            return rc;
+        if (!rbl_yaml_get(c, h, "model"))
+            return rbl_yaml_fail(c, h, RBL_EPARSE, "'cohesion' needs 'model' (sjkr)");
+        law->cohesion = (rbl_cohesion_model)model;
+        if (model != RBL_COHESION_NONE &&
+            (rc = rbl_yaml_req_number(c, h, "energy_density", &law->cohesion_energy_density,
+                                      0.0, 1, "cohesion")) != RBL_OK)
+            return rc;
+    }
+    return RBL_OK;
+}
+
 static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"normal",  "damping",  "tangential", "kn",
                                        "kt",      "gamma_n",  "gamma_t",    "restitution",
-                                       "friction", "impact_velocity", NULL};
+                                       "friction", "impact_velocity", "rolling", "cohesion",
+                                       NULL};
     static const char *const normals[] = {"linear", "hertz", "hertz-mindlin", NULL};
     static const char *const dampings[] = {"linear", "tsuji", NULL};
     static const char *const tangents[] = {"none", "seed", "spring", NULL};
@@ -133,6 +183,8 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         rc = rbl_yaml_choice(c, n, "damping", dampings, &damping);
     if (rc == RBL_OK)
         rc = rbl_yaml_choice(c, n, "tangential", tangents, &tangent);
+    if (rc == RBL_OK)
+        rc = parse_rolling_cohesion(c, n, law);
     if (rc != RBL_OK)
         return rc;
     law->normal = normal == 0 ? RBL_NORMAL_LINEAR : RBL_NORMAL_HERTZ;
