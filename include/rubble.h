@@ -215,8 +215,12 @@ typedef enum rbl_rolling_model {
 /* Cohesion between touching bodies. */
 typedef enum rbl_cohesion_model {
     RBL_COHESION_NONE = 0,
-    RBL_COHESION_SJKR = 1 /* simplified JKR: an attraction k_c A, with A the area of the
-                             bodies' intersection circle (LIGGGHTS cohesion sjkr)             */
+    RBL_COHESION_SJKR = 1, /* simplified JKR: an attraction k_c A, with A the area of the
+                              bodies' intersection circle (LIGGGHTS cohesion sjkr)            */
+    RBL_COHESION_JKR = 2   /* JKR (Johnson, Kendall, Roberts 1971) in place of the Hertz
+                              spring, surface energy w: the contact holds in tension down to
+                              the overlap -3/4 (pi^2 w^2 R* / E*^2)^(1/3) (hysteresis), pull-off
+                              force 3/2 pi w R*; only with from_materials (E*)               */
 } rbl_cohesion_model;
 
 typedef enum rbl_integrator {
@@ -243,6 +247,7 @@ typedef struct rbl_contact_law {
     double rolling_friction; /* mu_r, dimensionless (a lever of mu_r R*)                     */
     rbl_cohesion_model cohesion;
     double cohesion_energy_density; /* sjkr: k_c, J/m^3 (the attraction is k_c A)            */
+    double surface_energy;          /* jkr: w, J/m^2 (the work of adhesion per area)         */
 } rbl_contact_law;
 
 typedef struct rbl_material {

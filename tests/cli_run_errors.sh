@@ -67,6 +67,10 @@ scene cohesion_negative 's/friction: 0.5}/friction: 0.5, cohesion: {model: sjkr,
 expect cohesion_negative "cohesion_negative.yaml:7:[0-9]*: 'energy_density' must be > 0: '-5'"
 scene cohesion_strong 's/friction: 0.5}/friction: 0.5, cohesion: {model: sjkr, energy_density: 5e5}}/'
 expect cohesion_strong "cohesion_strong.yaml:6:[0-9]*: .*cohesion energy density 500000 J/m^3 is too strong for kn = 2000 N/m"
+scene jkr_linear 's/friction: 0.5}/friction: 0.5, cohesion: {model: jkr, surface_energy: 0.1}}/'
+expect jkr_linear "jkr_linear.yaml:7:[0-9]*: cohesion model jkr needs normal: hertz-mindlin.*'linear'"
+scene jkr_density 's/friction: 0.5}/friction: 0.5, cohesion: {model: jkr, energy_density: 5}}/'
+expect jkr_density "jkr_density.yaml:7:[0-9]*: cohesion model jkr takes 'surface_energy', not 'energy_density'"
 scene too_full 's/count: 100/count: 100000/'
 expect too_full "too_full.yaml:13:[0-9]*: only [0-9]* of 100000 grains fit"
 

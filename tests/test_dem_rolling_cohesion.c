@@ -12,7 +12,18 @@
  *   (equal spheres), found here by bisection; 1e-6 relative.
  * - A cohesive, frictionless, undamped collision keeps its energy when the cohesion's
  *   potential is counted (thermo's elastic term), while that potential is far from small.
+ * - JKR (in place of Hertz, E* from the materials; the formulas of the test are written out
+ *   here, not taken from the library): with xi = a^2/R - c sqrt(a), c = sqrt(2 pi w / E*),
+ *   F = 4 E* a^3 / 3R - 2 E* c a^(3/2):
+ *   - a sphere hanging from a ceiling under gravity stays when its weight is 1 % below the
+ *     pull-off force 3/2 pi w R (started at its equilibrium) and falls away when it is 1 %
+ *     above (started where the contact pulls hardest): the contact holds in tension, and
+ *     lets go at the pull-off force;
+ *   - an undamped head-on collision keeps its energy while in contact (thermo's elastic term
+ *     is JKR's energy) and loses at snap-off the work of F from xi_c = -3/4 (pi^2 w^2 R /
+ *     E*^2)^(1/3) to 0 (the adhesion hysteresis), computed here by quadrature: 0.2 %.
  * - Parameters out of range and a cohesion too strong for a linear spring are refused. */
+#include "dem/dem_internal.h" /* a JKR contact formed before the start: its touch flag */
 #include "dem_test_util.h"
 
 static const double R = 0.001, RHO = 2500.0, G = 9.81;
@@ -176,6 +187,116 @@ static void sjkr_energy(void)
     rbl_sim_destroy(sim);
 }
 
+/* JKR's formulas, for the checks below. */
+typedef struct jkr {
+    double ys, w, r, c;
+} jkr;
+
+static double jkr_xi(const jkr *j, double a) { return a * a / j->r - j->c * sqrt(a); }
+static double jkr_f(const jkr *j, double a)
+{
+    return 4.0 * j->ys * a * a * a / (3.0 * j->r) - 2.0 * j->ys * j->c * a * sqrt(a);
+}
+
+/* A simulation with one material of Young's modulus E (nu 0.3, restitution e) and JKR. */
+static rbl_sim *jkr_sim(double w, double e, double dt, double gz, jkr *j, double r_eff)
+{
+    const double E = 5e6, nu = 0.3;
+    rbl_sim_config cfg = dem_config(-0.05, 0.05, 0.0, 0.0, dt);
+    cfg.gravity[2] = gz;
+    cfg.law.from_materials = 1;
+    cfg.law.normal = RBL_NORMAL_HERTZ;
+    cfg.law.damping = RBL_DAMPING_TSUJI;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.cohesion = RBL_COHESION_JKR;
+    cfg.law.surface_energy = w;
+    rbl_sim *sim = NULL;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_create(&sim, &cfg, &err));
+    rbl_material m = {.density = RHO, .youngs_modulus = E, .poisson_ratio = nu,
+                      .restitution = e, .friction = 0.5};
+    ASSERT_OK(rbl_sim_add_material(sim, &m, NULL, &err));
+    j->ys = E / (2.0 * (1.0 - nu * nu)), j->w = w, j->r = r_eff;
+    j->c = sqrt(2.0 * M_PI * w / j->ys);
+    return sim;
+}
+
+/* A sphere under a ceiling at z = 0.04, its weight 1 % below or above the pull-off force. */
+static void jkr_hanging(double weight_over_pulloff)
+{
+    double m = RHO * 4.0 / 3.0 * M_PI * R * R * R;
+    double w = m * G / (1.5 * M_PI * R) / weight_over_pulloff;
+    jkr j;
+    rbl_sim *sim = jkr_sim(w, 0.5, 2e-7, -G, &j, R);
+    rbl_error err = {0};
+    rbl_wall ceiling = {{0.0, 0.0, -1.0}, 0.04, 0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &ceiling, &err));
+    /* where the contact pulls hardest, dF/da = 0: a^(3/2) = 3 R c / 4 */
+    double a_f = pow(0.75 * j.r * j.c, 2.0 / 3.0), a = a_f;
+    if (weight_over_pulloff < 1.0) { /* the equilibrium F(a) = -m g on the stable side */
+        double lo = a_f, hi = 10.0 * a_f;
+        for (int k = 0; k < 200; k++) {
+            a = 0.5 * (lo + hi);
+            *(jkr_f(&j, a) + m * G < 0.0 ? &lo : &hi) = a;
+        }
+    }
+    double xi = jkr_xi(&j, a); /* negative: in tension */
+    double z0 = 0.04 - (R - xi);
+    dem_grain(sim, 0.0, 0.0, z0, 0.0, 0.0, 0.0, R);
+    /* the contact formed before (as it would have, pressed on and let go): held in tension */
+    ASSERT_OK(rbl_sim_prepare(sim, &err));
+    ASSERT_TRUE(sim->wpairs.n == 1);
+    sim->wpairs.touch[0] = 1;
+    dem_step(sim, 100000); /* 0.02 s */
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    double fell = z0 - v.pos[2];
+    printf("jkr: weight %.2f of the pull-off force, started at xi = %.4g m: %s (moved %.3g m)\n",
+           weight_over_pulloff, xi, fell > 1e-3 ? "fell" : "held", fell);
+    ASSERT_TRUE(weight_over_pulloff < 1.0 ? fabs(fell) < 1e-6 : fell > 1e-3);
+    rbl_sim_destroy(sim);
+}
+
+/* An undamped head-on JKR collision: energy in contact, and the hysteresis lost at snap-off. */
+static void jkr_collision(void)
+{
+    jkr j;
+    const double w = 0.05, dt = 2e-8;
+    rbl_sim *sim = jkr_sim(w, 1.0, dt, 0.0, &j, 0.5 * R);
+    /* the work F does from xi_c to 0, over a from a_c (a^(3/2) = R c / 4) to (R c)^(2/3) */
+    double a_c = pow(0.25 * j.r * j.c, 2.0 / 3.0), a_0 = pow(j.r * j.c, 2.0 / 3.0), lost = 0.0;
+    const int n = 200000;
+    for (int k = 0; k < n; k++) { /* midpoint rule in a, dxi/da = 2a/R - c / (2 sqrt(a)) */
+        double a = a_c + (k + 0.5) * (a_0 - a_c) / n;
+        lost -= jkr_f(&j, a) * (2.0 * a / j.r - 0.5 * j.c / sqrt(a)) * (a_0 - a_c) / n;
+    }
+    double m = RHO * 4.0 / 3.0 * M_PI * R * R * R, ke0 = 3.0 * lost;
+    double v = sqrt(ke0 / m); /* each grain at v: ke0 = 2 * m v^2 / 2 */
+    dem_grain(sim, -R - 1e-7, 0.0, 0.0, v, 0.0, 0.0, R);
+    dem_grain(sim, R + 1e-7, 0.0, 0.0, -v, 0.0, 0.0, R);
+    rbl_thermo t;
+    double worst = 0.0, e0 = -1.0;
+    int was_in = 0, left = 0;
+    for (int k = 0; k < 4000 && !left; k++) {
+        dem_step(sim, 25);
+        rbl_sim_thermo(sim, &t);
+        double e = t.kinetic + t.rotational + t.elastic;
+        if (t.contacts == 1 && e0 < 0.0)
+            e0 = e;
+        if (t.contacts == 1)
+            worst = fmax(worst, fabs(e - e0)), was_in = 1;
+        left = was_in && t.contacts == 0;
+    }
+    double ke1 = t.kinetic + t.rotational;
+    printf("jkr collision: energy in contact %.3g of %.3g J; after snap-off %.6g J, "
+           "expected %.6g J (lost %.4g J)\n",
+           worst, ke0, ke1, ke0 - lost, lost);
+    ASSERT_TRUE(left);
+    ASSERT_TRUE(worst < 1e-4 * ke0);
+    ASSERT_NEAR(ke1, ke0 - lost, 2e-3 * ke0);
+    rbl_sim_destroy(sim);
+}
+
 static void refused(void)
 {
     rbl_sim *sim = NULL;
@@ -194,6 +315,15 @@ static void refused(void)
     cfg.law.cohesion = RBL_COHESION_SJKR;
     cfg.law.cohesion_energy_density = -1.0;
     ASSERT_TRUE(rbl_sim_create(&sim, &cfg, &err) == RBL_EINVAL);
+    cfg.law.cohesion = RBL_COHESION_JKR; /* with a linear spring: no E* */
+    cfg.law.surface_energy = 0.1;
+    ASSERT_TRUE(rbl_sim_create(&sim, &cfg, &err) == RBL_EINVAL);
+    printf("refused: %s\n", err.message);
+    cfg.law.from_materials = 1;
+    cfg.law.surface_energy = 0.0;
+    ASSERT_TRUE(rbl_sim_create(&sim, &cfg, &err) == RBL_EINVAL);
+    cfg.law.from_materials = 0;
+    cfg.law.cohesion = RBL_COHESION_SJKR;
     /* a linear spring the attraction outgrows: 2 pi k_c R* >= kn / 2 */
     cfg.law.cohesion_energy_density = 0.5 * 2000.0 / (2.0 * M_PI * 0.5 * R);
     sim = dem_create(&cfg, RHO);
@@ -212,6 +342,9 @@ int main(void)
     slope(0.25, 0);
     sjkr_equilibrium();
     sjkr_energy();
+    jkr_hanging(0.99);
+    jkr_hanging(1.01);
+    jkr_collision();
     refused();
     return 0;
 }

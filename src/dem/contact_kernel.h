@@ -38,14 +38,74 @@ typedef struct rbl_contact_out {
     double f[3], ft[3], tr[3];
 } rbl_contact_out;
 
+/* JKR (Johnson, Kendall and Roberts 1971), E* = Y*, surface energy w, with
+ * c = sqrt(2 pi w / E*): overlap and contact radius a are tied by xi = a^2 / R - c sqrt(a), the
+ * force is F = 4 E* a^3 / (3 R) - 2 E* c a^(3/2) (positive pushes apart). A contact forms at
+ * xi = 0 and holds in tension down to xi_c = -3/4 (pi^2 w^2 R / E*^2)^(1/3), where da/dxi is
+ * infinite; its least force on the way is -3/2 pi w R (the pull-off force). */
+RBL_KERNEL double rbl_jkr_c(double w, double y_star)
+{
+    return sqrt(2.0 * M_PI * w / y_star);
+}
+
+/* How far beyond touching (m) a JKR contact holds: -xi_c. */
+static inline double rbl_jkr_reach(double w, double y_star, double r_eff)
+{
+    return 0.75 * cbrt(M_PI * M_PI * w * w * r_eff / (y_star * y_star));
+}
+
+/* The contact radius on the stable branch for xi >= xi_c, in closed form: with x = sqrt(a),
+ * x^4 - R c x - R xi = 0, a quartic solved by Ferrari's resolvent m^3 + R xi m - R^2 c^2 / 8 = 0,
+ * which has one real root for xi >= xi_c (Cardano's, as u - P / 3u; where P = R xi > m^2 that
+ * difference cancels, so m = (R^2 c^2 / 8) / (m^2 + P), a contraction there, twice). Then
+ * x = (sqrt(2m) + sqrt(2 R c / sqrt(2m) - 2m)) / 2. Branch-free. */
+RBL_KERNEL double rbl_jkr_radius(double xi, double r, double c)
+{
+    double p = r * xi, h = r * r * c * c / 16.0;
+    double disc = h * h + p * p * p / 27.0;
+    double u = cbrt(h + sqrt(disc > 0.0 ? disc : 0.0));
+    double m = u - p / (3.0 * u);
+    int refine = p > m * m;
+    double m1 = 2.0 * h / (m * m + (refine ? p : 1.0));
+    double m2 = 2.0 * h / (m1 * m1 + (refine ? p : 1.0));
+    m = refine ? m2 : m;
+    double s = sqrt(2.0 * m);
+    double q = 2.0 * r * c / s - 2.0 * m;
+    double x = 0.5 * (s + sqrt(q > 0.0 ? q : 0.0));
+    return x * x;
+}
+
+/* The JKR force at contact radius a. */
+RBL_KERNEL double rbl_jkr_force(double a, double r, double c, double y_star)
+{
+    return 4.0 * y_star * a * a * a / (3.0 * r) - 2.0 * y_star * c * a * sqrt(a);
+}
+
+/* The energy stored at contact radius a (elastic and surface), zero where the contact forms
+ * (xi = 0, a = (R c)^(2/3)): dU/dxi = F. */
+static inline double rbl_jkr_energy(double a, double r, double c, double y_star)
+{
+#define RBL_JKR_U(x)                                                                          \
+    (8.0 * y_star * pow(x, 5.0) / (15.0 * r * r) -                                            \
+     4.0 / 3.0 * y_star * c / r * pow(x, 3.5) + 0.5 * y_star * c * c * (x) * (x))
+    double a0 = cbrt(r * c * r * c);
+    double e = RBL_JKR_U(a) - RBL_JKR_U(a0);
+#undef RBL_JKR_U
+    return e;
+}
+
+/* Stiffness and damping at the current overlap; with JKR at contact radius a (the Hertz
+ * sqrt(R xi) is the contact radius, so the damping and the tangential spring follow it, and
+ * stay real in tension). */
 RBL_KERNEL void rbl_contact_coefficients(const rbl_contact_law *law, const rbl_pair_coef *pc,
-                                            const rbl_contact_geom *g, rbl_contact_coef *c)
+                                         const rbl_contact_geom *g, double a_jkr,
+                                         rbl_contact_coef *c)
 {
     double xi = g->overlap;
     if (law->from_materials) {
         /* LIGGGHTS normal_model_hertz / tangential_model_history with E*, G*, beta. */
         const double k56 = 1.8257418583505538; /* 2 sqrt(5/6) */
-        double sr = sqrt(g->r_eff * xi);
+        double sr = law->cohesion == RBL_COHESION_JKR ? a_jkr : sqrt(g->r_eff * xi);
         double sn = 2.0 * pc->y_star * sr;
         c->kn = (4.0 / 3.0) * pc->y_star * sr;
         c->gn = -k56 * pc->beta * sqrt(sn * g->m_eff);
@@ -66,15 +126,20 @@ RBL_KERNEL void rbl_contact_coefficients(const rbl_contact_law *law, const rbl_p
     }
 }
 
-/* Normal model: the spring's force k_n xi (*elastic) and with the damping the normal force,
- * positive when it pushes the bodies apart. v . n < 0 while approaching; the seed's
- * F_d = -gamma (v12 . n) n pushes apart then. */
-RBL_KERNEL double rbl_normal_force(const rbl_contact_coef *c, const rbl_contact_geom *g,
-                                      double *elastic)
+/* Normal model: the spring's force (*elastic: k_n xi, or JKR's at contact radius a) and with
+ * the damping the normal force, positive when it pushes the bodies apart. v . n < 0 while
+ * approaching; the seed's F_d = -gamma (v12 . n) n pushes apart then. */
+RBL_KERNEL double rbl_normal_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
+                                   const rbl_contact_coef *c, const rbl_contact_geom *g,
+                                   double a_jkr, double *elastic)
 {
     const double *n = g->n;
     double vn = g->v[0] * n[0] + g->v[1] * n[1] + g->v[2] * n[2];
-    *elastic = c->kn * g->overlap;
+    if (law->cohesion == RBL_COHESION_JKR)
+        *elastic = rbl_jkr_force(a_jkr, g->r_eff, rbl_jkr_c(law->surface_energy, pc->y_star),
+                                 pc->y_star);
+    else
+        *elastic = c->kn * g->overlap;
     return *elastic - c->gn * vn;
 }
 
@@ -86,19 +151,29 @@ RBL_KERNEL double rbl_cohesion_force(const rbl_contact_law *law, const rbl_conta
     return 0.0;
 }
 
-/* Tangential model on its history slice h (3 doubles), with the normal force fn (cohesion
- * included, as LIGGGHTS: |fn| bounds the friction). Branch-free: the pair pass runs this over
- * several contacts at once (SIMD), so the two sides of a condition are selections, and no
- * division can meet a zero. */
+/* The normal load that bounds friction and rolling: |F_n| with the cohesion included, as
+ * LIGGGHTS; with JKR, F_e + 2 F_pulloff (Thornton and Yin; LAMMPS' jkr), which stays
+ * positive in tension. */
+RBL_KERNEL double rbl_contact_load(const rbl_contact_law *law, const rbl_contact_geom *g,
+                                   double fn, double elastic)
+{
+    if (law->cohesion == RBL_COHESION_JKR)
+        return elastic + 3.0 * M_PI * law->surface_energy * g->r_eff;
+    return fabs(fn);
+}
+
+/* Tangential model on its history slice h (3 doubles), bounded by mu times the normal load.
+ * Branch-free: the pair pass runs this over several contacts at once (SIMD), so the two sides
+ * of a condition are selections, and no division can meet a zero. */
 RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_contact_coef *c,
-                                        const rbl_contact_geom *g, double fn, double dt,
-                                        double *h, double ft[3])
+                                     const rbl_contact_geom *g, double load, double dt,
+                                     double *h, double ft[3])
 {
     const double *n = g->n;
     double vn = g->v[0] * n[0] + g->v[1] * n[1] + g->v[2] * n[2];
     double vt[3] = {g->v[0] - vn * n[0], g->v[1] - vn * n[1], g->v[2] - vn * n[2]};
     ft[0] = ft[1] = ft[2] = 0.0;
-    double limit = c->mu * fabs(fn);
+    double limit = c->mu * load;
     if (law->tangent == RBL_TANGENT_SEED) {
         /* D_H = sum |v_t| dt; F = -min(k_t D_H, mu |F_n|) v_t / |v_t| (0 when v_t = 0). */
         double vmag = sqrt(vt[0] * vt[0] + vt[1] * vt[1] + vt[2] * vt[2]);
@@ -128,11 +203,12 @@ RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_conta
 }
 
 /* Rolling model on its history slice h (3 doubles, epsd2): the torque tr on the first body,
- * from the normal force fn and its elastic part. Both models use the rolling part of the
- * relative spin, w_t = w - (w . n) n (LIGGGHTS' default, torsionTorque off). */
+ * bounded by the normal load (epsd2) or from the spring's force (cdt; with JKR the load).
+ * Both use the rolling part of the relative spin, w_t = w - (w . n) n (LIGGGHTS' default,
+ * torsionTorque off). */
 RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact_coef *c,
-                                      const rbl_contact_geom *g, double fn, double elastic,
-                                      double dt, double *h, double tr[3])
+                                   const rbl_contact_geom *g, double load, double elastic,
+                                   double dt, double *h, double tr[3])
 {
     tr[0] = tr[1] = tr[2] = 0.0;
     if (law->rolling == RBL_ROLLING_NONE)
@@ -142,7 +218,8 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
     if (law->rolling == RBL_ROLLING_CDT) {
         /* M = -mu_r F_e R* (w / |w|) with its component along n removed */
         double wmag = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-        double s = -mu_r * elastic * r / (wmag > 0.0 ? wmag : 1.0);
+        double f = law->cohesion == RBL_COHESION_JKR ? load : elastic;
+        double s = -mu_r * f * r / (wmag > 0.0 ? wmag : 1.0);
         double m[3] = {s * w[0], s * w[1], s * w[2]};
         double mn = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
         tr[0] = m[0] - mn * n[0], tr[1] = m[1] - mn * n[1], tr[2] = m[2] - mn * n[2];
@@ -154,7 +231,7 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
         h[1] += kr * (w[1] - wn * n[1]);
         h[2] += kr * (w[2] - wn * n[2]);
         double m2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
-        double limit = mu_r * fabs(fn) * r;
+        double limit = mu_r * load * r;
         int full = m2 > limit * limit;
         double ratio = limit / (full ? sqrt(m2) : 1.0);
         ratio = full ? ratio : 1.0;
@@ -163,18 +240,23 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
     }
 }
 
-/* The law's sub-models in order: normal, cohesion, tangential (history h[0..2]), rolling
- * (h[3..5]). */
+/* The law's sub-models in order: normal (JKR's in place of Hertz's), cohesion (sjkr),
+ * tangential (history h[0..2]), rolling (h[3..5]). */
 RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
-                                     const rbl_contact_geom *g, double dt, double *h,
-                                     rbl_contact_out *o)
+                                  const rbl_contact_geom *g, double dt, double *h,
+                                  rbl_contact_out *o)
 {
     rbl_contact_coef c;
-    rbl_contact_coefficients(law, pc, g, &c);
+    double a_jkr = law->cohesion == RBL_COHESION_JKR
+                       ? rbl_jkr_radius(g->overlap, g->r_eff,
+                                        rbl_jkr_c(law->surface_energy, pc->y_star))
+                       : 0.0;
+    rbl_contact_coefficients(law, pc, g, a_jkr, &c);
     double elastic;
-    double fn = rbl_normal_force(&c, g, &elastic) + rbl_cohesion_force(law, g);
-    rbl_tangential_force(law, &c, g, fn, dt, h, o->ft);
-    rbl_rolling_torque(law, &c, g, fn, elastic, dt, h + 3, o->tr);
+    double fn = rbl_normal_force(law, pc, &c, g, a_jkr, &elastic) + rbl_cohesion_force(law, g);
+    double load = rbl_contact_load(law, g, fn, elastic);
+    rbl_tangential_force(law, &c, g, load, dt, h, o->ft);
+    rbl_rolling_torque(law, &c, g, load, elastic, dt, h + 3, o->tr);
     const double *n = g->n;
     o->f[0] = fn * n[0] + o->ft[0];
     o->f[1] = fn * n[1] + o->ft[1];
@@ -196,17 +278,25 @@ static inline double rbl_sjkr_work(double kc, double ri, double rj, double s)
 }
 
 /* Energy stored in one contact: the normal spring (1/2 k xi^2 linear, 2/5 k_H xi^(5/2)
- * Hertz), the tangential spring 1/2 k_t |s|^2, the rolling spring |M|^2 / (2 k_r), and the
- * cohesion's potential (negative: the work it would take to pull the bodies apart). The
- * separation s and radii ri, rj (rj < 0 for a wall) are for the cohesion. */
+ * Hertz, JKR's from where the contact formed), the tangential spring 1/2 k_t |s|^2, the
+ * rolling spring |M|^2 / (2 k_r), and sjkr's potential (negative: the work it would take to
+ * pull the bodies apart). The separation s and radii ri, rj (rj < 0 for a wall) are for sjkr. */
 static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pair_coef *pc,
                                         const rbl_contact_geom *g, const double *hist,
                                         double ri, double rj, double s)
 {
     rbl_contact_coef c;
-    rbl_contact_coefficients(law, pc, g, &c);
-    int hertz = law->from_materials || law->normal == RBL_NORMAL_HERTZ;
-    double e = (hertz ? 0.4 : 0.5) * c.kn * g->overlap * g->overlap;
+    double e = 0.0, a_jkr = 0.0;
+    if (law->cohesion == RBL_COHESION_JKR) {
+        double cj = rbl_jkr_c(law->surface_energy, pc->y_star);
+        a_jkr = rbl_jkr_radius(g->overlap, g->r_eff, cj);
+        e = rbl_jkr_energy(a_jkr, g->r_eff, cj, pc->y_star);
+    }
+    rbl_contact_coefficients(law, pc, g, a_jkr, &c);
+    if (law->cohesion != RBL_COHESION_JKR) {
+        int hertz = law->from_materials || law->normal == RBL_NORMAL_HERTZ;
+        e = (hertz ? 0.4 : 0.5) * c.kn * g->overlap * g->overlap;
+    }
     if (law->tangent == RBL_TANGENT_SPRING)
         e += 0.5 * c.kt * (hist[0] * hist[0] + hist[1] * hist[1] + hist[2] * hist[2]);
     if (law->rolling == RBL_ROLLING_EPSD2 && c.kt > 0.0)
@@ -269,9 +359,9 @@ static inline double rbl_pair_separation(const rbl_pair_arrays *a, const rbl_pac
  * from the first centre and +l2 n from the second (seed: l1 = (ri^2 - rj^2 + d^2) / 2d).
  * Branch-free, like rbl_contact_force. */
 RBL_KERNEL void rbl_pair_frame(const double d[3], double r2, double ri, double rj,
-                                  const double dv[3], const double wi[3], const double wj[3],
-                                  double mi, double mj, rbl_contact_geom *geo, double *l1_out,
-                                  double *l2_out)
+                               const double dv[3], const double wi[3], const double wj[3],
+                               double mi, double mj, rbl_contact_geom *geo, double *l1_out,
+                               double *l2_out)
 {
     /* 1/d as d / d^2: the square root and the division run side by side, not one after the
      * other (a contact's cost is the latency of its chain of operations) */
@@ -296,15 +386,29 @@ RBL_KERNEL void rbl_pair_frame(const double d[3], double r2, double ri, double r
     *l1_out = l1, *l2_out = l2;
 }
 
-/* Geometry of listed pair q, whose first grain's record is gi; 0 if the grains do not touch. */
+/* How far beyond touching listed pair q still counts as in contact: JKR's pull-off distance
+ * while it touches, else 0. */
+static inline double rbl_pair_reach(const rbl_sim *sim, size_t q)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    if (law->cohesion != RBL_COHESION_JKR || !sim->pairs.touch[q])
+        return 0.0;
+    uint32_t i = sim->pairs.i[q], j = sim->pairs.j[q];
+    double ri = sim->g.radius[i], rj = sim->g.radius[j];
+    const rbl_pair_coef *pc = rbl_pair_coef_of(sim, sim->g.material[i], sim->g.material[j]);
+    return rbl_jkr_reach(law->surface_energy, pc->y_star, ri * rj / (ri + rj));
+}
+
+/* Geometry of listed pair q, whose first grain's record is gi; 0 if the grains are apart by
+ * reach or more (rbl_pair_reach). */
 static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_grain *gi,
-                                    size_t q, rbl_contact_geom *geo, double *l1_out,
-                                    double *l2_out)
+                                    size_t q, double reach, rbl_contact_geom *geo,
+                                    double *l1_out, double *l2_out)
 {
     const rbl_packed_grain *gj = a->pk + a->j[q];
     double d[3];
     double r2 = rbl_pair_separation(a, gi, gj, q, d);
-    double rs = gi->radius + gj->radius;
+    double rs = gi->radius + gj->radius + reach;
     if (r2 >= rs * rs)
         return 0;
     double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
@@ -315,7 +419,7 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_g
 }
 
 /* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*; the wall at rest);
- * 0 if apart. */
+ * 0 if apart (a JKR contact: beyond its pull-off distance). */
 static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *vel,
                                     const double *om, rbl_contact_geom *geo, double *l1_out)
 {
@@ -325,8 +429,12 @@ static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *
     const rbl_plane *pl = &sim->walls[w->wall[q]];
     const double *x = g->pos + 3 * (size_t)i;
     double d = pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2] + pl->offset;
-    double r = g->radius[i];
-    if (d >= r)
+    double r = g->radius[i], reach = r;
+    const rbl_contact_law *law = &sim->cfg.law;
+    if (law->cohesion == RBL_COHESION_JKR && w->touch[q]) /* JKR holds in tension */
+        reach += rbl_jkr_reach(law->surface_energy,
+                               rbl_pair_coef_of(sim, g->material[i], pl->material)->y_star, r);
+    if (d >= reach)
         return 0;
     geo->n[0] = pl->n[0], geo->n[1] = pl->n[1], geo->n[2] = pl->n[2];
     geo->overlap = r - d;

@@ -323,6 +323,8 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
 /* The history of (id_a, other), or NULL. */
 /* The law's models are known ones and their parameters in range (law.c). */
 int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err);
+/* The farthest beyond touching a JKR contact of grains up to r_max can hold (0 without JKR). */
+double rbl_jkr_reach_max(const rbl_sim *sim, double r_max);
 const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32_t other);
 /* A pair's history seen with its bodies' order swapped: the vector slices (tangential spring,
  * rolling spring) change sign, the seed's scalar D_H does not. dst may be src. */

@@ -95,7 +95,7 @@ int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err)
 {
     if ((unsigned)law->normal > RBL_NORMAL_HERTZ || (unsigned)law->damping > RBL_DAMPING_TSUJI ||
         (unsigned)law->tangent > RBL_TANGENT_SPRING || (unsigned)law->rolling > RBL_ROLLING_EPSD2 ||
-        (unsigned)law->cohesion > RBL_COHESION_SJKR || (unsigned)law->from_materials > 1)
+        (unsigned)law->cohesion > RBL_COHESION_JKR || (unsigned)law->from_materials > 1)
         return rbl_error_set(err, RBL_EINVAL,
                              "contact law: unknown model (normal %d, damping %d, tangential %d, "
                              "rolling %d, cohesion %d, from materials %d)",
@@ -106,12 +106,33 @@ int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err)
         return rbl_error_set(err, RBL_EINVAL,
                              "contact law: rolling friction must be in (0, 1]: '%g'",
                              law->rolling_friction);
-    if (law->cohesion != RBL_COHESION_NONE &&
+    if (law->cohesion == RBL_COHESION_JKR && !law->from_materials)
+        return rbl_error_set(err, RBL_EINVAL, "contact law: jkr cohesion takes E* from the "
+                                              "materials: it needs normal: hertz-mindlin");
+    if (law->cohesion == RBL_COHESION_JKR &&
+        !(law->surface_energy > 0.0 && isfinite(law->surface_energy)))
+        return rbl_error_set(err, RBL_EINVAL, "contact law: surface energy must be > 0: '%g'",
+                             law->surface_energy);
+    if (law->cohesion == RBL_COHESION_SJKR &&
         !(law->cohesion_energy_density > 0.0 && isfinite(law->cohesion_energy_density)))
         return rbl_error_set(err, RBL_EINVAL,
                              "contact law: cohesion energy density must be > 0: '%g'",
                              law->cohesion_energy_density);
     return RBL_OK;
+}
+
+double rbl_jkr_reach_max(const rbl_sim *sim, double r_max)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    double reach = 0.0;
+    if (law->cohesion != RBL_COHESION_JKR || !sim->coef)
+        return 0.0;
+    /* the largest R* is a grain's own radius, on a wall; the softest pair reaches farthest */
+    for (int k = 0; k < sim->n_materials * sim->n_materials; k++)
+        reach = fmax(reach, 0.75 * cbrt(M_PI * M_PI * law->surface_energy *
+                                        law->surface_energy * r_max /
+                                        (sim->coef[k].y_star * sim->coef[k].y_star)));
+    return reach;
 }
 
 int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)

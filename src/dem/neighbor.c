@@ -215,6 +215,8 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
         r_max = least / 8.0;
     }
     sim->skin = sim->cfg.skin > 0.0 ? sim->cfg.skin : 0.2 * r_max;
+    /* a JKR contact holds beyond touching: the list must keep it until a rebuild */
+    sim->skin = fmax(sim->skin, 2.0 * rbl_jkr_reach_max(sim, r_max));
     sim->cutoff_max = 2.0 * r_max + sim->skin;
     sim->by_size = setup_by_size(sim, r_min, r_max);
     if (sim->by_size) {

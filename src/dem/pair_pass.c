@@ -105,12 +105,19 @@ static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, 
         RUN(normal, damping, RBL_TANGENT_SPRING, materials, 0, 0); break;                     \
     }
 #define RUN_SUBMODELS(normal, damping, materials)                                             \
-    switch (law->rolling * 2 + law->cohesion) {                                               \
+    switch (law->rolling * 2 + law->cohesion) { /* sjkr (jkr: RUN_JKR) */                     \
     case 1: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 0, 1); break;                 \
     case 2: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 1, 0); break;                 \
     case 3: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 1, 1); break;                 \
     case 4: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 2, 0); break;                 \
     case 5: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 2, 1); break;                 \
+    }
+/* JKR: from materials only, with each rolling model. */
+#define RUN_JKR                                                                               \
+    switch (law->rolling) {                                                                   \
+    case 0: RUN(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, 0, 2); break;    \
+    case 1: RUN(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, 1, 2); break;    \
+    case 2: RUN(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, 2, 2); break;    \
     }
 /* The normal and damping models, then RUNNER for the rest. */
 #define DISPATCH(RUNNER)                                                                      \
@@ -140,6 +147,8 @@ block_compute(pair_block *b, const rbl_contact_law *law, double dt)
     const int lanes = (b->n + LANES - 1) / LANES * LANES;
     if (law->rolling == RBL_ROLLING_NONE && law->cohesion == RBL_COHESION_NONE) {
         DISPATCH(RUN_TANGENTS);
+    } else if (law->tangent == RBL_TANGENT_SPRING && law->cohesion == RBL_COHESION_JKR) {
+        RUN_JKR;
     } else if (law->tangent == RBL_TANGENT_SPRING) {
         DISPATCH(RUN_SUBMODELS);
     } else {
@@ -164,6 +173,7 @@ typedef struct pair_pass_input {
     uint32_t *contacts;
     size_t n_pairs;
     size_t hist_width; /* 3, or 6 with a rolling spring */
+    int jkr;           /* contacts hold in tension */
     int sparse;
 } pair_pass_input;
 
@@ -281,6 +291,10 @@ static size_t pair_chunk(const pair_pass_input *input, pair_block *b, long begin
         double r2 = rbl_pair_separation(arrays, gi, gj, q, d);
         double rs = gi->radius + gj->radius;
         int touching = r2 < rs * rs;
+        if (in.jkr && !touching && in.touch[q]) { /* rare: a JKR contact held in tension */
+            double reach = rs + rbl_pair_reach(in.sim, q);
+            touching = r2 < reach * reach;
+        }
         int l = b->n;
         b->q[l] = q, b->i[l] = i;
         b->dx[l] = d[0], b->dy[l] = d[1], b->dz[l] = d[2], b->r2[l] = r2;
@@ -317,8 +331,7 @@ void rbl_pair_pass(rbl_sim *sim)
      * grains come in order, which the hardware follows by itself. */
     const pair_pass_input input = {
         rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, p->i_start, g->material,
-        p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,
-        rbl_hist_width(&sim->cfg.law), p->n < g->n};
+        p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,        rbl_hist_width(&sim->cfg.law), sim->cfg.law.cohesion == RBL_COHESION_JKR, p->n < g->n};
     size_t touching = 0;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {

@@ -49,8 +49,8 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     for (size_t q = 0; packed && q < pl->n; q++) {
         rbl_contact_geom geo;
         double l1, l2;
-        if (!pl->touch[q] ||
-            !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q, &geo, &l1, &l2))
+        if (!pl->touch[q] || !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q,
+                                                rbl_pair_reach(sim, q), &geo, &l1, &l2))
             continue;
         uint32_t i = pl->i[q], j = pl->j[q];
         contacts++;

@@ -76,7 +76,8 @@ static double get_f64(buf *b)
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
     X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
     X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
-    X(self_gravity.lattice) X(escape) X(law.rolling_friction) X(law.cohesion_energy_density)
+    X(self_gravity.lattice) X(escape) X(law.rolling_friction) X(law.cohesion_energy_density) \
+    X(law.surface_energy)
 #define CFG_INTS(X)                                                                            \
     X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
     X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \

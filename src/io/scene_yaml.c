@@ -120,8 +120,9 @@ static int parse_rolling_cohesion(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_con
 {
     static const char *const rolling_keys[] = {"model", "friction", NULL};
     static const char *const rolling_models[] = {"none", "cdt", "epsd2", NULL};
-    static const char *const cohesion_keys[] = {"model", "energy_density", NULL};
-    static const char *const cohesion_models[] = {"none", "sjkr", NULL};
+    static const char *const cohesion_keys[] = {"model", "energy_density", "surface_energy",
+                                                NULL};
+    static const char *const cohesion_models[] = {"none", "sjkr", "jkr", NULL};
     yaml_node_t *r = rbl_yaml_get(c, contact, "rolling");
     if (r) {
         int model = 0, rc;
@@ -153,12 +154,32 @@ static int parse_rolling_cohesion(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_con
             (rc = rbl_yaml_choice(c, h, "model", cohesion_models, &model)))
             return rc;
         if (!rbl_yaml_get(c, h, "model"))
-            return rbl_yaml_fail(c, h, RBL_EPARSE, "'cohesion' needs 'model' (sjkr)");
+            return rbl_yaml_fail(c, h, RBL_EPARSE, "'cohesion' needs 'model' (sjkr or jkr)");
         law->cohesion = (rbl_cohesion_model)model;
-        if (model != RBL_COHESION_NONE &&
-            (rc = rbl_yaml_req_number(c, h, "energy_density", &law->cohesion_energy_density,
-                                      0.0, 1, "cohesion")) != RBL_OK)
+        const char *needs = model == RBL_COHESION_SJKR  ? "energy_density"
+                            : model == RBL_COHESION_JKR ? "surface_energy"
+                                                        : NULL;
+        const char *other = model == RBL_COHESION_SJKR ? "surface_energy" : "energy_density";
+        if (needs && rbl_yaml_get(c, h, other))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, h, other), RBL_EPARSE,
+                                 "cohesion model %s takes '%s', not '%s'",
+                                 cohesion_models[model], needs, other);
+        if (needs && (rc = rbl_yaml_req_number(c, h, needs,
+                                               model == RBL_COHESION_SJKR
+                                                   ? &law->cohesion_energy_density
+                                                   : &law->surface_energy,
+                                               0.0, 1, "cohesion")) != RBL_OK)
             return rc;
+        if (model == RBL_COHESION_JKR && !rbl_yaml_get(c, contact, "normal"))
+            return rbl_yaml_fail(c, h, RBL_EPARSE, "cohesion model jkr needs normal: "
+                                 "hertz-mindlin (E* from the materials)");
+        if (model == RBL_COHESION_JKR) {
+            const char *normal = rbl_yaml_scalar(rbl_yaml_get(c, contact, "normal"));
+            if (!normal || strcmp(normal, "hertz-mindlin") != 0)
+                return rbl_yaml_fail(c, h, RBL_EPARSE, "cohesion model jkr needs normal: "
+                                     "hertz-mindlin (E* from the materials), not '%s'",
+                                     normal ? normal : "?");
+        }
     }
     return RBL_OK;
 }
