@@ -30,7 +30,7 @@ static void progress(const rbl_run_status *st, void *userdata)
 {
     (void)userdata;
     double frac = st->total_steps ? (double)st->step / (double)st->total_steps : 1.0;
-    double rate = st->wall_seconds > 0.0 ? (double)st->step / st->wall_seconds : 0.0;
+    double rate = st->steps_per_second;
     double eta = rate > 0.0 ? (double)(st->total_steps - st->step) / rate : 0.0;
     fprintf(stderr, "\r  %5.1f%%  t = %-10.4g s  %zu particles  %.0f steps/s  ETA %d:%02d   ",
             100.0 * frac, st->time, st->grains, rate, (int)(eta / 60.0), (int)eta % 60);
@@ -39,8 +39,20 @@ static void progress(const rbl_run_status *st, void *userdata)
     fflush(stderr);
 }
 
+/* The end state (output.final) and the checkpoints this run left, where a user looks for them
+ * to continue. */
+static void print_final_and_checkpoints(const rbl_run_report *rep, const char *scene_path)
+{
+    if (rep->final_file[0])
+        printf("final          %s/%s\n", rep->output_dir, rep->final_file);
+    if (rep->checkpoints)
+        printf("checkpoints    %zu in %s, the last %s (to go on: rubble run %s --restart %s/%s)\n",
+               rep->checkpoints, rep->output_dir, rep->last_checkpoint, scene_path,
+               rep->output_dir, rep->last_checkpoint);
+}
+
 /* The report of an impulse scene (objects, seed 003): the seed's four phases per step. */
-static void report_impulse(const rbl_run_report *rep, double drift)
+static void report_impulse(const rbl_run_report *rep, double drift, const char *scene_path)
 {
     char mem[32];
     double steps = rep->steps ? (double)rep->steps : 1.0, sum = 0.0;
@@ -65,6 +77,7 @@ static void report_impulse(const rbl_run_report *rep, double drift)
            rep->contacts, rep->fallbacks, rep->capped);
     printf("output         %s/objects.pvd (%zu frames; Tensor Glyph of 'shape' draws the "
            "ellipsoids), %s/thermo.csv\n", rep->output_dir, rep->frames, rep->output_dir);
+    print_final_and_checkpoints(rep, scene_path);
     printf("peak memory    %s\n", cli_bytes(cli_peak_rss_bytes(), mem, sizeof mem));
 }
 
@@ -129,7 +142,7 @@ int cmd_run(int argc, char **argv)
                        : 0.0;
     printf("scene          %s\n", scene_path);
     if (rep.impulse) {
-        report_impulse(&rep, drift);
+        report_impulse(&rep, drift, scene_path);
         rbl_scene_free(scene);
         return 0;
     }
@@ -174,6 +187,7 @@ int cmd_run(int argc, char **argv)
     printf("largest overlap %.3g of the smaller radius\n", rep.max_overlap_ratio);
     printf("output         %s/grains.pvd (%zu frames), %s/thermo.csv\n", rep.output_dir,
            rep.frames, rep.output_dir);
+    print_final_and_checkpoints(&rep, scene_path);
     if (rep.frames_elsewhere)
         printf("               %zu earlier frames are not in %s (written before the restart, "
                "elsewhere): grains.pvd lists only what the folder holds\n",

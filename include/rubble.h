@@ -602,6 +602,8 @@ typedef struct rbl_run_status {
     double time, end_time;   /* simulated, s */
     size_t grains;
     double wall_seconds;     /* since the start of the run */
+    double steps_per_second; /* over the last 10 s or so of wall time (a restart's steps done
+                                before the checkpoint do not count): for an ETA */
 } rbl_run_status;
 
 typedef void (*rbl_progress_fn)(const rbl_run_status *status, void *userdata);
@@ -636,6 +638,9 @@ typedef struct rbl_run_report {
     int threads_fewest;           /* with the default count, fewer while the cores were shared */
     rbl_sim_timers timers;
     char output_dir[1024];       /* where the files went */
+    size_t checkpoints;           /* this run's checkpoints still there (output.checkpoint_keep) */
+    char last_checkpoint[64];     /* the latest one's name in output_dir, or "" */
+    char final_file[256];         /* output.final's name in output_dir, or "" */
     /* an impulse scene (objects, seed 003): grains, clumps and the timers above stay 0 */
     int impulse;
     size_t objects;

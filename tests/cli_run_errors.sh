@@ -71,6 +71,14 @@ scene jkr_linear 's/friction: 0.5}/friction: 0.5, cohesion: {model: jkr, surface
 expect jkr_linear "jkr_linear.yaml:7:[0-9]*: cohesion model jkr needs normal: hertz-mindlin.*'linear'"
 scene jkr_density 's/friction: 0.5}/friction: 0.5, cohesion: {model: jkr, energy_density: 5}}/'
 expect jkr_density "jkr_density.yaml:7:[0-9]*: cohesion model jkr takes 'surface_energy', not 'energy_density'"
+scene quoted_number 's/kn: 2000/kn: "2000"/'
+expect quoted_number "quoted_number.yaml:6:[0-9]*: 'kn' must be a number, not a quoted string: '2000'"
+scene frames_zero 's/every: 0.005/every: 0/'
+expect frames_zero "frames_zero.yaml:16:[0-9]*: 'every' must be > 0: '0'"
+mkdir -p adir
+"$RUBBLE" run adir > out.txt 2> err.txt && { echo "FAIL [adir]: a directory was run"; failures=$((failures+1)); }
+grep -q "adir: a directory, not a scene file" err.txt || {
+    echo "FAIL [adir]: stderr lacks the directory message:"; cat err.txt; failures=$((failures+1)); }
 scene too_full 's/count: 100/count: 100000/'
 expect too_full "too_full.yaml:13:[0-9]*: only [0-9]* of 100000 grains fit"
 

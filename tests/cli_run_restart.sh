@@ -78,3 +78,13 @@ printf 'XXXX' | dd of=bad.bin bs=1 seek=500 conv=notrunc 2> /dev/null
 "$RUBBLE" run ck.yaml --output D --restart bad.bin > out.txt 2> err.txt && fail "corrupt checkpoint accepted"
 grep -q "checksum mismatch" err.txt || fail "message: $(cat err.txt)"
 echo "ok: $(cat err.txt)"
+# output.checkpoint_keep: the last K of a run stay, and the report names them and output.final
+sed 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, checkpoint_every: 0.002, checkpoint_keep: 2, final: end.txt}/' \
+    "$SCENES/small.yaml" > keep.yaml
+"$RUBBLE" run keep.yaml --output K > out.txt || fail "the run keeping 2 checkpoints failed"
+[ "$(ls K/checkpoint_*.bin | wc -l)" -eq 2 ] || fail "not 2 checkpoints kept: $(ls K)"
+last=$(ls K/checkpoint_*.bin | tail -1)
+grep -q "^checkpoints    2 in K, the last $(basename "$last") (to go on: rubble run keep.yaml --restart $last)" out.txt ||
+    fail "the report does not name the checkpoints: $(cat out.txt)"
+grep -q "^final          K/end.txt" out.txt || fail "the report does not name the final file"
+echo "ok: 2 checkpoints kept, named in the report with the final file"

@@ -15,3 +15,14 @@ plot theory(x) with lines lw 6 lc rgb 'gray80' title '0.7 m (v_0 - a t)^2, a = 5
      dir.'/contact-models-roll-cdt-liggghts.csv' using 1:2 with points pt 6 ps 1 lc rgb 'blue' title 'cdt, LIGGGHTS', \
      dir.'/contact-models-roll-epsd2-rubble.csv' using 1:2 with lines lw 2 dt 2 lc rgb 'red' title 'epsd2, rubble', \
      dir.'/contact-models-roll-epsd2-liggghts.csv' using 1:2 with points pt 4 ps 1 lc rgb 'red' title 'epsd2, LIGGGHTS'
+
+# JKR: the force on the sphere from the floor over the contact; fc: the pull-off force
+set output dir.'/contact-models-jkr.png'
+set title 'JKR: a bead (r = 1 mm, w = 0.05 J/m^2) bouncing off a floor, no damping'
+set xlabel 't  [s]'
+set ylabel 'force on the bead from the floor  [N]'
+set key top right
+set xrange [0:0.001]
+set yrange [*:*]
+plot dir.'/contact-models-jkr.csv' using 1:($2 != 0 ? $2 : 1/0) with lines lw 2 lc rgb 'blue' title 'rubble', \
+     -fc with lines lw 1 dt 2 lc rgb 'black' title '-3/2 {/Symbol p} w R (pull-off force)'

@@ -158,7 +158,41 @@ xi_rbl=$(awk -v r=$R 'BEGIN { n = 0 } !/^#/ { x[n] = $1; y[n] = $2; z[n] = $3; n
     END { printf "%.9g", 2 * r - sqrt((x[1]-x[0])^2 + (y[1]-y[0])^2 + (z[1]-z[0])^2) }' sjkr_out/final.txt)
 echo "overlap at rest: rubble $xi_rbl, LIGGGHTS $xi_lig, balance $XI"
 
-gnuplot -e "dir='$DOCS'; m=$MASS; v0=$V0; a=5*$MUR*9.81/7" "$ROOT/validation/contact_models.gp"
+echo "== jkr: a sphere against a floor, undamped"
+# JKR theory on a wall (R* = r, E* = E / 2(1 - nu^2)): the force along the way, and the energy
+# lost at snap-off, the work of F from xi_c to 0 (midpoint rule over the contact radius)
+W=0.05; DT3=1e-7; STEPS3=20000
+set -- $(awk -v E=$E -v nu=$NU -v r=$R -v w=$W -v rho=$RHO 'BEGIN {
+    pi = 3.141592653589793; ys = E / (2 * (1 - nu^2)); c = sqrt(2 * pi * w / ys);
+    ac = (r * c / 4)^(2 / 3); a0 = (r * c)^(2 / 3); n = 100000; lost = 0;
+    for (k = 0; k < n; k++) { a = ac + (k + 0.5) * (a0 - ac) / n;
+        f = 4 * ys * a^3 / (3 * r) - 2 * ys * c * a^1.5;
+        lost -= f * (2 * a / r - c / (2 * sqrt(a))) * (a0 - ac) / n }
+    m = rho * 4 / 3 * pi * r^3; v0 = sqrt(2 * 3 * lost / m);
+    printf "%.15g %.15g %.15g %.15g", 1.5 * pi * w * r, lost, v0, sqrt(v0^2 - 2 * lost / m) }')
+FC=$1; LOST=$2; VJ=$3; VOUT=$4
+printf '0 0 %s %s 0 0 -%s\n' $(awk -v r=$R 'BEGIN { printf "%.15g", r + 1e-7 }') $R $VJ > jkr.txt
+cat > jkr.yaml <<YAML
+domain: {min: [-0.01, -0.01, -0.001], max: [0.01, 0.01, 0.01]}
+materials:
+  - {name: glass, density: $RHO, youngs_modulus: $E, poisson_ratio: $NU, restitution: 1,
+     friction: $MU}
+contact: {normal: hertz-mindlin, tangential: spring, cohesion: {model: jkr, surface_energy: $W}}
+walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
+grains: [{file: jkr.txt}]
+run: {dt: $DT3, steps: $STEPS3, threads: 1}
+output: {folder: jkr_out, final: final.txt, thermo_every: $DT3}
+YAML
+"$RUBBLE" run jkr.yaml --quiet > /dev/null
+# the pull the sphere exerts on the floor at its strongest (wall1_fz > 0 in tension)
+fc_rbl=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "wall1_fz") col = c; next }
+    $col > m { m = $col } END { printf "%.9g", m }' jkr_out/thermo.csv)
+vout_rbl=$(awk '!/^#/ { printf "%.9g", $7 }' jkr_out/final.txt)
+echo "pull-off force: rubble $fc_rbl N, theory $FC N; rebound: rubble $vout_rbl m/s, theory $VOUT m/s"
+awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "wall1_fz") col = c; next }
+    NR % 5 == 0 { print $1 "," (-$col) }' jkr_out/thermo.csv > "$DOCS/contact-models-jkr.csv"
+
+gnuplot -e "dir='$DOCS'; m=$MASS; v0=$V0; a=5*$MUR*9.81/7; fc=$FC" "$ROOT/validation/contact_models.gp"
 {
 echo "# Rolling resistance and cohesion"
 echo
@@ -206,6 +240,23 @@ echo "|---|---|---|---|"
 awk -v a="$xi_rbl" -v b="$xi_lig" -v t="$XI" 'BEGIN {
     printf "| overlap at rest | %.6e m | %.6e m | %.6e m |\n", a, b, t
     printf "| relative to the balance | %.1e | %.1e | |\n", (a - t) / t, (b - t) / t }'
+echo
+echo "## JKR: a sphere bouncing off a floor"
+echo
+echo "One bead as above with JKR adhesion (surface energy w = $W J/m^2, restitution 1: no"
+echo "damping), thrown at the floor with three times the energy the adhesion hysteresis takes"
+echo "(v0 = $(awk -v v=$VJ 'BEGIN { printf "%.4g", v }') m/s), dt = $DT3 s, force on the floor every step. LIGGGHTS 3.8 has no JKR"
+echo "model; the reference is the theory (Johnson, Kendall and Roberts 1971). On the way out the"
+echo "contact is pulled through the pull-off force 3/2 pi w R* before it lets go at"
+echo "xi_c = -3/4 (pi^2 w^2 R*/E*^2)^(1/3); the energy lost is the work of the force from xi_c"
+echo "to 0, computed by quadrature in the script."
+echo
+echo "| quantity | rubble | theory | difference |"
+echo "|---|---|---|---|"
+awk -v a="$fc_rbl" -v t="$FC" 'BEGIN { printf "| largest pull on the floor (pull-off force) | %.6e N | %.6e N | %+.1e |\n", a, t, (a - t) / t }'
+awk -v a="$vout_rbl" -v t="$VOUT" 'BEGIN { printf "| rebound speed | %.6f m/s | %.6f m/s | %+.1e |\n", a, t, (a - t) / t }'
+echo
+echo "![force of the JKR contact over time](contact-models-jkr.png)"
 } > contact_models.md
 cp contact_models.md "$DOCS/contact_models.md"
 cat contact_models.md

@@ -309,7 +309,7 @@ static int write_checkpoint(const rbl_scene *s, const outputs *o, const rbl_fdo_
                             uint64_t step, const rbl_pour_state *pours, rbl_error *err)
 {
     char name[64];
-    snprintf(name, sizeof name, "checkpoint_%09llu.bin", (unsigned long long)step);
+    rbl_checkpoint_name(name, sizeof name, step);
     char *path = rbl_path_join(o->dir, name);
     int rc = path ? rbl_fdo_checkpoint_write(path, s, sim, step, pours, o->times, o->n_frames,
                                              &o->log, err)
@@ -449,10 +449,12 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         rc = add_thermo(&o, sim, 0, 0, err);
     if (rc == RBL_OK && !opt->restart)
         rc = write_frame(&o, sim, 0, err);
-    double start = rbl_now(), last = start, phases[4] = {0, 0, 0, 0};
-    double interval = opt->progress_interval > 0 ? opt->progress_interval : 0.5;
+    double start = rbl_now(), phases[4] = {0, 0, 0, 0};
     size_t fallbacks = 0, capped = 0;
     uint64_t first = step;
+    rbl_progress progress;
+    rbl_progress_start(&progress, opt, step, start);
+    rbl_checkpoint_series checkpoints = {.keep = s->checkpoint_keep};
     while (rc == RBL_OK && step < total) {
         rc = rbl_fdo_sim_step(sim, 1, err);
         step++;
@@ -472,13 +474,10 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
             rc = pour_objects(s, sim, pours, (double)step * dt, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
             rc = write_checkpoint(s, &o, sim, step, pours, err);
-        double now = rbl_now();
-        if (opt->progress && (now - last >= interval || step == total)) {
-            rbl_run_status status = {step, total, (double)step * dt, end_time,
-                                     rbl_fdo_sim_count(sim), now - start};
-            opt->progress(&status, opt->userdata);
-            last = now;
-        }
+        if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
+            rc = rbl_checkpoint_series_add(&checkpoints, o.dir, step, err);
+        rbl_progress_update(&progress, step, total, (double)step * dt, end_time,
+                            rbl_fdo_sim_count(sim), rbl_now());
     }
     if (rc == RBL_OK && s->final_grains) {
         char *path = rbl_path_join(o.dir, s->final_grains);
@@ -508,7 +507,12 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         rep->frames_elsewhere = o.elsewhere;
         rep->threads = rbl_fdo_sim_threads(sim);
         snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
+        rep->checkpoints = rbl_checkpoint_series_kept(&checkpoints, rep->last_checkpoint,
+                                                      sizeof rep->last_checkpoint);
+        snprintf(rep->final_file, sizeof rep->final_file, "%s",
+                 s->final_grains ? s->final_grains : "");
     }
+    rbl_checkpoint_series_free(&checkpoints);
     for (size_t k = 0; k < o.n_frames; k++)
         free(o.files[k]);
     free(o.files), free(o.times);

@@ -386,7 +386,7 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     memcpy(at, &v, 8), at += 8;
     memcpy(at, &unit, 8); /* the spin unit, fixed at the start */
     char name[64];
-    snprintf(name, sizeof name, "checkpoint_%09llu.bin", (unsigned long long)step);
+    rbl_checkpoint_name(name, sizeof name, step);
     char *path = rbl_path_join(o->dir, name);
     int rc = path ? rbl_checkpoint_write(path, sim, blob, len, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -610,10 +610,12 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         if (rc == RBL_OK)
             rc = write_shells(s, &o, sim, err);
     }
-    double start = rbl_now(), last_progress = start;
+    double start = rbl_now();
     uint64_t first_step = step;
+    rbl_progress progress;
+    rbl_progress_start(&progress, opt, step, start);
+    rbl_checkpoint_series checkpoints = {.keep = s->checkpoint_keep};
     const uint64_t chunk = 200;
-    double interval = opt->progress_interval > 0.0 ? opt->progress_interval : 0.5;
     double grain_steps = 0.0;
     rbl_core_share share; /* the default thread count gives way to other programs */
     rbl_core_share_start(&share, sim, !opt->threads && !s->cfg.threads);
@@ -654,12 +656,9 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             rc = pour(s, sim, ps, (double)step * dt, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
             rc = write_checkpoint(s, &o, ps, sim, step, unit, err);
-        double now = rbl_now();
-        if (opt->progress && (now - last_progress >= interval || step == total)) {
-            rbl_run_status st = {step, total, (double)step * dt, end_time, v.n, now - start};
-            opt->progress(&st, opt->userdata);
-            last_progress = now;
-        }
+        if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
+            rc = rbl_checkpoint_series_add(&checkpoints, o.dir, step, err);
+        rbl_progress_update(&progress, step, total, (double)step * dt, end_time, v.n, rbl_now());
     }
     rep->seconds = rbl_now() - start;
     if (rc == RBL_OK && s->final_grains) {
@@ -688,7 +687,12 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->threads_fewest = share.fewest;
         snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
         rbl_sim_timers_get(sim, &rep->timers);
+        rep->checkpoints = rbl_checkpoint_series_kept(&checkpoints, rep->last_checkpoint,
+                                                      sizeof rep->last_checkpoint);
+        snprintf(rep->final_file, sizeof rep->final_file, "%s",
+                 s->final_grains ? s->final_grains : "");
     }
+    rbl_checkpoint_series_free(&checkpoints);
     free(ps);
     outputs_free(&o);
     rbl_sim_destroy(sim);

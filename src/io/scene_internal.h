@@ -96,6 +96,7 @@ struct rbl_scene {
     double frame_every;       /* s of simulated time; 0 = no frames */
     double thermo_every;
     double checkpoint_every;  /* s; 0 = none */
+    size_t checkpoint_keep;   /* the last K checkpoints of a run are kept; 0 = all */
     char *final_grains;       /* file name in the output folder, or NULL */
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
     rbl_mark at_length;       /* run.time or run.steps */

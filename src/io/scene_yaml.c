@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err)
 {
@@ -701,6 +702,7 @@ static int parse_layers(rbl_yaml_ctx *c, yaml_node_t *n)
 static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
+                                       "checkpoint_keep",
                                        "final", "shells", "layers", NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, n, "output", keys);
@@ -722,11 +724,25 @@ static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
                     "'final' must be a file name (written in the output folder)");
     if (final && !(s->final_grains = strdup(final)))
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
-    if ((rc = rbl_yaml_opt_number(c, n, "every", &s->frame_every, 0.0, 0, INFINITY)) ||
+if ((rc = rbl_yaml_opt_number(c, n, "every", &s->frame_every, 0.0, 1, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)) ||
         (rc =
              rbl_yaml_opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
         return rc;
+    yaml_node_t *keep = rbl_yaml_get(c, n, "checkpoint_keep");
+    if (keep) {
+        double k = 0.0;
+        if ((rc = rbl_yaml_number(c, keep, "checkpoint_keep", &k)) != RBL_OK)
+            return rc;
+        if (!(k >= 1.0 && k <= 1e6 && k == floor(k)))
+            return rbl_yaml_fail(c, keep, RBL_ERANGE,
+                                 "'checkpoint_keep' must be a whole number from 1 to 1000000: "
+                                 "'%s'", rbl_yaml_scalar(keep));
+        if (!rbl_yaml_get(c, n, "checkpoint_every"))
+            return rbl_yaml_fail(c, keep, RBL_EPARSE,
+                                 "'checkpoint_keep' needs 'checkpoint_every'");
+        s->checkpoint_keep = (size_t)k;
+    }
     s->at_frame_every =
         rbl_yaml_mark(rbl_yaml_get(c, n, "every") ? rbl_yaml_get(c, n, "every") : n);
     s->at_thermo_every =
@@ -909,6 +925,11 @@ int rbl_scene_load(const char *path, rbl_scene **out, rbl_error *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return rbl_error_set(err, RBL_EIO, "%s: a directory, not a scene file", path);
+    }
     int pre = prescan(f, path, err);
     if (pre != RBL_OK) {
         fclose(f);

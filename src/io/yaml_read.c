@@ -87,6 +87,11 @@ int rbl_yaml_number(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, double *ou
     const char *v = rbl_yaml_scalar(n);
     if (!v)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' must be a number", key);
+    if (n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+        n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+        return rbl_yaml_fail(c, n, RBL_EPARSE,
+                             "'%s' must be a number, not a quoted string: '%s' (drop the quotes)",
+                             key, v);
     static const char *const yaml_special[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF",
                                                 "-.inf", "-.Inf", "-.INF", "+.inf", NULL};
     for (int i = 0; yaml_special[i]; i++)
