@@ -1,25 +1,12 @@
-/* mesh.c — closed triangle meshes (KL1): equal corners welded into shared vertices, then the
- * checks that make inside and outside well defined — no degenerate facet, every edge shared by
+/* mesh.c — triangle meshes (KL1, walls): corners within a millionth of the mesh's size welded
+ * into shared vertices, facets without area refused; for a solid, then the checks that make
+ * inside and outside well defined — no degenerate facet, every edge shared by
  * exactly two facets that traverse it in opposite directions — and outward orientation
  * (positive enclosed volume, divergence theorem). */
 #include "shape_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct corner {
-    double p[3];
-    size_t at; /* 3 * facet + corner */
-} corner;
-
-static int corner_cmp(const void *x, const void *y)
-{
-    const corner *a = x, *b = y;
-    for (int k = 0; k < 3; k++)
-        if (a->p[k] != b->p[k])
-            return a->p[k] < b->p[k] ? -1 : 1;
-    return 0;
-}
 
 typedef struct edge_use {
     uint32_t lo, hi; /* vertex indices, lo < hi */
@@ -88,6 +75,128 @@ static int check_edges(const char *path, rbl_mesh *m, rbl_error *err)
     return rc;
 }
 
+/* Corners within this fraction of the bounding box's diagonal are one vertex: STL exporters
+ * leave seams of a few ulps (binary STL stores floats: 6e-8 relative), and no real mesh has
+ * vertices a millionth of its size apart. */
+#define WELD_RELATIVE 1e-6
+
+typedef struct weld_key {
+    int64_t cell[3];
+    size_t corner;
+} weld_key;
+
+static int weld_key_cmp(const void *x, const void *y)
+{
+    const weld_key *a = x, *b = y;
+    for (int k = 0; k < 3; k++)
+        if (a->cell[k] != b->cell[k])
+            return a->cell[k] < b->cell[k] ? -1 : 1;
+    return a->corner < b->corner ? -1 : (a->corner > b->corner);
+}
+
+/* The first of keys[0..n) in cell c, or n. */
+static size_t weld_find(const weld_key *keys, size_t n, const int64_t c[3])
+{
+    size_t lo = 0, hi = n;
+    weld_key probe = {{c[0], c[1], c[2]}, 0};
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (weld_key_cmp(&keys[mid], &probe) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int rbl_mesh_weld(const double *corners, size_t n_triangles, const char *path, rbl_mesh *mesh,
+                  rbl_error *err)
+{
+    memset(mesh, 0, sizeof *mesh);
+    if (n_triangles == 0)
+        return rbl_error_set(err, RBL_EINVAL, "%s: the mesh has no facets", path);
+    if (n_triangles > UINT32_MAX / 3)
+        return rbl_error_set(err, RBL_ETOOBIG, "%s: %zu facets are too many", path, n_triangles);
+    size_t nc = 3 * n_triangles;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t k = 0; k < nc; k++)
+        for (int a = 0; a < 3; a++) {
+            double x = corners[3 * k + (size_t)a];
+            if (!isfinite(x))
+                return rbl_error_set(err, RBL_EPARSE, "%s: facet %zu has a vertex coordinate "
+                                     "that is not finite (%g)", path, k / 3 + 1, x);
+            lo[a] = fmin(lo[a], x), hi[a] = fmax(hi[a], x);
+        }
+    double diag = sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                       (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    double tol = WELD_RELATIVE * diag, cell = tol > 0 ? 2.0 * tol : 1.0;
+    weld_key *keys = malloc(nc * sizeof *keys);
+    uint32_t *vertex_of = malloc(nc * sizeof *vertex_of);
+    mesh->triangle = malloc(nc * sizeof *mesh->triangle);
+    mesh->vertex = malloc(nc * 3 * sizeof *mesh->vertex);
+    if (!keys || !vertex_of || !mesh->triangle || !mesh->vertex) {
+        free(keys), free(vertex_of);
+        rbl_mesh_free(mesh);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu facets", path,
+                             n_triangles);
+    }
+    for (size_t k = 0; k < nc; k++) {
+        for (int a = 0; a < 3; a++) /* the diagonal bounds these: at most 5e5 cells an axis */
+            keys[k].cell[a] = (int64_t)floor((corners[3 * k + (size_t)a] - lo[a]) / cell);
+        keys[k].corner = k;
+    }
+    qsort(keys, nc, sizeof *keys, weld_key_cmp);
+    /* in key order, a corner takes the vertex of an earlier one within tol (in its cell or
+     * a neighbouring one), else a vertex of its own */
+    size_t nv = 0;
+    for (size_t s = 0; s < nc; s++) {
+        const double *p = corners + 3 * keys[s].corner;
+        uint32_t found = UINT32_MAX;
+        for (int d = 0; d < 27 && found == UINT32_MAX; d++) {
+            int64_t c[3] = {keys[s].cell[0] + d % 3 - 1, keys[s].cell[1] + d / 3 % 3 - 1,
+                            keys[s].cell[2] + d / 9 - 1};
+            for (size_t t = weld_find(keys, s, c); t < s && found == UINT32_MAX; t++) {
+                if (keys[t].cell[0] != c[0] || keys[t].cell[1] != c[1] ||
+                    keys[t].cell[2] != c[2])
+                    break;
+                const double *q = corners + 3 * keys[t].corner;
+                if (fabs(p[0] - q[0]) <= tol && fabs(p[1] - q[1]) <= tol &&
+                    fabs(p[2] - q[2]) <= tol)
+                    found = vertex_of[keys[t].corner];
+            }
+        }
+        if (found == UINT32_MAX) {
+            memcpy(mesh->vertex + 3 * nv, p, 3 * sizeof *p);
+            found = (uint32_t)nv++;
+        }
+        vertex_of[keys[s].corner] = found;
+    }
+    free(keys);
+    memcpy(mesh->triangle, vertex_of, nc * sizeof *vertex_of);
+    free(vertex_of);
+    mesh->n_vertices = nv;
+    mesh->n_triangles = n_triangles;
+    for (size_t t = 0; t < n_triangles; t++) {
+        const uint32_t *tri = mesh->triangle + 3 * t;
+        const double *a = mesh->vertex + 3 * (size_t)tri[0], *b = mesh->vertex + 3 * (size_t)tri[1],
+                     *c = mesh->vertex + 3 * (size_t)tri[2];
+        double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        double v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]}, n[3];
+        rbl_cross3(u, v, n);
+        double w[3] = {c[0] - b[0], c[1] - b[1], c[2] - b[2]};
+        double longest = sqrt(fmax(rbl_dot3(u, u), fmax(rbl_dot3(v, v), rbl_dot3(w, w))));
+        /* no area: its height (twice the area over the longest side) within the tolerance */
+        if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] ||
+            !(sqrt(rbl_dot3(n, n)) > tol * longest)) {
+            rbl_mesh_free(mesh);
+            return rbl_error_set(err, RBL_EINVAL, "%s: facet %zu has no area (corners (%g, %g, "
+                                 "%g), (%g, %g, %g), (%g, %g, %g))", path, t + 1, a[0], a[1],
+                                 a[2], b[0], b[1], b[2], c[0], c[1], c[2]);
+        }
+    }
+    return RBL_OK;
+}
+
 int rbl_mesh_from_soup(const double *corners, size_t n_triangles, const char *path,
                        rbl_mesh *mesh, rbl_error *err)
 {
@@ -95,49 +204,10 @@ int rbl_mesh_from_soup(const double *corners, size_t n_triangles, const char *pa
     if (n_triangles < 4)
         return rbl_error_set(err, RBL_EINVAL, "%s: %zu facets cannot enclose a volume", path,
                              n_triangles);
-    if (n_triangles > UINT32_MAX / 3)
-        return rbl_error_set(err, RBL_ETOOBIG, "%s: %zu facets are too many", path, n_triangles);
-    size_t nc = 3 * n_triangles;
-    corner *c = malloc(nc * sizeof *c);
-    mesh->triangle = malloc(nc * sizeof *mesh->triangle);
-    mesh->vertex = malloc(nc * 3 * sizeof *mesh->vertex);
-    if (!c || !mesh->triangle || !mesh->vertex) {
-        free(c);
-        rbl_mesh_free(mesh);
-        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu facets", path,
-                             n_triangles);
-    }
-    for (size_t k = 0; k < nc; k++) {
-        memcpy(c[k].p, corners + 3 * k, sizeof c[k].p);
-        c[k].at = k;
-        for (int a = 0; a < 3; a++)
-            if (!isfinite(c[k].p[a])) {
-                double bad = c[k].p[a];
-                free(c);
-                rbl_mesh_free(mesh);
-                return rbl_error_set(err, RBL_EPARSE, "%s: facet %zu has a vertex coordinate "
-                                     "that is not finite (%g)", path, k / 3 + 1, bad);
-            }
-    }
-    qsort(c, nc, sizeof *c, corner_cmp);
-    size_t nv = 0;
-    for (size_t k = 0; k < nc; k++) {
-        if (k == 0 || corner_cmp(&c[k], &c[k - 1]) != 0)
-            memcpy(mesh->vertex + 3 * nv++, c[k].p, sizeof c[k].p);
-        mesh->triangle[c[k].at] = (uint32_t)(nv - 1);
-    }
-    free(c);
-    mesh->n_vertices = nv;
-    mesh->n_triangles = n_triangles;
-    for (size_t t = 0; t < n_triangles; t++) {
-        const uint32_t *tri = mesh->triangle + 3 * t;
-        if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) {
-            rbl_mesh_free(mesh);
-            return rbl_error_set(err, RBL_EINVAL, "%s: facet %zu is degenerate (two corners "
-                                 "coincide)", path, t + 1);
-        }
-    }
-    int rc = check_edges(path, mesh, err);
+    int rc = rbl_mesh_weld(corners, n_triangles, path, mesh, err);
+    if (rc != RBL_OK)
+        return rc;
+    rc = check_edges(path, mesh, err);
     if (rc == RBL_OK) {
         double v = rbl_mesh_volume(mesh);
         if (!(fabs(v) > 0)) {

@@ -45,8 +45,12 @@ double rbl_point_triangle_distance2(const double p[3], const double a[3], const 
  * inside (ellipsoid.c). */
 double rbl_ellipsoid_distance(const double semi[3], const double p[3]);
 
-/* A mesh from a triangle soup (9 coordinates per facet): welded, checked closed and
- * consistently oriented, turned outward (mesh.c). path names the source in messages. */
+/* A mesh from a triangle soup (9 coordinates per facet): corners within 1e-6 of the bounding
+ * box's diagonal welded into one vertex, a facet without area refused (rbl_mesh_weld, open
+ * surfaces too: walls); for a solid also checked closed and consistently oriented, turned
+ * outward (rbl_mesh_from_soup). path names the source in messages (mesh.c). */
+int rbl_mesh_weld(const double *corners, size_t n_triangles, const char *path, rbl_mesh *mesh,
+                  rbl_error *err);
 int rbl_mesh_from_soup(const double *corners, size_t n_triangles, const char *path,
                        rbl_mesh *mesh, rbl_error *err);
 
