@@ -321,6 +321,29 @@ static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
 int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
 /* The history of (id_a, other), or NULL. */
+/* mesh_contact.c — a sphere against a triangle mesh. The closest point of a triangle abc to p
+ * and the feature it lies on. */
+enum {
+    RBL_TRI_FACE = 0,
+    RBL_TRI_EDGE_AB = 1, RBL_TRI_EDGE_BC = 2, RBL_TRI_EDGE_CA = 3,
+    RBL_TRI_VERTEX_A = 4, RBL_TRI_VERTEX_B = 5, RBL_TRI_VERTEX_C = 6
+};
+int rbl_triangle_closest(const double p[3], const double a[3], const double b[3],
+                         const double c[3], double q[3]);
+/* Where a sphere at p touches a mesh: a point q on it nearer than reach, the unit normal from q
+ * to p (the facet's where p lies on it), the distance, and the feature. */
+typedef struct rbl_mesh_touch {
+    double q[3], n[3], dist;
+    uint32_t tri;
+    int feature;
+} rbl_mesh_touch;
+/* The contacts among the candidate triangles, each feature once and none within another
+ * touched (mesh_contact.c, the rules there), nearest first, at most cap; work holds
+ * n_candidates. */
+size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n_candidates,
+                         const double p[3], double reach, rbl_mesh_touch *work,
+                         rbl_mesh_touch *out, size_t cap);
+
 /* The law's models are known ones and their parameters in range (law.c). */
 int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err);
 /* The farthest beyond touching a JKR contact of grains up to r_max can hold (0 without JKR). */

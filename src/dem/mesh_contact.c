@@ -1,0 +1,200 @@
+/* mesh_contact.c — where a sphere touches a triangle mesh (issue 14): the closest point of
+ * each candidate triangle, classified by the feature it lies on (the face, an edge, a corner;
+ * Ericson, Real-Time Collision Detection §5.1.5). Taken nearest first, a contact is kept
+ * unless a kept one already covers it: the same edge or corner seen from another triangle, an
+ * edge or corner of a touched face, or a point that is not above the tangent plane of a kept
+ * contact (the surface is flat there, or turns away from the sphere). So a grain on a flat
+ * patch of many triangles, however small, feels what it would on one plane; a grain on a
+ * convex edge or corner feels one contact there; a grain in a crease one on each side. A
+ * concave surface meshed much finer than the grains (triangles under a tenth of a radius)
+ * would give a grain several contacts close together. Pure geometry; the mesh is two-sided
+ * (the normal points from the surface to the centre). */
+#include "dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+int rbl_triangle_closest(const double p[3], const double a[3], const double b[3],
+                         const double c[3], double q[3])
+{
+    double ab[3], ac[3], ap[3], bp[3], cp[3];
+    for (int k = 0; k < 3; k++) {
+        ab[k] = b[k] - a[k], ac[k] = c[k] - a[k], ap[k] = p[k] - a[k];
+        bp[k] = p[k] - b[k], cp[k] = p[k] - c[k];
+    }
+    double d1 = dot3(ab, ap), d2 = dot3(ac, ap);
+    if (d1 <= 0.0 && d2 <= 0.0) {
+        for (int k = 0; k < 3; k++)
+            q[k] = a[k];
+        return RBL_TRI_VERTEX_A;
+    }
+    double d3 = dot3(ab, bp), d4 = dot3(ac, bp);
+    if (d3 >= 0.0 && d4 <= d3) {
+        for (int k = 0; k < 3; k++)
+            q[k] = b[k];
+        return RBL_TRI_VERTEX_B;
+    }
+    double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+        double v = d1 / (d1 - d3);
+        for (int k = 0; k < 3; k++)
+            q[k] = a[k] + v * ab[k];
+        return RBL_TRI_EDGE_AB;
+    }
+    double d5 = dot3(ab, cp), d6 = dot3(ac, cp);
+    if (d6 >= 0.0 && d5 <= d6) {
+        for (int k = 0; k < 3; k++)
+            q[k] = c[k];
+        return RBL_TRI_VERTEX_C;
+    }
+    double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+        double w = d2 / (d2 - d6);
+        for (int k = 0; k < 3; k++)
+            q[k] = a[k] + w * ac[k];
+        return RBL_TRI_EDGE_CA;
+    }
+    double va = d3 * d6 - d5 * d4;
+    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
+        double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        for (int k = 0; k < 3; k++)
+            q[k] = b[k] + w * (c[k] - b[k]);
+        return RBL_TRI_EDGE_BC;
+    }
+    double denom = 1.0 / (va + vb + vc), v = vb * denom, w = vc * denom;
+    for (int k = 0; k < 3; k++)
+        q[k] = a[k] + ab[k] * v + ac[k] * w;
+    return RBL_TRI_FACE;
+}
+
+/* The mesh vertices a feature of triangle t spans (1 to 3), in a canonical order. */
+static int feature_vertices(const rbl_mesh *m, uint32_t t, int feature, uint32_t v[3])
+{
+    const uint32_t *tri = m->triangle + 3 * (size_t)t;
+    switch (feature) {
+    case RBL_TRI_FACE: v[0] = tri[0], v[1] = tri[1], v[2] = tri[2]; return 3;
+    case RBL_TRI_VERTEX_A: v[0] = tri[0]; return 1;
+    case RBL_TRI_VERTEX_B: v[0] = tri[1]; return 1;
+    case RBL_TRI_VERTEX_C: v[0] = tri[2]; return 1;
+    case RBL_TRI_EDGE_AB: v[0] = tri[0], v[1] = tri[1]; break;
+    case RBL_TRI_EDGE_BC: v[0] = tri[1], v[1] = tri[2]; break;
+    default: v[0] = tri[2], v[1] = tri[0]; break; /* CA */
+    }
+    if (v[0] > v[1]) {
+        uint32_t s = v[0];
+        v[0] = v[1], v[1] = s;
+    }
+    return 2;
+}
+
+static int spans(const uint32_t *set, int n, uint32_t v)
+{
+    for (int k = 0; k < n; k++)
+        if (set[k] == v)
+            return 1;
+    return 0;
+}
+
+/* Whether feature (fv, nf) lies within feature (gv, ng): every vertex of it among the other's. */
+static int within(const uint32_t *fv, int nf, const uint32_t *gv, int ng)
+{
+    if (nf >= ng)
+        return 0;
+    for (int k = 0; k < nf; k++)
+        if (!spans(gv, ng, fv[k]))
+            return 0;
+    return 1;
+}
+
+static int feature_rank(int feature)
+{
+    return feature == RBL_TRI_FACE ? 0 : feature <= RBL_TRI_EDGE_CA ? 1 : 2;
+}
+
+/* Nearest first; at one distance faces before edges before corners, then by triangle. */
+static int touch_cmp(const void *x, const void *y)
+{
+    const rbl_mesh_touch *a = x, *b = y;
+    if (a->dist != b->dist)
+        return a->dist < b->dist ? -1 : 1;
+    int ra = feature_rank(a->feature), rb = feature_rank(b->feature);
+    if (ra != rb)
+        return ra < rb ? -1 : 1;
+    return a->tri < b->tri ? -1 : (a->tri > b->tri);
+}
+
+/* Whether contact c repeats or lies within one kept before (a face contains its own edges and
+ * corners, and no point of them is nearer than the face's, so taken nearest first the face
+ * always comes first), or is shadowed by it. */
+static int covered(const rbl_mesh *m, const rbl_mesh_touch *c, const rbl_mesh_touch *kept,
+                   size_t n_kept, double reach)
+{
+    uint32_t fc[3], fk[3];
+    int nc = feature_vertices(m, c->tri, c->feature, fc);
+    for (size_t j = 0; j < n_kept; j++) {
+        int nk = feature_vertices(m, kept[j].tri, kept[j].feature, fk);
+        if (within(fc, nc, fk, nk))
+            return 1; /* an edge of a touched face, a corner of a touched edge or face */
+        if (nc == nk && nc < 3 && fc[0] == fk[0] && (nc == 1 || fc[1] == fk[1]))
+            return 1; /* the same edge or corner, seen from another triangle */
+        /* a point not above the tangent plane of a nearer contact: the surface there is flat
+           (a patch of coplanar triangles: one contact, as on a plane) or turns away from the
+           sphere; only where it turns towards it (a crease, a groove) is there a second */
+        double dq[3] = {c->q[0] - kept[j].q[0], c->q[1] - kept[j].q[1], c->q[2] - kept[j].q[2]};
+        if (dot3(kept[j].n, dq) <= 1e-9 * reach)
+            return 1;
+    }
+    return 0;
+}
+
+size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n_candidates,
+                         const double p[3], double reach, rbl_mesh_touch *work,
+                         rbl_mesh_touch *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < n_candidates; k++) {
+        uint32_t t = candidates[k];
+        const uint32_t *tri = m->triangle + 3 * (size_t)t;
+        const double *A = m->vertex + 3 * (size_t)tri[0], *B = m->vertex + 3 * (size_t)tri[1],
+                     *C = m->vertex + 3 * (size_t)tri[2];
+        double q[3];
+        int feature = rbl_triangle_closest(p, A, B, C, q);
+        double d[3] = {p[0] - q[0], p[1] - q[1], p[2] - q[2]};
+        double dist = sqrt(dot3(d, d));
+        if (!(dist < reach))
+            continue;
+        rbl_mesh_touch *c = &work[n++];
+        c->tri = t, c->feature = feature;
+        if (feature == RBL_TRI_FACE || !(dist > 0.0)) {
+            /* the facet's plane, as a plane wall would be: normal and distance from it */
+            double u[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
+            double v[3] = {C[0] - A[0], C[1] - A[1], C[2] - A[2]};
+            double nn[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                            u[0] * v[1] - u[1] * v[0]};
+            double len = sqrt(dot3(nn, nn));
+            double ap[3] = {p[0] - A[0], p[1] - A[1], p[2] - A[2]};
+            double h = dot3(nn, ap) / len, s = h < 0.0 ? -1.0 : 1.0;
+            for (int a = 0; a < 3; a++)
+                c->n[a] = s * nn[a] / len;
+            c->dist = fabs(h);
+            for (int a = 0; a < 3; a++)
+                c->q[a] = p[a] - c->dist * c->n[a];
+        } else {
+            c->dist = dist;
+            for (int a = 0; a < 3; a++)
+                c->q[a] = q[a], c->n[a] = d[a] / dist;
+        }
+    }
+    if (n > 1)
+        qsort(work, n, sizeof *work, touch_cmp);
+    size_t kept = 0;
+    for (size_t k = 0; k < n && kept < cap; k++)
+        if (!covered(m, &work[k], out, kept, reach))
+            out[kept++] = work[k];
+    return kept;
+}

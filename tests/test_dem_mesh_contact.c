@@ -1,0 +1,189 @@
+/* test_dem_mesh_contact.c — a sphere against a triangle mesh (mesh_contact.c):
+ * - the closest point of a triangle is on it and no farther than any of 2000 points sampled
+ *   on it, and the feature named is the one it lies on (10^4 random points and triangles);
+ * - over a flat patch of many triangles (coarse, and finer than the sphere), above faces,
+ *   edges and corners alike, exactly one contact, with the plane's normal and distance to
+ *   round-off: what one plane would give;
+ * - a convex ridge gives one contact on its edge, a pyramid's apex one on the corner, a
+ *   crease one on each face. */
+#include "dem/dem_internal.h"
+#include "test_util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double rnd(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+static void closest_point(void)
+{
+    uint64_t seed = 7;
+    size_t wrong = 0, by_feature[7] = {0};
+    for (int k = 0; k < 10000; k++) {
+        double v[3][3], p[3], q[3];
+        for (int i = 0; i < 3; i++)
+            for (int a = 0; a < 3; a++)
+                v[i][a] = rnd(&seed);
+        for (int a = 0; a < 3; a++)
+            p[a] = 3.0 * rnd(&seed) - 1.0;
+        int f = rbl_triangle_closest(p, v[0], v[1], v[2], q);
+        by_feature[f]++;
+        double best = INFINITY;
+        for (int s = 0; s < 2000; s++) { /* uniform on the triangle */
+            double u = rnd(&seed), w = rnd(&seed);
+            if (u + w > 1.0)
+                u = 1.0 - u, w = 1.0 - w;
+            double d2 = 0.0;
+            for (int a = 0; a < 3; a++) {
+                double x = v[0][a] + u * (v[1][a] - v[0][a]) + w * (v[2][a] - v[0][a]);
+                d2 += (p[a] - x) * (p[a] - x);
+            }
+            best = fmin(best, d2);
+        }
+        double dq2 = 0.0;
+        for (int a = 0; a < 3; a++)
+            dq2 += (p[a] - q[a]) * (p[a] - q[a]);
+        wrong += dq2 > best * (1.0 + 1e-12);
+        /* the feature: a corner is that vertex; an edge's point lies on the segment */
+        if (f >= RBL_TRI_VERTEX_A)
+            for (int a = 0; a < 3; a++)
+                wrong += q[a] != v[f - RBL_TRI_VERTEX_A][a];
+        if (f >= RBL_TRI_EDGE_AB && f <= RBL_TRI_EDGE_CA) {
+            int i = f == RBL_TRI_EDGE_AB ? 0 : f == RBL_TRI_EDGE_BC ? 1 : 2, j = (i + 1) % 3;
+            double e[3], r[3], c[3];
+            for (int a = 0; a < 3; a++)
+                e[a] = v[j][a] - v[i][a], r[a] = q[a] - v[i][a];
+            c[0] = e[1] * r[2] - e[2] * r[1], c[1] = e[2] * r[0] - e[0] * r[2];
+            c[2] = e[0] * r[1] - e[1] * r[0];
+            wrong += sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) > 1e-12;
+        }
+    }
+    printf("closest point: %zu of 10000 wrong; face %zu, edges %zu, corners %zu\n", wrong,
+           by_feature[0], by_feature[1] + by_feature[2] + by_feature[3],
+           by_feature[4] + by_feature[5] + by_feature[6]);
+    ASSERT_TRUE(wrong == 0);
+    ASSERT_TRUE(by_feature[0] > 100 && by_feature[1] > 100 && by_feature[4] > 100);
+}
+
+/* An n x n grid of squares on z = 0 over [0, L]^2, two triangles each, the inner vertices
+ * moved within the plane. */
+static void flat_mesh(rbl_mesh *m, int n, double L, uint64_t *seed)
+{
+    m->n_vertices = (size_t)(n + 1) * (size_t)(n + 1);
+    m->n_triangles = 2 * (size_t)n * (size_t)n;
+    m->vertex = malloc(3 * m->n_vertices * sizeof *m->vertex);
+    m->triangle = malloc(3 * m->n_triangles * sizeof *m->triangle);
+    ASSERT_TRUE(m->vertex && m->triangle);
+    double h = L / n;
+    for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) {
+            double *x = m->vertex + 3 * (size_t)(j * (n + 1) + i);
+            int inner = i > 0 && i < n && j > 0 && j < n;
+            x[0] = h * (i + (inner ? 0.3 * (rnd(seed) - 0.5) : 0.0));
+            x[1] = h * (j + (inner ? 0.3 * (rnd(seed) - 0.5) : 0.0));
+            x[2] = 0.0;
+        }
+    size_t t = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            uint32_t a = (uint32_t)(j * (n + 1) + i), b = a + 1, c = a + (uint32_t)n + 1,
+                     d = c + 1;
+            uint32_t *tri = m->triangle + 3 * t;
+            tri[0] = a, tri[1] = b, tri[2] = d, tri[3] = a, tri[4] = d, tri[5] = c;
+            t += 2;
+        }
+}
+
+static size_t contacts_at(const rbl_mesh *m, const double p[3], double r, rbl_mesh_touch *out)
+{
+    size_t nt = m->n_triangles;
+    uint32_t *all = malloc(nt * sizeof *all);
+    rbl_mesh_touch *work = malloc(nt * sizeof *work);
+    ASSERT_TRUE(all && work);
+    for (size_t t = 0; t < nt; t++)
+        all[t] = (uint32_t)t;
+    size_t n = rbl_mesh_contacts(m, all, nt, p, r, work, out, 8);
+    free(all);
+    free(work);
+    return n;
+}
+
+static void flat(int n, double r)
+{
+    uint64_t seed = 11;
+    rbl_mesh m;
+    flat_mesh(&m, n, 1.0, &seed);
+    size_t bad = 0, tried = 0;
+    double worst = 0.0;
+    for (int k = 0; k < 2000; k++) {
+        double p[3];
+        if (k < (n + 1) * (n + 1)) { /* above each vertex, then above edge midpoints */
+            memcpy(p, m.vertex + 3 * (size_t)k, sizeof p);
+        } else if (k < (n + 1) * (n + 1) + (int)m.n_triangles) {
+            const uint32_t *tri = m.triangle + 3 * (size_t)(k - (n + 1) * (n + 1));
+            for (int a = 0; a < 3; a++)
+                p[a] = 0.5 * (m.vertex[3 * tri[0] + a] + m.vertex[3 * tri[2] + a]);
+        } else {
+            p[0] = 0.1 + 0.8 * rnd(&seed), p[1] = 0.1 + 0.8 * rnd(&seed);
+        }
+        if (p[0] < r || p[0] > 1 - r || p[1] < r || p[1] > 1 - r)
+            continue; /* the patch's rim is an edge */
+        p[2] = r * (0.05 + 0.9 * rnd(&seed));
+        rbl_mesh_touch c[8];
+        size_t got = contacts_at(&m, p, r, c);
+        tried++;
+        if (got != 1) {
+            bad++;
+            continue;
+        }
+        worst = fmax(worst, fmax(fabs(c[0].dist - p[2]),
+                                 fmax(fabs(c[0].n[0]) + fabs(c[0].n[1]), fabs(c[0].n[2] - 1))));
+    }
+    printf("flat patch of %zu triangles, sphere radius %.3g of the patch: %zu of %zu points "
+           "without exactly one contact; worst normal or distance off %.2g\n",
+           m.n_triangles, r, bad, tried, worst);
+    ASSERT_TRUE(bad == 0 && tried > 100);
+    ASSERT_TRUE(worst < 1e-14);
+    rbl_mesh_free(&m);
+}
+
+static void features(void)
+{
+    /* a ridge: two faces meeting along the y axis at z = 0, sloping down both ways */
+    double ridge_v[] = {0, -1, 0, 0, 1, 0, 1, -1, -0.5, 1, 1, -0.5, -1, -1, -0.5, -1, 1, -0.5};
+    uint32_t ridge_t[] = {0, 2, 3, 0, 3, 1, 0, 1, 5, 0, 5, 4};
+    rbl_mesh ridge = {6, 4, ridge_v, ridge_t};
+    rbl_mesh_touch c[8];
+    double p[3] = {0.0, 0.2, 0.05};
+    size_t n = contacts_at(&ridge, p, 0.1, c);
+    printf("ridge: %zu contact(s), feature %d, normal (%.3g, %.3g, %.3g)\n", n, c[0].feature,
+           c[0].n[0], c[0].n[1], c[0].n[2]);
+    ASSERT_TRUE(n == 1 && c[0].feature >= RBL_TRI_EDGE_AB && c[0].feature <= RBL_TRI_EDGE_CA);
+    ASSERT_NEAR(c[0].n[2], 1.0, 1e-15);
+    /* a pyramid's apex at the origin */
+    double pyr_v[] = {0, 0, 0, 1, 1, -1, -1, 1, -1, -1, -1, -1, 1, -1, -1};
+    uint32_t pyr_t[] = {0, 1, 2, 0, 2, 3, 0, 3, 4, 0, 4, 1};
+    rbl_mesh pyr = {5, 4, pyr_v, pyr_t};
+    double top[3] = {0.01, -0.02, 0.05};
+    n = contacts_at(&pyr, top, 0.1, c);
+    printf("apex: %zu contact(s), feature %d\n", n, c[0].feature);
+    ASSERT_TRUE(n == 1 && c[0].feature >= RBL_TRI_VERTEX_A);
+    /* a crease: the ridge seen from below (the mesh is two-sided) */
+    double below[3] = {0.0, 0.2, -0.3};
+    n = contacts_at(&ridge, below, 0.3, c);
+    printf("crease: %zu contacts, features %d and %d\n", n, c[0].feature, n > 1 ? c[1].feature : -1);
+    ASSERT_TRUE(n == 2 && c[0].feature == RBL_TRI_FACE && c[1].feature == RBL_TRI_FACE);
+}
+
+int main(void)
+{
+    closest_point();
+    flat(6, 0.1);  /* triangles larger than the sphere */
+    flat(60, 0.1); /* triangles a tenth of its size: many within reach */
+    features();
+    return 0;
+}
