@@ -321,16 +321,8 @@ static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
 int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
 /* The history of (id_a, other), or NULL. */
-/* mesh_contact.c — a sphere against a triangle mesh. The closest point of a triangle abc to p
- * and the feature it lies on. */
-enum {
-    RBL_TRI_FACE = 0,
-    RBL_TRI_EDGE_AB = 1, RBL_TRI_EDGE_BC = 2, RBL_TRI_EDGE_CA = 3,
-    RBL_TRI_VERTEX_A = 4, RBL_TRI_VERTEX_B = 5, RBL_TRI_VERTEX_C = 6
-};
-int rbl_triangle_closest(const double p[3], const double a[3], const double b[3],
-                         const double c[3], double q[3]);
-/* Where a sphere at p touches a mesh: a point q on it nearer than reach, the unit normal from q
+/* mesh_contact.c — a sphere against a triangle mesh (the closest points: grid's triangles.c).
+ * Where a sphere at p touches a mesh: a point q on it nearer than reach, the unit normal from q
  * to p (the facet's where p lies on it), the distance, and the feature. */
 typedef struct rbl_mesh_touch {
     double q[3], n[3], dist;

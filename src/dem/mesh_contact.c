@@ -19,59 +19,6 @@ static double dot3(const double a[3], const double b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-int rbl_triangle_closest(const double p[3], const double a[3], const double b[3],
-                         const double c[3], double q[3])
-{
-    double ab[3], ac[3], ap[3], bp[3], cp[3];
-    for (int k = 0; k < 3; k++) {
-        ab[k] = b[k] - a[k], ac[k] = c[k] - a[k], ap[k] = p[k] - a[k];
-        bp[k] = p[k] - b[k], cp[k] = p[k] - c[k];
-    }
-    double d1 = dot3(ab, ap), d2 = dot3(ac, ap);
-    if (d1 <= 0.0 && d2 <= 0.0) {
-        for (int k = 0; k < 3; k++)
-            q[k] = a[k];
-        return RBL_TRI_VERTEX_A;
-    }
-    double d3 = dot3(ab, bp), d4 = dot3(ac, bp);
-    if (d3 >= 0.0 && d4 <= d3) {
-        for (int k = 0; k < 3; k++)
-            q[k] = b[k];
-        return RBL_TRI_VERTEX_B;
-    }
-    double vc = d1 * d4 - d3 * d2;
-    if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
-        double v = d1 / (d1 - d3);
-        for (int k = 0; k < 3; k++)
-            q[k] = a[k] + v * ab[k];
-        return RBL_TRI_EDGE_AB;
-    }
-    double d5 = dot3(ab, cp), d6 = dot3(ac, cp);
-    if (d6 >= 0.0 && d5 <= d6) {
-        for (int k = 0; k < 3; k++)
-            q[k] = c[k];
-        return RBL_TRI_VERTEX_C;
-    }
-    double vb = d5 * d2 - d1 * d6;
-    if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
-        double w = d2 / (d2 - d6);
-        for (int k = 0; k < 3; k++)
-            q[k] = a[k] + w * ac[k];
-        return RBL_TRI_EDGE_CA;
-    }
-    double va = d3 * d6 - d5 * d4;
-    if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
-        double w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        for (int k = 0; k < 3; k++)
-            q[k] = b[k] + w * (c[k] - b[k]);
-        return RBL_TRI_EDGE_BC;
-    }
-    double denom = 1.0 / (va + vb + vc), v = vb * denom, w = vc * denom;
-    for (int k = 0; k < 3; k++)
-        q[k] = a[k] + ab[k] * v + ac[k] * w;
-    return RBL_TRI_FACE;
-}
-
 /* The mesh vertices a feature of triangle t spans (1 to 3), in a canonical order. */
 static int feature_vertices(const rbl_mesh *m, uint32_t t, int feature, uint32_t v[3])
 {

@@ -203,4 +203,35 @@ int rbl_occupancy_add(rbl_occupancy *o, const double p[3], double r);
 int rbl_occupancy_clear_at(const rbl_occupancy *o, const double p[3], double r);
 void rbl_occupancy_free(rbl_occupancy *o);
 
+/* triangles.c — triangles in space (mesh distance fields, mesh walls). The closest point q of
+ * triangle abc to p, and the feature it lies on. */
+enum {
+    RBL_TRI_FACE = 0,
+    RBL_TRI_EDGE_AB = 1, RBL_TRI_EDGE_BC = 2, RBL_TRI_EDGE_CA = 3,
+    RBL_TRI_VERTEX_A = 4, RBL_TRI_VERTEX_B = 5, RBL_TRI_VERTEX_C = 6
+};
+int rbl_triangle_closest(const double p[3], const double a[3], const double b[3],
+                         const double c[3], double q[3]);
+/* A bounding volume hierarchy over a mesh's triangles (the mesh must outlive it). */
+typedef struct rbl_bvh_node {
+    double lo[3], hi[3];
+    uint32_t first, count; /* leaf: facets order[first .. first+count); inner: count = 0 */
+    uint32_t left, right;
+} rbl_bvh_node;
+typedef struct rbl_triangle_bvh {
+    const rbl_mesh *mesh;
+    rbl_bvh_node *node;
+    size_t n_nodes;
+    uint32_t *order;
+    double *centroid;
+} rbl_triangle_bvh;
+int rbl_triangle_bvh_build(rbl_triangle_bvh *b, const rbl_mesh *m); /* RBL_OK or RBL_ENOMEM */
+void rbl_triangle_bvh_free(rbl_triangle_bvh *b);
+/* Squared distance to the nearest facet, if below best2 (else best2). */
+double rbl_triangle_bvh_nearest2(const rbl_triangle_bvh *b, const double p[3], double best2);
+/* The facets whose bounding boxes come within reach of p (a superset of those that do), into
+ * out up to cap; returns how many there are (more than cap: call again with room). */
+size_t rbl_triangle_bvh_within(const rbl_triangle_bvh *b, const double p[3], double reach,
+                               uint32_t *out, size_t cap);
+
 #endif

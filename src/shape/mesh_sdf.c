@@ -10,157 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct bvh_node {
-    double lo[3], hi[3];
-    uint32_t first, count; /* leaf: facets order[first .. first+count); inner: count = 0 */
-    uint32_t left, right;
-} bvh_node;
-
-typedef struct bvh {
-    const rbl_mesh *mesh;
-    bvh_node *node;
-    size_t n_nodes;
-    uint32_t *order;
-    double *centroid;
-} bvh;
-
-enum { LEAF_FACETS = 4 };
-
-static const double *corner_of(const rbl_mesh *m, size_t t, int c)
-{
-    return m->vertex + 3 * (size_t)m->triangle[3 * t + (size_t)c];
-}
-
-/* Quickselect: order[lo..hi) partitioned so that the k-th smallest centroid along axis is at k. */
-static void select_kth(uint32_t *order, const double *centroid, int axis, size_t lo, size_t hi,
-                       size_t k)
-{
-    while (hi - lo > 1) {
-        double pivot = centroid[3 * order[lo + (hi - lo) / 2] + (size_t)axis];
-        size_t i = lo, j = hi - 1;
-        while (i <= j) {
-            while (centroid[3 * order[i] + (size_t)axis] < pivot)
-                i++;
-            while (centroid[3 * order[j] + (size_t)axis] > pivot)
-                j--;
-            if (i <= j) {
-                uint32_t t = order[i];
-                order[i] = order[j], order[j] = t;
-                i++;
-                if (j == 0)
-                    break;
-                j--;
-            }
-        }
-        if (k <= j)
-            hi = j + 1;
-        else if (k >= i)
-            lo = i;
-        else
-            return;
-    }
-}
-
-static uint32_t build_node(bvh *b, size_t first, size_t count)
-{
-    uint32_t id = (uint32_t)b->n_nodes++;
-    bvh_node *n = &b->node[id];
-    for (int a = 0; a < 3; a++)
-        n->lo[a] = INFINITY, n->hi[a] = -INFINITY;
-    double clo[3] = {INFINITY, INFINITY, INFINITY}, chi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t q = first; q < first + count; q++) {
-        size_t t = b->order[q];
-        for (int c = 0; c < 3; c++) {
-            const double *p = corner_of(b->mesh, t, c);
-            for (int a = 0; a < 3; a++)
-                n->lo[a] = fmin(n->lo[a], p[a]), n->hi[a] = fmax(n->hi[a], p[a]);
-        }
-        for (int a = 0; a < 3; a++)
-            clo[a] = fmin(clo[a], b->centroid[3 * t + (size_t)a]),
-            chi[a] = fmax(chi[a], b->centroid[3 * t + (size_t)a]);
-    }
-    n->first = (uint32_t)first;
-    n->count = (uint32_t)count;
-    if (count <= LEAF_FACETS)
-        return id;
-    int axis = 0;
-    for (int a = 1; a < 3; a++)
-        if (chi[a] - clo[a] > chi[axis] - clo[axis])
-            axis = a;
-    size_t half = count / 2;
-    select_kth(b->order, b->centroid, axis, first, first + count, first + half);
-    n->count = 0;
-    uint32_t left = build_node(b, first, half);
-    uint32_t right = build_node(b, first + half, count - half);
-    b->node[id].left = left, b->node[id].right = right;
-    return id;
-}
-
-static int bvh_build(bvh *b, const rbl_mesh *m)
-{
-    memset(b, 0, sizeof *b);
-    b->mesh = m;
-    size_t nt = m->n_triangles;
-    b->node = malloc(2 * nt * sizeof *b->node);
-    b->order = malloc(nt * sizeof *b->order);
-    b->centroid = malloc(3 * nt * sizeof *b->centroid);
-    if (!b->node || !b->order || !b->centroid)
-        return RBL_ENOMEM;
-    for (size_t t = 0; t < nt; t++) {
-        b->order[t] = (uint32_t)t;
-        for (int a = 0; a < 3; a++)
-            b->centroid[3 * t + (size_t)a] =
-                (corner_of(m, t, 0)[a] + corner_of(m, t, 1)[a] + corner_of(m, t, 2)[a]) / 3;
-    }
-    build_node(b, 0, nt);
-    return RBL_OK;
-}
-
-static void bvh_free(bvh *b)
-{
-    free(b->node), free(b->order), free(b->centroid);
-}
-
-static double box_distance2(const bvh_node *n, const double p[3])
-{
-    double d2 = 0;
-    for (int a = 0; a < 3; a++) {
-        double d = fmax(fmax(n->lo[a] - p[a], p[a] - n->hi[a]), 0);
-        d2 += d * d;
-    }
-    return d2;
-}
-
-/* Squared distance to the nearest facet, if below best2 (else best2). */
-static double bvh_nearest2(const bvh *b, const double p[3], double best2)
-{
-    uint32_t stack[128];
-    int top = 0;
-    stack[top++] = 0;
-    while (top) {
-        const bvh_node *n = &b->node[stack[--top]];
-        if (box_distance2(n, p) >= best2)
-            continue;
-        if (n->count) {
-            for (uint32_t q = n->first; q < n->first + n->count; q++) {
-                size_t t = b->order[q];
-                double d2 = rbl_point_triangle_distance2(p, corner_of(b->mesh, t, 0),
-                                                         corner_of(b->mesh, t, 1),
-                                                         corner_of(b->mesh, t, 2));
-                if (d2 < best2)
-                    best2 = d2;
-            }
-            continue;
-        }
-        uint32_t near = n->left, far = n->right;
-        if (box_distance2(&b->node[far], p) < box_distance2(&b->node[near], p))
-            near = n->right, far = n->left;
-        stack[top++] = far; /* depth <= 2 log2(facets) + 1 < 128 */
-        stack[top++] = near;
-    }
-    return best2;
-}
-
 /* ---- sign: crossings of +x rays with the facets ---- */
 
 typedef struct crossing {
@@ -261,11 +110,11 @@ int rbl_sdf_from_mesh(rbl_sdf *sdf, const rbl_mesh *mesh, double h, int pad,
     int rc = rbl_sdf_alloc_covering(sdf, lo, hi, h, pad, memory_limit, err);
     if (rc != RBL_OK)
         return rc;
-    bvh b;
+    rbl_triangle_bvh b;
     crossing *cross = NULL;
     size_t n_cross = 0;
-    if (bvh_build(&b, mesh) != RBL_OK || collect_crossings(mesh, sdf, &cross, &n_cross) != RBL_OK) {
-        bvh_free(&b);
+    if (rbl_triangle_bvh_build(&b, mesh) != RBL_OK || collect_crossings(mesh, sdf, &cross, &n_cross) != RBL_OK) {
+        rbl_triangle_bvh_free(&b);
         rbl_sdf_free(sdf);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the distance field of %zu "
                              "facets", mesh->n_triangles);
@@ -273,7 +122,7 @@ int rbl_sdf_from_mesh(rbl_sdf *sdf, const rbl_mesh *mesh, double h, int pad,
     size_t rows = sdf->n[1] * sdf->n[2];
     size_t *row_start = calloc(rows + 1, sizeof *row_start);
     if (!row_start) {
-        free(cross), bvh_free(&b), rbl_sdf_free(sdf);
+        free(cross), rbl_triangle_bvh_free(&b), rbl_sdf_free(sdf);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu rows", rows);
     }
     for (size_t q = 0; q < n_cross; q++)
@@ -293,12 +142,12 @@ int rbl_sdf_from_mesh(rbl_sdf *sdf, const rbl_mesh *mesh, double h, int pad,
                            sdf->origin[2] + sdf->h * (double)k};
             while (c > row_start[r] && cross[c - 1].x > p[0])
                 winding += cross[--c].sign;
-            double d = sqrt(bvh_nearest2(&b, p, bound2));
+            double d = sqrt(rbl_triangle_bvh_nearest2(&b, p, bound2));
             double next = (d + sdf->h) * (1 + 1e-12);
             bound2 = next * next;
             row[i1] = (float)(winding > 0 ? d : -d);
         }
     }
-    free(row_start), free(cross), bvh_free(&b);
+    free(row_start), free(cross), rbl_triangle_bvh_free(&b);
     return RBL_OK;
 }

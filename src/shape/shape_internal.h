@@ -3,7 +3,7 @@
 #ifndef RBL_SHAPE_INTERNAL_H
 #define RBL_SHAPE_INTERNAL_H
 
-#include "../base/base_internal.h"
+#include "../grid/grid_internal.h" /* triangles: closest points, the BVH */
 
 #include <math.h>
 
@@ -36,10 +36,6 @@ static inline size_t rbl_sdf_count(const rbl_sdf *s)
 
 /* Algorithm 1's tie tolerance, in voxels (clump_build.c). */
 #define RBL_CLUMP_TIE_VOXELS 1e-4
-
-/* Squared distance from p to the triangle abc (closest point by Voronoi regions). */
-double rbl_point_triangle_distance2(const double p[3], const double a[3], const double b[3],
-                                    const double c[3]);
 
 /* Signed distance to the ellipsoid with these semi-axes, centred at the origin, positive
  * inside (ellipsoid.c). */

@@ -74,7 +74,10 @@ static double octahedron_distance(double s, const double p[3])
         return (s - sum) / sqrt(3.0); /* inside a convex solid: the nearest face plane */
     /* outside: by symmetry the nearest point lies on the face of the first octant */
     const double a[3] = {s, 0, 0}, b[3] = {0, s, 0}, c[3] = {0, 0, s};
-    return -sqrt(rbl_point_triangle_distance2(q, a, b, c));
+    double x[3];
+    rbl_triangle_closest(q, a, b, c, x);
+    return -sqrt((q[0] - x[0]) * (q[0] - x[0]) + (q[1] - x[1]) * (q[1] - x[1]) +
+                 (q[2] - x[2]) * (q[2] - x[2]));
 }
 
 double rbl_shape_distance(const rbl_shape *shape, const double p[3])
