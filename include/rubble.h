@@ -362,7 +362,7 @@ typedef struct rbl_thermo {
     uint32_t max_overlap_ids[2]; /* its grains' ids (a wall contact: the grain's, UINT32_MAX) */
     double momentum[3];        /* total, kg m/s */
     double angular_momentum[3];/* total about the origin, orbital m x × v plus spin, kg m²/s */
-    size_t n_walls;
+    size_t n_walls;            /* plane walls, then mesh walls */
     const double *wall_force;  /* 3 per wall: force the grains exert on it, N */
 } rbl_thermo;
 
@@ -379,6 +379,14 @@ RBL_API int rbl_sim_create(rbl_sim **sim, const rbl_sim_config *config, rbl_erro
 RBL_API void rbl_sim_destroy(rbl_sim *sim);
 RBL_API int rbl_sim_add_material(rbl_sim *sim, const rbl_material *m, int *index, rbl_error *err);
 RBL_API int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err);
+typedef struct rbl_mesh rbl_mesh; /* below, with the clumps' meshes */
+/* Adds a wall made of a triangle mesh (copied; open or closed, two-sided: a grain on either
+ * side is pushed away from it), of material `material`. Its contacts are those of a plane wall
+ * at each point where a grain touches it: each face, edge or corner once, a flat patch of
+ * facets as one plane (src/dem/mesh_contact.c). A simulation with mesh walls cannot be
+ * checkpointed yet. */
+RBL_API int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material,
+                                  rbl_error *err);
 /* Adds a grain and returns its id (stable for the whole run). */
 RBL_API int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *g, uint32_t *id, rbl_error *err);
 /* The checks of the set-up, each on its own so that a scene can say which part is wrong:

@@ -5,9 +5,12 @@
  *   edges and corners alike, exactly one contact, with the plane's normal and distance to
  *   round-off: what one plane would give;
  * - a convex ridge gives one contact on its edge, a pyramid's apex one on the corner, a
- *   crease one on each face. */
+ *   crease one on each face;
+ * - in the engine: a grain thrown across a flat mesh of 3200 irregular facets, sliding, then
+ *   rolling with friction and rolling resistance (both with history, which must follow it from
+ *   facet to facet), moves bit for bit as on one plane; the same grain against a mesh box. */
 #include "dem/dem_internal.h"
-#include "test_util.h"
+#include "dem_test_util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -179,11 +182,127 @@ static void features(void)
     ASSERT_TRUE(n == 2 && c[0].feature == RBL_TRI_FACE && c[1].feature == RBL_TRI_FACE);
 }
 
+/* One grain thrown along a floor at z = 0: a plane, or a flat mesh of facets. */
+static rbl_sim *thrown_grain(const rbl_mesh *floor)
+{
+    rbl_sim_config cfg = dem_config(-0.06, 0.06, 2000.0, 0.0, 1e-6);
+    cfg.gravity[2] = -9.81;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.friction = 0.3;
+    cfg.law.rolling = RBL_ROLLING_EPSD2;
+    cfg.law.rolling_friction = 0.05;
+    const double r = 0.001, m = 2500.0 * 4.0 / 3.0 * M_PI * r * r * r;
+    cfg.law.gamma_n = 0.4 * sqrt(m * cfg.law.kn); /* well below critical */
+    rbl_sim *sim = dem_create(&cfg, 2500.0);
+    rbl_error err = {0};
+    if (floor) {
+        ASSERT_OK(rbl_sim_add_mesh_wall(sim, floor, 0, &err));
+    } else {
+        rbl_wall plane = {{0.0, 0.0, 1.0}, 0.0, 0};
+        ASSERT_OK(rbl_sim_add_wall(sim, &plane, &err));
+    }
+    dem_grain(sim, -0.03, -0.02, r - 1e-6, 0.4, 0.25, 0.0, r);
+    return sim;
+}
+
+static void engine_flat(void)
+{
+    uint64_t seed = 5;
+    rbl_mesh floor;
+    flat_mesh(&floor, 40, 0.12, &seed); /* facets of about 3 mm, the grain 2 mm across */
+    for (size_t v = 0; v < floor.n_vertices; v++)
+        floor.vertex[3 * v] -= 0.06, floor.vertex[3 * v + 1] -= 0.06;
+    rbl_sim *plane = thrown_grain(NULL), *mesh = thrown_grain(&floor);
+    for (int k = 0; k < 10; k++) {
+        dem_step(plane, 10000);
+        dem_step(mesh, 10000);
+        dem_assert_same_state(plane, mesh);
+    }
+    rbl_grains_view v;
+    rbl_sim_grains(mesh, &v);
+    rbl_thermo tp, tm;
+    rbl_sim_thermo(plane, &tp);
+    rbl_sim_thermo(mesh, &tm);
+    printf("a grain across a flat mesh of %zu facets, 0.1 s: at (%.4f, %.4f) m, spin %.3g rad/s, "
+           "bit for bit as on a plane (force on the floor %.6g N both)\n",
+           floor.n_triangles, v.pos[0], v.pos[1], v.omega[0], tm.wall_force[2]);
+    ASSERT_TRUE(tp.wall_force[2] == tm.wall_force[2] && tm.wall_force[2] < 0.0);
+    ASSERT_TRUE(v.pos[0] > -0.02); /* it travelled over many facets */
+    rbl_sim_destroy(plane);
+    rbl_sim_destroy(mesh);
+    rbl_mesh_free(&floor);
+}
+
+/* A grain thrown into the corner of a tilted box: six planes, or a mesh of 12 facets. */
+static rbl_sim *boxed_grain(int as_mesh)
+{
+    rbl_sim_config cfg = dem_config(-0.06, 0.06, 2000.0, 0.0, 1e-6);
+    cfg.gravity[2] = -9.81;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.friction = 0.3;
+    const double r = 0.001, m = 2500.0 * 4.0 / 3.0 * M_PI * r * r * r, L = 0.01;
+    cfg.law.gamma_n = 0.4 * sqrt(m * cfg.law.kn);
+    cfg.gravity[0] = cfg.gravity[1] = -4.0; /* a tilted box: the grain ends in the corner */
+    rbl_sim *sim = dem_create(&cfg, 2500.0);
+    rbl_error err = {0};
+    if (as_mesh) {
+        double v[24];
+        for (int k = 0; k < 8; k++)
+            v[3 * k] = (k & 1) * L, v[3 * k + 1] = (k >> 1 & 1) * L, v[3 * k + 2] = (k >> 2) * L;
+        uint32_t t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                          2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+        rbl_mesh box = {8, 12, v, t};
+        ASSERT_OK(rbl_sim_add_mesh_wall(sim, &box, 0, &err));
+    } else {
+        for (int a = 0; a < 3; a++)
+            for (int side = 0; side < 2; side++) {
+                rbl_wall w = {{0, 0, 0}, side ? L : 0.0, 0};
+                w.normal[a] = side ? -1.0 : 1.0;
+                ASSERT_OK(rbl_sim_add_wall(sim, &w, &err));
+            }
+    }
+    dem_grain(sim, 0.0025, 0.003, 0.0015, -0.3, -0.2, -0.1, r);
+    return sim;
+}
+
+static void engine_box(void)
+{
+    rbl_sim *planes = boxed_grain(0), *mesh = boxed_grain(1);
+    size_t most = 0, most_planes = 0;
+    for (int k = 0; k < 200; k++) { /* 0.2 s: into the corner, bouncing, at rest there */
+        dem_step(planes, 1000);
+        dem_step(mesh, 1000);
+        rbl_thermo tp, tm;
+        rbl_sim_thermo(planes, &tp);
+        rbl_sim_thermo(mesh, &tm);
+        most = tm.wall_contacts > most ? tm.wall_contacts : most;
+        most_planes = tp.wall_contacts > most_planes ? tp.wall_contacts : most_planes;
+    }
+    rbl_grains_view a, b;
+    rbl_sim_grains(planes, &a);
+    rbl_sim_grains(mesh, &b);
+    double d = 0.0, v = 0.0;
+    for (int k = 0; k < 3; k++)
+        d = fmax(d, fabs(a.pos[k] - b.pos[k])), v = fmax(v, fabs(a.vel[k] - b.vel[k]));
+    rbl_thermo t;
+    rbl_sim_thermo(mesh, &t);
+    printf("a grain thrown into a box's corner, 0.2 s: six planes and a mesh box %.2g m and "
+           "%.2g m/s apart, at (%.5f, %.5f, %.5f) m; at most %zu contacts at once (planes "
+           "%zu), %zu at the end\n", d, v, b.pos[0], b.pos[1], b.pos[2], most, most_planes,
+           t.wall_contacts);
+    ASSERT_TRUE(d < 1e-12 && v < 1e-9);
+    ASSERT_TRUE(most == 3 && most_planes == 3); /* the corner: floor and two sides */
+    rbl_sim_destroy(planes);
+    rbl_sim_destroy(mesh);
+}
+
 int main(void)
 {
     closest_point();
     flat(6, 0.1);  /* triangles larger than the sphere */
     flat(60, 0.1); /* triangles a tenth of its size: many within reach */
     features();
+    engine_flat();
+    engine_box();
     return 0;
 }

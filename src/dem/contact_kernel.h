@@ -418,25 +418,22 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_g
     return 1;
 }
 
-/* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*; the wall at rest);
- * 0 if apart (a JKR contact: beyond its pull-off distance). */
-static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *vel,
-                                    const double *om, rbl_contact_geom *geo, double *l1_out)
+/* The material of wall code `code` (a plane's index, or a mesh slot's). */
+static inline int rbl_wall_material(const rbl_sim *sim, uint32_t code)
 {
-    const rbl_wall_list *w = &sim->wpairs;
+    return rbl_wall_is_mesh(code) ? sim->meshes[rbl_wall_mesh(code)].material
+                                  : sim->walls[code].material;
+}
+
+/* Geometry of grain i against a wall at rest whose surface is at distance d from the centre
+ * along -n (n: unit, from the wall to the grain): xi = r - d, lever arm l1 = d (seed: d*). */
+static inline void rbl_wall_frame(const rbl_sim *sim, uint32_t i, const double n[3], double d,
+                                  const double *vel, const double *om, rbl_contact_geom *geo,
+                                  double *l1_out)
+{
     const rbl_grains *g = &sim->g;
-    uint32_t i = w->grain[q];
-    const rbl_plane *pl = &sim->walls[w->wall[q]];
-    const double *x = g->pos + 3 * (size_t)i;
-    double d = pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2] + pl->offset;
-    double r = g->radius[i], reach = r;
-    const rbl_contact_law *law = &sim->cfg.law;
-    if (law->cohesion == RBL_COHESION_JKR && w->touch[q]) /* JKR holds in tension */
-        reach += rbl_jkr_reach(law->surface_energy,
-                               rbl_pair_coef_of(sim, g->material[i], pl->material)->y_star, r);
-    if (d >= reach)
-        return 0;
-    geo->n[0] = pl->n[0], geo->n[1] = pl->n[1], geo->n[2] = pl->n[2];
+    double r = g->radius[i];
+    geo->n[0] = n[0], geo->n[1] = n[1], geo->n[2] = n[2];
     geo->overlap = r - d;
     double l1 = d > 0.0 ? d : 0.0;
     double a1[3] = {-l1 * geo->n[0], -l1 * geo->n[1], -l1 * geo->n[2]}, wi[3];
@@ -448,6 +445,46 @@ static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *
     geo->r_eff = r;
     geo->m_eff = g->mass[i];
     *l1_out = l1;
+}
+
+/* How far beyond touching a wall contact holds: JKR's pull-off distance while it touches. */
+static inline double rbl_wall_reach(const rbl_sim *sim, size_t q)
+{
+    const rbl_wall_list *w = &sim->wpairs;
+    const rbl_contact_law *law = &sim->cfg.law;
+    if (law->cohesion != RBL_COHESION_JKR || !w->touch[q])
+        return 0.0;
+    uint32_t i = w->grain[q];
+    const rbl_pair_coef *pc =
+        rbl_pair_coef_of(sim, sim->g.material[i], rbl_wall_material(sim, w->wall[q]));
+    return rbl_jkr_reach(law->surface_energy, pc->y_star, sim->g.radius[i]);
+}
+
+/* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*; the wall at rest);
+ * 0 if apart (a JKR contact: beyond its pull-off distance). A mesh slot's is the contact's as
+ * the last force evaluation found it (its normal and distance kept in the history). */
+static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *vel,
+                                    const double *om, rbl_contact_geom *geo, double *l1_out)
+{
+    const rbl_wall_list *w = &sim->wpairs;
+    const rbl_grains *g = &sim->g;
+    uint32_t i = w->grain[q], code = w->wall[q];
+    double n[3], d;
+    if (rbl_wall_is_mesh(code)) {
+        if (!w->touch[q])
+            return 0;
+        const size_t width = rbl_hist_width(&sim->cfg.law);
+        const double *h = w->hist + rbl_wall_hist_width(&sim->cfg.law) * q + width;
+        n[0] = h[0], n[1] = h[1], n[2] = h[2], d = h[3];
+    } else {
+        const rbl_plane *pl = &sim->walls[code];
+        const double *x = g->pos + 3 * (size_t)i;
+        d = pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2] + pl->offset;
+        if (d >= g->radius[i] + rbl_wall_reach(sim, q))
+            return 0;
+        n[0] = pl->n[0], n[1] = pl->n[1], n[2] = pl->n[2];
+    }
+    rbl_wall_frame(sim, i, n, d, vel, om, geo, l1_out);
     return 1;
 }
 

@@ -102,17 +102,44 @@ static inline int rbl_grain_listed(const rbl_pair_list *p, size_t k)
            (p->i_start[k + 1] > p->i_start[k] || p->j_start[k + 1] > p->j_start[k]);
 }
 
-/* Grain-wall pairs closer than r + skin, grouped by grain. */
+/* Grain-wall pairs closer than r + skin, grouped by grain. A plane wall is one entry; a mesh
+ * wall RBL_MESH_SLOTS entries in a row (the contacts a grain may have with it at once: a
+ * crease, a corner), their `wall` codes RBL_MESH_CODE(mesh, slot), the mesh's facets within
+ * r + skin of the grain in cand[cand_lo .. cand_hi) (the same range for the group). */
 typedef struct rbl_wall_list {
     size_t n, cap;
     uint32_t *grain;
     uint32_t *wall;
     uint8_t *touch;
-    double *hist;
+    double *hist;     /* rbl_wall_hist_width per contact */
     double *out;      /* RBL_WALL_OUT per contact: force, torque on the grain */
+    size_t *cand_lo, *cand_hi;
     size_t *start;    /* grains + 1 */
     size_t grains_cap;
+    uint32_t *cand;   /* facets */
+    size_t n_cand, cand_cap, cand_max; /* cand_max: the largest group's */
 } rbl_wall_list;
+
+#define RBL_MESH_SLOTS 4
+#define RBL_MESH_BIT 0x80000000u
+#define RBL_MESH_CODE(mesh, slot) (RBL_MESH_BIT | (uint32_t)(mesh) << 2 | (uint32_t)(slot))
+static inline int rbl_wall_is_mesh(uint32_t code) { return (code & RBL_MESH_BIT) != 0; }
+static inline uint32_t rbl_wall_mesh(uint32_t code) { return (code & ~RBL_MESH_BIT) >> 2; }
+static inline uint32_t rbl_wall_slot(uint32_t code) { return code & 3u; }
+
+/* A wall contact's history: the law's, then (mesh walls) the contact's normal and distance
+ * from the surface at the last force evaluation, by which the next one is matched to it. */
+static inline size_t rbl_wall_hist_width(const rbl_contact_law *law)
+{
+    return rbl_hist_width(law) + 4;
+}
+
+/* A triangle mesh wall: the mesh, the hierarchy its facets are found through, a material. */
+typedef struct rbl_mesh_wall {
+    rbl_mesh mesh;
+    rbl_triangle_bvh bvh;
+    int material;
+} rbl_mesh_wall;
 
 /* A plane wall normalised: unit normal n, offset so that d = n . x + offset. */
 typedef struct rbl_plane {
@@ -148,7 +175,10 @@ struct rbl_sim {
     rbl_pair_coef *coef;     /* n_materials^2 (grain materials) */
     rbl_plane *walls;
     int n_walls;
-    double *wall_force;      /* 3 per wall, filled by rbl_sim_thermo */
+    rbl_mesh_wall *meshes;
+    int n_meshes;
+    int wall_pass_failed;    /* out of memory for the mesh contacts' workspace */
+    double *wall_force;      /* 3 per wall, planes then meshes, filled by rbl_sim_thermo */
     rbl_grains g;
     rbl_bodies bodies;
     rbl_pair_list pairs;

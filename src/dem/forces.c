@@ -35,33 +35,99 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
     return 1;
 }
 
-/* Wall contact q: its force and torque on the grain into its slot, its history updated. */
-static void wall_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const double *vel,
-                         const double *om)
+/* Wall contact q whose geometry is geo: the law, its force and torque on the grain into the
+ * contact's slot, its history updated. */
+static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_contact_geom *geo,
+                     double l1)
 {
     const rbl_contact_law *law = &sim->cfg.law;
     uint32_t i = w->grain[q];
     double *out = w->out + RBL_WALL_OUT * q;
-    const size_t width = rbl_hist_width(law);
-    double *hist = w->hist + width * q;
-    rbl_contact_geom geo;
-    double l1;
-    if (!rbl_wall_geometry(sim, q, vel, om, &geo, &l1)) {
-        if (w->touch[q]) {
-            w->touch[q] = 0;
-            memset(hist, 0, width * sizeof *hist);
-        }
-        return;
-    }
+    double *hist = w->hist + rbl_wall_hist_width(law) * q;
     rbl_contact_out o;
     double c[3];
     const rbl_pair_coef *pc =
-        rbl_pair_coef_of(sim, sim->g.material[i], sim->walls[w->wall[q]].material);
-    rbl_contact_force(law, pc, &geo, sim->cfg.dt, hist, &o);
-    rbl_cross(geo.n, o.ft, c);
+        rbl_pair_coef_of(sim, sim->g.material[i], rbl_wall_material(sim, w->wall[q]));
+    rbl_contact_force(law, pc, geo, sim->cfg.dt, hist, &o);
+    rbl_cross(geo->n, o.ft, c);
     out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
     out[3] = -l1 * c[0] + o.tr[0], out[4] = -l1 * c[1] + o.tr[1], out[5] = -l1 * c[2] + o.tr[2];
     w->touch[q] = 1;
+}
+
+/* Wall contact q that no longer touches: its history goes. */
+static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q)
+{
+    if (!w->touch[q])
+        return;
+    const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
+    w->touch[q] = 0;
+    memset(w->hist + wide * q, 0, wide * sizeof *w->hist);
+}
+
+/* A plane wall's contact q. */
+static void plane_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const double *vel,
+                          const double *om)
+{
+    rbl_contact_geom geo;
+    double l1;
+    if (rbl_wall_geometry(sim, q, vel, om, &geo, &l1))
+        wall_law(sim, w, q, &geo, l1);
+    else
+        wall_apart(sim, w, q);
+}
+
+/* A grain against a mesh wall: the slots q0 .. q0 + RBL_MESH_SLOTS - 1 of one (grain, mesh).
+ * Its contacts (mesh_contact.c: each feature once, nearest first) go to the slots whose last
+ * normal is closest to theirs (so a contact's history follows a grain sliding from one facet
+ * to the next), else to a free slot; slots left over no longer touch. work holds the group's
+ * candidates. */
+static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const double *vel,
+                          const double *om, rbl_mesh_touch *work)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    const size_t width = rbl_hist_width(law), wide = rbl_wall_hist_width(law);
+    uint32_t i = w->grain[q0];
+    const rbl_mesh_wall *mw = &sim->meshes[rbl_wall_mesh(w->wall[q0])];
+    double reach = sim->g.radius[i], hold = 0.0;
+    for (size_t s = 0; s < RBL_MESH_SLOTS; s++) /* JKR: a touching slot holds in tension */
+        hold = fmax(hold, rbl_wall_reach(sim, q0 + s));
+    reach += hold;
+    rbl_mesh_touch c[RBL_MESH_SLOTS];
+    size_t n = rbl_mesh_contacts(&mw->mesh, w->cand + w->cand_lo[q0],
+                                 w->cand_hi[q0] - w->cand_lo[q0], sim->g.pos + 3 * (size_t)i,
+                                 reach, work, c, RBL_MESH_SLOTS);
+    int taken[RBL_MESH_SLOTS] = {0}, slot_of[RBL_MESH_SLOTS];
+    for (size_t k = 0; k < n; k++) { /* the touching slot of the nearest normal */
+        double best = 0.5; /* within 60 degrees */
+        slot_of[k] = -1;
+        for (int s = 0; s < RBL_MESH_SLOTS; s++) {
+            const double *h = w->hist + wide * (q0 + (size_t)s) + width;
+            double dot = h[0] * c[k].n[0] + h[1] * c[k].n[1] + h[2] * c[k].n[2];
+            if (w->touch[q0 + (size_t)s] && !taken[s] && dot > best)
+                best = dot, slot_of[k] = s;
+        }
+        if (slot_of[k] >= 0)
+            taken[slot_of[k]] = 1;
+    }
+    for (size_t k = 0; k < n; k++) /* a new contact: a free slot, its history zero */
+        for (int s = 0; s < RBL_MESH_SLOTS && slot_of[k] < 0; s++)
+            if (!taken[s]) {
+                taken[s] = 1, slot_of[k] = s;
+                wall_apart(sim, w, q0 + (size_t)s);
+            }
+    for (int s = 0; s < RBL_MESH_SLOTS; s++)
+        if (!taken[s])
+            wall_apart(sim, w, q0 + (size_t)s);
+    for (size_t k = 0; k < n; k++) {
+        size_t q = q0 + (size_t)slot_of[k];
+        rbl_contact_geom geo;
+        double l1;
+        rbl_wall_frame(sim, i, c[k].n, c[k].dist, vel, om, &geo, &l1);
+        wall_law(sim, w, q, &geo, l1);
+        double *h = w->hist + wide * q + width;
+        h[0] = c[k].n[0], h[1] = c[k].n[1], h[2] = c[k].n[2], h[3] = c[k].dist;
+    }
 }
 
 static void wall_pass(rbl_sim *sim)
@@ -71,9 +137,12 @@ static void wall_pass(rbl_sim *sim)
     const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
     const double *vel = sync ? g->vel_eval : g->vel, *om = sync ? g->omega_eval : g->omega;
     /* each thread takes the wall contacts of the grains it sweeps (the floor's are those of
-     * its lowest grains) when the list is indexed by these grains, else an equal share */
+     * its lowest grains) when the list is indexed by these grains, else (with mesh walls,
+     * whose slots go together) one thread, or an equal share */
     const int by_grain = w->start && sim->pairs.grains == g->n;
-#pragma omp parallel num_threads(sim->threads)
+    const int threads = by_grain || sim->n_meshes == 0 ? sim->threads : 1;
+    int failed = 0;
+#pragma omp parallel num_threads(threads) reduction(| : failed)
     {
         size_t begin, end;
         if (by_grain) {
@@ -82,9 +151,19 @@ static void wall_pass(rbl_sim *sim)
         } else {
             rbl_equal_share(w->n, &begin, &end);
         }
-        for (size_t q = begin; q < end; q++)
-            wall_contact(sim, w, q, vel, om);
+        rbl_mesh_touch *work = NULL;
+        if (sim->n_meshes > 0 && !(work = malloc((w->cand_max ? w->cand_max : 1) * sizeof *work)))
+            failed = 1;
+        for (size_t q = begin; q < end && !failed; q++) {
+            uint32_t code = w->wall[q];
+            if (!rbl_wall_is_mesh(code))
+                plane_contact(sim, w, q, vel, om);
+            else if (rbl_wall_slot(code) == 0)
+                mesh_contacts(sim, w, q, vel, om, work);
+        }
+        free(work);
     }
+    sim->wall_pass_failed = failed;
 }
 
 void rbl_forces_gather(rbl_sim *sim)
@@ -111,6 +190,8 @@ int rbl_forces_compute(rbl_sim *sim, rbl_error *err)
     sim->packed_fresh = 0;
     rbl_pair_pass(sim);
     wall_pass(sim);
+    if (sim->wall_pass_failed)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for mesh wall contacts");
     sim->forces_partial = 1; /* rbl_gather_grain completes them, in the integrator's sweep */
     return RBL_OK;
 }

@@ -125,7 +125,7 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     size_t n = 0;
     for (size_t q = 0; q < w->n; q++)
         n += w->touch[q];
-    const size_t width = rbl_hist_width(&sim->cfg.law);
+    const size_t width = rbl_wall_hist_width(&sim->cfg.law);
     int rc = map_alloc(map, n, width, err);
     if (rc != RBL_OK)
         return rc;

@@ -92,6 +92,11 @@ void rbl_sim_destroy(rbl_sim *sim)
     rbl_walls_free(&sim->wpairs);
     rbl_gravity_work_free(&sim->gravity_work);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
+    for (int m = 0; m < sim->n_meshes; m++) {
+        rbl_triangle_bvh_free(&sim->meshes[m].bvh);
+        free(sim->meshes[m].mesh.vertex), free(sim->meshes[m].mesh.triangle);
+    }
+    free(sim->meshes);
     rbl_cell_table_free(&sim->cell_table);
     free(sim->cell_xyz);
     free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);
@@ -152,6 +157,52 @@ int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
         p->n[a] = w->normal[a] / len;
     p->offset = w->offset / len;
     p->material = sim->cfg.law.from_materials ? w->material : 0;
+    sim->prepared = 0;
+    return RBL_OK;
+}
+
+int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material, rbl_error *err)
+{
+    if (material < 0 || (sim->cfg.law.from_materials && material >= sim->n_materials))
+        return rbl_error_set(err, RBL_EINVAL, "mesh wall: no material %d", material);
+    if (mesh->n_triangles == 0 || mesh->n_triangles > UINT32_MAX / 3 ||
+        sim->n_meshes >= (int)(~RBL_MESH_BIT >> 2))
+        return rbl_error_set(err, RBL_EINVAL, "mesh wall: %zu facets", mesh->n_triangles);
+    for (size_t t = 0; t < 3 * mesh->n_triangles; t++)
+        if (mesh->triangle[t] >= mesh->n_vertices)
+            return rbl_error_set(err, RBL_EINVAL, "mesh wall: facet %zu names vertex %u of %zu",
+                                 t / 3 + 1, mesh->triangle[t], mesh->n_vertices);
+    for (size_t v = 0; v < 3 * mesh->n_vertices; v++)
+        if (!isfinite(mesh->vertex[v]))
+            return rbl_error_set(err, RBL_EINVAL, "mesh wall: vertex %zu is not finite",
+                                 v / 3 + 1);
+    rbl_mesh_wall *grown = realloc(sim->meshes, (size_t)(sim->n_meshes + 1) * sizeof *grown);
+    if (!grown)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    sim->meshes = grown;
+    double *wf = realloc(sim->wall_force,
+                         3 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
+    if (!wf)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    sim->wall_force = wf;
+    rbl_mesh_wall *mw = &sim->meshes[sim->n_meshes];
+    memset(mw, 0, sizeof *mw);
+    mw->mesh.n_vertices = mesh->n_vertices, mw->mesh.n_triangles = mesh->n_triangles;
+    mw->mesh.vertex = malloc(3 * mesh->n_vertices * sizeof *mw->mesh.vertex);
+    mw->mesh.triangle = malloc(3 * mesh->n_triangles * sizeof *mw->mesh.triangle);
+    if (mw->mesh.vertex && mw->mesh.triangle) {
+        memcpy(mw->mesh.vertex, mesh->vertex, 3 * mesh->n_vertices * sizeof *mw->mesh.vertex);
+        memcpy(mw->mesh.triangle, mesh->triangle,
+               3 * mesh->n_triangles * sizeof *mw->mesh.triangle);
+    }
+    if (!mw->mesh.vertex || !mw->mesh.triangle ||
+        rbl_triangle_bvh_build(&mw->bvh, &mw->mesh) != RBL_OK) {
+        free(mw->mesh.vertex), free(mw->mesh.triangle);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu facets",
+                             mesh->n_triangles);
+    }
+    mw->material = sim->cfg.law.from_materials ? material : 0;
+    sim->n_meshes++;
     sim->prepared = 0;
     return RBL_OK;
 }

@@ -63,7 +63,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
             worst_ids[0] = g->id[i], worst_ids[1] = g->id[j];
         }
     }
-    for (int s = 0; s < sim->n_walls; s++)
+    for (int s = 0; s < sim->n_walls + sim->n_meshes; s++)
         sim->wall_force[3 * s] = sim->wall_force[3 * s + 1] = sim->wall_force[3 * s + 2] = 0.0;
     const rbl_wall_list *wl = &sim->wpairs;
     for (size_t q = 0; q < wl->n; q++) {
@@ -74,14 +74,18 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         uint32_t i = wl->grain[q];
         wall_contacts++;
         elastic += rbl_contact_energy(
-            law, rbl_pair_coef_of(sim, g->material[i], sim->walls[wl->wall[q]].material), &geo,
-            wl->hist + width * q, g->radius[i], -1.0, g->radius[i] - geo.overlap);
+            law, rbl_pair_coef_of(sim, g->material[i], rbl_wall_material(sim, wl->wall[q])),
+            &geo, wl->hist + rbl_wall_hist_width(law) * q, g->radius[i], -1.0,
+            g->radius[i] - geo.overlap);
         if (geo.overlap / g->radius[i] > worst) {
             worst = geo.overlap / g->radius[i];
             worst_ids[0] = g->id[i], worst_ids[1] = UINT32_MAX;
         }
         const double *o = wl->out + RBL_WALL_OUT * q;
-        double *wf = sim->wall_force + 3 * wl->wall[q];
+        uint32_t code = wl->wall[q];
+        double *wf = sim->wall_force +
+                     3 * (rbl_wall_is_mesh(code) ? (size_t)sim->n_walls + rbl_wall_mesh(code)
+                                                 : (size_t)code);
         wf[0] -= o[0], wf[1] -= o[1], wf[2] -= o[2];
     }
     t->time = sim->time;
@@ -102,6 +106,6 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->max_overlap_ids[0] = worst_ids[0], t->max_overlap_ids[1] = worst_ids[1];
     for (int a = 0; a < 3; a++)
         t->momentum[a] = p[a], t->angular_momentum[a] = L[a];
-    t->n_walls = (size_t)sim->n_walls;
+    t->n_walls = (size_t)sim->n_walls + (size_t)sim->n_meshes;
     t->wall_force = sim->wall_force;
 }

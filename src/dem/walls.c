@@ -1,6 +1,9 @@
-/* walls.c — plane walls A x + B y + C z + D = 0 (seed 002 §2.3.2, SPEC SD4): the list of
- * grains within r + skin of each wall, built with the pair list and grouped by grain, its
- * history carried over by (grain id, wall). The force is the grain-grain law with xi = r - d*. */
+/* walls.c — plane walls A x + B y + C z + D = 0 (seed 002 §2.3.2, SPEC SD4) and triangle mesh
+ * walls (issue 14): the list of grains within r + skin of each wall, built with the pair list
+ * and grouped by grain, its history carried over by (grain id, wall code). A mesh's facets are
+ * found through its bounding volume hierarchy (grid's triangles.c), not by a loop over them; a
+ * grain near a mesh gets RBL_MESH_SLOTS entries and the list of facets within its reach. The
+ * force is the grain-grain law with xi = r - d* (forces.c). */
 #include "dem_internal.h"
 
 #include <stdlib.h>
@@ -25,9 +28,15 @@ int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains, size_t hist
         if (h)
             w->hist = h;
         double *o = h ? realloc(w->out, cap * RBL_WALL_OUT * sizeof *o) : NULL;
-        if (!o)
+        if (o)
+            w->out = o;
+        size_t *lo = o ? realloc(w->cand_lo, cap * sizeof *lo) : NULL;
+        if (lo)
+            w->cand_lo = lo;
+        size_t *hi = lo ? realloc(w->cand_hi, cap * sizeof *hi) : NULL;
+        if (!hi)
             return 0;
-        w->out = o;
+        w->cand_hi = hi;
         w->cap = cap;
     }
     if (grains + 1 > w->grains_cap) {
@@ -40,12 +49,60 @@ int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains, size_t hist
     return 1;
 }
 
+/* One entry of grain k with wall code `code`, its history carried over from the old map. */
+static int add_entry(rbl_sim *sim, const rbl_history_map *old, size_t k, uint32_t code,
+                     size_t lo, size_t hi, size_t width)
+{
+    rbl_wall_list *w = &sim->wpairs;
+    if (!rbl_wall_list_reserve(w, w->n + 1, sim->g.n, width))
+        return 0;
+    size_t q = w->n++;
+    w->grain[q] = (uint32_t)k;
+    w->wall[q] = code;
+    w->cand_lo[q] = lo, w->cand_hi[q] = hi;
+    const double *h = rbl_history_find(old, sim->g.id[k], code);
+    double *dst = w->hist + width * q;
+    if (h)
+        memcpy(dst, h, width * sizeof *dst);
+    else
+        memset(dst, 0, width * sizeof *dst);
+    w->touch[q] = h != NULL;
+    return 1;
+}
+
+/* The facets of mesh m within reach of p (their closest point nearer than reach), appended to
+ * the list's candidates; their count. */
+static int mesh_candidates(rbl_wall_list *w, const rbl_mesh_wall *mw, const double p[3],
+                           double reach, size_t *count)
+{
+    size_t n = rbl_triangle_bvh_within(&mw->bvh, p, reach, NULL, 0);
+    if (!rbl_grow_array((void **)&w->cand, &w->cand_cap, w->n_cand + n, sizeof *w->cand))
+        return 0;
+    uint32_t *c = w->cand + w->n_cand;
+    rbl_triangle_bvh_within(&mw->bvh, p, reach, c, n);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t *tri = mw->mesh.triangle + 3 * (size_t)c[i];
+        const double *v = mw->mesh.vertex;
+        double q[3];
+        rbl_triangle_closest(p, v + 3 * (size_t)tri[0], v + 3 * (size_t)tri[1],
+                             v + 3 * (size_t)tri[2], q);
+        double d2 = (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1]) +
+                    (p[2] - q[2]) * (p[2] - q[2]);
+        if (d2 < reach * reach)
+            c[kept++] = c[i];
+    }
+    w->n_cand += kept;
+    *count = kept;
+    return 1;
+}
+
 int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
 {
     rbl_wall_list *w = &sim->wpairs;
     const rbl_grains *g = &sim->g;
-    const size_t width = rbl_hist_width(&sim->cfg.law);
-    w->n = 0;
+    const size_t width = rbl_wall_hist_width(&sim->cfg.law);
+    w->n = 0, w->n_cand = 0, w->cand_max = 0;
     if (!rbl_wall_list_reserve(w, 1, g->n, width))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
     for (size_t k = 0; k < g->n; k++) {
@@ -55,20 +112,19 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         for (int s = 0; s < sim->n_walls; s++) {
             const rbl_plane *pl = &sim->walls[s];
             double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
-            if (d >= reach)
-                continue;
-            if (!rbl_wall_list_reserve(w, w->n + 1, g->n, width))
+            if (d < reach && !add_entry(sim, old, k, (uint32_t)s, 0, 0, width))
                 return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
-            size_t q = w->n++;
-            w->grain[q] = (uint32_t)k;
-            w->wall[q] = (uint32_t)s;
-            const double *h = rbl_history_find(old, g->id[k], (uint32_t)s);
-            double *dst = w->hist + width * q;
-            if (h)
-                memcpy(dst, h, width * sizeof *dst);
-            else
-                memset(dst, 0, width * sizeof *dst);
-            w->touch[q] = h != NULL;
+        }
+        for (int m = 0; m < sim->n_meshes; m++) {
+            size_t lo = w->n_cand, count = 0;
+            if (!mesh_candidates(w, &sim->meshes[m], p, reach, &count))
+                return rbl_error_set(err, RBL_ENOMEM, "out of memory for mesh wall contacts");
+            if (count == 0)
+                continue;
+            w->cand_max = count > w->cand_max ? count : w->cand_max;
+            for (uint32_t slot = 0; slot < RBL_MESH_SLOTS; slot++)
+                if (!add_entry(sim, old, k, RBL_MESH_CODE(m, slot), lo, lo + count, width))
+                    return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
         }
     }
     w->start[g->n] = w->n;
@@ -92,5 +148,6 @@ void rbl_walls_free(rbl_wall_list *w)
     free(w->hist);
     free(w->out);
     free(w->start);
+    free(w->cand_lo), free(w->cand_hi), free(w->cand);
     memset(w, 0, sizeof *w);
 }
