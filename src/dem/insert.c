@@ -87,7 +87,8 @@ static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec 
     return rc;
 }
 
-/* Free of grains (their periodic images are stored too) and of walls. */
+/* Free of grains (their periodic images are stored too) and of walls (a mesh wall has no
+ * inside: only its facets are kept clear). */
 static int fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3], double r)
 {
     for (int s = 0; s < sim->n_walls; s++) {
@@ -95,6 +96,9 @@ static int fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3], d
         if (pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset < r)
             return 0;
     }
+    for (int m = 0; m < sim->n_meshes; m++)
+        if (rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, p, r * r) < r * r)
+            return 0;
     return rbl_occupancy_clear_at(o, p, r);
 }
 

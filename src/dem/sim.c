@@ -307,6 +307,17 @@ int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err)
                                      g->id[k], p[0], p[1], p[2], g->radius[k], s + 1, d,
                                      RBL_START_OVERLAP_MAX);
         }
+        for (int m = 0; m < sim->n_meshes; m++) {
+            double least = g->radius[k] * (1.0 - RBL_START_OVERLAP_MAX);
+            double d2 = rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, p, least * least);
+            if (d2 < least * least)
+                return rbl_error_set(err, RBL_EINVAL,
+                                     "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
+                                     "(a mesh, distance %g) at the start by more than %g of its "
+                                     "radius",
+                                     g->id[k], p[0], p[1], p[2], g->radius[k],
+                                     sim->n_walls + m + 1, sqrt(d2), RBL_START_OVERLAP_MAX);
+        }
     }
     return RBL_OK;
 }

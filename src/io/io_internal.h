@@ -109,6 +109,11 @@ int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra
 int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *extra_len,
                         rbl_error *err);
 
+/* stl.c — an STL surface (open or closed) for a mesh wall: every corner scaled, then moved
+ * by offset, welded (rbl_mesh_weld: facets without area refused). */
+int rbl_stl_read_surface(const char *path, double scale, const double offset[3], rbl_mesh *mesh,
+                         rbl_error *err);
+
 /* checkpoint_series.c — the checkpoints a run writes, the last `keep` of them kept (0: all). */
 typedef struct rbl_checkpoint_series {
     uint64_t *steps;    /* of this run, in order */

@@ -22,6 +22,11 @@ static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_walls, err);
     }
+    for (int m = 0; m < s->n_meshes; m++) {
+        int rc = rbl_sim_add_mesh_wall(sim, &s->meshes[m], s->mesh_materials[m], err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_meshes[m], err);
+    }
     return RBL_OK;
 }
 
@@ -300,6 +305,40 @@ static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_
         rc = rbl_atomic_commit(&af, err);
     }
     free(rows), free(path);
+    return rc;
+}
+
+/* walls.vtp: the scene's mesh walls, their facets as triangles and a point array `wall`
+ * (the wall's number in thermo.csv's columns); they do not move, so one file serves every
+ * frame. */
+static int write_mesh_walls(const rbl_scene *s, const char *dir, rbl_error *err)
+{
+    size_t nv = 0, nt = 0;
+    for (int m = 0; m < s->n_meshes; m++)
+        nv += s->meshes[m].n_vertices, nt += s->meshes[m].n_triangles;
+    double *points = malloc(3 * nv * sizeof *points);
+    uint32_t *cells = malloc(3 * nt * sizeof *cells), *wall = malloc(nv * sizeof *wall);
+    char *path = rbl_path_join(dir, "walls.vtp");
+    int rc = RBL_OK;
+    if (!points || !cells || !wall || !path || nv > UINT32_MAX) {
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the mesh walls' file");
+    } else {
+        size_t v0 = 0, t0 = 0;
+        for (int m = 0; m < s->n_meshes; m++) {
+            const rbl_mesh *mesh = &s->meshes[m];
+            memcpy(points + 3 * v0, mesh->vertex, 3 * mesh->n_vertices * sizeof *points);
+            for (size_t v = 0; v < mesh->n_vertices; v++)
+                wall[v0 + v] = (uint32_t)(s->n_walls + m + 1);
+            for (size_t k = 0; k < 3 * mesh->n_triangles; k++)
+                cells[3 * t0 + k] = mesh->triangle[k] + (uint32_t)v0;
+            v0 += mesh->n_vertices, t0 += mesh->n_triangles;
+        }
+        const rbl_vtp_array arrays[] = {{"UInt32", "wall", 1, 4, wall}};
+        rbl_vtp_polydata pd = {.n_points = nv, .points = points, .arrays = arrays,
+                               .n_arrays = 1, .cells = cells, .n_cells = nt, .cell_size = 3};
+        rc = rbl_vtp_polydata_write(path, &pd, err);
+    }
+    free(points), free(cells), free(wall), free(path);
     return rc;
 }
 
@@ -598,6 +637,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
                            opt->steps ? "--steps" : s->path);
     if (rc == RBL_OK)
         rc = rbl_make_dirs(o.dir, err);
+    if (rc == RBL_OK && s->n_meshes > 0)
+        rc = write_mesh_walls(s, o.dir, err);
     rbl_thermo t;
     rep->energy_start = total_energy(sim, &t);
     if (!opt->restart) {

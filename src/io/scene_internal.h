@@ -85,6 +85,10 @@ struct rbl_scene {
     int n_materials;
     rbl_wall *walls;
     int n_walls;
+    rbl_mesh *meshes;         /* mesh walls, read, scaled, moved and welded at load */
+    int *mesh_materials;
+    rbl_mark *at_meshes;
+    int n_meshes;
     rbl_scene_tube *tubes;    /* impulse scenes only */
     int n_tubes;
     rbl_source *sources;

@@ -264,10 +264,47 @@ static int parse_tube(rbl_yaml_ctx *c, yaml_node_t *n, rbl_scene_tube *tube)
     return RBL_OK;
 }
 
-/* Plane walls; in an impulse scene also tubes. */
+static int scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **out);
+
+/* A mesh wall: {mesh: FILE.stl, scale: s, offset: [x, y, z], material: m}: the STL's
+ * corners times s, then moved by the offset. */
+static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
+{
+    static const char *const keys[] = {"mesh", "scale", "offset", "material", NULL};
+    rbl_scene *s = c->s;
+    int rc = rbl_yaml_keys_known(c, w, "mesh wall", keys);
+    double scale = 1.0, offset[3] = {0.0, 0.0, 0.0};
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, w, "scale", &scale, 0.0, 1, INFINITY);
+    if (rc == RBL_OK && rbl_yaml_get(c, w, "offset"))
+        rc = rbl_yaml_vector3(c, rbl_yaml_get(c, w, "offset"), "offset", offset);
+    int k = s->n_meshes;
+    if (rc == RBL_OK)
+        rc = rbl_yaml_material_index(c, w, "wall", &s->mesh_materials[k]);
+    char *path = NULL;
+    if (rc == RBL_OK)
+        rc = scene_path(c, rbl_yaml_get(c, w, "mesh"), "mesh", &path);
+    if (rc == RBL_OK) {
+        rc = rbl_stl_read_surface(path, scale, offset, &s->meshes[k], c->err);
+        if (rc != RBL_OK) { /* the file's own message, where the scene names it */
+            char message[sizeof c->err->message];
+            snprintf(message, sizeof message, "%s", c->err->message);
+            rc = rbl_yaml_fail(c, rbl_yaml_get(c, w, "mesh"), rc, "%s", message);
+        }
+    }
+    free(path);
+    if (rc != RBL_OK)
+        return rc;
+    s->at_meshes[k] = rbl_yaml_mark(w);
+    s->n_meshes++;
+    return RBL_OK;
+}
+
+/* Plane and mesh walls; in an impulse scene also tubes. */
 static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
 {
-    static const char *const keys[] = {"point", "normal", "plane", "material", "tube", NULL};
+    static const char *const keys[] = {"point", "normal", "plane", "material", "tube", "mesh",
+                                       "scale", "offset", NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -275,13 +312,26 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
     s->walls = calloc(count ? count : 1, sizeof *s->walls);
     s->tubes = calloc(count ? count : 1, sizeof *s->tubes);
-    if (!s->walls || !s->tubes)
+    s->meshes = calloc(count ? count : 1, sizeof *s->meshes);
+    s->mesh_materials = calloc(count ? count : 1, sizeof *s->mesh_materials);
+    s->at_meshes = calloc(count ? count : 1, sizeof *s->at_meshes);
+    if (!s->walls || !s->tubes || !s->meshes || !s->mesh_materials || !s->at_meshes)
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
         yaml_node_t *w = rbl_yaml_node(c, n->data.sequence.items.start[i]);
         int rc = rbl_yaml_keys_known(c, w, "walls", keys);
         if (rc != RBL_OK)
             return rc;
+        if (rbl_yaml_get(c, w, "mesh")) {
+            if (impulse)
+                return rbl_yaml_fail(c, w, RBL_EPARSE, "mesh walls are for grains; impulse "
+                                     "scenes have planes and tubes");
+            if ((rc = parse_mesh_wall(c, w)) != RBL_OK)
+                return rc;
+            continue;
+        }
+        if (rbl_yaml_get(c, w, "scale") || rbl_yaml_get(c, w, "offset"))
+            return rbl_yaml_fail(c, w, RBL_EPARSE, "'scale' and 'offset' are for a 'mesh' wall");
         yaml_node_t *tube = rbl_yaml_get(c, w, "tube");
         if (tube) {
             if (!impulse)
@@ -855,6 +905,11 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     if (rbl_yaml_get(c, root, "output") &&
         (rc = parse_output(c, rbl_yaml_get(c, root, "output"))) != RBL_OK)
         return rc;
+    if (c->s->n_meshes > 0 && c->s->checkpoint_every > 0.0)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, rbl_yaml_get(c, root, "output"),
+                                             "checkpoint_every"),
+                             RBL_EPARSE, "a scene with mesh walls cannot be checkpointed yet "
+                             "(their contact histories are not saved)");
     if (rbl_yaml_get(c, root, "select") &&
         (rc = parse_select(c, rbl_yaml_get(c, root, "select"))) != RBL_OK)
         return rc;
@@ -991,6 +1046,9 @@ void rbl_scene_free(rbl_scene *s)
     free(s->materials);
     free(s->walls);
     free(s->tubes);
+    for (int k = 0; k < s->n_meshes; k++)
+        rbl_mesh_free(&s->meshes[k]);
+    free(s->meshes), free(s->mesh_materials), free(s->at_meshes);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */
         free(s->sources[i].file);

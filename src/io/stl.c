@@ -184,9 +184,9 @@ static int parse_binary(const char *path, const unsigned char *data, size_t n, d
     return RBL_OK;
 }
 
-int rbl_stl_read(const char *path, rbl_mesh *mesh, rbl_error *err)
+/* The file's facets as a soup of corners (9 per facet). */
+static int read_soup(const char *path, double **corners_out, size_t *n_out, rbl_error *err)
 {
-    memset(mesh, 0, sizeof *mesh);
     char *data = NULL;
     size_t size = 0;
     int rc = read_all(path, &data, &size, err);
@@ -214,9 +214,36 @@ int rbl_stl_read(const char *path, rbl_mesh *mesh, rbl_error *err)
                            "header declares (binary)", path, size, declared);
     }
     free(data);
-    if (rc != RBL_OK)
-        return rc;
-    rc = rbl_mesh_from_soup(corners, n, path, mesh, err);
+    *corners_out = corners, *n_out = n;
+    return rc;
+}
+
+int rbl_stl_read(const char *path, rbl_mesh *mesh, rbl_error *err)
+{
+    memset(mesh, 0, sizeof *mesh);
+    double *corners = NULL;
+    size_t n = 0;
+    int rc = read_soup(path, &corners, &n, err);
+    if (rc == RBL_OK)
+        rc = rbl_mesh_from_soup(corners, n, path, mesh, err);
+    free(corners);
+    return rc;
+}
+
+int rbl_stl_read_surface(const char *path, double scale, const double offset[3], rbl_mesh *mesh,
+                         rbl_error *err)
+{
+    memset(mesh, 0, sizeof *mesh);
+    double *corners = NULL;
+    size_t n = 0;
+    int rc = read_soup(path, &corners, &n, err);
+    if (rc == RBL_OK && n == 0)
+        rc = rbl_error_set(err, RBL_EINVAL, "%s: the mesh has no facets", path);
+    if (rc == RBL_OK) {
+        for (size_t k = 0; k < 9 * n; k++)
+            corners[k] = corners[k] * scale + offset[k % 3];
+        rc = rbl_mesh_weld(corners, n, path, mesh, err);
+    }
     free(corners);
     return rc;
 }

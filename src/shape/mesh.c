@@ -188,10 +188,12 @@ int rbl_mesh_weld(const double *corners, size_t n_triangles, const char *path, r
         /* no area: its height (twice the area over the longest side) within the tolerance */
         if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] ||
             !(sqrt(rbl_dot3(n, n)) > tol * longest)) {
+            const double *s = corners + 9 * t; /* as the file gives them */
+            rbl_error_set(err, RBL_EINVAL, "%s: facet %zu has no area (corners (%g, %g, %g), "
+                          "(%g, %g, %g), (%g, %g, %g))", path, t + 1, s[0], s[1], s[2], s[3],
+                          s[4], s[5], s[6], s[7], s[8]);
             rbl_mesh_free(mesh);
-            return rbl_error_set(err, RBL_EINVAL, "%s: facet %zu has no area (corners (%g, %g, "
-                                 "%g), (%g, %g, %g), (%g, %g, %g))", path, t + 1, a[0], a[1],
-                                 a[2], b[0], b[1], b[2], c[0], c[1], c[2]);
+            return RBL_EINVAL;
         }
     }
     return RBL_OK;
