@@ -102,6 +102,12 @@ scene mesh_scale 's/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {mesh: tri
 expect mesh_scale "mesh_scale.yaml:9:[0-9]*: 'scale' must be > 0: '0'"
 scene mesh_ckpt 's/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {mesh: tri.stl}/; s/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, checkpoint_every: 0.001}/'
 expect mesh_ckpt "mesh_ckpt.yaml:16:[0-9]*: a scene with mesh walls cannot be checkpointed yet"
+# a lattice whose count cannot be met says so; one with no count that would hold more grains
+# than the machine's memory is refused before anything is allocated
+scene lattice_full 's/max: \[0.02, 0.02, 0.01\]}/max: [0.02, 0.02, 0.01], count: 100000}/'
+expect lattice_full "lattice_full.yaml:11:[0-9]*: only [0-9]* of 100000 grains fit in the region without overlapping on the lattice"
+scene lattice_huge 's/max: \[0.02, 0.02, 0.05\]}/max: [100, 100, 100]}/; s/max: \[0.02, 0.02, 0.01\]}/max: [100, 100, 100]}/'
+expect lattice_huge "lattice_huge.yaml:11:[0-9]*: a lattice of 1.2[0-9]*e+14 sites .*more than this machine's"
 scene too_full 's/count: 100/count: 100000/'
 expect too_full "too_full.yaml:13:[0-9]*: only [0-9]* of 100000 grains fit"
 

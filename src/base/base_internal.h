@@ -75,6 +75,9 @@ int rbl_size_mul(size_t a, size_t b, size_t *out);
 #define RBL_FNV1A_START 0xcbf29ce484222325ULL
 uint64_t rbl_fnv1a(uint64_t h, const void *p, size_t n);
 
+/* The machine's physical memory in bytes, or 0 when it cannot be told (memory.c). */
+double rbl_physical_memory(void);
+
 /* Monotonic wall clock in seconds. */
 double rbl_now(void);
 

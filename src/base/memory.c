@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #define RBL_HUGE_ALIGN ((size_t)2 << 20)
 #define RBL_LINE ((size_t)64)
@@ -154,4 +155,10 @@ void *rbl_huge_calloc(size_t count, size_t size)
         memset(p, 0, bytes);
     }
     return p;
+}
+
+double rbl_physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size : 0.0;
 }

@@ -366,6 +366,11 @@ size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n
                          const double p[3], double reach, rbl_mesh_touch *work,
                          rbl_mesh_touch *out, size_t cap);
 
+/* What a grain costs in memory, its arrays with its pairs and their histories: 720-820 MiB at
+ * 10^6 grains in docs/bench/dem.csv (peak resident, settled and collapsing beds). A source
+ * that would hold more than the machine has is refused before anything is allocated. */
+#define RBL_GRAIN_BYTES 800.0
+
 /* The law's models are known ones and their parameters in range (law.c). */
 int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err);
 /* The farthest beyond touching a JKR contact of grains up to r_max can hold (0 without JKR). */

@@ -186,11 +186,6 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
         return rbl_error_set(err, RBL_EINVAL,
                              "lattice spacing %g is below the largest diameter %g", s,
                              2.0 * r_max);
-    rbl_occupancy o;
-    if ((rc = occ_init(&o, sim, spec, r_max, err)) != RBL_OK)
-        return rc;
-    rbl_rng rng;
-    rbl_rng_seed(&rng, spec->seed);
     size_t n[3];
     double sites = 1.0;
     for (int a = 0; a < 3; a++) {
@@ -200,11 +195,23 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
     }
     /* a limit on grains bounds the sites visited too (a lattice of 1e20 sites where no grain
      * fits would otherwise run for ever) */
-    if (sim->max_grains && sites > (double)sim->max_grains) {
-        rbl_occupancy_free(&o);
+    if (sim->max_grains && sites > (double)sim->max_grains)
         return rbl_error_set(err, RBL_ETOOBIG, "a lattice of %.3g sites, more than the %zu "
                              "grains this run allows (--max-grains)", sites, sim->max_grains);
-    }
+    /* and what it would hold, said before anything is allocated: a grain costs about
+     * RBL_GRAIN_BYTES (its arrays, its pairs and their histories) */
+    double grains = spec->count ? fmin(sites, (double)spec->count) : sites;
+    double bytes = grains * RBL_GRAIN_BYTES, memory = rbl_physical_memory();
+    if (memory > 0.0 && bytes > memory)
+        return rbl_error_set(err, RBL_ETOOBIG, "a lattice of %.3g sites (spacing %g m) would "
+                             "hold %.3g grains, about %.3g GiB, more than this machine's "
+                             "%.3g GiB: give 'count' or a smaller region", sites, s, grains,
+                             bytes / 1073741824.0, memory / 1073741824.0);
+    rbl_occupancy o;
+    if ((rc = occ_init(&o, sim, spec, r_max, err)) != RBL_OK)
+        return rc;
+    rbl_rng rng;
+    rbl_rng_seed(&rng, spec->seed);
     for (size_t z = 0; z < n[2]; z++)
         for (size_t y = 0; y < n[1]; y++)
             for (size_t x = 0; x < n[0]; x++) {

@@ -204,11 +204,13 @@ static int build(const rbl_scene *s, int threads, size_t max_grains, rbl_sim **o
                 rbl_scene_error_at(s, src->at, err);
             goto fail;
         }
-        if (src->kind == RBL_SOURCE_RANDOM && placed < src->spec.count) {
+        if ((src->kind == RBL_SOURCE_RANDOM || src->kind == RBL_SOURCE_LATTICE) &&
+            src->spec.count && placed < src->spec.count) {
             rc = rbl_error_set(err, RBL_EINVAL,
                                "%s:%d:%d: only %zu of %zu grains fit in the region without "
-                               "overlapping; enlarge the region or lower 'count'",
-                               s->path, src->at.line, src->at.column, placed, src->spec.count);
+                               "overlapping%s; enlarge the region or lower 'count'",
+                               s->path, src->at.line, src->at.column, placed, src->spec.count,
+                               src->kind == RBL_SOURCE_LATTICE ? " on the lattice" : "");
             goto fail;
         }
         if (placed == 0) {
