@@ -108,6 +108,16 @@ scene lattice_full 's/max: \[0.02, 0.02, 0.01\]}/max: [0.02, 0.02, 0.01], count:
 expect lattice_full "lattice_full.yaml:11:[0-9]*: only [0-9]* of 100000 grains fit in the region without overlapping on the lattice"
 scene lattice_huge 's/max: \[0.02, 0.02, 0.05\]}/max: [100, 100, 100]}/; s/max: \[0.02, 0.02, 0.01\]}/max: [100, 100, 100]}/'
 expect lattice_huge "lattice_huge.yaml:11:[0-9]*: a lattice of 1.2[0-9]*e+14 sites .*more than this machine's"
+# messages name the scene's place: a periodic side too short for the grid, an output folder
+# that cannot be made, a grains file that is not there
+scene short_side 's/max: \[0.02, 0.02, 0.05\]}/max: [0.003, 0.02, 0.05], periodic: [x]}/'
+expect short_side "short_side.yaml:2:[0-9]*: periodic axis x: the box (0.003 m) must hold"
+scene no_folder 's/folder: out,/folder: \/proc\/nope,/'
+"$RUBBLE" run no_folder.yaml > out.txt 2> err.txt && { echo "FAIL [no_folder]: ran"; failures=$((failures+1)); }
+grep -q "no_folder.yaml:16:[0-9]*: /proc/nope: cannot create folder" err.txt || {
+    echo "FAIL [no_folder]: stderr lacks the place:"; cat err.txt; failures=$((failures+1)); }
+scene no_file 's/  - lattice: {min: \[0, 0, 0\], max: \[0.02, 0.02, 0.01\]}/  - file: none.txt/; /^    radius: 0.001$/d'
+expect no_file "no_file.yaml:11:[0-9]*: .*none.txt: cannot open"
 scene too_full 's/count: 100/count: 100000/'
 expect too_full "too_full.yaml:13:[0-9]*: only [0-9]* of 100000 grains fit"
 

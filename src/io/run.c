@@ -105,6 +105,8 @@ static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, doubl
             size_t placed = 0;
             rc = rbl_grains_read_text(probe, s->sources[k].file, s->sources[k].spec.material,
                                       &placed, err);
+            if (rc != RBL_OK)
+                rbl_scene_error_at(s, s->sources[k].at, err);
             continue;
         }
         if ((rc = add_probe_grain(probe, cfg, &s->sources[k].spec, err)) != RBL_OK)
@@ -126,6 +128,8 @@ static int file_mean_radius(const rbl_scene *s, const rbl_source *src, double *r
         rc = rbl_grains_read_text(probe, src->file, src->spec.material, &placed, err);
     if (rc == RBL_OK && placed == 0)
         rc = rbl_error_set(err, RBL_EINVAL, "%s: no grains in the file", src->file);
+    if (rc != RBL_OK)
+        rbl_scene_error_at(s, src->at, err);
     if (rc == RBL_OK) {
         rbl_grains_view v;
         rbl_sim_grains(probe, &v);
@@ -200,8 +204,7 @@ static int build(const rbl_scene *s, int threads, size_t max_grains, rbl_sim **o
         else
             rc = rbl_sim_insert_random(sim, &src->spec, &placed, err);
         if (rc != RBL_OK) {
-            if (src->kind != RBL_SOURCE_FILE) /* file errors name the grains file already */
-                rbl_scene_error_at(s, src->at, err);
+            rbl_scene_error_at(s, src->at, err);
             goto fail;
         }
         if ((src->kind == RBL_SOURCE_RANDOM || src->kind == RBL_SOURCE_LATTICE) &&
@@ -245,8 +248,11 @@ static int build(const rbl_scene *s, int threads, size_t max_grains, rbl_sim **o
         rbl_scene_error_at(s, s->at_grains, err);
         goto fail;
     }
-    if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK)
+    if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) {
+        if (rc == RBL_EINVAL) /* the grid the domain makes (a periodic side too short) */
+            rbl_scene_error_at(s, s->at_domain, err);
         goto fail;
+    }
     rbl_thermo t;
     rbl_sim_thermo(sim, &t); /* grains placed into each other (walls: checked above) */
     if (t.max_overlap_ratio > RBL_START_OVERLAP_MAX && t.max_overlap_ids[1] != UINT32_MAX) {
@@ -637,8 +643,12 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
                            "--steps count from the run's start, not from the restart",
                            opt->restart, (unsigned long long)step, (unsigned long long)total,
                            opt->steps ? "--steps" : s->path);
-    if (rc == RBL_OK)
-        rc = rbl_make_dirs(o.dir, err);
+    if (rc == RBL_OK && (rc = rbl_make_dirs(o.dir, err)) != RBL_OK) {
+        if (opt->output_dir)
+            rbl_error_prefix(err, rc, "--output");
+        else
+            rbl_scene_error_at(s, s->at_output, err);
+    }
     if (rc == RBL_OK && s->n_meshes > 0)
         rc = write_mesh_walls(s, o.dir, err);
     rbl_thermo t;

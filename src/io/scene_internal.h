@@ -103,6 +103,7 @@ struct rbl_scene {
     size_t checkpoint_keep;   /* the last K checkpoints of a run are kept; 0 = all */
     char *final_grains;       /* file name in the output folder, or NULL */
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
+    rbl_mark at_output;       /* output.folder, else the scene's start */
     rbl_mark at_length;       /* run.time or run.steps */
     rbl_mark at_frame_every, at_thermo_every, at_checkpoint_every; /* the key, else output */
     double select_within;     /* > 0: keep the grains within this distance of the centre of mass */

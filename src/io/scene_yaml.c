@@ -763,6 +763,7 @@ static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "folder"), RBL_EPARSE,
                              "'folder' must be a path");
     if (folder) {
+        s->at_output = rbl_yaml_mark(rbl_yaml_get(c, n, "folder"));
         free(s->output_dir);
         s->output_dir = strdup(folder);
         if (!s->output_dir)
