@@ -178,7 +178,8 @@ static void features(void)
     /* a crease: the ridge seen from below (the mesh is two-sided) */
     double below[3] = {0.0, 0.2, -0.3};
     n = contacts_at(&ridge, below, 0.3, c);
-    printf("crease: %zu contacts, features %d and %d\n", n, c[0].feature, n > 1 ? c[1].feature : -1);
+    printf("crease: %zu contacts, features %d and %d\n", n, c[0].feature,
+           n > 1 ? c[1].feature : -1);
     ASSERT_TRUE(n == 2 && c[0].feature == RBL_TRI_FACE && c[1].feature == RBL_TRI_FACE);
 }
 
