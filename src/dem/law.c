@@ -53,6 +53,11 @@ double rbl_sim_contact_time(const rbl_sim *sim)
             if (tk < t)
                 t = tk;
         }
+        for (int s = 0; s < sim->n_meshes; s++) {
+            tk = pair_time(sim, r, m, mat, sim->meshes[s].material);
+            if (tk < t)
+                t = tk;
+        }
     }
     return t;
 }
@@ -187,7 +192,7 @@ int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
         double r_max = 0.0;
         for (size_t k = 0; k < g->n; k++)
             r_max = fmax(r_max, g->radius[k]);
-        double r_eff = sim->n_walls > 0 ? r_max : 0.5 * r_max;
+        double r_eff = sim->n_walls + sim->n_meshes > 0 ? r_max : 0.5 * r_max;
         double pull = 2.0 * M_PI * law->cohesion_energy_density * r_eff;
         if (!(pull < 0.5 * law->kn))
             return rbl_error_set(err, RBL_EINVAL,

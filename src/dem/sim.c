@@ -148,7 +148,8 @@ int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
     if (!grown)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->walls = grown;
-    double *wf = realloc(sim->wall_force, 3 * (size_t)(sim->n_walls + 1) * sizeof *wf);
+    double *wf = realloc(sim->wall_force,
+                         3 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
     if (!wf)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->wall_force = wf;
