@@ -102,6 +102,7 @@ validate: build
 	@validation/integrators.sh $(RUBBLE)
 	@validation/liggghts.sh $(RUBBLE)
 	@validation/contact_models.sh $(RUBBLE)
+	@validation/silo.sh $(RUBBLE)
 	@validation/clumps.sh $(RUBBLE) $(BUILD)
 	@validation/clump_dynamics.sh $(RUBBLE) $(BUILD)
 	@validation/asteroid.sh $(RUBBLE)
