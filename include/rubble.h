@@ -364,6 +364,7 @@ typedef struct rbl_thermo {
     double angular_momentum[3];/* total about the origin, orbital m x × v plus spin, kg m²/s */
     size_t n_walls;            /* plane walls, then mesh walls */
     const double *wall_force;  /* 3 per wall: force the grains exert on it, N */
+    const double *wall_torque; /* 3 per wall: their torque on it about the origin, N m */
 } rbl_thermo;
 
 /* Time spent per stage since creation, seconds. */

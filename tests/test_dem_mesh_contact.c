@@ -243,6 +243,7 @@ static rbl_sim *boxed_grain(int as_mesh)
     cfg.law.friction = 0.3;
     const double r = 0.001, m = 2500.0 * 4.0 / 3.0 * M_PI * r * r * r, L = 0.01;
     cfg.law.gamma_n = 0.4 * sqrt(m * cfg.law.kn);
+    cfg.law.gamma_t = cfg.law.gamma_n; /* the springs' swinging dies: the grain comes to rest */
     cfg.gravity[0] = cfg.gravity[1] = -4.0; /* a tilted box: the grain ends in the corner */
     rbl_sim *sim = dem_create(&cfg, 2500.0);
     rbl_error err = {0};
@@ -293,6 +294,26 @@ static void engine_box(void)
            t.wall_contacts);
     ASSERT_TRUE(d < 1e-12 && v < 1e-9);
     ASSERT_TRUE(most == 3 && most_planes == 3); /* the corner: floor and two sides */
+    /* at rest, the walls hold the grain's weight m g: their force is m g and their torque
+       about the origin x × m g (thermo's torque on a wall; the mesh is one wall, the planes'
+       torques summed) */
+    const double m = b.mass[0], g[3] = {-4.0, -4.0, -9.81};
+    double want_t[3] = {m * (b.pos[1] * g[2] - b.pos[2] * g[1]),
+                        m * (b.pos[2] * g[0] - b.pos[0] * g[2]),
+                        m * (b.pos[0] * g[1] - b.pos[1] * g[0])};
+    rbl_thermo tp;
+    rbl_sim_thermo(planes, &tp);
+    double worst = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double planes_t = 0.0;
+        for (size_t w = 0; w < tp.n_walls; w++)
+            planes_t += tp.wall_torque[3 * w + (size_t)k];
+        worst = fmax(worst, fabs(t.wall_force[k] - m * g[k]) / (m * 9.81));
+        worst = fmax(worst, fabs(t.wall_torque[k] - want_t[k]) / (m * 9.81 * 0.001));
+        worst = fmax(worst, fabs(planes_t - want_t[k]) / (m * 9.81 * 0.001));
+    }
+    printf("  the walls' force and torque against m g and x × m g: %.2g relative\n", worst);
+    ASSERT_TRUE(worst < 1e-6);
     rbl_sim_destroy(planes);
     rbl_sim_destroy(mesh);
 }

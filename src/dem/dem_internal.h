@@ -178,7 +178,8 @@ struct rbl_sim {
     rbl_mesh_wall *meshes;
     int n_meshes;
     int wall_pass_failed;    /* out of memory for the mesh contacts' workspace */
-    double *wall_force;      /* 3 per wall, planes then meshes, filled by rbl_sim_thermo */
+    double *wall_force;      /* per wall (planes then meshes) 3 of force, then per wall 3 of
+                                torque about the origin; filled by rbl_sim_thermo */
     rbl_grains g;
     rbl_bodies bodies;
     rbl_pair_list pairs;

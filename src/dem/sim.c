@@ -149,7 +149,7 @@ int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->walls = grown;
     double *wf = realloc(sim->wall_force,
-                         3 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
+                         6 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
     if (!wf)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->wall_force = wf;
@@ -182,7 +182,7 @@ int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material, rbl_
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->meshes = grown;
     double *wf = realloc(sim->wall_force,
-                         3 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
+                         6 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
     if (!wf)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->wall_force = wf;

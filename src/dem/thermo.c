@@ -63,8 +63,10 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
             worst_ids[0] = g->id[i], worst_ids[1] = g->id[j];
         }
     }
-    for (int s = 0; s < sim->n_walls + sim->n_meshes; s++)
-        sim->wall_force[3 * s] = sim->wall_force[3 * s + 1] = sim->wall_force[3 * s + 2] = 0.0;
+    const size_t n_walls = (size_t)sim->n_walls + (size_t)sim->n_meshes;
+    double *wall_torque = sim->wall_force + 3 * n_walls;
+    for (size_t s = 0; s < 6 * n_walls; s++)
+        sim->wall_force[s] = 0.0;
     const rbl_wall_list *wl = &sim->wpairs;
     for (size_t q = 0; q < wl->n; q++) {
         rbl_contact_geom geo;
@@ -83,10 +85,14 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         }
         const double *o = wl->out + RBL_WALL_OUT * q;
         uint32_t code = wl->wall[q];
-        double *wf = sim->wall_force +
-                     3 * (rbl_wall_is_mesh(code) ? (size_t)sim->n_walls + rbl_wall_mesh(code)
-                                                 : (size_t)code);
+        size_t k = rbl_wall_is_mesh(code) ? (size_t)sim->n_walls + rbl_wall_mesh(code) : code;
+        double *wf = sim->wall_force + 3 * k, *wt = wall_torque + 3 * k;
         wf[0] -= o[0], wf[1] -= o[1], wf[2] -= o[2];
+        /* the wall gets the opposite of what the grain gets about the origin: x × f + T */
+        const double *x = g->pos + 3 * (size_t)i;
+        double xf[3];
+        rbl_cross(x, o, xf);
+        wt[0] -= xf[0] + o[3], wt[1] -= xf[1] + o[4], wt[2] -= xf[2] + o[5];
     }
     t->time = sim->time;
     t->step = sim->step;
@@ -106,6 +112,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->max_overlap_ids[0] = worst_ids[0], t->max_overlap_ids[1] = worst_ids[1];
     for (int a = 0; a < 3; a++)
         t->momentum[a] = p[a], t->angular_momentum[a] = L[a];
-    t->n_walls = (size_t)sim->n_walls + (size_t)sim->n_meshes;
+    t->n_walls = n_walls;
     t->wall_force = sim->wall_force;
+    t->wall_torque = wall_torque;
 }
