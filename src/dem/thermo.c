@@ -64,7 +64,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         }
     }
     const size_t n_walls = (size_t)sim->n_walls + (size_t)sim->n_meshes;
-    double *wall_torque = sim->wall_force + 3 * n_walls;
+    double *wall_torque = n_walls ? sim->wall_force + 3 * n_walls : NULL; /* NULL + 0 is UB */
     for (size_t s = 0; s < 6 * n_walls; s++)
         sim->wall_force[s] = 0.0;
     const rbl_wall_list *wl = &sim->wpairs;

@@ -76,6 +76,9 @@ static int mesh_candidates(rbl_wall_list *w, const rbl_mesh_wall *mw, const doub
                            double reach, size_t *count)
 {
     size_t n = rbl_triangle_bvh_within(&mw->bvh, p, reach, NULL, 0);
+    *count = 0;
+    if (n == 0) /* (and w->cand may still be NULL: no offset to it) */
+        return 1;
     if (!rbl_grow_array((void **)&w->cand, &w->cand_cap, w->n_cand + n, sizeof *w->cand))
         return 0;
     uint32_t *c = w->cand + w->n_cand;
