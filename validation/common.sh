@@ -6,6 +6,11 @@
 #   asteroid_law           prints the scene keys the asteroid scripts share (asteroid.sh,
 #                          spin.sh, drop.sh: examples/asteroid.yaml's space, gravity and law)
 #   thermo_last NAME FILE  prints the last row's value of thermo.csv's column NAME (by header)
+#   liggghts_preamble BOUNDARY DATA [PROCESSORS]
+#                          prints a LIGGGHTS input's opening lines (granular atoms, SI units, the
+#                          boundary and the particles of the data file DATA)
+#   liggghts_hertz_materials E NU E_REST MU
+#                          prints the properties of LIGGGHTS' hertz model for one atom type
 #   replace_section FILE HEADING NEW
 #                          drops the section of FILE that starts with the line "## HEADING..."
 #                          (up to the next "## " heading) and appends the file NEW, so a script
@@ -23,6 +28,20 @@ validation_workspace() {
 thermo_last() {
     awk -F, -v name="$1" 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == name) col = c; next }
         { v = $col } END { if (!col) exit 1; print v }' "$2"
+}
+
+liggghts_preamble() {
+    printf 'atom_style granular\natom_modify map array\nboundary %s\nnewton off\n' "$1"
+    printf 'communicate single vel yes\n'
+    [ -z "${3:-}" ] || printf 'processors %s\n' "$3"
+    printf 'units si\nread_data %s\n' "$2"
+}
+
+liggghts_hertz_materials() {
+    printf 'fix m1 all property/global youngsModulus peratomtype %s\n' "$1"
+    printf 'fix m2 all property/global poissonsRatio peratomtype %s\n' "$2"
+    printf 'fix m3 all property/global coefficientRestitution peratomtypepair 1 %s\n' "$3"
+    printf 'fix m4 all property/global coefficientFriction peratomtypepair 1 %s\n' "$4"
 }
 
 replace_section() {

@@ -19,21 +19,9 @@ E=5e6; NU=0.3; REST=0.5; MU=0.5
 W0=$(awk -v v=$V0 -v r=$R 'BEGIN { printf "%.15g", v / r }')
 # LIGGGHTS' opening lines, its box and particles from the data file $1
 lig_header() {
-    cat <<LIG
-atom_style granular
-atom_modify map array
-boundary f f f
-newton off
-communicate single vel yes
-units si
-read_data $1
-neighbor 0.0002 bin
-neigh_modify delay 0
-fix m1 all property/global youngsModulus peratomtype $E
-fix m2 all property/global poissonsRatio peratomtype $NU
-fix m3 all property/global coefficientRestitution peratomtypepair 1 $REST
-fix m4 all property/global coefficientFriction peratomtypepair 1 $MU
-LIG
+    liggghts_preamble "f f f" "$1"
+    printf 'neighbor 0.0002 bin\nneigh_modify delay 0\n'
+    liggghts_hertz_materials $E $NU $REST $MU
 }
 
 for model in cdt epsd2; do

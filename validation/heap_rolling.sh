@@ -55,21 +55,10 @@ for case in off on; do
         start.yaml > heap_$case.yaml
     "$RUBBLE" run heap_$case.yaml --quiet > /dev/null
     echo "== rolling resistance $case, LIGGGHTS"
-    cat > heap_$case.lig <<LIG
-atom_style granular
-atom_modify map array
-boundary f p f
-newton off
-communicate single vel yes
-processors * 1 1
-units si
-read_data heap.data
-neighbor 0.0002 bin
-neigh_modify delay 0
-fix m1 all property/global youngsModulus peratomtype $E
-fix m2 all property/global poissonsRatio peratomtype $NU
-fix m3 all property/global coefficientRestitution peratomtypepair 1 $REST
-fix m4 all property/global coefficientFriction peratomtypepair 1 $MU
+    { liggghts_preamble "f p f" heap.data "* 1 1"
+      printf 'neighbor 0.0002 bin\nneigh_modify delay 0\n'
+      liggghts_hertz_materials $E $NU $REST $MU
+      cat <<LIG
 $lig_prop
 pair_style gran model hertz tangential history $lig_roll
 pair_coeff * *
@@ -82,6 +71,7 @@ fix integr all nve/sphere
 run $STEPS
 write_dump all custom final.dump id x y z radius modify sort id
 LIG
+    } > heap_$case.lig
     mpirun --allow-run-as-root -np 2 liggghts -log none -in heap_$case.lig > heap_${case}_lig.txt 2>&1
     awk '/ITEM: ATOMS/ { on = 1; next } on { print $2, $3, $4, $5 }' final.dump > lig_$case.txt
     for prog in rbl lig; do

@@ -45,15 +45,7 @@ awk -v n=$N '!/^#/ { k++; x[k]=$1; y[k]=$2; z[k]=$3; r[k]=$4; vx[k]=$5; vy[k]=$6
           print "\nVelocities\n"; for (i = 1; i <= k; i++) printf "%d %.17g %.17g %.17g 0 0 0\n", i, vx[i], vy[i], vz[i] }' \
     start/grains.txt > silo.data
 KT=$(awk -v k=$KN 'BEGIN { printf "%.15g", 2 * k / 7 }')
-cat > silo.lig <<LIG
-atom_style granular
-atom_modify map array
-boundary f p f
-newton off
-communicate single vel yes
-processors * 1 1
-units si
-read_data silo.data
+{ liggghts_preamble "f p f" silo.data "* 1 1"; cat <<LIG
 neighbor 0.0004 bin
 neigh_modify delay 0
 fix m1 all property/global kn peratomtypepair 1 $KN
@@ -73,6 +65,7 @@ thermo_modify lost ignore norm no
 thermo 2000
 run $STEPS
 LIG
+} > silo.lig
 mpirun --allow-run-as-root -np 2 liggghts -log none -in silo.lig > silo_lig.txt 2>&1
 awk -v n=$N '$1 == "Step" { on = 1; next } /^Loop time/ { on = 0 } on && NF == 3 && $1 ~ /^[0-9]+$/ { printf "%.4f,%d\n", $2, n - $3 }' \
     silo_lig.txt > liggghts.csv
