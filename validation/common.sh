@@ -11,6 +11,9 @@
 #                          boundary and the particles of the data file DATA)
 #   liggghts_hertz_materials E NU E_REST MU
 #                          prints the properties of LIGGGHTS' hertz model for one atom type
+#   liggghts_data GRAINS XLO XHI YLO YHI ZLO ZHI
+#                          prints a LIGGGHTS data file (one atom type, density 2500) of the
+#                          grains of a rubble grains file (x y z r vx vy vz), in that box
 #   replace_section FILE HEADING NEW
 #                          drops the section of FILE that starts with the line "## HEADING..."
 #                          (up to the next "## " heading) and appends the file NEW, so a script
@@ -35,6 +38,17 @@ liggghts_preamble() {
     printf 'communicate single vel yes\n'
     [ -z "${3:-}" ] || printf 'processors %s\n' "$3"
     printf 'units si\nread_data %s\n' "$2"
+}
+
+liggghts_data() {
+    awk -v xlo="$2" -v xhi="$3" -v ylo="$4" -v yhi="$5" -v zlo="$6" -v zhi="$7" '
+        !/^#/ { n++; x[n] = $1; y[n] = $2; z[n] = $3; r[n] = $4; vx[n] = $5; vy[n] = $6; vz[n] = $7 }
+        END { print "rubble grains\n"; print n " atoms"; print "1 atom types\n"
+              print xlo " " xhi " xlo xhi"; print ylo " " yhi " ylo yhi"; print zlo " " zhi " zlo zhi\n"
+              print "Atoms\n"
+              for (i = 1; i <= n; i++) printf "%d 1 %.17g 2500 %.17g %.17g %.17g\n", i, 2 * r[i], x[i], y[i], z[i]
+              print "\nVelocities\n"
+              for (i = 1; i <= n; i++) printf "%d %.17g %.17g %.17g 0 0 0\n", i, vx[i], vy[i], vz[i] }' "$1"
 }
 
 liggghts_hertz_materials() {

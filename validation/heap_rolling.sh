@@ -34,12 +34,7 @@ output: {folder: start, final: grains.txt}
 YAML
 "$RUBBLE" run start.yaml --quiet > /dev/null
 N=$(grep -vc '^#' start/grains.txt)
-awk '!/^#/ { k++; x[k]=$1; y[k]=$2; z[k]=$3; r[k]=$4; vx[k]=$5; vy[k]=$6; vz[k]=$7 }
-    END { print "heap\n"; print k " atoms"; print "1 atom types\n"; print "0 0.12 xlo xhi";
-          print "0 0.008 ylo yhi"; print "-0.001 0.1 zlo zhi\n"; print "Atoms\n";
-          for (i = 1; i <= k; i++) printf "%d 1 %.17g 2500 %.17g %.17g %.17g\n", i, 2 * r[i], x[i], y[i], z[i];
-          print "\nVelocities\n"; for (i = 1; i <= k; i++) printf "%d %.17g %.17g %.17g 0 0 0\n", i, vx[i], vy[i], vz[i] }' \
-    start/grains.txt > heap.data
+liggghts_data start/grains.txt 0 0.12 0 0.008 -0.001 0.1 > heap.data
 
 for case in off on; do
     echo "== rolling resistance $case, rubble"

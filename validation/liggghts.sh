@@ -90,12 +90,7 @@ SETTLE=150000 # 0.3 s
 sed "s|  - lattice: .*|  - file: start/grains.txt|; /^    radius: 0.0005/d; /^    velocity_spread/d;
      s|run: {steps: 1, dt: 2.0e-6}|run: {steps: $SETTLE, dt: 2.0e-6}|; s|folder: start|folder: settled|" bed.yaml > settle.yaml
 "$RUBBLE" run settle.yaml --quiet > settle_rbl.txt
-awk -v L=$L -v H=$H '!/^#/ { n++; x[n]=$1; y[n]=$2; z[n]=$3; r[n]=$4; vx[n]=$5; vy[n]=$6; vz[n]=$7 }
-    END { print "start\n"; print n " atoms"; print "1 atom types\n"; print "0 " L " xlo xhi"; print "0 " L " ylo yhi";
-          print "-0.001 " H " zlo zhi\n"; print "Atoms\n";
-          for (i = 1; i <= n; i++) printf "%d 1 %.17g 2500 %.17g %.17g %.17g\n", i, 2 * r[i], x[i], y[i], z[i];
-          print "\nVelocities\n"; for (i = 1; i <= n; i++) printf "%d %.17g %.17g %.17g 0 0 0\n", i, vx[i], vy[i], vz[i] }' \
-    start/grains.txt > bed.data
+liggghts_data start/grains.txt 0 $L 0 $L -0.001 $H > bed.data
 cat > bed.lig <<LIG
 atom_style granular
 atom_modify map array

@@ -38,12 +38,7 @@ awk -F, -v n=$N 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "lost") col = c; 
     { printf "%.4f,%d\n", $1, $col }' out/thermo.csv > rubble.csv
 
 echo "== LIGGGHTS"
-awk -v n=$N '!/^#/ { k++; x[k]=$1; y[k]=$2; z[k]=$3; r[k]=$4; vx[k]=$5; vy[k]=$6; vz[k]=$7 }
-    END { print "silo\n"; print k " atoms"; print "1 atom types\n"; print "-0.045 0.045 xlo xhi";
-          print "0 0.01 ylo yhi"; print "-0.004 0.15 zlo zhi\n"; print "Atoms\n";
-          for (i = 1; i <= k; i++) printf "%d 1 %.17g 2500 %.17g %.17g %.17g\n", i, 2 * r[i], x[i], y[i], z[i];
-          print "\nVelocities\n"; for (i = 1; i <= k; i++) printf "%d %.17g %.17g %.17g 0 0 0\n", i, vx[i], vy[i], vz[i] }' \
-    start/grains.txt > silo.data
+liggghts_data start/grains.txt -0.045 0.045 0 0.01 -0.004 0.15 > silo.data
 KT=$(awk -v k=$KN 'BEGIN { printf "%.15g", 2 * k / 7 }')
 { liggghts_preamble "f p f" silo.data "* 1 1"; cat <<LIG
 neighbor 0.0004 bin

@@ -177,7 +177,9 @@ struct rbl_sim {
     int n_walls;
     rbl_mesh_wall *meshes;
     int n_meshes;
-    int wall_pass_failed;    /* out of memory for the mesh contacts' workspace */
+    struct rbl_mesh_touch *mesh_work; /* the wall pass's workspace: per thread, the wall list's
+                                  cand_max candidates; sized at each neighbour build */
+    size_t mesh_work_cap;
     double *wall_force;      /* per wall (planes then meshes) 3 of force, then per wall 3 of
                                 torque about the origin; filled by rbl_sim_thermo */
     rbl_grains g;

@@ -140,9 +140,18 @@ static void wall_pass(rbl_sim *sim)
      * its lowest grains) when the list is indexed by these grains, else (with mesh walls,
      * whose slots go together) one thread, or an equal share */
     const int by_grain = w->start && sim->pairs.grains == g->n;
-    const int threads = by_grain || sim->n_meshes == 0 ? sim->threads : 1;
-    int failed = 0;
-#pragma omp parallel num_threads(threads) reduction(| : failed)
+    int threads = by_grain || sim->n_meshes == 0 ? sim->threads : 1;
+    const size_t per = w->cand_max ? w->cand_max : 1; /* a thread's mesh workspace */
+    if (sim->n_meshes > 0 && (size_t)threads * per > sim->mesh_work_cap) {
+        /* more threads than at the last build (they came back after sharing the cores):
+           room for them, else as many as the build's workspace holds (at least one) */
+        rbl_mesh_touch *more = realloc(sim->mesh_work, (size_t)threads * per * sizeof *more);
+        if (more)
+            sim->mesh_work = more, sim->mesh_work_cap = (size_t)threads * per;
+        else
+            threads = (int)(sim->mesh_work_cap / per);
+    }
+#pragma omp parallel num_threads(threads)
     {
         size_t begin, end;
         if (by_grain) {
@@ -151,19 +160,17 @@ static void wall_pass(rbl_sim *sim)
         } else {
             rbl_equal_share(w->n, &begin, &end);
         }
-        rbl_mesh_touch *work = NULL;
-        if (sim->n_meshes > 0 && !(work = malloc((w->cand_max ? w->cand_max : 1) * sizeof *work)))
-            failed = 1;
-        for (size_t q = begin; q < end && !failed; q++) {
+        int t, nt;
+        rbl_thread_of_team(&t, &nt);
+        rbl_mesh_touch *work = sim->mesh_work ? sim->mesh_work + (size_t)t * per : NULL;
+        for (size_t q = begin; q < end; q++) {
             uint32_t code = w->wall[q];
             if (!rbl_wall_is_mesh(code))
                 plane_contact(sim, w, q, vel, om);
             else if (rbl_wall_slot(code) == 0)
                 mesh_contacts(sim, w, q, vel, om, work);
         }
-        free(work);
     }
-    sim->wall_pass_failed = failed;
 }
 
 void rbl_forces_gather(rbl_sim *sim)
@@ -190,8 +197,6 @@ int rbl_forces_compute(rbl_sim *sim, rbl_error *err)
     sim->packed_fresh = 0;
     rbl_pair_pass(sim);
     wall_pass(sim);
-    if (sim->wall_pass_failed)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for mesh wall contacts");
     sim->forces_partial = 1; /* rbl_gather_grain completes them, in the integrator's sweep */
     return RBL_OK;
 }

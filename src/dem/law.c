@@ -3,7 +3,7 @@
  * the per-material-pair Hertz-Mindlin constants of LIGGGHTS' "hertz" model:
  * 1/Y* = (1-nu1^2)/E1 + (1-nu2^2)/E2, 1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2,
  * beta = ln e / sqrt(ln^2 e + pi^2). Two different materials use the mean of their e and mu. */
-#include "dem_internal.h"
+#include "contact_kernel.h" /* rbl_jkr_reach */
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,9 +134,7 @@ double rbl_jkr_reach_max(const rbl_sim *sim, double r_max)
         return 0.0;
     /* the largest R* is a grain's own radius, on a wall; the softest pair reaches farthest */
     for (int k = 0; k < sim->n_materials * sim->n_materials; k++)
-        reach = fmax(reach, 0.75 * cbrt(M_PI * M_PI * law->surface_energy *
-                                        law->surface_energy * r_max /
-                                        (sim->coef[k].y_star * sim->coef[k].y_star)));
+        reach = fmax(reach, rbl_jkr_reach(law->surface_energy, sim->coef[k].y_star, r_max));
     return reach;
 }
 

@@ -96,7 +96,7 @@ void rbl_sim_destroy(rbl_sim *sim)
         rbl_triangle_bvh_free(&sim->meshes[m].bvh);
         free(sim->meshes[m].mesh.vertex), free(sim->meshes[m].mesh.triangle);
     }
-    free(sim->meshes);
+    free(sim->meshes), free(sim->mesh_work);
     rbl_cell_table_free(&sim->cell_table);
     free(sim->cell_xyz);
     free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);
@@ -136,6 +136,16 @@ int rbl_sim_add_material(rbl_sim *sim, const rbl_material *m, int *index, rbl_er
     return RBL_OK;
 }
 
+/* Room in the wall-force array for one more wall (3 of force and 3 of torque each). */
+static int grow_wall_force(rbl_sim *sim)
+{
+    double *wf = realloc(sim->wall_force,
+                         6 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
+    if (wf)
+        sim->wall_force = wf;
+    return wf != NULL;
+}
+
 int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
 {
     double len = sqrt(w->normal[0] * w->normal[0] + w->normal[1] * w->normal[1] +
@@ -148,11 +158,8 @@ int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
     if (!grown)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->walls = grown;
-    double *wf = realloc(sim->wall_force,
-                         6 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
-    if (!wf)
+    if (!grow_wall_force(sim))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    sim->wall_force = wf;
     rbl_plane *p = &sim->walls[sim->n_walls++];
     for (int a = 0; a < 3; a++)
         p->n[a] = w->normal[a] / len;
@@ -181,11 +188,8 @@ int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material, rbl_
     if (!grown)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->meshes = grown;
-    double *wf = realloc(sim->wall_force,
-                         6 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
-    if (!wf)
+    if (!grow_wall_force(sim))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    sim->wall_force = wf;
     rbl_mesh_wall *mw = &sim->meshes[sim->n_meshes];
     memset(mw, 0, sizeof *mw);
     mw->mesh.n_vertices = mesh->n_vertices, mw->mesh.n_triangles = mesh->n_triangles;

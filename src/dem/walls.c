@@ -75,14 +75,19 @@ static int add_entry(rbl_sim *sim, const rbl_history_map *old, size_t k, uint32_
 static int mesh_candidates(rbl_wall_list *w, const rbl_mesh_wall *mw, const double p[3],
                            double reach, size_t *count)
 {
-    size_t n = rbl_triangle_bvh_within(&mw->bvh, p, reach, NULL, 0);
+    /* into the room there is; a second walk only when it was short */
+    size_t room = w->cand_cap - w->n_cand;
+    size_t n = rbl_triangle_bvh_within(&mw->bvh, p, reach, room ? w->cand + w->n_cand : NULL,
+                                       room);
     *count = 0;
     if (n == 0) /* (and w->cand may still be NULL: no offset to it) */
         return 1;
-    if (!rbl_grow_array((void **)&w->cand, &w->cand_cap, w->n_cand + n, sizeof *w->cand))
-        return 0;
+    if (n > room) {
+        if (!rbl_grow_array((void **)&w->cand, &w->cand_cap, w->n_cand + n, sizeof *w->cand))
+            return 0;
+        rbl_triangle_bvh_within(&mw->bvh, p, reach, w->cand + w->n_cand, n);
+    }
     uint32_t *c = w->cand + w->n_cand;
-    rbl_triangle_bvh_within(&mw->bvh, p, reach, c, n);
     size_t kept = 0;
     for (size_t i = 0; i < n; i++) {
         const uint32_t *tri = mw->mesh.triangle + 3 * (size_t)c[i];
@@ -131,6 +136,14 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         }
     }
     w->start[g->n] = w->n;
+    /* the wall pass's workspace, one group's candidates per thread */
+    size_t need = sim->n_meshes ? (size_t)sim->threads * (w->cand_max ? w->cand_max : 1) : 0;
+    if (need > sim->mesh_work_cap) {
+        rbl_mesh_touch *work = realloc(sim->mesh_work, need * sizeof *work);
+        if (!work)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for mesh wall contacts");
+        sim->mesh_work = work, sim->mesh_work_cap = need;
+    }
     return RBL_OK;
 }
 
