@@ -365,6 +365,8 @@ typedef struct rbl_thermo {
     size_t n_walls;            /* plane walls, then mesh walls */
     const double *wall_force;  /* 3 per wall: force the grains exert on it, N */
     const double *wall_torque; /* 3 per wall: their torque on it about the origin, N m */
+    const double *wall_travel; /* 3 per wall: its translation since t = 0 (rbl_wall_motion's
+                                  terms but the turn), m; NULL when no wall moves */
 } rbl_thermo;
 
 /* Time spent per stage since creation, seconds. */
@@ -388,6 +390,37 @@ typedef struct rbl_mesh rbl_mesh; /* below, with the clumps' meshes */
  * checkpointed yet. */
 RBL_API int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material,
                                   rbl_error *err);
+/* How a wall moves, planes and meshes alike (all zero: it stays). A point x0 of the wall as it
+ * was added is at time t at
+ *     x(t) = c + R(t) (x0 - c) + velocity t + amplitude sin(2 pi frequency t) + s(t) servo_axis,
+ * R(t) the turn by omega t (rad/s, right-handed) about `axis` through c = `center`, and s(t) a
+ * servo's travel: it moves along servo_axis at u = gain (servo_force - P), |u| <= servo_speed,
+ * where P is the grains' push against its travel (the force on the wall along -servo_axis).
+ * A piston that presses a sample to servo_force; gain 0 means servo_speed / servo_force (full
+ * speed when nothing resists). The gain is lowered where the wall's contacts are too stiff for
+ * it: to at most 1 / (2 (K dt + 2 G)), K and G their summed stiffness and damping, a quarter
+ * of the bound beyond which the servo would swing from one speed limit to the other. */
+typedef struct rbl_wall_motion {
+    double velocity[3];           /* m/s */
+    double amplitude[3];          /* m */
+    double frequency;             /* Hz (with an amplitude) */
+    double axis[3];               /* need not be unit length; zero: no rotation */
+    double center[3];             /* a point on the axis at t = 0, m */
+    double omega;                 /* rad/s */
+    int servo;                    /* servo_* are used */
+    double servo_axis[3];         /* the direction it advances in (into the grains) */
+    double servo_force;           /* N, > 0 */
+    double servo_speed;           /* m/s, > 0 */
+    double servo_gain;            /* m/(N s); 0: servo_speed / servo_force */
+} rbl_wall_motion;
+/* Sets how wall `wall` moves: walls numbered as in rbl_thermo (planes in the order added, then
+ * meshes), so call it once every wall is added. Its motion starts from where it was added, at
+ * t = 0 (a run that starts later finds it where the motion has taken it). */
+RBL_API int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
+                                    rbl_error *err);
+/* Where n points x0 of wall `wall` (in the frame it was added in) are now, into x (3 n). */
+RBL_API void rbl_sim_wall_place(const rbl_sim *sim, int wall, const double *x0, size_t n,
+                                double *x);
 /* Adds a grain and returns its id (stable for the whole run). */
 RBL_API int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *g, uint32_t *id, rbl_error *err);
 /* The checks of the set-up, each on its own so that a scene can say which part is wrong:

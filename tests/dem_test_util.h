@@ -121,6 +121,35 @@ static inline double rand01(uint64_t *s)
     return (double)(*s >> 11) * 0x1.0p-53;
 }
 
+/* An n x n grid of squares on z = 0 over [0, L]^2, two triangles each, the inner vertices
+ * moved within the plane. */
+static inline void dem_flat_mesh(rbl_mesh *m, int n, double L, uint64_t *seed)
+{
+    m->n_vertices = (size_t)(n + 1) * (size_t)(n + 1);
+    m->n_triangles = 2 * (size_t)n * (size_t)n;
+    m->vertex = malloc(3 * m->n_vertices * sizeof *m->vertex);
+    m->triangle = malloc(3 * m->n_triangles * sizeof *m->triangle);
+    ASSERT_TRUE(m->vertex && m->triangle);
+    double h = L / n;
+    for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) {
+            double *x = m->vertex + 3 * (size_t)(j * (n + 1) + i);
+            int inner = i > 0 && i < n && j > 0 && j < n;
+            x[0] = h * (i + (inner ? 0.3 * (rand01(seed) - 0.5) : 0.0));
+            x[1] = h * (j + (inner ? 0.3 * (rand01(seed) - 0.5) : 0.0));
+            x[2] = 0.0;
+        }
+    size_t t = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            uint32_t a = (uint32_t)(j * (n + 1) + i), b = a + 1, c = a + (uint32_t)n + 1,
+                     d = c + 1;
+            uint32_t *tri = m->triangle + 3 * t;
+            tri[0] = a, tri[1] = b, tri[2] = d, tri[3] = a, tri[4] = d, tri[5] = c;
+            t += 2;
+        }
+}
+
 /* A cloud of 216 frictional grains (density DEM_CLOUD_RHO) on a jittered lattice, turning
  * slowly, that collapses under its own gravity: the configuration (cube of half-edge `half`,
  * tree gravity with G = 1e-3) and the grains. */

@@ -72,35 +72,6 @@ static void closest_point(void)
     ASSERT_TRUE(by_feature[0] > 100 && by_feature[1] > 100 && by_feature[4] > 100);
 }
 
-/* An n x n grid of squares on z = 0 over [0, L]^2, two triangles each, the inner vertices
- * moved within the plane. */
-static void flat_mesh(rbl_mesh *m, int n, double L, uint64_t *seed)
-{
-    m->n_vertices = (size_t)(n + 1) * (size_t)(n + 1);
-    m->n_triangles = 2 * (size_t)n * (size_t)n;
-    m->vertex = malloc(3 * m->n_vertices * sizeof *m->vertex);
-    m->triangle = malloc(3 * m->n_triangles * sizeof *m->triangle);
-    ASSERT_TRUE(m->vertex && m->triangle);
-    double h = L / n;
-    for (int j = 0; j <= n; j++)
-        for (int i = 0; i <= n; i++) {
-            double *x = m->vertex + 3 * (size_t)(j * (n + 1) + i);
-            int inner = i > 0 && i < n && j > 0 && j < n;
-            x[0] = h * (i + (inner ? 0.3 * (rnd(seed) - 0.5) : 0.0));
-            x[1] = h * (j + (inner ? 0.3 * (rnd(seed) - 0.5) : 0.0));
-            x[2] = 0.0;
-        }
-    size_t t = 0;
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) {
-            uint32_t a = (uint32_t)(j * (n + 1) + i), b = a + 1, c = a + (uint32_t)n + 1,
-                     d = c + 1;
-            uint32_t *tri = m->triangle + 3 * t;
-            tri[0] = a, tri[1] = b, tri[2] = d, tri[3] = a, tri[4] = d, tri[5] = c;
-            t += 2;
-        }
-}
-
 static size_t contacts_at(const rbl_mesh *m, const double p[3], double r, rbl_mesh_touch *out)
 {
     size_t nt = m->n_triangles;
@@ -119,7 +90,7 @@ static void flat(int n, double r)
 {
     uint64_t seed = 11;
     rbl_mesh m;
-    flat_mesh(&m, n, 1.0, &seed);
+    dem_flat_mesh(&m, n, 1.0, &seed);
     size_t bad = 0, tried = 0;
     double worst = 0.0;
     for (int k = 0; k < 2000; k++) {
@@ -210,7 +181,7 @@ static void engine_flat(void)
 {
     uint64_t seed = 5;
     rbl_mesh floor;
-    flat_mesh(&floor, 40, 0.12, &seed); /* facets of about 3 mm, the grain 2 mm across */
+    dem_flat_mesh(&floor, 40, 0.12, &seed); /* facets of about 3 mm, the grain 2 mm across */
     for (size_t v = 0; v < floor.n_vertices; v++)
         floor.vertex[3 * v] -= 0.06, floor.vertex[3 * v + 1] -= 0.06;
     rbl_sim *plane = thrown_grain(NULL), *mesh = thrown_grain(&floor);

@@ -425,11 +425,19 @@ static inline int rbl_wall_material(const rbl_sim *sim, uint32_t code)
                                   : sim->walls[code].material;
 }
 
-/* Geometry of grain i against a wall at rest whose surface is at distance d from the centre
- * along -n (n: unit, from the wall to the grain): xi = r - d, lever arm l1 = d (seed: d*). */
+/* The pose of wall code `code` (a plane's, or a mesh slot's mesh's). */
+static inline const rbl_wall_pose *rbl_wall_pose_of_code(const rbl_sim *sim, uint32_t code)
+{
+    return rbl_wall_is_mesh(code) ? &sim->meshes[rbl_wall_mesh(code)].pose
+                                  : &sim->walls[code].pose;
+}
+
+/* Geometry of grain i against a wall whose surface is at distance d from the centre along -n
+ * (n: unit, from the wall to the grain): xi = r - d, lever arm l1 = d (seed: d*). A moving
+ * wall's velocity at the contact point and its spin are taken from the grain's. */
 static inline void rbl_wall_frame(const rbl_sim *sim, uint32_t i, const double n[3], double d,
-                                  const double *vel, const double *om, rbl_contact_geom *geo,
-                                  double *l1_out)
+                                  const double *vel, const double *om, const rbl_wall_pose *pose,
+                                  rbl_contact_geom *geo, double *l1_out)
 {
     const rbl_grains *g = &sim->g;
     double r = g->radius[i];
@@ -441,6 +449,17 @@ static inline void rbl_wall_frame(const rbl_sim *sim, uint32_t i, const double n
     const double *v = vel + 3 * (size_t)i, *spin = om + 3 * (size_t)i;
     geo->v[0] = v[0] + wi[0], geo->v[1] = v[1] + wi[1], geo->v[2] = v[2] + wi[2];
     geo->w[0] = spin[0], geo->w[1] = spin[1], geo->w[2] = spin[2];
+    if (pose->moving) { /* the wall's point under the grain: vel + spin × (x - c - shift) */
+        const double *x = g->pos + 3 * (size_t)i;
+        double y[3], vw[3];
+        for (int a = 0; a < 3; a++)
+            y[a] = x[a] - d * geo->n[a] - pose->m.center[a] - pose->shift[a];
+        rbl_cross(pose->spin, y, vw);
+        for (int a = 0; a < 3; a++) {
+            geo->v[a] -= pose->vel[a] + vw[a];
+            geo->w[a] -= pose->spin[a];
+        }
+    }
     geo->a2 = r * r - d * d;
     geo->r_eff = r;
     geo->m_eff = g->mass[i];
@@ -460,7 +479,7 @@ static inline double rbl_wall_reach(const rbl_sim *sim, size_t q)
     return rbl_jkr_reach(law->surface_energy, pc->y_star, sim->g.radius[i]);
 }
 
-/* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*; the wall at rest);
+/* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*);
  * 0 if apart (a JKR contact: beyond its pull-off distance). A mesh slot's is the contact's as
  * the last force evaluation found it (its normal and distance kept in the history). */
 static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *vel,
@@ -484,7 +503,7 @@ static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *
             return 0;
         n[0] = pl->n[0], n[1] = pl->n[1], n[2] = pl->n[2];
     }
-    rbl_wall_frame(sim, i, n, d, vel, om, geo, l1_out);
+    rbl_wall_frame(sim, i, n, d, vel, om, rbl_wall_pose_of_code(sim, code), geo, l1_out);
     return 1;
 }
 

@@ -134,18 +134,36 @@ static inline size_t rbl_wall_hist_width(const rbl_contact_law *law)
     return rbl_hist_width(law) + 4;
 }
 
-/* A triangle mesh wall: the mesh, the hierarchy its facets are found through, a material. */
+/* How a wall moves (rbl_wall_motion, its axes made unit) and where it is now (wall_motion.c):
+ * a point x0 of the wall as added is at rot (x0 - center) + center + shift, and the wall's
+ * velocity at a point x is vel + spin × (x - center - shift). */
+typedef struct rbl_wall_pose {
+    rbl_wall_motion m;
+    int moving, turning;
+    double travel, speed;     /* a servo's, along m.servo_axis (checkpointed) */
+    double rot[3][3], shift[3], vel[3], spin[3], angle;
+    double build_shift[3], build_angle; /* at the last neighbour build */
+    double reach;             /* turning: how far from the axis a point that matters lies */
+} rbl_wall_pose;
+
+/* A triangle mesh wall: the mesh (in the frame it was added in: a moving mesh is not moved,
+ * the grains are taken into its frame), the hierarchy its facets are found through, a
+ * material, its pose. */
 typedef struct rbl_mesh_wall {
     rbl_mesh mesh;
     rbl_triangle_bvh bvh;
     int material;
+    rbl_wall_pose pose;
 } rbl_mesh_wall;
 
-/* A plane wall normalised: unit normal n, offset so that d = n . x + offset. */
+/* A plane wall normalised: unit normal n, offset so that d = n . x + offset (now; n0 and
+ * offset0 as added). */
 typedef struct rbl_plane {
     double n[3];
     double offset;
     int material;
+    double n0[3], offset0;
+    rbl_wall_pose pose;
 } rbl_plane;
 
 /* Per material pair: Hertz-Mindlin constants of LIGGGHTS' "hertz" model. */
@@ -181,7 +199,8 @@ struct rbl_sim {
                                   cand_max candidates; sized at each neighbour build */
     size_t mesh_work_cap;
     double *wall_force;      /* per wall (planes then meshes) 3 of force, then per wall 3 of
-                                torque about the origin; filled by rbl_sim_thermo */
+                                torque about the origin, then 3 of travel; rbl_sim_thermo's */
+    int walls_moving;        /* some wall has a motion */
     rbl_grains g;
     rbl_bodies bodies;
     rbl_pair_list pairs;
@@ -383,6 +402,48 @@ const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32
  * rolling spring) change sign, the seed's scalar D_H does not. dst may be src. */
 void rbl_history_swap(const rbl_contact_law *law, const double *src, double *dst);
 void rbl_history_free(rbl_history_map *map);
+
+/* wall_motion.c — the walls' poses at time t (planes' n and offset follow); a step's: the
+ * servos travel on at their speeds, then the poses at t; after a force evaluation, the servos'
+ * speeds from their loads; how far the walls may have moved towards a grain since the last
+ * neighbour build (rbl_walls_built). */
+void rbl_walls_move_to(rbl_sim *sim, double t);
+void rbl_walls_step(rbl_sim *sim, double t);
+void rbl_walls_servo(rbl_sim *sim);
+double rbl_walls_moved(const rbl_sim *sim);
+void rbl_walls_built(rbl_sim *sim);
+/* A wall's pose by its number (planes, then meshes). */
+rbl_wall_pose *rbl_wall_pose_of(rbl_sim *sim, int wall);
+
+/* x (world) in the frame a wall was added in. */
+static inline void rbl_pose_to_own(const rbl_wall_pose *p, const double x[3], double out[3])
+{
+    if (!p->moving) {
+        out[0] = x[0], out[1] = x[1], out[2] = x[2];
+        return;
+    }
+    double y[3] = {x[0] - p->shift[0], x[1] - p->shift[1], x[2] - p->shift[2]};
+    if (!p->turning) {
+        out[0] = y[0], out[1] = y[1], out[2] = y[2];
+        return;
+    }
+    const double *c = p->m.center;
+    for (int a = 0; a < 3; a++)
+        y[a] -= c[a];
+    for (int a = 0; a < 3; a++) /* rot^T y */
+        out[a] = p->rot[0][a] * y[0] + p->rot[1][a] * y[1] + p->rot[2][a] * y[2] + c[a];
+}
+
+/* A direction of the wall's own frame (a facet's normal) in the world. */
+static inline void rbl_pose_turn(const rbl_wall_pose *p, const double v[3], double out[3])
+{
+    if (!p->turning) {
+        out[0] = v[0], out[1] = v[1], out[2] = v[2];
+        return;
+    }
+    for (int a = 0; a < 3; a++)
+        out[a] = p->rot[a][0] * v[0] + p->rot[a][1] * v[1] + p->rot[a][2] * v[2];
+}
 
 /* walls.c */
 int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err);

@@ -89,14 +89,20 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
     const size_t width = rbl_hist_width(law), wide = rbl_wall_hist_width(law);
     uint32_t i = w->grain[q0];
     const rbl_mesh_wall *mw = &sim->meshes[rbl_wall_mesh(w->wall[q0])];
+    double own[3]; /* the grain in the mesh's own frame (a moving mesh stays where it was) */
+    rbl_pose_to_own(&mw->pose, sim->g.pos + 3 * (size_t)i, own);
     double reach = sim->g.radius[i], hold = 0.0;
     for (size_t s = 0; s < RBL_MESH_SLOTS; s++) /* JKR: a touching slot holds in tension */
         hold = fmax(hold, rbl_wall_reach(sim, q0 + s));
     reach += hold;
     rbl_mesh_touch c[RBL_MESH_SLOTS];
     size_t n = rbl_mesh_contacts(&mw->mesh, w->cand + w->cand_lo[q0],
-                                 w->cand_hi[q0] - w->cand_lo[q0], sim->g.pos + 3 * (size_t)i,
-                                 reach, work, c, RBL_MESH_SLOTS);
+                                 w->cand_hi[q0] - w->cand_lo[q0], own, reach, work, c,
+                                 RBL_MESH_SLOTS);
+    for (size_t k = 0; k < n; k++) { /* the normals back into the world */
+        double local[3] = {c[k].n[0], c[k].n[1], c[k].n[2]};
+        rbl_pose_turn(&mw->pose, local, c[k].n);
+    }
     int taken[RBL_MESH_SLOTS] = {0}, slot_of[RBL_MESH_SLOTS];
     for (size_t k = 0; k < n; k++) { /* the touching slot of the nearest normal */
         double best = 0.5; /* within 60 degrees */
@@ -123,7 +129,7 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
         size_t q = q0 + (size_t)slot_of[k];
         rbl_contact_geom geo;
         double l1;
-        rbl_wall_frame(sim, i, c[k].n, c[k].dist, vel, om, &geo, &l1);
+        rbl_wall_frame(sim, i, c[k].n, c[k].dist, vel, om, &mw->pose, &geo, &l1);
         wall_law(sim, w, q, &geo, l1);
         double *h = w->hist + wide * q + width;
         h[0] = c[k].n[0], h[1] = c[k].n[1], h[2] = c[k].n[2], h[3] = c[k].dist;

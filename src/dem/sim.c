@@ -136,11 +136,11 @@ int rbl_sim_add_material(rbl_sim *sim, const rbl_material *m, int *index, rbl_er
     return RBL_OK;
 }
 
-/* Room in the wall-force array for one more wall (3 of force and 3 of torque each). */
+/* Room in the wall-force array for one more wall (3 of force, torque and travel each). */
 static int grow_wall_force(rbl_sim *sim)
 {
     double *wf = realloc(sim->wall_force,
-                         6 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
+                         9 * (size_t)(sim->n_walls + sim->n_meshes + 1) * sizeof *wf);
     if (wf)
         sim->wall_force = wf;
     return wf != NULL;
@@ -161,9 +161,10 @@ int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
     if (!grow_wall_force(sim))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     rbl_plane *p = &sim->walls[sim->n_walls++];
+    memset(p, 0, sizeof *p);
     for (int a = 0; a < 3; a++)
-        p->n[a] = w->normal[a] / len;
-    p->offset = w->offset / len;
+        p->n[a] = p->n0[a] = w->normal[a] / len;
+    p->offset = p->offset0 = w->offset / len;
     p->material = sim->cfg.law.from_materials ? w->material : 0;
     sim->prepared = 0;
     return RBL_OK;
@@ -184,6 +185,17 @@ int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material, rbl_
         if (!isfinite(mesh->vertex[v]))
             return rbl_error_set(err, RBL_EINVAL, "mesh wall: vertex %zu is not finite",
                                  v / 3 + 1);
+    for (size_t t = 0; t < mesh->n_triangles; t++) {
+        const uint32_t *c = mesh->triangle + 3 * t;
+        const double *a = mesh->vertex + 3 * (size_t)c[0], *b = mesh->vertex + 3 * (size_t)c[1],
+                     *d = mesh->vertex + 3 * (size_t)c[2];
+        double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+        double v[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
+        double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2],
+               z = u[0] * v[1] - u[1] * v[0];
+        if (!(x * x + y * y + z * z > 0.0))
+            return rbl_error_set(err, RBL_EINVAL, "mesh wall: facet %zu has no area", t + 1);
+    }
     rbl_mesh_wall *grown = realloc(sim->meshes, (size_t)(sim->n_meshes + 1) * sizeof *grown);
     if (!grown)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -313,8 +325,9 @@ int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err)
                                      RBL_START_OVERLAP_MAX);
         }
         for (int m = 0; m < sim->n_meshes; m++) {
-            double least = g->radius[k] * (1.0 - RBL_START_OVERLAP_MAX);
-            double d2 = rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, p, least * least);
+            double least = g->radius[k] * (1.0 - RBL_START_OVERLAP_MAX), own[3];
+            rbl_pose_to_own(&sim->meshes[m].pose, p, own);
+            double d2 = rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, own, least * least);
             if (d2 < least * least)
                 return rbl_error_set(err, RBL_EINVAL,
                                      "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
@@ -331,6 +344,7 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
 {
     if (sim->prepared)
         return RBL_OK;
+    rbl_walls_move_to(sim, sim->time);
     int rc = rbl_sim_check_law(sim, err);
     if (rc == RBL_OK)
         rc = rbl_sim_check_dt(sim, err);
@@ -377,7 +391,11 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
                                  "step %llu: a grain's position is no longer finite; the time "
                                  "step is too large for the contact stiffness",
                                  (unsigned long long)(sim->step + 1));
-        if (fresh || 4.0 * sim->max_disp2 > sim->skin * sim->skin) {
+        /* walls where the forces are evaluated; a grain and a wall may approach each other by
+           the skin between builds (a grain moves at most half of it) */
+        rbl_walls_step(sim, (double)(sim->step + 1) * sim->cfg.dt);
+        if (fresh || 4.0 * sim->max_disp2 > sim->skin * sim->skin ||
+            (sim->walls_moving && sqrt(sim->max_disp2) + rbl_walls_moved(sim) > sim->skin)) {
             rc = rbl_neighbor_build(sim, err);
             if (rc != RBL_OK)
                 return rc;
@@ -388,6 +406,7 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         rc = rbl_forces_compute(sim, err);
         if (rc != RBL_OK)
             return rc;
+        rbl_walls_servo(sim);
         double t3 = rbl_now();
         rc = rbl_self_gravity_update(sim, sim->step + 1, err); /* times itself */
         if (rc != RBL_OK)

@@ -115,4 +115,14 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->n_walls = n_walls;
     t->wall_force = sim->wall_force;
     t->wall_torque = wall_torque;
+    t->wall_travel = NULL;
+    if (sim->walls_moving) {
+        double *travel = sim->wall_force + 6 * n_walls;
+        for (size_t k = 0; k < n_walls; k++) {
+            const rbl_wall_pose *ps = rbl_wall_pose_of((rbl_sim *)sim, (int)k);
+            for (int a = 0; a < 3; a++)
+                travel[3 * k + a] = ps->moving ? ps->shift[a] : 0.0;
+        }
+        t->wall_travel = travel;
+    }
 }

@@ -111,6 +111,7 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     const rbl_grains *g = &sim->g;
     const size_t width = rbl_wall_hist_width(&sim->cfg.law);
     w->n = 0, w->n_cand = 0, w->cand_max = 0;
+    rbl_walls_built(sim);
     if (!rbl_wall_list_reserve(w, 1, g->n, width))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
     for (size_t k = 0; k < g->n; k++) {
@@ -125,7 +126,9 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         }
         for (int m = 0; m < sim->n_meshes; m++) {
             size_t lo = w->n_cand, count = 0;
-            if (!mesh_candidates(w, &sim->meshes[m], p, reach, &count))
+            double own[3];
+            rbl_pose_to_own(&sim->meshes[m].pose, p, own);
+            if (!mesh_candidates(w, &sim->meshes[m], own, reach, &count))
                 return rbl_error_set(err, RBL_ENOMEM, "out of memory for mesh wall contacts");
             if (count == 0)
                 continue;

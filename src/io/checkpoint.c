@@ -12,9 +12,10 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 7u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 8u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
-                           resistance and cohesion (a history of 6 doubles with epsd2) */
+                           resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
+                           walls and walls that move */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -83,6 +84,15 @@ static double get_f64(buf *b)
     X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
     X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)
 
+/* A wall's motion (rbl_wall_motion, its axes unit as set), then the state it carries: a
+ * servo's travel and speed, and the pose at the last neighbour build (which times the next). */
+#define MOTION_DOUBLES(X)                                                                      \
+    X(m.velocity[0]) X(m.velocity[1]) X(m.velocity[2]) X(m.amplitude[0]) X(m.amplitude[1])     \
+    X(m.amplitude[2]) X(m.frequency) X(m.axis[0]) X(m.axis[1]) X(m.axis[2]) X(m.center[0])     \
+    X(m.center[1]) X(m.center[2]) X(m.omega) X(m.servo_axis[0]) X(m.servo_axis[1])            \
+    X(m.servo_axis[2]) X(m.servo_force) X(m.servo_speed) X(m.servo_gain) X(travel) X(speed)    \
+    X(build_shift[0]) X(build_shift[1]) X(build_shift[2]) X(build_angle) X(reach)
+
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. */
 #define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
     X(gacc)
@@ -107,8 +117,22 @@ static void save_state(buf *b, const rbl_sim *sim)
     put_u64(b, (uint64_t)sim->n_walls);
     for (int w = 0; w < sim->n_walls; w++) {
         const rbl_plane *p = &sim->walls[w];
-        put_f64(b, p->n[0]), put_f64(b, p->n[1]), put_f64(b, p->n[2]), put_f64(b, p->offset);
+        put_f64(b, p->n0[0]), put_f64(b, p->n0[1]), put_f64(b, p->n0[2]), put_f64(b, p->offset0);
         put_u64(b, (uint64_t)p->material);
+    }
+    put_u64(b, (uint64_t)sim->n_meshes);
+    for (int k = 0; k < sim->n_meshes; k++) {
+        const rbl_mesh_wall *mw = &sim->meshes[k];
+        put_u64(b, mw->mesh.n_vertices), put_u64(b, mw->mesh.n_triangles);
+        put_u64(b, (uint64_t)mw->material);
+        put(b, mw->mesh.vertex, 3 * mw->mesh.n_vertices * sizeof *mw->mesh.vertex);
+        put(b, mw->mesh.triangle, 3 * mw->mesh.n_triangles * sizeof *mw->mesh.triangle);
+    }
+    for (int k = 0; k < sim->n_walls + sim->n_meshes; k++) {
+        const rbl_wall_pose *p = rbl_wall_pose_of((rbl_sim *)sim, k);
+#define PUT_M(f) put_f64(b, p->f);
+        MOTION_DOUBLES(PUT_M)
+        put_u64(b, (uint64_t)p->m.servo);
     }
     put_u64(b, sim->step), put_f64(b, sim->time), put_u64(b, sim->lost);
     put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
@@ -153,11 +177,10 @@ static void save_state(buf *b, const rbl_sim *sim)
     put(b, w->grain, w->n * sizeof *w->grain);
     put(b, w->wall, w->n * sizeof *w->wall);
     put(b, w->touch, w->n);
-    /* a plane's history: the law's (the mesh walls' normal and distance after it are not
-       saved: a simulation with mesh walls is not checkpointed yet) */
-    const size_t wide = rbl_wall_hist_width(&c->law);
-    for (size_t q = 0; q < w->n; q++)
-        put(b, w->hist + wide * q, width * sizeof *w->hist);
+    put(b, w->hist, w->n * rbl_wall_hist_width(&c->law) * sizeof *w->hist);
+    put(b, w->cand_lo, w->n * sizeof *w->cand_lo), put(b, w->cand_hi, w->n * sizeof *w->cand_hi);
+    put_u64(b, w->n_cand), put_u64(b, w->cand_max);
+    put(b, w->cand, w->n_cand * sizeof *w->cand);
 }
 
 int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t version,
@@ -182,9 +205,6 @@ int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t ve
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
                          size_t extra_len, rbl_error *err)
 {
-    if (sim->n_meshes > 0)
-        return rbl_error_set(err, RBL_EINVAL, "%s: a simulation with mesh walls cannot be "
-                             "checkpointed yet", path);
     buf b = {0};
     save_state(&b, sim);
     put_u64(&b, extra_len);
@@ -320,6 +340,97 @@ static int load_bodies(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     return RBL_OK;
 }
 
+/* The mesh walls: corners and facets, checked as rbl_sim_add_mesh_wall checks any mesh. */
+static int load_meshes(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
+{
+    uint64_t count = get_u64(b);
+    if (b->bad || count > b->len)
+        return rbl_error_set(err, RBL_EPARSE, "%s: truncated mesh walls", path);
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t nv = get_u64(b), nt = get_u64(b), material = get_u64(b);
+        /* sizes the payload can hold, before anything is allocated on their word */
+        if (b->bad || nv > (b->len - b->at) / 24 || nt > (b->len - b->at) / 12 ||
+            material > INT32_MAX)
+            return rbl_error_set(err, RBL_EPARSE, "%s: truncated mesh wall %llu", path,
+                                 (unsigned long long)k + 1);
+        rbl_mesh mesh = {(size_t)nv, (size_t)nt, malloc(3 * nv * sizeof(double) + 1),
+                         malloc(3 * nt * sizeof(uint32_t) + 1)};
+        int rc = RBL_OK;
+        if (!mesh.vertex || !mesh.triangle) {
+            rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+        } else {
+            get(b, mesh.vertex, 3 * nv * sizeof *mesh.vertex);
+            get(b, mesh.triangle, 3 * nt * sizeof *mesh.triangle);
+            rc = b->bad ? rbl_error_set(err, RBL_EPARSE, "%s: truncated mesh wall %llu", path,
+                                        (unsigned long long)k + 1)
+                        : rbl_sim_add_mesh_wall(sim, &mesh, (int)material, err);
+        }
+        free(mesh.vertex), free(mesh.triangle);
+        if (rc != RBL_OK)
+            return rbl_error_prefix(err, rc, "%s", path);
+    }
+    return RBL_OK;
+}
+
+/* Every wall's motion, set as rbl_sim_set_wall_motion sets it (so checked alike), then the
+ * saved values exactly (its axes are not made unit a second time) and the state. */
+static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
+{
+    for (int k = 0; k < sim->n_walls + sim->n_meshes; k++) {
+        rbl_wall_pose saved;
+        memset(&saved, 0, sizeof saved);
+        rbl_wall_pose *p = &saved;
+#define GET_M(f) p->f = get_f64(b);
+        MOTION_DOUBLES(GET_M)
+        p->m.servo = get_u64(b) != 0;
+        if (b->bad)
+            return rbl_error_set(err, RBL_EPARSE, "%s: truncated wall motions", path);
+        int rc = rbl_sim_set_wall_motion(sim, k, &saved.m, err);
+        if (rc != RBL_OK)
+            return rbl_error_prefix(err, rc, "%s", path);
+        if (!(isfinite(saved.travel) && isfinite(saved.speed) && isfinite(saved.build_angle) &&
+              isfinite(saved.reach) && isfinite(saved.build_shift[0]) &&
+              isfinite(saved.build_shift[1]) && isfinite(saved.build_shift[2])))
+            return rbl_error_set(err, RBL_EPARSE, "%s: wall %d's state is not finite", path,
+                                 k + 1);
+        p = rbl_wall_pose_of(sim, k);
+        p->m = saved.m;
+        p->travel = saved.travel, p->speed = saved.speed, p->build_angle = saved.build_angle;
+        p->reach = saved.reach;
+        memcpy(p->build_shift, saved.build_shift, sizeof p->build_shift);
+    }
+    return RBL_OK;
+}
+
+/* The wall list's entries name walls that exist, a mesh's slots come as one group of
+ * RBL_MESH_SLOTS in a row, and its candidates are facets of its mesh. */
+static int wall_list_valid(const rbl_sim *sim, const rbl_wall_list *w, size_t grains)
+{
+    for (size_t q = 0; q < w->n; q++) {
+        uint32_t code = w->wall[q];
+        if (w->grain[q] >= grains || (q && w->grain[q] < w->grain[q - 1]))
+            return 0;
+        if (!rbl_wall_is_mesh(code)) {
+            if (code >= (uint32_t)sim->n_walls)
+                return 0;
+            continue;
+        }
+        uint32_t m = rbl_wall_mesh(code), slot = rbl_wall_slot(code);
+        if (m >= (uint32_t)sim->n_meshes || slot > q || q - slot + RBL_MESH_SLOTS > w->n)
+            return 0;
+        size_t q0 = q - slot;
+        if (w->wall[q0] != RBL_MESH_CODE(m, 0) || w->grain[q0] != w->grain[q] ||
+            w->cand_lo[q] != w->cand_lo[q0] || w->cand_hi[q] != w->cand_hi[q0] ||
+            w->cand_lo[q] > w->cand_hi[q] || w->cand_hi[q] > w->n_cand ||
+            w->cand_hi[q] - w->cand_lo[q] > w->cand_max)
+            return 0;
+        for (size_t c = w->cand_lo[q]; c < w->cand_hi[q]; c++)
+            if (w->cand[c] >= sim->meshes[m].mesh.n_triangles)
+                return 0;
+    }
+    return 1;
+}
+
 /* Arrays of the loaded sizes, filled from the payload. */
 static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
 {
@@ -351,10 +462,14 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = rbl_sim_add_wall(sim, &wl, err);
         if (rc == RBL_OK) { /* exactly as saved: no second normalisation */
             rbl_plane *pl = &sim->walls[sim->n_walls - 1];
-            memcpy(pl->n, wl.normal, sizeof pl->n);
-            pl->offset = wl.offset;
+            memcpy(pl->n, wl.normal, sizeof pl->n), memcpy(pl->n0, wl.normal, sizeof pl->n0);
+            pl->offset = pl->offset0 = wl.offset;
         }
     }
+    if (rc == RBL_OK)
+        rc = load_meshes(b, sim, path, err);
+    if (rc == RBL_OK)
+        rc = load_motions(b, sim, path, err);
     sim->step = get_u64(b), sim->time = get_f64(b), sim->lost = get_u64(b);
     uint64_t next_id = get_u64(b);
     if (next_id > UINT32_MAX)
@@ -421,7 +536,7 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     }
     rbl_wall_list *w = &sim->wpairs;
     uint64_t nwc = rc == RBL_OK ? get_u64(b) : 0;
-    if (rc == RBL_OK && (b->bad || nwc > b->len))
+    if (rc == RBL_OK && (b->bad || nwc > (b->len - b->at) / (9 + 8 * rbl_wall_hist_width(&c.law))))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent wall data", path);
     const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
     if (rc == RBL_OK && !rbl_wall_list_reserve(w, nwc + 1, n, wide))
@@ -430,15 +545,20 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         w->n = nwc;
         get(b, w->grain, nwc * sizeof *w->grain), get(b, w->wall, nwc * sizeof *w->wall);
         get(b, w->touch, nwc);
-        for (size_t q = 0; q < nwc && !b->bad; q++) {
-            get(b, w->hist + wide * q, width * sizeof *w->hist);
-            memset(w->hist + wide * q + width, 0, (wide - width) * sizeof *w->hist);
-            w->cand_lo[q] = w->cand_hi[q] = 0;
+        get(b, w->hist, nwc * wide * sizeof *w->hist);
+        get(b, w->cand_lo, nwc * sizeof *w->cand_lo), get(b, w->cand_hi, nwc * sizeof *w->cand_hi);
+        uint64_t n_cand = get_u64(b), cand_max = get_u64(b);
+        if (b->bad || n_cand > (b->len - b->at) / sizeof *w->cand) {
+            b->bad = 1;
+        } else if (!rbl_grow_array((void **)&w->cand, &w->cand_cap, n_cand + 1, sizeof *w->cand)) {
+            rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+        } else {
+            w->n_cand = n_cand, w->cand_max = cand_max;
+            get(b, w->cand, n_cand * sizeof *w->cand);
         }
-        for (size_t q = 0; q < nwc && !b->bad; q++)
-            if (w->grain[q] >= n || w->wall[q] >= (uint32_t)sim->n_walls ||
-                (q && w->grain[q] < w->grain[q - 1]))
-                b->bad = 1;
+        b->bad = b->bad || !wall_list_valid(sim, w, n);
+        for (size_t q = 0; q < nwc * wide && !b->bad; q++)
+            b->bad = !isfinite(w->hist[q]);
     }
     if (rc == RBL_OK && b->bad)
         rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent checkpoint contents", path);
@@ -452,6 +572,7 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         return rc;
     }
     rbl_wall_list_index(w, n);
+    rbl_walls_move_to(sim, sim->time);
     /* The grid and cell tables are rebuilt at the next neighbour build; until then the lists
      * above serve. */
     sim->prepared = 1;

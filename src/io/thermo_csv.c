@@ -1,6 +1,7 @@
 /* thermo_csv.c — thermo.csv (SPEC BY5): time, step, grains, lost, kinetic, rotational,
  * potential and elastic energy (J), their total, contacts, wall contacts, largest overlap over
- * the smaller radius, the force (N) and torque about the origin (N m) on each wall, the
+ * the smaller radius, the force (N) and torque about the origin (N m) on each wall, when some
+ * wall moves each wall's travel (m), the
  * self-gravity energy W (J; also in potential) and the virials, then the layers of
  * output.layers. Rows are kept in memory and the whole file is rewritten atomically at each
  * output, so it is never seen half-written. */
@@ -50,6 +51,9 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                                        ",wall%zu_fx,wall%zu_fy,wall%zu_fz,wall%zu_tx,"
                                        "wall%zu_ty,wall%zu_tz",
                                        w + 1, w + 1, w + 1, w + 1, w + 1, w + 1);
+        for (size_t w = 0; ok && t->wall_travel && w < t->n_walls; w++)
+            ok = rbl_thermo_log_append(log, ",wall%zu_dx,wall%zu_dy,wall%zu_dz", w + 1, w + 1,
+                                       w + 1);
         ok = ok && rbl_thermo_log_append(
                        log, ",self_potential,gravity_virial,contact_virial,momentum_x,"
                             "momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
@@ -69,6 +73,9 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                                    t->wall_force[3 * w + 1], t->wall_force[3 * w + 2],
                                    t->wall_torque[3 * w], t->wall_torque[3 * w + 1],
                                    t->wall_torque[3 * w + 2]);
+    for (size_t w = 0; ok && t->wall_travel && w < t->n_walls; w++)
+        ok = rbl_thermo_log_append(log, ",%.10g,%.10g,%.10g", t->wall_travel[3 * w],
+                                   t->wall_travel[3 * w + 1], t->wall_travel[3 * w + 2]);
     ok = ok && rbl_thermo_log_append(log, ",%.10g,%.10g,%.10g", t->self_potential,
                                      t->gravity_virial, t->contact_virial);
     for (int a = 0; ok && a < 3; a++)

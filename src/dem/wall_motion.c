@@ -1,0 +1,297 @@
+/* wall_motion.c — walls that move (issue 14): translation at a constant velocity, a turn about
+ * an axis at a constant rate (a drum, a mixer's blade), a sinusoidal vibration, and a servo that
+ * moves a wall to hold the grains' push on it at a target (a piston). The kinematic terms are
+ * functions of the time alone, so a restart finds the wall where the run left it; a servo's
+ * travel and speed are its state (checkpointed).
+ *
+ * A plane's normal and offset are set to its pose at each force evaluation; a mesh is not moved
+ * at all: the grains near it are taken into the frame it was added in (rbl_pose_to_own) and its
+ * contacts' normals back (rbl_pose_turn), so a mesh of any size costs nothing to move. The
+ * contact law sees the wall's velocity at the contact point and its spin (contact_kernel.h). */
+#include "contact_kernel.h"
+
+#include "../base/rotation.h"
+
+#include <math.h>
+#include <string.h>
+
+static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
+
+rbl_wall_pose *rbl_wall_pose_of(rbl_sim *sim, int wall)
+{
+    return wall < sim->n_walls ? &sim->walls[wall].pose : &sim->meshes[wall - sim->n_walls].pose;
+}
+
+/* A unit copy of v (length > 0 and finite, checked by the caller). */
+static void unit(const double v[3], double out[3])
+{
+    double len = norm3(v);
+    out[0] = v[0] / len, out[1] = v[1] / len, out[2] = v[2] / len;
+}
+
+static int finite3(const double v[3])
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
+}
+
+/* The largest distance of a mesh's corners from the axis through c along the unit a. */
+static double mesh_reach(const rbl_mesh *mesh, const double c[3], const double a[3])
+{
+    double most = 0.0;
+    for (size_t v = 0; v < mesh->n_vertices; v++) {
+        const double *x = mesh->vertex + 3 * v;
+        double y[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]}, t[3];
+        t[0] = y[1] * a[2] - y[2] * a[1];
+        t[1] = y[2] * a[0] - y[0] * a[2];
+        t[2] = y[0] * a[1] - y[1] * a[0];
+        most = fmax(most, norm3(t));
+    }
+    return most;
+}
+
+int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
+                            rbl_error *err)
+{
+    const int n = sim->n_walls + sim->n_meshes;
+    if (wall < 0 || wall >= n)
+        return rbl_error_set(err, RBL_EINVAL, "wall motion: no wall %d (%d walls)", wall + 1, n);
+    rbl_wall_motion m = *motion;
+    if (!finite3(m.velocity) || !finite3(m.amplitude) || !finite3(m.axis) ||
+        !finite3(m.center) || !isfinite(m.omega) || !isfinite(m.frequency))
+        return rbl_error_set(err, RBL_EINVAL, "wall %d: its motion must be finite numbers",
+                             wall + 1);
+    const double amplitude = norm3(m.amplitude);
+    if (amplitude > 0.0 && !(m.frequency > 0.0))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "wall %d: a vibration needs a frequency > 0 Hz: '%g'", wall + 1,
+                             m.frequency);
+    const double axis = norm3(m.axis);
+    if (m.omega != 0.0 && !(axis > 0.0))
+        return rbl_error_set(err, RBL_EINVAL, "wall %d: a rotation needs an axis of non-zero "
+                             "length", wall + 1);
+    if (axis > 0.0)
+        unit(m.axis, m.axis);
+    if (m.servo) {
+        if (!finite3(m.servo_axis) || !(norm3(m.servo_axis) > 0.0))
+            return rbl_error_set(err, RBL_EINVAL, "wall %d: a servo needs the direction it "
+                                 "advances in (non-zero)", wall + 1);
+        if (!(m.servo_force > 0.0 && isfinite(m.servo_force)))
+            return rbl_error_set(err, RBL_EINVAL, "wall %d: a servo's target force must be "
+                                 "> 0 N: '%g'", wall + 1, m.servo_force);
+        if (!(m.servo_speed > 0.0 && isfinite(m.servo_speed)))
+            return rbl_error_set(err, RBL_EINVAL, "wall %d: a servo's largest speed must be "
+                                 "> 0 m/s: '%g'", wall + 1, m.servo_speed);
+        if (!(m.servo_gain >= 0.0 && isfinite(m.servo_gain)))
+            return rbl_error_set(err, RBL_EINVAL, "wall %d: a servo's gain must be >= 0: '%g'",
+                                 wall + 1, m.servo_gain);
+        unit(m.servo_axis, m.servo_axis);
+        if (m.servo_gain == 0.0)
+            m.servo_gain = m.servo_speed / m.servo_force;
+    }
+    rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
+    memset(p, 0, sizeof *p);
+    p->m = m;
+    p->turning = m.omega != 0.0;
+    p->moving = p->turning || m.servo || norm3(m.velocity) > 0.0 || amplitude > 0.0;
+    if (p->turning && wall >= sim->n_walls)
+        p->reach = mesh_reach(&sim->meshes[wall - sim->n_walls].mesh, m.center, m.axis);
+    sim->walls_moving = 0;
+    for (int k = 0; k < n; k++)
+        sim->walls_moving |= rbl_wall_pose_of(sim, k)->moving;
+    sim->prepared = 0;
+    return RBL_OK;
+}
+
+/* Pose p at time t. */
+static void pose_at(rbl_wall_pose *p, double t)
+{
+    const rbl_wall_motion *m = &p->m;
+    const double w = 2.0 * M_PI * m->frequency, s = sin(w * t), c = cos(w * t);
+    for (int a = 0; a < 3; a++) {
+        p->shift[a] = m->velocity[a] * t + m->amplitude[a] * s + p->travel * m->servo_axis[a];
+        p->vel[a] = m->velocity[a] + m->amplitude[a] * w * c + p->speed * m->servo_axis[a];
+        p->spin[a] = m->omega * m->axis[a];
+    }
+    p->angle = m->omega * t;
+    const double half = 0.5 * p->angle, sh = sin(half);
+    const double q[4] = {cos(half), sh * m->axis[0], sh * m->axis[1], sh * m->axis[2]};
+    rbl_quat_matrix(q, p->rot);
+}
+
+void rbl_walls_move_to(rbl_sim *sim, double t)
+{
+    if (!sim->walls_moving)
+        return;
+    for (int k = 0; k < sim->n_walls; k++) {
+        rbl_plane *pl = &sim->walls[k];
+        rbl_wall_pose *p = &pl->pose;
+        if (!p->moving)
+            continue;
+        pose_at(p, t);
+        /* its point nearest the origin as added, where it is now */
+        double x0[3] = {-pl->offset0 * pl->n0[0], -pl->offset0 * pl->n0[1],
+                        -pl->offset0 * pl->n0[2]}, x[3];
+        rbl_sim_wall_place(sim, k, x0, 1, x);
+        rbl_pose_turn(p, pl->n0, pl->n);
+        pl->offset = -(pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2]);
+    }
+    for (int k = 0; k < sim->n_meshes; k++)
+        if (sim->meshes[k].pose.moving)
+            pose_at(&sim->meshes[k].pose, t);
+}
+
+void rbl_sim_wall_place(const rbl_sim *sim, int wall, const double *x0, size_t n, double *x)
+{
+    const rbl_wall_pose *p = rbl_wall_pose_of((rbl_sim *)sim, wall);
+    for (size_t k = 0; k < n; k++) {
+        const double *y = x0 + 3 * k;
+        double *o = x + 3 * k;
+        if (!p->moving) {
+            o[0] = y[0], o[1] = y[1], o[2] = y[2];
+        } else if (!p->turning) {
+            o[0] = y[0] + p->shift[0], o[1] = y[1] + p->shift[1], o[2] = y[2] + p->shift[2];
+        } else {
+            const double *c = p->m.center;
+            double d[3] = {y[0] - c[0], y[1] - c[1], y[2] - c[2]}, r[3];
+            rbl_pose_turn(p, d, r);
+            for (int a = 0; a < 3; a++)
+                o[a] = r[a] + c[a] + p->shift[a];
+        }
+    }
+}
+
+/* Wall contact q's stiffness dF/dxi and damping coefficient now. */
+static void contact_stiffness(const rbl_sim *sim, size_t q, double *k, double *gamma)
+{
+    const rbl_wall_list *w = &sim->wpairs;
+    const rbl_contact_law *law = &sim->cfg.law;
+    rbl_contact_geom geo;
+    double l1;
+    *k = *gamma = 0.0;
+    if (!rbl_wall_geometry(sim, q, sim->g.vel, sim->g.omega, &geo, &l1))
+        return;
+    uint32_t i = w->grain[q];
+    const rbl_pair_coef *pc =
+        rbl_pair_coef_of(sim, sim->g.material[i], rbl_wall_material(sim, w->wall[q]));
+    double xi = fmax(geo.overlap, 0.0), a = 0.0;
+    if (law->cohesion == RBL_COHESION_JKR)
+        a = rbl_jkr_radius(geo.overlap, geo.r_eff, rbl_jkr_c(law->surface_energy, pc->y_star));
+    geo.overlap = xi;
+    rbl_contact_coef c;
+    rbl_contact_coefficients(law, pc, &geo, a, &c);
+    /* a Hertz spring's k xi grows as xi^(3/2): its slope is 3/2 k */
+    *k = law->from_materials || law->normal == RBL_NORMAL_HERTZ ? 1.5 * c.kn : c.kn;
+    *gamma = fabs(c.gn);
+}
+
+void rbl_walls_servo(rbl_sim *sim)
+{
+    if (!sim->walls_moving)
+        return;
+    const rbl_wall_list *w = &sim->wpairs;
+    const int n = sim->n_walls + sim->n_meshes;
+    const double dt = sim->cfg.dt;
+    for (int k = 0; k < n; k++) {
+        rbl_wall_pose *p = rbl_wall_pose_of(sim, k);
+        if (!p->m.servo)
+            continue;
+        /* the grains' push against its travel, and the summed stiffness K and damping G of
+           its contacts, in the list's order (fixed for any number of threads) */
+        const double *a = p->m.servo_axis;
+        double push = 0.0, stiff = 0.0, damp = 0.0;
+        for (size_t q = 0; q < w->n; q++) {
+            uint32_t code = w->wall[q];
+            int of = rbl_wall_is_mesh(code) ? sim->n_walls + (int)rbl_wall_mesh(code) : (int)code;
+            if (of != k || !w->touch[q])
+                continue;
+            const double *o = w->out + RBL_WALL_OUT * q;
+            push += o[0] * a[0] + o[1] * a[1] + o[2] * a[2];
+            double kq, gq;
+            contact_stiffness(sim, q, &kq, &gq);
+            stiff += kq, damp += gq;
+        }
+        /* u_{n+1} = g (F - P_{n+1}), P_{n+1} = K (s_n + u_n dt) + G u_n: with a = g K dt,
+           b = g G the speeds follow z^2 + (a + b - 1) z - b = 0, whose roots lie inside the
+           unit circle when b < 1 and a + 2 b < 2 (Jury). The gain is kept to a quarter of
+           that bound, so the servo settles instead of swinging between its speed limits. */
+        double gain = p->m.servo_gain, bound = 0.5 / (stiff * dt + 2.0 * damp);
+        gain = gain < bound ? gain : bound;
+        double u = gain * (p->m.servo_force - push);
+        p->speed = fmax(-p->m.servo_speed, fmin(p->m.servo_speed, u));
+    }
+}
+
+void rbl_walls_step(rbl_sim *sim, double t)
+{
+    if (!sim->walls_moving)
+        return;
+    const int n = sim->n_walls + sim->n_meshes;
+    for (int k = 0; k < n; k++) {
+        rbl_wall_pose *p = rbl_wall_pose_of(sim, k);
+        if (p->m.servo)
+            p->travel += p->speed * sim->cfg.dt;
+    }
+    rbl_walls_move_to(sim, t);
+}
+
+/* Turning walls: how far from the axis the grains lie (planes: a turning plane moves further
+ * the further out; a mesh's reach is its own corners'), with room for a rebuild's worth of
+ * motion. */
+static double grains_reach(const rbl_sim *sim, const rbl_wall_pose *p)
+{
+    const rbl_grains *g = &sim->g;
+    const double *a = p->m.axis;
+    double c[3], most = 0.0;
+    for (int k = 0; k < 3; k++)
+        c[k] = p->m.center[k] + p->shift[k];
+    for (size_t k = 0; k < g->n; k++) {
+        const double *x = g->pos + 3 * k;
+        double y[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+        double t[3] = {y[1] * a[2] - y[2] * a[1], y[2] * a[0] - y[0] * a[2],
+                       y[0] * a[1] - y[1] * a[0]};
+        most = fmax(most, norm3(t) + g->radius[k]);
+    }
+    return most + sim->skin;
+}
+
+void rbl_walls_built(rbl_sim *sim)
+{
+    if (!sim->walls_moving)
+        return;
+    const int n = sim->n_walls + sim->n_meshes;
+    for (int k = 0; k < n; k++) {
+        rbl_wall_pose *p = rbl_wall_pose_of(sim, k);
+        if (!p->moving)
+            continue;
+        memcpy(p->build_shift, p->shift, sizeof p->shift);
+        p->build_angle = p->angle;
+        if (p->turning && k < sim->n_walls)
+            p->reach = grains_reach(sim, p);
+    }
+}
+
+double rbl_walls_moved(const rbl_sim *sim)
+{
+    if (!sim->walls_moving)
+        return 0.0;
+    const int n = sim->n_walls + sim->n_meshes;
+    double most = 0.0;
+    for (int k = 0; k < n; k++) {
+        const rbl_wall_pose *p = rbl_wall_pose_of((rbl_sim *)sim, k);
+        if (!p->moving)
+            continue;
+        double d[3] = {p->shift[0] - p->build_shift[0], p->shift[1] - p->build_shift[1],
+                       p->shift[2] - p->build_shift[2]};
+        double moved, shifted = norm3(d);
+        if (!p->turning && k < sim->n_walls) { /* a plane slides along itself unseen */
+            const double *n0 = sim->walls[k].n0;
+            moved = fabs(n0[0] * d[0] + n0[1] * d[1] + n0[2] * d[2]);
+        } else {
+            moved = shifted;
+        }
+        if (p->turning) /* a point at distance r from the axis moves 2 r sin(turn / 2) */
+            moved += 2.0 * (p->reach + shifted) * fabs(sin(0.5 * (p->angle - p->build_angle)));
+        most = fmax(most, moved);
+    }
+    return most;
+}
