@@ -386,8 +386,7 @@ typedef struct rbl_mesh rbl_mesh; /* below, with the clumps' meshes */
 /* Adds a wall made of a triangle mesh (copied; open or closed, two-sided: a grain on either
  * side is pushed away from it), of material `material`. Its contacts are those of a plane wall
  * at each point where a grain touches it: each face, edge or corner once, a flat patch of
- * facets as one plane (src/dem/mesh_contact.c). A simulation with mesh walls cannot be
- * checkpointed yet. */
+ * facets as one plane (src/dem/mesh_contact.c). */
 RBL_API int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material,
                                   rbl_error *err);
 /* How a wall moves, planes and meshes alike (all zero: it stays). A point x0 of the wall as it

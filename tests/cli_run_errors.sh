@@ -100,8 +100,26 @@ scene mesh_point 's/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {mesh: tri
 expect mesh_point "mesh_point.yaml:9:[0-9]*: unknown key in 'mesh wall'.*'point'"
 scene mesh_scale 's/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {mesh: tri.stl, scale: 0}/'
 expect mesh_scale "mesh_scale.yaml:9:[0-9]*: 'scale' must be > 0: '0'"
-scene mesh_ckpt 's/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {mesh: tri.stl}/; s/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, checkpoint_every: 0.001}/'
-expect mesh_ckpt "mesh_ckpt.yaml:16:[0-9]*: a scene with mesh walls cannot be checkpointed yet"
+# walls that move: motions that cannot be, named where they are written
+floor='s/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/'
+scene turn_axis "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], rotate: {axis: [0, 0, 0], omega: 1}}/"
+expect turn_axis "turn_axis.yaml:9:[0-9]*: rotate's 'axis' must not be zero"
+scene turn_both "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], rotate: {axis: [0, 0, 1], omega: 1, rpm: 3}}/"
+expect turn_both "turn_both.yaml:9:[0-9]*: 'rotate' needs one of 'omega' (rad\/s) and 'rpm'"
+scene shake_f "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], vibrate: {amplitude: [0, 0, 1e-3]}}/"
+expect shake_f "shake_f.yaml:9:[0-9]*: 'vibrate' needs 'frequency'"
+scene shake_neg "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], vibrate: {amplitude: [0, 0, 1e-3], frequency: -5}}/"
+expect shake_neg "shake_neg.yaml:9:[0-9]*: 'frequency' must be > 0: '-5'"
+scene servo_none "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], servo: {max_speed: 0.1}}/"
+expect servo_none "servo_none.yaml:9:[0-9]*: 'servo' needs one of 'force' (N) and 'pressure' (Pa)"
+scene servo_area "$floor  - {mesh: tri.stl, servo: {pressure: 1000, max_speed: 0.1, direction: [0, 0, 1]}}/"
+expect servo_area "servo_area.yaml:9:[0-9]*: a mesh wall's servo with 'pressure' needs the 'area'"
+scene servo_dir "$floor  - {mesh: tri.stl, servo: {force: 1, max_speed: 0.1}}/"
+expect servo_dir "servo_dir.yaml:9:[0-9]*: 'servo' needs 'direction'"
+scene servo_tilt "$floor  - {point: [0, 0, 0], normal: [0, 1, 1], servo: {pressure: 1000, max_speed: 0.1}}/"
+expect servo_tilt "servo_tilt.yaml:9:[0-9]*: servo: give the 'area' its pressure acts on"
+scene moving_text "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], velocity: [0, fast, 0]}/"
+expect moving_text "moving_text.yaml:9:[0-9]*: .*'fast'"
 # a lattice whose count cannot be met says so; one with no count that would hold more grains
 # than the machine's memory is refused before anything is allocated
 scene lattice_full 's/max: \[0.02, 0.02, 0.01\]}/max: [0.02, 0.02, 0.01], count: 100000}/'

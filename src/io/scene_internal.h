@@ -74,6 +74,15 @@ typedef struct rbl_scene_tube {
     rbl_mark at;
 } rbl_scene_tube;
 
+/* A wall's motion as the scene gives it (scene_motion.c); a servo's pressure becomes a force
+ * when the simulation is built. */
+typedef struct rbl_scene_motion {
+    int moves;
+    rbl_wall_motion m;
+    double pressure, area;    /* pressure > 0: the servo's force is pressure times area */
+    rbl_mark at, at_servo;    /* the wall's entry, its servo */
+} rbl_scene_motion;
+
 struct rbl_scene {
     char *path;
     rbl_sim_config cfg;
@@ -84,8 +93,10 @@ struct rbl_scene {
     char **material_names;
     int n_materials;
     rbl_wall *walls;
+    rbl_scene_motion *wall_motion; /* per plane wall */
     int n_walls;
     rbl_mesh *meshes;         /* mesh walls, read, scaled, moved and welded at load */
+    rbl_scene_motion *mesh_motion;
     int *mesh_materials;
     rbl_mark *at_meshes;
     int n_meshes;
@@ -150,6 +161,10 @@ typedef struct rbl_fdo_surfaces {
 int rbl_fdo_surfaces_write(rbl_fdo_surfaces *c, const char *dir, const rbl_fdo_sim *sim,
                            const double *times, size_t n_frames, rbl_error *err);
 void rbl_fdo_surfaces_free(rbl_fdo_surfaces *c);
+
+/* scene_motion.c — the scene's wall motions set on sim (its walls added, planes then
+ * meshes), servos' pressures made forces; errors name the wall's entry. */
+int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err);
 
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);

@@ -270,7 +270,8 @@ static int scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **o
  * corners times s, then moved by the offset. */
 static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
-    static const char *const keys[] = {"mesh", "scale", "offset", "material", NULL};
+    static const char *const keys[] = {"mesh",    "scale",  "offset",  "material",
+                                       "velocity", "rotate", "vibrate", "servo", NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, w, "mesh wall", keys);
     double scale = 1.0, offset[3] = {0.0, 0.0, 0.0};
@@ -295,6 +296,8 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
     free(path);
     if (rc != RBL_OK)
         return rc;
+    if ((rc = rbl_scene_parse_motion(c, w, NULL, &s->mesh_motion[k])) != RBL_OK)
+        return rc;
     s->at_meshes[k] = rbl_yaml_mark(w);
     s->n_meshes++;
     return RBL_OK;
@@ -303,8 +306,9 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 /* Plane and mesh walls; in an impulse scene also tubes. */
 static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
 {
-    static const char *const keys[] = {"point", "normal", "plane", "material", "tube", "mesh",
-                                       "scale", "offset", NULL};
+    static const char *const keys[] = {"point",    "normal", "plane",   "material",
+                                       "tube",     "mesh",   "scale",   "offset",
+                                       "velocity", "rotate", "vibrate", "servo", NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -315,13 +319,20 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     s->meshes = calloc(count ? count : 1, sizeof *s->meshes);
     s->mesh_materials = calloc(count ? count : 1, sizeof *s->mesh_materials);
     s->at_meshes = calloc(count ? count : 1, sizeof *s->at_meshes);
-    if (!s->walls || !s->tubes || !s->meshes || !s->mesh_materials || !s->at_meshes)
+    s->wall_motion = calloc(count ? count : 1, sizeof *s->wall_motion);
+    s->mesh_motion = calloc(count ? count : 1, sizeof *s->mesh_motion);
+    if (!s->walls || !s->tubes || !s->meshes || !s->mesh_materials || !s->at_meshes ||
+        !s->wall_motion || !s->mesh_motion)
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
         yaml_node_t *w = rbl_yaml_node(c, n->data.sequence.items.start[i]);
         int rc = rbl_yaml_keys_known(c, w, "walls", keys);
         if (rc != RBL_OK)
             return rc;
+        if (impulse && (rbl_yaml_get(c, w, "velocity") || rbl_yaml_get(c, w, "rotate") ||
+                        rbl_yaml_get(c, w, "vibrate") || rbl_yaml_get(c, w, "servo")))
+            return rbl_yaml_fail(c, w, RBL_EPARSE, "walls that move are for grains; an impulse "
+                                 "scene's walls stay");
         if (rbl_yaml_get(c, w, "mesh")) {
             if (impulse)
                 return rbl_yaml_fail(c, w, RBL_EPARSE, "mesh walls are for grains; impulse "
@@ -375,6 +386,11 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
         if (!(len2 > 0.0))
             return rbl_yaml_fail(c, w, RBL_ERANGE, "a wall's normal must not be zero");
         if ((rc = rbl_yaml_material_index(c, w, "wall", &wall->material)) != RBL_OK)
+            return rc;
+        double unit[3];
+        for (int a = 0; a < 3; a++)
+            unit[a] = wall->normal[a] / sqrt(len2);
+        if ((rc = rbl_scene_parse_motion(c, w, unit, &s->wall_motion[s->n_walls])) != RBL_OK)
             return rc;
         s->n_walls++;
     }
@@ -906,11 +922,6 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     if (rbl_yaml_get(c, root, "output") &&
         (rc = parse_output(c, rbl_yaml_get(c, root, "output"))) != RBL_OK)
         return rc;
-    if (c->s->n_meshes > 0 && c->s->checkpoint_every > 0.0)
-        return rbl_yaml_fail(c, rbl_yaml_get(c, rbl_yaml_get(c, root, "output"),
-                                             "checkpoint_every"),
-                             RBL_EPARSE, "a scene with mesh walls cannot be checkpointed yet "
-                             "(their contact histories are not saved)");
     if (rbl_yaml_get(c, root, "select") &&
         (rc = parse_select(c, rbl_yaml_get(c, root, "select"))) != RBL_OK)
         return rc;
@@ -1050,6 +1061,7 @@ void rbl_scene_free(rbl_scene *s)
     for (int k = 0; k < s->n_meshes; k++)
         rbl_mesh_free(&s->meshes[k]);
     free(s->meshes), free(s->mesh_materials), free(s->at_meshes);
+    free(s->wall_motion), free(s->mesh_motion);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */
         free(s->sources[i].file);

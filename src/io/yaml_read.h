@@ -41,6 +41,11 @@ int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what,
 /* An optional true/false. */
 int rbl_yaml_opt_flag(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, int *out);
 
+/* scene_motion.c: the motion keys of a wall's entry (velocity, rotate, vibrate, servo); a
+ * plane's normal is a servo's direction unless given (a mesh's: NULL, it must be given). */
+int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *normal,
+                           rbl_scene_motion *out);
+
 /* scene_objects.c: the sections of an impulse scene, 'impulse' (the engine's parameters) and
  * 'objects' (the sources). */
 int rbl_scene_parse_impulse(rbl_yaml_ctx *c, yaml_node_t *impulse, yaml_node_t *objects);
