@@ -103,6 +103,7 @@ validate: build
 	@validation/liggghts.sh $(RUBBLE)
 	@validation/contact_models.sh $(RUBBLE)
 	@validation/silo.sh $(RUBBLE)
+	@validation/drum.sh $(RUBBLE)
 	@validation/heap_rolling.sh $(RUBBLE)
 	@validation/clumps.sh $(RUBBLE) $(BUILD)
 	@validation/clump_dynamics.sh $(RUBBLE) $(BUILD)

@@ -96,9 +96,12 @@ static int fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3], d
         if (pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset < r)
             return 0;
     }
-    for (int m = 0; m < sim->n_meshes; m++)
-        if (rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, p, r * r) < r * r)
+    for (int m = 0; m < sim->n_meshes; m++) {
+        double own[3]; /* where the mesh is now: p in its own frame */
+        rbl_pose_to_own(&sim->meshes[m].pose, p, own);
+        if (rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, own, r * r) < r * r)
             return 0;
+    }
     return rbl_occupancy_clear_at(o, p, r);
 }
 

@@ -95,9 +95,15 @@ int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motio
     p->moving = p->turning || m.servo || norm3(m.velocity) > 0.0 || amplitude > 0.0;
     if (p->turning && wall >= sim->n_walls)
         p->reach = mesh_reach(&sim->meshes[wall - sim->n_walls].mesh, m.center, m.axis);
+    if (wall < sim->n_walls) { /* as added, until a motion moves it */
+        rbl_plane *pl = &sim->walls[wall];
+        memcpy(pl->n, pl->n0, sizeof pl->n);
+        pl->offset = pl->offset0;
+    }
     sim->walls_moving = 0;
     for (int k = 0; k < n; k++)
         sim->walls_moving |= rbl_wall_pose_of(sim, k)->moving;
+    rbl_walls_move_to(sim, sim->time); /* a pose from now on (sources place grains by it) */
     sim->prepared = 0;
     return RBL_OK;
 }
