@@ -27,6 +27,9 @@ for spec in "2 200 random" "3 300 clustered" "3 125 lattice"; do
 done
 (cd "$gen" && "$RUBBLE" run "$HERE/checkpoint_scene.yaml" --output ck --threads 1 --quiet > /dev/null)
 cp "$gen"/ck/checkpoint_*.bin "$gen/checkpoint/"
+(cd "$gen" && "$RUBBLE" run "$HERE/checkpoint_mesh_scene.yaml" --output ckm --threads 1 \
+    --quiet > /dev/null)
+for f in "$gen"/ckm/checkpoint_*.bin; do cp "$f" "$gen/checkpoint/mesh_$(basename "$f")"; done
 (cd "$gen" && "$RUBBLE" run "$HERE/impulse_checkpoint_scene.yaml" --output ick --threads 1 \
     --quiet > /dev/null)
 cp "$gen"/ick/checkpoint_*.bin "$gen/impulse_checkpoint/"
