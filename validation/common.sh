@@ -11,6 +11,12 @@
 #                          boundary and the particles of the data file DATA)
 #   liggghts_hertz_materials E NU E_REST MU
 #                          prints the properties of LIGGGHTS' hertz model for one atom type
+#   liggghts_hooke_absolute KN GN GT MU
+#                          prints LIGGGHTS' linear law with absolute damping for one atom type
+#                          (k_t = 2/7 k_n) and its neighbour settings (skin 0.4 mm): rubble's
+#                          normal: linear, tangential: spring with kn, gamma_n, gamma_t, friction
+#   stl_slice STL          prints examples' STL (y from -2 to 12 mm) cut to the periodic slice
+#                          y in [0, 10 mm], so that LIGGGHTS takes it inside its box
 #   liggghts_data GRAINS XLO XHI YLO YHI ZLO ZHI
 #                          prints a LIGGGHTS data file (one atom type, density 2500) of the
 #                          grains of a rubble grains file (x y z r vx vy vz), in that box
@@ -49,6 +55,22 @@ liggghts_data() {
               for (i = 1; i <= n; i++) printf "%d 1 %.17g 2500 %.17g %.17g %.17g\n", i, 2 * r[i], x[i], y[i], z[i]
               print "\nVelocities\n"
               for (i = 1; i <= n; i++) printf "%d %.17g %.17g %.17g 0 0 0\n", i, vx[i], vy[i], vz[i] }' "$1"
+}
+
+liggghts_hooke_absolute() {
+    printf 'neighbor 0.0004 bin\nneigh_modify delay 0\n'
+    printf 'fix m1 all property/global kn peratomtypepair 1 %s\n' "$1"
+    printf 'fix m2 all property/global kt peratomtypepair 1 %s\n' \
+        "$(awk -v k="$1" 'BEGIN { printf "%.15g", 2 * k / 7 }')"
+    printf 'fix m3 all property/global gamman_abs peratomtypepair 1 %s\n' "$2"
+    printf 'fix m4 all property/global gammat_abs peratomtypepair 1 %s\n' "$3"
+    printf 'fix m5 all property/global coefficientFriction peratomtypepair 1 %s\n' "$4"
+    printf 'pair_style gran model hooke/stiffness tangential history absolute_damping on\n'
+    printf 'pair_coeff * *\n'
+}
+
+stl_slice() {
+    awk '{ if ($1 == "vertex") { y = $3 == -2 ? 0 : ($3 == 12 ? 10 : $3); print "      vertex", $2, y, $4 } else print }' "$1"
 }
 
 liggghts_hertz_materials() {

@@ -18,8 +18,7 @@ validation_workspace "$@"
 DT=5e-6; RPM=20; KN=2000; GN=0.0055; GT=0.005; MU=0.5
 SAMPLE=50000          # steps between samples: 0.25 s
 FIRST=4; LAST=10      # samples 4 .. 10: t = 1.0 .. 2.5 s
-awk '{ if ($1 == "vertex") { y = $3 == -2 ? 0 : ($3 == 12 ? 10 : $3); print "      vertex", $2, y, $4 } else print }' \
-    "$ROOT/examples/drum.stl" > drum.stl
+stl_slice "$ROOT/examples/drum.stl" > drum.stl
 cat > start.yaml <<YAML
 domain: {min: [-0.045, 0, -0.045], max: [0.045, 0.01, 0.045], periodic: [y]}
 gravity: [0, 0, -9.81]
@@ -60,18 +59,9 @@ torque=$(awk -F, -v t0=1.0 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "wall1
 
 echo "== LIGGGHTS"
 liggghts_data start/grains.txt -0.045 0.045 0 0.01 -0.045 0.045 > drum.data
-KT=$(awk -v k=$KN 'BEGIN { printf "%.15g", 2 * k / 7 }')
 PERIOD=$(awk -v r=$RPM 'BEGIN { printf "%.15g", 60 / r }')
-{ liggghts_preamble "f p f" drum.data "* 1 1"; cat <<LIG
-neighbor 0.0004 bin
-neigh_modify delay 0
-fix m1 all property/global kn peratomtypepair 1 $KN
-fix m2 all property/global kt peratomtypepair 1 $KT
-fix m3 all property/global gamman_abs peratomtypepair 1 $GN
-fix m4 all property/global gammat_abs peratomtypepair 1 $GT
-fix m5 all property/global coefficientFriction peratomtypepair 1 $MU
-pair_style gran model hooke/stiffness tangential history absolute_damping on
-pair_coeff * *
+{ liggghts_preamble "f p f" drum.data "* 1 1"
+  liggghts_hooke_absolute $KN $GN $GT $MU; cat <<LIG
 timestep $DT
 fix drum all mesh/surface file drum.stl type 1 scale 0.001
 fix turn all move/mesh mesh drum rotate origin 0. 0. 0. axis 0. 1. 0. period $PERIOD

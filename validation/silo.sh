@@ -12,8 +12,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 validation_workspace "$@"
 
 DT=5e-6; TIME=1.5; STEPS=300000; KN=2000; GN=0.0055; GT=0.005; MU=0.5
-awk '{ if ($1 == "vertex") { y = $3 == -2 ? 0 : ($3 == 12 ? 10 : $3); print "      vertex", $2, y, $4 } else print }' \
-    "$ROOT/examples/hopper.stl" > hopper.stl
+stl_slice "$ROOT/examples/hopper.stl" > hopper.stl
 cat > start.yaml <<YAML
 domain: {min: [-0.045, 0, -0.004], max: [0.045, 0.01, 0.15], periodic: [y]}
 gravity: [0, 0, -9.81]
@@ -39,17 +38,8 @@ awk -F, -v n=$N 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "lost") col = c; 
 
 echo "== LIGGGHTS"
 liggghts_data start/grains.txt -0.045 0.045 0 0.01 -0.004 0.15 > silo.data
-KT=$(awk -v k=$KN 'BEGIN { printf "%.15g", 2 * k / 7 }')
-{ liggghts_preamble "f p f" silo.data "* 1 1"; cat <<LIG
-neighbor 0.0004 bin
-neigh_modify delay 0
-fix m1 all property/global kn peratomtypepair 1 $KN
-fix m2 all property/global kt peratomtypepair 1 $KT
-fix m3 all property/global gamman_abs peratomtypepair 1 $GN
-fix m4 all property/global gammat_abs peratomtypepair 1 $GT
-fix m5 all property/global coefficientFriction peratomtypepair 1 $MU
-pair_style gran model hooke/stiffness tangential history absolute_damping on
-pair_coeff * *
+{ liggghts_preamble "f p f" silo.data "* 1 1"
+  liggghts_hooke_absolute $KN $GN $GT $MU; cat <<LIG
 timestep $DT
 fix hopper all mesh/surface file hopper.stl type 1 scale 0.001
 fix walls all wall/gran model hooke/stiffness tangential history mesh n_meshes 1 meshes hopper absolute_damping on
