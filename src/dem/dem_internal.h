@@ -126,6 +126,11 @@ typedef struct rbl_wall_list {
 static inline int rbl_wall_is_mesh(uint32_t code) { return (code & RBL_MESH_BIT) != 0; }
 static inline uint32_t rbl_wall_mesh(uint32_t code) { return (code & ~RBL_MESH_BIT) >> 2; }
 static inline uint32_t rbl_wall_slot(uint32_t code) { return code & 3u; }
+/* The wall's number as rbl_thermo counts them: planes (n_planes of them), then meshes. */
+static inline size_t rbl_wall_number(uint32_t code, int n_planes)
+{
+    return rbl_wall_is_mesh(code) ? (size_t)n_planes + rbl_wall_mesh(code) : code;
+}
 
 /* A wall contact's history: the law's, then (mesh walls) the contact's normal and distance
  * from the surface at the last force evaluation, by which the next one is matched to it. */

@@ -1,7 +1,7 @@
 /* sim.c — the simulation object: creation, materials, walls, grains, and the time step read
  * as the algorithm (seed 002 §2.5): half kick + drift; neighbour rebuild when a grain moved
  * more than half the skin; forces; half kick. Each stage is timed. */
-#include "dem_internal.h"
+#include "contact_kernel.h" /* rbl_cross */
 
 #include <math.h>
 #include <stdlib.h>
@@ -190,10 +190,9 @@ int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material, rbl_
         const double *a = mesh->vertex + 3 * (size_t)c[0], *b = mesh->vertex + 3 * (size_t)c[1],
                      *d = mesh->vertex + 3 * (size_t)c[2];
         double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-        double v[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]};
-        double x = u[1] * v[2] - u[2] * v[1], y = u[2] * v[0] - u[0] * v[2],
-               z = u[0] * v[1] - u[1] * v[0];
-        if (!(x * x + y * y + z * z > 0.0))
+        double v[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]}, n[3];
+        rbl_cross(u, v, n);
+        if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > 0.0))
             return rbl_error_set(err, RBL_EINVAL, "mesh wall: facet %zu has no area", t + 1);
     }
     rbl_mesh_wall *grown = realloc(sim->meshes, (size_t)(sim->n_meshes + 1) * sizeof *grown);

@@ -85,7 +85,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         }
         const double *o = wl->out + RBL_WALL_OUT * q;
         uint32_t code = wl->wall[q];
-        size_t k = rbl_wall_is_mesh(code) ? (size_t)sim->n_walls + rbl_wall_mesh(code) : code;
+        size_t k = rbl_wall_number(code, sim->n_walls);
         double *wf = sim->wall_force + 3 * k, *wt = wall_torque + 3 * k;
         wf[0] -= o[0], wf[1] -= o[1], wf[2] -= o[2];
         /* the wall gets the opposite of what the grain gets about the origin: x × f + T */

@@ -34,18 +34,20 @@ static int finite3(const double v[3])
     return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]);
 }
 
+/* The distance of x from the axis through c along the unit a. */
+static double axis_distance(const double x[3], const double c[3], const double a[3])
+{
+    double y[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]}, t[3];
+    rbl_cross(y, a, t);
+    return norm3(t);
+}
+
 /* The largest distance of a mesh's corners from the axis through c along the unit a. */
 static double mesh_reach(const rbl_mesh *mesh, const double c[3], const double a[3])
 {
     double most = 0.0;
-    for (size_t v = 0; v < mesh->n_vertices; v++) {
-        const double *x = mesh->vertex + 3 * v;
-        double y[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]}, t[3];
-        t[0] = y[1] * a[2] - y[2] * a[1];
-        t[1] = y[2] * a[0] - y[0] * a[2];
-        t[2] = y[0] * a[1] - y[1] * a[0];
-        most = fmax(most, norm3(t));
-    }
+    for (size_t v = 0; v < mesh->n_vertices; v++)
+        most = fmax(most, axis_distance(mesh->vertex + 3 * v, c, a));
     return most;
 }
 
@@ -206,9 +208,7 @@ void rbl_walls_servo(rbl_sim *sim)
         const double *a = p->m.servo_axis;
         double push = 0.0, stiff = 0.0, damp = 0.0;
         for (size_t q = 0; q < w->n; q++) {
-            uint32_t code = w->wall[q];
-            int of = rbl_wall_is_mesh(code) ? sim->n_walls + (int)rbl_wall_mesh(code) : (int)code;
-            if (of != k || !w->touch[q])
+            if (rbl_wall_number(w->wall[q], sim->n_walls) != (size_t)k || !w->touch[q])
                 continue;
             const double *o = w->out + RBL_WALL_OUT * q;
             push += o[0] * a[0] + o[1] * a[1] + o[2] * a[2];
@@ -250,13 +250,8 @@ static double grains_reach(const rbl_sim *sim, const rbl_wall_pose *p)
     double c[3], most = 0.0;
     for (int k = 0; k < 3; k++)
         c[k] = p->m.center[k] + p->shift[k];
-    for (size_t k = 0; k < g->n; k++) {
-        const double *x = g->pos + 3 * k;
-        double y[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
-        double t[3] = {y[1] * a[2] - y[2] * a[1], y[2] * a[0] - y[0] * a[2],
-                       y[0] * a[1] - y[1] * a[0]};
-        most = fmax(most, norm3(t) + g->radius[k]);
-    }
+    for (size_t k = 0; k < g->n; k++)
+        most = fmax(most, axis_distance(g->pos + 3 * k, c, a) + g->radius[k]);
     return most + sim->skin;
 }
 
