@@ -185,8 +185,10 @@ int cmd_run(int argc, char **argv)
            rep.contacts, rep.pairs_listed, rep.grains ? (double)rep.contacts / (double)rep.grains : 0.0,
            rep.grains ? (double)rep.pairs_listed / (double)rep.grains : 0.0);
     printf("largest overlap %.3g of the smaller radius\n", rep.max_overlap_ratio);
-    printf("output         %s/grains.pvd (%zu frames), %s/thermo.csv\n", rep.output_dir,
-           rep.frames, rep.output_dir);
+    printf("output         %s/grains.pvd (%zu frames), ", rep.output_dir, rep.frames);
+    if (rep.walls_file[0])
+        printf("%s/%s, ", rep.output_dir, rep.walls_file);
+    printf("%s/thermo.csv\n", rep.output_dir);
     print_final_and_checkpoints(&rep, scene_path);
     if (rep.frames_elsewhere)
         printf("               %zu earlier frames are not in %s (written before the restart, "

@@ -675,6 +675,8 @@ typedef struct rbl_run_report {
     size_t contacts, pairs_listed; /* at the end */
     size_t frames;                /* in grains.pvd */
     size_t frames_elsewhere;      /* a restart into another folder: earlier frames it lacks */
+    char walls_file[16];          /* the walls for ParaView in output_dir: "walls.pvd" (they
+                                     move: a file per frame), "walls.vtp", or "" (no walls) */
     int threads;
     int threads_fewest;           /* with the default count, fewer while the cores were shared */
     rbl_sim_timers timers;

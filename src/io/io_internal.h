@@ -75,7 +75,8 @@ int rbl_make_dirs(const char *path, rbl_error *err);
 char *rbl_path_join(const char *dir, const char *name);
 
 /* vtk.c — a VTK XML PolyData file: points, per-point arrays, and either one vertex per point
- * (cells = NULL) or polygons of cell_size corners. */
+ * (cells = NULL) or polygons: of cell_size corners each, or, with cell_ends, cell k's corners
+ * are cells[cell_ends[k - 1] .. cell_ends[k]) (cell_ends[-1] read as 0). */
 typedef struct rbl_vtp_array {
     const char *type, *name; /* VTK type ("Float64", "UInt32"), array name */
     int components;
@@ -91,6 +92,7 @@ typedef struct rbl_vtp_polydata {
     const uint32_t *cells; /* NULL: vertices */
     size_t n_cells;
     int cell_size;
+    const uint32_t *cell_ends; /* NULL: every cell has cell_size corners */
 } rbl_vtp_polydata;
 
 int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err);

@@ -316,58 +316,16 @@ static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_
     return rc;
 }
 
-/* Whether some mesh wall moves: then each frame has its walls_NNNNNN.vtp, else walls.vtp
- * serves them all. */
-static int meshes_move(const rbl_sim *sim)
-{
-    for (int m = 0; m < sim->n_meshes; m++)
-        if (sim->meshes[m].pose.moving)
-            return 1;
-    return 0;
-}
-
-/* The mesh walls where they are now, into dir/name: their facets as triangles and a point
- * array `wall` (the wall's number in thermo.csv's columns). */
-static int write_mesh_walls(const rbl_sim *sim, const char *dir, const char *name,
-                            rbl_error *err)
-{
-    size_t nv = 0, nt = 0;
-    for (int m = 0; m < sim->n_meshes; m++)
-        nv += sim->meshes[m].mesh.n_vertices, nt += sim->meshes[m].mesh.n_triangles;
-    double *points = malloc(3 * nv * sizeof *points);
-    uint32_t *cells = malloc(3 * nt * sizeof *cells), *wall = malloc(nv * sizeof *wall);
-    char *path = rbl_path_join(dir, name);
-    int rc = RBL_OK;
-    if (!points || !cells || !wall || !path || nv > UINT32_MAX) {
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the mesh walls' file");
-    } else {
-        size_t v0 = 0, t0 = 0;
-        for (int m = 0; m < sim->n_meshes; m++) {
-            const rbl_mesh *mesh = &sim->meshes[m].mesh;
-            rbl_sim_wall_place(sim, sim->n_walls + m, mesh->vertex, mesh->n_vertices,
-                               points + 3 * v0);
-            for (size_t v = 0; v < mesh->n_vertices; v++)
-                wall[v0 + v] = (uint32_t)(sim->n_walls + m + 1);
-            for (size_t k = 0; k < 3 * mesh->n_triangles; k++)
-                cells[3 * t0 + k] = mesh->triangle[k] + (uint32_t)v0;
-            v0 += mesh->n_vertices, t0 += mesh->n_triangles;
-        }
-        const rbl_vtp_array arrays[] = {{"UInt32", "wall", 1, 4, wall}};
-        rbl_vtp_polydata pd = {.n_points = nv, .points = points, .arrays = arrays,
-                               .n_arrays = 1, .cells = cells, .n_cells = nt, .cell_size = 3};
-        rc = rbl_vtp_polydata_write(path, &pd, err);
-    }
-    free(points), free(cells), free(wall), free(path);
-    return rc;
-}
-
-/* Moving mesh walls: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd listing the
- * frames the folder holds. */
+/* Moving walls: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd listing the frames the
+ * folder holds. */
 static int write_walls_frame(const outputs *o, const rbl_sim *sim, rbl_error *err)
 {
     char name[64];
     snprintf(name, sizeof name, "walls_%06zu.vtp", o->n_frames - 1);
-    int rc = write_mesh_walls(sim, o->dir, name, err);
+    char *path = rbl_path_join(o->dir, name);
+    int rc = path ? rbl_walls_vtp_write(sim, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
     char **files = calloc(o->n_frames, sizeof *files);
     char *pvd = rbl_path_join(o->dir, "walls.pvd");
     size_t missing = 0;
@@ -415,7 +373,7 @@ static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
     o->times[o->n_frames] = t.time;
     o->files[o->n_frames++] = rel;
     rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
-    if (rc == RBL_OK && meshes_move(sim))
+    if (rc == RBL_OK && rbl_walls_drawn_per_frame(sim))
         rc = write_walls_frame(o, sim, err);
     return rc == RBL_OK ? rbl_thermo_log_write(&o->log, o->thermo_path, err) : rc;
 }
@@ -684,8 +642,12 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         else
             rbl_scene_error_at(s, s->at_output, err);
     }
-    if (rc == RBL_OK && sim->n_meshes > 0 && !meshes_move(sim))
-        rc = write_mesh_walls(sim, o.dir, "walls.vtp", err);
+    if (rc == RBL_OK && sim->n_walls + sim->n_meshes > 0 && !rbl_walls_drawn_per_frame(sim)) {
+        char *path = rbl_path_join(o.dir, "walls.vtp");
+        rc = path ? rbl_walls_vtp_write(sim, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        free(path);
+    }
     rbl_thermo t;
     rep->energy_start = total_energy(sim, &t);
     if (!opt->restart) {
@@ -770,6 +732,10 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->contacts = t.contacts;
         rep->pairs_listed = t.pairs_listed;
         rep->frames = o.n_frames - o.elsewhere;
+        snprintf(rep->walls_file, sizeof rep->walls_file, "%s",
+                 rbl_walls_drawn_per_frame(sim)       ? "walls.pvd"
+                 : sim->n_walls + sim->n_meshes > 0 ? "walls.vtp"
+                                                    : "");
         rep->frames_elsewhere = o.elsewhere;
         rep->threads = share.most; /* as started; rbl_core_share may have gone below */
         rep->threads_fewest = share.fewest;

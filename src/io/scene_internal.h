@@ -179,6 +179,12 @@ int rbl_pvd_write(const char *path, const double *times, char *const *files, siz
 int rbl_series_present(const char *dir, const char *prefix, size_t n, char **files,
                        size_t *missing, rbl_error *err);
 
+/* walls_vtp.c — the walls (planes cut to the domain's box, mesh walls' facets) where they are
+ * now, as one .vtp; whether they need one per frame (some wall moves, or an open domain's
+ * planes, drawn within the grains' extent) or one walls.vtp serves the run. */
+int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, rbl_error *err);
+int rbl_walls_drawn_per_frame(const rbl_sim *sim);
+
 /* thermo_csv.c — thermo.csv: a header and one row per sample, rewritten whole (atomically). */
 typedef struct rbl_thermo_log {
     char *rows;

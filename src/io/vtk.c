@@ -32,7 +32,9 @@ static uint64_t array_bytes(const rbl_vtp_array *a, size_t n)
 int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err)
 {
     size_t n = pd->n_points, cells = pd->cells ? pd->n_cells : n;
-    size_t corners = pd->cells ? pd->n_cells * (size_t)pd->cell_size : n;
+    size_t corners = !pd->cells       ? n
+                     : pd->cell_ends ? (pd->n_cells ? pd->cell_ends[pd->n_cells - 1] : 0)
+                                     : pd->n_cells * (size_t)pd->cell_size;
     int64_t *conn = malloc((corners ? corners : 1) * sizeof *conn);
     int64_t *offs = malloc((cells ? cells : 1) * sizeof *offs);
     if (!conn || !offs) {
@@ -42,7 +44,8 @@ int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_err
     for (size_t k = 0; k < corners; k++)
         conn[k] = pd->cells ? (int64_t)pd->cells[k] : (int64_t)k;
     for (size_t k = 0; k < cells; k++)
-        offs[k] = (int64_t)(k + 1) * (pd->cells ? pd->cell_size : 1);
+        offs[k] = pd->cell_ends ? (int64_t)pd->cell_ends[k]
+                                : (int64_t)(k + 1) * (pd->cells ? pd->cell_size : 1);
     rbl_atomic_file af;
     int rc = rbl_atomic_open(&af, path, err);
     if (rc != RBL_OK) {

@@ -1,0 +1,211 @@
+/* walls_vtp.c — the walls where they are now, for ParaView: each plane as the polygon it cuts
+ * from the domain's box (an open domain has no box: the shadow on the plane of the box around
+ * the grains and the mesh walls, widened by the largest grain), each mesh wall as its facets; a point array `wall`
+ * gives each corner's wall number as in thermo.csv's columns (planes, then meshes, from 1). */
+#include "scene_internal.h"
+#include "../dem/dem_internal.h"
+#include "../shape/shape_internal.h" /* rbl_cross3 */
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { POLY_MAX = 10 }; /* a square clipped by 6 half-spaces has at most 4 + 6 corners */
+
+/* Keeps the part of polygon p (n corners) where sign * (x[axis] - bound) >= -tol. */
+static int clip(double p[POLY_MAX][3], int n, int axis, double bound, double sign, double tol)
+{
+    double out[POLY_MAX][3];
+    int m = 0;
+    for (int k = 0; k < n; k++) {
+        const double *a = p[k], *b = p[(k + 1) % n];
+        double sa = sign * (a[axis] - bound), sb = sign * (b[axis] - bound);
+        if (sa >= -tol && m < POLY_MAX)
+            out[m][0] = a[0], out[m][1] = a[1], out[m++][2] = a[2];
+        if ((sa >= -tol) != (sb >= -tol) && m < POLY_MAX) { /* the edge crosses the bound */
+            double t = sa / (sa - sb);
+            for (int d = 0; d < 3; d++)
+                out[m][d] = a[d] + t * (b[d] - a[d]);
+            out[m++][axis] = bound;
+        }
+    }
+    for (int k = 0; k < m; k++)
+        p[k][0] = out[k][0], p[k][1] = out[k][1], p[k][2] = out[k][2];
+    return m;
+}
+
+/* The plane n . x + offset = 0's directions u, v (u x v = n) and its point nearest c. */
+static void plane_frame(const double n[3], double offset, const double c[3], double u[3],
+                        double v[3], double foot[3])
+{
+    const int least = fabs(n[0]) <= fabs(n[1]) && fabs(n[0]) <= fabs(n[2]) ? 0
+                      : fabs(n[1]) <= fabs(n[2])                          ? 1
+                                                                          : 2;
+    double e[3] = {0.0, 0.0, 0.0};
+    e[least] = 1.0;
+    rbl_cross3(n, e, u);
+    const double lu = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    for (int a = 0; a < 3; a++)
+        u[a] /= lu;
+    rbl_cross3(n, u, v);
+    const double s = n[0] * c[0] + n[1] * c[1] + n[2] * c[2] + offset;
+    for (int a = 0; a < 3; a++)
+        foot[a] = c[a] - s * n[a];
+}
+
+/* The polygon the plane cuts from the box lo..hi, corners wound about n, into p; its corner
+ * count (0 where it misses the box). A square in the plane wider than the box, clipped by the
+ * box's six sides (a floor on a side of the box gives that side). */
+static int plane_in_box(const double n[3], double offset, const double lo[3], const double hi[3],
+                        double p[POLY_MAX][3])
+{
+    double c[3], span = 0.0, u[3], v[3], foot[3];
+    for (int a = 0; a < 3; a++)
+        c[a] = 0.5 * (lo[a] + hi[a]), span += (hi[a] - lo[a]) * (hi[a] - lo[a]);
+    span = sqrt(span);
+    plane_frame(n, offset, c, u, v, foot);
+    static const double corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (int k = 0; k < 4; k++)
+        for (int a = 0; a < 3; a++)
+            p[k][a] = foot[a] + span * (corner[k][0] * u[a] + corner[k][1] * v[a]);
+    int m = 4;
+    const double tol = 1e-12 * span;
+    for (int a = 0; a < 3 && m >= 3; a++) {
+        m = clip(p, m, a, lo[a], 1.0, tol);
+        m = clip(p, m, a, hi[a], -1.0, tol);
+    }
+    return m >= 3 ? m : 0;
+}
+
+/* The box lo..hi's shadow on the plane (along n), the hull of its corners' shadows wound
+ * about n, into p; its corner count (at most 6; 0 for a box of no breadth across n). */
+static int box_shadow(const double n[3], double offset, const double lo[3], const double hi[3],
+                      double p[POLY_MAX][3])
+{
+    double c[3], u[3], v[3], foot[3], q[8][2];
+    for (int a = 0; a < 3; a++)
+        c[a] = 0.5 * (lo[a] + hi[a]);
+    plane_frame(n, offset, c, u, v, foot);
+    for (int k = 0; k < 8; k++) {
+        double x[3];
+        for (int a = 0; a < 3; a++)
+            x[a] = (k >> a & 1 ? hi[a] : lo[a]) - c[a];
+        q[k][0] = x[0] * u[0] + x[1] * u[1] + x[2] * u[2];
+        q[k][1] = x[0] * v[0] + x[1] * v[1] + x[2] * v[2];
+    }
+    for (int k = 1; k < 8; k++) /* by u, then v (insertion) */
+        for (int j = k; j > 0 && (q[j][0] < q[j - 1][0] ||
+                                  (q[j][0] == q[j - 1][0] && q[j][1] < q[j - 1][1]));
+             j--) {
+            double t0 = q[j][0], t1 = q[j][1];
+            q[j][0] = q[j - 1][0], q[j][1] = q[j - 1][1], q[j - 1][0] = t0, q[j - 1][1] = t1;
+        }
+    int h[16], m = 0; /* Andrew's monotone chain: the lower hull, then the upper */
+    for (int pass = 0; pass < 2; pass++) {
+        const int base = m;
+        for (int j = 0; j < 8; j++) {
+            const int k = pass ? 7 - j : j;
+            while (m >= base + 2) {
+                const double *a = q[h[m - 2]], *b = q[h[m - 1]];
+                if ((b[0] - a[0]) * (q[k][1] - a[1]) - (b[1] - a[1]) * (q[k][0] - a[0]) > 0.0)
+                    break;
+                m--;
+            }
+            h[m++] = k;
+        }
+        m--; /* each chain's last corner starts the other */
+    }
+    if (m < 3 || m > 6)
+        return 0;
+    for (int k = 0; k < m; k++)
+        for (int a = 0; a < 3; a++)
+            p[k][a] = foot[a] + q[h[k]][0] * u[a] + q[h[k]][1] * v[a];
+    return m;
+}
+
+/* The box the planes are drawn by: the domain's (each plane cut from it); an open domain's,
+ * the grains and the mesh walls with the largest grain's radius around them (each plane its
+ * shadow, wherever the plane is); 0: nothing to frame them by. */
+static int drawing_box(const rbl_sim *sim, const double *mesh_points, size_t n_mesh_points,
+                       double lo[3], double hi[3])
+{
+    if (!sim->cfg.open) {
+        for (int a = 0; a < 3; a++)
+            lo[a] = sim->cfg.lo[a], hi[a] = sim->cfg.hi[a];
+        return 1;
+    }
+    double r = 0.0;
+    for (int a = 0; a < 3; a++)
+        lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (size_t k = 0; k < sim->g.n; k++) {
+        r = fmax(r, sim->g.radius[k]);
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], sim->g.pos[3 * k + a]), hi[a] = fmax(hi[a], sim->g.pos[3 * k + a]);
+    }
+    for (size_t k = 0; k < n_mesh_points; k++)
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], mesh_points[3 * k + a]), hi[a] = fmax(hi[a], mesh_points[3 * k + a]);
+    if (!(lo[0] <= hi[0]))
+        return 0;
+    for (int a = 0; a < 3; a++)
+        lo[a] -= r, hi[a] += r;
+    return 1;
+}
+
+int rbl_walls_drawn_per_frame(const rbl_sim *sim)
+{
+    return sim->walls_moving || (sim->cfg.open && sim->n_walls > 0);
+}
+
+int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, rbl_error *err)
+{
+    size_t mesh_points = 0, facets = 0;
+    for (int m = 0; m < sim->n_meshes; m++)
+        mesh_points += sim->meshes[m].mesh.n_vertices, facets += sim->meshes[m].mesh.n_triangles;
+    const size_t np = mesh_points + (size_t)sim->n_walls * POLY_MAX;
+    const size_t nc = facets + (size_t)sim->n_walls;
+    double *points = malloc((np ? 3 * np : 1) * sizeof *points);
+    uint32_t *corners = malloc((3 * facets + POLY_MAX * (size_t)sim->n_walls + 1) *
+                               sizeof *corners);
+    uint32_t *ends = malloc((nc ? nc : 1) * sizeof *ends), *wall = malloc((np ? np : 1) *
+                                                                           sizeof *wall);
+    if (!points || !corners || !ends || !wall || np > UINT32_MAX) {
+        free(points), free(corners), free(ends), free(wall);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for the walls", path);
+    }
+    size_t v0 = 0, k0 = 0, cells = 0;
+    for (int m = 0; m < sim->n_meshes; m++) { /* the meshes first: their corners frame planes */
+        const rbl_mesh *mesh = &sim->meshes[m].mesh;
+        rbl_sim_wall_place(sim, sim->n_walls + m, mesh->vertex, mesh->n_vertices, points + 3 * v0);
+        for (size_t v = 0; v < mesh->n_vertices; v++)
+            wall[v0 + v] = (uint32_t)(sim->n_walls + m + 1);
+        for (size_t t = 0; t < mesh->n_triangles; t++) {
+            for (int c = 0; c < 3; c++)
+                corners[k0++] = mesh->triangle[3 * t + c] + (uint32_t)v0;
+            ends[cells++] = (uint32_t)k0;
+        }
+        v0 += mesh->n_vertices;
+    }
+    double lo[3], hi[3];
+    if (drawing_box(sim, points, v0, lo, hi)) {
+        for (int w = 0; w < sim->n_walls; w++) {
+            double p[POLY_MAX][3];
+            const rbl_plane *pl = &sim->walls[w];
+            const int m = sim->cfg.open ? box_shadow(pl->n, pl->offset, lo, hi, p)
+                                        : plane_in_box(pl->n, pl->offset, lo, hi, p);
+            for (int c = 0; c < m; c++) {
+                for (int a = 0; a < 3; a++)
+                    points[3 * v0 + a] = p[c][a];
+                wall[v0] = (uint32_t)(w + 1);
+                corners[k0++] = (uint32_t)v0++;
+            }
+            if (m)
+                ends[cells++] = (uint32_t)k0;
+        }
+    }
+    const rbl_vtp_array arrays[] = {{"UInt32", "wall", 1, 4, wall}};
+    rbl_vtp_polydata pd = {.n_points = v0, .points = points, .arrays = arrays, .n_arrays = 1,
+                           .cells = corners, .cell_ends = ends, .n_cells = cells};
+    int rc = rbl_vtp_polydata_write(path, &pd, err);
+    free(points), free(corners), free(ends), free(wall);
+    return rc;
+}
