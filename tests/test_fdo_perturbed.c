@@ -37,22 +37,29 @@ static void random_shape(rbl_fdo_shape *s, int dents)
 }
 
 /* Surface samples along rays from the shape's origin: on each ray the outermost point with
- * F' >= 0 (marching in from outside, then bisection), placed by the object's frame. */
+ * F' >= 0 (marching in from outside, then bisection), placed by the object's frame. The march
+ * starts where F' must be negative: a bump adds at most its amplitude (Q <= 1), so along the
+ * unit ray u, F'(t u) <= 1 + sum max(a_i, 0) - t^2 sum (u_k / semi_k)^2. Its step is fixed by
+ * the shape's size, so thin bumps are not stepped over. */
 static size_t surface_samples(const rbl_fdo_object *o, int n_theta, double *x)
 {
     const rbl_fdo_shape *s = o->shape;
-    double far = 0;
+    double far = 0, lift = 1;
     for (int k = 0; k < 3; k++)
         far = fmax(far, s->semi[k]);
-    far *= 1.01 * sqrt(1 + 3 * 1.0) + 0.5; /* beyond any bump of random_shape */
+    for (size_t i = 0; i < s->n_perturbations; i++)
+        lift += fmax(s->perturbation[i].amplitude, 0);
+    const double step = (far * 1.01 * sqrt(1 + 3 * 1.0) + 0.5) / 200;
     size_t m = 0;
     int n_phi = 2 * n_theta;
     for (int i = 0; i < n_theta; i++)
         for (int j = 0; j < n_phi; j++) {
             double th = M_PI * (i + 0.5) / n_theta, ph = 2 * M_PI * j / n_phi;
-            double u[3] = {sin(th) * cos(ph), sin(th) * sin(ph), cos(th)};
-            double hi = far, step = far / 200, lo = -1;
-            for (double t = far; t > 0; t -= step) {
+            double u[3] = {sin(th) * cos(ph), sin(th) * sin(ph), cos(th)}, rho = 0;
+            for (int k = 0; k < 3; k++)
+                rho += (u[k] / s->semi[k]) * (u[k] / s->semi[k]);
+            double hi = 0, lo = -1;
+            for (double t = sqrt(lift / rho) + step; t > 0; t -= step) {
                 double y[3] = {t * u[0], t * u[1], t * u[2]};
                 if (rbl_fdo_field(s, y) >= 0) {
                     lo = t, hi = t + step;
