@@ -20,14 +20,18 @@ typedef struct rbl_grains {
     double *pos, *vel, *omega;
     double *force, *torque;   /* total, gravity included */
     double *pos_build;        /* position at the last neighbour build */
-    double *vel_eval;         /* velocities the forces are evaluated with (synchronized) */
+    double *vel_eval;         /* velocities the forces are evaluated with: the synchronized
+                                 integrator's (with_eval), else NULL */
     double *omega_eval;
     double *radius, *mass, *inv_mass, *inv_inertia;
     uint32_t *contacts;       /* touching contacts, counted in the gather */
     int32_t *body;            /* the clump (index into rbl_bodies) a grain belongs to, or -1 */
     uint32_t *slot;           /* a clump member's slot in rbl_bodies' member arrays */
     double *gacc;             /* self-gravity: acceleration at the last evaluation (3) */
-    double *gphi;             /* self-gravity: potential per unit mass there, J/kg */
+    double *gphi;             /* self-gravity: potential per unit mass there, J/kg; both NULL
+                                 without self-gravity (with_gravity 0) */
+    int with_eval, with_gravity; /* which optional arrays the simulation keeps (set before the
+                                    first reserve): 80 bytes a grain that most runs never use */
 } rbl_grains;
 
 /* Clumps as rigid bodies (seed 001, SPEC KL6): centre of mass, velocity, orientation

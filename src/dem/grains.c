@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VEC_FIELDS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
-    X(gacc)
-#define DBL_FIELDS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi)
+#define VEC_FIELDS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build)
+#define DBL_FIELDS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia)
+/* kept only where the simulation uses them (with_eval, with_gravity) */
+#define EVAL_VECS(X) X(vel_eval) X(omega_eval)
+#define GRAVITY_VECS(X) X(gacc)
+#define GRAVITY_DBLS(X) X(gphi)
 
 static int grow(void **p, size_t count, size_t size)
 {
@@ -33,6 +36,13 @@ int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err)
 #define GROW_DBL(f) ok = ok && grow((void **)&g->f, want, sizeof(double));
     VEC_FIELDS(GROW_VEC)
     DBL_FIELDS(GROW_DBL)
+    if (g->with_eval) {
+        EVAL_VECS(GROW_VEC)
+    }
+    if (g->with_gravity) {
+        GRAVITY_VECS(GROW_VEC)
+        GRAVITY_DBLS(GROW_DBL)
+    }
     ok = ok && grow((void **)&g->id, want, sizeof *g->id);
     ok = ok && grow((void **)&g->material, want, sizeof *g->material);
     ok = ok && grow((void **)&g->contacts, want, sizeof *g->contacts);
@@ -49,12 +59,17 @@ void rbl_grains_free(rbl_grains *g)
 #define FREE_F(f) free(g->f);
     VEC_FIELDS(FREE_F)
     DBL_FIELDS(FREE_F)
+    EVAL_VECS(FREE_F)
+    GRAVITY_VECS(FREE_F)
+    GRAVITY_DBLS(FREE_F)
     free(g->id);
     free(g->material);
     free(g->contacts);
     free(g->body);
     free(g->slot);
+    const int with_eval = g->with_eval, with_gravity = g->with_gravity;
     memset(g, 0, sizeof *g);
+    g->with_eval = with_eval, g->with_gravity = with_gravity;
 }
 
 static void permute_vec(double *a, const uint32_t *perm, size_t count, double *tmp)
@@ -91,6 +106,13 @@ void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, doubl
 #define PERM_DBL(f) permute_dbl(g->f, perm, count, scratch);
     VEC_FIELDS(PERM_VEC)
     DBL_FIELDS(PERM_DBL)
+    if (g->with_eval) {
+        EVAL_VECS(PERM_VEC)
+    }
+    if (g->with_gravity) {
+        GRAVITY_VECS(PERM_VEC)
+        GRAVITY_DBLS(PERM_DBL)
+    }
     permute_u32(g->id, perm, count, scratch);
     permute_u32((uint32_t *)g->material, perm, count, scratch);
     permute_u32(g->contacts, perm, count, scratch);

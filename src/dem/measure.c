@@ -314,9 +314,9 @@ int rbl_sim_spin(rbl_sim *sim, const double axis[3], double omega, rbl_error *er
         rbl_cross(w, s, u);
         for (int a = 0; a < 3; a++) {
             g->vel[3 * k + a] += u[a];
-            g->vel_eval[3 * k + a] += u[a];
             g->omega[3 * k + a] += w[a];
-            g->omega_eval[3 * k + a] += w[a];
+            if (g->with_eval)
+                g->vel_eval[3 * k + a] += u[a], g->omega_eval[3 * k + a] += w[a];
         }
     }
     sim->packed_fresh = 0; /* the packed records hold the old velocities */

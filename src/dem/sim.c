@@ -78,6 +78,8 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
     for (int a = 0; a < 3; a++)
         sim->box[a] = cfg->open ? 0.0 : cfg->hi[a] - cfg->lo[a];
     sim->gravity = rbl_self_gravity_resolved(&cfg->self_gravity);
+    sim->g.with_eval = cfg->integrator == RBL_INTEGRATOR_SYNCHRONIZED;
+    sim->g.with_gravity = sim->gravity.method != RBL_GRAVITY_OFF;
     *out = sim;
     return RBL_OK;
 }
@@ -285,13 +287,17 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
         g->pos_build[3 * k + a] = gr->pos[a];
         g->vel[3 * k + a] = gr->vel[a];
         g->omega[3 * k + a] = gr->omega[a];
-        g->vel_eval[3 * k + a] = gr->vel[a];
-        g->omega_eval[3 * k + a] = gr->omega[a];
         g->force[3 * k + a] = m * sim->cfg.gravity[a];
         g->torque[3 * k + a] = 0.0;
-        g->gacc[3 * k + a] = 0.0;
     }
-    g->gphi[k] = 0.0;
+    if (g->with_eval)
+        for (int a = 0; a < 3; a++)
+            g->vel_eval[3 * k + a] = gr->vel[a], g->omega_eval[3 * k + a] = gr->omega[a];
+    if (g->with_gravity) {
+        for (int a = 0; a < 3; a++)
+            g->gacc[3 * k + a] = 0.0;
+        g->gphi[k] = 0.0;
+    }
     sim->gravity_valid = 0; /* the field must include it */
     if (id)
         *id = sim->next_id;
@@ -357,7 +363,7 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
         return rc;
     double t1 = rbl_now();
     rbl_grains *g = &sim->g;
-    if (g->n) {
+    if (g->n && g->with_eval) {
         memcpy(g->vel_eval, g->vel, 3 * g->n * sizeof *g->vel);
         memcpy(g->omega_eval, g->omega, 3 * g->n * sizeof *g->omega);
     }

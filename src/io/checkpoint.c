@@ -24,6 +24,7 @@ typedef struct buf {
     int bad;             /* out of memory (write) or truncated (read) */
 } buf;
 
+/* n bytes of data, or n zero bytes for data NULL (an array the simulation does not keep). */
 static void put(buf *b, const void *data, size_t n)
 {
     if (b->bad || n == 0)
@@ -40,20 +41,26 @@ static void put(buf *b, const void *data, size_t n)
         b->p = q;
         b->cap = cap;
     }
-    memcpy(b->p + b->len, data, n);
+    if (data)
+        memcpy(b->p + b->len, data, n);
+    else
+        memset(b->p + b->len, 0, n);
     b->len += n;
 }
 
+/* n bytes into data, or past them for data NULL. */
 static void get(buf *b, void *data, size_t n)
 {
     if (b->bad || n == 0)
         return;
     if (n > b->len - b->at) {
         b->bad = 1;
-        memset(data, 0, n);
+        if (data)
+            memset(data, 0, n);
         return;
     }
-    memcpy(data, b->p + b->at, n);
+    if (data)
+        memcpy(data, b->p + b->at, n);
     b->at += n;
 }
 
@@ -93,7 +100,9 @@ static double get_f64(buf *b)
     X(m.servo_axis[2]) X(m.servo_force) X(m.servo_speed) X(m.servo_gain) X(travel) X(speed)    \
     X(build_shift[0]) X(build_shift[1]) X(build_shift[2]) X(build_angle) X(reach)
 
-/* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. */
+/* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
+ * gacc and gphi are NULL where the simulation does not keep them: zeros in the file, passed
+ * over when read (the configuration read with them says whether they are kept). */
 #define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
     X(gacc)
 #define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi)

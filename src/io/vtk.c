@@ -29,29 +29,41 @@ static uint64_t array_bytes(const rbl_vtp_array *a, size_t n)
     return (uint64_t)n * (uint64_t)a->components * (uint64_t)a->elem;
 }
 
+/* The polygons' corner indices (which = 0) or their running ends (which = 1), as Int64. */
+static int64_t cell_index(const rbl_vtp_polydata *pd, int which, size_t k)
+{
+    if (which == 0)
+        return pd->cells ? (int64_t)pd->cells[k] : (int64_t)k;
+    if (pd->cell_ends)
+        return (int64_t)pd->cell_ends[k];
+    return (int64_t)(k + 1) * (pd->cells ? pd->cell_size : 1);
+}
+
+/* A block of count Int64 indices, made a few thousand at a time: no copy of the grains'
+ * size. */
+static void index_block(FILE *f, const rbl_vtp_polydata *pd, int which, size_t count)
+{
+    uint64_t bytes = (uint64_t)count * 8;
+    fwrite(&bytes, sizeof bytes, 1, f);
+    int64_t chunk[4096];
+    for (size_t k0 = 0; k0 < count; k0 += 4096) {
+        size_t m = count - k0 < 4096 ? count - k0 : 4096;
+        for (size_t k = 0; k < m; k++)
+            chunk[k] = cell_index(pd, which, k0 + k);
+        fwrite(chunk, sizeof *chunk, m, f);
+    }
+}
+
 int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err)
 {
     size_t n = pd->n_points, cells = pd->cells ? pd->n_cells : n;
     size_t corners = !pd->cells       ? n
                      : pd->cell_ends ? (pd->n_cells ? pd->cell_ends[pd->n_cells - 1] : 0)
                                      : pd->n_cells * (size_t)pd->cell_size;
-    int64_t *conn = malloc((corners ? corners : 1) * sizeof *conn);
-    int64_t *offs = malloc((cells ? cells : 1) * sizeof *offs);
-    if (!conn || !offs) {
-        free(conn), free(offs);
-        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
-    }
-    for (size_t k = 0; k < corners; k++)
-        conn[k] = pd->cells ? (int64_t)pd->cells[k] : (int64_t)k;
-    for (size_t k = 0; k < cells; k++)
-        offs[k] = pd->cell_ends ? (int64_t)pd->cell_ends[k]
-                                : (int64_t)(k + 1) * (pd->cells ? pd->cell_size : 1);
     rbl_atomic_file af;
     int rc = rbl_atomic_open(&af, path, err);
-    if (rc != RBL_OK) {
-        free(conn), free(offs);
+    if (rc != RBL_OK)
         return rc;
-    }
     const char *kind = pd->cells ? "Polys" : "Verts";
     FILE *f = af.file;
     uint64_t offset = 0;
@@ -84,10 +96,9 @@ int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_err
     for (int a = 0; a < pd->n_arrays; a++)
         block(f, pd->arrays[a].data, array_bytes(&pd->arrays[a], n));
     block(f, pd->points, (uint64_t)n * 24);
-    block(f, conn, (uint64_t)corners * 8);
-    block(f, offs, (uint64_t)cells * 8);
+    index_block(f, pd, 0, corners);
+    index_block(f, pd, 1, cells);
     fprintf(f, "\n  </AppendedData>\n</VTKFile>\n");
-    free(conn), free(offs);
     return rbl_atomic_commit(&af, err);
 }
 
