@@ -160,8 +160,8 @@ int cmd_run(int argc, char **argv)
                (unsigned long long)rep.lost);
     if (rep.clumps)
         printf("clumps         %zu at the end (their spheres are counted above)\n", rep.clumps);
-    printf("speed          %.3g particle-steps/s on %d threads (%.3g us per particle-step)",
-           rep.particle_steps_per_second, rep.threads,
+    printf("speed          %.3g particle-steps/s on %d thread%s (%.3g us per particle-step)",
+           rep.particle_steps_per_second, rep.threads, rep.threads == 1 ? "" : "s",
            rep.particle_steps_per_second > 0 ? 1e6 / rep.particle_steps_per_second : 0.0);
     if (rep.threads_fewest < rep.threads)
         printf("; down to %d while other programs held the cores", rep.threads_fewest);

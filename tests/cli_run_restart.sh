@@ -34,7 +34,7 @@ echo "ok: output files have mode 644 under umask 022"
 # restart options (docs/scenes.md): --threads is honoured (the bits do not depend on it);
 # --steps counts from the run's start, so a checkpoint past it is refused, nothing written
 "$RUBBLE" run ck.yaml --output E --restart "$first" --threads 1 > out.txt || fail "restart on 1 thread failed"
-grep -q "on 1 threads" out.txt || fail "--threads 1 was not honoured: $(grep speed out.txt)"
+grep -q "on 1 thread " out.txt || fail "--threads 1 was not honoured: $(grep speed out.txt)"
 cmp -s A/thermo.csv E/thermo.csv || fail "thermo.csv differs on 1 thread"
 grep -q "earlier frames are not in E" out.txt || fail "the report does not say frames are elsewhere"
 at=$(echo "$first" | sed 's/.*checkpoint_0*\([0-9]*\)\.bin/\1/')
