@@ -1,11 +1,12 @@
 #!/bin/sh
 # Install the Debian packages rubble needs, only those missing. Usage:
-#   scripts/install-deps.sh build     compiler, make, cmake, libyaml (scene files)
+#   scripts/install-deps.sh build     compiler, make, cmake, libyaml (scene files), Open MPI and
+#                                      Zoltan (runs over several processes: src/parallel/)
 #   scripts/install-deps.sh test      + clang with its OpenMP, sanitizer and libFuzzer runtimes
 #                                      (the suite under clang's UBSan, the fuzz harnesses)
 #   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time
 set -eu
-want="gcc make cmake libyaml-dev"
+want="gcc make cmake libyaml-dev libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev"
 case "${1:-build}" in
     test) want="$want clang libomp-dev libclang-rt-dev" ;;
     bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time" ;;

@@ -1,0 +1,146 @@
+/* comm_mpi.c — the communicator over MPI (built instead of comm_serial.c when CMake finds
+ * MPI and Zoltan). */
+#include "parallel_internal.h"
+
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rbl_comm {
+    MPI_Comm comm;
+    int rank, size;
+    int finalize; /* MPI was initialised by rbl_comm_create */
+};
+
+int rbl_comm_create(rbl_comm **out, rbl_error *err)
+{
+    int ready = 0;
+    MPI_Initialized(&ready);
+    if (!ready && MPI_Init(NULL, NULL) != MPI_SUCCESS)
+        return rbl_error_set(err, RBL_EIO, "MPI could not be initialised");
+    rbl_comm *c = calloc(1, sizeof *c);
+    if (!c)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    c->comm = MPI_COMM_WORLD;
+    c->finalize = !ready;
+    MPI_Comm_rank(c->comm, &c->rank);
+    MPI_Comm_size(c->comm, &c->size);
+    *out = c;
+    return RBL_OK;
+}
+
+void rbl_comm_free(rbl_comm *c)
+{
+    if (!c)
+        return;
+    if (c->finalize)
+        MPI_Finalize();
+    free(c);
+}
+
+int rbl_comm_rank(const rbl_comm *c) { return c->rank; }
+int rbl_comm_size(const rbl_comm *c) { return c->size; }
+
+/* Every rank's value, in rank order, into all (size entries). */
+static void gather_all(rbl_comm *c, const void *v, size_t bytes, void *all)
+{
+    MPI_Allgather(v, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, c->comm);
+}
+
+double rbl_comm_sum(rbl_comm *c, double v)
+{
+    double *all = malloc((size_t)c->size * sizeof *all), s = 0.0;
+    if (!all) /* a reduction whose order MPI picks: the same value, perhaps not the same bits */
+        return MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, c->comm), v;
+    gather_all(c, &v, sizeof v, all);
+    for (int q = 0; q < c->size; q++)
+        s += all[q];
+    free(all);
+    return s;
+}
+
+uint64_t rbl_comm_sum_u64(rbl_comm *c, uint64_t v)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_UINT64_T, MPI_SUM, c->comm);
+    return v;
+}
+
+double rbl_comm_max(rbl_comm *c, double v)
+{
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, c->comm);
+    return v;
+}
+
+/* MPI counts are int: a message of 2 GiB or more goes as that many 8-byte words would not
+ * fit either, so it is refused. */
+static int fits_int(const size_t *bytes, int n)
+{
+    size_t total = 0;
+    for (int q = 0; q < n; q++) {
+        if (bytes[q] > (size_t)INT32_MAX)
+            return 0;
+        total += bytes[q];
+    }
+    return total <= (size_t)INT32_MAX;
+}
+
+int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
+                      const size_t *send_offset, void **recv, size_t *recv_bytes,
+                      size_t *recv_offset, rbl_error *err)
+{
+    const int p = c->size;
+    int *sc = malloc(4 * (size_t)p * sizeof *sc);
+    *recv = NULL;
+    if (!sc)
+        return rbl_comm_agree(c, rbl_error_set(err, RBL_ENOMEM, "out of memory"), err);
+    int *so = sc + p, *rc = sc + 2 * p, *ro = sc + 3 * p;
+    int ok = fits_int(send_bytes, p);
+    for (int q = 0; q < p && ok; q++)
+        sc[q] = (int)send_bytes[q], so[q] = (int)send_offset[q];
+    if (rbl_comm_agree(c, ok ? RBL_OK : rbl_error_set(err, RBL_ETOOBIG,
+                                                       "more than 2 GiB to send in one exchange"),
+                       err) != RBL_OK) {
+        free(sc);
+        return err->code;
+    }
+    MPI_Alltoall(sc, 1, MPI_INT, rc, 1, MPI_INT, c->comm);
+    size_t total = 0;
+    for (int q = 0; q < p; q++)
+        recv_bytes[q] = (size_t)rc[q], recv_offset[q] = total, ro[q] = (int)total,
+        total += (size_t)rc[q];
+    void *buf = malloc(total ? total : 1);
+    ok = buf && total <= (size_t)INT32_MAX;
+    if (rbl_comm_agree(c, ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+                                                       "out of memory for %zu bytes received",
+                                                       total),
+                       err) != RBL_OK) {
+        free(sc), free(buf);
+        return err->code;
+    }
+    MPI_Alltoallv(send, sc, so, MPI_BYTE, buf, rc, ro, MPI_BYTE, c->comm);
+    free(sc);
+    *recv = buf;
+    return RBL_OK;
+}
+
+int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err)
+{
+    int mine = rc == RBL_OK ? c->size : c->rank, first = c->size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c->comm);
+    if (first == c->size)
+        return RBL_OK;
+    struct {
+        int code;
+        char message[sizeof err->message];
+    } m;
+    memset(&m, 0, sizeof m);
+    if (c->rank == first)
+        m.code = err->code, memcpy(m.message, err->message, sizeof m.message);
+    MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, c->comm);
+    if (rc == RBL_OK) {
+        err->code = m.code;
+        memcpy(err->message, m.message, sizeof err->message);
+        err->message[sizeof err->message - 1] = '\0';
+    }
+    return err->code != RBL_OK ? err->code : RBL_EIO;
+}

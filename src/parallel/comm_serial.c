@@ -1,0 +1,38 @@
+/* comm_serial.c — the communicator of a build without MPI: one rank, the same calls. */
+#include "parallel_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct rbl_comm {
+    int unused;
+};
+
+int rbl_comm_create(rbl_comm **out, rbl_error *err)
+{
+    *out = calloc(1, sizeof **out);
+    return *out ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+}
+
+void rbl_comm_free(rbl_comm *c) { free(c); }
+int rbl_comm_rank(const rbl_comm *c) { return (void)c, 0; }
+int rbl_comm_size(const rbl_comm *c) { return (void)c, 1; }
+double rbl_comm_sum(rbl_comm *c, double v) { return (void)c, v; }
+uint64_t rbl_comm_sum_u64(rbl_comm *c, uint64_t v) { return (void)c, v; }
+double rbl_comm_max(rbl_comm *c, double v) { return (void)c, v; }
+
+int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
+                      const size_t *send_offset, void **recv, size_t *recv_bytes,
+                      size_t *recv_offset, rbl_error *err)
+{
+    (void)c;
+    *recv = malloc(send_bytes[0] ? send_bytes[0] : 1);
+    if (!*recv)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bytes", send_bytes[0]);
+    if (send_bytes[0])
+        memcpy(*recv, (const char *)send + send_offset[0], send_bytes[0]);
+    recv_bytes[0] = send_bytes[0], recv_offset[0] = 0;
+    return RBL_OK;
+}
+
+int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err) { return (void)c, (void)err, rc; }

@@ -1,0 +1,62 @@
+/* parallel_internal.h — the room for runs over several processes (SPEC BY7, issue 13): a
+ * communicator and the partition of the domain among its ranks. Built on MPI and Zoltan when
+ * the build finds them (RBL_HAVE_MPI: comm_mpi.c, partition_zoltan.c), otherwise as one rank
+ * (comm_serial.c, partition_serial.c) through the same calls, so the engine above has one
+ * code path. Nothing outside src/parallel/ includes mpi.h or zoltan.h. docs/parallel.md. */
+#ifndef RBL_PARALLEL_INTERNAL_H
+#define RBL_PARALLEL_INTERNAL_H
+
+#include "rubble.h"
+#include "../base/base_internal.h" /* rbl_error_set */
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct rbl_comm rbl_comm;
+
+/* The job's communicator: MPI_COMM_WORLD (MPI initialised here if the program has not), or
+ * one rank. rbl_comm_free finalises MPI if rbl_comm_create initialised it. */
+int rbl_comm_create(rbl_comm **out, rbl_error *err);
+void rbl_comm_free(rbl_comm *c);
+int rbl_comm_rank(const rbl_comm *c);
+int rbl_comm_size(const rbl_comm *c);
+
+/* Sums and maxima over the ranks, the same bits on every rank (summed in rank order). */
+double rbl_comm_sum(rbl_comm *c, double v);
+uint64_t rbl_comm_sum_u64(rbl_comm *c, uint64_t v);
+double rbl_comm_max(rbl_comm *c, double v);
+
+/* Every rank sends send_bytes[q] bytes from send + send_offset[q] to rank q and receives
+ * *recv (malloc'd, the caller frees it) of recv_bytes[q] bytes from each rank q, at
+ * recv_offset[q]. Counts and offsets are arrays of rbl_comm_size entries. */
+int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
+                      const size_t *send_offset, void **recv, size_t *recv_bytes,
+                      size_t *recv_offset, rbl_error *err);
+
+/* Collective: whether every rank got RBL_OK. A rank that did not keeps its message; the others
+ * get the lowest failing rank's, so rank 0 can print the one that counts. */
+int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err);
+
+/* The domain lo..hi split among the ranks into boxes, by recursive coordinate bisection of
+ * the grains' positions weighted by their cost: every grain goes to the rank whose box holds
+ * it. Collective: each rank passes its own grains (n of them, perhaps 0). dest[k]: grain k's
+ * rank. box_lo/box_hi: 3 per rank, the boxes (they tile lo..hi). */
+typedef struct rbl_partition {
+    int ranks;
+    double lo[3], hi[3];     /* the domain */
+    double *box_lo, *box_hi; /* 3 per rank */
+} rbl_partition;
+
+int rbl_partition_compute(rbl_comm *c, size_t n, const double *pos, const double *weight,
+                          const double lo[3], const double hi[3], int *dest,
+                          rbl_partition *out, rbl_error *err);
+void rbl_partition_free(rbl_partition *p);
+/* The backend's cuts (partition_zoltan.c or partition_serial.c): each rank's box, whose
+ * sides on no cut may be anywhere at or beyond the domain's (they are clipped to it). */
+int rbl_partition_boxes(rbl_comm *c, size_t n, const double *pos, const double *weight,
+                        double *box_lo, double *box_hi, rbl_error *err);
+/* The rank whose box holds x (a point on a shared side goes to the box above it; a point
+ * outside the domain to the box nearest it). O(ranks). */
+int rbl_partition_rank_of(const rbl_partition *p, const double x[3]);
+
+#endif

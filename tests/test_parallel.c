@@ -1,0 +1,138 @@
+/* src/parallel/ on however many ranks it is started with (ctest runs it on 1 to 4 under
+ * mpirun, and alone): sums in rank order are the same bits on every rank; an exchange delivers
+ * every rank's bytes to every rank; an error on one rank reaches all with its message; the
+ * partition of a bed poured from the bottom (dense, costly grains low down, all on rank 0 at
+ * first) tiles the domain with one box per rank, sends each grain to the box that holds it,
+ * balances the cost to Zoltan's tolerance (2 %) plus one grain, and gives the same cuts when
+ * asked again. */
+#include "test_util.h"
+
+#include "base/base_internal.h"
+#include "parallel/parallel_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void test_sum_and_exchange(rbl_comm *c)
+{
+    const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
+    double s = rbl_comm_sum(c, 0.1 * (r + 1)), expect = 0.0;
+    for (int q = 0; q < p; q++)
+        expect += 0.1 * (q + 1);
+    ASSERT_TRUE(s == expect); /* rank order: the bits of a serial sum */
+    ASSERT_TRUE(rbl_comm_sum_u64(c, (uint64_t)r + 1) == (uint64_t)(p * (p + 1) / 2));
+    ASSERT_TRUE(rbl_comm_max(c, (double)r) == (double)(p - 1));
+
+    size_t *sb = calloc(4 * (size_t)p, sizeof *sb), *so = sb + p, *rb = sb + 2 * p,
+           *ro = sb + 3 * p, total = 0;
+    for (int q = 0; q < p; q++) /* (q + 1)(r + 1) bytes to rank q, each r * 16 + q */
+        sb[q] = (size_t)((q + 1) * (r + 1)), so[q] = total, total += sb[q];
+    unsigned char *send = malloc(total + 1), *recv = NULL;
+    for (int q = 0; q < p; q++)
+        memset(send + so[q], r * 16 + q, sb[q]);
+    rbl_error err = {0};
+    ASSERT_OK(rbl_comm_exchange(c, send, sb, so, (void **)&recv, rb, ro, &err));
+    for (int q = 0; q < p; q++) {
+        ASSERT_TRUE(rb[q] == (size_t)((r + 1) * (q + 1)));
+        for (size_t k = 0; k < rb[q]; k++)
+            ASSERT_TRUE(recv[ro[q] + k] == (unsigned char)(q * 16 + r));
+    }
+    free(send), free(recv), free(sb);
+
+    /* the last rank fails: every rank learns it, with its message */
+    rbl_error e = {0};
+    int rc = r == p - 1 ? rbl_error_set(&e, RBL_EINVAL, "rank %d: bad value", r) : RBL_OK;
+    rc = rbl_comm_agree(c, rc, &e);
+    ASSERT_TRUE(rc == RBL_EINVAL);
+    char want[64];
+    snprintf(want, sizeof want, "rank %d: bad value", p - 1);
+    ASSERT_TRUE(strcmp(e.message, want) == 0);
+    if (r == 0)
+        printf("ok: sums in rank order, an exchange of every pair of %d ranks, an error agreed\n",
+               p);
+}
+
+/* Whether box q holds x under the partition's rule (half-open, closed at the domain's top). */
+static int box_holds(const rbl_partition *pt, int q, const double x[3])
+{
+    for (int a = 0; a < 3; a++) {
+        double l = pt->box_lo[3 * q + a], h = pt->box_hi[3 * q + a];
+        if (!(l <= x[a] && (x[a] < h || (x[a] == h && h == pt->hi[a]))))
+            return 0;
+    }
+    return 1;
+}
+
+static void test_partition(rbl_comm *c)
+{
+    const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
+    const double lo[3] = {0.0, 0.0, 0.0}, hi[3] = {0.04, 0.02, 0.1};
+    const size_t n = r == 0 ? 40000 : 0;
+    double *pos = malloc(3 * (n + 1) * sizeof *pos), *w = malloc((n + 1) * sizeof *w);
+    int *dest = malloc((n + 1) * sizeof *dest);
+    rbl_rng rng;
+    rbl_rng_seed(&rng, 2026);
+    double w_max = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        pos[3 * k] = hi[0] * rbl_rng_uniform(&rng);
+        pos[3 * k + 1] = hi[1] * rbl_rng_uniform(&rng);
+        pos[3 * k + 2] = -0.02 * log(1.0 - 0.99 * rbl_rng_uniform(&rng)); /* dense at the bottom */
+        w[k] = pos[3 * k + 2] < 0.02 ? 4.0 : 1.0; /* a bed's grains have contacts to compute */
+        w_max = fmax(w_max, w[k]);
+    }
+    w_max = rbl_comm_max(c, w_max);
+    rbl_partition pt;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_partition_compute(c, n, pos, w, lo, hi, dest, &pt, &err));
+    ASSERT_TRUE(pt.ranks == p);
+    double volume = 0.0;
+    for (int q = 0; q < p; q++)
+        volume += (pt.box_hi[3 * q] - pt.box_lo[3 * q]) * (pt.box_hi[3 * q + 1] - pt.box_lo[3 * q + 1]) *
+                  (pt.box_hi[3 * q + 2] - pt.box_lo[3 * q + 2]);
+    ASSERT_NEAR(volume, hi[0] * hi[1] * hi[2], 1e-12 * hi[0] * hi[1] * hi[2]);
+    for (int t = 0; t < 20000; t++) { /* each point of the domain in exactly one box */
+        double x[3];
+        for (int a = 0; a < 3; a++)
+            x[a] = t < 100 ? (t % 2 ? hi[a] : lo[a]) : hi[a] * rbl_rng_uniform(&rng);
+        int holders = 0, holder = -1;
+        for (int q = 0; q < p; q++)
+            if (box_holds(&pt, q, x))
+                holders++, holder = q;
+        ASSERT_TRUE(holders == 1 && rbl_partition_rank_of(&pt, x) == holder);
+    }
+    double *load = calloc((size_t)p, sizeof *load), total = 0.0;
+    for (size_t k = 0; k < n; k++) {
+        ASSERT_TRUE(box_holds(&pt, dest[k], pos + 3 * k));
+        load[dest[k]] += w[k], total += w[k];
+    }
+    total = rbl_comm_sum(c, total);
+    double worst = 0.0;
+    for (int q = 0; q < p; q++)
+        worst = fmax(worst, rbl_comm_sum(c, load[q]));
+    const double mean = total / p;
+    ASSERT_TRUE(worst <= 1.02 * mean + w_max);
+
+    rbl_partition again;
+    int *dest2 = malloc((n + 1) * sizeof *dest2);
+    ASSERT_OK(rbl_partition_compute(c, n, pos, w, lo, hi, dest2, &again, &err));
+    ASSERT_TRUE(memcmp(pt.box_lo, again.box_lo, 6 * (size_t)p * sizeof *pt.box_lo) == 0);
+    ASSERT_TRUE(n == 0 || memcmp(dest, dest2, n * sizeof *dest) == 0);
+    if (r == 0)
+        printf("ok: %d boxes tile the domain; the heaviest holds %.4f of the mean cost "
+               "(tolerance 1.02 + one grain); the same cuts again\n", p, worst / mean);
+    rbl_partition_free(&pt), rbl_partition_free(&again);
+    free(pos), free(w), free(dest), free(dest2), free(load);
+}
+
+int main(void)
+{
+    rbl_comm *c;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_comm_create(&c, &err));
+    test_sum_and_exchange(c);
+    test_partition(c);
+    rbl_comm_free(c);
+    return 0;
+}
