@@ -113,6 +113,9 @@ int main(void)
     for (size_t k = 0; k < high->g.n; k++)
         high->g.id[k] = UINT32_MAX - 1 - (uint32_t)(7919u * k % high->g.n);
     high->next_id = UINT32_MAX;
+    /* the neighbour list orders pairs by id: rebuild it for the new ids (the loaded copy orders
+     * its gather by them) */
+    ASSERT_OK(rbl_neighbor_build(high, &err));
     ASSERT_OK(rbl_sim_save(high, path, &err));
     rbl_sim *high_back = NULL;
     ASSERT_OK(rbl_sim_load(path, &high_back, &err));

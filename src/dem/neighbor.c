@@ -489,6 +489,44 @@ int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, size_t hist
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", n);
 }
 
+/* The pairs in an order that does not depend on where grains sit in memory, nor on which
+ * grains a process holds: each pair first by its lower id (the periodic image mirrored when
+ * swapped), grouped by first grain, a group in its second grains' id order. A grain's force is
+ * then summed over its partners in id order (docs/parallel.md): the same bits whatever the
+ * grains' memory order, the reordering's period or the decomposition. p->i_start, p->jpos and
+ * p->touch serve as scratch (rbl_pair_list_index and the history rewrite them). */
+static void canonical_order(rbl_pair_list *p, size_t n, const uint32_t *id)
+{
+    const size_t total = p->n;
+    size_t *start = p->i_start;
+    uint32_t *j2 = p->jpos;
+    uint8_t *image2 = p->touch;
+    memset(start, 0, (n + 1) * sizeof *start);
+    for (size_t q = 0; q < total; q++) {
+        if (id[p->i[q]] > id[p->j[q]]) {
+            uint32_t t = p->i[q];
+            p->i[q] = p->j[q], p->j[q] = t, p->image[q] = (uint8_t)(26 - p->image[q]);
+        }
+        start[p->i[q] + 1]++;
+    }
+    for (size_t k = 0; k < n; k++)
+        start[k + 1] += start[k];
+    for (size_t q = 0; q < total; q++) { /* stable: start[k] ends as group k's end */
+        size_t at = start[p->i[q]]++;
+        j2[at] = p->j[q], image2[at] = p->image[q];
+    }
+    for (size_t k = 0, q0 = 0; k < n; q0 = start[k++]) {
+        for (size_t q = q0; q < start[k]; q++) { /* insertion by the second grain's id */
+            uint32_t j = j2[q];
+            uint8_t im = image2[q];
+            size_t at = q;
+            for (; at > q0 && id[p->j[at - 1]] > id[j]; at--)
+                p->j[at] = p->j[at - 1], p->image[at] = p->image[at - 1];
+            p->j[at] = j, p->image[at] = im, p->i[q] = (uint32_t)k;
+        }
+    }
+}
+
 static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
 {
     size_t n = sim->g.n;
@@ -536,6 +574,7 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     free(buf);
     if (rc != RBL_OK)
         return rc;
+    canonical_order(p, n, sim->g.id);
 
     /* History: carried over by id pair, oriented from the lower id. */
     const size_t width = rbl_hist_width(&sim->cfg.law);
@@ -552,12 +591,13 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
             memset(h, 0, width * sizeof *h);
         p->touch[q] = found != NULL;
     }
-    return rbl_pair_list_index(p, n, err);
+    return rbl_pair_list_index(p, n, sim->g.id, err);
 }
 
-int rbl_pair_list_index(rbl_pair_list *p, size_t grains, rbl_error *err)
+int rbl_pair_list_index(rbl_pair_list *p, size_t grains, const uint32_t *id, rbl_error *err)
 {
-    /* CSR by first grain (the list is in grain order) and by second grain. */
+    /* CSR by first grain (the list is in grain order) and by second grain, each second
+     * grain's slots in its first grains' id order (canonical_order). */
     size_t n = grains, total = p->n;
     memset(p->i_start, 0, (n + 1) * sizeof *p->i_start);
     memset(p->j_start, 0, (n + 1) * sizeof *p->j_start);
@@ -570,14 +610,27 @@ int rbl_pair_list_index(rbl_pair_list *p, size_t grains, rbl_error *err)
         p->j_start[k + 1] += p->j_start[k];
     }
     size_t *cursor = malloc((n + 1) * sizeof *cursor);
-    if (!cursor)
+    uint32_t *pair_of = malloc((total ? total : 1) * sizeof *pair_of); /* slot -> pair */
+    if (!cursor || !pair_of) {
+        free(cursor), free(pair_of);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list");
-    memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
-    for (size_t q = 0; q < total; q++) {
-        p->jpos[q] = (uint32_t)cursor[p->j[q]]++;
-        p->touch_j[p->jpos[q]] = p->touch[q];
     }
-    free(cursor);
+    memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
+    for (size_t q = 0; q < total; q++)
+        pair_of[cursor[p->j[q]]++] = (uint32_t)q;
+    for (size_t k = 0; k < n; k++)
+        for (size_t s = p->j_start[k] + 1; s < p->j_start[k + 1]; s++) {
+            uint32_t q = pair_of[s];
+            size_t at = s;
+            for (; at > p->j_start[k] && id[p->i[pair_of[at - 1]]] > id[p->i[q]]; at--)
+                pair_of[at] = pair_of[at - 1];
+            pair_of[at] = q;
+        }
+    for (size_t s = 0; s < total; s++) {
+        p->jpos[pair_of[s]] = (uint32_t)s;
+        p->touch_j[s] = p->touch[pair_of[s]];
+    }
+    free(cursor), free(pair_of);
     /* a slot holds zeros while its pair does not touch: the gather sums every slot */
     if (total)
         memset(p->out, 0, total * RBL_PAIR_OUT * sizeof *p->out);
