@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *out)
@@ -30,6 +31,15 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    int rank, ranks = rbl_launched_ranks(&rank);
+    if (ranks > 1) { /* each process would run the whole job and write the same files */
+        if (rank == 0)
+            fprintf(stderr, "rubble: started as %d processes (mpirun -np %d): runs over several "
+                            "processes are not distributed yet (docs/parallel.md). Start one "
+                            "process; --threads uses the machine's cores\n",
+                    ranks, ranks);
+        return EXIT_FAILURE;
+    }
     if (strcmp(cmd, "calibrate") == 0)
         return cmd_calibrate(argc - 1, argv + 1);
     if (strcmp(cmd, "clump") == 0)

@@ -692,6 +692,11 @@ typedef struct rbl_run_report {
     size_t capped;                /* bounces held to the energy they may return, over the run */
 } rbl_run_report;
 
+/* How many processes the job's launcher (mpirun, mpiexec, srun) started this one among, from
+ * its environment (1 when none), and this one's rank. Runs over several processes are not yet
+ * distributed (docs/parallel.md): the program refuses to start as several. */
+RBL_API int rbl_launched_ranks(int *rank);
+
 RBL_API int rbl_scene_run(const rbl_scene *scene, const rbl_run_options *options,
                           rbl_run_report *report, rbl_error *err);
 
