@@ -397,9 +397,10 @@ size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n
                          const double p[3], double reach, rbl_mesh_touch *work,
                          rbl_mesh_touch *out, size_t cap);
 
-/* What a grain costs in memory, its arrays with its pairs and their histories: 720-820 MiB at
- * 10^6 grains in docs/bench/dem.csv (peak resident, settled and collapsing beds). A source
- * that would hold more than the machine has is refused before anything is allocated. */
+/* What a grain costs in memory, its arrays with its pairs and their histories: 630-732 MiB at
+ * 10^6 grains of one size, 456 in a gas, 972 in the 1:10 bed (peak resident, one core,
+ * docs/bench/dem-1core-2026-11-23b.csv). A source that would hold more than the machine has
+ * is refused before anything is allocated. */
 #define RBL_GRAIN_BYTES 800.0
 
 /* The law's models are known ones and their parameters in range (law.c). */
