@@ -15,6 +15,11 @@
 #                          prints LIGGGHTS' linear law with absolute damping for one atom type
 #                          (k_t = 2/7 k_n) and its neighbour settings (skin 0.4 mm): rubble's
 #                          normal: linear, tangential: spring with kn, gamma_n, gamma_t, friction
+#   from_start START STEPS OUTPUT
+#                          prints the start scene START (a lattice source with its radius and
+#                          velocity_spread lines, run: {steps: 1, dt: DT}, output into the folder
+#                          start) made to run STEPS steps from the grains it wrote
+#                          (start/grains.txt), with output: {OUTPUT}
 #   stl_slice STL          prints examples' STL (y from -2 to 12 mm) cut to the periodic slice
 #                          y in [0, 10 mm], so that LIGGGHTS takes it inside its box
 #   liggghts_data GRAINS XLO XHI YLO YHI ZLO ZHI
@@ -67,6 +72,11 @@ liggghts_hooke_absolute() {
     printf 'fix m5 all property/global coefficientFriction peratomtypepair 1 %s\n' "$4"
     printf 'pair_style gran model hooke/stiffness tangential history absolute_damping on\n'
     printf 'pair_coeff * *\n'
+}
+
+from_start() {
+    sed "s|  - lattice: .*|  - file: start/grains.txt|; /^    radius: /d; /^    velocity_spread/d;
+         s|run: {steps: 1, dt: \([^}]*\)}|run: {steps: $2, dt: \1}|; s|^output: {.*}|output: {$3}|" "$1"
 }
 
 stl_slice() {

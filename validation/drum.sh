@@ -35,10 +35,8 @@ YAML
 "$RUBBLE" run start.yaml --quiet > /dev/null
 N=$(grep -vc '^#' start/grains.txt)
 echo "== $N grains, rubble"
-sed "s|  - lattice: .*|  - file: start/grains.txt|; /^    radius: {distribution/d; /^    velocity_spread/d;
-     s|run: {steps: 1, dt: $DT}|run: {steps: $((LAST * SAMPLE)), dt: $DT}|;
-     s|folder: start, final: grains.txt|folder: out, final: grains.txt, thermo_every: 0.01, checkpoint_every: 0.05|" \
-    start.yaml > drum.yaml
+from_start start.yaml $((LAST * SAMPLE)) \
+    "folder: out, final: grains.txt, thermo_every: 0.01, checkpoint_every: 0.05" > drum.yaml
 : > rubble.csv
 k=1; previous=
 while [ $k -le $LAST ]; do

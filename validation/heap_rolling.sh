@@ -44,10 +44,9 @@ for case in off on; do
         lig_roll="rolling_friction epsd2"
         lig_prop="fix m5 all property/global coefficientRollingFriction peratomtypepair 1 $MUR"
     fi
-    sed "s|contact: {normal: hertz-mindlin, tangential: spring}|contact: {normal: hertz-mindlin, tangential: spring$rolling}|;
-         s|  - lattice: .*|  - file: start/grains.txt|; /^    radius: 0.001/d; /^    velocity_spread/d;
-         s|run: {steps: 1, dt: $DT}|run: {steps: $STEPS, dt: $DT}|; s|folder: start|folder: rbl_$case|" \
-        start.yaml > heap_$case.yaml
+    from_start start.yaml $STEPS "folder: rbl_$case, final: grains.txt" |
+        sed "s|contact: {normal: hertz-mindlin, tangential: spring}|contact: {normal: hertz-mindlin, tangential: spring$rolling}|" \
+        > heap_$case.yaml
     "$RUBBLE" run heap_$case.yaml --quiet > /dev/null
     echo "== rolling resistance $case, LIGGGHTS"
     { liggghts_preamble "f p f" heap.data "* 1 1"

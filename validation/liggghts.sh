@@ -87,8 +87,7 @@ output: {folder: start, final: grains.txt}
 YAML
 "$RUBBLE" run bed.yaml --quiet > /dev/null
 SETTLE=150000 # 0.3 s
-sed "s|  - lattice: .*|  - file: start/grains.txt|; /^    radius: 0.0005/d; /^    velocity_spread/d;
-     s|run: {steps: 1, dt: 2.0e-6}|run: {steps: $SETTLE, dt: 2.0e-6}|; s|folder: start|folder: settled|" bed.yaml > settle.yaml
+from_start bed.yaml $SETTLE "folder: settled, final: grains.txt" > settle.yaml
 "$RUBBLE" run settle.yaml --quiet > settle_rbl.txt
 liggghts_data start/grains.txt 0 $L 0 $L -0.001 $H > bed.data
 cat > bed.lig <<LIG

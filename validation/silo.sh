@@ -29,9 +29,7 @@ YAML
 "$RUBBLE" run start.yaml --quiet > /dev/null
 N=$(grep -vc '^#' start/grains.txt)
 echo "== $N grains, rubble"
-sed "s|  - lattice: .*|  - file: start/grains.txt|; /^    radius: {distribution/d; /^    velocity_spread/d;
-     s|run: {steps: 1, dt: $DT}|run: {steps: $STEPS, dt: $DT}|; s|folder: start, final: grains.txt|folder: out, thermo_every: 0.01|" \
-    start.yaml > silo.yaml
+from_start start.yaml $STEPS "folder: out, thermo_every: 0.01" > silo.yaml
 "$RUBBLE" run silo.yaml --quiet > silo_rbl.txt
 awk -F, -v n=$N 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "lost") col = c; next }
     { printf "%.4f,%d\n", $1, $col }' out/thermo.csv > rubble.csv

@@ -50,8 +50,10 @@ static void gather_all(rbl_comm *c, const void *v, size_t bytes, void *all)
 double rbl_comm_sum(rbl_comm *c, double v)
 {
     double *all = malloc((size_t)c->size * sizeof *all), s = 0.0;
-    if (!all) /* a reduction whose order MPI picks: the same value, perhaps not the same bits */
-        return MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, c->comm), v;
+    if (!all) { /* out of memory: MPI's own order, the same on every rank, not a serial sum's */
+        MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_SUM, c->comm);
+        return v;
+    }
     gather_all(c, &v, sizeof v, all);
     for (int q = 0; q < c->size; q++)
         s += all[q];

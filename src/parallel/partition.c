@@ -17,10 +17,7 @@ int rbl_partition_compute(rbl_comm *c, size_t n, const double *pos, const double
     out->box_hi = out->box_lo ? out->box_lo + 3 * p : NULL;
     int rc = out->box_lo ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     rc = rbl_comm_agree(c, rc, err);
-    if (rc == RBL_OK && p == 1) /* one rank: the domain (Zoltan keeps no cuts then) */
-        for (int a = 0; a < 3; a++)
-            out->box_lo[a] = lo[a], out->box_hi[a] = hi[a];
-    else if (rc == RBL_OK)
+    if (rc == RBL_OK)
         rc = rbl_partition_boxes(c, n, pos, weight, out->box_lo, out->box_hi, err);
     if (rc != RBL_OK) {
         rbl_partition_free(out);

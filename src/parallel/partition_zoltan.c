@@ -4,6 +4,7 @@
  * cuts. */
 #include "parallel_internal.h"
 
+#include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <zoltan.h>
@@ -55,6 +56,11 @@ static void coordinates(void *data, int n_gid, int n_lid, int n, ZOLTAN_ID_PTR g
 int rbl_partition_boxes(rbl_comm *c, size_t n, const double *pos, const double *weight,
                         double *box_lo, double *box_hi, rbl_error *err)
 {
+    if (rbl_comm_size(c) == 1) { /* one rank: all of it (Zoltan keeps no cuts then) */
+        for (int a = 0; a < 3; a++)
+            box_lo[a] = -INFINITY, box_hi[a] = INFINITY;
+        return RBL_OK;
+    }
     static int initialised;
     float version;
     if (!initialised && Zoltan_Initialize(0, NULL, &version) != ZOLTAN_OK)
