@@ -15,6 +15,8 @@
  * cfg.sort_every steps; id[k] is the stable id of the grain stored at index k. Vectors hold 3 doubles per grain. */
 typedef struct rbl_grains {
     size_t n, cap;
+    size_t ghosts;            /* copies of other processes' grains, stored after the n of this
+                                 one (src/parallel/): read by contacts, never moved here */
     uint32_t *id;
     int32_t *material;
     double *pos, *vel, *omega;
@@ -194,8 +196,30 @@ typedef struct rbl_history_map {
     size_t width;
 } rbl_history_map;
 
+/* The other processes of a run over several (src/parallel/ sets them; NULL for one). Each is
+ * collective: every process calls it at the same point of the same step. */
+typedef struct rbl_sim_peers {
+    void *ctx;
+    /* The largest of each of the count values over all processes, in place. */
+    void (*max)(void *ctx, double *values, int count);
+    /* An error on any process an error on all, with the first failing process's message. */
+    int (*agree)(void *ctx, int rc, rbl_error *err);
+    /* At a neighbour build, after the grains that left the domain were removed: the grains
+     * whose place is another process's go there with their contact histories (taken from and
+     * added to the maps), and those of others come here. */
+    int (*migrate)(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_history_map *walls,
+                   rbl_error *err);
+    /* Then, with sim->cutoff_max known: the ghosts, copies of the other processes' grains
+     * that a pair with one of this one's may need (g.ghosts of them after g.n). */
+    int (*ghosts)(rbl_sim *sim, void *ctx, rbl_error *err);
+    /* Before each force evaluation: the ghosts' positions and the velocities the forces read
+     * (and their packed records when sim->packed_fresh). */
+    int (*refresh)(rbl_sim *sim, void *ctx, rbl_error *err);
+} rbl_sim_peers;
+
 struct rbl_sim {
     rbl_sim_config cfg;
+    const rbl_sim_peers *peers;
     int threads;
     rbl_material *materials;
     int n_materials;
@@ -271,7 +295,7 @@ static inline size_t rbl_sweep_cut(const rbl_sim *sim, size_t n, int t, int nt)
         return 0;
     if (t >= nt)
         return n;
-    if (p->grains != n || !p->i_start) /* no list of these grains: equal counts */
+    if (p->grains < n || !p->i_start) /* no list of these grains: equal counts */
         return n * (size_t)t / (size_t)nt;
     const double goal = (5.0 * (double)p->i_start[n] + 7.0 * (double)n) * t / nt;
     size_t lo = 0, hi = n; /* the first k whose cost before it reaches the goal */
@@ -381,6 +405,23 @@ static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])
 /* history.c — carry contact history across a rebuild, keyed by the pair of ids. */
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
 int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
+/* Contact histories as rows (first id, other id or wall code, history oriented from the first),
+ * as they travel with a grain that moves to another process (src/parallel/). */
+typedef struct rbl_history_rows {
+    size_t n, cap, width;
+    uint32_t *first, *other;
+    double *hist;
+} rbl_history_rows;
+int rbl_history_rows_push(rbl_history_rows *r, uint32_t first, uint32_t other, const double *h,
+                          rbl_error *err);
+void rbl_history_rows_free(rbl_history_rows *r); /* keeps the width */
+/* Every entry of the map. */
+void rbl_history_map_each(const rbl_history_map *map,
+                          void (*fn)(void *ctx, uint32_t first, uint32_t other, const double *h),
+                          void *ctx);
+/* The map with the rows added (found before its own entries of the same contact). */
+int rbl_history_map_add(const rbl_contact_law *law, rbl_history_map *map,
+                        const rbl_history_rows *rows, rbl_error *err);
 /* The history of (id_a, other), or NULL. */
 /* mesh_contact.c — a sphere against a triangle mesh (the closest points: grid's triangles.c).
  * Where a sphere at p touches a mesh: a point q on it nearer than reach, the unit normal from q

@@ -12,8 +12,9 @@
 int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
 {
     const rbl_grains *g = &sim->g;
-    if (g->n > sim->packed_cap) {
-        size_t cap = g->cap > g->n ? g->cap : g->n;
+    const size_t all = g->n + g->ghosts;
+    if (all > sim->packed_cap) {
+        size_t cap = g->cap > all ? g->cap : all;
         void *p = NULL;
         if (posix_memalign(&p, 64, cap * sizeof *sim->packed) != 0)
             return 0;
@@ -26,7 +27,7 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
 #pragma omp parallel num_threads(sim->threads)
     {
         size_t begin, end;
-        rbl_sweep_range(sim, g->n, &begin, &end);
+        rbl_sweep_range(sim, all, &begin, &end);
         for (size_t k = begin; k < end; k++)
             if (rbl_grain_listed(pairs, k))
                 rbl_pack_grain(pk + k, g, k, vel);
@@ -145,7 +146,7 @@ static void wall_pass(rbl_sim *sim)
     /* each thread takes the wall contacts of the grains it sweeps (the floor's are those of
      * its lowest grains) when the list is indexed by these grains, else (with mesh walls,
      * whose slots go together) one thread, or an equal share */
-    const int by_grain = w->start && sim->pairs.grains == g->n;
+    const int by_grain = w->start && sim->pairs.grains == g->n + g->ghosts;
     int threads = by_grain || sim->n_meshes == 0 ? sim->threads : 1;
     const size_t per = w->cand_max ? w->cand_max : 1; /* a thread's mesh workspace */
     if (sim->n_meshes > 0 && (size_t)threads * per > sim->mesh_work_cap) {

@@ -143,6 +143,93 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     return RBL_OK;
 }
 
+int rbl_history_rows_push(rbl_history_rows *r, uint32_t first, uint32_t other, const double *h,
+                          rbl_error *err)
+{
+    if (r->n == r->cap) {
+        size_t c1 = r->cap, c2 = r->cap, c3 = r->cap, want = r->n + 1;
+        if (!rbl_grow_array((void **)&r->first, &c1, want, sizeof *r->first) ||
+            !rbl_grow_array((void **)&r->other, &c2, want, sizeof *r->other) ||
+            !rbl_grow_array((void **)&r->hist, &c3, want, r->width * sizeof *r->hist))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contact histories",
+                                 want);
+        r->cap = c1;
+    }
+    r->first[r->n] = first, r->other[r->n] = other;
+    memcpy(r->hist + r->width * r->n, h, r->width * sizeof *h);
+    r->n++;
+    return RBL_OK;
+}
+
+void rbl_history_rows_free(rbl_history_rows *r)
+{
+    free(r->first), free(r->other), free(r->hist);
+    size_t width = r->width;
+    memset(r, 0, sizeof *r);
+    r->width = width;
+}
+
+void rbl_history_map_each(const rbl_history_map *map,
+                          void (*fn)(void *ctx, uint32_t first, uint32_t other, const double *h),
+                          void *ctx)
+{
+    if (!map->key)
+        return;
+    for (size_t s = 0; s <= map->mask; s++)
+        for (size_t e = map->start[s]; e < map->start[s + 1]; e++)
+            fn(ctx, map->key[s], map->other[e], map->hist + map->width * e);
+}
+
+/* The entries of map into rows (map_add's helper). */
+static void to_rows(void *ctx, uint32_t first, uint32_t other, const double *h)
+{
+    rbl_history_rows *r = ctx;
+    r->first[r->n] = first, r->other[r->n] = other;
+    memcpy(r->hist + r->width * r->n, h, r->width * sizeof *h);
+    r->n++;
+}
+
+int rbl_history_map_add(const rbl_contact_law *law, rbl_history_map *map,
+                        const rbl_history_rows *rows, rbl_error *err)
+{
+    if (rows->n == 0)
+        return RBL_OK;
+    const size_t width = map->key ? map->width : rows->width;
+    rbl_history_rows all = {.width = width};
+    size_t total = rows->n + map->n;
+    all.first = malloc(total * sizeof *all.first);
+    all.other = malloc(total * sizeof *all.other);
+    all.hist = malloc(total * width * sizeof *all.hist);
+    int rc = all.first && all.other && all.hist
+                 ? RBL_OK
+                 : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contact histories", total);
+    rbl_history_map grown;
+    if (rc == RBL_OK) {
+        /* the rows first: rbl_history_find returns the first entry of a pair */
+        memcpy(all.first, rows->first, rows->n * sizeof *all.first);
+        memcpy(all.other, rows->other, rows->n * sizeof *all.other);
+        memcpy(all.hist, rows->hist, rows->n * width * sizeof *all.hist);
+        all.n = rows->n;
+        rbl_history_map_each(map, to_rows, &all);
+        rc = map_alloc(&grown, total, width, err);
+    }
+    size_t *cursor = NULL;
+    if (rc == RBL_OK) {
+        for (size_t e = 0; e < total; e++)
+            count(&grown, all.first[e]);
+        rc = finish_counts(&grown, &cursor, err);
+    }
+    if (rc == RBL_OK) {
+        for (size_t e = 0; e < total; e++)
+            place(law, &grown, cursor, all.first[e], all.other[e], all.hist + width * e, 0);
+        rbl_history_free(map);
+        *map = grown;
+    }
+    free(cursor);
+    rbl_history_rows_free(&all);
+    return rc;
+}
+
 const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32_t other)
 {
     if (!map->key || map->n == 0)

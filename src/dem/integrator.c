@@ -19,7 +19,8 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
     /* With mid-step forces the half-step velocities are what the force pass reads: pack them
      * here and spare the force pass its own sweep (a rebuild reorders and packs again). */
     rbl_packed_grain *pk = sim->cfg.integrator == RBL_INTEGRATOR_MIDSTEP &&
-                                   sim->packed_cap >= g->n && sim->pairs.grains == g->n
+                                   sim->packed_cap >= g->n + g->ghosts &&
+                                   sim->pairs.grains == g->n + g->ghosts
                                ? sim->packed
                                : NULL;
     const rbl_pair_list *pairs = &sim->pairs;

@@ -208,6 +208,11 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
         r_max = fmax(r_max, g->radius[k]);
         r_min = fmin(r_min, g->radius[k]);
     }
+    if (sim->peers) { /* the same cells and skin on every process */
+        double v[2] = {r_max, -r_min};
+        sim->peers->max(sim->peers->ctx, v, 2);
+        r_max = v[0], r_min = -v[1];
+    }
     if (r_max == 0.0) { /* no grains yet (a pour): any grid with 3 cells per axis will do */
         double least = sim->cfg.open ? 8.0 : INFINITY;
         for (int a = 0; a < 3 && !sim->cfg.open; a++)
@@ -290,9 +295,10 @@ static inline int scan_range(const rbl_sim *sim, size_t k, const double pk[3], d
 {
     const double *pos = sim->g.pos, *rad = sim->g.radius;
     const int32_t *body = sim->g.body, bk = body[k]; /* members of one clump never collide */
+    const size_t upto = k < sim->g.n ? SIZE_MAX : sim->g.n; /* two ghosts: neither is ours */
     for (size_t q = q0; q < q1; q++) {
         size_t j = members[q];
-        if (j < from || (bk >= 0 && body[j] == bk))
+        if (j < from || j >= upto || (bk >= 0 && body[j] == bk))
             continue;
         const double *pj = pos + 3 * j;
         double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
@@ -373,6 +379,7 @@ static int scan_grain_by_size(const rbl_sim *sim, size_t k, pair_buffer *b)
     const size_t *cs = sim->cell_start;
     const double rk = rad[k], rks = rk + sim->skin;
     const uint64_t key = sim->keys[k];
+    const size_t upto = k < sim->g.n ? SIZE_MAX : sim->g.n; /* two ghosts: neither is ours */
     const int64_t c[3] = {(int64_t)(key % (uint64_t)grid->n[0]),
                           (int64_t)((key / (uint64_t)grid->n[0]) % (uint64_t)grid->n[1]),
                           (int64_t)(key / ((uint64_t)grid->n[0] * (uint64_t)grid->n[1]))};
@@ -402,7 +409,8 @@ static int scan_grain_by_size(const rbl_sim *sim, size_t k, pair_buffer *b)
                 for (size_t q = cs[cell]; q < cs[cell + 1]; q++) {
                     const size_t j = sim->cell_grains[q];
                     const double rj = rad[j];
-                    if (rj > rk || (rj == rk && j <= k) || (bk >= 0 && body[j] == bk))
+                    if (rj > rk || (rj == rk && j <= k) || j >= upto ||
+                        (bk >= 0 && body[j] == bk))
                         continue;
                     const double *pj = pos + 3 * j;
                     double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
@@ -529,7 +537,7 @@ static void canonical_order(rbl_pair_list *p, size_t n, const uint32_t *id)
 
 static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
 {
-    size_t n = sim->g.n;
+    size_t n = sim->g.n + sim->g.ghosts;
     int threads = sim->threads;
     pair_buffer *buf = calloc((size_t)threads, sizeof *buf);
     if (!buf)
@@ -683,25 +691,15 @@ static int place_hashed(rbl_sim *sim, size_t n, rbl_error *err)
     return rbl_cell_table_build(&sim->cell_table, n, sim->cell_xyz, sim->keys, err);
 }
 
-int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
+/* Room to sort n grains: keys, permutation, the cells' lists and the permutation's scratch. */
+static int sort_room(rbl_sim *sim, size_t n, rbl_error *err)
 {
-    rbl_grains *g = &sim->g;
-    rbl_history_map old_pairs = {0}, old_walls = {0};
-    int rc = rbl_history_collect_pairs(sim, &old_pairs, err);
-    if (rc == RBL_OK)
-        rc = rbl_history_collect_walls(sim, &old_walls, err);
-    if (rc != RBL_OK)
-        goto done;
-
-    size_t n = g->n;
-    if (!rbl_grow_array((void **)&sim->keys, &sim->sort_cap, n + 1, sizeof *sim->keys)) {
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
-        goto done;
-    }
+    if (!rbl_grow_array((void **)&sim->keys, &sim->sort_cap, n + 1, sizeof *sim->keys))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
     uint64_t *kt = realloc(sim->keys_tmp, sim->sort_cap * sizeof *kt);
-    uint32_t *pm = kt ? realloc(sim->perm, sim->sort_cap * sizeof *pm) : NULL;
     if (kt)
         sim->keys_tmp = kt;
+    uint32_t *pm = kt ? realloc(sim->perm, sim->sort_cap * sizeof *pm) : NULL;
     if (pm)
         sim->perm = pm;
     uint32_t *pt = pm ? realloc(sim->perm_tmp, sim->sort_cap * sizeof *pt) : NULL;
@@ -710,25 +708,43 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     uint32_t *cg = pt ? realloc(sim->cell_grains, sim->sort_cap * sizeof *cg) : NULL;
     if (cg)
         sim->cell_grains = cg;
-    else
-        pt = NULL;
-    double *sc = pt ? realloc(sim->scratch, 3 * sim->sort_cap * sizeof(double)) : NULL;
-    if (!sc) {
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
-        goto done;
-    }
+    double *sc = cg ? realloc(sim->scratch, 3 * sim->sort_cap * sizeof(double)) : NULL;
+    if (!sc)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
     sim->scratch = sc;
+    return RBL_OK;
+}
 
+int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    rbl_history_map old_pairs = {0}, old_walls = {0};
+    int rc = rbl_history_collect_pairs(sim, &old_pairs, err);
+    if (rc == RBL_OK)
+        rc = rbl_history_collect_walls(sim, &old_walls, err);
+    g->ghosts = 0; /* they come again from their owners */
+    if (rc == RBL_OK)
+        rc = sort_room(sim, g->n, err);
+    if (rc != RBL_OK)
+        goto done;
+
+    size_t n = g->n;
     long kept_or_fail = wrap_and_keep(sim, sim->perm, err);
     if (kept_or_fail < 0) {
         rc = RBL_ENOMEM;
         goto done;
     }
     size_t kept = (size_t)kept_or_fail;
-    if (kept < n) {
+    if (kept < n)
         rbl_grains_permute(g, sim->perm, kept, sim->scratch);
-        n = kept;
+    if (sim->peers) { /* grains move to the process whose region holds them */
+        rc = sim->peers->migrate(sim, sim->peers->ctx, &old_pairs, &old_walls, err);
+        if (rc == RBL_OK)
+            rc = sort_room(sim, g->n, err);
+        if (rc != RBL_OK)
+            goto done;
     }
+    n = g->n;
     rc = setup_grid(sim, err);
     if (rc != RBL_OK)
         goto done;
@@ -746,16 +762,27 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
         sim->next_sort_step =
             sim->step + (sim->cfg.sort_every ? sim->cfg.sort_every : RBL_SORT_EVERY);
     }
+    if (sim->peers) { /* the ghosts, after this process's own grains */
+        rc = sim->peers->ghosts(sim, sim->peers->ctx, err);
+        if (rc == RBL_OK)
+            rc = sort_room(sim, n + g->ghosts, err);
+        if (rc != RBL_OK)
+            goto done;
+        if (!sim->hashed)
+            for (size_t k = n; k < n + g->ghosts; k++)
+                sim->keys[k] = rbl_grid_key_of(&sim->grid, g->pos + 3 * k);
+    }
+    const size_t all = n + g->ghosts;
 
-    rc = sim->hashed ? place_hashed(sim, n, err) : place_dense(sim, n, err);
+    rc = sim->hashed ? place_hashed(sim, all, err) : place_dense(sim, all, err);
     if (rc != RBL_OK)
         goto done;
     rc = build_pairs(sim, &old_pairs, err);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
     if (rc == RBL_OK) {
-        if (n)
-            memcpy(g->pos_build, g->pos, 3 * n * sizeof *g->pos);
+        if (all)
+            memcpy(g->pos_build, g->pos, 3 * all * sizeof *g->pos);
         sim->max_disp2 = 0.0;
         sim->packed_fresh = 0; /* reordered */
         sim->timers.rebuilds++;

@@ -358,7 +358,8 @@ void rbl_pair_pass(rbl_sim *sim)
     const pair_pass_input input = {
         rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, p->i_start, g->material,
         p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,
-        rbl_hist_width(&sim->cfg.law), sim->cfg.law.cohesion == RBL_COHESION_JKR, p->n < g->n};
+        rbl_hist_width(&sim->cfg.law), sim->cfg.law.cohesion == RBL_COHESION_JKR,
+        p->n < g->n + g->ghosts};
     size_t touching = 0;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {
@@ -371,7 +372,7 @@ void rbl_pair_pass(rbl_sim *sim)
             for (int l = 0; l < BLOCK; l++)
                 block.h3[l] = block.h4[l] = block.h5[l] = 0.0;
         size_t begin, end; /* the same grains as in every other sweep */
-        rbl_sweep_range(sim, g->n, &begin, &end);
+        rbl_sweep_range(sim, g->n + g->ghosts, &begin, &end); /* ghosts: first in some pairs */
         touching += input.jkr || input.hist_width > 3
                         ? pair_chunk_any(&input, &block, (long)begin, (long)end)
                         : pair_chunk(&input, &block, (long)begin, (long)end);

@@ -263,6 +263,8 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
                              sim->n_materials);
     if (sim->next_id == UINT32_MAX)
         return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
+    if (sim->g.ghosts) /* src/parallel/ adds grains between builds only through its own calls */
+        return rbl_error_set(err, RBL_EINVAL, "grains cannot be added while ghosts are held");
     if (sim->max_grains && sim->g.n >= sim->max_grains)
         return rbl_error_set(err, RBL_ETOOBIG, "more than %zu grains, the limit set for this "
                              "run (--max-grains)", sim->max_grains);
@@ -355,6 +357,8 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
         rc = rbl_sim_check_dt(sim, err);
     if (rc == RBL_OK && sim->step == 0)
         rc = rbl_sim_check_placement(sim, err);
+    if (sim->peers) /* every process checked its own grains */
+        rc = sim->peers->agree(sim->peers->ctx, rc, err);
     if (rc != RBL_OK)
         return rc;
     double t0 = rbl_now();
@@ -363,9 +367,9 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
         return rc;
     double t1 = rbl_now();
     rbl_grains *g = &sim->g;
-    if (g->n && g->with_eval) {
-        memcpy(g->vel_eval, g->vel, 3 * g->n * sizeof *g->vel);
-        memcpy(g->omega_eval, g->omega, 3 * g->n * sizeof *g->omega);
+    if (g->n + g->ghosts && g->with_eval) {
+        memcpy(g->vel_eval, g->vel, 3 * (g->n + g->ghosts) * sizeof *g->vel);
+        memcpy(g->omega_eval, g->omega, 3 * (g->n + g->ghosts) * sizeof *g->omega);
     }
     rc = rbl_forces_compute(sim, err);
     if (rc != RBL_OK)
@@ -390,6 +394,11 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         double t0 = rbl_now();
         int fresh = sim->max_disp2 == INFINITY; /* grains added since the last step */
         rbl_integrate_first_half(sim, s > 0);
+        if (sim->peers) { /* one decision for all: the same builds as one process makes */
+            double v[2] = {sim->max_disp2, fresh};
+            sim->peers->max(sim->peers->ctx, v, 2);
+            sim->max_disp2 = v[0], fresh = v[1] > 0.0;
+        }
         double t1 = rbl_now();
         if (sim->max_disp2 == INFINITY && !fresh)
             return rbl_error_set(err, RBL_ERANGE,
@@ -408,6 +417,8 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         double t2 = rbl_now();
         if (sync)
             rbl_integrate_predict(sim);
+        if (sim->peers && (rc = sim->peers->refresh(sim, sim->peers->ctx, err)) != RBL_OK)
+            return rc;
         rc = rbl_forces_compute(sim, err);
         if (rc != RBL_OK)
             return rc;

@@ -112,7 +112,7 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     const size_t width = rbl_wall_hist_width(&sim->cfg.law);
     w->n = 0, w->n_cand = 0, w->cand_max = 0;
     rbl_walls_built(sim);
-    if (!rbl_wall_list_reserve(w, 1, g->n, width))
+    if (!rbl_wall_list_reserve(w, 1, g->n + g->ghosts, width))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
     for (size_t k = 0; k < g->n; k++) {
         w->start[k] = w->n;
@@ -138,7 +138,8 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
                     return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
         }
     }
-    w->start[g->n] = w->n;
+    for (size_t k = g->n; k <= g->n + g->ghosts; k++) /* ghosts: their owners' business */
+        w->start[k] = w->n;
     /* the wall pass's workspace, one group's candidates per thread */
     size_t need = sim->n_meshes ? (size_t)sim->threads * (w->cand_max ? w->cand_max : 1) : 0;
     if (need > sim->mesh_work_cap) {

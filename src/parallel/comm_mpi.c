@@ -3,6 +3,7 @@
 #include "parallel_internal.h"
 
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +72,52 @@ double rbl_comm_max(rbl_comm *c, double v)
 {
     MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, c->comm);
     return v;
+}
+
+void rbl_comm_max_n(rbl_comm *c, double *v, int count)
+{
+    MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_MAX, c->comm);
+}
+
+int rbl_comm_abort(rbl_comm *c, const rbl_error *err)
+{
+    fprintf(stderr, "rubble: error (rank %d of %d): %s\n", c->rank, c->size, err->message);
+    fflush(stderr);
+    MPI_Abort(c->comm, 1);
+    return err->code; /* not reached */
+}
+
+size_t rbl_comm_exchange_known(rbl_comm *c, const void *send, const size_t *send_bytes,
+                               const size_t *send_offset, void *recv, const size_t *recv_bytes,
+                               const size_t *recv_offset)
+{
+    MPI_Request stack[64], *req = stack;
+    if (2 * (size_t)c->size > sizeof stack / sizeof *stack &&
+        !(req = malloc(2 * (size_t)c->size * sizeof *req))) {
+        rbl_error e = {0};
+        rbl_error_set(&e, RBL_ENOMEM, "out of memory for %d requests", 2 * c->size);
+        rbl_comm_abort(c, &e);
+    }
+    int n = 0;
+    size_t sent = 0;
+    /* sizes of ghost layers: far below 2 GiB per neighbour (counts are int in MPI) */
+    for (int q = 0; q < c->size; q++)
+        if (recv_bytes[q] && q != c->rank)
+            MPI_Irecv((char *)recv + recv_offset[q], (int)recv_bytes[q], MPI_BYTE, q, 7, c->comm,
+                      &req[n++]);
+    for (int q = 0; q < c->size; q++)
+        if (send_bytes[q] && q != c->rank) {
+            MPI_Isend((const char *)send + send_offset[q], (int)send_bytes[q], MPI_BYTE, q, 7,
+                      c->comm, &req[n++]);
+            sent++;
+        }
+    if (send_bytes[c->rank]) /* to itself: a copy */
+        memcpy((char *)recv + recv_offset[c->rank], (const char *)send + send_offset[c->rank],
+               send_bytes[c->rank]);
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    if (req != stack)
+        free(req);
+    return sent;
 }
 
 /* MPI counts are int: a message of 2 GiB or more goes as that many 8-byte words would not

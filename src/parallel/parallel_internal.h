@@ -25,6 +25,12 @@ int rbl_comm_size(const rbl_comm *c);
 double rbl_comm_sum(rbl_comm *c, double v);
 uint64_t rbl_comm_sum_u64(rbl_comm *c, uint64_t v);
 double rbl_comm_max(rbl_comm *c, double v);
+/* The largest of each of the count values over the ranks, in place. */
+void rbl_comm_max_n(rbl_comm *c, double *v, int count);
+/* Stop every process of the job (after an error one process met alone, mid-step, while the
+ * others wait in a collective call): its message on stderr, prefixed by the rank. Returns
+ * only in a build without MPI, with code. */
+int rbl_comm_abort(rbl_comm *c, const rbl_error *err);
 
 /* Every rank sends send_bytes[q] bytes from send + send_offset[q] to rank q and receives
  * *recv (malloc'd, the caller frees it) of recv_bytes[q] bytes from each rank q, at
@@ -32,6 +38,14 @@ double rbl_comm_max(rbl_comm *c, double v);
 int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
                       const size_t *send_offset, void **recv, size_t *recv_bytes,
                       size_t *recv_offset, rbl_error *err);
+
+/* An exchange whose sizes both sides know already (the ghosts' refresh): each rank sends
+ * send_bytes[q] from send + send_offset[q] to rank q and receives recv_bytes[q] into
+ * recv + recv_offset[q], point to point with the ranks it has something to send to or receive
+ * from. Returns the messages it sent. */
+size_t rbl_comm_exchange_known(rbl_comm *c, const void *send, const size_t *send_bytes,
+                               const size_t *send_offset, void *recv, const size_t *recv_bytes,
+                               const size_t *recv_offset);
 
 /* Collective: whether every rank got RBL_OK. A rank that did not keeps its message; the others
  * get the lowest failing rank's, so rank 0 can print the one that counts. */
@@ -58,5 +72,36 @@ int rbl_partition_boxes(rbl_comm *c, size_t n, const double *pos, const double *
 /* The rank whose box holds x (a point on a shared side goes to the box above it; a point
  * outside the domain to the box nearest it). O(ranks). */
 int rbl_partition_rank_of(const rbl_partition *p, const double x[3]);
+
+/* One simulation over the ranks (domain.c, docs/parallel.md). Collective: every rank passes
+ * its sim holding the same grains (read from the same scene or checkpoint); each keeps a share,
+ * and the first step's neighbour build sends every grain to the rank whose box holds it.
+ * Refused, with a message naming it, for what does not run over several ranks yet. From then
+ * on rbl_sim_step on every rank advances the one simulation. */
+typedef struct rbl_domain rbl_domain;
+typedef struct rbl_domain_stats {
+    double seconds;      /* in the exchanges, this rank */
+    uint64_t bytes;      /* sent to other ranks */
+    uint64_t messages;   /* sent to other ranks */
+    uint64_t migrated;   /* grains that came to this rank */
+    uint64_t partitions; /* partitions made (the first, then each rebalance) */
+    uint64_t rebalances; /* of them, made because the cost was out of balance */
+    uint64_t steps;      /* refreshes of the ghosts (one per force evaluation) */
+    size_t ghosts;       /* held since the last build */
+} rbl_domain_stats;
+
+int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err);
+void rbl_domain_free(rbl_domain *d);
+void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out);
+
+/* Every grain's id and state (position, velocity, spin: 9 doubles), on rank 0 in id order;
+ * other ranks get n = 0. Collective. */
+typedef struct rbl_gathered {
+    size_t n;
+    uint32_t *id;
+    double *state;
+} rbl_gathered;
+int rbl_domain_gather(rbl_domain *d, rbl_gathered *out, rbl_error *err);
+void rbl_gathered_free(rbl_gathered *g);
 
 #endif

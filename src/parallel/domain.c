@@ -1,0 +1,738 @@
+/* domain.c — one simulation over several processes (docs/parallel.md): each process's rbl_sim
+ * holds the grains of its box of the partition and, after them, ghosts: copies of the other
+ * processes' grains within 2 r_max + skin of its box, at their own positions (a ghost across
+ * a periodic side is found through its image by the pair search, as one process finds it).
+ * The engine calls this file at four points (rbl_sim_peers): the rebuild decision (a maximum
+ * over all), a neighbour build (grains migrate to the box that holds them with their contact
+ * histories, then the ghosts are sent), and before each force evaluation (the ghosts'
+ * positions and velocities). A pair of a grain and a ghost is computed on both processes, the
+ * same bits on both, so no force travels back. Each grain's force is summed in its partners'
+ * id order (neighbor.c canonical_order), so every decomposition gives one process's bits. */
+#include "parallel_internal.h"
+
+#include "../dem/dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Doubles per record: a grain that moves here (id, material, contacts, radius, mass, inverse
+ * mass and inertia, position, velocity, spin, force, torque; the synchronized integrator's
+ * force velocities), a ghost (the same less contacts, force and torque), a ghost's refresh
+ * (position and the velocities the forces read). Ids and materials are exact in a double. */
+#define MIGRANT_DOUBLES 22
+#define GHOST_DOUBLES 15
+#define EVAL_DOUBLES 6
+#define REFRESH_DOUBLES 9
+
+/* Repartition when the heaviest process's cost exceeds the mean by this factor. */
+#define REBALANCE_AT 1.1
+
+struct rbl_domain {
+    rbl_comm *comm;
+    rbl_sim *sim;
+    rbl_sim_peers peers;
+    int rank, size;
+    rbl_partition part;        /* box_lo NULL until the first build */
+    double settled_top;        /* the heaviest rank's cost at the build after the partition */
+    rbl_history_rows start_pairs, start_walls; /* every history at the start, for the first
+                                                   build (each process keeps its grains') */
+    size_t *send_start;        /* size + 1: the ghosts sent to rank q are send_index[start[q]..] */
+    uint32_t *send_index;
+    size_t send_cap;
+    size_t *recv_count;        /* size: ghosts received from rank q, in rank order */
+    size_t *sb, *so, *rb, *ro; /* size each: bytes and offsets of an exchange */
+    double *out, *in;          /* the refresh's buffers */
+    size_t out_cap, in_cap;
+    rbl_domain_stats stats;
+};
+
+/* ---- growable buffers of doubles, one per destination ---- */
+
+typedef struct dbuf {
+    double *v;
+    size_t n, cap;
+} dbuf;
+
+static int dbuf_room(dbuf *b, size_t more)
+{
+    return rbl_grow_array((void **)&b->v, &b->cap, b->n + more, sizeof *b->v);
+}
+
+/* The buffers, laid end to end into one, with bytes and offsets per rank. */
+static double *concat(dbuf *b, int size, size_t *bytes, size_t *offset)
+{
+    size_t total = 0;
+    for (int q = 0; q < size; q++)
+        bytes[q] = b[q].n * sizeof(double), offset[q] = total, total += bytes[q];
+    double *all = malloc(total ? total : 1);
+    if (all)
+        for (int q = 0; q < size; q++)
+            if (b[q].n)
+                memcpy((char *)all + offset[q], b[q].v, bytes[q]);
+    return all;
+}
+
+static void dbufs_free(dbuf *b, int size)
+{
+    for (int q = 0; q < size && b; q++)
+        free(b[q].v);
+    free(b);
+}
+
+/* ---- migrating grains' ranks by id (an open-addressing table) ---- */
+
+typedef struct id_rank {
+    size_t mask;
+    uint32_t *key;
+    int *rank;
+} id_rank;
+
+static size_t id_slot(const id_rank *t, uint32_t id)
+{
+    size_t s = (size_t)(id * 0x9E3779B97F4A7C15ull >> 20) & t->mask;
+    while (t->key[s] != id && t->key[s] != UINT32_MAX)
+        s = (s + 1) & t->mask;
+    return s;
+}
+
+static int id_rank_init(id_rank *t, size_t n)
+{
+    size_t slots = 16;
+    while (slots < 2 * n)
+        slots *= 2;
+    t->mask = slots - 1;
+    t->key = malloc(slots * sizeof *t->key);
+    t->rank = malloc(slots * sizeof *t->rank);
+    if (t->key)
+        memset(t->key, 0xff, slots * sizeof *t->key);
+    return t->key && t->rank;
+}
+
+static int id_rank_of(const id_rank *t, uint32_t id)
+{
+    size_t s = id_slot(t, id);
+    return t->key[s] == id ? t->rank[s] : -1;
+}
+
+/* ---- the engine's calls ---- */
+
+static void peers_max(void *ctx, double *v, int count)
+{
+    rbl_domain *d = ctx;
+    double t0 = rbl_now();
+    rbl_comm_max_n(d->comm, v, count);
+    d->stats.seconds += rbl_now() - t0;
+}
+
+static int peers_agree(void *ctx, int rc, rbl_error *err)
+{
+    rbl_domain *d = ctx;
+    return rbl_comm_agree(d->comm, rc, err);
+}
+
+/* Each grain's cost for the partition: the contacts it had, and itself. */
+static double grain_weight(const rbl_grains *g, size_t k) { return 1.0 + g->contacts[k]; }
+
+/* Whether the partition should be made again: none yet, or the heaviest process's cost has
+ * grown by REBALANCE_AT since the build after the last partition (what that partition
+ * achieved: no split comes nearer the mean than a grain) and exceeds the mean by more than
+ * a grain's. */
+static int rebalance_due(rbl_domain *d)
+{
+    const rbl_grains *g = &d->sim->g;
+    double w = 0.0, heaviest = 0.0;
+    for (size_t k = 0; k < g->n; k++) {
+        w += grain_weight(g, k);
+        heaviest = fmax(heaviest, grain_weight(g, k));
+    }
+    double top[2] = {w, heaviest};
+    rbl_comm_max_n(d->comm, top, 2);
+    const double mean = rbl_comm_sum(d->comm, w) / d->size;
+    if (!d->part.box_lo)
+        return 1;
+    if (d->settled_top == 0.0) /* the first build after a partition: the best it could do */
+        d->settled_top = fmax(top[0], mean);
+    /* (a split comes no nearer the mean than a grain: two grains on three ranks) */
+    if (top[0] > REBALANCE_AT * d->settled_top && top[0] - mean > top[1]) {
+        d->stats.rebalances++;
+        return 1;
+    }
+    return 0;
+}
+
+/* The domain the partition tiles: the box, or all space for an open domain. */
+static void domain_bounds(const rbl_sim *sim, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        lo[a] = sim->cfg.open ? -INFINITY : sim->cfg.lo[a];
+        hi[a] = sim->cfg.open ? INFINITY : sim->cfg.hi[a];
+    }
+}
+
+typedef struct rows_out {
+    dbuf *to;
+    const id_rank *moving;
+    size_t width;
+    int failed;
+} rows_out;
+
+static void row_put(rows_out *r, int q, uint32_t first, uint32_t other, const double *h)
+{
+    dbuf *b = &r->to[q];
+    if (!dbuf_room(b, 2 + r->width)) {
+        r->failed = 1;
+        return;
+    }
+    double *o = b->v + b->n;
+    o[0] = first, o[1] = other;
+    memcpy(o + 2, h, r->width * sizeof *h);
+    b->n += 2 + r->width;
+}
+
+/* A pair's history goes with each of its grains that moves (once to a rank). */
+static void pair_row_out(void *ctx, uint32_t first, uint32_t other, const double *h)
+{
+    rows_out *r = ctx;
+    int q1 = id_rank_of(r->moving, first), q2 = id_rank_of(r->moving, other);
+    if (q1 >= 0)
+        row_put(r, q1, first, other, h);
+    if (q2 >= 0 && q2 != q1)
+        row_put(r, q2, first, other, h);
+}
+
+/* A wall contact's history goes with its grain. */
+static void wall_row_out(void *ctx, uint32_t first, uint32_t other, const double *h)
+{
+    rows_out *r = ctx;
+    int q = id_rank_of(r->moving, first);
+    if (q >= 0)
+        row_put(r, q, first, other, h);
+}
+
+/* Grain k into a migrant's record. */
+static void migrant_put(const rbl_grains *g, size_t k, double *o)
+{
+    o[0] = g->id[k], o[1] = g->material[k], o[2] = g->contacts[k];
+    o[3] = g->radius[k], o[4] = g->mass[k], o[5] = g->inv_mass[k], o[6] = g->inv_inertia[k];
+    for (int a = 0; a < 3; a++) {
+        o[7 + a] = g->pos[3 * k + a], o[10 + a] = g->vel[3 * k + a];
+        o[13 + a] = g->omega[3 * k + a], o[16 + a] = g->force[3 * k + a];
+        o[19 + a] = g->torque[3 * k + a];
+        if (g->with_eval)
+            o[22 + a] = g->vel_eval[3 * k + a], o[25 + a] = g->omega_eval[3 * k + a];
+    }
+}
+
+/* A migrant's record into grain k. */
+static void migrant_get(rbl_grains *g, size_t k, const double *o)
+{
+    g->id[k] = (uint32_t)o[0], g->material[k] = (int32_t)o[1], g->contacts[k] = (uint32_t)o[2];
+    g->radius[k] = o[3], g->mass[k] = o[4], g->inv_mass[k] = o[5], g->inv_inertia[k] = o[6];
+    g->body[k] = -1, g->slot[k] = 0;
+    for (int a = 0; a < 3; a++) {
+        g->pos[3 * k + a] = o[7 + a], g->vel[3 * k + a] = o[10 + a];
+        g->omega[3 * k + a] = o[13 + a], g->force[3 * k + a] = o[16 + a];
+        g->torque[3 * k + a] = o[19 + a];
+        g->pos_build[3 * k + a] = o[7 + a];
+        if (g->with_eval)
+            g->vel_eval[3 * k + a] = o[22 + a], g->omega_eval[3 * k + a] = o[25 + a];
+    }
+}
+
+/* The rows received (after the grains) into rows, n of them. */
+static int rows_get(const double *in, size_t n, rbl_history_rows *rows, rbl_error *err)
+{
+    for (size_t e = 0; e < n; e++, in += 2 + rows->width) {
+        int rc = rbl_history_rows_push(rows, (uint32_t)in[0], (uint32_t)in[1], in + 2, err);
+        if (rc != RBL_OK)
+            return rc;
+    }
+    return RBL_OK;
+}
+
+/* Each grain's rank: the box that holds it, from the partition made again if it is due. */
+static int destinations(rbl_domain *d, int *dest, rbl_error *err)
+{
+    rbl_grains *g = &d->sim->g;
+    int rc = RBL_OK;
+    if (rebalance_due(d)) {
+        double lo[3], hi[3], *w = malloc((g->n ? g->n : 1) * sizeof *w);
+        rc = w ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
+        rc = rbl_comm_agree(d->comm, rc, err);
+        if (rc != RBL_OK) {
+            free(w);
+            return rc;
+        }
+        for (size_t k = 0; k < g->n; k++)
+            w[k] = grain_weight(g, k);
+        domain_bounds(d->sim, lo, hi);
+        rbl_partition_free(&d->part);
+        rc = rbl_partition_compute(d->comm, g->n, g->pos, w, lo, hi, dest, &d->part, err);
+        free(w);
+        d->stats.partitions++;
+        d->settled_top = 0.0;
+        return rc;
+    }
+    for (size_t k = 0; k < g->n; k++)
+        dest[k] = rbl_partition_rank_of(&d->part, g->pos + 3 * k);
+    return RBL_OK;
+}
+
+static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_history_map *walls,
+                         rbl_error *err)
+{
+    rbl_domain *d = ctx;
+    double t0 = rbl_now();
+    rbl_grains *g = &sim->g;
+    const int P = d->size;
+    const size_t per = MIGRANT_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0);
+    const size_t pw = rbl_hist_width(&sim->cfg.law), ww = rbl_wall_hist_width(&sim->cfg.law);
+    int *dest = malloc((g->n ? g->n : 1) * sizeof *dest);
+    int rc = rbl_comm_agree(d->comm, dest ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+                                                                    "out of memory for %zu "
+                                                                    "grains", g->n),
+                            err);
+    if (rc == RBL_OK)
+        rc = destinations(d, dest, err);
+    if (rc != RBL_OK) {
+        free(dest);
+        return rc;
+    }
+    /* the grains that leave, their records and their histories, per rank */
+    size_t leaving = 0;
+    for (size_t k = 0; k < g->n; k++)
+        leaving += dest[k] != d->rank;
+    dbuf *grains = calloc((size_t)P, sizeof *grains), *prow = calloc((size_t)P, sizeof *prow),
+         *wrow = calloc((size_t)P, sizeof *wrow), *msg = calloc((size_t)P, sizeof *msg);
+    id_rank moving = {0};
+    int ok = grains && prow && wrow && msg && id_rank_init(&moving, leaving);
+    for (size_t k = 0; ok && k < g->n; k++) {
+        if (dest[k] == d->rank)
+            continue;
+        size_t s = id_slot(&moving, g->id[k]);
+        moving.key[s] = g->id[k], moving.rank[s] = dest[k];
+        dbuf *b = &grains[dest[k]];
+        ok = dbuf_room(b, per);
+        if (ok)
+            migrant_put(g, k, b->v + b->n), b->n += per;
+    }
+    if (ok && leaving) {
+        rows_out po = {prow, &moving, pw, 0}, wo = {wrow, &moving, ww, 0};
+        rbl_history_map_each(pairs, pair_row_out, &po);
+        rbl_history_map_each(walls, wall_row_out, &wo);
+        ok = !po.failed && !wo.failed;
+    }
+    for (int q = 0; ok && q < P; q++) { /* message: counts of grains, pair rows, wall rows */
+        dbuf *m = &msg[q];
+        ok = dbuf_room(m, 3 + grains[q].n + prow[q].n + wrow[q].n);
+        if (!ok)
+            break;
+        m->v[0] = (double)(grains[q].n / per), m->v[1] = (double)(prow[q].n / (2 + pw));
+        m->v[2] = (double)(wrow[q].n / (2 + ww));
+        m->n = 3;
+        const dbuf *part[3] = {&grains[q], &prow[q], &wrow[q]};
+        for (int x = 0; x < 3; x++) {
+            if (part[x]->n)
+                memcpy(m->v + m->n, part[x]->v, part[x]->n * sizeof *m->v);
+            m->n += part[x]->n;
+        }
+    }
+    free(moving.key), free(moving.rank);
+    dbufs_free(grains, P), dbufs_free(prow, P), dbufs_free(wrow, P);
+    double *send = ok ? concat(msg, P, d->sb, d->so) : NULL;
+    dbufs_free(msg, P);
+    rc = rbl_comm_agree(d->comm, send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+                                                                "out of memory for the grains "
+                                                                "that migrate"),
+                        err);
+    double *recv = NULL;
+    if (rc == RBL_OK)
+        rc = rbl_comm_exchange(d->comm, send, d->sb, d->so, (void **)&recv, d->rb, d->ro, err);
+    for (int q = 0; rc == RBL_OK && q < P; q++)
+        if (q != d->rank && d->sb[q] > 3 * sizeof(double))
+            d->stats.messages++, d->stats.bytes += d->sb[q];
+    free(send);
+    if (rc != RBL_OK) {
+        free(dest), free(recv);
+        return rc;
+    }
+    /* keep the grains that stay, in their order, then add those that came */
+    size_t kept = 0;
+    for (size_t k = 0; k < g->n; k++)
+        if (dest[k] == d->rank)
+            sim->perm[kept++] = (uint32_t)k;
+    free(dest);
+    if (kept < g->n)
+        rbl_grains_permute(g, sim->perm, kept, sim->scratch);
+    size_t arriving = 0;
+    for (int q = 0; q < P; q++)
+        arriving += (size_t)recv[d->ro[q] / sizeof(double)];
+    rc = rbl_grains_reserve(g, g->n + arriving, err);
+    rbl_history_rows pin = {.width = pw}, win = {.width = ww};
+    for (int q = 0; rc == RBL_OK && q < P; q++) {
+        const double *m = recv + d->ro[q] / sizeof(double);
+        size_t ng = (size_t)m[0], np = (size_t)m[1], nw = (size_t)m[2];
+        const double *at = m + 3;
+        for (size_t e = 0; e < ng; e++, at += per)
+            migrant_get(g, g->n++, at);
+        rc = rows_get(at, np, &pin, err);
+        at += np * (2 + pw);
+        if (rc == RBL_OK)
+            rc = rows_get(at, nw, &win, err);
+    }
+    free(recv);
+    d->stats.migrated += arriving;
+    if (rc == RBL_OK && d->start_pairs.width) { /* the first build: the histories at the start */
+        rc = rbl_history_map_add(&sim->cfg.law, pairs, &d->start_pairs, err);
+        if (rc == RBL_OK)
+            rc = rbl_history_map_add(&sim->cfg.law, walls, &d->start_walls, err);
+        rbl_history_rows_free(&d->start_pairs), rbl_history_rows_free(&d->start_walls);
+        d->start_pairs.width = d->start_walls.width = 0;
+    }
+    if (rc == RBL_OK)
+        rc = rbl_history_map_add(&sim->cfg.law, pairs, &pin, err);
+    if (rc == RBL_OK)
+        rc = rbl_history_map_add(&sim->cfg.law, walls, &win, err);
+    rbl_history_rows_free(&pin), rbl_history_rows_free(&win);
+    rc = rbl_comm_agree(d->comm, rc, err);
+    d->stats.seconds += rbl_now() - t0;
+    return rc;
+}
+
+/* The distance from x to the box bl..bh, along periodic axes to the nearest image, squared. */
+static double box_gap2(const rbl_sim *sim, const double *bl, const double *bh, const double x[3])
+{
+    double d2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double gap = x[a] < bl[a] ? bl[a] - x[a] : x[a] > bh[a] ? x[a] - bh[a] : 0.0;
+        if (sim->cfg.periodic[a]) {
+            const double L = sim->box[a];
+            for (int s = -1; s <= 1; s += 2) {
+                double y = x[a] + s * L;
+                double gy = y < bl[a] ? bl[a] - y : y > bh[a] ? y - bh[a] : 0.0;
+                gap = gy < gap ? gy : gap;
+            }
+        }
+        d2 += gap * gap;
+    }
+    return d2;
+}
+
+static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
+{
+    rbl_domain *d = ctx;
+    double t0 = rbl_now();
+    rbl_grains *g = &sim->g;
+    const int P = d->size;
+    const size_t per = GHOST_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0);
+    /* a pair listed at this build is nearer than r_i + r_j + skin <= cutoff_max; the margin
+       covers the round-off of the gap against the pair search's own test */
+    const double reach = sim->cutoff_max * (1.0 + 1e-9), reach2 = reach * reach;
+    /* which grains each rank gets, in this process's order */
+    size_t count = 0;
+    memset(d->send_start, 0, ((size_t)P + 1) * sizeof *d->send_start);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int q = 0; q < P; q++) {
+            if (q == d->rank)
+                continue;
+            const double *bl = d->part.box_lo + 3 * q, *bh = d->part.box_hi + 3 * q;
+            for (size_t k = 0; k < g->n; k++)
+                if (box_gap2(sim, bl, bh, g->pos + 3 * k) <= reach2) {
+                    if (pass == 0)
+                        d->send_start[q + 1]++;
+                    else
+                        d->send_index[count++] = (uint32_t)k;
+                }
+        }
+        if (pass == 0) {
+            for (int q = 0; q < P; q++)
+                d->send_start[q + 1] += d->send_start[q];
+            if (!rbl_grow_array((void **)&d->send_index, &d->send_cap,
+                                d->send_start[P] ? d->send_start[P] : 1, sizeof *d->send_index))
+                break;
+        }
+    }
+    int rc = count == d->send_start[P] ? RBL_OK
+                                       : rbl_error_set(err, RBL_ENOMEM, "out of memory for the "
+                                                                        "ghosts of %zu grains",
+                                                       g->n);
+    double *send = rc == RBL_OK ? malloc((count ? count : 1) * per * sizeof *send) : NULL;
+    if (rc == RBL_OK && !send)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu ghosts", count);
+    rc = rbl_comm_agree(d->comm, rc, err);
+    if (rc != RBL_OK) {
+        free(send);
+        return rc;
+    }
+    for (size_t e = 0; e < count; e++) {
+        const size_t k = d->send_index[e];
+        double *o = send + per * e;
+        o[0] = g->id[k], o[1] = g->material[k], o[2] = g->radius[k], o[3] = g->mass[k];
+        o[4] = g->inv_mass[k], o[5] = g->inv_inertia[k];
+        for (int a = 0; a < 3; a++) {
+            o[6 + a] = g->pos[3 * k + a], o[9 + a] = g->vel[3 * k + a];
+            o[12 + a] = g->omega[3 * k + a];
+            if (g->with_eval)
+                o[15 + a] = g->vel_eval[3 * k + a], o[18 + a] = g->omega_eval[3 * k + a];
+        }
+    }
+    for (int q = 0; q < P; q++) {
+        d->sb[q] = (d->send_start[q + 1] - d->send_start[q]) * per * sizeof(double);
+        d->so[q] = d->send_start[q] * per * sizeof(double);
+    }
+    double *recv = NULL;
+    rc = rbl_comm_exchange(d->comm, send, d->sb, d->so, (void **)&recv, d->rb, d->ro, err);
+    free(send);
+    size_t ghosts = 0;
+    for (int q = 0; rc == RBL_OK && q < P; q++) {
+        d->recv_count[q] = d->rb[q] / (per * sizeof(double));
+        ghosts += d->recv_count[q];
+        if (d->sb[q])
+            d->stats.messages++, d->stats.bytes += d->sb[q];
+    }
+    if (rc == RBL_OK)
+        rc = rbl_grains_reserve(g, g->n + ghosts, err);
+    rc = rbl_comm_agree(d->comm, rc, err);
+    if (rc != RBL_OK) {
+        free(recv);
+        return rc;
+    }
+    for (size_t e = 0; e < ghosts; e++) {
+        const double *o = recv + per * e;
+        const size_t k = g->n + e;
+        g->id[k] = (uint32_t)o[0], g->material[k] = (int32_t)o[1];
+        g->radius[k] = o[2], g->mass[k] = o[3], g->inv_mass[k] = o[4], g->inv_inertia[k] = o[5];
+        g->body[k] = -1, g->slot[k] = 0, g->contacts[k] = 0;
+        for (int a = 0; a < 3; a++) {
+            g->pos[3 * k + a] = o[6 + a], g->vel[3 * k + a] = o[9 + a];
+            g->omega[3 * k + a] = o[12 + a];
+            g->force[3 * k + a] = g->torque[3 * k + a] = 0.0;
+            if (g->with_eval)
+                g->vel_eval[3 * k + a] = o[15 + a], g->omega_eval[3 * k + a] = o[18 + a];
+        }
+    }
+    g->ghosts = ghosts;
+    free(recv);
+    /* the refresh's buffers, for as long as these lists hold */
+    if (!rbl_grow_array((void **)&d->out, &d->out_cap, REFRESH_DOUBLES * (count ? count : 1),
+                        sizeof *d->out) ||
+        !rbl_grow_array((void **)&d->in, &d->in_cap, REFRESH_DOUBLES * (ghosts ? ghosts : 1),
+                        sizeof *d->in))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu ghosts", ghosts);
+    rc = rbl_comm_agree(d->comm, rc, err);
+    d->stats.seconds += rbl_now() - t0;
+    d->stats.ghosts = ghosts;
+    return rc;
+}
+
+static int peers_refresh(rbl_sim *sim, void *ctx, rbl_error *err)
+{
+    (void)err;
+    rbl_domain *d = ctx;
+    double t0 = rbl_now();
+    rbl_grains *g = &sim->g;
+    const int P = d->size;
+    const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
+    const double *vel = sync ? g->vel_eval : g->vel, *omega = sync ? g->omega_eval : g->omega;
+    for (size_t e = 0; e < d->send_start[P]; e++) {
+        const size_t k = d->send_index[e];
+        double *o = d->out + REFRESH_DOUBLES * e;
+        for (int a = 0; a < 3; a++)
+            o[a] = g->pos[3 * k + a], o[3 + a] = vel[3 * k + a], o[6 + a] = omega[3 * k + a];
+    }
+    size_t at = 0;
+    for (int q = 0; q < P; q++) {
+        d->sb[q] = (d->send_start[q + 1] - d->send_start[q]) * REFRESH_DOUBLES * sizeof(double);
+        d->so[q] = d->send_start[q] * REFRESH_DOUBLES * sizeof(double);
+        d->rb[q] = d->recv_count[q] * REFRESH_DOUBLES * sizeof(double);
+        d->ro[q] = at, at += d->rb[q];
+        d->stats.bytes += q == d->rank ? 0 : d->sb[q];
+    }
+    d->stats.messages +=
+        rbl_comm_exchange_known(d->comm, d->out, d->sb, d->so, d->in, d->rb, d->ro);
+    rbl_packed_grain *pk = sim->packed_fresh ? sim->packed : NULL;
+    double *gvel = sync ? g->vel_eval : g->vel, *gomega = sync ? g->omega_eval : g->omega;
+    for (size_t e = 0; e < g->ghosts; e++) {
+        const size_t k = g->n + e;
+        const double *o = d->in + REFRESH_DOUBLES * e;
+        for (int a = 0; a < 3; a++)
+            g->pos[3 * k + a] = o[a], gvel[3 * k + a] = o[3 + a], gomega[3 * k + a] = o[6 + a];
+        if (pk && rbl_grain_listed(&sim->pairs, k))
+            rbl_pack_grain(pk + k, g, k, gvel);
+    }
+    d->stats.seconds += rbl_now() - t0;
+    d->stats.steps++;
+    return RBL_OK;
+}
+
+/* ---- the domain ---- */
+
+int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err)
+{
+    *out = NULL;
+    const int P = rbl_comm_size(comm), r = rbl_comm_rank(comm);
+    const char *alone = NULL; /* what cannot run over several processes yet */
+    if (sim->bodies.n)
+        alone = "clumps";
+    else if (sim->gravity.method != RBL_GRAVITY_OFF)
+        alone = "self-gravity";
+    else if (sim->cfg.open && sim->cfg.escape > 0.0)
+        alone = "an escape distance";
+    for (int w = 0; !alone && w < sim->n_walls + sim->n_meshes; w++)
+        if (rbl_wall_pose_of(sim, w)->m.servo_axis[0] != 0.0 ||
+            rbl_wall_pose_of(sim, w)->m.servo_axis[1] != 0.0 ||
+            rbl_wall_pose_of(sim, w)->m.servo_axis[2] != 0.0)
+            alone = "a servo-controlled wall";
+    int rc = RBL_OK;
+    if (alone && P > 1)
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "%s cannot yet run over several processes: run this scene on one "
+                           "(without mpirun)",
+                           alone);
+    rbl_domain *d = rc == RBL_OK ? calloc(1, sizeof *d) : NULL;
+    if (rc == RBL_OK && d) {
+        d->send_start = calloc((size_t)P + 1, sizeof *d->send_start);
+        d->recv_count = calloc((size_t)P, sizeof *d->recv_count);
+        d->sb = calloc(4 * (size_t)P, sizeof *d->sb);
+    }
+    if (rc == RBL_OK && (!d || !d->send_start || !d->recv_count || !d->sb))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    /* the histories of the grains as loaded (a checkpoint's), for the first build */
+    rbl_history_map pm = {0}, wm = {0};
+    if (rc == RBL_OK) {
+        d->start_pairs.width = rbl_hist_width(&sim->cfg.law);
+        d->start_walls.width = rbl_wall_hist_width(&sim->cfg.law);
+        rc = rbl_history_collect_pairs(sim, &pm, err);
+        if (rc == RBL_OK)
+            rc = rbl_history_collect_walls(sim, &wm, err);
+    }
+    if (rc == RBL_OK) {
+        for (int x = 0; x < 2 && rc == RBL_OK; x++) {
+            const rbl_history_map *m = x ? &wm : &pm;
+            rbl_history_rows *rows = x ? &d->start_walls : &d->start_pairs;
+            for (size_t s = 0; m->key && s <= m->mask && rc == RBL_OK; s++)
+                for (size_t e = m->start[s]; e < m->start[s + 1] && rc == RBL_OK; e++)
+                    rc = rbl_history_rows_push(rows, m->key[s], m->other[e],
+                                               m->hist + m->width * e, err);
+        }
+    }
+    rbl_history_free(&pm), rbl_history_free(&wm);
+    rc = rbl_comm_agree(comm, rc, err);
+    if (rc != RBL_OK) {
+        rbl_domain_free(d);
+        return rc;
+    }
+    d->so = d->sb + P, d->rb = d->sb + 2 * P, d->ro = d->sb + 3 * P;
+    d->comm = comm, d->sim = sim, d->rank = r, d->size = P;
+    /* every process holds the same grains: each keeps a share, and the first build sends
+       them where they belong */
+    rbl_grains *g = &sim->g;
+    const size_t from = g->n * (size_t)r / (size_t)P, to = g->n * (size_t)(r + 1) / (size_t)P;
+    uint32_t *keep = malloc((to - from ? to - from : 1) * sizeof *keep);
+    double *scratch = malloc(3 * (to - from ? to - from : 1) * sizeof *scratch);
+    rc = keep && scratch ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_comm_agree(comm, rc, err);
+    if (rc == RBL_OK) {
+        for (size_t k = from; k < to; k++)
+            keep[k - from] = (uint32_t)k;
+        rbl_grains_permute(g, keep, to - from, scratch);
+    }
+    free(keep), free(scratch);
+    if (rc != RBL_OK) {
+        rbl_domain_free(d);
+        return rc;
+    }
+    /* the lists held the grains as they were: nothing of them is read again */
+    sim->pairs.n = 0, sim->pairs.grains = 0, sim->wpairs.n = 0;
+    sim->prepared = 0, sim->packed_fresh = 0, sim->forces_partial = 0;
+    sim->max_disp2 = INFINITY;
+    d->peers = (rbl_sim_peers){d, peers_max, peers_agree, peers_migrate, peers_ghosts,
+                               peers_refresh};
+    sim->peers = &d->peers;
+    *out = d;
+    return RBL_OK;
+}
+
+void rbl_domain_free(rbl_domain *d)
+{
+    if (!d)
+        return;
+    if (d->sim && d->sim->peers == &d->peers)
+        d->sim->peers = NULL;
+    rbl_partition_free(&d->part);
+    rbl_history_rows_free(&d->start_pairs), rbl_history_rows_free(&d->start_walls);
+    free(d->send_start), free(d->send_index), free(d->recv_count), free(d->sb);
+    free(d->out), free(d->in);
+    free(d);
+}
+
+void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out) { *out = d->stats; }
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int rbl_domain_gather(rbl_domain *d, rbl_gathered *out, rbl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    const rbl_grains *g = &d->sim->g;
+    const int P = d->size;
+    enum { PER = 10 }; /* id, position, velocity, spin */
+    double *send = malloc((g->n ? g->n : 1) * PER * sizeof *send);
+    int rc = rbl_comm_agree(d->comm, send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+                                                                    "out of memory"),
+                            err);
+    if (rc != RBL_OK) {
+        free(send);
+        return rc;
+    }
+    for (size_t k = 0; k < g->n; k++) {
+        double *o = send + PER * k;
+        o[0] = g->id[k];
+        for (int a = 0; a < 3; a++)
+            o[1 + a] = g->pos[3 * k + a], o[4 + a] = g->vel[3 * k + a],
+                  o[7 + a] = g->omega[3 * k + a];
+    }
+    for (int q = 0; q < P; q++)
+        d->sb[q] = q == 0 ? g->n * PER * sizeof(double) : 0, d->so[q] = 0;
+    double *recv = NULL;
+    rc = rbl_comm_exchange(d->comm, send, d->sb, d->so, (void **)&recv, d->rb, d->ro, err);
+    free(send);
+    if (rc != RBL_OK)
+        return rc;
+    size_t n = 0;
+    for (int q = 0; q < P; q++)
+        n += d->rb[q] / (PER * sizeof(double));
+    if (d->rank == 0) {
+        out->n = n;
+        out->id = malloc((n ? n : 1) * sizeof *out->id);
+        out->state = malloc((n ? n : 1) * 9 * sizeof *out->state);
+        size_t *order = malloc((n ? n : 1) * sizeof(uint64_t));
+        if (!out->id || !out->state || !order) {
+            free(order), free(recv), rbl_gathered_free(out);
+            return rbl_comm_abort(d->comm, &(rbl_error){RBL_ENOMEM, "out of memory gathering"});
+        }
+        /* by id: sorted (a table over the ids' range would allocate on their word) */
+        uint64_t *key = (uint64_t *)order;
+        for (size_t e = 0; e < n; e++)
+            key[e] = (uint64_t)recv[PER * e] << 32 | e;
+        qsort(key, n, sizeof *key, by_u64);
+        for (size_t e = 0; e < n; e++) {
+            const double *o = recv + PER * (key[e] & 0xffffffffu);
+            out->id[e] = (uint32_t)o[0];
+            memcpy(out->state + 9 * e, o + 1, 9 * sizeof *out->state);
+        }
+        free(order);
+    }
+    free(recv);
+    return RBL_OK;
+}
+
+void rbl_gathered_free(rbl_gathered *g)
+{
+    free(g->id), free(g->state);
+    memset(g, 0, sizeof *g);
+}

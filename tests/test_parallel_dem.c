@@ -1,0 +1,183 @@
+/* One simulation over however many ranks the test is started with (ctest: alone and under
+ * mpirun on 2, 3 and 4 ranks) ends in the same bits as the same scene on one process: every
+ * grain's position, velocity and spin, compared by id. Scenes: a polydisperse pile thrown
+ * sideways onto a floor between periodic sides (friction, rolling resistance with its spring
+ * history, reordering every 100 steps); a hot frictional Hertz gas, fully periodic, with the
+ * synchronized integrator, where grains cross rank boundaries and periodic sides many times;
+ * two grains colliding, so that most ranks hold nothing. Also: a scene with clumps is refused
+ * on more than one rank with a message naming them. */
+#include "dem_test_util.h"
+
+#include "base/base_internal.h"
+#include "parallel/parallel_internal.h"
+
+#include <stdio.h>
+
+static double uniform(uint64_t *s) { return rand01(s); }
+
+/* A pile: 490 grains of radius 0.4-0.6 mm on a jittered lattice above a floor, thrown
+ * down and sideways, in a box periodic along x and y. */
+static rbl_sim *thrown_pile(void)
+{
+    const double L = 0.00875, H = 0.03;
+    rbl_sim_config cfg = dem_config(0.0, L, 2500.0, 0.0, 2e-6);
+    cfg.hi[2] = H;
+    cfg.periodic[0] = cfg.periodic[1] = 1;
+    cfg.gravity[2] = -9.81;
+    cfg.law.gamma_n = 0.04;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.friction = 0.5;
+    cfg.law.rolling = RBL_ROLLING_EPSD2;
+    cfg.law.rolling_friction = 0.1;
+    cfg.skin = 1e-4;
+    cfg.sort_every = 100;
+    rbl_sim *sim = dem_create(&cfg, 2500.0);
+    rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    uint64_t seed = 7;
+    const double a = 1.25e-3;
+    for (int z = 0; z < 10; z++)
+        for (int y = 0; y < 7; y++)
+            for (int x = 0; x < 7; x++) {
+                double r = 0.4e-3 + 0.2e-3 * uniform(&seed);
+                double px = (x + 0.5) * a + 0.05e-3 * (uniform(&seed) - 0.5);
+                double py = (y + 0.5) * a + 0.05e-3 * (uniform(&seed) - 0.5);
+                double pz = 0.65e-3 + z * a;
+                double vx = 0.8 * (uniform(&seed) - 0.3), vy = 0.4 * (uniform(&seed) - 0.5);
+                dem_grain(sim, px, py, pz, vx, vy, -1.0, r);
+            }
+    return sim;
+}
+
+/* A gas: 512 grains of radius 0.5 mm at up to 5 m/s in a periodic box of 12 mm, Hertz
+ * contacts from the material, with friction, synchronized integrator. */
+static rbl_sim *gas(void)
+{
+    const double L = 0.012;
+    rbl_sim_config cfg = dem_config(0.0, L, 0.0, 0.0, 2e-7);
+    cfg.periodic[0] = cfg.periodic[1] = cfg.periodic[2] = 1;
+    cfg.law.from_materials = 1;
+    cfg.law.normal = RBL_NORMAL_HERTZ;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.integrator = RBL_INTEGRATOR_SYNCHRONIZED;
+    cfg.skin = 1e-4;
+    cfg.sort_every = 50;
+    rbl_sim *sim = dem_create(&cfg, 2500.0);
+    uint64_t seed = 11;
+    for (int z = 0; z < 8; z++)
+        for (int y = 0; y < 8; y++)
+            for (int x = 0; x < 8; x++) {
+                double vx = 10.0 * (uniform(&seed) - 0.5), vy = 10.0 * (uniform(&seed) - 0.5);
+                double vz = 10.0 * (uniform(&seed) - 0.5);
+                dem_grain(sim, (x + 0.5) * 1.5e-3, (y + 0.5) * 1.5e-3, (z + 0.5) * 1.5e-3, vx,
+                          vy, vz, 0.5e-3);
+            }
+    return sim;
+}
+
+/* Two grains meeting head on in a closed box: on more ranks than grains, most hold none. */
+static rbl_sim *two(void)
+{
+    rbl_sim_config cfg = dem_config(0.0, 0.01, 1e4, 1e-3, 1e-6);
+    rbl_sim *sim = dem_create(&cfg, 2500.0);
+    dem_grain(sim, 0.003, 0.005, 0.005, 1.0, 0.0, 0.0, 1e-3);
+    dem_grain(sim, 0.007, 0.0052, 0.005, -1.0, 0.0, 0.0, 1e-3);
+    return sim;
+}
+
+/* The scene run on one process and over all ranks; rank 0 compares every grain's state. */
+static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), uint64_t steps)
+{
+    const int rank = rbl_comm_rank(c), size = rbl_comm_size(c);
+    rbl_sim *one = NULL;
+    if (rank == 0) {
+        one = scene();
+        dem_step(one, steps);
+    }
+    rbl_sim *sim = scene();
+    rbl_domain *d = NULL;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_domain_create(&d, c, sim, &err));
+    for (int part = 0; part < 4; part++) /* in parts: the closing half kicks between calls */
+        dem_step(sim, steps / 4 + (part == 3 ? steps % 4 : 0));
+    rbl_gathered all;
+    ASSERT_OK(rbl_domain_gather(d, &all, &err));
+    rbl_domain_stats st;
+    rbl_domain_stats_get(d, &st);
+    double moved = rbl_comm_sum(c, (double)st.migrated);
+    double ghosts = rbl_comm_sum(c, (double)st.ghosts);
+    double bytes = rbl_comm_sum(c, (double)st.bytes);
+    double parts = rbl_comm_max(c, (double)st.partitions);
+    if (rank == 0) {
+        rbl_grains_view v;
+        rbl_sim_grains(one, &v);
+        ASSERT_EQ_INT(all.n, v.n);
+        double *ref = malloc(9 * (v.n ? v.n : 1) * sizeof *ref);
+        uint32_t *ids = malloc((v.n ? v.n : 1) * sizeof *ids);
+        size_t differ = 0;
+        for (size_t k = 0; k < v.n; k++) { /* ids are 0..n-1 here */
+            ASSERT_TRUE(v.id[k] < v.n);
+            ids[v.id[k]] = v.id[k];
+            for (int a = 0; a < 3; a++) {
+                ref[9 * v.id[k] + a] = v.pos[3 * k + a];
+                ref[9 * v.id[k] + 3 + a] = v.vel[3 * k + a];
+                ref[9 * v.id[k] + 6 + a] = v.omega[3 * k + a];
+            }
+        }
+        for (size_t k = 0; k < all.n; k++) {
+            ASSERT_TRUE(all.id[k] == ids[k]);
+            differ += memcmp(all.state + 9 * k, ref + 9 * k, 9 * sizeof *ref) != 0;
+        }
+        rbl_thermo t;
+        rbl_sim_thermo(one, &t);
+        rbl_sim_timers tm;
+        rbl_sim_timers_get(one, &tm);
+        printf("%s on %d rank%s: %zu grains, %llu steps, %zu touching at the end, %llu builds; "
+               "%.0f partitions, %.0f grains migrated, %.0f ghosts held at the end, %.0f bytes "
+               "sent; grains that differ from one process: %zu\n",
+               name, size, size > 1 ? "s" : "", all.n, (unsigned long long)steps, t.contacts,
+               (unsigned long long)tm.rebuilds, parts, moved, ghosts, bytes, differ);
+        ASSERT_TRUE(differ == 0);
+        free(ref), free(ids);
+    }
+    rbl_gathered_free(&all);
+    rbl_domain_free(d);
+    rbl_sim_destroy(sim);
+    rbl_sim_destroy(one);
+}
+
+/* What is not distributed yet is refused on more than one rank, by name, on every rank. */
+static void refused(rbl_comm *c)
+{
+    rbl_sim_config cfg = dem_config(0.0, 0.01, 1e4, 1e-3, 1e-6);
+    cfg.self_gravity.method = RBL_GRAVITY_DIRECT;
+    rbl_sim *sim = dem_create(&cfg, 2500.0);
+    dem_grain(sim, 0.003, 0.005, 0.005, 0.0, 0.0, 0.0, 1e-3);
+    rbl_domain *d = NULL;
+    rbl_error err = {0};
+    int rc = rbl_domain_create(&d, c, sim, &err);
+    if (rbl_comm_size(c) > 1) {
+        ASSERT_TRUE(rc == RBL_EINVAL && d == NULL);
+        ASSERT_TRUE(strstr(err.message, "self-gravity cannot yet run over several processes"));
+        if (rbl_comm_rank(c) == 0)
+            printf("refused: %s\n", err.message);
+    } else {
+        ASSERT_OK(rc);
+        rbl_domain_free(d);
+    }
+    rbl_sim_destroy(sim);
+}
+
+int main(void)
+{
+    rbl_comm *c = NULL;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_comm_create(&c, &err));
+    same_bits(c, "pile", thrown_pile, 6000);
+    same_bits(c, "gas", gas, 2000);
+    same_bits(c, "two grains", two, 3000);
+    refused(c);
+    rbl_comm_free(c);
+    return 0;
+}
