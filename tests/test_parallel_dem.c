@@ -4,7 +4,8 @@
  * sideways onto a floor between periodic sides (friction, rolling resistance with its spring
  * history, reordering every 100 steps); a hot frictional Hertz gas, fully periodic, with the
  * synchronized integrator, where grains cross rank boundaries and periodic sides many times;
- * two grains colliding, so that most ranks hold nothing. Also: a scene with clumps is refused
+ * two grains colliding, so that most ranks hold nothing. The diagnostics summed over the ranks
+ * count the same contacts and listed pairs and find the same energies. Also: a scene with clumps is refused
  * on more than one rank with a message naming them. */
 #include "dem_test_util.h"
 
@@ -103,6 +104,8 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         dem_step(sim, steps / 4 + (part == 3 ? steps % 4 : 0));
     rbl_gathered all;
     ASSERT_OK(rbl_domain_gather(d, &all, &err));
+    rbl_thermo whole;
+    rbl_domain_thermo(d, &whole);
     rbl_domain_stats st;
     rbl_domain_stats_get(d, &st);
     double moved = rbl_comm_sum(c, (double)st.migrated);
@@ -139,6 +142,19 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
                name, size, size > 1 ? "s" : "", all.n, (unsigned long long)steps, t.contacts,
                (unsigned long long)tm.rebuilds, parts, moved, ghosts, bytes, differ);
         ASSERT_TRUE(differ == 0);
+        /* the diagnostics: counts exact (each pair counted once, by its lower id's rank), sums
+           up to their order */
+        ASSERT_EQ_INT(whole.grains, t.grains);
+        ASSERT_EQ_INT(whole.contacts, t.contacts);
+        ASSERT_EQ_INT(whole.pairs_listed, t.pairs_listed);
+        ASSERT_EQ_INT(whole.wall_contacts, t.wall_contacts);
+        ASSERT_NEAR(whole.kinetic, t.kinetic, 1e-12 * t.kinetic);
+        ASSERT_NEAR(whole.elastic, t.elastic, 1e-9 * (t.elastic + t.kinetic));
+        ASSERT_NEAR(whole.contact_virial, t.contact_virial, 1e-9 * fabs(t.contact_virial) + 1e-30);
+        ASSERT_TRUE(whole.max_overlap_ratio == t.max_overlap_ratio);
+        for (size_t w = 0; w < t.n_walls; w++)
+            ASSERT_NEAR(whole.wall_force[3 * w + 2], t.wall_force[3 * w + 2],
+                        1e-9 * fabs(t.wall_force[3 * w + 2]));
         free(ref), free(ids);
     }
     rbl_gathered_free(&all);

@@ -45,9 +45,11 @@ double rbl_sim_body_radius(const rbl_sim *sim)
 }
 
 /* Every touching contact of the last force evaluation: the grains, the force on the first
- * (f), the separation d = x_i - x_j of the centres (nearest image) and the lever arms. */
-typedef void (*contact_fn)(void *user, size_t i, size_t j, const double f[3], const double d[3],
-                           double l1, double l2);
+ * (f), the separation d = x_i - x_j of the centres (nearest image) and the lever arms. Grains
+ * at own and beyond are ghosts (another process's, src/parallel/): a per-grain sum skips them,
+ * a sum over contacts counts a pair where its first grain, the lower id, is not one. */
+typedef void (*contact_fn)(void *user, size_t own, size_t i, size_t j, const double f[3],
+                           const double d[3], double l1, double l2);
 
 static void each_pair_contact(const rbl_sim *sim, contact_fn fn, void *user)
 {
@@ -67,19 +69,21 @@ static void each_pair_contact(const rbl_sim *sim, contact_fn fn, void *user)
             continue;
         const double ri = g->radius[i], rj = g->radius[j];
         const double l1 = 0.5 * (ri * ri - rj * rj + dist * dist) / dist;
-        fn(user, i, j, p->out + RBL_PAIR_OUT * p->jpos[q], d, l1, dist - l1);
+        fn(user, g->n, i, j, p->out + RBL_PAIR_OUT * p->jpos[q], d, l1, dist - l1);
     }
 }
 
-static void add_stress(void *user, size_t i, size_t j, const double f[3], const double d[3],
-                       double l1, double l2)
+static void add_stress(void *user, size_t own, size_t i, size_t j, const double f[3],
+                       const double d[3], double l1, double l2)
 {
     double *s = user, dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     for (int a = 0; a < 3; a++) {
         const double n = d[a] / dist;
         for (int b = 0; b < 3; b++) {
-            s[9 * i + 3 * a + b] += -l1 * n * f[b]; /* contact point at -l1 n from i */
-            s[9 * j + 3 * a + b] += l2 * n * -f[b]; /* and at +l2 n from j, force -f */
+            if (i < own) /* contact point at -l1 n from i */
+                s[9 * i + 3 * a + b] += -l1 * n * f[b];
+            if (j < own) /* and at +l2 n from j, force -f */
+                s[9 * j + 3 * a + b] += l2 * n * -f[b];
         }
     }
 }
@@ -110,13 +114,15 @@ int rbl_sim_grain_stress(const rbl_sim *sim, double *stress, rbl_error *err)
     return RBL_OK;
 }
 
-static void add_net_force(void *user, size_t i, size_t j, const double f[3], const double d[3],
-                          double l1, double l2)
+static void add_net_force(void *user, size_t own, size_t i, size_t j, const double f[3],
+                          const double d[3], double l1, double l2)
 {
     (void)d, (void)l1, (void)l2;
     double *net = user;
-    for (int a = 0; a < 3; a++)
-        net[3 * i + a] += f[a], net[3 * j + a] -= f[a];
+    for (int a = 0; a < 3 && i < own; a++)
+        net[3 * i + a] += f[a];
+    for (int a = 0; a < 3 && j < own; a++)
+        net[3 * j + a] -= f[a];
 }
 
 /* Each grain's net contact force (grains and walls, no gravity) into net (3 per grain). */
@@ -136,11 +142,12 @@ typedef struct virial_sum {
     double contact;
 } virial_sum;
 
-static void add_virial(void *user, size_t i, size_t j, const double f[3], const double d[3],
-                       double l1, double l2)
+static void add_virial(void *user, size_t own, size_t i, size_t j, const double f[3],
+                       const double d[3], double l1, double l2)
 {
-    (void)i, (void)j, (void)l1, (void)l2;
-    ((virial_sum *)user)->contact += d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
+    (void)j, (void)l1, (void)l2;
+    if (i < own)
+        ((virial_sum *)user)->contact += d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
 }
 
 double rbl_sim_contact_virial(const rbl_sim *sim)
@@ -160,11 +167,13 @@ typedef struct shell_ctx {
 
 /* The seed's P_k: a contact between a grain outside sphere k and one inside it adds the force
  * on the outer grain along its outward radial unit vector (positive in compression). */
-static void add_shell_force(void *user, size_t i, size_t j, const double f[3], const double d[3],
-                            double l1, double l2)
+static void add_shell_force(void *user, size_t own, size_t i, size_t j, const double f[3],
+                            const double d[3], double l1, double l2)
 {
     (void)d, (void)l1, (void)l2;
     shell_ctx *c = user;
+    if (i >= own || j >= own) /* shells run on one process only (cli refuses them on more) */
+        return;
     const double ri = c->radius_of[i], rj = c->radius_of[j];
     const double dr = c->opt->radius / (double)c->opt->shells;
     for (size_t k = 1; k <= c->opt->shells; k++) {

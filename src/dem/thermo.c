@@ -46,10 +46,14 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     if (!packed)
         elastic = NAN;
     const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
+    size_t listed = 0; /* a pair with another process's grain counts where its lower id is */
+    for (size_t q = 0; q < pl->n; q++)
+        listed += pl->i[q] < g->n;
     for (size_t q = 0; packed && q < pl->n; q++) {
         rbl_contact_geom geo;
         double l1, l2;
-        if (!pl->touch[q] || !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q,
+        if (!pl->touch[q] || pl->i[q] >= g->n ||
+            !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q,
                                                 rbl_pair_reach(sim, q), &geo, &l1, &l2))
             continue;
         uint32_t i = pl->i[q], j = pl->j[q];
@@ -106,7 +110,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     t->contact_virial = rbl_sim_contact_virial(sim);
     t->elastic = elastic;
     t->contacts = contacts;
-    t->pairs_listed = pl->n;
+    t->pairs_listed = listed;
     t->wall_contacts = wall_contacts;
     t->max_overlap_ratio = worst;
     t->max_overlap_ids[0] = worst_ids[0], t->max_overlap_ids[1] = worst_ids[1];

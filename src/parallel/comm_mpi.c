@@ -74,6 +74,23 @@ double rbl_comm_max(rbl_comm *c, double v)
     return v;
 }
 
+void rbl_comm_sum_n(rbl_comm *c, double *v, int count)
+{
+    double *all = malloc((size_t)c->size * (size_t)count * sizeof *all);
+    if (!all) { /* out of memory: MPI's own order, the same on every rank */
+        MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_SUM, c->comm);
+        return;
+    }
+    MPI_Allgather(v, count, MPI_DOUBLE, all, count, MPI_DOUBLE, c->comm);
+    for (int x = 0; x < count; x++) {
+        double s = 0.0;
+        for (int q = 0; q < c->size; q++)
+            s += all[(size_t)q * (size_t)count + (size_t)x];
+        v[x] = s;
+    }
+    free(all);
+}
+
 void rbl_comm_max_n(rbl_comm *c, double *v, int count)
 {
     MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_MAX, c->comm);

@@ -669,6 +669,53 @@ void rbl_domain_free(rbl_domain *d)
 
 void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out) { *out = d->stats; }
 
+void rbl_domain_thermo(rbl_domain *d, rbl_thermo *t)
+{
+    rbl_sim_thermo(d->sim, t);
+    if (d->size == 1)
+        return;
+    const size_t nw = t->n_walls;
+    enum { SCALARS = 18 };
+    double stack[SCALARS + 6 * 8], *v = nw <= 8 ? stack : malloc((SCALARS + 6 * nw) * sizeof *v);
+    if (!v) {
+        rbl_error e = {0};
+        rbl_error_set(&e, RBL_ENOMEM, "out of memory for the diagnostics");
+        rbl_comm_abort(d->comm, &e);
+        return;
+    }
+    const double mine[SCALARS] = {
+        (double)t->grains,    (double)t->lost,        t->kinetic,           t->rotational,
+        t->potential,         t->self_potential,      t->contact_virial,    t->gravity_virial,
+        t->elastic,           (double)t->contacts,    (double)t->pairs_listed,
+        (double)t->wall_contacts, t->momentum[0],    t->momentum[1],       t->momentum[2],
+        t->angular_momentum[0], t->angular_momentum[1], t->angular_momentum[2]};
+    memcpy(v, mine, sizeof mine);
+    if (nw) /* forces then torques, contiguous in the sim */
+        memcpy(v + SCALARS, t->wall_force, 6 * nw * sizeof *v);
+    rbl_comm_sum_n(d->comm, v, (int)(SCALARS + 6 * nw));
+    t->grains = (size_t)v[0], t->lost = (uint64_t)v[1], t->kinetic = v[2];
+    t->rotational = v[3], t->potential = v[4], t->self_potential = v[5];
+    t->contact_virial = v[6], t->gravity_virial = v[7], t->elastic = v[8];
+    t->contacts = (size_t)v[9], t->pairs_listed = (size_t)v[10], t->wall_contacts = (size_t)v[11];
+    for (int a = 0; a < 3; a++)
+        t->momentum[a] = v[12 + a], t->angular_momentum[a] = v[15 + a];
+    if (nw)
+        memcpy(d->sim->wall_force, v + SCALARS, 6 * nw * sizeof *v);
+    if (v != stack)
+        free(v);
+    /* the largest overlap, and the ids of the rank (the first) that holds it */
+    double worst = t->max_overlap_ratio;
+    rbl_comm_max_n(d->comm, &worst, 1);
+    double who = t->max_overlap_ratio == worst ? -(double)d->rank : -(double)d->size;
+    rbl_comm_max_n(d->comm, &who, 1);
+    double ids[2] = {-1.0, -1.0};
+    if (-who == (double)d->rank)
+        ids[0] = t->max_overlap_ids[0], ids[1] = t->max_overlap_ids[1];
+    rbl_comm_max_n(d->comm, ids, 2);
+    t->max_overlap_ratio = worst;
+    t->max_overlap_ids[0] = (uint32_t)ids[0], t->max_overlap_ids[1] = (uint32_t)ids[1];
+}
+
 static int by_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -25,6 +25,8 @@ int rbl_comm_size(const rbl_comm *c);
 double rbl_comm_sum(rbl_comm *c, double v);
 uint64_t rbl_comm_sum_u64(rbl_comm *c, uint64_t v);
 double rbl_comm_max(rbl_comm *c, double v);
+/* The sum of each of the count values over the ranks, in place, added in rank order. */
+void rbl_comm_sum_n(rbl_comm *c, double *v, int count);
 /* The largest of each of the count values over the ranks, in place. */
 void rbl_comm_max_n(rbl_comm *c, double *v, int count);
 /* Stop every process of the job (after an error one process met alone, mid-step, while the
@@ -93,6 +95,11 @@ typedef struct rbl_domain_stats {
 int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err);
 void rbl_domain_free(rbl_domain *d);
 void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out);
+
+/* The diagnostics of the whole simulation (rbl_sim_thermo's, each process's own grains and
+ * its pairs whose lower id it holds), summed in rank order: the same numbers on every rank,
+ * a serial run's up to the order of the sums. Collective. */
+void rbl_domain_thermo(rbl_domain *d, rbl_thermo *t);
 
 /* Every grain's id and state (position, velocity, spin: 9 doubles), on rank 0 in id order;
  * other ranks get n = 0. Collective. */
