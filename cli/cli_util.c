@@ -13,6 +13,10 @@
 
 int cli_fail(const char *cmd, int status, const char *fmt, ...)
 {
+    int rank;
+    rbl_launched_ranks(&rank);
+    if (rank != 0) /* over several processes (mpirun) each met the error: rank 0 tells it */
+        return status;
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "rubble %s: error: ", cmd);

@@ -128,13 +128,19 @@ int cmd_run(int argc, char **argv)
     opt.steps = steps;
     opt.max_grains = max_grains;
     opt.restart = restart;
-    opt.progress = (!quiet && isatty(STDERR_FILENO)) ? progress : NULL;
+    int rank;
+    rbl_launched_ranks(&rank); /* over several processes (mpirun) rank 0 tells the run */
+    opt.progress = (!quiet && rank == 0 && isatty(STDERR_FILENO)) ? progress : NULL;
     opt.progress_interval = 0.5;
     rbl_run_report rep;
     int rc = rbl_scene_run(scene, &opt, &rep, &err);
     if (rc != RBL_OK) {
         rbl_scene_free(scene);
         return cli_fail("run", EXIT_INPUT, "%s", err.message);
+    }
+    if (rank != 0) {
+        rbl_scene_free(scene);
+        return 0;
     }
     char mem[32];
     double drift = rep.energy_start != 0.0
@@ -166,9 +172,16 @@ int cmd_run(int argc, char **argv)
     if (rep.threads_fewest < rep.threads)
         printf("; down to %d while other programs held the cores", rep.threads_fewest);
     printf("\n");
-    printf("stages         force %.2f s, neighbour %.2f s (%llu builds), integrate %.2f s\n",
+    printf("stages         force %.2f s, neighbour %.2f s (%llu builds), integrate %.2f s%s\n",
            rep.timers.force, rep.timers.neighbor, (unsigned long long)rep.timers.rebuilds,
-           rep.timers.integrate);
+           rep.timers.integrate, rep.ranks > 1 ? " (rank 0)" : "");
+    if (rep.ranks > 1)
+        printf("processes      %d (mpirun): at most %.2f s of one in exchanges and waits, the "
+               "slowest one's work %.2f of the mean; %.3g bytes in %llu messages between them, "
+               "%llu grains moved rank, %llu partitions\n",
+               rep.ranks, rep.comm_seconds, rep.imbalance, (double)rep.comm_bytes,
+               (unsigned long long)rep.comm_messages, (unsigned long long)rep.migrated,
+               (unsigned long long)rep.partitions);
     if (rep.timers.gravity_evaluations)
         printf("self-gravity   %.2f s, %llu evaluations, %.0f interactions per grain at the last\n",
                rep.timers.gravity, (unsigned long long)rep.timers.gravity_evaluations,

@@ -32,11 +32,11 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     int rank, ranks = rbl_launched_ranks(&rank);
-    if (ranks > 1) { /* each process would run the whole job and write the same files */
+    if (ranks > 1 && strcmp(cmd, "run") != 0) { /* each would do the whole job, into one file */
         if (rank == 0)
-            fprintf(stderr, "rubble: started as %d processes (mpirun -np %d): runs over several "
-                            "processes are not distributed yet (docs/parallel.md). Start one "
-                            "process; --threads uses the machine's cores\n",
+            fprintf(stderr, "rubble: started as %d processes (mpirun -np %d): only `rubble run` "
+                            "runs over several processes (docs/parallel.md). Start one process; "
+                            "--threads uses the machine's cores\n",
                     ranks, ranks);
         return EXIT_FAILURE;
     }

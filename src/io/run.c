@@ -1,6 +1,7 @@
 /* run.c — `rubble run`: build the simulation a scene describes, step it to the end while
  * pouring grains, writing VTK frames, the .pvd series and thermo.csv, and reporting progress
  * through the caller's hook. Errors found while building name the scene's file:line:column. */
+#include "run_ranks.h"
 #include "scene_internal.h"
 #include "core_share.h"
 #include "../dem/dem_internal.h"
@@ -280,6 +281,7 @@ typedef struct outputs {
     size_t n_frames, cap;
     size_t elsewhere;     /* frames before a restart that the output folder lacks */
     rbl_thermo_log log;
+    rbl_run_ranks *ranks; /* the processes of the run (one: no communicator) */
 } outputs;
 
 /* shells_NNNNNN.csv beside frame NNNNNN: the radial profiles about the centre of mass. */
@@ -354,28 +356,20 @@ static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
         o->files = f;
         o->cap = cap;
     }
-    char name[64];
-    snprintf(name, sizeof name, "grains_%06zu.vtp", o->n_frames);
-    char *path = rbl_path_join(o->dir, name);
-    char *rel = strdup(name);
-    if (!path || !rel) {
-        free(path), free(rel);
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    }
-    int rc = rbl_vtp_write(path, sim, err);
-    free(path);
-    if (rc != RBL_OK) {
-        free(rel);
+    char *rel = NULL;
+    int rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames, sim, &rel, err);
+    if (rc != RBL_OK)
         return rc;
-    }
-    rbl_thermo t;
-    rbl_sim_thermo(sim, &t);
-    o->times[o->n_frames] = t.time;
+    o->times[o->n_frames] = sim->time;
     o->files[o->n_frames++] = rel;
-    rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
-    if (rc == RBL_OK && rbl_walls_drawn_per_frame(sim))
-        rc = write_walls_frame(o, sim, err);
-    return rc == RBL_OK ? rbl_thermo_log_write(&o->log, o->thermo_path, err) : rc;
+    if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
+        rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
+        if (rc == RBL_OK && rbl_walls_drawn_per_frame(sim))
+            rc = write_walls_frame(o, sim, err);
+        if (rc == RBL_OK)
+            rc = rbl_thermo_log_write(&o->log, o->thermo_path, err);
+    }
+    return rbl_run_ranks_agree(o->ranks, rc, err);
 }
 
 /* A thermo row is kept in memory; the file is rewritten (atomically) with each frame and at
@@ -383,7 +377,7 @@ static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
 static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *err)
 {
     rbl_thermo t;
-    rbl_sim_thermo(sim, &t);
+    rbl_run_ranks_thermo(o->ranks, sim, &t);
     const rbl_layer_options *lo = &s->layers;
     rbl_layer_row *rows = lo->count ? calloc(lo->count, sizeof *rows) : NULL;
     if (lo->count && !rows)
@@ -503,9 +497,9 @@ static void outputs_free(outputs *o)
     rbl_thermo_log_free(&o->log);
 }
 
-static double total_energy(rbl_sim *sim, rbl_thermo *t)
+static double total_energy(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
 {
-    rbl_sim_thermo(sim, t);
+    rbl_run_ranks_thermo(r, sim, t);
     return t->kinetic + t->rotational + t->potential + t->elastic;
 }
 
@@ -561,17 +555,25 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     memset(&none, 0, sizeof none);
     if (!opt)
         opt = &none;
+    rbl_run_ranks ranks; /* mpirun -np P: the processes of the run */
+    int rc = rbl_run_ranks_start(&ranks, s, opt, err);
+    if (rc != RBL_OK) {
+        rbl_run_ranks_end(&ranks);
+        return rc;
+    }
     if (s->impulse)
         return rbl_fdo_scene_run(s, opt, rep, err);
     outputs o;
     memset(&o, 0, sizeof o);
+    o.ranks = &ranks;
     o.dir = opt->output_dir ? opt->output_dir : s->output_dir;
     o.pvd_path = rbl_path_join(o.dir, "grains.pvd");
     o.thermo_path = rbl_path_join(o.dir, "thermo.csv");
     rbl_pour_state *ps = calloc((size_t)s->n_sources + 1, sizeof *ps);
     rbl_sim *sim = NULL;
     double unit = 1.0; /* of the spin */
-    int rc = RBL_OK;
+    /* over several processes each takes one thread unless told: they share the cores */
+    const int threads = opt->threads ? opt->threads : ranks.size > 1 && !s->cfg.threads ? 1 : 0;
     if (!o.pvd_path || !o.thermo_path || !ps) {
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
     } else if (opt->restart) {
@@ -588,11 +590,15 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         if (rc == RBL_OK)
             rbl_sim_set_max_grains(sim, opt->max_grains);
     } else {
-        rc = build(s, opt->threads, opt->max_grains, &sim, &unit, err);
+        rc = build(s, threads, opt->max_grains, &sim, &unit, err);
     }
+    rc = rbl_run_ranks_agree(&ranks, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_run_ranks_spread(&ranks, s, sim, err);
     if (rc != RBL_OK) {
         free(ps);
         outputs_free(&o);
+        rbl_run_ranks_end(&ranks);
         rbl_sim_destroy(sim);
         return rc;
     }
@@ -642,14 +648,16 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         else
             rbl_scene_error_at(s, s->at_output, err);
     }
-    if (rc == RBL_OK && sim->n_walls + sim->n_meshes > 0 && !rbl_walls_drawn_per_frame(sim)) {
+    if (rc == RBL_OK && ranks.rank == 0 && sim->n_walls + sim->n_meshes > 0 &&
+        !rbl_walls_drawn_per_frame(sim)) {
         char *path = rbl_path_join(o.dir, "walls.vtp");
         rc = path ? rbl_walls_vtp_write(sim, path, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
         free(path);
     }
+    rc = rbl_run_ranks_agree(&ranks, rc, err);
     rbl_thermo t;
-    rep->energy_start = total_energy(sim, &t);
+    rep->energy_start = total_energy(&ranks, sim, &t);
     if (!opt->restart) {
         if (rc == RBL_OK)
             rc = pour(s, sim, ps, 0.0, err);
@@ -668,7 +676,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     const uint64_t chunk = 200;
     double grain_steps = 0.0;
     rbl_core_share share; /* the default thread count gives way to other programs */
-    rbl_core_share_start(&share, sim, !opt->threads && !s->cfg.threads);
+    rbl_core_share_start(&share, sim, !threads && !s->cfg.threads);
     while (rc == RBL_OK && step < total) {
         uint64_t next = step + chunk;
         uint64_t nf = (step / frame_every + 1) * frame_every;
@@ -683,12 +691,11 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             next = (step / spin_every + 1) * spin_every;
         if (next > total)
             next = total;
-        rbl_grains_view v;
-        rbl_sim_grains(sim, &v);
+        const size_t grains = rbl_run_ranks_grains(&ranks, sim);
         rbl_core_share_before(&share);
-        rc = rbl_sim_step(sim, next - step, err);
+        rc = rbl_run_ranks_step(&ranks, sim, next - step, err);
         rbl_core_share_after(&share, sim);
-        grain_steps += (double)v.n * (double)(next - step);
+        grain_steps += (double)grains * (double)(next - step);
         step = next;
         if (rc != RBL_OK)
             break;
@@ -708,7 +715,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             rc = write_checkpoint(s, &o, ps, sim, step, unit, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
             rc = rbl_checkpoint_series_add(&checkpoints, o.dir, step, err);
-        rbl_progress_update(&progress, step, total, (double)step * dt, end_time, v.n, rbl_now());
+        rbl_progress_update(&progress, step, total, (double)step * dt, end_time, grains,
+                            rbl_now());
     }
     rep->seconds = rbl_now() - start;
     if (rc == RBL_OK && s->final_grains) {
@@ -718,7 +726,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         free(path);
     }
     if (rc == RBL_OK) {
-        rep->energy_end = total_energy(sim, &t);
+        rep->energy_end = total_energy(&ranks, sim, &t);
         rep->steps = step - first_step;
         rep->grains = t.grains;
         rep->clumps = sim->bodies.n;
@@ -741,6 +749,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->threads_fewest = share.fewest;
         snprintf(rep->output_dir, sizeof rep->output_dir, "%s", o.dir);
         rbl_sim_timers_get(sim, &rep->timers);
+        rbl_run_ranks_report(&ranks, sim, rep->seconds, rep);
         rep->checkpoints = rbl_checkpoint_series_kept(&checkpoints, rep->last_checkpoint,
                                                       sizeof rep->last_checkpoint);
         snprintf(rep->final_file, sizeof rep->final_file, "%s",
@@ -749,6 +758,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     rbl_checkpoint_series_free(&checkpoints);
     free(ps);
     outputs_free(&o);
+    rbl_run_ranks_end(&ranks);
     rbl_sim_destroy(sim);
     return rc;
 }

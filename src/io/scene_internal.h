@@ -172,6 +172,9 @@ int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
 /* vtk.c — ParaView output: one .vtp frame of the grains, and the .pvd series listing them
  * (files[k] NULL: frame k is left out). */
 int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err);
+/* A frame over several processes: the .pvtp that gathers their pieces (each a .vtp of
+ * rbl_vtp_write, names relative to the .pvtp's folder). */
+int rbl_pvtp_write(const char *path, char *const *pieces, int n, rbl_error *err);
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
                   rbl_error *err);
 /* Which frames PREFIX_000000.vtp .. of a series the folder holds (a restart may write

@@ -102,6 +102,48 @@ int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_err
     return rbl_atomic_commit(&af, err);
 }
 
+/* The grains' point arrays of a frame (a view, the contact force's magnitude and the stress
+ * per grain; NULL data where only the names and types are wanted: the .pvtp). */
+#define GRAIN_ARRAYS 8
+static void grain_arrays(const rbl_grains_view *v, const double *fmag, const double *stress,
+                         rbl_vtp_array out[GRAIN_ARRAYS])
+{
+    const rbl_vtp_array arrays[GRAIN_ARRAYS] = {
+        {"Float64", "radius", 1, 8, v ? v->radius : NULL},
+        {"Float64", "velocity", 3, 8, v ? v->vel : NULL},
+        {"Float64", "angular_velocity", 3, 8, v ? v->omega : NULL},
+        {"UInt32", "id", 1, 4, v ? v->id : NULL},
+        {"Float64", "contact_force", 1, 8, fmag},
+        {"UInt32", "contacts", 1, 4, v ? v->contacts : NULL},
+        {"Int32", "clump", 1, 4, v ? v->body : NULL},
+        {"Float64", "stress", 9, 8, stress},
+    };
+    memcpy(out, arrays, sizeof arrays);
+}
+
+int rbl_pvtp_write(const char *path, char *const *pieces, int n, rbl_error *err)
+{
+    rbl_atomic_file af;
+    int rc = rbl_atomic_open(&af, path, err);
+    if (rc != RBL_OK)
+        return rc;
+    rbl_vtp_array arrays[GRAIN_ARRAYS];
+    grain_arrays(NULL, NULL, NULL, arrays);
+    FILE *f = af.file;
+    fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"1.0\" "
+               "byte_order=\"" RBL_VTK_ORDER "\" header_type=\"UInt64\">\n"
+               "  <PPolyData GhostLevel=\"0\">\n    <PPointData>\n");
+    for (int a = 0; a < GRAIN_ARRAYS; a++)
+        fprintf(f, "      <PDataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\"/>\n",
+                arrays[a].type, arrays[a].name, arrays[a].components);
+    fprintf(f, "    </PPointData>\n    <PPoints>\n      <PDataArray type=\"Float64\" "
+               "Name=\"position\" NumberOfComponents=\"3\"/>\n    </PPoints>\n");
+    for (int k = 0; k < n; k++)
+        fprintf(f, "    <Piece Source=\"%s\"/>\n", pieces[k]);
+    fprintf(f, "  </PPolyData>\n</VTKFile>\n");
+    return rbl_atomic_commit(&af, err);
+}
+
 int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
 {
     rbl_grains_view v;
@@ -125,18 +167,10 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
             f[a] = v.force[3 * k + a] - v.mass[k] * grav[a];
         fmag[k] = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
     }
-    const rbl_vtp_array arrays[] = {
-        {"Float64", "radius", 1, 8, v.radius},
-        {"Float64", "velocity", 3, 8, v.vel},
-        {"Float64", "angular_velocity", 3, 8, v.omega},
-        {"UInt32", "id", 1, 4, v.id},
-        {"Float64", "contact_force", 1, 8, fmag},
-        {"UInt32", "contacts", 1, 4, v.contacts},
-        {"Int32", "clump", 1, 4, v.body},
-        {"Float64", "stress", 9, 8, stress},
-    };
+    rbl_vtp_array arrays[GRAIN_ARRAYS];
+    grain_arrays(&v, fmag, stress, arrays);
     rbl_vtp_polydata pd = {.n_points = n, .points = v.pos, .arrays = arrays,
-                           .n_arrays = (int)(sizeof arrays / sizeof *arrays)};
+                           .n_arrays = GRAIN_ARRAYS};
     rc = rbl_vtp_polydata_write(path, &pd, err);
     free(fmag), free(stress);
     return rc;

@@ -1,0 +1,159 @@
+/* run_ranks.c — `rubble run` started as several processes (mpirun -np P, docs/parallel.md):
+ * what a scene may use over several (the rest refused by name, on every rank, before a step),
+ * the one simulation spread over the ranks (src/parallel/domain.c), and the run's outputs:
+ * each rank writes its piece of a frame, rank 0 the .pvtp that gathers them, the series, the
+ * walls and thermo.csv from the diagnostics summed over the ranks. With one process none of
+ * this is called. */
+#include "run_ranks.h"
+
+#include "../dem/dem_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What the scene asks for that does not run over several processes yet, or NULL. */
+static const char *not_distributed(const rbl_scene *s, const rbl_run_options *opt)
+{
+    if (s->impulse)
+        return "an impulse scene (objects)";
+    if (opt->restart)
+        return "a restart from a checkpoint";
+    if (s->checkpoint_every > 0.0)
+        return "output.checkpoint_every";
+    if (s->final_grains)
+        return "output.final";
+    if (s->spin)
+        return "spin";
+    if (s->shells)
+        return "output.shells";
+    if (s->layers.count)
+        return "output.layers";
+    for (int k = 0; k < s->n_sources; k++)
+        if (s->sources[k].kind == RBL_SOURCE_POUR)
+            return "a pour source";
+    return NULL;
+}
+
+int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, const rbl_run_options *opt,
+                        rbl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->size = rbl_launched_ranks(&r->rank);
+    if (r->size == 1)
+        return RBL_OK;
+    int rc = rbl_comm_create(&r->comm, err);
+    if (rc != RBL_OK)
+        return rc;
+    r->rank = rbl_comm_rank(r->comm), r->size = rbl_comm_size(r->comm);
+    const char *what = not_distributed(s, opt);
+    if (what)
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "%s: %s cannot yet run over several processes (started as %d by "
+                           "mpirun): run this scene as one process (docs/parallel.md)",
+                           s->path, what, r->size);
+    return rbl_comm_agree(r->comm, rc, err);
+}
+
+int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err)
+{
+    if (!r->comm)
+        return RBL_OK;
+    int rc = rbl_domain_create(&r->domain, r->comm, sim, err);
+    return rc == RBL_OK ? rc : rbl_error_prefix(err, rc, "%s", s->path);
+}
+
+int rbl_run_ranks_agree(rbl_run_ranks *r, int rc, rbl_error *err)
+{
+    return r->comm ? rbl_comm_agree(r->comm, rc, err) : rc;
+}
+
+void rbl_run_ranks_thermo(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
+{
+    if (r->domain)
+        rbl_domain_thermo(r->domain, t);
+    else
+        rbl_sim_thermo(sim, t);
+}
+
+int rbl_run_ranks_step(rbl_run_ranks *r, rbl_sim *sim, uint64_t steps, rbl_error *err)
+{
+    int rc = rbl_sim_step(sim, steps, err);
+    /* a rank that fails alone mid-step leaves the others in a collective call: stop them all */
+    if (rc != RBL_OK && r->comm)
+        rbl_comm_abort(r->comm, err);
+    return rc;
+}
+
+size_t rbl_run_ranks_grains(rbl_run_ranks *r, const rbl_sim *sim)
+{
+    return r->comm ? (size_t)rbl_comm_sum_u64(r->comm, sim->g.n) : sim->g.n;
+}
+
+int rbl_run_ranks_frame(rbl_run_ranks *r, const char *dir, size_t frame, rbl_sim *sim,
+                        char **name, rbl_error *err)
+{
+    char file[64];
+    *name = NULL;
+    if (!r->comm) {
+        snprintf(file, sizeof file, "grains_%06zu.vtp", frame);
+    } else {
+        snprintf(file, sizeof file, "grains_%06zu_%d.vtp", frame, r->rank);
+    }
+    char *path = rbl_path_join(dir, file);
+    int rc = path ? rbl_vtp_write(path, sim, err) : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    rc = rbl_run_ranks_agree(r, rc, err);
+    if (rc == RBL_OK && r->comm) { /* rank 0: the .pvtp over the pieces */
+        snprintf(file, sizeof file, "grains_%06zu.pvtp", frame);
+        if (r->rank == 0) {
+            char **pieces = calloc((size_t)r->size, sizeof *pieces);
+            char *pvtp = rbl_path_join(dir, file);
+            rc = pieces && pvtp ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+            for (int q = 0; rc == RBL_OK && q < r->size; q++) {
+                char piece[64];
+                snprintf(piece, sizeof piece, "grains_%06zu_%d.vtp", frame, q);
+                if (!(pieces[q] = strdup(piece)))
+                    rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+            }
+            if (rc == RBL_OK)
+                rc = rbl_pvtp_write(pvtp, pieces, r->size, err);
+            for (int q = 0; pieces && q < r->size; q++)
+                free(pieces[q]);
+            free(pieces), free(pvtp);
+        }
+        rc = rbl_run_ranks_agree(r, rc, err);
+    }
+    if (rc == RBL_OK && !(*name = strdup(file)))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    return rc;
+}
+
+void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_run_report *rep)
+{
+    rep->ranks = r->size;
+    if (!r->domain)
+        return;
+    rbl_domain_stats st;
+    rbl_domain_stats_get(r->domain, &st);
+    rbl_sim_timers tm;
+    rbl_sim_timers_get(sim, &tm);
+    /* the stepping's work on each rank: its time less its waiting and exchanges */
+    double work = seconds - st.seconds, v[2] = {st.seconds, work};
+    rbl_comm_max_n(r->comm, v, 2);
+    double mean = rbl_comm_sum(r->comm, work) / r->size;
+    rep->comm_seconds = v[0];
+    rep->imbalance = mean > 0.0 ? v[1] / mean : 1.0;
+    double sums[3] = {(double)st.bytes, (double)st.messages, (double)st.migrated};
+    rbl_comm_sum_n(r->comm, sums, 3);
+    rep->comm_bytes = (uint64_t)sums[0], rep->comm_messages = (uint64_t)sums[1];
+    rep->migrated = (uint64_t)sums[2];
+    rep->partitions = st.partitions;
+}
+
+void rbl_run_ranks_end(rbl_run_ranks *r)
+{
+    rbl_domain_free(r->domain);
+    rbl_comm_free(r->comm);
+    memset(r, 0, sizeof *r);
+}

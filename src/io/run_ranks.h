@@ -1,0 +1,39 @@
+/* run_ranks.h — `rubble run` over several processes (run_ranks.c): with one process every call
+ * is the plain one (r->comm NULL). */
+#ifndef RBL_RUN_RANKS_H
+#define RBL_RUN_RANKS_H
+
+#include "../parallel/parallel_internal.h"
+#include "io_internal.h"
+#include "scene_internal.h"
+
+typedef struct rbl_run_ranks {
+    int rank, size;
+    rbl_comm *comm;     /* NULL with one process */
+    rbl_domain *domain; /* from rbl_run_ranks_spread */
+} rbl_run_ranks;
+
+/* How many processes the launcher started; over several, MPI started and the scene checked
+ * for what cannot run over several yet (an error on every rank, the same message). */
+int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, const rbl_run_options *opt,
+                        rbl_error *err);
+/* The simulation, built alike on every rank, spread over them (collective). */
+int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err);
+/* An error on any rank an error on all (collective; rc itself with one process). */
+int rbl_run_ranks_agree(rbl_run_ranks *r, int rc, rbl_error *err);
+/* The whole simulation's diagnostics. */
+void rbl_run_ranks_thermo(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t);
+/* rbl_sim_step; a failure on one rank mid-step stops the job with its message. */
+int rbl_run_ranks_step(rbl_run_ranks *r, rbl_sim *sim, uint64_t steps, rbl_error *err);
+/* All the grains, over the ranks. */
+size_t rbl_run_ranks_grains(rbl_run_ranks *r, const rbl_sim *sim);
+/* Frame `frame`: grains_NNNNNN.vtp, or each rank's piece grains_NNNNNN_R.vtp and rank 0's
+ * grains_NNNNNN.pvtp over them; *name (malloc'd) is what the series lists. */
+int rbl_run_ranks_frame(rbl_run_ranks *r, const char *dir, size_t frame, rbl_sim *sim,
+                        char **name, rbl_error *err);
+/* The report's figures of the ranks (ranks, time in exchanges, imbalance, traffic). */
+void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_run_report *rep);
+/* Before the simulation is destroyed. */
+void rbl_run_ranks_end(rbl_run_ranks *r);
+
+#endif
