@@ -580,9 +580,7 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     else if (sim->cfg.open && sim->cfg.escape > 0.0)
         alone = "an escape distance";
     for (int w = 0; !alone && w < sim->n_walls + sim->n_meshes; w++)
-        if (rbl_wall_pose_of(sim, w)->m.servo_axis[0] != 0.0 ||
-            rbl_wall_pose_of(sim, w)->m.servo_axis[1] != 0.0 ||
-            rbl_wall_pose_of(sim, w)->m.servo_axis[2] != 0.0)
+        if (rbl_wall_pose_of(sim, w)->m.servo) /* its load is a sum over every grain */
             alone = "a servo-controlled wall";
     int rc = RBL_OK;
     if (alone && P > 1)
