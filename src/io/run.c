@@ -593,6 +593,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rc = build(s, threads, opt->max_grains, &sim, &unit, err);
     }
     rc = rbl_run_ranks_agree(&ranks, rc, err);
+    /* over several processes: of all the grains, before each rank keeps its own */
+    const double contact_time = rc == RBL_OK ? rbl_sim_contact_time(sim) : 0.0;
     if (rc == RBL_OK)
         rc = rbl_run_ranks_spread(&ranks, s, sim, err);
     if (rc != RBL_OK) {
@@ -734,7 +736,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rep->open = s->cfg.open;
         rep->escape = s->cfg.escape;
         rep->dt = dt;
-        rep->contact_time = rbl_sim_contact_time(sim);
+        rep->contact_time = ranks.size > 1 ? contact_time : rbl_sim_contact_time(sim);
         rep->particle_steps_per_second = rep->seconds > 0.0 ? grain_steps / rep->seconds : 0.0;
         rep->max_overlap_ratio = t.max_overlap_ratio;
         rep->contacts = t.contacts;
