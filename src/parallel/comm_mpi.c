@@ -10,20 +10,32 @@
 struct rbl_comm {
     MPI_Comm comm;
     int rank, size;
-    int finalize; /* MPI was initialised by rbl_comm_create */
 };
+
+/* MPI, started here, ends as the process exits: Open MPI's MPI_Finalize waits for every rank,
+ * so no rank leaves before rank 0 has said why a run stopped (mpirun kills the others when
+ * one exits with an error, and rank 0 could be killed before it printed). */
+static void finalize_at_exit(void)
+{
+    int done = 0;
+    MPI_Finalized(&done);
+    if (!done)
+        MPI_Finalize();
+}
 
 int rbl_comm_create(rbl_comm **out, rbl_error *err)
 {
     int ready = 0;
     MPI_Initialized(&ready);
-    if (!ready && MPI_Init(NULL, NULL) != MPI_SUCCESS)
-        return rbl_error_set(err, RBL_EIO, "MPI could not be initialised");
+    if (!ready) {
+        if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+            return rbl_error_set(err, RBL_EIO, "MPI could not be initialised");
+        atexit(finalize_at_exit);
+    }
     rbl_comm *c = calloc(1, sizeof *c);
     if (!c)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     c->comm = MPI_COMM_WORLD;
-    c->finalize = !ready;
     MPI_Comm_rank(c->comm, &c->rank);
     MPI_Comm_size(c->comm, &c->size);
     *out = c;
@@ -32,10 +44,6 @@ int rbl_comm_create(rbl_comm **out, rbl_error *err)
 
 void rbl_comm_free(rbl_comm *c)
 {
-    if (!c)
-        return;
-    if (c->finalize)
-        MPI_Finalize();
     free(c);
 }
 

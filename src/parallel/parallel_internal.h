@@ -14,8 +14,8 @@
 
 typedef struct rbl_comm rbl_comm;
 
-/* The job's communicator: MPI_COMM_WORLD (MPI initialised here if the program has not), or
- * one rank. rbl_comm_free finalises MPI if rbl_comm_create initialised it. */
+/* The job's communicator: MPI_COMM_WORLD (MPI initialised here if the program has not, and
+ * then finalised when the process exits), or one rank. */
 int rbl_comm_create(rbl_comm **out, rbl_error *err);
 void rbl_comm_free(rbl_comm *c);
 int rbl_comm_rank(const rbl_comm *c);
