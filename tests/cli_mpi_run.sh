@@ -1,7 +1,8 @@
 #!/bin/sh
 # `mpirun -np P rubble run` (issue 13): the settle, hopper (mesh walls) and drum (a turning
 # mesh) examples over 2 and 3 processes write what one process writes: thermo.csv's every
-# column, and each frame as a .pvtp over one piece per rank holding all the grains. What does
+# column, and each frame as a .pvtp over one piece per rank holding all the grains; so does a
+# lattice whose grains touch from the start on 3. What does
 # not run over several processes yet (a pour source; any command but run) is refused once, by
 # rank 0, every process exits non-zero and no output folder is made.
 . "$(dirname "$0")/cli_run_common.sh"
@@ -11,10 +12,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 mpi() { "$MPIEXEC" --allow-run-as-root --oversubscribe -np "$@"; }
 
 for ex in settle hopper drum; do
-    "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 1500 --output "${ex}_1" --quiet > "${ex}_1.txt" \
+    "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 800 --output "${ex}_1" --quiet > "${ex}_1.txt" \
         || fail "$ex on one process"
     for np in 2 3; do
-        mpi "$np" "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 1500 --output "${ex}_$np" --quiet \
+        mpi "$np" "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 800 --output "${ex}_$np" --quiet \
             > "${ex}_$np.txt" || fail "$ex on $np processes"
         cmp -s "${ex}_1/thermo.csv" "${ex}_$np/thermo.csv" \
             || { diff "${ex}_1/thermo.csv" "${ex}_$np/thermo.csv" | head -5; fail "$ex: thermo.csv differs on $np"; }
@@ -29,6 +30,32 @@ for ex in settle hopper drum; do
     done
     echo "ok: $ex on 2 and 3 processes: thermo.csv as one process's; $(grep processes "${ex}_3.txt" | cut -c16-120)..."
 done
+
+# grains touching at the start (a lattice pressed 0.2 % together, friction): the contacts'
+# springs start at the first force evaluation, which must happen once, after the spread
+awk 'BEGIN { print "# x y z radius vx vy vz"; s = 0.001996; srand(5)
+    for (k = 0; k < 5; k++) for (j = 0; j < 8; j++) for (i = 0; i < 8; i++)
+        printf "%.9g %.9g %.9g 0.001 %.4g %.4g 0\n", (i + 0.5) * s, (j + 0.5) * s,
+               0.000998 + k * s, 0.05 * (rand() - 0.5), 0.05 * (rand() - 0.5) }' > packed.txt
+cat > packed.yaml <<YAML
+domain: {min: [0, 0, -0.001], max: [0.016, 0.016, 0.03], periodic: [x, y]}
+gravity: [0, 0, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, damping: linear, tangential: spring, kn: 2000, restitution: 0.5,
+          friction: 0.5}
+walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
+grains:
+  - file: packed.txt
+run: {steps: 600, dt: auto, c: 0.05}
+output: {folder: out, every: 0.001}
+YAML
+"$RUBBLE" run packed.yaml --output packed_1 --quiet > packed_1.txt || fail "packed on one process"
+mpi 3 "$RUBBLE" run packed.yaml --output packed_3 --quiet > packed_3.txt || fail "packed on 3"
+touching=$(sed -n 2p packed_1/thermo.csv | cut -d, -f10)
+[ "$touching" -gt 0 ] || fail "packed: no contact at the start"
+cmp -s packed_1/thermo.csv packed_3/thermo.csv \
+    || { diff packed_1/thermo.csv packed_3/thermo.csv | head -5; fail "packed: thermo.csv differs on 3"; }
+echo "ok: a packed lattice ($touching contacts at the start) on 3 processes: thermo.csv as one process's"
 
 # refused: a pour source, and any command but run
 mpi 2 "$RUBBLE" run "$EXAMPLES/pour.yaml" --output pour > out.txt 2> pour.txt && fail "a pour ran on 2"

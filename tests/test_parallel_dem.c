@@ -5,8 +5,11 @@
  * history, reordering every 100 steps); a hot frictional Hertz gas, fully periodic, with the
  * synchronized integrator, where grains cross rank boundaries and periodic sides many times;
  * two grains colliding, so that most ranks hold nothing. The diagnostics summed over the ranks
- * count the same contacts and listed pairs and find the same energies. Also: a scene with clumps is refused
- * on more than one rank with a message naming them. */
+ * count the same contacts and listed pairs and find the same energies. The pile spread only
+ * after 4000 steps on one process (its contacts' histories handed over, as from a checkpoint)
+ * ends the same too. Also: a scene with clumps is refused
+ * on more than one rank with a message naming them, and a simulation whose grains moved since
+ * its last neighbour build cannot be spread. */
 #include "dem_test_util.h"
 
 #include "base/base_internal.h"
@@ -88,7 +91,10 @@ static rbl_sim *two(void)
 }
 
 /* The scene run on one process and over all ranks; rank 0 compares every grain's state. */
-static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), uint64_t steps)
+/* before: steps run on every rank as one process first, so that the simulation spread holds
+ * contact histories (as one loaded from a checkpoint does). */
+static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), uint64_t before,
+                      uint64_t steps)
 {
     const int rank = rbl_comm_rank(c), size = rbl_comm_size(c);
     rbl_sim *one = NULL;
@@ -97,6 +103,16 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         dem_step(one, steps);
     }
     rbl_sim *sim = scene();
+    if (before) { /* then on to the next step that rebuilds: a sim is spread at a build */
+        dem_step(sim, before);
+        rbl_sim_timers tm0, tm1;
+        rbl_sim_timers_get(sim, &tm0);
+        do {
+            dem_step(sim, 1), before++;
+            rbl_sim_timers_get(sim, &tm1);
+        } while (tm1.rebuilds == tm0.rebuilds);
+    }
+    steps -= before;
     rbl_domain *d = NULL;
     rbl_error err = {0};
     ASSERT_OK(rbl_domain_create(&d, c, sim, &err));
@@ -136,10 +152,11 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         rbl_sim_thermo(one, &t);
         rbl_sim_timers tm;
         rbl_sim_timers_get(one, &tm);
-        printf("%s on %d rank%s: %zu grains, %llu steps, %zu touching at the end, %llu builds; "
+        printf("%s on %d rank%s (after %llu steps on each): %zu grains, %llu steps, %zu touching at the end, %llu builds; "
                "%.0f partitions, %.0f grains migrated, %.0f ghosts held at the end, %.0f bytes "
                "sent; grains that differ from one process: %zu\n",
-               name, size, size > 1 ? "s" : "", all.n, (unsigned long long)steps, t.contacts,
+               name, size, size > 1 ? "s" : "", (unsigned long long)before, all.n,
+               (unsigned long long)(before + steps), t.contacts,
                (unsigned long long)tm.rebuilds, parts, moved, ghosts, bytes, differ);
         ASSERT_TRUE(differ == 0);
         /* the diagnostics: counts exact (each pair counted once, by its lower id's rank), sums
@@ -183,6 +200,20 @@ static void refused(rbl_comm *c)
         rbl_domain_free(d);
     }
     rbl_sim_destroy(sim);
+
+    /* a simulation whose grains moved since its last build cannot be spread, on any count */
+    sim = thrown_pile();
+    rbl_sim_timers tm0, tm1;
+    do {
+        rbl_sim_timers_get(sim, &tm0);
+        dem_step(sim, 1);
+        rbl_sim_timers_get(sim, &tm1);
+    } while (tm1.rebuilds != tm0.rebuilds);
+    rc = rbl_domain_create(&d, c, sim, &err);
+    ASSERT_TRUE(rc == RBL_EINVAL && d == NULL && strstr(err.message, "moved since its last build"));
+    if (rbl_comm_rank(c) == 0)
+        printf("refused: %s\n", err.message);
+    rbl_sim_destroy(sim);
 }
 
 int main(void)
@@ -190,9 +221,10 @@ int main(void)
     rbl_comm *c = NULL;
     rbl_error err = {0};
     ASSERT_OK(rbl_comm_create(&c, &err));
-    same_bits(c, "pile", thrown_pile, 6000);
-    same_bits(c, "gas", gas, 2000);
-    same_bits(c, "two grains", two, 3000);
+    same_bits(c, "pile", thrown_pile, 0, 6000);
+    same_bits(c, "pile", thrown_pile, 4000, 6000); /* spread with 300 contacts' histories */
+    same_bits(c, "gas", gas, 0, 2000);
+    same_bits(c, "two grains", two, 0, 3000);
     refused(c);
     rbl_comm_free(c);
     return 0;

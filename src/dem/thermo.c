@@ -47,12 +47,13 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         elastic = NAN;
     const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
     size_t listed = 0; /* a pair with another process's grain counts where its lower id is */
-    for (size_t q = 0; q < pl->n; q++)
-        listed += pl->i[q] < g->n;
-    for (size_t q = 0; packed && q < pl->n; q++) {
+    for (size_t q = 0; q < pl->n; q++) {
         rbl_contact_geom geo;
         double l1, l2;
-        if (!pl->touch[q] || pl->i[q] >= g->n ||
+        if (pl->i[q] >= g->n)
+            continue;
+        listed++;
+        if (!packed || !pl->touch[q] ||
             !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q,
                                                 rbl_pair_reach(sim, q), &geo, &l1, &l2))
             continue;

@@ -154,8 +154,8 @@ static double spin_unit(const rbl_scene *s, const rbl_sim *sim)
     return R > 0.0 ? sqrt(G * mass / (R * R * R)) : 0.0;
 }
 
-static int build(const rbl_scene *s, int threads, size_t max_grains, rbl_sim **out,
-                 double *unit, rbl_error *err)
+static int build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
+                 rbl_sim **out, double *unit, double *contact_time, rbl_error *err)
 {
     rbl_sim_config cfg = s->cfg;
     if (threads > 0)
@@ -249,13 +249,18 @@ static int build(const rbl_scene *s, int threads, size_t max_grains, rbl_sim **o
         rbl_scene_error_at(s, s->at_grains, err);
         goto fail;
     }
+    /* over several processes: of all the grains, before each rank keeps its own; then spread
+       before the first force evaluation, which the preparation makes */
+    *contact_time = rbl_sim_contact_time(sim);
+    if ((rc = rbl_run_ranks_spread(ranks, s, sim, err)) != RBL_OK)
+        goto fail;
     if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) {
         if (rc == RBL_EINVAL) /* the grid the domain makes (a periodic side too short) */
             rbl_scene_error_at(s, s->at_domain, err);
         goto fail;
     }
     rbl_thermo t;
-    rbl_sim_thermo(sim, &t); /* grains placed into each other (walls: checked above) */
+    rbl_run_ranks_thermo(ranks, sim, &t); /* grains placed into each other (walls: checked) */
     if (t.max_overlap_ratio > RBL_START_OVERLAP_MAX && t.max_overlap_ids[1] != UINT32_MAX) {
         rc = rbl_error_set(err, RBL_EINVAL,
                            "grains %u and %u overlap at the start by %.3g of the smaller "
@@ -269,6 +274,8 @@ static int build(const rbl_scene *s, int threads, size_t max_grains, rbl_sim **o
     *out = sim;
     return RBL_OK;
 fail:
+    rbl_domain_free(ranks->domain); /* (spread: it points at sim) */
+    ranks->domain = NULL;
     rbl_sim_destroy(sim);
     return rc;
 }
@@ -571,7 +578,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     o.thermo_path = rbl_path_join(o.dir, "thermo.csv");
     rbl_pour_state *ps = calloc((size_t)s->n_sources + 1, sizeof *ps);
     rbl_sim *sim = NULL;
-    double unit = 1.0; /* of the spin */
+    double unit = 1.0;         /* of the spin */
+    double contact_time = 0.0; /* the shortest, of the grains at the start (several processes) */
     /* over several processes each takes one thread unless told: they share the cores */
     const int threads = opt->threads ? opt->threads : ranks.size > 1 && !s->cfg.threads ? 1 : 0;
     if (!o.pvd_path || !o.thermo_path || !ps) {
@@ -590,13 +598,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         if (rc == RBL_OK)
             rbl_sim_set_max_grains(sim, opt->max_grains);
     } else {
-        rc = build(s, threads, opt->max_grains, &sim, &unit, err);
+        rc = build(s, &ranks, threads, opt->max_grains, &sim, &unit, &contact_time, err);
     }
-    rc = rbl_run_ranks_agree(&ranks, rc, err);
-    /* over several processes: of all the grains, before each rank keeps its own */
-    const double contact_time = rc == RBL_OK ? rbl_sim_contact_time(sim) : 0.0;
-    if (rc == RBL_OK)
-        rc = rbl_run_ranks_spread(&ranks, s, sim, err);
     if (rc != RBL_OK) {
         free(ps);
         outputs_free(&o);

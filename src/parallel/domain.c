@@ -35,8 +35,8 @@ struct rbl_domain {
     int rank, size;
     rbl_partition part;        /* box_lo NULL until the first build */
     double settled_top;        /* the heaviest rank's cost at the build after the partition */
-    rbl_history_rows start_pairs, start_walls; /* every history at the start, for the first
-                                                   build (each process keeps its grains') */
+    rbl_history_map start_pairs, start_walls; /* every history at the start (a checkpoint's),
+                                                  the first build's (then moved out) */
     size_t *send_start;        /* size + 1: the ghosts sent to rank q are send_index[start[q]..] */
     uint32_t *send_index;
     size_t send_cap;
@@ -288,6 +288,12 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     const int P = d->size;
     const size_t per = MIGRANT_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0);
     const size_t pw = rbl_hist_width(&sim->cfg.law), ww = rbl_wall_hist_width(&sim->cfg.law);
+    if (d->start_pairs.key) { /* the first build: the lists were emptied, the histories kept */
+        rbl_history_free(pairs), rbl_history_free(walls);
+        *pairs = d->start_pairs, *walls = d->start_walls;
+        memset(&d->start_pairs, 0, sizeof d->start_pairs);
+        memset(&d->start_walls, 0, sizeof d->start_walls);
+    }
     int *dest = malloc((g->n ? g->n : 1) * sizeof *dest);
     int rc = rbl_comm_agree(d->comm, dest ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
                                                                     "out of memory for %zu "
@@ -383,13 +389,6 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     }
     free(recv);
     d->stats.migrated += arriving;
-    if (rc == RBL_OK && d->start_pairs.width) { /* the first build: the histories at the start */
-        rc = rbl_history_map_add(&sim->cfg.law, pairs, &d->start_pairs, err);
-        if (rc == RBL_OK)
-            rc = rbl_history_map_add(&sim->cfg.law, walls, &d->start_walls, err);
-        rbl_history_rows_free(&d->start_pairs), rbl_history_rows_free(&d->start_walls);
-        d->start_pairs.width = d->start_walls.width = 0;
-    }
     if (rc == RBL_OK)
         rc = rbl_history_map_add(&sim->cfg.law, pairs, &pin, err);
     if (rc == RBL_OK)
@@ -588,6 +587,13 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
                            "%s cannot yet run over several processes: run this scene on one "
                            "(without mpirun)",
                            alone);
+    /* spreading needs a neighbour build, and one that one process would not make changes the
+       run (a periodic wrap moves a grain's bits): only where one process has just built */
+    else if (sim->prepared && sim->max_disp2 != 0.0)
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "a simulation is spread over processes before its first step or right "
+                           "after a step that rebuilt its neighbour list; its grains have moved "
+                           "since its last build");
     rbl_domain *d = rc == RBL_OK ? calloc(1, sizeof *d) : NULL;
     if (rc == RBL_OK && d) {
         d->send_start = calloc((size_t)P + 1, sizeof *d->send_start);
@@ -596,26 +602,12 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     }
     if (rc == RBL_OK && (!d || !d->send_start || !d->recv_count || !d->sb))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    /* the histories of the grains as loaded (a checkpoint's), for the first build */
-    rbl_history_map pm = {0}, wm = {0};
-    if (rc == RBL_OK) {
-        d->start_pairs.width = rbl_hist_width(&sim->cfg.law);
-        d->start_walls.width = rbl_wall_hist_width(&sim->cfg.law);
-        rc = rbl_history_collect_pairs(sim, &pm, err);
-        if (rc == RBL_OK)
-            rc = rbl_history_collect_walls(sim, &wm, err);
-    }
-    if (rc == RBL_OK) {
-        for (int x = 0; x < 2 && rc == RBL_OK; x++) {
-            const rbl_history_map *m = x ? &wm : &pm;
-            rbl_history_rows *rows = x ? &d->start_walls : &d->start_pairs;
-            for (size_t s = 0; m->key && s <= m->mask && rc == RBL_OK; s++)
-                for (size_t e = m->start[s]; e < m->start[s + 1] && rc == RBL_OK; e++)
-                    rc = rbl_history_rows_push(rows, m->key[s], m->other[e],
-                                               m->hist + m->width * e, err);
-        }
-    }
-    rbl_history_free(&pm), rbl_history_free(&wm);
+    /* the histories of the grains as loaded (a checkpoint's), for the first build: every
+       rank holds them all until then, and sends those of the grains it gives away */
+    if (rc == RBL_OK)
+        rc = rbl_history_collect_pairs(sim, &d->start_pairs, err);
+    if (rc == RBL_OK)
+        rc = rbl_history_collect_walls(sim, &d->start_walls, err);
     rc = rbl_comm_agree(comm, rc, err);
     if (rc != RBL_OK) {
         rbl_domain_free(d);
@@ -643,11 +635,22 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     }
     /* the lists held the grains as they were: nothing of them is read again */
     sim->pairs.n = 0, sim->pairs.grains = 0, sim->wpairs.n = 0;
-    sim->prepared = 0, sim->packed_fresh = 0, sim->forces_partial = 0;
-    sim->max_disp2 = INFINITY;
+    sim->packed_fresh = 0;
     d->peers = (rbl_sim_peers){d, peers_max, peers_agree, peers_migrate, peers_ghosts,
                                peers_refresh};
     sim->peers = &d->peers;
+    if (sim->prepared) { /* at a build: spread now; the forces of this step stay (each grain's
+                            are complete, and evaluating them again would advance the
+                            contacts' springs twice) */
+        rc = rbl_comm_agree(comm, rbl_neighbor_build(sim, err), err);
+        if (rc != RBL_OK) {
+            rbl_domain_free(d);
+            return rc;
+        }
+    } else { /* the first step's preparation builds, which spreads them */
+        sim->forces_partial = 0;
+        sim->max_disp2 = INFINITY;
+    }
     *out = d;
     return RBL_OK;
 }
@@ -659,7 +662,7 @@ void rbl_domain_free(rbl_domain *d)
     if (d->sim && d->sim->peers == &d->peers)
         d->sim->peers = NULL;
     rbl_partition_free(&d->part);
-    rbl_history_rows_free(&d->start_pairs), rbl_history_rows_free(&d->start_walls);
+    rbl_history_free(&d->start_pairs), rbl_history_free(&d->start_walls);
     free(d->send_start), free(d->send_index), free(d->recv_count), free(d->sb);
     free(d->out), free(d->in);
     free(d);

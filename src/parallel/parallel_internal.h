@@ -76,8 +76,10 @@ int rbl_partition_boxes(rbl_comm *c, size_t n, const double *pos, const double *
 int rbl_partition_rank_of(const rbl_partition *p, const double x[3]);
 
 /* One simulation over the ranks (domain.c, docs/parallel.md). Collective: every rank passes
- * its sim holding the same grains (read from the same scene or checkpoint); each keeps a share,
- * and the first step's neighbour build sends every grain to the rank whose box holds it.
+ * its sim holding the same grains (read from the same scene or checkpoint), before its first
+ * step or right after a step that rebuilt its neighbour list (otherwise refused: the build that
+ * spreads it would be one that one process does not make); each keeps a share, and a
+ * neighbour build, then or at the first step, sends every grain to the rank whose box holds it.
  * Refused, with a message naming it, for what does not run over several ranks yet. From then
  * on rbl_sim_step on every rank advances the one simulation. */
 typedef struct rbl_domain rbl_domain;
