@@ -44,8 +44,16 @@ int main(int argc, char **argv)
         return cmd_calibrate(argc - 1, argv + 1);
     if (strcmp(cmd, "clump") == 0)
         return cmd_clump(argc - 1, argv + 1);
-    if (strcmp(cmd, "run") == 0)
-        return cmd_run(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0) {
+        if (ranks > 1 && rbl_parallel_begin() != RBL_OK) {
+            fprintf(stderr, "rubble: MPI could not be initialised\n");
+            return EXIT_FAILURE;
+        }
+        int status = cmd_run(argc - 1, argv + 1);
+        if (ranks > 1) /* after rank 0 has reported: every rank waits there for the others */
+            rbl_parallel_end();
+        return status;
+    }
     if (strcmp(cmd, "contacts") == 0)
         return cmd_contacts(argc - 1, argv + 1);
     if (strcmp(cmd, "generate") == 0)

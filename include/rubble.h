@@ -702,6 +702,11 @@ typedef struct rbl_run_report {
  * its environment (1 when none), and this one's rank. Runs over several processes are not yet
  * distributed (docs/parallel.md): the program refuses to start as several. */
 RBL_API int rbl_launched_ranks(int *rank);
+/* A program that runs over several processes may hold MPI itself across rbl_scene_run (which
+ * otherwise starts and ends it): begin before, end after it has reported, on every rank, so
+ * that no rank exits before rank 0 has said why a run stopped. No-ops without MPI. */
+RBL_API int rbl_parallel_begin(void);
+RBL_API void rbl_parallel_end(void);
 
 RBL_API int rbl_scene_run(const rbl_scene *scene, const rbl_run_options *options,
                           rbl_run_report *report, rbl_error *err);

@@ -10,16 +10,27 @@
 struct rbl_comm {
     MPI_Comm comm;
     int rank, size;
+    int finalize; /* MPI was initialised by rbl_comm_create */
 };
 
-/* MPI, started here, ends as the process exits: Open MPI's MPI_Finalize waits for every rank,
- * so no rank leaves before rank 0 has said why a run stopped (mpirun kills the others when
- * one exits with an error, and rank 0 could be killed before it printed). */
-static void finalize_at_exit(void)
+/* The program's own bracket around MPI (cli/main.c around `rubble run`): MPI stays up after
+ * the run's communicator is freed, until the program has said why a run stopped; Open MPI's
+ * MPI_Finalize then waits for every rank, so none exits (and makes mpirun kill the others)
+ * before rank 0 has printed. Not at exit: a rank that exits alone on an error would wait
+ * there for ranks that wait for it. */
+int rbl_parallel_begin(void)
 {
-    int done = 0;
+    int ready = 0;
+    MPI_Initialized(&ready);
+    return ready || MPI_Init(NULL, NULL) == MPI_SUCCESS ? RBL_OK : RBL_EIO;
+}
+
+void rbl_parallel_end(void)
+{
+    int ready = 0, done = 0;
+    MPI_Initialized(&ready);
     MPI_Finalized(&done);
-    if (!done)
+    if (ready && !done)
         MPI_Finalize();
 }
 
@@ -27,15 +38,13 @@ int rbl_comm_create(rbl_comm **out, rbl_error *err)
 {
     int ready = 0;
     MPI_Initialized(&ready);
-    if (!ready) {
-        if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
-            return rbl_error_set(err, RBL_EIO, "MPI could not be initialised");
-        atexit(finalize_at_exit);
-    }
+    if (!ready && MPI_Init(NULL, NULL) != MPI_SUCCESS)
+        return rbl_error_set(err, RBL_EIO, "MPI could not be initialised");
     rbl_comm *c = calloc(1, sizeof *c);
     if (!c)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     c->comm = MPI_COMM_WORLD;
+    c->finalize = !ready;
     MPI_Comm_rank(c->comm, &c->rank);
     MPI_Comm_size(c->comm, &c->size);
     *out = c;
@@ -44,6 +53,8 @@ int rbl_comm_create(rbl_comm **out, rbl_error *err)
 
 void rbl_comm_free(rbl_comm *c)
 {
+    if (c && c->finalize)
+        rbl_parallel_end();
     free(c);
 }
 

@@ -15,7 +15,7 @@
 typedef struct rbl_comm rbl_comm;
 
 /* The job's communicator: MPI_COMM_WORLD (MPI initialised here if the program has not, and
- * then finalised when the process exits), or one rank. */
+ * then finalised by rbl_comm_free), or one rank. */
 int rbl_comm_create(rbl_comm **out, rbl_error *err);
 void rbl_comm_free(rbl_comm *c);
 int rbl_comm_rank(const rbl_comm *c);
