@@ -12,10 +12,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 mpi() { "$MPIEXEC" --allow-run-as-root --oversubscribe -np "$@"; }
 
 for ex in settle hopper drum; do
-    "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 800 --output "${ex}_1" --quiet > "${ex}_1.txt" \
+    "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 500 --output "${ex}_1" --quiet > "${ex}_1.txt" \
         || fail "$ex on one process"
     for np in 2 3; do
-        mpi "$np" "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 800 --output "${ex}_$np" --quiet \
+        mpi "$np" "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 500 --output "${ex}_$np" --quiet \
             > "${ex}_$np.txt" || fail "$ex on $np processes"
         cmp -s "${ex}_1/thermo.csv" "${ex}_$np/thermo.csv" \
             || { diff "${ex}_1/thermo.csv" "${ex}_$np/thermo.csv" | head -5; fail "$ex: thermo.csv differs on $np"; }
@@ -46,7 +46,7 @@ contact: {normal: linear, damping: linear, tangential: spring, kn: 2000, restitu
 walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
 grains:
   - file: packed.txt
-run: {steps: 600, dt: auto, c: 0.05}
+run: {steps: 400, dt: auto, c: 0.05}
 output: {folder: out, every: 0.001}
 YAML
 "$RUBBLE" run packed.yaml --output packed_1 --quiet > packed_1.txt || fail "packed on one process"
