@@ -2,13 +2,18 @@
  * mpirun on 2, 3 and 4 ranks) ends in the same bits as the same scene on one process: every
  * grain's position, velocity and spin, compared by id. Scenes: a polydisperse pile thrown
  * sideways onto a floor between periodic sides (friction, rolling resistance with its spring
- * history, reordering every 100 steps); a hot frictional Hertz gas, fully periodic, with the
- * synchronized integrator, where grains change rank (950 times on 4 ranks); two grains colliding, so that most ranks hold nothing. The diagnostics summed over the ranks
- * count the same contacts and listed pairs and find the same energies. The pile spread only
- * after 4000 steps on one process (its contacts' histories handed over, as from a checkpoint)
- * ends the same too. Also: a scene with clumps is refused
- * on more than one rank with a message naming them, and a simulation whose grains moved since
- * its last neighbour build cannot be spread. */
+ * history, reordering every 100 steps), also onto a floor that tilts and shakes; a hot
+ * frictional Hertz gas, fully periodic, with the synchronized integrator, where grains change
+ * rank (950 times on 4 ranks); two grains colliding, so that most ranks hold nothing. The
+ * diagnostics summed over the ranks count the same contacts and listed pairs and find the
+ * same energies.
+ *
+ * Checkpoints from P processes to Q: midway every run is gathered onto rank 0, which writes a
+ * checkpoint, and spread again; rank 0 then restarts from that file alone and ends in the same
+ * bits. The pile and the gas are also run on one process first and written to a checkpoint
+ * between two neighbour builds, which every rank loads and spreads (its contact histories
+ * handed over, its next build where one process makes it). A scene with self-gravity is
+ * refused on more than one rank with a message naming it. */
 #include "dem_test_util.h"
 
 #include "base/base_internal.h"
@@ -20,7 +25,7 @@ static double uniform(uint64_t *s) { return rand01(s); }
 
 /* A pile: 490 grains of radius 0.4-0.6 mm on a jittered lattice above a floor, thrown
  * down and sideways, in a box periodic along x and y. */
-static rbl_sim *thrown_pile(void)
+static rbl_sim *pile_on(int tilting)
 {
     const double L = 0.00875, H = 0.03;
     rbl_sim_config cfg = dem_config(0.0, L, 2500.0, 0.0, 2e-6);
@@ -38,6 +43,12 @@ static rbl_sim *thrown_pile(void)
     rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
     rbl_error err = {0};
     ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    if (tilting) { /* about y through the floor's middle, and up and down by 0.1 mm at 200 Hz */
+        rbl_wall_motion m = {0};
+        m.axis[1] = 1.0, m.center[0] = m.center[1] = 0.5 * L, m.omega = 4.0;
+        m.amplitude[2] = 1e-4, m.frequency = 200.0;
+        ASSERT_OK(rbl_sim_set_wall_motion(sim, 0, &m, &err));
+    }
     uint64_t seed = 7;
     const double a = 1.25e-3;
     for (int z = 0; z < 10; z++)
@@ -52,6 +63,9 @@ static rbl_sim *thrown_pile(void)
             }
     return sim;
 }
+
+static rbl_sim *thrown_pile(void) { return pile_on(0); }
+static rbl_sim *tilting_pile(void) { return pile_on(1); }
 
 /* A gas: 512 grains of radius 0.5 mm at up to 5 m/s in a periodic box of 12 mm, Hertz
  * contacts from the material, with friction, synchronized integrator. */
@@ -89,34 +103,95 @@ static rbl_sim *two(void)
     return sim;
 }
 
-/* The scene run on one process and over all ranks; rank 0 compares every grain's state. */
-/* before: steps run on every rank as one process first, so that the simulation spread holds
- * contact histories (as one loaded from a checkpoint does). */
+/* The whole simulation as one process holds it, rank 0 writing it to a checkpoint, then
+ * spread again (rbl_domain_collect, rbl_domain_scatter). */
+static void checkpoint_from_ranks(rbl_domain *d, rbl_comm *c, rbl_sim *sim, const char *path)
+{
+    rbl_error err = {0};
+    ASSERT_OK(rbl_domain_collect(d, &err));
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    if (rbl_comm_rank(c) == 0)
+        ASSERT_OK(rbl_sim_save(sim, path, &err));
+    else
+        ASSERT_TRUE(v.n == 0);
+    ASSERT_OK(rbl_domain_scatter(d, &err));
+}
+
+/* Rank 0's state of every grain by id (9 doubles: position, velocity, spin) from one process's
+ * sim; ids are 0..n-1 here. */
+static double *by_id(rbl_sim *one, size_t *n)
+{
+    rbl_grains_view v;
+    rbl_sim_grains(one, &v);
+    double *ref = malloc(9 * (v.n ? v.n : 1) * sizeof *ref);
+    for (size_t k = 0; k < v.n; k++) {
+        ASSERT_TRUE(v.id[k] < v.n);
+        for (int a = 0; a < 3; a++) {
+            ref[9 * v.id[k] + a] = v.pos[3 * k + a];
+            ref[9 * v.id[k] + 3 + a] = v.vel[3 * k + a];
+            ref[9 * v.id[k] + 6 + a] = v.omega[3 * k + a];
+        }
+    }
+    *n = v.n;
+    return ref;
+}
+
+static size_t differing(const double *a, const double *b, size_t n)
+{
+    size_t differ = 0;
+    for (size_t k = 0; k < n; k++)
+        differ += memcmp(a + 9 * k, b + 9 * k, 9 * sizeof *a) != 0;
+    return differ;
+}
+
+/* The scene run on one process and over all ranks; rank 0 compares every grain's state.
+ * before: steps run on every rank as one process first, on to a step that does not rebuild,
+ * written by rank 0 to a checkpoint that every rank loads and spreads. Midway the run writes
+ * a checkpoint from all ranks, from which rank 0 alone runs to the end. */
 static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), uint64_t before,
                       uint64_t steps)
 {
     const int rank = rbl_comm_rank(c), size = rbl_comm_size(c);
+    rbl_error err = {0};
+    char start[96], mid[96];
+    snprintf(start, sizeof start, "pdem_%s_%d_%llu_start.bin", name, size,
+             (unsigned long long)before);
+    snprintf(mid, sizeof mid, "pdem_%s_%d_%llu_mid.bin", name, size, (unsigned long long)before);
+    for (char *p = start; *p; p++)
+        *p = *p == ' ' ? '_' : *p;
+    for (char *p = mid; *p; p++)
+        *p = *p == ' ' ? '_' : *p;
     rbl_sim *one = NULL;
     if (rank == 0) {
         one = scene();
         dem_step(one, steps);
     }
     rbl_sim *sim = scene();
-    if (before) { /* then on to the next step that rebuilds: a sim is spread at a build */
+    int between_builds = 0;
+    if (before) {
         dem_step(sim, before);
         rbl_sim_timers tm0, tm1;
-        rbl_sim_timers_get(sim, &tm0);
         do {
+            rbl_sim_timers_get(sim, &tm0);
             dem_step(sim, 1), before++;
             rbl_sim_timers_get(sim, &tm1);
-        } while (tm1.rebuilds == tm0.rebuilds);
+        } while (tm1.rebuilds != tm0.rebuilds);
+        between_builds = 1;
+        if (rank == 0)
+            ASSERT_OK(rbl_sim_save(sim, start, &err));
+        rbl_sim_destroy(sim);
+        rbl_comm_sum(c, 0.0); /* (a barrier: the file is whole) */
+        ASSERT_OK(rbl_sim_load(start, &sim, &err));
     }
     steps -= before;
     rbl_domain *d = NULL;
-    rbl_error err = {0};
     ASSERT_OK(rbl_domain_create(&d, c, sim, &err));
-    for (int part = 0; part < 4; part++) /* in parts: the closing half kicks between calls */
-        dem_step(sim, steps / 4 + (part == 3 ? steps % 4 : 0));
+    const uint64_t part1 = steps / 4 + 3, rest = steps - part1;
+    dem_step(sim, part1); /* in parts: the closing half kicks between calls */
+    checkpoint_from_ranks(d, c, sim, mid);
+    for (int part = 0; part < 3; part++)
+        dem_step(sim, rest / 3 + (part == 2 ? rest % 3 : 0));
     rbl_gathered all;
     ASSERT_OK(rbl_domain_gather(d, &all, &err));
     rbl_thermo whole;
@@ -128,36 +203,38 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
     double bytes = rbl_comm_sum(c, (double)st.bytes);
     double parts = rbl_comm_max(c, (double)st.partitions);
     if (rank == 0) {
-        rbl_grains_view v;
-        rbl_sim_grains(one, &v);
-        ASSERT_EQ_INT(all.n, v.n);
-        double *ref = malloc(9 * (v.n ? v.n : 1) * sizeof *ref);
-        uint32_t *ids = malloc((v.n ? v.n : 1) * sizeof *ids);
-        size_t differ = 0;
-        for (size_t k = 0; k < v.n; k++) { /* ids are 0..n-1 here */
-            ASSERT_TRUE(v.id[k] < v.n);
-            ids[v.id[k]] = v.id[k];
-            for (int a = 0; a < 3; a++) {
-                ref[9 * v.id[k] + a] = v.pos[3 * k + a];
-                ref[9 * v.id[k] + 3 + a] = v.vel[3 * k + a];
-                ref[9 * v.id[k] + 6 + a] = v.omega[3 * k + a];
-            }
-        }
-        for (size_t k = 0; k < all.n; k++) {
-            ASSERT_TRUE(all.id[k] == ids[k]);
-            differ += memcmp(all.state + 9 * k, ref + 9 * k, 9 * sizeof *ref) != 0;
-        }
+        size_t n = 0;
+        double *ref = by_id(one, &n);
+        ASSERT_EQ_INT(all.n, n);
+        for (size_t k = 0; k < all.n; k++)
+            ASSERT_TRUE(all.id[k] == k);
+        size_t differ = differing(all.state, ref, n);
+        /* from the checkpoint written midway by all the ranks, on one process */
+        rbl_sim *resumed = NULL;
+        ASSERT_OK(rbl_sim_load(mid, &resumed, &err));
+        dem_step(resumed, rest);
+        size_t m = 0;
+        double *again = by_id(resumed, &m);
+        ASSERT_EQ_INT(m, n);
+        size_t differ_resumed = differing(again, ref, n);
         rbl_thermo t;
         rbl_sim_thermo(one, &t);
         rbl_sim_timers tm;
         rbl_sim_timers_get(one, &tm);
-        printf("%s on %d rank%s (after %llu steps on each): %zu grains, %llu steps, %zu touching at the end, %llu builds; "
-               "%.0f partitions, %.0f grains migrated, %.0f ghosts held at the end, %.0f bytes "
-               "sent; grains that differ from one process: %zu\n",
-               name, size, size > 1 ? "s" : "", (unsigned long long)before, all.n,
+        char from[96] = "";
+        if (between_builds)
+            snprintf(from, sizeof from, " from one process's checkpoint at step %llu, between "
+                     "builds", (unsigned long long)before);
+        printf("%s on %d rank%s%s: %zu grains, "
+               "%llu steps, %zu touching at the end, %llu builds; %.0f partitions, %.0f grains "
+               "migrated, %.0f ghosts held at the end, %.0f bytes sent; grains that differ from "
+               "one process: %zu; resumed alone from the ranks' checkpoint at step %llu: %zu\n",
+               name, size, size > 1 ? "s" : "", from, all.n,
                (unsigned long long)(before + steps), t.contacts,
-               (unsigned long long)tm.rebuilds, parts, moved, ghosts, bytes, differ);
+               (unsigned long long)tm.rebuilds, parts, moved, ghosts, bytes, differ,
+               (unsigned long long)(before + part1), differ_resumed);
         ASSERT_TRUE(differ == 0);
+        ASSERT_TRUE(differ_resumed == 0);
         /* the diagnostics: counts exact (each pair counted once, by its lower id's rank), sums
            up to their order */
         ASSERT_EQ_INT(whole.grains, t.grains);
@@ -171,7 +248,11 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         for (size_t w = 0; w < t.n_walls; w++)
             ASSERT_NEAR(whole.wall_force[3 * w + 2], t.wall_force[3 * w + 2],
                         1e-9 * fabs(t.wall_force[3 * w + 2]));
-        free(ref), free(ids);
+        free(ref), free(again);
+        rbl_sim_destroy(resumed);
+        remove(mid);
+        if (between_builds)
+            remove(start);
     }
     rbl_gathered_free(&all);
     rbl_domain_free(d);
@@ -199,20 +280,6 @@ static void refused(rbl_comm *c)
         rbl_domain_free(d);
     }
     rbl_sim_destroy(sim);
-
-    /* a simulation whose grains moved since its last build cannot be spread, on any count */
-    sim = thrown_pile();
-    rbl_sim_timers tm0, tm1;
-    do {
-        rbl_sim_timers_get(sim, &tm0);
-        dem_step(sim, 1);
-        rbl_sim_timers_get(sim, &tm1);
-    } while (tm1.rebuilds != tm0.rebuilds);
-    rc = rbl_domain_create(&d, c, sim, &err);
-    ASSERT_TRUE(rc == RBL_EINVAL && d == NULL && strstr(err.message, "moved since its last build"));
-    if (rbl_comm_rank(c) == 0)
-        printf("refused: %s\n", err.message);
-    rbl_sim_destroy(sim);
 }
 
 int main(void)
@@ -222,7 +289,9 @@ int main(void)
     ASSERT_OK(rbl_comm_create(&c, &err));
     same_bits(c, "pile", thrown_pile, 0, 2500);
     same_bits(c, "pile", thrown_pile, 1500, 2500); /* spread mid-contact */
+    same_bits(c, "tilting pile", tilting_pile, 0, 2500);
     same_bits(c, "gas", gas, 0, 800);
+    same_bits(c, "gas", gas, 300, 800);
     same_bits(c, "two grains", two, 0, 3000);
     refused(c);
     rbl_comm_free(c);

@@ -387,6 +387,12 @@ void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
 
 /* neighbor.c — the Verlet pair list from the shared grid; reorders grains by cell. */
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err);
+/* The lists of the last build made again, for the grains where they were then (pos_build) and
+ * the walls where they were then, with the histories held, the grains left where they are now
+ * and the rebuild schedule kept: the run goes on as if nothing happened. So a simulation is
+ * spread over processes, or gathered onto one, at any step (src/parallel/domain.c), where a
+ * build of its own would wrap periodic positions when one process would not. */
+int rbl_neighbor_rebuild_as_built(rbl_sim *sim, rbl_error *err);
 /* Room for n pairs and grains grains (growing, never shrinking). */
 int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, size_t hist_width,
                           rbl_error *err);
@@ -463,6 +469,8 @@ void rbl_walls_step(rbl_sim *sim, double t);
 void rbl_walls_servo(rbl_sim *sim);
 double rbl_walls_moved(const rbl_sim *sim);
 void rbl_walls_built(rbl_sim *sim);
+/* The walls where they were at the last neighbour build (rbl_neighbor_rebuild_as_built). */
+void rbl_walls_at_build(rbl_sim *sim);
 /* A wall's pose by its number (planes, then meshes). */
 rbl_wall_pose *rbl_wall_pose_of(rbl_sim *sim, int wall);
 

@@ -715,7 +715,9 @@ static int sort_room(rbl_sim *sim, size_t n, rbl_error *err)
     return RBL_OK;
 }
 
-int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
+/* A neighbour build; as_built: with the grains' positions swapped with their positions at the
+ * last build (both arrays move with the grains), which are kept (rbl_neighbor_rebuild_as_built). */
+static int build(rbl_sim *sim, int as_built, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
     rbl_history_map old_pairs = {0}, old_walls = {0};
@@ -780,15 +782,34 @@ int rbl_neighbor_build(rbl_sim *sim, rbl_error *err)
     rc = build_pairs(sim, &old_pairs, err);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
-    if (rc == RBL_OK) {
+    if (rc == RBL_OK && !as_built) {
         if (all)
             memcpy(g->pos_build, g->pos, 3 * all * sizeof *g->pos);
         sim->max_disp2 = 0.0;
-        sim->packed_fresh = 0; /* reordered */
         sim->timers.rebuilds++;
     }
+    sim->packed_fresh = 0; /* reordered */
 done:
     rbl_history_free(&old_pairs);
     rbl_history_free(&old_walls);
+    return rc;
+}
+
+int rbl_neighbor_build(rbl_sim *sim, rbl_error *err) { return build(sim, 0, err); }
+
+int rbl_neighbor_rebuild_as_built(rbl_sim *sim, rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    const uint64_t next_sort = sim->next_sort_step;
+    double *t = g->pos;
+    g->pos = g->pos_build, g->pos_build = t;
+    rbl_walls_at_build(sim);
+    int rc = build(sim, 1, err); /* (wraps nothing: positions at a build are wrapped) */
+    t = g->pos;
+    g->pos = g->pos_build, g->pos_build = t;
+    if (g->ghosts) /* until the refresh: where their owners held them at the build */
+        memcpy(g->pos + 3 * g->n, g->pos_build + 3 * g->n, 3 * g->ghosts * sizeof *g->pos);
+    rbl_walls_move_to(sim, sim->time);
+    sim->next_sort_step = next_sort;
     return rc;
 }

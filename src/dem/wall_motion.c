@@ -110,6 +110,14 @@ int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motio
     return RBL_OK;
 }
 
+/* Pose p's rotation from its angle about its axis. */
+static void turn_by_angle(rbl_wall_pose *p)
+{
+    const double half = 0.5 * p->angle, sh = sin(half);
+    const double q[4] = {cos(half), sh * p->m.axis[0], sh * p->m.axis[1], sh * p->m.axis[2]};
+    rbl_quat_matrix(q, p->rot);
+}
+
 /* Pose p at time t. */
 static void pose_at(rbl_wall_pose *p, double t)
 {
@@ -121,31 +129,49 @@ static void pose_at(rbl_wall_pose *p, double t)
         p->spin[a] = m->omega * m->axis[a];
     }
     p->angle = m->omega * t;
-    const double half = 0.5 * p->angle, sh = sin(half);
-    const double q[4] = {cos(half), sh * m->axis[0], sh * m->axis[1], sh * m->axis[2]};
-    rbl_quat_matrix(q, p->rot);
+    turn_by_angle(p);
+}
+
+/* Plane k where its pose puts it. */
+static void place_plane(rbl_sim *sim, int k)
+{
+    rbl_plane *pl = &sim->walls[k];
+    /* its point nearest the origin as added, where it is now */
+    double x0[3] = {-pl->offset0 * pl->n0[0], -pl->offset0 * pl->n0[1], -pl->offset0 * pl->n0[2]},
+           x[3];
+    rbl_sim_wall_place(sim, k, x0, 1, x);
+    rbl_pose_turn(&pl->pose, pl->n0, pl->n);
+    pl->offset = -(pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2]);
 }
 
 void rbl_walls_move_to(rbl_sim *sim, double t)
 {
     if (!sim->walls_moving)
         return;
-    for (int k = 0; k < sim->n_walls; k++) {
-        rbl_plane *pl = &sim->walls[k];
-        rbl_wall_pose *p = &pl->pose;
-        if (!p->moving)
-            continue;
-        pose_at(p, t);
-        /* its point nearest the origin as added, where it is now */
-        double x0[3] = {-pl->offset0 * pl->n0[0], -pl->offset0 * pl->n0[1],
-                        -pl->offset0 * pl->n0[2]}, x[3];
-        rbl_sim_wall_place(sim, k, x0, 1, x);
-        rbl_pose_turn(p, pl->n0, pl->n);
-        pl->offset = -(pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2]);
-    }
+    for (int k = 0; k < sim->n_walls; k++)
+        if (sim->walls[k].pose.moving) {
+            pose_at(&sim->walls[k].pose, t);
+            place_plane(sim, k);
+        }
     for (int k = 0; k < sim->n_meshes; k++)
         if (sim->meshes[k].pose.moving)
             pose_at(&sim->meshes[k].pose, t);
+}
+
+void rbl_walls_at_build(rbl_sim *sim)
+{
+    if (!sim->walls_moving)
+        return;
+    for (int k = 0; k < sim->n_walls + sim->n_meshes; k++) {
+        rbl_wall_pose *p = rbl_wall_pose_of(sim, k);
+        if (!p->moving)
+            continue;
+        memcpy(p->shift, p->build_shift, sizeof p->shift);
+        p->angle = p->build_angle;
+        turn_by_angle(p);
+        if (k < sim->n_walls)
+            place_plane(sim, k);
+    }
 }
 
 void rbl_sim_wall_place(const rbl_sim *sim, int wall, const double *x0, size_t n, double *x)
@@ -252,6 +278,8 @@ static double grains_reach(const rbl_sim *sim, const rbl_wall_pose *p)
         c[k] = p->m.center[k] + p->shift[k];
     for (size_t k = 0; k < g->n; k++)
         most = fmax(most, axis_distance(g->pos + 3 * k, c, a) + g->radius[k]);
+    if (sim->peers) /* over all the grains: every process decides its rebuilds alike */
+        sim->peers->max(sim->peers->ctx, &most, 1);
     return most + sim->skin;
 }
 

@@ -17,10 +17,10 @@
 #include <string.h>
 
 /* Doubles per record: a grain that moves here (id, material, contacts, radius, mass, inverse
- * mass and inertia, position, velocity, spin, force, torque; the synchronized integrator's
- * force velocities), a ghost (the same less contacts, force and torque), a ghost's refresh
+ * mass and inertia, position, velocity, spin, force, torque, position at the last build; the
+ * synchronized integrator's force velocities), a ghost (the same less contacts, force and torque), a ghost's refresh
  * (position and the velocities the forces read). Ids and materials are exact in a double. */
-#define MIGRANT_DOUBLES 22
+#define MIGRANT_DOUBLES 25
 #define GHOST_DOUBLES 15
 #define EVAL_DOUBLES 6
 #define REFRESH_DOUBLES 9
@@ -45,6 +45,7 @@ struct rbl_domain {
     double *out, *in;          /* the refresh's buffers */
     size_t out_cap, in_cap;
     rbl_domain_stats stats;
+    int collecting, scattering; /* rbl_domain_collect's build, rbl_domain_scatter's */
 };
 
 /* ---- growable buffers of doubles, one per destination ---- */
@@ -218,9 +219,9 @@ static void migrant_put(const rbl_grains *g, size_t k, double *o)
     for (int a = 0; a < 3; a++) {
         o[7 + a] = g->pos[3 * k + a], o[10 + a] = g->vel[3 * k + a];
         o[13 + a] = g->omega[3 * k + a], o[16 + a] = g->force[3 * k + a];
-        o[19 + a] = g->torque[3 * k + a];
+        o[19 + a] = g->torque[3 * k + a], o[22 + a] = g->pos_build[3 * k + a];
         if (g->with_eval)
-            o[22 + a] = g->vel_eval[3 * k + a], o[25 + a] = g->omega_eval[3 * k + a];
+            o[25 + a] = g->vel_eval[3 * k + a], o[28 + a] = g->omega_eval[3 * k + a];
     }
 }
 
@@ -233,10 +234,9 @@ static void migrant_get(rbl_grains *g, size_t k, const double *o)
     for (int a = 0; a < 3; a++) {
         g->pos[3 * k + a] = o[7 + a], g->vel[3 * k + a] = o[10 + a];
         g->omega[3 * k + a] = o[13 + a], g->force[3 * k + a] = o[16 + a];
-        g->torque[3 * k + a] = o[19 + a];
-        g->pos_build[3 * k + a] = o[7 + a];
+        g->torque[3 * k + a] = o[19 + a], g->pos_build[3 * k + a] = o[22 + a];
         if (g->with_eval)
-            g->vel_eval[3 * k + a] = o[22 + a], g->omega_eval[3 * k + a] = o[25 + a];
+            g->vel_eval[3 * k + a] = o[25 + a], g->omega_eval[3 * k + a] = o[28 + a];
     }
 }
 
@@ -256,7 +256,12 @@ static int destinations(rbl_domain *d, int *dest, rbl_error *err)
 {
     rbl_grains *g = &d->sim->g;
     int rc = RBL_OK;
-    if (rebalance_due(d)) {
+    if (d->collecting) {
+        for (size_t k = 0; k < g->n; k++)
+            dest[k] = 0;
+        return RBL_OK;
+    }
+    if (!(d->scattering && d->part.box_lo) && rebalance_due(d)) {
         double lo[3], hi[3], *w = malloc((g->n ? g->n : 1) * sizeof *w);
         rc = w ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
         rc = rbl_comm_agree(d->comm, rc, err);
@@ -587,13 +592,6 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
                            "%s cannot yet run over several processes: run this scene on one "
                            "(without mpirun)",
                            alone);
-    /* spreading needs a neighbour build, and one that one process would not make changes the
-       run (a periodic wrap moves a grain's bits): only where one process has just built */
-    else if (sim->prepared && sim->max_disp2 != 0.0)
-        rc = rbl_error_set(err, RBL_EINVAL,
-                           "a simulation is spread over processes before its first step or right "
-                           "after a step that rebuilt its neighbour list; its grains have moved "
-                           "since its last build");
     rbl_domain *d = rc == RBL_OK ? calloc(1, sizeof *d) : NULL;
     if (rc == RBL_OK && d) {
         d->send_start = calloc((size_t)P + 1, sizeof *d->send_start);
@@ -639,10 +637,13 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     d->peers = (rbl_sim_peers){d, peers_max, peers_agree, peers_migrate, peers_ghosts,
                                peers_refresh};
     sim->peers = &d->peers;
-    if (sim->prepared) { /* at a build: spread now; the forces of this step stay (each grain's
-                            are complete, and evaluating them again would advance the
-                            contacts' springs twice) */
-        rc = rbl_comm_agree(comm, rbl_neighbor_build(sim, err), err);
+    if (r > 0) /* counted once, on the first rank */
+        sim->lost = 0;
+    if (sim->prepared) { /* mid-run (a checkpoint's): spread now, with the lists of its last
+                            build made again, so that the run goes on as on one process; the
+                            forces of this step stay (each grain's are complete, and evaluating
+                            them again would advance the contacts' springs twice) */
+        rc = rbl_comm_agree(comm, rbl_neighbor_rebuild_as_built(sim, err), err);
         if (rc != RBL_OK) {
             rbl_domain_free(d);
             return rc;
@@ -669,6 +670,23 @@ void rbl_domain_free(rbl_domain *d)
 }
 
 void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out) { *out = d->stats; }
+
+int rbl_domain_collect(rbl_domain *d, rbl_error *err)
+{
+    d->collecting = 1;
+    int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
+    const uint64_t lost = rbl_comm_sum_u64(d->comm, d->sim->lost);
+    d->sim->lost = d->rank == 0 ? lost : 0;
+    return rc;
+}
+
+int rbl_domain_scatter(rbl_domain *d, rbl_error *err)
+{
+    d->collecting = 0, d->scattering = 1; /* into the boxes they came from */
+    int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
+    d->scattering = 0;
+    return rc;
+}
 
 void rbl_domain_thermo(rbl_domain *d, rbl_thermo *t)
 {

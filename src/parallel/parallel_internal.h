@@ -77,11 +77,11 @@ int rbl_partition_rank_of(const rbl_partition *p, const double x[3]);
 
 /* One simulation over the ranks (domain.c, docs/parallel.md). Collective: every rank passes
  * its sim holding the same grains (read from the same scene or checkpoint), before its first
- * step or right after a step that rebuilt its neighbour list (otherwise refused: the build that
- * spreads it would be one that one process does not make); each keeps a share, and a
- * neighbour build, then or at the first step, sends every grain to the rank whose box holds it.
- * Refused, with a message naming it, for what does not run over several ranks yet. From then
- * on rbl_sim_step on every rank advances the one simulation. */
+ * step or at any step after (then the lists of its last build are made again over the ranks,
+ * rbl_neighbor_rebuild_as_built, and its forces kept); each keeps a share, and a neighbour
+ * build, then or at the first step, sends every grain to the rank whose box holds it. Refused,
+ * with a message naming it, for what does not run over several ranks yet. From then on
+ * rbl_sim_step on every rank advances the one simulation. */
 typedef struct rbl_domain rbl_domain;
 typedef struct rbl_domain_stats {
     double seconds;      /* in the exchanges, this rank */
@@ -97,6 +97,12 @@ typedef struct rbl_domain_stats {
 int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err);
 void rbl_domain_free(rbl_domain *d);
 void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out);
+/* Every grain onto rank 0 with the lists one process would hold (rbl_neighbor_rebuild_as_built,
+ * the grains lost counted there), for what needs them in one place: a checkpoint, the final
+ * grains. Until rbl_domain_scatter puts them back in their boxes, rank 0's sim is the whole
+ * simulation as one process holds it. Collective; the run goes on in the same bits. */
+int rbl_domain_collect(rbl_domain *d, rbl_error *err);
+int rbl_domain_scatter(rbl_domain *d, rbl_error *err);
 
 /* The diagnostics of the whole simulation (rbl_sim_thermo's, each process's own grains and
  * its pairs whose lower id it holds), summed in rank order: the same numbers on every rank,
