@@ -14,7 +14,7 @@ scene() { sed "$2" "$SCENES/small.yaml" > "$1.yaml"; }
 # take 0.7 s alone in the release build; under ASan, 20 times slower, 12000). The results are
 # those of one thread.
 SHARED_STEPS=60000
-[ -n "$RBL_TEST_SLOW_BUILD" ] && SHARED_STEPS=12000
+[ -n "${RBL_TEST_SLOW_BUILD:-}" ] && SHARED_STEPS=12000
 if command -v taskset > /dev/null; then
     env -u OMP_WAIT_POLICY OMP_NUM_THREADS=2 GOMP_SPINCOUNT=1000 KMP_BLOCKTIME=1 taskset -c 0 \
         "$RUBBLE" run "$SCENES/small.yaml" --steps $SHARED_STEPS --output shared > shared.txt || {

@@ -5,6 +5,7 @@
 #include "scene_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
@@ -51,19 +52,37 @@ int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *p
     return rc < 0 ? rc : RBL_OK;
 }
 
+static int by_id(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a >> 32, y = *(const uint64_t *)b >> 32;
+    return (x > y) - (x < y);
+}
+
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err)
 {
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
+    /* in id order: the same file whatever the grains' order in memory (the reordering by
+       cell, the processes a run was spread over) */
+    uint64_t *order = malloc((v.n ? v.n : 1) * sizeof *order);
+    if (!order)
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu grains", path, v.n);
+    for (size_t k = 0; k < v.n; k++)
+        order[k] = (uint64_t)v.id[k] << 32 | (uint64_t)k;
+    qsort(order, v.n, sizeof *order, by_id);
     rbl_atomic_file af;
     int rc = rbl_atomic_open(&af, path, err);
-    if (rc != RBL_OK)
+    if (rc != RBL_OK) {
+        free(order);
         return rc;
+    }
     fprintf(af.file, "# x y z radius vx vy vz (m, m/s): %zu grains\n", v.n);
-    for (size_t k = 0; k < v.n; k++) {
+    for (size_t e = 0; e < v.n; e++) {
+        const size_t k = (size_t)(order[e] & UINT32_MAX);
         const double *p = v.pos + 3 * k, *u = v.vel + 3 * k;
         fprintf(af.file, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", p[0], p[1], p[2],
                 v.radius[k], u[0], u[1], u[2]);
     }
+    free(order);
     return rbl_atomic_commit(&af, err);
 }

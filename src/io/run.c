@@ -429,11 +429,29 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     char name[64];
     rbl_checkpoint_name(name, sizeof name, step);
     char *path = rbl_path_join(o->dir, name);
-    int rc = path ? rbl_checkpoint_write(path, sim, blob, len, err)
+    /* over several processes: the first writes every grain, gathered to it as one holds them */
+    int rc = rbl_run_ranks_collect(o->ranks, err);
+    if (rc == RBL_OK && o->ranks->rank == 0)
+        rc = path ? rbl_checkpoint_write(path, sim, blob, len, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_run_ranks_scatter(o->ranks, err);
     free(path);
     free(blob);
     return rc;
+}
+
+/* output.final: every grain as text (over several processes, gathered to the first). */
+static int write_final(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    char *path = rbl_path_join(o->dir, s->final_grains);
+    int rc = rbl_run_ranks_collect(o->ranks, err);
+    if (rc == RBL_OK && o->ranks->rank == 0)
+        rc = path ? rbl_grains_write_text(sim, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    return rbl_run_ranks_agree(o->ranks, rc, err);
 }
 
 static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
@@ -563,7 +581,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     if (!opt)
         opt = &none;
     rbl_run_ranks ranks; /* mpirun -np P: the processes of the run */
-    int rc = rbl_run_ranks_start(&ranks, s, opt, err);
+    int rc = rbl_run_ranks_start(&ranks, s, err);
     if (rc != RBL_OK) {
         rbl_run_ranks_end(&ranks);
         return rc;
@@ -591,12 +609,18 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         if (rc == RBL_OK)
             rc = read_run_state(s, opt->restart, blob, len, &o, ps, &unit, err);
         free(blob);
-        /* threads as a fresh run takes them (--threads, else the scene's, else all cores),
-         * not the checkpoint's: the results do not depend on them */
+        /* threads as a fresh run takes them (--threads, else the scene's, else all cores, or
+         * one per process), not the checkpoint's: the results do not depend on them */
         if (rc == RBL_OK)
-            rc = rbl_sim_set_threads(sim, opt->threads ? opt->threads : s->cfg.threads, err);
+            rc = rbl_sim_set_threads(sim, threads ? threads : s->cfg.threads, err);
         if (rc == RBL_OK)
             rbl_sim_set_max_grains(sim, opt->max_grains);
+        /* over several processes: every one read the checkpoint whole; each keeps its box */
+        rc = rbl_run_ranks_agree(&ranks, rc, err);
+        if (rc == RBL_OK && ranks.size > 1) {
+            contact_time = rbl_sim_contact_time(sim);
+            rc = rbl_run_ranks_spread(&ranks, s, sim, err);
+        }
     } else {
         rc = build(s, &ranks, threads, opt->max_grains, &sim, &unit, &contact_time, err);
     }
@@ -718,18 +742,14 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
             rc = pour(s, sim, ps, (double)step * dt, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
             rc = write_checkpoint(s, &o, ps, sim, step, unit, err);
-        if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
+        if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0 && ranks.rank == 0)
             rc = rbl_checkpoint_series_add(&checkpoints, o.dir, step, err);
         rbl_progress_update(&progress, step, total, (double)step * dt, end_time, grains,
                             rbl_now());
     }
     rep->seconds = rbl_now() - start;
-    if (rc == RBL_OK && s->final_grains) {
-        char *path = rbl_path_join(o.dir, s->final_grains);
-        rc = path ? rbl_grains_write_text(sim, path, err)
-                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        free(path);
-    }
+    if (rc == RBL_OK && s->final_grains)
+        rc = write_final(s, &o, sim, err);
     if (rc == RBL_OK) {
         rep->energy_end = total_energy(&ranks, sim, &t);
         rep->steps = step - first_step;

@@ -13,16 +13,10 @@
 #include <string.h>
 
 /* What the scene asks for that does not run over several processes yet, or NULL. */
-static const char *not_distributed(const rbl_scene *s, const rbl_run_options *opt)
+static const char *not_distributed(const rbl_scene *s)
 {
     if (s->impulse)
         return "an impulse scene (objects)";
-    if (opt->restart)
-        return "a restart from a checkpoint";
-    if (s->checkpoint_every > 0.0)
-        return "output.checkpoint_every";
-    if (s->final_grains)
-        return "output.final";
     if (s->spin)
         return "spin";
     if (s->shells)
@@ -35,8 +29,7 @@ static const char *not_distributed(const rbl_scene *s, const rbl_run_options *op
     return NULL;
 }
 
-int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, const rbl_run_options *opt,
-                        rbl_error *err)
+int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err)
 {
     memset(r, 0, sizeof *r);
     r->size = rbl_launched_ranks(&r->rank);
@@ -46,7 +39,7 @@ int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, const rbl_run_opti
     if (rc != RBL_OK)
         return rc;
     r->rank = rbl_comm_rank(r->comm), r->size = rbl_comm_size(r->comm);
-    const char *what = not_distributed(s, opt);
+    const char *what = not_distributed(s);
     if (what)
         rc = rbl_error_set(err, RBL_EINVAL,
                            "%s: %s cannot yet run over several processes (started as %d by "
@@ -61,6 +54,16 @@ int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl
         return RBL_OK;
     int rc = rbl_domain_create(&r->domain, r->comm, sim, err);
     return rc == RBL_OK ? rc : rbl_error_prefix(err, rc, "%s", s->path);
+}
+
+int rbl_run_ranks_collect(rbl_run_ranks *r, rbl_error *err)
+{
+    return r->domain ? rbl_domain_collect(r->domain, err) : RBL_OK;
+}
+
+int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err)
+{
+    return r->domain ? rbl_domain_scatter(r->domain, err) : RBL_OK;
 }
 
 int rbl_run_ranks_agree(rbl_run_ranks *r, int rc, rbl_error *err)

@@ -15,10 +15,14 @@ typedef struct rbl_run_ranks {
 
 /* How many processes the launcher started; over several, MPI started and the scene checked
  * for what cannot run over several yet (an error on every rank, the same message). */
-int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, const rbl_run_options *opt,
-                        rbl_error *err);
+int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err);
 /* The simulation, built alike on every rank, spread over them (collective). */
 int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err);
+/* Every grain onto rank 0, whose sim is then the whole simulation as one process holds it (to
+ * write a checkpoint or the final grains), and back into the ranks' boxes (collective; the
+ * run goes on in the same bits; nothing with one process). */
+int rbl_run_ranks_collect(rbl_run_ranks *r, rbl_error *err);
+int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err);
 /* An error on any rank an error on all (collective; rc itself with one process). */
 int rbl_run_ranks_agree(rbl_run_ranks *r, int rc, rbl_error *err);
 /* The whole simulation's diagnostics. */

@@ -177,8 +177,9 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err);
 int rbl_pvtp_write(const char *path, char *const *pieces, int n, rbl_error *err);
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
                   rbl_error *err);
-/* Which frames PREFIX_000000.vtp .. of a series the folder holds (a restart may write
- * elsewhere): files[k] the name, or NULL where it is missing; *missing counts those. */
+/* Which frames PREFIX_000000.vtp (or .pvtp, over several processes' pieces) .. of a series the
+ * folder holds (a restart may write elsewhere): files[k] the name, or NULL where it is missing;
+ * *missing counts those. */
 int rbl_series_present(const char *dir, const char *prefix, size_t n, char **files,
                        size_t *missing, rbl_error *err);
 

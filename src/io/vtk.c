@@ -182,12 +182,17 @@ int rbl_series_present(const char *dir, const char *prefix, size_t n, char **fil
     *missing = 0;
     for (size_t k = 0; k < n; k++) {
         char name[64];
-        snprintf(name, sizeof name, "%s_%06zu.vtp", prefix, k);
-        char *frame = rbl_path_join(dir, name);
-        if (!frame)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        int here = access(frame, F_OK) == 0;
-        free(frame);
+        int here = 0;
+        /* one process's .vtp, or the .pvtp over several processes' pieces */
+        for (const char *const *ext = (const char *const[]){".vtp", ".pvtp", NULL}; *ext && !here;
+             ext++) {
+            snprintf(name, sizeof name, "%s_%06zu%s", prefix, k, *ext);
+            char *frame = rbl_path_join(dir, name);
+            if (!frame)
+                return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+            here = access(frame, F_OK) == 0;
+            free(frame);
+        }
         files[k] = NULL;
         if (here && !(files[k] = strdup(name)))
             return rbl_error_set(err, RBL_ENOMEM, "out of memory");
