@@ -95,6 +95,44 @@ frames=$(grep -c '<DataSet' ck_1/grains.pvd)
 grep -q "only what the folder holds" ck_31.txt || fail "ck_31: the frames written elsewhere not told"
 echo "ok: a checkpoint of 3 processes at step 261 restarted on 2 and on 1: the final grains as one process's, $frames frames listed"
 
+# more processes than cells: a periodic box 3 cells wide each way (the least one process
+# accepts) on 4 processes, each box thinner than a ghost layer
+cat > thin.yaml <<YAML
+domain: {min: [0, 0, 0], max: [0.0075, 0.0075, 0.0075], periodic: [x, y, z]}
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, damping: linear, tangential: spring, kn: 2000, restitution: 0.5,
+          friction: 0.5}
+grains:
+  - random: {min: [0, 0, 0], max: [0.0075, 0.0075, 0.0075], count: 14}
+    radius: {distribution: uniform, min: 0.0009, max: 0.0011}
+    velocity_spread: 0.5
+run: {steps: 1500, dt: auto, c: 0.05}
+output: {folder: out, every: 0.01, final: final.txt}
+YAML
+"$RUBBLE" run thin.yaml --output thin_1 --quiet > thin_1.txt || fail "thin on one process"
+mpi 4 "$RUBBLE" run thin.yaml --output thin_4 --quiet > thin_4.txt || fail "thin on 4"
+cmp -s thin_1/final.txt thin_4/final.txt || fail "thin: the final grains differ on 4"
+touched=$(cut -d, -f10 thin_1/thermo.csv | sort -n | tail -1)
+[ "$touched" -gt 0 ] || fail "thin: no grains ever touched"
+echo "ok: 14 grains in a periodic box of 3 cells a side on 4 processes: the final grains as one process's (up to $touched touching)"
+
+# bad input over several processes: one message (rank 0), every process non-zero, nothing
+# written. A periodic axis too short for the cells (and so for a ghost layer); a checkpoint
+# of another format version.
+sed 's/0\.0075/0.0066/g' thin.yaml > short.yaml
+mpi 3 "$RUBBLE" run short.yaml --output short > out.txt 2> short.txt && fail "a short axis ran on 3"
+[ "$(grep -c 'short.yaml:1:[0-9]*: periodic axis x: the box (0.0066 m) must hold at least 3 cells' short.txt)" -eq 1 ] \
+    || { cat short.txt; fail "the short axis's message is not there once"; }
+[ -e short ] && fail "short: an output folder was made"
+cp ck_3/checkpoint_000000261.bin other.bin
+printf '\377' | dd of=other.bin bs=1 seek=8 conv=notrunc 2> /dev/null
+mpi 2 "$RUBBLE" run ck.yaml --restart other.bin --output other > out.txt 2> other.txt \
+    && fail "a checkpoint of another version ran"
+[ "$(grep -c 'other.bin: checkpoint format version [0-9]*; this rubble reads version' other.txt)" -eq 1 ] \
+    || { cat other.txt; fail "the version's message is not there once"; }
+[ -e other ] && fail "other: an output folder was made"
+echo "ok: on several processes, one message each: $(grep -h 'error' short.txt | cut -c1-110)...; $(grep -h 'error' other.txt | cut -c13-110)"
+
 # refused: a pour source, and any command but run
 mpi 2 "$RUBBLE" run "$EXAMPLES/pour.yaml" --output pour > out.txt 2> pour.txt && fail "a pour ran on 2"
 [ "$(grep -c 'a pour source cannot yet run over several processes' pour.txt)" -eq 1 ] \
