@@ -5,9 +5,9 @@
 # frame as a .pvtp over one piece per rank holding all the grains; so does a lattice whose
 # grains touch from the start on 3. Checkpoints written by 3 processes restart on 2 and on 1,
 # into the folder of the first run or another, and end in one process's bits (output.final,
-# every digit of every grain). What does not run over several processes yet (a pour source;
-# any command but run) is refused once, by rank 0, every process exits non-zero and no output
-# folder is made.
+# every digit of every grain); so does a pour. What does not run over several processes yet
+# (clumps; any command but run) is refused once, by rank 0, every process exits non-zero and
+# no output folder is made.
 . "$(dirname "$0")/cli_run_common.sh"
 MPIEXEC=$2
 EXAMPLES=$(cd "$(dirname "$0")/../examples" && pwd)
@@ -133,12 +133,38 @@ mpi 2 "$RUBBLE" run ck.yaml --restart other.bin --output other > out.txt 2> othe
 [ -e other ] && fail "other: an output folder was made"
 echo "ok: on several processes, one message each: $(grep -h 'error' short.txt | cut -c1-110)...; $(grep -h 'error' other.txt | cut -c13-110)"
 
-# refused: a pour source, and any command but run
-mpi 2 "$RUBBLE" run "$EXAMPLES/pour.yaml" --output pour > out.txt 2> pour.txt && fail "a pour ran on 2"
-[ "$(grep -c 'a pour source cannot yet run over several processes' pour.txt)" -eq 1 ] \
-    || { cat pour.txt; fail "the pour's message is not there once"; }
-[ -e pour ] && fail "an output folder was made"
+# a pour: 400 grains in 4 batches onto a floor and onto each other (329 touching at the end),
+# each batch placed as one process places it, against the grains of every process
+cat > pour.yaml <<YAML
+domain: {min: [0, 0, -0.001], max: [0.012, 0.012, 0.03], periodic: [x, y]}
+gravity: [0, 0, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, damping: linear, tangential: spring, kn: 2000, restitution: 0.5,
+          friction: 0.5}
+walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
+grains:
+  - pour: {min: [0, 0, 0.002], max: [0.012, 0.012, 0.012], count: 400, rate: 200000, every: 0.004}
+    radius: {distribution: uniform, min: 0.0007, max: 0.0009}
+    velocity: [0, 0, -0.3]
+    velocity_spread: 0.1
+run: {steps: 6000, dt: auto, c: 0.05}
+output: {folder: out, every: 0.005, final: final.txt}
+YAML
+"$RUBBLE" run pour.yaml --output pour_1 --quiet > pour_1.txt || fail "the pour on one process"
+mpi 3 "$RUBBLE" run pour.yaml --output pour_3 --quiet > pour_3.txt 2>&1 || fail "the pour on 3"
+cmp -s pour_1/final.txt pour_3/final.txt || fail "the pour: the final grains differ on 3"
+same_thermo pour_1/thermo.csv pour_3/thermo.csv || fail "the pour: thermo.csv differs on 3"
+grep -q 'WARNING' pour_3.txt && { cat pour_3.txt; fail "the pour: warnings"; }
+touching=$(tail -1 pour_1/thermo.csv | cut -d, -f10)
+echo "ok: a pour of 400 grains in 4 batches on 3 processes: the final grains as one process's ($touching touching)"
+
+# refused: clumps, and any command but run
+mpi 2 "$RUBBLE" run "$EXAMPLES/clumps.yaml" --output clumps > out.txt 2> clumps.txt \
+    && fail "clumps ran on 2"
+[ "$(grep -c 'clumps cannot yet run over several processes' clumps.txt)" -eq 1 ] \
+    || { cat clumps.txt; fail "the clumps' message is not there once"; }
+[ -e clumps ] && fail "an output folder was made"
 mpi 2 "$RUBBLE" contacts --help > out.txt 2> err.txt && fail "contacts ran on 2"
 [ "$(grep -c 'only `rubble run` runs over several processes' err.txt)" -eq 1 ] \
     || { cat err.txt; fail "the message is not there once"; }
-echo "ok: refused on 2 processes with one message each: $(grep -h 'cannot yet' pour.txt | cut -c1-150)..."
+echo "ok: refused on 2 processes with one message each: $(grep -h 'cannot yet' clumps.txt | cut -c1-150)..."

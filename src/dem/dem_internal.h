@@ -385,6 +385,20 @@ double rbl_contact_mass(const rbl_sim *sim, size_t k);
 void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
                        double *potential, double momentum[3], double angmom[3]);
 
+/* insert.c — rbl_sim_insert_random over several processes (src/parallel/domain.c): the
+ * grains already there are given (every process's near the region), every process places the
+ * same grains in the same order, and adds those `keep` accepts (the others only take their
+ * ids); before_adding is called once, when there are grains to add. */
+typedef struct rbl_insert_among {
+    size_t n;
+    const double *pos, *radius;
+    int (*keep)(void *ctx, const double p[3]);
+    void (*before_adding)(void *ctx);
+    void *ctx;
+} rbl_insert_among;
+int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec,
+                            const rbl_insert_among *among, size_t *placed, rbl_error *err);
+
 /* neighbor.c — the Verlet pair list from the shared grid; reorders grains by cell. */
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err);
 /* The lists of the last build made again, for the grains where they were then (pos_build) and

@@ -69,18 +69,19 @@ static int occ_add_images(rbl_occupancy *o, const rbl_sim *sim, const double p[3
     return 1;
 }
 
-/* The grains near the region, existing ones and those it will place (radius <= r_new). */
+/* The grains near the region, existing ones (n at pos, radius) and those it will place
+ * (radius <= r_new). */
 static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec *spec,
-                    double r_new, rbl_error *err)
+                    double r_new, size_t n, const double *pos, const double *radius,
+                    rbl_error *err)
 {
-    const rbl_grains *g = &sim->g;
     double r_max = r_new;
-    for (size_t k = 0; k < g->n; k++)
-        if (g->radius[k] > r_max)
-            r_max = g->radius[k];
+    for (size_t k = 0; k < n; k++)
+        if (radius[k] > r_max)
+            r_max = radius[k];
     int rc = rbl_occupancy_init(o, spec->lo, spec->hi, r_max, err);
-    for (size_t k = 0; rc == RBL_OK && k < g->n; k++)
-        if (!occ_add_images(o, sim, g->pos + 3 * k, g->radius[k])) {
+    for (size_t k = 0; rc == RBL_OK && k < n; k++)
+        if (!occ_add_images(o, sim, pos + 3 * k, radius[k])) {
             rbl_occupancy_free(o);
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
         }
@@ -145,33 +146,72 @@ static int check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error
     return RBL_OK;
 }
 
-static int place(rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *spec, const double p[3],
-                 double r, rbl_rng *rng, rbl_error *err)
-{
+/* A grain (or a clump's body) a source places, before it is added. */
+typedef struct planned {
     rbl_grain gr;
-    memset(&gr, 0, sizeof gr);
-    memcpy(gr.pos, p, sizeof gr.pos);
+    double quat[4];
+} planned;
+
+typedef struct plan {
+    planned *v;
+    size_t n, cap;
+} plan;
+
+/* The next grain at p, radius r: its velocity (and a clump's turn) drawn, its room taken. */
+static int place(const rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *spec,
+                 const double p[3], double r, rbl_rng *rng, plan *pl, rbl_error *err)
+{
+    if (!rbl_grow_array((void **)&pl->v, &pl->cap, pl->n + 1, sizeof *pl->v))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", pl->n + 1);
+    planned *e = &pl->v[pl->n++];
+    memset(e, 0, sizeof *e);
+    rbl_grain *gr = &e->gr;
+    memcpy(gr->pos, p, sizeof gr->pos);
     for (int a = 0; a < 3; a++)
-        gr.vel[a] = spec->vel[a] +
-                    (spec->vel_spread > 0.0 ? spec->vel_spread * (2.0 * rbl_rng_uniform(rng) - 1.0)
-                                            : 0.0);
-    gr.radius = r;
-    gr.material = spec->material;
-    int rc;
+        gr->vel[a] = spec->vel[a] +
+                     (spec->vel_spread > 0.0 ? spec->vel_spread * (2.0 * rbl_rng_uniform(rng) - 1.0)
+                                             : 0.0);
+    gr->radius = r;
+    gr->material = spec->material;
     if (spec->clump) {
         double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
-        rbl_clump_body cb = {.clump = spec->clump, .props = spec->clump_props,
-                             .material = spec->material};
-        rbl_quat_uniform(u1, u2, u3, cb.quat);
-        memcpy(cb.pos, p, sizeof cb.pos);
-        memcpy(cb.vel, gr.vel, sizeof cb.vel);
-        rc = rbl_sim_add_clump(sim, &cb, NULL, err);
-    } else {
-        rc = rbl_sim_add_grain(sim, &gr, NULL, err);
+        rbl_quat_uniform(u1, u2, u3, e->quat);
     }
-    if (rc == RBL_OK && !occ_add_images(o, sim, p, r))
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
-    return rc;
+    if (!occ_add_images(o, sim, p, r))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
+    return RBL_OK;
+}
+
+/* The planned grains added in their order (ids in that order); with `among`, those it does
+ * not keep only take their ids. */
+static int add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const plan *pl,
+                       const rbl_insert_among *among, rbl_error *err)
+{
+    if (pl->n && among && among->before_adding)
+        among->before_adding(among->ctx);
+    for (size_t k = 0; k < pl->n; k++) {
+        const planned *e = &pl->v[k];
+        int rc;
+        if (among && !among->keep(among->ctx, e->gr.pos)) {
+            if (sim->next_id == UINT32_MAX)
+                return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
+            sim->next_id++;
+            continue;
+        }
+        if (spec->clump) {
+            rbl_clump_body cb = {.clump = spec->clump, .props = spec->clump_props,
+                                 .material = spec->material};
+            memcpy(cb.quat, e->quat, sizeof cb.quat);
+            memcpy(cb.pos, e->gr.pos, sizeof cb.pos);
+            memcpy(cb.vel, e->gr.vel, sizeof cb.vel);
+            rc = rbl_sim_add_clump(sim, &cb, NULL, err);
+        } else {
+            rc = rbl_sim_add_grain(sim, &e->gr, NULL, err);
+        }
+        if (rc != RBL_OK)
+            return rc;
+    }
+    return RBL_OK;
 }
 
 int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *placed,
@@ -211,14 +251,16 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
                              "%.3g GiB: give 'count' or a smaller region", sites, s, grains,
                              bytes / 1073741824.0, memory / 1073741824.0);
     rbl_occupancy o;
-    if ((rc = occ_init(&o, sim, spec, r_max, err)) != RBL_OK)
+    if ((rc = occ_init(&o, sim, spec, r_max, sim->g.n, sim->g.pos, sim->g.radius, err)) !=
+        RBL_OK)
         return rc;
     rbl_rng rng;
     rbl_rng_seed(&rng, spec->seed);
+    plan pl = {0};
     for (size_t z = 0; z < n[2]; z++)
         for (size_t y = 0; y < n[1]; y++)
             for (size_t x = 0; x < n[0]; x++) {
-                if (spec->count && *placed >= spec->count)
+                if (spec->count && pl.n >= spec->count)
                     goto done;
                 double p[3] = {spec->lo[0] + r_max + (double)x * s,
                                spec->lo[1] + r_max + (double)y * s,
@@ -226,17 +268,20 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
                 double r = draw_radius(&spec->size, &rng);
                 if (!fits(sim, &o, p, r))
                     continue;
-                if ((rc = place(sim, &o, spec, p, r, &rng, err)) != RBL_OK)
+                if ((rc = place(sim, &o, spec, p, r, &rng, &pl, err)) != RBL_OK)
                     goto done;
-                ++*placed;
             }
 done:
     rbl_occupancy_free(&o);
+    if (rc == RBL_OK)
+        rc = add_planned(sim, spec, &pl, NULL, err);
+    *placed = rc == RBL_OK ? pl.n : 0;
+    free(pl.v);
     return rc;
 }
 
-int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *placed,
-                          rbl_error *err)
+int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
+                            const rbl_insert_among *among, size_t *placed, rbl_error *err)
 {
     rbl_insert_spec eff = effective_spec(spec_in);
     const rbl_insert_spec *spec = &eff;
@@ -245,14 +290,20 @@ int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *
     if (rc != RBL_OK)
         return rc;
     rbl_occupancy o;
-    if ((rc = occ_init(&o, sim, spec, rbl_size_max(&spec->size), err)) != RBL_OK)
+    const rbl_grains *g = &sim->g;
+    rc = among ? occ_init(&o, sim, spec, rbl_size_max(&spec->size), among->n, among->pos,
+                          among->radius, err)
+               : occ_init(&o, sim, spec, rbl_size_max(&spec->size), g->n, g->pos, g->radius,
+                          err);
+    if (rc != RBL_OK)
         return rc;
     rbl_rng rng;
     rbl_rng_seed(&rng, spec->seed);
+    plan pl = {0};
     /* Give up on a region after this many consecutive misses (it is full). */
     const int max_misses = 2000;
     int misses = 0;
-    while (*placed < spec->count && misses < max_misses) {
+    while (pl.n < spec->count && misses < max_misses) {
         double r = draw_radius(&spec->size, &rng), p[3];
         for (int a = 0; a < 3; a++)
             p[a] = spec->lo[a] + r + (spec->hi[a] - spec->lo[a] - 2.0 * r) * rbl_rng_uniform(&rng);
@@ -261,10 +312,19 @@ int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *
             continue;
         }
         misses = 0;
-        if ((rc = place(sim, &o, spec, p, r, &rng, err)) != RBL_OK)
+        if ((rc = place(sim, &o, spec, p, r, &rng, &pl, err)) != RBL_OK)
             break;
-        ++*placed;
     }
     rbl_occupancy_free(&o);
+    if (rc == RBL_OK)
+        rc = add_planned(sim, spec, &pl, among, err);
+    *placed = rc == RBL_OK ? pl.n : 0;
+    free(pl.v);
     return rc;
+}
+
+int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
+                          rbl_error *err)
+{
+    return rbl_insert_random_among(sim, spec, NULL, placed, err);
 }

@@ -529,7 +529,8 @@ static double total_energy(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
 }
 
 /* Pour sources: each batch due (pour_schedule.c) placed in the region wherever it fits. */
-static int pour(const rbl_scene *s, rbl_sim *sim, rbl_pour_state *ps, double now, rbl_error *err)
+static int pour(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_pour_state *ps,
+                double now, rbl_error *err)
 {
     for (int k = 0; k < s->n_sources; k++) {
         const rbl_source *src = &s->sources[k];
@@ -540,7 +541,7 @@ static int pour(const rbl_scene *s, rbl_sim *sim, rbl_pour_state *ps, double now
             continue;
         size_t placed = 0;
         if (spec.count > 0) {
-            int rc = rbl_sim_insert_random(sim, &spec, &placed, err);
+            int rc = rbl_run_ranks_insert_random(ranks, sim, &spec, &placed, err);
             if (rc != RBL_OK)
                 return rbl_scene_error_at(s, src->at, err);
         }
@@ -689,7 +690,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     rep->energy_start = total_energy(&ranks, sim, &t);
     if (!opt->restart) {
         if (rc == RBL_OK)
-            rc = pour(s, sim, ps, 0.0, err);
+            rc = pour(s, &ranks, sim, ps, 0.0, err);
         if (rc == RBL_OK)
             rc = add_thermo(s, &o, sim, err);
         if (rc == RBL_OK)
@@ -739,7 +740,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
                 rc = write_shells(s, &o, sim, err);
         }
         if (rc == RBL_OK)
-            rc = pour(s, sim, ps, (double)step * dt, err);
+            rc = pour(s, &ranks, sim, ps, (double)step * dt, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
             rc = write_checkpoint(s, &o, ps, sim, step, unit, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0 && ranks.rank == 0)

@@ -23,9 +23,6 @@ static const char *not_distributed(const rbl_scene *s)
         return "output.shells";
     if (s->layers.count)
         return "output.layers";
-    for (int k = 0; k < s->n_sources; k++)
-        if (s->sources[k].kind == RBL_SOURCE_POUR)
-            return "a pour source";
     return NULL;
 }
 
@@ -64,6 +61,13 @@ int rbl_run_ranks_collect(rbl_run_ranks *r, rbl_error *err)
 int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err)
 {
     return r->domain ? rbl_domain_scatter(r->domain, err) : RBL_OK;
+}
+
+int rbl_run_ranks_insert_random(rbl_run_ranks *r, rbl_sim *sim, const rbl_insert_spec *spec,
+                                size_t *placed, rbl_error *err)
+{
+    return r->domain ? rbl_domain_insert_random(r->domain, spec, placed, err)
+                     : rbl_sim_insert_random(sim, spec, placed, err);
 }
 
 int rbl_run_ranks_agree(rbl_run_ranks *r, int rc, rbl_error *err)

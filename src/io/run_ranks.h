@@ -23,6 +23,10 @@ int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl
  * run goes on in the same bits; nothing with one process). */
 int rbl_run_ranks_collect(rbl_run_ranks *r, rbl_error *err);
 int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err);
+/* A pour's batch: rbl_sim_insert_random, over several processes as one process places it
+ * (collective). */
+int rbl_run_ranks_insert_random(rbl_run_ranks *r, rbl_sim *sim, const rbl_insert_spec *spec,
+                                size_t *placed, rbl_error *err);
 /* An error on any rank an error on all (collective; rc itself with one process). */
 int rbl_run_ranks_agree(rbl_run_ranks *r, int rc, rbl_error *err);
 /* The whole simulation's diagnostics. */

@@ -46,6 +46,7 @@ struct rbl_domain {
     size_t out_cap, in_cap;
     rbl_domain_stats stats;
     int collecting, scattering; /* rbl_domain_collect's build, rbl_domain_scatter's */
+    int lost_histories;         /* out of memory keeping them (rbl_domain_insert_random) */
 };
 
 /* ---- growable buffers of doubles, one per destination ---- */
@@ -670,6 +671,87 @@ void rbl_domain_free(rbl_domain *d)
 }
 
 void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out) { *out = d->stats; }
+
+/* ---- grains poured over the ranks ---- */
+
+static int keep_in_box(void *ctx, const double p[3])
+{
+    const rbl_domain *d = ctx; /* (no partition before the first build: all on rank 0) */
+    return d->part.box_lo ? rbl_partition_rank_of(&d->part, p) == d->rank : d->rank == 0;
+}
+
+/* Before grains are added between builds: the lists' histories kept for the next build (as
+ * at the start), the lists and ghosts let go (that build makes them again: grains were added). */
+static void let_lists_go(void *ctx)
+{
+    rbl_domain *d = ctx;
+    rbl_sim *sim = d->sim;
+    if (!d->start_pairs.key) {
+        rbl_error err = {0}; /* out of memory: the histories are lost, told below */
+        if (rbl_history_collect_pairs(sim, &d->start_pairs, &err) != RBL_OK ||
+            rbl_history_collect_walls(sim, &d->start_walls, &err) != RBL_OK)
+            d->lost_histories = 1;
+    }
+    sim->pairs.n = 0, sim->pairs.grains = 0, sim->wpairs.n = 0;
+    sim->g.ghosts = 0;
+    sim->packed_fresh = 0;
+}
+
+int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
+                             rbl_error *err)
+{
+    rbl_sim *sim = d->sim;
+    const rbl_grains *g = &sim->g;
+    const int P = d->size;
+    /* every grain that a new one could touch, from every rank: within the largest radius of
+       all and the largest new one of the region (periodic images too) */
+    double r_max = 0.0;
+    for (size_t k = 0; k < g->n; k++)
+        r_max = fmax(r_max, g->radius[k]);
+    r_max = rbl_comm_max(d->comm, r_max);
+    const double reach = r_max + rbl_size_max(&spec->size), reach2 = reach * reach;
+    dbuf mine = {0};
+    int ok = 1;
+    for (size_t k = 0; ok && k < g->n; k++) {
+        if (box_gap2(sim, spec->lo, spec->hi, g->pos + 3 * k) > reach2)
+            continue;
+        ok = dbuf_room(&mine, 4);
+        if (ok) {
+            memcpy(mine.v + mine.n, g->pos + 3 * k, 3 * sizeof(double));
+            mine.v[mine.n + 3] = g->radius[k], mine.n += 4;
+        }
+    }
+    for (int q = 0; q < P; q++) /* the same to every rank */
+        d->sb[q] = mine.n * sizeof(double), d->so[q] = 0;
+    int rc = rbl_comm_agree(d->comm, ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+                                                                 "out of memory for a pour"),
+                            err);
+    double *recv = NULL;
+    if (rc == RBL_OK)
+        rc = rbl_comm_exchange(d->comm, mine.v ? mine.v : (double[1]){0}, d->sb, d->so,
+                               (void **)&recv, d->rb, d->ro, err);
+    free(mine.v);
+    size_t near = 0;
+    for (int q = 0; rc == RBL_OK && q < P; q++)
+        near += d->rb[q] / (4 * sizeof(double));
+    double *pos = rc == RBL_OK ? malloc(3 * (near ? near : 1) * sizeof *pos) : NULL;
+    double *radius = pos ? malloc((near ? near : 1) * sizeof *radius) : NULL;
+    if (rc == RBL_OK && !radius)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for a pour");
+    rc = rbl_comm_agree(d->comm, rc, err);
+    if (rc == RBL_OK) { /* in rank order, so every rank holds the same list */
+        const double *in = recv;
+        for (size_t k = 0; k < near; k++, in += 4)
+            memcpy(pos + 3 * k, in, 3 * sizeof *in), radius[k] = in[3];
+        rbl_insert_among among = {near, pos, radius, keep_in_box, let_lists_go, d};
+        rc = rbl_insert_random_among(sim, spec, &among, placed, err);
+        if (rc == RBL_OK && d->lost_histories)
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
+        rc = rbl_comm_agree(d->comm, rc, err);
+    }
+    free(recv), free(pos), free(radius);
+    return rc;
+}
 
 int rbl_domain_collect(rbl_domain *d, rbl_error *err)
 {

@@ -102,6 +102,11 @@ void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out);
  * grains. Until rbl_domain_scatter puts them back in their boxes, rank 0's sim is the whole
  * simulation as one process holds it. Collective; the run goes on in the same bits. */
 int rbl_domain_collect(rbl_domain *d, rbl_error *err);
+/* rbl_sim_insert_random over the ranks (a pour): every rank places the same grains against
+ * every rank's grains near the region, in the same order with the same ids as one process,
+ * and keeps those in its box. Collective; *placed is the number placed on all. */
+int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
+                             rbl_error *err);
 int rbl_domain_scatter(rbl_domain *d, rbl_error *err);
 
 /* The diagnostics of the whole simulation (rbl_sim_thermo's, each process's own grains and

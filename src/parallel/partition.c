@@ -17,8 +17,14 @@ int rbl_partition_compute(rbl_comm *c, size_t n, const double *pos, const double
     out->box_hi = out->box_lo ? out->box_lo + 3 * p : NULL;
     int rc = out->box_lo ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     rc = rbl_comm_agree(c, rc, err);
-    if (rc == RBL_OK)
+    if (rc == RBL_OK && rbl_comm_sum_u64(c, n) == 0) { /* nothing to split (a pour not begun):
+                                                          all on rank 0 */
+        for (int q = 0; q < p; q++)
+            for (int a = 0; a < 3; a++)
+                out->box_lo[3 * q + a] = lo[a], out->box_hi[3 * q + a] = q ? lo[a] : hi[a];
+    } else if (rc == RBL_OK) {
         rc = rbl_partition_boxes(c, n, pos, weight, out->box_lo, out->box_hi, err);
+    }
     if (rc != RBL_OK) {
         rbl_partition_free(out);
         return rc;
