@@ -178,10 +178,10 @@ int cmd_run(int argc, char **argv)
     if (rep.ranks > 1)
         printf("processes      %d (mpirun): at most %.2f s of one in exchanges and waits, the "
                "slowest one's work %.2f of the mean; %.3g bytes in %llu messages between them, "
-               "%llu grains moved rank, %llu partitions\n",
+               "%llu grains moved rank, %llu partitions, %llu ghosts held at the end\n",
                rep.ranks, rep.comm_seconds, rep.imbalance, (double)rep.comm_bytes,
                (unsigned long long)rep.comm_messages, (unsigned long long)rep.migrated,
-               (unsigned long long)rep.partitions);
+               (unsigned long long)rep.partitions, (unsigned long long)rep.ghosts);
     if (rep.timers.gravity_evaluations)
         printf("self-gravity   %.2f s, %llu evaluations, %.0f interactions per grain at the last\n",
                rep.timers.gravity, (unsigned long long)rep.timers.gravity_evaluations,
