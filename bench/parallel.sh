@@ -36,7 +36,7 @@ run_one() {
                 sec=$(awk -v r="$rate" -v n="$n" -v s="$steps" 'BEGIN { if (r > 0) print n * s / r }')
                 traffic=$(awk '/^processes/ { for (i = 1; i <= NF; i++) {
                                if ($i == "bytes") b = $(i - 1); if ($i == "messages") m = $(i - 1)
-                               if ($i == "ghosts") g = $(i - 1); if ($i == "exchanges") c = $(i - 4) }
+                               if ($i == "ghosts") g = $(i - 1); if ($i == "exchanges") c = $(i - 5) }
                                print b, m, g, c }' out.txt)
                 cp out.txt "parallel_rubble_${kind}_${n}_$ranks.txt" ;;
         lammps) if [ "$ranks" = 1 ]; then /usr/bin/time -f "%M" -o mem.txt lmp -log none -in "${kind}_$n.lmp.in" > out.txt 2>&1
