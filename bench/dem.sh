@@ -24,7 +24,6 @@ work=${RBL_BENCH_WORK:-$ROOT/build/bench-dem}
 mkdir -p "$work"
 cd "$work"
 . "$ROOT/bench/dem_states.sh"
-MPI="mpirun --allow-run-as-root --bind-to core"
 
 cc -O2 -pthread "$ROOT/bench/core_latency.c" -o core_latency
 echo "state,n,program,cores,steps,seconds,particle_steps_per_s,per_core,peak_mib,contacts_per_grain,listed_per_grain,core_ns" > "$CSV.tmp"
@@ -36,12 +35,8 @@ run_one() {
         rubble) /usr/bin/time -f "%M" -o mem.txt "$RUBBLE" run "${kind}_$n.yaml" --quiet --threads "$cores" > out.txt 2>&1
                 sec=$(awk '/^stages/ { print $3 + $6 + $11 }' out.txt)
                 cp out.txt "rubble_${kind}_$n.txt" ;;
-        lammps) if [ "$cores" = 1 ]; then /usr/bin/time -f "%M" -o mem.txt lmp -log none -in "${kind}_$n.lmp.in" > out.txt 2>&1
-                else /usr/bin/time -f "%M" -o mem.txt $MPI -np "$cores" lmp -log none -in "${kind}_$n.lmp.in" > out.txt 2>&1; fi
-                sec=$(awk '/^Loop time/ { print $4 }' out.txt) ;;
-        liggghts) if [ "$cores" = 1 ]; then /usr/bin/time -f "%M" -o mem.txt liggghts -log none -in "${kind}_$n.lig.in" > out.txt 2>&1
-                else /usr/bin/time -f "%M" -o mem.txt $MPI -np "$cores" liggghts -log none -in "${kind}_$n.lig.in" > out.txt 2>&1; fi
-                sec=$(awk '/^Loop time/ { print $4 }' out.txt) ;;
+        lammps) sec=$(run_peer lmp "$cores" "${kind}_$n.lmp.in") ;;
+        liggghts) sec=$(run_peer liggghts "$cores" "${kind}_$n.lig.in") ;;
     esac
     [ -n "$sec" ] || { echo "FAILED: $prog $cores $kind $n" >&2; tail -5 out.txt >&2; exit 1; }
     echo "$sec $(tail -1 mem.txt)"

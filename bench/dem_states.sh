@@ -27,6 +27,15 @@ GT_LMP=$(awk "BEGIN { m = $RHO * 4 / 3 * 3.141592653589793 * $R^3; printf \"%.10
 CHUTE_X=0.573576436351046; CHUTE_Z=-0.819152044289192   # sin and -cos of 35 degrees
 HOOKE="{normal: linear, damping: linear, tangential: spring, kn: $KN, gamma_n: $GN, gamma_t: $GT, friction: $MU}"
 
+# run_peer PROGRAM CORES DECK: lmp or liggghts on DECK, on one core or as CORES MPI ranks;
+# out.txt and mem.txt (peak KiB) written, the loop's seconds printed (empty if it failed)
+run_peer() {
+    if [ "$2" = 1 ]; then /usr/bin/time -f "%M" -o mem.txt "$1" -log none -in "$3" > out.txt 2>&1
+    else /usr/bin/time -f "%M" -o mem.txt mpirun --allow-run-as-root --bind-to core -np "$2" \
+             "$1" -log none -in "$3" > out.txt 2>&1; fi
+    awk '/^Loop time/ { print $4 }' out.txt
+}
+
 # base_box kind -> "L zlo zhi" of the 10^4-grain state (square L x L, periodic in x and y)
 base_box() {
     case $1 in

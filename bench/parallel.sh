@@ -39,9 +39,7 @@ run_one() {
                                if ($i == "ghosts") g = $(i - 1); if ($i == "exchanges") c = $(i - 5) }
                                print b, m, g, c }' out.txt)
                 cp out.txt "parallel_rubble_${kind}_${n}_$ranks.txt" ;;
-        lammps) if [ "$ranks" = 1 ]; then /usr/bin/time -f "%M" -o mem.txt lmp -log none -in "${kind}_$n.lmp.in" > out.txt 2>&1
-                else /usr/bin/time -f "%M" -o mem.txt $MPI -np "$ranks" lmp -log none -in "${kind}_$n.lmp.in" > out.txt 2>&1; fi
-                sec=$(awk '/^Loop time/ { print $4 }' out.txt)
+        lammps) sec=$(run_peer lmp "$ranks" "${kind}_$n.lmp.in")
                 traffic="" ;;
     esac
     [ -n "$sec" ] || { echo "FAILED: $prog $ranks $kind $n" >&2; tail -5 out.txt >&2; exit 1; }
