@@ -42,36 +42,32 @@ run_one() {
     echo "$sec $(tail -1 mem.txt)"
 }
 
-for n_text in $(echo "$SIZES" | tr ',' ' '); do
-    n=$(awk "BEGIN { printf \"%d\", $n_text }")
-    steps=$(awk "BEGIN { s = int($PSTEPS / $n + 0.5); print (s > 10 ? s : 10) }")
-    for kind in $(echo "$STATES" | tr ',' ' '); do
-        prepare "$kind" "$n"
-        write_inputs "$kind" "$n" "$steps"
-        for cores in $CORES; do
-            for prog in rubble liggghts lammps; do : > "times_$prog"; : > "mem_$prog"; : > "lat_$prog"; done
-            for rep in $(seq "$REPEAT"); do
-                for prog in rubble liggghts lammps; do   # interleaved: the machine drifts
-                    [ "$cores" = 1 ] || ./core_latency >> "lat_$prog"
-                    set -- $(run_one $prog "$cores" "$kind" "$n")
-                    echo "$1" >> "times_$prog"; echo "$2" >> "mem_$prog"
-                done
-            done
-            # contacts and listed pairs per grain at the end of rubble's run
-            cpg=$(sed -n 's/^contacts.*(\([0-9.]*\) and \([0-9.]*\) per grain.*/\1/p' "rubble_${kind}_$n.txt")
-            lpg=$(sed -n 's/^contacts.*(\([0-9.]*\) and \([0-9.]*\) per grain.*/\2/p' "rubble_${kind}_$n.txt")
+# the three programs, interleaved (the machine drifts), on one state at one size
+measure_state() {
+    for cores in $CORES; do
+        for prog in rubble liggghts lammps; do : > "times_$prog"; : > "mem_$prog"; : > "lat_$prog"; done
+        for rep in $(seq "$REPEAT"); do
             for prog in rubble liggghts lammps; do
-                med=$(sort -g "times_$prog" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-                mem=$(sort -g "mem_$prog" | tail -1)
-                lat=$(sort -g "lat_$prog" | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : "" }')
-                awk -v k=$kind -v n=$n -v p=$prog -v c=$cores -v s=$steps -v t="$med" -v m="$mem" \
-                    -v cpg="$cpg" -v lpg="$lpg" -v lat="$lat" \
-                    'BEGIN { r = n * s / t; printf "%s,%d,%s,%d,%d,%.4f,%.4g,%.4g,%.1f,%s,%s,%s\n", k, n, p, c, s, t, r, r / c, m / 1024, cpg, lpg, lat }' >> "$CSV.tmp"
-                tail -1 "$CSV.tmp"
+                [ "$cores" = 1 ] || ./core_latency >> "lat_$prog"
+                set -- $(run_one $prog "$cores" "$kind" "$n")
+                echo "$1" >> "times_$prog"; echo "$2" >> "mem_$prog"
             done
         done
+        # contacts and listed pairs per grain at the end of rubble's run
+        cpg=$(sed -n 's/^contacts.*(\([0-9.]*\) and \([0-9.]*\) per grain.*/\1/p' "rubble_${kind}_$n.txt")
+        lpg=$(sed -n 's/^contacts.*(\([0-9.]*\) and \([0-9.]*\) per grain.*/\2/p' "rubble_${kind}_$n.txt")
+        for prog in rubble liggghts lammps; do
+            med=$(median "times_$prog")
+            mem=$(sort -g "mem_$prog" | tail -1)
+            lat=$(median "lat_$prog")
+            awk -v k=$kind -v n=$n -v p=$prog -v c=$cores -v s=$steps -v t="$med" -v m="$mem" \
+                -v cpg="$cpg" -v lpg="$lpg" -v lat="$lat" \
+                'BEGIN { r = n * s / t; printf "%s,%d,%s,%d,%d,%.4f,%.4g,%.4g,%.1f,%s,%s,%s\n", k, n, p, c, s, t, r, r / c, m / 1024, cpg, lpg, lat }' >> "$CSV.tmp"
+            tail -1 "$CSV.tmp"
+        done
     done
-done
+}
+for_each_state "$STATES" "$SIZES" "$PSTEPS" measure_state
 mv "$CSV.tmp" "$CSV"
 [ -n "${RBL_BENCH_CSV:-}" ] && exit 0   # a partial run for measuring, not the docs
 # one row per state and size for the bar chart: label, rubble / faster peer on 1 and 2 cores

@@ -36,6 +36,24 @@ run_peer() {
     awk '/^Loop time/ { print $4 }' out.txt
 }
 
+# for_each_state STATES SIZES PSTEPS FUNCTION: each state (comma-separated) at each size made
+# and written for PSTEPS particle-steps (at least 10 steps), then FUNCTION run with kind, n and
+# steps set
+for_each_state() {
+    for n_text in $(echo "$2" | tr ',' ' '); do
+        n=$(awk "BEGIN { printf \"%d\", $n_text }")
+        steps=$(awk "BEGIN { s = int($3 / $n + 0.5); print (s > 10 ? s : 10) }")
+        for kind in $(echo "$1" | tr ',' ' '); do
+            prepare "$kind" "$n"
+            write_inputs "$kind" "$n" "$steps"
+            "$4"
+        done
+    done
+}
+
+# median FILE: the middle line of FILE sorted by its first number (empty if none)
+median() { sort -g "$1" | awk '{ a[NR] = $0 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
+
 # base_box kind -> "L zlo zhi" of the 10^4-grain state (square L x L, periodic in x and y)
 base_box() {
     case $1 in

@@ -46,31 +46,27 @@ run_one() {
     echo "$sec $(tail -1 mem.txt) ${traffic:-0 0 0 0}"
 }
 
-for n_text in $(echo "$SIZES" | tr ',' ' '); do
-    n=$(awk "BEGIN { printf \"%d\", $n_text }")
-    steps=$(awk "BEGIN { s = int($PSTEPS / $n + 0.5); print (s > 10 ? s : 10) }")
-    for kind in $(echo "$STATES" | tr ',' ' '); do
-        prepare "$kind" "$n"
-        write_inputs "$kind" "$n" "$steps"
-        for ranks in 1 2; do
-            for prog in rubble lammps; do : > "ptimes_$prog"; : > "pmem_$prog"; done
-            for rep in $(seq "$REPEAT"); do
-                for prog in rubble lammps; do   # interleaved: the machine drifts
-                    set -- $(run_one $prog "$ranks" "$kind" "$n")
-                    echo "$1 $3 $4 $5 $6" >> "ptimes_$prog"; echo "$2" >> "pmem_$prog"
-                done
-            done
+# rubble and LAMMPS, interleaved (the machine drifts), on one state at one size
+measure_state() {
+    for ranks in 1 2; do
+        for prog in rubble lammps; do : > "ptimes_$prog"; : > "pmem_$prog"; done
+        for rep in $(seq "$REPEAT"); do
             for prog in rubble lammps; do
-                set -- $(sort -g "ptimes_$prog" | awk '{ a[NR] = $0 } END { print a[int((NR + 1) / 2)] }')
-                mem=$(sort -g "pmem_$prog" | tail -1)
-                awk -v k=$kind -v n=$n -v p=$prog -v c=$ranks -v s=$steps -v t="$1" -v m="$mem" \
-                    -v b="$2" -v msg="$3" -v g="$4" -v cs="$5" \
-                    'BEGIN { r = n * s / t; printf "%s,%d,%s,%d,%d,%.4f,%.4g,%.4g,%.1f,%.4g,%.4g,%.4g,%.3f\n",
-                             k, n, p, c, s, t, r, r / c, m / 1024, b / s / c, msg / s / c, g / c, cs / t }' >> "$CSV.tmp"
-                tail -1 "$CSV.tmp"
+                set -- $(run_one $prog "$ranks" "$kind" "$n")
+                echo "$1 $3 $4 $5 $6" >> "ptimes_$prog"; echo "$2" >> "pmem_$prog"
             done
         done
+        for prog in rubble lammps; do
+            set -- $(median "ptimes_$prog")
+            mem=$(sort -g "pmem_$prog" | tail -1)
+            awk -v k=$kind -v n=$n -v p=$prog -v c=$ranks -v s=$steps -v t="$1" -v m="$mem" \
+                -v b="$2" -v msg="$3" -v g="$4" -v cs="$5" \
+                'BEGIN { r = n * s / t; printf "%s,%d,%s,%d,%d,%.4f,%.4g,%.4g,%.1f,%.4g,%.4g,%.4g,%.3f\n",
+                         k, n, p, c, s, t, r, r / c, m / 1024, b / s / c, msg / s / c, g / c, cs / t }' >> "$CSV.tmp"
+            tail -1 "$CSV.tmp"
+        done
     done
-done
+}
+for_each_state "$STATES" "$SIZES" "$PSTEPS" measure_state
 mv "$CSV.tmp" "$CSV"
 echo "written: $CSV"

@@ -573,6 +573,23 @@ static int peers_refresh(rbl_sim *sim, void *ctx, rbl_error *err)
 
 /* ---- the domain ---- */
 
+/* The histories of the lists held, kept for the next build, which hands them over with the
+ * grains (peers_migrate); then the lists are let go (that build makes them again). */
+static int keep_histories(rbl_domain *d, rbl_sim *sim, rbl_error *err)
+{
+    if (d->start_pairs.key) /* kept already, and the lists let go since */
+        return RBL_OK;
+    int rc = rbl_history_collect_pairs(sim, &d->start_pairs, err);
+    return rc == RBL_OK ? rbl_history_collect_walls(sim, &d->start_walls, err) : rc;
+}
+
+static void let_lists_go(rbl_sim *sim)
+{
+    sim->pairs.n = 0, sim->pairs.grains = 0, sim->wpairs.n = 0;
+    sim->g.ghosts = 0;
+    sim->packed_fresh = 0;
+}
+
 int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err)
 {
     *out = NULL;
@@ -604,9 +621,7 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     /* the histories of the grains as loaded (a checkpoint's), for the first build: every
        rank holds them all until then, and sends those of the grains it gives away */
     if (rc == RBL_OK)
-        rc = rbl_history_collect_pairs(sim, &d->start_pairs, err);
-    if (rc == RBL_OK)
-        rc = rbl_history_collect_walls(sim, &d->start_walls, err);
+        rc = keep_histories(d, sim, err);
     rc = rbl_comm_agree(comm, rc, err);
     if (rc != RBL_OK) {
         rbl_domain_free(d);
@@ -632,9 +647,7 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
         rbl_domain_free(d);
         return rc;
     }
-    /* the lists held the grains as they were: nothing of them is read again */
-    sim->pairs.n = 0, sim->pairs.grains = 0, sim->wpairs.n = 0;
-    sim->packed_fresh = 0;
+    let_lists_go(sim); /* they held the grains as they were */
     d->peers = (rbl_sim_peers){d, peers_max, peers_agree, peers_migrate, peers_ghosts,
                                peers_refresh};
     sim->peers = &d->peers;
@@ -680,21 +693,14 @@ static int keep_in_box(void *ctx, const double p[3])
     return d->part.box_lo ? rbl_partition_rank_of(&d->part, p) == d->rank : d->rank == 0;
 }
 
-/* Before grains are added between builds: the lists' histories kept for the next build (as
- * at the start), the lists and ghosts let go (that build makes them again: grains were added). */
-static void let_lists_go(void *ctx)
+/* Before grains are added between builds (the build after makes the lists again: grains were
+ * added): the histories kept, the lists and ghosts let go. */
+static void before_adding(void *ctx)
 {
     rbl_domain *d = ctx;
-    rbl_sim *sim = d->sim;
-    if (!d->start_pairs.key) {
-        rbl_error err = {0}; /* out of memory: the histories are lost, told below */
-        if (rbl_history_collect_pairs(sim, &d->start_pairs, &err) != RBL_OK ||
-            rbl_history_collect_walls(sim, &d->start_walls, &err) != RBL_OK)
-            d->lost_histories = 1;
-    }
-    sim->pairs.n = 0, sim->pairs.grains = 0, sim->wpairs.n = 0;
-    sim->g.ghosts = 0;
-    sim->packed_fresh = 0;
+    rbl_error err = {0}; /* out of memory: the histories are lost, told after */
+    d->lost_histories = keep_histories(d, d->sim, &err) != RBL_OK;
+    let_lists_go(d->sim);
 }
 
 int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
@@ -743,7 +749,7 @@ int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t 
         const double *in = recv;
         for (size_t k = 0; k < near; k++, in += 4)
             memcpy(pos + 3 * k, in, 3 * sizeof *in), radius[k] = in[3];
-        rbl_insert_among among = {near, pos, radius, keep_in_box, let_lists_go, d};
+        rbl_insert_among among = {near, pos, radius, keep_in_box, before_adding, d};
         rc = rbl_insert_random_among(sim, spec, &among, placed, err);
         if (rc == RBL_OK && d->lost_histories)
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
