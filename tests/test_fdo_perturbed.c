@@ -141,10 +141,11 @@ static void test_support(void)
 static void test_pairs(void)
 {
     enum { THETA = 60 };
+    const int trials = 200 / slow_build_divisor();
     double *xa = malloc(3 * 2 * THETA * THETA * sizeof *xa);
     double *xb = malloc(3 * 2 * THETA * THETA * sizeof *xb);
     int separated = 0, overlapping = 0, fallbacks = 0, kinks = 0;
-    for (int t = 0; t < 200; t++) {
+    for (int t = 0; t < trials; t++) {
         rbl_fdo_shape sa, sb;
         random_shape(&sa, t % 5 == 4);
         random_shape(&sb, 0);
@@ -193,8 +194,8 @@ static void test_pairs(void)
     }
     printf("pairs: %d separated, %d overlapping (%d at a kink: two support points), %d fell "
            "back\n", separated, overlapping, kinks, fallbacks);
-    ASSERT_TRUE(separated >= 40 && overlapping >= 40);
-    ASSERT_TRUE(fallbacks <= 2);
+    ASSERT_TRUE(separated >= trials / 5 && overlapping >= trials / 5);
+    ASSERT_TRUE(fallbacks <= 1 + trials / 200);
     free(xa), free(xb);
 }
 
@@ -229,10 +230,11 @@ static void test_far_bump(void)
 static void test_plane_and_tube(void)
 {
     enum { THETA = 200 };
+    const int trials = 20 / slow_build_divisor();
     double *x = malloc(3 * 2 * THETA * THETA * sizeof *x);
     double worst_plane = 0, worst_tube = 0;
     int tubes = 0;
-    for (int t = 0; t < 20; t++) {
+    for (int t = 0; t < trials; t++) {
         rbl_fdo_shape s;
         random_shape(&s, t % 4 == 3);
         rbl_fdo_object o = {&s, {0.2, -0.1, 0.3}, {0}};
@@ -260,7 +262,7 @@ static void test_plane_and_tube(void)
     }
     printf("plane: depth within %.2e of brute force; tube (%d): within %.2e\n", worst_plane,
            tubes, worst_tube);
-    ASSERT_TRUE(worst_plane <= 2e-4 && worst_tube <= 2e-4 && tubes == 20);
+    ASSERT_TRUE(worst_plane <= 2e-4 && worst_tube <= 2e-4 && tubes == trials);
     free(x);
 }
 
