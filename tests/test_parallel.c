@@ -1,5 +1,6 @@
 /* src/parallel/ on however many ranks it is started with (ctest runs it on 1 to 4 under
- * mpirun, and alone): sums in rank order are the same bits on every rank; an exchange delivers
+ * mpirun, and alone): sums in rank order are the same bits on every rank, and exact sums the
+ * bits of one process's; an exchange delivers
  * every rank's bytes to every rank; an error on one rank reaches all with its message; the
  * partition of a bed poured from the bottom (dense, costly grains low down, all on rank 0 at
  * first) tiles the domain with one box per rank, sends each grain to the box that holds it,
@@ -52,6 +53,32 @@ static void test_sum_and_exchange(rbl_comm *c)
     if (r == 0)
         printf("ok: sums in rank order, an exchange of every pair of %d ranks, an error agreed\n",
                p);
+}
+
+/* Exact sums over the ranks: 3000 terms of mixed sign and magnitude dealt round robin (rank r
+ * adds terms r, r + P, ...), summed over the ranks, give the bits of one sum of all of them;
+ * one rank's infinity makes every rank's sum infinite. */
+static void test_exact_sums(rbl_comm *c)
+{
+    const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
+    rbl_rng rng;
+    rbl_rng_seed(&rng, 11);
+    rbl_exact_sum mine[2], all;
+    rbl_exact_clear(&mine[0]), rbl_exact_clear(&mine[1]), rbl_exact_clear(&all);
+    for (int k = 0; k < 3000; k++) {
+        const double x = (rbl_rng_uniform(&rng) - 0.3) * pow(10.0, (double)(k % 13) - 6.0);
+        rbl_exact_add(&all, x);
+        if (k % p == r)
+            rbl_exact_add(&mine[0], x);
+    }
+    if (r == p - 1)
+        rbl_exact_add(&mine[1], INFINITY);
+    rbl_comm_sum_exact(c, mine, 2);
+    const double got = rbl_exact_value(&mine[0]), want = rbl_exact_value(&all);
+    ASSERT_TRUE(memcmp(&got, &want, sizeof got) == 0);
+    ASSERT_TRUE(rbl_exact_value(&mine[1]) == INFINITY);
+    if (r == 0)
+        printf("ok: exact sums over %d ranks: %.17g, one process's bits\n", p, got);
 }
 
 /* Whether box q holds x under the partition's rule (half-open, closed at the domain's top). */
@@ -132,6 +159,7 @@ int main(void)
     rbl_error err = {0};
     ASSERT_OK(rbl_comm_create(&c, &err));
     test_sum_and_exchange(c);
+    test_exact_sums(c);
     test_partition(c);
     rbl_comm_free(c);
     return 0;

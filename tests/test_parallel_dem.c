@@ -24,8 +24,10 @@
 static double uniform(uint64_t *s) { return rand01(s); }
 
 /* A pile: 490 grains of radius 0.4-0.6 mm on a jittered lattice above a floor, thrown
- * down and sideways, in a box periodic along x and y. */
-static rbl_sim *pile_on(int tilting)
+ * down and sideways, in a box periodic along x and y; the floor still, tilting and shaking,
+ * or still under a lid that a servo drives down to press the pile with 0.05 N. */
+enum { STILL, TILTING, PRESSED };
+static rbl_sim *pile_on(int floor_motion)
 {
     const double L = 0.00875, H = 0.03;
     rbl_sim_config cfg = dem_config(0.0, L, 2500.0, 0.0, 2e-6);
@@ -43,11 +45,19 @@ static rbl_sim *pile_on(int tilting)
     rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
     rbl_error err = {0};
     ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
-    if (tilting) { /* about y through the floor's middle, and up and down by 0.1 mm at 200 Hz */
+    if (floor_motion == TILTING) { /* about y through the floor's middle, and up and down by
+                                      0.1 mm at 200 Hz */
         rbl_wall_motion m = {0};
         m.axis[1] = 1.0, m.center[0] = m.center[1] = 0.5 * L, m.omega = 4.0;
         m.amplitude[2] = 1e-4, m.frequency = 200.0;
         ASSERT_OK(rbl_sim_set_wall_motion(sim, 0, &m, &err));
+    }
+    if (floor_motion == PRESSED) { /* its load is summed over every rank's grains */
+        rbl_wall lid = {{0.0, 0.0, -1.0}, 0.0128, 0};
+        ASSERT_OK(rbl_sim_add_wall(sim, &lid, &err));
+        rbl_wall_motion m = {0};
+        m.servo = 1, m.servo_axis[2] = -1.0, m.servo_force = 0.05, m.servo_speed = 2.0;
+        ASSERT_OK(rbl_sim_set_wall_motion(sim, 1, &m, &err));
     }
     uint64_t seed = 7;
     const double a = 1.25e-3;
@@ -64,8 +74,9 @@ static rbl_sim *pile_on(int tilting)
     return sim;
 }
 
-static rbl_sim *thrown_pile(void) { return pile_on(0); }
-static rbl_sim *tilting_pile(void) { return pile_on(1); }
+static rbl_sim *thrown_pile(void) { return pile_on(STILL); }
+static rbl_sim *tilting_pile(void) { return pile_on(TILTING); }
+static rbl_sim *pressed_pile(void) { return pile_on(PRESSED); }
 
 /* A gas: 512 grains of radius 0.5 mm at up to 5 m/s in a periodic box of 12 mm, Hertz
  * contacts from the material, with friction, synchronized integrator. */
@@ -226,11 +237,13 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
             snprintf(from, sizeof from, " from one process's checkpoint at step %llu, between "
                      "builds", (unsigned long long)before);
         printf("%s on %d rank%s%s: %zu grains, "
-               "%llu steps, %zu touching at the end, %llu builds; %.0f partitions, %.0f grains "
+               "%llu steps, %zu touching at the end, %zu on walls (the last pushed with %.3g N), "
+               "%llu builds; %.0f partitions, %.0f grains "
                "migrated, %.0f ghosts held at the end, %.0f bytes sent; grains that differ from "
                "one process: %zu; resumed alone from the ranks' checkpoint at step %llu: %zu\n",
                name, size, size > 1 ? "s" : "", from, all.n,
-               (unsigned long long)(before + steps), t.contacts,
+               (unsigned long long)(before + steps), t.contacts, t.wall_contacts,
+               t.n_walls ? fabs(t.wall_force[3 * t.n_walls - 1]) : 0.0,
                (unsigned long long)tm.rebuilds, parts, moved, ghosts, bytes, differ,
                (unsigned long long)(before + part1), differ_resumed);
         ASSERT_TRUE(differ == 0);
@@ -290,6 +303,7 @@ int main(void)
     same_bits(c, "pile", thrown_pile, 0, 2500);
     same_bits(c, "pile", thrown_pile, 1500, 2500); /* spread mid-contact */
     same_bits(c, "tilting pile", tilting_pile, 0, 2500);
+    same_bits(c, "pressed pile", pressed_pile, 0, 2500);
     same_bits(c, "gas", gas, 0, 800);
     same_bits(c, "gas", gas, 300, 800);
     same_bits(c, "two grains", two, 0, 3000);

@@ -99,4 +99,26 @@ void rbl_radix_sort_u64(uint64_t *keys, uint32_t *vals, size_t n, unsigned key_b
 /* Number of bits needed to hold values 0..max_value. */
 unsigned rbl_bits_for(uint64_t max_value);
 
+/* A sum of doubles held exactly (exact_sum.c): a fixed-point integer from 2^-1074 (the least
+ * subnormal) past 2^1024, in 32-bit limbs. Its value is the correctly rounded sum whatever the
+ * order of the terms or how they were split among threads or processes (merged limb by limb,
+ * an integer addition), so a sum over grains gives the same bits on any decomposition.
+ * Non-finite terms are kept apart (their sum is the result: inf, -inf or NaN). */
+#define RBL_EXACT_LIMBS 68
+typedef struct rbl_exact_sum {
+    int64_t limb[RBL_EXACT_LIMBS]; /* limb i weighs 2^(32 i - 1074) */
+    double special;                /* the sum of the non-finite terms (0 when none) */
+    uint32_t adds;                 /* terms since the carries were last propagated */
+} rbl_exact_sum;
+void rbl_exact_clear(rbl_exact_sum *s);
+void rbl_exact_add(rbl_exact_sum *s, double x);
+/* Carries propagated: limbs 0 .. LIMBS-2 in [0, 2^32), the last one signed (what a merge over
+ * processes adds limb by limb). */
+void rbl_exact_normalize(rbl_exact_sum *s);
+/* into += from */
+void rbl_exact_merge(rbl_exact_sum *into, const rbl_exact_sum *from);
+/* The sum rounded to the nearest double (ties to even; in the subnormal range within one
+ * unit of the last place). */
+double rbl_exact_value(const rbl_exact_sum *s);
+
 #endif

@@ -202,6 +202,8 @@ typedef struct rbl_sim_peers {
     void *ctx;
     /* The largest of each of the count values over all processes, in place. */
     void (*max)(void *ctx, double *values, int count);
+    /* Each of the count exact sums summed over all processes, in place (one process's bits). */
+    void (*sum_exact)(void *ctx, rbl_exact_sum *sums, int count);
     /* An error on any process an error on all, with the first failing process's message. */
     int (*agree)(void *ctx, int rc, rbl_error *err);
     /* At a neighbour build, after the grains that left the domain were removed: the grains

@@ -230,18 +230,26 @@ void rbl_walls_servo(rbl_sim *sim)
         if (!p->m.servo)
             continue;
         /* the grains' push against its travel, and the summed stiffness K and damping G of
-           its contacts, in the list's order (fixed for any number of threads) */
+           its contacts, exact sums: the same bits whatever the grains' order or the process
+           that holds each */
         const double *a = p->m.servo_axis;
-        double push = 0.0, stiff = 0.0, damp = 0.0;
+        rbl_exact_sum sum[3];
+        for (int s = 0; s < 3; s++)
+            rbl_exact_clear(&sum[s]);
         for (size_t q = 0; q < w->n; q++) {
             if (rbl_wall_number(w->wall[q], sim->n_walls) != (size_t)k || !w->touch[q])
                 continue;
             const double *o = w->out + RBL_WALL_OUT * q;
-            push += o[0] * a[0] + o[1] * a[1] + o[2] * a[2];
             double kq, gq;
             contact_stiffness(sim, q, &kq, &gq);
-            stiff += kq, damp += gq;
+            rbl_exact_add(&sum[0], o[0] * a[0] + o[1] * a[1] + o[2] * a[2]);
+            rbl_exact_add(&sum[1], kq);
+            rbl_exact_add(&sum[2], gq);
         }
+        if (sim->peers)
+            sim->peers->sum_exact(sim->peers->ctx, sum, 3);
+        const double push = rbl_exact_value(&sum[0]), stiff = rbl_exact_value(&sum[1]);
+        const double damp = rbl_exact_value(&sum[2]);
         /* u_{n+1} = g (F - P_{n+1}), P_{n+1} = K (s_n + u_n dt) + G u_n: with a = g K dt,
            b = g G the speeds follow z^2 + (a + b - 1) z - b = 0, whose roots lie inside the
            unit circle when b < 1 and a + 2 b < 2 (Jury). The gain is kept to a quarter of

@@ -115,6 +115,36 @@ void rbl_comm_max_n(rbl_comm *c, double *v, int count)
     MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_DOUBLE, MPI_MAX, c->comm);
 }
 
+void rbl_comm_sum_exact(rbl_comm *c, rbl_exact_sum *s, int count)
+{
+    /* normalized limbs (< 2^32 but the top one) summed as integers over < 2^31 ranks: exact,
+       in any order; the non-finite parts summed as doubles (inf, -inf or NaN: any order gives
+       the same); all in two reductions */
+    const size_t n = (size_t)count * RBL_EXACT_LIMBS;
+    int64_t *limbs = malloc((n ? n : 1) * sizeof *limbs);
+    double *special = malloc((size_t)(count ? count : 1) * sizeof *special);
+    for (int k = 0; k < count; k++)
+        rbl_exact_normalize(&s[k]);
+    if (!limbs || !special) { /* out of memory: one sum at a time */
+        for (int k = 0; k < count; k++) {
+            MPI_Allreduce(MPI_IN_PLACE, s[k].limb, RBL_EXACT_LIMBS, MPI_INT64_T, MPI_SUM, c->comm);
+            MPI_Allreduce(MPI_IN_PLACE, &s[k].special, 1, MPI_DOUBLE, MPI_SUM, c->comm);
+        }
+    } else {
+        for (int k = 0; k < count; k++) {
+            memcpy(limbs + (size_t)k * RBL_EXACT_LIMBS, s[k].limb, sizeof s[k].limb);
+            special[k] = s[k].special;
+        }
+        MPI_Allreduce(MPI_IN_PLACE, limbs, (int)n, MPI_INT64_T, MPI_SUM, c->comm);
+        MPI_Allreduce(MPI_IN_PLACE, special, count, MPI_DOUBLE, MPI_SUM, c->comm);
+        for (int k = 0; k < count; k++) {
+            memcpy(s[k].limb, limbs + (size_t)k * RBL_EXACT_LIMBS, sizeof s[k].limb);
+            s[k].special = special[k];
+        }
+    }
+    free(limbs), free(special);
+}
+
 int rbl_comm_abort(rbl_comm *c, const rbl_error *err)
 {
     fprintf(stderr, "rubble: error (rank %d of %d): %s\n", c->rank, c->size, err->message);

@@ -25,6 +25,10 @@ double rbl_comm_max(rbl_comm *c, double v) { return (void)c, v; }
 
 void rbl_comm_sum_n(rbl_comm *c, double *v, int count) { (void)c, (void)v, (void)count; }
 void rbl_comm_max_n(rbl_comm *c, double *v, int count) { (void)c, (void)v, (void)count; }
+void rbl_comm_sum_exact(rbl_comm *c, rbl_exact_sum *s, int count)
+{
+    (void)c, (void)s, (void)count;
+}
 
 int rbl_comm_abort(rbl_comm *c, const rbl_error *err) { return (void)c, err->code; }
 

@@ -127,6 +127,11 @@ static void peers_max(void *ctx, double *v, int count)
     d->stats.seconds += rbl_now() - t0;
 }
 
+static void peers_sum_exact(void *ctx, rbl_exact_sum *s, int count)
+{
+    rbl_comm_sum_exact(((rbl_domain *)ctx)->comm, s, count);
+}
+
 static int peers_agree(void *ctx, int rc, rbl_error *err)
 {
     rbl_domain *d = ctx;
@@ -601,9 +606,6 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
         alone = "self-gravity";
     else if (sim->cfg.open && sim->cfg.escape > 0.0)
         alone = "an escape distance";
-    for (int w = 0; !alone && w < sim->n_walls + sim->n_meshes; w++)
-        if (rbl_wall_pose_of(sim, w)->m.servo) /* its load is a sum over every grain */
-            alone = "a servo-controlled wall";
     int rc = RBL_OK;
     if (alone && P > 1)
         rc = rbl_error_set(err, RBL_EINVAL,
@@ -648,8 +650,8 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
         return rc;
     }
     let_lists_go(sim); /* they held the grains as they were */
-    d->peers = (rbl_sim_peers){d, peers_max, peers_agree, peers_migrate, peers_ghosts,
-                               peers_refresh};
+    d->peers = (rbl_sim_peers){d,           peers_max,     peers_sum_exact, peers_agree,
+                               peers_migrate, peers_ghosts, peers_refresh};
     sim->peers = &d->peers;
     if (r > 0) /* counted once, on the first rank */
         sim->lost = 0;

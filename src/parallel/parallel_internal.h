@@ -29,6 +29,9 @@ double rbl_comm_max(rbl_comm *c, double v);
 void rbl_comm_sum_n(rbl_comm *c, double *v, int count);
 /* The largest of each of the count values over the ranks, in place. */
 void rbl_comm_max_n(rbl_comm *c, double *v, int count);
+/* Each of the count exact sums (base: rbl_exact_sum) summed over the ranks, in place: limb by
+ * limb, an integer sum, so the value is the one process's sum of the same terms, bit for bit. */
+void rbl_comm_sum_exact(rbl_comm *c, rbl_exact_sum *s, int count);
 /* Stop every process of the job (after an error one process met alone, mid-step, while the
  * others wait in a collective call): its message on stderr, prefixed by the rank. Returns
  * only in a build without MPI, with code. */
