@@ -458,7 +458,9 @@ RBL_API void rbl_sim_set_max_grains(rbl_sim *sim, size_t max_grains);
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
 
 /* What asteroid users measure (issue 11; seed 002 §3.3-3.4), from the state after the last
- * step and the contact forces of its evaluation. */
+ * step and the contact forces of its evaluation. Sums over grains are exact (independent of
+ * the grains' order); in a run over several processes these calls, rbl_sim_layers and
+ * rbl_sim_spin are collective (every process calls them, each for its own grains). */
 /* Centre of mass, its velocity (may be NULL) and the total mass (may be NULL) of the grains. */
 RBL_API void rbl_sim_centre_of_mass(const rbl_sim *sim, double com[3], double vcom[3],
                                     double *mass);

@@ -5,7 +5,8 @@
 # frame as a .pvtp over one piece per rank holding all the grains; so does a lattice whose
 # grains touch from the start on 3. Checkpoints written by 3 processes restart on 2 and on 1,
 # into the folder of the first run or another, and end in one process's bits (output.final,
-# every digit of every grain); so does a pour. What does not run over several processes yet
+# every digit of every grain); so do a pour and a self-gravitating asteroid spun up (shells
+# and layers too). What does not run over several processes yet
 # (clumps; any command but run) is refused once, by rank 0, every process exits non-zero and
 # no output folder is made.
 . "$(dirname "$0")/cli_run_common.sh"
@@ -160,6 +161,43 @@ same_thermo pour_1/thermo.csv pour_3/thermo.csv || fail "the pour: thermo.csv di
 grep -q 'WARNING' pour_3.txt && { cat pour_3.txt; fail "the pour: warnings"; }
 touching=$(tail -1 pour_1/thermo.csv | cut -d, -f10)
 echo "ok: a pour of 400 grains in 4 batches on 3 processes: the final grains as one process's ($touching touching)"
+
+# a rubble-pile asteroid spun up (the settled body of validation/asteroid.sh): self-gravity
+# (every process gathers the grains for the tree), an open domain with an escape distance,
+# spin steps, radial shells and layers over 3 processes; shells and layers are exact sums, so
+# the same files as one process's
+{ cat <<'YAML'
+domain: {open: true, escape: 500}
+self_gravity: {method: tree, theta: 0.5, every: 10}
+materials: [{name: rock, density: 3000}]
+contact: {normal: linear, damping: linear, tangential: seed, kn: 1.8e5, gamma_n: 3.0e4,
+          friction: 0.5}
+YAML
+  cat <<YAML
+grains: [{file: $EXAMPLES/../docs/validation/asteroid-settled.txt}]
+spin: {axis: [1, 1, 0], omega_critical: 0.3, step: 0.2, every: 10, until: 1.3}
+run: {time: 60, dt: auto, c: 0.04}
+output: {folder: out, every: 20, thermo_every: 5, final: final.txt,
+         shells: {count: 10, radius: 30, band: 5}, layers: {axis: z, count: 12, min: -15, max: 15}}
+YAML
+} > spin.yaml
+"$RUBBLE" run spin.yaml --output spin_1 --quiet > spin_1.txt || fail "the spin on one process"
+mpi 3 "$RUBBLE" run spin.yaml --output spin_3 --quiet > spin_3.txt || fail "the spin on 3"
+cmp -s spin_1/final.txt spin_3/final.txt || fail "the spin: the final grains differ on 3"
+same_thermo spin_1/thermo.csv spin_3/thermo.csv || fail "the spin: thermo.csv differs on 3"
+shells=0
+for f in spin_1/shells_*.csv; do
+    cmp -s "$f" "spin_3/${f#spin_1/}" || { diff "$f" "spin_3/${f#spin_1/}"; fail "the spin: $f differs"; }
+    shells=$((shells + 1))
+done
+[ "$shells" -ge 4 ] || fail "the spin: $shells shells files"
+layers=$(head -1 spin_1/thermo.csv | tr ',' '\n' | grep -c '^layer')
+[ "$layers" -eq 24 ] || fail "the spin: $layers layer columns"
+for c in $(head -1 spin_1/thermo.csv | tr ',' '\n' | grep -n '^layer' | cut -d: -f1); do
+    cut -d, -f"$c" spin_1/thermo.csv > l1.txt; cut -d, -f"$c" spin_3/thermo.csv > l3.txt
+    cmp -s l1.txt l3.txt || fail "the spin: layer column $c differs on 3"
+done
+echo "ok: an asteroid spun up in 5 steps on 3 processes (self-gravity, escape, shells, layers): the final grains, $shells shells files and the layer columns as one process's"
 
 # refused: clumps, and any command but run
 mpi 2 "$RUBBLE" run "$EXAMPLES/clumps.yaml" --output clumps > out.txt 2> clumps.txt \

@@ -10,21 +10,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rbl_sim_centre_of_mass(const rbl_sim *sim, double com[3], double vcom[3], double *mass)
+void rbl_mass_moments(const rbl_sim *sim, uint8_t *skip, int with_velocity, rbl_exact_sum *sum)
 {
     const rbl_grains *g = &sim->g;
-    double m = 0.0, mx[3] = {0, 0, 0}, mv[3] = {0, 0, 0};
+    const int count = with_velocity ? 7 : 4;
+    for (int a = 0; a < count; a++)
+        rbl_exact_clear(&sum[a]);
     for (size_t k = 0; k < g->n; k++) {
-        m += g->mass[k];
-        for (int a = 0; a < 3; a++) {
-            mx[a] += g->mass[k] * g->pos[3 * k + a];
-            mv[a] += g->mass[k] * g->vel[3 * k + a];
+        const double *p = g->pos + 3 * k, m = g->mass[k];
+        if (skip && !(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]))) {
+            skip[k] = 1;
+            continue;
         }
+        rbl_exact_add(&sum[0], m);
+        for (int a = 0; a < 3; a++)
+            rbl_exact_add(&sum[1 + a], m * p[a]);
+        for (int a = 0; with_velocity && a < 3; a++)
+            rbl_exact_add(&sum[4 + a], m * g->vel[3 * k + a]);
     }
+}
+
+void rbl_sim_centre_of_mass(const rbl_sim *sim, double com[3], double vcom[3], double *mass)
+{
+    rbl_exact_sum sum[7];
+    rbl_mass_moments(sim, NULL, vcom != NULL, sum);
+    if (sim->peers) /* every process's grains */
+        sim->peers->sum_exact(sim->peers->ctx, sum, vcom ? 7 : 4);
+    const double m = rbl_exact_value(&sum[0]);
     for (int a = 0; a < 3; a++) {
-        com[a] = m > 0.0 ? mx[a] / m : 0.0;
+        com[a] = m > 0.0 ? rbl_exact_value(&sum[1 + a]) / m : 0.0;
         if (vcom)
-            vcom[a] = m > 0.0 ? mv[a] / m : 0.0;
+            vcom[a] = m > 0.0 ? rbl_exact_value(&sum[4 + a]) / m : 0.0;
     }
     if (mass)
         *mass = m;
@@ -41,6 +57,8 @@ double rbl_sim_body_radius(const rbl_sim *sim)
                         (x[2] - com[2]) * (x[2] - com[2]));
         r = fmax(r, d + g->radius[k]);
     }
+    if (sim->peers) /* every process's grains */
+        sim->peers->max(sim->peers->ctx, &r, 1);
     return r;
 }
 
@@ -157,12 +175,17 @@ double rbl_sim_contact_virial(const rbl_sim *sim)
     return v.contact;
 }
 
+/* A shell's sums, exact: over several processes each sums its own grains (and the contacts
+ * whose first grain is its own), and the sums are added over the processes. */
+enum { SHELL_COUNT, SHELL_VOLUME, SHELL_STRESS, SHELL_LZ, SHELL_IZ, SHELL_BAND_COUNT,
+       SHELL_BAND_FORCE, SHELL_SEED, SHELL_SUMS };
+
 typedef struct shell_ctx {
     const rbl_sim *sim;
     const double *com;
-    const double *radius_of; /* distance of each grain from com */
+    const double *radius_of; /* distance of each grain (ghosts included) from com */
     const rbl_shell_options *opt;
-    rbl_shell_row *rows;
+    rbl_exact_sum *sums;     /* SHELL_SUMS per shell */
 } shell_ctx;
 
 /* The seed's P_k: a contact between a grain outside sphere k and one inside it adds the force
@@ -172,7 +195,7 @@ static void add_shell_force(void *user, size_t own, size_t i, size_t j, const do
 {
     (void)d, (void)l1, (void)l2;
     shell_ctx *c = user;
-    if (i >= own || j >= own) /* shells run on one process only (cli refuses them on more) */
+    if (i >= own) /* counted by the process that holds its first grain */
         return;
     const double ri = c->radius_of[i], rj = c->radius_of[j];
     const double dr = c->opt->radius / (double)c->opt->shells;
@@ -190,7 +213,7 @@ static void add_shell_force(void *user, size_t own, size_t i, size_t j, const do
         double fr = 0.0;
         for (int a = 0; a < 3; a++)
             fr += sign * f[a] * (x[a] - c->com[a]) / ro;
-        c->rows[k - 1].pressure_seed += fr / (4.0 * M_PI * R * R);
+        rbl_exact_add(&c->sums[SHELL_SUMS * (k - 1) + SHELL_SEED], fr / (4.0 * M_PI * R * R));
     }
 }
 
@@ -204,72 +227,91 @@ int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_r
         return rbl_error_set(err, RBL_EINVAL, "shells: the band's half-height must be >= 0: '%g'",
                              opt->band);
     const double band = opt->band > 0.0 ? opt->band : 0.5 * opt->radius;
-    double *dist = malloc((g->n ? g->n : 1) * sizeof *dist);
+    const size_t all = g->n + g->ghosts;
+    double *dist = malloc((all ? all : 1) * sizeof *dist);
     double *stress = malloc((g->n ? 9 * g->n : 1) * sizeof *stress);
     double *net = malloc((g->n ? 3 * g->n : 1) * sizeof *net);
-    if (!dist || !stress || !net) {
-        free(dist), free(stress), free(net);
-        return rbl_error_set(err, RBL_ENOMEM, "shells: out of memory for %zu grains", g->n);
+    rbl_exact_sum *sums = malloc(SHELL_SUMS * opt->shells * sizeof *sums);
+    int rc = dist && stress && net && sums
+                 ? RBL_OK
+                 : rbl_error_set(err, RBL_ENOMEM, "shells: out of memory for %zu grains", g->n);
+    if (sim->peers)
+        rc = sim->peers->agree(sim->peers->ctx, rc, err);
+    if (rc != RBL_OK) {
+        free(dist), free(stress), free(net), free(sums);
+        return rc;
     }
+    for (size_t s = 0; s < SHELL_SUMS * opt->shells; s++)
+        rbl_exact_clear(&sums[s]);
     contact_forces(sim, net);
     double com[3], vcom[3];
     rbl_sim_centre_of_mass(sim, com, vcom, NULL);
     memcpy(com_out, com, sizeof com);
     rbl_sim_grain_stress(sim, stress, err);
     const double dr = opt->radius / (double)opt->shells;
-    memset(rows, 0, opt->shells * sizeof *rows);
-    double *lz = calloc(opt->shells, sizeof *lz), *iz = calloc(opt->shells, sizeof *iz);
-    if (!lz || !iz) {
-        free(dist), free(stress), free(net), free(lz), free(iz);
-        return rbl_error_set(err, RBL_ENOMEM, "shells: out of memory");
-    }
     double axis[3] = {opt->axis[0], opt->axis[1], opt->axis[2]};
     double an = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
     for (int a = 0; a < 3; a++)
         axis[a] = an > 0.0 ? axis[a] / an : (a == 2);
-    for (size_t k = 0; k < g->n; k++) {
-        const double *x = g->pos + 3 * k, *v = g->vel + 3 * k;
+    for (size_t k = 0; k < all; k++) {
+        const double *x = g->pos + 3 * k;
         double s[3] = {x[0] - com[0], x[1] - com[1], x[2] - com[2]};
         dist[k] = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    }
+    for (size_t k = 0; k < g->n; k++) {
+        const double *x = g->pos + 3 * k, *v = g->vel + 3 * k;
+        const double s[3] = {x[0] - com[0], x[1] - com[1], x[2] - com[2]};
         const size_t shell = (size_t)(dist[k] / dr);
         if (shell >= opt->shells)
             continue;
-        rbl_shell_row *row = &rows[shell];
+        rbl_exact_sum *row = sums + SHELL_SUMS * shell;
         const double r = g->radius[k], vol = 4.0 / 3.0 * M_PI * r * r * r;
-        row->count++;
-        row->solid_volume += vol;
-        row->pressure_stress += -(stress[9 * k] + stress[9 * k + 4] + stress[9 * k + 8]) / 3.0 * vol;
+        rbl_exact_add(&row[SHELL_COUNT], 1.0);
+        rbl_exact_add(&row[SHELL_VOLUME], vol);
+        rbl_exact_add(&row[SHELL_STRESS],
+                      -(stress[9 * k] + stress[9 * k + 4] + stress[9 * k + 8]) / 3.0 * vol);
         /* angular momentum and moment of inertia about the axis through the centre of mass */
         double u[3] = {v[0] - vcom[0], v[1] - vcom[1], v[2] - vcom[2]}, c[3];
         rbl_cross(s, u, c);
         const double along = s[0] * axis[0] + s[1] * axis[1] + s[2] * axis[2];
-        lz[shell] += g->mass[k] * (c[0] * axis[0] + c[1] * axis[1] + c[2] * axis[2]);
-        iz[shell] += g->mass[k] * (dist[k] * dist[k] - along * along);
+        rbl_exact_add(&row[SHELL_LZ], g->mass[k] * (c[0] * axis[0] + c[1] * axis[1] +
+                                                    c[2] * axis[2]));
+        rbl_exact_add(&row[SHELL_IZ], g->mass[k] * (dist[k] * dist[k] - along * along));
         /* the equatorial band: the contact force along the outward normal to the axis */
         const double out[3] = {s[0] - along * axis[0], s[1] - along * axis[1],
                                s[2] - along * axis[2]};
         const double rho = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2]);
         if (fabs(along) <= band && rho > 0.0) {
             const double *f = net + 3 * k;
-            row->band_count++;
-            row->band_force += (f[0] * out[0] + f[1] * out[1] + f[2] * out[2]) / rho;
+            rbl_exact_add(&row[SHELL_BAND_COUNT], 1.0);
+            rbl_exact_add(&row[SHELL_BAND_FORCE],
+                          (f[0] * out[0] + f[1] * out[1] + f[2] * out[2]) / rho);
         }
     }
+    shell_ctx c = {sim, com, dist, opt, sums};
+    each_pair_contact(sim, add_shell_force, &c);
+    if (sim->peers)
+        sim->peers->sum_exact(sim->peers->ctx, sums, (int)(SHELL_SUMS * opt->shells));
     for (size_t s = 0; s < opt->shells; s++) {
+        const rbl_exact_sum *sum = sums + SHELL_SUMS * s;
         rbl_shell_row *row = &rows[s];
+        memset(row, 0, sizeof *row);
         row->r_in = dr * (double)s;
         row->r_out = dr * (double)(s + 1);
+        row->count = (size_t)rbl_exact_value(&sum[SHELL_COUNT]);
+        row->solid_volume = rbl_exact_value(&sum[SHELL_VOLUME]);
         const double shell_volume = 4.0 / 3.0 * M_PI * (pow(row->r_out, 3) - pow(row->r_in, 3));
         row->packing = row->solid_volume / shell_volume;
         /* the bulk (Love-Weber) stress of the shell: sum V_p sigma_p over the shell's volume */
-        row->pressure_stress /= shell_volume;
-        row->omega = iz[s] > 0.0 ? lz[s] / iz[s] : 0.0;
+        row->pressure_stress = rbl_exact_value(&sum[SHELL_STRESS]) / shell_volume;
+        const double iz = rbl_exact_value(&sum[SHELL_IZ]);
+        row->omega = iz > 0.0 ? rbl_exact_value(&sum[SHELL_LZ]) / iz : 0.0;
+        row->band_count = (size_t)rbl_exact_value(&sum[SHELL_BAND_COUNT]);
         if (row->band_count)
-            row->band_force /= (double)row->band_count;
+            row->band_force = rbl_exact_value(&sum[SHELL_BAND_FORCE]) / (double)row->band_count;
+        row->pressure_seed = rbl_exact_value(&sum[SHELL_SEED]);
     }
-    shell_ctx c = {sim, com, dist, opt, rows};
-    each_pair_contact(sim, add_shell_force, &c);
-    free(dist), free(stress), free(net), free(lz), free(iz);
+    free(dist), free(stress), free(net), free(sums);
     return RBL_OK;
 }
 
@@ -280,23 +322,43 @@ int rbl_sim_layers(const rbl_sim *sim, const rbl_layer_options *opt, rbl_layer_r
         !(isfinite(opt->lo) && isfinite(opt->hi) && opt->hi > opt->lo))
         return rbl_error_set(err, RBL_EINVAL,
                              "layers: need an axis 0-2, at least 1 layer and max > min");
+    /* per layer: count, velocity sums, kinetic energy; exact, so summed over the processes
+       (collective then) they are one process's bits */
+    enum { PER = 5 };
+    rbl_exact_sum *sum = malloc(PER * opt->count * sizeof *sum);
+    int rc = sum ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "layers: out of memory");
+    if (sim->peers)
+        rc = sim->peers->agree(sim->peers->ctx, rc, err);
+    if (rc != RBL_OK) {
+        free(sum);
+        return rc;
+    }
+    for (size_t s = 0; s < PER * opt->count; s++)
+        rbl_exact_clear(&sum[s]);
     const rbl_grains *g = &sim->g;
-    memset(rows, 0, opt->count * sizeof *rows);
     const double per = (double)opt->count / (opt->hi - opt->lo);
     for (size_t k = 0; k < g->n; k++) {
         const double c = (g->pos[3 * k + opt->axis] - opt->lo) * per;
         if (!(c >= 0.0 && c < (double)opt->count))
             continue;
-        rbl_layer_row *row = &rows[(size_t)c];
+        rbl_exact_sum *row = sum + PER * (size_t)c;
         const double *v = g->vel + 3 * k;
-        row->count++;
+        rbl_exact_add(&row[0], 1.0);
         for (int a = 0; a < 3; a++)
-            row->velocity[a] += v[a];
-        row->kinetic += 0.5 * g->mass[k] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            rbl_exact_add(&row[1 + a], v[a]);
+        rbl_exact_add(&row[4], 0.5 * g->mass[k] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
     }
-    for (size_t l = 0; l < opt->count; l++)
-        for (int a = 0; a < 3 && rows[l].count; a++)
-            rows[l].velocity[a] /= (double)rows[l].count;
+    if (sim->peers)
+        sim->peers->sum_exact(sim->peers->ctx, sum, (int)(PER * opt->count));
+    for (size_t l = 0; l < opt->count; l++) {
+        const rbl_exact_sum *row = sum + PER * l;
+        const double n = rbl_exact_value(&row[0]);
+        rows[l].count = (size_t)n;
+        for (int a = 0; a < 3; a++)
+            rows[l].velocity[a] = n > 0.0 ? rbl_exact_value(&row[1 + a]) / n : 0.0;
+        rows[l].kinetic = rbl_exact_value(&row[4]);
+    }
+    free(sum);
     return RBL_OK;
 }
 

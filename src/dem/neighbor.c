@@ -27,26 +27,24 @@
 #define RBL_SORT_EVERY 1000
 
 /* Open domain: mark the grains that are not finite or, if cfg.escape is set, farther than
- * that from the centre of mass of the finite ones. */
+ * that from the centre of mass of the finite ones (exact sums: the same centre whatever the
+ * grains' order or the processes that hold them). */
 static void mark_escaped(const rbl_sim *sim, uint8_t *gone)
 {
     const rbl_grains *g = &sim->g;
-    double com[3] = {0.0, 0.0, 0.0}, mass = 0.0;
-    for (size_t k = 0; k < g->n; k++) {
-        const double *p = g->pos + 3 * k;
-        if (!(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]))) {
-            gone[k] = 1;
-            continue;
-        }
-        for (int a = 0; a < 3; a++)
-            com[a] += g->mass[k] * p[a];
-        mass += g->mass[k];
-    }
-    double R = sim->cfg.escape;
-    if (!(R > 0.0) || mass == 0.0)
+    const double R = sim->cfg.escape;
+    rbl_exact_sum sum[4]; /* m, m x, m y, m z */
+    rbl_mass_moments(sim, gone, 0, sum);
+    if (!(R > 0.0))
         return;
+    if (sim->peers)
+        sim->peers->sum_exact(sim->peers->ctx, sum, 4);
+    const double mass = rbl_exact_value(&sum[0]);
+    if (mass == 0.0)
+        return;
+    double com[3];
     for (int a = 0; a < 3; a++)
-        com[a] /= mass;
+        com[a] = rbl_exact_value(&sum[1 + a]) / mass;
     for (size_t k = 0; k < g->n; k++) {
         const double *p = g->pos + 3 * k;
         double dx = p[0] - com[0], dy = p[1] - com[1], dz = p[2] - com[2];

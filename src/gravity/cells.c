@@ -91,6 +91,8 @@ int rbl_gravity_cells(rbl_gravity_work *w, const rbl_self_gravity *cfg,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : total)
     for (long own = 0; own < n_cells; own++) {
         for (size_t t = start[own]; t < start[own + 1]; t++) {
+            if (in->want && !in->want[order[t]])
+                continue;
             double a[3] = {0.0, 0.0, 0.0}, p = 0.0;
             const double *x = src[t].x, r = src[t].r;
             for (size_t k = start[own]; k < start[own + 1]; k++)

@@ -44,7 +44,8 @@ rbl_self_gravity rbl_self_gravity_resolved(const rbl_self_gravity *cfg)
 
 void rbl_gravity_work_free(rbl_gravity_work *w)
 {
-    free(w->keys), free(w->keys_tmp), free(w->order), free(w->order_tmp), free(w->src);
+    free(w->keys), free(w->keys_tmp), free(w->by_id), free(w->order), free(w->order_tmp);
+    free(w->src);
     free(w->nodes), free(w->cell_start), free(w->cell_mono);
     memset(w, 0, sizeof *w);
 }
@@ -62,7 +63,10 @@ int rbl_gravity_work_reserve(rbl_gravity_work *w, size_t n, rbl_error *err)
     uint64_t *kt = k ? realloc(w->keys_tmp, cap * sizeof *kt) : NULL;
     if (kt)
         w->keys_tmp = kt;
-    uint32_t *o = kt ? realloc(w->order, cap * sizeof *o) : NULL;
+    uint64_t *bi = kt ? realloc(w->by_id, cap * sizeof *bi) : NULL;
+    if (bi)
+        w->by_id = bi;
+    uint32_t *o = bi ? realloc(w->order, cap * sizeof *o) : NULL;
     if (o)
         w->order = o;
     uint32_t *ot = o ? realloc(w->order_tmp, cap * sizeof *ot) : NULL;
@@ -80,6 +84,14 @@ void rbl_gravity_sort_sources(rbl_gravity_work *w, const rbl_gravity_input *in,
                               unsigned key_bits)
 {
     const size_t n = in->n;
+    if (in->id) { /* the indices in id order, then a stable sort on the keys keeps it in ties */
+        for (size_t k = 0; k < n; k++)
+            w->by_id[k] = in->id[k], w->order[k] = (uint32_t)k;
+        rbl_radix_sort_u64(w->by_id, w->order, n, 32, w->keys_tmp, w->order_tmp);
+        for (size_t t = 0; t < n; t++)
+            w->by_id[t] = w->keys[w->order[t]];
+        memcpy(w->keys, w->by_id, n * sizeof *w->keys);
+    }
     rbl_radix_sort_u64(w->keys, w->order, n, key_bits, w->keys_tmp, w->order_tmp);
     for (size_t t = 0; t < n; t++) {
         const size_t k = w->order[t];
@@ -130,8 +142,12 @@ int rbl_gravity_eval(rbl_gravity_work *w, const rbl_self_gravity *cfg_in,
         acc[k] *= G;
     for (size_t k = 0; k < in->n; k++)
         phi[k] *= G;
-    if (interactions)
-        *interactions = in->n ? count / (double)in->n : 0.0;
+    size_t wanted = in->n;
+    if (in->want)
+        for (size_t k = 0; k < in->n; k++)
+            wanted -= !in->want[k];
+    if (interactions) /* per grain the field was wanted at */
+        *interactions = wanted ? count / (double)wanted : 0.0;
     return RBL_OK;
 }
 
@@ -152,7 +168,7 @@ int rbl_gravity_field(const rbl_self_gravity *cfg, size_t n, const double *pos,
     if (!phi && !own_phi)
         return rbl_error_set(err, RBL_ENOMEM, "self-gravity: out of memory for %zu grains", n);
     rbl_gravity_work w = {0};
-    rbl_gravity_input in = {n, pos, mass, radius};
+    rbl_gravity_input in = {n, pos, mass, radius, NULL, NULL};
     int rc = rbl_gravity_eval(&w, cfg, &in, threads > 0 ? threads : 1, acc, phi ? phi : own_phi,
                               interactions, err);
     rbl_gravity_work_free(&w);

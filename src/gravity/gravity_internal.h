@@ -9,10 +9,17 @@
 
 #include <math.h>
 
-/* What every method reads: n grains, 3 doubles of position each, masses, radii. */
+/* What every method reads: n grains, 3 doubles of position each, masses, radii; optionally
+ * their ids, which make the result independent of the input's order (ties in the methods'
+ * sort keys go by id, the direct sum runs in id order), and which grains the field is wanted
+ * at (want[k] != 0: the others' acc and phi may be left as they were; the tree skips the
+ * groups with no wanted grain, so a grain's field does not depend on which others are
+ * wanted). */
 typedef struct rbl_gravity_input {
     size_t n;
     const double *pos, *mass, *radius;
+    const uint32_t *id;  /* NULL: the input order decides */
+    const uint8_t *want; /* NULL: every grain */
 } rbl_gravity_input;
 
 /* One source as the kernels read it: position, mass, radius (sorted copies of the input). */
@@ -37,6 +44,7 @@ typedef struct rbl_tree_node {
 typedef struct rbl_gravity_work {
     size_t cap;
     uint64_t *keys, *keys_tmp;
+    uint64_t *by_id;               /* with ids: the sort's keys in id order */
     uint32_t *order, *order_tmp;   /* sorted position -> input index */
     rbl_gravity_source *src;       /* sources in sorted order */
     rbl_tree_node *nodes;
@@ -50,8 +58,9 @@ void rbl_gravity_work_free(rbl_gravity_work *w);
 /* Room for n grains in the sort buffers; RBL_ENOMEM with a message otherwise. */
 int rbl_gravity_work_reserve(rbl_gravity_work *w, size_t n, rbl_error *err);
 
-/* Sort w->order (the input indices, keyed by w->keys; key_bits 0: as they are) and copy the
- * sources into w->src in that order. */
+/* Sort w->order (the input indices, keyed by w->keys[input index]; key_bits 0: as they are;
+ * equal keys in id order when in->id, else in input order), leave w->keys sorted with it, and
+ * copy the sources into w->src in that order. */
 void rbl_gravity_sort_sources(rbl_gravity_work *w, const rbl_gravity_input *in,
                               unsigned key_bits);
 

@@ -319,6 +319,21 @@ static void evaluate_group(const rbl_gravity_work *w, const walk_lists *l, group
     }
 }
 
+/* Whether the field is wanted at some grain of the group from sorted position first (at most
+ * GROUP_SIZE, and not past end): a group is evaluated whole or not at all, so a grain's field
+ * does not depend on which others are wanted. */
+static int group_wanted(const rbl_gravity_work *w, const rbl_gravity_input *in, uint32_t first,
+                        uint32_t end)
+{
+    if (!in->want)
+        return 1;
+    const uint32_t last = end - first > GROUP_SIZE ? first + GROUP_SIZE : end;
+    for (uint32_t t = first; t < last; t++)
+        if (in->want[w->order[t]])
+            return 1;
+    return 0;
+}
+
 int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
                      const rbl_gravity_input *in, int threads, double *acc, double *phi,
                      double *interactions, rbl_error *err)
@@ -349,7 +364,8 @@ int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
     for (uint32_t q = 0; q < w->n_nodes;)
         if (nodes[q].count <= GROUP_SIZE || nodes[q].leaf) {
             for (uint32_t off = 0; off < nodes[q].count && n_groups < w->cap; off += GROUP_SIZE)
-                w->keys_tmp[n_groups++] = (uint64_t)q << 32 | off; /* the sort's scratch */
+                if (group_wanted(w, in, nodes[q].first + off, nodes[q].first + nodes[q].count))
+                    w->keys_tmp[n_groups++] = (uint64_t)q << 32 | off; /* the sort's scratch */
             q = nodes[q].next;
         } else {
             q++;

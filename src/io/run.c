@@ -304,10 +304,14 @@ static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_
     snprintf(name, sizeof name, "shells_%06zu.csv", o->n_frames - 1);
     char *path = rbl_path_join(o->dir, name);
     double com[3];
-    int rc = rows && path ? rbl_sim_shells(sim, &opt, rows, com, err)
-                          : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    /* over several processes every one measures its grains, the first writes */
+    int rc = rows && path ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_sim_shells(sim, &opt, rows, com, err);
+    const int here = o->ranks->rank == 0;
     rbl_atomic_file af;
-    if (rc == RBL_OK && (rc = rbl_atomic_open(&af, path, err)) == RBL_OK) {
+    if (rc == RBL_OK && here && (rc = rbl_atomic_open(&af, path, err)) == RBL_OK) {
         rbl_thermo t;
         rbl_sim_thermo(sim, &t);
         fprintf(af.file, "# time %.10g s, centre of mass %.10g %.10g %.10g m\n", t.time, com[0],
@@ -322,7 +326,7 @@ static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_
         rc = rbl_atomic_commit(&af, err);
     }
     free(rows), free(path);
-    return rc;
+    return rbl_run_ranks_agree(o->ranks, rc, err);
 }
 
 /* Moving walls: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd listing the frames the

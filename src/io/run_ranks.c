@@ -17,12 +17,6 @@ static const char *not_distributed(const rbl_scene *s)
 {
     if (s->impulse)
         return "an impulse scene (objects)";
-    if (s->spin)
-        return "spin";
-    if (s->shells)
-        return "output.shells";
-    if (s->layers.count)
-        return "output.layers";
     return NULL;
 }
 

@@ -199,6 +199,49 @@ static int fits_int(const size_t *bytes, int n)
     return total <= (size_t)INT32_MAX;
 }
 
+int rbl_comm_allgather(rbl_comm *c, const double *mine, size_t n, double **all, size_t *cap,
+                       size_t *first, size_t *total, rbl_error *err)
+{
+    const int p = c->size;
+    uint64_t *counts = malloc((size_t)p * sizeof *counts);
+    int *rc = malloc(2 * (size_t)p * sizeof *rc);
+    const uint64_t mine_n = n;
+    int ok = counts && rc;
+    if (rbl_comm_agree(c, ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory"), err) !=
+        RBL_OK) {
+        free(counts), free(rc);
+        return err->code;
+    }
+    MPI_Allgather(&mine_n, 1, MPI_UINT64_T, counts, 1, MPI_UINT64_T, c->comm);
+    uint64_t sum = 0;
+    for (int q = 0; q < p; q++) {
+        if (q == c->rank)
+            *first = (size_t)sum;
+        rc[p + q] = (int)sum, rc[q] = (int)counts[q];
+        sum += counts[q];
+        ok = ok && sum <= (uint64_t)INT32_MAX;
+    }
+    *total = (size_t)sum;
+    int rcode = ok ? RBL_OK
+                   : rbl_error_set(err, RBL_ETOOBIG,
+                                   "more than 2^31 - 1 values to gather (%llu): too many grains "
+                                   "for one gathering",
+                                   (unsigned long long)sum);
+    if (rcode == RBL_OK && sum > *cap) {
+        double *grown = realloc(*all, (size_t)sum * sizeof *grown);
+        if (grown)
+            *all = grown, *cap = (size_t)sum;
+        else
+            rcode = rbl_error_set(err, RBL_ENOMEM, "out of memory for %llu values gathered",
+                                  (unsigned long long)sum);
+    }
+    rcode = rbl_comm_agree(c, rcode, err);
+    if (rcode == RBL_OK)
+        MPI_Allgatherv(mine, (int)n, MPI_DOUBLE, *all, rc, rc + p, MPI_DOUBLE, c->comm);
+    free(counts), free(rc);
+    return rcode;
+}
+
 int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
                       const size_t *send_offset, void **recv, size_t *recv_bytes,
                       size_t *recv_offset, rbl_error *err)

@@ -57,3 +57,19 @@ int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
 }
 
 int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err) { return (void)c, (void)err, rc; }
+
+int rbl_comm_allgather(rbl_comm *c, const double *mine, size_t n, double **all, size_t *cap,
+                       size_t *first, size_t *total, rbl_error *err)
+{
+    (void)c;
+    if (n > *cap) {
+        double *grown = realloc(*all, n * sizeof *grown);
+        if (!grown)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu values gathered", n);
+        *all = grown, *cap = n;
+    }
+    if (n)
+        memcpy(*all, mine, n * sizeof *mine);
+    *first = 0, *total = n;
+    return RBL_OK;
+}

@@ -18,11 +18,13 @@
 
 /* Doubles per record: a grain that moves here (id, material, contacts, radius, mass, inverse
  * mass and inertia, position, velocity, spin, force, torque, position at the last build; the
- * synchronized integrator's force velocities), a ghost (the same less contacts, force and torque), a ghost's refresh
+ * synchronized integrator's force velocities; the self-gravity field held since its last
+ * evaluation), a ghost (the same less contacts, force, torque and field), a ghost's refresh
  * (position and the velocities the forces read). Ids and materials are exact in a double. */
 #define MIGRANT_DOUBLES 25
 #define GHOST_DOUBLES 15
 #define EVAL_DOUBLES 6
+#define GRAVITY_DOUBLES 4
 #define REFRESH_DOUBLES 9
 
 /* Repartition when the heaviest process's cost exceeds the mean by this factor. */
@@ -132,6 +134,18 @@ static void peers_sum_exact(void *ctx, rbl_exact_sum *s, int count)
     rbl_comm_sum_exact(((rbl_domain *)ctx)->comm, s, count);
 }
 
+static int peers_allgather(void *ctx, const double *mine, size_t n, double **all, size_t *cap,
+                           size_t *first, size_t *total, rbl_error *err)
+{
+    rbl_domain *d = ctx;
+    int rc = rbl_comm_allgather(d->comm, mine, n, all, cap, first, total, err);
+    if (rc == RBL_OK) {
+        d->stats.bytes += (*total - n) * sizeof **all;
+        d->stats.messages += (size_t)(d->size - 1);
+    }
+    return rc;
+}
+
 static int peers_agree(void *ctx, int rc, rbl_error *err)
 {
     rbl_domain *d = ctx;
@@ -217,18 +231,30 @@ static void wall_row_out(void *ctx, uint32_t first, uint32_t other, const double
         row_put(r, q, first, other, h);
 }
 
+/* A migrant's record: its doubles, and where the optional parts begin. */
+static size_t migrant_doubles(const rbl_grains *g)
+{
+    return MIGRANT_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0) +
+           (g->with_gravity ? GRAVITY_DOUBLES : 0);
+}
+
 /* Grain k into a migrant's record. */
 static void migrant_put(const rbl_grains *g, size_t k, double *o)
 {
     o[0] = g->id[k], o[1] = g->material[k], o[2] = g->contacts[k];
     o[3] = g->radius[k], o[4] = g->mass[k], o[5] = g->inv_mass[k], o[6] = g->inv_inertia[k];
+    double *field = o + MIGRANT_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0);
     for (int a = 0; a < 3; a++) {
         o[7 + a] = g->pos[3 * k + a], o[10 + a] = g->vel[3 * k + a];
         o[13 + a] = g->omega[3 * k + a], o[16 + a] = g->force[3 * k + a];
         o[19 + a] = g->torque[3 * k + a], o[22 + a] = g->pos_build[3 * k + a];
         if (g->with_eval)
             o[25 + a] = g->vel_eval[3 * k + a], o[28 + a] = g->omega_eval[3 * k + a];
+        if (g->with_gravity)
+            field[a] = g->gacc[3 * k + a];
     }
+    if (g->with_gravity)
+        field[3] = g->gphi[k];
 }
 
 /* A migrant's record into grain k. */
@@ -237,13 +263,18 @@ static void migrant_get(rbl_grains *g, size_t k, const double *o)
     g->id[k] = (uint32_t)o[0], g->material[k] = (int32_t)o[1], g->contacts[k] = (uint32_t)o[2];
     g->radius[k] = o[3], g->mass[k] = o[4], g->inv_mass[k] = o[5], g->inv_inertia[k] = o[6];
     g->body[k] = -1, g->slot[k] = 0;
+    const double *field = o + MIGRANT_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0);
     for (int a = 0; a < 3; a++) {
         g->pos[3 * k + a] = o[7 + a], g->vel[3 * k + a] = o[10 + a];
         g->omega[3 * k + a] = o[13 + a], g->force[3 * k + a] = o[16 + a];
         g->torque[3 * k + a] = o[19 + a], g->pos_build[3 * k + a] = o[22 + a];
         if (g->with_eval)
             g->vel_eval[3 * k + a] = o[25 + a], g->omega_eval[3 * k + a] = o[28 + a];
+        if (g->with_gravity)
+            g->gacc[3 * k + a] = field[a];
     }
+    if (g->with_gravity)
+        g->gphi[k] = field[3];
 }
 
 /* The rows received (after the grains) into rows, n of them. */
@@ -297,7 +328,7 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     double t0 = rbl_now();
     rbl_grains *g = &sim->g;
     const int P = d->size;
-    const size_t per = MIGRANT_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0);
+    const size_t per = migrant_doubles(g);
     const size_t pw = rbl_hist_width(&sim->cfg.law), ww = rbl_wall_hist_width(&sim->cfg.law);
     if (d->start_pairs.key) { /* the first build: the lists were emptied, the histories kept */
         rbl_history_free(pairs), rbl_history_free(walls);
@@ -602,10 +633,6 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     const char *alone = NULL; /* what cannot run over several processes yet */
     if (sim->bodies.n)
         alone = "clumps";
-    else if (sim->gravity.method != RBL_GRAVITY_OFF)
-        alone = "self-gravity";
-    else if (sim->cfg.open && sim->cfg.escape > 0.0)
-        alone = "an escape distance";
     int rc = RBL_OK;
     if (alone && P > 1)
         rc = rbl_error_set(err, RBL_EINVAL,
@@ -650,8 +677,8 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
         return rc;
     }
     let_lists_go(sim); /* they held the grains as they were */
-    d->peers = (rbl_sim_peers){d,           peers_max,     peers_sum_exact, peers_agree,
-                               peers_migrate, peers_ghosts, peers_refresh};
+    d->peers = (rbl_sim_peers){d,           peers_max,    peers_sum_exact, peers_agree,
+                               peers_migrate, peers_ghosts, peers_refresh,   peers_allgather};
     sim->peers = &d->peers;
     if (r > 0) /* counted once, on the first rank */
         sim->lost = 0;

@@ -44,6 +44,12 @@ int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
                       const size_t *send_offset, void **recv, size_t *recv_bytes,
                       size_t *recv_offset, rbl_error *err);
 
+/* Every rank's n doubles from mine, in rank order, into *all on every rank (grown as needed:
+ * *cap doubles); *first: where this rank's begin, *total: how many in all. More than 2^31 - 1
+ * doubles in all is refused (MPI counts are int). Collective. */
+int rbl_comm_allgather(rbl_comm *c, const double *mine, size_t n, double **all, size_t *cap,
+                       size_t *first, size_t *total, rbl_error *err);
+
 /* An exchange whose sizes both sides know already (the ghosts' refresh): each rank sends
  * send_bytes[q] from send + send_offset[q] to rank q and receives recv_bytes[q] into
  * recv + recv_offset[q], point to point with the ranks it has something to send to or receive
