@@ -5,10 +5,9 @@
 # frame as a .pvtp over one piece per rank holding all the grains; so does a lattice whose
 # grains touch from the start on 3. Checkpoints written by 3 processes restart on 2 and on 1,
 # into the folder of the first run or another, and end in one process's bits (output.final,
-# every digit of every grain); so do a pour and a self-gravitating asteroid spun up (shells
-# and layers too). What does not run over several processes yet
-# (clumps; any command but run) is refused once, by rank 0, every process exits non-zero and
-# no output folder is made.
+# every digit of every grain); so do a pour, a self-gravitating asteroid spun up (shells and
+# layers too) and clumps poured among spheres. A command other than run is refused once, by
+# rank 0, every process exits non-zero and no output folder is made.
 . "$(dirname "$0")/cli_run_common.sh"
 MPIEXEC=$2
 EXAMPLES=$(cd "$(dirname "$0")/../examples" && pwd)
@@ -199,13 +198,50 @@ for c in $(head -1 spin_1/thermo.csv | tr ',' '\n' | grep -n '^layer' | cut -d: 
 done
 echo "ok: an asteroid spun up in 5 steps on 3 processes (self-gravity, escape, shells, layers): the final grains, $shells shells files and the layer columns as one process's"
 
-# refused: clumps, and any command but run
-mpi 2 "$RUBBLE" run "$EXAMPLES/clumps.yaml" --output clumps > out.txt 2> clumps.txt \
-    && fail "clumps ran on 2"
-[ "$(grep -c 'clumps cannot yet run over several processes' clumps.txt)" -eq 1 ] \
-    || { cat clumps.txt; fail "the clumps' message is not there once"; }
-[ -e clumps ] && fail "an output folder was made"
+# clumps across processes: each goes with its centre of mass, its members with it, and the
+# ghost layers are wider by a clump's reach. Jacks (a sphere of 0.5 mm and six more 3 mm out
+# along the axes: their members reach 3 mm from the centre, a ghost layer of spheres alone is
+# 1.2 mm, and leaving the reach out makes this differ) in a lattice with single spheres among
+# them, and jacks poured on top, 4000 steps; a checkpoint from 3 processes restarted on 2: the
+# final grains as one process's
+{ printf 'rubble-clump 1\ndensity 2500\nvolume 3.67e-9\nmass 9.17e-6\ncentre 0 0 0\n'
+  printf 'principal 4.8e-11 4.8e-11 4.8e-11\naxes\n1 0 0\n0 1 0\n0 0 1\nspheres 7\n'
+  printf '0 0 0 0.0005\n%s 0 0 0.0005\n0 %s 0 0.0005\n0 0 %s 0.0005\n' 3e-3 3e-3 3e-3
+  printf '%s 0 0 0.0005\n0 %s 0 0.0005\n0 0 %s 0.0005\n' -3e-3 -3e-3 -3e-3; } > jack.txt
+cat > clumps.yaml <<YAML
+domain: {min: [0, 0, -0.001], max: [0.02, 0.02, 0.05], periodic: [x, y]}
+gravity: [0, 0, -9.81]
+materials: [{name: sand, density: 2500}]
+contact: {normal: linear, damping: linear, tangential: spring, kn: 2000, restitution: 0.5,
+          gamma_t: 0.01, friction: 0.5}
+walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
+grains:
+  - lattice: {min: [0, 0, 0], max: [0.02, 0.02, 0.02]}
+    clump: jack.txt
+    velocity_spread: 1.0
+  - random: {min: [0, 0, 0], max: [0.02, 0.02, 0.02], count: 300}
+    radius: 0.0005
+    velocity_spread: 1.0
+  - pour: {min: [0.0, 0.0, 0.025], max: [0.02, 0.02, 0.049], count: 30, rate: 8000,
+           every: 0.004}
+    clump: jack.txt
+    velocity: [0, 0, -0.5]
+run: {steps: 4000, dt: auto, c: 0.05, skin: 0.0002}
+output: {folder: out, every: 0.005, checkpoint_every: 0.006, final: final.txt}
+YAML
+"$RUBBLE" run clumps.yaml --output clumps_1 --quiet > clumps_1.txt || fail "clumps on one process"
+mpi 3 "$RUBBLE" run clumps.yaml --output clumps_3 --quiet > clumps_3.txt || fail "clumps on 3"
+cmp -s clumps_1/final.txt clumps_3/final.txt || fail "clumps: the final grains differ on 3"
+same_thermo clumps_1/thermo.csv clumps_3/thermo.csv || fail "clumps: thermo.csv differs on 3"
+first=$(ls clumps_3 | grep '^checkpoint_' | head -1)
+[ -n "$first" ] || { ls clumps_3; fail "clumps: no checkpoint"; }
+mpi 2 "$RUBBLE" run clumps.yaml --restart "clumps_3/$first" --output clumps_32 --quiet \
+    > clumps_32.txt || fail "clumps: the restart on 2"
+cmp -s clumps_1/final.txt clumps_32/final.txt || fail "clumps: the restart on 2 differs"
+echo "ok: clumps across 3 processes and restarted on 2 from $first: the final grains as one process's ($(grep '^grains' clumps_1.txt | cut -c16-))"
+
+# refused: any command but run
 mpi 2 "$RUBBLE" contacts --help > out.txt 2> err.txt && fail "contacts ran on 2"
 [ "$(grep -c 'only `rubble run` runs over several processes' err.txt)" -eq 1 ] \
     || { cat err.txt; fail "the message is not there once"; }
-echo "ok: refused on 2 processes with one message each: $(grep -h 'cannot yet' clumps.txt | cut -c1-150)..."
+echo "ok: refused on 2 processes with one message: $(grep -h 'only' err.txt | cut -c1-150)"

@@ -178,10 +178,7 @@ void rbl_sim_bodies(const rbl_sim *sim, rbl_bodies_view *v)
     v->moment = b->moment, v->mass = b->mass;
 }
 
-/* Rebuild the bodies in the order `order` (count of them; bodies not listed are dropped): the
- * per-body arrays, the member slots (each body's slots stay contiguous), and the body and slot
- * of every member grain (-1 for a dropped body's). */
-static int bodies_permute(rbl_sim *sim, const uint32_t *order, size_t count, rbl_error *err)
+int rbl_bodies_keep(rbl_sim *sim, const uint32_t *order, size_t count, rbl_error *err)
 {
     rbl_bodies *b = &sim->bodies, nb;
     rbl_grains *g = &sim->g;
@@ -266,10 +263,63 @@ int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err)
         for (size_t k = 0; k < b->n; k++)
             if (!gone[k])
                 keep[kept++] = (uint32_t)k;
-        rc = bodies_permute(sim, keep, kept, err);
+        rc = rbl_bodies_keep(sim, keep, kept, err);
     }
     free(gone), free(keep);
     return rc;
+}
+
+size_t rbl_body_record_doubles(const rbl_bodies *b, size_t k)
+{
+    return RBL_BODY_DOUBLES + RBL_BODY_MEMBER_DOUBLES * (b->start[k + 1] - b->start[k]);
+}
+
+void rbl_body_put(const rbl_bodies *b, size_t k, double *o)
+{
+    memcpy(o, b->pos + 3 * k, 3 * sizeof *o);
+    memcpy(o + 3, b->vel + 3 * k, 3 * sizeof *o);
+    memcpy(o + 6, b->angmom + 3 * k, 3 * sizeof *o);
+    memcpy(o + 9, b->quat + 4 * k, 4 * sizeof *o);
+    memcpy(o + 13, b->moment + 3 * k, 3 * sizeof *o);
+    memcpy(o + 16, b->force + 3 * k, 3 * sizeof *o);
+    memcpy(o + 19, b->torque + 3 * k, 3 * sizeof *o);
+    o[22] = b->mass[k], o[23] = b->material[k];
+    o[24] = (double)(b->start[k + 1] - b->start[k]);
+    double *m = o + RBL_BODY_DOUBLES;
+    for (size_t s = b->start[k]; s < b->start[k + 1]; s++, m += RBL_BODY_MEMBER_DOUBLES) {
+        m[0] = b->member_id[s];
+        memcpy(m + 1, b->offset + 3 * s, 3 * sizeof *m);
+        memcpy(m + 4, b->arm + 3 * s, 3 * sizeof *m);
+    }
+}
+
+int rbl_body_get(rbl_bodies *b, const double *o, size_t *used, rbl_error *err)
+{
+    const size_t members = (size_t)o[24];
+    if (!rbl_bodies_reserve(b, b->n + 1, b->members + members + 1))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu clumps", b->n + 1);
+    const size_t k = b->n;
+    memcpy(b->pos + 3 * k, o, 3 * sizeof *o);
+    memcpy(b->vel + 3 * k, o + 3, 3 * sizeof *o);
+    memcpy(b->angmom + 3 * k, o + 6, 3 * sizeof *o);
+    memcpy(b->quat + 4 * k, o + 9, 4 * sizeof *o);
+    memcpy(b->moment + 3 * k, o + 13, 3 * sizeof *o);
+    memcpy(b->force + 3 * k, o + 16, 3 * sizeof *o);
+    memcpy(b->torque + 3 * k, o + 19, 3 * sizeof *o);
+    b->mass[k] = o[22], b->material[k] = (int32_t)o[23];
+    const double *m = o + RBL_BODY_DOUBLES;
+    b->start[k] = b->members;
+    for (size_t e = 0; e < members; e++, m += RBL_BODY_MEMBER_DOUBLES) {
+        const size_t s = b->members + e;
+        b->member_id[s] = (uint32_t)m[0], b->member_index[s] = UINT32_MAX;
+        memcpy(b->offset + 3 * s, m + 1, 3 * sizeof *m);
+        memcpy(b->arm + 3 * s, m + 4, 3 * sizeof *m);
+    }
+    b->members += members;
+    b->start[k + 1] = b->members;
+    b->n++;
+    *used = RBL_BODY_DOUBLES + RBL_BODY_MEMBER_DOUBLES * members;
+    return RBL_OK;
 }
 
 /* Sum the members' contact forces and torques at the centre of mass (gravity once, on M). */

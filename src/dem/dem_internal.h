@@ -393,6 +393,19 @@ void rbl_bodies_refresh_arms(rbl_bodies *b);
 /* After grains were reordered: each slot's grain index again. (Sorting the bodies by the memory
  * position of their first member as well was measured: no gain.) */
 void rbl_bodies_reindex(rbl_sim *sim);
+/* Rebuild the bodies in the order `order` (count of them; bodies not listed are dropped): the
+ * per-body arrays, the member slots (each body's slots stay contiguous), and the body and slot
+ * of every member grain 0 .. g.n - 1 (-1 for a dropped body's). */
+int rbl_bodies_keep(rbl_sim *sim, const uint32_t *order, size_t count, rbl_error *err);
+/* A body's record as it moves to another process (src/parallel/): position, velocity, angular
+ * momentum, orientation, principal moments, force, torque, mass, material, member count (25
+ * doubles), then each member's id, offset and lever arm (7). rbl_body_get appends one to b
+ * (its members' grain indices UINT32_MAX, for the caller to set) and tells the doubles read. */
+#define RBL_BODY_DOUBLES 25
+#define RBL_BODY_MEMBER_DOUBLES 7
+size_t rbl_body_record_doubles(const rbl_bodies *b, size_t k);
+void rbl_body_put(const rbl_bodies *b, size_t k, double *o);
+int rbl_body_get(rbl_bodies *b, const double *o, size_t *used, rbl_error *err);
 /* Drop the bodies with a member flagged in gone_grain (by grain index) and flag all their
  * members; renumbers the bodies and slots of the grains that stay. */
 int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err);

@@ -192,10 +192,11 @@ static int add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const plan *pl
     for (size_t k = 0; k < pl->n; k++) {
         const planned *e = &pl->v[k];
         int rc;
-        if (among && !among->keep(among->ctx, e->gr.pos)) {
-            if (sim->next_id == UINT32_MAX)
+        if (among && !among->keep(among->ctx, e->gr.pos)) { /* a clump's by its centre */
+            const uint32_t ids = spec->clump ? (uint32_t)spec->clump->n : 1;
+            if (sim->next_id > UINT32_MAX - ids)
                 return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
-            sim->next_id++;
+            sim->next_id += ids;
             continue;
         }
         if (spec->clump) {

@@ -735,8 +735,10 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         goto done;
     }
     size_t kept = (size_t)kept_or_fail;
-    if (kept < n)
+    if (kept < n) {
         rbl_grains_permute(g, sim->perm, kept, sim->scratch);
+        rbl_bodies_reindex(sim); /* the members' indices moved */
+    }
     if (sim->peers) { /* grains move to the process whose region holds them */
         rc = sim->peers->migrate(sim, sim->peers->ctx, &old_pairs, &old_walls, err);
         if (rc == RBL_OK)

@@ -26,6 +26,8 @@
 #define EVAL_DOUBLES 6
 #define GRAVITY_DOUBLES 4
 #define REFRESH_DOUBLES 9
+/* A migration's message opens with its counts: grains, pair rows, wall rows, clumps. */
+#define MIGRATE_HEAD 4
 
 /* Repartition when the heaviest process's cost exceeds the mean by this factor. */
 #define REBALANCE_AT 1.1
@@ -49,6 +51,8 @@ struct rbl_domain {
     rbl_domain_stats stats;
     int collecting, scattering; /* rbl_domain_collect's build, rbl_domain_scatter's */
     int lost_histories;         /* out of memory keeping them (rbl_domain_insert_random) */
+    double clump_reach;         /* the farthest a clump's member centre lies from the clump's
+                                   centre of mass, over every clump (0: none) */
 };
 
 /* ---- growable buffers of doubles, one per destination ---- */
@@ -288,16 +292,12 @@ static int rows_get(const double *in, size_t n, rbl_history_rows *rows, rbl_erro
     return RBL_OK;
 }
 
-/* Each grain's rank: the box that holds it, from the partition made again if it is due. */
-static int destinations(rbl_domain *d, int *dest, rbl_error *err)
+/* Each grain's rank by its own position: the box that holds it, from the partition made again
+ * if it is due. */
+static int grain_destinations(rbl_domain *d, int *dest, rbl_error *err)
 {
     rbl_grains *g = &d->sim->g;
     int rc = RBL_OK;
-    if (d->collecting) {
-        for (size_t k = 0; k < g->n; k++)
-            dest[k] = 0;
-        return RBL_OK;
-    }
     if (!(d->scattering && d->part.box_lo) && rebalance_due(d)) {
         double lo[3], hi[3], *w = malloc((g->n ? g->n : 1) * sizeof *w);
         rc = w ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
@@ -319,6 +319,57 @@ static int destinations(rbl_domain *d, int *dest, rbl_error *err)
     for (size_t k = 0; k < g->n; k++)
         dest[k] = rbl_partition_rank_of(&d->part, g->pos + 3 * k);
     return RBL_OK;
+}
+
+/* Each grain's rank (every one to rank 0 while collecting). */
+static int destinations(rbl_domain *d, int *dest, rbl_error *err)
+{
+    rbl_grains *g = &d->sim->g;
+    if (d->collecting) {
+        for (size_t k = 0; k < g->n; k++)
+            dest[k] = 0;
+        return RBL_OK;
+    }
+    int rc = grain_destinations(d, dest, err);
+    /* a clump's members go where its centre of mass is (the ghost layer is wider by the
+       clump's reach, so each member still meets every grain it may touch) */
+    const rbl_bodies *b = &d->sim->bodies;
+    for (size_t k = 0; rc == RBL_OK && k < g->n; k++)
+        if (g->body[k] >= 0)
+            dest[k] = rbl_partition_rank_of(&d->part, b->pos + 3 * (size_t)g->body[k]);
+    return rc;
+}
+
+/* The clumps that arrived (first_body on) find their members among the grains that arrived
+ * (first_grain on), by id. */
+static int members_arrived(rbl_sim *sim, size_t first_grain, size_t first_body, rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    rbl_bodies *bs = &sim->bodies;
+    id_rank at = {0};
+    if (!id_rank_init(&at, g->n - first_grain)) {
+        free(at.key), free(at.rank);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the clumps that arrived");
+    }
+    for (size_t k = first_grain; k < g->n; k++) {
+        const size_t s = id_slot(&at, g->id[k]);
+        at.key[s] = g->id[k], at.rank[s] = (int)(k - first_grain);
+    }
+    int rc = RBL_OK;
+    for (size_t b = first_body; rc == RBL_OK && b < bs->n; b++)
+        for (size_t s = bs->start[b]; s < bs->start[b + 1]; s++) {
+            const int e = id_rank_of(&at, bs->member_id[s]);
+            if (e < 0) {
+                rc = rbl_error_set(err, RBL_EINVAL, "clump %zu: its member %u did not arrive "
+                                   "with it", b, bs->member_id[s]);
+                break;
+            }
+            const size_t k = first_grain + (size_t)e;
+            bs->member_index[s] = (uint32_t)k;
+            g->body[k] = (int32_t)b, g->slot[k] = (uint32_t)s;
+        }
+    free(at.key), free(at.rank);
+    return rc;
 }
 
 static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_history_map *walls,
@@ -347,14 +398,31 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
         free(dest);
         return rc;
     }
-    /* the grains that leave, their records and their histories, per rank */
+    /* the grains that leave, their records and their histories, per rank; the clumps that
+       leave with their members */
     size_t leaving = 0;
     for (size_t k = 0; k < g->n; k++)
         leaving += dest[k] != d->rank;
     dbuf *grains = calloc((size_t)P, sizeof *grains), *prow = calloc((size_t)P, sizeof *prow),
-         *wrow = calloc((size_t)P, sizeof *wrow), *msg = calloc((size_t)P, sizeof *msg);
+         *wrow = calloc((size_t)P, sizeof *wrow), *msg = calloc((size_t)P, sizeof *msg),
+         *brec = calloc((size_t)P, sizeof *brec);
+    size_t *bodies_to = calloc((size_t)P, sizeof *bodies_to), bodies_kept = 0;
+    rbl_bodies *bs = &sim->bodies;
+    uint32_t *body_keep = malloc((bs->n ? bs->n : 1) * sizeof *body_keep);
     id_rank moving = {0};
-    int ok = grains && prow && wrow && msg && id_rank_init(&moving, leaving);
+    int ok = grains && prow && wrow && msg && brec && bodies_to && body_keep &&
+             id_rank_init(&moving, leaving);
+    for (size_t b = 0; ok && b < bs->n; b++) {
+        const int q = dest[bs->member_index[bs->start[b]]];
+        if (q == d->rank) {
+            body_keep[bodies_kept++] = (uint32_t)b;
+            continue;
+        }
+        const size_t need = rbl_body_record_doubles(bs, b);
+        ok = dbuf_room(&brec[q], need);
+        if (ok)
+            rbl_body_put(bs, b, brec[q].v + brec[q].n), brec[q].n += need, bodies_to[q]++;
+    }
     for (size_t k = 0; ok && k < g->n; k++) {
         if (dest[k] == d->rank)
             continue;
@@ -371,23 +439,24 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
         rbl_history_map_each(walls, wall_row_out, &wo);
         ok = !po.failed && !wo.failed;
     }
-    for (int q = 0; ok && q < P; q++) { /* message: counts of grains, pair rows, wall rows */
+    for (int q = 0; ok && q < P; q++) { /* message: counts of grains, pair rows, wall rows,
+                                           clumps and their doubles */
         dbuf *m = &msg[q];
-        ok = dbuf_room(m, 3 + grains[q].n + prow[q].n + wrow[q].n);
+        ok = dbuf_room(m, MIGRATE_HEAD + grains[q].n + prow[q].n + wrow[q].n + brec[q].n);
         if (!ok)
             break;
         m->v[0] = (double)(grains[q].n / per), m->v[1] = (double)(prow[q].n / (2 + pw));
-        m->v[2] = (double)(wrow[q].n / (2 + ww));
-        m->n = 3;
-        const dbuf *part[3] = {&grains[q], &prow[q], &wrow[q]};
-        for (int x = 0; x < 3; x++) {
+        m->v[2] = (double)(wrow[q].n / (2 + ww)), m->v[3] = (double)bodies_to[q];
+        m->n = MIGRATE_HEAD;
+        const dbuf *part[4] = {&grains[q], &prow[q], &wrow[q], &brec[q]};
+        for (int x = 0; x < 4; x++) {
             if (part[x]->n)
                 memcpy(m->v + m->n, part[x]->v, part[x]->n * sizeof *m->v);
             m->n += part[x]->n;
         }
     }
-    free(moving.key), free(moving.rank);
-    dbufs_free(grains, P), dbufs_free(prow, P), dbufs_free(wrow, P);
+    free(moving.key), free(moving.rank), free(bodies_to);
+    dbufs_free(grains, P), dbufs_free(prow, P), dbufs_free(wrow, P), dbufs_free(brec, P);
     double *send = ok ? concat(msg, P, d->sb, d->so) : NULL;
     dbufs_free(msg, P);
     rc = rbl_comm_agree(d->comm, send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
@@ -398,11 +467,11 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     if (rc == RBL_OK)
         rc = rbl_comm_exchange(d->comm, send, d->sb, d->so, (void **)&recv, d->rb, d->ro, err);
     for (int q = 0; rc == RBL_OK && q < P; q++)
-        if (q != d->rank && d->sb[q] > 3 * sizeof(double))
+        if (q != d->rank && d->sb[q] > MIGRATE_HEAD * sizeof(double))
             d->stats.messages++, d->stats.bytes += d->sb[q];
     free(send);
     if (rc != RBL_OK) {
-        free(dest), free(recv);
+        free(dest), free(recv), free(body_keep);
         return rc;
     }
     /* keep the grains that stay, in their order, then add those that came */
@@ -413,23 +482,37 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     free(dest);
     if (kept < g->n)
         rbl_grains_permute(g, sim->perm, kept, sim->scratch);
+    if (bodies_kept < bs->n) /* renumbers the kept members' bodies and slots */
+        rc = rbl_bodies_keep(sim, body_keep, bodies_kept, err);
+    free(body_keep);
+    rbl_bodies_reindex(sim);
     size_t arriving = 0;
     for (int q = 0; q < P; q++)
         arriving += (size_t)recv[d->ro[q] / sizeof(double)];
-    rc = rbl_grains_reserve(g, g->n + arriving, err);
+    const size_t first_arrival = g->n, first_body = bs->n;
+    if (rc == RBL_OK)
+        rc = rbl_grains_reserve(g, g->n + arriving, err);
     rbl_history_rows pin = {.width = pw}, win = {.width = ww};
     for (int q = 0; rc == RBL_OK && q < P; q++) {
         const double *m = recv + d->ro[q] / sizeof(double);
-        size_t ng = (size_t)m[0], np = (size_t)m[1], nw = (size_t)m[2];
-        const double *at = m + 3;
+        size_t ng = (size_t)m[0], np = (size_t)m[1], nw = (size_t)m[2], nb = (size_t)m[3];
+        const double *at = m + MIGRATE_HEAD;
         for (size_t e = 0; e < ng; e++, at += per)
             migrant_get(g, g->n++, at);
         rc = rows_get(at, np, &pin, err);
         at += np * (2 + pw);
         if (rc == RBL_OK)
             rc = rows_get(at, nw, &win, err);
+        at += nw * (2 + ww);
+        for (size_t e = 0; rc == RBL_OK && e < nb; e++) {
+            size_t used = 0;
+            rc = rbl_body_get(bs, at, &used, err);
+            at += used;
+        }
     }
     free(recv);
+    if (rc == RBL_OK && bs->n > first_body)
+        rc = members_arrived(sim, first_arrival, first_body, err);
     d->stats.migrated += arriving;
     if (rc == RBL_OK)
         rc = rbl_history_map_add(&sim->cfg.law, pairs, &pin, err);
@@ -469,7 +552,7 @@ static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
     const size_t per = GHOST_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0);
     /* a pair listed at this build is nearer than r_i + r_j + skin <= cutoff_max; the margin
        covers the round-off of the gap against the pair search's own test */
-    const double reach = sim->cutoff_max * (1.0 + 1e-9), reach2 = reach * reach;
+    const double reach = (sim->cutoff_max + d->clump_reach) * (1.0 + 1e-9), reach2 = reach * reach;
     /* which grains each rank gets, in this process's order */
     size_t count = 0;
     memset(d->send_start, 0, ((size_t)P + 1) * sizeof *d->send_start);
@@ -626,20 +709,23 @@ static void let_lists_go(rbl_sim *sim)
     sim->packed_fresh = 0;
 }
 
+/* The farthest a member's centre lies from its clump's centre of mass. */
+static double clump_reach(const rbl_bodies *bs)
+{
+    double most = 0.0;
+    for (size_t s = 0; s < bs->members; s++) {
+        const double *o = bs->offset + 3 * s;
+        most = fmax(most, sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]));
+    }
+    return most;
+}
+
 int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err)
 {
     *out = NULL;
     const int P = rbl_comm_size(comm), r = rbl_comm_rank(comm);
-    const char *alone = NULL; /* what cannot run over several processes yet */
-    if (sim->bodies.n)
-        alone = "clumps";
     int rc = RBL_OK;
-    if (alone && P > 1)
-        rc = rbl_error_set(err, RBL_EINVAL,
-                           "%s cannot yet run over several processes: run this scene on one "
-                           "(without mpirun)",
-                           alone);
-    rbl_domain *d = rc == RBL_OK ? calloc(1, sizeof *d) : NULL;
+    rbl_domain *d = calloc(1, sizeof *d);
     if (rc == RBL_OK && d) {
         d->send_start = calloc((size_t)P + 1, sizeof *d->send_start);
         d->recv_count = calloc((size_t)P, sizeof *d->recv_count);
@@ -658,20 +744,34 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     }
     d->so = d->sb + P, d->rb = d->sb + 2 * P, d->ro = d->sb + 3 * P;
     d->comm = comm, d->sim = sim, d->rank = r, d->size = P;
-    /* every process holds the same grains: each keeps a share, and the first build sends
-       them where they belong */
+    /* every process holds the same grains: each keeps a share (of the single grains, and of
+       the clumps with their members), and the first build sends them where they belong */
     rbl_grains *g = &sim->g;
+    rbl_bodies *bs = &sim->bodies;
     const size_t from = g->n * (size_t)r / (size_t)P, to = g->n * (size_t)(r + 1) / (size_t)P;
-    uint32_t *keep = malloc((to - from ? to - from : 1) * sizeof *keep);
-    double *scratch = malloc(3 * (to - from ? to - from : 1) * sizeof *scratch);
-    rc = keep && scratch ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    const size_t bfrom = bs->n * (size_t)r / (size_t)P, bto = bs->n * (size_t)(r + 1) / (size_t)P;
+    uint32_t *keep = malloc((g->n ? g->n : 1) * sizeof *keep);
+    uint32_t *body_keep = malloc((bs->n ? bs->n : 1) * sizeof *body_keep);
+    double *scratch = malloc(3 * (g->n ? g->n : 1) * sizeof *scratch);
+    rc = keep && body_keep && scratch ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     rc = rbl_comm_agree(comm, rc, err);
     if (rc == RBL_OK) {
-        for (size_t k = from; k < to; k++)
-            keep[k - from] = (uint32_t)k;
-        rbl_grains_permute(g, keep, to - from, scratch);
+        size_t kept = 0;
+        for (size_t k = 0; k < g->n; k++) {
+            const int32_t b = g->body[k];
+            if (b < 0 ? k >= from && k < to : (size_t)b >= bfrom && (size_t)b < bto)
+                keep[kept++] = (uint32_t)k;
+        }
+        for (size_t b = bfrom; b < bto; b++)
+            body_keep[b - bfrom] = (uint32_t)b;
+        d->clump_reach = clump_reach(bs);
+        rbl_grains_permute(g, keep, kept, scratch);
+        if (bs->n)
+            rc = rbl_bodies_keep(sim, body_keep, bto - bfrom, err);
+        rbl_bodies_reindex(sim);
+        rc = rbl_comm_agree(comm, rc, err);
     }
-    free(keep), free(scratch);
+    free(keep), free(body_keep), free(scratch);
     if (rc != RBL_OK) {
         rbl_domain_free(d);
         return rc;
@@ -783,6 +883,8 @@ int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t 
         if (rc == RBL_OK && d->lost_histories)
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
         rc = rbl_comm_agree(d->comm, rc, err);
+        if (rc == RBL_OK && spec->clump) /* the ghost layers of the next build cover them */
+            d->clump_reach = rbl_comm_max(d->comm, clump_reach(&sim->bodies));
     }
     free(recv), free(pos), free(radius);
     return rc;
