@@ -558,7 +558,7 @@ static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
     memset(d->send_start, 0, ((size_t)P + 1) * sizeof *d->send_start);
     for (int pass = 0; pass < 2; pass++) {
         for (int q = 0; q < P; q++) {
-            if (q == d->rank)
+            if (q == d->rank || d->collecting) /* collected: rank 0 holds every grain */
                 continue;
             const double *bl = d->part.box_lo + 3 * q, *bh = d->part.box_hi + 3 * q;
             for (size_t k = 0; k < g->n; k++)
@@ -646,7 +646,8 @@ static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu ghosts", ghosts);
     rc = rbl_comm_agree(d->comm, rc, err);
     d->stats.seconds += rbl_now() - t0;
-    d->stats.ghosts = ghosts;
+    if (!d->collecting) /* the last distributed build's, not a collection's (none) */
+        d->stats.ghosts = ghosts;
     return rc;
 }
 
