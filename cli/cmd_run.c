@@ -174,7 +174,7 @@ int cmd_run(int argc, char **argv)
     printf("\n");
     printf("stages         force %.2f s, neighbour %.2f s (%llu builds), integrate %.2f s%s\n",
            rep.timers.force, rep.timers.neighbor, (unsigned long long)rep.timers.rebuilds,
-           rep.timers.integrate, rep.ranks > 1 ? " (rank 0)" : "");
+           rep.timers.integrate, rep.ranks > 1 ? " (each the slowest process's)" : "");
     if (rep.ranks > 1)
         printf("processes      %d (mpirun): at most %.2f s of one in exchanges and waits, the "
                "slowest one's work %.2f of the mean; %.3g bytes in %llu messages between them, "

@@ -137,8 +137,6 @@ void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_ru
         return;
     rbl_domain_stats st;
     rbl_domain_stats_get(r->domain, &st);
-    rbl_sim_timers tm;
-    rbl_sim_timers_get(sim, &tm);
     /* the stepping's work on each rank: its time less its waiting and exchanges */
     double work = seconds - st.seconds, v[2] = {st.seconds, work};
     rbl_comm_max_n(r->comm, v, 2);
@@ -151,6 +149,12 @@ void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_ru
     rep->comm_bytes = (uint64_t)sums[0], rep->comm_messages = (uint64_t)sums[1];
     rep->migrated = (uint64_t)sums[2], rep->ghosts = (uint64_t)sums[3];
     rep->clumps = (size_t)sums[4]; /* each process's own */
+    /* each stage's time: the slowest process's */
+    double stages[4] = {rep->timers.force, rep->timers.neighbor, rep->timers.integrate,
+                        rep->timers.gravity};
+    rbl_comm_max_n(r->comm, stages, 4);
+    rep->timers.force = stages[0], rep->timers.neighbor = stages[1];
+    rep->timers.integrate = stages[2], rep->timers.gravity = stages[3];
     rep->partitions = st.partitions;
 }
 
