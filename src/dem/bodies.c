@@ -449,8 +449,7 @@ double rbl_contact_mass(const rbl_sim *sim, size_t k)
     return 1.0 / (1.0 / b->mass[body] + arm * arm / imin);
 }
 
-void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
-                       double *potential, double momentum[3], double angmom[3])
+void rbl_bodies_energy(const rbl_sim *sim, rbl_exact_sum *sums)
 {
     const rbl_bodies *b = &sim->bodies;
     const double *grav = sim->cfg.gravity;
@@ -458,15 +457,16 @@ void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
         const double *V = b->vel + 3 * k, *X = b->pos + 3 * k, m = b->mass[k];
         double lb[3];
         rbl_quat_rotate_back(b->quat + 4 * k, b->angmom + 3 * k, lb);
-        *kinetic += 0.5 * m * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+        rbl_exact_add(&sums[RBL_T_KINETIC], 0.5 * m * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]));
         for (int a = 0; a < 3; a++)
-            *rotational += 0.5 * lb[a] * lb[a] / b->moment[3 * k + a];
-        *potential -= m * (grav[0] * X[0] + grav[1] * X[1] + grav[2] * X[2]);
+            rbl_exact_add(&sums[RBL_T_ROTATIONAL], 0.5 * lb[a] * lb[a] / b->moment[3 * k + a]);
+        rbl_exact_add(&sums[RBL_T_POTENTIAL], -m * (grav[0] * X[0] + grav[1] * X[1] +
+                                                    grav[2] * X[2]));
         for (int a = 0; a < 3; a++)
-            momentum[a] += m * V[a];
+            rbl_exact_add(&sums[RBL_T_MOMENTUM + a], m * V[a]);
         const double *Lb = b->angmom + 3 * k;
-        angmom[0] += m * (X[1] * V[2] - X[2] * V[1]) + Lb[0];
-        angmom[1] += m * (X[2] * V[0] - X[0] * V[2]) + Lb[1];
-        angmom[2] += m * (X[0] * V[1] - X[1] * V[0]) + Lb[2];
+        rbl_exact_add(&sums[RBL_T_ANGMOM], m * (X[1] * V[2] - X[2] * V[1]) + Lb[0]);
+        rbl_exact_add(&sums[RBL_T_ANGMOM + 1], m * (X[2] * V[0] - X[0] * V[2]) + Lb[1]);
+        rbl_exact_add(&sums[RBL_T_ANGMOM + 2], m * (X[0] * V[1] - X[1] * V[0]) + Lb[2]);
     }
 }

@@ -300,6 +300,8 @@ struct rbl_sim {
     rbl_gravity_work gravity_work;
     rbl_gravity_gathered gravity_all; /* over several processes: every process's grains */
     int gravity_valid;        /* gacc and gphi hold the field of the current grains */
+    rbl_exact_sum *thermo_sums; /* rbl_sim_thermo's workspace */
+    size_t thermo_sums_cap;
 };
 
 /* Every sweep over the grains gives each thread one contiguous range of them, the same in
@@ -419,10 +421,31 @@ void rbl_bodies_half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, int 
 /* A lower bound of the mass a contact on grain k moves: the grain's own mass, or for a clump
  * member 1 / (1/M + (|offset| + r)^2 / I_min). Used by the time step and damping checks. */
 double rbl_contact_mass(const rbl_sim *sim, size_t k);
-/* Kinetic and rotational energy, potential energy, momentum and angular momentum about the
- * origin of the bodies (added). */
-void rbl_bodies_energy(const rbl_sim *sim, double *kinetic, double *rotational,
-                       double *potential, double momentum[3], double angmom[3]);
+/* thermo.c — the diagnostics' sums, exact (so that summed over several processes they are one
+ * process's bits), in this order, then per wall (planes, then meshes) 3 of force and 3 of
+ * torque about the origin. rbl_sim_thermo is rbl_thermo_partial (this process's grains and
+ * contacts: the sums, and every other field of t) then rbl_thermo_finish (the values). */
+enum {
+    RBL_T_KINETIC,
+    RBL_T_ROTATIONAL,
+    RBL_T_POTENTIAL,
+    RBL_T_MOMENTUM,                /* 3 */
+    RBL_T_ANGMOM = RBL_T_MOMENTUM + 3, /* 3, about the origin */
+    RBL_T_SELF = RBL_T_ANGMOM + 3,
+    RBL_T_GRAVITY_VIRIAL,
+    RBL_T_ELASTIC,
+    RBL_T_CONTACT_VIRIAL,
+    RBL_T_SUMS
+};
+size_t rbl_thermo_sum_count(const rbl_sim *sim);
+void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums);
+void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums);
+/* The contact virial sum_c d . f over the touching pairs whose first grain is this
+ * process's, added to s (measure.c). */
+void rbl_contact_virial_add(const rbl_sim *sim, rbl_exact_sum *s);
+/* The bodies' kinetic and rotational energy, potential energy, momentum and angular momentum
+ * about the origin, added to the thermo sums. */
+void rbl_bodies_energy(const rbl_sim *sim, rbl_exact_sum *sums);
 
 /* insert.c — rbl_sim_insert_random over several processes (src/parallel/domain.c): the
  * grains already there are given (every process's near the region), every process places the

@@ -156,23 +156,25 @@ static void contact_forces(const rbl_sim *sim, double *net)
                 net[3 * w->grain[q] + a] += w->out[RBL_WALL_OUT * q + a];
 }
 
-typedef struct virial_sum {
-    double contact;
-} virial_sum;
-
 static void add_virial(void *user, size_t own, size_t i, size_t j, const double f[3],
                        const double d[3], double l1, double l2)
 {
     (void)j, (void)l1, (void)l2;
     if (i < own)
-        ((virial_sum *)user)->contact += d[0] * f[0] + d[1] * f[1] + d[2] * f[2];
+        rbl_exact_add(user, d[0] * f[0] + d[1] * f[1] + d[2] * f[2]);
+}
+
+void rbl_contact_virial_add(const rbl_sim *sim, rbl_exact_sum *s)
+{
+    each_pair_contact(sim, add_virial, s);
 }
 
 double rbl_sim_contact_virial(const rbl_sim *sim)
 {
-    virial_sum v = {0.0};
-    each_pair_contact(sim, add_virial, &v);
-    return v.contact;
+    rbl_exact_sum s;
+    rbl_exact_clear(&s);
+    rbl_contact_virial_add(sim, &s);
+    return rbl_exact_value(&s);
 }
 
 /* A shell's sums, exact: over several processes each sums its own grains (and the contacts

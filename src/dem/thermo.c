@@ -1,42 +1,54 @@
 /* thermo.c — whole-system diagnostics for thermo.csv and the end-of-run report: kinetic and
  * rotational energy, gravitational potential, energy stored in the contact springs, contact
  * counts, the largest overlap relative to the smaller radius, momentum and angular momentum,
- * wall forces, the
- * self-gravity energy at the last evaluation of the field. Serial
- * and in grain order, so the numbers do not depend on the thread count. */
+ * wall forces, the self-gravity energy at the last evaluation of the field. Every sum is exact
+ * (base: rbl_exact_sum), so the numbers depend neither on the thread count nor on the grains'
+ * order, and summed over several processes they are one process's bits. */
 #include "contact_kernel.h"
 
-void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
+#include <string.h>
+
+size_t rbl_thermo_sum_count(const rbl_sim *sim)
+{
+    return RBL_T_SUMS + 6 * ((size_t)sim->n_walls + (size_t)sim->n_meshes);
+}
+
+void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
 {
     const rbl_grains *g = &sim->g;
     const double *grav = sim->cfg.gravity;
-    double ek = 0.0, er = 0.0, ep = 0.0, p[3] = {0, 0, 0}, L[3] = {0, 0, 0};
+    const size_t n_walls = (size_t)sim->n_walls + (size_t)sim->n_meshes;
+    for (size_t s = 0; s < rbl_thermo_sum_count(sim); s++)
+        rbl_exact_clear(&sums[s]);
     for (size_t k = 0; k < g->n; k++) {
         if (g->body[k] >= 0)
             continue; /* clump members: their bodies count below */
         const double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
         double m = g->mass[k], inertia = 0.4 * m * g->radius[k] * g->radius[k];
-        ek += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        er += 0.5 * inertia * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-        ep -= m * (grav[0] * x[0] + grav[1] * x[1] + grav[2] * x[2]);
-        p[0] += m * v[0], p[1] += m * v[1], p[2] += m * v[2];
-        L[0] += m * (x[1] * v[2] - x[2] * v[1]) + inertia * w[0];
-        L[1] += m * (x[2] * v[0] - x[0] * v[2]) + inertia * w[1];
-        L[2] += m * (x[0] * v[1] - x[1] * v[0]) + inertia * w[2];
+        rbl_exact_add(&sums[RBL_T_KINETIC], 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+        rbl_exact_add(&sums[RBL_T_ROTATIONAL],
+                      0.5 * inertia * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+        rbl_exact_add(&sums[RBL_T_POTENTIAL], -m * (grav[0] * x[0] + grav[1] * x[1] +
+                                                    grav[2] * x[2]));
+        for (int a = 0; a < 3; a++)
+            rbl_exact_add(&sums[RBL_T_MOMENTUM + a], m * v[a]);
+        rbl_exact_add(&sums[RBL_T_ANGMOM], m * (x[1] * v[2] - x[2] * v[1]) + inertia * w[0]);
+        rbl_exact_add(&sums[RBL_T_ANGMOM + 1], m * (x[2] * v[0] - x[0] * v[2]) + inertia * w[1]);
+        rbl_exact_add(&sums[RBL_T_ANGMOM + 2], m * (x[0] * v[1] - x[1] * v[0]) + inertia * w[2]);
     }
-    rbl_bodies_energy(sim, &ek, &er, &ep, p, L);
+    rbl_bodies_energy(sim, sums);
     /* self-gravity: W = 1/2 sum m phi over every grain, clump members included (the pairs
      * inside a rigid clump add a constant) */
-    double w_self = 0.0, w_virial = 0.0;
     if (sim->gravity.method != RBL_GRAVITY_OFF)
         for (size_t k = 0; k < g->n; k++) {
             const double *x = g->pos + 3 * k, *a = g->gacc + 3 * k;
-            w_self += 0.5 * g->mass[k] * g->gphi[k];
-            w_virial += g->mass[k] * (x[0] * a[0] + x[1] * a[1] + x[2] * a[2]);
+            rbl_exact_add(&sums[RBL_T_SELF], 0.5 * g->mass[k] * g->gphi[k]);
+            rbl_exact_add(&sums[RBL_T_GRAVITY_VIRIAL],
+                          g->mass[k] * (x[0] * a[0] + x[1] * a[1] + x[2] * a[2]));
         }
     const rbl_contact_law *law = &sim->cfg.law;
     const size_t width = rbl_hist_width(law);
-    double elastic = 0.0, worst = 0.0;
+    double worst = 0.0;
     uint32_t worst_ids[2] = {UINT32_MAX, UINT32_MAX};
     size_t contacts = 0, wall_contacts = 0;
     const rbl_pair_list *pl = &sim->pairs;
@@ -44,7 +56,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
     int packed = rbl_pack_grains(sim, g->vel, g->omega);
     sim->packed_fresh = 0; /* it now holds full-step velocities */
     if (!packed)
-        elastic = NAN;
+        rbl_exact_add(&sums[RBL_T_ELASTIC], NAN);
     const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
     size_t listed = 0; /* a pair with another process's grain counts where its lower id is */
     for (size_t q = 0; q < pl->n; q++) {
@@ -54,24 +66,24 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
             continue;
         listed++;
         if (!packed || !pl->touch[q] ||
-            !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q,
-                                                rbl_pair_reach(sim, q), &geo, &l1, &l2))
+            !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q, rbl_pair_reach(sim, q), &geo,
+                               &l1, &l2))
             continue;
         uint32_t i = pl->i[q], j = pl->j[q];
         contacts++;
-        elastic += rbl_contact_energy(law, rbl_pair_coef_of(sim, g->material[i], g->material[j]),
-                                      &geo, pl->hist + width * q, g->radius[i], g->radius[j],
-                                      l1 + l2);
+        rbl_exact_add(&sums[RBL_T_ELASTIC],
+                      rbl_contact_energy(law,
+                                         rbl_pair_coef_of(sim, g->material[i], g->material[j]),
+                                         &geo, pl->hist + width * q, g->radius[i], g->radius[j],
+                                         l1 + l2));
         double rmin = g->radius[i] < g->radius[j] ? g->radius[i] : g->radius[j];
         if (geo.overlap / rmin > worst) {
             worst = geo.overlap / rmin;
             worst_ids[0] = g->id[i], worst_ids[1] = g->id[j];
         }
     }
-    const size_t n_walls = (size_t)sim->n_walls + (size_t)sim->n_meshes;
-    double *wall_torque = n_walls ? sim->wall_force + 3 * n_walls : NULL; /* NULL + 0 is UB */
-    for (size_t s = 0; s < 6 * n_walls; s++)
-        sim->wall_force[s] = 0.0;
+    rbl_contact_virial_add(sim, &sums[RBL_T_CONTACT_VIRIAL]);
+    rbl_exact_sum *wall_sums = sums + RBL_T_SUMS; /* per wall: force, then torque */
     const rbl_wall_list *wl = &sim->wpairs;
     for (size_t q = 0; q < wl->n; q++) {
         rbl_contact_geom geo;
@@ -80,54 +92,87 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
             continue;
         uint32_t i = wl->grain[q];
         wall_contacts++;
-        elastic += rbl_contact_energy(
-            law, rbl_pair_coef_of(sim, g->material[i], rbl_wall_material(sim, wl->wall[q])),
-            &geo, wl->hist + rbl_wall_hist_width(law) * q, g->radius[i], -1.0,
-            g->radius[i] - geo.overlap);
+        rbl_exact_add(&sums[RBL_T_ELASTIC],
+                      rbl_contact_energy(law,
+                                         rbl_pair_coef_of(sim, g->material[i],
+                                                          rbl_wall_material(sim, wl->wall[q])),
+                                         &geo, wl->hist + rbl_wall_hist_width(law) * q,
+                                         g->radius[i], -1.0, g->radius[i] - geo.overlap));
         if (geo.overlap / g->radius[i] > worst) {
             worst = geo.overlap / g->radius[i];
             worst_ids[0] = g->id[i], worst_ids[1] = UINT32_MAX;
         }
         const double *o = wl->out + RBL_WALL_OUT * q;
-        uint32_t code = wl->wall[q];
-        size_t k = rbl_wall_number(code, sim->n_walls);
-        double *wf = sim->wall_force + 3 * k, *wt = wall_torque + 3 * k;
-        wf[0] -= o[0], wf[1] -= o[1], wf[2] -= o[2];
+        rbl_exact_sum *ws = wall_sums + 6 * rbl_wall_number(wl->wall[q], sim->n_walls);
         /* the wall gets the opposite of what the grain gets about the origin: x × f + T */
         const double *x = g->pos + 3 * (size_t)i;
         double xf[3];
         rbl_cross(x, o, xf);
-        wt[0] -= xf[0] + o[3], wt[1] -= xf[1] + o[4], wt[2] -= xf[2] + o[5];
+        for (int a = 0; a < 3; a++) {
+            rbl_exact_add(&ws[a], -o[a]);
+            rbl_exact_add(&ws[3 + a], -(xf[a] + o[3 + a]));
+        }
     }
     t->time = sim->time;
     t->step = sim->step;
     t->grains = g->n;
     t->lost = sim->lost;
-    t->kinetic = ek;
-    t->rotational = er;
-    t->potential = ep + w_self;
-    t->self_potential = w_self;
-    t->gravity_virial = w_virial;
-    t->contact_virial = rbl_sim_contact_virial(sim);
-    t->elastic = elastic;
     t->contacts = contacts;
     t->pairs_listed = listed;
     t->wall_contacts = wall_contacts;
     t->max_overlap_ratio = worst;
     t->max_overlap_ids[0] = worst_ids[0], t->max_overlap_ids[1] = worst_ids[1];
-    for (int a = 0; a < 3; a++)
-        t->momentum[a] = p[a], t->angular_momentum[a] = L[a];
     t->n_walls = n_walls;
+}
+
+void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
+{
+    const size_t n_walls = t->n_walls;
+    const double w_self = rbl_exact_value(&sums[RBL_T_SELF]);
+    t->kinetic = rbl_exact_value(&sums[RBL_T_KINETIC]);
+    t->rotational = rbl_exact_value(&sums[RBL_T_ROTATIONAL]);
+    t->potential = rbl_exact_value(&sums[RBL_T_POTENTIAL]) + w_self;
+    t->self_potential = w_self;
+    t->gravity_virial = rbl_exact_value(&sums[RBL_T_GRAVITY_VIRIAL]);
+    t->contact_virial = rbl_exact_value(&sums[RBL_T_CONTACT_VIRIAL]);
+    t->elastic = rbl_exact_value(&sums[RBL_T_ELASTIC]);
+    for (int a = 0; a < 3; a++) {
+        t->momentum[a] = rbl_exact_value(&sums[RBL_T_MOMENTUM + a]);
+        t->angular_momentum[a] = rbl_exact_value(&sums[RBL_T_ANGMOM + a]);
+    }
+    double *wall_torque = n_walls ? sim->wall_force + 3 * n_walls : NULL; /* NULL + 0 is UB */
+    for (size_t k = 0; k < n_walls; k++)
+        for (int a = 0; a < 3; a++) {
+            sim->wall_force[3 * k + a] = rbl_exact_value(&sums[RBL_T_SUMS + 6 * k + a]);
+            wall_torque[3 * k + a] = rbl_exact_value(&sums[RBL_T_SUMS + 6 * k + 3 + a]);
+        }
     t->wall_force = sim->wall_force;
     t->wall_torque = wall_torque;
     t->wall_travel = NULL;
     if (sim->walls_moving) {
         double *travel = sim->wall_force + 6 * n_walls;
         for (size_t k = 0; k < n_walls; k++) {
-            const rbl_wall_pose *ps = rbl_wall_pose_of((rbl_sim *)sim, (int)k);
+            const rbl_wall_pose *ps = rbl_wall_pose_of(sim, (int)k);
             for (int a = 0; a < 3; a++)
                 travel[3 * k + a] = ps->moving ? ps->shift[a] : 0.0;
         }
         t->wall_travel = travel;
     }
+}
+
+void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
+{
+    const size_t count = rbl_thermo_sum_count(sim);
+    if (!rbl_grow_array((void **)&sim->thermo_sums, &sim->thermo_sums_cap, count,
+                        sizeof *sim->thermo_sums)) { /* out of memory (some 30 KB): unknown */
+        memset(t, 0, sizeof *t);
+        t->time = sim->time, t->step = sim->step, t->grains = sim->g.n, t->lost = sim->lost;
+        t->kinetic = t->rotational = t->potential = t->elastic = NAN;
+        t->self_potential = t->gravity_virial = t->contact_virial = NAN;
+        for (int a = 0; a < 3; a++)
+            t->momentum[a] = t->angular_momentum[a] = NAN;
+        return;
+    }
+    rbl_thermo_partial(sim, t, sim->thermo_sums);
+    rbl_thermo_finish(sim, t, sim->thermo_sums);
 }

@@ -910,38 +910,29 @@ int rbl_domain_scatter(rbl_domain *d, rbl_error *err)
 
 void rbl_domain_thermo(rbl_domain *d, rbl_thermo *t)
 {
-    rbl_sim_thermo(d->sim, t);
-    if (d->size == 1)
+    if (d->size == 1) {
+        rbl_sim_thermo(d->sim, t);
         return;
-    const size_t nw = t->n_walls;
-    enum { SCALARS = 18 };
-    double stack[SCALARS + 6 * 8], *v = nw <= 8 ? stack : malloc((SCALARS + 6 * nw) * sizeof *v);
-    if (!v) {
+    }
+    rbl_sim *sim = d->sim;
+    const size_t count = rbl_thermo_sum_count(sim);
+    rbl_exact_sum *sums = malloc(count * sizeof *sums);
+    if (!sums) {
         rbl_error e = {0};
         rbl_error_set(&e, RBL_ENOMEM, "out of memory for the diagnostics");
         rbl_comm_abort(d->comm, &e);
         return;
     }
-    const double mine[SCALARS] = {
-        (double)t->grains,    (double)t->lost,        t->kinetic,           t->rotational,
-        t->potential,         t->self_potential,      t->contact_virial,    t->gravity_virial,
-        t->elastic,           (double)t->contacts,    (double)t->pairs_listed,
-        (double)t->wall_contacts, t->momentum[0],    t->momentum[1],       t->momentum[2],
-        t->angular_momentum[0], t->angular_momentum[1], t->angular_momentum[2]};
-    memcpy(v, mine, sizeof mine);
-    if (nw) /* forces then torques, contiguous in the sim */
-        memcpy(v + SCALARS, t->wall_force, 6 * nw * sizeof *v);
-    rbl_comm_sum_n(d->comm, v, (int)(SCALARS + 6 * nw));
-    t->grains = (size_t)v[0], t->lost = (uint64_t)v[1], t->kinetic = v[2];
-    t->rotational = v[3], t->potential = v[4], t->self_potential = v[5];
-    t->contact_virial = v[6], t->gravity_virial = v[7], t->elastic = v[8];
-    t->contacts = (size_t)v[9], t->pairs_listed = (size_t)v[10], t->wall_contacts = (size_t)v[11];
-    for (int a = 0; a < 3; a++)
-        t->momentum[a] = v[12 + a], t->angular_momentum[a] = v[15 + a];
-    if (nw)
-        memcpy(d->sim->wall_force, v + SCALARS, 6 * nw * sizeof *v);
-    if (v != stack)
-        free(v);
+    /* exact sums over the ranks: one process's bits; counts as doubles (exact below 2^53) */
+    rbl_thermo_partial(sim, t, sums);
+    rbl_comm_sum_exact(d->comm, sums, (int)count);
+    double v[5] = {(double)t->grains, (double)t->lost, (double)t->contacts,
+                   (double)t->pairs_listed, (double)t->wall_contacts};
+    rbl_comm_sum_n(d->comm, v, 5);
+    t->grains = (size_t)v[0], t->lost = (uint64_t)v[1], t->contacts = (size_t)v[2];
+    t->pairs_listed = (size_t)v[3], t->wall_contacts = (size_t)v[4];
+    rbl_thermo_finish(sim, t, sums);
+    free(sums);
     /* the largest overlap, and the ids of the rank (the first) that holds it */
     double worst = t->max_overlap_ratio;
     rbl_comm_max_n(d->comm, &worst, 1);
