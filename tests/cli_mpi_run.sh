@@ -17,9 +17,10 @@ mpi() { "$MPIEXEC" --allow-run-as-root --oversubscribe -np "$@"; }
 # whatever the processes)
 same_thermo() { cmp -s "$1" "$2"; }
 
-# under ASan (RBL_TEST_SLOW_BUILD) the examples run on 3 processes only
-EXAMPLE_RANKS="2 3"
-[ -n "${RBL_TEST_SLOW_BUILD:-}" ] && EXAMPLE_RANKS=3
+# under ASan (RBL_TEST_SLOW_BUILD) the examples run on 3 processes only, the asteroid's spin-up
+# takes 3 steps instead of 5 and the clumps 2000 steps instead of 4000
+EXAMPLE_RANKS="2 3" SPIN_TIME=60 CLUMP_STEPS=4000
+[ -n "${RBL_TEST_SLOW_BUILD:-}" ] && EXAMPLE_RANKS=3 SPIN_TIME=30 CLUMP_STEPS=2000
 for ex in settle hopper drum; do
     "$RUBBLE" run "$EXAMPLES/$ex.yaml" --steps 500 --output "${ex}_1" --quiet > "${ex}_1.txt" \
         || fail "$ex on one process"
@@ -167,7 +168,7 @@ YAML
   cat <<YAML
 grains: [{file: $EXAMPLES/../docs/validation/asteroid-settled.txt}]
 spin: {axis: [1, 1, 0], omega_critical: 0.3, step: 0.2, every: 10, until: 1.3}
-run: {time: 60, dt: auto, c: 0.04}
+run: {time: $SPIN_TIME, dt: auto, c: 0.04}
 output: {folder: out, every: 20, thermo_every: 5, final: final.txt,
          shells: {count: 10, radius: 30, band: 5}, layers: {axis: z, count: 12, min: -15, max: 15}}
 YAML
@@ -181,10 +182,10 @@ for f in spin_1/shells_*.csv; do
     cmp -s "$f" "spin_3/${f#spin_1/}" || { diff "$f" "spin_3/${f#spin_1/}"; fail "the spin: $f differs"; }
     shells=$((shells + 1))
 done
-[ "$shells" -ge 4 ] || fail "the spin: $shells shells files"
+[ "$shells" -ge 2 ] || fail "the spin: $shells shells files"
 layers=$(head -1 spin_1/thermo.csv | tr ',' '\n' | grep -c '^layer')
 [ "$layers" -eq 24 ] || fail "the spin: $layers layer columns"
-echo "ok: an asteroid spun up in 5 steps on 3 processes (self-gravity, escape, shells, layers): the final grains, $shells shells files and thermo.csv with its $layers layer columns as one process's"
+echo "ok: an asteroid spun up for $SPIN_TIME s on 3 processes (self-gravity, escape, shells, layers): the final grains, $shells shells files and thermo.csv with its $layers layer columns as one process's"
 
 # clumps across processes: each goes with its centre of mass, its members with it, and the
 # ghost layers are wider by a clump's reach. Jacks (a sphere of 0.5 mm and six more 3 mm out
@@ -214,7 +215,7 @@ grains:
            every: 0.004}
     clump: jack.txt
     velocity: [0, 0, -0.5]
-run: {steps: 4000, dt: auto, c: 0.05, skin: 0.0002}
+run: {steps: $CLUMP_STEPS, dt: auto, c: 0.05, skin: 0.0002}
 output: {folder: out, every: 0.005, checkpoint_every: 0.006, final: final.txt}
 YAML
 "$RUBBLE" run clumps.yaml --output clumps_1 --quiet > clumps_1.txt || fail "clumps on one process"

@@ -313,15 +313,21 @@ int main(void)
     rbl_comm *c = NULL;
     rbl_error err = {0};
     ASSERT_OK(rbl_comm_create(&c, &err));
-    same_bits(c, "pile", thrown_pile, 0, 2500);
-    same_bits(c, "pile", thrown_pile, 1500, 2500); /* spread mid-contact */
-    same_bits(c, "tilting pile", tilting_pile, 0, 2500);
-    same_bits(c, "pressed pile", pressed_pile, 0, 2500);
-    same_bits(c, "gas", gas, 0, 800);
-    same_bits(c, "gas", gas, 300, 800);
-    same_bits(c, "two grains", two, 0, 3000);
-    same_bits(c, "gravitating cloud", cloud, 0, 1500);
-    same_bits(c, "gravitating cloud (Cells)", cloud_cells, 0, 600);
+    /* under ASan (RBL_TEST_SLOW_BUILD) every scene runs half its steps, and the gas spread from
+       a checkpoint and the Cells are left to the release and UBSan passes */
+    const int all = slow_build_divisor() == 1;
+    const uint64_t h = all ? 1 : 2;
+    same_bits(c, "pile", thrown_pile, 0, 2500 / h);
+    same_bits(c, "pile", thrown_pile, 1500 / h, 2500 / h); /* spread mid-contact */
+    same_bits(c, "tilting pile", tilting_pile, 0, 2500 / h);
+    same_bits(c, "pressed pile", pressed_pile, 0, 2500 / h);
+    same_bits(c, "gas", gas, 0, 800 / h);
+    if (all)
+        same_bits(c, "gas", gas, 300, 800);
+    same_bits(c, "two grains", two, 0, 3000 / h);
+    same_bits(c, "gravitating cloud", cloud, 0, 1500 / h);
+    if (all)
+        same_bits(c, "gravitating cloud (Cells)", cloud_cells, 0, 600);
     rbl_comm_free(c);
     return 0;
 }
