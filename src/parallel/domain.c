@@ -543,6 +543,24 @@ static double box_gap2(const rbl_sim *sim, const double *bl, const double *bh, c
     return d2;
 }
 
+/* The distance between the boxes lo..hi and bl..bh (along periodic axes between the nearest
+ * images), squared: no point of the one is nearer to the other. */
+static double boxes_gap2(const rbl_sim *sim, const double lo[3], const double hi[3],
+                         const double *bl, const double *bh)
+{
+    double d2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        const int images = sim->cfg.periodic[a] ? 1 : 0;
+        double gap = INFINITY;
+        for (int s = -images; s <= images; s++) {
+            const double shift = s * sim->box[a];
+            gap = fmin(gap, fmax(0.0, fmax(bl[a] - (hi[a] + shift), (lo[a] + shift) - bh[a])));
+        }
+        d2 += gap * gap;
+    }
+    return d2;
+}
+
 static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
 {
     rbl_domain *d = ctx;
@@ -553,12 +571,19 @@ static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
     /* a pair listed at this build is nearer than r_i + r_j + skin <= cutoff_max; the margin
        covers the round-off of the gap against the pair search's own test */
     const double reach = (sim->cutoff_max + d->clump_reach) * (1.0 + 1e-9), reach2 = reach * reach;
-    /* which grains each rank gets, in this process's order */
+    /* which grains each rank gets, in this process's order; a rank whose box lies beyond
+       reach of all this process's grains (their bounding box) gets none, untested */
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t k = 0; k < g->n; k++)
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], g->pos[3 * k + a]), hi[a] = fmax(hi[a], g->pos[3 * k + a]);
     size_t count = 0;
     memset(d->send_start, 0, ((size_t)P + 1) * sizeof *d->send_start);
     for (int pass = 0; pass < 2; pass++) {
         for (int q = 0; q < P; q++) {
-            if (q == d->rank || d->collecting) /* collected: rank 0 holds every grain */
+            if (q == d->rank || d->collecting || g->n == 0) /* collected: rank 0 holds all */
+                continue;
+            if (boxes_gap2(sim, lo, hi, d->part.box_lo + 3 * q, d->part.box_hi + 3 * q) > reach2)
                 continue;
             const double *bl = d->part.box_lo + 3 * q, *bh = d->part.box_hi + 3 * q;
             for (size_t k = 0; k < g->n; k++)
