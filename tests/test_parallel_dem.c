@@ -15,7 +15,7 @@
  * handed over, its next build where one process makes it). A pile pressed by a servo lid (its
  * load summed over the ranks), and a cloud that collapses under its own gravity (every rank
  * gathers all the grains for the tree) while grains fired out of it are removed beyond an
- * escape distance, end in one process's bits too. */
+ * escape distance, and clumps (jacks) among spheres, end in one process's bits too. */
 #include "dem_test_util.h"
 
 #include "base/base_internal.h"
@@ -136,6 +136,53 @@ static rbl_sim *cloud_by(rbl_gravity_method method, uint64_t every)
             x[a] = 0.45 * sign, v[a] = 2.0 * sign;
             dem_grain(sim, x[0], x[1], x[2], v[0], v[1], v[2], 0.05);
         }
+    return sim;
+}
+
+/* Jacks: a sphere of 0.5 mm and six more 3 mm out along the axes, a clump whose members reach
+ * 3 mm from its centre where a ghost layer of spheres alone is 1.2 mm. A lattice of them
+ * (turned at random) with spheres among them, thrown about over a floor between periodic
+ * sides: each clump goes with its centre of mass, its members with it. */
+static rbl_sim *jacks(void)
+{
+    const double r = 5e-4, arm = 3e-3, rho = 2500.0;
+    static double sphere[4 * 7];
+    static rbl_clump jack = {7, sphere};
+    static rbl_mass_properties props;
+    const double ms = rho * 4.0 / 3.0 * M_PI * r * r * r;
+    memset(sphere, 0, sizeof sphere);
+    for (int e = 0; e < 7; e++) {
+        sphere[4 * e + 3] = r;
+        if (e > 0)
+            sphere[4 * e + (e - 1) % 3] = e <= 3 ? arm : -arm;
+    }
+    memset(&props, 0, sizeof props);
+    props.volume = 7.0 * 4.0 / 3.0 * M_PI * r * r * r;
+    props.density = rho, props.mass = rho * props.volume;
+    for (int a = 0; a < 3; a++) {
+        props.principal[a] = 4.0 * ms * arm * arm + 7.0 * 0.4 * ms * r * r;
+        props.inertia[a][a] = props.principal[a], props.axes[a][a] = 1.0;
+    }
+    rbl_sim_config cfg = dem_config(0.0, 0.02, 2000.0, 1e-4, 3e-6);
+    cfg.hi[2] = 0.04;
+    cfg.periodic[0] = cfg.periodic[1] = 1;
+    cfg.gravity[2] = -9.81;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.friction = 0.5;
+    cfg.skin = 2e-4;
+    rbl_sim *sim = dem_create(&cfg, rho);
+    rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    rbl_insert_spec spec = {.lo = {0.0, 0.0, 0.0}, .hi = {0.02, 0.02, 0.02}, .vel_spread = 1.0,
+                            .seed = 3, .clump = &jack, .clump_props = &props};
+    size_t placed = 0;
+    ASSERT_OK(rbl_sim_insert_lattice(sim, &spec, &placed, &err));
+    ASSERT_TRUE(placed >= 8);
+    rbl_insert_spec spheres = {.lo = {0.0, 0.0, 0.0}, .hi = {0.02, 0.02, 0.02},
+                               .size = {.kind = RBL_SIZE_CONSTANT, .radius = r},
+                               .vel_spread = 1.0, .count = 300, .seed = 4};
+    ASSERT_OK(rbl_sim_insert_random(sim, &spheres, &placed, &err));
     return sim;
 }
 
@@ -326,6 +373,7 @@ int main(void)
         same_bits(c, "gas", gas, 300, 800);
     same_bits(c, "two grains", two, 0, 3000 / h);
     same_bits(c, "gravitating cloud", cloud, 0, 1500 / h);
+    same_bits(c, "jacks", jacks, 0, 3000 / h);
     if (all)
         same_bits(c, "gravitating cloud (Cells)", cloud_cells, 0, 600);
     rbl_comm_free(c);
