@@ -17,8 +17,8 @@ mpi() { "$MPIEXEC" --allow-run-as-root --oversubscribe -np "$@"; }
 # whatever the processes)
 same_thermo() { cmp -s "$1" "$2"; }
 
-# under ASan (RBL_TEST_SLOW_BUILD) the examples run on 3 processes only, the asteroid's spin-up
-# takes 3 steps instead of 5 and the clumps 2000 steps instead of 4000
+# under the sanitizers (RBL_TEST_SLOW_BUILD) the examples run on 3 processes only, the
+# asteroid's spin-up takes 3 steps instead of 5 and the clumps 2000 steps instead of 4000
 EXAMPLE_RANKS="2 3" SPIN_TIME=60 CLUMP_STEPS=4000
 [ -n "${RBL_TEST_SLOW_BUILD:-}" ] && EXAMPLE_RANKS=3 SPIN_TIME=30 CLUMP_STEPS=2000
 for ex in settle hopper drum; do

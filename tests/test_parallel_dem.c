@@ -360,8 +360,8 @@ int main(void)
     rbl_comm *c = NULL;
     rbl_error err = {0};
     ASSERT_OK(rbl_comm_create(&c, &err));
-    /* under ASan (RBL_TEST_SLOW_BUILD) every scene runs half its steps, and the gas spread from
-       a checkpoint and the Cells are left to the release and UBSan passes */
+    /* under the sanitizers (RBL_TEST_SLOW_BUILD) every scene runs half its steps, and the gas
+       spread from a checkpoint and the Cells are left to the release pass */
     const int all = slow_build_divisor() == 1;
     const uint64_t h = all ? 1 : 2;
     same_bits(c, "pile", thrown_pile, 0, 2500 / h);

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Under ASan (ctest sets RBL_TEST_SLOW_BUILD) the costliest brute-force checks run this
- * fraction of their trials, with the same tolerances; the release and clang passes run all. */
+/* Under the sanitizers (ctest sets RBL_TEST_SLOW_BUILD) the costliest checks run this
+ * fraction of their trials or steps, with the same tolerances; the release pass runs all. */
 static inline int slow_build_divisor(void)
 {
     const char *s = getenv("RBL_TEST_SLOW_BUILD");
