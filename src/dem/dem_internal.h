@@ -206,8 +206,8 @@ void rbl_mass_moments(const rbl_sim *sim, uint8_t *skip, int with_velocity, rbl_
  * position, mass, radius, gathered), unpacked as the gravity room reads them, which of them are
  * this process's, and the field there. */
 typedef struct rbl_gravity_gathered {
-    double *rows;
-    size_t rows_cap;
+    double *mine, *rows; /* this process's rows, and every process's */
+    size_t mine_cap, rows_cap;
     double *pos, *mass, *radius, *acc, *phi;
     uint32_t *id;
     uint8_t *want;

@@ -33,10 +33,15 @@ static void mark_escaped(const rbl_sim *sim, uint8_t *gone)
 {
     const rbl_grains *g = &sim->g;
     const double R = sim->cfg.escape;
+    if (!(R > 0.0)) { /* no centre needed: only the grains that are not finite */
+        for (size_t k = 0; k < g->n; k++) {
+            const double *p = g->pos + 3 * k;
+            gone[k] = !(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]));
+        }
+        return;
+    }
     rbl_exact_sum sum[4]; /* m, m x, m y, m z */
     rbl_mass_moments(sim, gone, 0, sum);
-    if (!(R > 0.0))
-        return;
     if (sim->peers)
         sim->peers->sum_exact(sim->peers->ctx, sum, 4);
     const double mass = rbl_exact_value(&sum[0]);

@@ -15,7 +15,7 @@
 
 void rbl_gravity_gathered_free(rbl_gravity_gathered *a)
 {
-    free(a->rows), free(a->pos), free(a->mass), free(a->radius), free(a->acc), free(a->phi);
+    free(a->mine), free(a->rows), free(a->pos), free(a->mass), free(a->radius), free(a->acc), free(a->phi);
     free(a->id), free(a->want);
     memset(a, 0, sizeof *a);
 }
@@ -51,16 +51,16 @@ static int field_over_peers(rbl_sim *sim, double *interactions, rbl_error *err)
     rbl_grains *g = &sim->g;
     rbl_gravity_gathered *a = &sim->gravity_all;
     const rbl_sim_peers *peers = sim->peers;
-    double *mine = malloc((g->n ? g->n : 1) * ROW * sizeof *mine);
-    int rc = peers->agree(peers->ctx, mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+    const int room = rbl_grow_array((void **)&a->mine, &a->mine_cap, ROW * (g->n ? g->n : 1),
+                                    sizeof *a->mine);
+    int rc = peers->agree(peers->ctx, room ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
                                                                     "self-gravity: out of "
                                                                     "memory for %zu grains",
                                                                     g->n),
                           err);
-    if (rc != RBL_OK) {
-        free(mine);
+    if (rc != RBL_OK)
         return rc;
-    }
+    double *mine = a->mine;
     for (size_t k = 0; k < g->n; k++) {
         double *o = mine + ROW * k;
         o[0] = g->id[k], o[4] = g->mass[k], o[5] = g->radius[k];
@@ -69,7 +69,6 @@ static int field_over_peers(rbl_sim *sim, double *interactions, rbl_error *err)
     size_t first = 0, total = 0;
     rc = peers->allgather(peers->ctx, mine, ROW * g->n, &a->rows, &a->rows_cap, &first, &total,
                           err);
-    free(mine);
     if (rc != RBL_OK)
         return rc;
     const size_t n = total / ROW, own = first / ROW;
