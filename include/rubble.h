@@ -1046,10 +1046,10 @@ typedef struct rbl_fdo_object {
 
 /* The object's point farthest along the unit direction dir (space frame), its support point:
  * closed form for an ellipsoid; for a perturbed object the farthest of the local maxima of
- * dir . x on F' = 0 (Newton on the Lagrange conditions) started from the base ellipsoid's
- * support point and from each bump that could reach farther. Where the object is not convex
- * this is the support point of its convex hull. Returns 0 when no start converged (x is then
- * the best point found). */
+ * dir . x on F' = 0 (ascents on the surface, Newton on the Lagrange conditions) started from
+ * the base ellipsoid's support point, from each bump and around each dent that could reach
+ * farther. Where the object is not convex this is the support point of its convex hull.
+ * Returns 0 when no start converged (x is then the best point found). */
 RBL_API int rbl_fdo_support(const rbl_fdo_object *a, const double dir[3], double x[3]);
 /* Contacts of placed objects, as the ellipsoid functions above (which they call when no
  * perturbation is present). With a perturbed object the base ellipsoids' contact is refined:

@@ -97,7 +97,8 @@ static void test_support(void)
     enum { THETA = 120 };
     double *x = malloc(3 * 2 * THETA * THETA * sizeof *x);
     double worst_above = 0, worst_below = 0, farthest = 0;
-    for (int t = 0; t < 20; t++) {
+    const int objects = 20 / slow_build_divisor(); /* a sanitizer's build: its memory checks */
+    for (int t = 0; t < objects; t++) {
         rbl_fdo_shape s;
         random_shape(&s, t % 4 == 3);
         rbl_fdo_object o = {&s, {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)}, {0}};
@@ -433,11 +434,18 @@ static void timed(const char *name, void (*test)(void))
 
 int main(void)
 {
-    rbl_rng_seed(&rng, 20261123);
+    /* The random objects of two seeds: before session 23's fixes the second (10) left a support
+     * point short of a local maximum on a dent's rim and a pair at a kink short of its least d;
+     * 40 seeds more passed by hand (docs/fdo.md). */
+    static const uint64_t seeds[2] = {20261123, 10};
+    for (int k = 0; k < 2; k++) {
+        printf("seed %llu\n", (unsigned long long)seeds[k]);
+        rbl_rng_seed(&rng, seeds[k]);
+        timed("support", test_support);
+        timed("pairs", test_pairs);
+    }
     timed("far bump", test_far_bump);
-    timed("support", test_support);
     timed("plane and tube", test_plane_and_tube);
-    timed("pairs", test_pairs);
     timed("frame", test_frame);
     timed("surface", test_surface);
     timed("rest", test_rest);

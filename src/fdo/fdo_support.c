@@ -1,11 +1,13 @@
 /* fdo_support.c — the support point of a functionally defined object (SPEC FO1-FO2): its point
  * farthest along a direction, from which its contacts with planes, tubes and other objects are
  * built (object_contact.c). For an ellipsoid S^2 u / |S u| in closed form. For a perturbed
- * object, F' = F + sum a_i max(Q_i, 0)^3, the local maxima of u . x on F' = 0 are found by
- * Newton's method on the Lagrange conditions u + mu grad F' = 0, F' = 0, started from the base
- * ellipsoid's support point (refined where a perturbation changes it) and from each bump that
- * could reach farther; the farthest is kept. Where the object is not convex (a dent, the neck
- * of a bump) this is the support point of its convex hull. */
+ * object, F' = F + sum a_i max(Q_i, 0)^3, the farthest of the local maxima of u . x on F' = 0,
+ * each found by an ascent on the surface (Newton's method on the Lagrange conditions
+ * u + mu grad F' = 0, F' = 0 where the surface curves away from u, else a climb; every step
+ * ends on the surface and is halved until u . x grows). The ascents start from the base
+ * ellipsoid's support point and, for each perturbation that could reach farther, from a bump's
+ * centre or around a dent's rim. Where the object is not convex (a dent, the neck of a bump)
+ * this is the support point of its convex hull. */
 #include "fdo_internal.h"
 #include "../base/rotation.h"
 
@@ -14,6 +16,8 @@
 #define NEWTON_STEPS 60
 #define PROJECTION_STEPS 30
 #define TANGENT_TOLERANCE 1e-10 /* |tangential part of u|: the direction's error, radians */
+#define HALVINGS 40             /* of a step that does not gain */
+#define RIM_STARTS 4            /* ascents around a dent's rim */
 
 /* F', its gradient and (unless H is NULL) its Hessian at x of the shape's frame. */
 static double field_derivatives(const rbl_fdo_shape *s, const double x[3], double g[3],
@@ -66,51 +70,124 @@ static int project(const rbl_fdo_shape *s, double x[3])
     return 0;
 }
 
-/* A local maximum of u . x on the surface from x, each step at most `reach` long and ending
- * on the surface. Newton in the tangent plane where the surface curves away from u (the
- * reduced Hessian mu H negative definite), else a climb along the tangential part of u. */
+/* The tangential step from the surface point x towards a larger u . x: Newton's in the tangent
+ * plane where the surface curves away from u (the reduced Hessian mu H negative definite), else
+ * along the tangential part r of u, as far as its curvature along r says (a 1-D Newton step)
+ * or `reach` where it does not curve away. At the minimum facing away (r = 0, u . n < 0) it
+ * leaves along a tangent. Returns |r|; *newton tells which step it is. */
+static double ascent_step(const rbl_fdo_shape *s, const double u[3], const double x[3],
+                          double reach, double dx[3], int *newton, double *facing)
+{
+    double g[3];
+    rbl_sym3 H;
+    field_derivatives(s, x, g, H);
+    double gl = sqrt(rbl_dot3(g, g));
+    if (!(gl > 0))
+        return NAN;
+    double n[3] = {-g[0] / gl, -g[1] / gl, -g[2] / gl}; /* outward */
+    double un = rbl_dot3(u, n), r[3];
+    for (int k = 0; k < 3; k++)
+        r[k] = u[k] - un * n[k];
+    double rl = sqrt(rbl_dot3(r, r));
+    double t1[3], t2[3], Ht1[3], Ht2[3];
+    rbl_fdo_tangents(n, t1, t2);
+    rbl_sym3_apply(H, t1, Ht1);
+    rbl_sym3_apply(H, t2, Ht2);
+    double mu = un / gl; /* u + mu g = 0 at the maximum */
+    double k11 = mu * rbl_dot3(t1, Ht1), k12 = mu * rbl_dot3(t1, Ht2);
+    double k22 = mu * rbl_dot3(t2, Ht2), det = k11 * k22 - k12 * k12;
+    double r1 = rbl_dot3(t1, r), r2 = rbl_dot3(t2, r);
+    *facing = un;
+    *newton = un > 0 && k11 < 0 && det > 0;
+    if (*newton) {
+        double d1 = (-r1 * k22 + r2 * k12) / det, d2 = (-r2 * k11 + r1 * k12) / det;
+        for (int k = 0; k < 3; k++)
+            dx[k] = d1 * t1[k] + d2 * t2[k];
+    } else if (rl > TANGENT_TOLERANCE) {
+        double a1 = r1 / rl, a2 = r2 / rl; /* the curvature along r, if it curves away */
+        double krr = a1 * a1 * k11 + 2 * a1 * a2 * k12 + a2 * a2 * k22;
+        double len = un > 0 && krr < 0 ? fmin(rl / -krr, reach) : reach;
+        for (int k = 0; k < 3; k++)
+            dx[k] = len * r[k] / rl;
+    } else {
+        for (int k = 0; k < 3; k++)
+            dx[k] = reach * t1[k];
+    }
+    double len = sqrt(rbl_dot3(dx, dx));
+    if (len > reach)
+        for (int k = 0; k < 3; k++)
+            dx[k] *= reach / len;
+    return rl;
+}
+
+/* A local maximum of u . x on the surface from x: ascent steps (ascent_step), each ending on
+ * the surface, halved until u . x grows (a Newton step near the maximum may leave it equal to
+ * rounding). 0 if it does not converge. */
 static int local_support(const rbl_fdo_shape *s, const double u[3], double reach, double x[3])
 {
     if (!project(s, x))
         return 0;
+    double h = rbl_dot3(u, x), size = reach + fabs(h);
     for (int it = 0; it < NEWTON_STEPS; it++) {
-        double g[3];
-        rbl_sym3 H;
-        field_derivatives(s, x, g, H);
-        double gl = sqrt(rbl_dot3(g, g));
-        if (!(gl > 0))
+        double dx[3], un;
+        int newton;
+        double rl = ascent_step(s, u, x, reach, dx, &newton, &un);
+        if (!(rl >= 0))
             return 0;
-        double n[3] = {-g[0] / gl, -g[1] / gl, -g[2] / gl}; /* outward */
-        double un = rbl_dot3(u, n), r[3];
-        for (int k = 0; k < 3; k++)
-            r[k] = u[k] - un * n[k];
-        double rl = sqrt(rbl_dot3(r, r));
         if (un > 0 && rl <= TANGENT_TOLERANCE)
             return 1;
-        double t1[3], t2[3], Ht1[3], Ht2[3], dx[3];
-        rbl_fdo_tangents(n, t1, t2);
-        rbl_sym3_apply(H, t1, Ht1);
-        rbl_sym3_apply(H, t2, Ht2);
-        double mu = un / gl; /* u + mu g = 0 at the maximum */
-        double k11 = mu * rbl_dot3(t1, Ht1), k12 = mu * rbl_dot3(t1, Ht2);
-        double k22 = mu * rbl_dot3(t2, Ht2), det = k11 * k22 - k12 * k12;
-        double r1 = rbl_dot3(t1, r), r2 = rbl_dot3(t2, r);
-        if (un > 0 && k11 < 0 && det > 0) {
-            double d1 = (-r1 * k22 + r2 * k12) / det, d2 = (-r2 * k11 + r1 * k12) / det;
+        int moved = 0;
+        for (int half = 0; half < HALVINGS && !moved; half++) {
+            double y[3] = {x[0] + dx[0], x[1] + dx[1], x[2] + dx[2]};
+            if (project(s, y)) {
+                double hy = rbl_dot3(u, y);
+                if (hy > h || (newton && hy >= h - 1e-15 * size)) {
+                    memcpy(x, y, sizeof y);
+                    h = hy, moved = 1;
+                }
+            }
             for (int k = 0; k < 3; k++)
-                dx[k] = d1 * t1[k] + d2 * t2[k];
-        } else {
-            for (int k = 0; k < 3; k++) /* at a point of a dent facing u: off it along t1 */
-                dx[k] = reach * (rl > TANGENT_TOLERANCE ? r[k] / rl : t1[k]);
+                dx[k] *= 0.5;
         }
-        double len = sqrt(rbl_dot3(dx, dx));
-        double cut = len > reach ? reach / len : 1;
-        for (int k = 0; k < 3; k++)
-            x[k] += cut * dx[k];
-        if (!project(s, x))
-            return 0;
+        if (!moved) /* no step gains: a maximum to rounding if u . n > 0 and r is small */
+            return un > 0 && rl <= 1e3 * TANGENT_TOLERANCE;
     }
     return 0;
+}
+
+/* Where the ascents for perturbation r start (its positive region: centre, top, M): a bump's
+ * at its centre, which projects onto its cap (a dent may have left the centre outside the
+ * object and the cap standing); a dent's at RIM_STARTS points of its region's boundary in the
+ * base's tangent plane at its centre, which project onto its rim. Along a rim u . x may have
+ * several maxima (two, across a dent elongated and facing u), each found from a start near it.
+ * Returns the number of starts. */
+static int ascent_starts(const rbl_fdo_shape *s, const rbl_fdo_perturbation *r,
+                         const double centre[3], double top, const rbl_sym3 M,
+                         double start[RIM_STARTS][3])
+{
+    if (r->amplitude > 0) {
+        memcpy(start[0], centre, sizeof start[0]);
+        return 1;
+    }
+    double n[3] = {0, 0, 1}, t1[3], t2[3], len = 0; /* the base's normal at the centre */
+    for (int k = 0; k < 3; k++)
+        len += centre[k] * centre[k];
+    if (len > 0)
+        for (int k = 0; k < 3; k++)
+            n[k] = centre[k] / (s->semi[k] * s->semi[k]);
+    len = sqrt(rbl_dot3(n, n));
+    for (int k = 0; k < 3; k++)
+        n[k] /= len;
+    rbl_fdo_tangents(n, t1, t2);
+    for (int j = 0; j < RIM_STARTS; j++) {
+        double angle = 2 * M_PI * j / RIM_STARTS, w[3];
+        for (int k = 0; k < 3; k++)
+            w[k] = cos(angle) * t1[k] + sin(angle) * t2[k];
+        double reach = sqrt(top / rbl_sym3_form(M, w));
+        for (int k = 0; k < 3; k++)
+            start[j][k] = centre[k] + reach * w[k];
+    }
+    return RIM_STARTS;
 }
 
 int rbl_fdo_support_local(const rbl_fdo_shape *s, const double u[3], double x[3])
@@ -123,7 +200,7 @@ int rbl_fdo_support_local(const rbl_fdo_shape *s, const double u[3], double x[3]
         x[k] = Su[k] / h;
     if (!s->n_perturbations)
         return 1;
-    /* the longest Newton step: a quarter of the smallest feature */
+    /* the longest step: a quarter of the smallest feature */
     double reach = 0.25 * rbl_fdo_feature_size(s), best = -INFINITY, y[3];
     int found = 0, untouched = 1;
     for (size_t i = 0; i < s->n_perturbations && untouched; i++)
@@ -135,22 +212,26 @@ int rbl_fdo_support_local(const rbl_fdo_shape *s, const double u[3], double x[3]
         memcpy(x, y, sizeof y);
         best = rbl_dot3(u, y), found = 1;
     }
+    /* Elsewhere a maximum has some Q_i >= 0 (outside every region F' = F, whose one maximum is
+     * the base's): it lies in that perturbation's region */
     for (size_t i = 0; i < s->n_perturbations; i++) {
         const rbl_fdo_perturbation *r = s->perturbation + i;
-        double centre[3], top, Mu[3];
+        double centre[3], top, Mu[3], start[RIM_STARTS][3];
         rbl_sym3 M;
-        if (r->amplitude < 0 || !rbl_fdo_positive_region(r, centre, &top, M) ||
-            !rbl_sym3_solve_spd(M, u, Mu))
+        if (!rbl_fdo_positive_region(r, centre, &top, M) || !rbl_sym3_solve_spd(M, u, Mu))
             continue;
-        /* the bump reaches no farther along u than its positive region */
-        if (rbl_dot3(centre, u) + sqrt(top * rbl_dot3(u, Mu)) <= best)
+        /* which reaches no farther along u than it does; where a dent acts F' < F, so its
+         * points of the object are inside the base ellipsoid too */
+        double bound = rbl_dot3(centre, u) + sqrt(top * rbl_dot3(u, Mu));
+        if (r->amplitude < 0 ? untouched || fmin(bound, h) <= best : bound <= best)
             continue;
-        /* projected from its centre onto the bump's surface (a dent may have left the centre
-         * outside the object and the bump's cap standing) */
-        memcpy(y, centre, sizeof y);
-        if (local_support(s, u, reach, y) && rbl_dot3(u, y) > best) {
-            memcpy(x, y, sizeof y);
-            best = rbl_dot3(u, y), found = 1;
+        int n = ascent_starts(s, r, centre, top, M, start);
+        for (int j = 0; j < n; j++) {
+            memcpy(y, start[j], sizeof y);
+            if (local_support(s, u, reach, y) && rbl_dot3(u, y) > best) {
+                memcpy(x, y, sizeof y);
+                best = rbl_dot3(u, y), found = 1;
+            }
         }
     }
     return found;

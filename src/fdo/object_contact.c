@@ -30,6 +30,15 @@ static double shortest(const rbl_fdo_shape *s)
     return fmin(s->semi[0], fmin(s->semi[1], s->semi[2]));
 }
 
+/* The largest radius of curvature of the base ellipsoid grown to hold the whole object, a^2 / c
+ * (semi-axes a >= c): the scale of the object's radii where its hull is smooth. Where the hull
+ * is flat (across a dent, between two bumps) d has a kink, which the cuts model. */
+static double largest_radius(const rbl_fdo_shape *s)
+{
+    double longest = fmax(s->semi[0], fmax(s->semi[1], s->semi[2]));
+    return rbl_fdo_enclosing_scale(s) * longest * longest / shortest(s);
+}
+
 /* d(n) and its two support points; *failed is set when either did not converge. */
 static double support_depth(const rbl_fdo_object *a, const rbl_fdo_object *b, const double n[3],
                             double xa[3], double xb[3], int *failed)
@@ -220,6 +229,13 @@ void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *
     double r[3];
     rbl_sub3(b->centre, a->centre, r);
     double rho = fmax(rbl_dot3(n, r), size), rho_least = 1e-3 * size;
+    /* d's curvature, the two radii plus the distance, is about this at most where d is smooth:
+     * a Barzilai-Borwein quotient beyond it measured the jump of the gradient across a kink.
+     * Held there, a proximal step short of 1e-6 rad (pattern_search) means d is near its least
+     * value, not that rho was blown up (a pair stopped 1.2e-2 above it). A cap too low only
+     * lengthens steps, which are doubled until d falls. */
+    double rho_most = 2 * (largest_radius(a->shape) + largest_radius(b->shape)) +
+                      sqrt(rbl_dot3(r, r));
     double flat = 1e-15 * (sqrt(rbl_dot3(r, r)) + size);
     int it, converged = 0;
     double turn = normal ? 1e-5 : 1e-3; /* the last step's angle */
@@ -228,7 +244,7 @@ void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *
             converged = 1;
             break;
         }
-        double m[3], ya[3], yb[3], h[3], trial = INFINITY;
+        double m[3], ya[3], yb[3], h[3], trial = INFINITY, rho_before = rho;
         for (int tries = 0; tries < 10; tries++, rho *= 2) {
             for (int k = 0; k < 3; k++)
                 m[k] = n[k] - g[k] / rho;
@@ -243,15 +259,17 @@ void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *
                 break;
             trial = INFINITY;
         }
-        if (trial == INFINITY) /* no step descends: as low as round-off allows */
+        if (trial == INFINITY) { /* no step descends: as low as round-off allows, or a kink */
+            rho = rho_before;      /* (where the doubled rho says nothing of the curvature) */
             break;
+        }
         double s[3], y[3];
         rbl_sub3(m, n, s);
         rbl_sub3(h, g, y); /* the gradient's change along the step */
         double ss = rbl_dot3(s, s), sy = rbl_dot3(s, y);
         turn = fmax(fmin(sqrt(ss), 1e-3), 2e-6);
         if (sy > 0 && ss > 0)
-            rho = fmax(sy / ss, rho_least);
+            rho = fmin(fmax(sy / ss, rho_least), rho_most);
         int moved = ss > 0;
         memcpy(n, m, sizeof n), memcpy(xa, ya, sizeof xa), memcpy(xb, yb, sizeof xb);
         memcpy(g, h, sizeof g);
