@@ -473,7 +473,8 @@ int rbl_neighbor_rebuild_as_built(rbl_sim *sim, rbl_error *err);
 int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, size_t hist_width,
                           rbl_error *err);
 /* From i, j, touch of the p->n pairs: i_start, j_start, jpos, touch_j. */
-int rbl_pair_list_index(rbl_pair_list *p, size_t grains, const uint32_t *id, rbl_error *err);
+int rbl_pair_list_index(rbl_pair_list *p, size_t grains, const uint32_t *id, int threads,
+                        rbl_error *err);
 void rbl_pair_list_free(rbl_pair_list *p);
 /* Periodic image shift of code c (0..26) for the box lengths. */
 static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])

@@ -269,22 +269,29 @@ typedef struct pair_buffer {
     int failed;
 } pair_buffer;
 
+/* Room for want pairs in b (0: out of memory). */
+static int buffer_reserve(pair_buffer *b, size_t want)
+{
+    if (want <= b->cap)
+        return 1;
+    uint32_t *ni = realloc(b->i, want * sizeof *ni);
+    if (ni)
+        b->i = ni;
+    uint32_t *nj = ni ? realloc(b->j, want * sizeof *nj) : NULL;
+    if (nj)
+        b->j = nj;
+    uint8_t *nm = nj ? realloc(b->image, want) : NULL;
+    if (!nm)
+        return 0;
+    b->image = nm;
+    b->cap = want;
+    return 1;
+}
+
 static int buffer_push(pair_buffer *b, uint32_t i, uint32_t j, uint8_t image)
 {
-    if (b->n == b->cap) {
-        size_t want = b->cap ? 2 * b->cap : 4096;
-        uint32_t *ni = realloc(b->i, want * sizeof *ni);
-        if (ni)
-            b->i = ni;
-        uint32_t *nj = ni ? realloc(b->j, want * sizeof *nj) : NULL;
-        if (nj)
-            b->j = nj;
-        uint8_t *nm = nj ? realloc(b->image, want) : NULL;
-        if (!nm)
-            return 0;
-        b->image = nm;
-        b->cap = want;
-    }
+    if (b->n == b->cap && !buffer_reserve(b, b->cap ? 2 * b->cap : 4096))
+        return 0;
     b->i[b->n] = i, b->j[b->n] = j, b->image[b->n] = image;
     b->n++;
     return 1;
@@ -401,15 +408,21 @@ static int scan_grain_by_size(const rbl_sim *sim, size_t k, pair_buffer *b)
         for (int64_t y = lo[1]; y <= hi[1]; y++) {
             const int sy = y < 0 ? -1 : y >= grid->n[1] ? 1 : 0;
             const int64_t cy = y - sy * grid->n[1];
-            for (int64_t x = lo[0]; x <= hi[0]; x++) {
+            /* the row's cells lo[0]..hi[0] are consecutive keys, so their grains one run of
+             * cell_grains: one run below the box's low side, one inside, one beyond its high
+             * side (periodic images) */
+            for (int64_t x = lo[0], last; x <= hi[0]; x = last + 1) {
                 const int sx = x < 0 ? -1 : x >= grid->n[0] ? 1 : 0;
-                const uint64_t cell = rbl_grid_key(grid, x - sx * grid->n[0], cy, cz);
+                last = sx < 0 ? -1 : sx == 0 ? grid->n[0] - 1 : hi[0];
+                last = last < hi[0] ? last : hi[0];
+                const uint64_t first_cell = rbl_grid_key(grid, x - sx * grid->n[0], cy, cz);
+                const uint64_t last_cell = first_cell + (uint64_t)(last - x);
                 const uint8_t image = (uint8_t)((sx + 1) + 3 * (sy + 1) + 9 * (sz + 1));
                 double sh[3];
                 rbl_image_shift(sim->box, image, sh);
                 const double pk[3] = {pos[3 * k] - sh[0], pos[3 * k + 1] - sh[1],
                                       pos[3 * k + 2] - sh[2]};
-                for (size_t q = cs[cell]; q < cs[cell + 1]; q++) {
+                for (size_t q = cs[first_cell]; q < cs[last_cell + 1]; q++) {
                     const size_t j = sim->cell_grains[q];
                     const double rj = rad[j];
                     if (rj > rk || (rj == rk && j <= k) || j >= upto ||
@@ -428,10 +441,34 @@ static int scan_grain_by_size(const rbl_sim *sim, size_t k, pair_buffer *b)
     return 1;
 }
 
+/* The half stencil of a cell away from the box's faces as runs of consecutive keys: a run of
+ * cells along x is one run of cell_grains. */
+typedef struct stencil_rows {
+    int64_t first[13]; /* key offset of the run's first cell */
+    int cells[13];     /* cells in the run */
+    int n;
+} stencil_rows;
+
+static void stencil_rows_of(const rbl_grid *grid, stencil_rows *rows)
+{
+    const int64_t nx = grid->n[0], ny = grid->n[1];
+    rows->n = 0;
+    for (int s = 0; s < 13; s++) {
+        const rbl_offset *o = &rbl_half_stencil[s];
+        const int64_t delta = o->dx + nx * (o->dy + ny * o->dz);
+        if (rows->n > 0 && rows->first[rows->n - 1] + rows->cells[rows->n - 1] == delta &&
+            o->dx > rbl_half_stencil[s - 1].dx)
+            rows->cells[rows->n - 1]++;
+        else
+            rows->first[rows->n] = delta, rows->cells[rows->n++] = 1;
+    }
+}
+
 /* The candidates of grain k: later grains of its cell, and every grain of the 13 half-stencil
  * cells, kept when closer than r_k + r_j + skin. A cell away from the box's faces finds its
- * stencil at fixed key offsets (delta); one on a face wraps or drops cells axis by axis. */
-static int scan_grain(const rbl_sim *sim, size_t k, const int64_t delta[13], pair_buffer *b)
+ * stencil at fixed key offsets, a row at a time; one on a face wraps or drops cells axis by
+ * axis. */
+static int scan_grain(const rbl_sim *sim, size_t k, const stencil_rows *rows, pair_buffer *b)
 {
     if (sim->hashed)
         return scan_grain_hashed(sim, k, b);
@@ -449,10 +486,13 @@ static int scan_grain(const rbl_sim *sim, size_t k, const int64_t delta[13], pai
         return 0;
     if (c[0] > 0 && c[0] < grid->n[0] - 1 && c[1] > 0 && c[1] < grid->n[1] - 1 && c[2] > 0 &&
         c[2] < grid->n[2] - 1) {
-        for (int s = 0; s < 13; s++)
-            if (!scan_cell(sim, k, pk, rk, (uint64_t)((int64_t)key + delta[s]), RBL_IMAGE_NONE,
-                           0, b))
+        const size_t *cs = sim->cell_start;
+        for (int r = 0; r < rows->n; r++) {
+            const uint64_t c0 = (uint64_t)((int64_t)key + rows->first[r]);
+            if (!scan_range(sim, k, pk, rk, sim->cell_grains, cs[c0], cs[c0 + rows->cells[r]],
+                            RBL_IMAGE_NONE, 0, b))
                 return 0;
+        }
         return 1;
     }
     for (int s = 0; s < 13; s++) {
@@ -506,27 +546,30 @@ int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, size_t hist
  * then summed over its partners in id order (docs/parallel.md): the same bits whatever the
  * grains' memory order, the reordering's period or the decomposition. p->i_start, p->jpos and
  * p->touch serve as scratch (rbl_pair_list_index and the history rewrite them). */
-static void canonical_order(rbl_pair_list *p, size_t n, const uint32_t *id)
+static void canonical_order(rbl_pair_list *p, size_t n, const uint32_t *id, int threads)
 {
     const size_t total = p->n;
     size_t *start = p->i_start;
     uint32_t *j2 = p->jpos;
     uint8_t *image2 = p->touch;
-    memset(start, 0, (n + 1) * sizeof *start);
-    for (size_t q = 0; q < total; q++) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t q = 0; q < total; q++)
         if (id[p->i[q]] > id[p->j[q]]) {
             uint32_t t = p->i[q];
             p->i[q] = p->j[q], p->j[q] = t, p->image[q] = (uint8_t)(26 - p->image[q]);
         }
+    memset(start, 0, (n + 1) * sizeof *start);
+    for (size_t q = 0; q < total; q++)
         start[p->i[q] + 1]++;
-    }
     for (size_t k = 0; k < n; k++)
         start[k + 1] += start[k];
     for (size_t q = 0; q < total; q++) { /* stable: start[k] ends as group k's end */
         size_t at = start[p->i[q]]++;
         j2[at] = p->j[q], image2[at] = p->image[q];
     }
-    for (size_t k = 0, q0 = 0; k < n; q0 = start[k++]) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (size_t k = 0; k < n; k++) {
+        const size_t q0 = k ? start[k - 1] : 0;
         for (size_t q = q0; q < start[k]; q++) { /* insertion by the second grain's id */
             uint32_t j = j2[q];
             uint8_t im = image2[q];
@@ -538,6 +581,9 @@ static void canonical_order(rbl_pair_list *p, size_t n, const uint32_t *id)
     }
 }
 
+/* Grains a thread of the neighbour search takes at a time. */
+#define SCAN_CHUNK 256
+
 static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
 {
     size_t n = sim->g.n + sim->g.ghosts;
@@ -545,51 +591,57 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
     pair_buffer *buf = calloc((size_t)threads, sizeof *buf);
     if (!buf)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour search");
-    int64_t delta[13]; /* key offsets of the half stencil, for cells away from the faces */
-    const int64_t nx = sim->grid.n[0], ny = sim->grid.n[1];
-    for (int s = 0; s < 13; s++) {
-        const rbl_offset *o = &rbl_half_stencil[s];
-        delta[s] = o->dx + nx * (o->dy + ny * o->dz);
-    }
+    stencil_rows rows; /* for cells away from the faces */
+    stencil_rows_of(&sim->grid, &rows);
+    rbl_pair_list *p = &sim->pairs;
+    /* the last build's pairs per grain, a little more: most builds then grow no buffer */
+    const double per_grain = p->grains ? 1.1 * (double)p->n / (double)p->grains : 0.0;
+    size_t total = 0;
+    int rc = RBL_OK;
 #pragma omp parallel num_threads(threads)
     {
         int t, nt;
-        size_t a, b;
         rbl_thread_of_team(&t, &nt);
-        rbl_equal_share(n, &a, &b);
-        for (size_t k = a; k < b && !buf[t].failed; k++)
-            if (!scan_grain(sim, k, delta, &buf[t]))
-                buf[t].failed = 1;
-    }
-    size_t total = 0;
-    int failed = 0;
-    for (int t = 0; t < threads; t++)
-        total += buf[t].n, failed |= buf[t].failed;
-    rbl_pair_list *p = &sim->pairs;
-    int rc = failed ? rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list")
-                    : rbl_pair_list_reserve(p, total, n, rbl_hist_width(&sim->cfg.law), err);
-    if (rc == RBL_OK) {
-        size_t at = 0;
-        for (int t = 0; t < threads; t++) {
-            if (buf[t].n == 0)
-                continue;
-            memcpy(p->i + at, buf[t].i, buf[t].n * sizeof *p->i);
-            memcpy(p->j + at, buf[t].j, buf[t].n * sizeof *p->j);
-            memcpy(p->image + at, buf[t].image, buf[t].n);
-            at += buf[t].n;
+        pair_buffer *mine = &buf[t];
+        mine->failed = !buffer_reserve(mine, (size_t)(per_grain * (double)n / nt) + 4096);
+        /* Grains are dealt in small chunks as threads come free: a large grain's search costs
+         * many small ones' (1:10 radii: a hundred times). canonical_order puts the pairs in
+         * one order whichever thread found them. */
+#pragma omp for schedule(dynamic, SCAN_CHUNK) nowait
+        for (size_t k = 0; k < n; k++)
+            if (!mine->failed && !scan_grain(sim, k, &rows, mine))
+                mine->failed = 1;
+#pragma omp barrier
+#pragma omp single
+        {
+            int failed = 0;
+            for (int u = 0; u < nt; u++)
+                total += buf[u].n, failed |= buf[u].failed;
+            rc = failed ? rbl_error_set(err, RBL_ENOMEM, "out of memory for the neighbour list")
+                        : rbl_pair_list_reserve(p, total, n, rbl_hist_width(&sim->cfg.law), err);
         }
-        p->n = total;
+        if (rc == RBL_OK && mine->n) { /* each thread's pairs after those of the threads before */
+            size_t at = 0;
+            for (int u = 0; u < t; u++)
+                at += buf[u].n;
+            memcpy(p->i + at, mine->i, mine->n * sizeof *p->i);
+            memcpy(p->j + at, mine->j, mine->n * sizeof *p->j);
+            memcpy(p->image + at, mine->image, mine->n);
+        }
     }
+    if (rc == RBL_OK)
+        p->n = total;
     for (int t = 0; t < threads; t++)
         free(buf[t].i), free(buf[t].j), free(buf[t].image);
     free(buf);
     if (rc != RBL_OK)
         return rc;
-    canonical_order(p, n, sim->g.id);
+    canonical_order(p, n, sim->g.id, threads);
 
     /* History: carried over by id pair, oriented from the lower id. */
     const size_t width = rbl_hist_width(&sim->cfg.law);
     const uint32_t *id = sim->g.id;
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t q = 0; q < total; q++) {
         double *h = p->hist + width * q;
         uint32_t a = id[p->i[q]], b = id[p->j[q]];
@@ -602,10 +654,11 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
             memset(h, 0, width * sizeof *h);
         p->touch[q] = found != NULL;
     }
-    return rbl_pair_list_index(p, n, sim->g.id, err);
+    return rbl_pair_list_index(p, n, sim->g.id, threads, err);
 }
 
-int rbl_pair_list_index(rbl_pair_list *p, size_t grains, const uint32_t *id, rbl_error *err)
+int rbl_pair_list_index(rbl_pair_list *p, size_t grains, const uint32_t *id, int threads,
+                        rbl_error *err)
 {
     /* CSR by first grain (the list is in grain order) and by second grain, each second
      * grain's slots in its first grains' id order (canonical_order). */
@@ -629,6 +682,7 @@ int rbl_pair_list_index(rbl_pair_list *p, size_t grains, const uint32_t *id, rbl
     memcpy(cursor, p->j_start, (n + 1) * sizeof *cursor);
     for (size_t q = 0; q < total; q++)
         pair_of[cursor[p->j[q]]++] = (uint32_t)q;
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t k = 0; k < n; k++)
         for (size_t s = p->j_start[k] + 1; s < p->j_start[k + 1]; s++) {
             uint32_t q = pair_of[s];
@@ -637,14 +691,15 @@ int rbl_pair_list_index(rbl_pair_list *p, size_t grains, const uint32_t *id, rbl
                 pair_of[at] = pair_of[at - 1];
             pair_of[at] = q;
         }
+    /* a slot holds zeros while its pair does not touch: the gather sums every slot */
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t s = 0; s < total; s++) {
         p->jpos[pair_of[s]] = (uint32_t)s;
         p->touch_j[s] = p->touch[pair_of[s]];
+        for (int c = 0; c < RBL_PAIR_OUT; c++)
+            p->out[RBL_PAIR_OUT * s + c] = 0.0;
     }
     free(cursor), free(pair_of);
-    /* a slot holds zeros while its pair does not touch: the gather sums every slot */
-    if (total)
-        memset(p->out, 0, total * RBL_PAIR_OUT * sizeof *p->out);
     p->grains = n;
     return RBL_OK;
 }

@@ -184,18 +184,35 @@ typedef struct pair_pass_input {
     size_t hist_width; /* 3, or 6 with a rolling spring */
     int jkr;           /* contacts hold in tension */
     int sparse;
+    int beyond_cache; /* the pass's slots, history and records exceed RBL_STREAM_BYTES */
 } pair_pass_input;
 
 /* The pair pass asks for the second grain's record of the pair this many ahead (and in a
  * sparse list, a gas, the first grain's as well). */
-#define PAIR_AHEAD 8
+#define PAIR_AHEAD 16
+
+/* block_fill asks for the history of the lane this many ahead. */
+#define FILL_AHEAD 8
 
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
  * separation, so a listed pair that does not touch cost no more than that. */
 INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t width)
 {
     const rbl_pair_arrays *arrays = &in->arrays;
+    /* the second grains' spins and the slots the flush will write, asked for all at once
+     * when they lie beyond the caches: the filter loop read neither, and one at a time each
+     * would wait on memory */
+    for (int l = 0; l < b->n * in->beyond_cache; l++) {
+        const double *wj = arrays->omega + 3 * (size_t)arrays->j[b->q[l]];
+        __builtin_prefetch(wj);
+        __builtin_prefetch(wj + 2);
+        const double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[b->q[l]];
+        __builtin_prefetch(out, 1);
+        __builtin_prefetch(out + RBL_PAIR_OUT - 1, 1);
+    }
     for (int l = 0; l < b->n; l++) {
+        if (l + FILL_AHEAD < b->n && in->beyond_cache)
+            __builtin_prefetch(in->hist + width * b->q[l + FILL_AHEAD]);
         const size_t q = b->q[l];
         const uint32_t j = arrays->j[q];
         const rbl_packed_grain *gi = arrays->pk + b->i[l], *gj = arrays->pk + j;
@@ -359,7 +376,10 @@ void rbl_pair_pass(rbl_sim *sim)
         rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, p->i_start, g->material,
         p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,
         rbl_hist_width(&sim->cfg.law), sim->cfg.law.cohesion == RBL_COHESION_JKR,
-        p->n < g->n + g->ghosts};
+        p->n < g->n + g->ghosts,
+        (double)p->n * (RBL_PAIR_OUT + rbl_hist_width(&sim->cfg.law)) * sizeof(double) +
+                (double)(g->n + g->ghosts) * sizeof(rbl_packed_grain) >
+            (double)RBL_STREAM_BYTES};
     size_t touching = 0;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {

@@ -575,7 +575,7 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = rbl_sim_check_law(sim, err); /* coefficients; kt was defaulted before saving */
     /* The gather tables follow from the lists, exactly as the build made them. */
     if (rc == RBL_OK)
-        rc = rbl_pair_list_index(p, n, g->id, err);
+        rc = rbl_pair_list_index(p, n, g->id, sim->threads, err);
     if (rc != RBL_OK) {
         rbl_sim_destroy(sim);
         return rc;
