@@ -173,8 +173,13 @@ int cmd_run(int argc, char **argv)
         printf("; down to %d while other programs held the cores", rep.threads_fewest);
     printf("\n");
     printf("stages         force %.2f s, neighbour %.2f s (%llu builds), integrate %.2f s%s\n",
-           rep.timers.force, rep.timers.neighbor, (unsigned long long)rep.timers.rebuilds,
+           rep.timers.force, rep.timers.neighbor,
+           (unsigned long long)(rep.timers.rebuilds - rep.timers.setup_builds),
            rep.timers.integrate, rep.ranks > 1 ? " (each the slowest process's)" : "");
+    if (rep.timers.setup_builds)
+        printf("setup          %.2f s before the first step: the first neighbour build and forces "
+               "(not in the stages, as LAMMPS's setup is not in its loop time)\n",
+               rep.timers.setup);
     if (rep.ranks > 1)
         printf("processes      %d (mpirun): at most %.2f s of one in exchanges and waits, the "
                "slowest one's work %.2f of the mean; %.3g bytes in %llu messages between them, "

@@ -371,7 +371,11 @@ typedef struct rbl_thermo {
 
 /* Time spent per stage since creation, seconds. */
 typedef struct rbl_sim_timers {
-    double neighbor, force, integrate;
+    double neighbor, force, integrate; /* while stepping */
+    /* the first neighbour build and force evaluation, before the first step (as LAMMPS's
+     * "setup", outside its loop time); its build is counted in rebuilds, as setup_builds */
+    double setup;
+    uint64_t setup_builds;
     double gravity;            /* self-gravity evaluations */
     uint64_t gravity_evaluations;
     double gravity_interactions; /* mean per grain, at the last evaluation */

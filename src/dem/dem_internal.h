@@ -272,6 +272,7 @@ struct rbl_sim {
     double time;
     uint64_t lost;
     int prepared;
+    int set_up;              /* the first preparation is done (its time is timers.setup) */
     double max_disp2;        /* since the last build */
     size_t *cell_start;      /* grid.n_cells + 1: cell c holds cell_grains[start[c]..start[c+1]) */
     size_t cell_start_cap;

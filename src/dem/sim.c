@@ -376,8 +376,14 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     rc = rbl_forces_compute(sim, err);
     if (rc != RBL_OK)
         return rc;
-    sim->timers.neighbor += t1 - t0;
-    sim->timers.force += rbl_now() - t1;
+    if (sim->set_up) {
+        sim->timers.neighbor += t1 - t0;
+        sim->timers.force += rbl_now() - t1;
+    } else {
+        sim->timers.setup += rbl_now() - t0;
+        sim->timers.setup_builds++;
+        sim->set_up = 1;
+    }
     rc = rbl_self_gravity_update(sim, sim->step, err);
     if (rc != RBL_OK)
         return rc;

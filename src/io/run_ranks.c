@@ -150,11 +150,12 @@ void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_ru
     rep->migrated = (uint64_t)sums[2], rep->ghosts = (uint64_t)sums[3];
     rep->clumps = (size_t)sums[4]; /* each process's own */
     /* each stage's time: the slowest process's */
-    double stages[4] = {rep->timers.force, rep->timers.neighbor, rep->timers.integrate,
-                        rep->timers.gravity};
-    rbl_comm_max_n(r->comm, stages, 4);
+    double stages[5] = {rep->timers.force, rep->timers.neighbor, rep->timers.integrate,
+                        rep->timers.gravity, rep->timers.setup};
+    rbl_comm_max_n(r->comm, stages, 5);
     rep->timers.force = stages[0], rep->timers.neighbor = stages[1];
     rep->timers.integrate = stages[2], rep->timers.gravity = stages[3];
+    rep->timers.setup = stages[4];
     rep->partitions = st.partitions;
 }
 
