@@ -20,6 +20,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 DOCS=$ROOT/docs/bench
 mkdir -p "$DOCS"
 CSV=${RBL_BENCH_CSV:-$DOCS/dem.csv}
+case $CSV in /*) ;; *) CSV=$(pwd)/$CSV ;; esac   # the runs below happen in the work folder
 work=${RBL_BENCH_WORK:-$ROOT/build/bench-dem}
 mkdir -p "$work"
 cd "$work"
