@@ -269,28 +269,21 @@ typedef struct pair_buffer {
     int failed;
 } pair_buffer;
 
-/* Room for want pairs in b (0: out of memory). */
+/* Room for want pairs in b (0: out of memory). The three arrays grow alike. */
 static int buffer_reserve(pair_buffer *b, size_t want)
 {
-    if (want <= b->cap)
-        return 1;
-    uint32_t *ni = realloc(b->i, want * sizeof *ni);
-    if (ni)
-        b->i = ni;
-    uint32_t *nj = ni ? realloc(b->j, want * sizeof *nj) : NULL;
-    if (nj)
-        b->j = nj;
-    uint8_t *nm = nj ? realloc(b->image, want) : NULL;
-    if (!nm)
+    size_t c1 = b->cap, c2 = b->cap, c3 = b->cap;
+    if (!rbl_grow_array((void **)&b->i, &c1, want, sizeof *b->i) ||
+        !rbl_grow_array((void **)&b->j, &c2, want, sizeof *b->j) ||
+        !rbl_grow_array((void **)&b->image, &c3, want, 1))
         return 0;
-    b->image = nm;
-    b->cap = want;
+    b->cap = c1;
     return 1;
 }
 
 static int buffer_push(pair_buffer *b, uint32_t i, uint32_t j, uint8_t image)
 {
-    if (b->n == b->cap && !buffer_reserve(b, b->cap ? 2 * b->cap : 4096))
+    if (b->n == b->cap && !buffer_reserve(b, b->n + 1))
         return 0;
     b->i[b->n] = i, b->j[b->n] = j, b->image[b->n] = image;
     b->n++;
