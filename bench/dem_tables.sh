@@ -34,7 +34,8 @@ polydisperse beds its damping differs from the other two's). Time: the stepping 
 interleaved repeats. Each program's setup (the first neighbour build and force evaluation,
 before the first step) is outside that time: LAMMPS and LIGGGHTS report it apart from their
 loop time, and since 2026-11-24 rubble does too (its report's "setup" line; before, rubble's
-stages included it, which at 10⁶ grains and 50 steps was up to a fifth of its time). 2 cores are 2 MPI ranks for the peers and 2 OpenMP threads for rubble.
+stages included it, which at 10⁶ grains and 50 steps was up to a fifth of its time).
+2 cores are 2 MPI ranks for the peers and 2 OpenMP threads for rubble.
 Rates are particle-steps per second **per core**; contacts and listed pairs per grain are
 rubble's at the end of its run. Peak memory: largest process RSS. Load average when the
 table was written (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg)${RBL_BENCH_CONDITIONS:+; $RBL_BENCH_CONDITIONS}.

@@ -202,14 +202,15 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
     /* the second grains' spins and the slots the flush will write, asked for all at once
      * when they lie beyond the caches: the filter loop read neither, and one at a time each
      * would wait on memory */
-    for (int l = 0; l < b->n * in->beyond_cache; l++) {
-        const double *wj = arrays->omega + 3 * (size_t)arrays->j[b->q[l]];
-        __builtin_prefetch(wj);
-        __builtin_prefetch(wj + 2);
-        const double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[b->q[l]];
-        __builtin_prefetch(out, 1);
-        __builtin_prefetch(out + RBL_PAIR_OUT - 1, 1);
-    }
+    if (in->beyond_cache)
+        for (int l = 0; l < b->n; l++) {
+            const double *wj = arrays->omega + 3 * (size_t)arrays->j[b->q[l]];
+            __builtin_prefetch(wj);
+            __builtin_prefetch(wj + 2);
+            const double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[b->q[l]];
+            __builtin_prefetch(out, 1);
+            __builtin_prefetch(out + RBL_PAIR_OUT - 1, 1);
+        }
     for (int l = 0; l < b->n; l++) {
         if (l + FILL_AHEAD < b->n && in->beyond_cache)
             __builtin_prefetch(in->hist + width * b->q[l + FILL_AHEAD]);
