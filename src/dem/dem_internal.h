@@ -489,6 +489,29 @@ static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])
 /* history.c — carry contact history across a rebuild, keyed by the pair of ids. */
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
 int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
+/* history_carry.c — the same within one process, by the grains' old indices: the touching
+ * pairs of the old list grouped by old first grain, and where each grain was (origin) and is
+ * (now_of), followed through the build's permutations. */
+typedef struct rbl_history_carry {
+    size_t old;         /* grains of the old list */
+    size_t now;         /* grains now */
+    size_t width;
+    size_t *start;      /* old + 1: old first grain o's entries */
+    uint32_t *other;    /* per entry: the partner's old index */
+    double *hist;       /* width per entry */
+    uint32_t *origin;   /* per grain now: its old index, or UINT32_MAX (new) */
+    uint32_t *spare;    /* scratch for follow; then now_of */
+    const uint32_t *now_of; /* per old grain: its index now, or UINT32_MAX (after settle) */
+} rbl_history_carry;
+/* From the pair list as it stands (before the build changes anything). */
+int rbl_history_carry_take(const rbl_sim *sim, rbl_history_carry *c, rbl_error *err);
+/* The grains were permuted: new index k holds old index perm[k], count kept. */
+void rbl_history_carry_follow(rbl_history_carry *c, const uint32_t *perm, size_t count);
+/* After the last permutation, before the first find. */
+void rbl_history_carry_settle(rbl_history_carry *c);
+/* The history of the pair of grains a (lower id) and b, by their indices now, or NULL. */
+const double *rbl_history_carry_find(const rbl_history_carry *c, uint32_t a, uint32_t b);
+void rbl_history_carry_free(rbl_history_carry *c);
 /* Contact histories as rows (first id, other id or wall code, history oriented from the first),
  * as they travel with a grain that moves to another process (src/parallel/). */
 typedef struct rbl_history_rows {

@@ -577,7 +577,10 @@ static void canonical_order(rbl_pair_list *p, size_t n, const uint32_t *id, int 
 /* Grains a thread of the neighbour search takes at a time. */
 #define SCAN_CHUNK 256
 
-static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
+/* Pairs found again: their history from the carry (one process) or the id-keyed map (grains
+ * from other processes). */
+static int build_pairs(rbl_sim *sim, const rbl_history_map *old, const rbl_history_carry *carry,
+                       rbl_error *err)
 {
     size_t n = sim->g.n + sim->g.ghosts;
     int threads = sim->threads;
@@ -631,18 +634,16 @@ static int build_pairs(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         return rc;
     canonical_order(p, n, sim->g.id, threads);
 
-    /* History: carried over by id pair, oriented from the lower id. */
+    /* History: carried over, oriented from the lower id (the first grain of every pair). */
     const size_t width = rbl_hist_width(&sim->cfg.law);
     const uint32_t *id = sim->g.id;
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t q = 0; q < total; q++) {
         double *h = p->hist + width * q;
-        uint32_t a = id[p->i[q]], b = id[p->j[q]];
-        const double *found = a < b ? rbl_history_find(old, a, b) : rbl_history_find(old, b, a);
-        if (found && a < b)
+        const double *found = carry ? rbl_history_carry_find(carry, p->i[q], p->j[q])
+                                    : rbl_history_find(old, id[p->i[q]], id[p->j[q]]);
+        if (found)
             memcpy(h, found, width * sizeof *h);
-        else if (found)
-            rbl_history_swap(&sim->cfg.law, found, h);
         else
             memset(h, 0, width * sizeof *h);
         p->touch[q] = found != NULL;
@@ -772,7 +773,10 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
     rbl_history_map old_pairs = {0}, old_walls = {0};
-    int rc = rbl_history_collect_pairs(sim, &old_pairs, err);
+    rbl_history_carry carry = {0};
+    /* over several processes grains arrive with their histories keyed by id */
+    int rc = sim->peers ? rbl_history_collect_pairs(sim, &old_pairs, err)
+                        : rbl_history_carry_take(sim, &carry, err);
     if (rc == RBL_OK)
         rc = rbl_history_collect_walls(sim, &old_walls, err);
     g->ghosts = 0; /* they come again from their owners */
@@ -791,6 +795,8 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     if (kept < n) {
         rbl_grains_permute(g, sim->perm, kept, sim->scratch);
         rbl_bodies_reindex(sim); /* the members' indices moved */
+        if (!sim->peers)
+            rbl_history_carry_follow(&carry, sim->perm, kept);
     }
     if (sim->peers) { /* grains move to the process whose region holds them */
         rc = sim->peers->migrate(sim, sim->peers->ctx, &old_pairs, &old_walls, err);
@@ -814,6 +820,8 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
                            sim->perm_tmp);
         rbl_grains_permute(g, sim->perm, n, sim->scratch);
         rbl_bodies_reindex(sim);
+        if (!sim->peers)
+            rbl_history_carry_follow(&carry, sim->perm, n);
         sim->next_sort_step =
             sim->step + (sim->cfg.sort_every ? sim->cfg.sort_every : RBL_SORT_EVERY);
     }
@@ -832,7 +840,9 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     rc = sim->hashed ? place_hashed(sim, all, err) : place_dense(sim, all, err);
     if (rc != RBL_OK)
         goto done;
-    rc = build_pairs(sim, &old_pairs, err);
+    if (!sim->peers)
+        rbl_history_carry_settle(&carry);
+    rc = build_pairs(sim, &old_pairs, sim->peers ? NULL : &carry, err);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
     if (rc == RBL_OK && !as_built) {
@@ -843,6 +853,7 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     }
     sim->packed_fresh = 0; /* reordered */
 done:
+    rbl_history_carry_free(&carry);
     rbl_history_free(&old_pairs);
     rbl_history_free(&old_walls);
     return rc;
