@@ -185,6 +185,7 @@ typedef struct pair_pass_input {
     int jkr;           /* contacts hold in tension */
     int sparse;
     int beyond_cache; /* the pass's slots, history and records exceed RBL_STREAM_BYTES */
+    int few_touch;    /* fewer than a third of the pairs touched at the last pass */
 } pair_pass_input;
 
 /* The pair pass asks for the second grain's record of the pair this many ahead (and in a
@@ -312,7 +313,8 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
             /* the pair's slot, written if it touches (settled bed, 10^5 grains: force pass 4.0
              * -> 3.5 s over 300 steps; 10^4 unchanged; asking for the second grain's spin too
              * made 10^4 slower by a fifth) */
-            __builtin_prefetch(in.out + RBL_PAIR_OUT * (size_t)in.jpos[q + PAIR_AHEAD], 1);
+            if (!in.few_touch)
+                __builtin_prefetch(in.out + RBL_PAIR_OUT * (size_t)in.jpos[q + PAIR_AHEAD], 1);
             if (in.sparse)
                 __builtin_prefetch(arrays->pk + arrays->i[q + PAIR_AHEAD]);
         }
@@ -380,7 +382,8 @@ void rbl_pair_pass(rbl_sim *sim)
         p->n < g->n + g->ghosts,
         (double)p->n * (RBL_PAIR_OUT + rbl_hist_width(&sim->cfg.law)) * sizeof(double) +
                 (double)(g->n + g->ghosts) * sizeof(rbl_packed_grain) >
-            (double)RBL_STREAM_BYTES};
+            (double)RBL_STREAM_BYTES,
+        3 * p->touching < p->n};
     size_t touching = 0;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {
