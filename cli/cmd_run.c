@@ -183,10 +183,13 @@ int cmd_run(int argc, char **argv)
     if (rep.ranks > 1)
         printf("processes      %d (mpirun): at most %.2f s of one in exchanges and waits, the "
                "slowest one's work %.2f of the mean; %.3g bytes in %llu messages between them, "
-               "%llu grains moved rank, %llu partitions, %llu ghosts held at the end\n",
+               "%llu grains moved rank, %llu partitions, %llu ghosts held at the end; each "
+               "exchanged with at most %d neighbours (%llu exchanges among all, after a new "
+               "partition)\n",
                rep.ranks, rep.comm_seconds, rep.imbalance, (double)rep.comm_bytes,
                (unsigned long long)rep.comm_messages, (unsigned long long)rep.migrated,
-               (unsigned long long)rep.partitions, (unsigned long long)rep.ghosts);
+               (unsigned long long)rep.partitions, (unsigned long long)rep.ghosts,
+               rep.neighbours, (unsigned long long)rep.exchanges_all);
     if (rep.timers.gravity_evaluations)
         printf("self-gravity   %.2f s, %llu evaluations, %.0f interactions per grain at the last\n",
                rep.timers.gravity, (unsigned long long)rep.timers.gravity_evaluations,

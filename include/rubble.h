@@ -688,10 +688,14 @@ typedef struct rbl_run_report {
     /* over several processes (mpirun, docs/parallel.md): their count (1 otherwise), the most
      * time one spent in exchanges and waits, the slowest one's stepping over the mean, the
      * bytes and messages the ranks sent each other, grains that moved rank, partitions made,
-     * the ghosts (copies of other ranks' grains) all ranks held at the end */
+     * the ghosts (copies of other ranks' grains) all ranks held at the end; the most other
+     * ranks one rank exchanged with at once (its neighbours), and the exchanges made among
+     * all ranks instead (after a new partition) */
     int ranks;
     double comm_seconds, imbalance;
     uint64_t comm_bytes, comm_messages, migrated, partitions, ghosts;
+    int neighbours;
+    uint64_t exchanges_all;
     rbl_sim_timers timers;
     char output_dir[1024];       /* where the files went */
     size_t checkpoints;           /* this run's checkpoints still there (output.checkpoint_keep) */

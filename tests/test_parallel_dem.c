@@ -106,6 +106,33 @@ static rbl_sim *gas(void)
     return sim;
 }
 
+/* A channel 40 mm long and 3.5 mm wide, periodic along both, 208 grains of radius 0.5 mm
+ * sliding along it at 1 m/s over a floor: on 4 ranks the partition cuts it into 4 slabs, each
+ * the neighbour of two (one across the periodic seam), so grains migrate and ghosts travel
+ * between neighbours only, never to the slab across. */
+static rbl_sim *channel(void)
+{
+    rbl_sim_config cfg = dem_config(0.0, 0.04, 2500.0, 0.0, 2e-6);
+    cfg.hi[1] = 0.0035, cfg.hi[2] = 0.01;
+    cfg.periodic[0] = cfg.periodic[1] = 1;
+    cfg.gravity[2] = -9.81;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.friction = 0.5;
+    cfg.skin = 1e-4;
+    rbl_sim *sim = dem_create(&cfg, 2500.0);
+    rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    uint64_t seed = 5;
+    for (int z = 0; z < 4; z++)
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 26; x++)
+                dem_grain(sim, (x + 0.5) * 1.538e-3, (y + 0.5) * 1.75e-3, 0.55e-3 + z * 1.1e-3,
+                          1.0 + 0.2 * (uniform(&seed) - 0.5), 0.05 * (uniform(&seed) - 0.5),
+                          -0.1, 0.5e-3);
+    return sim;
+}
+
 /* Two grains meeting head on in a closed box: on more ranks than grains, most hold none. */
 static rbl_sim *two(void)
 {
@@ -289,6 +316,8 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
     double ghosts = rbl_comm_sum(c, (double)st.ghosts);
     double bytes = rbl_comm_sum(c, (double)st.bytes);
     double parts = rbl_comm_max(c, (double)st.partitions);
+    double all_ranks = rbl_comm_max(c, (double)st.exchanges_all);
+    double neighbours = rbl_comm_max(c, (double)st.neighbours);
     if (rank == 0) {
         size_t n = 0;
         double *ref = by_id(one, &n);
@@ -315,17 +344,21 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         printf("%s on %d rank%s%s: %zu grains, "
                "%llu steps, %llu lost, %zu touching at the end, %zu on walls (the last pushed "
                "with %.3g N), "
-               "%llu builds; %.0f partitions, %.0f grains "
+               "%llu builds; %.0f partitions, %.0f exchanges among all ranks (the others "
+               "with at most %.0f neighbours), %.0f grains "
                "migrated, %.0f ghosts held at the end, %.0f bytes sent; grains that differ from "
                "one process: %zu; resumed alone from the ranks' checkpoint at step %llu: %zu\n",
                name, size, size > 1 ? "s" : "", from, all.n,
                (unsigned long long)(before + steps), (unsigned long long)t.lost, t.contacts,
                t.wall_contacts,
                t.n_walls ? fabs(t.wall_force[3 * t.n_walls - 1]) : 0.0,
-               (unsigned long long)tm.rebuilds, parts, moved, ghosts, bytes, differ,
+               (unsigned long long)tm.rebuilds, parts, all_ranks, neighbours, moved, ghosts,
+               bytes, differ,
                (unsigned long long)(before + part1), differ_resumed);
         ASSERT_TRUE(differ == 0);
         ASSERT_TRUE(differ_resumed == 0);
+        if (scene == channel && size == 4) /* each slab talks to the two beside it */
+            ASSERT_TRUE(neighbours == 2.0 && moved > 0.0);
         /* the diagnostics: counts exact (each pair counted once, by its lower id's rank), sums
            exact too (summed over the ranks limb by limb): one process's bits */
         ASSERT_EQ_INT(whole.grains, t.grains);
@@ -371,6 +404,7 @@ int main(void)
     same_bits(c, "gas", gas, 0, 800 / h);
     if (all)
         same_bits(c, "gas", gas, 300, 800);
+    same_bits(c, "channel", channel, 0, 1500 / h);
     same_bits(c, "two grains", two, 0, 3000 / h);
     same_bits(c, "gravitating cloud", cloud, 0, 1500 / h);
     same_bits(c, "jacks", jacks, 0, 3000 / h);

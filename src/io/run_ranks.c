@@ -157,6 +157,8 @@ void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_ru
     rep->timers.integrate = stages[2], rep->timers.gravity = stages[3];
     rep->timers.setup = stages[4];
     rep->partitions = st.partitions;
+    rep->neighbours = (int)rbl_comm_max(r->comm, (double)st.neighbours);
+    rep->exchanges_all = st.exchanges_all; /* decided together: the same on every rank */
 }
 
 void rbl_run_ranks_end(rbl_run_ranks *r)

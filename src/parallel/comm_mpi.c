@@ -3,6 +3,7 @@
 #include "parallel_internal.h"
 
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,6 +278,65 @@ int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
     }
     MPI_Alltoallv(send, sc, so, MPI_BYTE, buf, rc, ro, MPI_BYTE, c->comm);
     free(sc);
+    *recv = buf;
+    return RBL_OK;
+}
+
+int rbl_comm_exchange_near(rbl_comm *c, const int *near, int n_near, const void *send,
+                           const size_t *send_bytes, const size_t *send_offset, void **recv,
+                           size_t *recv_bytes, size_t *recv_offset, rbl_error *err)
+{
+    const int p = c->size;
+    uint64_t *counts = malloc(2 * ((size_t)n_near + 1) * sizeof *counts);
+    MPI_Request *req = malloc(2 * ((size_t)n_near + 1) * sizeof *req);
+    *recv = NULL;
+    int rc = counts && req ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (int e = 0; rc == RBL_OK && e < n_near; e++)
+        if (send_bytes[near[e]] > (size_t)INT32_MAX)
+            rc = rbl_error_set(err, RBL_ETOOBIG, "more than 2 GiB to send in one exchange");
+    if ((rc = rbl_comm_agree(c, rc, err)) != RBL_OK) {
+        free(counts), free(req);
+        return rc;
+    }
+    uint64_t *out = counts, *in = counts + n_near;
+    int n = 0;
+    for (int e = 0; e < n_near; e++) {
+        out[e] = send_bytes[near[e]];
+        MPI_Irecv(&in[e], 1, MPI_UINT64_T, near[e], 8, c->comm, &req[n++]);
+        MPI_Isend(&out[e], 1, MPI_UINT64_T, near[e], 8, c->comm, &req[n++]);
+    }
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    for (int q = 0; q < p; q++)
+        recv_bytes[q] = 0;
+    recv_bytes[c->rank] = send_bytes[c->rank];
+    for (int e = 0; e < n_near; e++)
+        recv_bytes[near[e]] = (size_t)in[e];
+    size_t total = 0;
+    for (int q = 0; q < p; q++)
+        recv_offset[q] = total, total += recv_bytes[q];
+    void *buf = malloc(total ? total : 1);
+    rc = buf && total <= (size_t)INT32_MAX
+             ? RBL_OK
+             : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bytes received", total);
+    if ((rc = rbl_comm_agree(c, rc, err)) != RBL_OK) {
+        free(counts), free(req), free(buf);
+        return rc;
+    }
+    n = 0;
+    for (int e = 0; e < n_near; e++) {
+        const int q = near[e];
+        if (recv_bytes[q])
+            MPI_Irecv((char *)buf + recv_offset[q], (int)recv_bytes[q], MPI_BYTE, q, 9, c->comm,
+                      &req[n++]);
+        if (send_bytes[q])
+            MPI_Isend((const char *)send + send_offset[q], (int)send_bytes[q], MPI_BYTE, q, 9,
+                      c->comm, &req[n++]);
+    }
+    if (send_bytes[c->rank])
+        memcpy((char *)buf + recv_offset[c->rank], (const char *)send + send_offset[c->rank],
+               send_bytes[c->rank]);
+    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+    free(counts), free(req);
     *recv = buf;
     return RBL_OK;
 }

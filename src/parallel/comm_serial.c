@@ -73,3 +73,12 @@ int rbl_comm_allgather(rbl_comm *c, const double *mine, size_t n, double **all, 
     *first = 0, *total = n;
     return RBL_OK;
 }
+
+int rbl_comm_exchange_near(rbl_comm *c, const int *near, int n_near, const void *send,
+                           const size_t *send_bytes, const size_t *send_offset, void **recv,
+                           size_t *recv_bytes, size_t *recv_offset, rbl_error *err)
+{
+    (void)near, (void)n_near;
+    return rbl_comm_exchange(c, send, send_bytes, send_offset, recv, recv_bytes, recv_offset,
+                             err);
+}

@@ -46,6 +46,8 @@ struct rbl_domain {
     size_t send_cap;
     size_t *recv_count;        /* size: ghosts received from rank q, in rank order */
     size_t *sb, *so, *rb, *ro; /* size each: bytes and offsets of an exchange */
+    int *near;                 /* size: the ranks whose boxes lie within reach (exchange) */
+    double near_reach;         /* the last ghost exchange's reach: the migration's */
     double *out, *in;          /* the refresh's buffers */
     size_t out_cap, in_cap;
     rbl_domain_stats stats;
@@ -372,6 +374,8 @@ static int members_arrived(rbl_sim *sim, size_t first_grain, size_t first_body, 
     return rc;
 }
 
+static int exchange(rbl_domain *d, double reach, const void *send, void **recv, rbl_error *err);
+
 static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_history_map *walls,
                          rbl_error *err)
 {
@@ -445,6 +449,8 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
         ok = dbuf_room(m, MIGRATE_HEAD + grains[q].n + prow[q].n + wrow[q].n + brec[q].n);
         if (!ok)
             break;
+        if (grains[q].n + prow[q].n + wrow[q].n + brec[q].n == 0)
+            continue; /* nothing for q: no message */
         m->v[0] = (double)(grains[q].n / per), m->v[1] = (double)(prow[q].n / (2 + pw));
         m->v[2] = (double)(wrow[q].n / (2 + ww)), m->v[3] = (double)bodies_to[q];
         m->n = MIGRATE_HEAD;
@@ -465,9 +471,9 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
                         err);
     double *recv = NULL;
     if (rc == RBL_OK)
-        rc = rbl_comm_exchange(d->comm, send, d->sb, d->so, (void **)&recv, d->rb, d->ro, err);
+        rc = exchange(d, d->near_reach, send, (void **)&recv, err);
     for (int q = 0; rc == RBL_OK && q < P; q++)
-        if (q != d->rank && d->sb[q] > MIGRATE_HEAD * sizeof(double))
+        if (q != d->rank && d->sb[q])
             d->stats.messages++, d->stats.bytes += d->sb[q];
     free(send);
     if (rc != RBL_OK) {
@@ -488,12 +494,15 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     rbl_bodies_reindex(sim);
     size_t arriving = 0;
     for (int q = 0; q < P; q++)
-        arriving += (size_t)recv[d->ro[q] / sizeof(double)];
+        if (d->rb[q])
+            arriving += (size_t)recv[d->ro[q] / sizeof(double)];
     const size_t first_arrival = g->n, first_body = bs->n;
     if (rc == RBL_OK)
         rc = rbl_grains_reserve(g, g->n + arriving, err);
     rbl_history_rows pin = {.width = pw}, win = {.width = ww};
     for (int q = 0; rc == RBL_OK && q < P; q++) {
+        if (!d->rb[q])
+            continue;
         const double *m = recv + d->ro[q] / sizeof(double);
         size_t ng = (size_t)m[0], np = (size_t)m[1], nw = (size_t)m[2], nb = (size_t)m[3];
         const double *at = m + MIGRATE_HEAD;
@@ -559,6 +568,41 @@ static double boxes_gap2(const rbl_sim *sim, const double lo[3], const double hi
         d2 += gap * gap;
     }
     return d2;
+}
+
+/* Whether the boxes of ranks r and q lie within reach of each other: the same answer on
+ * both (the lower rank's box first, so that the rounding is the same). */
+static int ranks_near(const rbl_domain *d, int r, int q, double reach)
+{
+    const int a = r < q ? r : q, b = r < q ? q : r;
+    const double *bl = d->part.box_lo, *bh = d->part.box_hi;
+    return boxes_gap2(d->sim, bl + 3 * a, bh + 3 * a, bl + 3 * b, bh + 3 * b) <= reach * reach;
+}
+
+/* An exchange of d->sb/d->so into *recv (d->rb/d->ro): between neighbours only (the ranks
+ * whose boxes lie within reach of this one's, point to point) when no rank sends beyond its
+ * neighbours, which all decide together; else among all (after a new partition, grains go
+ * anywhere). So a migration or a ghost exchange costs O(neighbours) messages a rank, not
+ * O(ranks) (docs/parallel.md). */
+static int exchange(rbl_domain *d, double reach, const void *send, void **recv, rbl_error *err)
+{
+    int n_near = 0, far = 0;
+    for (int q = 0; q < d->size; q++) {
+        if (q == d->rank)
+            continue;
+        if (d->part.box_lo && ranks_near(d, d->rank, q, reach))
+            d->near[n_near++] = q;
+        else if (d->sb[q])
+            far = 1;
+    }
+    if (rbl_comm_max(d->comm, far) > 0.0) {
+        d->stats.exchanges_all++;
+        return rbl_comm_exchange(d->comm, send, d->sb, d->so, recv, d->rb, d->ro, err);
+    }
+    if (n_near > d->stats.neighbours)
+        d->stats.neighbours = n_near;
+    return rbl_comm_exchange_near(d->comm, d->near, n_near, send, d->sb, d->so, recv, d->rb,
+                                  d->ro, err);
 }
 
 static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
@@ -631,7 +675,9 @@ static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
         d->so[q] = d->send_start[q] * per * sizeof(double);
     }
     double *recv = NULL;
-    rc = rbl_comm_exchange(d->comm, send, d->sb, d->so, (void **)&recv, d->rb, d->ro, err);
+    /* a rank's grains lie in its box, a clump's members within clump_reach of it */
+    d->near_reach = reach + d->clump_reach;
+    rc = exchange(d, d->near_reach, send, (void **)&recv, err);
     free(send);
     size_t ghosts = 0;
     for (int q = 0; rc == RBL_OK && q < P; q++) {
@@ -756,8 +802,9 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
         d->send_start = calloc((size_t)P + 1, sizeof *d->send_start);
         d->recv_count = calloc((size_t)P, sizeof *d->recv_count);
         d->sb = calloc(4 * (size_t)P, sizeof *d->sb);
+        d->near = calloc((size_t)P, sizeof *d->near);
     }
-    if (rc == RBL_OK && (!d || !d->send_start || !d->recv_count || !d->sb))
+    if (rc == RBL_OK && (!d || !d->send_start || !d->recv_count || !d->sb || !d->near))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
     /* the histories of the grains as loaded (a checkpoint's), for the first build: every
        rank holds them all until then, and sends those of the grains it gives away */
@@ -833,7 +880,7 @@ void rbl_domain_free(rbl_domain *d)
         d->sim->peers = NULL;
     rbl_partition_free(&d->part);
     rbl_history_free(&d->start_pairs), rbl_history_free(&d->start_walls);
-    free(d->send_start), free(d->send_index), free(d->recv_count), free(d->sb);
+    free(d->send_start), free(d->send_index), free(d->recv_count), free(d->sb), free(d->near);
     free(d->out), free(d->in);
     free(d);
 }

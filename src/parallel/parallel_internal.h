@@ -44,6 +44,14 @@ int rbl_comm_exchange(rbl_comm *c, const void *send, const size_t *send_bytes,
                       const size_t *send_offset, void **recv, size_t *recv_bytes,
                       size_t *recv_offset, rbl_error *err);
 
+/* The same among neighbours: every rank sends only to and receives only from the ranks of
+ * near (n_near of them, ascending, itself not among them), and the lists agree (q lists r
+ * when r lists q). send_bytes must be 0 for the ranks not listed; their recv_bytes come back
+ * 0. Point to point: O(n_near) messages a rank where the exchange above costs O(size). */
+int rbl_comm_exchange_near(rbl_comm *c, const int *near, int n_near, const void *send,
+                           const size_t *send_bytes, const size_t *send_offset, void **recv,
+                           size_t *recv_bytes, size_t *recv_offset, rbl_error *err);
+
 /* Every rank's n doubles from mine, in rank order, into *all on every rank (grown as needed:
  * *cap doubles); *first: where this rank's begin, *total: how many in all. More than 2^31 - 1
  * doubles in all is refused (MPI counts are int). Collective. */
@@ -100,6 +108,9 @@ typedef struct rbl_domain_stats {
     uint64_t partitions; /* partitions made (the first, then each rebalance) */
     uint64_t rebalances; /* of them, made because the cost was out of balance */
     uint64_t steps;      /* refreshes of the ghosts (one per force evaluation) */
+    uint64_t exchanges_all; /* migrations and ghost exchanges made among all ranks, not
+                               between neighbours only (after a new partition) */
+    int neighbours;      /* the most ranks one exchange between neighbours talked to */
     size_t ghosts;       /* held since the last build */
 } rbl_domain_stats;
 
