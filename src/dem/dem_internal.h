@@ -101,6 +101,11 @@ typedef struct rbl_pair_list {
     size_t touching;  /* pairs touching at the last force evaluation */
 } rbl_pair_list;
 
+/* Whether fewer than a third of the listed pairs touched at the last force pass (a loose
+ * packing): then the gather reads the slots of the pairs that do not touch from a constant,
+ * and the pair pass does not ask ahead for every pair's slot (only a touching pair writes it). */
+static inline int rbl_few_touch(const rbl_pair_list *p) { return 3 * p->touching < p->n; }
+
 /* Whether some listed pair reads grain k: only those grains need a packed record. */
 static inline int rbl_grain_listed(const rbl_pair_list *p, size_t k)
 {
@@ -679,7 +684,7 @@ static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t
      * most slots are then not fetched from memory. The same bits either way; the choice is
      * by speed (collapsing lattice, 2 % touching, 10^5 grains: 2.86 -> 2.27 s of integrator;
      * settled bed, 60 %: 0.23 -> 0.35 s, as each slot's address then waits on its flag). */
-    if (3 * p->touching < p->n)
+    if (rbl_few_touch(p))
         count += rbl_gather_slots(p, k, 1, f, t);
     else
         count += rbl_gather_slots(p, k, 0, f, t);

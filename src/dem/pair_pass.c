@@ -185,7 +185,7 @@ typedef struct pair_pass_input {
     int jkr;           /* contacts hold in tension */
     int sparse;
     int beyond_cache; /* the pass's slots, history and records exceed RBL_STREAM_BYTES */
-    int few_touch;    /* fewer than a third of the pairs touched at the last pass */
+    int few_touch;    /* rbl_few_touch: slots not asked for ahead */
 } pair_pass_input;
 
 /* The pair pass asks for the second grain's record of the pair this many ahead (and in a
@@ -383,7 +383,7 @@ void rbl_pair_pass(rbl_sim *sim)
         (double)p->n * (RBL_PAIR_OUT + rbl_hist_width(&sim->cfg.law)) * sizeof(double) +
                 (double)(g->n + g->ghosts) * sizeof(rbl_packed_grain) >
             (double)RBL_STREAM_BYTES,
-        3 * p->touching < p->n};
+        rbl_few_touch(p)};
     size_t touching = 0;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {
