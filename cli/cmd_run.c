@@ -202,9 +202,13 @@ int cmd_run(int argc, char **argv)
         printf("energy         %.6g J at the end (the run started without grains)\n",
                rep.energy_end);
     printf("contacts       %zu touching pairs, %zu pairs in the neighbour list (%.2f and %.2f "
-           "per grain)\n",
+           "per grain)",
            rep.contacts, rep.pairs_listed, rep.grains ? (double)rep.contacts / (double)rep.grains : 0.0,
            rep.grains ? (double)rep.pairs_listed / (double)rep.grains : 0.0);
+    if (rep.threads > 1 && rep.ranks <= 1)
+        printf(", %llu of them across the threads' ranges",
+               (unsigned long long)rep.timers.pairs_across_threads);
+    printf("\n");
     printf("largest overlap %.3g of the smaller radius\n", rep.max_overlap_ratio);
     printf("output         %s/grains.pvd (%zu frames), ", rep.output_dir, rep.frames);
     if (rep.walls_file[0])

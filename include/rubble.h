@@ -380,6 +380,9 @@ typedef struct rbl_sim_timers {
     uint64_t gravity_evaluations;
     double gravity_interactions; /* mean per grain, at the last evaluation */
     uint64_t rebuilds;
+    /* listed pairs whose two grains lie in two threads' ranges, at the last build: each hands
+     * cache lines between cores every step (0 on one thread) */
+    uint64_t pairs_across_threads;
 } rbl_sim_timers;
 
 RBL_API int rbl_sim_create(rbl_sim **sim, const rbl_sim_config *config, rbl_error *err);

@@ -148,11 +148,89 @@ static void reordering_moves_storage_only(void)
     rbl_sim_destroy(kept);
 }
 
+/* A bed eight times as long (x) as it is deep, periodic in x and y: grains of radius 2.5 mm
+ * dropped from a lattice of 32 x 4 x 6 onto a floor. */
+static rbl_sim *long_bed(int threads)
+{
+    double r = 0.0025, rho = 2500.0, m = rho * 4.0 / 3.0 * M_PI * r * r * r, kn = 2e4;
+    double gamma = rbl_gamma_from_restitution(0.5, 0.5 * m, kn);
+    rbl_sim_config cfg = dem_config(0.0, 0.2, kn, gamma, 0.0);
+    cfg.dt = rbl_dt_from_c(0.05, kn, gamma, 0.5 * m);
+    cfg.hi[1] = 0.025;
+    cfg.periodic[0] = cfg.periodic[1] = 1;
+    cfg.gravity[2] = -9.81;
+    cfg.law.tangent = RBL_TANGENT_SPRING;
+    cfg.law.friction = 0.5;
+    cfg.law.gamma_t = 0.5 * gamma;
+    cfg.threads = threads;
+    cfg.sort_every = 500; /* reordered again while it settles */
+    rbl_sim *sim = dem_create(&cfg, rho);
+    rbl_wall floor = {.normal = {0, 0, 1}, .offset = 0.0};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    uint64_t seed = 11;
+    for (int z = 0; z < 6; z++)
+        for (int y = 0; y < 4; y++)
+            for (int x = 0; x < 32; x++) {
+                double jitter = 0.3 * r * (rand01(&seed) - 0.5);
+                double rad = r * (0.8 + 0.2 * rand01(&seed));
+                dem_grain(sim, (x + 0.5) * 0.00625 + jitter, (y + 0.5) * 0.00625,
+                          0.003 + z * 0.00625, 0, 0, -0.6, rad);
+            }
+    return sim;
+}
+
+/* Whether the first quarter of the grains in memory lies wholly below the last quarter along
+ * an axis. */
+static int ordered_along(rbl_sim *sim, int axis)
+{
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    double first_top = -INFINITY, last_bottom = INFINITY;
+    for (size_t k = 0; k < v.n / 4; k++)
+        first_top = fmax(first_top, v.pos[3 * k + axis]);
+    for (size_t k = v.n - v.n / 4; k < v.n; k++)
+        last_bottom = fmin(last_bottom, v.pos[3 * k + axis]);
+    return first_top < last_bottom;
+}
+
+/* Two threads each take a contiguous range of the grains in memory, and every pair across the
+ * ranges hands cache lines between the cores each step. On one thread the grains lie in memory
+ * layer by layer (slowest along z); on two, slowest along x: the threads hold the bed's two
+ * ends (two faces of 4 x 6 grains, one across the periodic side) instead of a lower and an
+ * upper half (one face of 32 x 4). The trajectory is the same bits either way. */
+static void threads_split_the_long_side(void)
+{
+    rbl_sim *one = long_bed(1), *two = long_bed(2);
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_prepare(one, &err));
+    ASSERT_OK(rbl_sim_prepare(two, &err));
+    ASSERT_TRUE(ordered_along(one, 2) && !ordered_along(one, 0));
+    ASSERT_TRUE(ordered_along(two, 0) && !ordered_along(two, 2));
+    dem_step(one, 6000);
+    dem_step(two, 6000);
+    dem_assert_same_state(one, two);
+    ASSERT_TRUE(ordered_along(two, 0)); /* reordered every 500 steps: along x again */
+    rbl_thermo t;
+    rbl_sim_thermo(two, &t);
+    rbl_sim_timers timers;
+    rbl_sim_timers_get(two, &timers);
+    printf("long bed: %zu contacts, %zu listed pairs, %llu of them across the 2 threads' "
+           "ranges; bit-identical to one thread after 6000 steps\n",
+           t.contacts, t.pairs_listed, (unsigned long long)timers.pairs_across_threads);
+    ASSERT_TRUE(t.contacts > 250);
+    ASSERT_TRUE(timers.pairs_across_threads > 0);
+    ASSERT_TRUE(timers.pairs_across_threads * 8 < t.pairs_listed);
+    rbl_sim_destroy(one);
+    rbl_sim_destroy(two);
+}
+
 int main(void)
 {
     energy_and_momentum();
     threads_bit_identical();
     history_survives_rebuilds();
     reordering_moves_storage_only();
+    threads_split_the_long_side();
     return 0;
 }

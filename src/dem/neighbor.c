@@ -767,6 +767,63 @@ static int sort_room(rbl_sim *sim, size_t n, rbl_error *err)
     return RBL_OK;
 }
 
+/* The axis the grains' memory order runs slowest along at a reordering. Each thread sweeps
+ * a contiguous range of grains (rbl_sweep_cut), so the threads hold slabs across this axis,
+ * and every pair across a slab's face hands cache lines between two cores every step (its
+ * slot, its grains' records; bench/core_latency.c). The faces are threads - 1, or threads
+ * along a periodic axis (the last slab meets the first), each as large as the grains' extent
+ * along the other two axes: the axis whose faces are smallest is taken. A bed 0.1 x 0.04 m
+ * periodic in x and y, 22 mm deep: across z one face of 40 cm^2, across x two of 8.8.
+ * One thread: z (y in 2D), the order the cells are numbered in. */
+static int slab_axis(const rbl_sim *sim, size_t n)
+{
+    const int dim = sim->grid.dim, threads = sim->threads;
+    if (threads <= 1 || n == 0)
+        return dim - 1;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (size_t k = 0; k < n; k++)
+        for (int a = 0; a < dim; a++) {
+            lo[a] = fmin(lo[a], sim->g.pos[3 * k + a]);
+            hi[a] = fmax(hi[a], sim->g.pos[3 * k + a]);
+        }
+    int best = dim - 1;
+    double best_area = INFINITY;
+    for (int s = dim - 1; s >= 0; s--) { /* ties: the slowest of the cells' own order */
+        double area = sim->cfg.periodic[s] ? threads : threads - 1;
+        for (int a = 0; a < dim; a++)
+            if (a != s) /* in cells: a layer of grains has some thickness */
+                area *= (hi[a] - lo[a]) / sim->grid.edge + 1.0;
+        if (area < best_area)
+            best = s, best_area = area;
+    }
+    return best;
+}
+
+/* The listed pairs whose grains lie in two threads' ranges (rbl_sweep_cut: fixed until the
+ * next build): each hands cache lines between two cores every step. */
+static uint64_t pairs_across_threads(const rbl_sim *sim, size_t n)
+{
+    const int nt = sim->threads;
+    if (nt <= 1)
+        return 0;
+    size_t *cut = malloc((size_t)nt * sizeof *cut);
+    if (!cut) /* a diagnostic only */
+        return 0;
+    for (int t = 0; t < nt; t++)
+        cut[t] = rbl_sweep_cut(sim, n, t + 1, nt); /* the end of thread t's range */
+    uint64_t across = 0;
+    const rbl_pair_list *p = &sim->pairs;
+    for (size_t k = 0, t = 0; k < n; k++) {
+        while (k >= cut[t])
+            t++;
+        const size_t lo = t ? cut[t - 1] : 0, hi = cut[t];
+        for (size_t q = p->i_start[k]; q < p->i_start[k + 1]; q++)
+            across += p->j[q] < lo || p->j[q] >= hi;
+    }
+    free(cut);
+    return across;
+}
+
 /* A neighbour build; as_built: with the grains' positions swapped with their positions at the
  * last build (both arrays move with the grains), which are kept (rbl_neighbor_rebuild_as_built). */
 static int build(rbl_sim *sim, int as_built, rbl_error *err)
@@ -810,12 +867,12 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     if (rc != RBL_OK)
         goto done;
     const int reorder = sim->step >= sim->next_sort_step;
-    if (reorder || !sim->hashed) /* hashed cells key the grains by slot (place_hashed) */
-        for (size_t k = 0; k < n; k++)
-            sim->keys[k] = rbl_grid_key_of(&sim->grid, g->pos + 3 * k);
-    if (reorder) { /* reorder the grains by cell */
-        for (size_t k = 0; k < n; k++)
+    const int slow = reorder ? slab_axis(sim, n) : 2;
+    if (reorder) { /* reorder the grains by cell, `slow` the slowest axis */
+        for (size_t k = 0; k < n; k++) {
+            sim->keys[k] = rbl_grid_key_slow(&sim->grid, g->pos + 3 * k, slow);
             sim->perm[k] = (uint32_t)k;
+        }
         rbl_radix_sort_u64(sim->keys, sim->perm, n, sim->grid.key_bits, sim->keys_tmp,
                            sim->perm_tmp);
         rbl_grains_permute(g, sim->perm, n, sim->scratch);
@@ -825,6 +882,9 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         sim->next_sort_step =
             sim->step + (sim->cfg.sort_every ? sim->cfg.sort_every : RBL_SORT_EVERY);
     }
+    if (!sim->hashed && !(reorder && slow == 2)) /* each grain's cell; hashed: place_hashed */
+        for (size_t k = 0; k < n; k++)
+            sim->keys[k] = rbl_grid_key_of(&sim->grid, g->pos + 3 * k);
     if (sim->peers) { /* the ghosts, after this process's own grains */
         rc = sim->peers->ghosts(sim, sim->peers->ctx, err);
         if (rc == RBL_OK)
@@ -843,6 +903,8 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     if (!sim->peers)
         rbl_history_carry_settle(&carry);
     rc = build_pairs(sim, &old_pairs, sim->peers ? NULL : &carry, err);
+    if (rc == RBL_OK)
+        sim->timers.pairs_across_threads = pairs_across_threads(sim, all);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
     if (rc == RBL_OK && !as_built) {

@@ -58,6 +58,16 @@ static inline uint64_t rbl_grid_key_of(const rbl_grid *g, const double *p)
                         rbl_grid_coord(g, 2, p[2]));
 }
 
+/* A key of the same cells in another order: the axis `slow` slowest, the other two as in
+ * rbl_grid_key (the lower one faster); with slow = 2 it is rbl_grid_key. Below n_cells too. */
+static inline uint64_t rbl_grid_key_slow(const rbl_grid *g, const double *p, int slow)
+{
+    const int a = slow == 0 ? 1 : 0, b = slow == 2 ? 1 : 2;
+    return (uint64_t)rbl_grid_coord(g, a, p[a]) +
+           (uint64_t)g->n[a] * ((uint64_t)rbl_grid_coord(g, b, p[b]) +
+                                (uint64_t)g->n[b] * (uint64_t)rbl_grid_coord(g, slow, p[slow]));
+}
+
 /* Half stencil: the neighbours a cell is checked against besides itself. 2D (seed 000 Fig. 8):
  * (ix-1,iy), (ix-1,iy-1), (ix,iy-1), (ix+1,iy-1); 3D adds the 9 cells of layer iz-1. */
 typedef struct rbl_offset {
