@@ -7,7 +7,8 @@
 # into the folder of the first run or another, and end in one process's bits (output.final,
 # every digit of every grain); so do a pour, a self-gravitating asteroid spun up (shells and
 # layers too) and clumps poured among spheres. A command other than run is refused once, by
-# rank 0, every process exits non-zero and no output folder is made.
+# rank 0, every process exits non-zero and no output folder is made. A process killed mid-run
+# stops the job, with mpirun's message, within seconds.
 . "$(dirname "$0")/cli_run_common.sh"
 MPIEXEC=$2
 EXAMPLES=$(cd "$(dirname "$0")/../examples" && pwd)
@@ -234,3 +235,29 @@ mpi 2 "$RUBBLE" contacts --help > out.txt 2> err.txt && fail "contacts ran on 2"
 [ "$(grep -c 'only `rubble run` runs over several processes' err.txt)" -eq 1 ] \
     || { cat err.txt; fail "the message is not there once"; }
 echo "ok: refused on 2 processes with one message: $(grep -h 'only' err.txt | cut -c1-150)"
+
+# a process that dies (killed) mid-run: the others do not wait for it forever; the job stops
+# with a message naming the dead rank, and mpirun exits non-zero
+"$MPIEXEC" --allow-run-as-root --oversubscribe -np 3 "$RUBBLE" run "$EXAMPLES/settle.yaml" \
+    --steps 100000000 --output killed --quiet > killed.txt 2>&1 &
+job=$!
+victim=""
+for i in $(seq 200); do # the ranks stepping: the first frame is written
+    [ -e killed/grains.pvd ] && victim=$(pgrep -f "^[^ ]*rubble run .*--output killed" | tail -1)
+    [ -n "$victim" ] && break
+    sleep 0.1
+done
+[ -n "$victim" ] || { kill "$job"; fail "killed: the run did not start"; }
+kill -9 "$victim"
+for i in $(seq 600); do
+    kill -0 "$job" 2> /dev/null || break
+    sleep 0.1
+done
+if kill -0 "$job" 2> /dev/null; then
+    pkill -9 -f "^[^ ]*rubble run .*--output killed"; kill -9 "$job"
+    fail "killed: the job still runs 60 s after one process died"
+fi
+wait "$job" && fail "killed: mpirun exited 0"
+pgrep -f "^[^ ]*rubble run .*--output killed" > /dev/null && fail "killed: processes remain"
+grep -q 'exited on signal 9' killed.txt || { cat killed.txt; fail "killed: no message"; }
+echo "ok: one of 3 processes killed mid-run: the job stopped, $(grep -m1 'exited on signal 9' killed.txt | cut -c1-120)"
