@@ -90,7 +90,7 @@ int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     const uint32_t *id = sim->g.id;
     size_t n = 0;
     for (size_t q = 0; q < p->n; q++)
-        n += p->touch[q];
+        n += p->touch[q] != 0;
     const size_t width = rbl_hist_width(&sim->cfg.law);
     int rc = map_alloc(map, n, width, err);
     if (rc != RBL_OK)
@@ -124,7 +124,7 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     const uint32_t *id = sim->g.id;
     size_t n = 0;
     for (size_t q = 0; q < w->n; q++)
-        n += w->touch[q];
+        n += w->touch[q] != 0;
     const size_t width = rbl_wall_hist_width(&sim->cfg.law);
     int rc = map_alloc(map, n, width, err);
     if (rc != RBL_OK)

@@ -41,7 +41,7 @@ int rbl_history_carry_take(const rbl_sim *sim, rbl_history_carry *c, rbl_error *
         for (size_t o = 0; o < old; o++) {
             size_t touching = 0;
             for (size_t q = p->i_start[o]; q < p->i_start[o + 1]; q++)
-                touching += p->touch[q];
+                touching += p->touch[q] != 0; /* as the loop that fills them */
             c->start[o + 1] = touching;
         }
         for (size_t o = 0; o < old; o++)

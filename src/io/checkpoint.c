@@ -417,7 +417,7 @@ static int wall_list_valid(const rbl_sim *sim, const rbl_wall_list *w, size_t gr
 {
     for (size_t q = 0; q < w->n; q++) {
         uint32_t code = w->wall[q];
-        if (w->grain[q] >= grains || (q && w->grain[q] < w->grain[q - 1]))
+        if (w->grain[q] >= grains || (q && w->grain[q] < w->grain[q - 1]) || w->touch[q] > 1)
             return 0;
         if (!rbl_wall_is_mesh(code)) {
             if (code >= (uint32_t)sim->n_walls)
@@ -538,10 +538,13 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         get(b, p->i, np * sizeof *p->i), get(b, p->j, np * sizeof *p->j);
         get(b, p->image, np), get(b, p->touch, np);
         get(b, p->hist, np * width * sizeof *p->hist);
-        for (size_t q = 0; q < np && !b->bad; q++) {
-            if (p->i[q] >= n || p->j[q] >= n || p->image[q] > 26 || (q && p->i[q] < p->i[q - 1]))
+        for (size_t q = 0; q < np && !b->bad; q++) { /* touch is 0 or 1 (fuzz_checkpoint) */
+            if (p->i[q] >= n || p->j[q] >= n || p->image[q] > 26 || p->touch[q] > 1 ||
+                (q && p->i[q] < p->i[q - 1]))
                 b->bad = 1;
         }
+        for (size_t q = 0; q < np * width && !b->bad; q++)
+            b->bad = !isfinite(p->hist[q]);
     }
     rbl_wall_list *w = &sim->wpairs;
     uint64_t nwc = rc == RBL_OK ? get_u64(b) : 0;
