@@ -207,36 +207,56 @@ static inline void dem_cloud_grains(rbl_sim *sim)
             }
 }
 
-/* A frictional pile on a floor: grains dropped in a box with gravity. */
-static inline rbl_sim *pile_sorted(int threads, double skin, uint64_t sort_every)
+/* A box [0, hi] periodic in x and y, gravity along -z, the linear law with the tangential
+ * spring and friction 0.5: the piles' and heaps' configuration. */
+static inline rbl_sim_config dem_floor_config(const double hi[3], double kn, double gamma,
+                                              double dt, int threads)
 {
-    double r = 0.005, rho = 2500.0, m = rho * 4.0 / 3.0 * M_PI * r * r * r, kn = 2e4;
-    double gamma = rbl_gamma_from_restitution(0.5, 0.5 * m, kn);
-    rbl_sim_config cfg = dem_config(0.0, 0.1, kn, gamma, 0.0);
-    cfg.dt = rbl_dt_from_c(0.05, kn, gamma, 0.5 * m);
-    cfg.hi[2] = 0.3;
+    rbl_sim_config cfg = dem_config(0.0, hi[0], kn, gamma, dt);
+    cfg.hi[1] = hi[1], cfg.hi[2] = hi[2];
     cfg.periodic[0] = cfg.periodic[1] = 1;
     cfg.gravity[2] = -9.81;
     cfg.law.tangent = RBL_TANGENT_SPRING;
     cfg.law.friction = 0.5;
     cfg.law.gamma_t = 0.5 * gamma;
     cfg.threads = threads;
+    return cfg;
+}
+
+/* A frictional pile: a floor at z = 0 in a box `hi` (dem_floor_config), e = 0.5, grains of
+ * radius 0.8-1 r on a lattice of n[0] x n[1] x n[2] at `spacing` (jittered along x), the
+ * lowest layer at z0, falling at vz. */
+static inline rbl_sim *dem_pile(const double hi[3], double r, const int n[3], double spacing,
+                                double z0, double vz, uint64_t seed, int threads, double skin,
+                                uint64_t sort_every)
+{
+    double rho = 2500.0, m = rho * 4.0 / 3.0 * M_PI * r * r * r, kn = 2e4;
+    double gamma = rbl_gamma_from_restitution(0.5, 0.5 * m, kn);
+    rbl_sim_config cfg =
+        dem_floor_config(hi, kn, gamma, rbl_dt_from_c(0.05, kn, gamma, 0.5 * m), threads);
     cfg.skin = skin;
     cfg.sort_every = sort_every;
     rbl_sim *sim = dem_create(&cfg, rho);
     rbl_wall floor = {.normal = {0, 0, 1}, .offset = 0.0};
     rbl_error err = {0};
     ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
-    uint64_t seed = 7;
-    for (int z = 0; z < 12; z++)
-        for (int y = 0; y < 8; y++)
-            for (int x = 0; x < 8; x++) {
+    for (int z = 0; z < n[2]; z++)
+        for (int y = 0; y < n[1]; y++)
+            for (int x = 0; x < n[0]; x++) {
                 double jitter = 0.3 * r * (rand01(&seed) - 0.5);
                 double rad = r * (0.8 + 0.2 * rand01(&seed));
-                dem_grain(sim, (x + 0.5) * 0.0125 + jitter, (y + 0.5) * 0.0125,
-                          0.006 + z * 0.0125, 0, 0, -0.5, rad);
+                dem_grain(sim, (x + 0.5) * spacing + jitter, (y + 0.5) * spacing,
+                          z0 + z * spacing, 0, 0, vz, rad);
             }
     return sim;
+}
+
+/* 768 grains of 5 mm dropped in a box 0.1 m wide. */
+static inline rbl_sim *pile_sorted(int threads, double skin, uint64_t sort_every)
+{
+    const double hi[3] = {0.1, 0.1, 0.3};
+    const int n[3] = {8, 8, 12};
+    return dem_pile(hi, 0.005, n, 0.0125, 0.006, -0.5, 7, threads, skin, sort_every);
 }
 
 /* The same with the default reordering of the grains in memory. */

@@ -122,14 +122,9 @@ static rbl_sim *heap(const rbl_clump *body, const rbl_mass_properties *p, int th
                      double dt, int count, double kn)
 {
     double gamma = 0.2 * sqrt(kn / 200); /* e about 0.5 for the clump against the floor */
-    rbl_sim_config cfg = dem_config(-0.05, 0.05, kn, gamma, dt);
-    cfg.lo[2] = 0, cfg.hi[2] = 0.2;
-    cfg.periodic[0] = cfg.periodic[1] = 1;
-    cfg.gravity[2] = -9.81;
-    cfg.law.tangent = RBL_TANGENT_SPRING;
-    cfg.law.friction = 0.5;
-    cfg.law.gamma_t = 0.5 * gamma;
-    cfg.threads = threads;
+    const double hi[3] = {0.05, 0.05, 0.2};
+    rbl_sim_config cfg = dem_floor_config(hi, kn, gamma, dt, threads);
+    cfg.lo[0] = cfg.lo[1] = -0.05;
     rbl_sim *sim = dem_create(&cfg, 2500);
     rbl_wall floor = {.normal = {0, 0, 1}, .offset = 0.0};
     rbl_error err = {0};

@@ -152,32 +152,9 @@ static void reordering_moves_storage_only(void)
  * dropped from a lattice of 32 x 4 x 6 onto a floor. */
 static rbl_sim *long_bed(int threads)
 {
-    double r = 0.0025, rho = 2500.0, m = rho * 4.0 / 3.0 * M_PI * r * r * r, kn = 2e4;
-    double gamma = rbl_gamma_from_restitution(0.5, 0.5 * m, kn);
-    rbl_sim_config cfg = dem_config(0.0, 0.2, kn, gamma, 0.0);
-    cfg.dt = rbl_dt_from_c(0.05, kn, gamma, 0.5 * m);
-    cfg.hi[1] = 0.025;
-    cfg.periodic[0] = cfg.periodic[1] = 1;
-    cfg.gravity[2] = -9.81;
-    cfg.law.tangent = RBL_TANGENT_SPRING;
-    cfg.law.friction = 0.5;
-    cfg.law.gamma_t = 0.5 * gamma;
-    cfg.threads = threads;
-    cfg.sort_every = 500; /* reordered again while it settles */
-    rbl_sim *sim = dem_create(&cfg, rho);
-    rbl_wall floor = {.normal = {0, 0, 1}, .offset = 0.0};
-    rbl_error err = {0};
-    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
-    uint64_t seed = 11;
-    for (int z = 0; z < 6; z++)
-        for (int y = 0; y < 4; y++)
-            for (int x = 0; x < 32; x++) {
-                double jitter = 0.3 * r * (rand01(&seed) - 0.5);
-                double rad = r * (0.8 + 0.2 * rand01(&seed));
-                dem_grain(sim, (x + 0.5) * 0.00625 + jitter, (y + 0.5) * 0.00625,
-                          0.003 + z * 0.00625, 0, 0, -0.6, rad);
-            }
-    return sim;
+    const double hi[3] = {0.2, 0.025, 0.2};
+    const int n[3] = {32, 4, 6}; /* reordered every 500 steps while it settles */
+    return dem_pile(hi, 0.0025, n, 0.00625, 0.003, -0.6, 11, threads, 0.0, 500);
 }
 
 /* Whether the first quarter of the grains in memory lies wholly below the last quarter along
