@@ -99,6 +99,11 @@ typedef struct rbl_pair_list {
     size_t grains;    /* grains indexed by i_start and j_start */
     size_t grains_cap;
     size_t touching;  /* pairs touching at the last force evaluation */
+    /* Per grain on several threads: 1 where a thread other than the one whose sweep writes the
+     * grain's packed record reads it in the pair pass (set at each build; records_across of
+     * them, 0 on one thread). The integrator writes those records past its cache: see there. */
+    uint8_t *read_across;
+    size_t records_across;
 } rbl_pair_list;
 
 /* Whether fewer than a third of the listed pairs touched at the last force pass (a loose

@@ -32,6 +32,13 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
     /* 10^4 grains (then 1.3 MB of records): the force pass took 0.60 s with streamed records and
      * 0.47 s with cached ones; 10^5 and 10^6: the same within the noise */
     const int stream = (double)n * sizeof(rbl_packed_grain) > (double)RBL_STREAM_BYTES;
+    /* A record that another thread reads in the pair pass sits in that core's cache as well:
+     * a store through the cache waits for the other copy to be dropped, a round trip between
+     * the cores (about 180 ns with the host's two cores apart, bench/core_latency.c), and the
+     * stores behind it wait too. A streaming store writes the whole line without asking
+     * (collapse 10^4, 2 threads: the 400 grains above the threads' face took 36 ns each
+     * instead of 12 with the cores near). */
+    const uint8_t *across = pk && pairs->records_across ? pairs->read_across : NULL;
     double worst = 0.0;
 #pragma omp parallel num_threads(sim->threads) reduction(max : worst)
     {
@@ -75,7 +82,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
             for (int a = 0; a < 3; a++)
                 v[a] = vk[a], w[a] = wk[a], x[a] = xk[a];
             if (pk && rbl_grain_listed(pairs, (size_t)k)) {
-                if (stream)
+                if (stream || (across && across[k]))
                     rbl_pack_grain_stream(pk + k, xk, g->radius[k], vk, g->mass[k]);
                 else
                     rbl_pack_grain_store(pk + k, xk, g->radius[k], vk, g->mass[k]);

@@ -524,9 +524,10 @@ int rbl_pair_list_reserve(rbl_pair_list *p, size_t n, size_t grains, size_t hist
         }
     }
     if (ok && grains + 1 > p->grains_cap) {
-        size_t g1 = p->grains_cap, g2 = p->grains_cap;
+        size_t g1 = p->grains_cap, g2 = p->grains_cap, g3 = p->grains_cap;
         ok = rbl_grow_array((void **)&p->i_start, &g1, grains + 1, sizeof(size_t)) &&
-             rbl_grow_array((void **)&p->j_start, &g2, grains + 1, sizeof(size_t));
+             rbl_grow_array((void **)&p->j_start, &g2, grains + 1, sizeof(size_t)) &&
+             rbl_grow_array((void **)&p->read_across, &g3, grains + 1, 1);
         if (ok)
             p->grains_cap = g1;
     }
@@ -701,7 +702,7 @@ int rbl_pair_list_index(rbl_pair_list *p, size_t grains, const uint32_t *id, int
 void rbl_pair_list_free(rbl_pair_list *p)
 {
     free(p->i), free(p->j), free(p->image), free(p->touch), free(p->hist), free(p->out);
-    free(p->i_start), free(p->j_start), free(p->jpos), free(p->touch_j);
+    free(p->i_start), free(p->j_start), free(p->jpos), free(p->touch_j), free(p->read_across);
     memset(p, 0, sizeof *p);
 }
 
@@ -800,26 +801,44 @@ static int slab_axis(const rbl_sim *sim, size_t n)
 }
 
 /* The listed pairs whose grains lie in two threads' ranges (rbl_sweep_cut: fixed until the
- * next build): each hands cache lines between two cores every step. */
-static uint64_t pairs_across_threads(const rbl_sim *sim, size_t n)
+ * next build): each hands cache lines between two cores every step. And the marks of
+ * p->read_across: a pair's records are read by the thread whose pair-pass range holds its first
+ * grain, and each is written by the thread whose integrator range holds it (the same cuts
+ * without ghosts; the pair pass's range includes them). */
+static uint64_t mark_across_threads(rbl_sim *sim, size_t all)
 {
+    rbl_pair_list *p = &sim->pairs;
+    const size_t n = sim->g.n;
     const int nt = sim->threads;
+    p->records_across = 0;
     if (nt <= 1)
         return 0;
-    size_t *cut = malloc((size_t)nt * sizeof *cut);
-    if (!cut) /* a diagnostic only */
+    size_t *cut = malloc(2 * (size_t)nt * sizeof *cut);
+    if (!cut) /* a diagnostic, and no marks: every record is then written through the cache */
         return 0;
-    for (int t = 0; t < nt; t++)
-        cut[t] = rbl_sweep_cut(sim, n, t + 1, nt); /* the end of thread t's range */
+    for (int t = 0; t < nt; t++) { /* the ends of thread t's ranges: pair pass, integrator */
+        cut[t] = rbl_sweep_cut(sim, all, t + 1, nt);
+        cut[nt + t] = rbl_sweep_cut(sim, n, t + 1, nt);
+    }
+    if (n)
+        memset(p->read_across, 0, n);
     uint64_t across = 0;
-    const rbl_pair_list *p = &sim->pairs;
-    for (size_t k = 0, t = 0; k < n; k++) {
+    for (size_t k = 0, t = 0; k < all; k++) {
         while (k >= cut[t])
             t++;
         const size_t lo = t ? cut[t - 1] : 0, hi = cut[t];
-        for (size_t q = p->i_start[k]; q < p->i_start[k + 1]; q++)
-            across += p->j[q] < lo || p->j[q] >= hi;
+        const size_t own_lo = t ? cut[nt + t - 1] : 0, own_hi = cut[nt + t];
+        for (size_t q = p->i_start[k]; q < p->i_start[k + 1]; q++) {
+            const size_t j = p->j[q];
+            across += j < lo || j >= hi;
+            if (j < n && (j < own_lo || j >= own_hi))
+                p->read_across[j] = 1;
+        }
+        if (k < n && p->i_start[k + 1] > p->i_start[k] && (k < own_lo || k >= own_hi))
+            p->read_across[k] = 1;
     }
+    for (size_t k = 0; k < n; k++)
+        p->records_across += p->read_across[k];
     free(cut);
     return across;
 }
@@ -904,7 +923,7 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         rbl_history_carry_settle(&carry);
     rc = build_pairs(sim, &old_pairs, sim->peers ? NULL : &carry, err);
     if (rc == RBL_OK)
-        sim->timers.pairs_across_threads = pairs_across_threads(sim, all);
+        sim->timers.pairs_across_threads = mark_across_threads(sim, all);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
     if (rc == RBL_OK && !as_built) {
