@@ -480,6 +480,7 @@ int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err)
 #else
     sim->threads = 1;
 #endif
+    sim->pairs.records_across = 0; /* marked for the old ranges: none until the next build */
     return RBL_OK;
 }
 
