@@ -7,7 +7,8 @@
 
 #include <stddef.h>
 
-enum { EXIT_USAGE = 2, EXIT_INPUT = 1 };
+/* 1: bad input or a failure; 2: bad usage; 3: the run's health check stopped it */
+enum { EXIT_USAGE = 2, EXIT_INPUT = 1, EXIT_UNSTABLE = 3 };
 
 int cmd_contacts(int argc, char **argv);
 int cmd_generate(int argc, char **argv);

@@ -136,6 +136,9 @@ int cmd_run(int argc, char **argv)
     int rc = rbl_scene_run(scene, &opt, &rep, &err);
     if (rc != RBL_OK) {
         rbl_scene_free(scene);
+        if (rc == RBL_EUNSTABLE) /* the health check stopped it (docs/dem.md) */
+            return cli_fail("run", EXIT_UNSTABLE, "%s: the run was stopped: %s", scene_path,
+                            err.message);
         return cli_fail("run", EXIT_INPUT, "%s", err.message);
     }
     if (rank != 0) {
@@ -194,13 +197,12 @@ int cmd_run(int argc, char **argv)
         printf("self-gravity   %.2f s, %llu evaluations, %.0f interactions per grain at the last\n",
                rep.timers.gravity, (unsigned long long)rep.timers.gravity_evaluations,
                rep.timers.gravity_interactions);
-    if (rep.energy_start != 0.0)
-        printf("energy         %.6g J -> %.6g J (%+.3g of the start: work of damping, friction "
-               "and grains poured or lost)\n",
-               rep.energy_start, rep.energy_end, drift);
-    else
-        printf("energy         %.6g J at the end (the run started without grains)\n",
-               rep.energy_end);
+    /* the balance the health check keeps: what came in, what the contacts took out */
+    printf("energy         %.6g J -> %.6g J: %.4g J put in (moving walls, grains added or "
+           "removed, periodic wraps along gravity), %.4g J taken out by damping, friction and "
+           "cohesion\n",
+           rep.energy_start, rep.energy_end, rep.energy_in,
+           rep.energy_start + rep.energy_in - rep.energy_end);
     printf("contacts       %zu touching pairs, %zu pairs in the neighbour list (%.2f and %.2f "
            "per grain)",
            rep.contacts, rep.pairs_listed, rep.grains ? (double)rep.contacts / (double)rep.grains : 0.0,
@@ -209,7 +211,18 @@ int cmd_run(int argc, char **argv)
         printf(", %llu of them across the threads' ranges",
                (unsigned long long)rep.timers.pairs_across_threads);
     printf("\n");
-    printf("largest overlap %.3g of the smaller radius\n", rep.max_overlap_ratio);
+    if (rep.peak_overlap > 0.0 && rep.peak_overlap_wall)
+        printf("largest overlap %.3g of the radius over the run, at step %llu (grain %u on wall "
+               "%d); %.3g at the end\n",
+               rep.peak_overlap, (unsigned long long)rep.peak_overlap_step,
+               rep.peak_overlap_ids[0], rep.peak_overlap_wall, rep.max_overlap_ratio);
+    else if (rep.peak_overlap > 0.0)
+        printf("largest overlap %.3g of the smaller radius over the run, at step %llu (grains "
+               "%u and %u); %.3g at the end\n",
+               rep.peak_overlap, (unsigned long long)rep.peak_overlap_step,
+               rep.peak_overlap_ids[0], rep.peak_overlap_ids[1], rep.max_overlap_ratio);
+    else
+        printf("largest overlap 0: no contact over the run\n");
     printf("output         %s/grains.pvd (%zu frames), ", rep.output_dir, rep.frames);
     if (rep.walls_file[0])
         printf("%s/%s, ", rep.output_dir, rep.walls_file);

@@ -30,7 +30,8 @@ extern "C" {
     XX(EPARSE, -4, "malformed input")                                           \
     XX(ERANGE, -5, "value out of range")                                        \
     XX(ETOOBIG, -6, "problem too large for the available memory")               \
-    XX(ENOTFOUND, -7, "not found")
+    XX(ENOTFOUND, -7, "not found")                                             \
+    XX(EUNSTABLE, -8, "the run's physics broke down (health check)")
 
 enum {
     RBL_OK = 0,
@@ -361,6 +362,7 @@ typedef struct rbl_thermo {
     double max_overlap_ratio;  /* max xi / r_min of the pair */
     uint32_t max_overlap_ids[2]; /* its grains' ids (a wall contact: the grain's, UINT32_MAX) */
     double momentum[3];        /* total, kg m/s */
+    double energy_in;          /* put in since creation (rbl_health), J */
     double angular_momentum[3];/* total about the origin, orbital m x × v plus spin, kg m²/s */
     size_t n_walls;            /* plane walls, then mesh walls */
     const double *wall_force;  /* 3 per wall: force the grains exert on it, N */
@@ -463,6 +465,48 @@ RBL_API int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err);
 RBL_API void rbl_sim_set_max_grains(rbl_sim *sim, size_t max_grains);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
+
+/* The run's health check (issue 41, docs/dem.md "Health check"): a run whose physics breaks
+ * down stops with RBL_EUNSTABLE and a message naming the step, the grains or wall, the
+ * number and the likely cause, instead of ending with nonsense and exit 0.
+ *   overlap: a contact's overlap beyond this share of the smaller radius (grains, walls);
+ *   move:    a grain moving farther in one step than this share of its radius (tunnelling);
+ *   energy:  the energy grown beyond what walls, grains added and removed and periodic wraps
+ *            along gravity put in, by more than this share of the energy scale (the largest
+ *            kinetic + rotational + |elastic| + |self-gravity| seen), checked by the caller
+ *            with rbl_sim_check_energy (rubble run: at each thermo row).
+ * Zero takes the default (RBL_HEALTH_*); checks are on unless off is set. The peaks are
+ * measured either way (rbl_sim_health). Not part of the physics: a restart may change them. */
+typedef struct rbl_health_options {
+    int off;
+    double overlap, move, energy;
+} rbl_health_options;
+#define RBL_HEALTH_OVERLAP 0.5
+#define RBL_HEALTH_MOVE 0.5
+#define RBL_HEALTH_ENERGY 0.05
+RBL_API int rbl_sim_set_health(rbl_sim *sim, const rbl_health_options *opt, rbl_error *err);
+
+/* What the health check measured since the simulation was created (or read): the deepest
+ * overlap over every step's force evaluation, not only the last one's, and the energy put in. */
+typedef struct rbl_health {
+    double peak_overlap;         /* xi / r_min of the pair, or xi / r against a wall */
+    uint64_t peak_overlap_step;  /* the step whose forces had it */
+    uint32_t peak_overlap_ids[2];/* the grains' ids; a wall contact: the grain's, UINT32_MAX */
+    int peak_overlap_wall;       /* a wall contact: the wall's number from 1 (planes, then
+                                    meshes); 0 for two grains */
+    double peak_move;            /* the farthest one step took a grain, over its radius */
+    uint64_t peak_move_step;
+    uint32_t peak_move_id;
+    double energy_in;            /* J put in since creation: moving walls' work, grains added
+                                    less grains removed, periodic wraps along gravity */
+} rbl_health;
+RBL_API void rbl_sim_health(const rbl_sim *sim, rbl_health *out);
+/* The energy check at this state, whose diagnostics (over every process of a run) are t
+ * (t->energy_in the energy put in): the first call takes the reference;
+ * later ones return RBL_EUNSTABLE when the energy grew beyond the tolerance (RBL_OK with the
+ * checks off). *excess, when not NULL: the growth beyond what was put in, over the scale. */
+RBL_API int rbl_sim_check_energy(rbl_sim *sim, const rbl_thermo *t, double *excess,
+                                 rbl_error *err);
 
 /* What asteroid users measure (issue 11; seed 002 §3.3-3.4), from the state after the last
  * step and the contact forces of its evaluation. Sums over grains are exact (independent of
@@ -680,7 +724,14 @@ typedef struct rbl_run_report {
     double seconds;               /* wall time of the stepping */
     double particle_steps_per_second;
     double energy_start, energy_end; /* kinetic + rotational + potential + elastic, J */
-    double max_overlap_ratio;
+    double energy_in;             /* put in over the run (rbl_health.energy_in), J */
+    double max_overlap_ratio;     /* at the end */
+    /* the deepest overlap over the run (rbl_health): its share of the smaller radius, step,
+     * ids (a wall contact: the grain's, then UINT32_MAX) and wall (from 1; 0: two grains) */
+    double peak_overlap;
+    uint64_t peak_overlap_step;
+    uint32_t peak_overlap_ids[2];
+    int peak_overlap_wall;
     size_t contacts, pairs_listed; /* at the end */
     size_t frames;                /* in grains.pvd */
     size_t frames_elsewhere;      /* a restart into another folder: earlier frames it lacks */

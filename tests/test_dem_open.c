@@ -75,6 +75,10 @@ static void far_flyers(void)
     dem_grain(sim, 1e7, 0, 0, 1e6, 0, 0, 0.05);
     dem_grain(sim, -1e9, 5e8, 0, 0, 0, 0, 0.05);
     dem_grain(sim, -1e9 + 0.09, 5e8, 0, 0, 0, 0, 0.05);
+    /* the flyer moves 1e4 radii a step: the health check would stop it (a test of the search,
+       not of the physics) */
+    const rbl_health_options off = {.off = 1};
+    ASSERT_OK(rbl_sim_set_health(sim, &off, NULL));
     dem_step(sim, 400); /* the flyer ends 1e7 + 400 * 5e-4 * 1e6 = 2e8 m out */
     rbl_thermo t;
     rbl_sim_thermo(sim, &t);
@@ -98,6 +102,9 @@ static void escape(void)
 {
     rbl_sim *sim = cloud(OPEN, 1, 5.0);
     uint32_t id = dem_grain(sim, 0.0, 0.0, 1.0, 0.0, 0.0, 100.0, 0.05);
+    /* it moves a whole radius a step, beyond the health check's default share */
+    const rbl_health_options fast = {.move = 2.0};
+    ASSERT_OK(rbl_sim_set_health(sim, &fast, NULL));
     dem_step(sim, 40); /* 2 m: still there */
     rbl_thermo t;
     rbl_sim_thermo(sim, &t);

@@ -78,16 +78,20 @@ void rbl_bodies_free(rbl_bodies *b)
     memset(b, 0, sizeof *b);
 }
 
-static void wrap_periodic(const rbl_sim *sim, double x[3])
+/* x into the box along periodic axes; the change of -g . x (per unit mass) it makes. */
+static double wrap_periodic(const rbl_sim *sim, double x[3])
 {
+    double de = 0.0;
     for (int a = 0; a < 3; a++)
         if (sim->cfg.periodic[a]) {
-            double L = sim->box[a], lo = sim->cfg.lo[a];
+            double L = sim->box[a], lo = sim->cfg.lo[a], was = x[a];
             if (x[a] < lo || x[a] >= sim->cfg.hi[a])
                 x[a] -= L * floor((x[a] - lo) / L);
             if (x[a] >= sim->cfg.hi[a])
                 x[a] = lo;
+            de -= sim->cfg.gravity[a] * (x[a] - was);
         }
+    return de;
 }
 
 int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, rbl_error *err)
@@ -165,6 +169,7 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
     b->members += c->n;
     b->start[k + 1] = b->members;
     b->n++;
+    rbl_exact_add(&sim->health.energy_in, rbl_body_energy(sim, k));
     if (index)
         *index = (uint32_t)k;
     return RBL_OK;
@@ -257,6 +262,9 @@ int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err)
             gone[g->body[k]] = 1, lost++;
     int rc = RBL_OK;
     if (lost) {
+        for (size_t k = 0; k < b->n; k++) /* what they carry out */
+            if (gone[k] && isfinite(rbl_body_energy(sim, k)))
+                rbl_exact_add(&sim->health.energy_in, -rbl_body_energy(sim, k));
         for (size_t k = 0; k < g->n; k++)
             if (g->body[k] >= 0 && gone[g->body[k]])
                 gone_grain[k] = 1;
@@ -346,10 +354,12 @@ static void sum_at_centre(rbl_sim *sim, size_t k)
     }
 }
 
-/* Members of body k from its state: positions (unless vel only), velocities, spins. */
+/* Members of body k from its state: positions (unless vel only), velocities, spins. With
+ * positions, *moved is set when a member's step went beyond the health check's share of its
+ * radius. */
 static double place_members(rbl_sim *sim, size_t k, const double V[3], const double L[3],
                             double *vel_dst, double *omega_dst, int positions,
-                            rbl_packed_grain *pk)
+                            rbl_packed_grain *pk, int *moved)
 {
     rbl_bodies *b = &sim->bodies;
     rbl_grains *g = &sim->g;
@@ -369,6 +379,9 @@ static double place_members(rbl_sim *sim, size_t k, const double V[3], const dou
         o[0] = w[0], o[1] = w[1], o[2] = w[2];
         if (!positions)
             continue;
+        const double reach = sim->health.opt.move * g->radius[i];
+        if ((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * sim->cfg.dt * sim->cfg.dt > reach * reach)
+            *moved = 1;
         double *x = g->pos + 3 * i, d2 = 0;
         for (int a = 0; a < 3; a++)
             x[a] = X[a] + r[a];
@@ -391,7 +404,9 @@ double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain 
     const double dt = sim->cfg.dt, h = 0.5 * dt;
     const long n = (long)b->n;
     double worst = 0;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : worst)
+    int moved = 0;
+#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : worst) \
+    reduction(| : moved)
     for (long k = 0; k < n; k++) {
         sum_at_centre(sim, (size_t)k);
         double *V = b->vel + 3 * k, *L = b->angmom + 3 * k, *X = b->pos + 3 * k;
@@ -406,12 +421,20 @@ double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain 
             L[a] += T[a] * h;
             X[a] += V[a] * dt;
         }
-        wrap_periodic(sim, X);
+        /* a body wrapped along gravity: its potential jumps (rare; the sum is exact, so the
+           threads' order does not matter) */
+        double jump = b->mass[k] * wrap_periodic(sim, X);
+        if (jump != 0.0) {
+#pragma omp critical(rbl_energy_in)
+            rbl_exact_add(&sim->health.energy_in, jump);
+        }
         rbl_free_rotation(b->quat + 4 * k, b->moment + 3 * k, L, dt);
-        double d2 = place_members(sim, (size_t)k, V, L, sim->g.vel, sim->g.omega, 1, pk);
+        double d2 = place_members(sim, (size_t)k, V, L, sim->g.vel, sim->g.omega, 1, pk, &moved);
         if (!(d2 <= worst))
             worst = d2 == d2 ? d2 : INFINITY;
     }
+    if (moved)
+        sim->health.move_tripped = 1;
     return worst;
 }
 
@@ -432,7 +455,7 @@ void rbl_bodies_half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, int 
             memcpy(b->vel + 3 * k, V, sizeof V);
             memcpy(b->angmom + 3 * k, L, sizeof L);
         }
-        place_members(sim, (size_t)k, V, L, vel_dst, omega_dst, 0, NULL);
+        place_members(sim, (size_t)k, V, L, vel_dst, omega_dst, 0, NULL, NULL);
     }
 }
 
@@ -447,6 +470,25 @@ double rbl_contact_mass(const rbl_sim *sim, size_t k)
     double arm = sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) + g->radius[k];
     double imin = fmin(fmin(I[0], I[1]), I[2]);
     return 1.0 / (1.0 / b->mass[body] + arm * arm / imin);
+}
+
+double rbl_body_energy(const rbl_sim *sim, size_t k)
+{
+    const rbl_bodies *b = &sim->bodies;
+    const double *V = b->vel + 3 * k, *X = b->pos + 3 * k, m = b->mass[k];
+    const double *grav = sim->cfg.gravity;
+    double lb[3];
+    rbl_quat_rotate_back(b->quat + 4 * k, b->angmom + 3 * k, lb);
+    double e = 0.5 * m * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]) -
+               m * (grav[0] * X[0] + grav[1] * X[1] + grav[2] * X[2]);
+    for (int a = 0; a < 3; a++)
+        e += 0.5 * lb[a] * lb[a] / b->moment[3 * k + a];
+    if (sim->g.with_gravity && b->start) /* its members' share of W, as thermo.c sums it */
+        for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
+            size_t i = b->member_index[s];
+            e += sim->g.mass[i] * sim->g.gphi[i];
+        }
+    return e;
 }
 
 void rbl_bodies_energy(const rbl_sim *sim, rbl_exact_sum *sums)

@@ -252,6 +252,24 @@ typedef struct rbl_sim_peers {
                      size_t *first, size_t *total, rbl_error *err);
 } rbl_sim_peers;
 
+/* The health check's state (health.c): its options with the defaults filled in, the peaks
+ * over the run, the energy put in, and the energy check's reference. */
+typedef struct rbl_health_state {
+    rbl_health_options opt;
+    rbl_health peak;          /* energy_in unused: see energy_in below */
+    rbl_exact_sum energy_in;  /* this process's share */
+    int move_tripped;         /* the last drift moved a grain beyond opt.move */
+    int energy_set;           /* the reference below is taken */
+    double energy_ref, in_ref, scale;
+} rbl_health_state;
+
+/* One thread's deepest overlap of a force pass (health.c merges them in a fixed order). */
+typedef struct rbl_overlap_peak {
+    double ratio;
+    uint32_t ids[2];
+    int wall; /* from 1; 0 for two grains */
+} rbl_overlap_peak;
+
 struct rbl_sim {
     rbl_sim_config cfg;
     const rbl_sim_peers *peers;
@@ -313,6 +331,7 @@ struct rbl_sim {
     int gravity_valid;        /* gacc and gphi hold the field of the current grains */
     rbl_exact_sum *thermo_sums; /* rbl_sim_thermo's workspace */
     size_t thermo_sums_cap;
+    rbl_health_state health;
 };
 
 /* Every sweep over the grains gives each thread one contiguous range of them, the same in
@@ -446,8 +465,33 @@ enum {
     RBL_T_GRAVITY_VIRIAL,
     RBL_T_ELASTIC,
     RBL_T_CONTACT_VIRIAL,
+    RBL_T_ENERGY_IN,               /* rbl_health_state.energy_in */
     RBL_T_SUMS
 };
+/* health.c — the run's health check (issue 41). */
+/* A deeper overlap than *peak (ties: the lower ids), kept there. */
+static inline void rbl_overlap_peak_take(rbl_overlap_peak *peak, double ratio, uint32_t a,
+                                         uint32_t b, int wall)
+{
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    if (ratio > peak->ratio ||
+        (ratio == peak->ratio && (lo < peak->ids[0] || (lo == peak->ids[0] && hi < peak->ids[1])))) {
+        peak->ratio = ratio;
+        peak->ids[0] = wall ? a : lo, peak->ids[1] = wall ? UINT32_MAX : hi;
+        peak->wall = wall;
+    }
+}
+/* The run's deepest overlap so far, where a force pass's threads start. */
+rbl_overlap_peak rbl_health_overlap_start(const rbl_sim *sim);
+/* A thread's deepest overlap of the force evaluation of step `step`, merged into the run's. */
+void rbl_health_overlap_merge(rbl_sim *sim, const rbl_overlap_peak *p, uint64_t step);
+/* After the drift of step sim->step + 1: RBL_EUNSTABLE when a grain moved beyond opt.move or
+ * the last force evaluation's overlap went beyond opt.overlap (the message names them). */
+int rbl_health_after_drift(rbl_sim *sim, rbl_error *err);
+/* Energy that grains k (kinetic, rotational, uniform gravity's potential) or body b carry:
+ * what adding them puts in and removing them takes out. */
+double rbl_grain_energy(const rbl_sim *sim, size_t k);
+double rbl_body_energy(const rbl_sim *sim, size_t b);
 size_t rbl_thermo_sum_count(const rbl_sim *sim);
 void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums);
 void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums);

@@ -36,10 +36,35 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
     return 1;
 }
 
+/* What a thread of the wall pass keeps for the health check: its deepest overlap, and the
+ * work moving walls did on the grains this step. */
+typedef struct wall_thread {
+    rbl_overlap_peak peak;
+    rbl_exact_sum work;
+    int working;
+} wall_thread;
+
+/* The power a moving wall puts into a grain through one contact: its force on the grain
+ * times the wall's velocity at the contact point, and the rolling torque times its spin. */
+static double wall_power(const rbl_sim *sim, uint32_t i, const rbl_contact_geom *geo,
+                         const rbl_wall_pose *pose, const rbl_contact_out *o)
+{
+    const double *x = sim->g.pos + 3 * (size_t)i;
+    const double d = sim->g.radius[i] - geo->overlap;
+    double y[3], vw[3];
+    for (int a = 0; a < 3; a++)
+        y[a] = x[a] - d * geo->n[a] - pose->m.center[a] - pose->shift[a];
+    rbl_cross(pose->spin, y, vw);
+    double p = 0.0;
+    for (int a = 0; a < 3; a++)
+        p += o->f[a] * (pose->vel[a] + vw[a]) + o->tr[a] * pose->spin[a];
+    return p;
+}
+
 /* Wall contact q whose geometry is geo: the law, its force and torque on the grain into the
- * contact's slot, its history updated. */
+ * contact's slot, its history updated; the thread's peak overlap and wall work. */
 static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_contact_geom *geo,
-                     double l1)
+                     double l1, wall_thread *wt)
 {
     const rbl_contact_law *law = &sim->cfg.law;
     uint32_t i = w->grain[q];
@@ -54,6 +79,15 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
     out[3] = -l1 * c[0] + o.tr[0], out[4] = -l1 * c[1] + o.tr[1], out[5] = -l1 * c[2] + o.tr[2];
     w->touch[q] = 1;
+    const double ratio = geo->overlap / sim->g.radius[i];
+    if (ratio >= wt->peak.ratio)
+        rbl_overlap_peak_take(&wt->peak, ratio, sim->g.id[i], UINT32_MAX,
+                              (int)rbl_wall_number(w->wall[q], sim->n_walls) + 1);
+    const rbl_wall_pose *pose = rbl_wall_pose_of_code(sim, w->wall[q]);
+    if (pose->moving) {
+        rbl_exact_add(&wt->work, wall_power(sim, i, geo, pose, &o) * sim->cfg.dt);
+        wt->working = 1;
+    }
 }
 
 /* Wall contact q that no longer touches: its history goes. */
@@ -68,12 +102,12 @@ static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q)
 
 /* A plane wall's contact q. */
 static void plane_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const double *vel,
-                          const double *om)
+                          const double *om, wall_thread *wt)
 {
     rbl_contact_geom geo;
     double l1;
     if (rbl_wall_geometry(sim, q, vel, om, &geo, &l1))
-        wall_law(sim, w, q, &geo, l1);
+        wall_law(sim, w, q, &geo, l1, wt);
     else
         wall_apart(sim, w, q);
 }
@@ -84,7 +118,7 @@ static void plane_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const 
  * to the next), else to a free slot; slots left over no longer touch. work holds the group's
  * candidates. */
 static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const double *vel,
-                          const double *om, rbl_mesh_touch *work)
+                          const double *om, rbl_mesh_touch *work, wall_thread *wt)
 {
     const rbl_contact_law *law = &sim->cfg.law;
     const size_t width = rbl_hist_width(law), wide = rbl_wall_hist_width(law);
@@ -131,7 +165,7 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
         rbl_contact_geom geo;
         double l1;
         rbl_wall_frame(sim, i, c[k].n, c[k].dist, vel, om, &mw->pose, &geo, &l1);
-        wall_law(sim, w, q, &geo, l1);
+        wall_law(sim, w, q, &geo, l1, wt);
         double *h = w->hist + wide * q + width;
         h[0] = c[k].n[0], h[1] = c[k].n[1], h[2] = c[k].n[2], h[3] = c[k].dist;
     }
@@ -158,8 +192,12 @@ static void wall_pass(rbl_sim *sim)
         else
             threads = (int)(sim->mesh_work_cap / per);
     }
+    const rbl_overlap_peak start = rbl_health_overlap_start(sim);
+    rbl_overlap_peak deepest = start;
 #pragma omp parallel num_threads(threads)
     {
+        wall_thread wt = {.peak = start};
+        rbl_exact_clear(&wt.work);
         size_t begin, end;
         if (by_grain) {
             rbl_sweep_range(sim, g->n, &begin, &end);
@@ -173,11 +211,19 @@ static void wall_pass(rbl_sim *sim)
         for (size_t q = begin; q < end; q++) {
             uint32_t code = w->wall[q];
             if (!rbl_wall_is_mesh(code))
-                plane_contact(sim, w, q, vel, om);
+                plane_contact(sim, w, q, vel, om, &wt);
             else if (rbl_wall_slot(code) == 0)
-                mesh_contacts(sim, w, q, vel, om, work);
+                mesh_contacts(sim, w, q, vel, om, work, &wt);
+        }
+#pragma omp critical(rbl_overlap_peak)
+        {
+            rbl_overlap_peak_take(&deepest, wt.peak.ratio, wt.peak.ids[0], wt.peak.ids[1],
+                                  wt.peak.wall);
+            if (wt.working) /* exact: the same sum in any order */
+                rbl_exact_merge(&sim->health.energy_in, &wt.work);
         }
     }
+    rbl_health_overlap_merge(sim, &deepest, sim->step + (sim->prepared ? 1u : 0u));
 }
 
 void rbl_forces_gather(rbl_sim *sim)

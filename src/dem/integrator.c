@@ -40,7 +40,11 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
      * instead of 12 with the cores near). */
     const uint8_t *across = pk && pairs->records_across ? pairs->read_across : NULL;
     double worst = 0.0;
-#pragma omp parallel num_threads(sim->threads) reduction(max : worst)
+    /* the health check's tunnelling sign: a step |v| dt beyond move r, as |v|^2 dt^2 / move^2
+       > r^2 (no division per grain) */
+    const double move2 = dt * dt / (sim->health.opt.move * sim->health.opt.move);
+    int moved = 0;
+#pragma omp parallel num_threads(sim->threads) reduction(max : worst) reduction(| : moved)
     {
         size_t begin, end;
         rbl_sweep_range(sim, g->n, &begin, &end);
@@ -81,6 +85,8 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
             }
             for (int a = 0; a < 3; a++)
                 v[a] = vk[a], w[a] = wk[a], x[a] = xk[a];
+            const double rk = g->radius[k];
+            moved |= (vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2]) * move2 > rk * rk;
             if (pk && rbl_grain_listed(pairs, (size_t)k)) {
                 if (stream || (across && across[k]))
                     rbl_pack_grain_stream(pk + k, xk, g->radius[k], vk, g->mass[k]);
@@ -100,6 +106,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
             worst = d2;
     }
     sim->max_disp2 = worst;
+    sim->health.move_tripped |= moved;
     sim->packed_fresh = pk != NULL;
     if (pk)
         sim->packed_omega = g->omega; /* the half-step spins, stored above */

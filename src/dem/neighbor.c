@@ -72,7 +72,7 @@ static void mark_outside(rbl_sim *sim, uint8_t *gone)
                 break;
             }
             if (sim->cfg.periodic[a]) {
-                double L = sim->box[a];
+                double L = sim->box[a], was = p[a];
                 if (p[a] < lo[a] || p[a] >= hi[a])
                     p[a] -= L * floor((p[a] - lo[a]) / L);
                 if (p[a] >= hi[a]) /* round-off of the wrap */
@@ -81,6 +81,10 @@ static void mark_outside(rbl_sim *sim, uint8_t *gone)
                     gone[k] = 1;
                     break;
                 }
+                /* wrapped along gravity: the potential jumps (a body's: bodies.c) */
+                if (p[a] != was && sim->cfg.gravity[a] != 0.0 && g->body[k] < 0)
+                    rbl_exact_add(&sim->health.energy_in,
+                                  -g->mass[k] * sim->cfg.gravity[a] * (p[a] - was));
             } else if (p[a] < lo[a] || p[a] > hi[a]) {
                 gone[k] = 1;
             }
@@ -102,6 +106,9 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
         mark_escaped(sim, gone);
     else
         mark_outside(sim, gone);
+    for (size_t k = 0; k < g->n; k++) /* what they carry out (bodies: rbl_bodies_drop) */
+        if (gone[k] && g->body[k] < 0 && isfinite(rbl_grain_energy(sim, k)))
+            rbl_exact_add(&sim->health.energy_in, -rbl_grain_energy(sim, k));
     if (rbl_bodies_drop(sim, gone, err) != RBL_OK) {
         free(gone);
         return -1;

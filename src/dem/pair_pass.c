@@ -36,6 +36,7 @@ typedef struct pair_block {
     size_t q[BLOCK];
     uint32_t i[BLOCK];
     int n;
+    rbl_overlap_peak peak; /* the thread's deepest overlap (the health check) */
 } pair_block;
 
 /* Always inlined, so that the law's models below are constants in the loop. */
@@ -239,6 +240,32 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
     }
 }
 
+/* The health check's deepest overlap: the block's lanes that may go deeper than the thread's
+ * so far, a test without a square root, vectorised; the exact share only for those (rare once
+ * the run's peak is set). The margin lets a tie within round-off through to the exact test,
+ * whose ties go to the lower ids: the same peak for any thread count. */
+static void block_peak(const pair_block *b, pair_block *out, const rbl_sim *sim,
+                       const uint32_t *second)
+{
+    const double p = b->peak.ratio * (1.0 - 1e-12);
+    int deeper = 0;
+#pragma omp simd reduction(| : deeper)
+    for (int l = 0; l < b->n; l++) {
+        const double rmin = b->ri[l] < b->rj[l] ? b->ri[l] : b->rj[l];
+        const double t = b->ri[l] + b->rj[l] - p * rmin;
+        deeper |= t <= 0.0 || b->r2[l] <= t * t;
+    }
+    if (!deeper)
+        return;
+    const uint32_t *id = sim->g.id;
+    for (int l = 0; l < b->n; l++) {
+        const double rmin = b->ri[l] < b->rj[l] ? b->ri[l] : b->rj[l];
+        const double ratio = (b->ri[l] + b->rj[l] - sqrt(b->r2[l])) / rmin;
+        if (ratio >= out->peak.ratio)
+            rbl_overlap_peak_take(&out->peak, ratio, id[b->i[l]], id[second[b->q[l]]], 0);
+    }
+}
+
 /* The block's results out, in pair order; the block is empty after. */
 /* Not inlined: the filter loop that calls it when a block is full stays small (inlined, the
  * settled bed's force pass took 6 % longer). */
@@ -258,6 +285,7 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
 #undef PAD
     }
     block_compute(b, &in->law, in->dt);
+    block_peak(b, b, in->sim, in->arrays.j);
     for (int l = 0; l < b->n;) {
         /* the run of lanes with the same first grain, summed onto its force and torque in
          * pair order (the same sums whichever block boundaries cut the run) */
@@ -385,9 +413,12 @@ void rbl_pair_pass(rbl_sim *sim)
             (double)RBL_STREAM_BYTES,
         rbl_few_touch(p)};
     size_t touching = 0;
+    const rbl_overlap_peak start = rbl_health_overlap_start(sim);
+    rbl_overlap_peak deepest = start;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {
         pair_block block __attribute__((aligned(64)));
+        block.peak = start;
         if (!input.law.from_materials) /* not read then, but initialised */
             for (int l = 0; l < BLOCK; l++)
                 block.mi[l] = block.mj[l] = block.y_star[l] = block.g_star[l] = block.beta[l] =
@@ -400,6 +431,10 @@ void rbl_pair_pass(rbl_sim *sim)
         touching += input.jkr || input.hist_width > 3
                         ? pair_chunk_any(&input, &block, (long)begin, (long)end)
                         : pair_chunk(&input, &block, (long)begin, (long)end);
+#pragma omp critical(rbl_overlap_peak)
+        rbl_overlap_peak_take(&deepest, block.peak.ratio, block.peak.ids[0], block.peak.ids[1],
+                              0);
     }
     p->touching = touching;
+    rbl_health_overlap_merge(sim, &deepest, sim->step + (sim->prepared ? 1u : 0u));
 }

@@ -80,6 +80,9 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
     sim->gravity = rbl_self_gravity_resolved(&cfg->self_gravity);
     sim->g.with_eval = cfg->integrator == RBL_INTEGRATOR_SYNCHRONIZED;
     sim->g.with_gravity = sim->gravity.method != RBL_GRAVITY_OFF;
+    const rbl_health_options health = {0}; /* the defaults */
+    rbl_sim_set_health(sim, &health, NULL);
+    sim->health.peak.peak_overlap_ids[0] = sim->health.peak.peak_overlap_ids[1] = UINT32_MAX;
     *out = sim;
     return RBL_OK;
 }
@@ -303,6 +306,8 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
         g->gphi[k] = 0.0;
     }
     sim->gravity_valid = 0; /* the field must include it */
+    if (body < 0) /* a clump's members: its body's energy, once it is whole */
+        rbl_exact_add(&sim->health.energy_in, rbl_grain_energy(sim, k));
     if (id)
         *id = sim->next_id;
     sim->next_id++;
@@ -408,6 +413,11 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
             sim->max_disp2 = v[0], fresh = v[1] > 0.0;
         }
         double t1 = rbl_now();
+        /* a grain that moved too far, or the last forces' overlap too deep: said before the
+           position turns into a NaN (over several processes: the rank that saw it stops the
+           job with its message) */
+        if ((rc = rbl_health_after_drift(sim, err)) != RBL_OK)
+            return rc;
         if (sim->max_disp2 == INFINITY && !fresh)
             return rbl_error_set(err, RBL_ERANGE,
                                  "step %llu: a grain's position is no longer finite; the time "

@@ -83,6 +83,7 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
         }
     }
     rbl_contact_virial_add(sim, &sums[RBL_T_CONTACT_VIRIAL]);
+    rbl_exact_merge(&sums[RBL_T_ENERGY_IN], &sim->health.energy_in);
     rbl_exact_sum *wall_sums = sums + RBL_T_SUMS; /* per wall: force, then torque */
     const rbl_wall_list *wl = &sim->wpairs;
     for (size_t q = 0; q < wl->n; q++) {
@@ -135,6 +136,7 @@ void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
     t->self_potential = w_self;
     t->gravity_virial = rbl_exact_value(&sums[RBL_T_GRAVITY_VIRIAL]);
     t->contact_virial = rbl_exact_value(&sums[RBL_T_CONTACT_VIRIAL]);
+    t->energy_in = rbl_exact_value(&sums[RBL_T_ENERGY_IN]);
     t->elastic = rbl_exact_value(&sums[RBL_T_ELASTIC]);
     for (int a = 0; a < 3; a++) {
         t->momentum[a] = rbl_exact_value(&sums[RBL_T_MOMENTUM + a]);
@@ -168,7 +170,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         memset(t, 0, sizeof *t);
         t->time = sim->time, t->step = sim->step, t->grains = sim->g.n, t->lost = sim->lost;
         t->kinetic = t->rotational = t->potential = t->elastic = NAN;
-        t->self_potential = t->gravity_virial = t->contact_virial = NAN;
+        t->self_potential = t->gravity_virial = t->contact_virial = t->energy_in = NAN;
         for (int a = 0; a < 3; a++)
             t->momentum[a] = t->angular_momentum[a] = NAN;
         return;

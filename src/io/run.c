@@ -397,6 +397,10 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
     if (rc == RBL_OK)
         rc = rbl_thermo_log_add(&o->log, &t, rows, lo->count, lo->axis, err);
     free(rows);
+    /* the health check's energy balance, from the diagnostics of every process: the same
+       verdict on each (the first row is its reference) */
+    if (rc == RBL_OK)
+        rc = rbl_sim_check_energy(sim, &t, NULL, err);
     return rc;
 }
 
@@ -629,6 +633,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     } else {
         rc = build(s, &ranks, threads, opt->max_grains, &sim, &unit, &contact_time, err);
     }
+    if (rc == RBL_OK && (rc = rbl_sim_set_health(sim, &s->health, err)) != RBL_OK)
+        rbl_scene_error_at(s, s->at_health, err);
     if (rc != RBL_OK) {
         free(ps);
         outputs_free(&o);
@@ -692,6 +698,9 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     rc = rbl_run_ranks_agree(&ranks, rc, err);
     rbl_thermo t;
     rep->energy_start = total_energy(&ranks, sim, &t);
+    const double energy_in_start = t.energy_in;
+    if (opt->restart && rc == RBL_OK) /* the health check's reference: the restart's state */
+        rc = rbl_sim_check_energy(sim, &t, NULL, err);
     if (!opt->restart) {
         if (rc == RBL_OK)
             rc = pour(s, &ranks, sim, ps, 0.0, err);
@@ -757,6 +766,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         rc = write_final(s, &o, sim, err);
     if (rc == RBL_OK) {
         rep->energy_end = total_energy(&ranks, sim, &t);
+        rep->energy_in = t.energy_in - energy_in_start;
+        rbl_run_ranks_health(&ranks, sim, rep);
         rep->steps = step - first_step;
         rep->grains = t.grains;
         rep->clumps = sim->bodies.n;

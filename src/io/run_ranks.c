@@ -8,6 +8,7 @@
 
 #include "../dem/dem_internal.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,29 @@ void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_ru
     rep->partitions = st.partitions;
     rep->neighbours = (int)rbl_comm_max(r->comm, (double)st.neighbours);
     rep->exchanges_all = st.exchanges_all; /* decided together: the same on every rank */
+}
+
+void rbl_run_ranks_health(rbl_run_ranks *r, const rbl_sim *sim, rbl_run_report *rep)
+{
+    rbl_health h;
+    rbl_sim_health(sim, &h);
+    if (r->comm) { /* the deepest; of those, the lowest ids (ids < 2^32: exact as doubles) */
+        double v = rbl_comm_max(r->comm, h.peak_overlap);
+        int mine = h.peak_overlap == v;
+        double ids[4] = {mine ? -(double)h.peak_overlap_ids[0] : -INFINITY,
+                         mine ? -(double)h.peak_overlap_ids[1] : -INFINITY,
+                         mine ? (double)h.peak_overlap_step : -INFINITY,
+                         mine ? (double)h.peak_overlap_wall : -INFINITY};
+        rbl_comm_max_n(r->comm, ids, 4);
+        h.peak_overlap = v;
+        h.peak_overlap_ids[0] = (uint32_t)-ids[0], h.peak_overlap_ids[1] = (uint32_t)-ids[1];
+        h.peak_overlap_step = (uint64_t)ids[2], h.peak_overlap_wall = (int)ids[3];
+    }
+    rep->peak_overlap = h.peak_overlap;
+    rep->peak_overlap_step = h.peak_overlap_step;
+    rep->peak_overlap_ids[0] = h.peak_overlap_ids[0];
+    rep->peak_overlap_ids[1] = h.peak_overlap_ids[1];
+    rep->peak_overlap_wall = h.peak_overlap_wall;
 }
 
 void rbl_run_ranks_end(rbl_run_ranks *r)

@@ -41,6 +41,8 @@ int rbl_run_ranks_frame(rbl_run_ranks *r, const char *dir, size_t frame, rbl_sim
                         char **name, rbl_error *err);
 /* The report's figures of the ranks (ranks, time in exchanges, imbalance, traffic). */
 void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_run_report *rep);
+/* The report's peak overlap over the run (of every rank: the deepest, ties to the lower ids). */
+void rbl_run_ranks_health(rbl_run_ranks *r, const rbl_sim *sim, rbl_run_report *rep);
 /* Before the simulation is destroyed. */
 void rbl_run_ranks_end(rbl_run_ranks *r);
 

@@ -1,7 +1,7 @@
 /* scene_digest.c — what a checkpoint does not carry of its scene, as text: every setting of the
  * scene file as a sorted "path: value" line (so key order, layout and comments do not matter),
  * less those a restart may change (the run's length and threads, the output folder and event
- * intervals), plus a hash of each clump file's spheres. A restart compares it with its scene's
+ * intervals, the health check), plus a hash of each clump file's spheres. A restart compares it with its scene's
  * and names the first setting that differs. */
 #include "scene_internal.h"
 
@@ -10,10 +10,12 @@
 #include <string.h>
 #include <yaml.h>
 
-/* A restart may change these: how long it runs, with how many threads, what it writes where. */
+/* A restart may change these: how long it runs, with how many threads, what it writes where,
+ * and how closely its health is checked. */
 static const char *const may_change[] = {"run.time", "run.steps", "run.threads",
                                          "output.folder", "output.every", "output.thermo_every",
-                                         "output.checkpoint_every", "output.final", NULL};
+                                         "output.checkpoint_every", "output.final", "health",
+                                         NULL};
 
 typedef struct lines {
     char **v;

@@ -125,6 +125,8 @@ struct rbl_scene {
     double spin_step, spin_every, spin_until; /* + step every `every` s until `until` */
     int spin_critical;        /* the unit is w_c = sqrt(G M / R^3) of the grains at the start */
     rbl_mark at_spin;
+    rbl_health_options health; /* health: the run's health check (zero: the defaults, on) */
+    rbl_mark at_health;
     size_t shells;            /* > 0: shells_NNNNNN.csv with each frame */
     double shells_radius;
     double shells_band;       /* half-height of the equatorial band; 0: shells_radius / 2 */

@@ -692,6 +692,27 @@ static int parse_spin(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
+/* health: {check, overlap, move, energy} — the run's health check (docs/scenes.md): on unless
+ * check is false; each limit a share (of the smaller radius, of the radius per step, of the
+ * energy scale). */
+static int parse_health(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"check", "overlap", "move", "energy", NULL};
+    rbl_scene *s = c->s;
+    int rc = rbl_yaml_keys_known(c, n, "health", keys), check = 1;
+    s->at_health = rbl_yaml_mark(n);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_flag(c, n, "check", &check);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "overlap", &s->health.overlap, 0.0, 1, 100.0);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "move", &s->health.move, 0.0, 1, 100.0);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "energy", &s->health.energy, 0.0, 1, 1e6);
+    s->health.off = !check;
+    return rc;
+}
+
 static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"time",  "steps",       "dt",      "c",
@@ -843,6 +864,18 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
 {
     static const char *const grains_only[] = {"domain", "self_gravity", "materials", "contact",
                                               "grains", "select", "spin", NULL};
+    if (rbl_yaml_get(c, root, "health")) {
+        int rc = parse_health(c, rbl_yaml_get(c, root, "health"));
+        if (rc != RBL_OK)
+            return rc;
+        for (const char *only_grains = "overlap\0move\0"; *only_grains;
+             only_grains += strlen(only_grains) + 1)
+            if (rbl_yaml_get(c, rbl_yaml_get(c, root, "health"), only_grains))
+                return rbl_yaml_fail(c, rbl_yaml_get(c, rbl_yaml_get(c, root, "health"),
+                                                     only_grains),
+                                     RBL_EPARSE, "health.%s is for grains; an impulse scene "
+                                     "checks its energy only", only_grains);
+    }
     for (int i = 0; grains_only[i]; i++)
         if (rbl_yaml_get(c, root, grains_only[i]))
             return rbl_yaml_fail(c, rbl_yaml_get(c, root, grains_only[i]), RBL_EPARSE,
@@ -884,7 +917,7 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
 {
     static const char *const keys[] = {"domain", "gravity", "self_gravity", "materials",
                                        "contact", "walls", "grains", "select", "spin", "run",
-                                       "output", "impulse", "objects", NULL};
+                                       "output", "impulse", "objects", "health", NULL};
     static const char *const required[] = {"domain", "materials", "contact", "grains", "run",
                                            NULL};
     int rc = rbl_yaml_keys_known(c, root, "scene", keys);
@@ -927,6 +960,9 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
         return rc;
     if (rbl_yaml_get(c, root, "spin") &&
         (rc = parse_spin(c, rbl_yaml_get(c, root, "spin"))) != RBL_OK)
+        return rc;
+    if (rbl_yaml_get(c, root, "health") &&
+        (rc = parse_health(c, rbl_yaml_get(c, root, "health"))) != RBL_OK)
         return rc;
     return RBL_OK;
 }

@@ -1,0 +1,216 @@
+/* health.c — the run's health check (issue 41): a run whose physics breaks down stops with a
+ * message that names the step, the grains or the wall, the number and the likely cause.
+ * Three signs, each cheap where it is measured: a contact's overlap beyond a share of the
+ * smaller radius (the force passes keep the run's deepest, pair_pass.c and forces.c); a grain
+ * moving farther in one step than a share of its radius (the drift, integrator.c); the energy
+ * growing beyond what was put in (moving walls' work, grains added and removed, periodic
+ * wraps along gravity: energy_in, kept where each happens), checked by the caller at its
+ * diagnostics (rubble run: each thermo row). Damping, friction and JKR's hysteresis only take
+ * energy out, so a growth beyond round-off and the integrator's own error is a broken run. */
+#include "contact_kernel.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int rbl_sim_set_health(rbl_sim *sim, const rbl_health_options *opt, rbl_error *err)
+{
+    const struct {
+        const char *name;
+        double value, fallback, most;
+    } v[3] = {{"overlap", opt->overlap, RBL_HEALTH_OVERLAP, 100.0},
+              {"move", opt->move, RBL_HEALTH_MOVE, 100.0},
+              {"energy", opt->energy, RBL_HEALTH_ENERGY, 1e6}};
+    for (int k = 0; k < 3; k++)
+        if (!(v[k].value >= 0.0 && v[k].value <= v[k].most))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "health.%s must be > 0 and at most %g (0: the default, %g): '%g'",
+                                 v[k].name, v[k].most, v[k].fallback, v[k].value);
+    rbl_health_options *o = &sim->health.opt;
+    o->off = opt->off != 0;
+    o->overlap = opt->overlap > 0.0 ? opt->overlap : RBL_HEALTH_OVERLAP;
+    o->move = opt->move > 0.0 ? opt->move : RBL_HEALTH_MOVE;
+    o->energy = opt->energy > 0.0 ? opt->energy : RBL_HEALTH_ENERGY;
+    return RBL_OK;
+}
+
+void rbl_sim_health(const rbl_sim *sim, rbl_health *out)
+{
+    *out = sim->health.peak;
+    out->energy_in = rbl_exact_value(&sim->health.energy_in);
+}
+
+rbl_overlap_peak rbl_health_overlap_start(const rbl_sim *sim)
+{
+    const rbl_health *h = &sim->health.peak;
+    rbl_overlap_peak p = {h->peak_overlap, {h->peak_overlap_ids[0], h->peak_overlap_ids[1]},
+                          h->peak_overlap_wall};
+    return p;
+}
+
+void rbl_health_overlap_merge(rbl_sim *sim, const rbl_overlap_peak *p, uint64_t step)
+{
+    rbl_overlap_peak run = rbl_health_overlap_start(sim);
+    rbl_overlap_peak_take(&run, p->ratio, p->ids[0], p->ids[1], p->wall);
+    rbl_health *h = &sim->health.peak;
+    if (run.ratio == h->peak_overlap && run.ids[0] == h->peak_overlap_ids[0] &&
+        run.ids[1] == h->peak_overlap_ids[1] && run.wall == h->peak_overlap_wall)
+        return;
+    h->peak_overlap = run.ratio;
+    h->peak_overlap_ids[0] = run.ids[0], h->peak_overlap_ids[1] = run.ids[1];
+    h->peak_overlap_wall = run.wall;
+    h->peak_overlap_step = step;
+}
+
+double rbl_grain_energy(const rbl_sim *sim, size_t k)
+{
+    const rbl_grains *g = &sim->g;
+    const double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
+    const double *grav = sim->cfg.gravity, m = g->mass[k];
+    double e = 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+               0.2 * m * g->radius[k] * g->radius[k] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]) -
+               m * (grav[0] * x[0] + grav[1] * x[1] + grav[2] * x[2]);
+    if (g->with_gravity) /* its share of W = 1/2 sum m phi, both halves of its pairs */
+        e += m * g->gphi[k];
+    return e;
+}
+
+/* The grain (not a clump member) of the fastest step relative to its radius, and that share. */
+static size_t fastest_grain(const rbl_sim *sim, double *share)
+{
+    const rbl_grains *g = &sim->g;
+    const double dt = sim->cfg.dt;
+    size_t best = 0;
+    *share = -1.0;
+    for (size_t k = 0; k < g->n; k++) {
+        const double *v = g->vel + 3 * k;
+        double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * dt / g->radius[k];
+        if (!(s <= *share) || (s == *share && g->id[k] < g->id[best]))
+            *share = s, best = k;
+    }
+    return best;
+}
+
+/* Where the grain of this id is among this process's grains, or SIZE_MAX. */
+static size_t index_of(const rbl_sim *sim, uint32_t id)
+{
+    for (size_t k = 0; k < sim->g.n + sim->g.ghosts; k++)
+        if (sim->g.id[k] == id)
+            return k;
+    return SIZE_MAX;
+}
+
+static double speed_of(const rbl_sim *sim, uint32_t id)
+{
+    size_t k = index_of(sim, id);
+    if (k == SIZE_MAX)
+        return NAN;
+    const double *v = sim->g.vel + 3 * k;
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
+static int overlap_error(const rbl_sim *sim, rbl_error *err)
+{
+    const rbl_health *h = &sim->health.peak;
+    const double limit = sim->health.opt.overlap;
+    const double dt = sim->cfg.dt, tc = rbl_sim_contact_time(sim);
+    char who[160];
+    if (h->peak_overlap_wall)
+        snprintf(who, sizeof who, "grain %u (at %.3g m/s) pressed into wall %d",
+                 h->peak_overlap_ids[0], speed_of(sim, h->peak_overlap_ids[0]),
+                 h->peak_overlap_wall);
+    else
+        snprintf(who, sizeof who, "grains %u and %u (at %.3g and %.3g m/s) pressed together",
+                 h->peak_overlap_ids[0], h->peak_overlap_ids[1],
+                 speed_of(sim, h->peak_overlap_ids[0]), speed_of(sim, h->peak_overlap_ids[1]));
+    return rbl_error_set(err, RBL_EUNSTABLE,
+                         "step %llu: %s by %.3g of the smaller radius, beyond the health check's "
+                         "%g: the contacts are too soft for the grains' speed (a stiffer kn or "
+                         "Young's modulus; with Hertz, impact_velocity at least the fastest "
+                         "impact), or dt = %.3g s is too long (%.3g steps per contact), or a "
+                         "grain went through a thin wall. health: {overlap: X} moves the limit",
+                         (unsigned long long)h->peak_overlap_step, who, h->peak_overlap, limit,
+                         dt, tc / dt);
+}
+
+static int move_error(rbl_sim *sim, rbl_error *err)
+{
+    double share = 0.0;
+    size_t k = fastest_grain(sim, &share);
+    const rbl_grains *g = &sim->g;
+    for (size_t q = 0; q < g->n; q++) /* a clump member of a faster step */
+        if (g->body[q] >= 0) {
+            const double *v = g->vel + 3 * q;
+            double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * sim->cfg.dt / g->radius[q];
+            if (s > share)
+                share = s, k = q;
+        }
+    const double *v = g->vel + 3 * k;
+    double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    sim->health.peak.peak_move = share;
+    sim->health.peak.peak_move_step = sim->step + 1;
+    sim->health.peak.peak_move_id = g->id[k];
+    return rbl_error_set(err, RBL_EUNSTABLE,
+                         "step %llu: grain %u moved %.3g of its radius (%g m) in one step, at "
+                         "%.3g m/s with dt = %.3g s, beyond the health check's %g: it can pass "
+                         "through a wall or another grain unseen (tunnelling). Lower dt, or find "
+                         "what drove it so fast (a wall's speed, an initial velocity, a "
+                         "contact that blew up). health: {move: X} moves the limit",
+                         (unsigned long long)(sim->step + 1), g->id[k], share, g->radius[k],
+                         speed, sim->cfg.dt, sim->health.opt.move);
+}
+
+int rbl_health_after_drift(rbl_sim *sim, rbl_error *err)
+{
+    rbl_health_state *h = &sim->health;
+    const int moved = h->move_tripped;
+    h->move_tripped = 0;
+    if (h->opt.off)
+        return RBL_OK;
+    if (h->peak.peak_overlap > h->opt.overlap)
+        return overlap_error(sim, err);
+    if (moved)
+        return move_error(sim, err);
+    return RBL_OK;
+}
+
+int rbl_sim_check_energy(rbl_sim *sim, const rbl_thermo *t, double *excess, rbl_error *err)
+{
+    rbl_health_state *h = &sim->health;
+    const double e = t->kinetic + t->rotational + t->potential + t->elastic;
+    const double scale = t->kinetic + t->rotational + fabs(t->elastic) + fabs(t->self_potential);
+    if (excess)
+        *excess = 0.0;
+    if (!h->energy_set) {
+        h->energy_set = 1;
+        h->energy_ref = e, h->in_ref = t->energy_in, h->scale = scale;
+        return RBL_OK;
+    }
+    if (scale > h->scale)
+        h->scale = scale;
+    const double grown = (e - h->energy_ref) - (t->energy_in - h->in_ref);
+    /* the sums' own round-off: each term is rounded to 1e-16 of itself */
+    const double floor = 1e-10 * (fabs(t->potential) + fabs(e) + fabs(h->energy_ref));
+    const double share = grown / (h->scale + floor);
+    if (excess)
+        *excess = share;
+    if (h->opt.off || share <= h->opt.energy || isnan(share))
+        return RBL_OK;
+    double fastest = 0.0;
+    size_t k = fastest_grain(sim, &fastest);
+    const double dt = sim->cfg.dt, tc = rbl_sim_contact_time(sim);
+    char speed[96] = "";
+    if (sim->g.n)
+        snprintf(speed, sizeof speed, "; grain %u is the fastest, at %.3g m/s", sim->g.id[k],
+                 fastest * sim->g.radius[k] / dt);
+    return rbl_error_set(err, RBL_EUNSTABLE,
+                         "step %llu (t = %.6g s): the energy grew by %.4g J beyond what walls, "
+                         "grains added or removed and periodic wraps put in (%.4g J) since the "
+                         "check began: %.3g of the energy scale %.4g J, beyond the health "
+                         "check's %g. Nothing in the law adds energy, so the integration broke "
+                         "down: dt = %.3g s is %.3g of the shortest contact (%.3g steps per "
+                         "contact; about 50 are needed)%s; with Hertz, impact_velocity must be at "
+                         "least the fastest impact. health: {energy: X} moves the limit",
+                         (unsigned long long)t->step, t->time, grown, t->energy_in - h->in_ref,
+                         share, h->scale, h->opt.energy, dt, dt / tc, tc / dt, speed);
+}
