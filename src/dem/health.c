@@ -109,28 +109,34 @@ static double speed_of(const rbl_sim *sim, uint32_t id)
     return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
+/* "; with Hertz, ..." when the contact time depends on the impact speed. */
+static const char *hertz_hint(const rbl_sim *sim)
+{
+    return sim->cfg.law.normal == RBL_NORMAL_HERTZ || sim->cfg.law.from_materials
+               ? "; Hertz: impact_velocity below the real impacts"
+               : "";
+}
+
 static int overlap_error(const rbl_sim *sim, rbl_error *err)
 {
     const rbl_health *h = &sim->health.peak;
-    const double limit = sim->health.opt.overlap;
     const double dt = sim->cfg.dt, tc = rbl_sim_contact_time(sim);
-    char who[160];
+    char who[128];
     if (h->peak_overlap_wall)
-        snprintf(who, sizeof who, "grain %u (at %.3g m/s) pressed into wall %d",
+        snprintf(who, sizeof who, "grain %u (%.3g m/s) is in wall %d by %.3g of its radius",
                  h->peak_overlap_ids[0], speed_of(sim, h->peak_overlap_ids[0]),
-                 h->peak_overlap_wall);
+                 h->peak_overlap_wall, h->peak_overlap);
     else
-        snprintf(who, sizeof who, "grains %u and %u (at %.3g and %.3g m/s) pressed together",
-                 h->peak_overlap_ids[0], h->peak_overlap_ids[1],
-                 speed_of(sim, h->peak_overlap_ids[0]), speed_of(sim, h->peak_overlap_ids[1]));
+        snprintf(who, sizeof who, "grains %u and %u (%.3g, %.3g m/s) overlap by %.3g of the "
+                 "smaller radius", h->peak_overlap_ids[0], h->peak_overlap_ids[1],
+                 speed_of(sim, h->peak_overlap_ids[0]), speed_of(sim, h->peak_overlap_ids[1]),
+                 h->peak_overlap);
     return rbl_error_set(err, RBL_EUNSTABLE,
-                         "step %llu: %s by %.3g of the smaller radius, beyond the health check's "
-                         "%g: the contacts are too soft for the grains' speed (a stiffer kn or "
-                         "Young's modulus; with Hertz, impact_velocity at least the fastest "
-                         "impact), or dt = %.3g s is too long (%.3g steps per contact), or a "
-                         "grain went through a thin wall. health: {overlap: X} moves the limit",
-                         (unsigned long long)h->peak_overlap_step, who, h->peak_overlap, limit,
-                         dt, tc / dt);
+                         "step %llu: %s (health.overlap %g). Likely: contacts too soft for the "
+                         "speeds (kn, Young's modulus%s), dt %.3g s too long (%.3g steps per "
+                         "contact), or a grain crossing a thin wall",
+                         (unsigned long long)h->peak_overlap_step, who, sim->health.opt.overlap,
+                         hertz_hint(sim), dt, tc / dt);
 }
 
 static int move_error(rbl_sim *sim, rbl_error *err)
@@ -151,13 +157,12 @@ static int move_error(rbl_sim *sim, rbl_error *err)
     sim->health.peak.peak_move_step = sim->step + 1;
     sim->health.peak.peak_move_id = g->id[k];
     return rbl_error_set(err, RBL_EUNSTABLE,
-                         "step %llu: grain %u moved %.3g of its radius (%g m) in one step, at "
-                         "%.3g m/s with dt = %.3g s, beyond the health check's %g: it can pass "
-                         "through a wall or another grain unseen (tunnelling). Lower dt, or find "
-                         "what drove it so fast (a wall's speed, an initial velocity, a "
-                         "contact that blew up). health: {move: X} moves the limit",
-                         (unsigned long long)(sim->step + 1), g->id[k], share, g->radius[k],
-                         speed, sim->cfg.dt, sim->health.opt.move);
+                         "step %llu: grain %u moved %.3g of its radius in one step (%.3g m/s, dt "
+                         "%.3g s; health.move %g): it can pass through a wall or a grain unseen. "
+                         "Likely: dt too long, or a wall, initial velocity or blown-up contact "
+                         "drove it",
+                         (unsigned long long)(sim->step + 1), g->id[k], share, speed, sim->cfg.dt,
+                         sim->health.opt.move);
 }
 
 int rbl_health_after_drift(rbl_sim *sim, rbl_error *err)
@@ -199,18 +204,16 @@ int rbl_sim_check_energy(rbl_sim *sim, const rbl_thermo *t, double *excess, rbl_
     double fastest = 0.0;
     size_t k = fastest_grain(sim, &fastest);
     const double dt = sim->cfg.dt, tc = rbl_sim_contact_time(sim);
-    char speed[96] = "";
+    char speed[64] = "";
     if (sim->g.n)
-        snprintf(speed, sizeof speed, "; grain %u is the fastest, at %.3g m/s", sim->g.id[k],
+        snprintf(speed, sizeof speed, ", grain %u fastest at %.3g m/s", sim->g.id[k],
                  fastest * sim->g.radius[k] / dt);
     return rbl_error_set(err, RBL_EUNSTABLE,
-                         "step %llu (t = %.6g s): the energy grew by %.4g J beyond what walls, "
-                         "grains added or removed and periodic wraps put in (%.4g J) since the "
-                         "check began: %.3g of the energy scale %.4g J, beyond the health "
-                         "check's %g. Nothing in the law adds energy, so the integration broke "
-                         "down: dt = %.3g s is %.3g of the shortest contact (%.3g steps per "
-                         "contact; about 50 are needed)%s; with Hertz, impact_velocity must be at "
-                         "least the fastest impact. health: {energy: X} moves the limit",
+                         "step %llu (t = %.6g s): the energy grew by %.4g J beyond the %.4g J "
+                         "walls, grains added or removed and periodic wraps put in: %.3g of its "
+                         "scale %.4g J (health.energy %g). No law adds energy: the integration "
+                         "broke down. Likely: dt %.3g s too long (%.3g steps per contact, about "
+                         "50 needed%s)%s",
                          (unsigned long long)t->step, t->time, grown, t->energy_in - h->in_ref,
-                         share, h->scale, h->opt.energy, dt, dt / tc, tc / dt, speed);
+                         share, h->scale, h->opt.energy, dt, tc / dt, hertz_hint(sim), speed);
 }

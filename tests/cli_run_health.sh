@@ -1,0 +1,71 @@
+#!/bin/sh
+# Issue 41: the run's health check. A run whose physics breaks down stops with exit status 3
+# and a message naming the step, the grains or wall, the number and the likely cause; off, the
+# same runs end with exit 0 and the report gives the run's deepest overlap (step, ids), not
+# the last step's. Limits are settable in the scene, refused at their line when absurd, and a
+# restart may change them.
+. "$(dirname "$0")/cli_run_common.sh"
+HEALTH="$SCENES/health"
+
+# stops NAME PATTERN: `rubble run health/NAME.yaml` stops with status 3 saying PATTERN
+stops() {
+    "$RUBBLE" run "$HEALTH/$1.yaml" --output "out_$1" > out.txt 2> err.txt
+    got=$?
+    if [ "$got" -ne 3 ] || ! grep -q -- "$2" err.txt; then
+        echo "FAIL [$1]: exit $got (expected 3), stderr:"; cat err.txt; failures=$((failures+1))
+        return
+    fi
+    echo "ok: $(cat err.txt)"
+}
+# the check off: the same scene with health: {check: false} runs to its end
+unchecked() {
+    sed 's/^run:/health: {check: false}\nrun:/' "$HEALTH/$1.yaml" > "$1_off.yaml"
+    cp "$HEALTH/sheet.stl" . 2> /dev/null
+    "$RUBBLE" run "$1_off.yaml" --output "off_$1" > "off_$1.txt" 2> err.txt || {
+        echo "FAIL [$1 off]: exit $?"; cat err.txt; failures=$((failures+1)); return; }
+    grep -q -- "$2" "off_$1.txt" || {
+        echo "FAIL [$1 off]: the report lacks '$2':"; cat "off_$1.txt"; failures=$((failures+1)); }
+}
+
+# (b) a grain through a mesh sheet of soft contacts: 0.6 of its radius at step 14
+stops sheet "step 14: grain 0 (.* m/s) is in wall 1 by 0.6[0-9]* of its radius (health.overlap 0.5)"
+unchecked sheet "largest overlap [0-9.]* of the radius over the run, at step [0-9]* (grain 0 on wall 1)"
+# (c) two grains closing at 2000 m/s move 3.3 radii a step: unchecked they pass through each
+# other, the deepest overlap 1.2 radii
+stops bullets "step 1: grain [01] moved 3.29 of its radius in one step (1e+03 m/s"
+unchecked bullets "largest overlap 1.[0-9]* of the smaller radius over the run, at step [0-9]* (grains 0 and 1)"
+# (a) an elastic gas at 5 steps per contact gains energy
+stops gas_coarse_dt "the energy grew by .* J beyond the 0 J .*: 0.05[0-9]* of its scale .*(health.energy 0.05).*5 steps per contact"
+# at 50 steps per contact it runs; the energy line gives the balance
+sed 's/c: 0.2/c: 0.02/; s/time: 0.5/time: 0.1/' "$HEALTH/gas_coarse_dt.yaml" > gas_fine.yaml
+"$RUBBLE" run gas_fine.yaml --output fine > fine.txt || { echo "FAIL: the fine gas stopped"; exit 1; }
+grep -q "energy .* J put in .* J taken out by damping, friction and cohesion" fine.txt || {
+    echo "FAIL: no energy balance:"; cat fine.txt; exit 1; }
+# a looser limit lets the coarse gas run further: it stops later, at 10 %
+sed 's/^run:/health: {energy: 0.1}\nrun:/' "$HEALTH/gas_coarse_dt.yaml" > loose.yaml
+"$RUBBLE" run loose.yaml --output loose > /dev/null 2> loose.txt
+[ $? -eq 3 ] && grep -q "0.1[0-9]* of its scale .*(health.energy 0.1)" loose.txt || {
+    echo "FAIL: health.energy 0.1 was not taken:"; cat loose.txt; failures=$((failures+1)); }
+
+# absurd limits are refused at their line
+sed 's/^run:/health: {overlap: -1}\nrun:/' "$SCENES/small.yaml" > negative.yaml
+expect negative "negative.yaml:[0-9]*:[0-9]*: 'overlap' must be > 0 and <= 100: '-1'"
+sed 's/^run:/health: {check: maybe}\nrun:/' "$SCENES/small.yaml" > notflag.yaml
+expect notflag "notflag.yaml:[0-9]*:[0-9]*:.*'check'"
+sed 's/^run:/health: {tolerance: 1}\nrun:/' "$SCENES/small.yaml" > unknown.yaml
+expect unknown "unknown.yaml:[0-9]*:[0-9]*: unknown key in 'health'"
+
+# a restart may loosen the check (it is not part of the physics): the gas stopped at step
+# 4056 goes on from its checkpoint with the check off
+sed 's/^output: {folder: out_gs}/output: {folder: out_gs, checkpoint_every: 0.03}/' \
+    "$HEALTH/gas_coarse_dt.yaml" > ckpt.yaml
+"$RUBBLE" run ckpt.yaml --output ck > /dev/null 2>&1
+[ $? -eq 3 ] && [ -e ck/checkpoint_000003732.bin ] || {
+    echo "FAIL: the gas did not stop after its checkpoint at step 3732"; ls ck; exit 1; }
+sed 's/^run:/health: {check: false}\nrun:/' ckpt.yaml > ckpt_off.yaml
+"$RUBBLE" run ckpt_off.yaml --output ck --restart ck/checkpoint_000003732.bin --steps 5000 \
+    > resumed.txt || { echo "FAIL: the restart with the check off was refused"; exit 1; }
+echo "ok: the restart with the check off ran on"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "all health checks behaved"
