@@ -155,8 +155,13 @@ int cmd_run(int argc, char **argv)
         rbl_scene_free(scene);
         return 0;
     }
-    printf("steps          %llu of dt = %.4g s (shortest contact %.4g s, %.0f steps)\n",
-           (unsigned long long)rep.steps, rep.dt, rep.contact_time, rep.contact_time / rep.dt);
+    if (isfinite(rep.contact_time))
+        printf("steps          %llu of dt = %.4g s (shortest contact %.4g s, %.0f steps)\n",
+               (unsigned long long)rep.steps, rep.dt, rep.contact_time,
+               rep.contact_time / rep.dt);
+    else /* every grain has left */
+        printf("steps          %llu of dt = %.4g s (no grain left to touch)\n",
+               (unsigned long long)rep.steps, rep.dt);
     if (!rep.open)
         printf("grains         %zu at the end, %llu lost (left the domain)\n", rep.grains,
                (unsigned long long)rep.lost);

@@ -47,6 +47,16 @@ sed 's/^run:/health: {energy: 0.1}\nrun:/' "$HEALTH/gas_coarse_dt.yaml" > loose.
 [ $? -eq 3 ] && grep -q "0.1[0-9]* of its scale .*(health.energy 0.1)" loose.txt || {
     echo "FAIL: health.energy 0.1 was not taken:"; cat loose.txt; failures=$((failures+1)); }
 
+# an impulse scene checks its energy: dt 1e10 s (the energy reached 1.2e27 J unchecked)
+sed 's/dt: 2e-4/dt: 1e10/' "$SCENES/impulse.yaml" > impulse_huge_dt.yaml
+"$RUBBLE" run impulse_huge_dt.yaml --output huge > /dev/null 2> err.txt
+[ $? -eq 3 ] && grep -q "step [0-9]* (t = .*): the energy grew by .* (health.energy 0.05)" err.txt || {
+    echo "FAIL: the impulse scene at dt 1e10 was not stopped:"; cat err.txt; failures=$((failures+1)); }
+# ... and its intervals in steps are refused beyond what a count holds (was SIGFPE)
+sed 's/dt: 2e-4/dt: 1e-300/; s/steps: 500/steps: 30/; s/every: 0.02/every: 0.002/' \
+    "$SCENES/impulse.yaml" > impulse_tiny_dt.yaml
+expect impulse_tiny_dt "impulse_tiny_dt.yaml:[0-9]*:[0-9]*: output.every = 0.002 s is 2e+297 steps"
+
 # absurd limits are refused at their line
 sed 's/^run:/health: {overlap: -1}\nrun:/' "$SCENES/small.yaml" > negative.yaml
 expect negative "negative.yaml:[0-9]*:[0-9]*: 'overlap' must be > 0 and <= 100: '-1'"

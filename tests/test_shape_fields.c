@@ -333,6 +333,37 @@ static void test_stl_errors(const char *dir)
     ASSERT_EQ_INT(rbl_stl_read("/nonexistent/x.stl", &m, &err), RBL_EIO);
 }
 
+/* Issue 41: an ASCII file of several solids (CAD exports name each patch) is read whole: the
+ * box's 12 facets as two solids of 6; text after the last 'endsolid' is refused. */
+static void test_stl_solids(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/patches.stl", dir);
+    FILE *f = fopen(path, "w");
+    ASSERT_TRUE(f != NULL);
+    for (int t = 0; t < 12; t++) {
+        if (t % 6 == 0)
+            fprintf(f, "solid patch%d\n", t / 6);
+        fprintf(f, "facet normal 0 0 0\nouter loop\n");
+        for (int c = 0; c < 3; c++) {
+            const double *v = box_v[box_t[t][c]];
+            fprintf(f, "vertex %.17g %.17g %.17g\n", v[0], v[1], v[2]);
+        }
+        fprintf(f, "endloop\nendfacet\n");
+        if (t % 6 == 5)
+            fprintf(f, "endsolid patch%d\n", t / 6);
+    }
+    fclose(f);
+    rbl_mesh m;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_stl_read(path, &m, &err));
+    ASSERT_EQ_INT(m.n_triangles, 12);
+    rbl_mesh_free(&m);
+    expect_stl_error(path, "solid a\nendsolid a\nfacet\n", RBL_EPARSE,
+                     ":3: expected 'solid' or the end of the file after 'endsolid'");
+    printf("stl: a box as two solids read as one mesh of 12 facets\n");
+}
+
 static void test_volume_files(const char *dir)
 {
     rbl_shape s;
@@ -387,6 +418,7 @@ int main(void)
     test_stl_exact_solids(dir);
     test_stl_icosphere(dir);
     test_stl_errors(dir);
+    test_stl_solids(dir);
     test_volume_files(dir);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

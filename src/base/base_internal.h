@@ -121,4 +121,16 @@ void rbl_exact_merge(rbl_exact_sum *into, const rbl_exact_sum *from);
  * unit of the last place). */
 double rbl_exact_value(const rbl_exact_sum *s);
 
+/* The energy balance of a health check (energy_watch.c): the energy and the energy put in at the
+ * reference, and the largest energy scale seen (kinetic + rotational + |elastic| + |W|). */
+typedef struct rbl_energy_watch {
+    int set;
+    double energy_ref, in_ref, scale;
+} rbl_energy_watch;
+/* The growth of energy e beyond what was put in (in, cumulative) since the reference, over the
+ * scale (the first call takes the reference and returns 0); potential: the gravitational
+ * energy, whose round-off sets a floor under the scale. */
+double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double scale,
+                              double potential);
+
 #endif

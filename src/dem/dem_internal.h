@@ -253,14 +253,13 @@ typedef struct rbl_sim_peers {
 } rbl_sim_peers;
 
 /* The health check's state (health.c): its options with the defaults filled in, the peaks
- * over the run, the energy put in, and the energy check's reference. */
+ * over the run, the energy put in, and the energy balance. */
 typedef struct rbl_health_state {
     rbl_health_options opt;
     rbl_health peak;          /* energy_in unused: see energy_in below */
     rbl_exact_sum energy_in;  /* this process's share */
     int move_tripped;         /* the last drift moved a grain beyond opt.move */
-    int energy_set;           /* the reference below is taken */
-    double energy_ref, in_ref, scale;
+    rbl_energy_watch energy;
 } rbl_health_state;
 
 /* One thread's deepest overlap of a force pass (health.c merges them in a fixed order). */

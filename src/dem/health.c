@@ -184,23 +184,12 @@ int rbl_sim_check_energy(rbl_sim *sim, const rbl_thermo *t, double *excess, rbl_
     rbl_health_state *h = &sim->health;
     const double e = t->kinetic + t->rotational + t->potential + t->elastic;
     const double scale = t->kinetic + t->rotational + fabs(t->elastic) + fabs(t->self_potential);
-    if (excess)
-        *excess = 0.0;
-    if (!h->energy_set) {
-        h->energy_set = 1;
-        h->energy_ref = e, h->in_ref = t->energy_in, h->scale = scale;
-        return RBL_OK;
-    }
-    if (scale > h->scale)
-        h->scale = scale;
-    const double grown = (e - h->energy_ref) - (t->energy_in - h->in_ref);
-    /* the sums' own round-off: each term is rounded to 1e-16 of itself */
-    const double floor = 1e-10 * (fabs(t->potential) + fabs(e) + fabs(h->energy_ref));
-    const double share = grown / (h->scale + floor);
+    const double share = rbl_energy_watch_share(&h->energy, e, t->energy_in, scale, t->potential);
     if (excess)
         *excess = share;
-    if (h->opt.off || share <= h->opt.energy || isnan(share))
+    if (h->opt.off || !(share > h->opt.energy))
         return RBL_OK;
+    const double grown = (e - h->energy.energy_ref) - (t->energy_in - h->energy.in_ref);
     double fastest = 0.0;
     size_t k = fastest_grain(sim, &fastest);
     const double dt = sim->cfg.dt, tc = rbl_sim_contact_time(sim);
@@ -214,6 +203,7 @@ int rbl_sim_check_energy(rbl_sim *sim, const rbl_thermo *t, double *excess, rbl_
                          "scale %.4g J (health.energy %g). No law adds energy: the integration "
                          "broke down. Likely: dt %.3g s too long (%.3g steps per contact, about "
                          "50 needed%s)%s",
-                         (unsigned long long)t->step, t->time, grown, t->energy_in - h->in_ref,
-                         share, h->scale, h->opt.energy, dt, tc / dt, hertz_hint(sim), speed);
+                         (unsigned long long)t->step, t->time, grown,
+                         t->energy_in - h->energy.in_ref, share, h->energy.scale, h->opt.energy,
+                         dt, tc / dt, hertz_hint(sim), speed);
 }

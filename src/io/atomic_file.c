@@ -3,7 +3,9 @@
  * output folders, made with their parents. */
 #include "io_internal.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,6 +142,59 @@ char *rbl_path_join(const char *dir, const char *name)
     if (p)
         snprintf(p, len, "%s/%s", dir, name);
     return p;
+}
+
+size_t rbl_remove_stale_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t removed = 0;
+    if (!d)
+        return 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *tmp = strstr(e->d_name, ".tmp.");
+        if (!tmp || (size_t)(tmp - e->d_name) >= 256)
+            continue;
+        char name[256];
+        memcpy(name, e->d_name, (size_t)(tmp - e->d_name));
+        name[tmp - e->d_name] = '\0';
+        char *end = NULL;
+        errno = 0;
+        unsigned long pid = strtoul(tmp + 5, &end, 16);
+        if (!rbl_run_output_name(name) || errno || !end || *end != '.' || pid == 0 ||
+            pid > (unsigned long)INT32_MAX)
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) /* alive, or not ours to judge */
+            continue;
+        char *path = rbl_path_join(dir, e->d_name);
+        if (path && unlink(path) == 0)
+            removed++;
+        free(path);
+    }
+    closedir(d);
+    return removed;
+}
+
+int rbl_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+int rbl_run_output_name(const char *name)
+{
+    static const char *const whole[] = {"grains.pvd", "thermo.csv", "walls.vtp", "walls.pvd",
+                                        "objects.pvd", "surfaces.pvd", NULL};
+    static const char *const series[] = {"grains_", "walls_", "shells_", "objects_",
+                                         "surfaces_", "checkpoint_", NULL};
+    for (int k = 0; whole[k]; k++)
+        if (strcmp(name, whole[k]) == 0)
+            return 1;
+    for (int k = 0; series[k]; k++) /* the prefix, then a number */
+        if (strncmp(name, series[k], strlen(series[k])) == 0 &&
+            name[strlen(series[k])] >= '0' && name[strlen(series[k])] <= '9')
+            return 1;
+    return 0;
 }
 
 int rbl_make_dirs(const char *path, rbl_error *err)

@@ -279,6 +279,10 @@ typedef struct outputs {
     rbl_thermo_log log;
     int perturbed; /* some object is: its surface is drawn too */
     rbl_fdo_surfaces surfaces;
+    /* the health check's energy balance (health.c): what poured objects brought in */
+    const rbl_health_options *health;
+    rbl_energy_watch energy;
+    double energy_in, dt;
 } outputs;
 
 /* Continued from a checkpoint: the engine's state, the step, thermo.csv so far, and the frames
@@ -389,7 +393,33 @@ static int add_thermo(outputs *o, const rbl_fdo_sim *sim, uint64_t step, double 
                                      rbl_fdo_sim_count(sim), ke, pe, ke + pe, st.contacts,
                                      st.active, st.passes, st.fallbacks, st.capped, st.seconds[0],
                                      st.seconds[1], st.seconds[2], st.seconds[3]);
-    return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for thermo.csv");
+    if (!ok)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for thermo.csv");
+    /* impulses only take energy out (restitution, friction): a growth is a broken step */
+    const double share = rbl_energy_watch_share(&o->energy, ke + pe, o->energy_in, ke, pe);
+    const double tol = o->health->energy > 0.0 ? o->health->energy : RBL_HEALTH_ENERGY;
+    if (!o->health->off && share > tol)
+        return rbl_error_set(err, RBL_EUNSTABLE,
+                             "step %llu (t = %.6g s): the energy grew by %.4g J beyond what "
+                             "poured objects brought in: %.3g of its scale %.4g J (health.energy "
+                             "%g). Impulses only take energy out: the step broke down. Likely: dt "
+                             "%.3g s too long for the objects' speeds and sizes",
+                             (unsigned long long)step, time,
+                             share * o->energy.scale, share, o->energy.scale, tol,
+                             o->dt);
+    return RBL_OK;
+}
+
+/* pour_objects, with the energy the objects bring in counted for the health check. */
+static int pour_counted(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *pours, double now,
+                        outputs *o, rbl_error *err)
+{
+    double k0, p0, k1, p1;
+    rbl_fdo_sim_energy(sim, &k0, &p0);
+    int rc = pour_objects(s, sim, pours, now, err);
+    rbl_fdo_sim_energy(sim, &k1, &p1);
+    o->energy_in += (k1 + p1) - (k0 + p0);
+    return rc;
 }
 
 /* thermo.csv rewritten whole with each frame (atomically: never seen half-written). */
@@ -406,7 +436,8 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
                       rbl_error *err)
 {
     rbl_fdo_sim *sim = NULL;
-    outputs o = {.dir = opt->output_dir ? opt->output_dir : s->output_dir};
+    outputs o = {.dir = opt->output_dir ? opt->output_dir : s->output_dir,
+                 .health = &s->health, .dt = s->cfg.dt};
     uint64_t step = 0;
     rbl_pour_state *pours = calloc((size_t)s->n_objects, sizeof *pours);
     int rc = !pours ? rbl_error_set(err, RBL_ENOMEM, "out of memory")
@@ -414,15 +445,8 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
                             : build(s, opt->threads, opt->max_grains, &sim, err);
     const double dt = s->cfg.dt;
     uint64_t total = opt->steps ? opt->steps : s->steps;
-    if (rc == RBL_OK && !total) {
-        double q = ceil(s->end_time / dt - 1e-9);
-        if (!(q <= 1e15)) {
-            rbl_error_set(err, RBL_ERANGE, "run.time = %g s is %.3g steps of dt = %g s: too many",
-                          s->end_time, q, dt);
-            rc = rbl_scene_error_at(s, s->at_length, err);
-        }
-        total = q < 1 ? 1 : (uint64_t)q;
-    }
+    if (rc == RBL_OK && !total)
+        rc = rbl_scene_steps_in(s, s->at_length, "run.time", s->end_time, dt, 1, &total, err);
     if (rc == RBL_OK && opt->restart && step >= total)
         rc = rbl_error_set(err, RBL_ERANGE, "%s: the checkpoint is at step %llu, already at or "
                            "past the end of the run (%llu steps); --steps count from the run's "
@@ -431,12 +455,23 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
     double end_time = (double)total * dt;
     double frame_dt = s->frame_every > 0 ? s->frame_every : end_time;
     double thermo_dt = s->thermo_every > 0 ? s->thermo_every : frame_dt / 10;
-    uint64_t frame_every = (uint64_t)fmax(1, round(frame_dt / dt));
-    uint64_t thermo_every = (uint64_t)fmax(1, round(thermo_dt / dt));
-    uint64_t checkpoint_every =
-        s->checkpoint_every > 0 ? (uint64_t)fmax(1, round(s->checkpoint_every / dt)) : 0;
+    /* each interval in steps, refused beyond what a count holds (dt: 1e-300) */
+    uint64_t frame_every = total, thermo_every = 1, checkpoint_every = 0;
+    if (rc == RBL_OK)
+        rc = rbl_scene_steps_in(s, s->at_frame_every, "output.every", frame_dt, dt, 0,
+                                &frame_every, err);
+    if (rc == RBL_OK)
+        rc = rbl_scene_steps_in(s, s->at_thermo_every, "output.thermo_every", thermo_dt, dt, 0,
+                                &thermo_every, err);
+    if (rc == RBL_OK && s->checkpoint_every > 0)
+        rc = rbl_scene_steps_in(s, s->at_checkpoint_every, "output.checkpoint_every",
+                                s->checkpoint_every, dt, 0, &checkpoint_every, err);
+    if (rc == RBL_OK)
+        rc = rbl_scene_final_clear(s, o.dir, err);
     if (rc == RBL_OK)
         rc = rbl_make_dirs(o.dir, err);
+    if (rc == RBL_OK) /* a killed run's staging files */
+        rbl_remove_stale_temps(o.dir);
     for (int k = 0; k < s->n_objects; k++) /* some object is or will be perturbed */
         o.perturbed |= s->objects[k].shape.n_perturbations > 0;
     double e0, ke, pe;
@@ -444,7 +479,7 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         rbl_fdo_sim_energy(sim, &ke, &pe);
     e0 = sim ? ke + pe : 0; /* before any is poured, as grain runs report it */
     if (rc == RBL_OK && !opt->restart)
-        rc = pour_objects(s, sim, pours, 0, err);
+        rc = pour_counted(s, sim, pours, 0, &o, err);
     if (rc == RBL_OK && !opt->restart)
         rc = add_thermo(&o, sim, 0, 0, err);
     if (rc == RBL_OK && !opt->restart)
@@ -471,7 +506,7 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
                 rc = write_thermo(&o, err);
         }
         if (rc == RBL_OK)
-            rc = pour_objects(s, sim, pours, (double)step * dt, err);
+            rc = pour_counted(s, sim, pours, (double)step * dt, &o, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)
             rc = write_checkpoint(s, &o, sim, step, pours, err);
         if (rc == RBL_OK && checkpoint_every && step % checkpoint_every == 0)

@@ -558,6 +558,26 @@ static int pour(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_pour
     return RBL_OK;
 }
 
+int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err)
+{
+    if (!s->final_grains)
+        return RBL_OK;
+    char *path = rbl_path_join(dir, s->final_grains);
+    if (!path)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    const char *input = rbl_same_file(path, s->path) ? s->path : NULL;
+    for (int k = 0; !input && k < s->n_sources; k++)
+        if (s->sources[k].kind == RBL_SOURCE_FILE && rbl_same_file(path, s->sources[k].file))
+            input = s->sources[k].file;
+    free(path);
+    if (input)
+        return rbl_error_set(err, RBL_EINVAL,
+                             "%s: output.final '%s' in %s is %s, which the run reads: it would "
+                             "be overwritten; choose another name or folder",
+                             s->path, s->final_grains, dir, input);
+    return RBL_OK;
+}
+
 /* The most steps a run, or the interval of one of its events, may span: far above any real
  * run (a billion particle-steps per second for 30 years on one grain), and far below where
  * a step count stops fitting a uint64_t or an exact double. */
@@ -566,8 +586,8 @@ static int pour(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_pour
 /* The steps in `seconds` of simulated time at dt: rounded up for the run's length, to the
  * nearest for an event's interval, at least 1. A count beyond MAX_STEPS is refused at the
  * scene's key (at; its line 0: the run's length, which set the default). */
-static int steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
-                    double dt, int round_up, uint64_t *out, rbl_error *err)
+int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
+                       double dt, int round_up, uint64_t *out, rbl_error *err)
 {
     const double q = seconds / dt;
     if (!(q <= MAX_STEPS)) {
@@ -646,7 +666,7 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     double dt = cfg->dt;
     uint64_t total = opt->steps ? opt->steps : s->steps;
     if (!total)
-        rc = steps_in(s, s->at_length, "run.time", s->end_time, dt, 1, &total, err);
+        rc = rbl_scene_steps_in(s, s->at_length, "run.time", s->end_time, dt, 1, &total, err);
     double end_time = (double)total * dt;
     /* events in steps: frames, thermo rows, checkpoints, spin steps */
     double thermo_dt = s->thermo_every > 0.0 ? s->thermo_every
@@ -655,18 +675,18 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
     uint64_t frame_every = total, thermo_every = 1, checkpoint_every = 0;
     uint64_t spin_every = 0, n_spin = 0;
     if (rc == RBL_OK && s->frame_every > 0.0)
-        rc = steps_in(s, s->at_frame_every, "output.every", s->frame_every, dt, 0, &frame_every,
+        rc = rbl_scene_steps_in(s, s->at_frame_every, "output.every", s->frame_every, dt, 0, &frame_every,
                       err);
     if (rc == RBL_OK)
-        rc = steps_in(s, s->at_thermo_every, "output.thermo_every", thermo_dt, dt, 0,
+        rc = rbl_scene_steps_in(s, s->at_thermo_every, "output.thermo_every", thermo_dt, dt, 0,
                       &thermo_every, err);
     if (rc == RBL_OK && s->checkpoint_every > 0.0)
-        rc = steps_in(s, s->at_checkpoint_every, "output.checkpoint_every", s->checkpoint_every,
+        rc = rbl_scene_steps_in(s, s->at_checkpoint_every, "output.checkpoint_every", s->checkpoint_every,
                       dt, 0, &checkpoint_every, err);
     /* spin steps: + spin_step at every multiple of spin_every, n_spin times (by step number,
      * so a restart applies the same ones) */
     if (rc == RBL_OK && s->spin && s->spin_step > 0.0) {
-        rc = steps_in(s, s->at_spin, "spin.every", s->spin_every, dt, 0, &spin_every, err);
+        rc = rbl_scene_steps_in(s, s->at_spin, "spin.every", s->spin_every, dt, 0, &spin_every, err);
         n_spin = (uint64_t)floor((s->spin_until - s->spin_omega) / s->spin_step + 1e-9);
     }
     uint64_t step = 0;
@@ -682,12 +702,33 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
                            "--steps count from the run's start, not from the restart",
                            opt->restart, (unsigned long long)step, (unsigned long long)total,
                            opt->steps ? "--steps" : s->path);
+    if (rc == RBL_OK)
+        rc = rbl_scene_final_clear(s, o.dir, err);
+    /* --max-grains: a pour that would pass it is refused before anything is written */
+    if (rc == RBL_OK && opt->max_grains) {
+        uint64_t would = rbl_run_ranks_grains(&ranks, sim);
+        for (int k = 0; k < s->n_sources; k++) {
+            const rbl_source *src = &s->sources[k];
+            if (src->kind != RBL_SOURCE_POUR || ps[k].placed >= src->spec.count)
+                continue;
+            would += src->spec.count - ps[k].placed;
+            if (would > opt->max_grains) {
+                rbl_error_set(err, RBL_ETOOBIG,
+                              "the pour brings the run to %llu grains, more than --max-grains "
+                              "%zu", (unsigned long long)would, opt->max_grains);
+                rc = rbl_scene_error_at(s, src->at, err);
+                break;
+            }
+        }
+    }
     if (rc == RBL_OK && (rc = rbl_make_dirs(o.dir, err)) != RBL_OK) {
         if (opt->output_dir)
             rbl_error_prefix(err, rc, "--output");
         else
             rbl_scene_error_at(s, s->at_output, err);
     }
+    if (rc == RBL_OK && ranks.rank == 0) /* before any rank writes (the agreement below) */
+        rbl_remove_stale_temps(o.dir);
     if (rc == RBL_OK && ranks.rank == 0 && sim->n_walls + sim->n_meshes > 0 &&
         !rbl_walls_drawn_per_frame(sim)) {
         char *path = rbl_path_join(o.dir, "walls.vtp");

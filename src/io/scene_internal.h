@@ -168,6 +168,15 @@ void rbl_fdo_surfaces_free(rbl_fdo_surfaces *c);
  * meshes), servos' pressures made forces; errors name the wall's entry. */
 int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err);
 
+/* The steps in `seconds` of simulated time at dt (run.c): rounded up for the run's length, to
+ * the nearest for an event's interval, at least 1; beyond 1e15 steps refused at the scene's key
+ * (at; its line 0: the run's length). Grain and impulse scenes alike. */
+int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
+                       double dt, int round_up, uint64_t *out, rbl_error *err);
+
+/* output.final in dir must not be the scene file or a file the scene reads (run.c). */
+int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
+
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
 

@@ -807,9 +807,14 @@ static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
             return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     }
     const char *final = rbl_yaml_scalar(rbl_yaml_get(c, n, "final"));
-    if (rbl_yaml_get(c, n, "final") && (!final || !*final || strchr(final, '/')))
+    if (rbl_yaml_get(c, n, "final") && (!final || !*final || strchr(final, '/') ||
+                                        !strcmp(final, ".") || !strcmp(final, "..")))
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "final"), RBL_EPARSE,
                     "'final' must be a file name (written in the output folder)");
+    if (final && rbl_run_output_name(final))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "final"), RBL_EPARSE,
+                             "'final' would overwrite the run's own '%s': choose another name "
+                             "(e.g. final.txt)", final);
     if (final && !(s->final_grains = strdup(final)))
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
 if ((rc = rbl_yaml_opt_number(c, n, "every", &s->frame_every, 0.0, 1, INFINITY)) ||

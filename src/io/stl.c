@@ -119,8 +119,22 @@ static int parse_ascii(const char *path, const char *data, size_t size, double *
                                t.line);
             break;
         }
-        if (strcmp(t.word, "endsolid") == 0)
-            break;
+        if (strcmp(t.word, "endsolid") == 0) {
+            /* CAD exports name each patch a solid of its own: read every one */
+            while (t.p < t.end && *t.p != '\n') /* its name */
+                t.p++;
+            if (!next_token(&t))
+                break;
+            if (strcmp(t.word, "solid") != 0) {
+                rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: expected 'solid' or the end of "
+                                   "the file after 'endsolid', found '%s'", path, t.line,
+                                   t.word);
+                break;
+            }
+            while (t.p < t.end && *t.p != '\n')
+                t.p++;
+            continue;
+        }
         if (strcmp(t.word, "facet") != 0) {
             rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: expected 'facet' or 'endsolid', found "
                                "'%s'", path, t.line, t.word);

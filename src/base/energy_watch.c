@@ -1,0 +1,27 @@
+/* energy_watch.c — the energy balance of the health check (issue 41): a system whose laws only
+ * take energy out (damping, friction, restitution below 1) must not end with more than it
+ * started with plus what was put in; a growth beyond the integrator's own error, relative to
+ * the largest energy scale seen, means the integration broke down. Shared by the grains'
+ * engine (dem/health.c) and the impulse engine's run (io/fdo_run.c). */
+#include "base_internal.h"
+
+#include <math.h>
+
+double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double scale,
+                              double potential)
+{
+    if (isinf(e) && w->set && isfinite(w->energy_ref))
+        return INFINITY;
+    if (!w->set) {
+        w->set = 1;
+        w->energy_ref = e, w->in_ref = in, w->scale = scale;
+        return 0.0;
+    }
+    if (scale > w->scale)
+        w->scale = scale;
+    const double grown = (e - w->energy_ref) - (in - w->in_ref);
+    /* the sums' own round-off: each term is rounded to 1e-16 of itself */
+    const double floor = 1e-10 * (fabs(potential) + fabs(e) + fabs(w->energy_ref));
+    return grown / (w->scale + floor);
+}
+
