@@ -521,6 +521,9 @@ RBL_API double rbl_sim_body_radius(const rbl_sim *sim);
  * walls): 9 per grain (row-major), in the order of rbl_sim_grains, Pa; tension positive, so a
  * compressed grain has -tr(sigma)/3 > 0. */
 RBL_API int rbl_sim_grain_stress(const rbl_sim *sim, double *stress, rbl_error *err);
+/* Each grain's net contact force, 3 per grain in the view's order: the sum of its contacts
+ * with grains and walls, no gravity of any kind (0 exactly for a grain that touches nothing). */
+RBL_API void rbl_sim_contact_forces(const rbl_sim *sim, double *force);
 /* sum over touching grain pairs of (x_i - x_j) . f_ij (f_ij the force on i): in a body at
  * rest it balances the gravitational virial, sum f . l = -W (W the self-gravity energy). */
 RBL_API double rbl_sim_contact_virial(const rbl_sim *sim);

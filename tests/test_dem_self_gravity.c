@@ -1,5 +1,6 @@
 /* test_dem_self_gravity.c — self-gravity in the engine (SPEC SD5, issue 11): a two-body
- * circular orbit closes with energy and angular momentum kept (direct and tree); a rotating
+ * circular orbit closes with energy and angular momentum kept (direct and tree), its grains'
+ * contact force zero (issue 41); a rotating
  * frictional cloud keeps its angular momentum (orbital + spin) while it collapses; a collapsing
  * frictional cloud gives the same bits on 1 and 2 threads and across a checkpoint, with the
  * field every step and every 3 steps; periodic axes are refused. */
@@ -35,6 +36,11 @@ static void orbit(rbl_gravity_method method)
     rbl_sim_thermo(sim, &t1);
     rbl_grains_view g;
     rbl_sim_grains(sim, &g);
+    /* issue 41: the frames' contact force holds contacts only, not the pull G m^2 / D^2 */
+    double net[6];
+    rbl_sim_contact_forces(sim, net);
+    for (int c = 0; c < 6; c++)
+        ASSERT_TRUE(net[c] == 0.0);
     const double L0 = 2.0 * m * (D / 2.0) * v, L = t1.angular_momentum[2];
     ASSERT_NEAR(t0.angular_momentum[2], L0, 1e-14 * L0); /* thermo's sum about the origin */
     ASSERT_TRUE(fabs(t1.angular_momentum[0]) + fabs(t1.angular_momentum[1]) < 1e-14 * L0);

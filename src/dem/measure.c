@@ -143,8 +143,7 @@ static void add_net_force(void *user, size_t own, size_t i, size_t j, const doub
         net[3 * j + a] -= f[a];
 }
 
-/* Each grain's net contact force (grains and walls, no gravity) into net (3 per grain). */
-static void contact_forces(const rbl_sim *sim, double *net)
+void rbl_sim_contact_forces(const rbl_sim *sim, double *net)
 {
     const rbl_grains *g = &sim->g;
     memset(net, 0, 3 * g->n * sizeof *net);
@@ -245,7 +244,7 @@ int rbl_sim_shells(const rbl_sim *sim, const rbl_shell_options *opt, rbl_shell_r
     }
     for (size_t s = 0; s < SHELL_SUMS * opt->shells; s++)
         rbl_exact_clear(&sums[s]);
-    contact_forces(sim, net);
+    rbl_sim_contact_forces(sim, net);
     double com[3], vcom[3];
     rbl_sim_centre_of_mass(sim, com, vcom, NULL);
     memcpy(com_out, com, sizeof com);

@@ -148,25 +148,25 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
 {
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
-    const double *grav = rbl_sim_config_get(sim)->gravity;
     size_t n = v.n;
     double *fmag = malloc((n ? n : 1) * sizeof *fmag);
     double *stress = malloc((n ? 9 * n : 1) * sizeof *stress);
-    if (!fmag || !stress) {
-        free(fmag), free(stress);
+    double *net = malloc((n ? 3 * n : 1) * sizeof *net);
+    if (!fmag || !stress || !net) {
+        free(fmag), free(stress), free(net);
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
     }
     int rc = rbl_sim_grain_stress(sim, stress, err);
     if (rc != RBL_OK) {
-        free(fmag), free(stress);
+        free(fmag), free(stress), free(net);
         return rc;
     }
+    rbl_sim_contact_forces(sim, net); /* contacts only: no gravity, uniform or self */
     for (size_t k = 0; k < n; k++) {
-        double f[3];
-        for (int a = 0; a < 3; a++)
-            f[a] = v.force[3 * k + a] - v.mass[k] * grav[a];
+        const double *f = net + 3 * k;
         fmag[k] = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
     }
+    free(net);
     rbl_vtp_array arrays[GRAIN_ARRAYS];
     grain_arrays(&v, fmag, stress, arrays);
     rbl_vtp_polydata pd = {.n_points = n, .points = v.pos, .arrays = arrays,
