@@ -179,11 +179,30 @@ int rbl_health_after_drift(rbl_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
+/* The least energy scale: every grain moving 1e-4 of its radius a step. Below it the energy's
+ * changes are round-off (grains of a lattice touching within 1e-15 of a radius, at rest) and
+ * a growth there is nothing a user would see. Over every process (collective). */
+static double motion_floor(const rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    const double per_step = 1e-4 / sim->cfg.dt;
+    rbl_exact_sum s;
+    rbl_exact_clear(&s);
+    for (size_t k = 0; k < g->n; k++) {
+        const double v = g->radius[k] * per_step;
+        rbl_exact_add(&s, 0.5 * g->mass[k] * v * v);
+    }
+    if (sim->peers)
+        sim->peers->sum_exact(sim->peers->ctx, &s, 1);
+    return rbl_exact_value(&s);
+}
+
 int rbl_sim_check_energy(rbl_sim *sim, const rbl_thermo *t, double *excess, rbl_error *err)
 {
     rbl_health_state *h = &sim->health;
     const double e = t->kinetic + t->rotational + t->potential + t->elastic;
-    const double scale = t->kinetic + t->rotational + fabs(t->elastic) + fabs(t->self_potential);
+    const double scale = t->kinetic + t->rotational + fabs(t->elastic) +
+                         fabs(t->self_potential) + motion_floor(sim);
     const double share = rbl_energy_watch_share(&h->energy, e, t->energy_in, scale, t->potential);
     if (excess)
         *excess = share;

@@ -88,7 +88,9 @@ int rbl_occupancy_clear_at(const rbl_occupancy *o, const double p[3], double r)
                 for (int32_t k = o->head[rbl_grid_key(gr, x, y, z)]; k >= 0; k = o->next[k]) {
                     const double *q = o->pos + 3 * (size_t)k;
                     double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-                    double lim = r + o->rad[k];
+                    /* touching within round-off is not overlapping: a lattice whose spacing
+                       is the diameter keeps every site (x s - (x - 1) s may fall 1 ulp short) */
+                    double lim = (r + o->rad[k]) * (1.0 - 1e-12);
                     if (dx * dx + dy * dy + dz * dz < lim * lim)
                         return 0;
                 }

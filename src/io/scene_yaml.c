@@ -296,11 +296,9 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
     free(path);
     if (rc != RBL_OK)
         return rc;
-    if ((rc = rbl_scene_parse_motion(c, w, NULL, &s->mesh_motion[k])) != RBL_OK)
-        return rc;
     s->at_meshes[k] = rbl_yaml_mark(w);
-    s->n_meshes++;
-    return RBL_OK;
+    s->n_meshes++; /* counted now: freed with the scene should its motion be refused */
+    return rbl_scene_parse_motion(c, w, NULL, &s->mesh_motion[k]);
 }
 
 /* Plane and mesh walls; in an impulse scene also tubes. */
