@@ -44,7 +44,10 @@ expect nan_axis "nan_axis.yaml:16:[0-9]*: 'ellipsoid' must be finite: '.nan'"
 scene bad_e 's/restitution: 0.3/restitution: 1.5/'
 expect bad_e "bad_e.yaml:5:[0-9]*: 'restitution' must be >= 0 and <= 1: '1.5'"
 scene crowded 's/count: 20/count: 2000/'
-expect crowded "crowded.yaml:15:[0-9]*: only [0-9]* of the 2000 objects fit in the region"
+expect crowded "crowded.yaml:15:[0-9]*: 2000 objects cannot fit in the region: their bounding spheres would fill 14.5"
+# below close packing but beyond what random placement reaches (about 0.38): tried, then said
+scene jammed 's/count: 20/count: 69/'
+expect jammed "jammed.yaml:15:[0-9]*: only [0-9]* of the 69 objects fit in the region"
 scene narrow 's/max: \[0.1, 0.1, 0.1\]/max: [0.1, 0.02, 0.1]/'
 expect narrow "narrow.yaml:15:[0-9]*: the region is narrower (0.02 m) than the objects' bounding diameter 0.024 m"
 scene zero_q 's/    seed: 7/    orientation: [0, 0, 0, 0]/'
@@ -174,5 +177,10 @@ scene short_q 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    quadrics: [{q: [-
 expect short_q "short_q.yaml:17:[0-9]*: a quadric needs 'q: \\[q0, ..., q9\\]', ten numbers"
 scene nine_bumps "s/    ellipsoid: \\[0.012, 0.008, 0.005\\]/&\\n    bumps: [$(for i in 1 2 3 4 5 6 7 8 9; do printf '{centre: [0, 0, 0.005], semi: [0.003, 0.003, 0.003], amplitude: 0.1}, '; done)]/"
 expect nine_bumps "nine_bumps.yaml:17:[0-9]*: more than 8 bumps and quadrics on one object"
+# issue 41: sources that cannot hold what they ask for are refused, not run short or for hours
+scene lattice_short 's/  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}/  - lattice: {min: [0, 0, 0], max: [0.1, 0.1, 0.1], count: 1000}/'
+expect lattice_short "lattice_short.yaml:15:[0-9]*: only 32 of the asked objects fit on the lattice (4 x 4 x 4 sites"
+scene random_many 's/count: 20}/count: 100000000}/'
+expect random_many "random_many.yaml:15:[0-9]*: 100000000 objects cannot fit in the region"
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "cli_run_impulse: ok"

@@ -155,7 +155,26 @@ static int place_in(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim 
                     if (rc != RBL_OK)
                         return rc;
                 }
+        /* a lattice short of its count, or with no site clear, is said, not run */
+        if ((want && done < want) || done == 0) {
+            rbl_error_set(err, RBL_ERANGE, "only %zu of the %s objects fit on the lattice "
+                          "(%zu x %zu x %zu sites %g m apart, clear of the walls and of other "
+                          "objects): enlarge the region or lower 'count'", done,
+                          want ? "asked" : "region's", fit[0], fit[1], fit[2], spacing);
+            return rbl_scene_error_at(s, o->at, err);
+        }
         return RBL_OK;
+    }
+    /* more bounding spheres than the region can hold at random close packing (0.64) can never
+       be placed: refused at once instead of a thousand tries per object */
+    double room = 1.0, ball = 4.0 / 3.0 * M_PI * bound * bound * bound;
+    for (int a = 0; a < 3; a++)
+        room *= o->hi[a] - o->lo[a];
+    if ((double)want * ball > 0.64 * room) {
+        rbl_error_set(err, RBL_ERANGE, "%zu objects cannot fit in the region: their bounding "
+                      "spheres would fill %.3g of it (at most 0.64 can be packed at random); "
+                      "enlarge it or ask for fewer", want, (double)want * ball / room);
+        return rbl_scene_error_at(s, o->at, err);
     }
     if ((rc = place_random(s, o, sim, occ, &rng, bound, want, &done, err)) != RBL_OK)
         return rc;
