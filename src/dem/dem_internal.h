@@ -292,6 +292,7 @@ struct rbl_sim {
     rbl_wall_list wpairs;
     rbl_grid grid;
     double skin, cutoff_max;
+    double radius_min;       /* of every grain at the last build (0: none) */
     double box[3];           /* periodic lengths */
     uint32_t next_id;
     size_t max_grains;       /* 0: no limit */
@@ -484,6 +485,14 @@ static inline void rbl_overlap_peak_take(rbl_overlap_peak *peak, double ratio, u
 rbl_overlap_peak rbl_health_overlap_start(const rbl_sim *sim);
 /* A thread's deepest overlap of the force evaluation of step `step`, merged into the run's. */
 void rbl_health_overlap_merge(rbl_sim *sim, const rbl_overlap_peak *p, uint64_t step);
+/* A step of one grain longer than move r_min shows in the displacement since the last build
+ * (max_disp2) as more than move r_min - skin / 2 (the step before left it within half the skin,
+ * or a build would have followed): unless that bound is 0 or less, the drift need not test each
+ * grain, and rbl_health_after_drift looks at them only when max_disp2 passes it. */
+static inline int rbl_health_moves_unseen(const rbl_sim *sim)
+{
+    return !(sim->health.opt.move * sim->radius_min > 0.5 * sim->skin);
+}
 /* After the drift of step sim->step + 1: RBL_EUNSTABLE when a grain moved beyond opt.move or
  * the last force evaluation's overlap went beyond opt.overlap (the message names them). */
 int rbl_health_after_drift(rbl_sim *sim, rbl_error *err);

@@ -79,10 +79,12 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
     out[3] = -l1 * c[0] + o.tr[0], out[4] = -l1 * c[1] + o.tr[1], out[5] = -l1 * c[2] + o.tr[2];
     w->touch[q] = 1;
-    const double ratio = geo->overlap / sim->g.radius[i];
-    if (ratio >= wt->peak.ratio)
-        rbl_overlap_peak_take(&wt->peak, ratio, sim->g.id[i], UINT32_MAX,
+    const double r = sim->g.radius[i];
+    if (geo->overlap >= wt->peak.ratio * r * (1.0 - 1e-12)) /* the division only when deeper */
+        rbl_overlap_peak_take(&wt->peak, geo->overlap / r, sim->g.id[i], UINT32_MAX,
                               (int)rbl_wall_number(w->wall[q], sim->n_walls) + 1);
+    if (!sim->walls_moving)
+        return;
     const rbl_wall_pose *pose = rbl_wall_pose_of_code(sim, w->wall[q]);
     if (pose->moving) {
         rbl_exact_add(&wt->work, wall_power(sim, i, geo, pose, &o) * sim->cfg.dt);

@@ -165,13 +165,31 @@ static int move_error(rbl_sim *sim, rbl_error *err)
                          sim->health.opt.move);
 }
 
+/* Some grain (or clump member) stepped farther than move r this step. */
+static int any_long_step(const rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    const double move2 = sim->cfg.dt * sim->cfg.dt / (sim->health.opt.move * sim->health.opt.move);
+    for (size_t k = 0; k < g->n; k++) {
+        const double *v = g->vel + 3 * k;
+        if ((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * move2 > g->radius[k] * g->radius[k])
+            return 1;
+    }
+    return 0;
+}
+
 int rbl_health_after_drift(rbl_sim *sim, rbl_error *err)
 {
     rbl_health_state *h = &sim->health;
-    const int moved = h->move_tripped;
+    int moved = h->move_tripped;
     h->move_tripped = 0;
     if (h->opt.off)
         return RBL_OK;
+    if (!moved && !rbl_health_moves_unseen(sim)) { /* the drift left it to the displacement */
+        const double bound = h->opt.move * sim->radius_min - 0.5 * sim->skin;
+        if (!(sim->max_disp2 <= bound * bound))
+            moved = any_long_step(sim);
+    }
     if (h->peak.peak_overlap > h->opt.overlap)
         return overlap_error(sim, err);
     if (moved)

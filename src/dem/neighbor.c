@@ -233,6 +233,7 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
     /* a JKR contact holds beyond touching: the list must keep it until a rebuild */
     sim->skin = fmax(sim->skin, 2.0 * rbl_jkr_reach_max(sim, r_max));
     sim->cutoff_max = 2.0 * r_max + sim->skin;
+    sim->radius_min = isfinite(r_min) ? r_min : 0.0;
     sim->by_size = setup_by_size(sim, r_min, r_max);
     if (sim->by_size) {
         sim->hashed = 0;

@@ -37,13 +37,16 @@ typedef struct pair_block {
     uint32_t i[BLOCK];
     int n;
     rbl_overlap_peak peak; /* the thread's deepest overlap (the health check) */
+    double peak_at;        /* in: the share a lane must pass to be looked at (a hair below) */
+    double most;           /* out: the largest overlap - peak_at r_min of the block's lanes */
 } pair_block;
 
 /* Always inlined, so that the law's models below are constants in the loop. */
 #define INLINE static inline __attribute__((always_inline))
 
-/* Lane l of the block through the contact law. */
-INLINE void block_lane(pair_block *b, int l, const rbl_contact_law *law, double dt)
+/* Lane l of the block through the contact law; returns how much deeper than b->peak_at of
+ * the smaller radius it is (the health check's filter, from the overlap the law computes). */
+INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, double dt)
 {
     const double d[3] = {b->dx[l], b->dy[l], b->dz[l]};
     const double dv[3] = {b->vx[l], b->vy[l], b->vz[l]};
@@ -77,6 +80,7 @@ INLINE void block_lane(pair_block *b, int l, const rbl_contact_law *law, double 
             ti[a] += o.tr[a], tj[a] -= o.tr[a];
     b->tix[l] = ti[0], b->tiy[l] = ti[1], b->tiz[l] = ti[2];
     b->tjx[l] = tj[0], b->tjy[l] = tj[1], b->tjz[l] = tj[2];
+    return geo.overlap - b->peak_at * (b->ri[l] < b->rj[l] ? b->ri[l] : b->rj[l]);
 }
 
 /* The first lanes of the block through the law with these models. Each combination compiles
@@ -90,16 +94,24 @@ INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, doub
     model.normal = normal, model.damping = damping, model.tangent = tangent;
     model.from_materials = from_materials;
     model.rolling = rolling, model.cohesion = cohesion;
-#pragma omp simd
-    for (int l = 0; l < lanes; l++)
-        block_lane(b, l, &model, dt);
+    double most = -INFINITY;
+#pragma omp simd reduction(max : most)
+    for (int l = 0; l < lanes; l++) {
+        const double gap = block_lane(b, l, &model, dt);
+        most = most > gap ? most : gap;
+    }
+    b->most = most;
 }
 
 /* Any other combination: one loop that reads the models as they come (not vectorised). */
 static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, double dt)
 {
-    for (int l = 0; l < lanes; l++)
-        block_lane(b, l, law, dt);
+    double most = -INFINITY;
+    for (int l = 0; l < lanes; l++) {
+        const double gap = block_lane(b, l, law, dt);
+        most = most > gap ? most : gap;
+    }
+    b->most = most;
 }
 
 #define RUN(normal, damping, tangent, materials, rolling, cohesion)                          \
@@ -240,29 +252,21 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
     }
 }
 
-/* The health check's deepest overlap: the block's lanes that may go deeper than the thread's
- * so far, a test without a square root, vectorised; the exact share only for those (rare once
- * the run's peak is set). The margin lets a tie within round-off through to the exact test,
- * whose ties go to the lower ids: the same peak for any thread count. */
-static void block_peak(const pair_block *b, pair_block *out, const rbl_sim *sim,
-                       const uint32_t *second)
+/* The health check's deepest overlap: block_compute found how much deeper than the thread's
+ * deepest so far the block's deepest lane is (b->most); only when some lane may be deeper
+ * (rare once the run's peak is set), the exact share of each. The margin below the peak lets
+ * a tie within round-off through to the exact test, whose ties go to the lower ids: the same
+ * peak for any thread count. */
+static void block_peak(pair_block *b, const rbl_sim *sim, const uint32_t *second)
 {
-    const double p = b->peak.ratio * (1.0 - 1e-12);
-    int deeper = 0;
-#pragma omp simd reduction(| : deeper)
-    for (int l = 0; l < b->n; l++) {
-        const double rmin = b->ri[l] < b->rj[l] ? b->ri[l] : b->rj[l];
-        const double t = b->ri[l] + b->rj[l] - p * rmin;
-        deeper |= t <= 0.0 || b->r2[l] <= t * t;
-    }
-    if (!deeper)
+    if (!(b->most >= 0.0))
         return;
     const uint32_t *id = sim->g.id;
     for (int l = 0; l < b->n; l++) {
         const double rmin = b->ri[l] < b->rj[l] ? b->ri[l] : b->rj[l];
         const double ratio = (b->ri[l] + b->rj[l] - sqrt(b->r2[l])) / rmin;
-        if (ratio >= out->peak.ratio)
-            rbl_overlap_peak_take(&out->peak, ratio, id[b->i[l]], id[second[b->q[l]]], 0);
+        if (ratio >= b->peak.ratio)
+            rbl_overlap_peak_take(&b->peak, ratio, id[b->i[l]], id[second[b->q[l]]], 0);
     }
 }
 
@@ -284,8 +288,9 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
         PAD(y_star), PAD(g_star), PAD(beta), PAD(mu);
 #undef PAD
     }
+    b->peak_at = b->peak.ratio * (1.0 - 1e-12);
     block_compute(b, &in->law, in->dt);
-    block_peak(b, b, in->sim, in->arrays.j);
+    block_peak(b, in->sim, in->arrays.j);
     for (int l = 0; l < b->n;) {
         /* the run of lanes with the same first grain, summed onto its force and torque in
          * pair order (the same sums whichever block boundaries cut the run) */
