@@ -19,6 +19,8 @@ int cmd_calibrate(int argc, char **argv);
 int cmd_clump(int argc, char **argv);
 
 /* Print "rubble <cmd>: error: <message>" to stderr and return status. */
+/* s with its control bytes (below 0x20, and 0x7f) written as \xNN, into buf (cut to fit). */
+const char *cli_escaped(const char *s, char *buf, size_t size);
 int cli_fail(const char *cmd, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Value of option argv[*i] (either "--opt=value" or "--opt value"); NULL if absent. */

@@ -11,18 +11,33 @@
 #include <time.h>
 #include <unistd.h>
 
+const char *cli_escaped(const char *s, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (; *s && n + 5 < size; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f) /* ESC, CR, BEL...: shown, never obeyed by the terminal */
+            n += (size_t)snprintf(buf + n, size - n, "\\x%02x", c);
+        else
+            buf[n++] = (char)c;
+    }
+    buf[n] = '\0';
+    return buf;
+}
+
 int cli_fail(const char *cmd, int status, const char *fmt, ...)
 {
     int rank;
     rbl_launched_ranks(&rank);
     if (rank != 0) /* over several processes (mpirun) each met the error: rank 0 tells it */
         return status;
+    char message[2 * RBL_ERROR_MESSAGE_MAX], shown[8 * RBL_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "rubble %s: error: ", cmd);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
+    /* a message quotes scene files and checkpoints: their control bytes are escaped */
+    fprintf(stderr, "rubble %s: error: %s\n", cmd, cli_escaped(message, shown, sizeof shown));
     return status;
 }
 

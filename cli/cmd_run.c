@@ -145,6 +145,13 @@ int cmd_run(int argc, char **argv)
         rbl_scene_free(scene);
         return 0;
     }
+    { /* names from the scene, shown with their control bytes escaped (cut to fit) */
+        char shown[sizeof rep.output_dir];
+        snprintf(rep.output_dir, sizeof rep.output_dir, "%s",
+                 cli_escaped(rep.output_dir, shown, sizeof shown));
+        snprintf(rep.final_file, sizeof rep.final_file, "%s",
+                 cli_escaped(rep.final_file, shown, sizeof shown));
+    }
     char mem[32];
     double drift = rep.energy_start != 0.0
                        ? (rep.energy_end - rep.energy_start) / fabs(rep.energy_start)

@@ -57,6 +57,10 @@ scene nan_word 's/kn: 2000/kn: nan/'
 expect nan_word "nan_word.yaml:6:[0-9]*: 'kn' must be finite"
 scene no_material 's/    radius: 0.001/    radius: 0.001\n    material: steel/'
 expect no_material "no_material.yaml:13:[0-9]*: no material of this name: 'steel'"
+# control bytes from a scene are shown escaped, never sent raw to the terminal (issue 41)
+scene esc_name 's/    radius: 0.001$/    radius: 0.001\n    material: "st\\e[31meel\\a"/'
+expect esc_name "esc_name.yaml:13:[0-9]*: no material of this name: 'st\\\\x1b\\[31meel\\\\x07'"
+if grep -q "$(printf '\033')" err.txt; then echo "FAIL [esc_name]: a raw ESC reached stderr"; failures=$((failures+1)); fi
 scene bad_domain 's/max: \[0.02, 0.02, 0.05\]/max: [0.02, -0.02, 0.05]/'
 expect bad_domain "bad_domain.yaml:2:[0-9]*: domain: max must exceed min"
 # rolling resistance and cohesion: models, their parameters, an attraction a spring cannot hold
