@@ -1,8 +1,9 @@
 /* scene_digest.c — what a checkpoint does not carry of its scene, as text: every setting of the
  * scene file as a sorted "path: value" line (so key order, layout and comments do not matter),
  * less those a restart may change (the run's length and threads, the output folder and event
- * intervals, the health check), plus a hash of each clump file's spheres. A restart compares it with its scene's
- * and names the first setting that differs. */
+ * intervals, the health check), plus a hash of each clump file's spheres and of each mesh
+ * wall's welded mesh (its STL may change under the same scene text). A restart compares it
+ * with its scene's and names the first setting that differs. */
 #include "scene_internal.h"
 
 #include <stdio.h>
@@ -101,6 +102,16 @@ int rbl_scene_digest(rbl_scene *s, struct yaml_document_s *doc, rbl_error *err)
                                                c->n * 4 * sizeof *c->sphere));
         add(&l, strdup(line));
     }
+    /* a mesh wall's STL may change under the same scene text: its welded mesh, hashed */
+    for (int k = 0; k < s->n_meshes && !l.failed; k++) {
+        const rbl_mesh *m = &s->meshes[k];
+        uint64_t h = rbl_fnv1a(RBL_FNV1A_START, m->vertex, 3 * m->n_vertices * sizeof *m->vertex);
+        h = rbl_fnv1a(h, m->triangle, 3 * m->n_triangles * sizeof *m->triangle);
+        char line[128];
+        snprintf(line, sizeof line, "mesh wall %d: %zu corners, %zu facets, hash %016llx",
+                 k + 1, m->n_vertices, m->n_triangles, (unsigned long long)h);
+        add(&l, strdup(line));
+    }
     size_t bytes = 1;
     for (size_t k = 0; k < l.n; k++)
         bytes += strlen(l.v[k]) + 1;
@@ -185,8 +196,8 @@ int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t thei
                  lb ? lb : "");
     int rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: this checkpoint was written for another scene: %s (a restart "
-                           "may change only run.time, run.steps, run.threads and output's "
-                           "folder, every, thermo_every, checkpoint_every and final)",
+                           "may change only run.time, run.steps, run.threads, health and "
+                           "output's folder, every, thermo_every, checkpoint_every and final)",
                            checkpoint, what);
     free(copy);
     return rc;
