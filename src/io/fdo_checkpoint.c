@@ -124,6 +124,8 @@ static int read_payload(const char *path, const rbl_scene *s, cursor *c, rbl_fdo
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     memcpy(log->rows, p, v);
     log->len = v, log->cap = v + 1;
+    if ((rc = rbl_thermo_log_check(log, path, err)) != RBL_OK)
+        return rc;
     if (!take_u64(c, &v) || v != c->len - c->at)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
     rc = rbl_fdo_sim_load_state(sim, c->p + c->at, (size_t)v, err);

@@ -41,7 +41,7 @@ static double smallest_radius(const rbl_size_dist *d)
  * grains exist). */
 /* A simulation of the scene's configuration, materials and walls, without grains, to ask
  * questions before the real one is built (dt is irrelevant there). */
-static int make_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
+int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
                       rbl_error *err)
 {
     rbl_sim_config probe_cfg = *cfg;
@@ -83,7 +83,7 @@ static int clump_contact_mass(const rbl_scene *s, const rbl_insert_spec *sp, dou
                               rbl_error *err)
 {
     rbl_sim *probe = NULL;
-    int rc = make_probe(s, &s->cfg, &probe, err);
+    int rc = rbl_scene_probe(s, &s->cfg, &probe, err);
     if (rc == RBL_OK)
         rc = add_probe_grain(probe, &s->cfg, sp, err);
     if (rc == RBL_OK) {
@@ -100,7 +100,7 @@ static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, doubl
                             rbl_error *err)
 {
     rbl_sim *probe = NULL;
-    int rc = make_probe(s, cfg, &probe, err);
+    int rc = rbl_scene_probe(s, cfg, &probe, err);
     for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
         if (s->sources[k].kind == RBL_SOURCE_FILE) {
             size_t placed = 0;
@@ -124,7 +124,7 @@ static int file_mean_radius(const rbl_scene *s, const rbl_source *src, double *r
 {
     rbl_sim *probe = NULL;
     size_t placed = 0;
-    int rc = make_probe(s, &s->cfg, &probe, err);
+    int rc = rbl_scene_probe(s, &s->cfg, &probe, err);
     if (rc == RBL_OK)
         rc = rbl_grains_read_text(probe, src->file, src->spec.material, &placed, err);
     if (rc == RBL_OK && placed == 0)
@@ -154,8 +154,7 @@ static double spin_unit(const rbl_scene *s, const rbl_sim *sim)
     return R > 0.0 ? sqrt(G * mass / (R * R * R)) : 0.0;
 }
 
-static int build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
-                 rbl_sim **out, double *unit, double *contact_time, rbl_error *err)
+int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, rbl_error *err)
 {
     rbl_sim_config cfg = s->cfg;
     if (threads > 0)
@@ -186,8 +185,19 @@ static int build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t m
             return rc;
         cfg.dt = s->dt_c * t_c;
     }
+    *out = cfg;
+    return RBL_OK;
+}
+
+static int build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
+                 rbl_sim **out, double *unit, double *contact_time, rbl_error *err)
+{
+    rbl_sim_config cfg;
+    int rc = rbl_scene_config(s, threads, &cfg, err);
+    if (rc != RBL_OK)
+        return rc;
     rbl_sim *sim = NULL;
-    int rc = rbl_sim_create(&sim, &cfg, err);
+    rc = rbl_sim_create(&sim, &cfg, err);
     if (rc != RBL_OK)
         return rbl_scene_error_at(s, s->at_domain, err);
     rbl_sim_set_max_grains(sim, max_grains);
@@ -516,6 +526,8 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         memcpy(o->log.rows, at, v), at += v;
     o->log.len = v;
     o->log.cap = v + 1;
+    if ((rc = rbl_thermo_log_check(&o->log, path, err)) != RBL_OK)
+        return rc;
     memcpy(&v, at, 8), at += 8;
     o->log.n_walls = v;
     memcpy(unit, at, 8);
@@ -638,6 +650,8 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
         if (rc == RBL_OK)
             rc = read_run_state(s, opt->restart, blob, len, &o, ps, &unit, err);
         free(blob);
+        if (rc == RBL_OK) /* what the digest stands for, inside the checkpoint too */
+            rc = rbl_checkpoint_matches_scene(s, sim, opt->restart, err);
         /* threads as a fresh run takes them (--threads, else the scene's, else all cores, or
          * one per process), not the checkpoint's: the results do not depend on them */
         if (rc == RBL_OK)

@@ -174,6 +174,17 @@ int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err);
 int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
                        double dt, int round_up, uint64_t *out, rbl_error *err);
 
+/* The simulation's configuration the scene makes (run.c): gamma_n from the restitution and
+ * dt: auto resolved, as a fresh run creates it (threads: 0 keeps the scene's). */
+int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *cfg, rbl_error *err);
+/* A simulation of cfg with the scene's materials, walls and their motions, without grains. */
+int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
+                    rbl_error *err);
+/* A checkpoint's simulation holds what its scene makes: the configuration, materials, walls,
+ * meshes and motions the scene digest stands for (restart_check.c; a crafted file that passes
+ * its checksum and the digest but carries other values is refused, naming the first). */
+int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const char *path,
+                                 rbl_error *err);
 /* output.final in dir must not be the scene file or a file the scene reads (run.c). */
 int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
 
@@ -215,6 +226,9 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
 RBL_PRINTF(2, 3)
 int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...);
 int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err);
+/* Rows read from a checkpoint (path) as a run writes them: a header of names, then rows of as
+ * many numbers, each line ended; RBL_EPARSE naming the first that is not. */
+int rbl_thermo_log_check(const rbl_thermo_log *log, const char *path, rbl_error *err);
 void rbl_thermo_log_free(rbl_thermo_log *log);
 
 /* grains_text.c */

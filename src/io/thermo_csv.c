@@ -7,6 +7,7 @@
  * output, so it is never seen half-written. */
 #include "scene_internal.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,4 +104,46 @@ void rbl_thermo_log_free(rbl_thermo_log *log)
 {
     free(log->rows);
     memset(log, 0, sizeof *log);
+}
+
+int rbl_thermo_log_check(const rbl_thermo_log *log, const char *path, rbl_error *err)
+{
+    const char *at = log->rows, *end = log->rows + log->len;
+    if (log->len && (end[-1] != '\n' || memchr(at, '\0', log->len)))
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: thermo rows not "
+                             "whole lines of text", path);
+    size_t fields = 0;
+    for (size_t line = 1; at < end; line++) {
+        const char *eol = memchr(at, '\n', (size_t)(end - at));
+        size_t count = 0;
+        for (const char *f = at; f <= eol; count++) {
+            const char *sep = f;
+            while (sep < eol && *sep != ',')
+                sep++;
+            int ok = sep > f;
+            if (line == 1) /* the header: names */
+                for (const char *c = f; ok && c < sep; c++)
+                    ok = isalnum((unsigned char)*c) || *c == '_';
+            else if (ok) {
+                char *stop = NULL;
+                strtod(f, &stop);
+                ok = stop == sep;
+            }
+            if (!ok)
+                return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: thermo "
+                                     "row %zu, field %zu is not %s: '%.*s'",
+                                     path, line - 1, count + 1,
+                                     line == 1 ? "a column name" : "a number",
+                                     (int)(sep - f < 40 ? sep - f : 40), f);
+            f = sep + 1;
+        }
+        if (line == 1)
+            fields = count;
+        else if (count != fields)
+            return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: thermo row %zu "
+                                 "has %zu fields under a header of %zu",
+                                 path, line - 1, count, fields);
+        at = eol + 1;
+    }
+    return RBL_OK;
 }
