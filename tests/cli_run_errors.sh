@@ -187,6 +187,15 @@ expect bad_clump "bad_clump.yaml:12:[0-9]*: clump: .*bad_clump.txt:6: principal 
 printf 'rubble-clump 1\ndensity 2500\nvolume 1e-9\nmass 2.5e-6\ncentre 0 0 0\nprincipal 1e-12 1e-12 1e-12\naxes\n1 0 0\n0 1 0\n0 0 1\nspheres 90000000\n0 0 0 0.001\n' > many_clump.txt
 scene many_clump 's|    radius: 0.001$|    clump: many_clump.txt|'
 expect many_clump "many_clump.yaml:12:[0-9]*: clump: .*many_clump.txt:11: announces 90000000 spheres, which need at least 8 bytes each, but the file has 12 bytes left"
+# a clump file whose mass is not density x volume (100 times less: the moments 100 times
+# too large, dt 9 times too small) or whose volume is absurd (3e300 m^3) is refused (issue 41)
+EXAMPLES=$(cd "$SCENES/../../examples" && pwd)
+sed 's/^mass \(.*\)$/mass 7.5373437500000012e-07/' "$EXAMPLES/clumps/ellipsoid.txt" > light_clump.txt
+scene light_clump 's|    radius: 0.001$|    clump: light_clump.txt|'
+expect light_clump "light_clump.yaml:12:[0-9]*: clump: .*light_clump.txt:5: mass 7.537343750000001[0-9]e-07 is not density x volume = 7.53734375.*e-05 (0.01 of it)"
+sed 's/^volume .*$/volume 3e300/; s/^mass .*$/mass 7.5e303/' "$EXAMPLES/clumps/ellipsoid.txt" > vast_clump.txt
+scene vast_clump 's|    radius: 0.001$|    clump: vast_clump.txt|'
+expect vast_clump "vast_clump.yaml:12:[0-9]*: clump: .*vast_clump.txt: volume 3e+300 m^3 does not belong to its 20 spheres"
 scene both_kinds 's|    radius: 0.001$|    radius: 0.001\n    clump: bad_clump.txt|'
 expect both_kinds "both_kinds.yaml:11:[0-9]*: a grain source needs 'radius' (spheres) or 'clump'"
 
