@@ -208,10 +208,13 @@ int rbl_sim_check_dt(rbl_sim *sim, rbl_error *err)
 {
     double t_c = rbl_sim_contact_time(sim);
     double dt = sim->cfg.dt;
-    if (dt > t_c / RBL_STEPS_PER_CONTACT_MIN)
+    /* (with a round-off's slack: c: 0.2 is the limit itself, 1 ulp either side) */
+    if (dt > t_c / RBL_STEPS_PER_CONTACT_MIN * (1.0 + 1e-12))
         return rbl_error_set(err, RBL_EINVAL,
                              "dt = %g s is above the stability limit: the shortest contact lasts "
-                             "%g s and needs at least %g steps, so dt <= %g s (dt: auto picks one)",
-                             dt, t_c, RBL_STEPS_PER_CONTACT_MIN, t_c / RBL_STEPS_PER_CONTACT_MIN);
+                             "%g s, %.4g steps, and needs at least %g, so dt <= %g s (dt: auto "
+                             "picks one)",
+                             dt, t_c, t_c / dt, RBL_STEPS_PER_CONTACT_MIN,
+                             t_c / RBL_STEPS_PER_CONTACT_MIN);
     return RBL_OK;
 }

@@ -188,6 +188,9 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
 /* output.final in dir must not be the scene file or a file the scene reads (run.c). */
 int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
 
+/* Values no granular system has (speeds, spins, dt; scene_limits.c), refused at their entry. */
+int rbl_scene_check_limits(const rbl_scene *s, rbl_error *err);
+
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
 

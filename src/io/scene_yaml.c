@@ -165,11 +165,16 @@ static int parse_rolling_cohesion(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_con
             return rbl_yaml_fail(c, rbl_yaml_get(c, h, other), RBL_EPARSE,
                                  "cohesion model %s takes '%s', not '%s'",
                                  cohesion_models[model], needs, other);
-        if (needs && (rc = rbl_yaml_req_number(c, h, needs,
+        if (needs && !rbl_yaml_get(c, h, needs))
+            return rbl_yaml_fail(c, h, RBL_EPARSE, "'cohesion' needs '%s'", needs);
+        /* beyond any material (real ones: 0.01 to 10 J/m^2, 1e3 to 1e7 J/m^3) */
+        if (needs && (rc = rbl_yaml_opt_number(c, h, needs,
                                                model == RBL_COHESION_SJKR
                                                    ? &law->cohesion_energy_density
                                                    : &law->surface_energy,
-                                               0.0, 1, "cohesion")) != RBL_OK)
+                                               0.0, 1,
+                                               model == RBL_COHESION_SJKR ? 1e12 : 1e6)) !=
+                         RBL_OK)
             return rc;
         if (model == RBL_COHESION_JKR && !rbl_yaml_get(c, contact, "normal"))
             return rbl_yaml_fail(c, h, RBL_EPARSE, "cohesion model jkr needs normal: "
@@ -596,7 +601,8 @@ static int parse_self_gravity(rbl_yaml_ctx *c, yaml_node_t *n)
         return rc;
     sg->method = (rbl_gravity_method)method;
     double cells = 0.0, every = 0.0;
-    if ((rc = rbl_yaml_opt_number(c, n, "G", &sg->G, 0.0, 1, INFINITY)) ||
+    /* G in any units a scene may scale to, far from where G m^2 / r^2 overflows */
+    if ((rc = rbl_yaml_opt_number(c, n, "G", &sg->G, 0.0, 1, 1e10)) ||
         (rc = rbl_yaml_opt_number(c, n, "theta", &sg->theta, 0.0, 1, 1.5)) ||
         (rc = rbl_yaml_opt_number(c, n, "cells", &cells, 1.0, 0, 1000.0)) ||
         (rc = rbl_yaml_opt_number(c, n, "lattice", &sg->lattice, 0.0, 1, INFINITY)) ||
@@ -1071,7 +1077,8 @@ int rbl_scene_load(const char *path, rbl_scene **out, rbl_error *err)
             rbl_yaml_ctx c = {s, &doc, err};
             if (!root)
                 rc = rbl_error_set(err, RBL_EPARSE, "%s:1:1: the scene file is empty", path);
-            else if ((rc = parse_root(&c, root)) == RBL_OK)
+            else if ((rc = parse_root(&c, root)) == RBL_OK &&
+                     (rc = rbl_scene_check_limits(s, err)) == RBL_OK)
                 rc = rbl_scene_digest(s, &doc, err);
         }
         yaml_parser_delete(&parser);
