@@ -122,6 +122,27 @@ static void escape(void)
     rbl_sim_destroy(sim);
 }
 
+/* Issue 41: a grain far out (1e4 m, as heavy as 46 m of the cloud's centre of mass is worth)
+ * is what escapes, not the cloud: the centre is measured where the mass is (the weighted
+ * median, then the centre of mass within R), on 1 and 2 threads alike. */
+static void escape_centre_robust(int threads)
+{
+    rbl_sim *sim = cloud(OPEN, threads, 5.0);
+    uint32_t far = dem_grain(sim, 1e4, 0.0, 0.0, 0.0, 0.0, 0.0, 0.05);
+    dem_step(sim, 50);
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    printf("escape centre (%d threads): a grain 1e4 m out among 216 at the origin: %zu grains "
+           "stay, %llu escaped\n", threads, t.grains, (unsigned long long)t.lost);
+    ASSERT_EQ_INT(t.grains, 216);
+    ASSERT_EQ_INT(t.lost, 1);
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    for (size_t k = 0; k < v.n; k++)
+        ASSERT_TRUE(v.id[k] != far);
+    rbl_sim_destroy(sim);
+}
+
 /* Open domain with a flyer: 1 and 2 threads, restarted at step 751, agree bit for bit. */
 static void deterministic(void)
 {
@@ -163,6 +184,8 @@ int main(void)
     same_pairs();
     far_flyers();
     escape();
+    escape_centre_robust(1);
+    escape_centre_robust(2);
     deterministic();
     refused();
     printf("test_dem_open: ok\n");

@@ -26,9 +26,76 @@
  * every array of every grain. */
 #define RBL_SORT_EVERY 1000
 
+/* The mass of the finite grains (not in skip) whose coordinate along axis a is at most x
+ * (exact; over every process). */
+static double mass_below(const rbl_sim *sim, const uint8_t *skip, int a, double x)
+{
+    const rbl_grains *g = &sim->g;
+    rbl_exact_sum s;
+    rbl_exact_clear(&s);
+    for (size_t k = 0; k < g->n; k++)
+        if (!skip[k] && g->pos[3 * k + a] <= x)
+            rbl_exact_add(&s, g->mass[k]);
+    if (sim->peers)
+        sim->peers->sum_exact(sim->peers->ctx, &s, 1);
+    return rbl_exact_value(&s);
+}
+
+/* The centre escape is measured from (issue 41): one that outliers cannot drag. The
+ * mass-weighted median along each axis (half the mass on either side however far the rest
+ * lies; bisection to a thousandth of R), then twice the centre of mass of the grains within R
+ * of it. The centre of mass of all was dragged off the body by one far grain, and every grain
+ * of the body was then removed. Stateless (a restart finds the same centre) and exact over the
+ * processes. */
+static void escape_centre(const rbl_sim *sim, const uint8_t *skip, double mass, double R,
+                          double c[3])
+{
+    const rbl_grains *g = &sim->g;
+    for (int a = 0; a < 3; a++) {
+        double span[2] = {-INFINITY, -INFINITY}; /* the largest coordinate, and -the least */
+        for (size_t k = 0; k < g->n; k++)
+            if (!skip[k]) {
+                span[0] = fmax(span[0], g->pos[3 * k + a]);
+                span[1] = fmax(span[1], -g->pos[3 * k + a]);
+            }
+        if (sim->peers)
+            sim->peers->max(sim->peers->ctx, span, 2);
+        double lo = -span[1], hi = span[0];
+        for (int it = 0; it < 200 && hi - lo > 1e-3 * R; it++) {
+            const double mid = 0.5 * (lo + hi);
+            if (mass_below(sim, skip, a, mid) >= 0.5 * mass)
+                hi = mid;
+            else
+                lo = mid;
+        }
+        c[a] = hi;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        rbl_exact_sum sum[4];
+        for (int a = 0; a < 4; a++)
+            rbl_exact_clear(&sum[a]);
+        for (size_t k = 0; k < g->n; k++) {
+            const double *p = g->pos + 3 * k;
+            double dx = p[0] - c[0], dy = p[1] - c[1], dz = p[2] - c[2];
+            if (skip[k] || !(dx * dx + dy * dy + dz * dz <= R * R))
+                continue;
+            rbl_exact_add(&sum[0], g->mass[k]);
+            for (int a = 0; a < 3; a++)
+                rbl_exact_add(&sum[1 + a], g->mass[k] * p[a]);
+        }
+        if (sim->peers)
+            sim->peers->sum_exact(sim->peers->ctx, sum, 4);
+        const double m = rbl_exact_value(&sum[0]);
+        if (!(m > 0.0))
+            return;
+        for (int a = 0; a < 3; a++)
+            c[a] = rbl_exact_value(&sum[1 + a]) / m;
+    }
+}
+
 /* Open domain: mark the grains that are not finite or, if cfg.escape is set, farther than
- * that from the centre of mass of the finite ones (exact sums: the same centre whatever the
- * grains' order or the processes that hold them). */
+ * that from the body's centre (escape_centre: exact, the same whatever the grains' order or
+ * the processes that hold them). */
 static void mark_escaped(const rbl_sim *sim, uint8_t *gone)
 {
     const rbl_grains *g = &sim->g;
@@ -48,8 +115,7 @@ static void mark_escaped(const rbl_sim *sim, uint8_t *gone)
     if (mass == 0.0)
         return;
     double com[3];
-    for (int a = 0; a < 3; a++)
-        com[a] = rbl_exact_value(&sum[1 + a]) / mass;
+    escape_centre(sim, gone, mass, R, com);
     for (size_t k = 0; k < g->n; k++) {
         const double *p = g->pos + 3 * k;
         double dx = p[0] - com[0], dy = p[1] - com[1], dz = p[2] - com[2];
