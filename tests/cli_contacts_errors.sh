@@ -94,10 +94,29 @@ good_bounds
 printf '2\n1 1 1 1e-200\n2 1 1 0.5\n' > elements.txt
 expect 1 "elements.txt:2: element 1: radius 1e-200 must be > 0 and within \[1e-150, 1e150\]"
 good_elements
-# a screening array that cannot fit: 1e7 x 1e7 x 1e7 cells
+# a screening array that cannot fit: elements at opposite corners of 1e7 x 1e7 x 1e7 cells
 printf '3\n0 0 0\n1e7 1e7 1e7\n' > bounds.txt
-good_elements
+printf '2 0.5\n1 1 1\n9999999 9999999 9999999\n' > elements.txt
 expect 1 "screening needs .* GiB .*use --algorithm nbs" --algorithm screening
+# ... but the cells span the elements, not the bounds: three elements together in bounds of
+# 1e6 x 4e6 x 1e6 (issue 41: 1.9 GiB of empty cells, 9 GB asked for 1e6 x 18e6 x 1e6) take a
+# few cells, with every algorithm
+printf '3\n0 0 0\n1e6 18e6 1e6\n' > bounds.txt
+printf '3 0.5\n10 10 10\n10.9 10 10\n12 10 10\n' > elements.txt
+for a in screening nbs direct sorting tree cgrid brute; do
+    "$RUBBLE" contacts --algorithm $a --bounds bounds.txt --elements elements.txt \
+        --output pairs.txt > report.txt 2> err.txt || {
+        echo "FAIL [$a, 3 elements in vast bounds]: refused"; cat err.txt; failures=$((failures+1)); }
+    # the working memory the algorithm reports, and the process's peak (kernel's count)
+    work=$(sed -n 's/^memory: \([0-9.]*\) \([KMG]*i*B\) working.*/\1 \2/p' report.txt)
+    peak=$(sed -n 's/.*, \([0-9.]*\) \(MiB\|KiB\|GiB\) peak resident.*/\1 \2/p' report.txt)
+    case "$work $peak" in *GiB*) echo "FAIL [$a, 3 elements in vast bounds]: $work, $peak"
+        failures=$((failures+1)) ;; esac
+    grep -q "^pairs: 1$" report.txt || { echo "FAIL [$a]: not the one pair"; failures=$((failures+1)); }
+done
+echo "ok: 3 elements in bounds of 1e6 x 18e6 x 1e6: every algorithm finds its pair in MiB, not GiB"
+good_bounds
+good_elements
 # ... while nbs handles the same sparse domain
 "$RUBBLE" contacts --algorithm nbs > out.txt 2> err.txt && [ "$(cat contacts.txt)" = "2 1" ] \
     || { echo "FAIL: nbs on the sparse domain"; cat err.txt; failures=$((failures+1)); }

@@ -31,7 +31,22 @@ int rbl_grid_init(rbl_grid *g, const rbl_elements *e, rbl_error *err)
 
 int rbl_grid_init_edge(rbl_grid *g, const rbl_elements *e, double edge, rbl_error *err)
 {
-    return rbl_grid_init_box(g, e->dim, e->lo, e->hi, edge, NULL, err);
+    /* the cells span the elements, not the declared bounds (issue 41: three elements in
+       bounds of 1e6 x 4e6 x 1e6 took screening 1.9 GiB of empty cells) */
+    double lo[3], hi[3];
+    for (int a = 0; a < 3; a++)
+        lo[a] = e->hi[a], hi[a] = e->lo[a];
+    for (size_t k = 0; k < e->n; k++)
+        for (int a = 0; a < e->dim; a++) {
+            const double x = e->pos[3 * k + a], r = e->radius[k];
+            lo[a] = fmin(lo[a], x - r), hi[a] = fmax(hi[a], x + r);
+        }
+    for (int a = 0; a < 3; a++) {
+        lo[a] = fmax(lo[a], e->lo[a]), hi[a] = fmin(hi[a], e->hi[a]);
+        if (!(hi[a] > lo[a])) /* no element, or all on one plane: the bounds themselves */
+            lo[a] = e->lo[a], hi[a] = e->hi[a];
+    }
+    return rbl_grid_init_box(g, e->dim, lo, hi, edge, NULL, err);
 }
 
 int rbl_grid_init_box(rbl_grid *g, int dim, const double lo[3], const double hi[3], double edge,
