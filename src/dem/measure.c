@@ -69,26 +69,72 @@ double rbl_sim_body_radius(const rbl_sim *sim)
 typedef void (*contact_fn)(void *user, size_t own, size_t i, size_t j, const double f[3],
                            const double d[3], double l1, double l2);
 
-static void each_pair_contact(const rbl_sim *sim, contact_fn fn, void *user)
+/* Touching pair q (continue: its centres coincide, no direction). */
+static void pair_contact(const rbl_sim *sim, size_t q, contact_fn fn, void *user)
 {
     const rbl_grains *g = &sim->g;
     const rbl_pair_list *p = &sim->pairs;
-    for (size_t q = 0; q < p->n; q++) {
-        if (!p->touch[q])
-            continue;
-        const size_t i = p->i[q], j = p->j[q];
-        double d[3], sh[3] = {0, 0, 0};
-        if (p->image[q] != RBL_IMAGE_NONE)
-            rbl_image_shift(sim->box, p->image[q], sh);
-        for (int a = 0; a < 3; a++)
-            d[a] = g->pos[3 * i + a] - g->pos[3 * j + a] - sh[a];
-        const double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        if (!(dist > 0.0))
-            continue;
-        const double ri = g->radius[i], rj = g->radius[j];
-        const double l1 = 0.5 * (ri * ri - rj * rj + dist * dist) / dist;
-        fn(user, g->n, i, j, p->out + RBL_PAIR_OUT * p->jpos[q], d, l1, dist - l1);
+    const size_t i = p->i[q], j = p->j[q];
+    double d[3], sh[3] = {0, 0, 0};
+    if (p->image[q] != RBL_IMAGE_NONE)
+        rbl_image_shift(sim->box, p->image[q], sh);
+    for (int a = 0; a < 3; a++)
+        d[a] = g->pos[3 * i + a] - g->pos[3 * j + a] - sh[a];
+    const double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (!(dist > 0.0))
+        return;
+    const double ri = g->radius[i], rj = g->radius[j];
+    const double l1 = 0.5 * (ri * ri - rj * rj + dist * dist) / dist;
+    fn(user, g->n, i, j, p->out + RBL_PAIR_OUT * p->jpos[q], d, l1, dist - l1);
+}
+
+/* In the pair list's order: for sums that do not depend on it (exact ones). */
+static void each_pair_contact(const rbl_sim *sim, contact_fn fn, void *user)
+{
+    const rbl_pair_list *p = &sim->pairs;
+    for (size_t q = 0; q < p->n; q++)
+        if (p->touch[q])
+            pair_contact(sim, q, fn, user);
+}
+
+typedef struct keyed_pair {
+    uint64_t key; /* lower id, higher id */
+    size_t q;
+} keyed_pair;
+
+static int by_key(const void *a, const void *b)
+{
+    const uint64_t x = ((const keyed_pair *)a)->key, y = ((const keyed_pair *)b)->key;
+    return (x > y) - (x < y);
+}
+
+/* In the order of the pairs' ids, whatever the grains' order in memory (which follows the
+ * thread count): a grain's sums of doubles over its contacts then have the same bits on any
+ * number of threads (issue 41: frames' stress differed in the last bits). Out of memory for
+ * the order: the list's (the same values to round-off). */
+static void each_pair_contact_by_id(const rbl_sim *sim, contact_fn fn, void *user)
+{
+    const rbl_pair_list *p = &sim->pairs;
+    const uint32_t *id = sim->g.id;
+    size_t n = 0;
+    for (size_t q = 0; q < p->n; q++)
+        n += p->touch[q] != 0;
+    keyed_pair *order = malloc((n ? n : 1) * sizeof *order);
+    if (!order) {
+        each_pair_contact(sim, fn, user);
+        return;
     }
+    n = 0;
+    for (size_t q = 0; q < p->n; q++)
+        if (p->touch[q]) {
+            const uint64_t a = id[p->i[q]], b = id[p->j[q]];
+            order[n].key = a < b ? a << 32 | b : b << 32 | a;
+            order[n++].q = q;
+        }
+    qsort(order, n, sizeof *order, by_key);
+    for (size_t k = 0; k < n; k++)
+        pair_contact(sim, order[k].q, fn, user);
+    free(order);
 }
 
 static void add_stress(void *user, size_t own, size_t i, size_t j, const double f[3],
@@ -111,7 +157,7 @@ int rbl_sim_grain_stress(const rbl_sim *sim, double *stress, rbl_error *err)
     (void)err;
     const rbl_grains *g = &sim->g;
     memset(stress, 0, 9 * g->n * sizeof *stress);
-    each_pair_contact(sim, add_stress, stress);
+    each_pair_contact_by_id(sim, add_stress, stress);
     const rbl_wall_list *w = &sim->wpairs;
     for (size_t q = 0; q < w->n; q++) {
         rbl_contact_geom geo;
@@ -147,7 +193,7 @@ void rbl_sim_contact_forces(const rbl_sim *sim, double *net)
 {
     const rbl_grains *g = &sim->g;
     memset(net, 0, 3 * g->n * sizeof *net);
-    each_pair_contact(sim, add_net_force, net);
+    each_pair_contact_by_id(sim, add_net_force, net);
     const rbl_wall_list *w = &sim->wpairs;
     for (size_t q = 0; q < w->n; q++)
         if (w->touch[q])

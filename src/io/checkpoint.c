@@ -112,7 +112,11 @@ static double get_f64(buf *b)
 
 static void save_state(buf *b, const rbl_sim *sim)
 {
-    const rbl_sim_config *c = &sim->cfg;
+    /* the thread count is the run's, not the state's (a restart takes its own): written as 0
+     * (all cores), so the same state is the same bytes on any number of threads */
+    rbl_sim_config unthreaded = sim->cfg;
+    unthreaded.threads = 0;
+    const rbl_sim_config *c = &unthreaded;
 #define PUT_D(f) put_f64(b, c->f);
 #define PUT_I(f) put_u64(b, (uint64_t)(int64_t)c->f);
     CFG_DOUBLES(PUT_D)

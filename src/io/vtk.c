@@ -5,6 +5,7 @@
  * clumps and iso-surfaces; and the .pvd collection that makes frames a time series. Written atomically
  * (temporary name + rename). */
 #include "scene_internal.h"
+#include "../dem/dem_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,21 +103,26 @@ int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_err
     return rbl_atomic_commit(&af, err);
 }
 
-/* The grains' point arrays of a frame (a view, the contact force's magnitude and the stress
- * per grain; NULL data where only the names and types are wanted: the .pvtp). */
+/* The grains' point arrays of a frame, in the grains' id order (frame_grains; NULL data
+ * where only the names and types are wanted: the .pvtp). */
 #define GRAIN_ARRAYS 8
-static void grain_arrays(const rbl_grains_view *v, const double *fmag, const double *stress,
-                         rbl_vtp_array out[GRAIN_ARRAYS])
+typedef struct frame_grains {
+    double *pos, *radius, *vel, *omega, *fmag, *stress;
+    uint32_t *id, *contacts;
+    int64_t *clump;
+} frame_grains;
+
+static void grain_arrays(const frame_grains *v, rbl_vtp_array out[GRAIN_ARRAYS])
 {
     const rbl_vtp_array arrays[GRAIN_ARRAYS] = {
         {"Float64", "radius", 1, 8, v ? v->radius : NULL},
         {"Float64", "velocity", 3, 8, v ? v->vel : NULL},
         {"Float64", "angular_velocity", 3, 8, v ? v->omega : NULL},
         {"UInt32", "id", 1, 4, v ? v->id : NULL},
-        {"Float64", "contact_force", 1, 8, fmag},
+        {"Float64", "contact_force", 1, 8, v ? v->fmag : NULL},
         {"UInt32", "contacts", 1, 4, v ? v->contacts : NULL},
-        {"Int32", "clump", 1, 4, v ? v->body : NULL},
-        {"Float64", "stress", 9, 8, stress},
+        {"Int64", "clump", 1, 8, v ? v->clump : NULL},
+        {"Float64", "stress", 9, 8, v ? v->stress : NULL},
     };
     memcpy(out, arrays, sizeof arrays);
 }
@@ -128,7 +134,7 @@ int rbl_pvtp_write(const char *path, char *const *pieces, int n, rbl_error *err)
     if (rc != RBL_OK)
         return rc;
     rbl_vtp_array arrays[GRAIN_ARRAYS];
-    grain_arrays(NULL, NULL, NULL, arrays);
+    grain_arrays(NULL, arrays);
     FILE *f = af.file;
     fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PPolyData\" version=\"1.0\" "
                "byte_order=\"" RBL_VTK_ORDER "\" header_type=\"UInt64\">\n"
@@ -144,35 +150,66 @@ int rbl_pvtp_write(const char *path, char *const *pieces, int n, rbl_error *err)
     return rbl_atomic_commit(&af, err);
 }
 
+typedef struct by_id {
+    uint32_t id;
+    uint32_t k;
+} by_id;
+
+static int id_order(const void *a, const void *b)
+{
+    const uint32_t x = ((const by_id *)a)->id, y = ((const by_id *)b)->id;
+    return (x > y) - (x < y);
+}
+
+/* Grains in id order whatever their order in memory (it follows the thread count): the same
+ * bytes on any number of threads (issue 41). A clump is named by its first sphere's id, the
+ * same on every process (its index was each process's own). */
 int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
 {
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
-    size_t n = v.n;
-    double *fmag = malloc((n ? n : 1) * sizeof *fmag);
-    double *stress = malloc((n ? 9 * n : 1) * sizeof *stress);
-    double *net = malloc((n ? 3 * n : 1) * sizeof *net);
-    if (!fmag || !stress || !net) {
-        free(fmag), free(stress), free(net);
-        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    const size_t n = v.n, m = n ? n : 1;
+    frame_grains fg = {malloc(3 * m * sizeof(double)), malloc(m * sizeof(double)),
+                       malloc(3 * m * sizeof(double)), malloc(3 * m * sizeof(double)),
+                       malloc(m * sizeof(double)), malloc(9 * m * sizeof(double)),
+                       malloc(m * sizeof(uint32_t)), malloc(m * sizeof(uint32_t)),
+                       malloc(m * sizeof(int64_t))};
+    double *stress = malloc(9 * m * sizeof *stress), *net = malloc(3 * m * sizeof *net);
+    by_id *order = malloc(m * sizeof *order);
+    int rc = fg.pos && fg.radius && fg.vel && fg.omega && fg.fmag && fg.stress && fg.id &&
+                     fg.contacts && fg.clump && stress && net && order
+                 ? RBL_OK
+                 : rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    if (rc == RBL_OK)
+        rc = rbl_sim_grain_stress(sim, stress, err);
+    if (rc == RBL_OK) {
+        rbl_sim_contact_forces(sim, net); /* contacts only: no gravity, uniform or self */
+        for (size_t k = 0; k < n; k++)
+            order[k].id = v.id[k], order[k].k = (uint32_t)k;
+        qsort(order, n, sizeof *order, id_order);
+        const rbl_bodies *b = &sim->bodies;
+        for (size_t o = 0; o < n; o++) {
+            const size_t k = order[o].k;
+            const double *f = net + 3 * k;
+            memcpy(fg.pos + 3 * o, v.pos + 3 * k, 3 * sizeof(double));
+            memcpy(fg.vel + 3 * o, v.vel + 3 * k, 3 * sizeof(double));
+            memcpy(fg.omega + 3 * o, v.omega + 3 * k, 3 * sizeof(double));
+            memcpy(fg.stress + 9 * o, stress + 9 * k, 9 * sizeof(double));
+            fg.radius[o] = v.radius[k];
+            fg.id[o] = v.id[k];
+            fg.contacts[o] = v.contacts[k];
+            fg.fmag[o] = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+            fg.clump[o] = v.body[k] >= 0 ? (int64_t)b->member_id[b->start[v.body[k]]] : -1;
+        }
+        rbl_vtp_array arrays[GRAIN_ARRAYS];
+        grain_arrays(&fg, arrays);
+        rbl_vtp_polydata pd = {.n_points = n, .points = fg.pos, .arrays = arrays,
+                               .n_arrays = GRAIN_ARRAYS};
+        rc = rbl_vtp_polydata_write(path, &pd, err);
     }
-    int rc = rbl_sim_grain_stress(sim, stress, err);
-    if (rc != RBL_OK) {
-        free(fmag), free(stress), free(net);
-        return rc;
-    }
-    rbl_sim_contact_forces(sim, net); /* contacts only: no gravity, uniform or self */
-    for (size_t k = 0; k < n; k++) {
-        const double *f = net + 3 * k;
-        fmag[k] = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-    }
-    free(net);
-    rbl_vtp_array arrays[GRAIN_ARRAYS];
-    grain_arrays(&v, fmag, stress, arrays);
-    rbl_vtp_polydata pd = {.n_points = n, .points = v.pos, .arrays = arrays,
-                           .n_arrays = GRAIN_ARRAYS};
-    rc = rbl_vtp_polydata_write(path, &pd, err);
-    free(fmag), free(stress);
+    free(fg.pos), free(fg.radius), free(fg.vel), free(fg.omega), free(fg.fmag);
+    free(fg.stress), free(fg.id), free(fg.contacts), free(fg.clump);
+    free(stress), free(net), free(order);
     return rc;
 }
 
