@@ -119,8 +119,11 @@ int cmd_run(int argc, char **argv)
     }
     rbl_error err = {0};
     rbl_scene *scene = NULL;
-    if (rbl_scene_load(scene_path, &scene, &err) != RBL_OK)
+    /* over several processes each loads the scene: one that fails stops them all (mpirun) */
+    if (rbl_parallel_agree(rbl_scene_load(scene_path, &scene, &err), &err) != RBL_OK) {
+        rbl_scene_free(scene);
         return cli_fail("run", EXIT_INPUT, "%s", err.message);
+    }
     rbl_run_options opt;
     memset(&opt, 0, sizeof opt);
     opt.output_dir = output;

@@ -775,6 +775,11 @@ RBL_API int rbl_launched_ranks(int *rank);
  * that no rank exits before rank 0 has said why a run stopped. No-ops without MPI. */
 RBL_API int rbl_parallel_begin(void);
 RBL_API void rbl_parallel_end(void);
+/* Between them, on every process: an error on any one an error on all, with the first failing
+ * process's code and message (rc itself without MPI or with one process). A process that
+ * fails alone before the run (its scene's STL missing, its memory short) would otherwise leave
+ * the others waiting for it in the run's first collective call. */
+RBL_API int rbl_parallel_agree(int rc, rbl_error *err);
 
 RBL_API int rbl_scene_run(const rbl_scene *scene, const rbl_run_options *options,
                           rbl_run_report *report, rbl_error *err);

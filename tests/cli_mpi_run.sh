@@ -261,3 +261,23 @@ wait "$job" && fail "killed: mpirun exited 0"
 pgrep -f "^[^ ]*rubble run .*--output killed" > /dev/null && fail "killed: processes remain"
 grep -q 'exited on signal 9' killed.txt || { cat killed.txt; fail "killed: no message"; }
 echo "ok: one of 3 processes killed mid-run: the job stopped, $(grep -m1 'exited on signal 9' killed.txt | cut -c1-120)"
+
+# a failure on one process only before the run (issue 41: its STL missing, as on a node whose
+# disk lacks it; the others waited for it for ever): every process stops within seconds, and
+# rank 0 says why
+mkdir -p lone/a lone/b
+cp "$EXAMPLES/hopper.yaml" lone/a/hopper.yaml
+cp lone/a/hopper.yaml lone/b/hopper.yaml
+cp "$EXAMPLES/hopper.stl" lone/a/hopper.stl # b has none
+cat > lone/run.sh <<SH
+#!/bin/sh
+cd "$work/lone/\$([ "\$OMPI_COMM_WORLD_RANK" = 1 ] && echo b || echo a)" || exit 9
+exec "$RUBBLE" run hopper.yaml --steps 100 --output out --quiet
+SH
+chmod +x lone/run.sh
+timeout 60 "$MPIEXEC" --allow-run-as-root --oversubscribe -np 3 lone/run.sh > lone.txt 2>&1
+status=$?
+[ "$status" -ne 124 ] || fail "one process without its STL: the job hung (killed after 60 s)"
+[ "$status" -ne 0 ] || fail "one process without its STL: exit 0"
+grep -q "hopper.stl: cannot open" lone.txt || { cat lone.txt; fail "no message naming the STL"; }
+echo "ok: one of 3 processes without its STL: the job stopped (exit $status) saying $(grep -m1 'cannot open' lone.txt | cut -c1-100)"

@@ -35,6 +35,21 @@ void rbl_parallel_end(void)
         MPI_Finalize();
 }
 
+int rbl_parallel_agree(int rc, rbl_error *err)
+{
+    int ready = 0, done = 0, size = 1;
+    MPI_Initialized(&ready);
+    MPI_Finalized(&done);
+    if (ready && !done)
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size <= 1)
+        return rc;
+    rbl_comm c = {.comm = MPI_COMM_WORLD, .size = size};
+    MPI_Comm_rank(MPI_COMM_WORLD, &c.rank);
+    rbl_error none = {0};
+    return rbl_comm_agree(&c, rc, err ? err : &none);
+}
+
 int rbl_comm_create(rbl_comm **out, rbl_error *err)
 {
     int ready = 0;

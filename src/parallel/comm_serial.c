@@ -17,6 +17,11 @@ int rbl_comm_create(rbl_comm **out, rbl_error *err)
 void rbl_comm_free(rbl_comm *c) { free(c); }
 int rbl_parallel_begin(void) { return RBL_OK; }
 void rbl_parallel_end(void) {}
+int rbl_parallel_agree(int rc, rbl_error *err)
+{
+    (void)err;
+    return rc;
+}
 int rbl_comm_rank(const rbl_comm *c) { return (void)c, 0; }
 int rbl_comm_size(const rbl_comm *c) { return (void)c, 1; }
 double rbl_comm_sum(rbl_comm *c, double v) { return (void)c, v; }
