@@ -14,6 +14,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The slope (sine of the angle) below which a neighbouring facet counts as the same plane:
+ * 1e-3 rad (0.06 degrees), a hundred times what 6-digit corners make on a facet a thousandth
+ * of the mesh's size, and far below any crease a mesh is drawn with on purpose. */
+#define RBL_MESH_FLAT_SLOPE 1e-3
+
 static double dot3(const double a[3], const double b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -91,9 +96,12 @@ static int covered(const rbl_mesh *m, const rbl_mesh_touch *c, const rbl_mesh_to
             return 1; /* the same edge or corner, seen from another triangle */
         /* a point not above the tangent plane of a nearer contact: the surface there is flat
            (a patch of coplanar triangles: one contact, as on a plane) or turns away from the
-           sphere; only where it turns towards it (a crease, a groove) is there a second */
+           sphere; only where it turns towards it (a crease, a groove) is there a second.
+           "Above" by more than RBL_MESH_FLAT_SLOPE of the way to it: the corners of a flat
+           patch as an STL holds them (float32, or 6 digits) tilt its facets against each other
+           by up to 1e-5 or so, which must not make a second contact (issue 41) */
         double dq[3] = {c->q[0] - kept[j].q[0], c->q[1] - kept[j].q[1], c->q[2] - kept[j].q[2]};
-        if (dot3(kept[j].n, dq) <= 1e-9 * reach)
+        if (dot3(kept[j].n, dq) <= RBL_MESH_FLAT_SLOPE * sqrt(dot3(dq, dq)) + 1e-9 * reach)
             return 1;
     }
     return 0;
