@@ -354,12 +354,10 @@ static void sum_at_centre(rbl_sim *sim, size_t k)
     }
 }
 
-/* Members of body k from its state: positions (unless vel only), velocities, spins. With
- * positions, *moved is set when a member's step went beyond the health check's share of its
- * radius. */
+/* Members of body k from its state: positions (unless vel only), velocities, spins. */
 static double place_members(rbl_sim *sim, size_t k, const double V[3], const double L[3],
                             double *vel_dst, double *omega_dst, int positions,
-                            rbl_packed_grain *pk, int *moved)
+                            rbl_packed_grain *pk)
 {
     rbl_bodies *b = &sim->bodies;
     rbl_grains *g = &sim->g;
@@ -379,9 +377,6 @@ static double place_members(rbl_sim *sim, size_t k, const double V[3], const dou
         o[0] = w[0], o[1] = w[1], o[2] = w[2];
         if (!positions)
             continue;
-        const double reach = sim->health.opt.move * g->radius[i];
-        if ((v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * sim->cfg.dt * sim->cfg.dt > reach * reach)
-            *moved = 1;
         double *x = g->pos + 3 * i, d2 = 0;
         for (int a = 0; a < 3; a++)
             x[a] = X[a] + r[a];
@@ -404,9 +399,7 @@ double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain 
     const double dt = sim->cfg.dt, h = 0.5 * dt;
     const long n = (long)b->n;
     double worst = 0;
-    int moved = 0;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : worst) \
-    reduction(| : moved)
+#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : worst)
     for (long k = 0; k < n; k++) {
         sum_at_centre(sim, (size_t)k);
         double *V = b->vel + 3 * k, *L = b->angmom + 3 * k, *X = b->pos + 3 * k;
@@ -429,12 +422,10 @@ double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain 
             rbl_exact_add(&sim->health.energy_in, jump);
         }
         rbl_free_rotation(b->quat + 4 * k, b->moment + 3 * k, L, dt);
-        double d2 = place_members(sim, (size_t)k, V, L, sim->g.vel, sim->g.omega, 1, pk, &moved);
+        double d2 = place_members(sim, (size_t)k, V, L, sim->g.vel, sim->g.omega, 1, pk);
         if (!(d2 <= worst))
             worst = d2 == d2 ? d2 : INFINITY;
     }
-    if (moved)
-        sim->health.move_tripped = 1;
     return worst;
 }
 
@@ -455,7 +446,7 @@ void rbl_bodies_half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, int 
             memcpy(b->vel + 3 * k, V, sizeof V);
             memcpy(b->angmom + 3 * k, L, sizeof L);
         }
-        place_members(sim, (size_t)k, V, L, vel_dst, omega_dst, 0, NULL, NULL);
+        place_members(sim, (size_t)k, V, L, vel_dst, omega_dst, 0, NULL);
     }
 }
 

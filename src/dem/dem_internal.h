@@ -258,7 +258,8 @@ typedef struct rbl_health_state {
     rbl_health_options opt;
     rbl_health peak;          /* energy_in unused: see energy_in below */
     rbl_exact_sum energy_in;  /* this process's share */
-    int move_tripped;         /* the last drift moved a grain beyond opt.move */
+    double prev_disp2;        /* max_disp2 after the step before (0 after a build; at first
+                                 and after a restart infinite: unknown) */
     rbl_energy_watch energy;
 } rbl_health_state;
 
@@ -485,14 +486,6 @@ static inline void rbl_overlap_peak_take(rbl_overlap_peak *peak, double ratio, u
 rbl_overlap_peak rbl_health_overlap_start(const rbl_sim *sim);
 /* A thread's deepest overlap of the force evaluation of step `step`, merged into the run's. */
 void rbl_health_overlap_merge(rbl_sim *sim, const rbl_overlap_peak *p, uint64_t step);
-/* A step of one grain longer than move r_min shows in the displacement since the last build
- * (max_disp2) as more than move r_min - skin / 2 (the step before left it within half the skin,
- * or a build would have followed): unless that bound is 0 or less, the drift need not test each
- * grain, and rbl_health_after_drift looks at them only when max_disp2 passes it. */
-static inline int rbl_health_moves_unseen(const rbl_sim *sim)
-{
-    return !(sim->health.opt.move * sim->radius_min > 0.5 * sim->skin);
-}
 /* After the drift of step sim->step + 1: RBL_EUNSTABLE when a grain moved beyond opt.move or
  * the last force evaluation's overlap went beyond opt.overlap (the message names them). */
 int rbl_health_after_drift(rbl_sim *sim, rbl_error *err);

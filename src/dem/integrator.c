@@ -40,13 +40,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
      * instead of 12 with the cores near). */
     const uint8_t *across = pk && pairs->records_across ? pairs->read_across : NULL;
     double worst = 0.0;
-    /* the health check's tunnelling sign, a step |v| dt beyond move r, as |v|^2 dt^2 / move^2
-       > r^2, here only where the displacement since the last build cannot tell it
-       (rbl_health_moves_unseen: polydisperse grains under a wide skin) */
-    const int check_moves = !sim->health.opt.off && rbl_health_moves_unseen(sim);
-    const double move2 = dt * dt / (sim->health.opt.move * sim->health.opt.move);
-    int moved = 0;
-#pragma omp parallel num_threads(sim->threads) reduction(max : worst) reduction(| : moved)
+#pragma omp parallel num_threads(sim->threads) reduction(max : worst)
     {
         size_t begin, end;
         rbl_sweep_range(sim, g->n, &begin, &end);
@@ -87,10 +81,6 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
             }
             for (int a = 0; a < 3; a++)
                 v[a] = vk[a], w[a] = wk[a], x[a] = xk[a];
-            if (check_moves) {
-                const double rk = g->radius[k];
-                moved |= (vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2]) * move2 > rk * rk;
-            }
             if (pk && rbl_grain_listed(pairs, (size_t)k)) {
                 if (stream || (across && across[k]))
                     rbl_pack_grain_stream(pk + k, xk, g->radius[k], vk, g->mass[k]);
@@ -110,7 +100,6 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
             worst = d2;
     }
     sim->max_disp2 = worst;
-    sim->health.move_tripped |= moved;
     sim->packed_fresh = pk != NULL;
     if (pk)
         sim->packed_omega = g->omega; /* the half-step spins, stored above */

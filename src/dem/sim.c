@@ -83,6 +83,7 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
     const rbl_health_options health = {0}; /* the defaults */
     rbl_sim_set_health(sim, &health, NULL);
     sim->health.peak.peak_overlap_ids[0] = sim->health.peak.peak_overlap_ids[1] = UINT32_MAX;
+    sim->health.prev_disp2 = INFINITY; /* unknown: the first step looks at every grain */
     *out = sim;
     return RBL_OK;
 }
@@ -426,11 +427,13 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         /* walls where the forces are evaluated; a grain and a wall may approach each other by
            the skin between builds (a grain moves at most half of it) */
         rbl_walls_step(sim, (double)(sim->step + 1) * sim->cfg.dt);
+        sim->health.prev_disp2 = sim->max_disp2; /* this step's, for the next one's */
         if (fresh || 4.0 * sim->max_disp2 > sim->skin * sim->skin ||
             (sim->walls_moving && sqrt(sim->max_disp2) + rbl_walls_moved(sim) > sim->skin)) {
             rc = rbl_neighbor_build(sim, err);
             if (rc != RBL_OK)
                 return rc;
+            sim->health.prev_disp2 = 0.0; /* from the new build's positions */
         }
         double t2 = rbl_now();
         if (sync)
