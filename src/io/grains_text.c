@@ -58,18 +58,26 @@ static int by_id(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+uint64_t *rbl_grains_id_order(const rbl_grains_view *v)
+{
+    uint64_t *order = malloc((v->n ? v->n : 1) * sizeof *order);
+    if (!order)
+        return NULL;
+    for (size_t k = 0; k < v->n; k++)
+        order[k] = (uint64_t)v->id[k] << 32 | (uint64_t)k;
+    qsort(order, v->n, sizeof *order, by_id);
+    return order;
+}
+
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err)
 {
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
     /* in id order: the same file whatever the grains' order in memory (the reordering by
        cell, the processes a run was spread over) */
-    uint64_t *order = malloc((v.n ? v.n : 1) * sizeof *order);
+    uint64_t *order = rbl_grains_id_order(&v);
     if (!order)
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu grains", path, v.n);
-    for (size_t k = 0; k < v.n; k++)
-        order[k] = (uint64_t)v.id[k] << 32 | (uint64_t)k;
-    qsort(order, v.n, sizeof *order, by_id);
     rbl_atomic_file af;
     int rc = rbl_atomic_open(&af, path, err);
     if (rc != RBL_OK) {

@@ -150,17 +150,6 @@ int rbl_pvtp_write(const char *path, char *const *pieces, int n, rbl_error *err)
     return rbl_atomic_commit(&af, err);
 }
 
-typedef struct by_id {
-    uint32_t id;
-    uint32_t k;
-} by_id;
-
-static int id_order(const void *a, const void *b)
-{
-    const uint32_t x = ((const by_id *)a)->id, y = ((const by_id *)b)->id;
-    return (x > y) - (x < y);
-}
-
 /* Grains in id order whatever their order in memory (it follows the thread count): the same
  * bytes on any number of threads (issue 41). A clump is named by its first sphere's id, the
  * same on every process (its index was each process's own). */
@@ -175,7 +164,7 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
                        malloc(m * sizeof(uint32_t)), malloc(m * sizeof(uint32_t)),
                        malloc(m * sizeof(int64_t))};
     double *stress = malloc(9 * m * sizeof *stress), *net = malloc(3 * m * sizeof *net);
-    by_id *order = malloc(m * sizeof *order);
+    uint64_t *order = rbl_grains_id_order(&v);
     int rc = fg.pos && fg.radius && fg.vel && fg.omega && fg.fmag && fg.stress && fg.id &&
                      fg.contacts && fg.clump && stress && net && order
                  ? RBL_OK
@@ -184,12 +173,9 @@ int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err)
         rc = rbl_sim_grain_stress(sim, stress, err);
     if (rc == RBL_OK) {
         rbl_sim_contact_forces(sim, net); /* contacts only: no gravity, uniform or self */
-        for (size_t k = 0; k < n; k++)
-            order[k].id = v.id[k], order[k].k = (uint32_t)k;
-        qsort(order, n, sizeof *order, id_order);
         const rbl_bodies *b = &sim->bodies;
         for (size_t o = 0; o < n; o++) {
-            const size_t k = order[o].k;
+            const size_t k = (size_t)(order[o] & UINT32_MAX);
             const double *f = net + 3 * k;
             memcpy(fg.pos + 3 * o, v.pos + 3 * k, 3 * sizeof(double));
             memcpy(fg.vel + 3 * o, v.vel + 3 * k, 3 * sizeof(double));
