@@ -97,6 +97,18 @@ static void far_flyers(void)
     rbl_sim_destroy(sim);
 }
 
+/* The cloud's 216 grains are left, and grain `gone` is what was removed; sim destroyed. */
+static void only_one_gone(rbl_sim *sim, const rbl_thermo *t, uint32_t gone)
+{
+    ASSERT_EQ_INT(t->grains, 216);
+    ASSERT_EQ_INT(t->lost, 1);
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    for (size_t k = 0; k < v.n; k++)
+        ASSERT_TRUE(v.id[k] != gone);
+    rbl_sim_destroy(sim);
+}
+
 /* A grain launched out of the cloud is removed beyond the escape distance, and counted. */
 static void escape(void)
 {
@@ -113,13 +125,7 @@ static void escape(void)
     rbl_sim_thermo(sim, &t);
     printf("escape: the grain launched at 100 m/s is gone beyond 5 m (%zu grains, %llu lost)\n",
            t.grains, (unsigned long long)t.lost);
-    ASSERT_EQ_INT(t.grains, 216);
-    ASSERT_EQ_INT(t.lost, 1);
-    rbl_grains_view v;
-    rbl_sim_grains(sim, &v);
-    for (size_t k = 0; k < v.n; k++)
-        ASSERT_TRUE(v.id[k] != id);
-    rbl_sim_destroy(sim);
+    only_one_gone(sim, &t, id);
 }
 
 /* Issue 41: a grain far out (1e4 m, as heavy as 46 m of the cloud's centre of mass is worth)
@@ -134,13 +140,7 @@ static void escape_centre_robust(int threads)
     rbl_sim_thermo(sim, &t);
     printf("escape centre (%d threads): a grain 1e4 m out among 216 at the origin: %zu grains "
            "stay, %llu escaped\n", threads, t.grains, (unsigned long long)t.lost);
-    ASSERT_EQ_INT(t.grains, 216);
-    ASSERT_EQ_INT(t.lost, 1);
-    rbl_grains_view v;
-    rbl_sim_grains(sim, &v);
-    for (size_t k = 0; k < v.n; k++)
-        ASSERT_TRUE(v.id[k] != far);
-    rbl_sim_destroy(sim);
+    only_one_gone(sim, &t, far);
 }
 
 /* Open domain with a flyer: 1 and 2 threads, restarted at step 751, agree bit for bit. */

@@ -135,7 +135,7 @@ int main(void)
     snprintf(ckpt, sizeof ckpt, "%s/first/checkpoint_000000232.bin", dir);
     ASSERT_TRUE(access(ckpt, R_OK) == 0);
     ASSERT_OK(run(s, "again", ckpt, &err)); /* as written: restarts */
-    refused(s, ckpt, double_kn, "the checkpoint's kn is 4000 where its scene makes 2000");
+    refused(s, ckpt, double_kn, "the checkpoint's law.kn is 4000 where its scene makes 2000");
     refused(s, ckpt, flip_gravity, "the checkpoint's gravity[2] is 9.81");
     refused(s, ckpt, move_wall, "the checkpoint's wall 1's offset is");
     refused(s, ckpt, word_in_row, "thermo row 1, field 3 is not a number: 'x");

@@ -79,18 +79,6 @@ static double get_f64(buf *b)
     return v;
 }
 
-/* The configuration, field by field: doubles, then integers. */
-#define CFG_DOUBLES(X)                                                                         \
-    X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
-    X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
-    X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
-    X(self_gravity.lattice) X(escape) X(law.rolling_friction) X(law.cohesion_energy_density) \
-    X(law.surface_energy)
-#define CFG_INTS(X)                                                                            \
-    X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
-    X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
-    X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)
-
 /* A wall's motion (rbl_wall_motion, its axes unit as set), then the state it carries: a
  * servo's travel and speed, and the pose at the last neighbour build (which times the next). */
 #define MOTION_DOUBLES(X)                                                                      \

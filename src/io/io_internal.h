@@ -113,6 +113,19 @@ int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t ve
                               const void *payload, size_t len, rbl_error *err);
 int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
                              void **payload, size_t *payload_len, rbl_error *err);
+/* The configuration a checkpoint holds, field by field: doubles, then integers (checkpoint.c
+ * writes them, restart_check.c compares them with the scene's). */
+#define CFG_DOUBLES(X)                                                                         \
+    X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
+    X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
+    X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
+    X(self_gravity.lattice) X(escape) X(law.rolling_friction) X(law.cohesion_energy_density) \
+    X(law.surface_energy)
+#define CFG_INTS(X)                                                                            \
+    X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
+    X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
+    X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)
+
 /* Grains: the simulation plus an opaque block of the caller's run state. */
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
                          size_t extra_len, rbl_error *err);
