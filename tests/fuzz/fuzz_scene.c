@@ -1,5 +1,6 @@
 /* fuzz_scene.c — a scene file: loaded, and if accepted, built and run for a few steps on one
- * thread with at most 500 grains, writing its outputs into a folder removed afterwards. */
+ * thread with at most 500 grains, writing its outputs into a folder checked (fuzz_util.h's
+ * oracles) and removed afterwards. */
 #include "fuzz_util.h"
 #include "rubble.h"
 
@@ -21,6 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rbl_run_report rep;
     rbl_scene_run(scene, &opt, &rep, &err);
     rbl_scene_free(scene);
+    fuzz_check_outputs(out);
     fuzz_remove_dir(out);
     return 0;
 }

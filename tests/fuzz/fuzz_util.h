@@ -46,6 +46,67 @@ static inline void fuzz_split(const uint8_t *data, size_t n, size_t *first, size
     *second_at = nul ? *first + 1 : n;
 }
 
+/* The whole of a small file into buf (NUL-ended; NULL if it cannot be read or is larger). */
+static inline char *fuzz_slurp(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t n = fread(buf, 1, size - 1, f);
+    int more = fgetc(f) != EOF;
+    fclose(f);
+    if (more)
+        return NULL;
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Oracles beyond the sanitizers on what a run left in its output folder (issue 41), whatever
+ * it ended with: thermo.csv's rows each have its header's field count, and every frame a .pvd
+ * lists is there and whole (it ends its VTK document). A violation aborts: a finding. */
+static inline void fuzz_check_outputs(const char *dir)
+{
+    static char text[1 << 22];
+    char path[512];
+    snprintf(path, sizeof path, "%s/thermo.csv", dir);
+    if (fuzz_slurp(path, text, sizeof text)) {
+        size_t fields = 0, count = 1;
+        for (const char *c = text; *c; c++) {
+            if (*c == ',')
+                count++;
+            if (*c == '\n') {
+                if (!fields)
+                    fields = count;
+                else if (count != fields)
+                    abort(); /* a row of another width than its header */
+                count = 1;
+            }
+        }
+    }
+    static const char *const series[] = {"grains.pvd", "walls.pvd", "objects.pvd", NULL};
+    for (int s = 0; series[s]; s++) {
+        snprintf(path, sizeof path, "%s/%s", dir, series[s]);
+        if (!fuzz_slurp(path, text, sizeof text))
+            continue;
+        for (const char *at = strstr(text, "file=\""); at; at = strstr(at + 1, "file=\"")) {
+            const char *name = at + 6, *end = strchr(name, '"');
+            if (!end || end - name > 200)
+                abort();
+            static char frame[1 << 22];
+            snprintf(path, sizeof path, "%s/%.*s", dir, (int)(end - name), name);
+            FILE *f = fopen(path, "rb");
+            if (!f)
+                abort(); /* a frame the series lists is missing */
+            fseek(f, -13, SEEK_END);
+            size_t n = fread(frame, 1, 13, f);
+            fclose(f);
+            frame[n] = '\0';
+            if (!strstr(frame, "</VTKFile>"))
+                abort(); /* a frame cut short */
+        }
+    }
+}
+
 /* Remove the files of a flat folder (the outputs of one run) and the folder. */
 static inline void fuzz_remove_dir(const char *dir)
 {

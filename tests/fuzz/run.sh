@@ -11,14 +11,15 @@ set -eu
 BUILD=$(cd "$1" && pwd); RUBBLE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); SECONDS_EACH=$3; REPORT=${5:-}
 [ "${4:-}" = "--report" ] || REPORT=""
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
-TARGETS=${FUZZ_TARGETS:-demcda scene stl volume clump_file grains checkpoint impulse_checkpoint}
+TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh stl volume clump_file grains checkpoint impulse_checkpoint}
 RUNS=${FUZZ_RUNS:+-runs=$FUZZ_RUNS}
 work="$BUILD/fuzz-work"; mkdir -p "$work/artifacts"
 gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"
 
 # seeds made by rubble itself: scenes of the tree, Demcda sets, checkpoints of the fixed scene
-mkdir -p "$gen/scene" "$gen/demcda" "$gen/checkpoint" "$gen/impulse_checkpoint"
+mkdir -p "$gen/scene" "$gen/demcda" "$gen/checkpoint" "$gen/impulse_checkpoint" "$gen/scene_mesh"
 cp "$ROOT"/examples/*.yaml "$ROOT"/tests/scenes/*.yaml "$HERE"/*.yaml "$gen/scene/"
+cp "$ROOT"/examples/*.stl "$ROOT"/tests/scenes/health/*.stl "$HERE"/seeds/stl/* "$gen/scene_mesh/"
 for spec in "2 200 random" "3 300 clustered" "3 125 lattice"; do
     set -- $spec
     "$RUBBLE" generate --dim "$1" --n "$2" --packing "$3" --radius-ratio 3 \

@@ -1,0 +1,35 @@
+/* fuzz_scene_mesh.c — an STL file beside a fixed scene that makes it a mesh wall which turns
+ * and is pressed by a servo (tests/fuzz/scene_mesh.yaml, issue 41: the files a scene reads,
+ * not only the scene): loaded, built and run for a few steps, its outputs checked (fuzz_util.h)
+ * and removed. */
+#include "fuzz_util.h"
+#include "rubble.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static char scene_text[8192];
+    if (!scene_text[0] &&
+        !fuzz_slurp(FUZZ_SOURCE_DIR "/scene_mesh.yaml", scene_text, sizeof scene_text))
+        abort();
+    fuzz_file(0, "wall.stl", data, size);
+    const char *path = fuzz_file(1, "scene.yaml", (const uint8_t *)scene_text,
+                                 strlen(scene_text));
+    rbl_scene *scene = NULL;
+    rbl_error err = {0};
+    if (rbl_scene_load(path, &scene, &err) != RBL_OK)
+        return 0;
+    char out[128];
+    snprintf(out, sizeof out, "%s/out", fuzz_dir());
+    rbl_run_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.output_dir = out;
+    opt.threads = 1;
+    opt.steps = 20;
+    opt.max_grains = 500;
+    rbl_run_report rep;
+    rbl_scene_run(scene, &opt, &rep, &err);
+    rbl_scene_free(scene);
+    fuzz_check_outputs(out);
+    fuzz_remove_dir(out);
+    return 0;
+}
