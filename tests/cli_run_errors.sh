@@ -188,6 +188,33 @@ sed 's/count: 100}/count: 300}/' "$SCENES/small.yaml" > random_many.yaml
     echo "FAIL [max_grains random]: exit 0"; failures=$((failures+1)); }
 grep -q "random_many.yaml:13:5: more than 500 grains, the limit set for this run (--max-grains)" err.txt \
     && echo "ok: $(cat err.txt)" || { echo "FAIL [max_grains random]: $(cat err.txt)"; failures=$((failures+1)); }
+# a pour that would pass --max-grains is refused before anything is written (issue 41: only
+# after frame 0)
+EXAMPLES_DIR=$(cd "$SCENES/../../examples" && pwd)
+"$RUBBLE" run "$EXAMPLES_DIR/pour.yaml" --output out_pour_max --max-grains 100 > out.txt 2> err.txt && {
+    echo "FAIL [max_grains pour]: exit 0"; failures=$((failures+1)); }
+grep -q "pour.yaml:[0-9]*:[0-9]*: the pour brings the run to [0-9]* grains, more than --max-grains 100" err.txt &&
+    [ ! -e out_pour_max ] && echo "ok: $(cat err.txt)" || {
+    echo "FAIL [max_grains pour]: $(cat err.txt); $(ls out_pour_max 2>&1)"; failures=$((failures+1)); }
+# output.final may not overwrite the run's own outputs, nor the scene it runs (issue 41)
+scene final_thermo 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, final: thermo.csv}/'
+expect final_thermo "final_thermo.yaml:[0-9]*:[0-9]*: 'final' would overwrite the run's own 'thermo.csv'"
+scene final_frame 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, final: grains_000003.vtp}/'
+expect final_frame "final_frame.yaml:[0-9]*:[0-9]*: 'final' would overwrite the run's own 'grains_000003.vtp'"
+scene final_scene 's/output: {folder: out, every: 0.005}/output: {folder: ., every: 0.005, final: final_scene.yaml}/'
+"$RUBBLE" run final_scene.yaml > out.txt 2> err.txt && { echo "FAIL [final_scene]: exit 0"; failures=$((failures+1)); }
+grep -q "output.final 'final_scene.yaml' in . is final_scene.yaml, which the run reads" err.txt &&
+    grep -q "^output: {folder: ., every: 0.005, final: final_scene.yaml}" final_scene.yaml &&
+    echo "ok: $(cat err.txt)" || { echo "FAIL [final_scene]: $(cat err.txt)"; failures=$((failures+1)); }
+# a killed run's staging file is removed by the next run into the folder; a live process's stays
+mkdir -p stale
+printf 'half' > stale/thermo.csv.tmp.7ffffffe.0
+printf 'live' > "stale/grains.pvd.tmp.$(printf '%x' $$).0"
+"$RUBBLE" run "$SCENES/small.yaml" --output stale --steps 10 --quiet > /dev/null 2> err.txt || {
+    echo "FAIL [stale]: $(cat err.txt)"; failures=$((failures+1)); }
+[ ! -e stale/thermo.csv.tmp.7ffffffe.0 ] && [ -e "stale/grains.pvd.tmp.$(printf '%x' $$).0" ] &&
+    echo "ok: a dead process's staging file removed, a live one's kept" || {
+    echo "FAIL [stale]: $(ls stale)"; failures=$((failures+1)); }
 # clump sources: a missing or broken clump file names the scene position and the clump file
 scene no_clump 's|    radius: 0.001$|    clump: nowhere.txt|'
 expect no_clump "no_clump.yaml:12:[0-9]*: clump: .*nowhere.txt: cannot open"
