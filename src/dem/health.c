@@ -2,7 +2,8 @@
  * message that names the step, the grains or the wall, the number and the likely cause.
  * Three signs, each cheap where it is measured: a contact's overlap beyond a share of the
  * smaller radius (the force passes keep the run's deepest, pair_pass.c and forces.c); a grain
- * moving farther in one step than a share of its radius (the drift, integrator.c); the energy
+ * moving farther in one step than a share of its radius (told from the displacement since the
+ * last build, each grain looked at only when that allows a long step); the energy
  * growing beyond what was put in (moving walls' work, grains added and removed, periodic
  * wraps along gravity: energy_in, kept where each happens), checked by the caller at its
  * diagnostics (rubble run: each thermo row). Damping, friction and JKR's hysteresis only take
