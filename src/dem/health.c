@@ -76,7 +76,7 @@ double rbl_grain_energy(const rbl_sim *sim, size_t k)
     return e;
 }
 
-/* The grain (not a clump member) of the fastest step relative to its radius, and that share. */
+/* The grain (clump members too) of the fastest step relative to its radius, and that share. */
 static size_t fastest_grain(const rbl_sim *sim, double *share)
 {
     const rbl_grains *g = &sim->g;
@@ -145,13 +145,6 @@ static int move_error(rbl_sim *sim, rbl_error *err)
     double share = 0.0;
     size_t k = fastest_grain(sim, &share);
     const rbl_grains *g = &sim->g;
-    for (size_t q = 0; q < g->n; q++) /* a clump member of a faster step */
-        if (g->body[q] >= 0) {
-            const double *v = g->vel + 3 * q;
-            double s = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) * sim->cfg.dt / g->radius[q];
-            if (s > share)
-                share = s, k = q;
-        }
     const double *v = g->vel + 3 * k;
     double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     sim->health.peak.peak_move = share;

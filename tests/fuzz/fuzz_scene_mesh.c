@@ -3,7 +3,6 @@
  * not only the scene): loaded, built and run for a few steps, its outputs checked (fuzz_util.h)
  * and removed. */
 #include "fuzz_util.h"
-#include "rubble.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -14,22 +13,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_file(0, "wall.stl", data, size);
     const char *path = fuzz_file(1, "scene.yaml", (const uint8_t *)scene_text,
                                  strlen(scene_text));
-    rbl_scene *scene = NULL;
-    rbl_error err = {0};
-    if (rbl_scene_load(path, &scene, &err) != RBL_OK)
-        return 0;
-    char out[128];
-    snprintf(out, sizeof out, "%s/out", fuzz_dir());
-    rbl_run_options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.output_dir = out;
-    opt.threads = 1;
-    opt.steps = 20;
-    opt.max_grains = 500;
-    rbl_run_report rep;
-    rbl_scene_run(scene, &opt, &rep, &err);
-    rbl_scene_free(scene);
-    fuzz_check_outputs(out);
-    fuzz_remove_dir(out);
+    fuzz_run_scene(path, 20);
     return 0;
 }

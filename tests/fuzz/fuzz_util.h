@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rubble.h"
+
 /* A folder of this process under /tmp, made once. */
 static inline const char *fuzz_dir(void)
 {
@@ -105,6 +107,31 @@ static inline void fuzz_check_outputs(const char *dir)
                 abort(); /* a frame cut short */
         }
     }
+}
+
+static inline void fuzz_remove_dir(const char *dir);
+
+/* The scene at path loaded and, if accepted, run `steps` steps on one thread with at most 500
+ * grains into a folder whose outputs are checked (fuzz_check_outputs) and removed. */
+static inline void fuzz_run_scene(const char *path, uint64_t steps)
+{
+    rbl_scene *scene = NULL;
+    rbl_error err = {0};
+    if (rbl_scene_load(path, &scene, &err) != RBL_OK)
+        return;
+    char out[128];
+    snprintf(out, sizeof out, "%s/out", fuzz_dir());
+    rbl_run_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.output_dir = out;
+    opt.threads = 1;
+    opt.steps = steps;
+    opt.max_grains = 500;
+    rbl_run_report rep;
+    rbl_scene_run(scene, &opt, &rep, &err);
+    rbl_scene_free(scene);
+    fuzz_check_outputs(out);
+    fuzz_remove_dir(out);
 }
 
 /* Remove the files of a flat folder (the outputs of one run) and the folder. */
