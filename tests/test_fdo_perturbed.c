@@ -38,8 +38,9 @@ static void random_shape(rbl_fdo_shape *s, int dents)
 
 /* Surface samples along rays from the shape's origin: on each ray the outermost point with
  * F' >= 0 (marching in from outside, then bisection), placed by the object's frame. The march
- * starts where F' must be negative: a bump adds at most its amplitude (Q <= 1), so along the
- * unit ray u, F'(t u) <= 1 + sum max(a_i, 0) - t^2 sum (u_k / semi_k)^2. Its step is fixed by
+ * starts where F' must be negative: a bump adds at most a_i top_i^3 (top_i the largest Q_i, 1
+ * for rbl_fdo_bump), so along the unit ray u, F'(t u) <= 1 + sum max(a_i, 0) top_i^3 - t^2
+ * sum (u_k / semi_k)^2. Its step is fixed by
  * the shape's size, so thin bumps are not stepped over. */
 static size_t surface_samples(const rbl_fdo_object *o, int n_theta, double *x)
 {
@@ -47,8 +48,12 @@ static size_t surface_samples(const rbl_fdo_object *o, int n_theta, double *x)
     double far = 0, lift = 1;
     for (int k = 0; k < 3; k++)
         far = fmax(far, s->semi[k]);
-    for (size_t i = 0; i < s->n_perturbations; i++)
-        lift += fmax(s->perturbation[i].amplitude, 0);
+    for (size_t i = 0; i < s->n_perturbations; i++) {
+        double centre[3], top;
+        rbl_sym3 M;
+        ASSERT_TRUE(rbl_fdo_positive_region(s->perturbation + i, centre, &top, M));
+        lift += fmax(s->perturbation[i].amplitude, 0) * top * top * top;
+    }
     const double step = (far * 1.01 * sqrt(1 + 3 * 1.0) + 0.5) / 200;
     size_t m = 0;
     int n_phi = 2 * n_theta;
@@ -92,6 +97,27 @@ static double field_at(const rbl_fdo_object *o, const double x[3])
     return rbl_fdo_field(o->shape, b);
 }
 
+/* The support points of o along `directions` random directions, each converged and on the
+ * surface (|F'| <= on_surface), against the m surface samples x: how far each is beyond the
+ * farthest sample and short of it, the worst kept in *above and *below. */
+static void support_against_samples(const rbl_fdo_object *o, const double *x, size_t m,
+                                    int directions, double on_surface, double *above,
+                                    double *below)
+{
+    for (int d = 0; d < directions; d++) {
+        double u[3], p[3];
+        random_unit(u);
+        ASSERT_TRUE(rbl_fdo_support(o, u, p));
+        ASSERT_NEAR(field_at(o, p), 0, on_surface);
+        double best = -INFINITY;
+        for (size_t i = 0; i < m; i++)
+            best = fmax(best, rbl_dot3(u, x + 3 * i));
+        double h = rbl_dot3(u, p);
+        *above = fmax(*above, h - best);
+        *below = fmax(*below, best - h);
+    }
+}
+
 static void test_support(void)
 {
     enum { THETA = 120 };
@@ -109,18 +135,7 @@ static void test_support(void)
             rbl_sub3(x + 3 * i, o.centre, r);
             farthest = fmax(farthest, sqrt(rbl_dot3(r, r)));
         }
-        for (int d = 0; d < 300; d++) {
-            double u[3], p[3];
-            random_unit(u);
-            ASSERT_TRUE(rbl_fdo_support(&o, u, p));
-            ASSERT_NEAR(field_at(&o, p), 0, 1e-9);
-            double best = -INFINITY;
-            for (size_t i = 0; i < m; i++)
-                best = fmax(best, rbl_dot3(u, x + 3 * i));
-            double h = rbl_dot3(u, p);
-            worst_above = fmax(worst_above, h - best);
-            worst_below = fmax(worst_below, best - h);
-        }
+        support_against_samples(&o, x, m, 300, 1e-9, &worst_above, &worst_below);
     }
     printf("support: at most %.2e beyond and %.2e short of the brute-force samples\n",
            worst_above, worst_below);
@@ -131,6 +146,42 @@ static void test_support(void)
     printf("        (rays at radius %.2f miss the top by about %.2e where square to it)\n",
            farthest, 0.5 * farthest * (M_PI / THETA) * (M_PI / THETA));
     ASSERT_TRUE(worst_below <= 1e-9);
+    free(x);
+}
+
+/* A strong perturbation: the quadric of a fuzzed checkpoint (tests/fuzz/regressions/
+ * impulse_checkpoint/slow_perturbed_step.bin), scaled to a base of semi-axes 1, 2/3, 1/2. Its
+ * Q reaches 9.2 (a bump of amplitude 0.5 * 9.2^3 = 385) and puts a lobe 3.3 semi-axes long on
+ * the object, where F' is of order 100 near the surface and cannot be resolved to 1e-14: every
+ * projection onto the surface failed there (the support points with them, 27 contacts fell
+ * back and one step took 50 s), until the projection's tolerance followed F''s rounding. */
+static void test_strong_bump(void)
+{
+    enum { THETA = 60 };
+    rbl_fdo_shape s;
+    memset(&s, 0, sizeof s);
+    s.semi[0] = 1, s.semi[1] = 4.0 / 6, s.semi[2] = 3.0 / 6;
+    s.n_perturbations = 1;
+    const double q[10] = {-131073.8125 * 36e-6, -9, -9, 0, 0, 0, 1500 * 6e-3, 0, 0, -8};
+    memcpy(s.perturbation[0].q, q, sizeof q);
+    s.perturbation[0].amplitude = 0.5;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_shape_check(&s, &err));
+    double *x = malloc(3 * 2 * THETA * THETA * sizeof *x), above = 0, below = 0, farthest = 0;
+    rbl_fdo_object o = {&s, {0.1, -0.2, 0.3}, {0}};
+    random_quat(o.quat);
+    size_t m = surface_samples(&o, THETA, x);
+    for (size_t i = 0; i < m; i++) {
+        double r[3];
+        rbl_sub3(x + 3 * i, o.centre, r);
+        farthest = fmax(farthest, sqrt(rbl_dot3(r, r)));
+    }
+    /* on the surface to F''s rounding (|F'| up to a few hundred near the lobe) */
+    support_against_samples(&o, x, m, 300, 1e-11, &above, &below);
+    printf("strong bump: lobe to %.2f; support at most %.2e beyond and %.2e short of the "
+           "samples\n", farthest, above, below);
+    ASSERT_TRUE(farthest > 3); /* the lobe is there: the quadric is the fuzzed one */
+    ASSERT_TRUE(below <= 1e-9);
     free(x);
 }
 
@@ -444,6 +495,7 @@ int main(void)
         timed("support", test_support);
         timed("pairs", test_pairs);
     }
+    timed("strong bump", test_strong_bump);
     timed("far bump", test_far_bump);
     timed("plane and tube", test_plane_and_tube);
     timed("frame", test_frame);

@@ -77,7 +77,7 @@ static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_
     /* grown by the margin (each semi-axis by at least half of it): still apart, no contact */
     if (rbl_ellipsoids_classify(&a, &b, 0.5 * sim->margin / smallest) == RBL_ELLIPSOIDS_SEPARATE)
         return 0;
-    rbl_fdo_object_contact_from(&oa, &ob, kept_normal(sim, j, i), c);
+    rbl_fdo_object_contact_from(&oa, &ob, kept_normal(sim, j, i), sim->margin, c);
     return kept_contact(sim, c);
 }
 

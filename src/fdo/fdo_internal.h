@@ -80,9 +80,12 @@ double rbl_fdo_enclosing_scale(const rbl_fdo_shape *shape);
 /* The same semi-axes and the same perturbations, bit for bit (unused slots not compared). */
 int rbl_fdo_shape_equal(const rbl_fdo_shape *a, const rbl_fdo_shape *b);
 /* rbl_fdo_object_contact descending from a given unit normal (from a to b) instead of the
- * base ellipsoids' (NULL): the last step's, for a pair that stays in contact. */
+ * base ellipsoids' (NULL): the last step's, for a pair that stays in contact. It stops as soon
+ * as d(n) < -apart along some n: the objects are then further apart than that (their depth is
+ * at most d(n), which out->depth gives), so a pair the broad phase let through but which is
+ * not near costs a few supports instead of the whole descent. */
 void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *b,
-                                 const double *normal, rbl_fdo_contact *out);
+                                 const double *normal, double apart, rbl_fdo_contact *out);
 /* The smallest feature of a shape: the base's shortest semi-axis or a perturbation's positive
  * region's shortest axis (at least sqrt(top / trace(-P))). */
 double rbl_fdo_feature_size(const rbl_fdo_shape *shape);

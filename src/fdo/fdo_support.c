@@ -11,6 +11,7 @@
 #include "fdo_internal.h"
 #include "../base/rotation.h"
 
+#include <float.h>
 #include <string.h>
 
 #define NEWTON_STEPS 60
@@ -55,7 +56,34 @@ static double field_derivatives(const rbl_fdo_shape *s, const double x[3], doubl
     return f;
 }
 
-/* Onto the surface F' = 0 by Newton's method along the gradient; 0 if it does not get there. */
+/* The size of the terms F' at x sums, by which its rounding error is at most a few machine
+ * epsilons times this: 1 + sum (x_k / a_k)^2 and, for each Q_i > 0, a_i (Q_i^3 + 3 Q_i^2 |Q_i|),
+ * |Q_i| the sum of its terms' sizes. Where a perturbation is strong (F' of order 100 near the
+ * surface) F' cannot be resolved to 1e-14, the tolerance that suits F of order 1. */
+static double field_size(const rbl_fdo_shape *s, const double x[3])
+{
+    double m = 1, a[3] = {fabs(x[0]), fabs(x[1]), fabs(x[2])};
+    for (int k = 0; k < 3; k++)
+        m += a[k] * a[k] / (s->semi[k] * s->semi[k]);
+    for (size_t i = 0; i < s->n_perturbations; i++) {
+        const rbl_fdo_perturbation *r = s->perturbation + i;
+        double q = rbl_fdo_quadric_value(r, x);
+        if (!(q > 0))
+            continue;
+        const double *c = r->q;
+        double terms = fabs(c[0]) * a[0] * a[0] + fabs(c[1]) * a[1] * a[1] +
+                       fabs(c[2]) * a[2] * a[2] +
+                       2 * (fabs(c[3]) * a[0] * a[1] + fabs(c[4]) * a[0] * a[2] +
+                            fabs(c[5]) * a[1] * a[2] + fabs(c[6]) * a[0] + fabs(c[7]) * a[1] +
+                            fabs(c[8]) * a[2]) +
+                       fabs(c[9]);
+        m += fabs(r->amplitude) * (q * q * q + 3 * q * q * terms);
+    }
+    return m;
+}
+
+/* Onto the surface F' = 0 by Newton's method along the gradient, to |F'| <= 1e-14 or to its
+ * rounding where F' is larger than that (field_size); 0 if it does not get there. */
 static int project(const rbl_fdo_shape *s, double x[3])
 {
     for (int it = 0; it < PROJECTION_STEPS; it++) {
@@ -64,7 +92,7 @@ static int project(const rbl_fdo_shape *s, double x[3])
             return 0;
         for (int k = 0; k < 3; k++)
             x[k] -= f * g[k] / gg;
-        if (fabs(f) <= 1e-14)
+        if (fabs(f) <= 1e-14 || fabs(f) <= 16 * DBL_EPSILON * field_size(s, x))
             return 1;
     }
     return 0;
@@ -120,11 +148,40 @@ static double ascent_step(const rbl_fdo_shape *s, const double u[3], const doubl
     return rl;
 }
 
-/* A local maximum of u . x on the surface from x: ascent steps (ascent_step), each ending on
- * the surface, halved until u . x grows (a Newton step near the maximum may leave it equal to
- * rounding). 0 if it does not converge. */
+/* From x inside the object (F' > 0) along u to the surface, by doubling steps from `step`
+ * and bisection: a start beyond x along u, where projecting along the gradient may not be (at
+ * a strong bump's centre the gradient is the base's alone, small beside F' of order 100, and
+ * its Newton step lands across the object). Left as it is where F' <= 0. */
+static void leave_along(const rbl_fdo_shape *s, const double u[3], double step, double x[3])
+{
+    double g[3], lo = 0, hi = step;
+    if (!(field_derivatives(s, x, g, NULL) > 0))
+        return;
+    for (int it = 0;; it++, lo = hi, hi *= 2) {
+        double y[3] = {x[0] + hi * u[0], x[1] + hi * u[1], x[2] + hi * u[2]};
+        if (!(field_derivatives(s, y, g, NULL) > 0))
+            break;
+        if (it == 64) /* the object is bounded: only a field that is not finite gets here */
+            return;
+    }
+    for (int it = 0; it < 60 && hi - lo > 1e-15 * hi; it++) {
+        double mid = 0.5 * (lo + hi), y[3] = {x[0] + mid * u[0], x[1] + mid * u[1],
+                                            x[2] + mid * u[2]};
+        if (field_derivatives(s, y, g, NULL) > 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (int k = 0; k < 3; k++)
+        x[k] += lo * u[k];
+}
+
+/* A local maximum of u . x on the surface from x: out along u if x is inside (leave_along),
+ * then ascent steps (ascent_step), each ending on the surface, halved until u . x grows (a
+ * Newton step near the maximum may leave it equal to rounding). 0 if it does not converge. */
 static int local_support(const rbl_fdo_shape *s, const double u[3], double reach, double x[3])
 {
+    leave_along(s, u, reach, x);
     if (!project(s, x))
         return 0;
     double h = rbl_dot3(u, x), size = reach + fabs(h);

@@ -118,8 +118,8 @@ static int proximal_step(const double n[3], const double g[3], double depth, con
  * STALL_ROUNDS rounds. rho: the curvature of d, from the descent. 0 if the budget ends
  * first. */
 static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, double step,
-                          double rho, double size, double n[3], double xa[3], double xb[3],
-                          double *depth, int *steps, int *failed)
+                          double rho, double size, double apart, double n[3], double xa[3],
+                          double xb[3], double *depth, int *steps, int *failed)
 {
     static const double c8[8][2] = {{1, 0},           {0, 1},           {-1, 0},
                                     {0, -1},          {0.7071, 0.7071}, {-0.7071, 0.7071},
@@ -127,7 +127,7 @@ static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, doub
     cut other = {{0}, 0, {0}, 0};
     double before = *depth; /* d STALL_ROUNDS rounds ago */
     for (int it = 0; it < PATTERN_STEPS; it++, (*steps)++) {
-        if (step < 1e-6)
+        if (step < 1e-6 || *depth < -apart)
             return 1;
         if (it % STALL_ROUNDS == 0 && it) {
             if (before - *depth <= 1e-12 * size) /* d no longer moves: as low as it gets */
@@ -201,11 +201,11 @@ static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, doub
 void rbl_fdo_object_contact(const rbl_fdo_object *a, const rbl_fdo_object *b,
                             rbl_fdo_contact *out)
 {
-    rbl_fdo_object_contact_from(a, b, NULL, out);
+    rbl_fdo_object_contact_from(a, b, NULL, INFINITY, out);
 }
 
 void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *b,
-                                 const double *normal, rbl_fdo_contact *out)
+                                 const double *normal, double apart, rbl_fdo_contact *out)
 {
     rbl_ellipsoid ea, eb;
     base_ellipsoid(a, &ea);
@@ -240,7 +240,7 @@ void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *
     int it, converged = 0;
     double turn = normal ? 1e-5 : 1e-3; /* the last step's angle */
     for (it = 0; it < DESCENT_STEPS; it++) {
-        if (sqrt(rbl_dot3(g, g)) <= GRADIENT_TOLERANCE * size) {
+        if (sqrt(rbl_dot3(g, g)) <= GRADIENT_TOLERANCE * size || depth < -apart) {
             converged = 1;
             break;
         }
@@ -280,7 +280,8 @@ void rbl_fdo_object_contact_from(const rbl_fdo_object *a, const rbl_fdo_object *
         }
     }
     if (!converged) /* at a kink of d: where the support point jumps from one bump to another */
-        converged = pattern_search(a, b, turn, rho, size, n, xa, xb, &depth, &it, &failed);
+        converged = pattern_search(a, b, turn, rho, size, apart, n, xa, xb, &depth, &it,
+                                   &failed);
     memcpy(out->normal, n, sizeof n);
     out->depth = depth;
     for (int k = 0; k < 3; k++)
