@@ -849,11 +849,14 @@ static int sort_room(rbl_sim *sim, size_t n, rbl_error *err)
  * along a periodic axis (the last slab meets the first), each as large as the grains' extent
  * along the other two axes: the axis whose faces are smallest is taken. A bed 0.1 x 0.04 m
  * periodic in x and y, 22 mm deep: across z one face of 40 cm^2, across x two of 8.8.
- * One thread: z (y in 2D), the order the cells are numbered in. */
+ * The choice is made for SLAB_THREADS threads whatever the run's count, so that the memory
+ * order, and with it a checkpoint's bytes, is the same on any number of threads (one thread
+ * sweeps every order alike). */
+#define SLAB_THREADS 4
 static int slab_axis(const rbl_sim *sim, size_t n)
 {
-    const int dim = sim->grid.dim, threads = sim->threads;
-    if (threads <= 1 || n == 0)
+    const int dim = sim->grid.dim, threads = SLAB_THREADS;
+    if (n == 0)
         return dim - 1;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (size_t k = 0; k < n; k++)
