@@ -80,7 +80,7 @@ static size_t contacts_at(const rbl_mesh *m, const double p[3], double r, rbl_me
     ASSERT_TRUE(all && work);
     for (size_t t = 0; t < nt; t++)
         all[t] = (uint32_t)t;
-    size_t n = rbl_mesh_contacts(m, all, nt, p, r, work, out, 8);
+    size_t n = rbl_mesh_contacts(m, all, nt, p, r, r, 1.0, work, out, 8);
     free(all);
     free(work);
     return n;
@@ -190,6 +190,86 @@ static void features(void)
     printf("crease: %zu contacts, features %d and %d\n", n, c[0].feature,
            n > 1 ? c[1].feature : -1);
     ASSERT_TRUE(n == 2 && c[0].feature == RBL_TRI_FACE && c[1].feature == RBL_TRI_FACE);
+}
+
+/* The elastic force, overlap^power along each normal, a sphere of radius r at p gets from m:
+ * its vertical part, and how many contacts gave it. */
+static double lift_at(const rbl_mesh *m, const double p[3], double r, double power, size_t *n)
+{
+    size_t nt = m->n_triangles;
+    uint32_t all[16];
+    rbl_mesh_touch work[16], c[8];
+    ASSERT_TRUE(nt <= 16);
+    for (size_t t = 0; t < nt; t++)
+        all[t] = (uint32_t)t;
+    *n = rbl_mesh_contacts(m, all, nt, p, r, r, power, work, c, 8);
+    double fz = 0;
+    for (size_t k = 0; k < *n; k++)
+        if (r - c[k].dist > 0)
+            fz += pow(r - c[k].dist, power) * c[k].n[2];
+    return fz;
+}
+
+/* A valley: two faces sloping up both ways from the y axis by `slope` radians, each of two
+ * triangles. */
+static void valley(double slope, double v[18], uint32_t t[12], rbl_mesh *m)
+{
+    const double z = tan(slope);
+    const double vv[18] = {-1, -1, z, -1, 1, z, 0, -1, 0, 0, 1, 0, 1, -1, z, 1, 1, z};
+    const uint32_t tt[12] = {0, 2, 3, 0, 3, 1, 2, 4, 5, 2, 5, 3};
+    memcpy(v, vv, sizeof vv), memcpy(t, tt, sizeof tt);
+    *m = (rbl_mesh){6, 4, v, t};
+}
+
+/* A sphere crossing a concave crease of 178 degrees (a drum's facets) at a fixed height, 1e-3
+ * of its radius into the surface: before session 29 the second face's contact came with its
+ * whole overlap as its nearest point left the edge (the force jumped by 85 %). Now the force
+ * changes by no more than the slope makes it between two positions 1e-4 r apart. Over the
+ * edge each face is overlapped by d = r - z cos(slope) (1.152e-3) and the edge by 1e-3: two
+ * whole contacts gave 2 F(d); one region of contact gives more than one face's F(d), by as
+ * much as the valley holds: the sphere's overlap volume with it (two caps less the wedge
+ * under the edge, each as depth^2) is a plane's at depth 1.286e-3, 1.116 d, i.e. 1.116 F(d)
+ * linear and 1.18 F(d) Hertz; inclusion and exclusion in the force gives 1.13 and 1.19. A
+ * crease of 90 degrees keeps two whole contacts. */
+static void crease_crossing(void)
+{
+    double v[18];
+    uint32_t t[12];
+    rbl_mesh m;
+    const double r = 1, slope = M_PI / 180, depth = 1e-3;
+    valley(slope, v, t, &m);
+    for (int law = 0; law < 2; law++) {
+        const double power = law ? 1.5 : 1.0;
+        double worst = 0, before = NAN, at_edge = NAN;
+        size_t most = 0;
+        for (int k = -1000; k <= 1000; k++) {
+            double p[3] = {1e-4 * k, 0.3, r - depth}, now;
+            size_t n;
+            now = lift_at(&m, p, r, power, &n);
+            most = n > most ? n : most;
+            if (k == 0)
+                at_edge = now;
+            if (k > -1000)
+                worst = fmax(worst, fabs(now - before) / now);
+            before = now;
+        }
+        double face = pow(r - (r - depth) * cos(slope), power) * cos(slope);
+        printf("crease of 178 degrees, power %.1f: up to %zu contacts, largest change between "
+               "neighbouring positions %.2e of the force; over the edge %.4f of one face's\n",
+               power, most, worst, at_edge / face);
+        ASSERT_TRUE(most == 2);
+        /* the slope alone: the overlap changes by 1e-4 tan(1 degree) / 1e-3 = 1.7e-3 per step
+           (times power) */
+        ASSERT_TRUE(worst < 3e-3);
+        ASSERT_TRUE(at_edge / face > 1.1 && at_edge / face < 1.25);
+    }
+    /* a V of 90 degrees: the edge stays outside the sphere, two whole contacts */
+    valley(M_PI / 4, v, t, &m);
+    double p[3] = {0, 0.3, (r - depth) * sqrt(2.0)};
+    size_t n;
+    double fz = lift_at(&m, p, r, 1.0, &n);
+    ASSERT_TRUE(n == 2);
+    ASSERT_NEAR(fz, 2 * depth * cos(M_PI / 4), 1e-12);
 }
 
 /* One grain thrown along a floor at z = 0: a plane, or a flat mesh of facets. */
@@ -335,6 +415,7 @@ int main(void)
     flat(6, 0.1);  /* triangles larger than the sphere */
     flat(60, 0.1); /* triangles a tenth of its size: many within reach */
     features();
+    crease_crossing();
     engine_flat();
     engine_box();
     return 0;

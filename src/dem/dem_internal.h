@@ -594,11 +594,14 @@ typedef struct rbl_mesh_touch {
     int feature;
 } rbl_mesh_touch;
 /* The contacts among the candidate triangles, each feature once and none within another
- * touched (mesh_contact.c, the rules there), nearest first, at most cap; work holds
- * n_candidates. */
+ * touched (mesh_contact.c, the rules there), nearest first, at most cap (<= RBL_MESH_MAX_TOUCH);
+ * work holds n_candidates. Two faces across a concave crease whose edge the sphere of `radius`
+ * overlaps share it: their distances are raised so that their elastic forces, overlap^power
+ * (1 linear, 1.5 Hertz), count the edge's once. */
+#define RBL_MESH_MAX_TOUCH 8
 size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n_candidates,
-                         const double p[3], double reach, rbl_mesh_touch *work,
-                         rbl_mesh_touch *out, size_t cap);
+                         const double p[3], double reach, double radius, double power,
+                         rbl_mesh_touch *work, rbl_mesh_touch *out, size_t cap);
 
 /* What a grain costs in memory, its arrays with its pairs and their histories: 630-732 MiB at
  * 10^6 grains of one size, 456 in a gas, 972 in the 1:10 bed (peak resident, one core,

@@ -133,9 +133,10 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
         hold = fmax(hold, rbl_wall_reach(sim, q0 + s));
     reach += hold;
     rbl_mesh_touch c[RBL_MESH_SLOTS];
+    const double power = law->normal == RBL_NORMAL_HERTZ || law->from_materials ? 1.5 : 1.0;
     size_t n = rbl_mesh_contacts(&mw->mesh, w->cand + w->cand_lo[q0],
-                                 w->cand_hi[q0] - w->cand_lo[q0], own, reach, work, c,
-                                 RBL_MESH_SLOTS);
+                                 w->cand_hi[q0] - w->cand_lo[q0], own, reach,
+                                 sim->g.radius[i], power, work, c, RBL_MESH_SLOTS);
     for (size_t k = 0; k < n; k++) { /* the normals back into the world */
         double local[3] = {c[k].n[0], c[k].n[1], c[k].n[2]};
         rbl_pose_turn(&mw->pose, local, c[k].n);

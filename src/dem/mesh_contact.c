@@ -7,7 +7,8 @@
  * patch of many triangles, however small, feels what it would on one plane; a grain on a
  * convex edge or corner feels one contact there; a grain in a crease one on each side. A
  * concave surface meshed much finer than the grains (triangles under a tenth of a radius)
- * would give a grain several contacts close together. Pure geometry; the mesh is two-sided
+ * would give a grain several contacts close together. Two faces of a concave crease whose
+ * edge is inside the sphere share it (share_creases). Pure geometry; the mesh is two-sided
  * (the normal points from the surface to the centre). */
 #include "dem_internal.h"
 
@@ -107,9 +108,78 @@ static int covered(const rbl_mesh *m, const rbl_mesh_touch *c, const rbl_mesh_to
     return 0;
 }
 
+/* The distance from p to the segment a-b. */
+static double segment_distance(const double p[3], const double a[3], const double b[3])
+{
+    double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    double ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+    double len2 = dot3(ab, ab), t = len2 > 0.0 ? dot3(ap, ab) / len2 : 0.0;
+    t = fmin(fmax(t, 0.0), 1.0);
+    double d[3] = {ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]};
+    return sqrt(dot3(d, d));
+}
+
+/* The edge two triangles share (its two vertices), if they share one. */
+static int shared_edge(const rbl_mesh *m, uint32_t s, uint32_t t, uint32_t e[2])
+{
+    const uint32_t *a = m->triangle + 3 * (size_t)s, *b = m->triangle + 3 * (size_t)t;
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        if (spans(b, 3, a[i]) && n < 2)
+            e[n++] = a[i];
+    return n == 2;
+}
+
+/* Two faces touched across a concave crease whose edge lies inside the sphere too: their
+ * overlapped caps meet along it, one region of contact, not two. Counted as two, a grain
+ * crossing a nearly flat crease (178 degrees: a drum's facets) got the second face's whole
+ * overlap at once, when that face's nearest point left the shared edge (issue 41: a jump of
+ * 0.70 mg; LIGGGHTS 0.33 mg). By inclusion and exclusion in the elastic force F(x) = x^p of
+ * the overlap x (p 1 linear, 3/2 Hertz), each such edge, overlapped by e, takes F(e) / 2 off
+ * each of its faces: as the second face appears (its nearest point the edge, so e is its
+ * overlap) the total stays F of the first's, and on a crease flattened to a plane the two
+ * faces sum to the plane's force. A crease whose edge stays outside the sphere (any crease
+ * sharper than about 2 sqrt(2 overlap / radius)) keeps its two whole contacts. Where edges
+ * around a corner would take off more than all but the deepest contact, they are scaled so
+ * that the deepest's force remains. Each face's overlap becomes the one of its reduced force. */
+static void share_creases(const rbl_mesh *m, const double p[3], double radius, double power,
+                          rbl_mesh_touch *c, size_t n)
+{
+    double force[RBL_MESH_MAX_TOUCH], cut[RBL_MESH_MAX_TOUCH] = {0}, total = 0, deepest = 0;
+    double edges = 0;
+    if (n < 2 || n > RBL_MESH_MAX_TOUCH)
+        return;
+    for (size_t k = 0; k < n; k++) {
+        double x = radius - c[k].dist;
+        force[k] = x > 0.0 ? pow(x, power) : 0.0;
+        total += force[k], deepest = fmax(deepest, force[k]);
+    }
+    for (size_t j = 0; j < n; j++)
+        for (size_t k = j + 1; k < n; k++) {
+            uint32_t e[2];
+            if (c[j].feature != RBL_TRI_FACE || c[k].feature != RBL_TRI_FACE ||
+                !(force[j] > 0.0) || !(force[k] > 0.0) || !shared_edge(m, c[j].tri, c[k].tri, e))
+                continue;
+            double x = radius - segment_distance(p, m->vertex + 3 * (size_t)e[0],
+                                                 m->vertex + 3 * (size_t)e[1]);
+            if (!(x > 0.0))
+                continue;
+            double f = pow(x, power);
+            cut[j] += 0.5 * f, cut[k] += 0.5 * f, edges += f;
+        }
+    if (!(edges > 0.0))
+        return;
+    double scale = total - edges < deepest ? (total - deepest) / edges : 1.0;
+    for (size_t k = 0; k < n; k++)
+        if (cut[k] > 0.0) {
+            double f = fmax(force[k] - scale * cut[k], 0.0);
+            c[k].dist = radius - pow(f, 1.0 / power);
+        }
+}
+
 size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n_candidates,
-                         const double p[3], double reach, rbl_mesh_touch *work,
-                         rbl_mesh_touch *out, size_t cap)
+                         const double p[3], double reach, double radius, double power,
+                         rbl_mesh_touch *work, rbl_mesh_touch *out, size_t cap)
 {
     size_t n = 0;
     for (size_t k = 0; k < n_candidates; k++) {
@@ -151,5 +221,6 @@ size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n
     for (size_t k = 0; k < n && kept < cap; k++)
         if (!covered(m, &work[k], out, kept, reach))
             out[kept++] = work[k];
+    share_creases(m, p, radius, power, out, kept);
     return kept;
 }
