@@ -3,7 +3,8 @@
  * bit for bit, what the contact law gives one contact at a time: force and torque on both
  * grains, and the updated history. 300 isolated pairs, about three quarters touching (more
  * than three blocks, the last one partial), the others within the skin but apart, with
- * random radii, materials, velocities and spins, and a few steps of history. */
+ * random radii, materials, velocities and spins, and a few steps of history. And the health
+ * check's deepest overlap, which the pass keeps, against a search over all pairs. */
 #include "dem/contact_kernel.h"
 #include "dem_test_util.h"
 
@@ -131,6 +132,76 @@ static void same_as_one_at_a_time(const law_case *lc, const char *name)
     rbl_sim_destroy(sim);
 }
 
+/* The health check's deepest overlap (pair_pass.c block_peak) against brute force: a
+ * polydisperse pile (radii 1:5) poured onto a floor between periodic sides, at every force
+ * evaluation the largest overlap / smaller radius over every pair and the floor, by a search
+ * over all pairs. The pass looks at a block only when its largest overlap reaches the peak
+ * share of the smallest radius there is; a filter that missed a lane would report a smaller
+ * peak or other grains. On 1 and 2 threads. */
+static void health_peak_is_exact(int threads)
+{
+    const double hi[3] = {0.04, 0.04, 0.2}, L = 0.04, r = 0.004;
+    double rho = 2500.0, m = rho * 4.0 / 3.0 * M_PI * r * r * r, kn = 2e3;
+    /* damping and dt for the lightest pair, two of the smallest grains (0.2 r) */
+    double m_small = 0.008 * m, gamma = rbl_gamma_from_restitution(0.5, 0.5 * m_small, kn);
+    rbl_sim_config cfg = dem_floor_config(hi, kn, gamma,
+                                          rbl_dt_from_c(0.05, kn, gamma, 0.5 * m_small), threads);
+    rbl_sim *sim = dem_create(&cfg, rho);
+    rbl_wall floor = {.normal = {0, 0, 1}, .offset = 0.0};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    uint64_t seed = 3;
+    for (int z = 0; z < 6; z++)
+        for (int y = 0; y < 5; y++)
+            for (int x = 0; x < 5; x++)
+                dem_grain(sim, (x + 0.5) * 0.008, (y + 0.5) * 0.008, 0.005 + z * 0.008,
+                          0.3 * (rand01(&seed) - 0.5), 0.3 * (rand01(&seed) - 0.5), -1.0,
+                          r * (0.2 + 0.8 * rand01(&seed)));
+    double best = 0;
+    uint32_t best_ids[2] = {0, 0};
+    for (int step = 0; step <= 3000; step++) {
+        int rc = step ? rbl_sim_step(sim, 1, &err) : rbl_sim_prepare(sim, &err);
+        if (rc != RBL_OK)
+            fprintf(stderr, "step %d: %s\n", step, err.message);
+        ASSERT_TRUE(rc == RBL_OK);
+        rbl_grains_view v;
+        rbl_sim_grains(sim, &v);
+        for (size_t i = 0; i < v.n; i++) {
+            const double *a = v.pos + 3 * i;
+            double wall = (v.radius[i] - a[2]) / v.radius[i];
+            if (wall > best)
+                best = wall, best_ids[0] = v.id[i], best_ids[1] = UINT32_MAX;
+            for (size_t j = i + 1; j < v.n; j++) {
+                const double *b = v.pos + 3 * j;
+                double d[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+                for (int k = 0; k < 2; k++)
+                    d[k] -= L * round(d[k] / L);
+                double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                double ratio = (v.radius[i] + v.radius[j] - dist) / fmin(v.radius[i],
+                                                                       v.radius[j]);
+                if (ratio > best) {
+                    best = ratio;
+                    best_ids[0] = v.id[i] < v.id[j] ? v.id[i] : v.id[j];
+                    best_ids[1] = v.id[i] < v.id[j] ? v.id[j] : v.id[i];
+                }
+            }
+        }
+    }
+    rbl_health h;
+    rbl_sim_health(sim, &h);
+    printf("health peak on %d thread(s): %.6g (grains %u, %u), brute force %.6g (%u, %u)\n",
+           threads, h.peak_overlap, h.peak_overlap_ids[0], h.peak_overlap_ids[1], best,
+           best_ids[0], best_ids[1]);
+    ASSERT_TRUE(best > 0.02); /* the pour's impacts: a peak worth finding */
+    ASSERT_NEAR(h.peak_overlap, best, 1e-12 * best);
+    uint32_t lo = h.peak_overlap_ids[0] < h.peak_overlap_ids[1] ? h.peak_overlap_ids[0]
+                                                                 : h.peak_overlap_ids[1];
+    uint32_t hi_id = h.peak_overlap_ids[0] < h.peak_overlap_ids[1] ? h.peak_overlap_ids[1]
+                                                                    : h.peak_overlap_ids[0];
+    ASSERT_TRUE(lo == best_ids[0] && hi_id == best_ids[1]);
+    rbl_sim_destroy(sim);
+}
+
 int main(void)
 {
     static const char *normal[] = {"linear", "hertz"}, *damping[] = {"linear", "tsuji"};
@@ -169,5 +240,7 @@ int main(void)
         snprintf(name, sizeof name, "materials/spring/%s/jkr", rolling[r]);
         same_as_one_at_a_time(&lc, name);
     }
+    health_peak_is_exact(1);
+    health_peak_is_exact(2);
     return 0;
 }

@@ -37,15 +37,15 @@ typedef struct pair_block {
     uint32_t i[BLOCK];
     int n;
     rbl_overlap_peak peak; /* the thread's deepest overlap (the health check) */
-    double peak_at;        /* in: the share a lane must pass to be looked at (a hair below) */
-    double most;           /* out: the largest overlap - peak_at r_min of the block's lanes */
+    double peak_at;        /* the share a lane must pass to be looked at (a hair below) */
+    double most;           /* out: the largest overlap of the block's lanes */
 } pair_block;
 
 /* Always inlined, so that the law's models below are constants in the loop. */
 #define INLINE static inline __attribute__((always_inline))
 
-/* Lane l of the block through the contact law; returns how much deeper than b->peak_at of
- * the smaller radius it is (the health check's filter, from the overlap the law computes). */
+/* Lane l of the block through the contact law; returns the overlap it computed (the health
+ * check's filter). */
 INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, double dt)
 {
     const double d[3] = {b->dx[l], b->dy[l], b->dz[l]};
@@ -80,7 +80,7 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
             ti[a] += o.tr[a], tj[a] -= o.tr[a];
     b->tix[l] = ti[0], b->tiy[l] = ti[1], b->tiz[l] = ti[2];
     b->tjx[l] = tj[0], b->tjy[l] = tj[1], b->tjz[l] = tj[2];
-    return geo.overlap - b->peak_at * (b->ri[l] < b->rj[l] ? b->ri[l] : b->rj[l]);
+    return geo.overlap;
 }
 
 /* The first lanes of the block through the law with these models. Each combination compiles
@@ -97,8 +97,8 @@ INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, doub
     double most = -INFINITY;
 #pragma omp simd reduction(max : most)
     for (int l = 0; l < lanes; l++) {
-        const double gap = block_lane(b, l, &model, dt);
-        most = most > gap ? most : gap;
+        const double overlap = block_lane(b, l, &model, dt);
+        most = most > overlap ? most : overlap;
     }
     b->most = most;
 }
@@ -108,8 +108,8 @@ static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, 
 {
     double most = -INFINITY;
     for (int l = 0; l < lanes; l++) {
-        const double gap = block_lane(b, l, law, dt);
-        most = most > gap ? most : gap;
+        const double overlap = block_lane(b, l, law, dt);
+        most = most > overlap ? most : overlap;
     }
     b->most = most;
 }
@@ -252,14 +252,17 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
     }
 }
 
-/* The health check's deepest overlap: block_compute found how much deeper than the thread's
- * deepest so far the block's deepest lane is (b->most); only when some lane may be deeper
- * (rare once the run's peak is set), the exact share of each. The margin below the peak lets
- * a tie within round-off through to the exact test, whose ties go to the lower ids: the same
- * peak for any thread count. */
+/* The health check's deepest overlap: block_compute found the block's largest overlap
+ * (b->most); only when it reaches the thread's deepest share so far of the smallest radius
+ * there is (so that some lane may share deeper of its own smaller radius: rare once the run's
+ * peak is set), the exact share of each. Against the smallest radius, not each lane's, the
+ * law's loop pays one maximum per lane (0.5-0.9 % of a step, where each lane's own share cost
+ * 0.9-1.2 %; docs/dem.md "Health check"). The margin below the peak lets a tie within
+ * round-off through to the exact test, whose ties go to the lower ids: the same peak for any
+ * thread count. */
 static void block_peak(pair_block *b, const rbl_sim *sim, const uint32_t *second)
 {
-    if (!(b->most >= 0.0))
+    if (!(b->most >= b->peak_at * sim->radius_min))
         return;
     const uint32_t *id = sim->g.id;
     for (int l = 0; l < b->n; l++) {
