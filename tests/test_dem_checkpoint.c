@@ -129,7 +129,28 @@ int main(void)
     high->g.id[1] = high->g.id[0];
     ASSERT_OK(rbl_sim_save(high, path, &err));
     expect_refused(path, "two grains share one id");
+    high->g.id[1] = UINT32_MAX - 3 * (uint32_t)high->g.n;
+    /* a grain whose mass is not its material's and radius's (fuzz_checkpoint found 5e175 kg,
+       which ran until the health check stopped it), or which moves at 2e6 m/s */
+    double mass = high->g.mass[3];
+    high->g.mass[3] = 5e175;
+    ASSERT_OK(rbl_sim_save(high, path, &err));
+    expect_refused(path, "grain 3: grain: mass 5e+175 kg");
+    high->g.mass[3] = mass;
+    high->g.vel[3 * 5 + 1] = -2e6;
+    ASSERT_OK(rbl_sim_save(high, path, &err));
+    expect_refused(path, "beyond any real grain (at most 1e+06 m/s");
     rbl_sim_destroy(high);
+    /* nor can such a grain be added */
+    rbl_sim *fast = pile(1, 0.0);
+    rbl_grain g = {{0.05, 0.05, 0.2}, {0, 0, 1.5e6}, {0, 0, 0}, 0.005, 0};
+    ASSERT_TRUE(rbl_sim_add_grain(fast, &g, NULL, &err) == RBL_EINVAL);
+    printf("refused: %s\n", err.message);
+    g.vel[2] = 0, g.omega[0] = 3e8; /* 1.5e6 m/s at its surface */
+    ASSERT_TRUE(rbl_sim_add_grain(fast, &g, NULL, &err) == RBL_EINVAL);
+    g.omega[0] = 1e5;
+    ASSERT_OK(rbl_sim_add_grain(fast, &g, NULL, &err));
+    rbl_sim_destroy(fast);
     remove(bad);
     remove(path);
     return 0;

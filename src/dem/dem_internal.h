@@ -406,14 +406,26 @@ void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, doubl
 /* sim.c — a grain of mass m appended (validated); body -1 for a free grain, else the clump
  * and the member slot. */
 /* The values a grain may have, wherever it comes from (added, inserted, loaded): a radius in
- * [RBL_RADIUS_MIN, RBL_RADIUS_MAX] m, coordinates within RBL_COORD_MAX m of the origin,
- * finite velocities. Far beyond any granular material, and small enough that every square
- * and product the contact tests form stays finite and normal. */
+ * [RBL_RADIUS_MIN, RBL_RADIUS_MAX] m, coordinates within RBL_COORD_MAX m of the origin, a
+ * speed and a surface speed (|omega| r) of at most RBL_SPEED_MAX m/s (meteoroid impacts: 7e4
+ * m/s; scene_limits.c refuses the same in a scene's sources and walls). Far beyond any
+ * granular material, and small enough that every square and product the contact tests form
+ * stays finite and normal. */
 #define RBL_RADIUS_MIN 1e-12
 #define RBL_RADIUS_MAX 1e12
 #define RBL_COORD_MAX 1e15
+#define RBL_SPEED_MAX 1e6
 int rbl_grain_values_check(const double pos[3], const double vel[3], const double omega[3],
                            double radius, rbl_error *err);
+/* The mass of a free grain of this material and radius, as rbl_sim_add_grain gives it. */
+static inline double rbl_free_grain_mass(const rbl_sim *sim, int material, double r)
+{
+    return sim->materials[material].density * 4.0 / 3.0 * M_PI * r * r * r;
+}
+/* Grain k's mass, inverse mass and inverse inertia as adding it made them (a loaded state):
+ * a free grain's those of its material and radius, bit for bit; a clump member's positive,
+ * its inverses 0. */
+int rbl_grain_mass_check(const rbl_sim *sim, size_t k, rbl_error *err);
 int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t body,
                          uint32_t slot, uint32_t *id, rbl_error *err);
 

@@ -236,9 +236,29 @@ int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *gr, uint32_t *id, rbl_error
     if (gr->material < 0 || gr->material >= sim->n_materials)
         return rbl_error_set(err, RBL_EINVAL, "grain: no material %d (%d defined)", gr->material,
                              sim->n_materials);
-    double r = gr->radius;
-    double m = sim->materials[gr->material].density * 4.0 / 3.0 * M_PI * r * r * r;
-    return rbl_sim_append_grain(sim, gr, m, -1, 0, id, err);
+    return rbl_sim_append_grain(sim, gr, rbl_free_grain_mass(sim, gr->material, gr->radius), -1,
+                                0, id, err);
+}
+
+int rbl_grain_mass_check(const rbl_sim *sim, size_t k, rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    const double m = g->mass[k], r = g->radius[k];
+    if (!(m > 0.0 && isfinite(m)))
+        return rbl_error_set(err, RBL_EINVAL, "grain: mass must be > 0: '%g'", m);
+    if (g->body[k] >= 0) /* a clump member: its share of the body, which moves it */
+        return g->inv_mass[k] == 0.0 && g->inv_inertia[k] == 0.0
+                   ? RBL_OK
+                   : rbl_error_set(err, RBL_EINVAL, "grain: a clump member with its own "
+                                   "inverse mass %g or inertia %g", g->inv_mass[k],
+                                   g->inv_inertia[k]);
+    /* the same expressions as when it was added: the same bits */
+    const double want = rbl_free_grain_mass(sim, g->material[k], r);
+    if (m != want || g->inv_mass[k] != 1.0 / m || g->inv_inertia[k] != 1.0 / (0.4 * m * r * r))
+        return rbl_error_set(err, RBL_EINVAL, "grain: mass %g kg (inverse %g, inverse inertia "
+                             "%g) is not that of its material and radius, %g kg", m,
+                             g->inv_mass[k], g->inv_inertia[k], want);
+    return RBL_OK;
 }
 
 int rbl_grain_values_check(const double pos[3], const double vel[3], const double omega[3],
@@ -255,6 +275,21 @@ int rbl_grain_values_check(const double pos[3], const double vel[3], const doubl
     for (int a = 0; a < 3; a++)
         if (!isfinite(vel[a]) || !isfinite(omega[a]))
             return rbl_error_set(err, RBL_EINVAL, "grain: velocities must be finite");
+    /* each component first: their squares overflow from 1.3e154 */
+    for (int a = 0; a < 3; a++)
+        if (!(fabs(vel[a]) <= RBL_SPEED_MAX && fabs(omega[a]) * radius <= RBL_SPEED_MAX))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "grain: velocity (%g, %g, %g) m/s or spin (%g, %g, %g) rad/s "
+                                 "beyond any real grain (at most %g m/s, at the surface too)",
+                                 vel[0], vel[1], vel[2], omega[0], omega[1], omega[2],
+                                 RBL_SPEED_MAX);
+    double v2 = vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2];
+    double w2 = omega[0] * omega[0] + omega[1] * omega[1] + omega[2] * omega[2];
+    if (!(v2 <= RBL_SPEED_MAX * RBL_SPEED_MAX && w2 * radius * radius <= RBL_SPEED_MAX *
+                                                                          RBL_SPEED_MAX))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "grain: speed %g m/s or surface speed %g m/s beyond any real grain "
+                             "(at most %g m/s)", sqrt(v2), sqrt(w2) * radius, RBL_SPEED_MAX);
     return RBL_OK;
 }
 

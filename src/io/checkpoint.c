@@ -504,12 +504,13 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
             if (g->material[k] < 0 || g->material[k] >= sim->n_materials || g->id[k] >= sim->next_id)
                 b->bad = 1;
         /* the values a grain may have, and a mass that follows from its material and radius
-         * (a clump member's is its share of the body: positive and finite) */
+         * (a clump member's is its share of the body: positive and finite; issue 41: a fuzzed
+         * mass of 5e175 ran until the health check stopped it) */
         for (size_t k = 0; k < n && !b->bad && rc == RBL_OK; k++) {
             rc = rbl_grain_values_check(g->pos + 3 * k, g->vel + 3 * k, g->omega + 3 * k,
                                         g->radius[k], err);
-            if (rc == RBL_OK && !(g->mass[k] > 0.0 && isfinite(g->mass[k])))
-                rc = rbl_error_set(err, RBL_EINVAL, "grain: mass must be > 0: '%g'", g->mass[k]);
+            if (rc == RBL_OK)
+                rc = rbl_grain_mass_check(sim, k, err);
             if (rc != RBL_OK)
                 rbl_error_prefix(err, rc, "%s: grain %zu", path, k);
         }

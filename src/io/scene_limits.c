@@ -4,11 +4,12 @@
  * end as a message about the time step. Each limit is far beyond any real scene (meteoroid
  * impacts: 7e4 m/s; the fastest spinning grains: 1e4 rad/s) and far below where the run's
  * arithmetic overflows. (G and the cohesion energies are bounded where they are parsed.) */
+#include "../dem/dem_internal.h" /* RBL_SPEED_MAX, the grains' own limit */
 #include "scene_internal.h"
 
 #include <math.h>
 
-#define SPEED_MAX 1e6           /* m/s: grains', objects' and walls' velocities */
+#define SPEED_MAX RBL_SPEED_MAX /* m/s: grains', objects' and walls' velocities */
 #define SPIN_MAX 1e7            /* rad/s: walls' turns, the scene's spin */
 #define DT_MAX 1e3              /* s, a fixed dt */
 

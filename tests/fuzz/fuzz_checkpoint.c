@@ -1,26 +1,44 @@
-/* fuzz_checkpoint.c — a checkpoint restarted with the scene that wrote the seeds
- * (FUZZ_SCENE: checkpoint_scene.yaml, grains, for fuzz_checkpoint; impulse_checkpoint_scene.yaml,
- * ellipsoids, for fuzz_impulse_checkpoint) for what is left of its steps, at most 500 grains or
- * objects. The payload's
- * checksum is recomputed first (layout in src/io/checkpoint.c: 8 magic bytes, u32 version,
- * u32 byte-order mark, u64 payload size, payload, u64 FNV-1a of the payload), so that the
- * mutations reach the checks behind it instead of all failing the checksum. */
+/* fuzz_checkpoint.c — a checkpoint restarted with one of the scenes that wrote the seeds
+ * (FUZZ_SCENES, comma-separated: for fuzz_checkpoint grains with walls and a pour, a turning
+ * mesh with a vibrating floor and a servo, an open domain with self-gravity, spin steps and
+ * shells, JKR with the rolling spring between periodic sides, clumps; for
+ * fuzz_impulse_checkpoint ellipsoids) for what is left of its steps, at most 500 grains or
+ * objects, its outputs checked (fuzz_check_run). The scene is the one the file's last byte
+ * names if it is below their count, else the first: the last byte is the checksum's, which
+ * the harness recomputes, so it is free to choose (tests/fuzz/run.sh sets it in each seed to
+ * its own scene; a mutation restarts a checkpoint under another scene, which must be refused
+ * as another scene's). The payload's checksum is recomputed first (layout in
+ * src/io/checkpoint.c: 8 magic bytes, u32 version, u32 byte-order mark, u64 payload size,
+ * payload, u64 FNV-1a of the payload), so that the mutations reach the checks behind it
+ * instead of all failing the checksum. */
 #include "fuzz_util.h"
 #include "base/base_internal.h" /* rbl_fnv1a, the checkpoint's own checksum */
 #include "rubble.h"
 
+#define MAX_SCENES 8
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static rbl_scene *scene;
+    static rbl_scene *scene[MAX_SCENES];
+    static int n_scenes;
     static char out[128];
     rbl_error err = {0};
-    if (!scene) {
-        if (rbl_scene_load(FUZZ_SOURCE_DIR "/" FUZZ_SCENE, &scene, &err) != RBL_OK) {
-            fprintf(stderr, "%s\n", err.message);
-            abort();
+    if (!n_scenes) {
+        static const char list[] = FUZZ_SCENES;
+        for (const char *at = list; *at && n_scenes < MAX_SCENES;) {
+            size_t len = strcspn(at, ",");
+            char path[512];
+            snprintf(path, sizeof path, "%s/%.*s", FUZZ_SOURCE_DIR, (int)len, at);
+            if (rbl_scene_load(path, &scene[n_scenes], &err) != RBL_OK) {
+                fprintf(stderr, "%s\n", err.message);
+                abort();
+            }
+            n_scenes++;
+            at += len + (at[len] == ',');
         }
         snprintf(out, sizeof out, "%s/out", fuzz_dir());
     }
+    int which = size && data[size - 1] < n_scenes ? data[size - 1] : 0;
     uint8_t *copy = malloc(size ? size : 1);
     if (!copy)
         abort();
@@ -42,7 +60,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.max_grains = 500;
     opt.restart = path;
     rbl_run_report rep;
-    rbl_scene_run(scene, &opt, &rep, &err);
-    fuzz_remove_dir(out);
+    fuzz_check_run(out, rbl_scene_run(scene[which], &opt, &rep, &err));
     return 0;
 }

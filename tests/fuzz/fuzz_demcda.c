@@ -1,12 +1,13 @@
 /* fuzz_demcda.c — bounds.txt and elements.txt (split at the first NUL byte): whatever is
- * accepted, all seven contact-detection algorithms must report brute force's pairs. */
+ * accepted, all seven contact-detection algorithms must report brute force's pairs, at the
+ * CLI's memory limit. */
 #include "fuzz_util.h"
 #include "rubble.h"
 
 static void sorted_pairs(const rbl_elements *e, rbl_cd_algorithm alg, rbl_pairs *p, int *ok)
 {
     rbl_error err = {0};
-    rbl_cd_options limit = {.memory_limit = (size_t)256 << 20};
+    rbl_cd_options limit = {.memory_limit = fuzz_cli_memory_limit()};
     memset(p, 0, sizeof *p);
     int rc = rbl_contacts_detect(e, alg, &limit, p, NULL, &err);
     *ok = rc == RBL_OK;

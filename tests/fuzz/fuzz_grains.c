@@ -29,7 +29,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.threads = 1;
     opt.max_grains = 500;
     rbl_run_report rep;
-    rbl_scene_run(scene, &opt, &rep, &err);
-    fuzz_remove_dir(out);
+    fuzz_check_run(out, rbl_scene_run(scene, &opt, &rep, &err));
     return 0;
 }

@@ -40,6 +40,16 @@ static inline const char *fuzz_file(int slot, const char *name, const uint8_t *d
     return path[slot];
 }
 
+/* The memory limit the CLI gives the contact detection and the clump builder (`rubble
+ * contacts`, `rubble clump`: cli_physical_memory_bytes), so that an input is fuzzed at the
+ * limit a user's run has (issue 41), not a smaller one that refuses first: what a few KB make
+ * it allocate is then bounded by libFuzzer's -malloc_limit_mb alone (tests/fuzz/run.sh). */
+static inline size_t fuzz_cli_memory_limit(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (size_t)pages * (size_t)size : 0;
+}
+
 /* The part before the first NUL (all of it if none) and the part after it. */
 static inline void fuzz_split(const uint8_t *data, size_t n, size_t *first, size_t *second_at)
 {
@@ -109,10 +119,49 @@ static inline void fuzz_check_outputs(const char *dir)
     }
 }
 
+/* The oracle that a refused input writes nothing (issue 41): a run that failed before its
+ * first step (thermo.csv absent or without a row: a fresh run writes its row 0 before it
+ * steps, a restart writes nothing until it has stepped) left no file in its folder. */
+static inline void fuzz_check_refusal(const char *dir)
+{
+    static char text[1 << 16];
+    char path[512];
+    snprintf(path, sizeof path, "%s/thermo.csv", dir);
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = '\0';
+        const char *nl = strchr(text, '\n');
+        if (nl && nl[1]) /* a row: the run had started */
+            return;
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+            fprintf(stderr, "a refused run left %s in its folder\n", e->d_name);
+            abort();
+        }
+    closedir(d);
+}
+
 static inline void fuzz_remove_dir(const char *dir);
 
+/* After a run into dir that returned rc: its outputs checked (fuzz_check_outputs and, if it
+ * failed, fuzz_check_refusal), then removed. */
+static inline void fuzz_check_run(const char *dir, int rc)
+{
+    fuzz_check_outputs(dir);
+    if (rc != RBL_OK)
+        fuzz_check_refusal(dir);
+    fuzz_remove_dir(dir);
+}
+
 /* The scene at path loaded and, if accepted, run `steps` steps on one thread with at most 500
- * grains into a folder whose outputs are checked (fuzz_check_outputs) and removed. */
+ * grains into a folder whose outputs are checked (fuzz_check_run) and removed. */
 static inline void fuzz_run_scene(const char *path, uint64_t steps)
 {
     rbl_scene *scene = NULL;
@@ -128,10 +177,9 @@ static inline void fuzz_run_scene(const char *path, uint64_t steps)
     opt.steps = steps;
     opt.max_grains = 500;
     rbl_run_report rep;
-    rbl_scene_run(scene, &opt, &rep, &err);
+    int rc = rbl_scene_run(scene, &opt, &rep, &err);
     rbl_scene_free(scene);
-    fuzz_check_outputs(out);
-    fuzz_remove_dir(out);
+    fuzz_check_run(out, rc);
 }
 
 /* Remove the files of a flat folder (the outputs of one run) and the folder. */

@@ -11,29 +11,44 @@ set -eu
 BUILD=$(cd "$1" && pwd); RUBBLE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); SECONDS_EACH=$3; REPORT=${5:-}
 [ "${4:-}" = "--report" ] || REPORT=""
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
-TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh stl volume clump_file grains checkpoint impulse_checkpoint}
+TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh scene_clump stl volume clump_file grains checkpoint impulse_checkpoint}
 RUNS=${FUZZ_RUNS:+-runs=$FUZZ_RUNS}
 work="$BUILD/fuzz-work"; mkdir -p "$work/artifacts"
 gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"
 
 # seeds made by rubble itself: scenes of the tree, Demcda sets, checkpoints of the fixed scene
-mkdir -p "$gen/scene" "$gen/demcda" "$gen/checkpoint" "$gen/impulse_checkpoint" "$gen/scene_mesh"
+mkdir -p "$gen/scene" "$gen/demcda" "$gen/checkpoint" "$gen/impulse_checkpoint" "$gen/scene_mesh" \
+    "$gen/scene_clump"
 cp "$ROOT"/examples/*.yaml "$ROOT"/tests/scenes/*.yaml "$HERE"/*.yaml "$gen/scene/"
 cp "$ROOT"/examples/*.stl "$ROOT"/tests/scenes/health/*.stl "$HERE"/seeds/stl/* "$gen/scene_mesh/"
+cp "$HERE"/seeds/clump_file/* "$gen/scene_clump/"
+cp "$ROOT"/examples/clumps/ellipsoid.txt "$gen/scene_clump/example_ellipsoid.txt"
 for spec in "2 200 random" "3 300 clustered" "3 125 lattice"; do
     set -- $spec
     "$RUBBLE" generate --dim "$1" --n "$2" --packing "$3" --radius-ratio 3 \
         --bounds "$gen/b.txt" --elements "$gen/e.txt" > /dev/null
     { cat "$gen/b.txt"; printf '\000'; cat "$gen/e.txt"; } > "$gen/demcda/$1d_$3.txt"
 done
-(cd "$gen" && "$RUBBLE" run "$HERE/checkpoint_scene.yaml" --output ck --threads 1 --quiet > /dev/null)
-cp "$gen"/ck/checkpoint_*.bin "$gen/checkpoint/"
-(cd "$gen" && "$RUBBLE" run "$HERE/checkpoint_mesh_scene.yaml" --output ckm --threads 1 \
-    --quiet > /dev/null)
-for f in "$gen"/ckm/checkpoint_*.bin; do cp "$f" "$gen/checkpoint/mesh_$(basename "$f")"; done
+# checkpoints of each scene of fuzz_checkpoint (the order of FUZZ_SCENES in CMakeLists.txt),
+# each file's last byte (the checksum's, which the harness recomputes) set to its scene's place
+k=0
+for name in checkpoint checkpoint_mesh checkpoint_open checkpoint_jkr checkpoint_clump; do
+    (cd "$gen" && "$RUBBLE" run "$HERE/${name}_scene.yaml" --output "ck_$name" --threads 1 \
+        --quiet > /dev/null)
+    for f in "$gen/ck_$name"/checkpoint_*.bin; do
+        to="$gen/checkpoint/${name}_$(basename "$f")"
+        head -c $(($(wc -c < "$f") - 1)) "$f" > "$to"
+        printf "\\$(printf %03o $k)" >> "$to"
+    done
+    k=$((k + 1))
+done
 (cd "$gen" && "$RUBBLE" run "$HERE/impulse_checkpoint_scene.yaml" --output ick --threads 1 \
     --quiet > /dev/null)
-cp "$gen"/ick/checkpoint_*.bin "$gen/impulse_checkpoint/"
+for f in "$gen"/ick/checkpoint_*.bin; do
+    to="$gen/impulse_checkpoint/$(basename "$f")"
+    head -c $(($(wc -c < "$f") - 1)) "$f" > "$to"
+    printf '\000' >> "$to"
+done
 
 [ -z "$REPORT" ] || { printf '| target | seconds | executions | executions/s | corpus | result |\n|---|---|---|---|---|---|\n' > "$work/table.md"; }
 failed=0
