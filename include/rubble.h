@@ -717,7 +717,8 @@ typedef struct rbl_run_options {
 } rbl_run_options;
 
 typedef struct rbl_run_report {
-    uint64_t steps;
+    uint64_t steps;               /* stepped in this call; also when it failed (0: it failed
+                                     before stepping: a refused scene, checkpoint or option) */
     size_t grains;                /* spheres, clump members included */
     size_t clumps;
     uint64_t lost;                /* grains removed: left a closed domain, escaped an open one */

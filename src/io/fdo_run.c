@@ -533,6 +533,7 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         rbl_progress_update(&progress, step, total, (double)step * dt, end_time,
                             rbl_fdo_sim_count(sim), rbl_now());
     }
+    rep->steps = step - first;
     if (rc == RBL_OK && s->final_grains) {
         char *path = rbl_path_join(o.dir, s->final_grains);
         rc = path ? rbl_fdo_objects_write_text(sim, path, err)
@@ -545,7 +546,6 @@ int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_re
         rbl_fdo_stats st;
         rbl_fdo_sim_stats(sim, &st);
         rep->impulse = 1;
-        rep->steps = step - first;
         rep->objects = rbl_fdo_sim_count(sim);
         rep->dt = dt;
         rep->energy_start = e0;

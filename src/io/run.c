@@ -817,13 +817,13 @@ int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report
                             rbl_now());
     }
     rep->seconds = rbl_now() - start;
+    rep->steps = step - first_step;
     if (rc == RBL_OK && s->final_grains)
         rc = write_final(s, &o, sim, err);
     if (rc == RBL_OK) {
         rep->energy_end = total_energy(&ranks, sim, &t);
         rep->energy_in = t.energy_in - energy_in_start;
         rbl_run_ranks_health(&ranks, sim, rep);
-        rep->steps = step - first_step;
         rep->grains = t.grains;
         rep->clumps = sim->bodies.n;
         rep->lost = t.lost;

@@ -60,6 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.max_grains = 500;
     opt.restart = path;
     rbl_run_report rep;
-    fuzz_check_run(out, rbl_scene_run(scene[which], &opt, &rep, &err));
+    int rc = rbl_scene_run(scene[which], &opt, &rep, &err);
+    fuzz_check_run(out, rc, &rep);
     return 0;
 }

@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.threads = 1;
     opt.max_grains = 500;
     rbl_run_report rep;
-    fuzz_check_run(out, rbl_scene_run(scene, &opt, &rep, &err));
+    int rc = rbl_scene_run(scene, &opt, &rep, &err);
+    fuzz_check_run(out, rc, &rep);
     return 0;
 }

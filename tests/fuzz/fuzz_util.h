@@ -120,22 +120,10 @@ static inline void fuzz_check_outputs(const char *dir)
 }
 
 /* The oracle that a refused input writes nothing (issue 41): a run that failed before its
- * first step (thermo.csv absent or without a row: a fresh run writes its row 0 before it
- * steps, a restart writes nothing until it has stepped) left no file in its folder. */
+ * first step (the report's steps 0: a scene, checkpoint or option refused) left no file in its
+ * folder. */
 static inline void fuzz_check_refusal(const char *dir)
 {
-    static char text[1 << 16];
-    char path[512];
-    snprintf(path, sizeof path, "%s/thermo.csv", dir);
-    FILE *f = fopen(path, "rb");
-    if (f) {
-        size_t n = fread(text, 1, sizeof text - 1, f);
-        fclose(f);
-        text[n] = '\0';
-        const char *nl = strchr(text, '\n');
-        if (nl && nl[1]) /* a row: the run had started */
-            return;
-    }
     DIR *d = opendir(dir);
     if (!d)
         return;
@@ -150,12 +138,12 @@ static inline void fuzz_check_refusal(const char *dir)
 
 static inline void fuzz_remove_dir(const char *dir);
 
-/* After a run into dir that returned rc: its outputs checked (fuzz_check_outputs and, if it
- * failed, fuzz_check_refusal), then removed. */
-static inline void fuzz_check_run(const char *dir, int rc)
+/* After a run into dir that returned rc and rep: its outputs checked (fuzz_check_outputs and,
+ * if it failed before stepping, fuzz_check_refusal), then removed. */
+static inline void fuzz_check_run(const char *dir, int rc, const rbl_run_report *rep)
 {
     fuzz_check_outputs(dir);
-    if (rc != RBL_OK)
+    if (rc != RBL_OK && rep->steps == 0)
         fuzz_check_refusal(dir);
     fuzz_remove_dir(dir);
 }
@@ -179,7 +167,7 @@ static inline void fuzz_run_scene(const char *path, uint64_t steps)
     rbl_run_report rep;
     int rc = rbl_scene_run(scene, &opt, &rep, &err);
     rbl_scene_free(scene);
-    fuzz_check_run(out, rc);
+    fuzz_check_run(out, rc, &rep);
 }
 
 /* Remove the files of a flat folder (the outputs of one run) and the folder. */
