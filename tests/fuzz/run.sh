@@ -59,7 +59,10 @@ for t in $TARGETS; do
         [ -d "$d" ] && seeds="$seeds $d"
     done
     log="$work/$t.log"
-    if OMP_WAIT_POLICY=passive ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    # one OpenMP thread: fuzz_stl ran its corpus in 8.6 s instead of 14.8 s on two (waking
+    # threads for every small parallel region), and a second campaign has the other core
+    if OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive \
+       ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
        "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" $RUNS -timeout=10 \
        -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
