@@ -3,17 +3,20 @@
 #   make test   install what is missing, build, run the whole suite (also under gcc's and
 #               clang's ASan/UBSan) and a few seconds of each fuzz target
 # Longer jobs: make bench (docs/bench/), make validate (docs/validation/), make fuzz (docs/fuzz.md).
+# make install PREFIX=DIR: the program, librubble (shared and static), rubble.h, rubble.pc and the
+# CMake package (find_package(rubble)) under DIR (default /usr/local).
 
 BUILD      ?= build
 BUILD_SAN  ?= build-sanitize
 BUILD_CLANG ?= build-clang
 BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 300
+PREFIX     ?= /usr/local
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo test test-release test-sanitize bench validate clean
+.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo test test-release test-sanitize bench validate install clean
 
 all: build
 
@@ -113,6 +116,9 @@ validate: build
 	@validation/collapse.sh $(RUBBLE)
 	@validation/sound.sh $(RUBBLE)
 	@validation/fdo.sh $(RUBBLE)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_CLANG) $(BUILD_FUZZ)

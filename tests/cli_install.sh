@@ -1,0 +1,90 @@
+#!/bin/sh
+# The installed library (issue 42): `cmake --install` into a fresh prefix, then a small C program
+# built against the installed copy through pkg-config (shared, then static) and through CMake's
+# find_package(rubble), each of which must start without LD_LIBRARY_PATH and run a simulation.
+#   tests/cli_install.sh BUILD_DIR
+set -eu
+BUILD=$(cd "$1" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+prefix="$work/prefix"
+cmake --install "$BUILD" --prefix "$prefix" > "$work/install.log" || fail "cmake --install failed"
+lib=$(ls -d "$prefix"/lib*/librubble.so.0 2>/dev/null | head -1)
+[ -n "$lib" ] || fail "no librubble.so.0 installed: $(find "$prefix" -type f | head)"
+libdir=$(dirname "$lib")
+for f in "$prefix/bin/rubble" "$prefix/include/rubble.h" "$libdir/librubble.a" \
+         "$libdir/librubble.so" "$libdir/pkgconfig/rubble.pc" \
+         "$libdir/cmake/rubble/rubbleConfig.cmake"; do
+    [ -e "$f" ] || fail "$f not installed"
+done
+readelf -d "$lib" | grep -q "SONAME.*librubble.so.0" || fail "no SONAME librubble.so.0"
+"$prefix/bin/rubble" --help > /dev/null 2>&1 || "$prefix/bin/rubble" > /dev/null 2>&1 ||
+    [ $? -lt 126 ] || fail "the installed rubble does not start"
+
+# a grain dropped onto a floor: at rest there after bouncing (e about 0.5), sunk by mg / kn
+cat > "$work/drop.c" <<'C'
+#include <rubble.h>
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+    rbl_sim_config cfg;
+    memset(&cfg, 0, sizeof cfg); /* the linear law without friction */
+    cfg.lo[0] = cfg.lo[1] = cfg.lo[2] = 0.0;
+    cfg.hi[0] = cfg.hi[1] = cfg.hi[2] = 0.1;
+    cfg.gravity[2] = -9.81;
+    cfg.law.kn = 1e3;
+    cfg.law.gamma_n = 0.5;
+    cfg.dt = 1e-5;
+    cfg.threads = 1;
+    rbl_sim *sim;
+    rbl_error err = {0};
+    rbl_material glass = {2500, 1e7, 0.3, 0.5, 0.5};
+    rbl_wall floor = {{0, 0, 1}, 0, 0};
+    rbl_grain g = {{0.05, 0.05, 0.02}, {0, 0, 0}, {0, 0, 0}, 0.005, 0};
+    if (rbl_sim_create(&sim, &cfg, &err) || rbl_sim_add_material(sim, &glass, NULL, &err) ||
+        rbl_sim_add_wall(sim, &floor, &err) || rbl_sim_add_grain(sim, &g, NULL, &err) ||
+        rbl_sim_step(sim, 50000, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    double z = v.pos[2], rest = 0.005 - 2500 * 4.18879020478639 * 1.25e-7 * 9.81 / 1e3;
+    printf("z %.7f m, at rest %.7f m\n", z, rest);
+    rbl_sim_destroy(sim);
+    return z > rest - 1e-7 && z < rest + 1e-7 ? 0 : 1;
+}
+C
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+# shellcheck disable=SC2046
+cc -o "$work/drop_shared" "$work/drop.c" $(pkg-config --cflags --libs rubble) ||
+    fail "pkg-config: the program did not build against the shared library"
+env -u LD_LIBRARY_PATH "$work/drop_shared" > "$work/out.txt" ||
+    fail "pkg-config: the program (shared) did not run: $(cat "$work/out.txt")"
+# shellcheck disable=SC2046
+cc -o "$work/drop_static" "$work/drop.c" -I"$prefix/include" "$libdir/librubble.a" \
+    $(pkg-config --static --libs-only-other --libs-only-l rubble | sed 's/-lrubble//') ||
+    fail "pkg-config --static: the program did not build against the static library"
+"$work/drop_static" > /dev/null || fail "pkg-config --static: the program did not run"
+echo "ok: pkg-config, shared and static: $(cat "$work/out.txt")"
+
+mkdir -p "$work/project"
+cp "$work/drop.c" "$work/project/"
+cat > "$work/project/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.16)
+project(drop LANGUAGES C)
+find_package(rubble 0.1 REQUIRED)
+add_executable(drop drop.c)
+target_link_libraries(drop PRIVATE rubble::rubble)
+add_executable(drop_static drop.c)
+target_link_libraries(drop_static PRIVATE rubble::rubble_static)
+CM
+cmake -S "$work/project" -B "$work/project/build" -DCMAKE_PREFIX_PATH="$prefix" \
+    > "$work/cmake.log" 2>&1 || fail "find_package(rubble) failed: $(tail -20 "$work/cmake.log")"
+cmake --build "$work/project/build" > "$work/build.log" 2>&1 ||
+    fail "the CMake project did not build: $(tail -20 "$work/build.log")"
+env -u LD_LIBRARY_PATH "$work/project/build/drop" > /dev/null || fail "CMake: drop did not run"
+"$work/project/build/drop_static" > /dev/null || fail "CMake: drop_static did not run"
+echo "ok: find_package(rubble), rubble::rubble and rubble::rubble_static"
