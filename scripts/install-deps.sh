@@ -3,12 +3,13 @@
 #   scripts/install-deps.sh build     compiler, make, cmake, libyaml (scene files), Open MPI and
 #                                      Zoltan (runs over several processes: src/parallel/)
 #   scripts/install-deps.sh test      + clang with its OpenMP, sanitizer and libFuzzer runtimes
-#                                      (the suite under clang's UBSan, the fuzz harnesses)
+#                                      (the suite under clang's UBSan, the fuzz harnesses),
+#                                      pkgconf (a program built against the installed library)
 #   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time
 set -eu
 want="gcc make cmake libyaml-dev libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev"
 case "${1:-build}" in
-    test) want="$want clang libomp-dev libclang-rt-dev" ;;
+    test) want="$want clang libomp-dev libclang-rt-dev pkgconf" ;;
     bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time" ;;
 esac
 missing=""
