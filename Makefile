@@ -116,6 +116,7 @@ validate: build
 	@validation/collapse.sh $(RUBBLE)
 	@validation/sound.sh $(RUBBLE)
 	@validation/fdo.sh $(RUBBLE)
+	@validation/crease.sh $(RUBBLE)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

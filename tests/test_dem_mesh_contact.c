@@ -194,7 +194,8 @@ static void features(void)
 
 /* The elastic force, overlap^power along each normal, a sphere of radius r at p gets from m:
  * its vertical part, and how many contacts gave it. */
-static double lift_at(const rbl_mesh *m, const double p[3], double r, double power, size_t *n)
+static double lift_at(const rbl_mesh *m, const double p[3], double r, double power, size_t *n,
+                      double *weakest)
 {
     size_t nt = m->n_triangles;
     uint32_t all[16];
@@ -204,9 +205,12 @@ static double lift_at(const rbl_mesh *m, const double p[3], double r, double pow
         all[t] = (uint32_t)t;
     *n = rbl_mesh_contacts(m, all, nt, p, r, r, power, work, c, 8);
     double fz = 0;
-    for (size_t k = 0; k < *n; k++)
-        if (r - c[k].dist > 0)
-            fz += pow(r - c[k].dist, power) * c[k].n[2];
+    *weakest = INFINITY;
+    for (size_t k = 0; k < *n; k++) {
+        double f = r - c[k].dist > 0 ? pow(r - c[k].dist, power) : 0.0;
+        fz += f * c[k].n[2];
+        *weakest = fmin(*weakest, f);
+    }
     return fz;
 }
 
@@ -224,7 +228,8 @@ static void valley(double slope, double v[18], uint32_t t[12], rbl_mesh *m)
 /* A sphere crossing a concave crease of 178 degrees (a drum's facets) at a fixed height, 1e-3
  * of its radius into the surface: before session 29 the second face's contact came with its
  * whole overlap as its nearest point left the edge (the force jumped by 85 %). Now the force
- * changes by no more than the slope makes it between two positions 1e-4 r apart. Over the
+ * changes by no more than the slope makes it between two positions 1e-4 r apart, and the
+ * second face's own force starts from 0. Over the
  * edge each face is overlapped by d = r - z cos(slope) (1.152e-3) and the edge by 1e-3: two
  * whole contacts gave 2 F(d); one region of contact gives more than one face's F(d), by as
  * much as the valley holds: the sphere's overlap volume with it (two caps less the wedge
@@ -240,12 +245,14 @@ static void crease_crossing(void)
     valley(slope, v, t, &m);
     for (int law = 0; law < 2; law++) {
         const double power = law ? 1.5 : 1.0;
-        double worst = 0, before = NAN, at_edge = NAN;
+        double worst = 0, before = NAN, at_edge = NAN, onset = NAN;
         size_t most = 0;
         for (int k = -1000; k <= 1000; k++) {
-            double p[3] = {1e-4 * k, 0.3, r - depth}, now;
+            double p[3] = {1e-4 * k, 0.3, r - depth}, now, weakest;
             size_t n;
-            now = lift_at(&m, p, r, power, &n);
+            now = lift_at(&m, p, r, power, &n, &weakest);
+            if (n == 2 && most < 2) /* the second face's first position: its own force */
+                onset = weakest / now;
             most = n > most ? n : most;
             if (k == 0)
                 at_edge = now;
@@ -255,9 +262,11 @@ static void crease_crossing(void)
         }
         double face = pow(r - (r - depth) * cos(slope), power) * cos(slope);
         printf("crease of 178 degrees, power %.1f: up to %zu contacts, largest change between "
-               "neighbouring positions %.2e of the force; over the edge %.4f of one face's\n",
-               power, most, worst, at_edge / face);
+               "neighbouring positions %.2e of the force; the second face starts at %.2e of it; "
+               "over the edge %.4f of one face's\n",
+               power, most, worst, onset, at_edge / face);
         ASSERT_TRUE(most == 2);
+        ASSERT_TRUE(onset < 1e-2); /* each face's own force grows from 0 */
         /* the slope alone: the overlap changes by 1e-4 tan(1 degree) / 1e-3 = 1.7e-3 per step
            (times power) */
         ASSERT_TRUE(worst < 3e-3);
@@ -267,7 +276,8 @@ static void crease_crossing(void)
     valley(M_PI / 4, v, t, &m);
     double p[3] = {0, 0.3, (r - depth) * sqrt(2.0)};
     size_t n;
-    double fz = lift_at(&m, p, r, 1.0, &n);
+    double weakest;
+    double fz = lift_at(&m, p, r, 1.0, &n, &weakest);
     ASSERT_TRUE(n == 2);
     ASSERT_NEAR(fz, 2 * depth * cos(M_PI / 4), 1e-12);
 }

@@ -602,6 +602,7 @@ int rbl_history_map_add(const rbl_contact_law *law, rbl_history_map *map,
  * to p (the facet's where p lies on it), the distance, and the feature. */
 typedef struct rbl_mesh_touch {
     double q[3], n[3], dist;
+    double share; /* of its own force it gives (share_creases: < 1 across a crease), 1 else */
     uint32_t tri;
     int feature;
 } rbl_mesh_touch;
@@ -609,7 +610,8 @@ typedef struct rbl_mesh_touch {
  * touched (mesh_contact.c, the rules there), nearest first, at most cap (<= RBL_MESH_MAX_TOUCH);
  * work holds n_candidates. Two faces across a concave crease whose edge the sphere of `radius`
  * overlaps share it: their distances are raised so that their elastic forces, overlap^power
- * (1 linear, 1.5 Hertz), count the edge's once. */
+ * (1 linear, 1.5 Hertz), count the edge's once, each growing from 0 (`share`: the part of its
+ * own force each keeps, by which the caller scales its dashpot). */
 #define RBL_MESH_MAX_TOUCH 8
 size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n_candidates,
                          const double p[3], double reach, double radius, double power,

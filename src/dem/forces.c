@@ -168,6 +168,12 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
         rbl_contact_geom geo;
         double l1;
         rbl_wall_frame(sim, i, c[k].n, c[k].dist, vel, om, &mw->pose, &geo, &l1);
+        if (c[k].share < 1.0) { /* across a crease (mesh_contact.c): its dashpot's share */
+            double vn = (1.0 - c[k].share) * (geo.v[0] * geo.n[0] + geo.v[1] * geo.n[1] +
+                                              geo.v[2] * geo.n[2]);
+            for (int a = 0; a < 3; a++)
+                geo.v[a] -= vn * geo.n[a];
+        }
         wall_law(sim, w, q, &geo, l1, wt);
         double *h = w->hist + wide * q + width;
         h[0] = c[k].n[0], h[1] = c[k].n[1], h[2] = c[k].n[2], h[3] = c[k].dist;

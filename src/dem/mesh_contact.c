@@ -134,14 +134,19 @@ static int shared_edge(const rbl_mesh *m, uint32_t s, uint32_t t, uint32_t e[2])
  * overlapped caps meet along it, one region of contact, not two. Counted as two, a grain
  * crossing a nearly flat crease (178 degrees: a drum's facets) got the second face's whole
  * overlap at once, when that face's nearest point left the shared edge (issue 41: a jump of
- * 0.70 mg; LIGGGHTS 0.33 mg). By inclusion and exclusion in the elastic force F(x) = x^p of
- * the overlap x (p 1 linear, 3/2 Hertz), each such edge, overlapped by e, takes F(e) / 2 off
- * each of its faces: as the second face appears (its nearest point the edge, so e is its
- * overlap) the total stays F of the first's, and on a crease flattened to a plane the two
- * faces sum to the plane's force. A crease whose edge stays outside the sphere (any crease
- * sharper than about 2 sqrt(2 overlap / radius)) keeps its two whole contacts. Where edges
- * around a corner would take off more than all but the deepest contact, they are scaled so
- * that the deepest's force remains. Each face's overlap becomes the one of its reduced force. */
+ * 0.70 mg; LIGGGHTS 0.33 mg one way, 0.99 mg the other). By inclusion and exclusion in the
+ * elastic force F(x) = x^p of the overlap x (p 1 linear, 3/2 Hertz), such an edge, overlapped
+ * by e, is counted once: the two faces give F(d_j) + F(d_k) - F(e), face j taking the part
+ * (d_k - e) / (d_j - e + d_k - e) of F(e) off (the less deep beyond the edge, the more), half
+ * each when both are as deep. As the second face appears its overlap is e, so it takes all of F(e)
+ * off and starts from 0: each face's force grows from 0 and shrinks to 0 continuously, and on
+ * a crease flattened to a plane the two sum to the plane's force. A crease whose edge stays
+ * outside the sphere (any crease sharper than about 2 sqrt(2 overlap / radius)) keeps its two
+ * whole contacts. Where edges around a corner would take off more than all but the deepest
+ * contact, they are scaled so that the deepest's force remains. Each face's overlap becomes
+ * the one of its reduced force, and its share of its own force is kept (`share`), by which
+ * the caller scales its dashpot: a face that appears with its grain approaching it (at v sin
+ * of the crease's angle) would otherwise bring its whole damping force at once. */
 static void share_creases(const rbl_mesh *m, const double p[3], double radius, double power,
                           rbl_mesh_touch *c, size_t n)
 {
@@ -164,8 +169,10 @@ static void share_creases(const rbl_mesh *m, const double p[3], double radius, d
                                                  m->vertex + 3 * (size_t)e[1]);
             if (!(x > 0.0))
                 continue;
-            double f = pow(x, power);
-            cut[j] += 0.5 * f, cut[k] += 0.5 * f, edges += f;
+            /* how much deeper than the edge each face is (>= 0: the edge lies on both) */
+            double bj = fmax(radius - c[j].dist - x, 0.0), bk = fmax(radius - c[k].dist - x, 0.0);
+            double wj = bj + bk > 0.0 ? bk / (bj + bk) : 0.5, f = pow(x, power);
+            cut[j] += wj * f, cut[k] += (1.0 - wj) * f, edges += f;
         }
     if (!(edges > 0.0))
         return;
@@ -174,6 +181,7 @@ static void share_creases(const rbl_mesh *m, const double p[3], double radius, d
         if (cut[k] > 0.0) {
             double f = fmax(force[k] - scale * cut[k], 0.0);
             c[k].dist = radius - pow(f, 1.0 / power);
+            c[k].share = f / force[k];
         }
 }
 
@@ -194,7 +202,7 @@ size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n
         if (!(dist < reach))
             continue;
         rbl_mesh_touch *c = &work[n++];
-        c->tri = t, c->feature = feature;
+        c->tri = t, c->feature = feature, c->share = 1.0;
         if (feature == RBL_TRI_FACE || !(dist > 0.0)) {
             /* the facet's plane, as a plane wall would be: normal and distance from it */
             double u[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
