@@ -97,6 +97,18 @@ static double field_at(const rbl_fdo_object *o, const double x[3])
     return rbl_fdo_field(o->shape, b);
 }
 
+/* How far the farthest of the m samples x lies from o's centre. */
+static double farthest_sample(const rbl_fdo_object *o, const double *x, size_t m)
+{
+    double far = 0;
+    for (size_t i = 0; i < m; i++) {
+        double r[3];
+        rbl_sub3(x + 3 * i, o->centre, r);
+        far = fmax(far, sqrt(rbl_dot3(r, r)));
+    }
+    return far;
+}
+
 /* The support points of o along `directions` random directions, each converged and on the
  * surface (|F'| <= on_surface), against the m surface samples x: how far each is beyond the
  * farthest sample and short of it, the worst kept in *above and *below. */
@@ -130,11 +142,7 @@ static void test_support(void)
         rbl_fdo_object o = {&s, {uniform(-1, 1), uniform(-1, 1), uniform(-1, 1)}, {0}};
         random_quat(o.quat);
         size_t m = surface_samples(&o, THETA, x);
-        for (size_t i = 0; i < m; i++) {
-            double r[3];
-            rbl_sub3(x + 3 * i, o.centre, r);
-            farthest = fmax(farthest, sqrt(rbl_dot3(r, r)));
-        }
+        farthest = fmax(farthest, farthest_sample(&o, x, m));
         support_against_samples(&o, x, m, 300, 1e-9, &worst_above, &worst_below);
     }
     printf("support: at most %.2e beyond and %.2e short of the brute-force samples\n",
@@ -171,11 +179,7 @@ static void test_strong_bump(void)
     rbl_fdo_object o = {&s, {0.1, -0.2, 0.3}, {0}};
     random_quat(o.quat);
     size_t m = surface_samples(&o, THETA, x);
-    for (size_t i = 0; i < m; i++) {
-        double r[3];
-        rbl_sub3(x + 3 * i, o.centre, r);
-        farthest = fmax(farthest, sqrt(rbl_dot3(r, r)));
-    }
+    farthest = farthest_sample(&o, x, m);
     /* on the surface to F''s rounding (|F'| up to a few hundred near the lobe) */
     support_against_samples(&o, x, m, 300, 1e-11, &above, &below);
     printf("strong bump: lobe to %.2f; support at most %.2e beyond and %.2e short of the "

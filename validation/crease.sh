@@ -42,36 +42,21 @@ output: {folder: rubble, every: 1, thermo_every: 0.0002}
 YAML
 echo "== rubble"
 "$RUBBLE" run crease.yaml --threads 1 --quiet > /dev/null
-cat > in.crease <<LIG
-atom_style granular
-atom_modify map array
-boundary f f f
-newton off
-communicate single vel yes
-units si
-region box block -0.02 0.02 -0.01 0.01 -0.005 0.01 units box
-create_box 1 box
-neighbor 0.0002 bin
-neigh_modify delay 0
-fix m1 all property/global kn peratomtypepair 1 100
-fix m2 all property/global kt peratomtypepair 1 100
-fix m3 all property/global gamman_abs peratomtypepair 1 0.02975
-fix m4 all property/global gammat_abs peratomtypepair 1 0.0
-fix m5 all property/global coefficientFriction peratomtypepair 1 0.0
-pair_style gran model hooke/stiffness tangential history absolute_damping on
-pair_coeff * *
+liggghts_data grains.txt -0.02 0.02 -0.01 0.01 -0.005 0.01 > grains.data
+{ liggghts_preamble "f f f" grains.data
+  liggghts_hooke_absolute 100 0.02975 0 0
+  cat <<LIG
 timestep 2e-5
 fix gravi all gravity 9.81 vector 0.0 0.0 -1.0
 fix cad all mesh/surface/stress file valley.stl type 1
 fix walls all wall/gran model hooke/stiffness tangential history mesh n_meshes 1 meshes cad absolute_damping on
-create_atoms 1 single $x0 0 $z0 units box
-set atom 1 diameter 0.002 density 2500
 fix integr all nve/sphere
 thermo_style custom step time f_cad[1] f_cad[3]
 thermo_modify format float %.10g
 thermo 10
 run 60000
 LIG
+} > in.crease
 echo "== LIGGGHTS"
 liggghts -in in.crease -log none > liggghts.out
 # time, wall force z in mg: rubble's (the force on the wall, so minus), LIGGGHTS' (the same)
