@@ -256,8 +256,8 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
  * (b->most); only when it reaches the thread's deepest share so far of the smallest radius
  * there is (so that some lane may share deeper of its own smaller radius: rare once the run's
  * peak is set), the exact share of each. Against the smallest radius, not each lane's, the
- * law's loop pays one maximum per lane (0.5-0.9 % of a step, where each lane's own share cost
- * 0.9-1.2 %; docs/dem.md "Health check"). The margin below the peak lets a tie within
+ * law's loop pays one maximum per lane (the whole check 0.1-0.9 % of a step, where each lane's
+ * own share made it 0.9-1.2 %; docs/dem.md "Health check"). The margin below the peak lets a tie within
  * round-off through to the exact test, whose ties go to the lower ids: the same peak for any
  * thread count. */
 static void block_peak(pair_block *b, const rbl_sim *sim, const uint32_t *second)
