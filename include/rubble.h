@@ -692,6 +692,11 @@ RBL_API int rbl_collision_run(const rbl_collision *col, double c, rbl_collision_
 typedef struct rbl_scene rbl_scene;
 
 RBL_API int rbl_scene_load(const char *path, rbl_scene **scene, rbl_error *err);
+/* A scene from text in memory (YAML, or JSON, which is YAML): `name` stands for the file in
+ * messages (NULL: "<scene>") and its folder is where the files the scene names are found
+ * (none: the current folder), as if the text were read from a file of that name. */
+RBL_API int rbl_scene_parse(const char *text, size_t len, const char *name, rbl_scene **scene,
+                            rbl_error *err);
 RBL_API void rbl_scene_free(rbl_scene *scene);
 
 typedef struct rbl_run_status {
@@ -767,9 +772,8 @@ typedef struct rbl_run_report {
     size_t capped;                /* bounces held to the energy they may return, over the run */
 } rbl_run_report;
 
-/* How many processes the job's launcher (mpirun, mpiexec, srun) started this one among, from
- * its environment (1 when none), and this one's rank. Runs over several processes are not yet
- * distributed (docs/parallel.md): the program refuses to start as several. */
+/* How many processes the job's launcher (mpirun, mpiexec) started this one among, from its
+ * environment (1 when none), and this one's rank (docs/parallel.md). */
 RBL_API int rbl_launched_ranks(int *rank);
 /* A program that runs over several processes may hold MPI itself across rbl_scene_run (which
  * otherwise starts and ends it): begin before, end after it has reported, on every rank, so
@@ -782,8 +786,46 @@ RBL_API void rbl_parallel_end(void);
  * the others waiting for it in the run's first collective call. */
 RBL_API int rbl_parallel_agree(int rc, rbl_error *err);
 
+/* The whole run, as `rubble run` makes it: rbl_run_open, rbl_run_step to the run's end,
+ * rbl_run_finish, rbl_run_summary, rbl_run_close. On failure report->steps still says how many
+ * steps were made (0: refused before the first). */
 RBL_API int rbl_scene_run(const rbl_scene *scene, const rbl_run_options *options,
                           rbl_run_report *report, rbl_error *err);
+
+/* A run as an object (docs/python.md has the same in Python): opened from a scene, stepped
+ * in pieces of any size, asked for frames and checkpoints, summarised, closed. Its events
+ * (frames, thermo rows, pours, checkpoints, spin steps) fall on the steps the scene sets
+ * whatever pieces it is stepped in, so a run stepped 1 + 7 + 1000 steps writes the same bytes
+ * as one stepped 1008 at once, and as `rubble run`. Grain and impulse scenes alike; over
+ * several processes every call is made on every one (collective). */
+typedef struct rbl_run rbl_run;
+/* Build the simulation the scene describes (or load options->restart), make the output folder
+ * and, for a fresh run, place the pours due at time 0 and write the first thermo row and
+ * frame. The scene must outlive the run. */
+RBL_API int rbl_run_open(const rbl_scene *scene, const rbl_run_options *options,
+                         rbl_run **run, rbl_error *err);
+/* `steps` more steps. The run may go past the scene's length (its last frame and thermo row
+ * are written at that step, and events go on at their intervals after it). After a failure
+ * (an error, or the health check's RBL_EUNSTABLE) the run steps no more. */
+RBL_API int rbl_run_step(rbl_run *run, uint64_t steps, rbl_error *err);
+/* Step until the simulated time is at least `time` (nothing if it is already). */
+RBL_API int rbl_run_until(rbl_run *run, double time, rbl_error *err);
+/* Where the run is: step, the scene's last step, time, grains (or objects), wall time. */
+RBL_API void rbl_run_progress(const rbl_run *run, rbl_run_status *status);
+/* A frame now, added to the series (grains.pvd or objects.pvd) with thermo.csv rewritten; a
+ * checkpoint now (checkpoint_NNNNNNNNN.bin, counted in output.checkpoint_keep), from which
+ * --restart continues in the same bits as the run that wrote it. */
+RBL_API int rbl_run_write_frame(rbl_run *run, rbl_error *err);
+RBL_API int rbl_run_write_checkpoint(rbl_run *run, rbl_error *err);
+/* output.final, if the scene asks for it, written from the grains as they are now. */
+RBL_API int rbl_run_finish(rbl_run *run, rbl_error *err);
+/* The report of `rubble run` as of now (steps, seconds: those of this object's rbl_run_step
+ * calls); over several processes collective (it sums over them). */
+RBL_API void rbl_run_summary(rbl_run *run, rbl_run_report *report);
+/* The simulation inside: the grains' engine (NULL for an impulse scene), stepped by the run.
+ * Its grains may be read and changed between steps (docs/python.md says what a change asks). */
+RBL_API rbl_sim *rbl_run_sim(rbl_run *run);
+RBL_API void rbl_run_close(rbl_run *run);
 
 
 /* ---------------------------------------------------------------- shapes and clumps (KL) -- */

@@ -2,7 +2,7 @@
  * take energy out (damping, friction, restitution below 1) must not end with more than it
  * started with plus what was put in; a growth beyond the integrator's own error, relative to
  * the largest energy scale seen, means the integration broke down. Shared by the grains'
- * engine (dem/health.c) and the impulse engine's run (io/fdo_run.c). */
+ * engine (dem/health.c) and the impulse engine's run (run/object_run.c). */
 #include "base_internal.h"
 
 #include <math.h>

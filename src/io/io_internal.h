@@ -137,33 +137,4 @@ int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *e
 int rbl_stl_read_surface(const char *path, double scale, const double offset[3], rbl_mesh *mesh,
                          rbl_error *err);
 
-/* checkpoint_series.c — the checkpoints a run writes, the last `keep` of them kept (0: all). */
-typedef struct rbl_checkpoint_series {
-    uint64_t *steps;    /* of this run, in order */
-    size_t n, cap, first; /* steps[first..n) are still on disk */
-    size_t keep;
-} rbl_checkpoint_series;
-/* "checkpoint_NNNNNNNNN.bin" for the step */
-void rbl_checkpoint_name(char *buf, size_t size, uint64_t step);
-/* After the checkpoint of step is written whole into dir: removes those beyond keep. */
-int rbl_checkpoint_series_add(rbl_checkpoint_series *cs, const char *dir, uint64_t step,
-                              rbl_error *err);
-/* How many of this run's are on disk; the last one's name into last. */
-size_t rbl_checkpoint_series_kept(const rbl_checkpoint_series *cs, char *last, size_t size);
-void rbl_checkpoint_series_free(rbl_checkpoint_series *cs);
-
-/* progress.c — a run's progress calls (rbl_run_options.progress), with a recent rate. */
-#define RBL_PROGRESS_WINDOW 20 /* calls in the rate's window: 10 s at the default 0.5 s */
-typedef struct rbl_progress {
-    rbl_progress_fn fn;
-    void *userdata;
-    double interval, start, last;
-    uint64_t step[RBL_PROGRESS_WINDOW];
-    double time[RBL_PROGRESS_WINDOW];
-    size_t n;
-} rbl_progress;
-void rbl_progress_start(rbl_progress *p, const rbl_run_options *opt, uint64_t step, double now);
-/* Calls the progress function if the interval has passed or step == total. */
-void rbl_progress_update(rbl_progress *p, uint64_t step, uint64_t total, double time,
-                         double end_time, size_t grains, double now);
 #endif

@@ -148,10 +148,6 @@ int rbl_scene_digest(rbl_scene *s, struct yaml_document_s *doc, rbl_error *err);
 int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t theirs_len,
                              const char *checkpoint, rbl_error *err);
 
-/* fdo_run.c — `rubble run` of an impulse scene. */
-int rbl_fdo_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,
-                      rbl_error *err);
-
 /* fdo_surfaces.c — each perturbed object's surface F' = 0 (its shape's mesh, built once)
  * placed by its pose into surfaces_NNNNNN.vtp for frame n_frames - 1, and surfaces.pvd listing
  * the frames the folder holds. */
@@ -167,26 +163,6 @@ void rbl_fdo_surfaces_free(rbl_fdo_surfaces *c);
 /* scene_motion.c — the scene's wall motions set on sim (its walls added, planes then
  * meshes), servos' pressures made forces; errors name the wall's entry. */
 int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err);
-
-/* The steps in `seconds` of simulated time at dt (run.c): rounded up for the run's length, to
- * the nearest for an event's interval, at least 1; beyond 1e15 steps refused at the scene's key
- * (at; its line 0: the run's length). Grain and impulse scenes alike. */
-int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
-                       double dt, int round_up, uint64_t *out, rbl_error *err);
-
-/* The simulation's configuration the scene makes (run.c): gamma_n from the restitution and
- * dt: auto resolved, as a fresh run creates it (threads: 0 keeps the scene's). */
-int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *cfg, rbl_error *err);
-/* A simulation of cfg with the scene's materials, walls and their motions, without grains. */
-int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
-                    rbl_error *err);
-/* A checkpoint's simulation holds what its scene makes: the configuration, materials, walls,
- * meshes and motions the scene digest stands for (restart_check.c; a crafted file that passes
- * its checksum and the digest but carries other values is refused, naming the first). */
-int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const char *path,
-                                 rbl_error *err);
-/* output.final in dir must not be the scene file or a file the scene reads (run.c). */
-int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
 
 /* Values no granular system has (speeds, spins, dt; scene_limits.c), refused at their entry. */
 int rbl_scene_check_limits(const rbl_scene *s, rbl_error *err);

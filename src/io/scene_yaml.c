@@ -1031,17 +1031,10 @@ static int prescan(FILE *f, const char *path, rbl_error *err)
     return rc;
 }
 
-int rbl_scene_load(const char *path, rbl_scene **out, rbl_error *err)
+/* The scene in f (closed here), named path in messages; its folder is where the files it
+ * names are found. */
+static int load_from(FILE *f, const char *path, rbl_scene **out, rbl_error *err)
 {
-    *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return rbl_error_set(err, RBL_EIO, "%s: a directory, not a scene file", path);
-    }
     int pre = prescan(f, path, err);
     if (pre != RBL_OK) {
         fclose(f);
@@ -1092,6 +1085,38 @@ int rbl_scene_load(const char *path, rbl_scene **out, rbl_error *err)
     }
     *out = s;
     return RBL_OK;
+}
+
+int rbl_scene_load(const char *path, rbl_scene **out, rbl_error *err)
+{
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return rbl_error_set(err, RBL_EIO, "%s: a directory, not a scene file", path);
+    }
+    return load_from(f, path, out, err);
+}
+
+int rbl_scene_parse(const char *text, size_t len, const char *name, rbl_scene **out,
+                    rbl_error *err)
+{
+    *out = NULL;
+    if (!name)
+        name = "<scene>";
+    if (len > (size_t)MAX_SCENE_BYTES)
+        return rbl_error_set(err, RBL_ETOOBIG, "%s: %zu bytes: a scene is at most %ld (many "
+                             "grains belong in a `file:` source)", name, len, MAX_SCENE_BYTES);
+    if (len == 0 || !text)
+        return rbl_error_set(err, RBL_EPARSE, "%s:1:1: the scene is empty", name);
+    FILE *f = fmemopen((void *)text, len, "rb");
+    if (!f)
+        return rbl_error_set(err, RBL_ENOMEM, "%s: cannot read the text: %s", name,
+                             strerror(errno));
+    return load_from(f, name, out, err);
 }
 
 void rbl_scene_free(rbl_scene *s)

@@ -2,7 +2,7 @@
  * (checkpoint_NNNNNNNNN.bin), of grain and impulse scenes alike; with output.checkpoint_keep K
  * only the last K of this run are kept (a checkpoint is removed once K newer ones are whole on
  * disk; those of an earlier run, the one restarted from among them, are never touched). */
-#include "io_internal.h"
+#include "run_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * calls' window. A run's speed changes as it goes (a pour fills the box, a pile settles), and a
  * restart's steps before the checkpoint were not run here, so the whole run's mean would
  * misjudge what is left. */
-#include "io_internal.h"
+#include "run_internal.h"
 
 #include <string.h>
 
@@ -16,15 +16,24 @@ void rbl_progress_start(rbl_progress *p, const rbl_run_options *opt, uint64_t st
     p->step[0] = step, p->time[0] = now, p->n = 1;
 }
 
+void rbl_progress_status(const rbl_progress *p, uint64_t step, uint64_t total, double time,
+                         double end_time, size_t grains, double now, rbl_run_status *st)
+{
+    size_t oldest = p->n < RBL_PROGRESS_WINDOW ? 0 : p->n % RBL_PROGRESS_WINDOW;
+    double span = now - p->time[oldest];
+    double rate = span > 0.0 && step >= p->step[oldest]
+                      ? (double)(step - p->step[oldest]) / span
+                      : 0.0;
+    *st = (rbl_run_status){step, total, time, end_time, grains, now - p->start, rate};
+}
+
 void rbl_progress_update(rbl_progress *p, uint64_t step, uint64_t total, double time,
                          double end_time, size_t grains, double now)
 {
     if (!p->fn || (now - p->last < p->interval && step != total))
         return;
-    size_t oldest = p->n < RBL_PROGRESS_WINDOW ? 0 : p->n % RBL_PROGRESS_WINDOW;
-    double span = now - p->time[oldest];
-    double rate = span > 0.0 ? (double)(step - p->step[oldest]) / span : 0.0;
-    rbl_run_status st = {step, total, time, end_time, grains, now - p->start, rate};
+    rbl_run_status st;
+    rbl_progress_status(p, step, total, time, end_time, grains, now, &st);
     p->fn(&st, p->userdata);
     p->step[p->n % RBL_PROGRESS_WINDOW] = step, p->time[p->n % RBL_PROGRESS_WINDOW] = now;
     p->n++;

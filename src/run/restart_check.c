@@ -4,7 +4,7 @@
  * crafted (or damaged, then given a fresh checksum) with other values inside would otherwise
  * run under the unchanged scene with its own physics. The scene's side is a probe simulation
  * built as a fresh run builds it, so both sides went through the same arithmetic. */
-#include "scene_internal.h"
+#include "run_internal.h"
 #include "../dem/dem_internal.h"
 
 #include <stdarg.h>

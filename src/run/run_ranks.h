@@ -4,8 +4,8 @@
 #define RBL_RUN_RANKS_H
 
 #include "../parallel/parallel_internal.h"
-#include "io_internal.h"
-#include "scene_internal.h"
+#include "../io/io_internal.h"
+#include "../io/scene_internal.h"
 
 typedef struct rbl_run_ranks {
     int rank, size;

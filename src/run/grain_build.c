@@ -1,0 +1,290 @@
+/* grain_build.c — the grains' simulation a scene describes: its configuration (gamma_n from
+ * the restitution, dt: auto from the shortest contact any source can make, both asked of
+ * probe simulations), materials, walls and their motions, every source's grains placed, the
+ * selection and spin applied, checked (law, dt, placement, overlaps at the start) and spread
+ * over the processes. Errors name the scene's file:line:column. */
+#include "run_internal.h"
+#include "../dem/dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
+{
+    for (int m = 0; m < s->n_materials; m++) {
+        int rc = rbl_sim_add_material(sim, &s->materials[m], NULL, err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_contact, err);
+    }
+    for (int w = 0; w < s->n_walls; w++) {
+        int rc = rbl_sim_add_wall(sim, &s->walls[w], err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_walls, err);
+    }
+    for (int m = 0; m < s->n_meshes; m++) {
+        int rc = rbl_sim_add_mesh_wall(sim, &s->meshes[m], s->mesh_materials[m], err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_meshes[m], err);
+    }
+    return rbl_scene_set_motions(s, sim, err);
+}
+
+static double smallest_radius(const rbl_size_dist *d)
+{
+    return d->kind == RBL_SIZE_CONSTANT ? d->radius : d->min;
+}
+
+/* A simulation of the scene's configuration, materials and walls, without grains, to ask
+ * questions before the real one is built (dt is irrelevant there). */
+int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
+                      rbl_error *err)
+{
+    rbl_sim_config probe_cfg = *cfg;
+    probe_cfg.dt = 1.0;
+    int rc = rbl_sim_create(probe, &probe_cfg, err);
+    if (rc != RBL_OK) /* as the real one would be */
+        return rbl_scene_error_at(s, s->at_domain, err);
+    if ((rc = add_materials_walls(s, *probe, err)) != RBL_OK) {
+        rbl_sim_destroy(*probe);
+        *probe = NULL;
+    }
+    return rc;
+}
+
+/* One grain of the source's smallest radius, or one of its clumps, mid-domain. */
+static int add_probe_grain(rbl_sim *probe, const rbl_sim_config *cfg, const rbl_insert_spec *sp,
+                           rbl_error *err)
+{
+    double mid[3];
+    for (int a = 0; a < 3; a++)
+        mid[a] = 0.5 * (cfg->lo[a] + cfg->hi[a]);
+    if (sp->clump) {
+        rbl_clump_body cb = {.clump = sp->clump, .props = sp->clump_props,
+                             .material = sp->material, .quat = {1, 0, 0, 0}};
+        memcpy(cb.pos, mid, sizeof mid);
+        return rbl_sim_add_clump(probe, &cb, NULL, err);
+    }
+    rbl_grain g;
+    memset(&g, 0, sizeof g);
+    memcpy(g.pos, mid, sizeof mid);
+    g.radius = smallest_radius(&sp->size);
+    g.material = sp->material;
+    return rbl_sim_add_grain(probe, &g, NULL, err);
+}
+
+/* The mean mass a contact on one of the source's clumps moves (rbl_contact_mass over its
+ * members): what "restitution" sets gamma_n for. */
+static int clump_contact_mass(const rbl_scene *s, const rbl_insert_spec *sp, double *m,
+                              rbl_error *err)
+{
+    rbl_sim *probe = NULL;
+    int rc = rbl_scene_probe(s, &s->cfg, &probe, err);
+    if (rc == RBL_OK)
+        rc = add_probe_grain(probe, &s->cfg, sp, err);
+    if (rc == RBL_OK) {
+        double sum = 0.0;
+        for (size_t k = 0; k < probe->g.n; k++)
+            sum += rbl_contact_mass(probe, k);
+        *m = sum / (double)probe->g.n;
+    }
+    rbl_sim_destroy(probe);
+    return rc;
+}
+
+/* The shortest contact any source can produce: a probe simulation holding one grain of the
+ * smallest radius of each source (dt: auto, and gamma from restitution, need it before the
+ * grains exist). */
+static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, double *t_c,
+                            rbl_error *err)
+{
+    rbl_sim *probe = NULL;
+    int rc = rbl_scene_probe(s, cfg, &probe, err);
+    for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
+        if (s->sources[k].kind == RBL_SOURCE_FILE) {
+            size_t placed = 0;
+            rc = rbl_grains_read_text(probe, s->sources[k].file, s->sources[k].spec.material,
+                                      &placed, err);
+            if (rc != RBL_OK)
+                rbl_scene_error_at(s, s->sources[k].at, err);
+            continue;
+        }
+        if ((rc = add_probe_grain(probe, cfg, &s->sources[k].spec, err)) != RBL_OK)
+            rbl_scene_error_at(s, s->sources[k].at, err);
+    }
+    if (rc == RBL_OK)
+        *t_c = rbl_sim_contact_time(probe);
+    rbl_sim_destroy(probe);
+    return rc;
+}
+
+/* The mean radius of the grains in a file source. */
+static int file_mean_radius(const rbl_scene *s, const rbl_source *src, double *r, rbl_error *err)
+{
+    rbl_sim *probe = NULL;
+    size_t placed = 0;
+    int rc = rbl_scene_probe(s, &s->cfg, &probe, err);
+    if (rc == RBL_OK)
+        rc = rbl_grains_read_text(probe, src->file, src->spec.material, &placed, err);
+    if (rc == RBL_OK && placed == 0)
+        rc = rbl_error_set(err, RBL_EINVAL, "%s: no grains in the file", src->file);
+    if (rc != RBL_OK)
+        rbl_scene_error_at(s, src->at, err);
+    if (rc == RBL_OK) {
+        rbl_grains_view v;
+        rbl_sim_grains(probe, &v);
+        double sum = 0.0;
+        for (size_t k = 0; k < v.n; k++)
+            sum += v.radius[k];
+        *r = sum / (double)v.n;
+    }
+    rbl_sim_destroy(probe);
+    return rc;
+}
+
+/* The unit of the scene's spin: 1 rad/s, or w_c = sqrt(G M / R^3) of the grains now. */
+static double spin_unit(const rbl_scene *s, const rbl_sim *sim)
+{
+    if (!s->spin_critical)
+        return 1.0;
+    double com[3], mass, G = rbl_self_gravity_resolved(&s->cfg.self_gravity).G;
+    rbl_sim_centre_of_mass(sim, com, NULL, &mass);
+    double R = rbl_sim_body_radius(sim);
+    return R > 0.0 ? sqrt(G * mass / (R * R * R)) : 0.0;
+}
+
+int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, rbl_error *err)
+{
+    rbl_sim_config cfg = s->cfg;
+    if (threads > 0)
+        cfg.threads = threads;
+    if (s->restitution > 0.0) {
+        /* gamma_n for two grains of the mean radius of the first source */
+        const rbl_insert_spec *sp = &s->sources[0].spec;
+        double r = sp->size.kind == RBL_SIZE_CONSTANT ? sp->size.radius
+                   : sp->size.kind == RBL_SIZE_NORMAL ? sp->size.mean
+                                                      : 0.5 * (sp->size.min + sp->size.max);
+        if (s->sources[0].kind == RBL_SOURCE_FILE) {
+            int rc = file_mean_radius(s, &s->sources[0], &r, err);
+            if (rc != RBL_OK)
+                return rc;
+        }
+        double m = s->materials[sp->material].density * 4.0 / 3.0 * M_PI * r * r * r;
+        if (sp->clump) {
+            int rc = clump_contact_mass(s, sp, &m, err);
+            if (rc != RBL_OK)
+                return rbl_scene_error_at(s, s->sources[0].at, err);
+        }
+        cfg.law.gamma_n = rbl_gamma_from_restitution(s->restitution, 0.5 * m, cfg.law.kn);
+    }
+    if (s->dt_auto) {
+        double t_c = INFINITY;
+        int rc = shortest_contact(s, &cfg, &t_c, err);
+        if (rc != RBL_OK)
+            return rc;
+        cfg.dt = s->dt_c * t_c;
+    }
+    *out = cfg;
+    return RBL_OK;
+}
+
+int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
+                    rbl_sim **out, double *unit, double *contact_time, rbl_error *err)
+{
+    rbl_sim_config cfg;
+    int rc = rbl_scene_config(s, threads, &cfg, err);
+    if (rc != RBL_OK)
+        return rc;
+    rbl_sim *sim = NULL;
+    rc = rbl_sim_create(&sim, &cfg, err);
+    if (rc != RBL_OK)
+        return rbl_scene_error_at(s, s->at_domain, err);
+    rbl_sim_set_max_grains(sim, max_grains);
+    if ((rc = add_materials_walls(s, sim, err)) != RBL_OK)
+        goto fail;
+    for (int k = 0; k < s->n_sources; k++) {
+        const rbl_source *src = &s->sources[k];
+        size_t placed = 0;
+        if (src->kind == RBL_SOURCE_POUR)
+            continue;
+        if (src->kind == RBL_SOURCE_FILE)
+            rc = rbl_grains_read_text(sim, src->file, src->spec.material, &placed, err);
+        else if (src->kind == RBL_SOURCE_LATTICE)
+            rc = rbl_sim_insert_lattice(sim, &src->spec, &placed, err);
+        else
+            rc = rbl_sim_insert_random(sim, &src->spec, &placed, err);
+        if (rc != RBL_OK) {
+            rbl_scene_error_at(s, src->at, err);
+            goto fail;
+        }
+        if ((src->kind == RBL_SOURCE_RANDOM || src->kind == RBL_SOURCE_LATTICE) &&
+            src->spec.count && placed < src->spec.count) {
+            rc = rbl_error_set(err, RBL_EINVAL,
+                               "%s:%d:%d: only %zu of %zu grains fit in the region without "
+                               "overlapping%s; enlarge the region or lower 'count'",
+                               s->path, src->at.line, src->at.column, placed, src->spec.count,
+                               src->kind == RBL_SOURCE_LATTICE ? " on the lattice" : "");
+            goto fail;
+        }
+        if (placed == 0) {
+            rc = rbl_error_set(err, RBL_EINVAL,
+                               "%s:%d:%d: no grain fits in the region (walls or other grains "
+                               "fill it)", s->path, src->at.line, src->at.column);
+            goto fail;
+        }
+    }
+    if (s->select_within > 0.0) {
+        size_t kept = 0;
+        if ((rc = rbl_sim_keep_within(sim, s->select_within, &kept, err)) != RBL_OK) {
+            rbl_scene_error_at(s, s->at_select, err);
+            goto fail;
+        }
+    }
+    *unit = spin_unit(s, sim);
+    if (s->spin && s->spin_omega != 0.0 &&
+        (rc = rbl_sim_spin(sim, s->spin_axis, s->spin_omega * *unit, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_spin, err);
+        goto fail;
+    }
+    if ((rc = rbl_sim_check_law(sim, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_contact, err);
+        goto fail;
+    }
+    if ((rc = rbl_sim_check_dt(sim, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_dt, err);
+        goto fail;
+    }
+    if ((rc = rbl_sim_check_placement(sim, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_grains, err);
+        goto fail;
+    }
+    /* over several processes: of all the grains, before each rank keeps its own; then spread
+       before the first force evaluation, which the preparation makes */
+    *contact_time = rbl_sim_contact_time(sim);
+    if ((rc = rbl_run_ranks_spread(ranks, s, sim, err)) != RBL_OK)
+        goto fail;
+    if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) {
+        if (rc == RBL_EINVAL) /* the grid the domain makes (a periodic side too short) */
+            rbl_scene_error_at(s, s->at_domain, err);
+        goto fail;
+    }
+    rbl_thermo t;
+    rbl_run_ranks_thermo(ranks, sim, &t); /* grains placed into each other (walls: checked) */
+    if (t.max_overlap_ratio > RBL_START_OVERLAP_MAX && t.max_overlap_ids[1] != UINT32_MAX) {
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "grains %u and %u overlap at the start by %.3g of the smaller "
+                           "radius (at most %g is accepted; a settled bed overlaps by less): "
+                           "grains from a file are placed as given",
+                           t.max_overlap_ids[0], t.max_overlap_ids[1], t.max_overlap_ratio,
+                           RBL_START_OVERLAP_MAX);
+        rbl_scene_error_at(s, s->at_grains, err);
+        goto fail;
+    }
+    *out = sim;
+    return RBL_OK;
+fail:
+    rbl_domain_free(ranks->domain); /* (spread: it points at sim) */
+    ranks->domain = NULL;
+    rbl_sim_destroy(sim);
+    return rc;
+}

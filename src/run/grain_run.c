@@ -1,0 +1,496 @@
+/* grain_run.c — a run of the grains' engine (run_internal.h's kind): the simulation built
+ * (grain_build.c) or loaded from a checkpoint with the run's own state (the pours' schedules,
+ * the frames and thermo rows so far, the spin's unit), stepped over one or several processes,
+ * pours placed as they fall due, and its files: VTK frames and the .pvd series, the walls,
+ * thermo.csv, shells, checkpoints and output.final. */
+#include "run_internal.h"
+#include "core_share.h"
+#include "../dem/dem_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct outputs {
+    const char *dir;
+    char *pvd_path, *thermo_path;
+    double *times;
+    char **files;
+    size_t n_frames, cap;
+    size_t elsewhere;     /* frames before a restart that the output folder lacks */
+    rbl_thermo_log log;
+    rbl_run_ranks *ranks; /* the processes of the run (one: no communicator) */
+    /* the engine and the run's own state */
+    rbl_sim *sim;
+    rbl_pour_state *ps;        /* one per source */
+    double unit;               /* of the spin, fixed at the start */
+    double contact_time;       /* the shortest, of the grains at the start (several processes) */
+    double energy_in_start;    /* rbl_health.energy_in when this object started */
+    double energy_start;
+    rbl_core_share share;      /* the default thread count gives way to other programs */
+} outputs;
+
+/* shells_NNNNNN.csv beside frame NNNNNN: the radial profiles about the centre of mass. */
+static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    if (!s->shells)
+        return RBL_OK;
+    rbl_shell_options opt = {s->shells, s->shells_radius,
+                             {s->spin_axis[0], s->spin_axis[1], s->spin_axis[2]},
+                             s->shells_band};
+    rbl_shell_row *rows = calloc(s->shells, sizeof *rows);
+    char name[64];
+    snprintf(name, sizeof name, "shells_%06zu.csv", o->n_frames - 1);
+    char *path = rbl_path_join(o->dir, name);
+    double com[3];
+    /* over several processes every one measures its grains, the first writes */
+    int rc = rows && path ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_sim_shells(sim, &opt, rows, com, err);
+    const int here = o->ranks->rank == 0;
+    rbl_atomic_file af;
+    if (rc == RBL_OK && here && (rc = rbl_atomic_open(&af, path, err)) == RBL_OK) {
+        rbl_thermo t;
+        rbl_sim_thermo(sim, &t);
+        fprintf(af.file, "# time %.10g s, centre of mass %.10g %.10g %.10g m\n", t.time, com[0],
+                com[1], com[2]);
+        fprintf(af.file, "r_in,r_out,grains,packing,pressure_seed,pressure_stress,omega,"
+                         "band_grains,band_force\n");
+        for (size_t k = 0; k < s->shells; k++)
+            fprintf(af.file, "%.6g,%.6g,%zu,%.6g,%.8g,%.8g,%.8g,%zu,%.8g\n", rows[k].r_in,
+                    rows[k].r_out, rows[k].count, rows[k].packing, rows[k].pressure_seed,
+                    rows[k].pressure_stress, rows[k].omega, rows[k].band_count,
+                    rows[k].band_force);
+        rc = rbl_atomic_commit(&af, err);
+    }
+    free(rows), free(path);
+    return rbl_run_ranks_agree(o->ranks, rc, err);
+}
+
+/* Moving walls: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd listing the frames the
+ * folder holds. */
+static int write_walls_frame(const outputs *o, const rbl_sim *sim, rbl_error *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "walls_%06zu.vtp", o->n_frames - 1);
+    char *path = rbl_path_join(o->dir, name);
+    int rc = path ? rbl_walls_vtp_write(sim, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    char **files = calloc(o->n_frames, sizeof *files);
+    char *pvd = rbl_path_join(o->dir, "walls.pvd");
+    size_t missing = 0;
+    if (rc == RBL_OK && (!files || !pvd))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    if (rc == RBL_OK)
+        rc = rbl_series_present(o->dir, "walls", o->n_frames, files, &missing, err);
+    if (rc == RBL_OK)
+        rc = rbl_pvd_write(pvd, o->times, files, o->n_frames, err);
+    for (size_t k = 0; files && k < o->n_frames; k++)
+        free(files[k]);
+    free(files), free(pvd);
+    return rc;
+}
+
+static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    if (o->n_frames == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 64;
+        double *t = realloc(o->times, cap * sizeof *t);
+        if (t)
+            o->times = t;
+        char **f = t ? realloc(o->files, cap * sizeof *f) : NULL;
+        if (!f)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        o->files = f;
+        o->cap = cap;
+    }
+    char *rel = NULL;
+    int rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames, sim, &rel, err);
+    if (rc != RBL_OK)
+        return rc;
+    o->times[o->n_frames] = sim->time;
+    o->files[o->n_frames++] = rel;
+    if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
+        rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
+        if (rc == RBL_OK && rbl_walls_drawn_per_frame(sim))
+            rc = write_walls_frame(o, sim, err);
+        if (rc == RBL_OK)
+            rc = rbl_thermo_log_write(&o->log, o->thermo_path, err);
+    }
+    return rbl_run_ranks_agree(o->ranks, rc, err);
+}
+
+/* A thermo row is kept in memory; the file is rewritten (atomically) with each frame and at
+ * the end, so it is always whole and rewriting it stays a small share of the run. */
+static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    rbl_thermo t;
+    rbl_run_ranks_thermo(o->ranks, sim, &t);
+    const rbl_layer_options *lo = &s->layers;
+    rbl_layer_row *rows = lo->count ? calloc(lo->count, sizeof *rows) : NULL;
+    if (lo->count && !rows)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = lo->count ? rbl_sim_layers(sim, lo, rows, err) : RBL_OK;
+    if (rc == RBL_OK)
+        rc = rbl_thermo_log_add(&o->log, &t, rows, lo->count, lo->axis, err);
+    free(rows);
+    /* the health check's energy balance, from the diagnostics of every process: the same
+       verdict on each (the first row is its reference) */
+    if (rc == RBL_OK)
+        rc = rbl_sim_check_energy(sim, &t, NULL, err);
+    return rc;
+}
+
+/* The run's own state travels in the checkpoint beside the simulation: the pour sources,
+ * the frames written so far and the thermo rows, so a restart continues every file. */
+static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state *ps, rbl_sim *sim,
+                            uint64_t step, double unit, rbl_error *err)
+{
+    size_t n_src = (size_t)s->n_sources, n_digest = s->digest ? strlen(s->digest) : 0;
+    size_t len = 8 + n_digest + 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 +
+                 o->log.len + 16;
+    unsigned char *blob = malloc(len), *at = blob;
+    if (!blob)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    uint64_t v = n_digest;
+    memcpy(at, &v, 8), at += 8;
+    if (n_digest)
+        memcpy(at, s->digest, n_digest), at += n_digest;
+    v = n_src;
+    memcpy(at, &v, 8), at += 8;
+    if (n_src)
+        memcpy(at, ps, n_src * sizeof *ps), at += n_src * sizeof *ps;
+    v = o->n_frames;
+    memcpy(at, &v, 8), at += 8;
+    if (o->n_frames)
+        memcpy(at, o->times, o->n_frames * sizeof(double)), at += o->n_frames * sizeof(double);
+    v = o->log.len;
+    memcpy(at, &v, 8), at += 8;
+    if (o->log.len)
+        memcpy(at, o->log.rows, o->log.len), at += o->log.len;
+    v = o->log.n_walls;
+    memcpy(at, &v, 8), at += 8;
+    memcpy(at, &unit, 8); /* the spin unit, fixed at the start */
+    char name[64];
+    rbl_checkpoint_name(name, sizeof name, step);
+    char *path = rbl_path_join(o->dir, name);
+    /* over several processes: the first writes every grain, gathered to it as one holds them */
+    int rc = rbl_run_ranks_collect(o->ranks, err);
+    if (rc == RBL_OK && o->ranks->rank == 0)
+        rc = path ? rbl_checkpoint_write(path, sim, blob, len, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_run_ranks_scatter(o->ranks, err);
+    free(path);
+    free(blob);
+    return rc;
+}
+
+static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
+                          size_t len, outputs *o, rbl_pour_state *ps, double *unit, rbl_error *err)
+{
+    /* the scene's settings first: a checkpoint of another scene is refused, naming one */
+    uint64_t v = UINT64_MAX;
+    if (len >= 8)
+        memcpy(&v, blob, 8);
+    if (len < 8 || v > len - 8)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    int rc = rbl_scene_digest_compare(s, (const char *)blob + 8, (size_t)v, path, err);
+    if (rc != RBL_OK)
+        return rc;
+    blob += 8 + v, len -= 8 + v;
+    size_t n_src = (size_t)s->n_sources, need = 8 + n_src * sizeof *ps + 8;
+    v = UINT64_MAX;
+    if (len >= 8)
+        memcpy(&v, blob, 8);
+    if (len < need || v != n_src)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    const unsigned char *at = blob + 8;
+    if (n_src)
+        memcpy(ps, at, n_src * sizeof *ps), at += n_src * sizeof *ps;
+    for (size_t k = 0; k < n_src; k++) /* a pour's schedule as a run leaves it */
+        if (s->sources[k].kind == RBL_SOURCE_POUR &&
+            !rbl_pour_state_valid(&ps[k], s->sources[k].spec.count))
+            return rbl_error_set(err, RBL_EPARSE,
+                                 "%s: inconsistent run state: pour source %zu has next batch "
+                                 "at %g s, %g grains owed and %llu placed of %zu",
+                                 path, k + 1, ps[k].next_time, ps[k].owed,
+                                 (unsigned long long)ps[k].placed, s->sources[k].spec.count);
+    memcpy(&v, at, 8), at += 8;
+    if (v > len || need + v * sizeof(double) + 16 > len)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    size_t frames = (size_t)v;
+    o->times = malloc((frames + 1) * sizeof *o->times);
+    o->files = calloc(frames + 1, sizeof *o->files);
+    if (!o->times || !o->files)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    o->cap = frames + 1;
+    if (frames)
+        memcpy(o->times, at, frames * sizeof(double)), at += frames * sizeof(double);
+    o->n_frames = frames; /* those the output folder holds are listed */
+    if ((rc = rbl_series_present(o->dir, "grains", frames, o->files, &o->elsewhere, err)))
+        return rc;
+    memcpy(&v, at, 8), at += 8;
+    if ((size_t)(at - blob) + v + 16 != len)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    o->log.rows = malloc(v + 1);
+    if (!o->log.rows)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    if (v)
+        memcpy(o->log.rows, at, v), at += v;
+    o->log.len = v;
+    o->log.cap = v + 1;
+    if ((rc = rbl_thermo_log_check(&o->log, path, err)) != RBL_OK)
+        return rc;
+    memcpy(&v, at, 8), at += 8;
+    o->log.n_walls = v;
+    memcpy(unit, at, 8);
+    return RBL_OK;
+}
+
+static void outputs_free(outputs *o)
+{
+    for (size_t k = 0; k < o->n_frames; k++)
+        free(o->files[k]);
+    free(o->files), free(o->times), free(o->pvd_path), free(o->thermo_path);
+    rbl_thermo_log_free(&o->log);
+}
+
+static double total_energy(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
+{
+    rbl_run_ranks_thermo(r, sim, t);
+    return t->kinetic + t->rotational + t->potential + t->elastic;
+}
+
+/* Pour sources: each batch due (pour_schedule.c) placed in the region wherever it fits. */
+static int pour(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_pour_state *ps,
+                double now, rbl_error *err)
+{
+    for (int k = 0; k < s->n_sources; k++) {
+        const rbl_source *src = &s->sources[k];
+        rbl_insert_spec spec = src->spec;
+        if (src->kind != RBL_SOURCE_POUR ||
+            !rbl_pour_due(&ps[k], src->spec.count, src->rate, src->every, src->spec.seed, now,
+                          &spec.count, &spec.seed))
+            continue;
+        size_t placed = 0;
+        if (spec.count > 0) {
+            int rc = rbl_run_ranks_insert_random(ranks, sim, &spec, &placed, err);
+            if (rc != RBL_OK)
+                return rbl_scene_error_at(s, src->at, err);
+        }
+        rbl_pour_placed(&ps[k], placed, src->every);
+    }
+    return RBL_OK;
+}
+
+
+static outputs *state(rbl_run *r) { return r->engine; }
+
+/* Built, or loaded from r->restart (every process reads it whole, then keeps its box). */
+static int grain_open(rbl_run *r, rbl_error *err)
+{
+    const rbl_scene *s = r->scene;
+    outputs *o = calloc(1, sizeof *o);
+    if (!o)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    r->engine = o;
+    o->ranks = &r->ranks;
+    o->dir = r->dir;
+    o->unit = 1.0;
+    o->pvd_path = rbl_path_join(o->dir, "grains.pvd");
+    o->thermo_path = rbl_path_join(o->dir, "thermo.csv");
+    o->ps = calloc((size_t)s->n_sources + 1, sizeof *o->ps);
+    /* over several processes each takes one thread unless told: they share the cores */
+    const int threads = r->opt.threads                       ? r->opt.threads
+                        : r->ranks.size > 1 && !s->cfg.threads ? 1
+                                                               : 0;
+    int rc = RBL_OK;
+    if (!o->pvd_path || !o->thermo_path || !o->ps) {
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    } else if (r->restart) {
+        void *blob = NULL;
+        size_t len = 0;
+        rc = rbl_checkpoint_read(r->restart, &o->sim, &blob, &len, err);
+        if (rc == RBL_OK)
+            rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit, err);
+        free(blob);
+        if (rc == RBL_OK) /* what the digest stands for, inside the checkpoint too */
+            rc = rbl_checkpoint_matches_scene(s, o->sim, r->restart, err);
+        /* threads as a fresh run takes them (--threads, else the scene's, else all cores, or
+         * one per process), not the checkpoint's: the results do not depend on them */
+        if (rc == RBL_OK)
+            rc = rbl_sim_set_threads(o->sim, threads ? threads : s->cfg.threads, err);
+        if (rc == RBL_OK)
+            rbl_sim_set_max_grains(o->sim, r->opt.max_grains);
+        rc = rbl_run_ranks_agree(&r->ranks, rc, err);
+        if (rc == RBL_OK && r->ranks.size > 1) {
+            o->contact_time = rbl_sim_contact_time(o->sim);
+            rc = rbl_run_ranks_spread(&r->ranks, s, o->sim, err);
+        }
+    } else {
+        rc = rbl_scene_build(s, &r->ranks, threads, r->opt.max_grains, &o->sim, &o->unit,
+                             &o->contact_time, err);
+    }
+    if (rc == RBL_OK && (rc = rbl_sim_set_health(o->sim, &s->health, err)) != RBL_OK)
+        rbl_scene_error_at(s, s->at_health, err);
+    if (rc != RBL_OK)
+        return rc;
+    r->sim = o->sim;
+    r->dt = rbl_sim_config_get(o->sim)->dt;
+    rbl_thermo now;
+    rbl_sim_thermo(o->sim, &now);
+    r->step = now.step;
+    rbl_core_share_start(&o->share, o->sim, !threads && !s->cfg.threads);
+    /* --max-grains: a pour that would pass it is refused before anything is written */
+    if (!r->opt.max_grains)
+        return RBL_OK;
+    uint64_t would = rbl_run_ranks_grains(&r->ranks, o->sim);
+    for (int k = 0; k < s->n_sources; k++) {
+        const rbl_source *src = &s->sources[k];
+        if (src->kind != RBL_SOURCE_POUR || o->ps[k].placed >= src->spec.count)
+            continue;
+        would += src->spec.count - o->ps[k].placed;
+        if (would > r->opt.max_grains) {
+            rbl_error_set(err, RBL_ETOOBIG,
+                          "the pour brings the run to %llu grains, more than --max-grains %zu",
+                          (unsigned long long)would, r->opt.max_grains);
+            return rbl_scene_error_at(s, src->at, err);
+        }
+    }
+    return RBL_OK;
+}
+
+/* walls.vtp when the walls stay put; the energy balance's start (and, restarted, the health
+ * check's reference: the checkpoint's state). */
+static int grain_begin(rbl_run *r, rbl_error *err)
+{
+    outputs *o = state(r);
+    rbl_sim *sim = o->sim;
+    int rc = RBL_OK;
+    if (r->ranks.rank == 0 && sim->n_walls + sim->n_meshes > 0 &&
+        !rbl_walls_drawn_per_frame(sim)) {
+        char *path = rbl_path_join(o->dir, "walls.vtp");
+        rc = path ? rbl_walls_vtp_write(sim, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        free(path);
+    }
+    rc = rbl_run_ranks_agree(&r->ranks, rc, err);
+    rbl_thermo t;
+    o->energy_start = total_energy(&r->ranks, sim, &t);
+    o->energy_in_start = t.energy_in;
+    if (r->restart && rc == RBL_OK)
+        rc = rbl_sim_check_energy(sim, &t, NULL, err);
+    return rc;
+}
+
+static size_t grain_count(rbl_run *r) { return rbl_run_ranks_grains(&r->ranks, state(r)->sim); }
+
+static int grain_advance(rbl_run *r, uint64_t steps, rbl_error *err)
+{
+    outputs *o = state(r);
+    rbl_core_share_before(&o->share);
+    int rc = rbl_run_ranks_step(&r->ranks, o->sim, steps, err);
+    rbl_core_share_after(&o->share, o->sim);
+    return rc;
+}
+
+static int grain_spin(rbl_run *r, rbl_error *err)
+{
+    const rbl_scene *s = r->scene;
+    return rbl_sim_spin(state(r)->sim, s->spin_axis, s->spin_step * state(r)->unit, err);
+}
+
+static int grain_thermo(rbl_run *r, rbl_error *err)
+{
+    return add_thermo(r->scene, state(r), state(r)->sim, err);
+}
+
+static int grain_frame(rbl_run *r, rbl_error *err)
+{
+    int rc = write_frame(state(r), state(r)->sim, err);
+    return rc == RBL_OK ? write_shells(r->scene, state(r), state(r)->sim, err) : rc;
+}
+
+static int grain_pour(rbl_run *r, double now, rbl_error *err)
+{
+    return pour(r->scene, &r->ranks, state(r)->sim, state(r)->ps, now, err);
+}
+
+static int grain_checkpoint(rbl_run *r, rbl_error *err)
+{
+    outputs *o = state(r);
+    return write_checkpoint(r->scene, o, o->ps, o->sim, r->step, o->unit, err);
+}
+
+/* output.final: every grain as text (over several processes, gathered to the first). */
+static int grain_final(rbl_run *r, const char *path, rbl_error *err)
+{
+    int rc = rbl_run_ranks_collect(&r->ranks, err);
+    if (rc == RBL_OK && r->ranks.rank == 0)
+        rc = rbl_grains_write_text(state(r)->sim, path, err);
+    return rbl_run_ranks_agree(&r->ranks, rc, err);
+}
+
+static void grain_summary(rbl_run *r, rbl_run_report *rep)
+{
+    outputs *o = state(r);
+    rbl_sim *sim = o->sim;
+    const rbl_scene *s = r->scene;
+    rbl_thermo t;
+    rep->energy_start = o->energy_start;
+    rep->energy_end = total_energy(&r->ranks, sim, &t);
+    rep->energy_in = t.energy_in - o->energy_in_start;
+    rbl_run_ranks_health(&r->ranks, sim, rep);
+    rep->grains = t.grains;
+    rep->clumps = sim->bodies.n;
+    rep->lost = t.lost;
+    rep->open = s->cfg.open;
+    rep->escape = s->cfg.escape;
+    rep->contact_time = r->ranks.size > 1 ? o->contact_time : rbl_sim_contact_time(sim);
+    rep->max_overlap_ratio = t.max_overlap_ratio;
+    rep->contacts = t.contacts;
+    rep->pairs_listed = t.pairs_listed;
+    rep->frames = o->n_frames - o->elsewhere;
+    snprintf(rep->walls_file, sizeof rep->walls_file, "%s",
+             rbl_walls_drawn_per_frame(sim)       ? "walls.pvd"
+             : sim->n_walls + sim->n_meshes > 0 ? "walls.vtp"
+                                                : "");
+    rep->frames_elsewhere = o->elsewhere;
+    rep->threads = o->share.most; /* as started; rbl_core_share may have gone below */
+    rep->threads_fewest = o->share.fewest;
+    rbl_sim_timers_get(sim, &rep->timers);
+    rbl_run_ranks_report(&r->ranks, sim, r->seconds, rep);
+}
+
+static void grain_close(rbl_run *r)
+{
+    outputs *o = state(r); /* (the processes' domain is ended before: it points at sim) */
+    if (!o)
+        return;
+    free(o->ps);
+    outputs_free(o);
+    rbl_sim_destroy(o->sim);
+    free(o);
+}
+
+const rbl_run_kind rbl_grain_run = {
+    .stride = 200,
+    .thermo_rows = 100,
+    .open = grain_open,
+    .begin = grain_begin,
+    .count = grain_count,
+    .advance = grain_advance,
+    .spin = grain_spin,
+    .thermo = grain_thermo,
+    .frame = grain_frame,
+    .pour = grain_pour,
+    .checkpoint = grain_checkpoint,
+    .final = grain_final,
+    .summary = grain_summary,
+    .close = grain_close,
+};

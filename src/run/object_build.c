@@ -1,0 +1,284 @@
+/* object_build.c — an impulse scene's engine (seed 003, SPEC FO): its parameters, plane and
+ * tube walls, and each source's objects placed on a lattice or by random sequential addition,
+ * each turned at random or as given; a pour source's batch placed when due (pour_schedule.c)
+ * among the objects as they are then. */
+#include "run_internal.h"
+#include "../base/rotation.h"
+#include "../grid/grid_internal.h"
+#include "../shape/shape_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The bounding sphere at x is clear of every wall and of every object in occ. */
+static int clear_at(const rbl_scene *s, const rbl_occupancy *occ, const double x[3], double r)
+{
+    for (int w = 0; w < s->n_walls; w++) {
+        const rbl_wall *wall = &s->walls[w];
+        double len = sqrt(rbl_dot3(wall->normal, wall->normal));
+        if ((rbl_dot3(wall->normal, x) + wall->offset) / len < r)
+            return 0;
+    }
+    for (int w = 0; w < s->n_tubes; w++) {
+        const rbl_scene_tube *t = &s->tubes[w];
+        double axis[3], rel[3];
+        rbl_sub3(t->to, t->from, axis);
+        rbl_sub3(x, t->from, rel);
+        double length = sqrt(rbl_dot3(axis, axis)), along = rbl_dot3(rel, axis) / length;
+        double rho = sqrt(fmax(rbl_dot3(rel, rel) - along * along, 0));
+        if (along > -r && along < length + r && fabs(rho - t->radius) < r)
+            return 0;
+    }
+    /* touching is clear: a lattice spaced by the bounding diameter is not thinned by round-off */
+    return rbl_occupancy_clear_at(occ, x, r * (1 - 1e-12));
+}
+
+/* The objects in the simulation, for placing a source's (bounding radius `bound`) in its
+ * region: a grid over the region, so each placement costs the same however many there are. */
+static int occupancy_of(const rbl_object_source *o, const rbl_fdo_sim *sim, double bound,
+                        rbl_occupancy *occ, rbl_error *err)
+{
+    memset(occ, 0, sizeof *occ);
+    size_t n = rbl_fdo_sim_count(sim);
+    double r_max = bound, *radius = malloc((n ? n : 1) * sizeof *radius);
+    if (!radius)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        radius[k] = rbl_fdo_bounding_radius(rbl_fdo_sim_shape(sim, k), (double[3]){0, 0, 0});
+        r_max = fmax(r_max, radius[k]);
+    }
+    int rc = rbl_occupancy_init(occ, o->lo, o->hi, r_max, err);
+    for (size_t k = 0; rc == RBL_OK && k < n; k++) {
+        double x[3];
+        rbl_fdo_sim_get(sim, k, x, NULL, NULL, NULL);
+        if (!rbl_occupancy_add(occ, x, radius[k]))
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu objects", n);
+    }
+    free(radius);
+    return rc;
+}
+
+static int add_object(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                      rbl_occupancy *occ, rbl_rng *rng, const double x[3], double bound,
+                      rbl_error *err)
+{
+    double q[4] = {o->quat[0], o->quat[1], o->quat[2], o->quat[3]};
+    if (o->random_orientation) {
+        double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
+        rbl_quat_uniform(u1, u2, u3, q);
+    }
+    int rc = rbl_fdo_sim_add(sim, &o->shape, o->density, x, q, o->vel, (double[3]){0, 0, 0}, err);
+    if (rc != RBL_OK)
+        return rbl_scene_error_at(s, o->at, err);
+    if (!rbl_occupancy_add(occ, x, bound))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu objects",
+                             rbl_fdo_sim_count(sim));
+    return RBL_OK;
+}
+
+/* An object of the source at x if its bounding sphere is clear of the walls and the objects
+ * placed (then *done counts it); else nothing. */
+static int place_if_clear(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                          rbl_occupancy *occ, rbl_rng *rng, const double x[3], double bound,
+                          size_t *done, rbl_error *err)
+{
+    if (!clear_at(s, occ, x, bound))
+        return RBL_OK;
+    int rc = add_object(s, o, sim, occ, rng, x, bound, err);
+    if (rc == RBL_OK)
+        (*done)++;
+    return rc;
+}
+
+/* Up to `want` objects of the source at random places in its region where they fit (random
+ * sequential addition, a thousand tries per object); *done counts those placed. */
+static int place_random(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                        rbl_occupancy *occ, rbl_rng *rng, double bound, size_t want,
+                        size_t *done, rbl_error *err)
+{
+    size_t target = *done + want;
+    for (size_t tries = 0; *done < target && tries < 1000 * want; tries++) {
+        double x[3];
+        for (int a = 0; a < 3; a++)
+            x[a] = o->lo[a] + bound + rbl_rng_uniform(rng) * (o->hi[a] - o->lo[a] - 2 * bound);
+        int rc = place_if_clear(s, o, sim, occ, rng, x, bound, done, err);
+        if (rc != RBL_OK)
+            return rc;
+    }
+    return RBL_OK;
+}
+
+/* The region must hold one object: its bounding diameter fits along every axis. */
+static int region_fits(const rbl_scene *s, const rbl_object_source *o, double bound,
+                       rbl_error *err)
+{
+    for (int a = 0; a < 3; a++)
+        if (o->hi[a] - o->lo[a] < 2 * bound) {
+            rbl_error_set(err, RBL_ERANGE, "the region is narrower (%g m) than the objects' "
+                          "bounding diameter %g m", o->hi[a] - o->lo[a], 2 * bound);
+            return rbl_scene_error_at(s, o->at, err);
+        }
+    return RBL_OK;
+}
+
+/* A lattice filling the region (sites whose bounding sphere would cross a wall or an object
+ * already placed are left out), or `count` objects at random places where they fit. */
+static int place_in(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                    rbl_occupancy *occ, double bound, rbl_error *err)
+{
+    int rc;
+    rbl_rng rng;
+    rbl_rng_seed(&rng, o->seed);
+    size_t fit[3] = {1, 1, 1}, want = o->count, done = 0;
+    double spacing = o->spacing > 0 ? o->spacing : 2 * bound * (1 + 1e-9);
+    for (int a = 0; a < 3; a++)
+        fit[a] = (size_t)floor((o->hi[a] - o->lo[a] - 2 * bound) / spacing + 1e-9) + 1;
+    if (o->spacing > 0 && o->spacing < 2 * bound) {
+        rbl_error_set(err, RBL_ERANGE, "lattice spacing %g m is below the objects' bounding "
+                      "diameter %g m: they could overlap", o->spacing, 2 * bound);
+        return rbl_scene_error_at(s, o->at, err);
+    }
+    if (o->placement == RBL_OBJECTS_LATTICE) {
+        for (size_t k = 0; k < fit[2] && (!want || done < want); k++)
+            for (size_t j = 0; j < fit[1] && (!want || done < want); j++)
+                for (size_t i = 0; i < fit[0] && (!want || done < want); i++) {
+                    double x[3] = {o->lo[0] + bound + (double)i * spacing,
+                                   o->lo[1] + bound + (double)j * spacing,
+                                   o->lo[2] + bound + (double)k * spacing};
+                    rc = place_if_clear(s, o, sim, occ, &rng, x, bound, &done, err);
+                    if (rc != RBL_OK)
+                        return rc;
+                }
+        /* a lattice short of its count, or with no site clear, is said, not run */
+        if ((want && done < want) || done == 0) {
+            rbl_error_set(err, RBL_ERANGE, "only %zu of the %s objects fit on the lattice "
+                          "(%zu x %zu x %zu sites %g m apart, clear of the walls and of other "
+                          "objects): enlarge the region or lower 'count'", done,
+                          want ? "asked" : "region's", fit[0], fit[1], fit[2], spacing);
+            return rbl_scene_error_at(s, o->at, err);
+        }
+        return RBL_OK;
+    }
+    /* more bounding spheres than the region can hold at random close packing (0.64) can never
+       be placed: refused at once instead of a thousand tries per object */
+    double room = 1.0, ball = 4.0 / 3.0 * M_PI * bound * bound * bound;
+    for (int a = 0; a < 3; a++)
+        room *= o->hi[a] - o->lo[a];
+    if ((double)want * ball > 0.64 * room) {
+        rbl_error_set(err, RBL_ERANGE, "%zu objects cannot fit in the region: their bounding "
+                      "spheres would fill %.3g of it (at most 0.64 can be packed at random); "
+                      "enlarge it or ask for fewer", want, (double)want * ball / room);
+        return rbl_scene_error_at(s, o->at, err);
+    }
+    if ((rc = place_random(s, o, sim, occ, &rng, bound, want, &done, err)) != RBL_OK)
+        return rc;
+    if (done < want) {
+        rbl_error_set(err, RBL_ERANGE, "only %zu of the %zu objects fit in the region (their "
+                      "bounding spheres apart, clear of the walls): enlarge it or ask for fewer",
+                      done, want);
+        return rbl_scene_error_at(s, o->at, err);
+    }
+    return RBL_OK;
+}
+
+/* A source's objects placed at the start (a pour's are placed during the run). */
+static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                        rbl_error *err)
+{
+    double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
+    int rc = region_fits(s, o, bound, err);
+    if (rc != RBL_OK || o->placement == RBL_OBJECTS_POUR)
+        return rc;
+    rbl_occupancy occ;
+    if ((rc = occupancy_of(o, sim, bound, &occ, err)) == RBL_OK)
+        rc = place_in(s, o, sim, &occ, bound, err);
+    rbl_occupancy_free(&occ);
+    return rc;
+}
+
+/* Each pour source's batch due at `now` (pour_schedule.c), placed where it fits in the region
+ * among the objects as they are now; what does not fit waits for the next batch. */
+int rbl_objects_pour(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *ps, double now,
+                     rbl_error *err)
+{
+    int rc = RBL_OK;
+    for (int k = 0; k < s->n_objects && rc == RBL_OK; k++) {
+        const rbl_object_source *o = &s->objects[k];
+        size_t want, done = 0;
+        uint64_t seed;
+        if (o->placement != RBL_OBJECTS_POUR ||
+            !rbl_pour_due(&ps[k], o->count, o->rate, o->every, o->seed, now, &want, &seed))
+            continue;
+        rbl_rng rng;
+        rbl_rng_seed(&rng, seed);
+        double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
+        rbl_occupancy occ;
+        if (want && (rc = occupancy_of(o, sim, bound, &occ, err)) == RBL_OK)
+            rc = place_random(s, o, sim, &occ, &rng, bound, want, &done, err);
+        if (want)
+            rbl_occupancy_free(&occ);
+        rbl_pour_placed(&ps[k], done, o->every);
+    }
+    return rc;
+}
+
+/* The objects the sources ask for, before any is placed: a random source's count, a lattice's
+ * sites (at most its count), in floating point so that no region overflows it. */
+static double objects_asked(const rbl_scene *s)
+{
+    double total = 0;
+    for (int k = 0; k < s->n_objects; k++) {
+        const rbl_object_source *o = &s->objects[k];
+        double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
+        double spacing = o->spacing > 0 ? o->spacing : 2 * bound, sites = 1;
+        for (int a = 0; a < 3; a++)
+            sites *= fmax(floor((o->hi[a] - o->lo[a] - 2 * bound) / spacing + 1e-9) + 1, 0);
+        total += o->placement != RBL_OBJECTS_LATTICE
+                     ? (double)o->count
+                     : (o->count ? fmin((double)o->count, sites) : sites);
+    }
+    return total;
+}
+
+/* The engine with the scene's parameters and walls, no objects yet. */
+int rbl_objects_engine(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_error *err)
+{
+    rbl_fdo_params par = s->fdo;
+    par.dt = s->cfg.dt;
+    memcpy(par.gravity, s->cfg.gravity, sizeof par.gravity);
+    par.threads = threads ? threads : s->cfg.threads;
+    int rc = rbl_fdo_sim_create(&par, out, err);
+    if (rc != RBL_OK)
+        return rbl_scene_error_at(s, s->at_impulse, err);
+    for (int w = 0; w < s->n_walls && rc == RBL_OK; w++)
+        if ((rc = rbl_fdo_sim_add_plane(*out, s->walls[w].normal, -s->walls[w].offset, err)))
+            rbl_scene_error_at(s, s->at_walls, err);
+    for (int w = 0; w < s->n_tubes && rc == RBL_OK; w++)
+        if ((rc = rbl_fdo_sim_add_tube(*out, s->tubes[w].from, s->tubes[w].to, s->tubes[w].radius,
+                                       err)))
+            rbl_scene_error_at(s, s->tubes[w].at, err);
+    if (rc != RBL_OK) {
+        rbl_fdo_sim_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int rbl_objects_build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_sim **out,
+                      rbl_error *err)
+{
+    double asked = objects_asked(s);
+    if (max_objects && asked > (double)max_objects)
+        return rbl_error_set(err, RBL_ERANGE, "%s: the sources ask for %.0f objects, more than "
+                             "--max-grains %zu", s->path, asked, max_objects);
+    int rc = rbl_objects_engine(s, threads, out, err);
+    for (int k = 0; k < s->n_objects && rc == RBL_OK; k++)
+        rc = place_source(s, &s->objects[k], *out, err);
+    if (rc != RBL_OK) {
+        rbl_fdo_sim_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}

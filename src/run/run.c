@@ -1,0 +1,334 @@
+/* run.c — the run as an object (issue 42): opened from a scene, stepped in pieces, its events
+ * (frames, thermo rows, pours, checkpoints, spin steps) at the steps the scene sets, whatever
+ * pieces it is stepped in; `rubble run` is rbl_scene_run, the same calls end to end. What
+ * differs between the grains' engine and impulse dynamics is the kind's (run_internal.h). */
+#include "run_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err)
+{
+    if (!s->final_grains)
+        return RBL_OK;
+    char *path = rbl_path_join(dir, s->final_grains);
+    if (!path)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    const char *input = rbl_same_file(path, s->path) ? s->path : NULL;
+    for (int k = 0; !input && k < s->n_sources; k++)
+        if (s->sources[k].kind == RBL_SOURCE_FILE && rbl_same_file(path, s->sources[k].file))
+            input = s->sources[k].file;
+    free(path);
+    if (input)
+        return rbl_error_set(err, RBL_EINVAL,
+                             "%s: output.final '%s' in %s is %s, which the run reads: it would "
+                             "be overwritten; choose another name or folder",
+                             s->path, s->final_grains, dir, input);
+    return RBL_OK;
+}
+
+/* The most steps a run, or the interval of one of its events, may span: far above any real
+ * run (a billion particle-steps per second for 30 years on one grain), and far below where
+ * a step count stops fitting a uint64_t or an exact double. */
+#define MAX_STEPS 1e15
+
+/* The steps in `seconds` of simulated time at dt: rounded up for the run's length, to the
+ * nearest for an event's interval, at least 1. A count beyond MAX_STEPS is refused at the
+ * scene's key (at; its line 0: the run's length, which set the default). */
+int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
+                       double dt, int round_up, uint64_t *out, rbl_error *err)
+{
+    const double q = seconds / dt;
+    if (!(q <= MAX_STEPS)) {
+        rbl_error_set(err, RBL_ERANGE,
+                      "%s = %g s is %.3g steps of dt = %g s: more than %g steps cannot be run",
+                      key, seconds, q, dt, MAX_STEPS);
+        return rbl_scene_error_at(s, at.line ? at : s->at_length, err);
+    }
+    const double n = round_up ? ceil(q - 1e-9) : round(q);
+    *out = n < 1.0 ? 1 : (uint64_t)n;
+    return RBL_OK;
+}
+
+
+/* The scene's events in steps of dt: its length (or --steps), frames, thermo rows,
+ * checkpoints, spin steps (+ spin_step at every multiple of spin_every, n_spin times, by step
+ * number, so a restart applies the same ones). */
+static int schedule(rbl_run *r, rbl_error *err)
+{
+    const rbl_scene *s = r->scene;
+    rbl_run_events *e = &r->events;
+    const double dt = r->dt;
+    int rc = RBL_OK;
+    e->total = r->opt.steps ? r->opt.steps : s->steps;
+    if (!e->total)
+        rc = rbl_scene_steps_in(s, s->at_length, "run.time", s->end_time, dt, 1, &e->total, err);
+    const double end_time = (double)e->total * dt;
+    const double thermo_dt = s->thermo_every > 0.0 ? s->thermo_every
+                             : s->frame_every > 0.0 ? s->frame_every / 10.0
+                                                    : end_time / r->kind->thermo_rows;
+    e->frame = e->total, e->thermo = 1;
+    if (rc == RBL_OK && s->frame_every > 0.0)
+        rc = rbl_scene_steps_in(s, s->at_frame_every, "output.every", s->frame_every, dt, 0,
+                                &e->frame, err);
+    if (rc == RBL_OK)
+        rc = rbl_scene_steps_in(s, s->at_thermo_every, "output.thermo_every", thermo_dt, dt, 0,
+                                &e->thermo, err);
+    if (rc == RBL_OK && s->checkpoint_every > 0.0)
+        rc = rbl_scene_steps_in(s, s->at_checkpoint_every, "output.checkpoint_every",
+                                s->checkpoint_every, dt, 0, &e->checkpoint, err);
+    if (rc == RBL_OK && s->spin && s->spin_step > 0.0 && r->kind->spin) {
+        rc = rbl_scene_steps_in(s, s->at_spin, "spin.every", s->spin_every, dt, 0, &e->spin,
+                                err);
+        e->n_spin = (uint64_t)floor((s->spin_until - s->spin_omega) / s->spin_step + 1e-9);
+    }
+    if (rc == RBL_OK && r->restart && r->step >= e->total)
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "%s: the checkpoint is at step %llu, already at or past the end of "
+                           "the run (step %llu of %s): nothing to run. run.time, run.steps and "
+                           "--steps count from the run's start, not from the restart",
+                           r->restart, (unsigned long long)r->step,
+                           (unsigned long long)e->total, r->opt.steps ? "--steps" : s->path);
+    return rc;
+}
+
+/* The next multiple of `every` after step (UINT64_MAX: none, or past what a count holds). */
+static uint64_t next_multiple(uint64_t step, uint64_t every)
+{
+    if (!every || step / every >= UINT64_MAX / every - 1)
+        return UINT64_MAX;
+    return (step / every + 1) * every;
+}
+
+/* Where the stepping from `step` next stops to look at the events: the next multiple of the
+ * kind's stride or of an event's interval, or the run's end, whichever comes first. Fixed by
+ * the step alone, so that stepping in pieces stops where stepping at once does. */
+static uint64_t next_stop(const rbl_run *r, uint64_t step)
+{
+    const rbl_run_events *e = &r->events;
+    uint64_t next = next_multiple(step, r->kind->stride);
+    const uint64_t at[] = {next_multiple(step, e->frame), next_multiple(step, e->thermo),
+                           next_multiple(step, e->checkpoint),
+                           e->spin && step / e->spin < e->n_spin ? next_multiple(step, e->spin)
+                                                                 : UINT64_MAX,
+                           step < e->total ? e->total : UINT64_MAX};
+    for (size_t k = 0; k < sizeof at / sizeof *at; k++)
+        if (at[k] < next)
+            next = at[k];
+    return next;
+}
+
+static int write_checkpoint(rbl_run *r, rbl_error *err)
+{
+    int rc = r->kind->checkpoint(r, err);
+    if (rc == RBL_OK && r->ranks.rank == 0)
+        rc = rbl_checkpoint_series_add(&r->checkpoints, r->dir, r->step, err);
+    return rc;
+}
+
+/* The events that fall on this step, in the order `rubble run` has always made them. */
+static int events_at(rbl_run *r, rbl_error *err)
+{
+    const rbl_run_events *e = &r->events;
+    const uint64_t step = r->step;
+    int rc = RBL_OK;
+    if (e->spin && step % e->spin == 0 && step / e->spin <= e->n_spin)
+        rc = r->kind->spin(r, err);
+    if (rc == RBL_OK && (step % e->thermo == 0 || step == e->total))
+        rc = r->kind->thermo(r, err);
+    if (rc == RBL_OK && (step % e->frame == 0 || step == e->total))
+        rc = r->kind->frame(r, err);
+    if (rc == RBL_OK)
+        rc = r->kind->pour(r, (double)step * r->dt, err);
+    if (rc == RBL_OK && e->checkpoint && step % e->checkpoint == 0)
+        rc = write_checkpoint(r, err);
+    return rc;
+}
+
+static int refuse_failed(const rbl_run *r, rbl_error *err)
+{
+    return rbl_error_set(err, RBL_EINVAL,
+                         "the run stopped after an error in the steps up to %llu: it cannot go "
+                         "on (open it again, from a checkpoint)", (unsigned long long)r->step);
+}
+
+int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
+                 rbl_error *err)
+{
+    *out = NULL;
+    rbl_run *r = calloc(1, sizeof *r);
+    if (!r)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    r->scene = s;
+    if (opt)
+        r->opt = *opt;
+    r->kind = s->impulse ? &rbl_object_run : &rbl_grain_run;
+    const char *dir = r->opt.output_dir ? r->opt.output_dir : s->output_dir;
+    r->dir = strdup(dir);
+    r->restart = r->opt.restart ? strdup(r->opt.restart) : NULL;
+    r->opt.output_dir = r->dir, r->opt.restart = r->restart;
+    int rc = !r->dir || (opt && opt->restart && !r->restart)
+                 ? rbl_error_set(err, RBL_ENOMEM, "out of memory")
+                 : rbl_run_ranks_start(&r->ranks, s, err); /* mpirun -np P: the processes */
+    if (rc == RBL_OK)
+        rc = r->kind->open(r, err);
+    r->first_step = r->step;
+    if (rc == RBL_OK)
+        rc = schedule(r, err);
+    if (rc == RBL_OK)
+        rc = rbl_scene_final_clear(s, r->dir, err);
+    if (rc == RBL_OK && (rc = rbl_make_dirs(r->dir, err)) != RBL_OK) {
+        if (opt && opt->output_dir)
+            rbl_error_prefix(err, rc, "--output");
+        else
+            rbl_scene_error_at(s, s->at_output, err);
+    }
+    if (rc == RBL_OK && r->ranks.rank == 0) /* a killed run's staging files, before any rank */
+        rbl_remove_stale_temps(r->dir);   /* writes (the agreement below) */
+    rc = rbl_run_ranks_agree(&r->ranks, rc, err);
+    if (rc == RBL_OK)
+        rc = r->kind->begin(r, err);
+    if (rc == RBL_OK && !r->restart) { /* the start: what is poured at 0, a row, a frame */
+        rc = r->kind->pour(r, 0.0, err);
+        if (rc == RBL_OK)
+            rc = r->kind->thermo(r, err);
+        if (rc == RBL_OK)
+            rc = r->kind->frame(r, err);
+    }
+    if (rc != RBL_OK) {
+        rbl_run_close(r);
+        return rc;
+    }
+    r->checkpoints.keep = s->checkpoint_keep;
+    rbl_progress_start(&r->progress, &r->opt, r->step, rbl_now());
+    *out = r;
+    return RBL_OK;
+}
+
+int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
+{
+    if (r->failed)
+        return refuse_failed(r, err);
+    if (steps > UINT64_MAX - r->step)
+        return rbl_error_set(err, RBL_ERANGE, "%llu more steps from step %llu: beyond what a "
+                             "step count holds", (unsigned long long)steps,
+                             (unsigned long long)r->step);
+    const uint64_t target = r->step + steps;
+    const double start = rbl_now();
+    const double end_time = (double)r->events.total * r->dt;
+    int rc = RBL_OK;
+    while (rc == RBL_OK && r->step < target) {
+        const uint64_t stop = next_stop(r, r->step), next = stop < target ? stop : target;
+        const size_t count = r->kind->count(r);
+        rc = r->kind->advance(r, next - r->step, err);
+        r->particle_steps += (double)count * (double)(next - r->step);
+        r->step = next;
+        if (rc == RBL_OK && next == stop)
+            rc = events_at(r, err);
+        rbl_progress_update(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
+                            end_time, count, rbl_now());
+    }
+    r->seconds += rbl_now() - start;
+    r->failed = rc != RBL_OK;
+    return rc;
+}
+
+int rbl_run_until(rbl_run *r, double time, rbl_error *err)
+{
+    const double now = (double)r->step * r->dt;
+    if (!(time == time))
+        return rbl_error_set(err, RBL_EINVAL, "run until time %g: not a number", time);
+    if (time <= now)
+        return RBL_OK;
+    const double q = ceil((time - now) / r->dt - 1e-9);
+    if (!(q <= 1e15))
+        return rbl_error_set(err, RBL_ERANGE, "run until %g s from %g s is %.3g steps of dt = "
+                             "%g s: more than 1e15 steps cannot be run", time, now, q, r->dt);
+    return rbl_run_step(r, q < 1.0 ? 1 : (uint64_t)q, err);
+}
+
+void rbl_run_progress(const rbl_run *r, rbl_run_status *st)
+{
+    rbl_run *w = (rbl_run *)r; /* counting asks the kind, which reads only */
+    rbl_progress_status(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
+                        (double)r->events.total * r->dt, r->kind->count(w), rbl_now(), st);
+}
+
+int rbl_run_write_frame(rbl_run *r, rbl_error *err)
+{
+    if (r->failed)
+        return refuse_failed(r, err);
+    return r->kind->frame(r, err);
+}
+
+int rbl_run_write_checkpoint(rbl_run *r, rbl_error *err)
+{
+    if (r->failed)
+        return refuse_failed(r, err);
+    return write_checkpoint(r, err);
+}
+
+int rbl_run_finish(rbl_run *r, rbl_error *err)
+{
+    const rbl_scene *s = r->scene;
+    if (r->failed)
+        return refuse_failed(r, err);
+    if (!s->final_grains)
+        return RBL_OK;
+    char *path = rbl_path_join(r->dir, s->final_grains);
+    int rc = path ? r->kind->final(r, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    return rc;
+}
+
+void rbl_run_summary(rbl_run *r, rbl_run_report *rep)
+{
+    const rbl_scene *s = r->scene;
+    memset(rep, 0, sizeof *rep);
+    rep->steps = r->step - r->first_step;
+    rep->seconds = r->seconds;
+    rep->dt = r->dt;
+    rep->particle_steps_per_second = r->seconds > 0.0 ? r->particle_steps / r->seconds : 0.0;
+    r->kind->summary(r, rep);
+    snprintf(rep->output_dir, sizeof rep->output_dir, "%s", r->dir);
+    rep->checkpoints = rbl_checkpoint_series_kept(&r->checkpoints, rep->last_checkpoint,
+                                                  sizeof rep->last_checkpoint);
+    snprintf(rep->final_file, sizeof rep->final_file, "%s",
+             s->final_grains ? s->final_grains : "");
+}
+
+rbl_sim *rbl_run_sim(rbl_run *r) { return r->sim; }
+
+void rbl_run_close(rbl_run *r)
+{
+    if (!r)
+        return;
+    rbl_run_ranks_end(&r->ranks); /* before the engine: its domain points at the simulation */
+    if (r->engine)
+        r->kind->close(r);
+    rbl_checkpoint_series_free(&r->checkpoints);
+    free(r->dir), free(r->restart);
+    free(r);
+}
+
+int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,
+                  rbl_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    rbl_run *r = NULL;
+    int rc = rbl_run_open(s, opt, &r, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (r->step < r->events.total)
+        rc = rbl_run_step(r, r->events.total - r->step, err);
+    if (rc == RBL_OK)
+        rc = rbl_run_finish(r, err);
+    if (rc == RBL_OK)
+        rbl_run_summary(r, rep);
+    else
+        rep->steps = r->step - r->first_step;
+    rbl_run_close(r);
+    return rc;
+}

@@ -1,0 +1,139 @@
+/* run_internal.h — the run as an object (issue 42): run.c holds what every run does (the
+ * schedule of events, stepping in pieces, progress, the checkpoints kept, the report's common
+ * figures); a kind holds what its engine does: grain_run.c (the soft-sphere engine, over one
+ * or several processes) and object_run.c (impulse dynamics of objects, seed 003). */
+#ifndef RBL_RUN_INTERNAL_H
+#define RBL_RUN_INTERNAL_H
+
+#include "run_ranks.h"
+#include "../io/io_internal.h"
+#include "../io/scene_internal.h"
+
+/* checkpoint_series.c — the checkpoints a run writes, the last `keep` of them kept (0: all). */
+typedef struct rbl_checkpoint_series {
+    uint64_t *steps;    /* of this run, in order */
+    size_t n, cap, first; /* steps[first..n) are still on disk */
+    size_t keep;
+} rbl_checkpoint_series;
+/* "checkpoint_NNNNNNNNN.bin" for the step */
+void rbl_checkpoint_name(char *buf, size_t size, uint64_t step);
+/* After the checkpoint of step is written whole into dir: removes those beyond keep. */
+int rbl_checkpoint_series_add(rbl_checkpoint_series *cs, const char *dir, uint64_t step,
+                              rbl_error *err);
+/* How many of this run's are on disk; the last one's name into last. */
+size_t rbl_checkpoint_series_kept(const rbl_checkpoint_series *cs, char *last, size_t size);
+void rbl_checkpoint_series_free(rbl_checkpoint_series *cs);
+
+/* progress.c — a run's progress calls (rbl_run_options.progress), with a recent rate. */
+#define RBL_PROGRESS_WINDOW 20 /* calls in the rate's window: 10 s at the default 0.5 s */
+typedef struct rbl_progress {
+    rbl_progress_fn fn;
+    void *userdata;
+    double interval, start, last;
+    uint64_t step[RBL_PROGRESS_WINDOW];
+    double time[RBL_PROGRESS_WINDOW];
+    size_t n;
+} rbl_progress;
+void rbl_progress_start(rbl_progress *p, const rbl_run_options *opt, uint64_t step, double now);
+/* Calls the progress function if the interval has passed or step == total. */
+void rbl_progress_update(rbl_progress *p, uint64_t step, uint64_t total, double time,
+                         double end_time, size_t grains, double now);
+/* The status the progress function is given, as of now. */
+void rbl_progress_status(const rbl_progress *p, uint64_t step, uint64_t total, double time,
+                         double end_time, size_t grains, double now, rbl_run_status *st);
+
+typedef struct rbl_run_kind rbl_run_kind;
+
+/* When the scene's events fall, in steps (each a multiple of its interval; 0: none). */
+typedef struct rbl_run_events {
+    uint64_t total;       /* the scene's last step (run.time, run.steps or --steps) */
+    uint64_t frame, thermo, checkpoint;
+    uint64_t spin, n_spin; /* a spin step at every multiple of `spin`, n_spin of them */
+} rbl_run_events;
+
+struct rbl_run {
+    const rbl_scene *scene;
+    rbl_run_options opt;  /* the caller's; its strings copied below */
+    char *dir;            /* the output folder */
+    char *restart;        /* the checkpoint it started from, or NULL */
+    const rbl_run_kind *kind;
+    void *engine;         /* the kind's state */
+    rbl_sim *sim;         /* the grains' engine (NULL: impulse dynamics) */
+    rbl_run_ranks ranks;  /* the processes (one: no communicator) */
+    double dt;
+    uint64_t step;        /* done: the engine's step count */
+    uint64_t first_step;  /* where this object started (a restart's step) */
+    rbl_run_events events;
+    rbl_progress progress;
+    rbl_checkpoint_series checkpoints;
+    double seconds;       /* wall time in rbl_run_step */
+    double particle_steps;
+    int failed;           /* a step or an event failed: the run steps no more */
+};
+
+/* What a kind of engine does for the run; each returns RBL_OK or an error in err. */
+struct rbl_run_kind {
+    /* Steps between two looks at the events, pours and progress (with no event nearer): the
+     * grains' engine steps in runs of 200, objects one at a time (pours checked each step). */
+    uint64_t stride;
+    /* Thermo rows over the scene's length when it sets neither output.thermo_every nor
+     * output.every (grains 100, objects 10). */
+    double thermo_rows;
+    /* Build the engine from the scene, or load r->restart: r->engine, r->dt, r->step; checks
+     * that need the engine before anything is written (a pour beyond --max-grains). */
+    int (*open)(rbl_run *r, rbl_error *err);
+    /* After the output folder is made and before the first step: files written once, the
+     * health check's energy reference (the state now). */
+    int (*begin)(rbl_run *r, rbl_error *err);
+    /* Grains (objects) now, over every process. */
+    size_t (*count)(rbl_run *r);
+    int (*advance)(rbl_run *r, uint64_t steps, rbl_error *err);
+    int (*spin)(rbl_run *r, rbl_error *err); /* NULL: the kind has no spin steps */
+    int (*thermo)(rbl_run *r, rbl_error *err);
+    int (*frame)(rbl_run *r, rbl_error *err);
+    int (*pour)(rbl_run *r, double now, rbl_error *err);
+    int (*checkpoint)(rbl_run *r, rbl_error *err);
+    int (*final)(rbl_run *r, const char *path, rbl_error *err);
+    /* The kind's figures of the report (the common ones are filled by run.c). */
+    void (*summary)(rbl_run *r, rbl_run_report *rep);
+    void (*close)(rbl_run *r);
+};
+
+extern const rbl_run_kind rbl_grain_run;  /* grain_run.c */
+extern const rbl_run_kind rbl_object_run; /* object_run.c */
+
+/* The steps in `seconds` of simulated time at dt: rounded up for the run's length, to the
+ * nearest for an event's interval, at least 1; beyond 1e15 steps refused at the scene's key
+ * (at; its line 0: the run's length). Grain and impulse scenes alike (run.c). */
+int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
+                       double dt, int round_up, uint64_t *out, rbl_error *err);
+/* output.final in dir must not be the scene file or a file the scene reads (run.c). */
+int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
+
+/* grain_build.c — the grains' simulation a scene makes. */
+/* Its configuration: gamma_n from the restitution and dt: auto resolved, as a fresh run
+ * creates it (threads: 0 keeps the scene's). */
+int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *cfg, rbl_error *err);
+/* A simulation of cfg with the scene's materials, walls and their motions, without grains. */
+int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
+                    rbl_error *err);
+/* The whole simulation at the start, spread over the processes (ranks), checked (placement,
+ * law, dt, overlaps); *unit: the spin's unit, *contact_time: the shortest contact then. */
+int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
+                    rbl_sim **out, double *unit, double *contact_time, rbl_error *err);
+
+/* restart_check.c — a checkpoint's simulation holds what its scene makes: the configuration,
+ * materials, walls, meshes and motions the scene digest stands for (a crafted file that
+ * passes its checksum and the digest but carries other values is refused, naming the first). */
+int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const char *path,
+                                 rbl_error *err);
+
+/* object_build.c — an impulse scene's engine: its parameters and walls, then (fresh) every
+ * source's objects placed, or (pours) a batch placed when due. */
+int rbl_objects_engine(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_error *err);
+int rbl_objects_build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_sim **out,
+                      rbl_error *err);
+int rbl_objects_pour(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *ps, double now,
+                     rbl_error *err);
+
+#endif
