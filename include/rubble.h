@@ -341,6 +341,8 @@ typedef struct rbl_grains_view {
     const double *radius, *mass;
     const uint32_t *contacts; /* touching contacts (grains and walls) per grain */
     const int32_t *body;      /* the clump a grain belongs to (rbl_sim_bodies index), or -1 */
+    const double *torque;     /* 3 per grain, about its centre */
+    const int32_t *material;  /* index into the materials, in the order they were added */
 } rbl_grains_view;
 
 typedef struct rbl_thermo {
@@ -442,6 +444,11 @@ RBL_API int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err);
 RBL_API int rbl_sim_prepare(rbl_sim *sim, rbl_error *err);
 RBL_API int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err);
 RBL_API void rbl_sim_grains(const rbl_sim *sim, rbl_grains_view *view);
+/* The arrays of rbl_sim_grains stay where they are while held: adding grains beyond their
+ * room then moves the grains into new arrays and keeps the old ones (and any view of them,
+ * Python's numpy arrays) readable until the hold ends, which frees them. Reordering is in
+ * place and never moves them. */
+RBL_API void rbl_sim_hold_arrays(rbl_sim *sim, int hold);
 RBL_API void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *out);
 RBL_API void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out);
 RBL_API const rbl_sim_config *rbl_sim_config_get(const rbl_sim *sim);

@@ -1,15 +1,17 @@
 #!/bin/sh
 # Install the Debian packages rubble needs, only those missing. Usage:
 #   scripts/install-deps.sh build     compiler, make, cmake, libyaml (scene files), Open MPI and
-#                                      Zoltan (runs over several processes: src/parallel/)
+#                                      Zoltan (runs over several processes: src/parallel/),
+#                                      Debian's Python 3 headers and numpy (python/: import rubble)
 #   scripts/install-deps.sh test      + clang with its OpenMP, sanitizer and libFuzzer runtimes
 #                                      (the suite under clang's UBSan, the fuzz harnesses),
-#                                      pkgconf (a program built against the installed library)
+#                                      pkgconf (a program built against the installed library),
+#                                      pytest (the Python package's tests)
 #   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time
 set -eu
-want="gcc make cmake libyaml-dev libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev"
+want="gcc make cmake libyaml-dev libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev python3-dev python3-numpy"
 case "${1:-build}" in
-    test) want="$want clang libomp-dev libclang-rt-dev pkgconf" ;;
+    test) want="$want clang libomp-dev libclang-rt-dev pkgconf python3-pytest" ;;
     bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time" ;;
 esac
 missing=""

@@ -34,6 +34,9 @@ typedef struct rbl_grains {
                                  without self-gravity (with_gravity 0) */
     int with_eval, with_gravity; /* which optional arrays the simulation keeps (set before the
                                     first reserve): 80 bytes a grain that most runs never use */
+    int hold;                 /* rbl_sim_hold_arrays: growth keeps the old arrays in retired */
+    void **retired;
+    size_t n_retired, cap_retired;
 } rbl_grains;
 
 /* Clumps as rigid bodies (seed 001, SPEC KL6): centre of mass, velocity, orientation
@@ -399,6 +402,8 @@ static inline void rbl_equal_share(size_t n, size_t *begin, size_t *end)
 /* grains.c */
 int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err);
 void rbl_grains_free(rbl_grains *g);
+/* Hold the arrays in place (1) or end the hold (0), freeing the arrays growth retired. */
+void rbl_grains_hold(rbl_grains *g, int hold);
 /* Reorder every array so that new index k holds old index perm[k]; keeps n = count (the
  * permutation may drop grains). scratch holds at least 3 * n doubles. */
 void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, double *scratch);

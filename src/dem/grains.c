@@ -13,11 +13,29 @@
 #define GRAVITY_VECS(X) X(gacc)
 #define GRAVITY_DBLS(X) X(gphi)
 
-static int grow(void **p, size_t count, size_t size)
+/* The array *p of `had` elements made room for count; while held, in a new array, the old
+ * one retired (kept readable until the hold ends). */
+static int grow(rbl_grains *g, void **p, size_t had, size_t count, size_t size)
 {
-    void *q = realloc(*p, count * size);
+    if (!g->hold || !*p) {
+        void *q = realloc(*p, count * size);
+        if (!q)
+            return 0;
+        *p = q;
+        return 1;
+    }
+    if (g->n_retired == g->cap_retired) {
+        size_t cap = g->cap_retired ? 2 * g->cap_retired : 32;
+        void **r = realloc(g->retired, cap * sizeof *r);
+        if (!r)
+            return 0;
+        g->retired = r, g->cap_retired = cap;
+    }
+    void *q = malloc(count * size);
     if (!q)
         return 0;
+    memcpy(q, *p, had * size);
+    g->retired[g->n_retired++] = *p;
     *p = q;
     return 1;
 }
@@ -32,8 +50,8 @@ int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err)
     if (want > UINT32_MAX)
         return rbl_error_set(err, RBL_ETOOBIG, "more than %u grains", (unsigned)UINT32_MAX);
     int ok = 1;
-#define GROW_VEC(f) ok = ok && grow((void **)&g->f, 3 * want, sizeof(double));
-#define GROW_DBL(f) ok = ok && grow((void **)&g->f, want, sizeof(double));
+#define GROW_VEC(f) ok = ok && grow(g, (void **)&g->f, 3 * g->cap, 3 * want, sizeof(double));
+#define GROW_DBL(f) ok = ok && grow(g, (void **)&g->f, g->cap, want, sizeof(double));
     VEC_FIELDS(GROW_VEC)
     DBL_FIELDS(GROW_DBL)
     if (g->with_eval) {
@@ -43,15 +61,26 @@ int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err)
         GRAVITY_VECS(GROW_VEC)
         GRAVITY_DBLS(GROW_DBL)
     }
-    ok = ok && grow((void **)&g->id, want, sizeof *g->id);
-    ok = ok && grow((void **)&g->material, want, sizeof *g->material);
-    ok = ok && grow((void **)&g->contacts, want, sizeof *g->contacts);
-    ok = ok && grow((void **)&g->body, want, sizeof *g->body);
-    ok = ok && grow((void **)&g->slot, want, sizeof *g->slot);
+    ok = ok && grow(g, (void **)&g->id, g->cap, want, sizeof *g->id);
+    ok = ok && grow(g, (void **)&g->material, g->cap, want, sizeof *g->material);
+    ok = ok && grow(g, (void **)&g->contacts, g->cap, want, sizeof *g->contacts);
+    ok = ok && grow(g, (void **)&g->body, g->cap, want, sizeof *g->body);
+    ok = ok && grow(g, (void **)&g->slot, g->cap, want, sizeof *g->slot);
     if (!ok)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", want);
     g->cap = want;
     return RBL_OK;
+}
+
+void rbl_grains_hold(rbl_grains *g, int hold)
+{
+    g->hold = hold;
+    if (hold)
+        return;
+    for (size_t k = 0; k < g->n_retired; k++)
+        free(g->retired[k]);
+    free(g->retired);
+    g->retired = NULL, g->n_retired = g->cap_retired = 0;
 }
 
 void rbl_grains_free(rbl_grains *g)
@@ -67,6 +96,7 @@ void rbl_grains_free(rbl_grains *g)
     free(g->contacts);
     free(g->body);
     free(g->slot);
+    rbl_grains_hold(g, 0);
     const int with_eval = g->with_eval, with_gravity = g->with_gravity;
     memset(g, 0, sizeof *g);
     g->with_eval = with_eval, g->with_gravity = with_gravity;

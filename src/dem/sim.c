@@ -506,7 +506,11 @@ void rbl_sim_grains(const rbl_sim *sim, rbl_grains_view *v)
     v->radius = g->radius, v->mass = g->mass;
     v->contacts = g->contacts;
     v->body = g->body;
+    v->torque = g->torque;
+    v->material = g->material;
 }
+
+void rbl_sim_hold_arrays(rbl_sim *sim, int hold) { rbl_grains_hold(&sim->g, hold); }
 
 void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out) { *out = sim->timers; }
 

@@ -28,6 +28,7 @@ typedef struct outputs {
     double contact_time;       /* the shortest, of the grains at the start (several processes) */
     double energy_in_start;    /* rbl_health.energy_in when this object started */
     double energy_start;
+    double outside_energy;     /* the grains' energy as the last stepping ended */
     rbl_core_share share;      /* the default thread count gives way to other programs */
 } outputs;
 
@@ -399,6 +400,25 @@ static int grain_advance(rbl_run *r, uint64_t steps, rbl_error *err)
     return rc;
 }
 
+/* The grains' own energies (this process's), in their order. */
+static double grains_energy(const rbl_sim *sim)
+{
+    double e = 0.0;
+    for (size_t k = 0; k < sim->g.n; k++)
+        e += rbl_grain_energy(sim, k);
+    return e;
+}
+
+static void grain_outside(rbl_run *r, int entering)
+{
+    outputs *o = state(r);
+    const double e = grains_energy(o->sim);
+    /* nothing changed: the same sum of the same values, 0 exactly */
+    if (entering && e != o->outside_energy)
+        rbl_exact_add(&o->sim->health.energy_in, e - o->outside_energy);
+    o->outside_energy = e;
+}
+
 static int grain_spin(rbl_run *r, rbl_error *err)
 {
     const rbl_scene *s = r->scene;
@@ -485,6 +505,7 @@ const rbl_run_kind rbl_grain_run = {
     .begin = grain_begin,
     .count = grain_count,
     .advance = grain_advance,
+    .outside = grain_outside,
     .spin = grain_spin,
     .thermo = grain_thermo,
     .frame = grain_frame,

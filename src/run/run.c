@@ -201,6 +201,8 @@ int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
         return rc;
     }
     r->checkpoints.keep = s->checkpoint_keep;
+    if (r->kind->outside)
+        r->kind->outside(r, 0);
     rbl_progress_start(&r->progress, &r->opt, r->step, rbl_now());
     *out = r;
     return RBL_OK;
@@ -216,6 +218,8 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
                              (unsigned long long)r->step);
     const uint64_t target = r->step + steps;
     const double start = rbl_now();
+    if (r->kind->outside)
+        r->kind->outside(r, 1);
     const double end_time = (double)r->events.total * r->dt;
     int rc = RBL_OK;
     while (rc == RBL_OK && r->step < target) {
@@ -229,6 +233,8 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
         rbl_progress_update(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
                             end_time, count, rbl_now());
     }
+    if (r->kind->outside)
+        r->kind->outside(r, 0);
     r->seconds += rbl_now() - start;
     r->failed = rc != RBL_OK;
     return rc;

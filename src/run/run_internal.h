@@ -88,6 +88,10 @@ struct rbl_run_kind {
     /* Grains (objects) now, over every process. */
     size_t (*count)(rbl_run *r);
     int (*advance)(rbl_run *r, uint64_t steps, rbl_error *err);
+    /* What the caller did to the engine between two rbl_run_step calls (velocities set from
+     * Python) is work put in, for the health check's energy balance: remembered as the
+     * stepping ends (entering 0), booked as the next begins (entering 1). NULL: nothing. */
+    void (*outside)(rbl_run *r, int entering);
     int (*spin)(rbl_run *r, rbl_error *err); /* NULL: the kind has no spin steps */
     int (*thermo)(rbl_run *r, rbl_error *err);
     int (*frame)(rbl_run *r, rbl_error *err);

@@ -1,0 +1,121 @@
+"""rubble from Python: a run of a scene, stepped from a script, its grains as numpy arrays.
+
+    import rubble
+    run = rubble.Run("examples/settle.yaml", output="out")   # a file, a dict, or Run.from_yaml
+    run.step(1000)                                            # events fall as `rubble run` makes them
+    g = run.grains()                                          # arrays over the engine's memory
+    print(g.position[:, 2].max(), run.time)
+    run.finish(); run.close()
+
+docs/python.md is the guide. Errors are rubble.Error, with the message `rubble run` prints and,
+where it names one, the scene's file, line and column.
+"""
+import json
+import os
+import re
+import types
+
+from . import _rubble
+
+__all__ = ["Run", "Error"]
+
+
+class Error(Exception):
+    """A rubble error: .message as the CLI prints it, .code (rbl_status), and .file, .line,
+    .column when the message starts with `file:line:column:` (else None)."""
+
+    _at = re.compile(r"^(?P<file>[^\n]*?):(?P<line>\d+):(?P<column>\d+): ")
+
+    def __init__(self, message, code=0):
+        super().__init__(message)
+        self.message, self.code = message, code
+        m = self._at.match(message)
+        self.file = m.group("file") if m else None
+        self.line = int(m.group("line")) if m else None
+        self.column = int(m.group("column")) if m else None
+
+
+_rubble._set_error_class(Error)
+
+
+class Run:
+    """A run of a scene (librubble's rbl_run): `scene` is a scene file's path or a dict of the
+    scene's keys (docs/scenes.md; `folder` is where the files a dict names are found). Over
+    output, threads, restart and steps as `rubble run`'s --output, --threads, --restart, --steps."""
+
+    def __init__(self, scene, output=None, threads=0, restart=None, steps=0, folder=None):
+        kw = dict(output=_path(output), threads=threads, restart=_path(restart), steps=steps)
+        if isinstance(scene, dict):
+            text = json.dumps(scene, indent=1)  # JSON is YAML; one key a line for messages
+            name = os.path.join(folder, "<dict>") if folder else "<dict>"
+            self._run = _rubble.Run(text=text.encode(), name=name, **kw)
+        elif isinstance(scene, (str, bytes, os.PathLike)):
+            self._run = _rubble.Run(path=_path(scene), **kw)
+        else:
+            raise TypeError("a scene is a file's path or a dict, not %r" % type(scene).__name__)
+
+    @classmethod
+    def from_yaml(cls, text, name=None, **kw):
+        """A run of a scene given as YAML text; `name` stands for its file in messages and its
+        folder is where the files it names are found."""
+        self = cls.__new__(cls)
+        kw = dict(kw)
+        for k in ("output", "restart"):
+            kw[k] = _path(kw.get(k))
+        if isinstance(text, str):
+            text = text.encode()
+        self._run = _rubble.Run(text=text, name=name, **kw)
+        return self
+
+    def step(self, n=1):
+        """n more steps, the scene's events (frames, thermo rows, pours, checkpoints) where
+        they fall; the run may go past the scene's length."""
+        self._run.step(int(n))
+        return self
+
+    def until(self, time):
+        """Step to the first step at or after simulated time `time` (s)."""
+        self._run.until(float(time))
+        return self
+
+    def grains(self):
+        """The grains as numpy arrays over the engine's memory (no copy): id, position,
+        velocity, spin, radius, mass, force, torque, material, clump (-1: none), contacts.
+        velocity and spin are writable. Rows are in the engine's order, which a step changes:
+        take the arrays again after stepping (old ones stay readable, never dangle)."""
+        return types.SimpleNamespace(**self._run.grains())
+
+    def write_frame(self):
+        self._run.write_frame()
+
+    def write_checkpoint(self):
+        """A checkpoint now; Run(scene, restart=...) continues from it in the same bits."""
+        self._run.write_checkpoint()
+        return os.path.join(self.summary()["output_dir"], self.summary()["last_checkpoint"])
+
+    def finish(self):
+        """output.final, if the scene asks for it."""
+        self._run.finish()
+
+    def summary(self):
+        """The report of `rubble run` as of now (a dict)."""
+        return self._run.summary()
+
+    def close(self):
+        self._run.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    step_count = property(lambda self: self._run.where()["step"], doc="steps done")
+    time = property(lambda self: self._run.where()["time"], doc="simulated time, s")
+    total_steps = property(lambda self: self._run.where()["total_steps"],
+                           doc="the scene's length in steps")
+    dt = property(lambda self: self._run.summary()["dt"], doc="the time step, s")
+
+
+def _path(p):
+    return None if p is None else os.fsdecode(p)

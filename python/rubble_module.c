@@ -1,0 +1,372 @@
+/* rubble_module.c — `rubble._rubble`, the CPython extension under `import rubble`
+ * (python/rubble/__init__.py; docs/python.md says why an extension and not ctypes): a Run
+ * over librubble's run object (rbl_run_*), and the grains as numpy arrays over the engine's
+ * own memory. Every array handed out has a lease as its base: while any lease lives the
+ * engine holds its arrays in place (rbl_sim_hold_arrays), so an array never points at freed
+ * memory, and the run itself outlives every lease. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include "rubble.h"
+
+static PyObject *error_class; /* rubble.Error, set by __init__.py */
+
+typedef struct {
+    PyObject_HEAD
+    rbl_scene *scene;
+    rbl_run *run;
+    int closed;
+    Py_ssize_t leases; /* arrays' leases alive */
+} RunObject;
+
+typedef struct {
+    PyObject_HEAD
+    RunObject *run; /* a strong reference */
+} LeaseObject;
+
+static PyObject *raise_error(const rbl_error *err, int rc)
+{
+    PyObject *cls = error_class ? error_class : PyExc_RuntimeError;
+    PyObject *args = Py_BuildValue("(si)", err->message[0] ? err->message : rbl_strerror(rc), rc);
+    if (args) {
+        PyErr_SetObject(cls, args);
+        Py_DECREF(args);
+    }
+    return NULL;
+}
+
+static int usable(RunObject *self)
+{
+    if (self->closed || !self->run) {
+        PyErr_SetString(PyExc_ValueError, "the run is closed");
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- leases ---- */
+
+static void lease_dealloc(LeaseObject *self)
+{
+    RunObject *run = self->run;
+    if (--run->leases == 0 && run->run && rbl_run_sim(run->run))
+        rbl_sim_hold_arrays(rbl_run_sim(run->run), 0); /* frees what growth retired */
+    Py_DECREF(run);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject LeaseType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "rubble._rubble.Lease",
+    .tp_basicsize = sizeof(LeaseObject),
+    .tp_dealloc = (destructor)lease_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "keeps the run and the arrays a view reads alive",
+};
+
+static PyObject *lease_new(RunObject *run)
+{
+    LeaseObject *l = PyObject_New(LeaseObject, &LeaseType);
+    if (!l)
+        return NULL;
+    Py_INCREF(run);
+    l->run = run;
+    if (run->leases++ == 0)
+        rbl_sim_hold_arrays(rbl_run_sim(run->run), 1);
+    return (PyObject *)l;
+}
+
+/* An array over n rows of `width` values of type `type` at data, leased; writable or not. */
+static PyObject *view(RunObject *run, const void *data, size_t n, int width, int type,
+                      int writable)
+{
+    npy_intp dims[2] = {(npy_intp)n, width};
+    PyObject *a = PyArray_New(&PyArray_Type, width > 1 ? 2 : 1, dims, type, NULL, (void *)data,
+                              0, NPY_ARRAY_CARRAY, NULL);
+    if (!a)
+        return NULL;
+    if (!writable)
+        PyArray_CLEARFLAGS((PyArrayObject *)a, NPY_ARRAY_WRITEABLE);
+    PyObject *lease = lease_new(run);
+    if (!lease || PyArray_SetBaseObject((PyArrayObject *)a, lease) != 0) {
+        Py_XDECREF(lease);
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+/* ---- the run ---- */
+
+static int run_init(RunObject *self, PyObject *args, PyObject *kw)
+{
+    static char *names[] = {"path", "text", "name", "output", "threads", "restart", "steps",
+                            NULL};
+    const char *path = NULL, *text = NULL, *name = NULL, *output = NULL, *restart = NULL;
+    Py_ssize_t text_len = 0;
+    int threads = 0;
+    unsigned long long steps = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zz#zzizK", names, &path, &text, &text_len,
+                                     &name, &output, &threads, &restart, &steps))
+        return -1;
+    if (self->run || self->scene) {
+        PyErr_SetString(PyExc_RuntimeError, "a Run is opened once");
+        return -1;
+    }
+    if (!path == !text) {
+        PyErr_SetString(PyExc_TypeError, "a Run is made from a scene file (path) or text");
+        return -1;
+    }
+    if (threads < 0) {
+        PyErr_Format(PyExc_ValueError, "threads: %d is not a thread count", threads);
+        return -1;
+    }
+    rbl_error err = {0};
+    int rc = path ? rbl_scene_load(path, &self->scene, &err)
+                  : rbl_scene_parse(text, (size_t)text_len, name, &self->scene, &err);
+    if (rc == RBL_OK) {
+        rbl_run_options opt;
+        memset(&opt, 0, sizeof opt);
+        opt.output_dir = output;
+        opt.threads = threads;
+        opt.restart = restart;
+        opt.steps = steps;
+        Py_BEGIN_ALLOW_THREADS rc = rbl_run_open(self->scene, &opt, &self->run, &err);
+        Py_END_ALLOW_THREADS
+    }
+    if (rc != RBL_OK) {
+        raise_error(&err, rc);
+        return -1;
+    }
+    return 0;
+}
+
+static void run_dealloc(RunObject *self)
+{
+    rbl_run_close(self->run);
+    rbl_scene_free(self->scene);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *run_step(RunObject *self, PyObject *args)
+{
+    long long n = 1;
+    if (!PyArg_ParseTuple(args, "|L", &n) || !usable(self))
+        return NULL;
+    if (n < 0)
+        return PyErr_Format(PyExc_ValueError, "step(%lld): a step count is >= 0", n);
+    rbl_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = rbl_run_step(self->run, (uint64_t)n, &err);
+    Py_END_ALLOW_THREADS
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *run_until(RunObject *self, PyObject *args)
+{
+    double t;
+    if (!PyArg_ParseTuple(args, "d", &t) || !usable(self))
+        return NULL;
+    rbl_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = rbl_run_until(self->run, t, &err);
+    Py_END_ALLOW_THREADS
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
+typedef int (*run_call)(rbl_run *run, rbl_error *err);
+
+static PyObject *call(RunObject *self, run_call fn)
+{
+    if (!usable(self))
+        return NULL;
+    rbl_error err = {0};
+    int rc = fn(self->run, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *run_write_frame(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    return call(self, rbl_run_write_frame);
+}
+
+static PyObject *run_write_checkpoint(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    return call(self, rbl_run_write_checkpoint);
+}
+
+static PyObject *run_finish(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    return call(self, rbl_run_finish);
+}
+
+/* Closed: no more steps; the memory goes with the last array that reads it. */
+static PyObject *run_close(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    self->closed = 1;
+    if (self->leases == 0) {
+        rbl_run_close(self->run);
+        self->run = NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+#define SET(d, key, value)                                                                     \
+    do {                                                                                       \
+        PyObject *v_ = (value);                                                                \
+        if (!v_ || PyDict_SetItemString(d, key, v_) != 0) {                                   \
+            Py_XDECREF(v_);                                                                    \
+            Py_DECREF(d);                                                                      \
+            return NULL;                                                                       \
+        }                                                                                      \
+        Py_DECREF(v_);                                                                         \
+    } while (0)
+
+static PyObject *run_summary(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!usable(self))
+        return NULL;
+    rbl_run_report r;
+    rbl_run_summary(self->run, &r);
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    SET(d, "steps", PyLong_FromUnsignedLongLong(r.steps));
+    SET(d, "grains", PyLong_FromSize_t(r.grains));
+    SET(d, "clumps", PyLong_FromSize_t(r.clumps));
+    SET(d, "objects", PyLong_FromSize_t(r.objects));
+    SET(d, "lost", PyLong_FromUnsignedLongLong(r.lost));
+    SET(d, "dt", PyFloat_FromDouble(r.dt));
+    SET(d, "contact_time", PyFloat_FromDouble(r.contact_time));
+    SET(d, "seconds", PyFloat_FromDouble(r.seconds));
+    SET(d, "particle_steps_per_second", PyFloat_FromDouble(r.particle_steps_per_second));
+    SET(d, "energy_start", PyFloat_FromDouble(r.energy_start));
+    SET(d, "energy_end", PyFloat_FromDouble(r.energy_end));
+    SET(d, "energy_in", PyFloat_FromDouble(r.energy_in));
+    SET(d, "peak_overlap", PyFloat_FromDouble(r.peak_overlap));
+    SET(d, "peak_overlap_step", PyLong_FromUnsignedLongLong(r.peak_overlap_step));
+    SET(d, "max_overlap_ratio", PyFloat_FromDouble(r.max_overlap_ratio));
+    SET(d, "contacts", PyLong_FromSize_t(r.contacts));
+    SET(d, "pairs_listed", PyLong_FromSize_t(r.pairs_listed));
+    SET(d, "frames", PyLong_FromSize_t(r.frames));
+    SET(d, "threads", PyLong_FromLong(r.threads));
+    SET(d, "ranks", PyLong_FromLong(r.ranks));
+    SET(d, "output_dir", PyUnicode_DecodeFSDefault(r.output_dir));
+    SET(d, "checkpoints", PyLong_FromSize_t(r.checkpoints));
+    SET(d, "last_checkpoint", PyUnicode_DecodeFSDefault(r.last_checkpoint));
+    SET(d, "final_file", PyUnicode_DecodeFSDefault(r.final_file));
+    SET(d, "impulse", PyBool_FromLong(r.impulse));
+    return d;
+}
+
+/* The grains as arrays over the engine's memory: velocities and spins writable. */
+static PyObject *run_grains(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!usable(self))
+        return NULL;
+    rbl_sim *sim = rbl_run_sim(self->run);
+    if (!sim)
+        return PyErr_Format(PyExc_ValueError, "an impulse scene has objects, not grains");
+    rbl_grains_view g;
+    rbl_sim_grains(sim, &g);
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    SET(d, "id", view(self, g.id, g.n, 1, NPY_UINT32, 0));
+    SET(d, "position", view(self, g.pos, g.n, 3, NPY_DOUBLE, 0));
+    SET(d, "velocity", view(self, g.vel, g.n, 3, NPY_DOUBLE, 1));
+    SET(d, "spin", view(self, g.omega, g.n, 3, NPY_DOUBLE, 1));
+    SET(d, "radius", view(self, g.radius, g.n, 1, NPY_DOUBLE, 0));
+    SET(d, "mass", view(self, g.mass, g.n, 1, NPY_DOUBLE, 0));
+    SET(d, "force", view(self, g.force, g.n, 3, NPY_DOUBLE, 0));
+    SET(d, "torque", view(self, g.torque, g.n, 3, NPY_DOUBLE, 0));
+    SET(d, "material", view(self, g.material, g.n, 1, NPY_INT32, 0));
+    SET(d, "clump", view(self, g.body, g.n, 1, NPY_INT32, 0));
+    SET(d, "contacts", view(self, g.contacts, g.n, 1, NPY_UINT32, 0));
+    return d;
+}
+
+static PyObject *run_where(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!usable(self))
+        return NULL;
+    rbl_run_status st;
+    rbl_run_progress(self->run, &st);
+    return Py_BuildValue("{s:K,s:K,s:d,s:d,s:n,s:d}", "step", (unsigned long long)st.step,
+                         "total_steps", (unsigned long long)st.total_steps, "time", st.time,
+                         "end_time", st.end_time, "count", (Py_ssize_t)st.grains,
+                         "wall_seconds", st.wall_seconds);
+}
+
+static PyMethodDef run_methods[] = {
+    {"step", (PyCFunction)run_step, METH_VARARGS, "step(n=1): n more steps"},
+    {"until", (PyCFunction)run_until, METH_VARARGS, "until(t): step to simulated time t"},
+    {"write_frame", (PyCFunction)run_write_frame, METH_NOARGS, "a frame now"},
+    {"write_checkpoint", (PyCFunction)run_write_checkpoint, METH_NOARGS, "a checkpoint now"},
+    {"finish", (PyCFunction)run_finish, METH_NOARGS, "output.final now"},
+    {"summary", (PyCFunction)run_summary, METH_NOARGS, "the report of rubble run, as a dict"},
+    {"grains", (PyCFunction)run_grains, METH_NOARGS, "the grains' arrays (no copy)"},
+    {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
+    {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RunType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "rubble._rubble.Run",
+    .tp_basicsize = sizeof(RunObject),
+    .tp_dealloc = (destructor)run_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "a rubble run (rbl_run): opened from a scene, stepped, closed",
+    .tp_methods = run_methods,
+    .tp_init = (initproc)run_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static PyObject *set_error_class(PyObject *mod, PyObject *cls)
+{
+    (void)mod;
+    Py_XDECREF(error_class);
+    Py_INCREF(cls);
+    error_class = cls;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"_set_error_class", set_error_class, METH_O, "the exception errors are raised as"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_rubble",
+                                    "librubble's run object (rbl_run_*)", -1, module_methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__rubble(void)
+{
+    import_array();
+    if (PyType_Ready(&RunType) < 0 || PyType_Ready(&LeaseType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    Py_INCREF(&RunType);
+    if (PyModule_AddObject(m, "Run", (PyObject *)&RunType) < 0) {
+        Py_DECREF(&RunType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,163 @@
+"""import rubble (issue 42): the same bytes as `rubble run` stepped in any pieces, errors with
+the scene's file:line:column, arrays over the engine's memory that never dangle, velocities
+set from Python booked as work put in."""
+import filecmp
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import rubble
+
+RUBBLE = os.environ.get("RUBBLE", "build/rubble")
+
+SCENE = """\
+domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.03]}
+gravity: [0, 0, -9.81]
+materials:
+  - {name: glass, density: 2500}
+contact: {normal: linear, tangential: spring, kn: 2000, restitution: 0.3, friction: 0.5}
+walls:
+  - {point: [0, 0, 0], normal: [0, 0, 1]}
+grains:
+  - lattice: {min: [0, 0, 0], max: [0.01, 0.01, 0.006]}
+    radius: 0.001
+  - pour: {min: [0, 0, 0.02], max: [0.01, 0.01, 0.028], rate: 40000, every: 0.0003, count: 30}
+    radius: {distribution: uniform, min: 0.0008, max: 0.001}
+run: {steps: 1500, dt: auto, c: 0.05}
+output: {every: 0.0007, thermo_every: 0.00017, checkpoint_every: 0.0011, final: end.txt}
+"""
+
+
+def scene_file(tmp_path, text=SCENE):
+    path = tmp_path / "scene.yaml"
+    path.write_text(text)
+    return path
+
+
+def same_folders(a, b):
+    names = sorted(os.listdir(a))
+    assert names == sorted(os.listdir(b))
+    match, mismatch, errors = filecmp.cmpfiles(a, b, names, shallow=False)
+    assert not mismatch and not errors, (mismatch, errors)
+    return len(match)
+
+
+def test_same_bytes_as_the_cli_in_pieces(tmp_path):
+    path = scene_file(tmp_path)
+    subprocess.run([RUBBLE, "run", str(path), "--output", str(tmp_path / "cli"), "--threads",
+                    "1", "--quiet"], check=True, stdout=subprocess.DEVNULL)
+    run = rubble.Run(path, output=tmp_path / "py", threads=1)
+    sizes = [1, 7, 333, 2, 199, 64]
+    k = 0
+    while run.step_count < run.total_steps:
+        run.step(min(sizes[k % len(sizes)], run.total_steps - run.step_count))
+        k += 1
+    run.finish()
+    report = run.summary()
+    run.close()
+    assert report["steps"] == 1500 and report["frames"] == 16 and report["checkpoints"] == 9
+    assert same_folders(tmp_path / "cli", tmp_path / "py") >= 8
+
+
+SCENE_DICT = {
+    "domain": {"min": [0, 0, -0.001], "max": [0.01, 0.01, 0.03]},
+    "gravity": [0, 0, -9.81],
+    "materials": [{"name": "glass", "density": 2500}],
+    "contact": {"normal": "linear", "tangential": "spring", "kn": 2000, "restitution": 0.3,
+                "friction": 0.5},
+    "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1]}],
+    "grains": [
+        {"lattice": {"min": [0, 0, 0], "max": [0.01, 0.01, 0.006]}, "radius": 0.001},
+        {"pour": {"min": [0, 0, 0.02], "max": [0.01, 0.01, 0.028], "rate": 40000,
+                  "every": 0.0003, "count": 30},
+         "radius": {"distribution": "uniform", "min": 0.0008, "max": 0.001}},
+    ],
+    "run": {"steps": 1500, "dt": "auto", "c": 0.05},
+    "output": {"every": 0.0007, "thermo_every": 0.00017, "checkpoint_every": 0.0011,
+               "final": "end.txt"},
+}
+
+
+def test_a_dict_and_yaml_text_are_the_scene_of_the_file(tmp_path):
+    runs = {"file": rubble.Run(scene_file(tmp_path), output=tmp_path / "file", threads=1),
+            "dict": rubble.Run(SCENE_DICT, output=tmp_path / "dict", threads=1),
+            "text": rubble.Run.from_yaml(SCENE, output=tmp_path / "text", threads=1)}
+    for run in runs.values():
+        run.step(run.total_steps)
+        run.finish()
+        run.close()
+    for name in ("dict", "text"):
+        assert same_folders(tmp_path / "file", tmp_path / name) >= 8
+    bad = dict(SCENE_DICT, run={"steps": -3, "dt": "auto"})
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run(bad, output=tmp_path / "bad")
+    assert e.value.file == "<dict>" and e.value.line > 1 and "steps" in e.value.message
+
+
+def test_errors_name_the_file_line_and_column(tmp_path):
+    bad = SCENE.replace("density: 2500", "density: -2500")
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run(scene_file(tmp_path, bad), output=tmp_path / "o")
+    assert e.value.file.endswith("scene.yaml") and e.value.line == 4 and e.value.column > 1
+    assert "density" in e.value.message
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run.from_yaml(bad, name="study/bed.yaml", output=str(tmp_path / "o"))
+    assert e.value.file == "study/bed.yaml" and e.value.line == 4
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run(tmp_path / "missing.yaml")
+    assert "cannot open" in e.value.message
+    assert not (tmp_path / "o").exists()  # refused: nothing written
+
+
+def test_until_and_time(tmp_path):
+    run = rubble.Run(scene_file(tmp_path), output=tmp_path / "o", threads=1)
+    dt = run.dt
+    run.until(10.5 * dt)
+    assert run.step_count == 11 and run.time == pytest.approx(11 * dt)
+    run.until(3 * dt)
+    assert run.step_count == 11
+    run.close()
+    with pytest.raises(ValueError):
+        run.step(1)
+
+
+def test_arrays_copy_nothing_and_never_dangle(tmp_path):
+    # 1000 grains on a lattice, then a pour past the engine's first room (1024): it grows
+    text = SCENE.replace("max: [0.01, 0.01, 0.006]}\n    radius: 0.001",
+                         "max: [0.02, 0.02, 0.005], count: 1000}\n    radius: 0.0005")
+    text = text.replace("max: [0.01, 0.01, 0.03]", "max: [0.02, 0.02, 0.03]")
+    text = text.replace("max: [0.01, 0.01, 0.028], rate: 40000", "max: [0.02, 0.02, 0.028], "
+                        "rate: 50000").replace("count: 30", "count: 200")
+    run = rubble.Run.from_yaml(text, output=str(tmp_path / "o"), threads=1)
+    g = run.grains()
+    n0 = len(g.id)
+    assert 1000 <= n0 < 1024
+    assert not g.position.flags.owndata and g.velocity.flags.writeable
+    assert not g.position.flags.writeable
+    before = g.position.copy()
+    again = run.grains()
+    assert again.position.__array_interface__["data"] == g.position.__array_interface__["data"]
+    while run.grains().id.size <= 1024 and run.step_count < 2000:
+        run.step(100)
+    after = run.grains()
+    assert len(after.id) > 1024  # grown: new arrays
+    assert after.position.__array_interface__["data"] != g.position.__array_interface__["data"]
+    # the old arrays still read what the engine held before it grew
+    assert np.isfinite(g.position).all() and g.position.shape == before.shape
+    del g, again, after
+    run.close()
+
+
+def test_velocities_set_from_python_are_work_put_in(tmp_path):
+    run = rubble.Run(scene_file(tmp_path), output=tmp_path / "o", threads=1)
+    run.step(200)
+    g = run.grains()
+    e0 = run.summary()["energy_in"]
+    g.velocity[:, 2] += 0.5  # the whole bed thrown up at 0.5 m/s
+    added = 0.5 * float(np.sum(g.mass * (np.sum((g.velocity) ** 2, axis=1)
+                                         - np.sum((g.velocity - [0, 0, 0.5]) ** 2, axis=1))))
+    run.step(300)  # the health check does not take it for a blow-up
+    assert run.summary()["energy_in"] - e0 == pytest.approx(added, rel=1e-9)
+    run.close()
