@@ -289,7 +289,6 @@ static int pour(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_pour
     return RBL_OK;
 }
 
-
 static outputs *state(rbl_run *r) { return r->engine; }
 
 /* Built, or loaded from r->restart (every process reads it whole, then keeps its box). */
