@@ -472,6 +472,12 @@ RBL_API int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err);
 RBL_API void rbl_sim_set_max_grains(rbl_sim *sim, size_t max_grains);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
+/* Between two steppings of a staged study: the uniform gravity from now on (m/s^2); grains
+ * (by id, spheres not in a clump) taken out at the next step, which rebuilds its lists without
+ * them (RBL_ENOTFOUND naming an id no grain has; nothing is taken out then). Neither counts
+ * as lost. Under rbl_run, what they do to the energy is booked as work put in. */
+RBL_API int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err);
+RBL_API int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error *err);
 
 /* The run's health check (issue 41, docs/dem.md "Health check"): a run whose physics breaks
  * down stops with RBL_EUNSTABLE and a message naming the step, the grains or wall, the

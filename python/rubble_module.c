@@ -299,6 +299,152 @@ static PyObject *run_grains(RunObject *self, PyObject *unused)
     return d;
 }
 
+/* The grains' engine of a run on one process, for a change between stages. */
+static rbl_sim *stage_sim(RunObject *self)
+{
+    if (!usable(self))
+        return NULL;
+    rbl_sim *sim = rbl_run_sim(self->run);
+    if (!sim)
+        PyErr_SetString(PyExc_ValueError, "an impulse scene has objects, not grains");
+    return sim;
+}
+
+static PyObject *run_set_gravity(RunObject *self, PyObject *args)
+{
+    double g[3];
+    if (!PyArg_ParseTuple(args, "(ddd)", &g[0], &g[1], &g[2]))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    rbl_error err = {0};
+    int rc = rbl_sim_set_gravity(sim, g, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *run_gravity(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    const double *g = rbl_sim_config_get(sim)->gravity;
+    return Py_BuildValue("(ddd)", g[0], g[1], g[2]);
+}
+
+/* obj as a C-contiguous array of `type` with `width` values a row (1: a vector). */
+static PyArrayObject *rows_of(PyObject *obj, int type, int width, const char *what)
+{
+    PyArrayObject *a = (PyArrayObject *)PyArray_FROMANY(obj, type, 1, 2, NPY_ARRAY_CARRAY_RO);
+    if (!a)
+        return NULL;
+    const int ok = width == 1 ? PyArray_NDIM(a) == 1
+                              : PyArray_NDIM(a) == 2 && PyArray_DIM(a, 1) == width;
+    if (!ok) {
+        PyErr_Format(PyExc_ValueError, "%s: %s", what,
+                     width == 1 ? "one value a grain" : "three values (x, y, z) a grain");
+        Py_DECREF(a);
+        return NULL;
+    }
+    return a;
+}
+
+static PyObject *run_remove_grains(RunObject *self, PyObject *args)
+{
+    PyObject *obj;
+    if (!PyArg_ParseTuple(args, "O", &obj))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    PyArrayObject *ids = rows_of(obj, NPY_UINT32, 1, "ids");
+    if (!ids)
+        return NULL;
+    rbl_error err = {0};
+    int rc = rbl_sim_remove_grains(sim, PyArray_DATA(ids), (size_t)PyArray_DIM(ids, 0), &err);
+    Py_DECREF(ids);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
+/* add_grains(position, radius, velocity, material): their ids. */
+static PyObject *run_add_grains(RunObject *self, PyObject *args)
+{
+    PyObject *pos_obj, *rad_obj, *vel_obj = Py_None;
+    int material = 0;
+    if (!PyArg_ParseTuple(args, "OO|Oi", &pos_obj, &rad_obj, &vel_obj, &material))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    PyArrayObject *pos = rows_of(pos_obj, NPY_DOUBLE, 3, "position");
+    PyArrayObject *rad = pos ? rows_of(rad_obj, NPY_DOUBLE, 1, "radius") : NULL;
+    PyArrayObject *vel = rad && vel_obj != Py_None ? rows_of(vel_obj, NPY_DOUBLE, 3, "velocity")
+                                                   : NULL;
+    PyObject *out = NULL;
+    if (!rad || (vel_obj != Py_None && !vel))
+        goto done;
+    const npy_intp n = PyArray_DIM(pos, 0);
+    if (PyArray_DIM(rad, 0) != n || (vel && PyArray_DIM(vel, 0) != n)) {
+        PyErr_Format(PyExc_ValueError, "add_grains: %ld positions, %ld radii%s", (long)n,
+                     (long)PyArray_DIM(rad, 0), vel ? " and velocities of another count" : "");
+        goto done;
+    }
+    npy_intp dims[1] = {n};
+    out = PyArray_SimpleNew(1, dims, NPY_UINT32);
+    if (!out)
+        goto done;
+    const double *x = PyArray_DATA(pos), *r = PyArray_DATA(rad);
+    const double *v = vel ? PyArray_DATA(vel) : NULL;
+    for (npy_intp k = 0; k < n; k++) {
+        rbl_grain gr;
+        memset(&gr, 0, sizeof gr);
+        for (int a = 0; a < 3; a++)
+            gr.pos[a] = x[3 * k + a], gr.vel[a] = v ? v[3 * k + a] : 0.0;
+        gr.radius = r[k];
+        gr.material = material;
+        rbl_error err = {0};
+        int rc = rbl_sim_add_grain(sim, &gr, (uint32_t *)PyArray_GETPTR1((PyArrayObject *)out, k),
+                                   &err);
+        if (rc != RBL_OK) {
+            Py_CLEAR(out);
+            raise_error(&err, rc);
+            goto done;
+        }
+    }
+done:
+    Py_XDECREF(pos), Py_XDECREF(rad), Py_XDECREF(vel);
+    return out;
+}
+
+/* pour(lo, hi, count, radius, material, velocity, seed): random places where they fit. */
+static PyObject *run_pour(RunObject *self, PyObject *args)
+{
+    rbl_insert_spec sp;
+    memset(&sp, 0, sizeof sp);
+    unsigned long long count = 0, seed = 1;
+    if (!PyArg_ParseTuple(args, "(ddd)(ddd)Kd|i(ddd)K", &sp.lo[0], &sp.lo[1], &sp.lo[2],
+                          &sp.hi[0], &sp.hi[1], &sp.hi[2], &count, &sp.size.radius,
+                          &sp.material, &sp.vel[0], &sp.vel[1], &sp.vel[2], &seed))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    sp.size.kind = RBL_SIZE_CONSTANT;
+    sp.count = (size_t)count;
+    sp.seed = seed;
+    size_t placed = 0;
+    rbl_error err = {0};
+    int rc = rbl_sim_insert_random(sim, &sp, &placed, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    return PyLong_FromSize_t(placed);
+}
+
 static PyObject *run_where(RunObject *self, PyObject *unused)
 {
     (void)unused;
@@ -322,6 +468,11 @@ static PyMethodDef run_methods[] = {
     {"grains", (PyCFunction)run_grains, METH_NOARGS, "the grains' arrays (no copy)"},
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
+    {"set_gravity", (PyCFunction)run_set_gravity, METH_VARARGS, "the uniform gravity now"},
+    {"gravity", (PyCFunction)run_gravity, METH_NOARGS, "the uniform gravity"},
+    {"remove_grains", (PyCFunction)run_remove_grains, METH_VARARGS, "grains out, by id"},
+    {"add_grains", (PyCFunction)run_add_grains, METH_VARARGS, "grains in: their ids"},
+    {"pour", (PyCFunction)run_pour, METH_VARARGS, "grains in at random where they fit"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -15,6 +15,8 @@ import os
 import re
 import types
 
+import numpy as np
+
 from . import _rubble
 
 __all__ = ["Run", "Error"]
@@ -84,6 +86,36 @@ class Run:
         velocity and spin are writable. Rows are in the engine's order, which a step changes:
         take the arrays again after stepping (old ones stay readable, never dangle)."""
         return types.SimpleNamespace(**self._run.grains())
+
+    # ---- changes between stages (a fill, a settling, a tilt...) ----
+
+    @property
+    def gravity(self):
+        """The uniform gravity (m/s^2); set it to turn or switch it from the next step."""
+        return self._run.gravity()
+
+    @gravity.setter
+    def gravity(self, g):
+        self._run.set_gravity(tuple(float(x) for x in g))
+
+    def add_grains(self, position, radius, velocity=None, material=0):
+        """Grains at these positions (n x 3) with these radii (n), at rest or at these
+        velocities; their ids (numpy). They are placed as given: no overlap check."""
+        pos = np.asarray(position, dtype=float).reshape(-1, 3)
+        rad = np.broadcast_to(np.asarray(radius, dtype=float), (len(pos),))
+        vel = None if velocity is None else np.asarray(velocity, dtype=float).reshape(-1, 3)
+        return self._run.add_grains(pos, rad, vel, int(material))
+
+    def pour(self, lo, hi, count, radius, material=0, velocity=(0, 0, 0), seed=1):
+        """Up to `count` grains of `radius` at random places in the box lo..hi where they
+        overlap neither a grain nor a wall; how many were placed."""
+        return self._run.pour(tuple(map(float, lo)), tuple(map(float, hi)), int(count),
+                              float(radius), int(material), tuple(map(float, velocity)),
+                              int(seed))
+
+    def remove_grains(self, ids):
+        """Take these grains (ids; spheres, not clumps) out at the next step."""
+        self._run.remove_grains(np.asarray(ids, dtype=np.uint32).ravel())
 
     def write_frame(self):
         self._run.write_frame()

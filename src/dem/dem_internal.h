@@ -303,6 +303,10 @@ struct rbl_sim {
     uint64_t step;
     double time;
     uint64_t lost;
+    uint32_t *removing;      /* ids rbl_sim_remove_grains asked for, sorted: gone at the next
+                                build (not counted as lost) */
+    size_t n_removing;
+    uint64_t removed;        /* by rbl_sim_remove_grains, since the start */
     int prepared;
     int set_up;              /* the first preparation is done (its time is timers.setup) */
     double max_disp2;        /* since the last build */
@@ -402,6 +406,8 @@ static inline void rbl_equal_share(size_t n, size_t *begin, size_t *end)
 /* grains.c */
 int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err);
 void rbl_grains_free(rbl_grains *g);
+/* qsort/bsearch order of uint32_t (stages.c). */
+int rbl_u32_compare(const void *a, const void *b);
 /* Hold the arrays in place (1) or end the hold (0), freeing the arrays growth retired. */
 void rbl_grains_hold(rbl_grains *g, int hold);
 /* Reorder every array so that new index k holds old index perm[k]; keeps n = count (the

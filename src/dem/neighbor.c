@@ -172,6 +172,14 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
         mark_escaped(sim, gone);
     else
         mark_outside(sim, gone);
+    size_t removed = 0; /* asked for by rbl_sim_remove_grains: gone, not lost */
+    for (size_t k = 0; sim->n_removing && k < g->n; k++)
+        if (!gone[k] && bsearch(&g->id[k], sim->removing, sim->n_removing, sizeof(uint32_t),
+                                rbl_u32_compare))
+            gone[k] = 1, removed++;
+    free(sim->removing);
+    sim->removing = NULL, sim->n_removing = 0;
+    sim->removed += removed;
     for (size_t k = 0; k < g->n; k++) /* what they carry out (bodies: rbl_bodies_drop) */
         if (gone[k] && g->body[k] < 0 && isfinite(rbl_grain_energy(sim, k)))
             rbl_exact_add(&sim->health.energy_in, -rbl_grain_energy(sim, k));
@@ -184,7 +192,7 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
         if (!gone[k])
             keep[kept++] = (uint32_t)k;
     free(gone);
-    sim->lost += g->n - kept;
+    sim->lost += g->n - kept - removed;
     return (long)kept;
 }
 

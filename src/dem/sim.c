@@ -93,6 +93,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     if (!sim)
         return;
     rbl_grains_free(&sim->g);
+    free(sim->removing);
     rbl_bodies_free(&sim->bodies);
     rbl_pair_list_free(&sim->pairs);
     rbl_walls_free(&sim->wpairs);

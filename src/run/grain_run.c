@@ -399,23 +399,25 @@ static int grain_advance(rbl_run *r, uint64_t steps, rbl_error *err)
     return rc;
 }
 
-/* The grains' own energies (this process's), in their order. */
-static double grains_energy(const rbl_sim *sim)
+/* The grains' own energies (this process's) less what the engine booked as put in: what
+ * only a change from outside the steps moves (grains added or taken out are booked by the
+ * engine; velocities or gravity set by the caller are not). */
+static double outside_balance(const rbl_sim *sim)
 {
     double e = 0.0;
     for (size_t k = 0; k < sim->g.n; k++)
         e += rbl_grain_energy(sim, k);
-    return e;
+    return e - rbl_exact_value(&sim->health.energy_in);
 }
 
 static void grain_outside(rbl_run *r, int entering)
 {
     outputs *o = state(r);
-    const double e = grains_energy(o->sim);
-    /* nothing changed: the same sum of the same values, 0 exactly */
-    if (entering && e != o->outside_energy)
-        rbl_exact_add(&o->sim->health.energy_in, e - o->outside_energy);
-    o->outside_energy = e;
+    const double b = outside_balance(o->sim);
+    /* nothing changed: the same sums of the same values, 0 exactly */
+    if (entering && b != o->outside_energy)
+        rbl_exact_add(&o->sim->health.energy_in, b - o->outside_energy);
+    o->outside_energy = b;
 }
 
 static int grain_spin(rbl_run *r, rbl_error *err)

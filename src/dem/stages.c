@@ -1,0 +1,73 @@
+/* stages.c — changes to a simulation between two steppings, as a staged study makes them
+ * (issue 42): the uniform gravity turned or switched, grains taken out. Grains are put in with
+ * rbl_sim_add_grain or rbl_sim_insert_random, velocities set with rbl_sim_set_velocity. What
+ * a change does to the energy is the caller's work: rbl_run books it (run/grain_run.c). */
+#include "dem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rbl_u32_compare(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err)
+{
+    for (int a = 0; a < 3; a++)
+        if (!isfinite(gravity[a]))
+            return rbl_error_set(err, RBL_EINVAL, "gravity[%d] = %g m/s^2: not a number",
+                                 a, gravity[a]);
+    memcpy(sim->cfg.gravity, gravity, sizeof sim->cfg.gravity);
+    return RBL_OK;
+}
+
+int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    uint32_t *list = realloc(sim->removing, (sim->n_removing + n + 1) * sizeof *list);
+    if (!list)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
+    sim->removing = list;
+    uint32_t *asked = malloc((n + 1) * sizeof *asked);
+    if (!asked)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
+    memcpy(asked, ids, n * sizeof *ids);
+    qsort(asked, n, sizeof *asked, rbl_u32_compare);
+    /* every id a grain of this simulation, not in a clump (a clump goes as a whole) */
+    size_t found = 0;
+    for (size_t k = 0; k < g->n; k++) {
+        if (!bsearch(&g->id[k], asked, n, sizeof *asked, rbl_u32_compare))
+            continue;
+        if (g->body[k] >= 0) {
+            free(asked);
+            return rbl_error_set(err, RBL_EINVAL, "grain %u is a sphere of a clump: clumps "
+                                 "cannot be taken out yet", g->id[k]);
+        }
+        found++;
+    }
+    size_t distinct = 0;
+    for (size_t k = 0; k < n; k++)
+        if (k == 0 || asked[k] != asked[k - 1])
+            asked[distinct++] = asked[k];
+    if (found != distinct) {
+        for (size_t k = 0; k < distinct; k++) { /* name the first one missing */
+            size_t j = 0;
+            while (j < g->n && g->id[j] != asked[k])
+                j++;
+            if (j == g->n) {
+                uint32_t id = asked[k];
+                free(asked);
+                return rbl_error_set(err, RBL_ENOTFOUND, "no grain with id %u", id);
+            }
+        }
+    }
+    memcpy(sim->removing + sim->n_removing, asked, distinct * sizeof *asked);
+    sim->n_removing += distinct;
+    free(asked);
+    qsort(sim->removing, sim->n_removing, sizeof *sim->removing, rbl_u32_compare);
+    sim->max_disp2 = INFINITY; /* the next step builds anew, without them */
+    return RBL_OK;
+}
