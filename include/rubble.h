@@ -478,6 +478,12 @@ RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3],
  * as lost. Under rbl_run, what they do to the energy is booked as work put in. */
 RBL_API int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err);
 RBL_API int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error *err);
+/* The external force on each grain (N, 3 per grain, in the grains' order: rbl_sim_grains's),
+ * zero when first asked for, added to every step's forces until changed; its work is booked
+ * as energy put in. Ask again after stepping: the array follows its grains when they are
+ * reordered and may move when they grow (rbl_sim_hold_arrays). NULL with err: out of memory,
+ * or over several processes. */
+RBL_API double *rbl_sim_external_forces(rbl_sim *sim, rbl_error *err);
 
 /* The run's health check (issue 41, docs/dem.md "Health check"): a run whose physics breaks
  * down stops with RBL_EUNSTABLE and a message naming the step, the grains or wall, the
@@ -835,6 +841,14 @@ RBL_API int rbl_run_finish(rbl_run *run, rbl_error *err);
 /* The report of `rubble run` as of now (steps, seconds: those of this object's rbl_run_step
  * calls); over several processes collective (it sums over them). */
 RBL_API void rbl_run_summary(rbl_run *run, rbl_run_report *report);
+/* A function the run calls at once and then at every multiple of `every` steps (after that
+ * step's other events), between steps: to read the grains and set what a script sets (the
+ * external forces of a drag law, rbl_sim_external_forces, held until its next call). An error
+ * it returns stops the run as a failed step does. NULL fn removes it. A restart continues in
+ * the same bits when its checkpoint falls on a multiple of `every`. */
+typedef int (*rbl_run_hook)(rbl_run *run, void *userdata, rbl_error *err);
+RBL_API int rbl_run_set_hook(rbl_run *run, uint64_t every, rbl_run_hook fn, void *userdata,
+                             rbl_error *err);
 /* The simulation inside: the grains' engine (NULL for an impulse scene), stepped by the run.
  * Its grains may be read and changed between steps (docs/python.md says what a change asks). */
 RBL_API rbl_sim *rbl_run_sim(rbl_run *run);

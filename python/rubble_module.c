@@ -19,6 +19,8 @@ typedef struct {
     rbl_run *run;
     int closed;
     Py_ssize_t leases; /* arrays' leases alive */
+    PyObject *hook;    /* called with no arguments by rbl_run_set_hook's trampoline */
+    PyObject *hook_error; /* what it raised, (type, value, traceback), re-raised by the call */
 } RunObject;
 
 typedef struct {
@@ -142,11 +144,100 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kw)
     return 0;
 }
 
+static int run_traverse(RunObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->hook);
+    return 0;
+}
+
+static int run_clear(RunObject *self)
+{
+    Py_CLEAR(self->hook);
+    Py_CLEAR(self->hook_error);
+    return 0;
+}
+
 static void run_dealloc(RunObject *self)
 {
+    PyObject_GC_UnTrack(self);
+    run_clear(self);
     rbl_run_close(self->run);
     rbl_scene_free(self->scene);
     Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A failure: the hook's own exception if it raised one, else rubble.Error. */
+static PyObject *failed(RunObject *self, const rbl_error *err, int rc)
+{
+    if (self->hook_error) {
+        PyObject *t, *v, *tb;
+        if (!PyArg_ParseTuple(self->hook_error, "OOO", &t, &v, &tb))
+            return NULL;
+        Py_INCREF(t), Py_INCREF(v), Py_INCREF(tb);
+        Py_CLEAR(self->hook_error);
+        PyErr_Restore(t, v == Py_None ? NULL : v, tb == Py_None ? NULL : tb);
+        return NULL;
+    }
+    return raise_error(err, rc);
+}
+
+/* rbl_run_set_hook's function: the Python hook, with the interpreter's lock. */
+static int hook_trampoline(rbl_run *run, void *data, rbl_error *err)
+{
+    (void)run;
+    RunObject *self = data;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *r = PyObject_CallNoArgs(self->hook);
+    int rc = RBL_OK;
+    if (!r) {
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        PyErr_NormalizeException(&t, &v, &tb);
+        Py_XDECREF(self->hook_error);
+        self->hook_error = Py_BuildValue("(OOO)", t ? t : Py_None, v ? v : Py_None,
+                                         tb ? tb : Py_None);
+        Py_XDECREF(t), Py_XDECREF(v), Py_XDECREF(tb);
+        rc = err->code = RBL_EINVAL;
+        snprintf(err->message, sizeof err->message, "the hook raised an exception");
+    }
+    Py_XDECREF(r);
+    PyGILState_Release(gil);
+    return rc;
+}
+
+static PyObject *run_set_hook(RunObject *self, PyObject *args)
+{
+    unsigned long long every;
+    PyObject *fn;
+    if (!PyArg_ParseTuple(args, "KO", &every, &fn) || !usable(self))
+        return NULL;
+    if (fn != Py_None && !PyCallable_Check(fn))
+        return PyErr_Format(PyExc_TypeError, "the hook must be callable");
+    Py_XINCREF(fn == Py_None ? NULL : fn);
+    Py_XSETREF(self->hook, fn == Py_None ? NULL : fn);
+    rbl_error err = {0};
+    int rc = rbl_run_set_hook(self->run, every, self->hook ? hook_trampoline : NULL, self, &err);
+    if (rc != RBL_OK)
+        return failed(self, &err, rc);
+    Py_RETURN_NONE;
+}
+
+/* The external forces (N, n x 3) over the engine's memory, writable, zero at first. */
+static PyObject *run_external_forces(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!usable(self))
+        return NULL;
+    rbl_sim *sim = rbl_run_sim(self->run);
+    if (!sim)
+        return PyErr_Format(PyExc_ValueError, "an impulse scene has objects, not grains");
+    rbl_error err = {0};
+    double *f = rbl_sim_external_forces(sim, &err);
+    if (!f)
+        return raise_error(&err, RBL_EINVAL);
+    rbl_grains_view g;
+    rbl_sim_grains(sim, &g);
+    return view(self, f, g.n, 3, NPY_DOUBLE, 1);
 }
 
 static PyObject *run_step(RunObject *self, PyObject *args)
@@ -161,7 +252,7 @@ static PyObject *run_step(RunObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS rc = rbl_run_step(self->run, (uint64_t)n, &err);
     Py_END_ALLOW_THREADS
     if (rc != RBL_OK)
-        return raise_error(&err, rc);
+        return failed(self, &err, rc);
     Py_RETURN_NONE;
 }
 
@@ -175,7 +266,7 @@ static PyObject *run_until(RunObject *self, PyObject *args)
     Py_BEGIN_ALLOW_THREADS rc = rbl_run_until(self->run, t, &err);
     Py_END_ALLOW_THREADS
     if (rc != RBL_OK)
-        return raise_error(&err, rc);
+        return failed(self, &err, rc);
     Py_RETURN_NONE;
 }
 
@@ -468,6 +559,10 @@ static PyMethodDef run_methods[] = {
     {"grains", (PyCFunction)run_grains, METH_NOARGS, "the grains' arrays (no copy)"},
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
+    {"set_hook", (PyCFunction)run_set_hook, METH_VARARGS, "set_hook(every, fn): fn() now and "
+     "every `every` steps"},
+    {"external_forces", (PyCFunction)run_external_forces, METH_NOARGS,
+     "the grains' external forces (writable)"},
     {"set_gravity", (PyCFunction)run_set_gravity, METH_VARARGS, "the uniform gravity now"},
     {"gravity", (PyCFunction)run_gravity, METH_NOARGS, "the uniform gravity"},
     {"remove_grains", (PyCFunction)run_remove_grains, METH_VARARGS, "grains out, by id"},
@@ -480,8 +575,10 @@ static PyTypeObject RunType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "rubble._rubble.Run",
     .tp_basicsize = sizeof(RunObject),
     .tp_dealloc = (destructor)run_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_doc = "a rubble run (rbl_run): opened from a scene, stepped, closed",
+    .tp_traverse = (traverseproc)run_traverse,
+    .tp_clear = (inquiry)run_clear,
     .tp_methods = run_methods,
     .tp_init = (initproc)run_init,
     .tp_new = PyType_GenericNew,

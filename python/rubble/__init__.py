@@ -117,6 +117,18 @@ class Run:
         """Take these grains (ids; spheres, not clumps) out at the next step."""
         self._run.remove_grains(np.asarray(ids, dtype=np.uint32).ravel())
 
+    def external_forces(self):
+        """The external force on each grain (N, n x 3), writable, over the engine's memory,
+        zero at first: added to every step's forces until changed, in the order of
+        grains() taken at the same time. Its work counts as energy put in."""
+        return self._run.external_forces()
+
+    def hook(self, every, fn):
+        """Call fn(run) now and then every `every` steps (after the events of that step):
+        to set external forces from the grains as they are (a drag law, buoyancy). An
+        exception it raises comes out of step(). fn None removes it."""
+        self._run.set_hook(int(every), None if fn is None else (lambda: fn(self)))
+
     def write_frame(self):
         self._run.write_frame()
 

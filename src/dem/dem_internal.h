@@ -34,6 +34,11 @@ typedef struct rbl_grains {
                                  without self-gravity (with_gravity 0) */
     int with_eval, with_gravity; /* which optional arrays the simulation keeps (set before the
                                     first reserve): 80 bytes a grain that most runs never use */
+    double *fext;             /* external force (rbl_sim_external_forces, 3), held between
+                                 the caller's settings; NULL until asked for (with_fext) */
+    double *fext_applied;     /* the fext that force holds (the caller may have changed fext
+                                 since: rbl_external_refresh) */
+    int with_fext;
     int hold;                 /* rbl_sim_hold_arrays: growth keeps the old arrays in retired */
     void **retired;
     size_t n_retired, cap_retired;
@@ -406,8 +411,16 @@ static inline void rbl_equal_share(size_t n, size_t *begin, size_t *end)
 /* grains.c */
 int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err);
 void rbl_grains_free(rbl_grains *g);
+/* Before a stepping: the forces made to hold the external forces as the caller left them (a
+ * change takes effect from the step's first kick, not the next evaluation's). */
+void rbl_external_refresh(rbl_sim *sim);
+/* The work of the external forces over the drift just made (x moved by v dt, v the half-step
+ * velocity), booked as energy put in (stages.c). */
+void rbl_external_work(rbl_sim *sim);
 /* qsort/bsearch order of uint32_t (stages.c). */
 int rbl_u32_compare(const void *a, const void *b);
+/* The external forces' array, zero, from now on (kept, grown and reordered with the rest). */
+int rbl_grains_external(rbl_grains *g, rbl_error *err);
 /* Hold the arrays in place (1) or end the hold (0), freeing the arrays growth retired. */
 void rbl_grains_hold(rbl_grains *g, int hold);
 /* Reorder every array so that new index k holds old index perm[k]; keeps n = count (the
@@ -781,6 +794,12 @@ static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t
         f[2] += m * (grav[2] + ga[2]);
     } else {
         f[0] += m * grav[0], f[1] += m * grav[1], f[2] += m * grav[2];
+    }
+    if (g->with_fext) { /* the caller's (rbl_sim_external_forces) */
+        const double *fe = g->fext + 3 * k;
+        double *held = g->fext_applied + 3 * k;
+        f[0] += fe[0], f[1] += fe[1], f[2] += fe[2];
+        held[0] = fe[0], held[1] = fe[1], held[2] = fe[2];
     }
     g->contacts[k] = count;
 }

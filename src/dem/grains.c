@@ -12,6 +12,7 @@
 #define EVAL_VECS(X) X(vel_eval) X(omega_eval)
 #define GRAVITY_VECS(X) X(gacc)
 #define GRAVITY_DBLS(X) X(gphi)
+#define EXTERNAL_VECS(X) X(fext) X(fext_applied)
 
 /* The array *p of `had` elements made room for count; while held, in a new array, the old
  * one retired (kept readable until the hold ends). */
@@ -61,6 +62,9 @@ int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err)
         GRAVITY_VECS(GROW_VEC)
         GRAVITY_DBLS(GROW_DBL)
     }
+    if (g->with_fext) {
+        EXTERNAL_VECS(GROW_VEC)
+    }
     ok = ok && grow(g, (void **)&g->id, g->cap, want, sizeof *g->id);
     ok = ok && grow(g, (void **)&g->material, g->cap, want, sizeof *g->material);
     ok = ok && grow(g, (void **)&g->contacts, g->cap, want, sizeof *g->contacts);
@@ -69,6 +73,21 @@ int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err)
     if (!ok)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", want);
     g->cap = want;
+    return RBL_OK;
+}
+
+int rbl_grains_external(rbl_grains *g, rbl_error *err)
+{
+    if (g->with_fext)
+        return RBL_OK;
+    g->fext = calloc(3 * (g->cap ? g->cap : 1), sizeof *g->fext);
+    g->fext_applied = calloc(3 * (g->cap ? g->cap : 1), sizeof *g->fext_applied);
+    if (!g->fext || !g->fext_applied) {
+        free(g->fext), free(g->fext_applied);
+        g->fext = g->fext_applied = NULL;
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->cap);
+    }
+    g->with_fext = 1;
     return RBL_OK;
 }
 
@@ -91,15 +110,16 @@ void rbl_grains_free(rbl_grains *g)
     EVAL_VECS(FREE_F)
     GRAVITY_VECS(FREE_F)
     GRAVITY_DBLS(FREE_F)
+    EXTERNAL_VECS(FREE_F)
     free(g->id);
     free(g->material);
     free(g->contacts);
     free(g->body);
     free(g->slot);
     rbl_grains_hold(g, 0);
-    const int with_eval = g->with_eval, with_gravity = g->with_gravity;
+    const int with_eval = g->with_eval, with_gravity = g->with_gravity, with_fext = g->with_fext;
     memset(g, 0, sizeof *g);
-    g->with_eval = with_eval, g->with_gravity = with_gravity;
+    g->with_eval = with_eval, g->with_gravity = with_gravity, g->with_fext = with_fext;
 }
 
 static void permute_vec(double *a, const uint32_t *perm, size_t count, double *tmp)
@@ -142,6 +162,9 @@ void rbl_grains_permute(rbl_grains *g, const uint32_t *perm, size_t count, doubl
     if (g->with_gravity) {
         GRAVITY_VECS(PERM_VEC)
         GRAVITY_DBLS(PERM_DBL)
+    }
+    if (g->with_fext) {
+        EXTERNAL_VECS(PERM_VEC)
     }
     permute_u32(g->id, perm, count, scratch);
     permute_u32((uint32_t *)g->material, perm, count, scratch);

@@ -338,6 +338,9 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
     if (g->with_eval)
         for (int a = 0; a < 3; a++)
             g->vel_eval[3 * k + a] = gr->vel[a], g->omega_eval[3 * k + a] = gr->omega[a];
+    if (g->with_fext)
+        for (int a = 0; a < 3; a++)
+            g->fext[3 * k + a] = 0.0;
     if (g->with_gravity) {
         for (int a = 0; a < 3; a++)
             g->gacc[3 * k + a] = 0.0;
@@ -441,10 +444,14 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
     if (rc != RBL_OK)
         return rc;
     const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
+    if (sim->g.with_fext)
+        rbl_external_refresh(sim);
     for (uint64_t s = 0; s < steps; s++) {
         double t0 = rbl_now();
         int fresh = sim->max_disp2 == INFINITY; /* grains added since the last step */
         rbl_integrate_first_half(sim, s > 0);
+        if (sim->g.with_fext) /* the caller's forces did work over this drift */
+            rbl_external_work(sim);
         if (sim->peers) { /* one decision for all: the same builds as one process makes */
             double v[2] = {sim->max_disp2, fresh};
             sim->peers->max(sim->peers->ctx, v, 2);

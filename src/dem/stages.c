@@ -1,5 +1,6 @@
 /* stages.c — changes to a simulation between two steppings, as a staged study makes them
- * (issue 42): the uniform gravity turned or switched, grains taken out. Grains are put in with
+ * (issue 42): the uniform gravity turned or switched, grains taken out, external forces per
+ * grain (a drag law, buoyancy) held until the caller changes them. Grains are put in with
  * rbl_sim_add_grain or rbl_sim_insert_random, velocities set with rbl_sim_set_velocity. What
  * a change does to the energy is the caller's work: rbl_run books it (run/grain_run.c). */
 #include "dem_internal.h"
@@ -70,4 +71,36 @@ int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error
     qsort(sim->removing, sim->n_removing, sizeof *sim->removing, rbl_u32_compare);
     sim->max_disp2 = INFINITY; /* the next step builds anew, without them */
     return RBL_OK;
+}
+
+double *rbl_sim_external_forces(rbl_sim *sim, rbl_error *err)
+{
+    if (sim->peers) {
+        rbl_error_set(err, RBL_EINVAL, "external forces: not over several processes yet");
+        return NULL;
+    }
+    return rbl_grains_external(&sim->g, err) == RBL_OK ? sim->g.fext : NULL;
+}
+
+void rbl_external_refresh(rbl_sim *sim)
+{
+    rbl_grains *g = &sim->g;
+    if (sim->forces_partial) /* the gather adds them as they are */
+        return;
+    for (size_t k = 0; k < 3 * g->n; k++) {
+        g->force[k] += g->fext[k] - g->fext_applied[k];
+        g->fext_applied[k] = g->fext[k];
+    }
+}
+
+void rbl_external_work(rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    double w = 0.0; /* in the grains' order, which no thread count changes */
+    for (size_t k = 0; k < g->n; k++) {
+        const double *f = g->fext + 3 * k, *v = g->vel + 3 * k;
+        w += f[0] * v[0] + f[1] * v[1] + f[2] * v[2];
+    }
+    if (w != 0.0)
+        rbl_exact_add(&sim->health.energy_in, w * sim->cfg.dt);
 }

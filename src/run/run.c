@@ -112,6 +112,7 @@ static uint64_t next_stop(const rbl_run *r, uint64_t step)
                            next_multiple(step, e->checkpoint),
                            e->spin && step / e->spin < e->n_spin ? next_multiple(step, e->spin)
                                                                  : UINT64_MAX,
+                           r->hook ? next_multiple(step, e->hook) : UINT64_MAX,
                            step < e->total ? e->total : UINT64_MAX};
     for (size_t k = 0; k < sizeof at / sizeof *at; k++)
         if (at[k] < next)
@@ -124,6 +125,17 @@ static int write_checkpoint(rbl_run *r, rbl_error *err)
     int rc = r->kind->checkpoint(r, err);
     if (rc == RBL_OK && r->ranks.rank == 0)
         rc = rbl_checkpoint_series_add(&r->checkpoints, r->dir, r->step, err);
+    return rc;
+}
+
+/* The caller's hook mid-stepping: what it changes in the grains is work put in. */
+static int call_hook(rbl_run *r, rbl_error *err)
+{
+    if (r->kind->outside)
+        r->kind->outside(r, 0);
+    int rc = r->hook(r, r->hook_data, err);
+    if (r->kind->outside)
+        r->kind->outside(r, 1);
     return rc;
 }
 
@@ -143,6 +155,8 @@ static int events_at(rbl_run *r, rbl_error *err)
         rc = r->kind->pour(r, (double)step * r->dt, err);
     if (rc == RBL_OK && e->checkpoint && step % e->checkpoint == 0)
         rc = write_checkpoint(r, err);
+    if (rc == RBL_OK && r->hook && step % e->hook == 0) /* last: after the checkpoint, as a */
+        rc = call_hook(r, err);                         /* restart calls it on setting it */
     return rc;
 }
 
@@ -259,6 +273,20 @@ void rbl_run_progress(const rbl_run *r, rbl_run_status *st)
     rbl_run *w = (rbl_run *)r; /* counting asks the kind, which reads only */
     rbl_progress_status(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
                         (double)r->events.total * r->dt, r->kind->count(w), rbl_now(), st);
+}
+
+int rbl_run_set_hook(rbl_run *r, uint64_t every, rbl_run_hook fn, void *userdata,
+                     rbl_error *err)
+{
+    if (r->failed)
+        return refuse_failed(r, err);
+    if (fn && every == 0)
+        return rbl_error_set(err, RBL_EINVAL, "a hook every 0 steps: give it 1 or more");
+    r->hook = fn, r->hook_data = userdata;
+    r->events.hook = fn ? every : 0;
+    int rc = fn ? fn(r, userdata, err) : RBL_OK;
+    r->failed = rc != RBL_OK;
+    return rc;
 }
 
 int rbl_run_write_frame(rbl_run *r, rbl_error *err)

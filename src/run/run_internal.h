@@ -49,6 +49,7 @@ typedef struct rbl_run_events {
     uint64_t total;       /* the scene's last step (run.time, run.steps or --steps) */
     uint64_t frame, thermo, checkpoint;
     uint64_t spin, n_spin; /* a spin step at every multiple of `spin`, n_spin of them */
+    uint64_t hook;         /* the caller's hook (rbl_run_set_hook) at every multiple */
 } rbl_run_events;
 
 struct rbl_run {
@@ -69,6 +70,8 @@ struct rbl_run {
     double seconds;       /* wall time in rbl_run_step */
     double particle_steps;
     int failed;           /* a step or an event failed: the run steps no more */
+    rbl_run_hook hook;    /* rbl_run_set_hook's, or NULL */
+    void *hook_data;
 };
 
 /* What a kind of engine does for the run; each returns RBL_OK or an error in err. */

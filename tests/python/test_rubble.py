@@ -188,3 +188,77 @@ def test_stages_fill_settle_tilt(tmp_path):
     assert left.id.size == g.id.size - 5 and not np.isin(gone, left.id).any()
     assert run.summary()["lost"] == 0  # taken out, not lost
     run.close()
+
+
+FREE = """\
+domain: {min: [0, 0, 0], max: [0.1, 0.1, 0.1]}
+gravity: [0, 0, %(g)s]
+materials:
+  - {name: glass, density: 2500}
+contact: {normal: linear, tangential: spring, kn: 2000, restitution: 0.5, friction: 0.5}
+grains:
+  - lattice: {min: [0.03, 0.03, 0.03], max: [0.07, 0.07, 0.07], spacing: 0.01}
+    radius: 0.002
+    velocity: [%(v)s, 0, 0]
+run: {steps: 100000, dt: 1e-5}
+output: {every: 1}
+"""
+
+
+def test_a_drag_hook_slows_grains_as_the_closed_form_says(tmp_path):
+    """F = -c v set every step: v(t) = v0 exp(-c t / m) for grains that touch nothing."""
+    run = rubble.Run.from_yaml(FREE % {"g": 0, "v": 0.2}, output=str(tmp_path / "o"), threads=1)
+    c = 2e-4  # N s/m; m = 8.4e-5 kg: a time constant of 0.42 s
+    calls = []
+
+    def drag(r):
+        g = r.grains()
+        r.external_forces()[:] = -c * g.velocity
+        calls.append(r.step_count)
+
+    run.hook(1, drag)
+    run.step(20000)  # 0.2 s
+    g = run.grains()
+    m = g.mass[0]
+    expected = 0.2 * np.exp(-c * 0.2 / m)
+    assert calls[:3] == [0, 1, 2] and len(calls) == 20001
+    assert np.allclose(g.velocity[:, 0], expected, rtol=1e-4)
+    # the work of the drag is booked: what the grains lost is what was taken out
+    s = run.summary()
+    assert s["energy_in"] == pytest.approx(s["energy_end"] - s["energy_start"], rel=1e-6)
+    run.close()
+
+
+def test_buoyancy_every_ten_steps_holds_neutral_grains(tmp_path):
+    """Buoyant grains in a liquid of their own density (a hook every 10 steps): they stay
+    where they are; in one twice as dense they rise at g."""
+    for ratio, rise in ((1.0, 0.0), (2.0, 0.5 * 9.81 * 0.05 ** 2)):
+        run = rubble.Run.from_yaml(FREE % {"g": -9.81, "v": 0}, output=str(tmp_path / "o"),
+                                   threads=1)
+        z0 = {int(i): z for i, z in zip(run.grains().id, run.grains().position[:, 2])}
+
+        def buoyancy(r):
+            g = r.grains()
+            r.external_forces()[:, 2] = ratio * g.mass * 9.81  # rho_f V g
+
+        run.hook(10, buoyancy)
+        run.step(5000)  # 0.05 s
+        g = run.grains()
+        dz = g.position[:, 2] - np.array([z0[int(i)] for i in g.id])
+        assert np.allclose(dz, rise, rtol=1e-3, atol=1e-12)
+        run.close()
+
+
+def test_an_exception_in_the_hook_comes_out_of_step(tmp_path):
+    run = rubble.Run.from_yaml(FREE % {"g": 0, "v": 0.1}, output=str(tmp_path / "o"), threads=1)
+
+    def broken(r):
+        if r.step_count >= 30:
+            raise KeyError("drag table")
+
+    run.hook(10, broken)
+    with pytest.raises(KeyError):
+        run.step(100)
+    with pytest.raises(rubble.Error):  # a failed run steps no more
+        run.step(1)
+    run.close()
