@@ -478,6 +478,30 @@ RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3],
  * as lost. Under rbl_run, what they do to the energy is booked as work put in. */
 RBL_API int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err);
 RBL_API int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error *err);
+/* The contacts of the last force evaluation (between steps: those whose forces the grains
+ * now hold), ordered by the grains' ids, so the same for any thread count. Grain pairs: the
+ * ids (the smaller first), the contact point (on the line of centres, where the seed puts
+ * it), the unit normal from the first centre towards the second, the normal and tangential
+ * parts of the contact's force on the first grain (the second feels the opposite), and the
+ * overlap (m). Wall contacts: the grain's id, the wall (numbered as in rbl_thermo: planes,
+ * then meshes, from 0), the point on the wall, the wall's unit normal there (towards the
+ * grain), the force on the grain (normal and tangential parts) and the overlap. A grain's
+ * contact forces sum to its force less gravity and the external force. Over several
+ * processes: this process's grains, with their contacts with ghosts. */
+typedef struct rbl_contact_list {
+    size_t n;
+    uint32_t *ids;                        /* 2 per contact */
+    double *point, *normal, *fn, *ft;     /* 3 per contact */
+    double *overlap;
+    size_t n_wall;
+    uint32_t *wall_grain;
+    int32_t *wall;
+    double *wall_point, *wall_normal, *wall_fn, *wall_ft; /* 3 per contact */
+    double *wall_overlap;
+} rbl_contact_list;
+RBL_API int rbl_sim_contacts(const rbl_sim *sim, rbl_contact_list *list, rbl_error *err);
+RBL_API void rbl_contact_list_free(rbl_contact_list *list);
+
 /* The external force on each grain (N, 3 per grain, in the grains' order: rbl_sim_grains's),
  * zero when first asked for, added to every step's forces until changed; its work is booked
  * as energy put in. Ask again after stepping: the array follows its grains when they are

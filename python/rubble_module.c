@@ -536,6 +536,60 @@ static PyObject *run_pour(RunObject *self, PyObject *args)
     return PyLong_FromSize_t(placed);
 }
 
+/* A copy of n rows of `width` values at data into a new array. */
+static PyObject *copied(const void *data, size_t n, int width, int type)
+{
+    npy_intp dims[2] = {(npy_intp)n, width};
+    PyObject *a = PyArray_SimpleNew(width > 1 ? 2 : 1, dims, type);
+    if (a && n)
+        memcpy(PyArray_DATA((PyArrayObject *)a), data, PyArray_NBYTES((PyArrayObject *)a));
+    return a;
+}
+
+/* The contacts of the last force evaluation (rbl_sim_contacts), as new arrays. */
+static PyObject *run_contacts(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    rbl_contact_list l;
+    rbl_error err = {0};
+    int rc = rbl_sim_contacts(sim, &l, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    PyObject *d = PyDict_New();
+    if (d) {
+#define PUT(key, value)                                                                        \
+    do {                                                                                       \
+        PyObject *v_ = (value);                                                                \
+        if (!v_ || PyDict_SetItemString(d, key, v_) != 0) {                                    \
+            Py_XDECREF(v_);                                                                    \
+            Py_CLEAR(d);                                                                       \
+            goto done;                                                                         \
+        }                                                                                      \
+        Py_DECREF(v_);                                                                         \
+    } while (0)
+        PUT("ids", copied(l.ids, l.n, 2, NPY_UINT32));
+        PUT("point", copied(l.point, l.n, 3, NPY_DOUBLE));
+        PUT("normal", copied(l.normal, l.n, 3, NPY_DOUBLE));
+        PUT("fn", copied(l.fn, l.n, 3, NPY_DOUBLE));
+        PUT("ft", copied(l.ft, l.n, 3, NPY_DOUBLE));
+        PUT("overlap", copied(l.overlap, l.n, 1, NPY_DOUBLE));
+        PUT("wall_grain", copied(l.wall_grain, l.n_wall, 1, NPY_UINT32));
+        PUT("wall", copied(l.wall, l.n_wall, 1, NPY_INT32));
+        PUT("wall_point", copied(l.wall_point, l.n_wall, 3, NPY_DOUBLE));
+        PUT("wall_normal", copied(l.wall_normal, l.n_wall, 3, NPY_DOUBLE));
+        PUT("wall_fn", copied(l.wall_fn, l.n_wall, 3, NPY_DOUBLE));
+        PUT("wall_ft", copied(l.wall_ft, l.n_wall, 3, NPY_DOUBLE));
+        PUT("wall_overlap", copied(l.wall_overlap, l.n_wall, 1, NPY_DOUBLE));
+#undef PUT
+    }
+done:
+    rbl_contact_list_free(&l);
+    return d;
+}
+
 static PyObject *run_where(RunObject *self, PyObject *unused)
 {
     (void)unused;
@@ -559,6 +613,7 @@ static PyMethodDef run_methods[] = {
     {"grains", (PyCFunction)run_grains, METH_NOARGS, "the grains' arrays (no copy)"},
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
+    {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
     {"set_hook", (PyCFunction)run_set_hook, METH_VARARGS, "set_hook(every, fn): fn() now and "
      "every `every` steps"},
     {"external_forces", (PyCFunction)run_external_forces, METH_NOARGS,

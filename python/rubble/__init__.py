@@ -117,6 +117,14 @@ class Run:
         """Take these grains (ids; spheres, not clumps) out at the next step."""
         self._run.remove_grains(np.asarray(ids, dtype=np.uint32).ravel())
 
+    def contacts(self):
+        """The contacts of the last force evaluation, ordered by ids (new arrays): ids (n x 2,
+        the smaller first), point, normal (from the first towards the second), fn and ft (the
+        normal and tangential force on the first grain), overlap; and the grains' contacts
+        with walls: wall_grain, wall (planes then meshes, from 0), wall_point, wall_normal
+        (towards the grain), wall_fn, wall_ft (on the grain), wall_overlap."""
+        return types.SimpleNamespace(**self._run.contacts())
+
     def external_forces(self):
         """The external force on each grain (N, n x 3), writable, over the engine's memory,
         zero at first: added to every step's forces until changed, in the order of

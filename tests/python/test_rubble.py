@@ -262,3 +262,42 @@ def test_an_exception_in_the_hook_comes_out_of_step(tmp_path):
     with pytest.raises(rubble.Error):  # a failed run steps no more
         run.step(1)
     run.close()
+
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
+
+
+@pytest.mark.parametrize("name", ["hopper.yaml", "settle.yaml"])
+def test_contacts_sum_to_the_grains_forces_on_any_thread_count(tmp_path, name):
+    """A mesh hopper on a periodic axis, a box of planes: each grain's contacts (grains and
+    walls) sum to its force less its weight, to round-off; the list is the same bytes on one
+    and two threads."""
+    lists = []
+    for threads in (1, 2):
+        run = rubble.Run(os.path.join(EXAMPLES, name), output=tmp_path / str(threads),
+                         threads=threads, steps=8000)
+        run.step(8000)
+        c, g = run.contacts(), run.grains()
+        lists.append(c)
+        assert len(c.ids) > 30 and len(c.wall_grain) > 5, (len(c.ids), len(c.wall_grain))
+        assert np.all(c.ids[:, 0] < c.ids[:, 1])
+        assert np.allclose(np.linalg.norm(c.normal, axis=1), 1.0, atol=1e-14)
+        assert np.all(np.abs(np.sum(c.ft * c.normal, axis=1)) <= 1e-12 * np.abs(c.fn).max())
+        index = {int(i): k for k, i in enumerate(g.id)}
+        total = np.zeros_like(g.force)
+        f = c.fn + c.ft
+        np.add.at(total, [index[int(i)] for i in c.ids[:, 0]], f)
+        np.add.at(total, [index[int(i)] for i in c.ids[:, 1]], -f)
+        np.add.at(total, [index[int(i)] for i in c.wall_grain], c.wall_fn + c.wall_ft)
+        weight = g.mass[:, None] * np.array(run.gravity)
+        scale = np.abs(g.force - weight).max()
+        assert np.abs(total - (g.force - weight)).max() <= 1e-12 * scale
+        # the overlap is the geometry's: radii less the distance (grains), radius less the
+        # point's distance (walls)
+        r = dict(zip(g.id.tolist(), g.radius))
+        ends = np.array([[r[int(a)], r[int(b)]] for a, b in c.ids])
+        assert np.all(c.overlap > 0) and np.all(c.overlap < 0.1 * ends.min(axis=1))
+        run.close()
+    a, b = lists
+    for key in vars(a):
+        assert np.array_equal(getattr(a, key), getattr(b, key)), key
