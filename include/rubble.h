@@ -478,6 +478,13 @@ RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3],
  * as lost. Under rbl_run, what they do to the energy is booked as work put in. */
 RBL_API int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err);
 RBL_API int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error *err);
+/* Grains (by id, spheres not in a clump) put at new positions (3 per grain, m); the next step
+ * builds its lists anew (contacts that no longer touch end there). A moved grain starts with
+ * the force of a grain just added (its weight, its external force); the grains it touched
+ * keep its push for the first half step. RBL_ENOTFOUND naming an id no grain has; nothing is
+ * moved then. */
+RBL_API int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const double *pos,
+                                rbl_error *err);
 /* The contacts of the last force evaluation (between steps: those whose forces the grains
  * now hold), ordered by the grains' ids, so the same for any thread count. Grain pairs: the
  * ids (the smaller first), the contact point (on the line of centres, where the seed puts

@@ -462,6 +462,33 @@ static PyObject *run_remove_grains(RunObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *run_move_grains(RunObject *self, PyObject *args)
+{
+    PyObject *id_obj, *pos_obj;
+    if (!PyArg_ParseTuple(args, "OO", &id_obj, &pos_obj))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    PyArrayObject *ids = rows_of(id_obj, NPY_UINT32, 1, "ids");
+    PyArrayObject *pos = ids ? rows_of(pos_obj, NPY_DOUBLE, 3, "position") : NULL;
+    PyObject *out = NULL;
+    if (pos && PyArray_DIM(pos, 0) != PyArray_DIM(ids, 0)) {
+        PyErr_Format(PyExc_ValueError, "move_grains: %ld ids, %ld positions",
+                     (long)PyArray_DIM(ids, 0), (long)PyArray_DIM(pos, 0));
+    } else if (pos) {
+        rbl_error err = {0};
+        int rc = rbl_sim_move_grains(sim, PyArray_DATA(ids), (size_t)PyArray_DIM(ids, 0),
+                                     PyArray_DATA(pos), &err);
+        if (rc != RBL_OK)
+            raise_error(&err, rc);
+        else
+            out = Py_NewRef(Py_None);
+    }
+    Py_XDECREF(ids), Py_XDECREF(pos);
+    return out;
+}
+
 /* add_grains(position, radius, velocity, material): their ids. */
 static PyObject *run_add_grains(RunObject *self, PyObject *args)
 {
@@ -621,6 +648,7 @@ static PyMethodDef run_methods[] = {
     {"set_gravity", (PyCFunction)run_set_gravity, METH_VARARGS, "the uniform gravity now"},
     {"gravity", (PyCFunction)run_gravity, METH_NOARGS, "the uniform gravity"},
     {"remove_grains", (PyCFunction)run_remove_grains, METH_VARARGS, "grains out, by id"},
+    {"move_grains", (PyCFunction)run_move_grains, METH_VARARGS, "grains to new places"},
     {"add_grains", (PyCFunction)run_add_grains, METH_VARARGS, "grains in: their ids"},
     {"pour", (PyCFunction)run_pour, METH_VARARGS, "grains in at random where they fit"},
     {NULL, NULL, 0, NULL},

@@ -113,6 +113,12 @@ class Run:
                               float(radius), int(material), tuple(map(float, velocity)),
                               int(seed))
 
+    def move_grains(self, ids, position):
+        """Put these grains (ids) at these positions (n x 3); the next step rebuilds its
+        neighbour lists. (The position array of grains() is read-only: this is the way.)"""
+        self._run.move_grains(np.asarray(ids, dtype=np.uint32).ravel(),
+                              np.asarray(position, dtype=float).reshape(-1, 3))
+
     def remove_grains(self, ids):
         """Take these grains (ids; spheres, not clumps) out at the next step."""
         self._run.remove_grains(np.asarray(ids, dtype=np.uint32).ravel())

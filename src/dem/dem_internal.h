@@ -417,8 +417,9 @@ void rbl_external_refresh(rbl_sim *sim);
 /* The work of the external forces over the drift just made (x moved by v dt, v the half-step
  * velocity), booked as energy put in (stages.c). */
 void rbl_external_work(rbl_sim *sim);
-/* qsort/bsearch order of uint32_t (stages.c). */
+/* qsort/bsearch order of uint32_t and uint64_t (stages.c). */
 int rbl_u32_compare(const void *a, const void *b);
+int rbl_u64_compare(const void *a, const void *b);
 /* The external forces' array, zero, from now on (kept, grown and reordered with the rest). */
 int rbl_grains_external(rbl_grains *g, rbl_error *err);
 /* Hold the arrays in place (1) or end the hold (0), freeing the arrays growth retired. */

@@ -9,6 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+int rbl_u64_compare(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
 int rbl_u32_compare(const void *a, const void *b)
 {
     const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -103,4 +109,55 @@ void rbl_external_work(rbl_sim *sim)
     }
     if (w != 0.0)
         rbl_exact_add(&sim->health.energy_in, w * sim->cfg.dt);
+}
+
+int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const double *pos,
+                        rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    for (size_t c = 0; c < 3 * n; c++)
+        if (!isfinite(pos[c]))
+            return rbl_error_set(err, RBL_EINVAL, "grain %u: position %g is not a number",
+                                 ids[c / 3], pos[c]);
+    /* each id's index: the grains' ids sorted with their indices */
+    uint64_t *order = malloc((g->n + 1) * sizeof *order);
+    if (!order)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
+    for (size_t k = 0; k < g->n; k++)
+        order[k] = (uint64_t)g->id[k] << 32 | k;
+    qsort(order, g->n, sizeof *order, rbl_u64_compare);
+    size_t *at = malloc((n + 1) * sizeof *at);
+    int rc = at ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
+    for (size_t c = 0; rc == RBL_OK && c < n; c++) { /* all found before any is moved */
+        size_t lo = 0, hi = g->n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if ((uint32_t)(order[mid] >> 32) < ids[c])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == g->n || (uint32_t)(order[lo] >> 32) != ids[c]) {
+            rc = rbl_error_set(err, RBL_ENOTFOUND, "no grain with id %u", ids[c]);
+            break;
+        }
+        at[c] = (size_t)(order[lo] & 0xffffffffu);
+        if (g->body[at[c]] >= 0)
+            rc = rbl_error_set(err, RBL_EINVAL, "grain %u is a sphere of a clump: clumps "
+                               "cannot be moved yet", ids[c]);
+    }
+    /* its force as a grain just added holds (its weight and external force): its old
+       contacts' do not act where it is now (theirs on it go at the next evaluation) */
+    for (size_t c = 0; rc == RBL_OK && c < n; c++)
+        for (int a = 0; a < 3; a++) {
+            const size_t k = at[c];
+            g->pos[3 * k + a] = pos[3 * c + a];
+            g->force[3 * k + a] = g->mass[k] * sim->cfg.gravity[a] +
+                                  (g->with_fext ? g->fext[3 * k + a] : 0.0);
+            g->torque[3 * k + a] = 0.0;
+        }
+    if (rc == RBL_OK && n)
+        sim->max_disp2 = INFINITY; /* the next step builds its lists anew */
+    free(order), free(at);
+    return rc;
 }
