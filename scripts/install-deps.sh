@@ -6,12 +6,13 @@
 #   scripts/install-deps.sh test      + clang with its OpenMP, sanitizer and libFuzzer runtimes
 #                                      (the suite under clang's UBSan, the fuzz harnesses),
 #                                      pkgconf (a program built against the installed library),
-#                                      pytest (the Python package's tests)
+#                                      pytest and matplotlib (the Python package's tests and
+#                                      examples/python, which plot)
 #   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time
 set -eu
 want="gcc make cmake libyaml-dev libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev python3-dev python3-numpy"
 case "${1:-build}" in
-    test) want="$want clang libomp-dev libclang-rt-dev pkgconf python3-pytest" ;;
+    test) want="$want clang libomp-dev libclang-rt-dev pkgconf python3-pytest python3-matplotlib" ;;
     bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time" ;;
 esac
 missing=""
