@@ -74,7 +74,7 @@ test-fuzz: build-fuzz build
 fuzz: build-fuzz build
 	@tests/fuzz/run.sh $(BUILD_FUZZ) $(RUBBLE) $(FUZZ_SECONDS) --report docs/fuzz.md
 
-bench: bench-contacts bench-dem bench-gravity bench-fdo
+bench: bench-contacts bench-dem bench-gravity bench-fdo bench-python
 
 bench-contacts: build
 	@scripts/install-deps.sh bench
@@ -97,6 +97,10 @@ bench-gravity: build
 bench-fdo: build
 	@scripts/install-deps.sh bench
 	@bench/fdo.sh $(RUBBLE)
+
+# stepping from Python against `rubble run`, 10^4 grains (about a minute) -> docs/bench/python-overhead.csv
+bench-python: build
+	@PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/python_overhead.py $(RUBBLE) 3000
 
 validate: build
 	@scripts/install-deps.sh bench
