@@ -7,12 +7,13 @@
 #                                      (the suite under clang's UBSan, the fuzz harnesses),
 #                                      pkgconf (a program built against the installed library),
 #                                      pytest and matplotlib (the Python package's tests and
-#                                      examples/python, which plot)
+#                                      examples/python, which plot), pip and setuptools
+#                                      (`pip install .` is tested)
 #   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time
 set -eu
 want="gcc make cmake libyaml-dev libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev python3-dev python3-numpy"
 case "${1:-build}" in
-    test) want="$want clang libomp-dev libclang-rt-dev pkgconf python3-pytest python3-matplotlib" ;;
+    test) want="$want clang libomp-dev libclang-rt-dev pkgconf python3-pytest python3-matplotlib python3-pip python3-setuptools" ;;
     bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time" ;;
 esac
 missing=""
