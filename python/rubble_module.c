@@ -390,7 +390,7 @@ static PyObject *run_grains(RunObject *self, PyObject *unused)
     return d;
 }
 
-/* The grains' engine of a run on one process, for a change between stages. */
+/* The grains' engine of a run, for what reads it on every process alike. */
 static rbl_sim *stage_sim(RunObject *self)
 {
     if (!usable(self))
@@ -398,6 +398,19 @@ static rbl_sim *stage_sim(RunObject *self)
     rbl_sim *sim = rbl_run_sim(self->run);
     if (!sim)
         PyErr_SetString(PyExc_ValueError, "an impulse scene has objects, not grains");
+    return sim;
+}
+
+/* The same, for a change that one process alone would make wrongly (grains added, moved or
+ * taken out by id, external forces): refused over several processes for now. */
+static rbl_sim *one_process_sim(RunObject *self, const char *what)
+{
+    rbl_sim *sim = stage_sim(self);
+    if (sim && rbl_run_processes(self->run, NULL) > 1) {
+        PyErr_Format(PyExc_NotImplementedError, "%s: not yet over several processes (mpirun); "
+                     "gravity, velocities, frames and checkpoints are", what);
+        return NULL;
+    }
     return sim;
 }
 
@@ -448,7 +461,7 @@ static PyObject *run_remove_grains(RunObject *self, PyObject *args)
     PyObject *obj;
     if (!PyArg_ParseTuple(args, "O", &obj))
         return NULL;
-    rbl_sim *sim = stage_sim(self);
+    rbl_sim *sim = one_process_sim(self, "remove_grains");
     if (!sim)
         return NULL;
     PyArrayObject *ids = rows_of(obj, NPY_UINT32, 1, "ids");
@@ -467,7 +480,7 @@ static PyObject *run_move_grains(RunObject *self, PyObject *args)
     PyObject *id_obj, *pos_obj;
     if (!PyArg_ParseTuple(args, "OO", &id_obj, &pos_obj))
         return NULL;
-    rbl_sim *sim = stage_sim(self);
+    rbl_sim *sim = one_process_sim(self, "move_grains");
     if (!sim)
         return NULL;
     PyArrayObject *ids = rows_of(id_obj, NPY_UINT32, 1, "ids");
@@ -496,7 +509,7 @@ static PyObject *run_add_grains(RunObject *self, PyObject *args)
     int material = 0;
     if (!PyArg_ParseTuple(args, "OO|Oi", &pos_obj, &rad_obj, &vel_obj, &material))
         return NULL;
-    rbl_sim *sim = stage_sim(self);
+    rbl_sim *sim = one_process_sim(self, "add_grains");
     if (!sim)
         return NULL;
     PyArrayObject *pos = rows_of(pos_obj, NPY_DOUBLE, 3, "position");
@@ -549,7 +562,7 @@ static PyObject *run_pour(RunObject *self, PyObject *args)
                           &sp.hi[0], &sp.hi[1], &sp.hi[2], &count, &sp.size.radius,
                           &sp.material, &sp.vel[0], &sp.vel[1], &sp.vel[2], &seed))
         return NULL;
-    rbl_sim *sim = stage_sim(self);
+    rbl_sim *sim = one_process_sim(self, "pour");
     if (!sim)
         return NULL;
     sp.size.kind = RBL_SIZE_CONSTANT;
@@ -676,8 +689,28 @@ static PyObject *set_error_class(PyObject *mod, PyObject *cls)
     Py_RETURN_NONE;
 }
 
+/* MPI held by the module across runs when the launcher started several processes (a run
+ * that started MPI itself would end it, and MPI cannot start twice); ended at exit. */
+static PyObject *parallel_begin(PyObject *mod, PyObject *unused)
+{
+    (void)mod, (void)unused;
+    int rank = 0;
+    if (rbl_launched_ranks(&rank) > 1 && rbl_parallel_begin() != RBL_OK)
+        return PyErr_Format(PyExc_RuntimeError, "MPI could not be initialised");
+    return PyLong_FromLong(rank);
+}
+
+static PyObject *parallel_end(PyObject *mod, PyObject *unused)
+{
+    (void)mod, (void)unused;
+    rbl_parallel_end();
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"_set_error_class", set_error_class, METH_O, "the exception errors are raised as"},
+    {"_parallel_begin", parallel_begin, METH_NOARGS, "MPI held across runs; this rank"},
+    {"_parallel_end", parallel_end, METH_NOARGS, "MPI ended"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -39,6 +39,18 @@ class Error(Exception):
 
 _rubble._set_error_class(Error)
 
+_mpi = []
+
+
+def _parallel():
+    """Under mpirun every process runs its share of each Run (collective calls, the same on
+    every rank); MPI is started once for all of them and ended at exit (or left to mpi4py)."""
+    if not _mpi:
+        import atexit
+        _mpi.append(_rubble._parallel_begin())
+        atexit.register(_rubble._parallel_end)
+    return _mpi[0]
+
 
 class Run:
     """A run of a scene (librubble's rbl_run): `scene` is a scene file's path or a dict of the
@@ -47,6 +59,7 @@ class Run:
 
     def __init__(self, scene, output=None, threads=0, restart=None, steps=0, folder=None):
         kw = dict(output=_path(output), threads=threads, restart=_path(restart), steps=steps)
+        _parallel()
         if isinstance(scene, dict):
             text = json.dumps(scene, indent=1)  # JSON is YAML; one key a line for messages
             name = os.path.join(folder, "<dict>") if folder else "<dict>"
@@ -61,6 +74,7 @@ class Run:
         """A run of a scene given as YAML text; `name` stands for its file in messages and its
         folder is where the files it names are found."""
         self = cls.__new__(cls)
+        _parallel()
         kw = dict(kw)
         for k in ("output", "restart"):
             kw[k] = _path(kw.get(k))
@@ -156,8 +170,13 @@ class Run:
         self._run.finish()
 
     def summary(self):
-        """The report of `rubble run` as of now (a dict)."""
+        """The report of `rubble run` as of now (a dict; over several processes, collective)."""
         return self._run.summary()
+
+    @property
+    def rank(self):
+        """This process's rank under mpirun (0 alone)."""
+        return _parallel()
 
     def close(self):
         self._run.close()

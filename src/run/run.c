@@ -335,6 +335,13 @@ void rbl_run_summary(rbl_run *r, rbl_run_report *rep)
 
 rbl_sim *rbl_run_sim(rbl_run *r) { return r->sim; }
 
+int rbl_run_processes(const rbl_run *r, int *rank)
+{
+    if (rank)
+        *rank = r->ranks.rank;
+    return r->ranks.size > 0 ? r->ranks.size : 1;
+}
+
 void rbl_run_close(rbl_run *r)
 {
     if (!r)

@@ -10,7 +10,7 @@ import pytest
 
 import rubble
 
-RUBBLE = os.environ.get("RUBBLE", "build/rubble")
+RUBBLE = os.path.abspath(os.environ.get("RUBBLE", "build/rubble"))
 
 SCENE = """\
 domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.03]}
@@ -325,3 +325,38 @@ def test_moving_a_grain_drops_it_from_where_it_was_put(tmp_path):
     with pytest.raises(rubble.Error):
         run.move_grains([123456], [[0.0, 0.0, 0.0]])
     run.close()
+
+
+MPI_SCRIPT = """
+import rubble
+for out in ("a", "b"):  # two runs in one process: MPI started once, ended at exit
+    run = rubble.Run("scene.yaml", output=out)
+    for k in range(5):
+        run.step(100)
+    run.finish()
+    s = run.summary()
+    if out == "b":
+        try:
+            run.pour((0, 0, 0.01), (0.01, 0.01, 0.012), 3, 0.001)
+        except NotImplementedError as e:
+            assert "several processes" in str(e)
+        else:
+            raise AssertionError("a pour over several processes was not refused")
+    run.close()
+    assert s["ranks"] == 2, s["ranks"]
+"""
+
+
+@pytest.mark.skipif(not os.environ.get("MPIEXEC"), reason="no mpirun (MPIEXEC unset)")
+def test_under_mpirun_the_same_final_grains_as_one_process(tmp_path):
+    scene_file(tmp_path, SCENE.replace("steps: 1500", "steps: 500"))
+    (tmp_path / "run.py").write_text(MPI_SCRIPT)
+    subprocess.run([RUBBLE, "run", "scene.yaml", "--output", "cli", "--threads", "1",
+                    "--quiet"], check=True, cwd=tmp_path, stdout=subprocess.DEVNULL)
+    import sys
+    subprocess.run([os.environ["MPIEXEC"], "--allow-run-as-root", "--oversubscribe", "-np",
+                    "2", sys.executable, "run.py"], check=True, cwd=tmp_path, timeout=300,
+                   env=dict(os.environ, OMP_NUM_THREADS="1"))
+    for out in ("a", "b"):
+        assert filecmp.cmp(tmp_path / "cli" / "end.txt", tmp_path / out / "end.txt",
+                           shallow=False)
