@@ -883,6 +883,9 @@ RBL_API int rbl_run_set_hook(rbl_run *run, uint64_t every, rbl_run_hook fn, void
 /* The simulation inside: the grains' engine (NULL for an impulse scene), stepped by the run.
  * Its grains may be read and changed between steps (docs/python.md says what a change asks). */
 RBL_API rbl_sim *rbl_run_sim(rbl_run *run);
+/* The impulse engine's objects of an impulse scene (NULL for grains): rbl_fdo_sim_count,
+ * rbl_fdo_sim_get and rbl_fdo_sim_semi_axes read them between steps. */
+RBL_API struct rbl_fdo_sim *rbl_run_objects(rbl_run *run);
 /* How many processes the run is spread over (1 without mpirun), and this one's rank. */
 RBL_API int rbl_run_processes(const rbl_run *run, int *rank);
 RBL_API void rbl_run_close(rbl_run *run);

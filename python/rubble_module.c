@@ -630,6 +630,36 @@ done:
     return d;
 }
 
+/* An impulse scene's objects, as new arrays: position, quaternion (scalar first), velocity,
+ * spin, semi_axes. */
+static PyObject *run_objects(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!usable(self))
+        return NULL;
+    rbl_fdo_sim *fs = rbl_run_objects(self->run);
+    if (!fs)
+        return PyErr_Format(PyExc_ValueError, "a scene of grains has grains, not objects");
+    const size_t n = rbl_fdo_sim_count(fs);
+    npy_intp d3[2] = {(npy_intp)n, 3}, d4[2] = {(npy_intp)n, 4};
+    PyObject *x = PyArray_SimpleNew(2, d3, NPY_DOUBLE), *q = PyArray_SimpleNew(2, d4, NPY_DOUBLE);
+    PyObject *v = PyArray_SimpleNew(2, d3, NPY_DOUBLE), *w = PyArray_SimpleNew(2, d3, NPY_DOUBLE);
+    PyObject *a = PyArray_SimpleNew(2, d3, NPY_DOUBLE), *d = NULL;
+    if (x && q && v && w && a) {
+        double *px = PyArray_DATA((PyArrayObject *)x), *pq = PyArray_DATA((PyArrayObject *)q);
+        double *pv = PyArray_DATA((PyArrayObject *)v), *pw = PyArray_DATA((PyArrayObject *)w);
+        double *pa = PyArray_DATA((PyArrayObject *)a);
+        for (size_t k = 0; k < n; k++) {
+            rbl_fdo_sim_get(fs, k, px + 3 * k, pq + 4 * k, pv + 3 * k, pw + 3 * k);
+            rbl_fdo_sim_semi_axes(fs, k, pa + 3 * k);
+        }
+        d = Py_BuildValue("{s:O,s:O,s:O,s:O,s:O}", "position", x, "quaternion", q, "velocity",
+                          v, "spin", w, "semi_axes", a);
+    }
+    Py_XDECREF(x), Py_XDECREF(q), Py_XDECREF(v), Py_XDECREF(w), Py_XDECREF(a);
+    return d;
+}
+
 static PyObject *run_where(RunObject *self, PyObject *unused)
 {
     (void)unused;
@@ -654,6 +684,7 @@ static PyMethodDef run_methods[] = {
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
     {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
+    {"objects", (PyCFunction)run_objects, METH_NOARGS, "an impulse scene's objects"},
     {"set_hook", (PyCFunction)run_set_hook, METH_VARARGS, "set_hook(every, fn): fn() now and "
      "every `every` steps"},
     {"external_forces", (PyCFunction)run_external_forces, METH_NOARGS,

@@ -137,6 +137,11 @@ class Run:
         """Take these grains (ids; spheres, not clumps) out at the next step."""
         self._run.remove_grains(np.asarray(ids, dtype=np.uint32).ravel())
 
+    def objects(self):
+        """An impulse scene's objects (new arrays, in their order): position, quaternion
+        (scalar first, body to world), velocity, spin, semi_axes."""
+        return types.SimpleNamespace(**self._run.objects())
+
     def contacts(self):
         """The contacts of the last force evaluation, ordered by ids (new arrays): ids (n x 2,
         the smaller first), point, normal (from the first towards the second), fn and ft (the

@@ -176,9 +176,13 @@ static int object_open(rbl_run *r, rbl_error *err)
     o->pours = calloc((size_t)s->n_objects + 1, sizeof *o->pours);
     if (!o->pours)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    if (!r->restart)
-        return rbl_objects_build(s, r->opt.threads, r->opt.max_grains, &o->sim, err);
+    if (!r->restart) {
+        int rc = rbl_objects_build(s, r->opt.threads, r->opt.max_grains, &o->sim, err);
+        r->objects = o->sim;
+        return rc;
+    }
     int rc = rbl_objects_engine(s, r->opt.threads, &o->sim, err);
+    r->objects = o->sim;
     size_t frames = 0;
     if (rc == RBL_OK)
         rc = rbl_fdo_checkpoint_read(r->restart, s, o->sim, &r->step, o->pours, &o->times,

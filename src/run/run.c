@@ -335,6 +335,8 @@ void rbl_run_summary(rbl_run *r, rbl_run_report *rep)
 
 rbl_sim *rbl_run_sim(rbl_run *r) { return r->sim; }
 
+rbl_fdo_sim *rbl_run_objects(rbl_run *r) { return r->objects; }
+
 int rbl_run_processes(const rbl_run *r, int *rank)
 {
     if (rank)

@@ -60,6 +60,7 @@ struct rbl_run {
     const rbl_run_kind *kind;
     void *engine;         /* the kind's state */
     rbl_sim *sim;         /* the grains' engine (NULL: impulse dynamics) */
+    rbl_fdo_sim *objects; /* the impulse engine (NULL: grains) */
     rbl_run_ranks ranks;  /* the processes (one: no communicator) */
     double dt;
     uint64_t step;        /* done: the engine's step count */

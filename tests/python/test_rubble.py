@@ -360,3 +360,25 @@ def test_under_mpirun_the_same_final_grains_as_one_process(tmp_path):
     for out in ("a", "b"):
         assert filecmp.cmp(tmp_path / "cli" / "end.txt", tmp_path / out / "end.txt",
                            shallow=False)
+
+
+def test_an_impulse_scene_runs_and_shows_its_objects(tmp_path):
+    """The ellipsoids of an impulse scene fall as free bodies until they meet (the impulse
+    engine's semi-implicit Euler: z0 + v0 t - g dt^2 n (n + 1) / 2 after n steps), their
+    orientations unit quaternions; grains() says it has none."""
+    scene = os.path.join(EXAMPLES, "ellipsoids.yaml")
+    run = rubble.Run(scene, output=tmp_path / "o", threads=1, steps=400)
+    o0 = run.objects()
+    assert o0.position.shape[1] == 3 and np.allclose(np.linalg.norm(o0.quaternion, axis=1), 1)
+    assert np.all(o0.semi_axes > 0)
+    run.step(5)
+    o = run.objects()
+    t, dt = run.time, run.dt
+    top = int(np.argmax(o0.position[:, 2]))  # the highest touches nothing this soon
+    assert o.position[top, 2] == pytest.approx(o0.position[top, 2] + o0.velocity[top, 2] * t
+                                               - 9.81 * dt * dt * 5 * 6 / 2, rel=1e-12)
+    with pytest.raises(ValueError):
+        run.grains()
+    run.step(395)
+    assert run.summary()["impulse"] and run.summary()["objects"] == len(o.position)
+    run.close()
