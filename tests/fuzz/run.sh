@@ -63,6 +63,7 @@ for t in $TARGETS; do
     # threads for every small parallel region), and a second campaign has the other core
     if OMP_NUM_THREADS=1 OMP_WAIT_POLICY=passive \
        ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+       LSAN_OPTIONS=suppressions="$HERE/lsan.supp" \
        UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
        "$BUILD/tests/fuzz/fuzz_$t" -max_total_time="$SECONDS_EACH" $RUNS -timeout=10 \
        -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
