@@ -429,6 +429,22 @@ static PyObject *run_set_gravity(RunObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *run_set_servo_force(RunObject *self, PyObject *args)
+{
+    int wall;
+    double force;
+    if (!PyArg_ParseTuple(args, "id", &wall, &force))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    rbl_error err = {0};
+    int rc = rbl_sim_set_servo_force(sim, wall, force, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
 static PyObject *run_gravity(RunObject *self, PyObject *unused)
 {
     (void)unused;
@@ -691,6 +707,7 @@ static PyMethodDef run_methods[] = {
      "the grains' external forces (writable)"},
     {"set_gravity", (PyCFunction)run_set_gravity, METH_VARARGS, "the uniform gravity now"},
     {"gravity", (PyCFunction)run_gravity, METH_NOARGS, "the uniform gravity"},
+    {"set_servo_force", (PyCFunction)run_set_servo_force, METH_VARARGS, "a servo's target"},
     {"remove_grains", (PyCFunction)run_remove_grains, METH_VARARGS, "grains out, by id"},
     {"move_grains", (PyCFunction)run_move_grains, METH_VARARGS, "grains to new places"},
     {"add_grains", (PyCFunction)run_add_grains, METH_VARARGS, "grains in: their ids"},

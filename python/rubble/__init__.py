@@ -112,6 +112,11 @@ class Run:
     def gravity(self, g):
         self._run.set_gravity(tuple(float(x) for x in g))
 
+    def set_servo_force(self, wall, force):
+        """A servo wall's target force (N) from the next step (walls from 0: planes, then
+        meshes); it travels on from where it is."""
+        self._run.set_servo_force(int(wall), float(force))
+
     def add_grains(self, position, radius, velocity=None, material=0):
         """Grains at these positions (n x 3) with these radii (n), at rest or at these
         velocities; their ids (numpy). They are placed as given: no overlap check."""

@@ -161,3 +161,18 @@ int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const doubl
     free(order), free(at);
     return rc;
 }
+
+int rbl_sim_set_servo_force(rbl_sim *sim, int wall, double force, rbl_error *err)
+{
+    const int n = sim->n_walls + sim->n_meshes;
+    if (wall < 0 || wall >= n)
+        return rbl_error_set(err, RBL_EINVAL, "servo: no wall %d (%d walls)", wall, n);
+    rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
+    if (!p->m.servo)
+        return rbl_error_set(err, RBL_EINVAL, "wall %d has no servo to set", wall);
+    if (!(force > 0.0 && isfinite(force)))
+        return rbl_error_set(err, RBL_EINVAL, "wall %d: a servo's target force must be > 0 N: "
+                             "'%g'", wall, force);
+    p->m.servo_force = force; /* its travel and speed go on from where they are */
+    return RBL_OK;
+}

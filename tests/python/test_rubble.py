@@ -382,3 +382,36 @@ def test_an_impulse_scene_runs_and_shows_its_objects(tmp_path):
     run.step(395)
     assert run.summary()["impulse"] and run.summary()["objects"] == len(o.position)
     run.close()
+
+
+PRESS = {
+    "domain": {"min": [0, 0, -0.001], "max": [0.01, 0.01, 0.02], "periodic": ["x", "y"]},
+    "gravity": [0, 0, -9.81],
+    "materials": [{"name": "glass", "density": 2500}],
+    "contact": {"normal": "linear", "tangential": "spring", "kn": 5000, "restitution": 0.3,
+                "friction": 0.5},
+    "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1]},
+              {"point": [0, 0, 0.0085], "normal": [0, 0, -1],
+               "servo": {"pressure": 2000, "max_speed": 0.05}}],
+    "grains": [{"lattice": {"min": [0, 0, 0], "max": [0.01, 0.01, 0.008]}, "radius": 0.001}],
+    "run": {"time": 1.0, "dt": "auto", "c": 0.05},
+}
+
+
+def test_a_servo_piston_takes_a_new_target_between_stages(tmp_path):
+    """A piston holding 2 kPa over 1 cm^2 (0.2 N) is told 0.4 N: the grains' push on it,
+    summed from the contact list, follows."""
+    run = rubble.Run(PRESS, output=tmp_path / "o", threads=1)
+
+    def push():
+        c = run.contacts()
+        return -c.wall_fn[c.wall == 1, 2].sum()
+
+    run.until(0.07)
+    assert push() == pytest.approx(0.2, rel=1e-3)
+    run.set_servo_force(1, 0.4)
+    run.until(0.11)
+    assert push() == pytest.approx(0.4, rel=1e-3)
+    with pytest.raises(rubble.Error):
+        run.set_servo_force(0, 1.0)  # the floor has no servo
+    run.close()
