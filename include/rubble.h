@@ -869,6 +869,9 @@ RBL_API void rbl_run_progress(const rbl_run *run, rbl_run_status *status);
  * checkpoint now (checkpoint_NNNNNNNNN.bin, counted in output.checkpoint_keep), from which
  * --restart continues in the same bits as the run that wrote it. */
 RBL_API int rbl_run_write_frame(rbl_run *run, rbl_error *err);
+/* A thermo row now, thermo.csv rewritten with it (the health check's energy balance is
+ * checked there too, as at every row). */
+RBL_API int rbl_run_write_thermo(rbl_run *run, rbl_error *err);
 RBL_API int rbl_run_write_checkpoint(rbl_run *run, rbl_error *err);
 /* output.final, if the scene asks for it, written from the grains as they are now. */
 RBL_API int rbl_run_finish(rbl_run *run, rbl_error *err);

@@ -289,6 +289,12 @@ static PyObject *run_write_frame(RunObject *self, PyObject *unused)
     return call(self, rbl_run_write_frame);
 }
 
+static PyObject *run_write_thermo(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    return call(self, rbl_run_write_thermo);
+}
+
 static PyObject *run_write_checkpoint(RunObject *self, PyObject *unused)
 {
     (void)unused;
@@ -694,6 +700,7 @@ static PyMethodDef run_methods[] = {
     {"until", (PyCFunction)run_until, METH_VARARGS, "until(t): step to simulated time t"},
     {"write_frame", (PyCFunction)run_write_frame, METH_NOARGS, "a frame now"},
     {"write_checkpoint", (PyCFunction)run_write_checkpoint, METH_NOARGS, "a checkpoint now"},
+    {"write_thermo", (PyCFunction)run_write_thermo, METH_NOARGS, "a thermo row now"},
     {"finish", (PyCFunction)run_finish, METH_NOARGS, "output.final now"},
     {"summary", (PyCFunction)run_summary, METH_NOARGS, "the report of rubble run, as a dict"},
     {"grains", (PyCFunction)run_grains, METH_NOARGS, "the grains' arrays (no copy)"},

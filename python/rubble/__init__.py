@@ -170,6 +170,10 @@ class Run:
     def write_frame(self):
         self._run.write_frame()
 
+    def write_thermo(self):
+        """A thermo row now, thermo.csv rewritten with it."""
+        self._run.write_thermo()
+
     def write_checkpoint(self):
         """A checkpoint now; Run(scene, restart=...) continues from it in the same bits."""
         self._run.write_checkpoint()

@@ -431,6 +431,13 @@ static int grain_thermo(rbl_run *r, rbl_error *err)
     return add_thermo(r->scene, state(r), state(r)->sim, err);
 }
 
+static int grain_thermo_file(rbl_run *r, rbl_error *err)
+{
+    int rc = r->ranks.rank == 0 ? rbl_thermo_log_write(&state(r)->log, state(r)->thermo_path, err)
+                                : RBL_OK;
+    return rbl_run_ranks_agree(&r->ranks, rc, err);
+}
+
 static int grain_frame(rbl_run *r, rbl_error *err)
 {
     int rc = write_frame(state(r), state(r)->sim, err);
@@ -509,6 +516,7 @@ const rbl_run_kind rbl_grain_run = {
     .outside = grain_outside,
     .spin = grain_spin,
     .thermo = grain_thermo,
+    .thermo_file = grain_thermo_file,
     .frame = grain_frame,
     .pour = grain_pour,
     .checkpoint = grain_checkpoint,

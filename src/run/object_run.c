@@ -238,6 +238,8 @@ static int object_frame(rbl_run *r, rbl_error *err)
     return rc == RBL_OK ? write_thermo(state(r), err) : rc;
 }
 
+static int object_thermo_file(rbl_run *r, rbl_error *err) { return write_thermo(state(r), err); }
+
 static int object_pour(rbl_run *r, double now, rbl_error *err)
 {
     return pour_counted(r->scene, state(r)->sim, state(r)->pours, now, state(r), err);
@@ -298,6 +300,7 @@ const rbl_run_kind rbl_object_run = {
     .advance = object_advance,
     .spin = NULL,
     .thermo = object_thermo,
+    .thermo_file = object_thermo_file,
     .frame = object_frame,
     .pour = object_pour,
     .checkpoint = object_checkpoint,

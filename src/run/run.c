@@ -296,6 +296,14 @@ int rbl_run_write_frame(rbl_run *r, rbl_error *err)
     return r->kind->frame(r, err);
 }
 
+int rbl_run_write_thermo(rbl_run *r, rbl_error *err)
+{
+    if (r->failed)
+        return refuse_failed(r, err);
+    int rc = r->kind->thermo(r, err);
+    return rc == RBL_OK ? r->kind->thermo_file(r, err) : rc;
+}
+
 int rbl_run_write_checkpoint(rbl_run *r, rbl_error *err)
 {
     if (r->failed)

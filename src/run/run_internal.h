@@ -98,6 +98,7 @@ struct rbl_run_kind {
     void (*outside)(rbl_run *r, int entering);
     int (*spin)(rbl_run *r, rbl_error *err); /* NULL: the kind has no spin steps */
     int (*thermo)(rbl_run *r, rbl_error *err);
+    int (*thermo_file)(rbl_run *r, rbl_error *err); /* thermo.csv rewritten with the rows */
     int (*frame)(rbl_run *r, rbl_error *err);
     int (*pour)(rbl_run *r, double now, rbl_error *err);
     int (*checkpoint)(rbl_run *r, rbl_error *err);

@@ -116,6 +116,9 @@ def test_until_and_time(tmp_path):
     dt = run.dt
     run.until(10.5 * dt)
     assert run.step_count == 11 and run.time == pytest.approx(11 * dt)
+    run.write_thermo()  # a row on demand, at step 11 (the scene's rows fall every 30 or so)
+    last = (tmp_path / "o" / "thermo.csv").read_text().splitlines()[-1].split(",")
+    assert int(last[1]) == 11 and float(last[0]) == pytest.approx(11 * dt)
     run.until(3 * dt)
     assert run.step_count == 11
     run.close()
