@@ -5,6 +5,10 @@ import os
 
 import pytest
 
+# minutes under the sanitizers: the release pass runs them
+pytestmark = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
+                                reason="long: run by the release pass")
+
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
                         "python")
 

@@ -11,6 +11,10 @@ import pytest
 import rubble
 
 RUBBLE = os.path.abspath(os.environ.get("RUBBLE", "build/rubble"))
+# under the sanitizers (gcc's ASan and UBSan preloaded) the longest runs are the release
+# pass's
+release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
+                                  reason="long: run by the release pass")
 
 SCENE = """\
 domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.03]}
@@ -270,6 +274,7 @@ def test_an_exception_in_the_hook_comes_out_of_step(tmp_path):
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 
 
+@release_only
 @pytest.mark.parametrize("name", ["hopper.yaml", "settle.yaml"])
 def test_contacts_sum_to_the_grains_forces_on_any_thread_count(tmp_path, name):
     """A mesh hopper on a periodic axis, a box of planes: each grain's contacts (grains and
@@ -350,6 +355,7 @@ for out in ("a", "b"):  # two runs in one process: MPI started once, ended at ex
 """
 
 
+@release_only
 @pytest.mark.skipif(not os.environ.get("MPIEXEC"), reason="no mpirun (MPIEXEC unset)")
 def test_under_mpirun_the_same_final_grains_as_one_process(tmp_path):
     scene_file(tmp_path, SCENE.replace("steps: 1500", "steps: 500"))
