@@ -140,6 +140,16 @@ int main(void)
     high->g.vel[3 * 5 + 1] = -2e6;
     ASSERT_OK(rbl_sim_save(high, path, &err));
     expect_refused(path, "beyond any real grain (at most 1e+06 m/s");
+    high->g.vel[3 * 5 + 1] = 0.0;
+    /* a torque that would spin it past any real grain at the first step (issue 41: 1.8e219
+       N m ran until the health check blamed dt) */
+    high->g.torque[3 * 7 + 2] = 1.8e219;
+    ASSERT_OK(rbl_sim_save(high, path, &err));
+    expect_refused(path, "grain 7: its force");
+    high->g.torque[3 * 7 + 2] = 0.0;
+    high->g.force[3 * 8] = 1e300;
+    ASSERT_OK(rbl_sim_save(high, path, &err));
+    expect_refused(path, "would change its speed by");
     rbl_sim_destroy(high);
     /* nor can such a grain be added */
     rbl_sim *fast = pile(1, 0.0);

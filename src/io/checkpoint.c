@@ -290,6 +290,28 @@ int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint3
     return RBL_OK;
 }
 
+/* The force and torque grain k holds kick it at the restart's first step: by at most
+ * RBL_SPEED_MAX in speed and in surface speed (issue 41: a crafted torque of 1.8e219 N m ran
+ * until the health check blamed the time step). A clump member's own inverses are 0. */
+/* |v|, without the square overflowing for a component beyond 1e154 (a crafted file's). */
+static double length3(const double v[3])
+{
+    return hypot(hypot(v[0], v[1]), v[2]);
+}
+
+static int kick_check(const rbl_sim *sim, size_t k, rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    const double dt = sim->cfg.dt;
+    const double f = length3(g->force + 3 * k), t = length3(g->torque + 3 * k);
+    const double dv = f * g->inv_mass[k] * dt, dw = t * g->inv_inertia[k] * dt * g->radius[k];
+    if (!(dv <= RBL_SPEED_MAX) || !(dw <= RBL_SPEED_MAX))
+        return rbl_error_set(err, RBL_EPARSE, "its force %g N and torque %g N m would change "
+                             "its speed by %g m/s and its surface speed by %g m/s in one step "
+                             "(at most %g)", f, t, dv, dw, RBL_SPEED_MAX);
+    return RBL_OK;
+}
+
 /* Grain ids name contact histories: two grains with one id would share them. */
 static int ids_unique(const uint32_t *id, size_t n)
 {
@@ -511,6 +533,8 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
                                         g->radius[k], err);
             if (rc == RBL_OK)
                 rc = rbl_grain_mass_check(sim, k, err);
+            if (rc == RBL_OK)
+                rc = kick_check(sim, k, err);
             if (rc != RBL_OK)
                 rbl_error_prefix(err, rc, "%s: grain %zu", path, k);
         }
