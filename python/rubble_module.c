@@ -283,29 +283,17 @@ static PyObject *call(RunObject *self, run_call fn)
     Py_RETURN_NONE;
 }
 
-static PyObject *run_write_frame(RunObject *self, PyObject *unused)
-{
-    (void)unused;
-    return call(self, rbl_run_write_frame);
-}
-
-static PyObject *run_write_thermo(RunObject *self, PyObject *unused)
-{
-    (void)unused;
-    return call(self, rbl_run_write_thermo);
-}
-
-static PyObject *run_write_checkpoint(RunObject *self, PyObject *unused)
-{
-    (void)unused;
-    return call(self, rbl_run_write_checkpoint);
-}
-
-static PyObject *run_finish(RunObject *self, PyObject *unused)
-{
-    (void)unused;
-    return call(self, rbl_run_finish);
-}
+/* The methods that are one rbl_run call each. */
+#define RUN_CALL(method, fn)                                                                   \
+    static PyObject *method(RunObject *self, PyObject *unused)                                 \
+    {                                                                                          \
+        (void)unused;                                                                          \
+        return call(self, fn);                                                                 \
+    }
+RUN_CALL(run_write_frame, rbl_run_write_frame)
+RUN_CALL(run_write_thermo, rbl_run_write_thermo)
+RUN_CALL(run_write_checkpoint, rbl_run_write_checkpoint)
+RUN_CALL(run_finish, rbl_run_finish)
 
 /* Closed: no more steps; the memory goes with the last array that reads it. */
 static PyObject *run_close(RunObject *self, PyObject *unused)
