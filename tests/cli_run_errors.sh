@@ -9,7 +9,7 @@ scene() { sed "$2" "$SCENES/small.yaml" > "$1.yaml"; }
 "$RUBBLE" run "$SCENES/small.yaml" --output good --quiet > out.txt || {
     echo "FAIL: the valid scene was refused"; exit 1; }
 # A run with the default thread count gives up threads while other programs hold its cores
-# (src/io/core_share.c): here two threads pinned to one core, as two runs side by side on two
+# (src/run/core_share.c): here two threads pinned to one core, as two runs side by side on two
 # cores would be, long enough for the two windows of 0.5 s it takes to see that (60000 steps
 # take 0.7 s alone in the release build; under ASan, 20 times slower, 12000). The results are
 # those of one thread.
