@@ -21,6 +21,7 @@ typedef struct {
     Py_ssize_t leases; /* arrays' leases alive */
     PyObject *hook;    /* called with no arguments by rbl_run_set_hook's trampoline */
     PyObject *hook_error; /* what it raised, (type, value, traceback), re-raised by the call */
+    int stepping;      /* inside rbl_run_step (its hook may call back): not freed then */
 } RunObject;
 
 typedef struct {
@@ -166,9 +167,12 @@ static void run_dealloc(RunObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-/* A failure: the hook's own exception if it raised one, else rubble.Error. */
+/* A failure: the hook's own exception if it raised one; nothing if the hook closed the run
+ * (the stepping ended there, as asked); else rubble.Error. */
 static PyObject *failed(RunObject *self, const rbl_error *err, int rc)
 {
+    if (self->closed && !self->hook_error)
+        Py_RETURN_NONE;
     if (self->hook_error) {
         PyObject *t, *v, *tb;
         if (!PyArg_ParseTuple(self->hook_error, "OOO", &t, &v, &tb))
@@ -187,7 +191,10 @@ static int hook_trampoline(rbl_run *run, void *data, rbl_error *err)
     (void)run;
     RunObject *self = data;
     PyGILState_STATE gil = PyGILState_Ensure();
-    PyObject *r = PyObject_CallNoArgs(self->hook);
+    PyObject *hook = self->hook; /* it may set another hook while it runs */
+    Py_INCREF(hook);
+    PyObject *r = PyObject_CallNoArgs(hook);
+    Py_DECREF(hook);
     int rc = RBL_OK;
     if (!r) {
         PyObject *t, *v, *tb;
@@ -199,6 +206,9 @@ static int hook_trampoline(rbl_run *run, void *data, rbl_error *err)
         Py_XDECREF(t), Py_XDECREF(v), Py_XDECREF(tb);
         rc = err->code = RBL_EINVAL;
         snprintf(err->message, sizeof err->message, "the hook raised an exception");
+    } else if (self->closed) { /* it closed the run: the stepping ends here */
+        rc = err->code = RBL_EINVAL;
+        snprintf(err->message, sizeof err->message, "the hook closed the run");
     }
     Py_XDECREF(r);
     PyGILState_Release(gil);
@@ -216,7 +226,9 @@ static PyObject *run_set_hook(RunObject *self, PyObject *args)
     Py_XINCREF(fn == Py_None ? NULL : fn);
     Py_XSETREF(self->hook, fn == Py_None ? NULL : fn);
     rbl_error err = {0};
+    self->stepping++; /* the hook runs now, and may close the run */
     int rc = rbl_run_set_hook(self->run, every, self->hook ? hook_trampoline : NULL, self, &err);
+    self->stepping--;
     if (rc != RBL_OK)
         return failed(self, &err, rc);
     Py_RETURN_NONE;
@@ -249,8 +261,10 @@ static PyObject *run_step(RunObject *self, PyObject *args)
         return PyErr_Format(PyExc_ValueError, "step(%lld): a step count is >= 0", n);
     rbl_error err = {0};
     int rc;
+    self->stepping++;
     Py_BEGIN_ALLOW_THREADS rc = rbl_run_step(self->run, (uint64_t)n, &err);
     Py_END_ALLOW_THREADS
+    self->stepping--;
     if (rc != RBL_OK)
         return failed(self, &err, rc);
     Py_RETURN_NONE;
@@ -263,8 +277,10 @@ static PyObject *run_until(RunObject *self, PyObject *args)
         return NULL;
     rbl_error err = {0};
     int rc;
+    self->stepping++;
     Py_BEGIN_ALLOW_THREADS rc = rbl_run_until(self->run, t, &err);
     Py_END_ALLOW_THREADS
+    self->stepping--;
     if (rc != RBL_OK)
         return failed(self, &err, rc);
     Py_RETURN_NONE;
@@ -300,7 +316,7 @@ static PyObject *run_close(RunObject *self, PyObject *unused)
 {
     (void)unused;
     self->closed = 1;
-    if (self->leases == 0) {
+    if (self->leases == 0 && !self->stepping) { /* else at the end, by dealloc */
         rbl_run_close(self->run);
         self->run = NULL;
     }

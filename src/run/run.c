@@ -226,6 +226,10 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
 {
     if (r->failed)
         return refuse_failed(r, err);
+    if (r->stepping)
+        return rbl_error_set(err, RBL_EINVAL, "the run was asked to step from inside its own "
+                             "hook (step %llu): a hook sets forces and reads the grains; the "
+                             "run steps on when it returns", (unsigned long long)r->step);
     if (steps > UINT64_MAX - r->step)
         return rbl_error_set(err, RBL_ERANGE, "%llu more steps from step %llu: beyond what a "
                              "step count holds", (unsigned long long)steps,
@@ -236,6 +240,7 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
         r->kind->outside(r, 1);
     const double end_time = (double)r->events.total * r->dt;
     int rc = RBL_OK;
+    r->stepping = 1;
     while (rc == RBL_OK && r->step < target) {
         const uint64_t stop = next_stop(r, r->step), next = stop < target ? stop : target;
         const size_t count = r->kind->count(r);
@@ -247,6 +252,7 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
         rbl_progress_update(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
                             end_time, count, rbl_now());
     }
+    r->stepping = 0;
     if (r->kind->outside)
         r->kind->outside(r, 0);
     r->seconds += rbl_now() - start;

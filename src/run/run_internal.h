@@ -72,6 +72,7 @@ struct rbl_run {
     double particle_steps;
     int failed;           /* a step or an event failed: the run steps no more */
     rbl_run_hook hook;    /* rbl_run_set_hook's, or NULL */
+    int stepping;         /* inside rbl_run_step: its hook may not step the run again */
     void *hook_data;
 };
 

@@ -424,3 +424,42 @@ def test_a_servo_piston_takes_a_new_target_between_stages(tmp_path):
     with pytest.raises(rubble.Error):
         run.set_servo_force(0, 1.0)  # the floor has no servo
     run.close()
+
+
+def test_a_hook_cannot_step_its_own_run(tmp_path):
+    run = rubble.Run.from_yaml(FREE % {"g": 0, "v": 0.1}, output=str(tmp_path / "o"), threads=1)
+    seen = []
+
+    def greedy(r):
+        if r.step_count:
+            r.step(1)  # refused: the run is stepping
+        seen.append(r.step_count)
+
+    run.hook(5, greedy)
+    with pytest.raises(rubble.Error) as e:
+        run.step(20)
+    assert "from inside its own hook" in e.value.message and seen == [0]
+    run.close()
+
+
+def test_a_hook_that_closes_or_replaces_itself(tmp_path):
+    """Closing the run from its hook ends it after the step it is in; a hook may set another."""
+    run = rubble.Run.from_yaml(FREE % {"g": 0, "v": 0.1}, output=str(tmp_path / "o"), threads=1)
+    calls = []
+
+    def second(r):
+        calls.append(("second", r.step_count))
+        if r.step_count >= 20:
+            r.close()
+
+    def first(r):
+        calls.append(("first", r.step_count))
+        if r.step_count >= 10:
+            r.hook(5, second)
+
+    run.hook(5, first)
+    run.step(30)
+    assert calls == [("first", 0), ("first", 5), ("first", 10), ("second", 10),
+                     ("second", 15), ("second", 20)]
+    with pytest.raises(ValueError):
+        run.step(1)
