@@ -100,6 +100,24 @@ static PyObject *view(RunObject *run, const void *data, size_t n, int width, int
     return a;
 }
 
+/* A count (steps, grains, a seed) from a Python int: 0 .. 2^64 - 1, not wrapped ("K" would
+ * take 2^64 as 0 without a word). For "O&". */
+static int count_of(PyObject *obj, void *out)
+{
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "a count must be an int, not %s", Py_TYPE(obj)->tp_name);
+        return 0;
+    }
+    unsigned long long v = PyLong_AsUnsignedLongLong(obj);
+    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%R is not a count (0 to 2^64 - 1)", obj);
+        return 0;
+    }
+    *(unsigned long long *)out = v;
+    return 1;
+}
+
 /* ---- the run ---- */
 
 static int run_init(RunObject *self, PyObject *args, PyObject *kw)
@@ -110,8 +128,8 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kw)
     Py_ssize_t text_len = 0;
     int threads = 0;
     unsigned long long steps = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zz#zzizK", names, &path, &text, &text_len,
-                                     &name, &output, &threads, &restart, &steps))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zz#zzizO&", names, &path, &text, &text_len,
+                                     &name, &output, &threads, &restart, count_of, &steps))
         return -1;
     if (self->run || self->scene) {
         PyErr_SetString(PyExc_RuntimeError, "a Run is opened once");
@@ -219,7 +237,7 @@ static PyObject *run_set_hook(RunObject *self, PyObject *args)
 {
     unsigned long long every;
     PyObject *fn;
-    if (!PyArg_ParseTuple(args, "KO", &every, &fn) || !usable(self))
+    if (!PyArg_ParseTuple(args, "O&O", count_of, &every, &fn) || !usable(self))
         return NULL;
     if (fn != Py_None && !PyCallable_Check(fn))
         return PyErr_Format(PyExc_TypeError, "the hook must be callable");
@@ -584,9 +602,9 @@ static PyObject *run_pour(RunObject *self, PyObject *args)
     rbl_insert_spec sp;
     memset(&sp, 0, sizeof sp);
     unsigned long long count = 0, seed = 1;
-    if (!PyArg_ParseTuple(args, "(ddd)(ddd)Kd|i(ddd)K", &sp.lo[0], &sp.lo[1], &sp.lo[2],
-                          &sp.hi[0], &sp.hi[1], &sp.hi[2], &count, &sp.size.radius,
-                          &sp.material, &sp.vel[0], &sp.vel[1], &sp.vel[2], &seed))
+    if (!PyArg_ParseTuple(args, "(ddd)(ddd)O&d|i(ddd)O&", &sp.lo[0], &sp.lo[1], &sp.lo[2],
+                          &sp.hi[0], &sp.hi[1], &sp.hi[2], count_of, &count, &sp.size.radius,
+                          &sp.material, &sp.vel[0], &sp.vel[1], &sp.vel[2], count_of, &seed))
         return NULL;
     rbl_sim *sim = one_process_sim(self, "pour");
     if (!sim)

@@ -121,7 +121,11 @@ class Run:
         """Grains at these positions (n x 3) with these radii (n), at rest or at these
         velocities; their ids (numpy). They are placed as given: no overlap check."""
         pos = np.asarray(position, dtype=float).reshape(-1, 3)
-        rad = np.broadcast_to(np.asarray(radius, dtype=float), (len(pos),))
+        rad = np.asarray(radius, dtype=float)
+        if rad.ndim == 0:  # one radius for all
+            rad = np.full(len(pos), float(rad))
+        elif rad.shape != (len(pos),):
+            raise ValueError("add_grains: %d positions, %s radii" % (len(pos), rad.shape))
         vel = None if velocity is None else np.asarray(velocity, dtype=float).reshape(-1, 3)
         return self._run.add_grains(pos, rad, vel, int(material))
 

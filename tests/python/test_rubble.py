@@ -463,3 +463,23 @@ def test_a_hook_that_closes_or_replaces_itself(tmp_path):
                      ("second", 15), ("second", 20)]
     with pytest.raises(ValueError):
         run.step(1)
+
+
+def test_bad_arguments_are_refused_with_a_message(tmp_path):
+    path = scene_file(tmp_path)
+    with pytest.raises(ValueError, match="not a count"):
+        rubble.Run(path, output=tmp_path / "o", steps=-1)
+    run = rubble.Run(path, output=tmp_path / "o", threads=1)
+    with pytest.raises(ValueError, match="not a count"):
+        run.pour((0, 0, 0.012), (0.01, 0.01, 0.018), 2 ** 64, 0.001)  # not taken as 0
+    with pytest.raises(ValueError):
+        run.step(-1)
+    with pytest.raises(rubble.Error, match="every 0 steps"):
+        run.hook(0, lambda r: None)
+    with pytest.raises(ValueError, match="positions"):
+        run.add_grains([[0.005, 0.005, 0.02], [0.005, 0.005, 0.024]], [0.001, 0.001, 0.001])
+    with pytest.raises(rubble.Error, match="radius"):
+        run.add_grains([[0.005, 0.005, 0.02]], float("nan"))
+    with pytest.raises(TypeError):
+        rubble.Run(3.5)
+    run.close()
