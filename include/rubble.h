@@ -428,6 +428,12 @@ typedef struct rbl_wall_motion {
  * t = 0 (a run that starts later finds it where the motion has taken it). */
 RBL_API int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
                                     rbl_error *err);
+/* The same between the stages of a run: the motion starts now from where the wall is (its
+ * `center` a point on the axis now, its vibration continuing in phase with the run's time, so
+ * the wall does not move at the change but its velocity may jump). The wall is re-based: a
+ * checkpoint of the run then restarts only under a scene that says so (issue 44). */
+RBL_API int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
+                                        rbl_error *err);
 /* Where n points x0 of wall `wall` (in the frame it was added in) are now, into x (3 n). */
 RBL_API void rbl_sim_wall_place(const rbl_sim *sim, int wall, const double *x0, size_t n,
                                 double *x);

@@ -473,6 +473,27 @@ static PyObject *run_set_servo_force(RunObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* set_wall_motion(wall, velocity, omega, axis, center, amplitude, frequency): from now. */
+static PyObject *run_set_wall_motion(RunObject *self, PyObject *args)
+{
+    int wall;
+    rbl_wall_motion m;
+    memset(&m, 0, sizeof m);
+    if (!PyArg_ParseTuple(args, "i(ddd)d(ddd)(ddd)(ddd)d", &wall, &m.velocity[0], &m.velocity[1],
+                          &m.velocity[2], &m.omega, &m.axis[0], &m.axis[1], &m.axis[2],
+                          &m.center[0], &m.center[1], &m.center[2], &m.amplitude[0],
+                          &m.amplitude[1], &m.amplitude[2], &m.frequency))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    rbl_error err = {0};
+    int rc = rbl_sim_set_wall_motion_now(sim, wall, &m, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
 static PyObject *run_gravity(RunObject *self, PyObject *unused)
 {
     (void)unused;
@@ -737,6 +758,7 @@ static PyMethodDef run_methods[] = {
     {"set_gravity", (PyCFunction)run_set_gravity, METH_VARARGS, "the uniform gravity now"},
     {"gravity", (PyCFunction)run_gravity, METH_NOARGS, "the uniform gravity"},
     {"set_servo_force", (PyCFunction)run_set_servo_force, METH_VARARGS, "a servo's target"},
+    {"set_wall_motion", (PyCFunction)run_set_wall_motion, METH_VARARGS, "a wall's motion now"},
     {"remove_grains", (PyCFunction)run_remove_grains, METH_VARARGS, "grains out, by id"},
     {"move_grains", (PyCFunction)run_move_grains, METH_VARARGS, "grains to new places"},
     {"add_grains", (PyCFunction)run_add_grains, METH_VARARGS, "grains in: their ids"},

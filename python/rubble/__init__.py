@@ -117,6 +117,17 @@ class Run:
         meshes); it travels on from where it is."""
         self._run.set_servo_force(int(wall), float(force))
 
+    def set_wall_motion(self, wall, velocity=(0, 0, 0), omega=0.0, axis=(0, 0, 1),
+                        center=(0, 0, 0), amplitude=(0, 0, 0), frequency=0.0):
+        """Wall `wall` (from 0: planes, then meshes) moves from now on, from where it is: at
+        `velocity` (m/s), turning at `omega` (rad/s) about `axis` through `center` (a point
+        on the axis now), vibrating by `amplitude` at `frequency` (in phase with the run's
+        time: the wall does not jump, its velocity may). All zero: it stops."""
+        def v3(v):
+            return tuple(float(x) for x in v)
+        self._run.set_wall_motion(int(wall), v3(velocity), float(omega), v3(axis), v3(center),
+                                  v3(amplitude), float(frequency))
+
     def add_grains(self, position, radius, velocity=None, material=0):
         """Grains at these positions (n x 3) with these radii (n), at rest or at these
         velocities; their ids (numpy). They are placed as given: no overlap check."""

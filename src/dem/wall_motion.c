@@ -13,6 +13,7 @@
 #include "../base/rotation.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double norm3(const double v[3]) { return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
@@ -51,8 +52,11 @@ static double mesh_reach(const rbl_mesh *mesh, const double c[3], const double a
     return most;
 }
 
-int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
-                            rbl_error *err)
+/* The motion checked (finite, a frequency with a vibration, an axis with a turn, a servo's
+ * direction, force, speed and gain) and made ready: axes unit, a servo's gain 0 made
+ * speed / force. */
+static int motion_checked(const rbl_sim *sim, int wall, const rbl_wall_motion *motion,
+                          rbl_wall_motion *out, rbl_error *err)
 {
     const int n = sim->n_walls + sim->n_meshes;
     if (wall < 0 || wall >= n)
@@ -90,6 +94,18 @@ int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motio
         if (m.servo_gain == 0.0)
             m.servo_gain = m.servo_speed / m.servo_force;
     }
+    *out = m;
+    return RBL_OK;
+}
+
+int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
+                            rbl_error *err)
+{
+    rbl_wall_motion m;
+    int rc = motion_checked(sim, wall, motion, &m, err);
+    if (rc != RBL_OK)
+        return rc;
+    const double amplitude = norm3(m.amplitude);
     rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
     memset(p, 0, sizeof *p);
     p->m = m;
@@ -103,10 +119,77 @@ int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motio
         pl->offset = pl->offset0;
     }
     sim->walls_moving = 0;
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < sim->n_walls + sim->n_meshes; k++)
         sim->walls_moving |= rbl_wall_pose_of(sim, k)->moving;
     rbl_walls_move_to(sim, sim->time); /* a pose from now on (sources place grains by it) */
     sim->prepared = 0;
+    return RBL_OK;
+}
+
+/* Where the motion m (axis unit), at time t, would have to start a point from for it to be at
+ * x now: x0 = c + R(omega t)^T (x - c - v t - A sin(2 pi f t)), c its axis's point then. */
+static void start_of(const rbl_wall_motion *m, double t, const double x[3], double x0[3])
+{
+    const double s = sin(2.0 * M_PI * m->frequency * t), half = -0.5 * m->omega * t;
+    const double q[4] = {cos(half), sin(half) * m->axis[0], sin(half) * m->axis[1],
+                         sin(half) * m->axis[2]};
+    double R[3][3], y[3];
+    rbl_quat_matrix(q, R); /* the turn back by omega t */
+    for (int a = 0; a < 3; a++)
+        y[a] = x[a] - m->center[a] - m->velocity[a] * t - m->amplitude[a] * s;
+    for (int a = 0; a < 3; a++)
+        x0[a] = m->center[a] + R[a][0] * y[0] + R[a][1] * y[1] + R[a][2] * y[2];
+}
+
+int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
+                                rbl_error *err)
+{
+    rbl_wall_motion m;
+    int rc = motion_checked(sim, wall, motion, &m, err);
+    if (rc != RBL_OK)
+        return rc;
+    const double t = sim->time;
+    /* the motion's formula runs from t = 0: its axis passes through `center` now, so through
+       center - v t at 0, and the wall starts from where that formula brings it here now */
+    rbl_wall_motion from = *motion;
+    for (int a = 0; a < 3; a++)
+        m.center[a] = from.center[a] = motion->center[a] - m.velocity[a] * t;
+    if (wall < sim->n_walls) {
+        rbl_plane *pl = &sim->walls[wall];
+        const double p_now[3] = {-pl->offset * pl->n[0], -pl->offset * pl->n[1],
+                                 -pl->offset * pl->n[2]};
+        double p0[3], tip[3], n_tip[3] = {p_now[0] + pl->n[0], p_now[1] + pl->n[1],
+                                          p_now[2] + pl->n[2]};
+        start_of(&m, t, p_now, p0);
+        start_of(&m, t, n_tip, tip);
+        for (int a = 0; a < 3; a++)
+            pl->n0[a] = tip[a] - p0[a];
+        const double len = norm3(pl->n0);
+        for (int a = 0; a < 3; a++)
+            pl->n0[a] /= len;
+        pl->offset0 = -(pl->n0[0] * p0[0] + pl->n0[1] * p0[1] + pl->n0[2] * p0[2]);
+    } else {
+        rbl_mesh_wall *mw = &sim->meshes[wall - sim->n_walls];
+        const size_t nv = mw->mesh.n_vertices;
+        double *now = malloc((3 * nv + 1) * sizeof *now);
+        if (!now)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu corners", nv);
+        rbl_sim_wall_place(sim, wall, mw->mesh.vertex, nv, now);
+        for (size_t v = 0; v < nv; v++)
+            start_of(&m, t, now + 3 * v, mw->mesh.vertex + 3 * v);
+        free(now);
+        rbl_triangle_bvh_free(&mw->bvh);
+        if (rbl_triangle_bvh_build(&mw->bvh, &mw->mesh) != RBL_OK)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu facets",
+                                 mw->mesh.n_triangles);
+    }
+    const int prepared = sim->prepared;
+    if ((rc = rbl_sim_set_wall_motion(sim, wall, &from, err)) != RBL_OK)
+        return rc;
+    /* the wall is where it was: the forces hold; the next step builds the lists anew (a mesh's
+       contacts were found in its old frame) */
+    sim->prepared = prepared;
+    sim->max_disp2 = INFINITY;
     return RBL_OK;
 }
 

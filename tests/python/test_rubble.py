@@ -2,6 +2,7 @@
 the scene's file:line:column, arrays over the engine's memory that never dangle, velocities
 set from Python booked as work put in."""
 import filecmp
+import math
 import os
 import subprocess
 
@@ -482,4 +483,41 @@ def test_bad_arguments_are_refused_with_a_message(tmp_path):
         run.add_grains([[0.005, 0.005, 0.02]], float("nan"))
     with pytest.raises(TypeError):
         rubble.Run(3.5)
+    run.close()
+
+
+def test_a_wall_starts_moving_from_where_it_is(tmp_path):
+    """A floor under a bed, still, then lifted at 1 cm/s, then tilted at 0.2 rad/s about y:
+    no jump at either change, then exactly the motion asked (read from the floor contacts)."""
+    scene = dict(PRESS, walls=[{"point": [0, 0, 0], "normal": [0, 0, 1]}])
+    scene["domain"] = {"min": [0, 0, -0.01], "max": [0.01, 0.01, 0.03], "periodic": ["x", "y"]}
+    run = rubble.Run(scene, output=tmp_path / "o", threads=1)
+    run.until(0.05)
+
+    def floor():
+        c = run.contacts()
+        k = c.wall == 0
+        assert k.sum() > 5
+        return c.wall_point[k], c.wall_normal[k]
+
+    t0 = run.time
+    run.set_wall_motion(0, velocity=(0, 0, 0.01))
+    run.step(1)
+    p, n = floor()
+    assert np.allclose(p[:, 2], 0.01 * (run.time - t0), rtol=1e-9, atol=1e-18)
+    run.until(t0 + 0.05)
+    p, n = floor()
+    lift = 0.01 * (run.time - t0)
+    assert np.allclose(p[:, 2], lift, rtol=1e-9)
+    t1 = run.time
+    run.set_wall_motion(0, omega=0.2, axis=(0, 1, 0), center=(0.005, 0, lift))
+    run.until(t1 + 0.05)
+    p, n = floor()
+    th = 0.2 * (run.time - t1)
+    assert np.allclose(n, [math.sin(th), 0, math.cos(th)], atol=1e-12)
+    # every contact point on the plane through the axis point, turned by th
+    assert np.allclose((p - [0.005, 0, lift]) @ np.array([math.sin(th), 0, math.cos(th)]), 0,
+                       atol=1e-12)
+    with pytest.raises(rubble.Error, match="frequency"):
+        run.set_wall_motion(0, amplitude=(0, 0, 0.001))
     run.close()
