@@ -56,10 +56,12 @@ demo-contacts: build
 
 test: test-release test-sanitize test-clang test-fuzz
 
-test-release: build
+# the test tools first (pytest, matplotlib, pip for the Python package; pkgconf): the release
+# pass runs the Python tests and the install tests
+test-release: test-deps build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test-sanitize: build-sanitize
+test-sanitize: test-deps build-sanitize
 	@cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
 
