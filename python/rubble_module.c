@@ -49,6 +49,30 @@ static int usable(RunObject *self)
     return 1;
 }
 
+/* The grains' engine of a run, for what reads it on every process alike. */
+static rbl_sim *stage_sim(RunObject *self)
+{
+    if (!usable(self))
+        return NULL;
+    rbl_sim *sim = rbl_run_sim(self->run);
+    if (!sim)
+        PyErr_SetString(PyExc_ValueError, "an impulse scene has objects, not grains");
+    return sim;
+}
+
+/* The same, for a change that one process alone would make wrongly (grains added, moved or
+ * taken out by id, external forces): refused over several processes for now. */
+static rbl_sim *one_process_sim(RunObject *self, const char *what)
+{
+    rbl_sim *sim = stage_sim(self);
+    if (sim && rbl_run_processes(self->run, NULL) > 1) {
+        PyErr_Format(PyExc_NotImplementedError, "%s: not yet over several processes (mpirun); "
+                     "gravity, velocities, frames and checkpoints are", what);
+        return NULL;
+    }
+    return sim;
+}
+
 /* ---- leases ---- */
 
 static void lease_dealloc(LeaseObject *self)
@@ -256,11 +280,9 @@ static PyObject *run_set_hook(RunObject *self, PyObject *args)
 static PyObject *run_external_forces(RunObject *self, PyObject *unused)
 {
     (void)unused;
-    if (!usable(self))
-        return NULL;
-    rbl_sim *sim = rbl_run_sim(self->run);
+    rbl_sim *sim = stage_sim(self);
     if (!sim)
-        return PyErr_Format(PyExc_ValueError, "an impulse scene has objects, not grains");
+        return NULL;
     rbl_error err = {0};
     double *f = rbl_sim_external_forces(sim, &err);
     if (!f)
@@ -394,11 +416,9 @@ static PyObject *run_summary(RunObject *self, PyObject *unused)
 static PyObject *run_grains(RunObject *self, PyObject *unused)
 {
     (void)unused;
-    if (!usable(self))
-        return NULL;
-    rbl_sim *sim = rbl_run_sim(self->run);
+    rbl_sim *sim = stage_sim(self);
     if (!sim)
-        return PyErr_Format(PyExc_ValueError, "an impulse scene has objects, not grains");
+        return NULL;
     rbl_grains_view g;
     rbl_sim_grains(sim, &g);
     PyObject *d = PyDict_New();
@@ -416,30 +436,6 @@ static PyObject *run_grains(RunObject *self, PyObject *unused)
     SET(d, "clump", view(self, g.body, g.n, 1, NPY_INT32, 0));
     SET(d, "contacts", view(self, g.contacts, g.n, 1, NPY_UINT32, 0));
     return d;
-}
-
-/* The grains' engine of a run, for what reads it on every process alike. */
-static rbl_sim *stage_sim(RunObject *self)
-{
-    if (!usable(self))
-        return NULL;
-    rbl_sim *sim = rbl_run_sim(self->run);
-    if (!sim)
-        PyErr_SetString(PyExc_ValueError, "an impulse scene has objects, not grains");
-    return sim;
-}
-
-/* The same, for a change that one process alone would make wrongly (grains added, moved or
- * taken out by id, external forces): refused over several processes for now. */
-static rbl_sim *one_process_sim(RunObject *self, const char *what)
-{
-    rbl_sim *sim = stage_sim(self);
-    if (sim && rbl_run_processes(self->run, NULL) > 1) {
-        PyErr_Format(PyExc_NotImplementedError, "%s: not yet over several processes (mpirun); "
-                     "gravity, velocities, frames and checkpoints are", what);
-        return NULL;
-    }
-    return sim;
 }
 
 static PyObject *run_set_gravity(RunObject *self, PyObject *args)

@@ -37,7 +37,7 @@ typedef struct rbl_grains {
     double *fext;             /* external force (rbl_sim_external_forces, 3), held between
                                  the caller's settings; NULL until asked for (with_fext) */
     double *fext_applied;     /* the fext that force holds (the caller may have changed fext
-                                 since: rbl_external_refresh) */
+                                 since: rbl_external_refresh sets them equal as a call begins) */
     int with_fext;
     int hold;                 /* rbl_sim_hold_arrays: growth keeps the old arrays in retired */
     void **retired;
@@ -417,9 +417,13 @@ void rbl_external_refresh(rbl_sim *sim);
 /* The work of the external forces over the drift just made (x moved by v dt, v the half-step
  * velocity), booked as energy put in (stages.c). */
 void rbl_external_work(rbl_sim *sim);
-/* qsort/bsearch order of uint32_t and uint64_t (stages.c). */
+/* qsort/bsearch order of uint32_t (stages.c). */
 int rbl_u32_compare(const void *a, const void *b);
-int rbl_u64_compare(const void *a, const void *b);
+/* The grains' indices in id order, each as id << 32 | index (malloc'd; NULL: out of memory):
+ * files that list grains the same whatever their order in memory, ids looked up (grains.c). */
+uint64_t *rbl_grains_id_order(const rbl_grains_view *v);
+/* The index of grain `id` in an order of rbl_grains_id_order over n grains, or SIZE_MAX. */
+size_t rbl_grains_index_of(const uint64_t *order, size_t n, uint32_t id);
 /* The external forces' array, zero, from now on (kept, grown and reordered with the rest). */
 int rbl_grains_external(rbl_grains *g, rbl_error *err);
 /* Hold the arrays in place (1) or end the hold (0), freeing the arrays growth retired. */
@@ -796,11 +800,9 @@ static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t
     } else {
         f[0] += m * grav[0], f[1] += m * grav[1], f[2] += m * grav[2];
     }
-    if (g->with_fext) { /* the caller's (rbl_sim_external_forces) */
+    if (g->with_fext) { /* the caller's (rbl_sim_external_forces), unchanged within a call */
         const double *fe = g->fext + 3 * k;
-        double *held = g->fext_applied + 3 * k;
         f[0] += fe[0], f[1] += fe[1], f[2] += fe[2];
-        held[0] = fe[0], held[1] = fe[1], held[2] = fe[2];
     }
     g->contacts[k] = count;
 }

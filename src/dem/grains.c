@@ -76,6 +76,37 @@ int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err)
     return RBL_OK;
 }
 
+static int by_id(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a >> 32, y = *(const uint64_t *)b >> 32;
+    return (x > y) - (x < y);
+}
+
+uint64_t *rbl_grains_id_order(const rbl_grains_view *v)
+{
+    uint64_t *order = malloc((v->n ? v->n : 1) * sizeof *order);
+    if (!order)
+        return NULL;
+    for (size_t k = 0; k < v->n; k++)
+        order[k] = (uint64_t)v->id[k] << 32 | (uint64_t)k;
+    qsort(order, v->n, sizeof *order, by_id);
+    return order;
+}
+
+size_t rbl_grains_index_of(const uint64_t *order, size_t n, uint32_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((uint32_t)(order[mid] >> 32) < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && (uint32_t)(order[lo] >> 32) == id ? (size_t)(order[lo] & UINT32_MAX)
+                                                        : SIZE_MAX;
+}
+
 int rbl_grains_external(rbl_grains *g, rbl_error *err)
 {
     if (g->with_fext)

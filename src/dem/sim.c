@@ -340,7 +340,7 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
             g->vel_eval[3 * k + a] = gr->vel[a], g->omega_eval[3 * k + a] = gr->omega[a];
     if (g->with_fext)
         for (int a = 0; a < 3; a++)
-            g->fext[3 * k + a] = 0.0;
+            g->fext[3 * k + a] = g->fext_applied[3 * k + a] = 0.0;
     if (g->with_gravity) {
         for (int a = 0; a < 3; a++)
             g->gacc[3 * k + a] = 0.0;

@@ -9,12 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rbl_u64_compare(const void *a, const void *b)
-{
-    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
-}
-
 int rbl_u32_compare(const void *a, const void *b)
 {
     const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -34,48 +28,36 @@ int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err)
 int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error *err)
 {
     const rbl_grains *g = &sim->g;
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    uint64_t *order = rbl_grains_id_order(&v);
     uint32_t *list = realloc(sim->removing, (sim->n_removing + n + 1) * sizeof *list);
-    if (!list)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
-    sim->removing = list;
-    uint32_t *asked = malloc((n + 1) * sizeof *asked);
-    if (!asked)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
-    memcpy(asked, ids, n * sizeof *ids);
-    qsort(asked, n, sizeof *asked, rbl_u32_compare);
+    if (list)
+        sim->removing = list;
+    int rc = order && list ? RBL_OK
+                           : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
     /* every id a grain of this simulation, not in a clump (a clump goes as a whole) */
-    size_t found = 0;
-    for (size_t k = 0; k < g->n; k++) {
-        if (!bsearch(&g->id[k], asked, n, sizeof *asked, rbl_u32_compare))
-            continue;
-        if (g->body[k] >= 0) {
-            free(asked);
-            return rbl_error_set(err, RBL_EINVAL, "grain %u is a sphere of a clump: clumps "
-                                 "cannot be taken out yet", g->id[k]);
-        }
-        found++;
+    for (size_t c = 0; rc == RBL_OK && c < n; c++) {
+        const size_t k = rbl_grains_index_of(order, g->n, ids[c]);
+        if (k == SIZE_MAX)
+            rc = rbl_error_set(err, RBL_ENOTFOUND, "no grain with id %u", ids[c]);
+        else if (g->body[k] >= 0)
+            rc = rbl_error_set(err, RBL_EINVAL, "grain %u is a sphere of a clump: clumps "
+                               "cannot be taken out yet", ids[c]);
     }
-    size_t distinct = 0;
-    for (size_t k = 0; k < n; k++)
-        if (k == 0 || asked[k] != asked[k - 1])
-            asked[distinct++] = asked[k];
-    if (found != distinct) {
-        for (size_t k = 0; k < distinct; k++) { /* name the first one missing */
-            size_t j = 0;
-            while (j < g->n && g->id[j] != asked[k])
-                j++;
-            if (j == g->n) {
-                uint32_t id = asked[k];
-                free(asked);
-                return rbl_error_set(err, RBL_ENOTFOUND, "no grain with id %u", id);
-            }
-        }
-    }
-    memcpy(sim->removing + sim->n_removing, asked, distinct * sizeof *asked);
-    sim->n_removing += distinct;
-    free(asked);
-    qsort(sim->removing, sim->n_removing, sizeof *sim->removing, rbl_u32_compare);
-    sim->max_disp2 = INFINITY; /* the next step builds anew, without them */
+    free(order);
+    if (rc != RBL_OK)
+        return rc;
+    memcpy(sim->removing + sim->n_removing, ids, n * sizeof *ids);
+    const size_t all = sim->n_removing + n;
+    qsort(sim->removing, all, sizeof *sim->removing, rbl_u32_compare);
+    size_t distinct = 0; /* an id asked for twice goes once */
+    for (size_t k = 0; k < all; k++)
+        if (k == 0 || sim->removing[k] != sim->removing[k - 1])
+            sim->removing[distinct++] = sim->removing[k];
+    sim->n_removing = distinct;
+    if (n)
+        sim->max_disp2 = INFINITY; /* the next step builds anew, without them */
     return RBL_OK;
 }
 
@@ -91,10 +73,10 @@ double *rbl_sim_external_forces(rbl_sim *sim, rbl_error *err)
 void rbl_external_refresh(rbl_sim *sim)
 {
     rbl_grains *g = &sim->g;
-    if (sim->forces_partial) /* the gather adds them as they are */
-        return;
+    /* partial forces: the gather adds them as they are now */
     for (size_t k = 0; k < 3 * g->n; k++) {
-        g->force[k] += g->fext[k] - g->fext_applied[k];
+        if (!sim->forces_partial)
+            g->force[k] += g->fext[k] - g->fext_applied[k];
         g->fext_applied[k] = g->fext[k];
     }
 }
@@ -119,30 +101,16 @@ int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const doubl
         if (!isfinite(pos[c]))
             return rbl_error_set(err, RBL_EINVAL, "grain %u: position %g is not a number",
                                  ids[c / 3], pos[c]);
-    /* each id's index: the grains' ids sorted with their indices */
-    uint64_t *order = malloc((g->n + 1) * sizeof *order);
-    if (!order)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
-    for (size_t k = 0; k < g->n; k++)
-        order[k] = (uint64_t)g->id[k] << 32 | k;
-    qsort(order, g->n, sizeof *order, rbl_u64_compare);
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    uint64_t *order = rbl_grains_id_order(&v);
     size_t *at = malloc((n + 1) * sizeof *at);
-    int rc = at ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
+    int rc = order && at ? RBL_OK
+                         : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
     for (size_t c = 0; rc == RBL_OK && c < n; c++) { /* all found before any is moved */
-        size_t lo = 0, hi = g->n;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if ((uint32_t)(order[mid] >> 32) < ids[c])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        if (lo == g->n || (uint32_t)(order[lo] >> 32) != ids[c]) {
+        if ((at[c] = rbl_grains_index_of(order, g->n, ids[c])) == SIZE_MAX)
             rc = rbl_error_set(err, RBL_ENOTFOUND, "no grain with id %u", ids[c]);
-            break;
-        }
-        at[c] = (size_t)(order[lo] & 0xffffffffu);
-        if (g->body[at[c]] >= 0)
+        else if (g->body[at[c]] >= 0)
             rc = rbl_error_set(err, RBL_EINVAL, "grain %u is a sphere of a clump: clumps "
                                "cannot be moved yet", ids[c]);
     }
@@ -152,8 +120,9 @@ int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const doubl
         for (int a = 0; a < 3; a++) {
             const size_t k = at[c];
             g->pos[3 * k + a] = pos[3 * c + a];
-            g->force[3 * k + a] = g->mass[k] * sim->cfg.gravity[a] +
-                                  (g->with_fext ? g->fext[3 * k + a] : 0.0);
+            g->force[3 * k + a] = g->mass[k] * sim->cfg.gravity[a];
+            if (g->with_fext) /* held as it is now */
+                g->force[3 * k + a] += g->fext_applied[3 * k + a] = g->fext[3 * k + a];
             g->torque[3 * k + a] = 0.0;
         }
     if (rc == RBL_OK && n)

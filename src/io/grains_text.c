@@ -3,6 +3,7 @@
  * name file:line and value) and written as a run's `output.final`, so a settled bed can seed
  * other runs and other programs (bench/). */
 #include "scene_internal.h"
+#include "../dem/dem_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,23 +51,6 @@ int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *p
     }
     rbl_reader_close(&r);
     return rc < 0 ? rc : RBL_OK;
-}
-
-static int by_id(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a >> 32, y = *(const uint64_t *)b >> 32;
-    return (x > y) - (x < y);
-}
-
-uint64_t *rbl_grains_id_order(const rbl_grains_view *v)
-{
-    uint64_t *order = malloc((v->n ? v->n : 1) * sizeof *order);
-    if (!order)
-        return NULL;
-    for (size_t k = 0; k < v->n; k++)
-        order[k] = (uint64_t)v->id[k] << 32 | (uint64_t)k;
-    qsort(order, v->n, sizeof *order, by_id);
-    return order;
 }
 
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err)

@@ -214,9 +214,6 @@ void rbl_thermo_log_free(rbl_thermo_log *log);
 int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
                          rbl_error *err);
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
-/* The grains' indices in id order, each as id << 32 | index (malloc'd; NULL: out of memory):
- * files that list grains the same whatever their order in memory. */
-uint64_t *rbl_grains_id_order(const rbl_grains_view *v);
 /* fdo_final.c — an impulse scene's objects as text (output.final). */
 int rbl_fdo_objects_write_text(const rbl_fdo_sim *sim, const char *path, rbl_error *err);
 

@@ -7,7 +7,6 @@
 #include "core_share.h"
 #include "../dem/dem_internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
