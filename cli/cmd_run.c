@@ -1,5 +1,6 @@
-/* cmd_run.c — `rubble run SCENE`: run a scene file (docs/scenes.md), show progress on a
- * terminal (percent, simulated time, steps/s, ETA; quiet otherwise), and end with the run
+/* cmd_run.c — `rubble run SCENE`: run a scene file (docs/scenes.md), show progress (percent,
+ * simulated time, steps/s, ETA: one line redrawn on a terminal, a line every 30 s otherwise,
+ * so that a batch job's log shows how far it is), and end with the run
  * report: particle-steps per second, time per stage, energy balance, grains lost, largest
  * overlap, where the output went. */
 #include "cli.h"
@@ -14,6 +15,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rubble run SCENE.yaml [--output DIR] [--threads N] [--steps N]\n"
             "                             [--restart CHECKPOINT] [--max-grains N] [--quiet]\n"
+            "                             [--progress-every SECONDS]\n"
             "  --output   folder for grains_*.vtp, grains.pvd and thermo.csv (default: the\n"
             "             scene's output.folder)\n"
             "  --threads  OpenMP threads (default: the scene's run.threads, else all cores)\n"
@@ -22,7 +24,9 @@ static void usage(FILE *out)
             "             the run continues bit for bit as if it had not stopped\n"
             "  --max-grains  refuse a scene that would hold more than N grains (a typo in a\n"
             "             radius), instead of filling the memory\n"
-            "  --quiet    no progress line\n"
+            "  --quiet    no progress\n"
+            "  --progress-every  seconds between progress reports (default: 0.5 on a terminal,\n"
+            "             30 when stderr is a file or pipe, as in a batch job)\n"
             "Scene keys: docs/scenes.md\n");
 }
 
@@ -36,6 +40,23 @@ static void progress(const rbl_run_status *st, void *userdata)
             100.0 * frac, st->time, st->grains, rate, (int)(eta / 60.0), (int)eta % 60);
     if (st->step == st->total_steps)
         fputc('\n', stderr);
+    fflush(stderr);
+}
+
+/* Off a terminal (a batch job's log): a whole line each time, nothing redrawn; a run shorter
+ * than the interval (userdata) says nothing before its report. */
+static void progress_lines(const rbl_run_status *st, void *userdata)
+{
+    if (st->wall_seconds < *(const double *)userdata)
+        return;
+    double frac = st->total_steps ? (double)st->step / (double)st->total_steps : 1.0;
+    double rate = st->steps_per_second;
+    double eta = rate > 0.0 ? (double)(st->total_steps - st->step) / rate : 0.0;
+    fprintf(stderr, "rubble run: step %llu of %llu (%.1f%%), t = %.6g s, %zu particles, "
+            "%.0f steps/s, %.1f s so far, ETA %d:%02d:%02d\n",
+            (unsigned long long)st->step, (unsigned long long)st->total_steps, 100.0 * frac,
+            st->time, st->grains, rate, st->wall_seconds, (int)(eta / 3600.0),
+            (int)(eta / 60.0) % 60, (int)eta % 60);
     fflush(stderr);
 }
 
@@ -86,6 +107,7 @@ int cmd_run(int argc, char **argv)
     const char *scene_path = NULL, *output = NULL, *restart = NULL;
     int quiet = 0;
     size_t threads = 0, steps = 0, max_grains = 0;
+    double progress_every = 0.0;
     for (int i = 1; i < argc; i++) {
         const char *v;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -93,6 +115,11 @@ int cmd_run(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
+        } else if ((v = cli_option_value(argc, argv, &i, "--progress-every"))) {
+            if (cli_parse_double(v, &progress_every) != 0 || !(progress_every > 0.0) ||
+                progress_every > 1e9)
+                return cli_fail("run", EXIT_USAGE,
+                                "--progress-every: not a number of seconds > 0: '%s'", v);
         } else if ((v = cli_option_value(argc, argv, &i, "--output"))) {
             output = v;
         } else if ((v = cli_option_value(argc, argv, &i, "--threads"))) {
@@ -133,8 +160,10 @@ int cmd_run(int argc, char **argv)
     opt.restart = restart;
     int rank;
     rbl_launched_ranks(&rank); /* over several processes (mpirun) rank 0 tells the run */
-    opt.progress = (!quiet && rank == 0 && isatty(STDERR_FILENO)) ? progress : NULL;
-    opt.progress_interval = 0.5;
+    const int terminal = isatty(STDERR_FILENO);
+    opt.progress = quiet || rank != 0 ? NULL : terminal ? progress : progress_lines;
+    opt.progress_interval = progress_every > 0.0 ? progress_every : terminal ? 0.5 : 30.0;
+    opt.userdata = &opt.progress_interval;
     rbl_run_report rep;
     int rc = rbl_scene_run(scene, &opt, &rep, &err);
     if (rc != RBL_OK) {
@@ -242,6 +271,9 @@ int cmd_run(int argc, char **argv)
     if (rep.walls_file[0])
         printf("%s/%s, ", rep.output_dir, rep.walls_file);
     printf("%s/thermo.csv\n", rep.output_dir);
+    if (rep.network_files[0])
+        printf("contact network %s in %s (Tube filter, radius by 'force', draws the force "
+               "chains)\n", rep.network_files, rep.output_dir);
     print_final_and_checkpoints(&rep, scene_path);
     if (rep.frames_elsewhere)
         printf("               %zu earlier frames are not in %s (written before the restart, "

@@ -502,17 +502,20 @@ RBL_API int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, con
  * overlap (m). Wall contacts: the grain's id, the wall (numbered as in rbl_thermo: planes,
  * then meshes, from 0), the point on the wall, the wall's unit normal there (towards the
  * grain), the force on the grain (normal and tangential parts) and the overlap. A grain's
- * contact forces sum to its force less gravity and the external force. Over several
- * processes: this process's grains, with their contacts with ghosts. */
+ * contact forces sum to its force less gravity and the external force. centre is the first
+ * grain's centre (wall contacts: the grain's) and branch the vector from it to the second
+ * grain's centre (its nearest periodic image) or to the point on the wall. Over several
+ * processes: the contacts whose first grain (a wall contact's grain) is this process's own,
+ * so that the processes' lists together hold each contact once. */
 typedef struct rbl_contact_list {
     size_t n;
-    uint32_t *ids;                        /* 2 per contact */
-    double *point, *normal, *fn, *ft;     /* 3 per contact */
+    uint32_t *ids;                                       /* 2 per contact */
+    double *point, *normal, *fn, *ft, *centre, *branch; /* 3 per contact */
     double *overlap;
     size_t n_wall;
     uint32_t *wall_grain;
     int32_t *wall;
-    double *wall_point, *wall_normal, *wall_fn, *wall_ft; /* 3 per contact */
+    double *wall_point, *wall_normal, *wall_fn, *wall_ft, *wall_centre; /* 3 per contact */
     double *wall_overlap;
 } rbl_contact_list;
 RBL_API int rbl_sim_contacts(const rbl_sim *sim, rbl_contact_list *list, rbl_error *err);
@@ -805,6 +808,8 @@ typedef struct rbl_run_report {
     size_t frames_elsewhere;      /* a restart into another folder: earlier frames it lacks */
     char walls_file[16];          /* the walls for ParaView in output_dir: "walls.pvd" (they
                                      move: a file per frame), "walls.vtp", or "" (no walls) */
+    char network_files[48];       /* the contact network's (output.contacts): "contacts.pvd",
+                                     "contacts_NNNNNN.csv", both (", " between), or "" */
     int threads;
     int threads_fewest;           /* with the default count, fewer while the cores were shared */
     /* over several processes (mpirun, docs/parallel.md): their count (1 otherwise), the most

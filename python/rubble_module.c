@@ -408,6 +408,7 @@ static PyObject *run_summary(RunObject *self, PyObject *unused)
     SET(d, "checkpoints", PyLong_FromSize_t(r.checkpoints));
     SET(d, "last_checkpoint", PyUnicode_DecodeFSDefault(r.last_checkpoint));
     SET(d, "final_file", PyUnicode_DecodeFSDefault(r.final_file));
+    SET(d, "network_files", PyUnicode_DecodeFSDefault(r.network_files));
     SET(d, "impulse", PyBool_FromLong(r.impulse));
     return d;
 }
@@ -677,12 +678,15 @@ static PyObject *run_contacts(RunObject *self, PyObject *unused)
         PUT("fn", copied(l.fn, l.n, 3, NPY_DOUBLE));
         PUT("ft", copied(l.ft, l.n, 3, NPY_DOUBLE));
         PUT("overlap", copied(l.overlap, l.n, 1, NPY_DOUBLE));
+        PUT("centre", copied(l.centre, l.n, 3, NPY_DOUBLE));
+        PUT("branch", copied(l.branch, l.n, 3, NPY_DOUBLE));
         PUT("wall_grain", copied(l.wall_grain, l.n_wall, 1, NPY_UINT32));
         PUT("wall", copied(l.wall, l.n_wall, 1, NPY_INT32));
         PUT("wall_point", copied(l.wall_point, l.n_wall, 3, NPY_DOUBLE));
         PUT("wall_normal", copied(l.wall_normal, l.n_wall, 3, NPY_DOUBLE));
         PUT("wall_fn", copied(l.wall_fn, l.n_wall, 3, NPY_DOUBLE));
         PUT("wall_ft", copied(l.wall_ft, l.n_wall, 3, NPY_DOUBLE));
+        PUT("wall_centre", copied(l.wall_centre, l.n_wall, 3, NPY_DOUBLE));
         PUT("wall_overlap", copied(l.wall_overlap, l.n_wall, 1, NPY_DOUBLE));
 #undef PUT
     }

@@ -58,7 +58,7 @@ walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
 grains:
   - file: packed.txt
 run: {steps: 400, dt: auto, c: 0.05}
-output: {folder: out, every: 0.001}
+output: {folder: out, every: 0.001, contacts: [vtp, csv]}
 YAML
 "$RUBBLE" run packed.yaml --output packed_1 --quiet > packed_1.txt || fail "packed on one process"
 mpi 3 "$RUBBLE" run packed.yaml --output packed_3 --quiet > packed_3.txt || fail "packed on 3"
@@ -67,6 +67,19 @@ touching=$(sed -n 2p packed_1/thermo.csv | cut -d, -f10)
 same_thermo packed_1/thermo.csv packed_3/thermo.csv \
     || { diff packed_1/thermo.csv packed_3/thermo.csv | head -5; fail "packed: thermo.csv differs on 3"; }
 echo "ok: a packed lattice ($touching contacts at the start) on 3 processes: thermo.csv as one process's"
+# the contact network: each process writes the contacts whose first grain is its own; the
+# pieces together are one process's table, row for row, and the .pvtp gathers 3 pieces
+for k in 000000 000002; do
+    [ -s "packed_3/contacts_${k}_2.csv" ] || { ls packed_3; fail "packed: no contact table piece"; }
+    tail -q -n +2 "packed_1/contacts_$k.csv" | sort > net_1.txt
+    tail -q -n +2 packed_3/contacts_${k}_*.csv | sort > net_3.txt
+    [ -s net_1.txt ] && cmp -s net_1.txt net_3.txt \
+        || { diff net_1.txt net_3.txt | head -5; fail "packed: the contacts of frame $k differ on 3"; }
+    [ "$(grep -c '<Piece Source="contacts_' "packed_3/contacts_$k.pvtp")" -eq 3 ] \
+        || fail "packed: contacts_$k.pvtp lacks its pieces"
+done
+grep -q "contacts_000002.pvtp" packed_3/contacts.pvd || fail "packed: contacts.pvd lacks the .pvtp"
+echo "ok: the contact network on 3 processes: the pieces hold one process's $(wc -l < net_1.txt) contacts, each once"
 
 # checkpoints from 3 processes to 2 and 1: the settle example, 600 steps, a checkpoint every
 # 261 steps, the final grains

@@ -18,8 +18,9 @@ import types
 import numpy as np
 
 from . import _rubble
+from . import frames
 
-__all__ = ["Run", "Error"]
+__all__ = ["Run", "Error", "frames"]
 
 
 class Error(Exception):

@@ -36,6 +36,8 @@ static int grow_lists(rbl_contact_list *l, size_t n, size_t n_wall)
     l->normal = malloc((3 * n + 1) * sizeof *l->normal);
     l->fn = malloc((3 * n + 1) * sizeof *l->fn);
     l->ft = malloc((3 * n + 1) * sizeof *l->ft);
+    l->centre = malloc((3 * n + 1) * sizeof *l->centre);
+    l->branch = malloc((3 * n + 1) * sizeof *l->branch);
     l->overlap = malloc((n + 1) * sizeof *l->overlap);
     l->wall_grain = malloc((n_wall + 1) * sizeof *l->wall_grain);
     l->wall = malloc((n_wall + 1) * sizeof *l->wall);
@@ -43,10 +45,22 @@ static int grow_lists(rbl_contact_list *l, size_t n, size_t n_wall)
     l->wall_normal = malloc((3 * n_wall + 1) * sizeof *l->wall_normal);
     l->wall_fn = malloc((3 * n_wall + 1) * sizeof *l->wall_fn);
     l->wall_ft = malloc((3 * n_wall + 1) * sizeof *l->wall_ft);
+    l->wall_centre = malloc((3 * n_wall + 1) * sizeof *l->wall_centre);
     l->wall_overlap = malloc((n_wall + 1) * sizeof *l->wall_overlap);
-    return l->ids && l->point && l->normal && l->fn && l->ft && l->overlap && l->wall_grain &&
-           l->wall && l->wall_point && l->wall_normal && l->wall_fn && l->wall_ft &&
-           l->wall_overlap;
+    return l->ids && l->point && l->normal && l->fn && l->ft && l->centre && l->branch &&
+           l->overlap && l->wall_grain && l->wall && l->wall_point && l->wall_normal &&
+           l->wall_fn && l->wall_ft && l->wall_centre && l->wall_overlap;
+}
+
+/* Whether touching pair q is listed here: over several processes, where its first grain (the
+ * smaller id) is this process's own, not a ghost (index g.n and beyond). */
+static int listed(const rbl_sim *sim, size_t q)
+{
+    const rbl_pair_list *p = &sim->pairs;
+    if (!p->touch[q])
+        return 0;
+    const uint32_t i = p->i[q], j = p->j[q];
+    return (sim->g.id[i] < sim->g.id[j] ? i : j) < sim->g.n;
 }
 
 /* Grain pair q: its entry k of the list. */
@@ -81,6 +95,8 @@ static void pair_entry(const rbl_sim *sim, size_t q, rbl_contact_list *l, size_t
         /* the second's image along n from the first: the point lies between them */
         l->point[3 * k + a] = x1[a] + l1 * n[a];
         l->normal[3 * k + a] = n[a];
+        l->centre[3 * k + a] = x1[a];
+        l->branch[3 * k + a] = swap ? d[a] : -d[a];
     }
     split(fi, n, l->fn + 3 * k, l->ft + 3 * k);
     l->overlap[k] = ri + rj - dist;
@@ -105,8 +121,10 @@ static void wall_entry(const rbl_sim *sim, size_t q, rbl_contact_list *l, size_t
     }
     l->wall_grain[k] = g->id[i];
     l->wall[k] = (int32_t)rbl_wall_number(code, sim->n_walls);
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 3; a++) {
         l->wall_point[3 * k + a] = x[a] - dist * n[a], l->wall_normal[3 * k + a] = n[a];
+        l->wall_centre[3 * k + a] = x[a];
+    }
     split(w->out + RBL_WALL_OUT * q, n, l->wall_fn + 3 * k, l->wall_ft + 3 * k);
     l->wall_overlap[k] = g->radius[i] - dist;
 }
@@ -130,15 +148,15 @@ int rbl_sim_contacts(const rbl_sim *sim, rbl_contact_list *l, rbl_error *err)
     const rbl_wall_list *w = &sim->wpairs;
     size_t n = 0, n_wall = 0;
     for (size_t q = 0; q < p->n; q++)
-        n += p->touch[q];
+        n += listed(sim, q);
     for (size_t q = 0; q < w->n; q++)
-        n_wall += w->touch[q];
+        n_wall += w->touch[q] && w->grain[q] < sim->g.n;
     keyed *order = malloc((n > n_wall ? n : n_wall) * sizeof *order + 1);
     if (!order || !grow_lists(l, n, n_wall))
         goto oom;
     size_t k = 0;
     for (size_t q = 0; q < p->n; q++)
-        if (p->touch[q])
+        if (listed(sim, q))
             pair_entry(sim, q, l, k++);
     for (size_t c = 0; c < n; c++)
         order[c] = (keyed){(uint64_t)l->ids[2 * c] << 32 | l->ids[2 * c + 1], c};
@@ -148,11 +166,13 @@ int rbl_sim_contacts(const rbl_sim *sim, rbl_contact_list *l, rbl_error *err)
     PERMUTE(l->normal, 3, n, order, double);
     PERMUTE(l->fn, 3, n, order, double);
     PERMUTE(l->ft, 3, n, order, double);
+    PERMUTE(l->centre, 3, n, order, double);
+    PERMUTE(l->branch, 3, n, order, double);
     PERMUTE(l->overlap, 1, n, order, double);
     l->n = n;
     k = 0;
     for (size_t q = 0; q < w->n; q++)
-        if (w->touch[q]) {
+        if (w->touch[q] && w->grain[q] < sim->g.n) {
             wall_entry(sim, q, l, k);
             /* id, wall, then a mesh contact's slot (a grain may touch a mesh in several) */
             const uint32_t slot = rbl_wall_is_mesh(w->wall[q]) ? rbl_wall_slot(w->wall[q]) : 0;
@@ -168,6 +188,7 @@ int rbl_sim_contacts(const rbl_sim *sim, rbl_contact_list *l, rbl_error *err)
     PERMUTE(l->wall_normal, 3, n_wall, order, double);
     PERMUTE(l->wall_fn, 3, n_wall, order, double);
     PERMUTE(l->wall_ft, 3, n_wall, order, double);
+    PERMUTE(l->wall_centre, 3, n_wall, order, double);
     PERMUTE(l->wall_overlap, 1, n_wall, order, double);
     l->n_wall = n_wall;
     free(order);
@@ -181,7 +202,8 @@ oom:
 void rbl_contact_list_free(rbl_contact_list *l)
 {
     free(l->ids), free(l->point), free(l->normal), free(l->fn), free(l->ft), free(l->overlap);
+    free(l->centre), free(l->branch);
     free(l->wall_grain), free(l->wall), free(l->wall_point), free(l->wall_normal);
-    free(l->wall_fn), free(l->wall_ft), free(l->wall_overlap);
+    free(l->wall_fn), free(l->wall_ft), free(l->wall_centre), free(l->wall_overlap);
     memset(l, 0, sizeof *l);
 }

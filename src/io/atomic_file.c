@@ -184,9 +184,9 @@ int rbl_same_file(const char *a, const char *b)
 int rbl_run_output_name(const char *name)
 {
     static const char *const whole[] = {"grains.pvd", "thermo.csv", "walls.vtp", "walls.pvd",
-                                        "objects.pvd", "surfaces.pvd", NULL};
+                                        "objects.pvd", "surfaces.pvd", "contacts.pvd", NULL};
     static const char *const series[] = {"grains_", "walls_", "shells_", "objects_",
-                                         "surfaces_", "checkpoint_", NULL};
+                                         "surfaces_", "checkpoint_", "contacts_", NULL};
     for (int k = 0; whole[k]; k++)
         if (strcmp(name, whole[k]) == 0)
             return 1;

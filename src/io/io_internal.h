@@ -83,8 +83,9 @@ size_t rbl_remove_stale_temps(const char *dir);
 int rbl_same_file(const char *a, const char *b);
 
 /* vtk.c — a VTK XML PolyData file: points, per-point arrays, and either one vertex per point
- * (cells = NULL) or polygons: of cell_size corners each, or, with cell_ends, cell k's corners
- * are cells[cell_ends[k - 1] .. cell_ends[k]) (cell_ends[-1] read as 0). */
+ * (cells = NULL) or polygons (lines: polylines): of cell_size corners each, or, with
+ * cell_ends, cell k's corners are cells[cell_ends[k - 1] .. cell_ends[k]) (cell_ends[-1] read
+ * as 0); cell_arrays hold one entry per cell (per point for vertices). */
 typedef struct rbl_vtp_array {
     const char *type, *name; /* VTK type ("Float64", "UInt32"), array name */
     int components;
@@ -101,9 +102,22 @@ typedef struct rbl_vtp_polydata {
     size_t n_cells;
     int cell_size;
     const uint32_t *cell_ends; /* NULL: every cell has cell_size corners */
+    int lines;                 /* the cells are Lines, not Polys */
+    const rbl_vtp_array *cell_arrays;
+    int n_cell_arrays;
 } rbl_vtp_polydata;
 
 int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err);
+/* The arrays of a kind of frame (its point and cell arrays), with or without their data. */
+#define RBL_VTP_MAX_ARRAYS 16
+typedef struct rbl_vtp_layout {
+    rbl_vtp_array point[RBL_VTP_MAX_ARRAYS], cell[RBL_VTP_MAX_ARRAYS];
+    int n_point, n_cell;
+} rbl_vtp_layout;
+/* A frame over several processes: the .pvtp that gathers their pieces (.vtp files of the
+ * layout's arrays, names relative to the .pvtp's folder; the layout's data is not read). */
+int rbl_pvtp_write(const char *path, const rbl_vtp_layout *layout, char *const *pieces, int n,
+                   rbl_error *err);
 
 /* checkpoint.c — a checkpoint file: magic, format version, byte-order mark, payload size, the
  * payload and its FNV-1a checksum, written atomically; reading checks each (the magic names

@@ -15,8 +15,9 @@
  * and how closely its health is checked. */
 static const char *const may_change[] = {"run.time", "run.steps", "run.threads",
                                          "output.folder", "output.every", "output.thermo_every",
-                                         "output.checkpoint_every", "output.final", "health",
-                                         NULL};
+                                         "output.checkpoint_every", "output.checkpoint_keep",
+                                         "output.final", "output.fields", "output.contacts",
+                                         "health", NULL};
 
 typedef struct lines {
     char **v;

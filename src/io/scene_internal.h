@@ -113,6 +113,8 @@ struct rbl_scene {
     double checkpoint_every;  /* s; 0 = none */
     size_t checkpoint_keep;   /* the last K checkpoints of a run are kept; 0 = all */
     char *final_grains;       /* file name in the output folder, or NULL */
+    unsigned frame_fields;    /* output.fields: 1 << RBL_FIELD_* (grain_frame.c) */
+    int network;              /* output.contacts: RBL_NETWORK_VTP | RBL_NETWORK_CSV, or 0 */
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
     rbl_mark at_output;       /* output.folder, else the scene's start */
     rbl_mark at_length;       /* run.time or run.steps */
@@ -170,12 +172,31 @@ int rbl_scene_check_limits(const rbl_scene *s, rbl_error *err);
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
 
-/* vtk.c — ParaView output: one .vtp frame of the grains, and the .pvd series listing them
- * (files[k] NULL: frame k is left out). */
-int rbl_vtp_write(const char *path, const rbl_sim *sim, rbl_error *err);
-/* A frame over several processes: the .pvtp that gathers their pieces (each a .vtp of
- * rbl_vtp_write, names relative to the .pvtp's folder). */
-int rbl_pvtp_write(const char *path, char *const *pieces, int n, rbl_error *err);
+/* grain_frame.c — one .vtp frame of the grains with the chosen fields (output.fields: bits
+ * 1 << RBL_FIELD_*), in id order; its arrays for a .pvtp (no data). */
+enum {
+    RBL_FIELD_RADIUS, RBL_FIELD_VELOCITY, RBL_FIELD_ANGULAR_VELOCITY, RBL_FIELD_ID,
+    RBL_FIELD_CONTACT_FORCE, RBL_FIELD_CONTACTS, RBL_FIELD_CLUMP, RBL_FIELD_STRESS,
+    RBL_FIELD_MASS, RBL_FIELD_MATERIAL, RBL_FIELD_CONTACT_TORQUE, RBL_FIELD_KINETIC_ENERGY,
+    RBL_GRAIN_FIELD_COUNT
+};
+#define RBL_GRAIN_FIELDS_DEFAULT 0xffu /* radius .. stress */
+unsigned rbl_grain_field_bit(const char *name); /* 0: no field of that name */
+const char *rbl_grain_field_names(void);        /* all, for messages */
+void rbl_grain_frame_layout(unsigned fields, rbl_vtp_layout *layout);
+int rbl_grain_frame_write(const char *path, const rbl_sim *sim, unsigned fields, rbl_error *err);
+
+/* contact_frame.c — the contact network of a frame (output.contacts): contacts_NNNNNN.vtp, a
+ * line per contact between the centres (a wall contact: to its point on the wall) with the
+ * contact's ids, point, normal, forces and overlap, and contacts_NNNNNN.csv, the same as a
+ * table; in id order (rbl_sim_contacts). */
+#define RBL_NETWORK_VTP 1
+#define RBL_NETWORK_CSV 2
+void rbl_contact_frame_layout(rbl_vtp_layout *layout);
+int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err);
+int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err);
+
+/* vtk.c — the .pvd series listing a run's frames (files[k] NULL: frame k is left out). */
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
                   rbl_error *err);
 /* Which frames PREFIX_000000.vtp (or .pvtp, over several processes' pieces) .. of a series the

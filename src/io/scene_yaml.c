@@ -759,114 +759,6 @@ static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
-/* layers: {axis, count, min, max}: slabs across an axis, as columns of thermo.csv */
-static int parse_layers(rbl_yaml_ctx *c, yaml_node_t *n)
-{
-    static const char *const keys[] = {"axis", "count", "min", "max", NULL};
-    rbl_layer_options *lo = &c->s->layers;
-    double count = 0.0;
-    int rc;
-    if ((rc = rbl_yaml_keys_known(c, n, "layers", keys)) ||
-        (rc = rbl_yaml_req_number(c, n, "count", &count, 1.0, 0, "layers")) ||
-        (rc = rbl_yaml_opt_number(c, n, "count", &count, 1.0, 0, 1000.0)) ||
-        (rc = rbl_yaml_req_number(c, n, "min", &lo->lo, -INFINITY, 0, "layers")) ||
-        (rc = rbl_yaml_req_number(c, n, "max", &lo->hi, -INFINITY, 0, "layers")))
-        return rc;
-    if (count != floor(count))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "count"), RBL_ERANGE,
-                             "'count' must be a whole number: '%s'",
-                             rbl_yaml_scalar(rbl_yaml_get(c, n, "count")));
-    if (!(lo->hi > lo->lo))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
-                             "layers: 'max' must exceed 'min': '%s'",
-                             rbl_yaml_scalar(rbl_yaml_get(c, n, "max")));
-    yaml_node_t *a = rbl_yaml_get(c, n, "axis");
-    const char *v = a ? rbl_yaml_scalar(a) : "z";
-    if (!v || strlen(v) != 1 || v[0] < 'x' || v[0] > 'z')
-        return rbl_yaml_fail(c, a, RBL_EPARSE, "layers: 'axis' must be x, y or z: '%s'",
-                             v ? v : "?");
-    lo->axis = v[0] - 'x';
-    lo->count = (size_t)count;
-    return RBL_OK;
-}
-
-static int parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
-{
-    static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
-                                       "checkpoint_keep",
-                                       "final", "shells", "layers", NULL};
-    rbl_scene *s = c->s;
-    int rc = rbl_yaml_keys_known(c, n, "output", keys);
-    if (rc != RBL_OK)
-        return rc;
-    const char *folder = rbl_yaml_scalar(rbl_yaml_get(c, n, "folder"));
-    if (rbl_yaml_get(c, n, "folder") && (!folder || !*folder))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "folder"), RBL_EPARSE,
-                             "'folder' must be a path");
-    if (folder) {
-        s->at_output = rbl_yaml_mark(rbl_yaml_get(c, n, "folder"));
-        free(s->output_dir);
-        s->output_dir = strdup(folder);
-        if (!s->output_dir)
-            return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
-    }
-    const char *final = rbl_yaml_scalar(rbl_yaml_get(c, n, "final"));
-    if (rbl_yaml_get(c, n, "final") && (!final || !*final || strchr(final, '/') ||
-                                        !strcmp(final, ".") || !strcmp(final, "..")))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "final"), RBL_EPARSE,
-                    "'final' must be a file name (written in the output folder)");
-    if (final && rbl_run_output_name(final))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "final"), RBL_EPARSE,
-                             "'final' would overwrite the run's own '%s': choose another name "
-                             "(e.g. final.txt)", final);
-    if (final && !(s->final_grains = strdup(final)))
-        return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
-if ((rc = rbl_yaml_opt_number(c, n, "every", &s->frame_every, 0.0, 1, INFINITY)) ||
-        (rc = rbl_yaml_opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)) ||
-        (rc =
-             rbl_yaml_opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
-        return rc;
-    yaml_node_t *keep = rbl_yaml_get(c, n, "checkpoint_keep");
-    if (keep) {
-        double k = 0.0;
-        if ((rc = rbl_yaml_number(c, keep, "checkpoint_keep", &k)) != RBL_OK)
-            return rc;
-        if (!(k >= 1.0 && k <= 1e6 && k == floor(k)))
-            return rbl_yaml_fail(c, keep, RBL_ERANGE,
-                                 "'checkpoint_keep' must be a whole number from 1 to 1000000: "
-                                 "'%s'", rbl_yaml_scalar(keep));
-        if (!rbl_yaml_get(c, n, "checkpoint_every"))
-            return rbl_yaml_fail(c, keep, RBL_EPARSE,
-                                 "'checkpoint_keep' needs 'checkpoint_every'");
-        s->checkpoint_keep = (size_t)k;
-    }
-    s->at_frame_every =
-        rbl_yaml_mark(rbl_yaml_get(c, n, "every") ? rbl_yaml_get(c, n, "every") : n);
-    s->at_thermo_every =
-        rbl_yaml_mark(rbl_yaml_get(c, n, "thermo_every") ? rbl_yaml_get(c, n, "thermo_every") : n);
-    s->at_checkpoint_every = rbl_yaml_mark(
-        rbl_yaml_get(c, n, "checkpoint_every") ? rbl_yaml_get(c, n, "checkpoint_every") : n);
-    yaml_node_t *sh = rbl_yaml_get(c, n, "shells");
-    if (sh) { /* shells: {count, radius, band}: radial profiles with each frame */
-        static const char *const shell_keys[] = {"count", "radius", "band", NULL};
-        double count = 0.0;
-        if ((rc = rbl_yaml_keys_known(c, sh, "shells", shell_keys)) ||
-            (rc = rbl_yaml_req_number(c, sh, "count", &count, 1.0, 0, "shells")) ||
-            (rc = rbl_yaml_opt_number(c, sh, "count", &count, 1.0, 0, 10000.0)) ||
-            (rc = rbl_yaml_req_number(c, sh, "radius", &s->shells_radius, 0.0, 1, "shells")) ||
-            (rc = rbl_yaml_opt_number(c, sh, "band", &s->shells_band, 0.0, 1, INFINITY)))
-            return rc;
-        if (count != floor(count))
-            return rbl_yaml_fail(c, rbl_yaml_get(c, sh, "count"), RBL_ERANGE,
-                                 "'count' must be a whole number: "
-                                 "'%s'",
-                                 rbl_yaml_scalar(rbl_yaml_get(c, sh, "count")));
-        s->shells = (size_t)count;
-    }
-    yaml_node_t *ly = rbl_yaml_get(c, n, "layers");
-    return ly ? parse_layers(c, ly) : RBL_OK;
-}
-
 /* An impulse scene: objects with impulse dynamics (seed 003) instead of grains; gravity, plane
  * walls, run and output as in any scene. What only grains have is refused by name. */
 static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
@@ -899,7 +791,7 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     yaml_node_t *out = rbl_yaml_get(c, root, "output"), *run = rbl_yaml_get(c, root, "run");
     if ((g && (rc = rbl_yaml_vector3(c, g, "gravity", s->cfg.gravity)) != RBL_OK) ||
         (walls && (rc = parse_walls(c, walls, 1)) != RBL_OK) ||
-        (rc = parse_run(c, run)) != RBL_OK || (out && (rc = parse_output(c, out)) != RBL_OK))
+        (rc = parse_run(c, run)) != RBL_OK || (out && (rc = rbl_scene_parse_output(c, out)) != RBL_OK))
         return rc;
     if (s->dt_auto)
         return rbl_yaml_fail(c, rbl_yaml_get(c, run, "dt") ? rbl_yaml_get(c, run, "dt") : run,
@@ -907,7 +799,8 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
                              "is no contact time to take it from)");
     static const char *const run_grains_only[] = {"c", "integrator", "skin", "cell_factor",
                                                   "sort_every", NULL};
-    static const char *const output_grains_only[] = {"shells", "layers", NULL};
+    static const char *const output_grains_only[] = {"shells", "layers", "fields", "contacts",
+                                                     NULL};
     for (int i = 0; run_grains_only[i]; i++)
         if (rbl_yaml_get(c, run, run_grains_only[i]))
             return rbl_yaml_fail(c, rbl_yaml_get(c, run, run_grains_only[i]), RBL_EPARSE,
@@ -962,7 +855,7 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
         (rc = parse_run(c, rbl_yaml_get(c, root, "run"))) != RBL_OK)
         return rc;
     if (rbl_yaml_get(c, root, "output") &&
-        (rc = parse_output(c, rbl_yaml_get(c, root, "output"))) != RBL_OK)
+        (rc = rbl_scene_parse_output(c, rbl_yaml_get(c, root, "output"))) != RBL_OK)
         return rc;
     if (rbl_yaml_get(c, root, "select") &&
         (rc = parse_select(c, rbl_yaml_get(c, root, "select"))) != RBL_OK)
@@ -1049,6 +942,7 @@ static int load_from(FILE *f, const char *path, rbl_scene **out, rbl_error *err)
     s->output_dir = strdup("output");
     s->dt_c = 0.02;
     s->frame_every = 0.0;
+    s->frame_fields = RBL_GRAIN_FIELDS_DEFAULT;
     yaml_parser_t parser;
     yaml_document_t doc;
     int rc = RBL_OK, have_doc = 0;

@@ -46,6 +46,9 @@ int rbl_yaml_opt_flag(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, int *o
 int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *normal,
                            rbl_scene_motion *out);
 
+/* scene_output.c: the 'output' section. */
+int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n);
+
 /* scene_objects.c: the sections of an impulse scene, 'impulse' (the engine's parameters) and
  * 'objects' (the sources). */
 int rbl_scene_parse_impulse(rbl_yaml_ctx *c, yaml_node_t *impulse, yaml_node_t *objects);

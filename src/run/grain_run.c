@@ -69,23 +69,17 @@ static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_
     return rbl_run_ranks_agree(o->ranks, rc, err);
 }
 
-/* Moving walls: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd listing the frames the
- * folder holds. */
-static int write_walls_frame(const outputs *o, const rbl_sim *sim, rbl_error *err)
+/* PREFIX.pvd listing the frames of the PREFIX_NNNNNN series the folder holds. */
+static int write_series(const outputs *o, const char *prefix, rbl_error *err)
 {
     char name[64];
-    snprintf(name, sizeof name, "walls_%06zu.vtp", o->n_frames - 1);
-    char *path = rbl_path_join(o->dir, name);
-    int rc = path ? rbl_walls_vtp_write(sim, path, err)
-                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    free(path);
+    snprintf(name, sizeof name, "%s.pvd", prefix);
     char **files = calloc(o->n_frames, sizeof *files);
-    char *pvd = rbl_path_join(o->dir, "walls.pvd");
+    char *pvd = rbl_path_join(o->dir, name);
     size_t missing = 0;
-    if (rc == RBL_OK && (!files || !pvd))
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = files && pvd ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     if (rc == RBL_OK)
-        rc = rbl_series_present(o->dir, "walls", o->n_frames, files, &missing, err);
+        rc = rbl_series_present(o->dir, prefix, o->n_frames, files, &missing, err);
     if (rc == RBL_OK)
         rc = rbl_pvd_write(pvd, o->times, files, o->n_frames, err);
     for (size_t k = 0; files && k < o->n_frames; k++)
@@ -94,7 +88,59 @@ static int write_walls_frame(const outputs *o, const rbl_sim *sim, rbl_error *er
     return rc;
 }
 
-static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
+/* Moving walls: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd. */
+static int write_walls_frame(const outputs *o, const rbl_sim *sim, rbl_error *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "walls_%06zu.vtp", o->n_frames - 1);
+    char *path = rbl_path_join(o->dir, name);
+    int rc = path ? rbl_walls_vtp_write(sim, path, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    return rc == RBL_OK ? write_series(o, "walls", err) : rc;
+}
+
+static int grains_piece(const char *path, const rbl_sim *sim, const void *fields, rbl_error *err)
+{
+    return rbl_grain_frame_write(path, sim, *(const unsigned *)fields, err);
+}
+
+static int contacts_piece(const char *path, const rbl_sim *sim, const void *unused,
+                          rbl_error *err)
+{
+    (void)unused;
+    return rbl_contact_frame_write(path, sim, err);
+}
+
+static int contacts_table(const char *path, const rbl_sim *sim, const void *unused,
+                          rbl_error *err)
+{
+    (void)unused;
+    return rbl_contact_table_write(path, sim, err);
+}
+
+/* The contact network of frame n_frames - 1 (output.contacts): the .vtp frame and its series,
+ * the table, or both. */
+static int write_network(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    int rc = RBL_OK;
+    if (s->network & RBL_NETWORK_VTP) {
+        rbl_vtp_layout layout;
+        rbl_contact_frame_layout(&layout);
+        const rbl_frame_writer w = {"contacts", "vtp", contacts_piece, NULL, &layout};
+        rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
+        if (rc == RBL_OK && o->ranks->rank == 0)
+            rc = write_series(o, "contacts", err);
+        rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    }
+    if (rc == RBL_OK && s->network & RBL_NETWORK_CSV) {
+        const rbl_frame_writer w = {"contacts", "csv", contacts_table, NULL, NULL};
+        rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
+    }
+    return rc;
+}
+
+static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *err)
 {
     if (o->n_frames == o->cap) {
         size_t cap = o->cap ? 2 * o->cap : 64;
@@ -108,11 +154,16 @@ static int write_frame(outputs *o, rbl_sim *sim, rbl_error *err)
         o->cap = cap;
     }
     char *rel = NULL;
-    int rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames, sim, &rel, err);
+    rbl_vtp_layout layout;
+    rbl_grain_frame_layout(s->frame_fields, &layout);
+    const rbl_frame_writer w = {"grains", "vtp", grains_piece, &s->frame_fields, &layout};
+    int rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames, sim, &w, &rel, err);
     if (rc != RBL_OK)
         return rc;
     o->times[o->n_frames] = sim->time;
     o->files[o->n_frames++] = rel;
+    if ((rc = write_network(s, o, sim, err)) != RBL_OK)
+        return rc;
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
         rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
         if (rc == RBL_OK && rbl_walls_drawn_per_frame(sim))
@@ -439,7 +490,7 @@ static int grain_thermo_file(rbl_run *r, rbl_error *err)
 
 static int grain_frame(rbl_run *r, rbl_error *err)
 {
-    int rc = write_frame(state(r), state(r)->sim, err);
+    int rc = write_frame(r->scene, state(r), state(r)->sim, err);
     return rc == RBL_OK ? write_shells(r->scene, state(r), state(r)->sim, err) : rc;
 }
 
@@ -487,6 +538,10 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
              rbl_walls_drawn_per_frame(sim)       ? "walls.pvd"
              : sim->n_walls + sim->n_meshes > 0 ? "walls.vtp"
                                                 : "");
+    snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",
+             s->network & RBL_NETWORK_VTP ? "contacts.pvd" : "",
+             s->network == (RBL_NETWORK_VTP | RBL_NETWORK_CSV) ? ", " : "",
+             s->network & RBL_NETWORK_CSV ? "contacts_NNNNNN.csv" : "");
     rep->frames_elsewhere = o->elsewhere;
     rep->threads = o->share.most; /* as started; rbl_core_share may have gone below */
     rep->threads_fewest = o->share.fewest;

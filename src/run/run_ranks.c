@@ -93,40 +93,41 @@ size_t rbl_run_ranks_grains(rbl_run_ranks *r, const rbl_sim *sim)
 }
 
 int rbl_run_ranks_frame(rbl_run_ranks *r, const char *dir, size_t frame, rbl_sim *sim,
-                        char **name, rbl_error *err)
+                        const rbl_frame_writer *w, char **name, rbl_error *err)
 {
-    char file[64];
-    *name = NULL;
-    if (!r->comm) {
-        snprintf(file, sizeof file, "grains_%06zu.vtp", frame);
-    } else {
-        snprintf(file, sizeof file, "grains_%06zu_%d.vtp", frame, r->rank);
-    }
+    char file[96];
+    if (name)
+        *name = NULL;
+    if (!r->comm)
+        snprintf(file, sizeof file, "%s_%06zu.%s", w->prefix, frame, w->ext);
+    else
+        snprintf(file, sizeof file, "%s_%06zu_%d.%s", w->prefix, frame, r->rank, w->ext);
     char *path = rbl_path_join(dir, file);
-    int rc = path ? rbl_vtp_write(path, sim, err) : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = path ? w->write(path, sim, w->ctx, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     rc = rbl_run_ranks_agree(r, rc, err);
-    if (rc == RBL_OK && r->comm) { /* rank 0: the .pvtp over the pieces */
-        snprintf(file, sizeof file, "grains_%06zu.pvtp", frame);
+    if (rc == RBL_OK && r->comm && w->layout) { /* rank 0: the .pvtp over the pieces */
+        snprintf(file, sizeof file, "%s_%06zu.pvtp", w->prefix, frame);
         if (r->rank == 0) {
             char **pieces = calloc((size_t)r->size, sizeof *pieces);
             char *pvtp = rbl_path_join(dir, file);
             rc = pieces && pvtp ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
             for (int q = 0; rc == RBL_OK && q < r->size; q++) {
-                char piece[64];
-                snprintf(piece, sizeof piece, "grains_%06zu_%d.vtp", frame, q);
+                char piece[96];
+                snprintf(piece, sizeof piece, "%s_%06zu_%d.%s", w->prefix, frame, q, w->ext);
                 if (!(pieces[q] = strdup(piece)))
                     rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
             }
             if (rc == RBL_OK)
-                rc = rbl_pvtp_write(pvtp, pieces, r->size, err);
+                rc = rbl_pvtp_write(pvtp, w->layout, pieces, r->size, err);
             for (int q = 0; pieces && q < r->size; q++)
                 free(pieces[q]);
             free(pieces), free(pvtp);
         }
         rc = rbl_run_ranks_agree(r, rc, err);
     }
-    if (rc == RBL_OK && !(*name = strdup(file)))
+    if (rc == RBL_OK && name && !(*name = strdup(file)))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
     return rc;
 }

@@ -35,10 +35,19 @@ void rbl_run_ranks_thermo(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t);
 int rbl_run_ranks_step(rbl_run_ranks *r, rbl_sim *sim, uint64_t steps, rbl_error *err);
 /* All the grains, over the ranks. */
 size_t rbl_run_ranks_grains(rbl_run_ranks *r, const rbl_sim *sim);
-/* Frame `frame`: grains_NNNNNN.vtp, or each rank's piece grains_NNNNNN_R.vtp and rank 0's
- * grains_NNNNNN.pvtp over them; *name (malloc'd) is what the series lists. */
+/* A kind of frame file: PREFIX_NNNNNN.EXT written by write(path, sim, ctx); over several
+ * ranks each rank's piece PREFIX_NNNNNN_R.EXT and, with a layout (a .vtp), rank 0's
+ * PREFIX_NNNNNN.pvtp over them (a table's pieces are read together as they are). */
+typedef struct rbl_frame_writer {
+    const char *prefix, *ext;
+    int (*write)(const char *path, const rbl_sim *sim, const void *ctx, rbl_error *err);
+    const void *ctx;
+    const rbl_vtp_layout *layout;
+} rbl_frame_writer;
+/* Frame `frame` of that kind; *name (malloc'd, when name is not NULL) is what a series lists:
+ * the one file, or the .pvtp. */
 int rbl_run_ranks_frame(rbl_run_ranks *r, const char *dir, size_t frame, rbl_sim *sim,
-                        char **name, rbl_error *err);
+                        const rbl_frame_writer *w, char **name, rbl_error *err);
 /* The report's figures of the ranks (ranks, time in exchanges, imbalance, traffic). */
 void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_run_report *rep);
 /* The report's peak overlap over the run (of every rank: the deepest, ties to the lower ids). */

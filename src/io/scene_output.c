@@ -1,0 +1,199 @@
+/* scene_output.c — a scene's `output` section (docs/scenes.md): the folder, the intervals of
+ * frames, thermo rows and checkpoints, the end state's file, the shells and layers, the
+ * grains' fields in each frame and the contact network. */
+#include "yaml_read.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A name or a list of names (a scalar is a list of one), each passed to take(); an empty list
+ * is refused. */
+static int names(rbl_yaml_ctx *c, yaml_node_t *n, const char *key,
+                 int (*take)(rbl_yaml_ctx *c, yaml_node_t *name, void *out), void *out)
+{
+    if (n->type == YAML_SCALAR_NODE)
+        return take(c, n, out);
+    if (n->type != YAML_SEQUENCE_NODE || n->data.sequence.items.start == n->data.sequence.items.top)
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' must be a name or a list of names", key);
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+         it++) {
+        yaml_node_t *item = rbl_yaml_node(c, *it);
+        int rc = item && item->type == YAML_SCALAR_NODE
+                     ? take(c, item, out)
+                     : rbl_yaml_fail(c, item ? item : n, RBL_EPARSE,
+                                     "'%s' must be a list of names", key);
+        if (rc != RBL_OK)
+            return rc;
+    }
+    return RBL_OK;
+}
+
+static int take_field(rbl_yaml_ctx *c, yaml_node_t *name, void *out)
+{
+    unsigned *fields = out, bit = rbl_grain_field_bit(rbl_yaml_scalar(name));
+    if (!bit)
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "no grain field of this name: '%s' (fields: %s)",
+                             rbl_yaml_scalar(name), rbl_grain_field_names());
+    if (*fields & bit)
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "'%s' is listed twice",
+                             rbl_yaml_scalar(name));
+    *fields |= bit;
+    return RBL_OK;
+}
+
+/* fields: the grains' arrays in each frame (their position is always there). */
+static int parse_fields(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    unsigned fields = 0;
+    int rc = names(c, n, "fields", take_field, &fields);
+    if (rc == RBL_OK)
+        c->s->frame_fields = fields;
+    return rc;
+}
+
+static int take_format(rbl_yaml_ctx *c, yaml_node_t *name, void *out)
+{
+    int *network = out;
+    const char *v = rbl_yaml_scalar(name);
+    const int bit = strcmp(v, "vtp") == 0 ? RBL_NETWORK_VTP
+                    : strcmp(v, "csv") == 0 ? RBL_NETWORK_CSV
+                                            : 0;
+    if (!bit)
+        return rbl_yaml_fail(c, name, RBL_EPARSE,
+                             "'contacts' takes vtp, csv, [vtp, csv] or false: '%s'", v);
+    *network |= bit;
+    return RBL_OK;
+}
+
+/* contacts: the contact network with each frame, as vtp (ParaView), csv (a table) or both;
+ * true is vtp, false none. */
+static int parse_contacts(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    const char *v = rbl_yaml_scalar(n);
+    if (v && (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)) {
+        c->s->network = strcmp(v, "true") == 0 ? RBL_NETWORK_VTP : 0;
+        return RBL_OK;
+    }
+    int network = 0;
+    int rc = names(c, n, "contacts", take_format, &network);
+    if (rc == RBL_OK)
+        c->s->network = network;
+    return rc;
+}
+
+/* layers: {axis, count, min, max}: slabs across an axis, as columns of thermo.csv */
+static int parse_layers(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"axis", "count", "min", "max", NULL};
+    rbl_layer_options *lo = &c->s->layers;
+    double count = 0.0;
+    int rc;
+    if ((rc = rbl_yaml_keys_known(c, n, "layers", keys)) ||
+        (rc = rbl_yaml_req_number(c, n, "count", &count, 1.0, 0, "layers")) ||
+        (rc = rbl_yaml_opt_number(c, n, "count", &count, 1.0, 0, 1000.0)) ||
+        (rc = rbl_yaml_req_number(c, n, "min", &lo->lo, -INFINITY, 0, "layers")) ||
+        (rc = rbl_yaml_req_number(c, n, "max", &lo->hi, -INFINITY, 0, "layers")))
+        return rc;
+    if (count != floor(count))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "count"), RBL_ERANGE,
+                             "'count' must be a whole number: '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "count")));
+    if (!(lo->hi > lo->lo))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
+                             "layers: 'max' must exceed 'min': '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "max")));
+    yaml_node_t *a = rbl_yaml_get(c, n, "axis");
+    const char *v = a ? rbl_yaml_scalar(a) : "z";
+    if (!v || strlen(v) != 1 || v[0] < 'x' || v[0] > 'z')
+        return rbl_yaml_fail(c, a, RBL_EPARSE, "layers: 'axis' must be x, y or z: '%s'",
+                             v ? v : "?");
+    lo->axis = v[0] - 'x';
+    lo->count = (size_t)count;
+    return RBL_OK;
+}
+
+int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
+                                       "checkpoint_keep",
+                                       "final", "shells", "layers", "fields", "contacts",
+                                       NULL};
+    rbl_scene *s = c->s;
+    int rc = rbl_yaml_keys_known(c, n, "output", keys);
+    if (rc != RBL_OK)
+        return rc;
+    const char *folder = rbl_yaml_scalar(rbl_yaml_get(c, n, "folder"));
+    if (rbl_yaml_get(c, n, "folder") && (!folder || !*folder))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "folder"), RBL_EPARSE,
+                             "'folder' must be a path");
+    if (folder) {
+        s->at_output = rbl_yaml_mark(rbl_yaml_get(c, n, "folder"));
+        free(s->output_dir);
+        s->output_dir = strdup(folder);
+        if (!s->output_dir)
+            return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+    }
+    const char *final = rbl_yaml_scalar(rbl_yaml_get(c, n, "final"));
+    if (rbl_yaml_get(c, n, "final") && (!final || !*final || strchr(final, '/') ||
+                                        !strcmp(final, ".") || !strcmp(final, "..")))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "final"), RBL_EPARSE,
+                    "'final' must be a file name (written in the output folder)");
+    if (final && rbl_run_output_name(final))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "final"), RBL_EPARSE,
+                             "'final' would overwrite the run's own '%s': choose another name "
+                             "(e.g. final.txt)", final);
+    if (final && !(s->final_grains = strdup(final)))
+        return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+    if ((rc = rbl_yaml_opt_number(c, n, "every", &s->frame_every, 0.0, 1, INFINITY)) ||
+        (rc = rbl_yaml_opt_number(c, n, "thermo_every", &s->thermo_every, 0.0, 1, INFINITY)) ||
+        (rc =
+             rbl_yaml_opt_number(c, n, "checkpoint_every", &s->checkpoint_every, 0.0, 1, INFINITY)))
+        return rc;
+    yaml_node_t *keep = rbl_yaml_get(c, n, "checkpoint_keep");
+    if (keep) {
+        double k = 0.0;
+        if ((rc = rbl_yaml_number(c, keep, "checkpoint_keep", &k)) != RBL_OK)
+            return rc;
+        if (!(k >= 1.0 && k <= 1e6 && k == floor(k)))
+            return rbl_yaml_fail(c, keep, RBL_ERANGE,
+                                 "'checkpoint_keep' must be a whole number from 1 to 1000000: "
+                                 "'%s'", rbl_yaml_scalar(keep));
+        if (!rbl_yaml_get(c, n, "checkpoint_every"))
+            return rbl_yaml_fail(c, keep, RBL_EPARSE,
+                                 "'checkpoint_keep' needs 'checkpoint_every'");
+        s->checkpoint_keep = (size_t)k;
+    }
+    s->at_frame_every =
+        rbl_yaml_mark(rbl_yaml_get(c, n, "every") ? rbl_yaml_get(c, n, "every") : n);
+    s->at_thermo_every =
+        rbl_yaml_mark(rbl_yaml_get(c, n, "thermo_every") ? rbl_yaml_get(c, n, "thermo_every") : n);
+    s->at_checkpoint_every = rbl_yaml_mark(
+        rbl_yaml_get(c, n, "checkpoint_every") ? rbl_yaml_get(c, n, "checkpoint_every") : n);
+    yaml_node_t *sh = rbl_yaml_get(c, n, "shells");
+    if (sh) { /* shells: {count, radius, band}: radial profiles with each frame */
+        static const char *const shell_keys[] = {"count", "radius", "band", NULL};
+        double count = 0.0;
+        if ((rc = rbl_yaml_keys_known(c, sh, "shells", shell_keys)) ||
+            (rc = rbl_yaml_req_number(c, sh, "count", &count, 1.0, 0, "shells")) ||
+            (rc = rbl_yaml_opt_number(c, sh, "count", &count, 1.0, 0, 10000.0)) ||
+            (rc = rbl_yaml_req_number(c, sh, "radius", &s->shells_radius, 0.0, 1, "shells")) ||
+            (rc = rbl_yaml_opt_number(c, sh, "band", &s->shells_band, 0.0, 1, INFINITY)))
+            return rc;
+        if (count != floor(count))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, sh, "count"), RBL_ERANGE,
+                                 "'count' must be a whole number: "
+                                 "'%s'",
+                                 rbl_yaml_scalar(rbl_yaml_get(c, sh, "count")));
+        s->shells = (size_t)count;
+    }
+    yaml_node_t *ly = rbl_yaml_get(c, n, "layers");
+    if (ly && (rc = parse_layers(c, ly)) != RBL_OK)
+        return rc;
+    yaml_node_t *fields = rbl_yaml_get(c, n, "fields");
+    if (fields && (rc = parse_fields(c, fields)) != RBL_OK)
+        return rc;
+    yaml_node_t *contacts = rbl_yaml_get(c, n, "contacts");
+    return contacts ? parse_contacts(c, contacts) : RBL_OK;
+}
+

@@ -1,0 +1,203 @@
+"""What a frame holds (issue 43): the per-grain fields a scene chooses, and the contact
+network, as lines for ParaView and as a table, checked against the grains' own forces and
+torques and the run's contact list; read back with rubble.frames."""
+import os
+
+import numpy as np
+import pytest
+
+import rubble
+from rubble import frames
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
+
+SCENE = """\
+domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.03], periodic: [x, y]}
+gravity: [0, 0, -9.81]
+materials:
+  - {name: glass, density: 2500}
+  - {name: steel, density: 7800}
+contact: {normal: linear, tangential: spring, kn: 2000, restitution: 0.3, friction: 0.5}
+walls:
+  - {point: [0, 0, 0], normal: [0, 0, 1], material: glass}
+grains:
+  - lattice: {min: [0, 0, 0], max: [0.01, 0.01, 0.006]}
+    radius: 0.001
+    velocity_spread: 0.05
+    material: glass
+  - random: {min: [0, 0, 0.01], max: [0.01, 0.01, 0.02], count: 60}
+    radius: {distribution: uniform, min: 0.0008, max: 0.001}
+    material: steel
+run: {steps: 15000, dt: auto, c: 0.05}
+output: {every: 0.02, OUTPUT}
+"""
+
+
+def scene(tmp_path, output, text=SCENE, name="scene.yaml"):
+    path = tmp_path / name
+    path.write_text(text.replace("OUTPUT", output))
+    return path
+
+
+def last_frame(folder, prefix):
+    names = sorted(n for n in os.listdir(folder) if n.startswith(prefix + "_") and
+                   n.endswith(".vtp"))
+    return os.path.join(folder, names[-1])
+
+
+def test_the_fields_chosen_and_only_those(tmp_path):
+    run = rubble.Run(scene(tmp_path, "fields: [id, mass, material, kinetic_energy, "
+                           "contact_torque]"), output=tmp_path / "o", threads=1)
+    run.step(run.total_steps)
+    g = run.grains()
+    f = frames.read(last_frame(tmp_path / "o", "grains"))
+    assert sorted(f.point_data) == ["contact_torque", "id", "kinetic_energy", "mass",
+                                    "material"]
+    order = np.argsort(g.id)
+    assert np.array_equal(f.point_data["id"], g.id[order])  # id order
+    assert np.array_equal(f.points, g.position[order])
+    assert np.array_equal(f.point_data["mass"], g.mass[order])
+    # material: the index in the scene's list; the random grains are steel (1)
+    assert set(np.unique(f.point_data["material"])) == {0, 1}
+    assert np.all(f.point_data["material"][f.point_data["mass"] > 2 * g.mass.min()] == 1)
+    v, w, m, r = g.velocity[order], g.spin[order], g.mass[order], g.radius[order]
+    ke = 0.5 * m * (v * v).sum(1) + 0.2 * m * r * r * (w * w).sum(1)
+    assert np.allclose(f.point_data["kinetic_energy"], ke, rtol=1e-14, atol=0)
+    run.close()
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run(scene(tmp_path, "fields: [id, speed]"), output=tmp_path / "bad")
+    assert e.value.line == 18 and "no grain field of this name: 'speed'" in e.value.message
+    assert "kinetic_energy" in e.value.message  # the names it knows
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run(scene(tmp_path, "fields: [id, mass, id]"), output=tmp_path / "bad")
+    assert "'id' is listed twice" in e.value.message
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run(scene(tmp_path, "fields: []"), output=tmp_path / "bad")
+    assert "'fields' must be a name or a list of names" in e.value.message
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run(scene(tmp_path, "contacts: json"), output=tmp_path / "bad")
+    assert "'contacts' takes vtp, csv, [vtp, csv] or false: 'json'" in e.value.message
+    assert not (tmp_path / "bad").exists()
+
+
+def test_default_fields(tmp_path):
+    run = rubble.Run(scene(tmp_path, "contacts: false"), output=tmp_path / "o", threads=1,
+                     steps=10)
+    run.step(10)
+    run.close()
+    f = frames.read(last_frame(tmp_path / "o", "grains"))
+    assert list(f.point_data) == ["radius", "velocity", "angular_velocity", "id",
+                                  "contact_force", "contacts", "clump", "stress"]
+    assert f.point_data["contact_force"].shape[1] == 3
+    assert not [n for n in os.listdir(tmp_path / "o") if n.startswith("contacts")]
+
+
+def network_checks(g, c, t, contacts):
+    """The network c (a .vtp read back) and table t against the grain frame g and the run's
+    list: the same contacts, forces summing to each grain's contact force and torque."""
+    ids = g.point_data["id"]
+    index = {int(i): k for k, i in enumerate(ids)}
+    n_pairs = int(np.sum(c.cell_data["wall"] < 0))
+    assert n_pairs == len(contacts.ids) and len(t["ids"]) == n_pairs + len(contacts.wall_grain)
+    assert np.array_equal(c.cell_data["id1"][:n_pairs], contacts.ids[:, 0])
+    assert np.array_equal(c.cell_data["id2"][:n_pairs], contacts.ids[:, 1])
+    assert np.all(c.cell_data["id2"][n_pairs:] == -1)
+    assert np.array_equal(c.cell_data["wall"][n_pairs:], contacts.wall)
+    fn, ft = c.cell_data["normal_force"], c.cell_data["tangential_force"]
+    assert np.array_equal(fn, np.concatenate([contacts.fn, contacts.wall_fn]))
+    assert np.array_equal(ft, np.concatenate([contacts.ft, contacts.wall_ft]))
+    # the table holds the same numbers (printed exactly)
+    assert np.array_equal(t["ids"][:, 0], c.cell_data["id1"])
+    assert np.array_equal(t["fn"], fn) and np.array_equal(t["ft"], ft)
+    assert np.array_equal(t["point"], c.cell_data["point"])
+    assert np.array_equal(t["overlap"], c.cell_data["overlap"])
+    # each line runs from the first grain's centre; a pair's never crosses the box (the
+    # second's nearest image), a wall contact's ends on the wall
+    ends = c.points[c.lines]
+    first = g.points[[index[int(i)] for i in c.cell_data["id1"]]]
+    assert np.array_equal(ends[:, 0], first)
+    assert np.allclose(ends[:, 1] - ends[:, 0], t["branch"], rtol=0, atol=1e-15)
+    radius = g.point_data["radius"]
+    r1 = radius[[index[int(i)] for i in c.cell_data["id1"]]]
+    length = np.linalg.norm(t["branch"], axis=1)
+    r2 = np.array([radius[index[int(j)]] if j >= 0 else 0.0 for j in c.cell_data["id2"]])
+    assert np.allclose(length, r1 + r2 - c.cell_data["overlap"], rtol=1e-12)
+    # the Tube filter's radius: |f| at both ends of each line
+    f = fn + ft
+    assert np.allclose(c.point_data["force"].reshape(-1, 2).T, np.linalg.norm(f, axis=1))
+    # per grain: the contacts' forces and torques are its contact force and torque
+    net, torque = np.zeros((len(ids), 3)), np.zeros((len(ids), 3))
+    count = np.zeros(len(ids), int)
+    centre = ends[:, 0]
+    for k, (a, b) in enumerate(zip(c.cell_data["id1"], c.cell_data["id2"])):
+        i = index[int(a)]
+        net[i] += f[k]
+        torque[i] += np.cross(c.cell_data["point"][k] - centre[k], f[k])
+        count[i] += 1
+        if b >= 0:
+            j = index[int(b)]
+            net[j] -= f[k]
+            torque[j] -= np.cross(c.cell_data["point"][k] - ends[k, 1], f[k])
+            count[j] += 1
+    scale = np.abs(g.point_data["contact_force"]).max()
+    assert np.abs(net - g.point_data["contact_force"]).max() <= 1e-13 * scale
+    tscale = np.abs(g.point_data["contact_torque"]).max()
+    assert np.abs(torque - g.point_data["contact_torque"]).max() <= 1e-12 * tscale
+    assert np.array_equal(count, g.point_data["contacts"])
+
+
+def test_the_network_sums_to_each_grains_force_and_torque(tmp_path):
+    """A periodic bed of two materials settling on a floor: every frame's network, read
+    back, is the run's contact list; each grain's contacts sum to its contact force (1e-13)
+    and torque (1e-12) and count its contacts."""
+    run = rubble.Run(scene(tmp_path, "contacts: [vtp, csv], fields: [id, radius, "
+                           "contact_force, contact_torque, contacts]"),
+                     output=tmp_path / "o", threads=2)
+    run.step(run.total_steps)
+    run.write_frame()  # at the end: the state run.contacts() lists
+    out = tmp_path / "o"
+    g = frames.read(last_frame(out, "grains"))
+    c = frames.read(last_frame(out, "contacts"))
+    t = frames.read_table(last_frame(out, "contacts")[:-4] + ".csv")
+    contacts = run.contacts()
+    assert len(contacts.ids) > 100 and len(contacts.wall_grain) > 15
+    network_checks(g, c, t, contacts)
+    assert (out / "contacts.pvd").read_text().count("<DataSet") == run.summary()["frames"]
+    assert run.summary()["network_files"] == "contacts.pvd, contacts_NNNNNN.csv"
+    run.close()
+
+
+def test_the_network_of_a_mesh_hopper_on_any_thread_count(tmp_path):
+    """The hopper example (an STL mesh, a periodic axis), 8000 steps on one and two threads:
+    the same bytes, the same checks."""
+    text = open(os.path.join(EXAMPLES, "hopper.yaml")).read()
+    text = text.replace("output: {folder: output/hopper, every: 0.02}",
+                        "output: {every: 0.02, contacts: [vtp, csv], fields: [id, radius, "
+                        "contact_force, contact_torque, contacts]}")
+    files = []
+    for threads in (1, 2):
+        run = rubble.Run.from_yaml(text, name=os.path.join(EXAMPLES, "hopper.yaml"),
+                                   output=tmp_path / str(threads), threads=threads, steps=8000)
+        run.step(8000)
+        out = tmp_path / str(threads)
+        name = last_frame(out, "contacts")
+        files.append([open(name, "rb").read(), open(name[:-4] + ".csv", "rb").read()])
+        g, c = frames.read(last_frame(out, "grains")), frames.read(name)
+        contacts = run.contacts()
+        assert len(contacts.ids) > 30 and len(contacts.wall_grain) > 5
+        assert set(c.cell_data["wall"][c.cell_data["wall"] >= 0]) == {0}  # the one mesh
+        run.close()
+        # the last frame was at the last multiple of the frame interval, not at the end:
+        # its own contacts, checked by the sums alone
+        t = frames.read_table(name[:-4] + ".csv")
+        ids = g.point_data["id"]
+        index = {int(i): k for k, i in enumerate(ids)}
+        net = np.zeros((len(ids), 3))
+        f = t["fn"] + t["ft"]
+        for k, (a, b) in enumerate(t["ids"]):
+            net[index[int(a)]] += f[k]
+            if b >= 0:
+                net[index[int(b)]] -= f[k]
+        scale = np.abs(g.point_data["contact_force"]).max()
+        assert np.abs(net - g.point_data["contact_force"]).max() <= 1e-13 * scale
+    assert files[0] == files[1]
