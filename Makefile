@@ -110,6 +110,7 @@ validate: build
 	@validation/dem.sh $(RUBBLE) $(BUILD)
 	@validation/integrators.sh $(RUBBLE)
 	@validation/liggghts.sh $(RUBBLE)
+	@validation/network.sh $(RUBBLE)
 	@validation/contact_models.sh $(RUBBLE)
 	@validation/silo.sh $(RUBBLE)
 	@validation/drum.sh $(RUBBLE)

@@ -9,12 +9,14 @@
 #                                      pytest and matplotlib (the Python package's tests and
 #                                      examples/python, which plot), pip and setuptools
 #                                      (`pip install .` is tested)
-#   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time
+#   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time,
+#                                      ParaView's pvpython and Xvfb (the force-chain render of
+#                                      make validate)
 set -eu
 want="gcc make cmake libyaml-dev libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev python3-dev python3-numpy"
 case "${1:-build}" in
     test) want="$want clang libomp-dev libclang-rt-dev pkgconf python3-pytest python3-matplotlib python3-pip python3-setuptools" ;;
-    bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time" ;;
+    bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time paraview xvfb xauth" ;;
 esac
 missing=""
 for pkg in $want; do
