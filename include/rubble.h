@@ -748,6 +748,53 @@ typedef struct rbl_collision_result {
 RBL_API int rbl_collision_run(const rbl_collision *col, double c, rbl_collision_result *out,
                               rbl_error *err);
 
+/* ---------------------------------------------------------------- coarse-graining --------- */
+/* Continuum fields of the grains on a regular grid (issue 43; Weinhart, Thornton, Luding &
+ * Bokhove, Granular Matter 14, 2012, as MercuryCG): each grain spread by a kernel phi about
+ * its centre, each contact's force along its branch vector (the line integral of phi from the
+ * first grain's centre to the second's, or to the point on a wall), averaged over samples.
+ * docs/cg.md. The grid's nodes are the centres of cells[0] x cells[1] x cells[2] cells of the
+ * box lo..hi, x fastest (VTK ImageData's order); periodic images of grains and contacts are
+ * taken where the kernel reaches across a periodic side. */
+typedef enum { RBL_CG_LUCY, RBL_CG_GAUSSIAN } rbl_cg_kernel;
+typedef struct rbl_cg_options {
+    double lo[3], hi[3];
+    size_t cells[3];
+    rbl_cg_kernel kernel;
+    double width; /* Lucy: its support radius c; Gaussian: its standard deviation w, the kernel
+                     cut at 3 w and scaled to integrate to 1 */
+} rbl_cg_options;
+typedef struct rbl_cg rbl_cg;
+/* RBL_EINVAL naming the option for an empty box, a cell count of 0, a width <= 0 or not finite,
+ * or more than RBL_CG_MAX_NODES nodes. */
+#define RBL_CG_MAX_NODES ((size_t)1 << 24) /* 16.8 million: 4.3 GB of sums */
+RBL_API int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err);
+/* One sample: the grains and the contacts of the last force evaluation, now (the kernel may
+ * not be wider than half a periodic side). On this process's grains only: over several
+ * processes, RBL_EINVAL for now. Same bits on any thread count. */
+RBL_API int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err);
+RBL_API size_t rbl_cg_samples(const rbl_cg *cg);
+RBL_API void rbl_cg_clear(rbl_cg *cg); /* no samples */
+RBL_API void rbl_cg_free(rbl_cg *cg);
+/* The mean over the samples, per node (malloc'd arrays; rbl_cg_fields_free):
+ *   density rho = sum m phi (kg/m^3); volume_fraction = sum V phi;
+ *   velocity = <sum m v phi> / <rho> (3 per node; 0 where rho = 0);
+ *   contact_stress = sum_contacts b (x) f int_0^1 phi(r - x_1 - s b) ds (9, row-major, Pa),
+ *     b the branch vector from the first grain, f the force on it: tension positive, as the
+ *     frames' stress, so a bed under its weight has sigma_zz < 0;
+ *   kinetic_stress = -(<sum m v (x) v phi> - <rho> V (x) V) (9, Pa), V the velocity above;
+ *   stress = contact_stress + kinetic_stress;
+ *   fabric = sum_grains V phi sum_{contacts c of the grain} n_c (x) n_c (9; its trace is the
+ *     volume fraction times the coordination number). */
+typedef struct rbl_cg_fields {
+    size_t cells[3], nodes, samples;
+    double origin[3], spacing[3]; /* the first node, the nodes' spacing */
+    double *density, *volume_fraction, *velocity;
+    double *stress, *contact_stress, *kinetic_stress, *fabric;
+} rbl_cg_fields;
+RBL_API int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err);
+RBL_API void rbl_cg_fields_free(rbl_cg_fields *f);
+
 /* ---------------------------------------------------------------- scenes and runs -------- */
 /* A scene file (YAML, docs/scenes.md) describes a whole run: domain, materials, contact law,
  * walls, grain sources, run length, output. Errors name file:line:column. */

@@ -738,6 +738,120 @@ static PyObject *run_where(RunObject *self, PyObject *unused)
                          "wall_seconds", st.wall_seconds);
 }
 
+
+/* Coarse-graining (rbl_cg_*, docs/cg.md): a grid of sums in a capsule, filled from runs. */
+static void cg_capsule_free(PyObject *capsule)
+{
+    rbl_cg_free(PyCapsule_GetPointer(capsule, "rubble.cg"));
+}
+
+static PyObject *cg_create(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    rbl_cg_options o;
+    memset(&o, 0, sizeof o);
+    Py_ssize_t n[3];
+    const char *kernel;
+    if (!PyArg_ParseTuple(args, "(ddd)(ddd)(nnn)sd", &o.lo[0], &o.lo[1], &o.lo[2], &o.hi[0],
+                          &o.hi[1], &o.hi[2], &n[0], &n[1], &n[2], &kernel, &o.width))
+        return NULL;
+    if (strcmp(kernel, "lucy") != 0 && strcmp(kernel, "gaussian") != 0)
+        return PyErr_Format(PyExc_ValueError, "kernel: lucy or gaussian, not '%s'", kernel);
+    o.kernel = strcmp(kernel, "lucy") == 0 ? RBL_CG_LUCY : RBL_CG_GAUSSIAN;
+    for (int a = 0; a < 3; a++) {
+        if (n[a] < 1)
+            return PyErr_Format(PyExc_ValueError, "cells: 1 or more along each axis");
+        o.cells[a] = (size_t)n[a];
+    }
+    rbl_cg *cg = NULL;
+    rbl_error err = {0};
+    int rc = rbl_cg_create(&o, &cg, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    PyObject *capsule = PyCapsule_New(cg, "rubble.cg", cg_capsule_free);
+    if (!capsule)
+        rbl_cg_free(cg);
+    return capsule;
+}
+
+static PyObject *run_cg_add(RunObject *self, PyObject *capsule)
+{
+    rbl_cg *cg = PyCapsule_GetPointer(capsule, "rubble.cg");
+    rbl_sim *sim = cg ? stage_sim(self) : NULL;
+    if (!sim)
+        return NULL;
+    rbl_error err = {0};
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = rbl_cg_add(cg, sim, &err);
+    Py_END_ALLOW_THREADS
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
+static PyObject *cg_clear(PyObject *mod, PyObject *capsule)
+{
+    (void)mod;
+    rbl_cg *cg = PyCapsule_GetPointer(capsule, "rubble.cg");
+    if (!cg)
+        return NULL;
+    rbl_cg_clear(cg);
+    Py_RETURN_NONE;
+}
+
+/* The mean fields: a dict of new arrays shaped (nz, ny, nx[, 3 | 3, 3]), and the grid. */
+static PyObject *cg_fields(PyObject *mod, PyObject *capsule)
+{
+    (void)mod;
+    rbl_cg *cg = PyCapsule_GetPointer(capsule, "rubble.cg");
+    if (!cg)
+        return NULL;
+    rbl_cg_fields f;
+    rbl_error err = {0};
+    int rc = rbl_cg_fields_get(cg, &f, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    PyObject *d = PyDict_New();
+    struct {
+        const char *name;
+        double *data;
+        int width;
+    } arrays[] = {{"density", f.density, 1},        {"volume_fraction", f.volume_fraction, 1},
+                  {"velocity", f.velocity, 3},      {"stress", f.stress, 9},
+                  {"contact_stress", f.contact_stress, 9},
+                  {"kinetic_stress", f.kinetic_stress, 9}, {"fabric", f.fabric, 9}};
+    for (size_t k = 0; d && k < sizeof arrays / sizeof *arrays; k++) {
+        npy_intp dims[5] = {(npy_intp)f.cells[2], (npy_intp)f.cells[1], (npy_intp)f.cells[0], 3,
+                            3};
+        int nd = arrays[k].width == 1 ? 3 : arrays[k].width == 3 ? 4 : 5;
+        PyObject *a = PyArray_SimpleNew(nd, dims, NPY_DOUBLE);
+        if (a)
+            memcpy(PyArray_DATA((PyArrayObject *)a), arrays[k].data,
+                   f.nodes * (size_t)arrays[k].width * sizeof(double));
+        if (!a || PyDict_SetItemString(d, arrays[k].name, a) != 0)
+            Py_CLEAR(d);
+        Py_XDECREF(a);
+    }
+    PyObject *extra[] = {Py_BuildValue("(ddd)", f.origin[0], f.origin[1], f.origin[2]),
+                         Py_BuildValue("(ddd)", f.spacing[0], f.spacing[1], f.spacing[2]),
+                         PyLong_FromSize_t(f.samples)};
+    const char *names[] = {"origin", "spacing", "samples"};
+    for (int k = 0; k < 3; k++) {
+        if (d && (!extra[k] || PyDict_SetItemString(d, names[k], extra[k]) != 0))
+            Py_CLEAR(d);
+        Py_XDECREF(extra[k]);
+    }
+    rbl_cg_fields_free(&f);
+    return d;
+}
+
+static PyObject *cg_samples(PyObject *mod, PyObject *capsule)
+{
+    (void)mod;
+    rbl_cg *cg = PyCapsule_GetPointer(capsule, "rubble.cg");
+    return cg ? PyLong_FromSize_t(rbl_cg_samples(cg)) : NULL;
+}
+
 static PyMethodDef run_methods[] = {
     {"step", (PyCFunction)run_step, METH_VARARGS, "step(n=1): n more steps"},
     {"until", (PyCFunction)run_until, METH_VARARGS, "until(t): step to simulated time t"},
@@ -750,6 +864,7 @@ static PyMethodDef run_methods[] = {
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
     {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
+    {"_cg_add", (PyCFunction)run_cg_add, METH_O, "a coarse-graining sample of the grains now"},
     {"objects", (PyCFunction)run_objects, METH_NOARGS, "an impulse scene's objects"},
     {"set_hook", (PyCFunction)run_set_hook, METH_VARARGS, "set_hook(every, fn): fn() now and "
      "every `every` steps"},
@@ -810,6 +925,10 @@ static PyMethodDef module_methods[] = {
     {"_set_error_class", set_error_class, METH_O, "the exception errors are raised as"},
     {"_parallel_begin", parallel_begin, METH_NOARGS, "MPI held across runs; this rank"},
     {"_parallel_end", parallel_end, METH_NOARGS, "MPI ended"},
+    {"_cg_create", cg_create, METH_VARARGS, "a coarse-graining grid (rbl_cg_create)"},
+    {"_cg_clear", cg_clear, METH_O, "its samples dropped"},
+    {"_cg_fields", cg_fields, METH_O, "its mean fields, as new arrays"},
+    {"_cg_samples", cg_samples, METH_O, "its sample count"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,8 +19,9 @@ import numpy as np
 
 from . import _rubble
 from . import frames
+from .cg import CoarseGrain
 
-__all__ = ["Run", "Error", "frames"]
+__all__ = ["Run", "Error", "frames", "CoarseGrain"]
 
 
 class Error(Exception):

@@ -115,6 +115,13 @@ struct rbl_scene {
     char *final_grains;       /* file name in the output folder, or NULL */
     unsigned frame_fields;    /* output.fields: 1 << RBL_FIELD_* (grain_frame.c) */
     int network;              /* output.contacts: RBL_NETWORK_VTP | RBL_NETWORK_CSV, or 0 */
+    int cg;                   /* output.cg: coarse-grained fields (src/cg/, cg_files.c) */
+    rbl_cg_options cg_opt;    /* its grid (lo, hi: the domain's unless given) and kernel */
+    double cg_every;          /* s between outputs, each the mean of cg_samples samples taken
+                                 at equal steps over the interval that ends there */
+    size_t cg_samples;
+    int cg_axis;              /* the profile's axis */
+    rbl_mark at_cg;
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
     rbl_mark at_output;       /* output.folder, else the scene's start */
     rbl_mark at_length;       /* run.time or run.steps */
@@ -196,11 +203,17 @@ void rbl_contact_frame_layout(rbl_vtp_layout *layout);
 int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err);
 int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err);
 
+/* cg_files.c — coarse-grained fields: a .vti of the grid's nodes, and a CSV profile along
+ * an axis (each node layer's mean over the other two axes). */
+int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, rbl_error *err);
+int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis, double time,
+                         rbl_error *err);
+
 /* vtk.c — the .pvd series listing a run's frames (files[k] NULL: frame k is left out). */
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
                   rbl_error *err);
-/* Which frames PREFIX_000000.vtp (or .pvtp, over several processes' pieces) .. of a series the
- * folder holds (a restart may write elsewhere): files[k] the name, or NULL where it is missing;
+/* Which frames PREFIX_000000.vtp (or .pvtp, over several processes' pieces, or .vti: cg)
+ * .. of a series the folder holds (a restart may write elsewhere): files[k] the name, or NULL where it is missing;
  * *missing counts those. */
 int rbl_series_present(const char *dir, const char *prefix, size_t n, char **files,
                        size_t *missing, rbl_error *err);

@@ -113,12 +113,71 @@ static int parse_layers(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
+/* cg: {cells, width, kernel, min, max, every, samples, profile}: coarse-grained fields
+ * (docs/cg.md). The grid's box defaults to the domain's (an open domain must give it). */
+static int parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"cells", "width", "kernel", "min", "max", "every",
+                                       "samples", "profile", NULL};
+    static const char *const kernels[] = {"lucy", "gaussian", NULL};
+    static const char *const axes[] = {"x", "y", "z", NULL};
+    rbl_scene *s = c->s;
+    rbl_cg_options *o = &s->cg_opt;
+    double cells[3], samples = 1.0;
+    int kernel = 0, axis = 2, rc;
+    s->at_cg = rbl_yaml_mark(n);
+    if ((rc = rbl_yaml_keys_known(c, n, "cg", keys)) ||
+        (rc = rbl_yaml_req_vector3(c, n, "cells", cells, "cg")) ||
+        (rc = rbl_yaml_req_number(c, n, "width", &o->width, 0.0, 1, "cg")) ||
+        (rc = rbl_yaml_choice(c, n, "kernel", kernels, &kernel)) ||
+        (rc = rbl_yaml_choice(c, n, "profile", axes, &axis)) ||
+        (rc = rbl_yaml_opt_number(c, n, "every", &s->cg_every, 0.0, 1, INFINITY)) ||
+        (rc = rbl_yaml_opt_number(c, n, "samples", &samples, 1.0, 0, 1e6)))
+        return rc;
+    size_t nodes = 1;
+    for (int a = 0; a < 3; a++) {
+        if (!(cells[a] >= 1.0 && cells[a] == floor(cells[a]) && cells[a] <= 1e7))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, n, "cells"), RBL_ERANGE,
+                                 "cg: 'cells' must be 3 whole numbers >= 1: %g along %c",
+                                 cells[a], 'x' + a);
+        o->cells[a] = (size_t)cells[a];
+        nodes = nodes > RBL_CG_MAX_NODES ? nodes : nodes * o->cells[a];
+    }
+    if (nodes > RBL_CG_MAX_NODES)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "cells"), RBL_ERANGE,
+                             "cg: %g x %g x %g cells are more than %zu nodes", cells[0], cells[1],
+                             cells[2], RBL_CG_MAX_NODES);
+    if (samples != floor(samples))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "samples"), RBL_ERANGE,
+                             "'samples' must be a whole number: '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "samples")));
+    const int given = !!rbl_yaml_get(c, n, "min") + !!rbl_yaml_get(c, n, "max");
+    if (given == 1)
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "cg: give both 'min' and 'max', or neither (the "
+                             "domain's box)");
+    if (given && ((rc = rbl_yaml_req_vector3(c, n, "min", o->lo, "cg")) ||
+                  (rc = rbl_yaml_req_vector3(c, n, "max", o->hi, "cg"))))
+        return rc;
+    for (int a = 0; given && a < 3; a++)
+        if (!(o->hi[a] > o->lo[a]))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
+                                 "cg: 'max' must exceed 'min' along %c", 'x' + a);
+    if (!(s->cg_every > 0.0 || s->frame_every > 0.0))
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "cg needs 'every' (or output.every): the "
+                             "seconds between its outputs");
+    s->cg = given ? 1 : 2; /* 2: the domain's box, filled in once the domain is read */
+    o->kernel = kernel == 0 ? RBL_CG_LUCY : RBL_CG_GAUSSIAN;
+    s->cg_samples = (size_t)samples;
+    s->cg_axis = axis;
+    return RBL_OK;
+}
+
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
                                        "checkpoint_keep",
                                        "final", "shells", "layers", "fields", "contacts",
-                                       NULL};
+                                       "cg", NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -194,6 +253,9 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     if (fields && (rc = parse_fields(c, fields)) != RBL_OK)
         return rc;
     yaml_node_t *contacts = rbl_yaml_get(c, n, "contacts");
-    return contacts ? parse_contacts(c, contacts) : RBL_OK;
+    if (contacts && (rc = parse_contacts(c, contacts)) != RBL_OK)
+        return rc;
+    yaml_node_t *cg = rbl_yaml_get(c, n, "cg");
+    return cg ? parse_cg(c, cg) : RBL_OK;
 }
 

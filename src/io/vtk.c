@@ -156,9 +156,9 @@ int rbl_series_present(const char *dir, const char *prefix, size_t n, char **fil
     for (size_t k = 0; k < n; k++) {
         char name[64];
         int here = 0;
-        /* one process's .vtp, or the .pvtp over several processes' pieces */
-        for (const char *const *ext = (const char *const[]){".vtp", ".pvtp", NULL}; *ext && !here;
-             ext++) {
+        /* one process's .vtp, the .pvtp over several processes' pieces, or a .vti (cg) */
+        static const char *const exts[] = {".vtp", ".pvtp", ".vti", NULL};
+        for (const char *const *ext = exts; *ext && !here; ext++) {
             snprintf(name, sizeof name, "%s_%06zu%s", prefix, k, *ext);
             char *frame = rbl_path_join(dir, name);
             if (!frame)

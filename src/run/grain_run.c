@@ -29,6 +29,9 @@ typedef struct outputs {
     double energy_start;
     double outside_energy;     /* the grains' energy as the last stepping ended */
     rbl_core_share share;      /* the default thread count gives way to other programs */
+    rbl_cg_output cg;          /* output.cg */
+    unsigned char *cg_state;   /* a checkpoint's open window, until the grid is made */
+    size_t cg_state_len;
 } outputs;
 
 /* shells_NNNNNN.csv beside frame NNNNNN: the radial profiles about the centre of mass. */
@@ -202,7 +205,7 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
 {
     size_t n_src = (size_t)s->n_sources, n_digest = s->digest ? strlen(s->digest) : 0;
     size_t len = 8 + n_digest + 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 +
-                 o->log.len + 16;
+                 o->log.len + 16 + rbl_cg_output_state_size(&o->cg);
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -224,7 +227,8 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
         memcpy(at, o->log.rows, o->log.len), at += o->log.len;
     v = o->log.n_walls;
     memcpy(at, &v, 8), at += 8;
-    memcpy(at, &unit, 8); /* the spin unit, fixed at the start */
+    memcpy(at, &unit, 8), at += 8; /* the spin unit, fixed at the start */
+    rbl_cg_output_state(&o->cg, at); /* output.cg's open window */
     char name[64];
     rbl_checkpoint_name(name, sizeof name, step);
     char *path = rbl_path_join(o->dir, name);
@@ -286,7 +290,7 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
     if ((rc = rbl_series_present(o->dir, "grains", frames, o->files, &o->elsewhere, err)))
         return rc;
     memcpy(&v, at, 8), at += 8;
-    if ((size_t)(at - blob) + v + 16 != len)
+    if (v > len || (size_t)(at - blob) + v + 16 > len)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
     o->log.rows = malloc(v + 1);
     if (!o->log.rows)
@@ -299,7 +303,14 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         return rc;
     memcpy(&v, at, 8), at += 8;
     o->log.n_walls = v;
-    memcpy(unit, at, 8);
+    memcpy(unit, at, 8), at += 8;
+    /* output.cg's open window (none in a checkpoint of a run before it): checked once the
+     * grid is made */
+    o->cg_state_len = len - (size_t)(at - blob);
+    if (o->cg_state_len && !(o->cg_state = malloc(o->cg_state_len)))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    if (o->cg_state_len)
+        memcpy(o->cg_state, at, o->cg_state_len);
     return RBL_OK;
 }
 
@@ -309,6 +320,8 @@ static void outputs_free(outputs *o)
         free(o->files[k]);
     free(o->files), free(o->times), free(o->pvd_path), free(o->thermo_path);
     rbl_thermo_log_free(&o->log);
+    rbl_cg_output_free(&o->cg);
+    free(o->cg_state);
 }
 
 static double total_energy(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
@@ -392,6 +405,11 @@ static int grain_open(rbl_run *r, rbl_error *err)
         return rc;
     r->sim = o->sim;
     r->dt = rbl_sim_config_get(o->sim)->dt;
+    if ((rc = rbl_cg_output_start(&o->cg, s, o->sim, o->dir, r->dt, &r->events.cg, err)))
+        return rc;
+    if (o->cg_state_len && !rbl_cg_output_restore(&o->cg, o->cg_state, o->cg_state_len))
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: output.cg's sums",
+                             r->restart);
     rbl_thermo now;
     rbl_sim_thermo(o->sim, &now);
     r->step = now.step;
@@ -494,6 +512,11 @@ static int grain_frame(rbl_run *r, rbl_error *err)
     return rc == RBL_OK ? write_shells(r->scene, state(r), state(r)->sim, err) : rc;
 }
 
+static int grain_cg(rbl_run *r, rbl_error *err)
+{
+    return rbl_cg_output_sample(&state(r)->cg, state(r)->sim, r->step, err);
+}
+
 static int grain_pour(rbl_run *r, double now, rbl_error *err)
 {
     return pour(r->scene, &r->ranks, state(r)->sim, state(r)->ps, now, err);
@@ -573,6 +596,7 @@ const rbl_run_kind rbl_grain_run = {
     .thermo_file = grain_thermo_file,
     .frame = grain_frame,
     .pour = grain_pour,
+    .cg = grain_cg,
     .checkpoint = grain_checkpoint,
     .final = grain_final,
     .summary = grain_summary,

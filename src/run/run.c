@@ -69,6 +69,8 @@ static int schedule(rbl_run *r, rbl_error *err)
                              : s->frame_every > 0.0 ? s->frame_every / 10.0
                                                     : end_time / r->kind->thermo_rows;
     e->frame = e->total, e->thermo = 1;
+    e->frame_until = s->frame_every > 0.0 ? UINT64_MAX : e->total;
+    e->thermo_until = s->thermo_every > 0.0 || s->frame_every > 0.0 ? UINT64_MAX : e->total;
     if (rc == RBL_OK && s->frame_every > 0.0)
         rc = rbl_scene_steps_in(s, s->at_frame_every, "output.every", s->frame_every, dt, 0,
                                 &e->frame, err);
@@ -108,11 +110,13 @@ static uint64_t next_stop(const rbl_run *r, uint64_t step)
 {
     const rbl_run_events *e = &r->events;
     uint64_t next = next_multiple(step, r->kind->stride);
-    const uint64_t at[] = {next_multiple(step, e->frame), next_multiple(step, e->thermo),
+    const uint64_t at[] = {step < e->frame_until ? next_multiple(step, e->frame) : UINT64_MAX,
+                           step < e->thermo_until ? next_multiple(step, e->thermo) : UINT64_MAX,
                            next_multiple(step, e->checkpoint),
                            e->spin && step / e->spin < e->n_spin ? next_multiple(step, e->spin)
                                                                  : UINT64_MAX,
                            r->hook ? next_multiple(step, e->hook) : UINT64_MAX,
+                           next_multiple(step, e->cg),
                            step < e->total ? e->total : UINT64_MAX};
     for (size_t k = 0; k < sizeof at / sizeof *at; k++)
         if (at[k] < next)
@@ -147,10 +151,12 @@ static int events_at(rbl_run *r, rbl_error *err)
     int rc = RBL_OK;
     if (e->spin && step % e->spin == 0 && step / e->spin <= e->n_spin)
         rc = r->kind->spin(r, err);
-    if (rc == RBL_OK && (step % e->thermo == 0 || step == e->total))
+    if (rc == RBL_OK && ((step % e->thermo == 0 && step <= e->thermo_until) || step == e->total))
         rc = r->kind->thermo(r, err);
-    if (rc == RBL_OK && (step % e->frame == 0 || step == e->total))
+    if (rc == RBL_OK && ((step % e->frame == 0 && step <= e->frame_until) || step == e->total))
         rc = r->kind->frame(r, err);
+    if (rc == RBL_OK && e->cg && step % e->cg == 0)
+        rc = r->kind->cg(r, err);
     if (rc == RBL_OK)
         rc = r->kind->pour(r, (double)step * r->dt, err);
     if (rc == RBL_OK && e->checkpoint && step % e->checkpoint == 0)
@@ -209,6 +215,8 @@ int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
             rc = r->kind->thermo(r, err);
         if (rc == RBL_OK)
             rc = r->kind->frame(r, err);
+        if (rc == RBL_OK && r->events.cg)
+            rc = r->kind->cg(r, err);
     }
     if (rc != RBL_OK) {
         rbl_run_close(r);

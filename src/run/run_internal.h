@@ -42,14 +42,38 @@ void rbl_progress_update(rbl_progress *p, uint64_t step, uint64_t total, double 
 void rbl_progress_status(const rbl_progress *p, uint64_t step, uint64_t total, double time,
                          double end_time, size_t grains, double now, rbl_run_status *st);
 
+/* cg_output.c — a run's coarse-grained fields (output.cg): sampled every `sample` steps,
+ * written at every `window` (0: none). */
+typedef struct rbl_cg_output {
+    rbl_cg *cg; /* NULL: the scene asks for none */
+    const char *dir;
+    int axis;
+    double dt;
+    uint64_t sample, window;
+} rbl_cg_output;
+int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim,
+                        const char *dir, double dt, uint64_t *sample, rbl_error *err);
+/* At step: a sample if it falls on one, the window's mean written if it ends there. */
+int rbl_cg_output_sample(rbl_cg_output *o, const rbl_sim *sim, uint64_t step, rbl_error *err);
+/* A checkpoint's share: the open window's sums (size bytes); restore returns 0 for bytes that
+ * are not such a share (a window of another grid is dropped, not refused). */
+size_t rbl_cg_output_state_size(const rbl_cg_output *o);
+void rbl_cg_output_state(const rbl_cg_output *o, unsigned char *at);
+int rbl_cg_output_restore(rbl_cg_output *o, const unsigned char *at, size_t len);
+void rbl_cg_output_free(rbl_cg_output *o);
+
 typedef struct rbl_run_kind rbl_run_kind;
 
 /* When the scene's events fall, in steps (each a multiple of its interval; 0: none). */
 typedef struct rbl_run_events {
     uint64_t total;       /* the scene's last step (run.time, run.steps or --steps) */
     uint64_t frame, thermo, checkpoint;
+    /* the last step an interval the scene did not set (frames: first and last; thermo rows:
+     * a share of the run) falls on: past the scene's end such events stop (UINT64_MAX: set) */
+    uint64_t frame_until, thermo_until;
     uint64_t spin, n_spin; /* a spin step at every multiple of `spin`, n_spin of them */
     uint64_t hook;         /* the caller's hook (rbl_run_set_hook) at every multiple */
+    uint64_t cg;           /* a coarse-graining sample at every multiple (kind->cg) */
 } rbl_run_events;
 
 struct rbl_run {
@@ -102,6 +126,9 @@ struct rbl_run_kind {
     int (*thermo_file)(rbl_run *r, rbl_error *err); /* thermo.csv rewritten with the rows */
     int (*frame)(rbl_run *r, rbl_error *err);
     int (*pour)(rbl_run *r, double now, rbl_error *err);
+    /* output.cg's sample at this step (and its output, ending a window); NULL: none. Sets
+     * r->events.cg when the run begins. */
+    int (*cg)(rbl_run *r, rbl_error *err);
     int (*checkpoint)(rbl_run *r, rbl_error *err);
     int (*final)(rbl_run *r, const char *path, rbl_error *err);
     /* The kind's figures of the report (the common ones are filled by run.c). */

@@ -18,6 +18,8 @@ static const char *not_distributed(const rbl_scene *s)
 {
     if (s->impulse)
         return "an impulse scene (objects)";
+    if (s->cg)
+        return "output.cg (coarse-graining)";
     return NULL;
 }
 

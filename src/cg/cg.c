@@ -1,0 +1,324 @@
+/* cg.c — coarse-graining (issue 43, docs/cg.md; Weinhart et al., Granular Matter 14, 2012):
+ * per-node sums over samples of the grains (mass, volume, momentum, m v (x) v, fabric) spread
+ * by the kernel about their centres, and of the contacts' b (x) f spread along their branch
+ * vectors, from dem's one contact list (rbl_sim_contacts). The threads split the grid's x
+ * layers between them and each adds, to its own nodes, every grain and contact in id order:
+ * a node's sums have the same bits on any thread count. */
+#include "cg_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* The sums kept per node. */
+enum { S_MASS, S_VOLUME, S_MOMENTUM, S_MVV = S_MOMENTUM + 3, S_FABRIC = S_MVV + 9,
+       S_CONTACT = S_FABRIC + 9, CG_SUMS = S_CONTACT + 9 };
+
+struct rbl_cg {
+    rbl_cg_options opt;
+    rbl_cg_kernel_fn kernel;
+    size_t n[3], nodes, samples;
+    double origin[3], h[3];
+    double *sum; /* CG_SUMS per node */
+};
+
+int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
+{
+    *out = NULL;
+    size_t nodes = 1;
+    for (int a = 0; a < 3; a++) {
+        if (!(isfinite(opt->lo[a]) && isfinite(opt->hi[a]) && opt->hi[a] > opt->lo[a]))
+            return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the grid's max must exceed "
+                                 "its min along %c: %g .. %g", 'x' + a, opt->lo[a], opt->hi[a]);
+        if (opt->cells[a] == 0 || opt->cells[a] > RBL_CG_MAX_NODES ||
+            nodes > RBL_CG_MAX_NODES / opt->cells[a])
+            return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the grid's cells must be "
+                                 "1 or more along each axis and at most %zu in all",
+                                 RBL_CG_MAX_NODES);
+        nodes *= opt->cells[a];
+    }
+    if (!(isfinite(opt->width) && opt->width > 0.0))
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the kernel's width must be > 0: "
+                             "%g", opt->width);
+    if (opt->kernel != RBL_CG_LUCY && opt->kernel != RBL_CG_GAUSSIAN)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: no such kernel");
+    rbl_cg *cg = calloc(1, sizeof *cg);
+    if (!cg || !(cg->sum = calloc(nodes * CG_SUMS, sizeof *cg->sum))) {
+        free(cg);
+        return rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu nodes",
+                             nodes);
+    }
+    cg->opt = *opt;
+    cg->nodes = nodes;
+    for (int a = 0; a < 3; a++) {
+        cg->n[a] = opt->cells[a];
+        cg->h[a] = (opt->hi[a] - opt->lo[a]) / (double)opt->cells[a];
+        cg->origin[a] = opt->lo[a] + 0.5 * cg->h[a];
+    }
+    rbl_cg_kernel_init(&cg->kernel, opt->kernel, opt->width);
+    *out = cg;
+    return RBL_OK;
+}
+
+size_t rbl_cg_samples(const rbl_cg *cg) { return cg->samples; }
+
+size_t rbl_cg_sums_count(const rbl_cg *cg) { return cg->nodes * CG_SUMS; }
+
+const double *rbl_cg_sums(const rbl_cg *cg) { return cg->sum; }
+
+int rbl_cg_set_sums(rbl_cg *cg, const double *sums, size_t count, size_t samples)
+{
+    if (count != cg->nodes * CG_SUMS)
+        return 0;
+    memcpy(cg->sum, sums, count * sizeof *sums);
+    cg->samples = samples;
+    return 1;
+}
+
+void rbl_cg_clear(rbl_cg *cg)
+{
+    memset(cg->sum, 0, cg->nodes * CG_SUMS * sizeof *cg->sum);
+    cg->samples = 0;
+}
+
+void rbl_cg_free(rbl_cg *cg)
+{
+    if (cg)
+        free(cg->sum);
+    free(cg);
+}
+
+/* What one sample spreads: a grain's point (at x) or a contact's segment (from x along b),
+ * with the values it adds to each node, times phi (a grain) or its line integral (a contact). */
+typedef struct spread {
+    double x[3], b[3];
+    int segment;
+    double v[CG_SUMS];
+    int first, count; /* the sums it adds: v[first .. first + count) */
+} spread;
+
+/* Node index range along axis a that the support of [lo, hi] reaches, clipped to the grid;
+ * 0 when it misses. */
+static int node_range(const rbl_cg *cg, int a, double lo, double hi, size_t *i0, size_t *i1)
+{
+    const double c = cg->kernel.cutoff;
+    const double f0 = ceil((lo - c - cg->origin[a]) / cg->h[a]);
+    const double f1 = floor((hi + c - cg->origin[a]) / cg->h[a]);
+    if (f1 < 0.0 || f0 > (double)(cg->n[a] - 1) || f1 < f0)
+        return 0;
+    *i0 = f0 < 0.0 ? 0 : (size_t)f0;
+    *i1 = f1 > (double)(cg->n[a] - 1) ? cg->n[a] - 1 : (size_t)f1;
+    return 1;
+}
+
+/* Adds sp, shifted by `shift`, to the nodes of x layers [x0, x1). */
+static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size_t x0, size_t x1)
+{
+    double x[3], lo[3], hi[3];
+    size_t i0[3], i1[3];
+    for (int a = 0; a < 3; a++) {
+        x[a] = sp->x[a] + shift[a];
+        const double e = sp->segment ? x[a] + sp->b[a] : x[a];
+        lo[a] = x[a] < e ? x[a] : e, hi[a] = x[a] < e ? e : x[a];
+        if (!node_range(cg, a, lo[a], hi[a], &i0[a], &i1[a]))
+            return;
+    }
+    if (x1 <= x0 || i1[0] < x0 || i0[0] >= x1)
+        return;
+    if (i0[0] < x0)
+        i0[0] = x0;
+    if (i1[0] >= x1)
+        i1[0] = x1 - 1;
+    for (size_t k = i0[2]; k <= i1[2]; k++)
+        for (size_t j = i0[1]; j <= i1[1]; j++)
+            for (size_t i = i0[0]; i <= i1[0]; i++) {
+                const double d[3] = {cg->origin[0] + (double)i * cg->h[0] - x[0],
+                                     cg->origin[1] + (double)j * cg->h[1] - x[1],
+                                     cg->origin[2] + (double)k * cg->h[2] - x[2]};
+                const double w = sp->segment
+                                     ? rbl_cg_line(&cg->kernel, d, sp->b)
+                                     : rbl_cg_phi(&cg->kernel, d[0] * d[0] + d[1] * d[1] +
+                                                                   d[2] * d[2]);
+                if (w == 0.0)
+                    continue;
+                double *s = cg->sum + CG_SUMS * (i + cg->n[0] * (j + cg->n[1] * k));
+                for (int q = sp->first; q < sp->first + sp->count; q++)
+                    s[q] += w * sp->v[q];
+            }
+}
+
+/* sp and its periodic images whose support meets the grid (each periodic axis: the shifts
+ * -L, 0, +L that reach it), to the nodes of x layers [x0, x1). */
+static void add_images(rbl_cg *cg, const rbl_sim *sim, const spread *sp, size_t x0, size_t x1)
+{
+    const int *periodic = sim->cfg.periodic;
+    for (int sz = -1; sz <= 1; sz++)
+        for (int sy = -1; sy <= 1; sy++)
+            for (int sx = -1; sx <= 1; sx++) {
+                const int s[3] = {sx, sy, sz};
+                double shift[3];
+                int skip = 0;
+                for (int a = 0; a < 3; a++) {
+                    skip |= s[a] != 0 && !periodic[a];
+                    shift[a] = s[a] * (sim->cfg.hi[a] - sim->cfg.lo[a]);
+                }
+                if (!skip)
+                    add_spread(cg, sp, shift, x0, x1);
+            }
+}
+
+/* A grain's spread: m, V, m v, m v (x) v, V N (N its contacts' sum of n (x) n). */
+static void grain_spread(const rbl_grains_view *v, size_t k, const double *fabric, spread *sp)
+{
+    const double m = v->mass[k], r = v->radius[k], vol = 4.0 / 3.0 * M_PI * r * r * r;
+    const double *u = v->vel + 3 * k;
+    memcpy(sp->x, v->pos + 3 * k, sizeof sp->x);
+    sp->segment = 0;
+    sp->v[S_MASS] = m, sp->v[S_VOLUME] = vol;
+    for (int a = 0; a < 3; a++) {
+        sp->v[S_MOMENTUM + a] = m * u[a];
+        for (int b = 0; b < 3; b++) {
+            sp->v[S_MVV + 3 * a + b] = m * u[a] * u[b];
+            sp->v[S_FABRIC + 3 * a + b] = vol * fabric[3 * a + b];
+        }
+    }
+    sp->first = S_MASS;
+    sp->count = S_CONTACT; /* mass .. fabric */
+}
+
+/* Each grain's sum over its contacts of n (x) n, in the id order's positions. */
+static void grain_fabric(const rbl_contact_list *c, const uint64_t *order, size_t n,
+                         double *fabric)
+{
+    memset(fabric, 0, 9 * (n ? n : 1) * sizeof *fabric);
+    for (size_t q = 0; q < c->n + c->n_wall; q++) {
+        const double *nv = q < c->n ? c->normal + 3 * q : c->wall_normal + 3 * (q - c->n);
+        const uint32_t ids[2] = {q < c->n ? c->ids[2 * q] : c->wall_grain[q - c->n],
+                                 q < c->n ? c->ids[2 * q + 1] : UINT32_MAX};
+        for (int e = 0; e < (q < c->n ? 2 : 1); e++) {
+            const size_t o = rbl_grains_index_of(order, n, ids[e]);
+            if (o == SIZE_MAX)
+                continue;
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    fabric[9 * o + 3 * a + b] += nv[a] * nv[b];
+        }
+    }
+}
+
+int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err)
+{
+    if (sim->peers)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining cannot yet run over several "
+                             "processes: run it on one (docs/cg.md)");
+    for (int a = 0; a < 3; a++)
+        if (sim->cfg.periodic[a] &&
+            !(2.0 * cg->kernel.cutoff < sim->cfg.hi[a] - sim->cfg.lo[a]))
+            return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the kernel reaches %g m, "
+                                 "more than half the periodic side %c (%g m)", cg->kernel.cutoff,
+                                 'x' + a, sim->cfg.hi[a] - sim->cfg.lo[a]);
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    rbl_contact_list c;
+    int rc = rbl_sim_contacts(sim, &c, err);
+    if (rc != RBL_OK)
+        return rc;
+    uint64_t *order = rbl_grains_id_order(&v);
+    double *fabric = malloc(9 * (v.n ? v.n : 1) * sizeof *fabric);
+    if (!order || !fabric) {
+        free(order), free(fabric), rbl_contact_list_free(&c);
+        return rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu grains",
+                             v.n);
+    }
+    grain_fabric(&c, order, v.n, fabric);
+    int threads = sim->threads > 0 ? sim->threads : 1;
+    if ((size_t)threads > cg->n[0])
+        threads = (int)cg->n[0];
+#pragma omp parallel num_threads(threads)
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num(), nt = omp_get_num_threads();
+#endif
+        const size_t x0 = cg->n[0] * (size_t)t / (size_t)nt;
+        const size_t x1 = cg->n[0] * (size_t)(t + 1) / (size_t)nt;
+        spread sp;
+        for (size_t o = 0; o < v.n; o++) {
+            grain_spread(&v, (size_t)(order[o] & UINT32_MAX), fabric + 9 * o, &sp);
+            add_images(cg, sim, &sp, x0, x1);
+        }
+        sp.segment = 1, sp.first = S_CONTACT, sp.count = 9;
+        for (size_t q = 0; q < c.n + c.n_wall; q++) {
+            const int pair = q < c.n;
+            const size_t e = pair ? q : q - c.n;
+            const double *x = pair ? c.centre + 3 * e : c.wall_centre + 3 * e;
+            const double *fn = pair ? c.fn + 3 * e : c.wall_fn + 3 * e;
+            const double *ft = pair ? c.ft + 3 * e : c.wall_ft + 3 * e;
+            for (int a = 0; a < 3; a++) {
+                sp.x[a] = x[a];
+                sp.b[a] = pair ? c.branch[3 * e + a] : c.wall_point[3 * e + a] - x[a];
+            }
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    sp.v[S_CONTACT + 3 * a + b] = sp.b[a] * (fn[b] + ft[b]);
+            add_images(cg, sim, &sp, x0, x1);
+        }
+    }
+    cg->samples++;
+    free(order), free(fabric);
+    rbl_contact_list_free(&c);
+    return RBL_OK;
+}
+
+int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err)
+{
+    memset(f, 0, sizeof *f);
+    const size_t n = cg->nodes;
+    f->nodes = n, f->samples = cg->samples;
+    for (int a = 0; a < 3; a++)
+        f->cells[a] = cg->n[a], f->origin[a] = cg->origin[a], f->spacing[a] = cg->h[a];
+    f->density = malloc(n * sizeof(double));
+    f->volume_fraction = malloc(n * sizeof(double));
+    f->velocity = malloc(3 * n * sizeof(double));
+    f->stress = malloc(9 * n * sizeof(double));
+    f->contact_stress = malloc(9 * n * sizeof(double));
+    f->kinetic_stress = malloc(9 * n * sizeof(double));
+    f->fabric = malloc(9 * n * sizeof(double));
+    if (!f->density || !f->volume_fraction || !f->velocity || !f->stress ||
+        !f->contact_stress || !f->kinetic_stress || !f->fabric) {
+        rbl_cg_fields_free(f);
+        return rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu nodes", n);
+    }
+    const double inv = cg->samples ? 1.0 / (double)cg->samples : 0.0;
+    for (size_t k = 0; k < n; k++) {
+        const double *s = cg->sum + CG_SUMS * k;
+        const double rho = s[S_MASS] * inv;
+        double vel[3];
+        for (int a = 0; a < 3; a++)
+            vel[a] = rho > 0.0 ? s[S_MOMENTUM + a] * inv / rho : 0.0;
+        f->density[k] = rho;
+        f->volume_fraction[k] = s[S_VOLUME] * inv;
+        for (int a = 0; a < 3; a++) {
+            f->velocity[3 * k + a] = vel[a];
+            for (int b = 0; b < 3; b++) {
+                const int ab = 3 * a + b;
+                const double kin = -(s[S_MVV + ab] * inv - rho * vel[a] * vel[b]);
+                f->kinetic_stress[9 * k + ab] = kin;
+                f->contact_stress[9 * k + ab] = s[S_CONTACT + ab] * inv;
+                f->stress[9 * k + ab] = kin + s[S_CONTACT + ab] * inv;
+                f->fabric[9 * k + ab] = s[S_FABRIC + ab] * inv;
+            }
+        }
+    }
+    return RBL_OK;
+}
+
+void rbl_cg_fields_free(rbl_cg_fields *f)
+{
+    free(f->density), free(f->volume_fraction), free(f->velocity), free(f->stress);
+    free(f->contact_stress), free(f->kinetic_stress), free(f->fabric);
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,28 @@
+/* cg_internal.h — coarse-graining's kernels (cg_kernel.c), used by cg.c. Internal. */
+#ifndef RBL_CG_INTERNAL_H
+#define RBL_CG_INTERNAL_H
+
+#include "../dem/dem_internal.h"
+
+/* A kernel of the chosen shape and width: phi(r) = scale * shape(r / cutoff) for r < cutoff,
+ * integrating to 1 over space. */
+typedef struct rbl_cg_kernel_fn {
+    rbl_cg_kernel kind;
+    double cutoff, inv_cutoff, scale, inv_two_w2;
+} rbl_cg_kernel_fn;
+
+void rbl_cg_kernel_init(rbl_cg_kernel_fn *k, rbl_cg_kernel kind, double width);
+/* phi at squared distance r2 (0 beyond the cutoff). */
+double rbl_cg_phi(const rbl_cg_kernel_fn *k, double r2);
+/* int_0^1 phi(|d - s b|) ds: the kernel along the segment from a grain at -d from the node to
+ * the other end of its branch b (Gauss-Legendre, RBL_CG_LINE_POINTS points). */
+#define RBL_CG_LINE_POINTS 6
+double rbl_cg_line(const rbl_cg_kernel_fn *k, const double d[3], const double b[3]);
+
+/* The running sums (a checkpoint carries a window's partial ones): their count and the
+ * samples in them; set refuses another count (a grid of another size). */
+size_t rbl_cg_sums_count(const rbl_cg *cg);
+const double *rbl_cg_sums(const rbl_cg *cg);
+int rbl_cg_set_sums(rbl_cg *cg, const double *sums, size_t count, size_t samples);
+
+#endif

@@ -1,0 +1,146 @@
+/* cg_output.c — a run's coarse-grained fields (output.cg, docs/cg.md): a sample of the grains
+ * and their contacts every `sample` steps, and at every `window` steps (samples x sample) the
+ * mean of the window's samples written as cg_NNNNNN.vti (output K at step K x window, listed
+ * in cg.pvd) and cg_profile_NNNNNN.csv, then the sums cleared. A checkpoint carries the open
+ * window's sums, so a restart writes what the run would have. */
+#include "run_internal.h"
+#include "../cg/cg_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim,
+                        const char *dir, double dt, uint64_t *sample, rbl_error *err)
+{
+    memset(o, 0, sizeof *o);
+    *sample = 0;
+    if (!s->cg)
+        return RBL_OK;
+    rbl_cg_options opt = s->cg_opt;
+    if (s->cg == 2) { /* the domain's box */
+        if (s->cfg.open) {
+            rbl_error_set(err, RBL_EINVAL, "cg: an open domain has no box: give 'min' and "
+                          "'max'");
+            return rbl_scene_error_at(s, s->at_cg, err);
+        }
+        memcpy(opt.lo, s->cfg.lo, sizeof opt.lo), memcpy(opt.hi, s->cfg.hi, sizeof opt.hi);
+    }
+    const double every = s->cg_every > 0.0 ? s->cg_every : s->frame_every;
+    uint64_t steps;
+    int rc = rbl_scene_steps_in(s, s->at_cg, "output.cg.every", every, dt, 0, &steps, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (steps < s->cg_samples) {
+        rbl_error_set(err, RBL_EINVAL, "cg: %zu samples do not fit in %llu steps of %g s (every "
+                      "%g s)", s->cg_samples, (unsigned long long)steps, dt, every);
+        return rbl_scene_error_at(s, s->at_cg, err);
+    }
+    if ((rc = rbl_cg_create(&opt, &o->cg, err)) != RBL_OK)
+        return rbl_scene_error_at(s, s->at_cg, err);
+    o->dir = dir;
+    o->axis = s->cg_axis;
+    o->dt = dt;
+    o->sample = steps / s->cg_samples;
+    o->window = o->sample * s->cg_samples; /* a whole number of samples */
+    (void)sim;
+    *sample = o->sample;
+    return RBL_OK;
+}
+
+/* cg.pvd: outputs 0 .. n - 1 at their times, those the folder holds. */
+static int write_series(const rbl_cg_output *o, size_t n, rbl_error *err)
+{
+    double *times = malloc((n ? n : 1) * sizeof *times);
+    char **files = calloc(n ? n : 1, sizeof *files);
+    char *pvd = rbl_path_join(o->dir, "cg.pvd");
+    size_t missing = 0;
+    int rc = times && files && pvd ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (size_t k = 0; rc == RBL_OK && k < n; k++)
+        times[k] = (double)(k * o->window) * o->dt;
+    if (rc == RBL_OK)
+        rc = rbl_series_present(o->dir, "cg", n, files, &missing, err);
+    if (rc == RBL_OK)
+        rc = rbl_pvd_write(pvd, times, files, n, err);
+    for (size_t k = 0; files && k < n; k++)
+        free(files[k]);
+    free(times), free(files), free(pvd);
+    return rc;
+}
+
+static int write_output(const rbl_cg_output *o, uint64_t step, rbl_error *err)
+{
+    const size_t k = (size_t)(step / o->window);
+    rbl_cg_fields f;
+    int rc = rbl_cg_fields_get(o->cg, &f, err);
+    if (rc != RBL_OK)
+        return rc;
+    char name[64];
+    snprintf(name, sizeof name, "cg_%06zu.vti", k);
+    char *path = rbl_path_join(o->dir, name);
+    rc = path ? rbl_cg_vti_write(path, &f, err) : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    snprintf(name, sizeof name, "cg_profile_%06zu.csv", k);
+    path = rc == RBL_OK ? rbl_path_join(o->dir, name) : NULL;
+    if (rc == RBL_OK)
+        rc = path ? rbl_cg_profile_write(path, &f, o->axis, (double)step * o->dt, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    rbl_cg_fields_free(&f);
+    return rc == RBL_OK ? write_series(o, k + 1, err) : rc;
+}
+
+int rbl_cg_output_sample(rbl_cg_output *o, const rbl_sim *sim, uint64_t step, rbl_error *err)
+{
+    if (!o->cg || step % o->sample != 0)
+        return RBL_OK;
+    int rc = rbl_cg_add(o->cg, sim, err);
+    if (rc == RBL_OK && step % o->window == 0) {
+        rc = write_output(o, step, err);
+        rbl_cg_clear(o->cg);
+    }
+    return rc;
+}
+
+size_t rbl_cg_output_state_size(const rbl_cg_output *o)
+{
+    return 16 + (o->cg ? rbl_cg_sums_count(o->cg) * sizeof(double) : 0);
+}
+
+void rbl_cg_output_state(const rbl_cg_output *o, unsigned char *at)
+{
+    const uint64_t v[2] = {o->cg ? rbl_cg_sums_count(o->cg) : 0, o->cg ? rbl_cg_samples(o->cg) : 0};
+    memcpy(at, v, 16);
+    if (v[0])
+        memcpy(at + 16, rbl_cg_sums(o->cg), (size_t)v[0] * sizeof(double));
+}
+
+int rbl_cg_output_restore(rbl_cg_output *o, const unsigned char *at, size_t len)
+{
+    uint64_t v[2];
+    if (len < 16)
+        return 0;
+    memcpy(v, at, 16);
+    if (v[0] > (len - 16) / sizeof(double) || 16 + v[0] * sizeof(double) != len)
+        return 0;
+    if (!o->cg || !v[0] || v[1] > SIZE_MAX)
+        return 1; /* no window open, or another grid: the window starts afresh */
+    double *sums = malloc((size_t)v[0] * sizeof *sums);
+    if (!sums)
+        return 1;
+    memcpy(sums, at + 16, (size_t)v[0] * sizeof *sums);
+    for (size_t k = 0; k < (size_t)v[0]; k++)
+        if (!isfinite(sums[k])) {
+            free(sums);
+            return 0;
+        }
+    rbl_cg_set_sums(o->cg, sums, (size_t)v[0], (size_t)v[1]);
+    free(sums);
+    return 1;
+}
+
+void rbl_cg_output_free(rbl_cg_output *o)
+{
+    rbl_cg_free(o->cg);
+    memset(o, 0, sizeof *o);
+}
