@@ -111,6 +111,7 @@ validate: build
 	@validation/integrators.sh $(RUBBLE)
 	@validation/liggghts.sh $(RUBBLE)
 	@validation/network.sh $(RUBBLE)
+	@validation/cg.sh $(RUBBLE)
 	@validation/contact_models.sh $(RUBBLE)
 	@validation/silo.sh $(RUBBLE)
 	@validation/drum.sh $(RUBBLE)
