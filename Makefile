@@ -16,7 +16,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo test test-release test-sanitize bench validate install clean
+.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo bench-cg test test-release test-sanitize bench validate install clean
 
 all: build
 
@@ -76,7 +76,7 @@ test-fuzz: build-fuzz build
 fuzz: build-fuzz build
 	@tests/fuzz/run.sh $(BUILD_FUZZ) $(RUBBLE) $(FUZZ_SECONDS) --report docs/fuzz.md
 
-bench: bench-contacts bench-dem bench-gravity bench-fdo bench-python
+bench: bench-contacts bench-dem bench-gravity bench-fdo bench-python bench-cg
 
 bench-contacts: build
 	@scripts/install-deps.sh bench
@@ -99,6 +99,10 @@ bench-gravity: build
 bench-fdo: build
 	@scripts/install-deps.sh bench
 	@bench/fdo.sh $(RUBBLE)
+
+# coarse-graining of a 10^6-grain frame, 1 and 2 threads -> docs/bench/cg.csv
+bench-cg: build
+	@PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/cg.py 1000000
 
 # stepping from Python against `rubble run`, 10^4 grains (about a minute) -> docs/bench/python-overhead.csv
 bench-python: build

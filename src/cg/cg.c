@@ -132,16 +132,27 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
         i0[0] = x0;
     if (i1[0] >= x1)
         i1[0] = x1 - 1;
+    const double c2 = cg->kernel.cutoff * cg->kernel.cutoff;
+    const double bb = sp->b[0] * sp->b[0] + sp->b[1] * sp->b[1] + sp->b[2] * sp->b[2];
+    const double b2inv = sp->segment && bb > 0.0 ? 1.0 / bb : 0.0;
     for (size_t k = i0[2]; k <= i1[2]; k++)
         for (size_t j = i0[1]; j <= i1[1]; j++)
             for (size_t i = i0[0]; i <= i1[0]; i++) {
                 const double d[3] = {cg->origin[0] + (double)i * cg->h[0] - x[0],
                                      cg->origin[1] + (double)j * cg->h[1] - x[1],
                                      cg->origin[2] + (double)k * cg->h[2] - x[2]};
-                const double w = sp->segment
-                                     ? rbl_cg_line(&cg->kernel, d, sp->b)
-                                     : rbl_cg_phi(&cg->kernel, d[0] * d[0] + d[1] * d[1] +
-                                                                   d[2] * d[2]);
+                double w;
+                if (sp->segment) { /* nodes farther than the cutoff from the segment: none */
+                    const double t = (d[0] * sp->b[0] + d[1] * sp->b[1] + d[2] * sp->b[2]) * b2inv;
+                    const double s = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+                    const double e[3] = {d[0] - s * sp->b[0], d[1] - s * sp->b[1],
+                                         d[2] - s * sp->b[2]};
+                    w = e[0] * e[0] + e[1] * e[1] + e[2] * e[2] < c2
+                            ? rbl_cg_line(&cg->kernel, d, sp->b)
+                            : 0.0;
+                } else {
+                    w = rbl_cg_phi(&cg->kernel, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+                }
                 if (w == 0.0)
                     continue;
                 double *s = cg->sum + CG_SUMS * (i + cg->n[0] * (j + cg->n[1] * k));
@@ -154,19 +165,28 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
  * -L, 0, +L that reach it), to the nodes of x layers [x0, x1). */
 static void add_images(rbl_cg *cg, const rbl_sim *sim, const spread *sp, size_t x0, size_t x1)
 {
-    const int *periodic = sim->cfg.periodic;
-    for (int sz = -1; sz <= 1; sz++)
-        for (int sy = -1; sy <= 1; sy++)
-            for (int sx = -1; sx <= 1; sx++) {
-                const int s[3] = {sx, sy, sz};
-                double shift[3];
-                int skip = 0;
-                for (int a = 0; a < 3; a++) {
-                    skip |= s[a] != 0 && !periodic[a];
-                    shift[a] = s[a] * (sim->cfg.hi[a] - sim->cfg.lo[a]);
-                }
-                if (!skip)
-                    add_spread(cg, sp, shift, x0, x1);
+    double shifts[3][3];
+    int count[3];
+    const double c = cg->kernel.cutoff;
+    for (int a = 0; a < 3; a++) {
+        const double e = sp->segment ? sp->x[a] + sp->b[a] : sp->x[a];
+        const double lo = (sp->x[a] < e ? sp->x[a] : e) - c, hi = (sp->x[a] < e ? e : sp->x[a]) + c;
+        const double g0 = cg->opt.lo[a], g1 = cg->opt.hi[a];
+        const double side = sim->cfg.hi[a] - sim->cfg.lo[a];
+        count[a] = 0;
+        for (int k = -1; k <= 1; k++) {
+            if (k != 0 && !sim->cfg.periodic[a])
+                continue;
+            const double sh = k * side;
+            if (hi + sh >= g0 && lo + sh <= g1) /* the support, shifted, meets the grid */
+                shifts[a][count[a]++] = sh;
+        }
+    }
+    for (int k = 0; k < count[2]; k++)
+        for (int j = 0; j < count[1]; j++)
+            for (int i = 0; i < count[0]; i++) {
+                const double shift[3] = {shifts[0][i], shifts[1][j], shifts[2][k]};
+                add_spread(cg, sp, shift, x0, x1);
             }
 }
 
@@ -190,21 +210,24 @@ static void grain_spread(const rbl_grains_view *v, size_t k, const double *fabri
 }
 
 /* Each grain's sum over its contacts of n (x) n, in the id order's positions. */
-static void grain_fabric(const rbl_contact_list *c, const uint64_t *order, size_t n,
-                         double *fabric)
+static void grain_fabric(const rbl_sim *sim, const size_t *slots, size_t n_pairs,
+                         size_t n_walls, const uint64_t *order, size_t n, double *fabric)
 {
     memset(fabric, 0, 9 * (n ? n : 1) * sizeof *fabric);
-    for (size_t q = 0; q < c->n + c->n_wall; q++) {
-        const double *nv = q < c->n ? c->normal + 3 * q : c->wall_normal + 3 * (q - c->n);
-        const uint32_t ids[2] = {q < c->n ? c->ids[2 * q] : c->wall_grain[q - c->n],
-                                 q < c->n ? c->ids[2 * q + 1] : UINT32_MAX};
-        for (int e = 0; e < (q < c->n ? 2 : 1); e++) {
+    for (size_t q = 0; q < n_pairs + n_walls; q++) {
+        rbl_contact_item it;
+        if (q < n_pairs)
+            rbl_contact_pair_item(sim, slots[q], &it);
+        else
+            rbl_contact_wall_item(sim, slots[q], &it);
+        const uint32_t ids[2] = {it.id1, it.id2};
+        for (int e = 0; e < (q < n_pairs ? 2 : 1); e++) {
             const size_t o = rbl_grains_index_of(order, n, ids[e]);
             if (o == SIZE_MAX)
                 continue;
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
-                    fabric[9 * o + 3 * a + b] += nv[a] * nv[b];
+                    fabric[9 * o + 3 * a + b] += it.normal[a] * it.normal[b];
         }
     }
 }
@@ -222,18 +245,15 @@ int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err)
                                  'x' + a, sim->cfg.hi[a] - sim->cfg.lo[a]);
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
-    rbl_contact_list c;
-    int rc = rbl_sim_contacts(sim, &c, err);
-    if (rc != RBL_OK)
-        return rc;
+    size_t *slots = NULL, n_pairs = 0, n_walls = 0;
     uint64_t *order = rbl_grains_id_order(&v);
     double *fabric = malloc(9 * (v.n ? v.n : 1) * sizeof *fabric);
-    if (!order || !fabric) {
-        free(order), free(fabric), rbl_contact_list_free(&c);
+    if (!order || !fabric || !rbl_contacts_order(sim, &slots, &n_pairs, &n_walls)) {
+        free(order), free(fabric);
         return rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu grains",
                              v.n);
     }
-    grain_fabric(&c, order, v.n, fabric);
+    grain_fabric(sim, slots, n_pairs, n_walls, order, v.n, fabric);
     int threads = sim->threads > 0 ? sim->threads : 1;
     if ((size_t)threads > cg->n[0])
         threads = (int)cg->n[0];
@@ -251,25 +271,22 @@ int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err)
             add_images(cg, sim, &sp, x0, x1);
         }
         sp.segment = 1, sp.first = S_CONTACT, sp.count = 9;
-        for (size_t q = 0; q < c.n + c.n_wall; q++) {
-            const int pair = q < c.n;
-            const size_t e = pair ? q : q - c.n;
-            const double *x = pair ? c.centre + 3 * e : c.wall_centre + 3 * e;
-            const double *fn = pair ? c.fn + 3 * e : c.wall_fn + 3 * e;
-            const double *ft = pair ? c.ft + 3 * e : c.wall_ft + 3 * e;
-            for (int a = 0; a < 3; a++) {
-                sp.x[a] = x[a];
-                sp.b[a] = pair ? c.branch[3 * e + a] : c.wall_point[3 * e + a] - x[a];
-            }
+        for (size_t q = 0; q < n_pairs + n_walls; q++) {
+            rbl_contact_item it;
+            if (q < n_pairs)
+                rbl_contact_pair_item(sim, slots[q], &it);
+            else
+                rbl_contact_wall_item(sim, slots[q], &it);
+            memcpy(sp.x, it.centre, sizeof sp.x);
+            memcpy(sp.b, it.branch, sizeof sp.b);
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
-                    sp.v[S_CONTACT + 3 * a + b] = sp.b[a] * (fn[b] + ft[b]);
+                    sp.v[S_CONTACT + 3 * a + b] = it.branch[a] * (it.fn[b] + it.ft[b]);
             add_images(cg, sim, &sp, x0, x1);
         }
     }
     cg->samples++;
-    free(order), free(fabric);
-    rbl_contact_list_free(&c);
+    free(order), free(fabric), free(slots);
     return RBL_OK;
 }
 

@@ -29,6 +29,134 @@ static void split(const double f[3], const double n[3], double fn[3], double ft[
         fn[a] = s * n[a], ft[a] = f[a] - fn[a];
 }
 
+/* Whether touching pair q is listed here: over several processes, where its first grain (the
+ * smaller id) is this process's own, not a ghost (index g.n and beyond). */
+static int listed(const rbl_sim *sim, size_t q)
+{
+    const rbl_pair_list *p = &sim->pairs;
+    if (!p->touch[q])
+        return 0;
+    const uint32_t i = p->i[q], j = p->j[q];
+    return (sim->g.id[i] < sim->g.id[j] ? i : j) < sim->g.n;
+}
+
+void rbl_contact_pair_item(const rbl_sim *sim, size_t q, rbl_contact_item *it)
+{
+    const rbl_grains *g = &sim->g;
+    const rbl_pair_list *p = &sim->pairs;
+    const uint32_t i = p->i[q], j = p->j[q];
+    double d[3]; /* x_i - x_j, nearest image */
+    for (int a = 0; a < 3; a++)
+        d[a] = g->pos[3 * i + a] - g->pos[3 * j + a];
+    if (p->image[q] != RBL_IMAGE_NONE) {
+        double sh[3];
+        rbl_image_shift(sim->box, p->image[q], sh);
+        for (int a = 0; a < 3; a++)
+            d[a] -= sh[a];
+    }
+    const double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const double ri = g->radius[i], rj = g->radius[j];
+    const double *f = p->out + RBL_PAIR_OUT * (size_t)p->jpos[q]; /* on grain i */
+    const int swap = g->id[i] > g->id[j];
+    double fi[3];
+    for (int a = 0; a < 3; a++) /* from the first listed (the smaller id) to the other */
+        it->normal[a] = (swap ? d[a] : -d[a]) / dist, fi[a] = swap ? -f[a] : f[a];
+    /* the seed's point: l1 = (ri^2 - rj^2 + d^2) / 2d from the first centre */
+    const double r1 = swap ? rj : ri, r2 = swap ? ri : rj;
+    const double l1 = (r1 * r1 - r2 * r2 + dist * dist) / (2.0 * dist);
+    const double *x1 = g->pos + 3 * (size_t)(swap ? j : i);
+    it->id1 = swap ? g->id[j] : g->id[i];
+    it->id2 = swap ? g->id[i] : g->id[j];
+    it->wall = -1;
+    for (int a = 0; a < 3; a++) {
+        /* the second's image along n from the first: the point lies between them */
+        it->point[a] = x1[a] + l1 * it->normal[a];
+        it->centre[a] = x1[a];
+        it->branch[a] = swap ? d[a] : -d[a];
+    }
+    split(fi, it->normal, it->fn, it->ft);
+    it->overlap = ri + rj - dist;
+}
+
+void rbl_contact_wall_item(const rbl_sim *sim, size_t q, rbl_contact_item *it)
+{
+    const rbl_grains *g = &sim->g;
+    const rbl_wall_list *w = &sim->wpairs;
+    const uint32_t i = w->grain[q], code = w->wall[q];
+    const double *x = g->pos + 3 * (size_t)i;
+    double dist;
+    if (rbl_wall_is_mesh(code)) { /* the normal and distance the pass kept */
+        const double *h = w->hist + rbl_wall_hist_width(&sim->cfg.law) * q +
+                          rbl_hist_width(&sim->cfg.law);
+        it->normal[0] = h[0], it->normal[1] = h[1], it->normal[2] = h[2], dist = h[3];
+    } else {
+        const rbl_plane *pl = &sim->walls[code];
+        it->normal[0] = pl->n[0], it->normal[1] = pl->n[1], it->normal[2] = pl->n[2];
+        dist = it->normal[0] * x[0] + it->normal[1] * x[1] + it->normal[2] * x[2] + pl->offset;
+    }
+    it->id1 = g->id[i];
+    it->id2 = UINT32_MAX;
+    it->wall = (int32_t)rbl_wall_number(code, sim->n_walls);
+    for (int a = 0; a < 3; a++) {
+        it->point[a] = x[a] - dist * it->normal[a];
+        it->centre[a] = x[a];
+        it->branch[a] = it->point[a] - x[a];
+    }
+    split(w->out + RBL_WALL_OUT * q, it->normal, it->fn, it->ft);
+    it->overlap = g->radius[i] - dist;
+}
+
+int rbl_contacts_order(const rbl_sim *sim, size_t **slots, size_t *n_pairs, size_t *n_walls)
+{
+    const rbl_pair_list *p = &sim->pairs;
+    const rbl_wall_list *w = &sim->wpairs;
+    const uint32_t *id = sim->g.id;
+    size_t n = 0, n_wall = 0;
+    *slots = NULL, *n_pairs = *n_walls = 0;
+    for (size_t q = 0; q < p->n; q++)
+        n += listed(sim, q);
+    for (size_t q = 0; q < w->n; q++)
+        n_wall += w->touch[q] && w->grain[q] < sim->g.n;
+    if (p->n > UINT32_MAX)
+        return 0;
+    size_t *out = malloc((n + n_wall + 1) * sizeof *out);
+    uint64_t *keys = malloc(2 * (n + 1) * sizeof *keys);
+    uint32_t *vals = malloc(2 * (n + 1) * sizeof *vals);
+    keyed *wk = malloc((n_wall + 1) * sizeof *wk);
+    int ok = out && keys && vals && wk;
+    if (ok) { /* pairs by (smaller id, larger id): a radix sort carrying the slot */
+        size_t k = 0;
+        for (size_t q = 0; q < p->n; q++)
+            if (listed(sim, q)) {
+                const uint64_t a = id[p->i[q]], b = id[p->j[q]];
+                keys[k] = a < b ? a << 32 | b : b << 32 | a;
+                vals[k++] = (uint32_t)q;
+            }
+        rbl_radix_sort_u64(keys, vals, n, 64, keys + n, vals + n);
+        for (k = 0; k < n; k++)
+            out[k] = vals[k];
+        k = 0;
+        for (size_t q = 0; q < w->n; q++) /* id, wall, then a mesh contact's slot */
+            if (w->touch[q] && w->grain[q] < sim->g.n) {
+                const uint32_t code = w->wall[q];
+                const uint64_t slot = rbl_wall_is_mesh(code) ? rbl_wall_slot(code) : 0;
+                wk[k].key = (uint64_t)id[w->grain[q]] << 32 |
+                            (uint64_t)rbl_wall_number(code, sim->n_walls) << 8 | slot;
+                wk[k++].at = q;
+            }
+        qsort(wk, n_wall, sizeof *wk, by_key);
+        for (k = 0; k < n_wall; k++)
+            out[n + k] = wk[k].at;
+    }
+    free(keys), free(vals), free(wk);
+    if (!ok) {
+        free(out);
+        return 0;
+    }
+    *slots = out, *n_pairs = n, *n_walls = n_wall;
+    return 1;
+}
+
 static int grow_lists(rbl_contact_list *l, size_t n, size_t n_wall)
 {
     l->ids = malloc((2 * n + 1) * sizeof *l->ids);
@@ -52,151 +180,41 @@ static int grow_lists(rbl_contact_list *l, size_t n, size_t n_wall)
            l->wall_fn && l->wall_ft && l->wall_centre && l->wall_overlap;
 }
 
-/* Whether touching pair q is listed here: over several processes, where its first grain (the
- * smaller id) is this process's own, not a ghost (index g.n and beyond). */
-static int listed(const rbl_sim *sim, size_t q)
-{
-    const rbl_pair_list *p = &sim->pairs;
-    if (!p->touch[q])
-        return 0;
-    const uint32_t i = p->i[q], j = p->j[q];
-    return (sim->g.id[i] < sim->g.id[j] ? i : j) < sim->g.n;
-}
-
-/* Grain pair q: its entry k of the list. */
-static void pair_entry(const rbl_sim *sim, size_t q, rbl_contact_list *l, size_t k)
-{
-    const rbl_grains *g = &sim->g;
-    const rbl_pair_list *p = &sim->pairs;
-    const uint32_t i = p->i[q], j = p->j[q];
-    double d[3]; /* x_i - x_j, nearest image */
-    for (int a = 0; a < 3; a++)
-        d[a] = g->pos[3 * i + a] - g->pos[3 * j + a];
-    if (p->image[q] != RBL_IMAGE_NONE) {
-        double sh[3];
-        rbl_image_shift(sim->box, p->image[q], sh);
-        for (int a = 0; a < 3; a++)
-            d[a] -= sh[a];
-    }
-    const double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    const double ri = g->radius[i], rj = g->radius[j];
-    const double *f = p->out + RBL_PAIR_OUT * (size_t)p->jpos[q]; /* on grain i */
-    const int swap = g->id[i] > g->id[j];
-    double n[3], fi[3];
-    for (int a = 0; a < 3; a++) /* from the first listed (the smaller id) to the other */
-        n[a] = (swap ? d[a] : -d[a]) / dist, fi[a] = swap ? -f[a] : f[a];
-    /* the seed's point: l1 = (ri^2 - rj^2 + d^2) / 2d from the first centre */
-    const double r1 = swap ? rj : ri, r2 = swap ? ri : rj;
-    const double l1 = (r1 * r1 - r2 * r2 + dist * dist) / (2.0 * dist);
-    const double *x1 = g->pos + 3 * (size_t)(swap ? j : i);
-    l->ids[2 * k] = swap ? g->id[j] : g->id[i];
-    l->ids[2 * k + 1] = swap ? g->id[i] : g->id[j];
-    for (int a = 0; a < 3; a++) {
-        /* the second's image along n from the first: the point lies between them */
-        l->point[3 * k + a] = x1[a] + l1 * n[a];
-        l->normal[3 * k + a] = n[a];
-        l->centre[3 * k + a] = x1[a];
-        l->branch[3 * k + a] = swap ? d[a] : -d[a];
-    }
-    split(fi, n, l->fn + 3 * k, l->ft + 3 * k);
-    l->overlap[k] = ri + rj - dist;
-}
-
-/* Wall contact q: its entry k. */
-static void wall_entry(const rbl_sim *sim, size_t q, rbl_contact_list *l, size_t k)
-{
-    const rbl_grains *g = &sim->g;
-    const rbl_wall_list *w = &sim->wpairs;
-    const uint32_t i = w->grain[q], code = w->wall[q];
-    const double *x = g->pos + 3 * (size_t)i;
-    double n[3], dist;
-    if (rbl_wall_is_mesh(code)) { /* the normal and distance the pass kept */
-        const double *h = w->hist + rbl_wall_hist_width(&sim->cfg.law) * q +
-                          rbl_hist_width(&sim->cfg.law);
-        n[0] = h[0], n[1] = h[1], n[2] = h[2], dist = h[3];
-    } else {
-        const rbl_plane *pl = &sim->walls[code];
-        n[0] = pl->n[0], n[1] = pl->n[1], n[2] = pl->n[2];
-        dist = n[0] * x[0] + n[1] * x[1] + n[2] * x[2] + pl->offset;
-    }
-    l->wall_grain[k] = g->id[i];
-    l->wall[k] = (int32_t)rbl_wall_number(code, sim->n_walls);
-    for (int a = 0; a < 3; a++) {
-        l->wall_point[3 * k + a] = x[a] - dist * n[a], l->wall_normal[3 * k + a] = n[a];
-        l->wall_centre[3 * k + a] = x[a];
-    }
-    split(w->out + RBL_WALL_OUT * q, n, l->wall_fn + 3 * k, l->wall_ft + 3 * k);
-    l->wall_overlap[k] = g->radius[i] - dist;
-}
-
-/* The list's arrays permuted into key order (entries of `fields` doubles or ids). */
-#define PERMUTE(arr, width, count, order, type)                                                \
-    do {                                                                                       \
-        type *t_ = malloc(((width) * (count) + 1) * sizeof *t_);                               \
-        if (!t_)                                                                               \
-            goto oom;                                                                          \
-        for (size_t k_ = 0; k_ < (count); k_++)                                                \
-            memcpy(t_ + (width) * k_, (arr) + (width) * (order)[k_].at, (width) * sizeof *t_); \
-        free(arr);                                                                             \
-        (arr) = t_;                                                                            \
-    } while (0)
-
 int rbl_sim_contacts(const rbl_sim *sim, rbl_contact_list *l, rbl_error *err)
 {
     memset(l, 0, sizeof *l);
-    const rbl_pair_list *p = &sim->pairs;
-    const rbl_wall_list *w = &sim->wpairs;
-    size_t n = 0, n_wall = 0;
-    for (size_t q = 0; q < p->n; q++)
-        n += listed(sim, q);
-    for (size_t q = 0; q < w->n; q++)
-        n_wall += w->touch[q] && w->grain[q] < sim->g.n;
-    keyed *order = malloc((n > n_wall ? n : n_wall) * sizeof *order + 1);
-    if (!order || !grow_lists(l, n, n_wall))
-        goto oom;
-    size_t k = 0;
-    for (size_t q = 0; q < p->n; q++)
-        if (listed(sim, q))
-            pair_entry(sim, q, l, k++);
-    for (size_t c = 0; c < n; c++)
-        order[c] = (keyed){(uint64_t)l->ids[2 * c] << 32 | l->ids[2 * c + 1], c};
-    qsort(order, n, sizeof *order, by_key);
-    PERMUTE(l->ids, 2, n, order, uint32_t);
-    PERMUTE(l->point, 3, n, order, double);
-    PERMUTE(l->normal, 3, n, order, double);
-    PERMUTE(l->fn, 3, n, order, double);
-    PERMUTE(l->ft, 3, n, order, double);
-    PERMUTE(l->centre, 3, n, order, double);
-    PERMUTE(l->branch, 3, n, order, double);
-    PERMUTE(l->overlap, 1, n, order, double);
-    l->n = n;
-    k = 0;
-    for (size_t q = 0; q < w->n; q++)
-        if (w->touch[q] && w->grain[q] < sim->g.n) {
-            wall_entry(sim, q, l, k);
-            /* id, wall, then a mesh contact's slot (a grain may touch a mesh in several) */
-            const uint32_t slot = rbl_wall_is_mesh(w->wall[q]) ? rbl_wall_slot(w->wall[q]) : 0;
-            order[k] = (keyed){(uint64_t)l->wall_grain[k] << 32 | (uint64_t)l->wall[k] << 8 |
-                                   slot,
-                               k};
-            k++;
-        }
-    qsort(order, n_wall, sizeof *order, by_key);
-    PERMUTE(l->wall_grain, 1, n_wall, order, uint32_t);
-    PERMUTE(l->wall, 1, n_wall, order, int32_t);
-    PERMUTE(l->wall_point, 3, n_wall, order, double);
-    PERMUTE(l->wall_normal, 3, n_wall, order, double);
-    PERMUTE(l->wall_fn, 3, n_wall, order, double);
-    PERMUTE(l->wall_ft, 3, n_wall, order, double);
-    PERMUTE(l->wall_centre, 3, n_wall, order, double);
-    PERMUTE(l->wall_overlap, 1, n_wall, order, double);
-    l->n_wall = n_wall;
-    free(order);
+    size_t *slots = NULL, n = 0, n_wall = 0;
+    if (!rbl_contacts_order(sim, &slots, &n, &n_wall) || !grow_lists(l, n, n_wall)) {
+        free(slots);
+        rbl_contact_list_free(l);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the contacts");
+    }
+    for (size_t k = 0; k < n; k++) {
+        rbl_contact_item it;
+        rbl_contact_pair_item(sim, slots[k], &it);
+        l->ids[2 * k] = it.id1, l->ids[2 * k + 1] = it.id2;
+        memcpy(l->point + 3 * k, it.point, sizeof it.point);
+        memcpy(l->normal + 3 * k, it.normal, sizeof it.normal);
+        memcpy(l->fn + 3 * k, it.fn, sizeof it.fn);
+        memcpy(l->ft + 3 * k, it.ft, sizeof it.ft);
+        memcpy(l->centre + 3 * k, it.centre, sizeof it.centre);
+        memcpy(l->branch + 3 * k, it.branch, sizeof it.branch);
+        l->overlap[k] = it.overlap;
+    }
+    for (size_t k = 0; k < n_wall; k++) {
+        rbl_contact_item it;
+        rbl_contact_wall_item(sim, slots[n + k], &it);
+        l->wall_grain[k] = it.id1, l->wall[k] = it.wall;
+        memcpy(l->wall_point + 3 * k, it.point, sizeof it.point);
+        memcpy(l->wall_normal + 3 * k, it.normal, sizeof it.normal);
+        memcpy(l->wall_fn + 3 * k, it.fn, sizeof it.fn);
+        memcpy(l->wall_ft + 3 * k, it.ft, sizeof it.ft);
+        memcpy(l->wall_centre + 3 * k, it.centre, sizeof it.centre);
+        l->wall_overlap[k] = it.overlap;
+    }
+    l->n = n, l->n_wall = n_wall;
+    free(slots);
     return RBL_OK;
-oom:
-    free(order);
-    rbl_contact_list_free(l);
-    return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", n + n_wall);
 }
 
 void rbl_contact_list_free(rbl_contact_list *l)

@@ -422,6 +422,19 @@ int rbl_u32_compare(const void *a, const void *b);
 /* The grains' indices in id order, each as id << 32 | index (malloc'd; NULL: out of memory):
  * files that list grains the same whatever their order in memory, ids looked up (grains.c). */
 uint64_t *rbl_grains_id_order(const rbl_grains_view *v);
+/* contact_list.c — one contact of the last force evaluation, as rbl_sim_contacts lists it
+ * (a wall contact: id2 UINT32_MAX, wall >= 0; a pair: wall -1). */
+typedef struct rbl_contact_item {
+    uint32_t id1, id2;
+    int32_t wall;
+    double point[3], normal[3], fn[3], ft[3], centre[3], branch[3], overlap;
+} rbl_contact_item;
+/* The slots of the contacts listed (pairs whose first grain is this process's, in id order,
+ * then the wall contacts of its grains, in id order): *n_pairs pair slots, then *n_walls
+ * wall slots (malloc'd); 0 when out of memory. */
+int rbl_contacts_order(const rbl_sim *sim, size_t **slots, size_t *n_pairs, size_t *n_walls);
+void rbl_contact_pair_item(const rbl_sim *sim, size_t q, rbl_contact_item *it);
+void rbl_contact_wall_item(const rbl_sim *sim, size_t q, rbl_contact_item *it);
 /* The index of grain `id` in an order of rbl_grains_id_order over n grains, or SIZE_MAX. */
 size_t rbl_grains_index_of(const uint64_t *order, size_t n, uint32_t id);
 /* The external forces' array, zero, from now on (kept, grown and reordered with the rest). */
