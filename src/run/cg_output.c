@@ -26,6 +26,14 @@ int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim
         }
         memcpy(opt.lo, s->cfg.lo, sizeof opt.lo), memcpy(opt.hi, s->cfg.hi, sizeof opt.hi);
     }
+    const double reach = opt.kernel == RBL_CG_LUCY ? opt.width : 3.0 * opt.width;
+    for (int a = 0; a < 3; a++)
+        if (s->cfg.periodic[a] && !(2.0 * reach < s->cfg.hi[a] - s->cfg.lo[a])) {
+            rbl_error_set(err, RBL_EINVAL, "cg: the kernel reaches %g m, more than half the "
+                          "periodic side %c (%g m): a narrower 'width'", reach, 'x' + a,
+                          s->cfg.hi[a] - s->cfg.lo[a]);
+            return rbl_scene_error_at(s, s->at_cg, err);
+        }
     const double every = s->cg_every > 0.0 ? s->cg_every : s->frame_every;
     uint64_t steps;
     int rc = rbl_scene_steps_in(s, s->at_cg, "output.cg.every", every, dt, 0, &steps, err);
