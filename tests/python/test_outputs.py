@@ -10,6 +10,10 @@ import rubble
 from rubble import frames
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
+# under the sanitizers (gcc's ASan and UBSan preloaded) the longest runs are the release
+# pass's
+release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
+                                  reason="long: run by the release pass")
 
 SCENE = """\
 domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.03], periodic: [x, y]}
@@ -167,6 +171,7 @@ def test_the_network_sums_to_each_grains_force_and_torque(tmp_path):
     run.close()
 
 
+@release_only
 def test_the_network_of_a_mesh_hopper_on_any_thread_count(tmp_path):
     """The hopper example (an STL mesh, a periodic axis), 8000 steps on one and two threads:
     the same bytes, the same checks."""
