@@ -177,8 +177,9 @@ static void vibration(int as_mesh)
            "%.4f ms (%.2g of a period later)\n",
            as_mesh ? "mesh" : "plane", 1e3 * t, 1e3 * want, (t - want) * f);
     ASSERT_TRUE(t > 0.0 && fabs(t - want) * f < 5e-3); /* the contact responds in 1/sqrt(kn/m): 1.4e-3 of a period */
-    double never = lift_off(0.8, as_mesh, 5.0);
-    printf("  at G = 0.8: %s in 5 periods\n", never < 0.0 ? "never off" : "off");
+    /* below G = 1 the plate never pulls away: two periods show it (the motion repeats) */
+    double never = lift_off(0.8, as_mesh, 2.0);
+    printf("  at G = 0.8: %s in 2 periods\n", never < 0.0 ? "never off" : "off");
     ASSERT_TRUE(never < 0.0);
 }
 
