@@ -216,10 +216,7 @@ static void grain_fabric(const rbl_sim *sim, const size_t *slots, size_t n_pairs
     memset(fabric, 0, 9 * (n ? n : 1) * sizeof *fabric);
     for (size_t q = 0; q < n_pairs + n_walls; q++) {
         rbl_contact_item it;
-        if (q < n_pairs)
-            rbl_contact_pair_item(sim, slots[q], &it);
-        else
-            rbl_contact_wall_item(sim, slots[q], &it);
+        rbl_contact_item_of(sim, slots, n_pairs, q, &it);
         const uint32_t ids[2] = {it.id1, it.id2};
         for (int e = 0; e < (q < n_pairs ? 2 : 1); e++) {
             const size_t o = rbl_grains_index_of(order, n, ids[e]);
@@ -273,10 +270,7 @@ int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err)
         sp.segment = 1, sp.first = S_CONTACT, sp.count = 9;
         for (size_t q = 0; q < n_pairs + n_walls; q++) {
             rbl_contact_item it;
-            if (q < n_pairs)
-                rbl_contact_pair_item(sim, slots[q], &it);
-            else
-                rbl_contact_wall_item(sim, slots[q], &it);
+            rbl_contact_item_of(sim, slots, n_pairs, q, &it);
             memcpy(sp.x, it.centre, sizeof sp.x);
             memcpy(sp.b, it.branch, sizeof sp.b);
             for (int a = 0; a < 3; a++)

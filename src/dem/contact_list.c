@@ -106,6 +106,15 @@ void rbl_contact_wall_item(const rbl_sim *sim, size_t q, rbl_contact_item *it)
     it->overlap = g->radius[i] - dist;
 }
 
+void rbl_contact_item_of(const rbl_sim *sim, const size_t *slots, size_t n_pairs, size_t q,
+                         rbl_contact_item *it)
+{
+    if (q < n_pairs)
+        rbl_contact_pair_item(sim, slots[q], it);
+    else
+        rbl_contact_wall_item(sim, slots[q], it);
+}
+
 int rbl_contacts_order(const rbl_sim *sim, size_t **slots, size_t *n_pairs, size_t *n_walls)
 {
     const rbl_pair_list *p = &sim->pairs;

@@ -435,6 +435,9 @@ typedef struct rbl_contact_item {
 int rbl_contacts_order(const rbl_sim *sim, size_t **slots, size_t *n_pairs, size_t *n_walls);
 void rbl_contact_pair_item(const rbl_sim *sim, size_t q, rbl_contact_item *it);
 void rbl_contact_wall_item(const rbl_sim *sim, size_t q, rbl_contact_item *it);
+/* Entry q of such an order: a pair's below n_pairs, a wall contact's from there. */
+void rbl_contact_item_of(const rbl_sim *sim, const size_t *slots, size_t n_pairs, size_t q,
+                         rbl_contact_item *it);
 /* The index of grain `id` in an order of rbl_grains_id_order over n grains, or SIZE_MAX. */
 size_t rbl_grains_index_of(const uint64_t *order, size_t n, uint32_t id);
 /* The external forces' array, zero, from now on (kept, grown and reordered with the rest). */
