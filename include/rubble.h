@@ -400,6 +400,27 @@ typedef struct rbl_mesh rbl_mesh; /* below, with the clumps' meshes */
  * facets as one plane (src/dem/mesh_contact.c). */
 RBL_API int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material,
                                   rbl_error *err);
+/* Makes mesh wall `mesh` (0 .. meshes - 1, in the order added) wear, its facets worn to a depth
+ * (m) from then on, each step (docs/walls.md):
+ *   Archard: archard |F_n| |v_t| dt / A    (F_n the contact's normal force, v_t its sliding
+ *            velocity, A the facet's area; archard = K / H, the wear coefficient over the
+ *            hardness, 1/Pa);
+ *   Finnie, as LIGGGHTS's `wear finnie`: 2 finnie |v| |F| E(g) dt / A while the grain does not
+ *            move away from the wall (v its centre's velocity relative to the wall, g the angle
+ *            of v to the wall, E(g) = sin 2g - 3 sin^2 g for tan g <= 1/3, cos^2 g / 3 beyond;
+ *            finnie in 1/Pa).
+ * Both 0: it does not wear (its depths are dropped). Each coefficient finite, >= 0, at most 1. */
+RBL_API int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double finnie,
+                                  rbl_error *err);
+/* The load on each facet of mesh wall `mesh` at the last force evaluation, from the grains
+ * touching it (each contact on the facet its point lies on): force (3 per facet, N, what the
+ * grains exert on it; over the facets, the wall's force in rbl_thermo), pressure (per facet,
+ * Pa: the contacts' normal forces over the facet's area, positive pressing, negative pulling)
+ * and shear (per facet, Pa: the magnitude of the sum of their tangential forces over the area);
+ * wear (per facet, m: the depth worn so far; 0 where the mesh does not wear). Any may be NULL.
+ * Summed in the list's order: the same bits for any number of threads. */
+RBL_API int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pressure,
+                               double *shear, double *wear, rbl_error *err);
 /* How a wall moves, planes and meshes alike (all zero: it stays). A point x0 of the wall as it
  * was added is at time t at
  *     x(t) = c + R(t) (x0 - c) + velocity t + amplitude sin(2 pi frequency t) + s(t) servo_axis,

@@ -104,7 +104,7 @@ static void write_and_read(rbl_sim *sim, drawn *d)
 {
     rbl_error err = {0};
     const char *path = "test_walls_vtp.vtp";
-    if (rbl_walls_vtp_write(sim, path, &err) != RBL_OK) {
+    if (rbl_walls_vtp_write(sim, path, 0, &err) != RBL_OK) {
         fprintf(stderr, "rbl_walls_vtp_write: %s\n", err.message);
         exit(1);
     }
@@ -177,7 +177,7 @@ static void test_moving_plane_and_mesh(void)
         for (int cc = 0; cc < 3; cc++)
             ASSERT_TRUE(d.conn[first + (size_t)cc] == (int64_t)mesh.triangle[3 * k + (size_t)cc]);
     }
-    ASSERT_TRUE(rbl_walls_drawn_per_frame(sim));
+    ASSERT_TRUE(rbl_walls_drawn_per_frame(sim, 0));
     drawn_free(&d);
     printf("ok: a piston moved 0.05 m is drawn there; the mesh's %zu facets follow as wall 2\n",
            mesh.n_triangles);
@@ -194,7 +194,7 @@ static void test_open_domain(void)
     c.gravity[2] = 0.0;
     rbl_sim *sim = dem_create(&c, 1000.0);
     add_plane(sim, 0.0, 0.0, 1.0, 0.0);
-    ASSERT_TRUE(rbl_walls_drawn_per_frame(sim));
+    ASSERT_TRUE(rbl_walls_drawn_per_frame(sim, 0));
     drawn d;
     write_and_read(sim, &d); /* no grains: nothing to frame the plane by */
     ASSERT_TRUE(d.n_cells == 0 && d.n_points == 0);

@@ -142,6 +142,8 @@ typedef struct rbl_wall_list {
     size_t grains_cap;
     uint32_t *cand;   /* facets */
     size_t n_cand, cand_cap, cand_max; /* cand_max: the largest group's */
+    uint32_t *facet;  /* a touching mesh contact's facet (the one its point lies on) */
+    double *worn;     /* a touching mesh contact's volume worn this step (wall_wear.c) */
 } rbl_wall_list;
 
 #define RBL_MESH_SLOTS 4
@@ -183,6 +185,9 @@ typedef struct rbl_mesh_wall {
     rbl_triangle_bvh bvh;
     int material;
     rbl_wall_pose pose;
+    double archard, finnie; /* wear coefficients, 1/Pa (0: none; wall_wear.c) */
+    double *wear;           /* per facet: the depth worn, m (NULL: it does not wear) */
+    double *area;           /* per facet, m^2 (with wear) */
 } rbl_mesh_wall;
 
 /* A plane wall normalised: unit normal n, offset so that d = n . x + offset (now; n0 and
@@ -642,6 +647,22 @@ void rbl_history_map_each(const rbl_history_map *map,
 int rbl_history_map_add(const rbl_contact_law *law, rbl_history_map *map,
                         const rbl_history_rows *rows, rbl_error *err);
 /* The history of (id_a, other), or NULL. */
+/* wall_wear.c — the volume a mesh contact wears off its wall over dt: Archard's
+ * archard |F_n| |v_t| dt (v_t the sliding velocity at the contact point) and, as LIGGGHTS's
+ * `wear finnie`, 2 finnie |v| |F| E(gamma) dt (v the grain centre's velocity relative to the
+ * wall there, gamma its angle to the wall, E Finnie's function), the latter while the grain
+ * does not move away. n from the wall to the grain, f the force on the grain. */
+double rbl_wear_volume(const rbl_mesh_wall *mw, const double n[3], const double v_contact[3],
+                       const double v_centre[3], const double f[3], double dt);
+/* After a step's wall pass: each touching mesh contact's worn volume onto its facet's depth
+ * (in the list's order: the same bits for any number of threads). */
+void rbl_walls_wear_add(rbl_sim *sim);
+int rbl_walls_wearing(const rbl_sim *sim);
+/* Plane wall `plane`'s load at the last force evaluation: the force the grains exert on it,
+ * the sum of their normal forces (positive pressing) and of their tangential forces. */
+void rbl_plane_load(const rbl_sim *sim, int plane, double force[3], double *normal,
+                    double tangential[3]);
+
 /* mesh_contact.c — a sphere against a triangle mesh (the closest points: grid's triangles.c).
  * Where a sphere at p touches a mesh: a point q on it nearer than reach, the unit normal from q
  * to p (the facet's where p lies on it), the distance, and the feature. */

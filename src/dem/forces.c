@@ -64,7 +64,7 @@ static double wall_power(const rbl_sim *sim, uint32_t i, const rbl_contact_geom 
 /* Wall contact q whose geometry is geo: the law, its force and torque on the grain into the
  * contact's slot, its history updated; the thread's peak overlap and wall work. */
 static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_contact_geom *geo,
-                     double l1, wall_thread *wt)
+                     double l1, wall_thread *wt, rbl_contact_out *result)
 {
     const rbl_contact_law *law = &sim->cfg.law;
     uint32_t i = w->grain[q];
@@ -79,6 +79,7 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
     out[3] = -l1 * c[0] + o.tr[0], out[4] = -l1 * c[1] + o.tr[1], out[5] = -l1 * c[2] + o.tr[2];
     w->touch[q] = 1;
+    *result = o;
     const double r = sim->g.radius[i];
     if (geo->overlap >= wt->peak.ratio * r * (1.0 - 1e-12)) /* the division only when deeper */
         rbl_overlap_peak_take(&wt->peak, geo->overlap / r, sim->g.id[i], UINT32_MAX,
@@ -107,9 +108,10 @@ static void plane_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const 
                           const double *om, wall_thread *wt)
 {
     rbl_contact_geom geo;
+    rbl_contact_out o;
     double l1;
     if (rbl_wall_geometry(sim, q, vel, om, &geo, &l1))
-        wall_law(sim, w, q, &geo, l1, wt);
+        wall_law(sim, w, q, &geo, l1, wt, &o);
     else
         wall_apart(sim, w, q);
 }
@@ -166,17 +168,27 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
     for (size_t k = 0; k < n; k++) {
         size_t q = q0 + (size_t)slot_of[k];
         rbl_contact_geom geo;
-        double l1;
+        rbl_contact_out o;
+        double l1, v_contact[3];
         rbl_wall_frame(sim, i, c[k].n, c[k].dist, vel, om, &mw->pose, &geo, &l1);
+        memcpy(v_contact, geo.v, sizeof v_contact);
         if (c[k].share < 1.0) { /* across a crease (mesh_contact.c): its dashpot's share */
             double vn = (1.0 - c[k].share) * (geo.v[0] * geo.n[0] + geo.v[1] * geo.n[1] +
                                               geo.v[2] * geo.n[2]);
             for (int a = 0; a < 3; a++)
                 geo.v[a] -= vn * geo.n[a];
         }
-        wall_law(sim, w, q, &geo, l1, wt);
+        wall_law(sim, w, q, &geo, l1, wt, &o);
         double *h = w->hist + wide * q + width;
         h[0] = c[k].n[0], h[1] = c[k].n[1], h[2] = c[k].n[2], h[3] = c[k].dist;
+        w->facet[q] = c[k].tri;
+        if (mw->wear) { /* the centre's velocity: the contact point's less the grain's spin */
+            double arm[3] = {l1 * geo.n[0], l1 * geo.n[1], l1 * geo.n[2]}, spun[3], v[3];
+            rbl_cross(om + 3 * (size_t)i, arm, spun);
+            for (int a = 0; a < 3; a++)
+                v[a] = v_contact[a] + spun[a];
+            w->worn[q] = rbl_wear_volume(mw, geo.n, v_contact, v, o.f, sim->cfg.dt);
+        }
     }
 }
 
@@ -233,6 +245,8 @@ static void wall_pass(rbl_sim *sim)
         }
     }
     rbl_health_overlap_merge(sim, &deepest, sim->step + (sim->prepared ? 1u : 0u));
+    if (sim->prepared && sim->n_meshes > 0 && rbl_walls_wearing(sim)) /* a step's forces */
+        rbl_walls_wear_add(sim);
 }
 
 void rbl_forces_gather(rbl_sim *sim)

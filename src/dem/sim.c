@@ -104,6 +104,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     for (int m = 0; m < sim->n_meshes; m++) {
         rbl_triangle_bvh_free(&sim->meshes[m].bvh);
         free(sim->meshes[m].mesh.vertex), free(sim->meshes[m].mesh.triangle);
+        free(sim->meshes[m].wear), free(sim->meshes[m].area);
     }
     free(sim->meshes), free(sim->mesh_work);
     rbl_cell_table_free(&sim->cell_table);

@@ -34,9 +34,15 @@ int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains, size_t hist
         if (lo)
             w->cand_lo = lo;
         size_t *hi = lo ? realloc(w->cand_hi, cap * sizeof *hi) : NULL;
-        if (!hi)
+        if (hi)
+            w->cand_hi = hi;
+        uint32_t *f = hi ? realloc(w->facet, cap * sizeof *f) : NULL;
+        if (f)
+            w->facet = f;
+        double *worn = f ? realloc(w->worn, cap * sizeof *worn) : NULL;
+        if (!worn)
             return 0;
-        w->cand_hi = hi;
+        w->worn = worn;
         w->cap = cap;
     }
     if (grains + 1 > w->grains_cap) {
@@ -60,6 +66,7 @@ static int add_entry(rbl_sim *sim, const rbl_history_map *old, size_t k, uint32_
     w->grain[q] = (uint32_t)k;
     w->wall[q] = code;
     w->cand_lo[q] = lo, w->cand_hi[q] = hi;
+    w->facet[q] = UINT32_MAX, w->worn[q] = 0.0;
     const double *h = rbl_history_find(old, sim->g.id[k], code);
     double *dst = w->hist + width * q;
     if (h)
@@ -169,5 +176,6 @@ void rbl_walls_free(rbl_wall_list *w)
     free(w->out);
     free(w->start);
     free(w->cand_lo), free(w->cand_hi), free(w->cand);
+    free(w->facet), free(w->worn);
     memset(w, 0, sizeof *w);
 }

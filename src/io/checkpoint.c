@@ -12,10 +12,10 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 8u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 9u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
-                           walls and walls that move */
+                           walls and walls that move; 9: mesh walls' wear */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -128,6 +128,9 @@ static void save_state(buf *b, const rbl_sim *sim)
         put_u64(b, (uint64_t)mw->material);
         put(b, mw->mesh.vertex, 3 * mw->mesh.n_vertices * sizeof *mw->mesh.vertex);
         put(b, mw->mesh.triangle, 3 * mw->mesh.n_triangles * sizeof *mw->mesh.triangle);
+        put_f64(b, mw->archard), put_f64(b, mw->finnie); /* then, when it wears, its depths */
+        if (mw->wear)
+            put(b, mw->wear, mw->mesh.n_triangles * sizeof *mw->wear);
     }
     for (int k = 0; k < sim->n_walls + sim->n_meshes; k++) {
         const rbl_wall_pose *p = rbl_wall_pose_of((rbl_sim *)sim, k);
@@ -363,6 +366,27 @@ static int load_bodies(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     return RBL_OK;
 }
 
+/* Mesh wall k's wear: its coefficients, set as rbl_sim_set_mesh_wear sets them, and its
+ * facets' depths (finite, not negative). */
+static int load_wear(buf *b, rbl_sim *sim, int k, const char *path, rbl_error *err)
+{
+    double archard = get_f64(b), finnie = get_f64(b);
+    if (b->bad)
+        return rbl_error_set(err, RBL_EPARSE, "%s: truncated mesh wall %d", path, k + 1);
+    int rc = rbl_sim_set_mesh_wear(sim, k, archard, finnie, err);
+    if (rc != RBL_OK)
+        return rbl_error_prefix(err, rc, "%s", path);
+    rbl_mesh_wall *mw = &sim->meshes[k];
+    if (!mw->wear)
+        return RBL_OK;
+    get(b, mw->wear, mw->mesh.n_triangles * sizeof *mw->wear);
+    for (size_t t = 0; t < mw->mesh.n_triangles && !b->bad; t++)
+        b->bad = !(mw->wear[t] >= 0.0 && mw->wear[t] < INFINITY);
+    return b->bad ? rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent wear of mesh "
+                                                   "wall %d", path, k + 1)
+                  : RBL_OK;
+}
+
 /* The mesh walls: corners and facets, checked as rbl_sim_add_mesh_wall checks any mesh. */
 static int load_meshes(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 {
@@ -388,6 +412,8 @@ static int load_meshes(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
                                         (unsigned long long)k + 1)
                         : rbl_sim_add_mesh_wall(sim, &mesh, (int)material, err);
         }
+        if (rc == RBL_OK)
+            rc = load_wear(b, sim, (int)k, path, err);
         free(mesh.vertex), free(mesh.triangle);
         if (rc != RBL_OK)
             return rbl_error_prefix(err, rc, "%s", path);
@@ -576,6 +602,8 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         get(b, w->touch, nwc);
         get(b, w->hist, nwc * wide * sizeof *w->hist);
         get(b, w->cand_lo, nwc * sizeof *w->cand_lo), get(b, w->cand_hi, nwc * sizeof *w->cand_hi);
+        for (size_t q = 0; q < nwc; q++) /* set by the next force evaluation */
+            w->facet[q] = UINT32_MAX, w->worn[q] = 0.0;
         uint64_t n_cand = get_u64(b), cand_max = get_u64(b);
         if (b->bad || n_cand > (b->len - b->at) / sizeof *w->cand) {
             b->bad = 1;

@@ -98,6 +98,7 @@ struct rbl_scene {
     rbl_mesh *meshes;         /* mesh walls, read, scaled, moved and welded at load */
     rbl_scene_motion *mesh_motion;
     int *mesh_materials;
+    double (*mesh_wear)[2];   /* wear: {archard, finnie} per mesh wall (1/Pa; 0: none) */
     rbl_mark *at_meshes;
     int n_meshes;
     rbl_scene_tube *tubes;    /* impulse scenes only */
@@ -115,6 +116,7 @@ struct rbl_scene {
     char *final_grains;       /* file name in the output folder, or NULL */
     unsigned frame_fields;    /* output.fields: 1 << RBL_FIELD_* (grain_frame.c) */
     int network;              /* output.contacts: RBL_NETWORK_VTP | RBL_NETWORK_CSV, or 0 */
+    int wall_loads;           /* output.wall_loads: each frame's walls with their facets' loads */
     int cg;                   /* output.cg: coarse-grained fields (src/cg/, cg_files.c) */
     rbl_cg_options cg_opt;    /* its grid (lo, hi: the domain's unless given) and kernel */
     double cg_every;          /* s between outputs, each the mean of cg_samples samples taken
@@ -219,10 +221,11 @@ int rbl_series_present(const char *dir, const char *prefix, size_t n, char **fil
                        size_t *missing, rbl_error *err);
 
 /* walls_vtp.c — the walls (planes cut to the domain's box, mesh walls' facets) where they are
- * now, as one .vtp; whether they need one per frame (some wall moves, or an open domain's
- * planes, drawn within the grains' extent) or one walls.vtp serves the run. */
-int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, rbl_error *err);
-int rbl_walls_drawn_per_frame(const rbl_sim *sim);
+ * now, as one .vtp, with_loads their cells' loads; whether they need one per frame (some wall
+ * moves, an open domain's planes, drawn within the grains' extent, the loads asked for, or a
+ * mesh that wears) or one walls.vtp serves the run. */
+int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rbl_error *err);
+int rbl_walls_drawn_per_frame(const rbl_sim *sim, int loads);
 
 /* thermo_csv.c — thermo.csv: a header and one row per sample, rewritten whole (atomically). */
 typedef struct rbl_thermo_log {

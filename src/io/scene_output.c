@@ -177,7 +177,7 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
                                        "checkpoint_keep",
                                        "final", "shells", "layers", "fields", "contacts",
-                                       "cg", NULL};
+                                       "wall_loads", "cg", NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -254,6 +254,8 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
         return rc;
     yaml_node_t *contacts = rbl_yaml_get(c, n, "contacts");
     if (contacts && (rc = parse_contacts(c, contacts)) != RBL_OK)
+        return rc;
+    if ((rc = rbl_yaml_opt_flag(c, n, "wall_loads", &s->wall_loads)) != RBL_OK)
         return rc;
     yaml_node_t *cg = rbl_yaml_get(c, n, "cg");
     return cg ? parse_cg(c, cg) : RBL_OK;

@@ -275,8 +275,8 @@ static int scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **o
  * corners times s, then moved by the offset. */
 static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
-    static const char *const keys[] = {"mesh",    "scale",  "offset",  "material",
-                                       "velocity", "rotate", "vibrate", "servo", NULL};
+    static const char *const keys[] = {"mesh",     "scale",  "offset",  "material", "wear",
+                                       "velocity", "rotate", "vibrate", "servo",    NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, w, "mesh wall", keys);
     double scale = 1.0, offset[3] = {0.0, 0.0, 0.0};
@@ -299,6 +299,14 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
         }
     }
     free(path);
+    yaml_node_t *wear = rbl_yaml_get(c, w, "wear");
+    if (rc == RBL_OK && wear) { /* wear: {archard: k, finnie: k}, 1/Pa */
+        static const char *const wear_keys[] = {"archard", "finnie", NULL};
+        if ((rc = rbl_yaml_keys_known(c, wear, "wear", wear_keys)) == RBL_OK &&
+            (rc = rbl_yaml_opt_number(c, wear, "archard", &s->mesh_wear[k][0], 0.0, 0, 1.0)) ==
+                RBL_OK)
+            rc = rbl_yaml_opt_number(c, wear, "finnie", &s->mesh_wear[k][1], 0.0, 0, 1.0);
+    }
     if (rc != RBL_OK)
         return rc;
     s->at_meshes[k] = rbl_yaml_mark(w);
@@ -310,7 +318,7 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
 {
     static const char *const keys[] = {"point",    "normal", "plane",   "material",
-                                       "tube",     "mesh",   "scale",   "offset",
+                                       "tube",     "mesh",   "scale",   "offset",   "wear",
                                        "velocity", "rotate", "vibrate", "servo", NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
@@ -321,10 +329,12 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     s->tubes = calloc(count ? count : 1, sizeof *s->tubes);
     s->meshes = calloc(count ? count : 1, sizeof *s->meshes);
     s->mesh_materials = calloc(count ? count : 1, sizeof *s->mesh_materials);
+    s->mesh_wear = calloc(count ? count : 1, sizeof *s->mesh_wear);
     s->at_meshes = calloc(count ? count : 1, sizeof *s->at_meshes);
     s->wall_motion = calloc(count ? count : 1, sizeof *s->wall_motion);
     s->mesh_motion = calloc(count ? count : 1, sizeof *s->mesh_motion);
-    if (!s->walls || !s->tubes || !s->meshes || !s->mesh_materials || !s->at_meshes ||
+    if (!s->walls || !s->tubes || !s->meshes || !s->mesh_materials || !s->mesh_wear ||
+        !s->at_meshes ||
         !s->wall_motion || !s->mesh_motion)
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
@@ -344,8 +354,10 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                 return rc;
             continue;
         }
-        if (rbl_yaml_get(c, w, "scale") || rbl_yaml_get(c, w, "offset"))
-            return rbl_yaml_fail(c, w, RBL_EPARSE, "'scale' and 'offset' are for a 'mesh' wall");
+        if (rbl_yaml_get(c, w, "scale") || rbl_yaml_get(c, w, "offset") ||
+            rbl_yaml_get(c, w, "wear"))
+            return rbl_yaml_fail(c, w, RBL_EPARSE,
+                                 "'scale', 'offset' and 'wear' are for a 'mesh' wall");
         yaml_node_t *tube = rbl_yaml_get(c, w, "tube");
         if (tube) {
             if (!impulse)
@@ -1025,7 +1037,7 @@ void rbl_scene_free(rbl_scene *s)
     free(s->tubes);
     for (int k = 0; k < s->n_meshes; k++)
         rbl_mesh_free(&s->meshes[k]);
-    free(s->meshes), free(s->mesh_materials), free(s->at_meshes);
+    free(s->meshes), free(s->mesh_materials), free(s->mesh_wear), free(s->at_meshes);
     free(s->wall_motion), free(s->mesh_motion);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */

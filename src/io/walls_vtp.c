@@ -1,13 +1,17 @@
 /* walls_vtp.c — the walls where they are now, for ParaView: each plane as the polygon it cuts
  * from the domain's box (an open domain has no box: the shadow on the plane of the box around
  * the grains and the mesh walls, widened by the largest grain), each mesh wall as its facets; a point array `wall`
- * gives each corner's wall number as in thermo.csv's columns (planes, then meshes, from 1). */
+ * gives each corner's wall number as in thermo.csv's columns (planes, then meshes, from 1).
+ * With the loads (output.wall_loads, or a mesh that wears), cell arrays: force (N, what the
+ * grains exert on the cell), pressure and shear (Pa: their normal force, positive pressing,
+ * and the magnitude of their tangential force over its area) and wear (m, the depth worn). */
 #include "scene_internal.h"
 #include "../dem/dem_internal.h"
 #include "../shape/shape_internal.h" /* rbl_cross3 */
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { POLY_MAX = 10 }; /* a square clipped by 6 half-spaces has at most 4 + 6 corners */
 
@@ -151,12 +155,44 @@ static int drawing_box(const rbl_sim *sim, const double *mesh_points, size_t n_m
     return 1;
 }
 
-int rbl_walls_drawn_per_frame(const rbl_sim *sim)
+int rbl_walls_drawn_per_frame(const rbl_sim *sim, int loads)
 {
-    return sim->walls_moving || (sim->cfg.open && sim->n_walls > 0);
+    return sim->walls_moving || (sim->cfg.open && sim->n_walls > 0) ||
+           (loads && sim->n_walls + sim->n_meshes > 0) || rbl_walls_wearing(sim);
 }
 
-int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, rbl_error *err)
+/* The cell arrays of the walls' loads: force (3), pressure, shear, wear per cell. */
+typedef struct loads {
+    double *force, *pressure, *shear, *wear;
+} loads;
+
+static double polygon_area(double p[POLY_MAX][3], int m)
+{
+    double s[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < m; k++) {
+        double x[3];
+        rbl_cross3(p[k], p[(k + 1) % m], x);
+        s[0] += x[0], s[1] += x[1], s[2] += x[2];
+    }
+    return 0.5 * sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+}
+
+/* Plane w's load as cell `cell`: per area of its polygon in a closed domain's box (the plane's
+ * part inside it); an open domain's plane has no area (NaN). */
+static void plane_cell(const rbl_sim *sim, int w, double p[POLY_MAX][3], int m, loads *l,
+                       size_t cell)
+{
+    double f[3], fn, ft[3];
+    rbl_plane_load(sim, w, f, &fn, ft);
+    const double area = sim->cfg.open ? NAN : polygon_area(p, m);
+    for (int a = 0; a < 3; a++)
+        l->force[3 * cell + a] = f[a];
+    l->pressure[cell] = fn / area;
+    l->shear[cell] = sqrt(ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]) / area;
+    l->wear[cell] = 0.0;
+}
+
+int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rbl_error *err)
 {
     size_t mesh_points = 0, facets = 0;
     for (int m = 0; m < sim->n_meshes; m++)
@@ -168,8 +204,13 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, rbl_error *err)
                                sizeof *corners);
     uint32_t *ends = malloc((nc ? nc : 1) * sizeof *ends), *wall = malloc((np ? np : 1) *
                                                                            sizeof *wall);
-    if (!points || !corners || !ends || !wall || np > UINT32_MAX) {
-        free(points), free(corners), free(ends), free(wall);
+    with_loads = with_loads || rbl_walls_wearing(sim);
+    loads l = {NULL, NULL, NULL, NULL};
+    double *cell_data = with_loads ? malloc((6 * nc + 1) * sizeof *cell_data) : NULL;
+    if (cell_data)
+        l = (loads){cell_data, cell_data + 3 * nc, cell_data + 4 * nc, cell_data + 5 * nc};
+    if (!points || !corners || !ends || !wall || np > UINT32_MAX || (with_loads && !cell_data)) {
+        free(points), free(corners), free(ends), free(wall), free(cell_data);
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for the walls", path);
     }
     size_t v0 = 0, k0 = 0, cells = 0;
@@ -178,6 +219,14 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, rbl_error *err)
         rbl_sim_wall_place(sim, sim->n_walls + m, mesh->vertex, mesh->n_vertices, points + 3 * v0);
         for (size_t v = 0; v < mesh->n_vertices; v++)
             wall[v0 + v] = (uint32_t)(sim->n_walls + m + 1);
+        if (with_loads) {
+            int rc = rbl_sim_mesh_loads(sim, m, l.force + 3 * cells, l.pressure + cells,
+                                        l.shear + cells, l.wear + cells, err);
+            if (rc != RBL_OK) {
+                free(points), free(corners), free(ends), free(wall), free(cell_data);
+                return rbl_error_prefix(err, rc, "%s", path);
+            }
+        }
         for (size_t t = 0; t < mesh->n_triangles; t++) {
             for (int c = 0; c < 3; c++)
                 corners[k0++] = mesh->triangle[3 * t + c] + (uint32_t)v0;
@@ -198,14 +247,27 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, rbl_error *err)
                 wall[v0] = (uint32_t)(w + 1);
                 corners[k0++] = (uint32_t)v0++;
             }
+            if (m && with_loads)
+                plane_cell(sim, w, p, m, &l, cells);
             if (m)
                 ends[cells++] = (uint32_t)k0;
         }
     }
     const rbl_vtp_array arrays[] = {{"UInt32", "wall", 1, 4, wall}};
+    if (with_loads) { /* the arrays packed to the cells drawn (a plane may miss the box) */
+        memmove(cell_data + 3 * cells, l.pressure, cells * sizeof *cell_data);
+        memmove(cell_data + 4 * cells, l.shear, cells * sizeof *cell_data);
+        memmove(cell_data + 5 * cells, l.wear, cells * sizeof *cell_data);
+    }
+    const rbl_vtp_array packed[] = {{"Float64", "force", 3, 8, l.force},
+                                    {"Float64", "pressure", 1, 8, cell_data + 3 * cells},
+                                    {"Float64", "shear", 1, 8, cell_data + 4 * cells},
+                                    {"Float64", "wear", 1, 8, cell_data + 5 * cells}};
     rbl_vtp_polydata pd = {.n_points = v0, .points = points, .arrays = arrays, .n_arrays = 1,
-                           .cells = corners, .cell_ends = ends, .n_cells = cells};
+                           .cells = corners, .cell_ends = ends, .n_cells = cells,
+                           .cell_arrays = with_loads ? packed : NULL,
+                           .n_cell_arrays = with_loads ? 4 : 0};
     int rc = rbl_vtp_polydata_write(path, &pd, err);
-    free(points), free(corners), free(ends), free(wall);
+    free(points), free(corners), free(ends), free(wall), free(cell_data);
     return rc;
 }

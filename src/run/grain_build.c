@@ -24,6 +24,8 @@ static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
     }
     for (int m = 0; m < s->n_meshes; m++) {
         int rc = rbl_sim_add_mesh_wall(sim, &s->meshes[m], s->mesh_materials[m], err);
+        if (rc == RBL_OK)
+            rc = rbl_sim_set_mesh_wear(sim, m, s->mesh_wear[m][0], s->mesh_wear[m][1], err);
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_meshes[m], err);
     }

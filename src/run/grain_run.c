@@ -91,13 +91,14 @@ static int write_series(const outputs *o, const char *prefix, rbl_error *err)
     return rc;
 }
 
-/* Moving walls: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd. */
-static int write_walls_frame(const outputs *o, const rbl_sim *sim, rbl_error *err)
+/* Walls drawn per frame: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd. */
+static int write_walls_frame(const rbl_scene *s, const outputs *o, const rbl_sim *sim,
+                             rbl_error *err)
 {
     char name[64];
     snprintf(name, sizeof name, "walls_%06zu.vtp", o->n_frames - 1);
     char *path = rbl_path_join(o->dir, name);
-    int rc = path ? rbl_walls_vtp_write(sim, path, err)
+    int rc = path ? rbl_walls_vtp_write(sim, path, s->wall_loads, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     return rc == RBL_OK ? write_series(o, "walls", err) : rc;
@@ -169,8 +170,8 @@ static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
         return rc;
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
         rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
-        if (rc == RBL_OK && rbl_walls_drawn_per_frame(sim))
-            rc = write_walls_frame(o, sim, err);
+        if (rc == RBL_OK && rbl_walls_drawn_per_frame(sim, s->wall_loads))
+            rc = write_walls_frame(s, o, sim, err);
         if (rc == RBL_OK)
             rc = rbl_thermo_log_write(&o->log, o->thermo_path, err);
     }
@@ -441,9 +442,9 @@ static int grain_begin(rbl_run *r, rbl_error *err)
     rbl_sim *sim = o->sim;
     int rc = RBL_OK;
     if (r->ranks.rank == 0 && sim->n_walls + sim->n_meshes > 0 &&
-        !rbl_walls_drawn_per_frame(sim)) {
+        !rbl_walls_drawn_per_frame(sim, r->scene->wall_loads)) {
         char *path = rbl_path_join(o->dir, "walls.vtp");
-        rc = path ? rbl_walls_vtp_write(sim, path, err)
+        rc = path ? rbl_walls_vtp_write(sim, path, 0, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
         free(path);
     }
@@ -558,7 +559,7 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
     rep->pairs_listed = t.pairs_listed;
     rep->frames = o->n_frames - o->elsewhere;
     snprintf(rep->walls_file, sizeof rep->walls_file, "%s",
-             rbl_walls_drawn_per_frame(sim)       ? "walls.pvd"
+             rbl_walls_drawn_per_frame(sim, s->wall_loads) ? "walls.pvd"
              : sim->n_walls + sim->n_meshes > 0 ? "walls.vtp"
                                                 : "");
     snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",

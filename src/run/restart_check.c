@@ -95,6 +95,8 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
         same_as(c, (double)x->n_vertices, (double)y->n_vertices, "wall %d's (a mesh's) corners", w);
         same_as(c, (double)x->n_triangles, (double)y->n_triangles, "wall %d's (a mesh's) facets", w);
         same_as(c, a->meshes[m].material, b->meshes[m].material, "wall %d's (a mesh's) material", w);
+        same_as(c, a->meshes[m].archard, b->meshes[m].archard, "wall %d's Archard wear", w);
+        same_as(c, a->meshes[m].finnie, b->meshes[m].finnie, "wall %d's Finnie wear", w);
         if (c->rc == RBL_OK &&
             (memcmp(x->vertex, y->vertex, 3 * x->n_vertices * sizeof *x->vertex) != 0 ||
              memcmp(x->triangle, y->triangle, 3 * x->n_triangles * sizeof *x->triangle) != 0))

@@ -20,6 +20,11 @@ static const char *not_distributed(const rbl_scene *s)
         return "an impulse scene (objects)";
     if (s->cg)
         return "output.cg (coarse-graining)";
+    if (s->wall_loads)
+        return "output.wall_loads (the walls' loads per facet)";
+    for (int m = 0; m < s->n_meshes; m++)
+        if (s->mesh_wear[m][0] > 0.0 || s->mesh_wear[m][1] > 0.0)
+            return "a mesh wall's wear";
     return NULL;
 }
 

@@ -1,0 +1,180 @@
+/* wall_wear.c — what the grains do to a mesh wall's facets (issue 43): the load on each (its
+ * force, pressure and shear, as LIGGGHTS's mesh/surface/stress), and the depth worn off each
+ * step by step, Archard's sliding wear and Finnie's erosion (the rules in rubble.h at
+ * rbl_sim_set_mesh_wear). A contact belongs to the facet its point lies on (the one
+ * mesh_contact.c found it on: for a contact on an edge or a corner, the first facet there).
+ * Both are sums over the wall list in its order, so the same for any number of threads. */
+#include "contact_kernel.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+static double facet_area(const rbl_mesh *m, size_t t)
+{
+    const uint32_t *c = m->triangle + 3 * t;
+    const double *a = m->vertex + 3 * (size_t)c[0], *b = m->vertex + 3 * (size_t)c[1],
+                 *d = m->vertex + 3 * (size_t)c[2];
+    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    double v[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]}, x[3];
+    rbl_cross(u, v, x);
+    return 0.5 * sqrt(dot3(x, x));
+}
+
+/* A contact's force f on its grain, n from the wall to the grain, into a load's sums: the
+ * force on the wall (3), the normal force pressing it, the tangential force (3). */
+static void add_load(double s[7], const double *f, const double *n)
+{
+    const double fn = dot3(f, n);
+    for (int a = 0; a < 3; a++)
+        s[a] -= f[a], s[4 + a] += f[a] - fn * n[a];
+    s[3] += fn;
+}
+
+/* Finnie's function of the angle g between the impact velocity and the surface, from its
+ * sine and cosine. */
+static double finnie_angle(double sin_g, double cos_g)
+{
+    if (3.0 * sin_g > cos_g) /* tan g > 1/3 */
+        return cos_g * cos_g / 3.0;
+    return 2.0 * sin_g * cos_g - 3.0 * sin_g * sin_g;
+}
+
+double rbl_wear_volume(const rbl_mesh_wall *mw, const double n[3], const double v_contact[3],
+                       const double v_centre[3], const double f[3], double dt)
+{
+    double volume = 0.0;
+    const double fn = dot3(f, n);
+    if (mw->archard > 0.0 && fn > 0.0) {
+        const double vn = dot3(v_contact, n);
+        double vt[3] = {v_contact[0] - vn * n[0], v_contact[1] - vn * n[1],
+                        v_contact[2] - vn * n[2]};
+        volume += mw->archard * fn * sqrt(dot3(vt, vt)) * dt;
+    }
+    const double vn = dot3(v_centre, n), speed = sqrt(dot3(v_centre, v_centre));
+    if (mw->finnie > 0.0 && vn <= 0.0 && speed > 0.0) { /* not moving away */
+        const double sin_g = fmin(1.0, -vn / speed);
+        const double cos_g = sqrt(fmax(0.0, 1.0 - sin_g * sin_g));
+        volume += 2.0 * mw->finnie * speed * sqrt(dot3(f, f)) * finnie_angle(sin_g, cos_g) * dt;
+    }
+    return volume;
+}
+
+int rbl_walls_wearing(const rbl_sim *sim)
+{
+    for (int m = 0; m < sim->n_meshes; m++)
+        if (sim->meshes[m].wear)
+            return 1;
+    return 0;
+}
+
+void rbl_walls_wear_add(rbl_sim *sim)
+{
+    const rbl_wall_list *w = &sim->wpairs;
+    for (size_t q = 0; q < w->n; q++) {
+        const uint32_t code = w->wall[q];
+        if (!w->touch[q] || !rbl_wall_is_mesh(code) || w->grain[q] >= sim->g.n)
+            continue;
+        rbl_mesh_wall *mw = &sim->meshes[rbl_wall_mesh(code)];
+        const uint32_t t = w->facet[q];
+        if (mw->wear && t < mw->mesh.n_triangles)
+            mw->wear[t] += w->worn[q] / mw->area[t];
+    }
+}
+
+int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double finnie, rbl_error *err)
+{
+    if (mesh < 0 || mesh >= sim->n_meshes)
+        return rbl_error_set(err, RBL_EINVAL, "wear: no mesh wall %d (%d added)", mesh,
+                             sim->n_meshes);
+    if (!(archard >= 0.0 && archard <= 1.0) || !(finnie >= 0.0 && finnie <= 1.0))
+        return rbl_error_set(err, RBL_EINVAL,
+                             "wear of mesh wall %d: coefficients %g (Archard) and %g (Finnie) "
+                             "must be finite, >= 0 and at most 1 (1/Pa)",
+                             mesh, archard, finnie);
+    rbl_mesh_wall *mw = &sim->meshes[mesh];
+    const size_t nt = mw->mesh.n_triangles;
+    if (archard == 0.0 && finnie == 0.0) {
+        free(mw->wear), free(mw->area);
+        mw->wear = mw->area = NULL;
+    } else if (!mw->wear) {
+        mw->wear = calloc(nt, sizeof *mw->wear);
+        mw->area = malloc(nt * sizeof *mw->area);
+        if (!mw->wear || !mw->area) {
+            free(mw->wear), free(mw->area);
+            mw->wear = mw->area = NULL;
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the wear of %zu facets",
+                                 nt);
+        }
+        for (size_t t = 0; t < nt; t++)
+            mw->area[t] = facet_area(&mw->mesh, t);
+    }
+    mw->archard = archard, mw->finnie = finnie;
+    return RBL_OK;
+}
+
+int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pressure,
+                       double *shear, double *wear, rbl_error *err)
+{
+    if (mesh < 0 || mesh >= sim->n_meshes)
+        return rbl_error_set(err, RBL_EINVAL, "loads: no mesh wall %d (%d added)", mesh,
+                             sim->n_meshes);
+    const rbl_mesh_wall *mw = &sim->meshes[mesh];
+    const rbl_mesh *m = &mw->mesh;
+    const size_t nt = m->n_triangles;
+    if (wear) {
+        if (mw->wear)
+            memcpy(wear, mw->wear, nt * sizeof *wear);
+        else
+            memset(wear, 0, nt * sizeof *wear);
+    }
+    if (!force && !pressure && !shear)
+        return RBL_OK;
+    double *sum = calloc(7 * nt + 1, sizeof *sum); /* per facet: force, normal, tangential */
+    if (!sum)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the loads of %zu facets", nt);
+    const rbl_wall_list *w = &sim->wpairs;
+    const size_t wide = rbl_wall_hist_width(&sim->cfg.law), width = rbl_hist_width(&sim->cfg.law);
+    for (size_t q = 0; q < w->n; q++) {
+        const uint32_t code = w->wall[q], t = w->facet[q];
+        if (!w->touch[q] || !rbl_wall_is_mesh(code) || rbl_wall_mesh(code) != (uint32_t)mesh ||
+            w->grain[q] >= sim->g.n || t >= nt)
+            continue;
+        add_load(sum + 7 * (size_t)t, w->out + RBL_WALL_OUT * q, w->hist + wide * q + width);
+    }
+    for (size_t t = 0; t < nt; t++) {
+        const double *s = sum + 7 * t;
+        if (force)
+            force[3 * t] = s[0], force[3 * t + 1] = s[1], force[3 * t + 2] = s[2];
+        if (pressure || shear) {
+            const double area = facet_area(m, t);
+            if (pressure)
+                pressure[t] = s[3] / area;
+            if (shear)
+                shear[t] = sqrt(dot3(s + 4, s + 4)) / area;
+        }
+    }
+    free(sum);
+    return RBL_OK;
+}
+
+void rbl_plane_load(const rbl_sim *sim, int plane, double force[3], double *normal,
+                    double tangential[3])
+{
+    const rbl_wall_list *w = &sim->wpairs;
+    const double *n = sim->walls[plane].n;
+    double s[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    for (size_t q = 0; q < w->n; q++) {
+        if (!w->touch[q] || w->wall[q] != (uint32_t)plane || w->grain[q] >= sim->g.n)
+            continue;
+        add_load(s, w->out + RBL_WALL_OUT * q, n);
+    }
+    for (int a = 0; a < 3; a++)
+        force[a] = s[a], tangential[a] = s[4 + a];
+    *normal = s[3];
+}
