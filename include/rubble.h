@@ -419,6 +419,8 @@ RBL_API int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double
  * and shear (per facet, Pa: the magnitude of the sum of their tangential forces over the area);
  * wear (per facet, m: the depth worn so far; 0 where the mesh does not wear). Any may be NULL.
  * Summed in the list's order: the same bits for any number of threads. */
+/* The facets of mesh wall `mesh` (0 where there is no such mesh). */
+RBL_API size_t rbl_sim_mesh_facets(const rbl_sim *sim, int mesh);
 RBL_API int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pressure,
                                double *shear, double *wear, rbl_error *err);
 /* How a wall moves, planes and meshes alike (all zero: it stays). A point x0 of the wall as it

@@ -695,6 +695,39 @@ done:
     return d;
 }
 
+/* mesh_loads(mesh): the load on each facet of a mesh wall (rbl_sim_mesh_loads), as new
+ * arrays: force (facets x 3), pressure, shear, wear. */
+static PyObject *run_mesh_loads(RunObject *self, PyObject *args)
+{
+    int mesh = 0;
+    if (!PyArg_ParseTuple(args, "i", &mesh))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    const size_t nt = rbl_sim_mesh_facets(sim, mesh);
+    npy_intp d2[2] = {(npy_intp)nt, 3}, d1[1] = {(npy_intp)nt};
+    PyObject *force = PyArray_SimpleNew(2, d2, NPY_DOUBLE);
+    PyObject *pressure = PyArray_SimpleNew(1, d1, NPY_DOUBLE);
+    PyObject *shear = PyArray_SimpleNew(1, d1, NPY_DOUBLE);
+    PyObject *wear = PyArray_SimpleNew(1, d1, NPY_DOUBLE);
+    PyObject *out = NULL;
+    if (force && pressure && shear && wear) {
+        rbl_error err = {0};
+        int rc = rbl_sim_mesh_loads(sim, mesh, PyArray_DATA((PyArrayObject *)force),
+                                    PyArray_DATA((PyArrayObject *)pressure),
+                                    PyArray_DATA((PyArrayObject *)shear),
+                                    PyArray_DATA((PyArrayObject *)wear), &err);
+        if (rc != RBL_OK)
+            raise_error(&err, rc);
+        else
+            out = Py_BuildValue("{sOsOsOsO}", "force", force, "pressure", pressure, "shear",
+                                shear, "wear", wear);
+    }
+    Py_XDECREF(force), Py_XDECREF(pressure), Py_XDECREF(shear), Py_XDECREF(wear);
+    return out;
+}
+
 /* An impulse scene's objects, as new arrays: position, quaternion (scalar first), velocity,
  * spin, semi_axes. */
 static PyObject *run_objects(RunObject *self, PyObject *unused)
@@ -864,6 +897,7 @@ static PyMethodDef run_methods[] = {
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
     {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
+    {"mesh_loads", (PyCFunction)run_mesh_loads, METH_VARARGS, "a mesh wall's facets' loads"},
     {"_cg_add", (PyCFunction)run_cg_add, METH_O, "a coarse-graining sample of the grains now"},
     {"objects", (PyCFunction)run_objects, METH_NOARGS, "an impulse scene's objects"},
     {"set_hook", (PyCFunction)run_set_hook, METH_VARARGS, "set_hook(every, fn): fn() now and "

@@ -172,6 +172,14 @@ class Run:
         (towards the grain), wall_fn, wall_ft (on the grain), wall_overlap."""
         return types.SimpleNamespace(**self._run.contacts())
 
+    def mesh_loads(self, mesh):
+        """Mesh wall `mesh`'s facets (meshes from 0, in the scene's order) at the last force
+        evaluation (new arrays, one row per facet as in the STL): force (N, what the grains
+        exert on it), pressure and shear (Pa: their normal force, positive pressing, and the
+        magnitude of their tangential force, over the facet's area), wear (m, the depth worn
+        so far; zero where the wall does not wear)."""
+        return types.SimpleNamespace(**self._run.mesh_loads(int(mesh)))
+
     def external_forces(self):
         """The external force on each grain (N, n x 3), writable, over the engine's memory,
         zero at first: added to every step's forces until changed, in the order of

@@ -118,6 +118,11 @@ int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double finnie,
     return RBL_OK;
 }
 
+size_t rbl_sim_mesh_facets(const rbl_sim *sim, int mesh)
+{
+    return mesh >= 0 && mesh < sim->n_meshes ? sim->meshes[mesh].mesh.n_triangles : 0;
+}
+
 int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pressure,
                        double *shear, double *wear, rbl_error *err)
 {

@@ -1,0 +1,203 @@
+"""Mesh walls' loads and wear per facet (issue 43): the facets' forces sum to what the grains
+exert on the wall, their pressure and shear to its contacts' normal and tangential forces;
+Archard's wear of a grain sliding on a floor and Finnie's of an oblique impact against their
+closed forms; the depths carried through a checkpoint; the walls' frames; the scene's
+errors."""
+import filecmp
+import math
+import os
+
+import numpy as np
+import pytest
+
+import rubble
+from rubble import frames
+
+EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
+
+
+def square_stl(path, side):
+    """A floor at z = 0 over [0, side]^2: two facets, each of area side^2 / 2."""
+    c = [(0, 0, 0), (side, 0, 0), (side, side, 0), (0, side, 0)]
+    text = "solid floor\n"
+    for tri in ((0, 1, 2), (0, 2, 3)):
+        text += "facet normal 0 0 1\nouter loop\n"
+        text += "".join("vertex %r %r %r\n" % c[k] for k in tri)
+        text += "endloop\nendfacet\n"
+    path.write_text(text + "endsolid floor\n")
+
+
+FLOOR = """\
+domain: {min: [-0.01, -0.01, -0.01], max: [0.03, 0.03, 0.03]}
+gravity: [0, 0, @GRAVITY@]
+materials: [{name: steel, density: 7800}]
+contact: {normal: linear, tangential: none, kn: @KN@, restitution: @E@}
+walls: [{mesh: floor.stl, wear: {@WEAR@}}]
+grains: [{file: grain.txt}]
+run: {steps: @STEPS@, dt: @DT@}
+output: {every: 1}
+"""
+
+
+def floor_run(tmp_path, name, grain, wear, kn=1e4, restitution=0.5, gravity=-9.81,
+              steps=1000, dt=1e-5, **kw):
+    square_stl(tmp_path / "floor.stl", 0.02)
+    (tmp_path / "grain.txt").write_text("# x y z radius vx vy vz\n" +
+                                        " ".join("%r" % v for v in grain) + "\n")
+    text = FLOOR
+    for key, value in (("GRAVITY", gravity), ("KN", kn), ("E", restitution), ("WEAR", wear),
+                       ("STEPS", steps), ("DT", dt)):
+        text = text.replace("@%s@" % key, str(value))
+    path = tmp_path / (name + ".yaml")
+    path.write_text(text)
+    return rubble.Run(path, output=tmp_path / name, threads=1, **kw)
+
+
+def test_archard_wear_of_a_grain_sliding_on_a_floor(tmp_path):
+    """No friction: the grain slides at u, and the volume worn is k u times the impulse of
+    the floor's normal force, m (g T + v_z(T) - v_z(0)) (velocity Verlet: less the half
+    steps' difference at the ends, within 1 / N of the whole)."""
+    r, u, k, steps, dt = 0.001, 0.1, 1e-9, 8000, 1e-5
+    run = floor_run(tmp_path, "slide", (0.004, 0.01, r, r, u, 0, 0), "archard: %r" % k,
+                    steps=steps, dt=dt)
+    run.step(steps)
+    g = run.grains()
+    assert g.position[0, 0] > 0.0115  # it crossed the facets' shared edge (x = y)
+    m = 7800 * 4 / 3 * math.pi * r**3
+    impulse = m * (9.81 * steps * dt + g.velocity[0, 2])
+    loads = run.mesh_loads(0)
+    worn = loads.wear.sum() * 0.02**2 / 2
+    assert worn == pytest.approx(k * u * impulse, rel=2 / steps)
+    assert (loads.wear > 0).all()  # on both facets
+    # at rest on one facet, the pressure is its normal force over the facet's area
+    c = run.contacts()
+    fn = (c.wall_fn * c.wall_normal).sum()
+    assert (loads.pressure * 0.02**2 / 2).sum() == pytest.approx(fn, rel=1e-12)
+    assert np.abs(loads.shear).max() == 0.0
+    run.close()
+
+
+def finnie_integral(u, w, kn, m, k):
+    """2 k |v| F E(g) over the approach of a grain at (u, -w) onto a linear spring without
+    damping or friction: F = kn w / om sin(om t), v_z = -w cos(om t), om = sqrt(kn / m)."""
+    om = math.sqrt(kn / m)
+    t = np.linspace(0.0, math.pi / 2 / om, 200001)
+    vz = w * np.cos(om * t)
+    speed = np.hypot(u, vz)
+    sin_g, cos_g = vz / speed, u / speed
+    e = np.where(3 * sin_g > cos_g, cos_g**2 / 3, 2 * sin_g * cos_g - 3 * sin_g**2)
+    f = 2 * k * speed * kn * w / om * np.sin(om * t) * e
+    return float(np.sum((f[1:] + f[:-1]) / 2) * (t[1] - t[0]))
+
+
+def test_finnie_wear_of_an_oblique_impact(tmp_path):
+    """A grain strikes the floor at 45 degrees with no gravity, damping or friction: the
+    volume worn while it approaches is the integral of 2 k |v| F E(g), E switching from
+    cos^2 g / 3 to sin 2g - 3 sin^2 g as the angle falls through atan(1/3); nothing while it
+    leaves; and a head-on impact wears nothing (E(90 degrees) = 0)."""
+    r, u, w, kn, k = 0.001, 0.5, 0.5, 1e4, 1e-9
+    m = 7800 * 4 / 3 * math.pi * r**3
+    tc = math.pi / math.sqrt(kn / m)
+    dt = tc / 2000
+    steps = int(1.2 * (0.0002 / w + tc) / dt)
+    run = floor_run(tmp_path, "oblique", (0.006, 0.01, r + 0.0002, r, u, 0, -w),
+                    "finnie: %r" % k, kn=kn, restitution=1, gravity=0, steps=steps, dt=dt)
+    run.step(steps)
+    assert run.grains().velocity[0, 2] == pytest.approx(w, rel=1e-3)  # it left
+    worn = run.mesh_loads(0).wear.sum() * 0.02**2 / 2
+    assert worn == pytest.approx(finnie_integral(u, w, kn, m, k), rel=2e-3)
+    run.close()
+    run = floor_run(tmp_path, "headon", (0.006, 0.01, r + 0.0002, r, 0, 0, -w),
+                    "finnie: %r" % k, kn=kn, restitution=1, gravity=0, steps=steps, dt=dt)
+    run.step(steps)
+    assert run.grains().velocity[0, 2] > 0.99 * w
+    assert run.mesh_loads(0).wear.max() < 1e-6 * worn / (0.02**2 / 2)
+    run.close()
+
+
+HOPPER = os.path.join(EXAMPLES, "hopper.yaml")
+
+
+def hopper(tmp_path, output, name):
+    text = open(HOPPER).read().replace("hopper.stl", os.path.abspath(
+        os.path.join(EXAMPLES, "hopper.stl")))
+    text = text.replace("{mesh:", "{wear: {archard: 1e-9, finnie: 1e-9}, mesh:")
+    text = text.replace("run: {time: 1.5,", "run: {time: 0.1,")
+    text = text.replace("output: {folder: output/hopper, every: 0.02}", "output: " + output)
+    path = tmp_path / (name + ".yaml")
+    path.write_text(text)
+    return path
+
+
+def test_the_facets_loads_add_up_to_the_walls_force(tmp_path):
+    """The hopper's facets at a frame: their forces sum to minus the grains' wall contacts'
+    forces (to round-off) and to thermo.csv's wall force; pressure times area to the
+    contacts' normal forces; the walls' frame holds the same numbers."""
+    path = hopper(tmp_path, "{every: 0.05, thermo_every: 0.05, wall_loads: true}", "h")
+    run = rubble.Run(path, output=tmp_path / "o", threads=2)
+    run.step(run.total_steps)
+    loads = run.mesh_loads(0)
+    c = run.contacts()
+    on = c.wall == 0  # the mesh: no planes here
+    assert on.sum() > 50
+    f = c.wall_fn[on] + c.wall_ft[on]
+    scale = np.abs(f).sum()
+    assert np.abs(loads.force.sum(axis=0) + f.sum(axis=0)).max() < 1e-13 * scale
+    w = frames.read(tmp_path / "o" / "walls_000002.vtp")
+    assert np.array_equal(w.cell_data["force"], loads.force)
+    assert np.array_equal(w.cell_data["pressure"], loads.pressure)
+    assert np.array_equal(w.cell_data["wear"], loads.wear)
+    conn, ends = w.cells
+    p = w.points[conn.reshape(-1, 3)]
+    area = 0.5 * np.linalg.norm(np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]), axis=1)
+    fn = (c.wall_fn[on] * c.wall_normal[on]).sum()
+    assert (loads.pressure * area).sum() == pytest.approx(fn, rel=1e-12)
+    assert (loads.shear * area).sum() >= np.linalg.norm(c.wall_ft[on].sum(axis=0)) * (1 - 1e-12)
+    th = np.genfromtxt(tmp_path / "o" / "thermo.csv", delimiter=",", names=True)
+    for a, name in enumerate(("wall1_fx", "wall1_fy", "wall1_fz")):
+        assert th[name][-1] == pytest.approx(loads.force[:, a].sum(), rel=1e-7, abs=1e-9)
+    assert (loads.wear > 0).any() and (loads.wear >= 0).all()
+    run.close()
+
+
+def test_wear_goes_on_from_a_checkpoint_in_the_same_bits(tmp_path):
+    path = hopper(tmp_path, "{every: 0.05, checkpoint_every: 0.05}", "h")
+    run = rubble.Run(path, output=tmp_path / "whole", threads=2)
+    run.step(run.total_steps)
+    whole = run.mesh_loads(0).wear
+    names = sorted(n for n in os.listdir(tmp_path / "whole") if n.startswith("checkpoint_"))
+    run.close()
+    run = rubble.Run(path, output=tmp_path / "again", threads=1,
+                     restart=tmp_path / "whole" / names[0])
+    assert 0 < run.step_count < run.total_steps
+    run.step(run.total_steps - run.step_count)
+    assert whole.tobytes() == run.mesh_loads(0).wear.tobytes() and whole.max() > 0
+    run.close()
+    match, mismatch, errors = filecmp.cmpfiles(tmp_path / "whole", tmp_path / "again",
+                                               ["walls_000002.vtp"], shallow=False)
+    assert match == ["walls_000002.vtp"], (mismatch, errors)
+
+
+def test_wear_and_loads_errors_name_the_line(tmp_path):
+    square_stl(tmp_path / "floor.stl", 0.02)
+    cases = {
+        "walls: [{mesh: floor.stl, wear: {archard: -1}}]": "'archard' must be >= 0",
+        "walls: [{mesh: floor.stl, wear: {finnie: 2}}]": "'finnie' must be >= 0 and <= 1",
+        "walls: [{mesh: floor.stl, wear: {oliver: 1}}]": "oliver",
+        "walls: [{point: [0, 0, 0], normal: [0, 0, 1], wear: {archard: 1e-9}}]":
+            "'wear' are for a 'mesh' wall",
+    }
+    base = FLOOR.replace("@GRAVITY@", "-9.81").replace("@KN@", "1e4").replace("@E@", "0.5")
+    base = base.replace("@STEPS@", "10").replace("@DT@", "1e-5")
+    (tmp_path / "grain.txt").write_text("0.01 0.01 0.002 0.001\n")
+    for bad, message in cases.items():
+        text = base.replace("walls: [{mesh: floor.stl, wear: {@WEAR@}}]", bad)
+        with pytest.raises(rubble.Error) as e:
+            rubble.Run.from_yaml(text, name=str(tmp_path / "bad.yaml"), output=tmp_path / "x")
+        assert e.value.line == 5 and message in e.value.message, e.value.message
+    text = base.replace("{@WEAR@}", "{archard: 1e-9}").replace(
+        "output: {every: 1}", "output: {wall_loads: maybe}")
+    with pytest.raises(rubble.Error) as e:
+        rubble.Run.from_yaml(text, name=str(tmp_path / "bad.yaml"), output=tmp_path / "x")
+    assert e.value.line == 8 and "'wall_loads' must be true or false" in e.value.message
+    assert not (tmp_path / "x").exists()
