@@ -116,6 +116,7 @@ validate: build
 	@validation/liggghts.sh $(RUBBLE)
 	@validation/network.sh $(RUBBLE)
 	@validation/cg.sh $(RUBBLE)
+	@validation/wall_loads.sh $(RUBBLE)
 	@validation/contact_models.sh $(RUBBLE)
 	@validation/silo.sh $(RUBBLE)
 	@validation/drum.sh $(RUBBLE)
