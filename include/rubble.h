@@ -371,6 +371,9 @@ typedef struct rbl_thermo {
     const double *wall_torque; /* 3 per wall: their torque on it about the origin, N m */
     const double *wall_travel; /* 3 per wall: its translation since t = 0 (rbl_wall_motion's
                                   terms but the turn), m; NULL when no wall moves */
+    size_t n_flows;            /* flow counters (rbl_sim_add_flow_counter) */
+    const double *flow;        /* 4 per counter, since it was added: grains that crossed it
+                                  along its normal, against it, and their mass (kg) */
 } rbl_thermo;
 
 /* Time spent per stage since creation, seconds. */
@@ -419,6 +422,23 @@ RBL_API int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double
  * and shear (per facet, Pa: the magnitude of the sum of their tangential forces over the area);
  * wear (per facet, m: the depth worn so far; 0 where the mesh does not wear). Any may be NULL.
  * Summed in the list's order: the same bits for any number of threads. */
+/* A surface the grains' flow is counted through (as LIGGGHTS's massflow/mesh): the plane
+ * through `point` across unit `normal` (it is made unit), or the disk of `radius` (> 0; 0: the
+ * whole plane) about `point` on it. A grain crosses it in a step when its centre goes from
+ * one side to the other (periodic axes: by its displacement, not its wrap), through the disk
+ * where it has one; a clump member counts as a grain of its own mass. */
+typedef struct rbl_flow_counter {
+    double point[3], normal[3], radius;
+} rbl_flow_counter;
+/* Adds a counter (counting from the next step); its number (from 0) into *index. */
+RBL_API int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *index,
+                                     rbl_error *err);
+/* Counter k since it was added: grains and mass (kg) across along its normal (forward) and
+ * against it; net = forward - backward. */
+RBL_API int rbl_sim_flow(const rbl_sim *sim, size_t k, double *grains_forward,
+                         double *grains_backward, double *mass_forward, double *mass_backward,
+                         rbl_error *err);
+
 /* The facets of mesh wall `mesh` (0 where there is no such mesh). */
 RBL_API size_t rbl_sim_mesh_facets(const rbl_sim *sim, int mesh);
 RBL_API int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pressure,

@@ -297,6 +297,11 @@ struct rbl_sim {
     struct rbl_mesh_touch *mesh_work; /* the wall pass's workspace: per thread, the wall list's
                                   cand_max candidates; sized at each neighbour build */
     size_t mesh_work_cap;
+    rbl_flow_counter *flows; /* flow.c: the surfaces counted through */
+    rbl_exact_sum *flow_sums;/* 4 per counter: grains forward, backward, mass forward, back */
+    double *flow_values;     /* the same rounded, for rbl_thermo */
+    double *pos_before;      /* the positions before this step's drift (with counters) */
+    size_t n_flows, pos_before_cap;
     double *wall_force;      /* per wall (planes then meshes) 3 of force, then per wall 3 of
                                 torque about the origin, then 3 of travel; rbl_sim_thermo's */
     int walls_moving;        /* some wall has a motion */
@@ -657,6 +662,10 @@ double rbl_wear_volume(const rbl_mesh_wall *mw, const double n[3], const double 
 /* After a step's wall pass: each touching mesh contact's worn volume onto its facet's depth
  * (in the list's order: the same bits for any number of threads). */
 void rbl_walls_wear_add(rbl_sim *sim);
+/* flow.c — before a step's drift: the positions kept (with counters); after it: each grain
+ * whose centre crossed a counter's surface counted. 0: out of memory. */
+int rbl_flow_before(rbl_sim *sim);
+void rbl_flow_after(rbl_sim *sim);
 int rbl_walls_wearing(const rbl_sim *sim);
 /* Plane wall `plane`'s load at the last force evaluation: the force the grains exert on it,
  * the sum of their normal forces (positive pressing) and of their tangential forces. */

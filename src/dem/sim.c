@@ -107,6 +107,7 @@ void rbl_sim_destroy(rbl_sim *sim)
         free(sim->meshes[m].wear), free(sim->meshes[m].area);
     }
     free(sim->meshes), free(sim->mesh_work);
+    free(sim->flows), free(sim->flow_sums), free(sim->flow_values), free(sim->pos_before);
     rbl_cell_table_free(&sim->cell_table);
     free(sim->cell_xyz);
     free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);
@@ -450,7 +451,11 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
     for (uint64_t s = 0; s < steps; s++) {
         double t0 = rbl_now();
         int fresh = sim->max_disp2 == INFINITY; /* grains added since the last step */
+        if (!rbl_flow_before(sim))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the flow counters");
         rbl_integrate_first_half(sim, s > 0);
+        if (sim->n_flows)
+            rbl_flow_after(sim);
         if (sim->g.with_fext) /* the caller's forces did work over this drift */
             rbl_external_work(sim);
         if (sim->peers) { /* one decision for all: the same builds as one process makes */

@@ -150,6 +150,10 @@ void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
         }
     t->wall_force = sim->wall_force;
     t->wall_torque = wall_torque;
+    for (size_t k = 0; k < 4 * sim->n_flows; k++)
+        sim->flow_values[k] = rbl_exact_value(&sim->flow_sums[k]);
+    t->n_flows = sim->n_flows;
+    t->flow = sim->flow_values;
     t->wall_travel = NULL;
     if (sim->walls_moving) {
         double *travel = sim->wall_force + 6 * n_walls;

@@ -15,7 +15,7 @@
 #define CKPT_VERSION 9u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
-                           walls and walls that move; 9: mesh walls' wear */
+                           walls and walls that move; 9: mesh walls' wear, flow counters */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -137,6 +137,19 @@ static void save_state(buf *b, const rbl_sim *sim)
 #define PUT_M(f) put_f64(b, p->f);
         MOTION_DOUBLES(PUT_M)
         put_u64(b, (uint64_t)p->m.servo);
+    }
+    put_u64(b, sim->n_flows); /* flow counters: the surface, then its sums limb by limb */
+    for (size_t k = 0; k < sim->n_flows; k++) {
+        const rbl_flow_counter *f = &sim->flows[k];
+        for (int a = 0; a < 3; a++)
+            put_f64(b, f->point[a]), put_f64(b, f->normal[a]);
+        put_f64(b, f->radius);
+        for (int q = 0; q < 4; q++) {
+            rbl_exact_sum s = sim->flow_sums[4 * k + (size_t)q];
+            rbl_exact_normalize(&s);
+            put(b, s.limb, sizeof s.limb);
+            put_f64(b, s.special);
+        }
     }
     put_u64(b, sim->step), put_f64(b, sim->time), put_u64(b, sim->lost);
     put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
@@ -423,6 +436,41 @@ static int load_meshes(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 
 /* Every wall's motion, set as rbl_sim_set_wall_motion sets it (so checked alike), then the
  * saved values exactly (its axes are not made unit a second time) and the state. */
+/* The flow counters: each added as rbl_sim_add_flow_counter adds one, then its sums. */
+static int load_flows(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
+{
+    uint64_t count = get_u64(b);
+    if (b->bad || count > (b->len - b->at) / 56)
+        return rbl_error_set(err, RBL_EPARSE, "%s: truncated flow counters", path);
+    for (uint64_t k = 0; k < count; k++) {
+        rbl_flow_counter f;
+        for (int a = 0; a < 3; a++)
+            f.point[a] = get_f64(b), f.normal[a] = get_f64(b);
+        f.radius = get_f64(b);
+        size_t index = 0;
+        int rc = b->bad ? rbl_error_set(err, RBL_EPARSE, "%s: truncated flow counters", path)
+                        : rbl_sim_add_flow_counter(sim, &f, &index, err);
+        if (rc != RBL_OK)
+            return rbl_error_prefix(err, rc, "%s", path);
+        memcpy(sim->flows[index].normal, f.normal, sizeof f.normal); /* as saved: unit */
+        for (int q = 0; q < 4; q++) {
+            rbl_exact_sum *s = &sim->flow_sums[4 * index + (size_t)q];
+            get(b, s->limb, sizeof s->limb);
+            s->special = get_f64(b);
+            s->adds = 0;
+            if (b->bad || s->special != 0.0 || s->limb[RBL_EXACT_LIMBS - 1] < 0)
+                return rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent flow "
+                                                      "counter %llu", path,
+                                     (unsigned long long)k + 1);
+            for (int l = 0; l + 1 < RBL_EXACT_LIMBS; l++)
+                if (s->limb[l] < 0 || s->limb[l] >= (int64_t)1 << 32)
+                    return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent flow counter %llu",
+                                         path, (unsigned long long)k + 1);
+        }
+    }
+    return RBL_OK;
+}
+
 static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 {
     for (int k = 0; k < sim->n_walls + sim->n_meshes; k++) {
@@ -519,6 +567,8 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = load_meshes(b, sim, path, err);
     if (rc == RBL_OK)
         rc = load_motions(b, sim, path, err);
+    if (rc == RBL_OK)
+        rc = load_flows(b, sim, path, err);
     sim->step = get_u64(b), sim->time = get_f64(b), sim->lost = get_u64(b);
     uint64_t next_id = get_u64(b);
     if (next_id > UINT32_MAX)

@@ -117,6 +117,9 @@ struct rbl_scene {
     unsigned frame_fields;    /* output.fields: 1 << RBL_FIELD_* (grain_frame.c) */
     int network;              /* output.contacts: RBL_NETWORK_VTP | RBL_NETWORK_CSV, or 0 */
     int wall_loads;           /* output.wall_loads: each frame's walls with their facets' loads */
+    rbl_flow_counter *flows;  /* output.flow: the surfaces counted through */
+    int n_flows;
+    rbl_mark at_flow;
     int cg;                   /* output.cg: coarse-grained fields (src/cg/, cg_files.c) */
     rbl_cg_options cg_opt;    /* its grid (lo, hi: the domain's unless given) and kernel */
     double cg_every;          /* s between outputs, each the mean of cg_samples samples taken

@@ -1038,6 +1038,7 @@ void rbl_scene_free(rbl_scene *s)
     for (int k = 0; k < s->n_meshes; k++)
         rbl_mesh_free(&s->meshes[k]);
     free(s->meshes), free(s->mesh_materials), free(s->mesh_wear), free(s->at_meshes);
+    free(s->flows);
     free(s->wall_motion), free(s->mesh_motion);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */

@@ -61,6 +61,10 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                             "angular_momentum_z");
         for (size_t l = 0; ok && l < n_layers; l++)
             ok = rbl_thermo_log_append(log, ",layer%zu_v%c,layer%zu_kinetic", l + 1, name, l + 1);
+        for (size_t f = 0; ok && f < t->n_flows; f++)
+            ok = rbl_thermo_log_append(log, ",flow%zu_grains_forward,flow%zu_grains_backward,"
+                                            "flow%zu_mass_forward,flow%zu_mass_backward",
+                                       f + 1, f + 1, f + 1, f + 1);
         ok = ok && rbl_thermo_log_append(log, "\n");
     }
     ok = ok && rbl_thermo_log_append(
@@ -85,6 +89,9 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
         ok = rbl_thermo_log_append(log, ",%.12g", t->angular_momentum[a]);
     for (size_t l = 0; ok && l < n_layers; l++)
         ok = rbl_thermo_log_append(log, ",%.8g,%.8g", layers[l].velocity[axis], layers[l].kinetic);
+    for (size_t f = 0; ok && f < t->n_flows; f++)
+        ok = rbl_thermo_log_append(log, ",%.17g,%.17g,%.17g,%.17g", t->flow[4 * f],
+                                   t->flow[4 * f + 1], t->flow[4 * f + 2], t->flow[4 * f + 3]);
     ok = ok && rbl_thermo_log_append(log, "\n");
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
 }

@@ -105,6 +105,15 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
                                   "its scene's STL makes: run it under the scene that wrote it",
                                   c->path, w);
     }
+    same(c, "number of flow counters", (int)a->n_flows, (int)b->n_flows);
+    for (size_t k = 0; c->rc == RBL_OK && k < a->n_flows; k++) {
+        const rbl_flow_counter *x = &a->flows[k], *y = &b->flows[k];
+        for (int d = 0; d < 3; d++) {
+            same_as(c, x->point[d], y->point[d], "flow counter %zu's point", k + 1);
+            same_as(c, x->normal[d], y->normal[d], "flow counter %zu's normal", k + 1);
+        }
+        same_as(c, x->radius, y->radius, "flow counter %zu's radius", k + 1);
+    }
     for (int w = 0; c->rc == RBL_OK && w < a->n_walls + a->n_meshes; w++)
         same_motion(c, w + 1, &rbl_wall_pose_of((rbl_sim *)a, w)->m,
                     &rbl_wall_pose_of((rbl_sim *)b, w)->m);
