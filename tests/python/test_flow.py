@@ -10,12 +10,17 @@ import pytest
 import rubble
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
+# under the sanitizers (gcc's ASan and UBSan preloaded) the longest runs are the release
+# pass's
+release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
+                                  reason="long: run by the release pass")
 
 
 def thermo(folder):
     return np.genfromtxt(os.path.join(folder, "thermo.csv"), delimiter=",", names=True)
 
 
+@release_only
 def test_the_hopper_discharge_through_its_slot(tmp_path):
     """Grains crossing z = 0 downwards are those lost below the domain plus those between
     z = 0 and its floor; none comes back; the mass is theirs."""

@@ -14,6 +14,10 @@ import rubble
 from rubble import frames
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
+# under the sanitizers (gcc's ASan and UBSan preloaded) the longest runs are the release
+# pass's
+release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
+                                  reason="long: run by the release pass")
 
 
 def square_stl(path, side):
@@ -160,6 +164,7 @@ def test_the_facets_loads_add_up_to_the_walls_force(tmp_path):
     run.close()
 
 
+@release_only
 def test_wear_goes_on_from_a_checkpoint_in_the_same_bits(tmp_path):
     path = hopper(tmp_path, "{every: 0.05, checkpoint_every: 0.05}", "h")
     run = rubble.Run(path, output=tmp_path / "whole", threads=2)
