@@ -424,11 +424,15 @@ RBL_API int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double
  * Summed in the list's order: the same bits for any number of threads. */
 /* A surface the grains' flow is counted through (as LIGGGHTS's massflow/mesh): the plane
  * through `point` across unit `normal` (it is made unit), or the disk of `radius` (> 0; 0: the
- * whole plane) about `point` on it. A grain crosses it in a step when its centre goes from
- * one side to the other (periodic axes: by its displacement, not its wrap), through the disk
- * where it has one; a clump member counts as a grain of its own mass. */
+ * whole plane) about `point` on it; or, with `mesh` (copied; point, normal and radius unused),
+ * a triangle mesh, each facet's forward side the one its winding's normal (b - a) x (c - a)
+ * points to. A grain crosses it in a step when its centre goes from one side to the other
+ * (periodic axes: by its displacement, not its wrap; a plane or disk by its nearest image, a
+ * mesh as it lies), through the disk where it has one, through a facet of a mesh (counted
+ * once if it passes where facets meet); a clump member counts as a grain of its own mass. */
 typedef struct rbl_flow_counter {
     double point[3], normal[3], radius;
+    const rbl_mesh *mesh;
 } rbl_flow_counter;
 /* Adds a counter (counting from the next step); its number (from 0) into *index. */
 RBL_API int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *index,

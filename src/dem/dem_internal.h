@@ -297,7 +297,8 @@ struct rbl_sim {
     struct rbl_mesh_touch *mesh_work; /* the wall pass's workspace: per thread, the wall list's
                                   cand_max candidates; sized at each neighbour build */
     size_t mesh_work_cap;
-    rbl_flow_counter *flows; /* flow.c: the surfaces counted through */
+    rbl_flow_counter *flows; /* flow.c: the surfaces counted through (a mesh: a copy, */
+    rbl_triangle_bvh *flow_bvh; /* and its hierarchy) */
     rbl_exact_sum *flow_sums;/* 4 per counter: grains forward, backward, mass forward, back */
     double *flow_values;     /* the same rounded, for rbl_thermo */
     double *pos_before;      /* the positions before this step's drift (with counters) */
@@ -666,6 +667,7 @@ void rbl_walls_wear_add(rbl_sim *sim);
  * whose centre crossed a counter's surface counted. 0: out of memory. */
 int rbl_flow_before(rbl_sim *sim);
 void rbl_flow_after(rbl_sim *sim);
+void rbl_flow_free(rbl_sim *sim); /* the counters and their meshes */
 int rbl_walls_wearing(const rbl_sim *sim);
 /* Plane wall `plane`'s load at the last force evaluation: the force the grains exert on it,
  * the sum of their normal forces (positive pressing) and of their tangential forces. */

@@ -107,7 +107,8 @@ void rbl_sim_destroy(rbl_sim *sim)
         free(sim->meshes[m].wear), free(sim->meshes[m].area);
     }
     free(sim->meshes), free(sim->mesh_work);
-    free(sim->flows), free(sim->flow_sums), free(sim->flow_values), free(sim->pos_before);
+    rbl_flow_free(sim);
+    free(sim->flow_sums), free(sim->flow_values), free(sim->pos_before);
     rbl_cell_table_free(&sim->cell_table);
     free(sim->cell_xyz);
     free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);

@@ -144,6 +144,12 @@ static void save_state(buf *b, const rbl_sim *sim)
         for (int a = 0; a < 3; a++)
             put_f64(b, f->point[a]), put_f64(b, f->normal[a]);
         put_f64(b, f->radius);
+        const rbl_mesh *m = f->mesh; /* a mesh's corners and facets (none: a plane or disk) */
+        put_u64(b, m ? m->n_vertices : 0), put_u64(b, m ? m->n_triangles : 0);
+        if (m) {
+            put(b, m->vertex, 3 * m->n_vertices * sizeof *m->vertex);
+            put(b, m->triangle, 3 * m->n_triangles * sizeof *m->triangle);
+        }
         for (int q = 0; q < 4; q++) {
             rbl_exact_sum s = sim->flow_sums[4 * k + (size_t)q];
             rbl_exact_normalize(&s);
@@ -447,12 +453,30 @@ static int load_flows(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         for (int a = 0; a < 3; a++)
             f.point[a] = get_f64(b), f.normal[a] = get_f64(b);
         f.radius = get_f64(b);
+        uint64_t nv = get_u64(b), nt = get_u64(b);
+        if (b->bad || nv > (b->len - b->at) / 24 || nt > (b->len - b->at) / 12)
+            return rbl_error_set(err, RBL_EPARSE, "%s: truncated flow counters", path);
+        rbl_mesh mesh = {(size_t)nv, (size_t)nt, NULL, NULL};
+        f.mesh = NULL;
+        int rc = RBL_OK;
+        if (nt) {
+            mesh.vertex = malloc(3 * nv * sizeof(double) + 1);
+            mesh.triangle = malloc(3 * nt * sizeof(uint32_t) + 1);
+            if (!mesh.vertex || !mesh.triangle)
+                rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+            get(b, mesh.vertex, mesh.vertex ? 3 * nv * sizeof *mesh.vertex : 0);
+            get(b, mesh.triangle, mesh.triangle ? 3 * nt * sizeof *mesh.triangle : 0);
+            f.mesh = &mesh;
+        }
         size_t index = 0;
-        int rc = b->bad ? rbl_error_set(err, RBL_EPARSE, "%s: truncated flow counters", path)
+        if (rc == RBL_OK)
+            rc = b->bad ? rbl_error_set(err, RBL_EPARSE, "%s: truncated flow counters", path)
                         : rbl_sim_add_flow_counter(sim, &f, &index, err);
+        free(mesh.vertex), free(mesh.triangle);
         if (rc != RBL_OK)
             return rbl_error_prefix(err, rc, "%s", path);
-        memcpy(sim->flows[index].normal, f.normal, sizeof f.normal); /* as saved: unit */
+        if (!f.mesh) /* as saved: unit */
+            memcpy(sim->flows[index].normal, f.normal, sizeof f.normal);
         for (int q = 0; q < 4; q++) {
             rbl_exact_sum *s = &sim->flow_sums[4 * index + (size_t)q];
             get(b, s->limb, sizeof s->limb);

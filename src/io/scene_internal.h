@@ -118,6 +118,7 @@ struct rbl_scene {
     int network;              /* output.contacts: RBL_NETWORK_VTP | RBL_NETWORK_CSV, or 0 */
     int wall_loads;           /* output.wall_loads: each frame's walls with their facets' loads */
     rbl_flow_counter *flows;  /* output.flow: the surfaces counted through */
+    rbl_mesh *flow_meshes;    /* theirs where a mesh (flows[k].mesh points here) */
     int n_flows;
     rbl_mark at_flow;
     int cg;                   /* output.cg: coarse-grained fields (src/cg/, cg_files.c) */

@@ -271,34 +271,42 @@ static int parse_tube(rbl_yaml_ctx *c, yaml_node_t *n, rbl_scene_tube *tube)
 
 static int scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **out);
 
-/* A mesh wall: {mesh: FILE.stl, scale: s, offset: [x, y, z], material: m}: the STL's
- * corners times s, then moved by the offset. */
+/* A surface from an STL file: {mesh: FILE.stl (relative to the scene), scale: s, offset:
+ * [x, y, z]}: its corners times s, then moved by the offset; the file's errors where the scene
+ * names it. A mesh wall's and a flow counter's. */
+int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh)
+{
+    double scale = 1.0, offset[3] = {0.0, 0.0, 0.0};
+    int rc = rbl_yaml_opt_number(c, n, "scale", &scale, 0.0, 1, INFINITY);
+    if (rc == RBL_OK && rbl_yaml_get(c, n, "offset"))
+        rc = rbl_yaml_vector3(c, rbl_yaml_get(c, n, "offset"), "offset", offset);
+    char *path = NULL;
+    if (rc == RBL_OK)
+        rc = scene_path(c, rbl_yaml_get(c, n, "mesh"), "mesh", &path);
+    if (rc == RBL_OK) {
+        rc = rbl_stl_read_surface(path, scale, offset, mesh, c->err);
+        if (rc != RBL_OK) { /* the file's own message, where the scene names it */
+            char message[sizeof c->err->message];
+            snprintf(message, sizeof message, "%s", c->err->message);
+            rc = rbl_yaml_fail(c, rbl_yaml_get(c, n, "mesh"), rc, "%s", message);
+        }
+    }
+    free(path);
+    return rc;
+}
+
+/* A mesh wall: {mesh: FILE.stl, scale: s, offset: [x, y, z], material: m, wear, motion}. */
 static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
     static const char *const keys[] = {"mesh",     "scale",  "offset",  "material", "wear",
                                        "velocity", "rotate", "vibrate", "servo",    NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, w, "mesh wall", keys);
-    double scale = 1.0, offset[3] = {0.0, 0.0, 0.0};
-    if (rc == RBL_OK)
-        rc = rbl_yaml_opt_number(c, w, "scale", &scale, 0.0, 1, INFINITY);
-    if (rc == RBL_OK && rbl_yaml_get(c, w, "offset"))
-        rc = rbl_yaml_vector3(c, rbl_yaml_get(c, w, "offset"), "offset", offset);
     int k = s->n_meshes;
     if (rc == RBL_OK)
         rc = rbl_yaml_material_index(c, w, "wall", &s->mesh_materials[k]);
-    char *path = NULL;
     if (rc == RBL_OK)
-        rc = scene_path(c, rbl_yaml_get(c, w, "mesh"), "mesh", &path);
-    if (rc == RBL_OK) {
-        rc = rbl_stl_read_surface(path, scale, offset, &s->meshes[k], c->err);
-        if (rc != RBL_OK) { /* the file's own message, where the scene names it */
-            char message[sizeof c->err->message];
-            snprintf(message, sizeof message, "%s", c->err->message);
-            rc = rbl_yaml_fail(c, rbl_yaml_get(c, w, "mesh"), rc, "%s", message);
-        }
-    }
-    free(path);
+        rc = rbl_scene_read_surface(c, w, &s->meshes[k]);
     yaml_node_t *wear = rbl_yaml_get(c, w, "wear");
     if (rc == RBL_OK && wear) { /* wear: {archard: k, finnie: k}, 1/Pa */
         static const char *const wear_keys[] = {"archard", "finnie", NULL};
@@ -1038,7 +1046,9 @@ void rbl_scene_free(rbl_scene *s)
     for (int k = 0; k < s->n_meshes; k++)
         rbl_mesh_free(&s->meshes[k]);
     free(s->meshes), free(s->mesh_materials), free(s->mesh_wear), free(s->at_meshes);
-    free(s->flows);
+    for (int k = 0; s->flow_meshes && k < s->n_flows; k++)
+        rbl_mesh_free(&s->flow_meshes[k]);
+    free(s->flows), free(s->flow_meshes);
     free(s->wall_motion), free(s->mesh_motion);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */

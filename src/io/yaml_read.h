@@ -46,6 +46,10 @@ int rbl_yaml_opt_flag(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, int *o
 int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *normal,
                            rbl_scene_motion *out);
 
+/* scene_yaml.c: a surface from an STL file, {mesh: FILE.stl, scale, offset} (a mesh wall's,
+ * a flow counter's). */
+int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh);
+
 /* scene_output.c: the 'output' section. */
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n);
 

@@ -113,6 +113,18 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
             same_as(c, x->normal[d], y->normal[d], "flow counter %zu's normal", k + 1);
         }
         same_as(c, x->radius, y->radius, "flow counter %zu's radius", k + 1);
+        const rbl_mesh *mx = x->mesh, *my = y->mesh;
+        if (c->rc == RBL_OK && (!mx != !my ||
+                                (mx && (mx->n_vertices != my->n_vertices ||
+                                        mx->n_triangles != my->n_triangles ||
+                                        memcmp(mx->vertex, my->vertex,
+                                               3 * mx->n_vertices * sizeof *mx->vertex) ||
+                                        memcmp(mx->triangle, my->triangle,
+                                               3 * mx->n_triangles * sizeof *mx->triangle)))))
+            c->rc = rbl_error_set(c->err, RBL_EPARSE,
+                                  "%s: the checkpoint's flow counter %zu differs from the one "
+                                  "its scene makes: run it under the scene that wrote it",
+                                  c->path, k + 1);
     }
     for (int w = 0; c->rc == RBL_OK && w < a->n_walls + a->n_meshes; w++)
         same_motion(c, w + 1, &rbl_wall_pose_of((rbl_sim *)a, w)->m,
