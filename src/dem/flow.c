@@ -240,16 +240,44 @@ static int mesh_crossing(const rbl_sim *sim, size_t c, const double x0[3], const
     return 0;
 }
 
+/* A plane or disk whose normal lies across no periodic axis: the sides straight from the
+ * positions (no image to choose), the grains in a loop without branches but where one
+ * crosses; the crossing counted as count_grain counts it. */
+static void count_plain(rbl_sim *sim, size_t c, const double half[3])
+{
+    const rbl_grains *g = &sim->g;
+    const rbl_flow_counter *f = &sim->flows[c];
+    const double *n = f->normal, *p = f->point;
+    for (size_t k = 0; k < g->n; k++) { /* count_grain's arithmetic (a zero term adds 0) */
+        const double *x0 = sim->pos_before + 3 * k, *x1 = g->pos + 3 * k;
+        const double s0 = n[0] * (x0[0] - p[0]) + n[1] * (x0[1] - p[1]) + n[2] * (x0[2] - p[2]);
+        const double sd = n[0] * (x1[0] - x0[0]) + n[1] * (x1[1] - x0[1]) +
+                          n[2] * (x1[2] - x0[2]);
+        if ((s0 < 0.0) != (s0 + sd < 0.0)) /* rare: counted as count_grain counts */
+            count_grain(sim, c, x0, x1, half, g->mass[k]);
+    }
+}
+
 void rbl_flow_after(rbl_sim *sim)
 {
     const rbl_grains *g = &sim->g;
     double half[3];
     for (int a = 0; a < 3; a++)
         half[a] = sim->cfg.periodic[a] ? 0.5 * sim->box[a] : INFINITY;
-    for (size_t k = 0; k < g->n; k++)
-        for (size_t c = 0; c < sim->n_flows; c++) {
+    for (size_t c = 0; c < sim->n_flows; c++) {
+        const rbl_flow_counter *f = &sim->flows[c];
+        if (!f->mesh) {
+            int plain = 1;
+            for (int a = 0; a < 3; a++)
+                plain = plain && (f->normal[a] == 0.0 || half[a] == INFINITY);
+            if (plain) {
+                count_plain(sim, c, half);
+                continue;
+            }
+        }
+        for (size_t k = 0; k < g->n; k++) {
             const double *x0 = sim->pos_before + 3 * k, *x1 = g->pos + 3 * k;
-            if (!sim->flows[c].mesh) {
+            if (!f->mesh) {
                 count_grain(sim, c, x0, x1, half, g->mass[k]);
                 continue;
             }
@@ -263,4 +291,5 @@ void rbl_flow_after(rbl_sim *sim)
                 rbl_exact_add(&s[dir > 0 ? 2 : 3], g->mass[k]);
             }
         }
+    }
 }
