@@ -438,7 +438,8 @@ typedef struct rbl_flow_counter {
 RBL_API int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *index,
                                      rbl_error *err);
 /* Counter k since it was added: grains and mass (kg) across along its normal (forward) and
- * against it; net = forward - backward. */
+ * against it; net = forward - backward. (Over several processes, this process's grains':
+ * rbl_thermo's flow holds the whole.) */
 RBL_API int rbl_sim_flow(const rbl_sim *sim, size_t k, double *grains_forward,
                          double *grains_backward, double *mass_forward, double *mass_backward,
                          rbl_error *err);

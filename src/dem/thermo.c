@@ -10,7 +10,7 @@
 
 size_t rbl_thermo_sum_count(const rbl_sim *sim)
 {
-    return RBL_T_SUMS + 6 * ((size_t)sim->n_walls + (size_t)sim->n_meshes);
+    return RBL_T_SUMS + 6 * ((size_t)sim->n_walls + (size_t)sim->n_meshes) + 4 * sim->n_flows;
 }
 
 void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
@@ -120,6 +120,9 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
     t->lost = sim->lost;
     t->contacts = contacts;
     t->pairs_listed = listed;
+    rbl_exact_sum *flow_sums = wall_sums + 6 * n_walls; /* flow.c's, this process's */
+    for (size_t k = 0; k < 4 * sim->n_flows; k++)
+        rbl_exact_merge(&flow_sums[k], &sim->flow_sums[k]);
     t->wall_contacts = wall_contacts;
     t->max_overlap_ratio = worst;
     t->max_overlap_ids[0] = worst_ids[0], t->max_overlap_ids[1] = worst_ids[1];
@@ -150,8 +153,8 @@ void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
         }
     t->wall_force = sim->wall_force;
     t->wall_torque = wall_torque;
-    for (size_t k = 0; k < 4 * sim->n_flows; k++)
-        sim->flow_values[k] = rbl_exact_value(&sim->flow_sums[k]);
+    for (size_t k = 0; k < 4 * sim->n_flows; k++) /* over the processes, where several */
+        sim->flow_values[k] = rbl_exact_value(&sums[RBL_T_SUMS + 6 * n_walls + k]);
     t->n_flows = sim->n_flows;
     t->flow = sim->flow_values;
     t->wall_travel = NULL;

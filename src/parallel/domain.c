@@ -853,8 +853,11 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     d->peers = (rbl_sim_peers){d,           peers_max,    peers_sum_exact, peers_agree,
                                peers_migrate, peers_ghosts, peers_refresh,   peers_allgather};
     sim->peers = &d->peers;
-    if (r > 0) /* counted once, on the first rank */
+    if (r > 0) { /* counted once, on the first rank: the lost grains, the flow counters' sums */
         sim->lost = 0;
+        for (size_t k = 0; k < 4 * sim->n_flows; k++)
+            rbl_exact_clear(&sim->flow_sums[k]);
+    }
     if (sim->prepared) { /* mid-run (a checkpoint's): spread now, with the lists of its last
                             build made again, so that the run goes on as on one process; the
                             forces of this step stay (each grain's are complete, and evaluating
@@ -969,6 +972,12 @@ int rbl_domain_collect(rbl_domain *d, rbl_error *err)
     int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
     const uint64_t lost = rbl_comm_sum_u64(d->comm, d->sim->lost);
     d->sim->lost = d->rank == 0 ? lost : 0;
+    rbl_sim *sim = d->sim; /* the flow counters' sums, whole on rank 0 (exact: any order) */
+    if (sim->n_flows) {
+        rbl_comm_sum_exact(d->comm, sim->flow_sums, (int)(4 * sim->n_flows));
+        for (size_t k = 0; d->rank != 0 && k < 4 * sim->n_flows; k++)
+            rbl_exact_clear(&sim->flow_sums[k]);
+    }
     return rc;
 }
 

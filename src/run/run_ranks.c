@@ -20,8 +20,6 @@ static const char *not_distributed(const rbl_scene *s)
         return "an impulse scene (objects)";
     if (s->cg)
         return "output.cg (coarse-graining)";
-    if (s->n_flows)
-        return "output.flow (flow counters)";
     if (s->wall_loads)
         return "output.wall_loads (the walls' loads per facet)";
     for (int m = 0; m < s->n_meshes; m++)
