@@ -254,15 +254,18 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
         }
     }
     const rbl_vtp_array arrays[] = {{"UInt32", "wall", 1, 4, wall}};
+    double *packed_at[3] = {NULL, NULL, NULL}; /* pressure, shear, wear */
     if (with_loads) { /* the arrays packed to the cells drawn (a plane may miss the box) */
-        memmove(cell_data + 3 * cells, l.pressure, cells * sizeof *cell_data);
-        memmove(cell_data + 4 * cells, l.shear, cells * sizeof *cell_data);
-        memmove(cell_data + 5 * cells, l.wear, cells * sizeof *cell_data);
+        const double *from[3] = {l.pressure, l.shear, l.wear};
+        for (int k = 0; k < 3; k++) {
+            packed_at[k] = cell_data + (3 + (size_t)k) * cells;
+            memmove(packed_at[k], from[k], cells * sizeof *cell_data);
+        }
     }
     const rbl_vtp_array packed[] = {{"Float64", "force", 3, 8, l.force},
-                                    {"Float64", "pressure", 1, 8, cell_data + 3 * cells},
-                                    {"Float64", "shear", 1, 8, cell_data + 4 * cells},
-                                    {"Float64", "wear", 1, 8, cell_data + 5 * cells}};
+                                    {"Float64", "pressure", 1, 8, packed_at[0]},
+                                    {"Float64", "shear", 1, 8, packed_at[1]},
+                                    {"Float64", "wear", 1, 8, packed_at[2]}};
     rbl_vtp_polydata pd = {.n_points = v0, .points = points, .arrays = arrays, .n_arrays = 1,
                            .cells = corners, .cell_ends = ends, .n_cells = cells,
                            .cell_arrays = with_loads ? packed : NULL,
