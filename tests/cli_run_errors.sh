@@ -84,6 +84,24 @@ scene cohesion_negative 's/friction: 0.5}/friction: 0.5, cohesion: {model: sjkr,
 expect cohesion_negative "cohesion_negative.yaml:7:[0-9]*: 'energy_density' must be > 0 and <= 1e+12: '-5'"
 scene cohesion_strong 's/friction: 0.5}/friction: 0.5, cohesion: {model: sjkr, energy_density: 5e5}}/'
 expect cohesion_strong "cohesion_strong.yaml:6:[0-9]*: .*cohesion energy density 500000 J/m^3 is too strong for kn = 2000 N/m"
+# a material's Hertz-Mindlin keys under another law, refused where they are (issue 44); under
+# hertz-mindlin a material without friction, a Poisson ratio of 0.5; threads 0 or 2.5
+scene young_linear 's/{name: glass, density: 2500}/{name: glass, density: 2500, youngs_modulus: 1e7}/'
+expect young_linear "young_linear.yaml:5:[0-9]*: a material's 'youngs_modulus' is for normal: hertz-mindlin; this law takes contact's kn"
+scene friction_linear 's/{name: glass, density: 2500}/{name: glass, density: 2500, friction: 0.3}/'
+expect friction_linear "friction_linear.yaml:5:[0-9]*: a material's 'friction' is for normal: hertz-mindlin; this law takes contact's friction"
+sed 's/{name: glass, density: 2500}/{name: glass, density: 2500, youngs_modulus: 1e7}/;
+     /^contact:/,/friction: 0.5}/c\
+contact: {normal: hertz-mindlin}' "$SCENES/small.yaml" > hm_no_friction.yaml
+expect hm_no_friction "hm_no_friction.yaml:5:[0-9]*: material 'glass' needs 'friction' under normal: hertz-mindlin"
+sed 's/{name: glass, density: 2500}/{name: glass, density: 2500, youngs_modulus: 1e7, friction: 0.5, poisson_ratio: 0.5}/;
+     /^contact:/,/friction: 0.5}/c\
+contact: {normal: hertz-mindlin}' "$SCENES/small.yaml" > poisson_half.yaml
+expect poisson_half "poisson_half.yaml:5:[0-9]*: 'poisson_ratio' must be > -1 and < 0.5: '0.5'"
+scene threads_zero 's/run: {steps: 2000,/run: {threads: 0, steps: 2000,/'
+expect threads_zero "threads_zero.yaml:15:[0-9]*: 'threads' must be >= 1 and <= 1024: '0'"
+scene threads_half 's/run: {steps: 2000,/run: {threads: 2.5, steps: 2000,/'
+expect threads_half "threads_half.yaml:15:[0-9]*: 'threads' must be a whole number: '2.5'"
 scene jkr_linear 's/friction: 0.5}/friction: 0.5, cohesion: {model: jkr, surface_energy: 0.1}}/'
 expect jkr_linear "jkr_linear.yaml:7:[0-9]*: cohesion model jkr needs normal: hertz-mindlin.*'linear'"
 scene jkr_density 's/friction: 0.5}/friction: 0.5, cohesion: {model: jkr, energy_density: 5}}/'

@@ -51,7 +51,9 @@ expect jammed "jammed.yaml:15:[0-9]*: only [0-9]* of the 69 objects fit in the r
 scene narrow 's/max: \[0.1, 0.1, 0.1\]/max: [0.1, 0.02, 0.1]/'
 expect narrow "narrow.yaml:15:[0-9]*: the region is narrower (0.02 m) than the objects' bounding diameter 0.024 m"
 scene zero_q 's/    seed: 7/    orientation: [0, 0, 0, 0]/'
-expect zero_q "zero_q.yaml:[0-9]*:[0-9]*: 'orientation' must not be the zero quaternion"
+expect zero_q "zero_q.yaml:[0-9]*:[0-9]*: 'orientation' must be a unit quaternion \\[w, x, y, z\\]: its norm is 0"
+scene long_q 's/    seed: 7/    orientation: [1, 1, 0, 0]/'
+expect long_q "long_q.yaml:[0-9]*:[0-9]*: 'orientation' must be a unit quaternion \\[w, x, y, z\\]: its norm is 1.41421"
 scene unknown 's/    density: 2500/    densty: 2500/'
 expect unknown "unknown.yaml:17:[0-9]*: unknown key in 'objects'.*'densty'"
 scene flat_tube 's/radius: 0.025}/radius: 0}/'

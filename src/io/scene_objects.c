@@ -79,8 +79,13 @@ static int parse_orientation(rbl_yaml_ctx *c, yaml_node_t *n, rbl_object_source 
             return rc;
         norm += o->quat[k] * o->quat[k];
     }
-    if (!(norm > 1e-12))
-        return rbl_yaml_fail(c, n, RBL_ERANGE, "'orientation' must not be the zero quaternion");
+    /* a unit quaternion as typed to a few digits (0.7071) is made unit; another is a mistake */
+    if (!(fabs(sqrt(norm) - 1.0) <= 1e-3))
+        return rbl_yaml_fail(c, n, RBL_ERANGE,
+                             "'orientation' must be a unit quaternion [w, x, y, z]: its norm is "
+                             "%g", sqrt(norm));
+    for (int k = 0; k < 4; k++)
+        o->quat[k] /= sqrt(norm);
     o->random_orientation = 0;
     return RBL_OK;
 }

@@ -101,10 +101,14 @@ static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
             (rc = rbl_yaml_opt_number(c, m, "youngs_modulus", &mat->youngs_modulus, 0.0, 1,
                                       INFINITY)) ||
             (rc = rbl_yaml_opt_number(c, m, "poisson_ratio", &mat->poisson_ratio, -1.0, 1,
-                                      0.4999999)) ||
+                                      INFINITY)) ||
             (rc = rbl_yaml_opt_number(c, m, "restitution", &mat->restitution, 0.0, 1, 1.0)) ||
             (rc = rbl_yaml_opt_number(c, m, "friction", &mat->friction, 0.0, 0, INFINITY)))
             return rc;
+        if (!(mat->poisson_ratio < 0.5)) /* 0.5: incompressible, G* and the law undefined */
+            return rbl_yaml_fail(c, rbl_yaml_get(c, m, "poisson_ratio"), RBL_ERANGE,
+                                 "'poisson_ratio' must be > -1 and < 0.5: '%s'",
+                                 rbl_yaml_scalar(rbl_yaml_get(c, m, "poisson_ratio")));
         s->material_names[i] = strdup(name);
         if (!s->material_names[i])
             return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
@@ -185,6 +189,34 @@ static int parse_rolling_cohesion(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_con
                 return rbl_yaml_fail(c, h, RBL_EPARSE, "cohesion model jkr needs normal: "
                                      "hertz-mindlin (E* from the materials), not '%s'",
                                      normal ? normal : "?");
+        }
+    }
+    return RBL_OK;
+}
+
+/* The materials' contact keys against the law: a law with its own coefficients (kn, ...)
+ * takes none of them, not silently; hertz-mindlin takes them from every material, friction
+ * too unless the law has no tangential part. */
+static int materials_fit_law(rbl_yaml_ctx *c, yaml_node_t *materials)
+{
+    static const char *const keys[] = {"youngs_modulus", "poisson_ratio", "restitution",
+                                       "friction", NULL};
+    static const char *const instead[] = {"kn", "kn", "restitution or gamma_n", "friction"};
+    const rbl_contact_law *law = &c->s->cfg.law;
+    for (size_t i = 0; i < (size_t)c->s->n_materials; i++) {
+        yaml_node_t *m = rbl_yaml_node(c, materials->data.sequence.items.start[i]);
+        if (!law->from_materials) {
+            for (int k = 0; keys[k]; k++)
+                if (rbl_yaml_get(c, m, keys[k]))
+                    return rbl_yaml_fail(c, rbl_yaml_get(c, m, keys[k]), RBL_EPARSE,
+                                         "a material's '%s' is for normal: hertz-mindlin; this "
+                                         "law takes contact's %s",
+                                         keys[k], instead[k]);
+        } else if (law->tangent != RBL_TANGENT_NONE && !rbl_yaml_get(c, m, "friction")) {
+            return rbl_yaml_fail(c, m, RBL_EPARSE,
+                                 "material '%s' needs 'friction' under normal: hertz-mindlin "
+                                 "(or tangential: none for frictionless contacts)",
+                                 c->s->material_names[i]);
         }
     }
     return RBL_OK;
@@ -764,7 +796,7 @@ static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_opt_number(c, n, "c", &s->dt_c, 0.0, 1, 0.2)) ||
         (rc = rbl_yaml_opt_number(c, n, "skin", &s->cfg.skin, 0.0, 1, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "cell_factor", &s->cfg.cell_factor, 2.0, 0, INFINITY)) ||
-        (rc = rbl_yaml_opt_number(c, n, "threads", &threads, 0.0, 0, 1024)) ||
+        (rc = rbl_yaml_opt_number(c, n, "threads", &threads, 1.0, 0, 1024)) ||
         (rc = rbl_yaml_opt_number(c, n, "sort_every", &sort_every, 1.0, 0, 1e18)) ||
         (rc = rbl_yaml_choice(c, n, "integrator", integrators, &integ)))
         return rc;
@@ -772,6 +804,10 @@ static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'run' needs exactly one of 'time' and 'steps'");
     s->at_length = rbl_yaml_mark(rbl_yaml_get(c, n, "time") ? rbl_yaml_get(c, n, "time")
                                                             : rbl_yaml_get(c, n, "steps"));
+    if (threads != floor(threads))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "threads"), RBL_ERANGE,
+                             "'threads' must be a whole number: '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "threads")));
     s->steps = (uint64_t)steps;
     s->cfg.threads = (int)threads;
     s->cfg.sort_every = (uint64_t)sort_every;
@@ -866,7 +902,8 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
         (rc = parse_self_gravity(c, rbl_yaml_get(c, root, "self_gravity"))) != RBL_OK)
         return rc;
     if ((rc = parse_materials(c, rbl_yaml_get(c, root, "materials"))) != RBL_OK ||
-        (rc = parse_contact(c, rbl_yaml_get(c, root, "contact"))) != RBL_OK)
+        (rc = parse_contact(c, rbl_yaml_get(c, root, "contact"))) != RBL_OK ||
+        (rc = materials_fit_law(c, rbl_yaml_get(c, root, "materials"))) != RBL_OK)
         return rc;
     if (rbl_yaml_get(c, root, "walls") &&
         (rc = parse_walls(c, rbl_yaml_get(c, root, "walls"), 0)) != RBL_OK)
