@@ -30,6 +30,14 @@ static void usage(FILE *out)
             "Scene keys: docs/scenes.md\n");
 }
 
+/* A warning of the scene or its set-up (docs/scenes.md "Warnings"), on stderr. */
+static void warning(const char *text, void *userdata)
+{
+    (void)userdata;
+    char shown[2048];
+    fprintf(stderr, "rubble run: warning: %s\n", cli_escaped(text, shown, sizeof shown));
+}
+
 static void progress(const rbl_run_status *st, void *userdata)
 {
     (void)userdata;
@@ -164,6 +172,7 @@ int cmd_run(int argc, char **argv)
     opt.progress = quiet || rank != 0 ? NULL : terminal ? progress : progress_lines;
     opt.progress_interval = progress_every > 0.0 ? progress_every : terminal ? 0.5 : 30.0;
     opt.userdata = &opt.progress_interval;
+    opt.warning = warning;
     rbl_run_report rep;
     int rc = rbl_scene_run(scene, &opt, &rep, &err);
     if (rc != RBL_OK) {

@@ -866,6 +866,9 @@ typedef struct rbl_run_status {
 } rbl_run_status;
 
 typedef void (*rbl_progress_fn)(const rbl_run_status *status, void *userdata);
+/* A warning (docs/scenes.md "Warnings"): a legal setting that is likely a mistake, the text
+ * naming where (file:line:column, or the output folder) and the number. */
+typedef void (*rbl_warning_fn)(const char *text, void *userdata);
 
 typedef struct rbl_run_options {
     const char *output_dir;  /* NULL: the scene's output.folder */
@@ -876,6 +879,8 @@ typedef struct rbl_run_options {
     void *userdata;
     double progress_interval;
     size_t max_grains;       /* > 0: refuse a scene that would hold more grains */
+    rbl_warning_fn warning;  /* called with each warning as the run opens (on rank 0), with
+                                userdata; may be NULL (rbl_run_warnings has them) */
 } rbl_run_options;
 
 typedef struct rbl_run_report {
@@ -1000,6 +1005,8 @@ RBL_API rbl_sim *rbl_run_sim(rbl_run *run);
 RBL_API struct rbl_fdo_sim *rbl_run_objects(rbl_run *run);
 /* How many processes the run is spread over (1 without mpirun), and this one's rank. */
 RBL_API int rbl_run_processes(const rbl_run *run, int *rank);
+/* The run's warnings (its scene's and its set-up's), valid while the run is open. */
+RBL_API size_t rbl_run_warnings(const rbl_run *run, const char *const **text);
 RBL_API void rbl_run_close(rbl_run *run);
 
 

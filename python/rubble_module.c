@@ -648,6 +648,26 @@ static PyObject *copied(const void *data, size_t n, int width, int type)
     return a;
 }
 
+/* The run's warnings (rbl_run_warnings), as a list of str. */
+static PyObject *run_warnings(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!usable(self))
+        return NULL;
+    const char *const *text = NULL;
+    const size_t n = rbl_run_warnings(self->run, &text);
+    PyObject *list = PyList_New((Py_ssize_t)n);
+    for (size_t k = 0; list && k < n; k++) {
+        PyObject *t = PyUnicode_DecodeUTF8(text[k], (Py_ssize_t)strlen(text[k]), "replace");
+        if (!t) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)k, t);
+    }
+    return list;
+}
+
 /* The contacts of the last force evaluation (rbl_sim_contacts), as new arrays. */
 static PyObject *run_contacts(RunObject *self, PyObject *unused)
 {
@@ -897,6 +917,7 @@ static PyMethodDef run_methods[] = {
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
     {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
+    {"warnings", (PyCFunction)run_warnings, METH_NOARGS, "the run's warnings"},
     {"mesh_loads", (PyCFunction)run_mesh_loads, METH_VARARGS, "a mesh wall's facets' loads"},
     {"_cg_add", (PyCFunction)run_cg_add, METH_O, "a coarse-graining sample of the grains now"},
     {"objects", (PyCFunction)run_objects, METH_NOARGS, "an impulse scene's objects"},

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import types
+import warnings as _warnings
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from . import _rubble
 from . import frames
 from .cg import CoarseGrain
 
-__all__ = ["Run", "Error", "frames", "CoarseGrain"]
+__all__ = ["Run", "Error", "Warning", "frames", "CoarseGrain"]
 
 
 class Error(Exception):
@@ -40,6 +41,16 @@ class Error(Exception):
 
 
 _rubble._set_error_class(Error)
+
+
+class Warning(UserWarning):  # noqa: A001 (rubble.Warning, as rubble.Error)
+    """A legal setting that is likely a mistake (docs/scenes.md "Warnings"), raised through
+    Python's warnings as a run opens; Run.warnings lists them."""
+
+
+def _warn(run):
+    for text in run._run.warnings():
+        _warnings.warn(text, Warning, stacklevel=3)
 
 _mpi = []
 
@@ -70,6 +81,7 @@ class Run:
             self._run = _rubble.Run(path=_path(scene), **kw)
         else:
             raise TypeError("a scene is a file's path or a dict, not %r" % type(scene).__name__)
+        _warn(self)
 
     @classmethod
     def from_yaml(cls, text, name=None, **kw):
@@ -83,7 +95,13 @@ class Run:
         if isinstance(text, str):
             text = text.encode()
         self._run = _rubble.Run(text=text, name=name, **kw)
+        _warn(self)
         return self
+
+    @property
+    def warnings(self):
+        """The scene's and the set-up's warnings (docs/scenes.md "Warnings"), as str."""
+        return self._run.warnings()
 
     def step(self, n=1):
         """n more steps, the scene's events (frames, thermo rows, pours, checkpoints) where

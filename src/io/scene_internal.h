@@ -5,6 +5,16 @@
 
 #include "io_internal.h"
 
+/* warnings.c — messages for legal but likely mistaken settings (docs/scenes.md "Warnings"). */
+typedef struct rbl_warnings {
+    char **text;
+    size_t n;
+} rbl_warnings;
+RBL_PRINTF(2, 3)
+int rbl_warnings_add(rbl_warnings *w, const char *fmt, ...); /* 0: out of memory */
+int rbl_warnings_copy(rbl_warnings *to, const rbl_warnings *from);
+void rbl_warnings_free(rbl_warnings *w);
+
 typedef struct rbl_mark {
     int line, column; /* 1-based; 0 = unknown */
 } rbl_mark;
@@ -85,6 +95,7 @@ typedef struct rbl_scene_motion {
 
 struct rbl_scene {
     char *path;
+    rbl_warnings warnings;    /* what reading it found likely mistaken (warnings.c) */
     rbl_sim_config cfg;
     int dt_auto;
     double dt_c;              /* dt = C * contact time when auto */

@@ -105,6 +105,17 @@ static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
             (rc = rbl_yaml_opt_number(c, m, "restitution", &mat->restitution, 0.0, 1, 1.0)) ||
             (rc = rbl_yaml_opt_number(c, m, "friction", &mat->friction, 0.0, 0, INFINITY)))
             return rc;
+        if (mat->density < 100.0 || mat->density > 25000.0) /* beyond any solid grain's */
+            rc = rbl_yaml_warn(c, rbl_yaml_get(c, m, "density"),
+                               "density %g kg/m^3 is %s any solid's (%s; glass is 2500)",
+                               mat->density, mat->density < 100.0 ? "below" : "above",
+                               mat->density < 100.0 ? "g/cm^3 meant?" : "g/m^3 meant?");
+        if (rc == RBL_OK && mat->friction > 5.0)
+            rc = rbl_yaml_warn(c, rbl_yaml_get(c, m, "friction"),
+                               "friction %g is above 5: a coefficient (0.5), not an angle?",
+                               mat->friction);
+        if (rc != RBL_OK)
+            return rc;
         if (!(mat->poisson_ratio < 0.5)) /* 0.5: incompressible, G* and the law undefined */
             return rbl_yaml_fail(c, rbl_yaml_get(c, m, "poisson_ratio"), RBL_ERANGE,
                                  "'poisson_ratio' must be > -1 and < 0.5: '%s'",
@@ -274,6 +285,11 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
                                   INFINITY)))
         return rc;
+    if (law->friction > 5.0 &&
+        (rc = rbl_yaml_warn(c, rbl_yaml_get(c, n, "friction"),
+                            "friction %g is above 5: a coefficient (0.5), not an angle?",
+                            law->friction)) != RBL_OK)
+        return rc;
     if (rbl_yaml_get(c, n, "restitution") && rbl_yaml_get(c, n, "gamma_n"))
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "restitution"), RBL_EPARSE,
                     "give either 'gamma_n' or 'restitution', not both");
@@ -327,6 +343,31 @@ int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh)
     return rc;
 }
 
+/* A mesh far larger or smaller than a closed domain: an STL in other units than the scene's
+ * (millimetres without scale: 0.001). */
+static int mesh_size_check(rbl_yaml_ctx *c, yaml_node_t *w, const rbl_mesh *m)
+{
+    const rbl_scene *s = c->s;
+    if (s->cfg.open || m->n_vertices == 0)
+        return RBL_OK;
+    double lo[3], hi[3], span = 0.0, box = 0.0;
+    for (int a = 0; a < 3; a++)
+        lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (size_t v = 0; v < m->n_vertices; v++)
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], m->vertex[3 * v + a]), hi[a] = fmax(hi[a], m->vertex[3 * v + a]);
+    for (int a = 0; a < 3; a++) {
+        span = fmax(span, hi[a] - lo[a]);
+        box = fmax(box, s->cfg.hi[a] - s->cfg.lo[a]);
+    }
+    if (!(span > 20.0 * box || span < box / 50.0))
+        return RBL_OK;
+    return rbl_yaml_warn(c, rbl_yaml_get(c, w, "mesh"),
+                         "the mesh spans %g m in a domain %g m wide: %s", span, box,
+                         span > box ? "an STL in millimetres needs scale: 0.001"
+                                    : "an STL in metres scaled as if in millimetres?");
+}
+
 /* A mesh wall: {mesh: FILE.stl, scale: s, offset: [x, y, z], material: m, wear, motion}. */
 static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
@@ -339,6 +380,8 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
         rc = rbl_yaml_material_index(c, w, "wall", &s->mesh_materials[k]);
     if (rc == RBL_OK)
         rc = rbl_scene_read_surface(c, w, &s->meshes[k]);
+    if (rc == RBL_OK)
+        rc = mesh_size_check(c, w, &s->meshes[k]);
     yaml_node_t *wear = rbl_yaml_get(c, w, "wear");
     if (rc == RBL_OK && wear) { /* wear: {archard: k, finnie: k}, 1/Pa */
         static const char *const wear_keys[] = {"archard", "finnie", NULL};
@@ -445,6 +488,12 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
         double unit[3];
         for (int a = 0; a < 3; a++)
             unit[a] = wall->normal[a] / sqrt(len2);
+        for (int a = 0; a < 3 && !s->cfg.open; a++) /* grains wrap round to its back */
+            if (s->cfg.periodic[a] && fabs(unit[a]) > 1e-9 &&
+                (rc = rbl_yaml_warn(c, w, "a plane wall across periodic axis %c (its normal's "
+                                          "part along it %g): grains that wrap round the axis "
+                                          "meet its back", 'x' + a, unit[a])) != RBL_OK)
+                return rc;
         if ((rc = rbl_scene_parse_motion(c, w, unit, &s->wall_motion[s->n_walls])) != RBL_OK)
             return rc;
         s->n_walls++;
@@ -1086,6 +1135,7 @@ void rbl_scene_free(rbl_scene *s)
     for (int k = 0; s->flow_meshes && k < s->n_flows; k++)
         rbl_mesh_free(&s->flow_meshes[k]);
     free(s->flows), free(s->flow_meshes);
+    rbl_warnings_free(&s->warnings);
     free(s->wall_motion), free(s->mesh_motion);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */

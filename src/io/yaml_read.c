@@ -26,6 +26,19 @@ int rbl_yaml_fail(rbl_yaml_ctx *c, const yaml_node_t *n, int code, const char *f
     return rbl_error_set(c->err, code, "%s:%d:%d: %s", c->s->path, m.line, m.column, msg);
 }
 
+int rbl_yaml_warn(rbl_yaml_ctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+    char msg[RBL_ERROR_MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    rbl_mark m = n ? rbl_yaml_mark(n) : (rbl_mark){0, 0};
+    return rbl_warnings_add(&c->s->warnings, "%s:%d:%d: %s", c->s->path, m.line, m.column, msg)
+               ? RBL_OK
+               : rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+}
+
 const char *rbl_yaml_scalar(const yaml_node_t *n)
 {
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;

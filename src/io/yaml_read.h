@@ -16,6 +16,9 @@ typedef struct rbl_yaml_ctx {
 rbl_mark rbl_yaml_mark(const yaml_node_t *n);
 RBL_PRINTF(4, 5)
 int rbl_yaml_fail(rbl_yaml_ctx *c, const yaml_node_t *n, int code, const char *fmt, ...);
+/* A warning at node n (file:line:column), into the scene's list; RBL_ENOMEM only. */
+RBL_PRINTF(3, 4)
+int rbl_yaml_warn(rbl_yaml_ctx *c, const yaml_node_t *n, const char *fmt, ...);
 const char *rbl_yaml_scalar(const yaml_node_t *n);
 yaml_node_t *rbl_yaml_node(rbl_yaml_ctx *c, int index);
 /* Every key of mapping n is one of allowed (NULL-terminated), none twice. */

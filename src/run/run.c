@@ -194,6 +194,11 @@ int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
     if (rc == RBL_OK)
         rc = r->kind->open(r, err);
     r->first_step = r->step;
+    if (rc == RBL_OK) /* before the folder is made: whether it held an earlier run's files */
+        rc = rbl_run_setup_warnings(r, err);
+    for (size_t k = 0; rc == RBL_OK && r->opt.warning && r->ranks.rank == 0 &&
+                       k < r->warnings.n; k++)
+        r->opt.warning(r->warnings.text[k], r->opt.userdata);
     if (rc == RBL_OK)
         rc = schedule(r, err);
     if (rc == RBL_OK)
@@ -374,8 +379,15 @@ void rbl_run_close(rbl_run *r)
     if (r->engine)
         r->kind->close(r);
     rbl_checkpoint_series_free(&r->checkpoints);
+    rbl_warnings_free(&r->warnings);
     free(r->dir), free(r->restart);
     free(r);
+}
+
+size_t rbl_run_warnings(const rbl_run *run, const char *const **text)
+{
+    *text = (const char *const *)run->warnings.text;
+    return run->warnings.n;
 }
 
 int rbl_scene_run(const rbl_scene *s, const rbl_run_options *opt, rbl_run_report *rep,

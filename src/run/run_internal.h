@@ -98,7 +98,13 @@ struct rbl_run {
     rbl_run_hook hook;    /* rbl_run_set_hook's, or NULL */
     int stepping;         /* inside rbl_run_step: its hook may not step the run again */
     void *hook_data;
+    rbl_warnings warnings; /* the scene's and the set-up's (setup_warnings.c) */
 };
+
+/* setup_warnings.c — the scene's warnings and those of the run's set-up (an output folder
+ * holding an earlier run's files; with the grains, on one process: contacts too soft for the
+ * first impacts) into r->warnings. */
+int rbl_run_setup_warnings(rbl_run *r, rbl_error *err);
 
 /* What a kind of engine does for the run; each returns RBL_OK or an error in err. */
 struct rbl_run_kind {

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Warnings for likely mistakes (issue 44, docs/scenes.md "Warnings"): each legal but suspicious
+# setting runs (exit 0) and says so once on stderr, with file:line:column (or the output
+# folder) and the number; a scene without any says nothing.
+EXAMPLES=$(cd "$(dirname "$0")/../examples" && pwd)
+. "$(dirname "$0")/cli_run_common.sh"
+
+# scene NAME SED: the valid small scene with one edit
+scene() { sed "$2" "$SCENES/small.yaml" > "$1.yaml"; }
+# warns NAME PATTERN: one step of NAME.yaml runs, and stderr has PATTERN on one line
+warns() {
+    "$RUBBLE" run "$1.yaml" --steps 1 --output "out_$1" --quiet > out.txt 2> err.txt || {
+        echo "FAIL [$1]: exit $?"; cat err.txt; failures=$((failures+1)); return; }
+    if [ "$(grep -c -- "$2" err.txt)" -ne 1 ]; then
+        echo "FAIL [$1]: stderr lacks '$2' (once):"; cat err.txt; failures=$((failures+1)); return
+    fi
+    echo "ok: $(grep -- "$2" err.txt)"
+}
+
+cp "$SCENES/small.yaml" clean.yaml
+"$RUBBLE" run clean.yaml --steps 1 --output out_clean --quiet > out.txt 2> err.txt \
+    || { echo "FAIL: the clean scene"; exit 1; }
+[ -s err.txt ] && { echo "FAIL: the clean scene warned:"; cat err.txt; exit 1; }
+echo "ok: the clean scene ran without a word"
+warns clean "rubble run: warning: out_clean: the output folder holds 5 files of an earlier run"
+
+scene density 's/density: 2500}/density: 2.5}/'
+warns density "warning: density.yaml:5:[0-9]*: density 2.5 kg/m^3 is below any solid's (g/cm^3 meant?"
+scene friction 's/friction: 0.5}/friction: 50}/'
+warns friction "warning: friction.yaml:7:[0-9]*: friction 50 is above 5"
+scene soft 's/kn: 2000/kn: 2/'
+warns soft "warning: soft.yaml:6:[0-9]*: at [0-9.]* m/s .* would overlap [0-9.]* of their radius"
+scene periodic 's/max: \[0.02, 0.02, 0.05\]}/max: [0.02, 0.02, 0.05], periodic: [z]}/'
+warns periodic "warning: periodic.yaml:9:[0-9]*: a plane wall across periodic axis z"
+sed "s|{mesh: hopper.stl, scale: 0.001}|{mesh: $EXAMPLES/hopper.stl}|" "$EXAMPLES/hopper.yaml" > mm.yaml
+warns mm "warning: mm.yaml:[0-9]*:[0-9]*: the mesh spans 140 m in a domain 0.154 m wide: an STL in millimetres needs scale: 0.001"
+
+[ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
+echo "every likely mistake warned about, where and with its number"
