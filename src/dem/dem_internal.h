@@ -668,6 +668,20 @@ void rbl_walls_wear_add(rbl_sim *sim);
 int rbl_flow_before(rbl_sim *sim);
 void rbl_flow_after(rbl_sim *sim);
 void rbl_flow_free(rbl_sim *sim); /* the counters and their meshes */
+/* A surface grains cross (a flow counter's, an outlet's): set from c into k checked, its normal
+ * made unit and its point into the box along periodic axes, a mesh copied with its hierarchy
+ * into bvh; freed. */
+int rbl_surface_set(const rbl_sim *sim, const rbl_flow_counter *c, rbl_flow_counter *k,
+                    rbl_triangle_bvh *bvh, rbl_error *err);
+void rbl_surface_free(rbl_flow_counter *k, rbl_triangle_bvh *bvh);
+/* half: half the period along each axis (INFINITY where not periodic). plain: a plane or disk
+ * across no periodic axis (rbl_surface_plain), looked at quickly first. The crossing of the
+ * surface by a centre moving from x0 to x1: +1 along its normal (a facet's winding's), -1
+ * against it, 0 none. */
+void rbl_periodic_half(const rbl_sim *sim, double half[3]);
+int rbl_surface_plain(const rbl_flow_counter *f, const double half[3]);
+int rbl_surface_crossing(const rbl_flow_counter *f, const rbl_triangle_bvh *bvh,
+                         const double half[3], int plain, const double *x0, const double *x1);
 int rbl_walls_wearing(const rbl_sim *sim);
 /* Plane wall `plane`'s load at the last force evaluation: the force the grains exert on it,
  * the sum of their normal forces (positive pressing) and of their tangential forces. */

@@ -48,8 +48,8 @@ static int copy_mesh(const rbl_mesh *m, rbl_mesh **copy, rbl_triangle_bvh *bvh, 
     return RBL_OK;
 }
 
-int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *index,
-                             rbl_error *err)
+int rbl_surface_set(const rbl_sim *sim, const rbl_flow_counter *c, rbl_flow_counter *k,
+                    rbl_triangle_bvh *bvh, rbl_error *err)
 {
     const double len = sqrt(c->normal[0] * c->normal[0] + c->normal[1] * c->normal[1] +
                             c->normal[2] * c->normal[2]);
@@ -57,8 +57,42 @@ int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *in
                      !isfinite(c->point[1]) || !isfinite(c->point[2]) ||
                      !(c->radius >= 0.0 && c->radius < INFINITY)))
         return rbl_error_set(err, RBL_EINVAL,
-                             "flow counter: a finite point, a normal that is not zero and a "
+                             "a surface needs a finite point, a normal that is not zero and a "
                              "radius >= 0 (0: the whole plane)");
+    memset(bvh, 0, sizeof *bvh);
+    *k = *c;
+    if (c->mesh) {
+        rbl_mesh *copy = NULL;
+        int rc = copy_mesh(c->mesh, &copy, bvh, err);
+        if (rc != RBL_OK)
+            return rc;
+        memset(k, 0, sizeof *k);
+        k->mesh = copy;
+        return RBL_OK;
+    }
+    for (int a = 0; a < 3; a++) {
+        k->normal[a] = c->normal[a] / len;
+        if (sim->cfg.periodic[a] && sim->box[a] > 0.0) { /* its image in the box */
+            double x = fmod(c->point[a] - sim->cfg.lo[a], sim->box[a]);
+            k->point[a] = sim->cfg.lo[a] + (x < 0.0 ? x + sim->box[a] : x);
+        }
+    }
+    return RBL_OK;
+}
+
+void rbl_surface_free(rbl_flow_counter *k, rbl_triangle_bvh *bvh)
+{
+    if (!k->mesh)
+        return;
+    rbl_mesh *m = (rbl_mesh *)k->mesh;
+    rbl_triangle_bvh_free(bvh);
+    free(m->vertex), free(m->triangle), free(m);
+    k->mesh = NULL;
+}
+
+int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *index,
+                             rbl_error *err)
+{
     const size_t n = sim->n_flows + 1;
     rbl_flow_counter *f = realloc(sim->flows, n * sizeof *f);
     if (f)
@@ -73,25 +107,10 @@ int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *in
     if (!v)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for a flow counter");
     sim->flow_values = v;
-    rbl_flow_counter *k = &sim->flows[sim->n_flows];
-    *k = *c;
-    memset(&sim->flow_bvh[sim->n_flows], 0, sizeof *sim->flow_bvh);
-    if (c->mesh) {
-        rbl_mesh *copy = NULL;
-        int rc = copy_mesh(c->mesh, &copy, &sim->flow_bvh[sim->n_flows], err);
-        if (rc != RBL_OK)
-            return rc;
-        memset(k, 0, sizeof *k);
-        k->mesh = copy;
-    } else {
-        for (int a = 0; a < 3; a++) {
-            k->normal[a] = c->normal[a] / len;
-            if (sim->cfg.periodic[a] && sim->box[a] > 0.0) { /* its image in the box */
-                double x = fmod(c->point[a] - sim->cfg.lo[a], sim->box[a]);
-                k->point[a] = sim->cfg.lo[a] + (x < 0.0 ? x + sim->box[a] : x);
-            }
-        }
-    }
+    int rc = rbl_surface_set(sim, c, &sim->flows[sim->n_flows], &sim->flow_bvh[sim->n_flows],
+                             err);
+    if (rc != RBL_OK)
+        return rbl_error_prefix(err, rc, "flow counter");
     for (int q = 0; q < 4; q++)
         rbl_exact_clear(&sim->flow_sums[4 * sim->n_flows + (size_t)q]);
     *index = sim->n_flows++;
@@ -101,11 +120,7 @@ int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *in
 void rbl_flow_free(rbl_sim *sim)
 {
     for (size_t k = 0; k < sim->n_flows; k++)
-        if (sim->flows[k].mesh) {
-            rbl_mesh *m = (rbl_mesh *)sim->flows[k].mesh;
-            rbl_triangle_bvh_free(&sim->flow_bvh[k]);
-            free(m->vertex), free(m->triangle), free(m);
-        }
+        rbl_surface_free(&sim->flows[k], &sim->flow_bvh[k]);
     free(sim->flows), free(sim->flow_bvh);
     sim->flows = NULL, sim->flow_bvh = NULL, sim->n_flows = 0;
 }
@@ -140,13 +155,12 @@ static double nearest_image(double x, double half)
     return x > half ? x - 2.0 * half : x < -half ? x + 2.0 * half : x;
 }
 
-/* Counter c's test of grain k, whose centre moved from x0 by x1 - x0: the side it was on is
- * found from the axes the normal has a part along (a plane across z reads z alone), the disk
- * only where it crossed the plane. */
-static void count_grain(rbl_sim *sim, size_t c, const double *x0, const double *x1,
-                        const double half[3], double mass)
+/* A plane's or disk's crossing by a centre moving from x0 to x1: the side it was on from the
+ * axes the normal has a part along (a plane across z reads z alone), the disk tested only
+ * where it crossed the plane. */
+static int plane_crossing(const rbl_flow_counter *f, const double half[3], const double *x0,
+                          const double *x1)
 {
-    const rbl_flow_counter *f = &sim->flows[c];
     double s0 = 0.0, sd = 0.0;
     for (int a = 0; a < 3; a++)
         if (f->normal[a] != 0.0) {
@@ -154,24 +168,18 @@ static void count_grain(rbl_sim *sim, size_t c, const double *x0, const double *
             sd += f->normal[a] * nearest_image(x1[a] - x0[a], half[a]);
         }
     const double s1 = s0 + sd;
-    const int forward = s0 < 0.0 && s1 >= 0.0, backward = s0 >= 0.0 && s1 < 0.0;
-    if (!forward && !backward)
-        return;
-    if (f->radius > 0.0) { /* where the centre crossed the plane: within the disk? */
-        const double t = s0 / (s0 - s1);
-        double r2 = 0.0;
-        for (int a = 0; a < 3; a++) {
-            const double r = nearest_image(x0[a] - f->point[a], half[a]);
-            const double d = nearest_image(x1[a] - x0[a], half[a]);
-            const double y = r + t * d - (s0 + t * sd) * f->normal[a];
-            r2 += y * y;
-        }
-        if (r2 > f->radius * f->radius)
-            return;
+    const int dir = s0 < 0.0 && s1 >= 0.0 ? 1 : s0 >= 0.0 && s1 < 0.0 ? -1 : 0;
+    if (!dir || !(f->radius > 0.0))
+        return dir;
+    const double t = s0 / (s0 - s1); /* where the centre crossed the plane: in the disk? */
+    double r2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        const double r = nearest_image(x0[a] - f->point[a], half[a]);
+        const double d = nearest_image(x1[a] - x0[a], half[a]);
+        const double y = r + t * d - (s0 + t * sd) * f->normal[a];
+        r2 += y * y;
     }
-    rbl_exact_sum *s = sim->flow_sums + 4 * c;
-    rbl_exact_add(&s[forward ? 0 : 1], 1.0);
-    rbl_exact_add(&s[forward ? 2 : 3], mass);
+    return r2 > f->radius * f->radius ? 0 : dir;
 }
 
 /* Where segment x0 -> x0 + d crosses facet t of m: +1 from its back to its front (the side
@@ -211,11 +219,11 @@ static int facet_crossing(const rbl_mesh *m, size_t t, const double x0[3], const
     return beta >= -eps && gamma >= -eps && beta + gamma <= 1.0 + eps ? dir : 0;
 }
 
-/* A mesh counter's test of a grain: its facets within the step's reach of x0 (the
- * hierarchy), the first one crossed giving the direction; counted once. */
-static int mesh_crossing(const rbl_sim *sim, size_t c, const double x0[3], const double d[3])
+/* A mesh's crossing: its facets within the step's reach of x0 (the hierarchy), the first one
+ * crossed giving the direction; once however many facets it meets. */
+static int mesh_crossing(const rbl_flow_counter *f, const rbl_triangle_bvh *bvh,
+                         const double x0[3], const double d[3])
 {
-    const rbl_triangle_bvh *bvh = &sim->flow_bvh[c];
     const rbl_bvh_node *root = &bvh->node[0];
     const double reach = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     for (int a = 0; a < 3; a++)
@@ -223,70 +231,63 @@ static int mesh_crossing(const rbl_sim *sim, size_t c, const double x0[3], const
             return 0;
     uint32_t near[64];
     size_t n = rbl_triangle_bvh_within(bvh, x0, reach, near, 64);
-    const rbl_mesh *m = sim->flows[c].mesh;
-    if (n > 64) { /* a fine mesh where the grain is: every facet */
-        for (size_t t = 0; t < m->n_triangles; t++) {
-            const int dir = facet_crossing(m, t, x0, d);
-            if (dir)
-                return dir;
-        }
-        return 0;
-    }
-    for (size_t k = 0; k < n; k++) {
-        const int dir = facet_crossing(m, near[k], x0, d);
+    const rbl_mesh *m = f->mesh;
+    for (size_t k = 0; k < (n > 64 ? m->n_triangles : n); k++) { /* a fine mesh: every facet */
+        const int dir = facet_crossing(m, n > 64 ? k : near[k], x0, d);
         if (dir)
             return dir;
     }
     return 0;
 }
 
-/* A plane or disk whose normal lies across no periodic axis: the sides straight from the
- * positions (no image to choose), the grains in a loop without branches but where one
- * crosses; the crossing counted as count_grain counts it. */
-static void count_plain(rbl_sim *sim, size_t c, const double half[3])
+int rbl_surface_plain(const rbl_flow_counter *f, const double half[3])
 {
-    const rbl_grains *g = &sim->g;
-    const rbl_flow_counter *f = &sim->flows[c];
-    const double *n = f->normal, *p = f->point;
-    for (size_t k = 0; k < g->n; k++) { /* count_grain's arithmetic (a zero term adds 0) */
-        const double *x0 = sim->pos_before + 3 * k, *x1 = g->pos + 3 * k;
+    int plain = !f->mesh;
+    for (int a = 0; a < 3; a++)
+        plain = plain && (f->normal[a] == 0.0 || half[a] == INFINITY);
+    return plain;
+}
+
+int rbl_surface_crossing(const rbl_flow_counter *f, const rbl_triangle_bvh *bvh,
+                         const double half[3], int plain, const double *x0, const double *x1)
+{
+    if (plain) { /* a quick look first: the arithmetic plane_crossing
+                                         repeats (a zero term adds 0) */
+        const double *n = f->normal, *p = f->point;
         const double s0 = n[0] * (x0[0] - p[0]) + n[1] * (x0[1] - p[1]) + n[2] * (x0[2] - p[2]);
         const double sd = n[0] * (x1[0] - x0[0]) + n[1] * (x1[1] - x0[1]) +
                           n[2] * (x1[2] - x0[2]);
-        if ((s0 < 0.0) != (s0 + sd < 0.0)) /* rare: counted as count_grain counts */
-            count_grain(sim, c, x0, x1, half, g->mass[k]);
+        if ((s0 < 0.0) == (s0 + sd < 0.0))
+            return 0;
     }
+    if (!f->mesh)
+        return plane_crossing(f, half, x0, x1);
+    double d[3];
+    for (int a = 0; a < 3; a++)
+        d[a] = nearest_image(x1[a] - x0[a], half[a]);
+    return mesh_crossing(f, bvh, x0, d);
+}
+
+void rbl_periodic_half(const rbl_sim *sim, double half[3])
+{
+    for (int a = 0; a < 3; a++)
+        half[a] = sim->cfg.periodic[a] ? 0.5 * sim->box[a] : INFINITY;
 }
 
 void rbl_flow_after(rbl_sim *sim)
 {
     const rbl_grains *g = &sim->g;
     double half[3];
-    for (int a = 0; a < 3; a++)
-        half[a] = sim->cfg.periodic[a] ? 0.5 * sim->box[a] : INFINITY;
+    rbl_periodic_half(sim, half);
     for (size_t c = 0; c < sim->n_flows; c++) {
         const rbl_flow_counter *f = &sim->flows[c];
-        if (!f->mesh) {
-            int plain = 1;
-            for (int a = 0; a < 3; a++)
-                plain = plain && (f->normal[a] == 0.0 || half[a] == INFINITY);
-            if (plain) {
-                count_plain(sim, c, half);
-                continue;
-            }
-        }
+        const rbl_triangle_bvh *bvh = &sim->flow_bvh[c];
+        const int plain = rbl_surface_plain(f, half);
+        rbl_exact_sum *s = sim->flow_sums + 4 * c;
         for (size_t k = 0; k < g->n; k++) {
-            const double *x0 = sim->pos_before + 3 * k, *x1 = g->pos + 3 * k;
-            if (!f->mesh) {
-                count_grain(sim, c, x0, x1, half, g->mass[k]);
-                continue;
-            }
-            double d[3];
-            for (int a = 0; a < 3; a++)
-                d[a] = nearest_image(x1[a] - x0[a], half[a]);
-            const int dir = mesh_crossing(sim, c, x0, d);
+            const int dir = rbl_surface_crossing(f, bvh, half, plain, sim->pos_before + 3 * k,
+                                                 g->pos + 3 * k);
             if (dir) {
-                rbl_exact_sum *s = sim->flow_sums + 4 * c;
                 rbl_exact_add(&s[dir > 0 ? 0 : 1], 1.0);
                 rbl_exact_add(&s[dir > 0 ? 2 : 3], g->mass[k]);
             }
