@@ -210,9 +210,13 @@ int cmd_run(int argc, char **argv)
     else /* every grain has left */
         printf("steps          %llu of dt = %.4g s (no grain left to touch)\n",
                (unsigned long long)rep.steps, rep.dt);
+    char outlets[64] = ""; /* what the outlets took out, where the scene has some */
+    if (rep.outlets)
+        snprintf(outlets, sizeof outlets, ", %llu taken out by the outlets",
+                 (unsigned long long)rep.taken_out);
     if (!rep.open)
-        printf("grains         %zu at the end, %llu lost (left the domain)\n", rep.grains,
-               (unsigned long long)rep.lost);
+        printf("grains         %zu at the end, %llu lost (left the domain)%s\n", rep.grains,
+               (unsigned long long)rep.lost, outlets);
     else if (rep.escape > 0.0)
         printf("grains         %zu at the end, %llu escaped (farther than %g m from the centre "
                "of mass)\n",

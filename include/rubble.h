@@ -374,6 +374,8 @@ typedef struct rbl_thermo {
     size_t n_flows;            /* flow counters (rbl_sim_add_flow_counter) */
     const double *flow;        /* 4 per counter, since it was added: grains that crossed it
                                   along its normal, against it, and their mass (kg) */
+    size_t n_outlets;          /* outlets (rbl_sim_add_outlet) */
+    const double *outlet;      /* 2 per outlet, since it was added: grains taken out, mass */
 } rbl_thermo;
 
 /* Time spent per stage since creation, seconds. */
@@ -443,6 +445,23 @@ RBL_API int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, si
 RBL_API int rbl_sim_flow(const rbl_sim *sim, size_t k, double *grains_forward,
                          double *grains_backward, double *mass_forward, double *mass_backward,
                          rbl_error *err);
+
+/* An outlet (issue 44): where grains are taken out of the run, as they reach it: a surface
+ * crossed forward (`surface`: a plane along its normal, a disk, a mesh along its facets'
+ * winding normals, as rbl_flow_counter), or a region their centre enters (region 1: the box
+ * lo..hi; 2: the cylinder from..to of radius). A clump goes as a whole when one of its spheres
+ * does. Taken out in the step they reach it, before its forces. */
+typedef struct rbl_outlet {
+    rbl_flow_counter surface;
+    int region;
+    double lo[3], hi[3], from[3], to[3], radius;
+} rbl_outlet;
+RBL_API int rbl_sim_add_outlet(rbl_sim *sim, const rbl_outlet *o, size_t *index,
+                               rbl_error *err);
+/* Outlet k since it was added: grains taken out (a clump counts as one) and their mass (kg);
+ * over several processes, this process's (rbl_thermo's outlet holds the whole). */
+RBL_API int rbl_sim_outlet(const rbl_sim *sim, size_t k, double *grains, double *mass,
+                           rbl_error *err);
 
 /* The facets of mesh wall `mesh` (0 where there is no such mesh). */
 RBL_API size_t rbl_sim_mesh_facets(const rbl_sim *sim, int mesh);
@@ -889,6 +908,8 @@ typedef struct rbl_run_report {
     size_t grains;                /* spheres, clump members included */
     size_t clumps;
     uint64_t lost;                /* grains removed: left a closed domain, escaped an open one */
+    uint64_t taken_out;           /* grains (a clump: one) the outlets took out, since t = 0 */
+    int outlets;                  /* the scene's outlets (0: none) */
     int open;                     /* the domain was open */
     double escape;                /* its escape distance, m (0: none) */
     double dt, contact_time;

@@ -81,9 +81,10 @@ done
 grep -q "contacts_000002.pvtp" packed_3/contacts.pvd || fail "packed: contacts.pvd lacks the .pvtp"
 echo "ok: the contact network on 3 processes: the pieces hold one process's $(wc -l < net_1.txt) contacts, each once"
 
-# flow counters (output.flow): the lattice thrown down through a plane, a disk and a mesh
-# square: each process counts its own grains, the sums are exact, so thermo.csv is one
-# process's on 3, and so after a checkpoint of 3 restarted on 2
+# flow counters (output.flow) and outlets: the lattice thrown down through a plane, a disk
+# and a mesh square, taken out through a disk and in a box on the floor: each process counts
+# and takes out its own grains, the sums are exact, so thermo.csv is one process's on 3, and
+# so after a checkpoint of 3 restarted on 2
 awk '!/^#/ { printf "%s %s %.9g %s %s %s -1\n", $1, $2, $3 + 0.005, $4, $5, $6 }' packed.txt > falling.txt
 printf 'solid s\n%s\n%s\nendsolid s\n' \
     'facet normal 0 0 0 outer loop vertex 0 0 0.012 vertex 0 0.016 0.012 vertex 0.016 0 0.012 endloop endfacet' \
@@ -91,17 +92,20 @@ printf 'solid s\n%s\n%s\nendsolid s\n' \
     | sed 's/ \(outer\|vertex\|endloop\|endfacet\)/\n\1/g' > square.stl
 sed 's|file: packed.txt|file: falling.txt|; s|^output:.*|output: {folder: out, every: 0.001, thermo_every: 0.0005, checkpoint_every: 0.002, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}, {point: [0.008, 0.008, 0.008], normal: [0, 0, 1], radius: 0.005}, {mesh: square.stl}]}|' \
     packed.yaml > flow.yaml
+echo 'outlets: [{box: {min: [0, 0, -0.001], max: [0.016, 0.016, 0.0025]}}, {point: [0.008, 0.008, 0.009], normal: [0, 0, -1], radius: 0.004}]' >> flow.yaml
 "$RUBBLE" run flow.yaml --output flow_1 --quiet > flow_1.txt || fail "flow on one process"
 mpi 3 "$RUBBLE" run flow.yaml --output flow_3 --quiet > flow_3.txt || fail "flow on 3"
-crossed=$(tail -1 flow_1/thermo.csv | awk -F, '{ print $(NF - 11) + $(NF - 3) }')
-[ "${crossed%.*}" -gt 100 ] || { tail -1 flow_1/thermo.csv; fail "flow: no grain crossed"; }
+crossed=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) k[$c] = c; next }
+    END { print $k["flow1_grains_forward"] + $k["flow3_grains_forward"], $k["outlet1_grains"] + $k["outlet2_grains"] }' flow_1/thermo.csv)
+set -- $crossed
+[ "$1" -gt 10 ] && [ "$2" -gt 10 ] || { tail -1 flow_1/thermo.csv; fail "flow: no grain crossed or taken out ($crossed)"; }
 same_thermo flow_1/thermo.csv flow_3/thermo.csv \
     || { diff flow_1/thermo.csv flow_3/thermo.csv | head -5; fail "flow: thermo.csv differs on 3"; }
 mpi 2 "$RUBBLE" run flow.yaml --restart flow_3/checkpoint_000000243.bin --output flow_32 --quiet \
     > flow_32.txt || { ls flow_3; fail "flow: the restart on 2"; }
 same_thermo flow_1/thermo.csv flow_32/thermo.csv \
     || { diff flow_1/thermo.csv flow_32/thermo.csv | head -5; fail "flow: thermo.csv differs restarted on 2"; }
-echo "ok: flow counters (a plane, a disk, a mesh square) on 3 processes and restarted on 2: thermo.csv as one process's"
+echo "ok: flow counters (a plane, a disk, a mesh square) and outlets (a box, a disk; $crossed crossed and taken out) on 3 processes and restarted on 2: thermo.csv as one process's"
 
 # checkpoints from 3 processes to 2 and 1: the settle example, 600 steps, a checkpoint every
 # 261 steps, the final grains

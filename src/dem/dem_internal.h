@@ -303,6 +303,11 @@ struct rbl_sim {
     double *flow_values;     /* the same rounded, for rbl_thermo */
     double *pos_before;      /* the positions before this step's drift (with counters) */
     size_t n_flows, pos_before_cap;
+    rbl_outlet *outlets;     /* outlets.c: where grains are taken out (a mesh: a copy, */
+    rbl_triangle_bvh *outlet_bvh; /* and its hierarchy) */
+    rbl_exact_sum *outlet_sums; /* 2 per outlet: grains (clumps) taken out, their mass */
+    double *outlet_values;   /* the same rounded, for rbl_thermo */
+    size_t n_outlets;
     double *wall_force;      /* per wall (planes then meshes) 3 of force, then per wall 3 of
                                 torque about the origin, then 3 of travel; rbl_sim_thermo's */
     int walls_moving;        /* some wall has a motion */
@@ -668,6 +673,11 @@ void rbl_walls_wear_add(rbl_sim *sim);
 int rbl_flow_before(rbl_sim *sim);
 void rbl_flow_after(rbl_sim *sim);
 void rbl_flow_free(rbl_sim *sim); /* the counters and their meshes */
+/* outlets.c — after a step's drift (the positions before it kept by rbl_flow_before): the
+ * grains that reached an outlet put on the list of those taken out at this step's build;
+ * whether any was (the build must then happen now). */
+int rbl_outlets_after(rbl_sim *sim);
+void rbl_outlets_free(rbl_sim *sim);
 /* A surface grains cross (a flow counter's, an outlet's): set from c into k checked, its normal
  * made unit and its point into the box along periodic axes, a mesh copied with its hierarchy
  * into bvh; freed. */

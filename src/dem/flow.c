@@ -139,7 +139,7 @@ int rbl_sim_flow(const rbl_sim *sim, size_t k, double *grains_forward, double *g
 
 int rbl_flow_before(rbl_sim *sim)
 {
-    if (!sim->n_flows)
+    if (!sim->n_flows && !sim->n_outlets)
         return 1;
     if (!rbl_grow_array((void **)&sim->pos_before, &sim->pos_before_cap, 3 * sim->g.n + 1,
                         sizeof *sim->pos_before))

@@ -108,6 +108,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     }
     free(sim->meshes), free(sim->mesh_work);
     rbl_flow_free(sim);
+    rbl_outlets_free(sim);
     free(sim->flow_sums), free(sim->flow_values), free(sim->pos_before);
     rbl_cell_table_free(&sim->cell_table);
     free(sim->cell_xyz);
@@ -457,6 +458,12 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         rbl_integrate_first_half(sim, s > 0);
         if (sim->n_flows)
             rbl_flow_after(sim);
+        if (sim->n_outlets) { /* grains that reached an outlet: this step's build drops them */
+            const int taken = rbl_outlets_after(sim);
+            if (taken < 0)
+                return rbl_error_set(err, RBL_ENOMEM, "out of memory for the outlets");
+            fresh = fresh || taken;
+        }
         if (sim->g.with_fext) /* the caller's forces did work over this drift */
             rbl_external_work(sim);
         if (sim->peers) { /* one decision for all: the same builds as one process makes */

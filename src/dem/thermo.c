@@ -10,7 +10,8 @@
 
 size_t rbl_thermo_sum_count(const rbl_sim *sim)
 {
-    return RBL_T_SUMS + 6 * ((size_t)sim->n_walls + (size_t)sim->n_meshes) + 4 * sim->n_flows;
+    return RBL_T_SUMS + 6 * ((size_t)sim->n_walls + (size_t)sim->n_meshes) + 4 * sim->n_flows +
+           2 * sim->n_outlets;
 }
 
 void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
@@ -123,6 +124,8 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
     rbl_exact_sum *flow_sums = wall_sums + 6 * n_walls; /* flow.c's, this process's */
     for (size_t k = 0; k < 4 * sim->n_flows; k++)
         rbl_exact_merge(&flow_sums[k], &sim->flow_sums[k]);
+    for (size_t k = 0; k < 2 * sim->n_outlets; k++) /* outlets.c's, after them */
+        rbl_exact_merge(&flow_sums[4 * sim->n_flows + k], &sim->outlet_sums[k]);
     t->wall_contacts = wall_contacts;
     t->max_overlap_ratio = worst;
     t->max_overlap_ids[0] = worst_ids[0], t->max_overlap_ids[1] = worst_ids[1];
@@ -157,6 +160,11 @@ void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
         sim->flow_values[k] = rbl_exact_value(&sums[RBL_T_SUMS + 6 * n_walls + k]);
     t->n_flows = sim->n_flows;
     t->flow = sim->flow_values;
+    for (size_t k = 0; k < 2 * sim->n_outlets; k++)
+        sim->outlet_values[k] = rbl_exact_value(&sums[RBL_T_SUMS + 6 * n_walls +
+                                                      4 * sim->n_flows + k]);
+    t->n_outlets = sim->n_outlets;
+    t->outlet = sim->outlet_values;
     t->wall_travel = NULL;
     if (sim->walls_moving) {
         double *travel = sim->wall_force + 6 * n_walls;

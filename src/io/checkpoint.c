@@ -15,7 +15,7 @@
 #define CKPT_VERSION 9u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
-                           walls and walls that move; 9: mesh walls' wear, flow counters */
+                           walls and walls that move; 9: mesh walls' wear, flow counters, outlets */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -98,6 +98,30 @@ static double get_f64(buf *b)
 #define BODY_ARRAYS(X) X(pos, 3) X(vel, 3) X(angmom, 3) X(quat, 4) X(moment, 3) X(mass, 1)  \
     X(force, 3) X(torque, 3) X(material, 1)
 
+/* A flow counter's or an outlet's surface: point, normal, radius, then a mesh's corners and
+ * facets (counts 0: a plane or disk). */
+static void put_surface(buf *b, const rbl_flow_counter *f)
+{
+    for (int a = 0; a < 3; a++)
+        put_f64(b, f->point[a]), put_f64(b, f->normal[a]);
+    put_f64(b, f->radius);
+    const rbl_mesh *m = f->mesh;
+    put_u64(b, m ? m->n_vertices : 0), put_u64(b, m ? m->n_triangles : 0);
+    if (m) {
+        put(b, m->vertex, 3 * m->n_vertices * sizeof *m->vertex);
+        put(b, m->triangle, 3 * m->n_triangles * sizeof *m->triangle);
+    }
+}
+
+/* An exact sum, its carries propagated: limb by limb, then the non-finite part. */
+static void put_exact(buf *b, const rbl_exact_sum *sum)
+{
+    rbl_exact_sum s = *sum;
+    rbl_exact_normalize(&s);
+    put(b, s.limb, sizeof s.limb);
+    put_f64(b, s.special);
+}
+
 static void save_state(buf *b, const rbl_sim *sim)
 {
     /* the thread count is the run's, not the state's (a restart takes its own): written as 0
@@ -138,24 +162,22 @@ static void save_state(buf *b, const rbl_sim *sim)
         MOTION_DOUBLES(PUT_M)
         put_u64(b, (uint64_t)p->m.servo);
     }
-    put_u64(b, sim->n_flows); /* flow counters: the surface, then its sums limb by limb */
+    put_u64(b, sim->n_flows); /* flow counters: the surface, then its sums */
     for (size_t k = 0; k < sim->n_flows; k++) {
-        const rbl_flow_counter *f = &sim->flows[k];
+        put_surface(b, &sim->flows[k]);
+        for (int q = 0; q < 4; q++)
+            put_exact(b, &sim->flow_sums[4 * k + (size_t)q]);
+    }
+    put_u64(b, sim->n_outlets); /* outlets: the region, the surface, the sums */
+    for (size_t k = 0; k < sim->n_outlets; k++) {
+        const rbl_outlet *o = &sim->outlets[k];
+        put_u64(b, (uint64_t)o->region);
         for (int a = 0; a < 3; a++)
-            put_f64(b, f->point[a]), put_f64(b, f->normal[a]);
-        put_f64(b, f->radius);
-        const rbl_mesh *m = f->mesh; /* a mesh's corners and facets (none: a plane or disk) */
-        put_u64(b, m ? m->n_vertices : 0), put_u64(b, m ? m->n_triangles : 0);
-        if (m) {
-            put(b, m->vertex, 3 * m->n_vertices * sizeof *m->vertex);
-            put(b, m->triangle, 3 * m->n_triangles * sizeof *m->triangle);
-        }
-        for (int q = 0; q < 4; q++) {
-            rbl_exact_sum s = sim->flow_sums[4 * k + (size_t)q];
-            rbl_exact_normalize(&s);
-            put(b, s.limb, sizeof s.limb);
-            put_f64(b, s.special);
-        }
+            put_f64(b, o->lo[a]), put_f64(b, o->hi[a]), put_f64(b, o->from[a]),
+                put_f64(b, o->to[a]);
+        put_f64(b, o->radius);
+        put_surface(b, &o->surface);
+        put_exact(b, &sim->outlet_sums[2 * k]), put_exact(b, &sim->outlet_sums[2 * k + 1]);
     }
     put_u64(b, sim->step), put_f64(b, sim->time), put_u64(b, sim->lost);
     put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
@@ -442,54 +464,84 @@ static int load_meshes(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 
 /* Every wall's motion, set as rbl_sim_set_wall_motion sets it (so checked alike), then the
  * saved values exactly (its axes are not made unit a second time) and the state. */
-/* The flow counters: each added as rbl_sim_add_flow_counter adds one, then its sums. */
+/* A surface as put_surface wrote it, into f, its mesh (if any) into *mesh (freed by the
+ * caller); 0 where the payload cannot hold it. */
+static int get_surface(buf *b, rbl_flow_counter *f, rbl_mesh *mesh)
+{
+    memset(f, 0, sizeof *f), memset(mesh, 0, sizeof *mesh);
+    for (int a = 0; a < 3; a++)
+        f->point[a] = get_f64(b), f->normal[a] = get_f64(b);
+    f->radius = get_f64(b);
+    uint64_t nv = get_u64(b), nt = get_u64(b);
+    if (b->bad || nv > (b->len - b->at) / 24 || nt > (b->len - b->at) / 12)
+        return 0;
+    if (!nt)
+        return 1;
+    mesh->n_vertices = (size_t)nv, mesh->n_triangles = (size_t)nt;
+    mesh->vertex = malloc(3 * nv * sizeof(double) + 1);
+    mesh->triangle = malloc(3 * nt * sizeof(uint32_t) + 1);
+    if (!mesh->vertex || !mesh->triangle)
+        return -1;
+    get(b, mesh->vertex, 3 * nv * sizeof *mesh->vertex);
+    get(b, mesh->triangle, 3 * nt * sizeof *mesh->triangle);
+    f->mesh = mesh;
+    return !b->bad;
+}
+
+/* An exact sum as put_exact wrote it: limbs in range (carries propagated), finite. */
+static int get_exact(buf *b, rbl_exact_sum *s)
+{
+    get(b, s->limb, sizeof s->limb);
+    s->special = get_f64(b);
+    s->adds = 0;
+    if (b->bad || s->special != 0.0 || s->limb[RBL_EXACT_LIMBS - 1] < 0)
+        return 0;
+    for (int l = 0; l + 1 < RBL_EXACT_LIMBS; l++)
+        if (s->limb[l] < 0 || s->limb[l] >= (int64_t)1 << 32)
+            return 0;
+    return 1;
+}
+
+/* The flow counters and the outlets: each added as rbl_sim_add_flow_counter or
+ * rbl_sim_add_outlet adds one, its saved normal kept (unit already), then its sums. */
 static int load_flows(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 {
-    uint64_t count = get_u64(b);
-    if (b->bad || count > (b->len - b->at) / 56)
-        return rbl_error_set(err, RBL_EPARSE, "%s: truncated flow counters", path);
-    for (uint64_t k = 0; k < count; k++) {
-        rbl_flow_counter f;
-        for (int a = 0; a < 3; a++)
-            f.point[a] = get_f64(b), f.normal[a] = get_f64(b);
-        f.radius = get_f64(b);
-        uint64_t nv = get_u64(b), nt = get_u64(b);
-        if (b->bad || nv > (b->len - b->at) / 24 || nt > (b->len - b->at) / 12)
-            return rbl_error_set(err, RBL_EPARSE, "%s: truncated flow counters", path);
-        rbl_mesh mesh = {(size_t)nv, (size_t)nt, NULL, NULL};
-        f.mesh = NULL;
-        int rc = RBL_OK;
-        if (nt) {
-            mesh.vertex = malloc(3 * nv * sizeof(double) + 1);
-            mesh.triangle = malloc(3 * nt * sizeof(uint32_t) + 1);
-            if (!mesh.vertex || !mesh.triangle)
-                rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
-            get(b, mesh.vertex, mesh.vertex ? 3 * nv * sizeof *mesh.vertex : 0);
-            get(b, mesh.triangle, mesh.triangle ? 3 * nt * sizeof *mesh.triangle : 0);
-            f.mesh = &mesh;
-        }
-        size_t index = 0;
-        if (rc == RBL_OK)
-            rc = b->bad ? rbl_error_set(err, RBL_EPARSE, "%s: truncated flow counters", path)
-                        : rbl_sim_add_flow_counter(sim, &f, &index, err);
-        free(mesh.vertex), free(mesh.triangle);
-        if (rc != RBL_OK)
-            return rbl_error_prefix(err, rc, "%s", path);
-        if (!f.mesh) /* as saved: unit */
-            memcpy(sim->flows[index].normal, f.normal, sizeof f.normal);
-        for (int q = 0; q < 4; q++) {
-            rbl_exact_sum *s = &sim->flow_sums[4 * index + (size_t)q];
-            get(b, s->limb, sizeof s->limb);
-            s->special = get_f64(b);
-            s->adds = 0;
-            if (b->bad || s->special != 0.0 || s->limb[RBL_EXACT_LIMBS - 1] < 0)
-                return rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent flow "
-                                                      "counter %llu", path,
-                                     (unsigned long long)k + 1);
-            for (int l = 0; l + 1 < RBL_EXACT_LIMBS; l++)
-                if (s->limb[l] < 0 || s->limb[l] >= (int64_t)1 << 32)
-                    return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent flow counter %llu",
-                                         path, (unsigned long long)k + 1);
+    for (int outlets = 0; outlets < 2; outlets++) {
+        const char *what = outlets ? "outlet" : "flow counter";
+        uint64_t count = get_u64(b);
+        if (b->bad || count > (b->len - b->at) / 56)
+            return rbl_error_set(err, RBL_EPARSE, "%s: truncated %ss", path, what);
+        for (uint64_t k = 0; k < count; k++) {
+            rbl_outlet o;
+            memset(&o, 0, sizeof o);
+            if (outlets) {
+                o.region = (int)get_u64(b);
+                for (int a = 0; a < 3; a++)
+                    o.lo[a] = get_f64(b), o.hi[a] = get_f64(b), o.from[a] = get_f64(b),
+                    o.to[a] = get_f64(b);
+                o.radius = get_f64(b);
+            }
+            rbl_mesh mesh;
+            const int got = get_surface(b, &o.surface, &mesh);
+            size_t index = 0;
+            int rc = got < 0 ? rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path)
+                     : !got  ? rbl_error_set(err, RBL_EPARSE, "%s: truncated %s %llu", path,
+                                             what, (unsigned long long)k + 1)
+                     : outlets ? rbl_sim_add_outlet(sim, &o, &index, err)
+                               : rbl_sim_add_flow_counter(sim, &o.surface, &index, err);
+            free(mesh.vertex), free(mesh.triangle);
+            if (rc != RBL_OK)
+                return rbl_error_prefix(err, rc, "%s", path);
+            rbl_flow_counter *f = outlets ? &sim->outlets[index].surface : &sim->flows[index];
+            if (!f->mesh && !(outlets && o.region)) /* as saved: unit */
+                memcpy(f->normal, o.surface.normal, sizeof f->normal);
+            rbl_exact_sum *sums = outlets ? &sim->outlet_sums[2 * index]
+                                          : &sim->flow_sums[4 * index];
+            for (int q = 0; q < (outlets ? 2 : 4); q++)
+                if (!get_exact(b, &sums[q]))
+                    return rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent %s "
+                                                          "%llu", path, what,
+                                         (unsigned long long)k + 1);
         }
     }
     return RBL_OK;

@@ -132,6 +132,10 @@ struct rbl_scene {
     rbl_mesh *flow_meshes;    /* theirs where a mesh (flows[k].mesh points here) */
     int n_flows;
     rbl_mark at_flow;
+    rbl_outlet *outlets;      /* `outlets`: where grains are taken out (scene_surfaces.c) */
+    rbl_mesh *outlet_meshes;  /* theirs where a mesh */
+    rbl_mark *at_outlets;
+    int n_outlets;
     int cg;                   /* output.cg: coarse-grained fields (src/cg/, cg_files.c) */
     rbl_cg_options cg_opt;    /* its grid (lo, hi: the domain's unless given) and kernel */
     double cg_every;          /* s between outputs, each the mean of cg_samples samples taken

@@ -172,58 +172,6 @@ static int parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
-/* flow: a list of surfaces the grains' flow is counted through, each {point: [x, y, z],
- * normal: [x, y, z], radius: r} (no radius: the whole plane) or {mesh: FILE.stl, scale,
- * offset}, as thermo.csv's flowK_*. */
-static int parse_flow(rbl_yaml_ctx *c, yaml_node_t *n)
-{
-    static const char *const keys[] = {"point", "normal", "radius", "mesh", "scale", "offset",
-                                       NULL};
-    rbl_scene *s = c->s;
-    if (n->type != YAML_SEQUENCE_NODE)
-        return rbl_yaml_fail(c, n, RBL_EPARSE,
-                             "'flow' must be a list of {point, normal, radius} surfaces");
-    size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-    if (count > 1000)
-        return rbl_yaml_fail(c, n, RBL_ERANGE, "'flow': at most 1000 surfaces, not %zu", count);
-    if (s->flows) /* a scene names 'output' once; yet: */
-        return rbl_yaml_fail(c, n, RBL_EPARSE, "'flow' given twice");
-    s->flows = calloc(count + 1, sizeof *s->flows);
-    s->flow_meshes = calloc(count + 1, sizeof *s->flow_meshes);
-    if (!s->flows || !s->flow_meshes)
-        return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
-    s->n_flows = 0;
-    s->at_flow = rbl_yaml_mark(n);
-    for (size_t i = 0; i < count; i++) {
-        yaml_node_t *f = rbl_yaml_node(c, n->data.sequence.items.start[i]);
-        rbl_flow_counter *fc = &s->flows[i];
-        int rc = rbl_yaml_keys_known(c, f, "flow", keys);
-        if (rc == RBL_OK && rbl_yaml_get(c, f, "mesh")) {
-            if (rbl_yaml_get(c, f, "point") || rbl_yaml_get(c, f, "normal") ||
-                rbl_yaml_get(c, f, "radius"))
-                return rbl_yaml_fail(c, f, RBL_EPARSE, "a flow surface is a 'mesh' or a "
-                                     "'point' and 'normal' (and 'radius'), not both");
-            if ((rc = rbl_scene_read_surface(c, f, &s->flow_meshes[i])) != RBL_OK)
-                return rc;
-            fc->mesh = &s->flow_meshes[i];
-            s->n_flows++;
-            continue;
-        }
-        if (rc == RBL_OK && (rbl_yaml_get(c, f, "scale") || rbl_yaml_get(c, f, "offset")))
-            return rbl_yaml_fail(c, f, RBL_EPARSE, "'scale' and 'offset' are for a 'mesh'");
-        if (rc != RBL_OK || (rc = rbl_yaml_req_vector3(c, f, "point", fc->point, "flow")) ||
-            (rc = rbl_yaml_req_vector3(c, f, "normal", fc->normal, "flow")) ||
-            (rc = rbl_yaml_opt_number(c, f, "radius", &fc->radius, 0.0, 1, INFINITY)))
-            return rc;
-        const double *m = fc->normal;
-        if (!(m[0] * m[0] + m[1] * m[1] + m[2] * m[2] > 0.0))
-            return rbl_yaml_fail(c, rbl_yaml_get(c, f, "normal"), RBL_ERANGE,
-                                 "a flow surface's 'normal' must not be zero");
-        s->n_flows++;
-    }
-    return RBL_OK;
-}
-
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
@@ -310,7 +258,7 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     if ((rc = rbl_yaml_opt_flag(c, n, "wall_loads", &s->wall_loads)) != RBL_OK)
         return rc;
     yaml_node_t *flow = rbl_yaml_get(c, n, "flow");
-    if (flow && (rc = parse_flow(c, flow)) != RBL_OK)
+    if (flow && (rc = rbl_scene_parse_flow(c, flow)) != RBL_OK)
         return rc;
     yaml_node_t *cg = rbl_yaml_get(c, n, "cg");
     return cg ? parse_cg(c, cg) : RBL_OK;

@@ -869,7 +869,7 @@ static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
 static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
 {
     static const char *const grains_only[] = {"domain", "self_gravity", "materials", "contact",
-                                              "grains", "select", "spin", NULL};
+                                              "grains", "select", "spin", "outlets", NULL};
     if (rbl_yaml_get(c, root, "health")) {
         int rc = parse_health(c, rbl_yaml_get(c, root, "health"));
         if (rc != RBL_OK)
@@ -924,7 +924,8 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
 {
     static const char *const keys[] = {"domain", "gravity", "self_gravity", "materials",
                                        "contact", "walls", "grains", "select", "spin", "run",
-                                       "output", "impulse", "objects", "health", NULL};
+                                       "output", "impulse", "objects", "health", "outlets",
+                                       NULL};
     static const char *const required[] = {"domain", "materials", "contact", "grains", "run",
                                            NULL};
     int rc = rbl_yaml_keys_known(c, root, "scene", keys);
@@ -968,6 +969,9 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
         return rc;
     if (rbl_yaml_get(c, root, "spin") &&
         (rc = parse_spin(c, rbl_yaml_get(c, root, "spin"))) != RBL_OK)
+        return rc;
+    if (rbl_yaml_get(c, root, "outlets") &&
+        (rc = rbl_scene_parse_outlets(c, rbl_yaml_get(c, root, "outlets"))) != RBL_OK)
         return rc;
     if (rbl_yaml_get(c, root, "health") &&
         (rc = parse_health(c, rbl_yaml_get(c, root, "health"))) != RBL_OK)
@@ -1135,6 +1139,9 @@ void rbl_scene_free(rbl_scene *s)
     for (int k = 0; s->flow_meshes && k < s->n_flows; k++)
         rbl_mesh_free(&s->flow_meshes[k]);
     free(s->flows), free(s->flow_meshes);
+    for (int k = 0; s->outlet_meshes && k < s->n_outlets; k++)
+        rbl_mesh_free(&s->outlet_meshes[k]);
+    free(s->outlets), free(s->outlet_meshes), free(s->at_outlets);
     rbl_warnings_free(&s->warnings);
     free(s->wall_motion), free(s->mesh_motion);
     free(s->objects);

@@ -65,6 +65,8 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
             ok = rbl_thermo_log_append(log, ",flow%zu_grains_forward,flow%zu_grains_backward,"
                                             "flow%zu_mass_forward,flow%zu_mass_backward",
                                        f + 1, f + 1, f + 1, f + 1);
+        for (size_t o = 0; ok && o < t->n_outlets; o++)
+            ok = rbl_thermo_log_append(log, ",outlet%zu_grains,outlet%zu_mass", o + 1, o + 1);
         ok = ok && rbl_thermo_log_append(log, "\n");
     }
     ok = ok && rbl_thermo_log_append(
@@ -92,6 +94,8 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
     for (size_t f = 0; ok && f < t->n_flows; f++)
         ok = rbl_thermo_log_append(log, ",%.17g,%.17g,%.17g,%.17g", t->flow[4 * f],
                                    t->flow[4 * f + 1], t->flow[4 * f + 2], t->flow[4 * f + 3]);
+    for (size_t o = 0; ok && o < t->n_outlets; o++)
+        ok = rbl_thermo_log_append(log, ",%.17g,%.17g", t->outlet[2 * o], t->outlet[2 * o + 1]);
     ok = ok && rbl_thermo_log_append(log, "\n");
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
 }

@@ -53,6 +53,10 @@ int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *nor
  * a flow counter's). */
 int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh);
 
+/* scene_surfaces.c: output.flow's surfaces and the scene's outlets. */
+int rbl_scene_parse_flow(rbl_yaml_ctx *c, yaml_node_t *n);
+int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n);
+
 /* scene_output.c: the 'output' section. */
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n);
 

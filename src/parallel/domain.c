@@ -857,6 +857,8 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
         sim->lost = 0;
         for (size_t k = 0; k < 4 * sim->n_flows; k++)
             rbl_exact_clear(&sim->flow_sums[k]);
+        for (size_t k = 0; k < 2 * sim->n_outlets; k++)
+            rbl_exact_clear(&sim->outlet_sums[k]);
     }
     if (sim->prepared) { /* mid-run (a checkpoint's): spread now, with the lists of its last
                             build made again, so that the run goes on as on one process; the
@@ -977,6 +979,11 @@ int rbl_domain_collect(rbl_domain *d, rbl_error *err)
         rbl_comm_sum_exact(d->comm, sim->flow_sums, (int)(4 * sim->n_flows));
         for (size_t k = 0; d->rank != 0 && k < 4 * sim->n_flows; k++)
             rbl_exact_clear(&sim->flow_sums[k]);
+    }
+    if (sim->n_outlets) { /* the outlets' likewise */
+        rbl_comm_sum_exact(d->comm, sim->outlet_sums, (int)(2 * sim->n_outlets));
+        for (size_t k = 0; d->rank != 0 && k < 2 * sim->n_outlets; k++)
+            rbl_exact_clear(&sim->outlet_sums[k]);
     }
     return rc;
 }

@@ -35,6 +35,12 @@ static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_flow, err);
     }
+    for (int k = 0; k < s->n_outlets; k++) {
+        size_t index = 0;
+        int rc = rbl_sim_add_outlet(sim, &s->outlets[k], &index, err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_outlets[k], err);
+    }
     return rbl_scene_set_motions(s, sim, err);
 }
 

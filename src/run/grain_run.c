@@ -551,6 +551,9 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
     rep->grains = t.grains;
     rep->clumps = sim->bodies.n;
     rep->lost = t.lost;
+    rep->outlets = (int)t.n_outlets;
+    for (size_t k = 0; k < t.n_outlets; k++)
+        rep->taken_out += (uint64_t)t.outlet[2 * k];
     rep->open = s->cfg.open;
     rep->escape = s->cfg.escape;
     rep->contact_time = r->ranks.size > 1 ? o->contact_time : rbl_sim_contact_time(sim);

@@ -41,6 +41,27 @@ static void same_as(check *c, double theirs, double ours, const char *fmt, ...)
     same(c, name, theirs, ours);
 }
 
+/* A flow counter's or an outlet's surface: its plane or disk, or its mesh bit for bit. */
+static void same_surface(check *c, const char *what, size_t k, const rbl_flow_counter *x,
+                         const rbl_flow_counter *y)
+{
+    for (int d = 0; d < 3; d++) {
+        same_as(c, x->point[d], y->point[d], "%s %zu's point", what, k + 1);
+        same_as(c, x->normal[d], y->normal[d], "%s %zu's normal", what, k + 1);
+    }
+    same_as(c, x->radius, y->radius, "%s %zu's radius", what, k + 1);
+    const rbl_mesh *mx = x->mesh, *my = y->mesh;
+    if (c->rc == RBL_OK &&
+        (!mx != !my ||
+         (mx && (mx->n_vertices != my->n_vertices || mx->n_triangles != my->n_triangles ||
+                 memcmp(mx->vertex, my->vertex, 3 * mx->n_vertices * sizeof *mx->vertex) ||
+                 memcmp(mx->triangle, my->triangle, 3 * mx->n_triangles * sizeof *mx->triangle)))))
+        c->rc = rbl_error_set(c->err, RBL_EPARSE,
+                              "%s: the checkpoint's %s %zu differs from the one its scene makes: "
+                              "run it under the scene that wrote it",
+                              c->path, what, k + 1);
+}
+
 /* Every field the checkpoint holds (CFG_DOUBLES, CFG_INTS: one list with checkpoint.c) but
  * the thread count (a restart takes its own), and dt and gamma_n where a grains file that may
  * have changed since the run began sets them. */
@@ -106,25 +127,20 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
                                   c->path, w);
     }
     same(c, "number of flow counters", (int)a->n_flows, (int)b->n_flows);
-    for (size_t k = 0; c->rc == RBL_OK && k < a->n_flows; k++) {
-        const rbl_flow_counter *x = &a->flows[k], *y = &b->flows[k];
+    for (size_t k = 0; c->rc == RBL_OK && k < a->n_flows; k++)
+        same_surface(c, "flow counter", k, &a->flows[k], &b->flows[k]);
+    same(c, "number of outlets", (int)a->n_outlets, (int)b->n_outlets);
+    for (size_t k = 0; c->rc == RBL_OK && k < a->n_outlets; k++) {
+        const rbl_outlet *x = &a->outlets[k], *y = &b->outlets[k];
+        same_as(c, x->region, y->region, "outlet %zu's region", k + 1);
         for (int d = 0; d < 3; d++) {
-            same_as(c, x->point[d], y->point[d], "flow counter %zu's point", k + 1);
-            same_as(c, x->normal[d], y->normal[d], "flow counter %zu's normal", k + 1);
+            same_as(c, x->lo[d], y->lo[d], "outlet %zu's min", k + 1);
+            same_as(c, x->hi[d], y->hi[d], "outlet %zu's max", k + 1);
+            same_as(c, x->from[d], y->from[d], "outlet %zu's from", k + 1);
+            same_as(c, x->to[d], y->to[d], "outlet %zu's to", k + 1);
         }
-        same_as(c, x->radius, y->radius, "flow counter %zu's radius", k + 1);
-        const rbl_mesh *mx = x->mesh, *my = y->mesh;
-        if (c->rc == RBL_OK && (!mx != !my ||
-                                (mx && (mx->n_vertices != my->n_vertices ||
-                                        mx->n_triangles != my->n_triangles ||
-                                        memcmp(mx->vertex, my->vertex,
-                                               3 * mx->n_vertices * sizeof *mx->vertex) ||
-                                        memcmp(mx->triangle, my->triangle,
-                                               3 * mx->n_triangles * sizeof *mx->triangle)))))
-            c->rc = rbl_error_set(c->err, RBL_EPARSE,
-                                  "%s: the checkpoint's flow counter %zu differs from the one "
-                                  "its scene makes: run it under the scene that wrote it",
-                                  c->path, k + 1);
+        same_as(c, x->radius, y->radius, "outlet %zu's radius", k + 1);
+        same_surface(c, "outlet", k, &x->surface, &y->surface);
     }
     for (int w = 0; c->rc == RBL_OK && w < a->n_walls + a->n_meshes; w++)
         same_motion(c, w + 1, &rbl_wall_pose_of((rbl_sim *)a, w)->m,
