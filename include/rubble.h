@@ -738,16 +738,27 @@ RBL_API double rbl_sim_contact_time(const rbl_sim *sim);
 typedef enum rbl_size_kind {
     RBL_SIZE_CONSTANT = 0, /* radius                                          */
     RBL_SIZE_UNIFORM = 1,  /* uniform in [min, max]                           */
-    RBL_SIZE_NORMAL = 2    /* normal (mean, std) truncated to [min, max]      */
+    RBL_SIZE_NORMAL = 2,   /* normal (mean, std) truncated to [min, max]      */
+    RBL_SIZE_BINS = 3      /* bins (sizes.c): any table, mixture, law, list   */
 } rbl_size_kind;
+
+/* A bin of radii [lo, hi] (lo = hi: that radius alone) holding a share `weight` of the
+ * grains by number, their number density in it proportional to r^power: 0 uniform in size,
+ * -3 uniform in mass (a sieve bin's mass spread evenly over its sizes). */
+typedef struct rbl_size_bin {
+    double lo, hi, weight, power;
+} rbl_size_bin;
 
 typedef struct rbl_size_dist {
     rbl_size_kind kind;
     double radius, min, max, mean, std;
+    const rbl_size_bin *bins; /* RBL_SIZE_BINS: n_bins of them, weights summing to 1 */
+    size_t n_bins;
 } rbl_size_dist;
 
-/* Largest radius the distribution can draw. */
+/* Largest radius the distribution can draw; its mean radius and mean r^3 by number. */
 RBL_API double rbl_size_max(const rbl_size_dist *d);
+RBL_API double rbl_size_mean(const rbl_size_dist *d, int power);
 
 typedef struct rbl_insert_spec {
     double lo[3], hi[3]; /* region the grains lie in entirely */

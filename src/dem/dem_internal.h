@@ -668,6 +668,12 @@ double rbl_wear_volume(const rbl_mesh_wall *mw, const double n[3], const double 
 /* After a step's wall pass: each touching mesh contact's worn volume onto its facet's depth
  * (in the list's order: the same bits for any number of threads). */
 void rbl_walls_wear_add(rbl_sim *sim);
+/* sizes.c — bins of a size distribution: the mean r^k of one bin (by number), a radius drawn
+ * from them, their check. */
+double rbl_size_bin_moment(const rbl_size_bin *b, int k);
+double rbl_size_draw_bins(const rbl_size_dist *d, rbl_rng *rng);
+int rbl_size_bins_check(const rbl_size_dist *d, rbl_error *err);
+
 /* flow.c — before a step's drift: the positions kept (with counters); after it: each grain
  * whose centre crossed a counter's surface counted. 0: out of memory. */
 int rbl_flow_before(rbl_sim *sim);

@@ -10,13 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-double rbl_size_max(const rbl_size_dist *d)
-{
-    return d->kind == RBL_SIZE_CONSTANT ? d->radius : d->max;
-}
-
 static int size_check(const rbl_size_dist *d, rbl_error *err)
 {
+    if (d->kind == RBL_SIZE_BINS)
+        return rbl_size_bins_check(d, err);
     if (d->kind == RBL_SIZE_CONSTANT) {
         if (!(d->radius > 0.0 && isfinite(d->radius)))
             return rbl_error_set(err, RBL_EINVAL, "radius must be > 0: '%g'", d->radius);
@@ -45,6 +42,8 @@ static double draw_radius(const rbl_size_dist *d, rbl_rng *rng)
                 return r;
         }
         return d->mean < d->min ? d->min : d->mean > d->max ? d->max : d->mean;
+    case RBL_SIZE_BINS:
+        return rbl_size_draw_bins(d, rng);
     default:
         return d->radius;
     }
@@ -301,11 +300,15 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
     rbl_rng rng;
     rbl_rng_seed(&rng, spec->seed);
     plan pl = {0};
-    /* Give up on a region after this many consecutive misses (it is full). */
+    /* Give up on a region after this many consecutive misses (it is full). A grain that
+     * does not fit keeps its size and tries another place: drawing a new size instead would
+     * favour the small ones, which fit more often (at 10 % by volume, a half-and-half mixture
+     * of 0.5 and 2 mm came out 61 % small). */
     const int max_misses = 2000;
     int misses = 0;
+    double r = draw_radius(&spec->size, &rng);
     while (pl.n < spec->count && misses < max_misses) {
-        double r = draw_radius(&spec->size, &rng), p[3];
+        double p[3];
         for (int a = 0; a < 3; a++)
             p[a] = spec->lo[a] + r + (spec->hi[a] - spec->lo[a] - 2.0 * r) * rbl_rng_uniform(&rng);
         if (!fits(sim, &o, p, r)) {
@@ -315,6 +318,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
         misses = 0;
         if ((rc = place(sim, &o, spec, p, r, &rng, &pl, err)) != RBL_OK)
             break;
+        r = draw_radius(&spec->size, &rng);
     }
     rbl_occupancy_free(&o);
     if (rc == RBL_OK)

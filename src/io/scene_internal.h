@@ -132,6 +132,8 @@ struct rbl_scene {
     rbl_mesh *flow_meshes;    /* theirs where a mesh (flows[k].mesh points here) */
     int n_flows;
     rbl_mark at_flow;
+    rbl_size_bin **size_tables; /* the bins of the sources' size distributions (scene_sizes.c) */
+    size_t n_size_tables;
     rbl_outlet *outlets;      /* `outlets`: where grains are taken out (scene_surfaces.c) */
     rbl_mesh *outlet_meshes;  /* theirs where a mesh */
     rbl_mark *at_outlets;

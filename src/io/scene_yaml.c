@@ -317,7 +317,6 @@ static int parse_tube(rbl_yaml_ctx *c, yaml_node_t *n, rbl_scene_tube *tube)
     return RBL_OK;
 }
 
-static int scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **out);
 
 /* A surface from an STL file: {mesh: FILE.stl (relative to the scene), scale: s, offset:
  * [x, y, z]}: its corners times s, then moved by the offset; the file's errors where the scene
@@ -330,7 +329,7 @@ int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh)
         rc = rbl_yaml_vector3(c, rbl_yaml_get(c, n, "offset"), "offset", offset);
     char *path = NULL;
     if (rc == RBL_OK)
-        rc = scene_path(c, rbl_yaml_get(c, n, "mesh"), "mesh", &path);
+        rc = rbl_scene_path(c, rbl_yaml_get(c, n, "mesh"), "mesh", &path);
     if (rc == RBL_OK) {
         rc = rbl_stl_read_surface(path, scale, offset, mesh, c->err);
         if (rc != RBL_OK) { /* the file's own message, where the scene names it */
@@ -501,41 +500,6 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     return RBL_OK;
 }
 
-static int parse_radius(rbl_yaml_ctx *c, yaml_node_t *n, rbl_size_dist *d)
-{
-    static const char *const keys[] = {"distribution", "min", "max", "mean", "std", NULL};
-    static const char *const kinds[] = {"uniform", "normal", NULL};
-    memset(d, 0, sizeof *d);
-    if (n->type == YAML_SCALAR_NODE) {
-        d->kind = RBL_SIZE_CONSTANT;
-        int rc = rbl_yaml_number(c, n, "radius", &d->radius);
-        if (rc == RBL_OK && !(d->radius > 0.0))
-            rc = rbl_yaml_fail(c, n, RBL_ERANGE, "'radius' must be > 0: '%s'", rbl_yaml_scalar(n));
-        return rc;
-    }
-    int rc = rbl_yaml_keys_known(c, n, "radius", keys), kind = 0;
-    if (rc == RBL_OK && !rbl_yaml_get(c, n, "distribution"))
-        rc = rbl_yaml_fail(c, n, RBL_EPARSE, "'radius' needs a 'distribution' (uniform or normal)");
-    if (rc == RBL_OK)
-        rc = rbl_yaml_choice(c, n, "distribution", kinds, &kind);
-    if (rc == RBL_OK)
-        rc = rbl_yaml_req_number(c, n, "min", &d->min, 0.0, 1, "radius");
-    if (rc == RBL_OK)
-        rc = rbl_yaml_req_number(c, n, "max", &d->max, 0.0, 1, "radius");
-    if (rc != RBL_OK)
-        return rc;
-    if (d->max < d->min)
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
-                             "radius: 'max' is below 'min': '%g' < '%g'", d->max, d->min);
-    d->kind = kind == 0 ? RBL_SIZE_UNIFORM : RBL_SIZE_NORMAL;
-    if (d->kind == RBL_SIZE_NORMAL) {
-        if ((rc = rbl_yaml_req_number(c, n, "mean", &d->mean, 0.0, 1, "radius")) != RBL_OK ||
-            (rc = rbl_yaml_req_number(c, n, "std", &d->std, 0.0, 0, "radius")) != RBL_OK)
-            return rc;
-    }
-    return RBL_OK;
-}
-
 static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
 {
     int rc = rbl_yaml_req_vector3(c, n, "min", src->spec.lo, what);
@@ -552,7 +516,7 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_s
 }
 
 /* A path relative to the scene's folder (absolute paths stay). */
-static int scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **out)
+int rbl_scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **out)
 {
     const char *name = rbl_yaml_scalar(n);
     if (!name || !*name)
@@ -570,7 +534,7 @@ static int scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **o
 /* clump: FILE — the source's grains are clumps of that file (docs/clumps.md). */
 static int parse_clump(rbl_yaml_ctx *c, yaml_node_t *n, rbl_source *src)
 {
-    int rc = scene_path(c, n, "clump", &src->clump_file);
+    int rc = rbl_scene_path(c, n, "clump", &src->clump_file);
     if (rc != RBL_OK)
         return rc;
     rc = rbl_clump_read(src->clump_file, &src->clump, &src->clump_props, c->err);
@@ -619,7 +583,7 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
                 return rbl_yaml_fail(c, g, RBL_EPARSE,
                             "a 'file' source takes radius and velocity from the file");
             if ((rc = rbl_yaml_material_index(c, g, "grains", &src->spec.material)) != RBL_OK ||
-                (rc = scene_path(c, file, "file", &src->file)) != RBL_OK)
+                (rc = rbl_scene_path(c, file, "file", &src->file)) != RBL_OK)
                 return rc;
             src->kind = RBL_SOURCE_FILE;
             src->spec.size.kind = RBL_SIZE_CONSTANT;
@@ -632,7 +596,7 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
             return rbl_yaml_fail(c, g, RBL_EPARSE,
                                  "a grain source needs 'radius' (spheres) or 'clump' "
                                  "(a clump file), not both");
-        if ((rc = radius ? parse_radius(c, radius, &src->spec.size)
+        if ((rc = radius ? rbl_scene_parse_size(c, radius, &src->spec.size)
                          : parse_clump(c, clump, src)) != RBL_OK ||
             (rc = rbl_yaml_material_index(c, g, "grains", &src->spec.material)) != RBL_OK)
             return rc;
@@ -1142,6 +1106,9 @@ void rbl_scene_free(rbl_scene *s)
     for (int k = 0; s->outlet_meshes && k < s->n_outlets; k++)
         rbl_mesh_free(&s->outlet_meshes[k]);
     free(s->outlets), free(s->outlet_meshes), free(s->at_outlets);
+    for (size_t k = 0; k < s->n_size_tables; k++)
+        free(s->size_tables[k]);
+    free(s->size_tables);
     rbl_warnings_free(&s->warnings);
     free(s->wall_motion), free(s->mesh_motion);
     free(s->objects);

@@ -53,6 +53,11 @@ int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *nor
  * a flow counter's). */
 int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh);
 
+/* A path the scene names (key), relative to its folder, into *out (malloc'd). */
+int rbl_scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **out);
+/* scene_sizes.c: a source's `radius` (a number or a distribution), bins owned by the scene. */
+int rbl_scene_parse_size(rbl_yaml_ctx *c, yaml_node_t *n, rbl_size_dist *d);
+
 /* scene_surfaces.c: output.flow's surfaces and the scene's outlets. */
 int rbl_scene_parse_flow(rbl_yaml_ctx *c, yaml_node_t *n);
 int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n);

@@ -46,7 +46,12 @@ static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
 
 static double smallest_radius(const rbl_size_dist *d)
 {
-    return d->kind == RBL_SIZE_CONSTANT ? d->radius : d->min;
+    if (d->kind != RBL_SIZE_BINS)
+        return d->kind == RBL_SIZE_CONSTANT ? d->radius : d->min;
+    double r = INFINITY;
+    for (size_t k = 0; k < d->n_bins; k++)
+        r = fmin(r, d->bins[k].lo);
+    return r;
 }
 
 /* A simulation of the scene's configuration, materials and walls, without grains, to ask
@@ -177,6 +182,7 @@ int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, rbl_e
         const rbl_insert_spec *sp = &s->sources[0].spec;
         double r = sp->size.kind == RBL_SIZE_CONSTANT ? sp->size.radius
                    : sp->size.kind == RBL_SIZE_NORMAL ? sp->size.mean
+                   : sp->size.kind == RBL_SIZE_BINS   ? rbl_size_mean(&sp->size, 1)
                                                       : 0.5 * (sp->size.min + sp->size.max);
         if (s->sources[0].kind == RBL_SOURCE_FILE) {
             int rc = file_mean_radius(s, &s->sources[0], &r, err);
