@@ -263,14 +263,20 @@ static int parse_one(rbl_yaml_ctx *c, yaml_node_t *n, rbl_size_dist *d, bins *t,
             return rbl_yaml_fail(c, n, RBL_EPARSE, "a mixture's component cannot be a mixture");
         return parse_mixture(c, n, t);
     }
-    if ((rc = parse_bounds(c, n, &d->min, &d->max, kind >= 2)) != RBL_OK)
+    int by_mass = 0;
+    if ((rc = parse_bounds(c, n, &d->min, &d->max, kind >= 2)) != RBL_OK ||
+        (rc = parse_by(c, n, &by_mass)) != RBL_OK)
         return rc;
-    if (kind == 0) {
+    if (kind == 0) { /* by mass: the mass even over the sizes, the number as r^-3 */
         d->kind = RBL_SIZE_UNIFORM;
-        return !nested || bins_add(t, d->min, d->max, 1.0, 0.0)
+        return (!nested && !by_mass) || bins_add(t, d->min, d->max, 1.0, by_mass ? -3.0 : 0.0)
                    ? RBL_OK
                    : rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     }
+    if (kind == 1 && by_mass)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "by"), RBL_EPARSE,
+                             "a normal distribution is by number (a log-normal one may be by "
+                             "mass)");
     if (kind == 1) {
         d->kind = RBL_SIZE_NORMAL;
         if ((rc = rbl_yaml_req_number(c, n, "mean", &d->mean, 0.0, 1, "radius")) ||
@@ -285,10 +291,8 @@ static int parse_one(rbl_yaml_ctx *c, yaml_node_t *n, rbl_size_dist *d, bins *t,
     }
     if (kind == 2) { /* log-normal: ln r normal about ln median, sigma; by mass, the mass's */
         double median = 0.0, sigma = 0.0;
-        int by_mass = 0;
         if ((rc = rbl_yaml_req_number(c, n, "median", &median, 0.0, 1, "radius")) ||
-            (rc = rbl_yaml_req_number(c, n, "sigma", &sigma, 0.0, 1, "radius")) ||
-            (rc = parse_by(c, n, &by_mass)))
+            (rc = rbl_yaml_req_number(c, n, "sigma", &sigma, 0.0, 1, "radius")))
             return rc;
         /* Hatch-Choate: the number's median is the mass's times exp(-3 sigma^2) */
         const double mu = log(median) - (by_mass ? 3.0 * sigma * sigma : 0.0);
@@ -296,13 +300,13 @@ static int parse_one(rbl_yaml_ctx *c, yaml_node_t *n, rbl_size_dist *d, bins *t,
                    ? RBL_OK
                    : rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     }
-    double q = 0.0; /* power: number density r^-q between min and max */
+    double q = 0.0; /* power: number (by mass: mass) density r^-q between min and max */
     if ((rc = rbl_yaml_req_number(c, n, "exponent", &q, -20.0, 0, "radius")) != RBL_OK)
         return rc;
     if (q > 20.0)
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "exponent"), RBL_ERANGE,
                              "'exponent' must be at most 20: '%g'", q);
-    return bins_add(t, d->min, d->max, 1.0, -q) ? RBL_OK
+    return bins_add(t, d->min, d->max, 1.0, -q - (by_mass ? 3.0 : 0.0)) ? RBL_OK
                                                 : rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
 }
 
