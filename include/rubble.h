@@ -774,7 +774,15 @@ typedef struct rbl_insert_spec {
      * random orientation. NULL: spheres. */
     const struct rbl_clump *clump;
     const struct rbl_mass_properties *clump_props;
+    /* The region's shape within the box lo..hi (which must hold it): 0 the box itself,
+     * RBL_REGION_CYLINDER (axis from..to, radius), RBL_REGION_SPHERE (centre, radius); a
+     * grain lies in it entirely. */
+    int shape;
+    double from[3], to[3], centre[3], shape_radius;
 } rbl_insert_spec;
+enum { RBL_REGION_BOX = 0, RBL_REGION_CYLINDER = 1, RBL_REGION_SPHERE = 2 };
+/* The volume of a source's region (m^3). */
+RBL_API double rbl_insert_region_volume(const rbl_insert_spec *spec);
 
 /* Radius of the smallest sphere about the body origin holding every sphere of a clump. */
 RBL_API double rbl_clump_bounding_radius(const struct rbl_clump *clump);

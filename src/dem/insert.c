@@ -89,6 +89,47 @@ static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec 
 
 /* Free of grains (their periodic images are stored too) and of walls (a mesh wall has no
  * inside: only its facets are kept clear). */
+double rbl_insert_region_volume(const rbl_insert_spec *spec)
+{
+    if (spec->shape == RBL_REGION_SPHERE)
+        return 4.0 / 3.0 * M_PI * pow(spec->shape_radius, 3);
+    if (spec->shape == RBL_REGION_CYLINDER) {
+        double l2 = 0.0;
+        for (int a = 0; a < 3; a++)
+            l2 += (spec->to[a] - spec->from[a]) * (spec->to[a] - spec->from[a]);
+        return M_PI * spec->shape_radius * spec->shape_radius * sqrt(l2);
+    }
+    return (spec->hi[0] - spec->lo[0]) * (spec->hi[1] - spec->lo[1]) * (spec->hi[2] - spec->lo[2]);
+}
+
+/* Whether a grain of radius r at p lies entirely in the region's shape (the box's own
+ * bounds are kept by the callers' draws). */
+static int in_shape(const rbl_insert_spec *spec, const double p[3], double r)
+{
+    if (spec->shape == RBL_REGION_SPHERE) {
+        double d2 = 0.0;
+        for (int a = 0; a < 3; a++)
+            d2 += (p[a] - spec->centre[a]) * (p[a] - spec->centre[a]);
+        return spec->shape_radius >= r && d2 <= (spec->shape_radius - r) * (spec->shape_radius - r);
+    }
+    if (spec->shape != RBL_REGION_CYLINDER)
+        return 1;
+    double u[3], x[3], uu = 0.0, xu = 0.0;
+    for (int a = 0; a < 3; a++) {
+        u[a] = spec->to[a] - spec->from[a], x[a] = p[a] - spec->from[a];
+        uu += u[a] * u[a], xu += x[a] * u[a];
+    }
+    const double len = sqrt(uu), t = xu / len; /* along the axis, m */
+    if (t < r || t > len - r || spec->shape_radius < r)
+        return 0;
+    double d2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        const double y = x[a] - xu / uu * u[a];
+        d2 += y * y;
+    }
+    return d2 <= (spec->shape_radius - r) * (spec->shape_radius - r);
+}
+
 static int fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3], double r)
 {
     for (int s = 0; s < sim->n_walls; s++) {
@@ -266,7 +307,7 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
                                spec->lo[1] + r_max + (double)y * s,
                                spec->lo[2] + r_max + (double)z * s};
                 double r = draw_radius(&spec->size, &rng);
-                if (!fits(sim, &o, p, r))
+                if (!in_shape(spec, p, r) || !fits(sim, &o, p, r))
                     continue;
                 if ((rc = place(sim, &o, spec, p, r, &rng, &pl, err)) != RBL_OK)
                     goto done;
@@ -311,7 +352,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
         double p[3];
         for (int a = 0; a < 3; a++)
             p[a] = spec->lo[a] + r + (spec->hi[a] - spec->lo[a] - 2.0 * r) * rbl_rng_uniform(&rng);
-        if (!fits(sim, &o, p, r)) {
+        if (!in_shape(spec, p, r) || !fits(sim, &o, p, r)) {
             misses++;
             continue;
         }

@@ -500,8 +500,47 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     return RBL_OK;
 }
 
+/* A source's region: a box {min, max}, a cylinder {cylinder: {from, to, radius}} or a sphere
+ * {sphere: {centre, radius}} (the box about them the one draws are made in). */
 static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
 {
+    static const char *const cylinder_keys[] = {"from", "to", "radius", NULL};
+    static const char *const sphere_keys[] = {"centre", "radius", NULL};
+    yaml_node_t *cyl = rbl_yaml_get(c, n, "cylinder"), *sph = rbl_yaml_get(c, n, "sphere");
+    rbl_insert_spec *sp = &src->spec;
+    if (cyl || sph) {
+        if ((cyl && sph) || rbl_yaml_get(c, n, "min") || rbl_yaml_get(c, n, "max"))
+            return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: a region is a box (min, max), a "
+                                 "'cylinder' or a 'sphere': one of them", what);
+        int rc;
+        if (sph) {
+            sp->shape = RBL_REGION_SPHERE;
+            if ((rc = rbl_yaml_keys_known(c, sph, "sphere", sphere_keys)) ||
+                (rc = rbl_yaml_req_vector3(c, sph, "centre", sp->centre, "sphere")) ||
+                (rc = rbl_yaml_req_number(c, sph, "radius", &sp->shape_radius, 0.0, 1, "sphere")))
+                return rc;
+            for (int a = 0; a < 3; a++)
+                sp->lo[a] = sp->centre[a] - sp->shape_radius,
+                sp->hi[a] = sp->centre[a] + sp->shape_radius;
+            return RBL_OK;
+        }
+        sp->shape = RBL_REGION_CYLINDER;
+        if ((rc = rbl_yaml_keys_known(c, cyl, "cylinder", cylinder_keys)) ||
+            (rc = rbl_yaml_req_vector3(c, cyl, "from", sp->from, "cylinder")) ||
+            (rc = rbl_yaml_req_vector3(c, cyl, "to", sp->to, "cylinder")) ||
+            (rc = rbl_yaml_req_number(c, cyl, "radius", &sp->shape_radius, 0.0, 1, "cylinder")))
+            return rc;
+        double l2 = 0.0;
+        for (int a = 0; a < 3; a++) {
+            l2 += (sp->to[a] - sp->from[a]) * (sp->to[a] - sp->from[a]);
+            sp->lo[a] = fmin(sp->from[a], sp->to[a]) - sp->shape_radius;
+            sp->hi[a] = fmax(sp->from[a], sp->to[a]) + sp->shape_radius;
+        }
+        if (!(l2 > 0.0 && l2 < INFINITY))
+            return rbl_yaml_fail(c, cyl, RBL_ERANGE, "a cylinder's 'from' and 'to' must be "
+                                 "apart");
+        return RBL_OK;
+    }
     int rc = rbl_yaml_req_vector3(c, n, "min", src->spec.lo, what);
     if (rc == RBL_OK)
         rc = rbl_yaml_req_vector3(c, n, "max", src->spec.hi, what);
@@ -512,6 +551,31 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_s
             return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
                                  "%s: max must exceed min: '%g' <= '%g'", what, src->spec.hi[a],
                                  src->spec.lo[a]);
+    return RBL_OK;
+}
+
+/* A random source's or a pour's count: `count`, or `volume_fraction` phi, the count whose
+ * grains fill that share of the region on average (phi V / the mean grain volume by number;
+ * a clump's volume its own). */
+static int parse_count(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src,
+                       double *cnt)
+{
+    yaml_node_t *phi_node = rbl_yaml_get(c, n, "volume_fraction");
+    if (!!phi_node == !!rbl_yaml_get(c, n, "count"))
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: give 'count' or 'volume_fraction'", what);
+    if (!phi_node)
+        return rbl_yaml_opt_number(c, n, "count", cnt, 1.0, 0, 4e9);
+    double phi = 0.0;
+    int rc = rbl_yaml_opt_number(c, n, "volume_fraction", &phi, 0.0, 1, 0.64);
+    if (rc != RBL_OK)
+        return rc;
+    const double grain = src->spec.clump ? src->clump_props.volume
+                                         : 4.0 / 3.0 * M_PI * rbl_size_mean(&src->spec.size, 3);
+    *cnt = floor(phi * rbl_insert_region_volume(&src->spec) / grain + 0.5);
+    if (!(*cnt >= 1.0 && *cnt <= 4e9))
+        return rbl_yaml_fail(c, phi_node, RBL_ERANGE,
+                             "%s: a volume fraction of %g makes %g grains (1 to 4e9)", what, phi,
+                             *cnt);
     return RBL_OK;
 }
 
@@ -553,9 +617,12 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"lattice", "random", "pour", "file", "radius", "clump",
                                        "material", "velocity", "velocity_spread", "seed", NULL};
-    static const char *const lattice_keys[] = {"min", "max", "spacing", "count", NULL};
-    static const char *const random_keys[] = {"min", "max", "count", NULL};
-    static const char *const pour_keys[] = {"min", "max", "count", "rate", "every", NULL};
+    static const char *const lattice_keys[] = {"min", "max", "cylinder", "sphere", "spacing",
+                                               "count", NULL};
+    static const char *const random_keys[] = {"min", "max", "cylinder", "sphere", "count",
+                                              "volume_fraction", NULL};
+    static const char *const pour_keys[] = {"min", "max", "cylinder", "sphere", "count",
+                                            "volume_fraction", "rate", "every", NULL};
     rbl_scene *s = c->s;
     s->at_grains = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -626,16 +693,14 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
             src->kind = RBL_SOURCE_RANDOM;
             if ((rc = rbl_yaml_keys_known(c, rnd, "random", random_keys)) != RBL_OK ||
                 (rc = parse_region(c, rnd, "random", src)) != RBL_OK ||
-                (rc = rbl_yaml_req_number(c, rnd, "count", &cnt, 1.0, 0, "random")) ||
-                (rc = rbl_yaml_opt_number(c, rnd, "count", &cnt, 1.0, 0, 4e9)))
+                (rc = parse_count(c, rnd, "random", src, &cnt)) != RBL_OK)
                 return rc;
         } else {
             src->kind = RBL_SOURCE_POUR;
             src->every = 0.0;
             if ((rc = rbl_yaml_keys_known(c, pour, "pour", pour_keys)) != RBL_OK ||
                 (rc = parse_region(c, pour, "pour", src)) != RBL_OK ||
-                (rc = rbl_yaml_req_number(c, pour, "count", &cnt, 1.0, 0, "pour")) ||
-                (rc = rbl_yaml_opt_number(c, pour, "count", &cnt, 1.0, 0, 4e9)) ||
+                (rc = parse_count(c, pour, "pour", src, &cnt)) != RBL_OK ||
                 (rc = rbl_yaml_req_number(c, pour, "rate", &src->rate, 0.0, 1, "pour")) ||
                 (rc = rbl_yaml_opt_number(c, pour, "every", &src->every, 0.0, 1, INFINITY)))
                 return rc;

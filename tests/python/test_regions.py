@@ -1,0 +1,74 @@
+"""Source regions other than boxes (issue 44): random grains and lattices in a cylinder or a
+sphere lie entirely inside it; `volume_fraction` sets the count that fills that share of the
+region (on average); the scene's errors."""
+import math
+
+import numpy as np
+import pytest
+
+import rubble
+
+SCENE = """\
+domain: {min: [-0.05, -0.05, 0], max: [0.05, 0.05, 0.1]}
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, tangential: none, kn: 2000, gamma_n: 0.001}
+grains:
+  - random: {cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.09], radius: 0.03}, volume_fraction: 0.2}
+    radius: {distribution: uniform, min: 0.001, max: 0.0015}
+  - lattice: {sphere: {centre: [0.04, 0.04, 0.05], radius: 0.008}}
+    radius: 0.001
+run: {steps: 1, dt: auto}
+output: {every: 1}
+"""
+
+
+def test_cylinder_and_sphere_regions(tmp_path):
+    path = tmp_path / "regions.yaml"
+    path.write_text(SCENE)
+    run = rubble.Run(path, output=tmp_path / "o", threads=1)
+    g = run.grains()
+    x, r = np.array(g.position), np.array(g.radius)
+    run.close()
+    cyl = (np.hypot(x[:, 0], x[:, 1]) + r <= 0.03 * (1 + 1e-12)) & \
+          (x[:, 2] - r >= 0.01 * (1 - 1e-12)) & (x[:, 2] + r <= 0.09 * (1 + 1e-12))
+    sph = np.linalg.norm(x - [0.04, 0.04, 0.05], axis=1) + r <= 0.008 * (1 + 1e-12)
+    assert (cyl | sph).all() and sph.sum() > 100
+    # the count: 0.2 of the cylinder over the mean grain volume (uniform r: mean r^3 by number)
+    mean_r3 = (0.0015**4 - 0.001**4) / 4 / 0.0005
+    volume = math.pi * 0.03**2 * 0.08
+    assert cyl.sum() == round(0.2 * volume / (4 / 3 * math.pi * mean_r3))
+    phi = (4 / 3 * math.pi * r[cyl] ** 3).sum() / volume
+    assert phi == pytest.approx(0.2, rel=0.02)
+    # the sphere's lattice: the sites of the box lattice about it (spacing 2.02 r from the
+    # box's corner plus r) that lie in the sphere
+    s = 2.02 * 0.001
+    side = 0.032 + 0.001 + s * np.arange(8)
+    up = 0.042 + 0.001 + s * np.arange(8)
+    sites = np.array(np.meshgrid(side, side, up)).reshape(3, -1).T
+    inside = np.linalg.norm(sites - [0.04, 0.04, 0.05], axis=1) + 0.001 <= 0.008 * (1 + 1e-12)
+    assert sph.sum() == inside.sum()
+
+
+def test_region_errors_name_the_line(tmp_path):
+    cases = {
+        "cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.09], radius: 0.03}, min: [0, 0, 0], ":
+            "a region is a box (min, max), a 'cylinder' or a 'sphere'",
+        "cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.01], radius: 0.03}, ":
+            "'from' and 'to' must be apart",
+        "sphere: {centre: [0, 0, 0.05]}, ": "radius",
+    }
+    for bad, message in cases.items():
+        text = SCENE.replace("cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.09], radius: 0.03}, ",
+                             bad)
+        with pytest.raises(rubble.Error) as e:
+            rubble.Run.from_yaml(text, name=str(tmp_path / "bad.yaml"), output=tmp_path / "x")
+        assert e.value.line == 5 and message in e.value.message, e.value.message
+    for bad, message in (("volume_fraction: 0.2", "volume_fraction: 0.2, count: 10"),
+                         ("volume_fraction: 0.2", "volume_fraction: 0.7")):
+        with pytest.raises(rubble.Error) as e:
+            rubble.Run.from_yaml(SCENE.replace(bad, message), name=str(tmp_path / "bad.yaml"),
+                                 output=tmp_path / "x")
+        assert e.value.line == 5, e.value.message
+        assert ("give 'count' or 'volume_fraction'" in e.value.message or
+                "'volume_fraction' must be > 0 and <= 0.64" in e.value.message), e.value.message
+    assert not (tmp_path / "x").exists()
