@@ -579,6 +579,31 @@ static int parse_count(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_so
     return RBL_OK;
 }
 
+/* A pour's rate: `rate` grains per second, or `mass_rate` kg/s, over the mean grain mass by
+ * number (its material's density; a clump's mass its own). */
+static int parse_rate(rbl_yaml_ctx *c, yaml_node_t *pour, rbl_source *src)
+{
+    yaml_node_t *mass_rate = rbl_yaml_get(c, pour, "mass_rate");
+    if (!!mass_rate == !!rbl_yaml_get(c, pour, "rate"))
+        return rbl_yaml_fail(c, pour, RBL_EPARSE, "pour: give 'rate' (grains/s) or "
+                             "'mass_rate' (kg/s)");
+    if (!mass_rate)
+        return rbl_yaml_req_number(c, pour, "rate", &src->rate, 0.0, 1, "pour");
+    double kg = 0.0;
+    int rc = rbl_yaml_opt_number(c, pour, "mass_rate", &kg, 0.0, 1, INFINITY);
+    if (rc != RBL_OK)
+        return rc;
+    const double density = c->s->materials[src->spec.material].density;
+    const double grain = src->spec.clump ? density * src->clump_props.volume
+                                         : density * 4.0 / 3.0 * M_PI *
+                                               rbl_size_mean(&src->spec.size, 3);
+    src->rate = kg / grain;
+    if (!(src->rate > 0.0 && src->rate < 1e12))
+        return rbl_yaml_fail(c, mass_rate, RBL_ERANGE, "pour: a mass rate of %g kg/s is %g "
+                             "grains/s", kg, src->rate);
+    return RBL_OK;
+}
+
 /* A path relative to the scene's folder (absolute paths stay). */
 int rbl_scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **out)
 {
@@ -622,7 +647,8 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
     static const char *const random_keys[] = {"min", "max", "cylinder", "sphere", "count",
                                               "volume_fraction", NULL};
     static const char *const pour_keys[] = {"min", "max", "cylinder", "sphere", "count",
-                                            "volume_fraction", "rate", "every", NULL};
+                                            "volume_fraction", "rate", "mass_rate", "every",
+                                            NULL};
     rbl_scene *s = c->s;
     s->at_grains = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -701,7 +727,7 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
             if ((rc = rbl_yaml_keys_known(c, pour, "pour", pour_keys)) != RBL_OK ||
                 (rc = parse_region(c, pour, "pour", src)) != RBL_OK ||
                 (rc = parse_count(c, pour, "pour", src, &cnt)) != RBL_OK ||
-                (rc = rbl_yaml_req_number(c, pour, "rate", &src->rate, 0.0, 1, "pour")) ||
+                (rc = parse_rate(c, pour, src)) != RBL_OK ||
                 (rc = rbl_yaml_opt_number(c, pour, "every", &src->every, 0.0, 1, INFINITY)))
                 return rc;
         }

@@ -72,3 +72,31 @@ def test_region_errors_name_the_line(tmp_path):
         assert ("give 'count' or 'volume_fraction'" in e.value.message or
                 "'volume_fraction' must be > 0 and <= 0.64" in e.value.message), e.value.message
     assert not (tmp_path / "x").exists()
+
+
+def test_a_pour_at_a_mass_rate(tmp_path):
+    """mass_rate 0.01 kg/s of grains 0.8-1.2 mm (uniform), poured every 0.01 s for 0.2 s:
+    the grains poured number the rate over the mean grain mass times the time (to one batch),
+    and their mean mass is the mean asked for (within 5 standard errors)."""
+    rho, lo, hi = 2500, 0.0008, 0.0012
+    mean_m = rho * 4 / 3 * math.pi * (hi**4 - lo**4) / 4 / (hi - lo)
+    text = """\
+domain: {min: [0, 0, 0], max: [0.1, 0.1, 0.1]}
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, tangential: none, kn: 2000, gamma_n: 0.001}
+grains:
+  - pour: {cylinder: {from: [0.05, 0.05, 0.08], to: [0.05, 0.05, 0.095], radius: 0.03},
+           count: 100000, mass_rate: 0.01, every: 0.01}
+    radius: {distribution: uniform, min: 0.0008, max: 0.0012}
+run: {time: 0.2, dt: 2.0e-5}
+output: {every: 1}
+"""
+    path = tmp_path / "pour.yaml"
+    path.write_text(text)
+    run = rubble.Run(path, output=tmp_path / "o", threads=1)
+    run.step(run.total_steps)
+    m = np.array(run.grains().mass)
+    run.close()
+    per_second = 0.01 / mean_m
+    assert abs(len(m) - per_second * 0.2) <= per_second * 0.01 + 1
+    assert abs(m.mean() - mean_m) < 5 * m.std() / math.sqrt(len(m))
