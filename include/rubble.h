@@ -399,6 +399,12 @@ RBL_API void rbl_sim_destroy(rbl_sim *sim);
 RBL_API int rbl_sim_add_material(rbl_sim *sim, const rbl_material *m, int *index, rbl_error *err);
 RBL_API int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err);
 typedef struct rbl_mesh rbl_mesh; /* below, with the clumps' meshes */
+/* A pair of materials (a, b: their indices, either order; a wall's material counts as any) whose
+ * contacts take this friction and restitution instead of the mixing rule's means (law.c:
+ * the mean of the two materials' values); NAN keeps that one's rule. For the Hertz-Mindlin
+ * law (from_materials), whose coefficients are per pair. Set again: replaced. */
+RBL_API int rbl_sim_set_pair(rbl_sim *sim, int a, int b, double friction, double restitution,
+                             rbl_error *err);
 /* Adds a wall made of a triangle mesh (copied; open or closed, two-sided: a grain on either
  * side is pushed away from it), of material `material`. Its contacts are those of a plane wall
  * at each point where a grain touches it: each face, edge or corner once, a flat patch of

@@ -290,6 +290,11 @@ struct rbl_sim {
     rbl_material *materials;
     int n_materials;
     rbl_pair_coef *coef;     /* n_materials^2 (grain materials) */
+    struct rbl_pair_set {    /* rbl_sim_set_pair's, applied over the mixing rule (law.c) */
+        int a, b;            /* a <= b */
+        double friction, restitution; /* NAN: the rule's */
+    } *pair_set;
+    int n_pair_set;
     rbl_plane *walls;
     int n_walls;
     rbl_mesh_wall *meshes;

@@ -72,9 +72,47 @@ static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
                        2.0 * (2.0 - B->poisson_ratio) * (1.0 + B->poisson_ratio) /
                            B->youngs_modulus);
     double e = 0.5 * (A->restitution + B->restitution);
+    c->mu = 0.5 * (A->friction + B->friction);
+    for (int k = 0; k < sim->n_pair_set; k++) { /* the pair's own, where set */
+        const struct rbl_pair_set *p = &sim->pair_set[k];
+        if (p->a == (a < b ? a : b) && p->b == (a < b ? b : a)) {
+            if (!isnan(p->friction))
+                c->mu = p->friction;
+            if (!isnan(p->restitution))
+                e = p->restitution;
+        }
+    }
     double l = log(e);
     c->beta = l / sqrt(l * l + M_PI * M_PI);
-    c->mu = 0.5 * (A->friction + B->friction);
+}
+
+int rbl_sim_set_pair(rbl_sim *sim, int a, int b, double friction, double restitution,
+                     rbl_error *err)
+{
+    if (!sim->cfg.law.from_materials)
+        return rbl_error_set(err, RBL_EINVAL, "pair properties are for the Hertz-Mindlin law "
+                                              "(its coefficients are per pair of materials)");
+    if (a < 0 || b < 0 || a >= sim->n_materials || b >= sim->n_materials)
+        return rbl_error_set(err, RBL_EINVAL, "pair: no materials %d and %d (%d defined)", a, b,
+                             sim->n_materials);
+    if (!isnan(friction) && !(friction >= 0.0 && friction < INFINITY))
+        return rbl_error_set(err, RBL_EINVAL, "pair: friction must be >= 0: '%g'", friction);
+    if (!isnan(restitution) && !(restitution > 0.0 && restitution <= 1.0))
+        return rbl_error_set(err, RBL_EINVAL, "pair: restitution must be in (0, 1]: '%g'",
+                             restitution);
+    const int lo = a < b ? a : b, hi = a < b ? b : a;
+    int k = 0;
+    while (k < sim->n_pair_set && !(sim->pair_set[k].a == lo && sim->pair_set[k].b == hi))
+        k++;
+    if (k == sim->n_pair_set) {
+        struct rbl_pair_set *more = realloc(sim->pair_set, (size_t)(k + 1) * sizeof *more);
+        if (!more)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        sim->pair_set = more, sim->n_pair_set++;
+    }
+    sim->pair_set[k] = (struct rbl_pair_set){lo, hi, friction, restitution};
+    sim->prepared = 0;
+    return RBL_OK;
 }
 
 static int build_coefficients(rbl_sim *sim, rbl_error *err)

@@ -108,6 +108,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     }
     free(sim->meshes), free(sim->mesh_work);
     rbl_flow_free(sim);
+    free(sim->pair_set);
     rbl_outlets_free(sim);
     free(sim->flow_sums), free(sim->flow_values), free(sim->pos_before);
     rbl_cell_table_free(&sim->cell_table);

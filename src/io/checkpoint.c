@@ -139,6 +139,12 @@ static void save_state(buf *b, const rbl_sim *sim)
         put_f64(b, mt->density), put_f64(b, mt->youngs_modulus), put_f64(b, mt->poisson_ratio);
         put_f64(b, mt->restitution), put_f64(b, mt->friction);
     }
+    put_u64(b, (uint64_t)sim->n_pair_set); /* pairs' own friction and restitution */
+    for (int k = 0; k < sim->n_pair_set; k++) {
+        const struct rbl_pair_set *p = &sim->pair_set[k];
+        put_u64(b, (uint64_t)p->a), put_u64(b, (uint64_t)p->b);
+        put_f64(b, p->friction), put_f64(b, p->restitution);
+    }
     put_u64(b, (uint64_t)sim->n_walls);
     for (int w = 0; w < sim->n_walls; w++) {
         const rbl_plane *p = &sim->walls[w];
@@ -625,6 +631,18 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         mt.density = get_f64(b), mt.youngs_modulus = get_f64(b), mt.poisson_ratio = get_f64(b);
         mt.restitution = get_f64(b), mt.friction = get_f64(b);
         rc = rbl_sim_add_material(sim, &mt, NULL, err);
+    }
+    uint64_t n_pairs = rc == RBL_OK ? get_u64(b) : 0;
+    if (!b->bad && n_pairs > (b->len - b->at) / 32)
+        b->bad = 1;
+    for (uint64_t k = 0; rc == RBL_OK && !b->bad && k < n_pairs; k++) {
+        uint64_t a = get_u64(b), c2 = get_u64(b);
+        double friction = get_f64(b), restitution = get_f64(b);
+        rc = b->bad ? RBL_OK
+                    : rbl_sim_set_pair(sim, a > INT32_MAX ? -1 : (int)a,
+                                       c2 > INT32_MAX ? -1 : (int)c2, friction, restitution, err);
+        if (rc != RBL_OK)
+            rbl_error_prefix(err, rc, "%s", path);
     }
     uint64_t nw = get_u64(b);
     for (uint64_t w = 0; rc == RBL_OK && !b->bad && w < nw && w < 65536; w++) {

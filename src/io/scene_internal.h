@@ -15,6 +15,11 @@ int rbl_warnings_add(rbl_warnings *w, const char *fmt, ...); /* 0: out of memory
 int rbl_warnings_copy(rbl_warnings *to, const rbl_warnings *from);
 void rbl_warnings_free(rbl_warnings *w);
 
+typedef struct rbl_scene_pair {
+    int a, b;
+    double friction, restitution; /* NAN: the mixing rule's */
+} rbl_scene_pair;
+
 typedef struct rbl_mark {
     int line, column; /* 1-based; 0 = unknown */
 } rbl_mark;
@@ -132,6 +137,9 @@ struct rbl_scene {
     rbl_mesh *flow_meshes;    /* theirs where a mesh (flows[k].mesh points here) */
     int n_flows;
     rbl_mark at_flow;
+    rbl_scene_pair *pairs;    /* contact.pairs: a pair of materials' own coefficients */
+    int n_pairs;
+    rbl_mark at_pairs;
     rbl_size_bin **size_tables; /* the bins of the sources' size distributions (scene_sizes.c) */
     size_t n_size_tables;
     rbl_outlet *outlets;      /* `outlets`: where grains are taken out (scene_surfaces.c) */

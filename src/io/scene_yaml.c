@@ -233,12 +233,62 @@ static int materials_fit_law(rbl_yaml_ctx *c, yaml_node_t *materials)
     return RBL_OK;
 }
 
+/* contact.pairs: [{materials: [a, b], friction: mu, restitution: e}, ...]: a pair's own
+ * coefficients over the mixing rule (a wall's material is a material like any). */
+static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"materials", "friction", "restitution", NULL};
+    rbl_scene *s = c->s;
+    if (n->type != YAML_SEQUENCE_NODE)
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "'pairs' must be a list of {materials: [a, b], "
+                                               "friction, restitution}");
+    const size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (count > 100000)
+        return rbl_yaml_fail(c, n, RBL_ERANGE, "'pairs': at most 100000, not %zu", count);
+    s->pairs = calloc(count + 1, sizeof *s->pairs);
+    if (!s->pairs)
+        return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+    s->at_pairs = rbl_yaml_mark(n);
+    for (size_t i = 0; i < count; i++) {
+        yaml_node_t *p = rbl_yaml_node(c, n->data.sequence.items.start[i]);
+        yaml_node_t *names = rbl_yaml_get(c, p, "materials");
+        int rc = rbl_yaml_keys_known(c, p, "pair", keys);
+        if (rc != RBL_OK)
+            return rc;
+        if (!names || names->type != YAML_SEQUENCE_NODE ||
+            names->data.sequence.items.top - names->data.sequence.items.start != 2)
+            return rbl_yaml_fail(c, names ? names : p, RBL_EPARSE,
+                                 "a pair needs 'materials': [a, b] (two names, the same twice "
+                                 "for a material with itself)");
+        int idx[2] = {-1, -1};
+        for (int k = 0; k < 2; k++) {
+            yaml_node_t *m = rbl_yaml_node(c, names->data.sequence.items.start[k]);
+            const char *name = rbl_yaml_scalar(m);
+            for (int j = 0; name && j < s->n_materials; j++)
+                if (strcmp(s->material_names[j], name) == 0)
+                    idx[k] = j;
+            if (idx[k] < 0)
+                return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'",
+                                     name ? name : "?");
+        }
+        double friction = NAN, restitution = NAN;
+        if ((rc = rbl_yaml_opt_number(c, p, "friction", &friction, 0.0, 0, INFINITY)) ||
+            (rc = rbl_yaml_opt_number(c, p, "restitution", &restitution, 0.0, 1, 1.0)))
+            return rc;
+        if (isnan(friction) && isnan(restitution))
+            return rbl_yaml_fail(c, p, RBL_EPARSE, "a pair needs 'friction', 'restitution' or "
+                                                   "both");
+        s->pairs[s->n_pairs++] = (rbl_scene_pair){idx[0], idx[1], friction, restitution};
+    }
+    return RBL_OK;
+}
+
 static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"normal",  "damping",  "tangential", "kn",
                                        "kt",      "gamma_n",  "gamma_t",    "restitution",
                                        "friction", "impact_velocity", "rolling", "cohesion",
-                                       NULL};
+                                       "pairs", NULL};
     static const char *const normals[] = {"linear", "hertz", "hertz-mindlin", NULL};
     static const char *const dampings[] = {"linear", "tsuji", NULL};
     static const char *const tangents[] = {"none", "seed", "spring", NULL};
@@ -273,9 +323,16 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
                             "materials (youngs_modulus, poisson_ratio, restitution, friction); "
                             "remove '%s'",
                             explicit_keys[i]);
+        if (rbl_yaml_get(c, n, "pairs") &&
+            (rc = parse_pairs(c, rbl_yaml_get(c, n, "pairs"))) != RBL_OK)
+            return rc;
         return rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
                                    INFINITY);
     }
+    if (rbl_yaml_get(c, n, "pairs"))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "pairs"), RBL_EPARSE,
+                             "'pairs' are for normal: hertz-mindlin (its coefficients are per "
+                             "pair of materials)");
     if ((rc = rbl_yaml_req_number(c, n, "kn", &law->kn, 0.0, 1, "contact")) != RBL_OK ||
         (rc = rbl_yaml_opt_number(c, n, "kt", &law->kt, 0.0, 0, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "gamma_n", &law->gamma_n, 0.0, 0, INFINITY)) ||
@@ -1201,6 +1258,7 @@ void rbl_scene_free(rbl_scene *s)
         free(s->size_tables[k]);
     free(s->size_tables);
     rbl_warnings_free(&s->warnings);
+    free(s->pairs);
     free(s->wall_motion), free(s->mesh_motion);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */

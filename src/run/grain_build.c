@@ -17,6 +17,12 @@ static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_contact, err);
     }
+    for (int k = 0; k < s->n_pairs; k++) {
+        const rbl_scene_pair *p = &s->pairs[k];
+        int rc = rbl_sim_set_pair(sim, p->a, p->b, p->friction, p->restitution, err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_pairs, err);
+    }
     for (int w = 0; w < s->n_walls; w++) {
         int rc = rbl_sim_add_wall(sim, &s->walls[w], err);
         if (rc != RBL_OK)

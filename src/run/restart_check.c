@@ -126,6 +126,14 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
                                   "its scene's STL makes: run it under the scene that wrote it",
                                   c->path, w);
     }
+    same(c, "number of material pairs set", a->n_pair_set, b->n_pair_set);
+    for (int k = 0; c->rc == RBL_OK && k < a->n_pair_set; k++) {
+        const struct rbl_pair_set *x = &a->pair_set[k], *y = &b->pair_set[k];
+        same_as(c, x->a, y->a, "pair %d's first material", k + 1);
+        same_as(c, x->b, y->b, "pair %d's second material", k + 1);
+        same_as(c, x->friction, y->friction, "pair %d's friction", k + 1);
+        same_as(c, x->restitution, y->restitution, "pair %d's restitution", k + 1);
+    }
     same(c, "number of flow counters", (int)a->n_flows, (int)b->n_flows);
     for (size_t k = 0; c->rc == RBL_OK && k < a->n_flows; k++)
         same_surface(c, "flow counter", k, &a->flows[k], &b->flows[k]);
