@@ -785,8 +785,9 @@ typedef struct rbl_insert_spec {
      * grain lies in it entirely. */
     int shape;
     double from[3], to[3], centre[3], shape_radius;
+    const struct rbl_mesh *mesh; /* RBL_REGION_MESH: a closed mesh, the inside (rbl_stl_read) */
 } rbl_insert_spec;
-enum { RBL_REGION_BOX = 0, RBL_REGION_CYLINDER = 1, RBL_REGION_SPHERE = 2 };
+enum { RBL_REGION_BOX = 0, RBL_REGION_CYLINDER = 1, RBL_REGION_SPHERE = 2, RBL_REGION_MESH = 3 };
 /* The volume of a source's region (m^3). */
 RBL_API double rbl_insert_region_volume(const rbl_insert_spec *spec);
 

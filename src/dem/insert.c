@@ -91,6 +91,8 @@ static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec 
  * inside: only its facets are kept clear). */
 double rbl_insert_region_volume(const rbl_insert_spec *spec)
 {
+    if (spec->shape == RBL_REGION_MESH)
+        return fabs(rbl_mesh_volume(spec->mesh));
     if (spec->shape == RBL_REGION_SPHERE)
         return 4.0 / 3.0 * M_PI * pow(spec->shape_radius, 3);
     if (spec->shape == RBL_REGION_CYLINDER) {
@@ -102,10 +104,39 @@ double rbl_insert_region_volume(const rbl_insert_spec *spec)
     return (spec->hi[0] - spec->lo[0]) * (spec->hi[1] - spec->lo[1]) * (spec->hi[2] - spec->lo[2]);
 }
 
-/* Whether a grain of radius r at p lies entirely in the region's shape (the box's own
- * bounds are kept by the callers' draws). */
-static int in_shape(const rbl_insert_spec *spec, const double p[3], double r)
+/* The generalized winding number of closed mesh m about p (Jacobson et al. 2013): the solid
+ * angles its facets subtend over 4 pi, +-1 inside (either orientation), 0 outside. */
+static double winding(const rbl_mesh *m, const double p[3])
 {
+    double total = 0.0;
+    for (size_t t = 0; t < m->n_triangles; t++) {
+        double v[3][3], len[3];
+        for (int k = 0; k < 3; k++) {
+            const double *q = m->vertex + 3 * (size_t)m->triangle[3 * t + (size_t)k];
+            for (int a = 0; a < 3; a++)
+                v[k][a] = q[a] - p[a];
+            len[k] = sqrt(v[k][0] * v[k][0] + v[k][1] * v[k][1] + v[k][2] * v[k][2]);
+        }
+        const double det = v[0][0] * (v[1][1] * v[2][2] - v[1][2] * v[2][1]) -
+                           v[0][1] * (v[1][0] * v[2][2] - v[1][2] * v[2][0]) +
+                           v[0][2] * (v[1][0] * v[2][1] - v[1][1] * v[2][0]);
+        const double d01 = v[0][0] * v[1][0] + v[0][1] * v[1][1] + v[0][2] * v[1][2];
+        const double d02 = v[0][0] * v[2][0] + v[0][1] * v[2][1] + v[0][2] * v[2][2];
+        const double d12 = v[1][0] * v[2][0] + v[1][1] * v[2][1] + v[1][2] * v[2][2];
+        total += 2.0 * atan2(det, len[0] * len[1] * len[2] + d01 * len[2] + d02 * len[1] +
+                                      d12 * len[0]);
+    }
+    return total / (4.0 * M_PI);
+}
+
+/* Whether a grain of radius r at p lies entirely in the region's shape (the box's own
+ * bounds are kept by the callers' draws); bvh: a mesh region's hierarchy. */
+static int in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh, const double p[3],
+                    double r)
+{
+    if (spec->shape == RBL_REGION_MESH) /* clear of its surface by r, then inside */
+        return rbl_triangle_bvh_nearest2(bvh, p, r * r) >= r * r &&
+               fabs(winding(spec->mesh, p)) > 0.5;
     if (spec->shape == RBL_REGION_SPHERE) {
         double d2 = 0.0;
         for (int a = 0; a < 3; a++)
@@ -128,6 +159,17 @@ static int in_shape(const rbl_insert_spec *spec, const double p[3], double r)
         d2 += y * y;
     }
     return d2 <= (spec->shape_radius - r) * (spec->shape_radius - r);
+}
+
+/* A mesh region's hierarchy (zeroed for another shape: freeing it is then a no-op). */
+static int region_bvh(const rbl_insert_spec *spec, rbl_triangle_bvh *bvh, rbl_error *err)
+{
+    memset(bvh, 0, sizeof *bvh);
+    if (spec->shape != RBL_REGION_MESH)
+        return RBL_OK;
+    if (!spec->mesh || spec->mesh->n_triangles == 0)
+        return rbl_error_set(err, RBL_EINVAL, "a mesh region without facets");
+    return rbl_triangle_bvh_build(bvh, spec->mesh);
 }
 
 static int fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3], double r)
@@ -295,6 +337,11 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
     if ((rc = occ_init(&o, sim, spec, r_max, sim->g.n, sim->g.pos, sim->g.radius, err)) !=
         RBL_OK)
         return rc;
+    rbl_triangle_bvh bvh;
+    if ((rc = region_bvh(spec, &bvh, err)) != RBL_OK) {
+        rbl_occupancy_free(&o);
+        return rc;
+    }
     rbl_rng rng;
     rbl_rng_seed(&rng, spec->seed);
     plan pl = {0};
@@ -307,13 +354,14 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
                                spec->lo[1] + r_max + (double)y * s,
                                spec->lo[2] + r_max + (double)z * s};
                 double r = draw_radius(&spec->size, &rng);
-                if (!in_shape(spec, p, r) || !fits(sim, &o, p, r))
+                if (!in_shape(spec, &bvh, p, r) || !fits(sim, &o, p, r))
                     continue;
                 if ((rc = place(sim, &o, spec, p, r, &rng, &pl, err)) != RBL_OK)
                     goto done;
             }
 done:
     rbl_occupancy_free(&o);
+    rbl_triangle_bvh_free(&bvh);
     if (rc == RBL_OK)
         rc = add_planned(sim, spec, &pl, NULL, err);
     *placed = rc == RBL_OK ? pl.n : 0;
@@ -338,6 +386,11 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
                           err);
     if (rc != RBL_OK)
         return rc;
+    rbl_triangle_bvh bvh;
+    if ((rc = region_bvh(spec, &bvh, err)) != RBL_OK) {
+        rbl_occupancy_free(&o);
+        return rc;
+    }
     rbl_rng rng;
     rbl_rng_seed(&rng, spec->seed);
     plan pl = {0};
@@ -352,7 +405,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
         double p[3];
         for (int a = 0; a < 3; a++)
             p[a] = spec->lo[a] + r + (spec->hi[a] - spec->lo[a] - 2.0 * r) * rbl_rng_uniform(&rng);
-        if (!in_shape(spec, p, r) || !fits(sim, &o, p, r)) {
+        if (!in_shape(spec, &bvh, p, r) || !fits(sim, &o, p, r)) {
             misses++;
             continue;
         }
@@ -362,6 +415,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
         r = draw_radius(&spec->size, &rng);
     }
     rbl_occupancy_free(&o);
+    rbl_triangle_bvh_free(&bvh);
     if (rc == RBL_OK)
         rc = add_planned(sim, spec, &pl, among, err);
     *placed = rc == RBL_OK ? pl.n : 0;

@@ -40,6 +40,7 @@ typedef struct rbl_source {
     char *clump_file;                 /* clumps instead of spheres (clump_file.c), or NULL */
     rbl_clump clump;                  /* its spheres in the body frame */
     rbl_mass_properties clump_props;
+    rbl_mesh region_mesh;             /* a region inside a closed STL (spec.mesh points here) */
     rbl_mark at;
 } rbl_source;
 

@@ -557,6 +557,40 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     return RBL_OK;
 }
 
+/* A region inside a closed STL: {mesh: FILE.stl, scale: s, offset: [x, y, z]} (the file's
+ * corners times s, then moved); it must be closed and consistently oriented. */
+static int parse_mesh_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
+{
+    double scale = 1.0, offset[3] = {0.0, 0.0, 0.0};
+    int rc = rbl_yaml_opt_number(c, n, "scale", &scale, 0.0, 1, INFINITY);
+    if (rc == RBL_OK && rbl_yaml_get(c, n, "offset"))
+        rc = rbl_yaml_vector3(c, rbl_yaml_get(c, n, "offset"), "offset", offset);
+    char *path = NULL;
+    if (rc == RBL_OK)
+        rc = rbl_scene_path(c, rbl_yaml_get(c, n, "mesh"), "mesh", &path);
+    rbl_mesh *m = &src->region_mesh;
+    if (rc == RBL_OK && (rc = rbl_stl_read(path, m, c->err)) != RBL_OK) {
+        char message[sizeof c->err->message];
+        snprintf(message, sizeof message, "%s", c->err->message);
+        rc = rbl_yaml_fail(c, rbl_yaml_get(c, n, "mesh"), rc, "%s: the region must be a closed "
+                           "mesh: %s", what, message);
+    }
+    free(path);
+    if (rc != RBL_OK)
+        return rc;
+    for (int a = 0; a < 3; a++)
+        src->spec.lo[a] = INFINITY, src->spec.hi[a] = -INFINITY;
+    for (size_t v = 0; v < m->n_vertices; v++)
+        for (int a = 0; a < 3; a++) {
+            double *x = &m->vertex[3 * v + (size_t)a];
+            *x = *x * scale + offset[a];
+            src->spec.lo[a] = fmin(src->spec.lo[a], *x), src->spec.hi[a] = fmax(src->spec.hi[a], *x);
+        }
+    src->spec.shape = RBL_REGION_MESH;
+    src->spec.mesh = m;
+    return RBL_OK;
+}
+
 /* A source's region: a box {min, max}, a cylinder {cylinder: {from, to, radius}} or a sphere
  * {sphere: {centre, radius}} (the box about them the one draws are made in). */
 static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
@@ -564,12 +598,18 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_s
     static const char *const cylinder_keys[] = {"from", "to", "radius", NULL};
     static const char *const sphere_keys[] = {"centre", "radius", NULL};
     yaml_node_t *cyl = rbl_yaml_get(c, n, "cylinder"), *sph = rbl_yaml_get(c, n, "sphere");
+    yaml_node_t *mesh = rbl_yaml_get(c, n, "mesh");
     rbl_insert_spec *sp = &src->spec;
-    if (cyl || sph) {
-        if ((cyl && sph) || rbl_yaml_get(c, n, "min") || rbl_yaml_get(c, n, "max"))
+    if ((rbl_yaml_get(c, n, "scale") || rbl_yaml_get(c, n, "offset")) && !mesh)
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: 'scale' and 'offset' are for a 'mesh' "
+                             "region", what);
+    if (cyl || sph || mesh) {
+        if (!!cyl + !!sph + !!mesh > 1 || rbl_yaml_get(c, n, "min") || rbl_yaml_get(c, n, "max"))
             return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: a region is a box (min, max), a "
-                                 "'cylinder' or a 'sphere': one of them", what);
+                                 "'cylinder', a 'sphere' or a closed 'mesh': one of them", what);
         int rc;
+        if (mesh)
+            return parse_mesh_region(c, n, what, src);
         if (sph) {
             sp->shape = RBL_REGION_SPHERE;
             if ((rc = rbl_yaml_keys_known(c, sph, "sphere", sphere_keys)) ||
@@ -699,13 +739,14 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"lattice", "random", "pour", "file", "radius", "clump",
                                        "material", "velocity", "velocity_spread", "seed", NULL};
-    static const char *const lattice_keys[] = {"min", "max", "cylinder", "sphere", "spacing",
-                                               "count", NULL};
-    static const char *const random_keys[] = {"min", "max", "cylinder", "sphere", "count",
-                                              "volume_fraction", NULL};
-    static const char *const pour_keys[] = {"min", "max", "cylinder", "sphere", "count",
-                                            "volume_fraction", "rate", "mass_rate", "every",
-                                            NULL};
+    static const char *const lattice_keys[] = {"min", "max", "cylinder", "sphere", "mesh",
+                                               "scale", "offset", "spacing", "count", NULL};
+    static const char *const random_keys[] = {"min", "max", "cylinder", "sphere", "mesh",
+                                              "scale", "offset", "count", "volume_fraction",
+                                              NULL};
+    static const char *const pour_keys[] = {"min", "max", "cylinder", "sphere", "mesh",
+                                            "scale", "offset", "count", "volume_fraction",
+                                            "rate", "mass_rate", "every", NULL};
     rbl_scene *s = c->s;
     s->at_grains = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -1264,6 +1305,7 @@ void rbl_scene_free(rbl_scene *s)
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */
         free(s->sources[i].file);
         free(s->sources[i].clump_file);
+        rbl_mesh_free(&s->sources[i].region_mesh);
         rbl_clump_free(&s->sources[i].clump);
     }
     free(s->sources);

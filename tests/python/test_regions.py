@@ -52,11 +52,16 @@ def test_cylinder_and_sphere_regions(tmp_path):
 def test_region_errors_name_the_line(tmp_path):
     cases = {
         "cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.09], radius: 0.03}, min: [0, 0, 0], ":
-            "a region is a box (min, max), a 'cylinder' or a 'sphere'",
+            "a region is a box (min, max), a 'cylinder', a 'sphere' or a closed 'mesh'",
         "cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.01], radius: 0.03}, ":
             "'from' and 'to' must be apart",
         "sphere: {centre: [0, 0, 0.05]}, ": "radius",
+        "mesh: open.stl, ": "the region must be a closed mesh",
+        "scale: 2, min: [0, 0, 0], max: [0.01, 0.01, 0.01], ": "are for a 'mesh' region",
     }
+    (tmp_path / "open.stl").write_text("solid o\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\n"
+                                       "vertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\n"
+                                       "endsolid o\n")
     for bad, message in cases.items():
         text = SCENE.replace("cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.09], radius: 0.03}, ",
                              bad)
@@ -100,3 +105,33 @@ output: {every: 1}
     per_second = 0.01 / mean_m
     assert abs(len(m) - per_second * 0.2) <= per_second * 0.01 + 1
     assert abs(m.mean() - mean_m) < 5 * m.std() / math.sqrt(len(m))
+
+
+def tetrahedron(path):
+    """A closed tetrahedron, corners at 0 and 4 cm along each axis, facets wound outward."""
+    v = [(0, 0, 0), (0.04, 0, 0), (0, 0.04, 0), (0, 0, 0.04)]
+    text = "solid t\n"
+    for f in ((0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)):
+        text += "facet normal 0 0 0\nouter loop\n"
+        text += "".join("vertex %r %r %r\n" % v[k] for k in f)
+        text += "endloop\nendfacet\n"
+    path.write_text(text + "endsolid t\n")
+
+
+def test_a_region_inside_a_closed_mesh(tmp_path):
+    """Random grains in a tetrahedron (an STL, moved 1 cm along each axis) lie wholly inside
+    it: clear of each face by their radius; the count fills 0.1 of its volume."""
+    tetrahedron(tmp_path / "tet.stl")
+    text = SCENE.replace(
+        "cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.09], radius: 0.03}, volume_fraction: 0.2",
+        "mesh: tet.stl, offset: [0.01, 0.01, 0.01], volume_fraction: 0.1")
+    text = text.replace("{distribution: uniform, min: 0.001, max: 0.0015}", "0.001")
+    text = text[:text.index("  - lattice:")] + text[text.index("run:"):]
+    path = tmp_path / "tet.yaml"
+    path.write_text(text)
+    run = rubble.Run(path, output=tmp_path / "o", threads=1)
+    x = np.array(run.grains().position) - 0.01
+    run.close()
+    r = 0.001 * (1 - 1e-9)
+    assert (x >= r).all() and ((x.sum(axis=1) - 0.04) / math.sqrt(3) <= -r).all()
+    assert len(x) == round(0.1 * 0.04**3 / 6 / (4 / 3 * math.pi * 0.001**3))
