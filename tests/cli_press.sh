@@ -7,7 +7,7 @@
 . "$(dirname "$0")/cli_run_common.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 EXAMPLES=$(cd "$(dirname "$0")/../examples" && pwd)
-sed "s|max: \[0.02, 0.02, 0.022\]|max: [0.02, 0.02, 0.008]|; s|point: \[0, 0, 0.024\]|point: [0, 0, 0.0065]|;
+sed "s|max: \[0.02, 0.02, 0.0145\]|max: [0.02, 0.02, 0.008]|; s|point: \[0, 0, 0.016\]|point: [0, 0, 0.0065]|;
      s|time: 0.3|time: 0.16|; s|output: {folder: output/press, every: 0.01}|output: {folder: out, every: 0.01, final: grains.txt}|" \
     "$EXAMPLES/press.yaml" > press.yaml
 grep -q "0.0065" press.yaml && grep -q "final: grains.txt" press.yaml || fail "the example's lines were not found"
