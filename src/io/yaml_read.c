@@ -15,26 +15,34 @@ rbl_mark rbl_yaml_mark(const yaml_node_t *n)
     return m;
 }
 
-int rbl_yaml_fail(rbl_yaml_ctx *c, const yaml_node_t *n, int code, const char *fmt, ...)
+/* "file:line:column: message" at node n (line 0 where there is none), into out. */
+static void located(const rbl_yaml_ctx *c, const yaml_node_t *n, char *out, size_t size,
+                    const char *fmt, va_list ap)
 {
     char msg[RBL_ERROR_MESSAGE_MAX];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    rbl_mark m = n ? rbl_yaml_mark(n) : (rbl_mark){0, 0};
+    snprintf(out, size, "%s:%d:%d: %s", c->s->path, m.line, m.column, msg);
+}
+
+int rbl_yaml_fail(rbl_yaml_ctx *c, const yaml_node_t *n, int code, const char *fmt, ...)
+{
+    char text[2 * RBL_ERROR_MESSAGE_MAX + 64];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    located(c, n, text, sizeof text, fmt, ap);
     va_end(ap);
-    rbl_mark m = n ? rbl_yaml_mark(n) : (rbl_mark){0, 0};
-    return rbl_error_set(c->err, code, "%s:%d:%d: %s", c->s->path, m.line, m.column, msg);
+    return rbl_error_set(c->err, code, "%s", text);
 }
 
 int rbl_yaml_warn(rbl_yaml_ctx *c, const yaml_node_t *n, const char *fmt, ...)
 {
-    char msg[RBL_ERROR_MESSAGE_MAX];
+    char text[2 * RBL_ERROR_MESSAGE_MAX + 64];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    located(c, n, text, sizeof text, fmt, ap);
     va_end(ap);
-    rbl_mark m = n ? rbl_yaml_mark(n) : (rbl_mark){0, 0};
-    return rbl_warnings_add(&c->s->warnings, "%s:%d:%d: %s", c->s->path, m.line, m.column, msg)
+    return rbl_warnings_add(&c->s->warnings, "%s", text)
                ? RBL_OK
                : rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
 }
