@@ -105,7 +105,10 @@ static void report_impulse(const rbl_run_report *rep, double drift, const char *
            "held to the energy they may return, over the run\n",
            rep->contacts, rep->fallbacks, rep->capped);
     printf("output         %s/objects.pvd (%zu frames; Tensor Glyph of 'shape' draws the "
-           "ellipsoids), %s/thermo.csv\n", rep->output_dir, rep->frames, rep->output_dir);
+           "ellipsoids), %s%s%s%s%s/thermo.csv\n", rep->output_dir, rep->frames,
+           rep->walls_file[0] ? rep->output_dir : "", rep->walls_file[0] ? "/" : "",
+           rep->walls_file[0] ? rep->walls_file : "", rep->walls_file[0] ? ", " : "",
+           rep->output_dir);
     print_final_and_checkpoints(rep, scene_path);
     printf("peak memory    %s\n", cli_bytes(cli_peak_rss_bytes(), mem, sizeof mem));
 }

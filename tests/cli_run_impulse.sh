@@ -14,6 +14,12 @@ grep -q "^objects        20$" report.txt || { echo "FAIL: not 20 objects"; exit 
 for f in good/objects.pvd good/thermo.csv good/objects_000000.vtp good/objects_000005.vtp; do
     [ -s "$f" ] || { echo "FAIL: $f missing"; exit 1; }
 done
+# the walls for ParaView: 5 planes and the tube (48 quads about its axis, 2 x 48 corners)
+[ -s good/walls.vtp ] && grep -q 'NumberOfPoints="' good/walls.vtp || {
+    echo "FAIL: no walls.vtp"; exit 1; }
+cells=$(grep -a -o 'NumberOfPolys="[0-9]*"' good/walls.vtp | tr -dc '0-9')
+[ "$cells" -eq 53 ] || { echo "FAIL: walls.vtp holds $cells polygons, not 5 + 48"; exit 1; }
+grep -q "good/walls.vtp" report.txt || { echo "FAIL: the report does not name walls.vtp"; exit 1; }
 grep -q 'Name="shape" NumberOfComponents="9"' good/objects_000000.vtp || {
     echo "FAIL: the frame lacks the 9-component shape tensor"; exit 1; }
 for a in velocity angular_velocity id; do

@@ -256,6 +256,10 @@ int rbl_series_present(const char *dir, const char *prefix, size_t n, char **fil
  * mesh that wears) or one walls.vtp serves the run. */
 int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rbl_error *err);
 int rbl_walls_drawn_per_frame(const rbl_sim *sim, int loads);
+/* An impulse scene's planes and tubes as walls.vtp (they do not move); *written 0 where it has
+ * none (nothing written). */
+int rbl_fdo_walls_vtp_write(const rbl_fdo_sim *sim, const char *path, int *written,
+                            rbl_error *err);
 
 /* thermo_csv.c — thermo.csv: a header and one row per sample, rewritten whole (atomically). */
 typedef struct rbl_thermo_log {

@@ -8,6 +8,7 @@
 #include "scene_internal.h"
 #include "../dem/dem_internal.h"
 #include "../shape/shape_internal.h" /* rbl_cross3 */
+#include "../fdo/fdo_internal.h"     /* an impulse scene's planes and tubes */
 
 #include <math.h>
 #include <stdlib.h>
@@ -272,5 +273,87 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
                            .n_cell_arrays = with_loads ? 4 : 0};
     int rc = rbl_vtp_polydata_write(path, &pd, err);
     free(points), free(corners), free(ends), free(wall), free(cell_data);
+    return rc;
+}
+
+/* An impulse scene's walls (seed 003), for ParaView: each plane as the shadow on it of the box
+ * about the objects and tubes (widened by the largest object's reach), each tube as its mantle
+ * in TUBE_SIDES quads; point array `wall` numbers them as the scene lists them, planes first.
+ * Nothing to frame the planes by (no object, no tube): the tubes alone. */
+enum { TUBE_SIDES = 48 };
+
+int rbl_fdo_walls_vtp_write(const rbl_fdo_sim *sim, const char *path, int *written,
+                            rbl_error *err)
+{
+    *written = sim->n_planes + sim->n_tubes > 0;
+    if (!*written)
+        return RBL_OK;
+    const size_t np = sim->n_planes * POLY_MAX + sim->n_tubes * 2 * TUBE_SIDES;
+    const size_t nc = sim->n_planes + sim->n_tubes * TUBE_SIDES;
+    double *points = malloc((3 * np + 1) * sizeof *points);
+    uint32_t *corners = malloc((POLY_MAX * sim->n_planes + 4 * TUBE_SIDES * sim->n_tubes + 1) *
+                               sizeof *corners);
+    uint32_t *ends = malloc((nc + 1) * sizeof *ends), *wall = malloc((np + 1) * sizeof *wall);
+    if (!points || !corners || !ends || !wall) {
+        free(points), free(corners), free(ends), free(wall);
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for the walls", path);
+    }
+    double lo[3], hi[3], reach = 0.0;
+    for (int a = 0; a < 3; a++)
+        lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (size_t k = 0; k < rbl_fdo_sim_count(sim); k++) {
+        double x[3], q[4], v[3], w[3], semi[3];
+        rbl_fdo_sim_get(sim, k, x, q, v, w);
+        rbl_fdo_sim_semi_axes(sim, k, semi);
+        reach = fmax(reach, fmax(semi[0], fmax(semi[1], semi[2])));
+        for (int a = 0; a < 3; a++)
+            lo[a] = fmin(lo[a], x[a]), hi[a] = fmax(hi[a], x[a]);
+    }
+    size_t v0 = 0, k0 = 0, cells = 0;
+    for (size_t t = 0; t < sim->n_tubes; t++) { /* from, unit axis, length, radius */
+        const double *tb = sim->tube + 8 * t, *u = tb + 3;
+        double e1[3], e2[3], foot[3];
+        plane_frame(u, 0.0, tb, e1, e2, foot);
+        for (int end = 0; end < 2; end++)
+            for (int s = 0; s < TUBE_SIDES; s++) {
+                const double phi = 2.0 * M_PI * s / TUBE_SIDES;
+                double *p = points + 3 * v0;
+                for (int a = 0; a < 3; a++) {
+                    p[a] = tb[a] + end * tb[6] * u[a] +
+                           tb[7] * (cos(phi) * e1[a] + sin(phi) * e2[a]);
+                    lo[a] = fmin(lo[a], p[a]), hi[a] = fmax(hi[a], p[a]);
+                }
+                wall[v0++] = (uint32_t)(sim->n_planes + t + 1);
+            }
+        const uint32_t base = (uint32_t)(v0 - 2 * TUBE_SIDES);
+        for (uint32_t s = 0; s < TUBE_SIDES; s++) {
+            const uint32_t s1 = (s + 1) % TUBE_SIDES;
+            corners[k0++] = base + s, corners[k0++] = base + s1;
+            corners[k0++] = base + TUBE_SIDES + s1, corners[k0++] = base + TUBE_SIDES + s;
+            ends[cells++] = (uint32_t)k0;
+        }
+    }
+    if (lo[0] <= hi[0]) { /* something to frame the planes by */
+        for (int a = 0; a < 3; a++)
+            lo[a] -= reach, hi[a] += reach;
+        for (size_t w = 0; w < sim->n_planes; w++) {
+            double p[POLY_MAX][3] = {{0.0}};
+            const double *pl = sim->plane + 4 * w;
+            const int m = box_shadow(pl, -pl[3], lo, hi, p); /* n . x = offset there */
+            for (int c = 0; c < m; c++) {
+                for (int a = 0; a < 3; a++)
+                    points[3 * v0 + a] = p[c][a];
+                wall[v0] = (uint32_t)(w + 1);
+                corners[k0++] = (uint32_t)v0++;
+            }
+            if (m)
+                ends[cells++] = (uint32_t)k0;
+        }
+    }
+    const rbl_vtp_array arrays[] = {{"UInt32", "wall", 1, 4, wall}};
+    rbl_vtp_polydata pd = {.n_points = v0, .points = points, .arrays = arrays, .n_arrays = 1,
+                           .cells = corners, .cell_ends = ends, .n_cells = cells};
+    int rc = rbl_vtp_polydata_write(path, &pd, err);
+    free(points), free(corners), free(ends), free(wall);
     return rc;
 }

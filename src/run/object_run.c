@@ -32,6 +32,7 @@ typedef struct outputs {
     double energy_start;   /* before any is poured, as grain runs report it */
     double phases[4];      /* the seed's four phases over this object's steps, s */
     size_t fallbacks, capped;
+    int walls_tried, walls_written; /* walls.vtp, with the first frame this run writes */
 } outputs;
 
 static int write_checkpoint(const rbl_scene *s, const outputs *o, const rbl_fdo_sim *sim,
@@ -234,8 +235,17 @@ static int object_thermo(rbl_run *r, rbl_error *err)
 
 static int object_frame(rbl_run *r, rbl_error *err)
 {
-    int rc = write_frame(state(r), state(r)->sim, (double)r->step * r->dt, err);
-    return rc == RBL_OK ? write_thermo(state(r), err) : rc;
+    outputs *o = state(r);
+    int rc = write_frame(o, o->sim, (double)r->step * r->dt, err);
+    if (rc == RBL_OK && !o->walls_tried) {
+        /* the walls stay put: drawn once, about the objects there are then */
+        char *path = rbl_path_join(o->dir, "walls.vtp");
+        rc = path ? rbl_fdo_walls_vtp_write(o->sim, path, &o->walls_written, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        free(path);
+        o->walls_tried = rc == RBL_OK;
+    }
+    return rc == RBL_OK ? write_thermo(o, err) : rc;
 }
 
 static int object_thermo_file(rbl_run *r, rbl_error *err) { return write_thermo(state(r), err); }
@@ -264,6 +274,7 @@ static void object_summary(rbl_run *r, rbl_run_report *rep)
     rbl_fdo_sim_stats(o->sim, &st);
     rep->impulse = 1;
     rep->objects = rbl_fdo_sim_count(o->sim);
+    snprintf(rep->walls_file, sizeof rep->walls_file, "%s", o->walls_written ? "walls.vtp" : "");
     rep->energy_start = o->energy_start;
     rep->energy_end = ke + pe;
     rep->contacts = st.contacts;
