@@ -96,17 +96,20 @@ static int inside(const rbl_outlet *o, const double x[3])
     return d2 <= o->radius * o->radius;
 }
 
-/* Grain k onto the list of those taken out (a clump: every sphere of it), counted once. */
-static int take_out(rbl_sim *sim, size_t k, size_t c, uint8_t *body_taken)
+/* Grain k onto the list of those taken out (a clump: every sphere of it), counted once;
+ * body_taken (allocated at the first clump met, freed by the caller) marks the clumps. */
+static int take_out(rbl_sim *sim, size_t k, size_t c, uint8_t **body_taken)
 {
     const rbl_grains *g = &sim->g;
     const rbl_bodies *bd = &sim->bodies;
     const int32_t b = g->body[k];
     size_t add = 1;
     if (b >= 0) {
-        if (body_taken[b])
+        if (!*body_taken && !(*body_taken = calloc(bd->n, 1)))
+            return 0;
+        if ((*body_taken)[b])
             return 1;
-        body_taken[b] = 1;
+        (*body_taken)[b] = 1;
         add = bd->start[b + 1] - bd->start[b];
     }
     uint32_t *list = realloc(sim->removing, (sim->n_removing + add) * sizeof *list);
@@ -128,25 +131,23 @@ int rbl_outlets_after(rbl_sim *sim)
 {
     const rbl_grains *g = &sim->g;
     const size_t before = sim->n_removing;
-    uint8_t *body_taken = sim->bodies.n ? calloc(sim->bodies.n, 1) : NULL;
-    int *plain = calloc(sim->n_outlets, sizeof *plain);
+    uint8_t *body_taken = NULL; /* nothing allocated in a step where no clump reaches one */
     double half[3];
     rbl_periodic_half(sim, half);
-    int ok = (!sim->bodies.n || body_taken) && plain;
-    for (size_t c = 0; ok && c < sim->n_outlets; c++)
-        plain[c] = !sim->outlets[c].region && rbl_surface_plain(&sim->outlets[c].surface, half);
+    int ok = 1;
     for (size_t k = 0; ok && k < g->n; k++) /* each grain at the first outlet it reaches */
         for (size_t c = 0; c < sim->n_outlets; c++) {
             const rbl_outlet *o = &sim->outlets[c];
             const double *x0 = sim->pos_before + 3 * k, *x1 = g->pos + 3 * k;
             if (o->region ? inside(o, x1)
                           : rbl_surface_crossing(&o->surface, &sim->outlet_bvh[c], half,
-                                                 plain[c], x0, x1) > 0) {
-                ok = take_out(sim, k, c, body_taken);
+                                                 rbl_surface_plain(&o->surface, half), x0,
+                                                 x1) > 0) {
+                ok = take_out(sim, k, c, &body_taken);
                 break;
             }
         }
-    free(body_taken), free(plain);
+    free(body_taken);
     if (sim->n_removing > before) { /* sorted and each once, as rbl_sim_remove_grains keeps it */
         qsort(sim->removing, sim->n_removing, sizeof *sim->removing, rbl_u32_compare);
         size_t distinct = 0;
