@@ -15,13 +15,17 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rubble run SCENE.yaml [--output DIR] [--threads N] [--steps N]\n"
             "                             [--restart CHECKPOINT] [--max-grains N] [--quiet]\n"
-            "                             [--progress-every SECONDS]\n"
+            "                             [--progress-every SECONDS] [--change-physics]\n"
             "  --output   folder for grains_*.vtp, grains.pvd and thermo.csv (default: the\n"
             "             scene's output.folder)\n"
             "  --threads  OpenMP threads (default: the scene's run.threads, else all cores)\n"
             "  --steps    run N steps instead of the scene's length (smoke tests)\n"
             "  --restart  continue from a checkpoint this scene wrote (output.checkpoint_every);\n"
             "             the run continues bit for bit as if it had not stopped\n"
+            "  --change-physics  with --restart: the scene's physics may differ from the\n"
+            "             checkpoint's (gravity, contact coefficients, materials' friction,\n"
+            "             restitution and elasticity, walls' motions and servos); what changed\n"
+            "             is printed; grains, spins and contact histories are kept\n"
             "  --max-grains  refuse a scene that would hold more than N grains (a typo in a\n"
             "             radius), instead of filling the memory\n"
             "  --quiet    no progress\n"
@@ -36,6 +40,15 @@ static void warning(const char *text, void *userdata)
     (void)userdata;
     char shown[2048];
     fprintf(stderr, "rubble run: warning: %s\n", cli_escaped(text, shown, sizeof shown));
+}
+
+/* A stage beginning, or a restart's changes of physics, on stdout as they happen. */
+static void notice(const char *text, void *userdata)
+{
+    (void)userdata;
+    char shown[2048];
+    printf("rubble run: %s\n", cli_escaped(text, shown, sizeof shown));
+    fflush(stdout);
 }
 
 static void progress(const rbl_run_status *st, void *userdata)
@@ -116,7 +129,7 @@ static void report_impulse(const rbl_run_report *rep, double drift, const char *
 int cmd_run(int argc, char **argv)
 {
     const char *scene_path = NULL, *output = NULL, *restart = NULL;
-    int quiet = 0;
+    int quiet = 0, change_physics = 0;
     size_t threads = 0, steps = 0, max_grains = 0;
     double progress_every = 0.0;
     for (int i = 1; i < argc; i++) {
@@ -126,6 +139,8 @@ int cmd_run(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--quiet") == 0) {
             quiet = 1;
+        } else if (strcmp(argv[i], "--change-physics") == 0) {
+            change_physics = 1;
         } else if ((v = cli_option_value(argc, argv, &i, "--progress-every"))) {
             if (cli_parse_double(v, &progress_every) != 0 || !(progress_every > 0.0) ||
                 progress_every > 1e9)
@@ -157,6 +172,9 @@ int cmd_run(int argc, char **argv)
     }
     rbl_error err = {0};
     rbl_scene *scene = NULL;
+    if (change_physics && !restart)
+        return cli_fail("run", EXIT_USAGE, "--change-physics goes with --restart: a fresh run "
+                        "takes its physics from its scene");
     /* over several processes each loads the scene: one that fails stops them all (mpirun) */
     if (rbl_parallel_agree(rbl_scene_load(scene_path, &scene, &err), &err) != RBL_OK) {
         rbl_scene_free(scene);
@@ -176,6 +194,8 @@ int cmd_run(int argc, char **argv)
     opt.progress_interval = progress_every > 0.0 ? progress_every : terminal ? 0.5 : 30.0;
     opt.userdata = &opt.progress_interval;
     opt.warning = warning;
+    opt.notice = notice;
+    opt.change_physics = change_physics;
     rbl_run_report rep;
     int rc = rbl_scene_run(scene, &opt, &rep, &err);
     if (rc != RBL_OK) {
@@ -235,6 +255,9 @@ int cmd_run(int argc, char **argv)
     if (rep.threads_fewest < rep.threads)
         printf("; down to %d while other programs held the cores", rep.threads_fewest);
     printf("\n");
+    if (rep.stages)
+        printf("staged         %d stages in the scene; the run ended in stage %d ('%s')\n",
+               rep.stages, rep.stage, rep.stage_name);
     printf("stages         force %.2f s, neighbour %.2f s (%llu builds), integrate %.2f s%s\n",
            rep.timers.force, rep.timers.neighbor,
            (unsigned long long)(rep.timers.rebuilds - rep.timers.setup_builds),

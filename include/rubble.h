@@ -926,6 +926,13 @@ typedef struct rbl_run_options {
     size_t max_grains;       /* > 0: refuse a scene that would hold more grains */
     rbl_warning_fn warning;  /* called with each warning as the run opens (on rank 0), with
                                 userdata; may be NULL (rbl_run_warnings has them) */
+    rbl_warning_fn notice;   /* called (on rank 0) as each stage begins and as a restart
+                                changes physics, with a line saying what changed; may be NULL */
+    /* a restart (restart) may run under a scene whose physics differ from its checkpoint's:
+     * gravity, the contact law's coefficients, materials' friction, restitution and
+     * elasticity, pairs, walls' motions and servos, the health check (docs/scenes.md
+     * "Stages"); what changed is given to notice. Grains, spins and contact histories kept. */
+    int change_physics;
 } rbl_run_options;
 
 typedef struct rbl_run_report {
@@ -981,6 +988,10 @@ typedef struct rbl_run_report {
     double phase_seconds[4];      /* the seed's four phases over the run, s */
     size_t fallbacks;             /* contact constructions that fell back, over the run */
     size_t capped;                /* bounces held to the energy they may return, over the run */
+    /* a staged scene (stages:): how many stages it has, the one the run ended in (from 1)
+     * and its name; 0 and "" without stages */
+    int stages, stage;
+    char stage_name[72];
 } rbl_run_report;
 
 /* How many processes the job's launcher (mpirun, mpiexec) started this one among, from its

@@ -6,6 +6,7 @@
  * with its scene's and names the first setting that differs. */
 #include "scene_internal.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,8 +199,148 @@ int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t thei
     int rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: this checkpoint was written for another scene: %s (a restart "
                            "may change only run.time, run.steps, run.threads, health and "
-                           "output's folder, every, thermo_every, checkpoint_every and final)",
+                           "output's folder, every, thermo_every, checkpoint_every and final; "
+                           "with --change-physics also gravity, contact coefficients, "
+                           "materials' and walls' motions: docs/scenes.md \"Stages\")",
                            checkpoint, what);
     free(copy);
     return rc;
+}
+
+/* A line's "path" and its value (after ": "). */
+static void split_line(const char *line, size_t n, size_t *key, const char **value,
+                       size_t *value_len)
+{
+    *key = (size_t)key_length(line, n);
+    size_t v = *key + (*key + 1 < n && line[*key + 1] == ' ' ? 2 : 1);
+    *value = line + (v < n ? v : n);
+    *value_len = v < n ? n - v : 0;
+}
+
+typedef struct text {
+    char *s;
+    size_t n, cap;
+    int failed;
+} text;
+
+RBL_PRINTF(2, 3)
+static void text_add(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char buf[1024];
+    int len = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (len < 0)
+        len = 0;
+    if ((size_t)len >= sizeof buf)
+        len = (int)sizeof buf - 1;
+    if (t->failed || !rbl_grow_array((void **)&t->s, &t->cap, t->n + (size_t)len + 1, 1)) {
+        t->failed = 1;
+        return;
+    }
+    memcpy(t->s + t->n, buf, (size_t)len + 1);
+    t->n += (size_t)len;
+}
+
+static int under(const char *path, size_t len, const char *prefix);
+
+int rbl_digest_changes(const char *before, size_t before_len, const char *after,
+                       int with_stages, char **out, rbl_error *err)
+{
+    *out = NULL;
+    char *copy = malloc(before_len + 1);
+    if (!copy)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    memcpy(copy, before, before_len);
+    copy[before_len] = '\0';
+    text t = {0};
+    text_add(&t, "%s", "");
+    const char *a = copy, *b = after ? after : "", *la, *lb;
+    size_t na = 0, nb = 0;
+    la = next_line(&a, &na), lb = next_line(&b, &nb);
+    /* both sorted: walk them together; a path on both sides with two values is one change */
+    while (la || lb) {
+        size_t ka = 0, kb = 0, va_len = 0, vb_len = 0;
+        const char *va = NULL, *vb = NULL;
+        if (la)
+            split_line(la, na, &ka, &va, &va_len);
+        if (lb)
+            split_line(lb, nb, &kb, &vb, &vb_len);
+        if (la && !with_stages && under(la, ka, "stages")) { /* a stage's own, not the scene it makes */
+            la = next_line(&a, &na);
+            continue;
+        }
+        if (lb && !with_stages && under(lb, kb, "stages")) {
+            lb = next_line(&b, &nb);
+            continue;
+        }
+        if (la && lb && na == nb && memcmp(la, lb, na) == 0) {
+            la = next_line(&a, &na), lb = next_line(&b, &nb);
+        } else if (la && lb && ka == kb && memcmp(la, lb, ka) == 0) {
+            text_add(&t, "%.*s: %.*s -> %.*s\n", (int)ka, la, (int)va_len, va, (int)vb_len, vb);
+            la = next_line(&a, &na), lb = next_line(&b, &nb);
+        } else if (la && (!lb || line_before(la, na, lb, nb))) {
+            text_add(&t, "%.*s: %.*s -> (none)\n", (int)ka, la, (int)va_len, va);
+            la = next_line(&a, &na);
+        } else {
+            text_add(&t, "%.*s: (none) -> %.*s\n", (int)kb, lb, (int)vb_len, vb);
+            lb = next_line(&b, &nb);
+        }
+    }
+    free(copy);
+    if (t.failed) {
+        free(t.s);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    }
+    *out = t.s;
+    return RBL_OK;
+}
+
+/* Whether path (len bytes) is prefix followed by its end, '.', or '['. */
+static int under(const char *path, size_t len, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    return len >= n && memcmp(path, prefix, n) == 0 &&
+           (len == n || path[n] == '.' || path[n] == '[');
+}
+
+/* The key after "list[K]." in path, or NULL: "walls[2].servo.force" -> "servo.force". */
+static const char *item_key(const char *path, size_t len, const char *list)
+{
+    size_t n = strlen(list);
+    if (len <= n || memcmp(path, list, n) != 0 || path[n] != '[')
+        return NULL;
+    const char *close = memchr(path + n, ']', len - n);
+    return close && close + 1 < path + len && close[1] == '.' ? close + 2 : NULL;
+}
+
+int rbl_scene_change_allowed(const char *path, size_t len)
+{
+    static const char *const fixed_contact[] = {"contact.normal", "contact.damping",
+                                                "contact.tangential", "contact.rolling.model",
+                                                "contact.cohesion.model", NULL};
+    if (under(path, len, "gravity") ||
+        under(path, len, "health") || under(path, len, "stages"))
+        return 1;
+    if (under(path, len, "contact")) {
+        for (int k = 0; fixed_contact[k]; k++)
+            if (under(path, len, fixed_contact[k]))
+                return 0;
+        return 1;
+    }
+    const char *key = item_key(path, len, "materials");
+    if (key) {
+        size_t rest = len - (size_t)(key - path);
+        return under(key, rest, "friction") || under(key, rest, "restitution") ||
+               under(key, rest, "youngs_modulus") || under(key, rest, "poisson_ratio");
+    }
+    key = item_key(path, len, "walls");
+    if (key) {
+        size_t rest = len - (size_t)(key - path);
+        return under(key, rest, "velocity") || under(key, rest, "rotate") ||
+               under(key, rest, "vibrate") || under(key, rest, "servo") ||
+               under(key, rest, "name");
+    }
+    return 0;
 }

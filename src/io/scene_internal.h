@@ -41,6 +41,7 @@ typedef struct rbl_source {
     rbl_clump clump;                  /* its spheres in the body frame */
     rbl_mass_properties clump_props;
     rbl_mesh region_mesh;             /* a region inside a closed STL (spec.mesh points here) */
+    int stage;                        /* 0: the scene's; k: poured from stage k's start */
     rbl_mark at;
 } rbl_source;
 
@@ -99,6 +100,25 @@ typedef struct rbl_scene_motion {
     rbl_mark at, at_servo;    /* the wall's entry, its servo */
 } rbl_scene_motion;
 
+/* A stage of a staged study (scene_stages.c, docs/scenes.md "Stages"): its length, and the
+ * scene as it stands from its start on (the scene with every stage up to it merged in), from
+ * which the run takes what the stage changes. */
+typedef struct rbl_scene_stage {
+    char *name;
+    double time;              /* s; or steps > 0 */
+    uint64_t steps;
+    struct rbl_scene *scene;  /* the whole scene from this stage on */
+    char *changes;            /* what it changes, as lines "path: before -> after" */
+    rbl_mark at;
+} rbl_scene_stage;
+
+/* Which entry of the scene's `walls` list each wall is: a plane (index into walls), a mesh
+ * (into meshes) or a tube; the simulation numbers planes first, then meshes. */
+typedef struct rbl_wall_entry {
+    char kind;                /* 'p', 'm' or 't' */
+    int index;
+} rbl_wall_entry;
+
 struct rbl_scene {
     char *path;
     rbl_warnings warnings;    /* what reading it found likely mistaken (warnings.c) */
@@ -112,6 +132,8 @@ struct rbl_scene {
     rbl_wall *walls;
     rbl_scene_motion *wall_motion; /* per plane wall */
     int n_walls;
+    rbl_wall_entry *wall_entries; /* per entry of `walls`, in the file's order */
+    int n_wall_entries;
     rbl_mesh *meshes;         /* mesh walls, read, scaled, moved and welded at load */
     rbl_scene_motion *mesh_motion;
     int *mesh_materials;
@@ -173,6 +195,9 @@ struct rbl_scene {
     double shells_band;       /* half-height of the equatorial band; 0: shells_radius / 2 */
     rbl_layer_options layers; /* count > 0: layer columns in thermo.csv */
     char *digest;             /* what a checkpoint does not carry (scene_digest.c) */
+    rbl_scene_stage *stages;  /* `stages` (none: one stage, the scene itself) */
+    int n_stages;
+    rbl_mark at_stages;
     /* an impulse scene (key 'impulse'): rigid ellipsoids with impulse dynamics, no grains */
     int impulse;
     rbl_fdo_params fdo;
@@ -188,6 +213,29 @@ struct yaml_document_s;
 int rbl_scene_digest(rbl_scene *s, struct yaml_document_s *doc, rbl_error *err);
 int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t theirs_len,
                              const char *checkpoint, rbl_error *err);
+/* The lines two digests differ in, as "path: before -> after" lines ("(none)" for a side
+ * that lacks the setting), into *out (malloc'd; "" when none); the `stages` lines only
+ * with_stages (a stage's own scene has none). */
+int rbl_digest_changes(const char *before, size_t before_len, const char *after,
+                       int with_stages, char **out, rbl_error *err);
+/* Whether a stage (or a restart with changes) may change the setting at `path` of a digest
+ * line: gravity, the contact law's coefficients (not its models), materials' elastic and
+ * friction coefficients, walls' motions and servos and the health check. */
+int rbl_scene_change_allowed(const char *path, size_t len);
+
+/* scene_stages.c — the scene's `stages`, each stage's whole scene parsed from the scene with
+ * the stages up to it merged in, and what each changes checked against what a running
+ * simulation can take. */
+struct yaml_document_s;
+int rbl_scene_parse_stages(rbl_scene *s, struct yaml_document_s *doc, int stages_node,
+                           rbl_error *err);
+/* The stage's scene (0: the scene itself, k: stage k's), for 0 <= k <= n_stages. */
+const rbl_scene *rbl_scene_stage_scene(const rbl_scene *s, int k);
+/* scene_yaml.c — an empty scene with the defaults, named path; the scene a document holds
+ * (as_stage: a stage's merged document, whose length is the stage's). */
+rbl_scene *rbl_scene_new(const char *path);
+int rbl_scene_parse_document(rbl_scene *s, struct yaml_document_s *doc, int as_stage,
+                             rbl_error *err);
 
 /* fdo_surfaces.c — each perturbed object's surface F' = 0 (its shape's mesh, built once)
  * placed by its pose into surfaces_NNNNNN.vtp for frame n_frames - 1, and surfaces.pvd listing
@@ -204,6 +252,9 @@ void rbl_fdo_surfaces_free(rbl_fdo_surfaces *c);
 /* scene_motion.c — the scene's wall motions set on sim (its walls added, planes then
  * meshes), servos' pressures made forces; errors name the wall's entry. */
 int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err);
+/* Wall k's motion (planes, then meshes) as the scene sets it, a servo's pressure made a force. */
+int rbl_scene_wall_motion(const rbl_scene *s, const rbl_sim_config *cfg, int k,
+                          rbl_wall_motion *m, rbl_error *err);
 
 /* Values no granular system has (speeds, spins, dt; scene_limits.c), refused at their entry. */
 int rbl_scene_check_limits(const rbl_scene *s, rbl_error *err);
@@ -266,6 +317,9 @@ typedef struct rbl_thermo_log {
     char *rows;
     size_t len, cap;
     size_t n_walls;
+    int stage;              /* > 0: a staged run's stage now, its last column */
+    int travel;             /* the walls' travel columns even before any wall moves (a stage
+                               sets one moving later) */
 } rbl_thermo_log;
 
 /* A row: t, then, if n_layers, each layer's mean velocity along the axis (0-2) and kinetic

@@ -149,6 +149,17 @@ static int servo_force(const rbl_scene *s, const rbl_sim_config *cfg, const rbl_
     return RBL_OK;
 }
 
+int rbl_scene_wall_motion(const rbl_scene *s, const rbl_sim_config *cfg, int k,
+                          rbl_wall_motion *m, rbl_error *err)
+{
+    const int plane = k < s->n_walls;
+    const rbl_scene_motion *sm = plane ? &s->wall_motion[k] : &s->mesh_motion[k - s->n_walls];
+    *m = sm->m;
+    if (sm->moves && m->servo)
+        return servo_force(s, cfg, plane ? &s->walls[k] : NULL, sm, &m->servo_force, err);
+    return RBL_OK;
+}
+
 int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
 {
     const rbl_sim_config *cfg = rbl_sim_config_get(sim);
@@ -157,10 +168,8 @@ int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
         const rbl_scene_motion *sm = plane ? &s->wall_motion[k] : &s->mesh_motion[k - s->n_walls];
         if (!sm->moves)
             continue;
-        rbl_wall_motion m = sm->m;
-        int rc = RBL_OK;
-        if (m.servo)
-            rc = servo_force(s, cfg, plane ? &s->walls[k] : NULL, sm, &m.servo_force, err);
+        rbl_wall_motion m;
+        int rc = rbl_scene_wall_motion(s, cfg, k, &m, err);
         if (rc != RBL_OK)
             return rc;
         if ((rc = rbl_sim_set_wall_motion(sim, k, &m, err)) != RBL_OK)

@@ -458,7 +458,8 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
 {
     static const char *const keys[] = {"point",    "normal", "plane",   "material",
                                        "tube",     "mesh",   "scale",   "offset",   "wear",
-                                       "velocity", "rotate", "vibrate", "servo", NULL};
+                                       "velocity", "rotate", "vibrate", "servo",    "name",
+                                       NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -472,7 +473,8 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     s->at_meshes = calloc(count ? count : 1, sizeof *s->at_meshes);
     s->wall_motion = calloc(count ? count : 1, sizeof *s->wall_motion);
     s->mesh_motion = calloc(count ? count : 1, sizeof *s->mesh_motion);
-    if (!s->walls || !s->tubes || !s->meshes || !s->mesh_materials || !s->mesh_wear ||
+    s->wall_entries = calloc(count ? count : 1, sizeof *s->wall_entries);
+    if (!s->wall_entries || !s->walls || !s->tubes || !s->meshes || !s->mesh_materials || !s->mesh_wear ||
         !s->at_meshes ||
         !s->wall_motion || !s->mesh_motion)
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
@@ -481,6 +483,23 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
         int rc = rbl_yaml_keys_known(c, w, "walls", keys);
         if (rc != RBL_OK)
             return rc;
+        const char *name = rbl_yaml_scalar(rbl_yaml_get(c, w, "name"));
+        if (rbl_yaml_get(c, w, "name") && (!name || !*name))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, w, "name"), RBL_EPARSE,
+                                 "a wall's 'name' is a word (stages change a wall by its name)");
+        for (size_t j = 0; name && j < i; j++) {
+            const char *other = rbl_yaml_scalar(
+                rbl_yaml_get(c, rbl_yaml_node(c, n->data.sequence.items.start[j]), "name"));
+            if (other && strcmp(other, name) == 0)
+                return rbl_yaml_fail(c, rbl_yaml_get(c, w, "name"), RBL_EPARSE,
+                                     "two walls are named '%s'", name);
+        }
+        s->wall_entries[i] = (rbl_wall_entry){rbl_yaml_get(c, w, "mesh") ? 'm'
+                                              : rbl_yaml_get(c, w, "tube") ? 't' : 'p',
+                                              rbl_yaml_get(c, w, "mesh") ? s->n_meshes
+                                              : rbl_yaml_get(c, w, "tube") ? s->n_tubes
+                                                                           : s->n_walls};
+        s->n_wall_entries = (int)i + 1;
         if (impulse && (rbl_yaml_get(c, w, "velocity") || rbl_yaml_get(c, w, "rotate") ||
                         rbl_yaml_get(c, w, "vibrate") || rbl_yaml_get(c, w, "servo")))
             return rbl_yaml_fail(c, w, RBL_EPARSE, "walls that move are for grains; an impulse "
@@ -763,6 +782,11 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
             return rc;
         rbl_source *src = &s->sources[i];
         src->at = rbl_yaml_mark(g);
+        src->stage = c->grain_stage ? c->grain_stage[i] : 0;
+        if (src->stage && !rbl_yaml_get(c, g, "pour"))
+            return rbl_yaml_fail(c, g, RBL_EPARSE, "a stage's grains are poured from its start: "
+                                 "give them as 'pour' (lattice, random and file sources are "
+                                 "placed as the run begins, in the scene's own 'grains')");
         yaml_node_t *lat = rbl_yaml_get(c, g, "lattice"), *rnd = rbl_yaml_get(c, g, "random"),
                     *pour = rbl_yaml_get(c, g, "pour"), *file = rbl_yaml_get(c, g, "file");
         if (!!lat + !!rnd + !!pour + !!file != 1)
@@ -1002,10 +1026,17 @@ static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_opt_number(c, n, "sort_every", &sort_every, 1.0, 0, 1e18)) ||
         (rc = rbl_yaml_choice(c, n, "integrator", integrators, &integ)))
         return rc;
-    if (!!rbl_yaml_get(c, n, "time") + !!rbl_yaml_get(c, n, "steps") != 1)
+    if (c->staged && (rbl_yaml_get(c, n, "time") || rbl_yaml_get(c, n, "steps")))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "time") ? rbl_yaml_get(c, n, "time")
+                                                           : rbl_yaml_get(c, n, "steps"),
+                             RBL_EPARSE, "with 'stages' the run lasts as long as they do: give "
+                             "each stage its 'time' or 'steps' instead of run.%s",
+                             rbl_yaml_get(c, n, "time") ? "time" : "steps");
+    if (!c->staged && !!rbl_yaml_get(c, n, "time") + !!rbl_yaml_get(c, n, "steps") != 1)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'run' needs exactly one of 'time' and 'steps'");
-    s->at_length = rbl_yaml_mark(rbl_yaml_get(c, n, "time") ? rbl_yaml_get(c, n, "time")
-                                                            : rbl_yaml_get(c, n, "steps"));
+    s->at_length = rbl_yaml_mark(rbl_yaml_get(c, n, "time")    ? rbl_yaml_get(c, n, "time")
+                                 : rbl_yaml_get(c, n, "steps") ? rbl_yaml_get(c, n, "steps")
+                                                               : n);
     if (threads != floor(threads))
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "threads"), RBL_ERANGE,
                              "'threads' must be a whole number: '%s'",
@@ -1022,7 +1053,8 @@ static int parse_run(rbl_yaml_ctx *c, yaml_node_t *n)
 static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
 {
     static const char *const grains_only[] = {"domain", "self_gravity", "materials", "contact",
-                                              "grains", "select", "spin", "outlets", NULL};
+                                              "grains", "select", "spin", "outlets", "stages",
+                                              NULL};
     if (rbl_yaml_get(c, root, "health")) {
         int rc = parse_health(c, rbl_yaml_get(c, root, "health"));
         if (rc != RBL_OK)
@@ -1078,7 +1110,7 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     static const char *const keys[] = {"domain", "gravity", "self_gravity", "materials",
                                        "contact", "walls", "grains", "select", "spin", "run",
                                        "output", "impulse", "objects", "health", "outlets",
-                                       NULL};
+                                       "stages", NULL};
     static const char *const required[] = {"domain", "materials", "contact", "grains", "run",
                                            NULL};
     int rc = rbl_yaml_keys_known(c, root, "scene", keys);
@@ -1111,7 +1143,8 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     if (rbl_yaml_get(c, root, "walls") &&
         (rc = parse_walls(c, rbl_yaml_get(c, root, "walls"), 0)) != RBL_OK)
         return rc;
-    if ((rc = parse_grains(c, rbl_yaml_get(c, root, "grains"))) != RBL_OK ||
+    if ((rc = parse_grains(c, c->grains ? rbl_yaml_node(c, c->grains)
+                                        : rbl_yaml_get(c, root, "grains"))) != RBL_OK ||
         (rc = parse_run(c, rbl_yaml_get(c, root, "run"))) != RBL_OK)
         return rc;
     if (rbl_yaml_get(c, root, "output") &&
@@ -1187,6 +1220,114 @@ static int prescan(FILE *f, const char *path, rbl_error *err)
     return rc;
 }
 
+rbl_scene *rbl_scene_new(const char *path)
+{
+    rbl_scene *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->path = strdup(path);
+    s->output_dir = strdup("output");
+    s->dt_c = 0.02;
+    s->frame_every = 0.0;
+    s->frame_fields = RBL_GRAIN_FIELDS_DEFAULT;
+    if (!s->path || !s->output_dir) {
+        rbl_scene_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* With stages: one sequence of the scene's sources and every stage's (pours from its start),
+ * added to the document before any node is read (adding nodes moves them), and which stage
+ * each item is from. */
+static int gather_grains(rbl_yaml_ctx *c, int **stage_of, rbl_error *err)
+{
+    yaml_document_t *doc = c->doc;
+    yaml_node_t *root = yaml_document_get_root_node(doc);
+    yaml_node_t *stages = rbl_yaml_get(c, root, "stages"), *own = rbl_yaml_get(c, root, "grains");
+    if (!stages || stages->type != YAML_SEQUENCE_NODE || !own || own->type != YAML_SEQUENCE_NODE)
+        return RBL_OK;
+    const int n_own = (int)(own->data.sequence.items.top - own->data.sequence.items.start);
+    const int own_id = (int)(own - doc->nodes.start) + 1;
+    const int stages_id = (int)(stages - doc->nodes.start) + 1;
+    size_t total = (size_t)n_own;
+    for (yaml_node_item_t *it = stages->data.sequence.items.start;
+         it < stages->data.sequence.items.top; it++) {
+        yaml_node_t *st = yaml_document_get_node(doc, *it);
+        yaml_node_t *g = st && st->type == YAML_MAPPING_NODE ? rbl_yaml_get(c, st, "grains") : NULL;
+        if (g && g->type != YAML_SEQUENCE_NODE)
+            return rbl_yaml_fail(c, g, RBL_EPARSE, "a stage's 'grains' must be a list of pours");
+        if (g)
+            total += (size_t)(g->data.sequence.items.top - g->data.sequence.items.start);
+    }
+    if (total == (size_t)n_own)
+        return RBL_OK;
+    int *tag = calloc(total, sizeof *tag);
+    int all = tag ? yaml_document_add_sequence(doc, NULL, YAML_BLOCK_SEQUENCE_STYLE) : 0;
+    if (!all) {
+        free(tag);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    }
+    /* the nodes may have moved: look them up again by index */
+    own = yaml_document_get_node(doc, own_id);
+    doc->nodes.start[all - 1].start_mark = own->start_mark;
+    size_t at = 0;
+    for (int k = 0; k < n_own; k++, at++)
+        if (!yaml_document_append_sequence_item(doc, all, yaml_document_get_node(doc, own_id)
+                                                              ->data.sequence.items.start[k]))
+            goto oom;
+    stages = yaml_document_get_node(doc, stages_id);
+    for (int j = 0; j < (int)(stages->data.sequence.items.top - stages->data.sequence.items.start);
+         j++) {
+        yaml_node_t *st = yaml_document_get_node(
+            doc, yaml_document_get_node(doc, stages_id)->data.sequence.items.start[j]);
+        yaml_node_t *g = st->type == YAML_MAPPING_NODE ? rbl_yaml_get(c, st, "grains") : NULL;
+        if (!g)
+            continue;
+        const int g_id = (int)(g - doc->nodes.start) + 1;
+        const int n_g = (int)(g->data.sequence.items.top - g->data.sequence.items.start);
+        for (int k = 0; k < n_g; k++, at++) {
+            tag[at] = j + 1;
+            if (!yaml_document_append_sequence_item(
+                    doc, all, yaml_document_get_node(doc, g_id)->data.sequence.items.start[k]))
+                goto oom;
+        }
+    }
+    c->grains = all;
+    *stage_of = tag;
+    c->grain_stage = tag;
+    return RBL_OK;
+oom:
+    free(tag);
+    return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+}
+
+int rbl_scene_parse_document(rbl_scene *s, yaml_document_t *doc, int as_stage, rbl_error *err)
+{
+    rbl_yaml_ctx c = {s, doc, err, 0, 0, NULL};
+    yaml_node_t *root = yaml_document_get_root_node(doc);
+    if (!root)
+        return rbl_error_set(err, RBL_EPARSE, "%s:1:1: the scene file is empty", s->path);
+    int *stage_of = NULL, stages_id = 0;
+    c.staged = as_stage;
+    if (!as_stage && root->type == YAML_MAPPING_NODE && rbl_yaml_get(&c, root, "stages")) {
+        stages_id = (int)(rbl_yaml_get(&c, root, "stages") - doc->nodes.start) + 1;
+        c.staged = 1;
+    }
+    int rc = c.staged && !as_stage ? gather_grains(&c, &stage_of, err) : RBL_OK;
+    root = yaml_document_get_root_node(doc); /* (nodes may have moved) */
+    if (rc == RBL_OK)
+        rc = parse_root(&c, root);
+    free(stage_of);
+    if (rc == RBL_OK)
+        rc = rbl_scene_check_limits(s, err);
+    if (rc == RBL_OK)
+        rc = rbl_scene_digest(s, doc, err);
+    if (rc == RBL_OK && stages_id)
+        rc = rbl_scene_parse_stages(s, doc, stages_id, err);
+    return rc;
+}
+
 /* The scene in f (closed here), named path in messages; its folder is where the files it
  * names are found. */
 static int load_from(FILE *f, const char *path, rbl_scene **out, rbl_error *err)
@@ -1196,22 +1337,15 @@ static int load_from(FILE *f, const char *path, rbl_scene **out, rbl_error *err)
         fclose(f);
         return pre;
     }
-    rbl_scene *s = calloc(1, sizeof *s);
+    rbl_scene *s = rbl_scene_new(path);
     if (!s) {
         fclose(f);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     }
-    s->path = strdup(path);
-    s->output_dir = strdup("output");
-    s->dt_c = 0.02;
-    s->frame_every = 0.0;
-    s->frame_fields = RBL_GRAIN_FIELDS_DEFAULT;
     yaml_parser_t parser;
     yaml_document_t doc;
     int rc = RBL_OK, have_doc = 0;
-    if (!s->path || !s->output_dir) {
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    } else if (!yaml_parser_initialize(&parser)) {
+    if (!yaml_parser_initialize(&parser)) {
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
     } else {
         yaml_parser_set_input_file(&parser, f);
@@ -1223,13 +1357,7 @@ static int load_from(FILE *f, const char *path, rbl_scene **out, rbl_error *err)
                                parser.context ? " " : "", parser.context ? parser.context : "");
         } else {
             have_doc = 1;
-            yaml_node_t *root = yaml_document_get_root_node(&doc);
-            rbl_yaml_ctx c = {s, &doc, err};
-            if (!root)
-                rc = rbl_error_set(err, RBL_EPARSE, "%s:1:1: the scene file is empty", path);
-            else if ((rc = parse_root(&c, root)) == RBL_OK &&
-                     (rc = rbl_scene_check_limits(s, err)) == RBL_OK)
-                rc = rbl_scene_digest(s, &doc, err);
+            rc = rbl_scene_parse_document(s, &doc, 0, err);
         }
         yaml_parser_delete(&parser);
     }
@@ -1285,6 +1413,13 @@ void rbl_scene_free(rbl_scene *s)
     free(s->material_names);
     free(s->materials);
     free(s->walls);
+    free(s->wall_entries);
+    for (int k = 0; s->stages && k < s->n_stages; k++) {
+        free(s->stages[k].name);
+        free(s->stages[k].changes);
+        rbl_scene_free(s->stages[k].scene);
+    }
+    free(s->stages);
     free(s->tubes);
     for (int k = 0; k < s->n_meshes; k++)
         rbl_mesh_free(&s->meshes[k]);

@@ -52,7 +52,8 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                                        ",wall%zu_fx,wall%zu_fy,wall%zu_fz,wall%zu_tx,"
                                        "wall%zu_ty,wall%zu_tz",
                                        w + 1, w + 1, w + 1, w + 1, w + 1, w + 1);
-        for (size_t w = 0; ok && t->wall_travel && w < t->n_walls; w++)
+        log->travel |= t->wall_travel != NULL;
+        for (size_t w = 0; ok && log->travel && w < t->n_walls; w++)
             ok = rbl_thermo_log_append(log, ",wall%zu_dx,wall%zu_dy,wall%zu_dz", w + 1, w + 1,
                                        w + 1);
         ok = ok && rbl_thermo_log_append(
@@ -67,6 +68,8 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                                        f + 1, f + 1, f + 1, f + 1);
         for (size_t o = 0; ok && o < t->n_outlets; o++)
             ok = rbl_thermo_log_append(log, ",outlet%zu_grains,outlet%zu_mass", o + 1, o + 1);
+        if (log->stage > 0)
+            ok = ok && rbl_thermo_log_append(log, ",stage");
         ok = ok && rbl_thermo_log_append(log, "\n");
     }
     ok = ok && rbl_thermo_log_append(
@@ -80,9 +83,12 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                                    t->wall_force[3 * w + 1], t->wall_force[3 * w + 2],
                                    t->wall_torque[3 * w], t->wall_torque[3 * w + 1],
                                    t->wall_torque[3 * w + 2]);
-    for (size_t w = 0; ok && t->wall_travel && w < t->n_walls; w++)
-        ok = rbl_thermo_log_append(log, ",%.10g,%.10g,%.10g", t->wall_travel[3 * w],
-                                   t->wall_travel[3 * w + 1], t->wall_travel[3 * w + 2]);
+    for (size_t w = 0; ok && log->travel && w < t->n_walls; w++)
+        ok = t->wall_travel ? rbl_thermo_log_append(log, ",%.10g,%.10g,%.10g",
+                                                    t->wall_travel[3 * w],
+                                                    t->wall_travel[3 * w + 1],
+                                                    t->wall_travel[3 * w + 2])
+                            : rbl_thermo_log_append(log, ",0,0,0");
     ok = ok && rbl_thermo_log_append(log, ",%.10g,%.10g,%.10g", t->self_potential,
                                      t->gravity_virial, t->contact_virial);
     for (int a = 0; ok && a < 3; a++)
@@ -96,6 +102,8 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                                    t->flow[4 * f + 1], t->flow[4 * f + 2], t->flow[4 * f + 3]);
     for (size_t o = 0; ok && o < t->n_outlets; o++)
         ok = rbl_thermo_log_append(log, ",%.17g,%.17g", t->outlet[2 * o], t->outlet[2 * o + 1]);
+    if (log->stage > 0)
+        ok = ok && rbl_thermo_log_append(log, ",%d", log->stage);
     ok = ok && rbl_thermo_log_append(log, "\n");
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
 }

@@ -11,6 +11,10 @@ typedef struct rbl_yaml_ctx {
     rbl_scene *s;
     yaml_document_t *doc;
     rbl_error *err;
+    int staged;             /* the scene has stages, or is a stage's: the stages' length */
+    int grains;             /* the sources' node (0: the root's `grains`): with stages, the
+                               scene's and every stage's */
+    const int *grain_stage; /* per item of it: 0, or the stage that pours it */
 } rbl_yaml_ctx;
 
 rbl_mark rbl_yaml_mark(const yaml_node_t *n);

@@ -246,8 +246,30 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     return rc;
 }
 
+/* A restart that changes physics (rbl_run_options.change_physics): what the scene changes of
+ * its checkpoint's (digest lines theirs), each a change a running simulation can take. */
+static int physics_changes(const rbl_scene *s, const char *path, const char *theirs,
+                           size_t len, char **changes, rbl_error *err)
+{
+    int rc = rbl_digest_changes(theirs, len, s->digest, 1, changes, err);
+    for (const char *line = rc == RBL_OK ? *changes : ""; *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *colon = memchr(line, ':', n);
+        if (!rbl_scene_change_allowed(line, colon ? (size_t)(colon - line) : n))
+            return rbl_error_set(err, RBL_EPARSE,
+                                 "%s: --change-physics: the scene changes '%.*s', which a "
+                                 "running simulation cannot take (docs/scenes.md \"Stages\" "
+                                 "lists what can change)",
+                                 path, (int)(n < 300 ? n : 300), line);
+        line += n + (end != NULL);
+    }
+    return rc;
+}
+
 static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
-                          size_t len, outputs *o, rbl_pour_state *ps, double *unit, rbl_error *err)
+                          size_t len, outputs *o, rbl_pour_state *ps, double *unit,
+                          char **changes, rbl_error *err)
 {
     /* the scene's settings first: a checkpoint of another scene is refused, naming one */
     uint64_t v = UINT64_MAX;
@@ -255,7 +277,8 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         memcpy(&v, blob, 8);
     if (len < 8 || v > len - 8)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
-    int rc = rbl_scene_digest_compare(s, (const char *)blob + 8, (size_t)v, path, err);
+    int rc = changes ? physics_changes(s, path, (const char *)blob + 8, (size_t)v, changes, err)
+                     : rbl_scene_digest_compare(s, (const char *)blob + 8, (size_t)v, path, err);
     if (rc != RBL_OK)
         return rc;
     blob += 8 + v, len -= 8 + v;
@@ -332,19 +355,25 @@ static double total_energy(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
 }
 
 /* Pour sources: each batch due (pour_schedule.c) placed in the region wherever it fits. */
-static int pour(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_pour_state *ps,
-                double now, rbl_error *err)
+static int pour(const rbl_run *r, rbl_sim *sim, rbl_pour_state *ps, double now, rbl_error *err)
 {
+    const rbl_scene *s = r->scene;
     for (int k = 0; k < s->n_sources; k++) {
         const rbl_source *src = &s->sources[k];
         rbl_insert_spec spec = src->spec;
+        if (src->stage && src->stage > r->stage)
+            continue; /* a stage's pour, not begun */
+        const double start = src->stage ? (double)r->stage_start[src->stage - 1] * r->dt : 0.0;
+        if (src->stage && ps[k].batch == 0 && ps[k].next_time < start)
+            ps[k].next_time = start; /* its first batch as its stage begins */
         if (src->kind != RBL_SOURCE_POUR ||
             !rbl_pour_due(&ps[k], src->spec.count, src->rate, src->every, src->spec.seed, now,
                           &spec.count, &spec.seed))
             continue;
         size_t placed = 0;
         if (spec.count > 0) {
-            int rc = rbl_run_ranks_insert_random(ranks, sim, &spec, &placed, err);
+            int rc = rbl_run_ranks_insert_random((rbl_run_ranks *)&r->ranks, sim, &spec, &placed,
+                                                 err);
             if (rc != RBL_OK)
                 return rbl_scene_error_at(s, src->at, err);
         }
@@ -354,6 +383,45 @@ static int pour(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_pour
 }
 
 static outputs *state(rbl_run *r) { return r->engine; }
+
+/* The stage a checkpoint's simulation is in (the stages up to it are in it). */
+static int checkpoint_stage(const rbl_scene *s, const rbl_sim *sim, int *stage, rbl_error *err)
+{
+    uint64_t *starts = calloc((size_t)s->n_stages + 1, sizeof *starts);
+    if (!starts)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = rbl_scene_stage_starts(s, sim->cfg.dt, starts, err);
+    if (rc == RBL_OK)
+        *stage = rbl_scene_stage_of(s, starts, sim->step);
+    free(starts);
+    return rc;
+}
+
+/* --change-physics: the simulation takes the physics of the scene's stage now; the walls that
+ * move are re-based (marked in *changed); the caller hears what changed. */
+static int change_physics(rbl_run *r, rbl_sim *sim, int stage, const char *changes,
+                          unsigned char **changed, rbl_error *err)
+{
+    const int n = sim->n_walls + sim->n_meshes;
+    *changed = calloc((size_t)n + 1, 1);
+    if (!*changed)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = rbl_stage_change(NULL, rbl_scene_stage_scene(r->scene, stage), sim, *changed, err);
+    if (rc != RBL_OK)
+        return rbl_error_prefix(err, rc, "%s: --change-physics", r->restart);
+    if (r->opt.notice && r->ranks.rank == 0) {
+        char line[1200];
+        const char *c = changes && *changes ? changes : "(nothing)\n";
+        snprintf(line, sizeof line, "restart from %s at step %llu changes physics: %.*s",
+                 r->restart, (unsigned long long)sim->step,
+                 (int)(strlen(c) > 1000 ? 1000 : strlen(c) - 1), c);
+        for (char *p = line; *p; p++)
+            if (*p == '\n')
+                *p = ';';
+        r->opt.notice(line, r->opt.userdata);
+    }
+    return RBL_OK;
+}
 
 /* Built, or loaded from r->restart (every process reads it whole, then keeps its box). */
 static int grain_open(rbl_run *r, rbl_error *err)
@@ -373,18 +441,26 @@ static int grain_open(rbl_run *r, rbl_error *err)
     const int threads = r->opt.threads                       ? r->opt.threads
                         : r->ranks.size > 1 && !s->cfg.threads ? 1
                                                                : 0;
-    int rc = RBL_OK;
+    int rc = RBL_OK, stage = 0; /* a restart's stage (its health check's settings) */
     if (!o->pvd_path || !o->thermo_path || !o->ps) {
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
     } else if (r->restart) {
         void *blob = NULL;
         size_t len = 0;
+        char *changes = NULL;
+        unsigned char *changed = NULL;
         rc = rbl_checkpoint_read(r->restart, &o->sim, &blob, &len, err);
         if (rc == RBL_OK)
-            rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit, err);
+            rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit,
+                                r->opt.change_physics ? &changes : NULL, err);
         free(blob);
+        if (rc == RBL_OK && s->n_stages)
+            rc = checkpoint_stage(s, o->sim, &stage, err);
+        if (rc == RBL_OK && r->opt.change_physics)
+            rc = change_physics(r, o->sim, stage, changes, &changed, err);
         if (rc == RBL_OK) /* what the digest stands for, inside the checkpoint too */
-            rc = rbl_checkpoint_matches_scene(s, o->sim, r->restart, err);
+            rc = rbl_checkpoint_matches_scene(s, o->sim, r->restart, stage, changed, err);
+        free(changes), free(changed);
         /* threads as a fresh run takes them (--threads, else the scene's, else all cores, or
          * one per process), not the checkpoint's: the results do not depend on them */
         if (rc == RBL_OK)
@@ -400,7 +476,8 @@ static int grain_open(rbl_run *r, rbl_error *err)
         rc = rbl_scene_build(s, &r->ranks, threads, r->opt.max_grains, &o->sim, &o->unit,
                              &o->contact_time, err);
     }
-    if (rc == RBL_OK && (rc = rbl_sim_set_health(o->sim, &s->health, err)) != RBL_OK)
+    if (rc == RBL_OK &&
+        (rc = rbl_sim_set_health(o->sim, &rbl_scene_stage_scene(s, stage)->health, err)) != RBL_OK)
         rbl_scene_error_at(s, s->at_health, err);
     if (rc != RBL_OK)
         return rc;
@@ -497,6 +574,14 @@ static int grain_spin(rbl_run *r, rbl_error *err)
 
 static int grain_thermo(rbl_run *r, rbl_error *err)
 {
+    const rbl_scene *s = r->scene;
+    state(r)->log.stage = r->stage;
+    for (int k = 0; k <= s->n_stages; k++) /* a wall that moves in any stage: its columns */
+        for (int w = 0; w < s->n_walls + s->n_meshes; w++) {
+            const rbl_scene *at = rbl_scene_stage_scene(s, k);
+            state(r)->log.travel |= w < at->n_walls ? at->wall_motion[w].moves
+                                                    : at->mesh_motion[w - at->n_walls].moves;
+        }
     return add_thermo(r->scene, state(r), state(r)->sim, err);
 }
 
@@ -520,7 +605,14 @@ static int grain_cg(rbl_run *r, rbl_error *err)
 
 static int grain_pour(rbl_run *r, double now, rbl_error *err)
 {
-    return pour(r->scene, &r->ranks, state(r)->sim, state(r)->ps, now, err);
+    return pour(r, state(r)->sim, state(r)->ps, now, err);
+}
+
+static int grain_stage(rbl_run *r, rbl_error *err)
+{
+    const rbl_scene *s = r->scene;
+    return rbl_stage_change(rbl_scene_stage_scene(s, r->stage - 1),
+                            rbl_scene_stage_scene(s, r->stage), state(r)->sim, NULL, err);
 }
 
 static int grain_checkpoint(rbl_run *r, rbl_error *err)
@@ -600,6 +692,7 @@ const rbl_run_kind rbl_grain_run = {
     .thermo_file = grain_thermo_file,
     .frame = grain_frame,
     .pour = grain_pour,
+    .stage = grain_stage,
     .cg = grain_cg,
     .checkpoint = grain_checkpoint,
     .final = grain_final,

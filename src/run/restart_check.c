@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct check {
@@ -89,7 +90,9 @@ static void same_motion(check *c, int wall, const rbl_wall_motion *a, const rbl_
 #undef SAME_M
 }
 
-static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
+/* moved[w]: wall w was re-based by a stage or a change (its pose then is the run's, not the
+ * scene's): its geometry is not compared, its motion is. */
+static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsigned char *moved)
 {
     same(c, "number of materials", a->n_materials, b->n_materials);
     for (int m = 0; c->rc == RBL_OK && m < a->n_materials; m++) {
@@ -103,10 +106,11 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
     same(c, "number of plane walls", a->n_walls, b->n_walls);
     for (int w = 0; c->rc == RBL_OK && w < a->n_walls; w++) {
         const rbl_plane *x = &a->walls[w], *y = &b->walls[w];
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 3 && !moved[w]; k++) {
             same_as(c, x->n0[k], y->n0[k], "wall %d's normal[%d]", w + 1, k);
         }
-        same_as(c, x->offset0, y->offset0, "wall %d's offset", w + 1);
+        if (!moved[w])
+            same_as(c, x->offset0, y->offset0, "wall %d's offset", w + 1);
         same_as(c, x->material, y->material, "wall %d's material", w + 1);
     }
     same(c, "number of mesh walls", a->n_meshes, b->n_meshes);
@@ -118,7 +122,7 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
         same_as(c, a->meshes[m].material, b->meshes[m].material, "wall %d's (a mesh's) material", w);
         same_as(c, a->meshes[m].archard, b->meshes[m].archard, "wall %d's Archard wear", w);
         same_as(c, a->meshes[m].finnie, b->meshes[m].finnie, "wall %d's Finnie wear", w);
-        if (c->rc == RBL_OK &&
+        if (c->rc == RBL_OK && !moved[w - 1] &&
             (memcmp(x->vertex, y->vertex, 3 * x->n_vertices * sizeof *x->vertex) != 0 ||
              memcmp(x->triangle, y->triangle, 3 * x->n_triangles * sizeof *x->triangle) != 0))
             c->rc = rbl_error_set(c->err, RBL_EPARSE,
@@ -155,8 +159,27 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b)
                     &rbl_wall_pose_of((rbl_sim *)b, w)->m);
 }
 
+/* The probe taken through the stages up to `stage`, each at its start, as the run took the
+ * simulation; walls they re-based marked in moved. */
+static int probe_stages(const rbl_scene *s, rbl_sim *probe, int stage, double dt,
+                        unsigned char *moved, rbl_error *err)
+{
+    if (!stage)
+        return RBL_OK;
+    uint64_t *starts = calloc((size_t)s->n_stages + 1, sizeof *starts);
+    int rc = starts ? rbl_scene_stage_starts(s, dt, starts, err)
+                    : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (int k = 1; rc == RBL_OK && k <= stage; k++) {
+        probe->time = (double)starts[k - 1] * dt;
+        rc = rbl_stage_change(rbl_scene_stage_scene(s, k - 1), rbl_scene_stage_scene(s, k),
+                              probe, moved, err);
+    }
+    free(starts);
+    return rc;
+}
+
 int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const char *path,
-                                 rbl_error *err)
+                                 int stage, const unsigned char *changed, rbl_error *err)
 {
     rbl_sim_config cfg;
     int rc = rbl_scene_config(s, 0, &cfg, err);
@@ -165,7 +188,19 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
     rbl_sim *probe = NULL;
     if ((rc = rbl_scene_probe(s, &cfg, &probe, err)) != RBL_OK)
         return rc;
-    if ((rc = rbl_sim_check_law(probe, err)) != RBL_OK) { /* its defaults filled in (kt) */
+    const int n_walls = probe->n_walls + probe->n_meshes;
+    unsigned char *moved = calloc((size_t)n_walls + 1, 1);
+    if (!moved)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (int w = 0; changed && moved && w < n_walls; w++)
+        moved[w] = changed[w];
+    probe->cfg.dt = sim->cfg.dt;
+    if (rc == RBL_OK)
+        rc = probe_stages(s, probe, stage, sim->cfg.dt, moved, err);
+    if (rc == RBL_OK)
+        rc = rbl_sim_check_law(probe, err); /* its defaults filled in (kt) */
+    if (rc != RBL_OK) {
+        free(moved);
         rbl_sim_destroy(probe);
         return rc;
     }
@@ -177,7 +212,8 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
     ours.dt = cfg.dt;
     ours.threads = sim->cfg.threads; /* a restart may change them */
     same_config(&c, &sim->cfg, &ours, from_files && (s->dt_auto || s->restitution > 0.0));
-    same_walls(&c, sim, probe);
+    same_walls(&c, sim, probe, moved);
+    free(moved);
     rbl_sim_destroy(probe);
     return c.rc;
 }

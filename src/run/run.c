@@ -52,6 +52,75 @@ int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double 
 }
 
 
+/* The frames and thermo rows of the stage now (the scene's own without stages): its
+ * intervals, counted from its first step. */
+static int stage_events(rbl_run *r, rbl_error *err)
+{
+    const rbl_scene *s = rbl_scene_stage_scene(r->scene, r->stage);
+    rbl_run_events *e = &r->events;
+    const double dt = r->dt, end_time = (double)e->total * dt;
+    const double thermo_dt = s->thermo_every > 0.0 ? s->thermo_every
+                             : s->frame_every > 0.0 ? s->frame_every / 10.0
+                                                    : end_time / r->kind->thermo_rows;
+    e->base = r->stage ? r->stage_start[r->stage - 1] : 0;
+    e->frame = e->total, e->thermo = 1;
+    e->frame_until = s->frame_every > 0.0 ? UINT64_MAX : e->total;
+    e->thermo_until = s->thermo_every > 0.0 || s->frame_every > 0.0 ? UINT64_MAX : e->total;
+    int rc = RBL_OK;
+    if (s->frame_every > 0.0)
+        rc = rbl_scene_steps_in(s, s->at_frame_every, "output.every", s->frame_every, dt, 0,
+                                &e->frame, err);
+    if (rc == RBL_OK)
+        rc = rbl_scene_steps_in(s, s->at_thermo_every, "output.thermo_every", thermo_dt, dt, 0,
+                                &e->thermo, err);
+    return rc;
+}
+
+int rbl_scene_stage_starts(const rbl_scene *s, double dt, uint64_t *starts, rbl_error *err)
+{
+    uint64_t at = 0;
+    for (int k = 0; k < s->n_stages; k++) {
+        const rbl_scene_stage *st = &s->stages[k];
+        uint64_t steps = st->steps;
+        int rc = steps ? RBL_OK
+                       : rbl_scene_steps_in(s, st->at, "a stage's time", st->time, dt, 1, &steps,
+                                            err);
+        if (rc != RBL_OK)
+            return rc;
+        if (steps > (uint64_t)1e15 - at) {
+            rbl_error_set(err, RBL_ERANGE, "the stages up to '%s' last more than 1e15 steps",
+                          st->name);
+            return rbl_scene_error_at(s, st->at, err);
+        }
+        starts[k] = at;
+        at += steps;
+    }
+    starts[s->n_stages] = at;
+    return RBL_OK;
+}
+
+int rbl_scene_stage_of(const rbl_scene *s, const uint64_t *starts, uint64_t step)
+{
+    int k = 1;
+    while (k < s->n_stages && starts[k] <= step)
+        k++;
+    return k;
+}
+
+/* Where each stage starts and the run's length (their sum); the stage that holds the step
+ * (a restart's: the stages up to it are in its checkpoint). */
+static int stage_schedule(rbl_run *r, uint64_t *total, rbl_error *err)
+{
+    const rbl_scene *s = r->scene;
+    r->stage_start = calloc((size_t)s->n_stages + 1, sizeof *r->stage_start);
+    if (!r->stage_start)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = rbl_scene_stage_starts(s, r->dt, r->stage_start, err);
+    *total = r->stage_start[s->n_stages];
+    r->stage = rbl_scene_stage_of(s, r->stage_start, r->step);
+    return rc;
+}
+
 /* The scene's events in steps of dt: its length (or --steps), frames, thermo rows,
  * checkpoints, spin steps (+ spin_step at every multiple of spin_every, n_spin times, by step
  * number, so a restart applies the same ones). */
@@ -61,22 +130,14 @@ static int schedule(rbl_run *r, rbl_error *err)
     rbl_run_events *e = &r->events;
     const double dt = r->dt;
     int rc = RBL_OK;
-    e->total = r->opt.steps ? r->opt.steps : s->steps;
-    if (!e->total)
+    uint64_t staged = 0;
+    if (s->n_stages)
+        rc = stage_schedule(r, &staged, err);
+    e->total = r->opt.steps ? r->opt.steps : s->n_stages ? staged : s->steps;
+    if (rc == RBL_OK && !e->total)
         rc = rbl_scene_steps_in(s, s->at_length, "run.time", s->end_time, dt, 1, &e->total, err);
-    const double end_time = (double)e->total * dt;
-    const double thermo_dt = s->thermo_every > 0.0 ? s->thermo_every
-                             : s->frame_every > 0.0 ? s->frame_every / 10.0
-                                                    : end_time / r->kind->thermo_rows;
-    e->frame = e->total, e->thermo = 1;
-    e->frame_until = s->frame_every > 0.0 ? UINT64_MAX : e->total;
-    e->thermo_until = s->thermo_every > 0.0 || s->frame_every > 0.0 ? UINT64_MAX : e->total;
-    if (rc == RBL_OK && s->frame_every > 0.0)
-        rc = rbl_scene_steps_in(s, s->at_frame_every, "output.every", s->frame_every, dt, 0,
-                                &e->frame, err);
     if (rc == RBL_OK)
-        rc = rbl_scene_steps_in(s, s->at_thermo_every, "output.thermo_every", thermo_dt, dt, 0,
-                                &e->thermo, err);
+        rc = stage_events(r, err);
     if (rc == RBL_OK && s->checkpoint_every > 0.0)
         rc = rbl_scene_steps_in(s, s->at_checkpoint_every, "output.checkpoint_every",
                                 s->checkpoint_every, dt, 0, &e->checkpoint, err);
@@ -95,6 +156,17 @@ static int schedule(rbl_run *r, rbl_error *err)
     return rc;
 }
 
+/* The next multiple of `every` counted from base after step (UINT64_MAX: none). */
+static uint64_t next_from(uint64_t step, uint64_t base, uint64_t every)
+{
+    if (!every || step < base)
+        return UINT64_MAX;
+    const uint64_t q = (step - base) / every;
+    if (q >= (UINT64_MAX - base) / every - 1)
+        return UINT64_MAX;
+    return base + (q + 1) * every;
+}
+
 /* The next multiple of `every` after step (UINT64_MAX: none, or past what a count holds). */
 static uint64_t next_multiple(uint64_t step, uint64_t every)
 {
@@ -110,8 +182,12 @@ static uint64_t next_stop(const rbl_run *r, uint64_t step)
 {
     const rbl_run_events *e = &r->events;
     uint64_t next = next_multiple(step, r->kind->stride);
-    const uint64_t at[] = {step < e->frame_until ? next_multiple(step, e->frame) : UINT64_MAX,
-                           step < e->thermo_until ? next_multiple(step, e->thermo) : UINT64_MAX,
+    const int n_stages = r->scene->n_stages;
+    const uint64_t at[] = {step < e->frame_until ? next_from(step, e->base, e->frame) : UINT64_MAX,
+                           step < e->thermo_until ? next_from(step, e->base, e->thermo)
+                                                  : UINT64_MAX,
+                           r->stage && r->stage < n_stages ? r->stage_start[r->stage]
+                                                           : UINT64_MAX,
                            next_multiple(step, e->checkpoint),
                            e->spin && step / e->spin < e->n_spin ? next_multiple(step, e->spin)
                                                                  : UINT64_MAX,
@@ -143,17 +219,52 @@ static int call_hook(rbl_run *r, rbl_error *err)
     return rc;
 }
 
+/* Stage r->stage begins: the engine takes its physics (booked as work put in, as a hook's
+ * changes are), its frames and rows fall from here, and the caller hears what changed. */
+static int enter_stage(rbl_run *r, int book, rbl_error *err)
+{
+    const rbl_scene_stage *st = &r->scene->stages[r->stage - 1];
+    if (book && r->kind->outside)
+        r->kind->outside(r, 0);
+    int rc = r->kind->stage(r, err);
+    if (book && r->kind->outside)
+        r->kind->outside(r, 1);
+    if (rc != RBL_OK)
+        return rbl_error_prefix(err, rc, "stage %d ('%s') at step %llu", r->stage, st->name,
+                                (unsigned long long)r->step);
+    if ((rc = stage_events(r, err)) != RBL_OK)
+        return rc;
+    if (r->opt.notice && r->ranks.rank == 0) {
+        char line[1200];
+        const char *c = st->changes && *st->changes ? st->changes : "(nothing)\n";
+        snprintf(line, sizeof line, "stage %d of %d ('%s') from step %llu, t = %.6g s: %.*s",
+                 r->stage, r->scene->n_stages, st->name, (unsigned long long)r->step,
+                 (double)r->step * r->dt, (int)(strlen(c) > 1000 ? 1000 : strlen(c) - 1), c);
+        for (char *p = line; *p; p++)
+            if (*p == '\n')
+                *p = ';';
+        r->opt.notice(line, r->opt.userdata);
+    }
+    return RBL_OK;
+}
+
 /* The events that fall on this step, in the order `rubble run` has always made them. */
 static int events_at(rbl_run *r, rbl_error *err)
 {
     const rbl_run_events *e = &r->events;
     const uint64_t step = r->step;
-    int rc = RBL_OK;
-    if (e->spin && step % e->spin == 0 && step / e->spin <= e->n_spin)
+    int rc = RBL_OK, begins = 0;
+    if (r->stage && r->stage < r->scene->n_stages && step == r->stage_start[r->stage]) {
+        r->stage++, begins = 1; /* a stage begins: a row and a frame mark it */
+        rc = enter_stage(r, 1, err);
+    }
+    if (rc == RBL_OK && e->spin && step % e->spin == 0 && step / e->spin <= e->n_spin)
         rc = r->kind->spin(r, err);
-    if (rc == RBL_OK && ((step % e->thermo == 0 && step <= e->thermo_until) || step == e->total))
+    if (rc == RBL_OK && (((step - e->base) % e->thermo == 0 && step <= e->thermo_until) ||
+                         step == e->total || begins))
         rc = r->kind->thermo(r, err);
-    if (rc == RBL_OK && ((step % e->frame == 0 && step <= e->frame_until) || step == e->total))
+    if (rc == RBL_OK && (((step - e->base) % e->frame == 0 && step <= e->frame_until) ||
+                         step == e->total || begins))
         rc = r->kind->frame(r, err);
     if (rc == RBL_OK && e->cg && step % e->cg == 0)
         rc = r->kind->cg(r, err);
@@ -212,6 +323,8 @@ int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
     if (rc == RBL_OK && r->ranks.rank == 0) /* a killed run's staging files, before any rank */
         rbl_remove_stale_temps(r->dir);   /* writes (the agreement below) */
     rc = rbl_run_ranks_agree(&r->ranks, rc, err);
+    if (rc == RBL_OK && r->stage && !r->restart) /* the first stage's changes, at step 0, */
+        rc = enter_stage(r, 0, err);               /* before the energy's reference */
     if (rc == RBL_OK)
         rc = r->kind->begin(r, err);
     if (rc == RBL_OK && !r->restart) { /* the start: what is poured at 0, a row, a frame */
@@ -358,6 +471,9 @@ void rbl_run_summary(rbl_run *r, rbl_run_report *rep)
                                                   sizeof rep->last_checkpoint);
     snprintf(rep->final_file, sizeof rep->final_file, "%s",
              s->final_grains ? s->final_grains : "");
+    rep->stages = s->n_stages, rep->stage = r->stage;
+    if (r->stage)
+        snprintf(rep->stage_name, sizeof rep->stage_name, "%s", s->stages[r->stage - 1].name);
 }
 
 rbl_sim *rbl_run_sim(rbl_run *r) { return r->sim; }
@@ -380,6 +496,7 @@ void rbl_run_close(rbl_run *r)
         r->kind->close(r);
     rbl_checkpoint_series_free(&r->checkpoints);
     rbl_warnings_free(&r->warnings);
+    free(r->stage_start);
     free(r->dir), free(r->restart);
     free(r);
 }

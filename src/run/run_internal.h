@@ -74,6 +74,8 @@ typedef struct rbl_run_events {
     uint64_t spin, n_spin; /* a spin step at every multiple of `spin`, n_spin of them */
     uint64_t hook;         /* the caller's hook (rbl_run_set_hook) at every multiple */
     uint64_t cg;           /* a coarse-graining sample at every multiple (kind->cg) */
+    uint64_t base;         /* the stage's first step: its frames and rows fall on multiples of
+                              their intervals from there (0 without stages) */
 } rbl_run_events;
 
 struct rbl_run {
@@ -99,6 +101,8 @@ struct rbl_run {
     int stepping;         /* inside rbl_run_step: its hook may not step the run again */
     void *hook_data;
     rbl_warnings warnings; /* the scene's and the set-up's (setup_warnings.c) */
+    int stage;             /* the stage now (from 1; 0: the scene has none) */
+    uint64_t *stage_start; /* stage k runs from stage_start[k - 1] to stage_start[k] */
 };
 
 /* setup_warnings.c — the scene's warnings and those of the run's set-up (an output folder
@@ -136,6 +140,9 @@ struct rbl_run_kind {
      * r->events.cg when the run begins. */
     int (*cg)(rbl_run *r, rbl_error *err);
     int (*checkpoint)(rbl_run *r, rbl_error *err);
+    /* Stage r->stage begins now: its scene's physics taken by the engine (stage_change.c);
+     * NULL: the kind has no stages. */
+    int (*stage)(rbl_run *r, rbl_error *err);
     int (*final)(rbl_run *r, const char *path, rbl_error *err);
     /* The kind's figures of the report (the common ones are filled by run.c). */
     void (*summary)(rbl_run *r, rbl_run_report *rep);
@@ -150,8 +157,19 @@ extern const rbl_run_kind rbl_object_run; /* object_run.c */
  * (at; its line 0: the run's length). Grain and impulse scenes alike (run.c). */
 int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double seconds,
                        double dt, int round_up, uint64_t *out, rbl_error *err);
+/* Where each of the scene's stages starts at dt, in steps (starts[n_stages]: where the last
+ * ends); errors at the stage's entry. The stage (from 1) that holds step. */
+int rbl_scene_stage_starts(const rbl_scene *s, double dt, uint64_t *starts, rbl_error *err);
+int rbl_scene_stage_of(const rbl_scene *s, const uint64_t *starts, uint64_t step);
 /* output.final in dir must not be the scene file or a file the scene reads (run.c). */
 int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
+
+/* stage_change.c — sim taken from scene before's physics to scene after's: gravity, the law's
+ * and materials' coefficients, pairs, the health check, and each wall whose motion differs
+ * (going on from where it is; moved[k] set where wall k was re-based, if moved). before NULL
+ * (a restart that changes physics): every wall that moves is re-based. */
+int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *sim,
+                     unsigned char *moved, rbl_error *err);
 
 /* grain_build.c — the grains' simulation a scene makes. */
 /* Its configuration: gamma_n from the restitution and dt: auto resolved, as a fresh run
@@ -167,9 +185,12 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
 
 /* restart_check.c — a checkpoint's simulation holds what its scene makes: the configuration,
  * materials, walls, meshes and motions the scene digest stands for (a crafted file that
- * passes its checksum and the digest but carries other values is refused, naming the first). */
+ * passes its checksum and the digest but carries other values is refused, naming the first),
+ * as the stages up to `stage` (0: none) left it; walls marked in changed (a restart's changes
+ * of physics re-based them; may be NULL) and those the stages re-based are compared by their
+ * motion, not their place. */
 int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const char *path,
-                                 rbl_error *err);
+                                 int stage, const unsigned char *changed, rbl_error *err);
 
 /* object_build.c — an impulse scene's engine: its parameters and walls, then (fresh) every
  * source's objects placed, or (pours) a batch placed when due. */

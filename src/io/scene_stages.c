@@ -1,0 +1,336 @@
+/* scene_stages.c — a staged study in one scene (issue 44, docs/scenes.md "Stages"):
+ *
+ *   stages:
+ *     - {name: fill, time: 0.5}
+ *     - name: shear
+ *       time: 1.0
+ *       gravity: [0, 0, -9.81]
+ *       walls: [{name: lid, velocity: [0.01, 0, 0]}]
+ *
+ * Each stage runs for its time (or steps) and may change the scene: its keys are merged into
+ * the scene as the stage before left it (a mapping key by key; a list of mappings item by
+ * item, by `name` where the stage's item has one, else by place; `none` takes a key out; any
+ * other value replaces), and the merged document is parsed as a whole scene, so a stage's
+ * values are read and checked as the scene's are, at their own line. What a stage changes is
+ * the difference of the two scenes' digests (scene_digest.c), each line of which must be
+ * something a running simulation can take (rbl_scene_change_allowed). A stage's `grains` are
+ * pours that begin at its start: they join the scene's sources (scene_yaml.c), not the merge. */
+#include "yaml_read.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What a stage entry may hold besides its length and name. */
+static const char *const stage_keys[] = {"name",    "time",   "steps",   "gravity",
+                                         "contact", "materials", "walls", "output",
+                                         "health",  "grains", NULL};
+/* The keys of a stage that are its own, not merged into the scene. */
+static const char *const own_keys[] = {"name", "time", "steps", "grains", NULL};
+
+static int is_none(const yaml_node_t *n)
+{
+    return n && n->type == YAML_SCALAR_NODE && strcmp((const char *)n->data.scalar.value,
+                                                      "none") == 0;
+}
+
+static int listed(const char *name, const char *const *list)
+{
+    for (int k = 0; name && list[k]; k++)
+        if (strcmp(name, list[k]) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *key_name(yaml_document_t *doc, int key)
+{
+    yaml_node_t *k = yaml_document_get_node(doc, key);
+    return k && k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : NULL;
+}
+
+/* The new node keeps its original's place in the file, for messages. */
+static int placed(yaml_document_t *dst, int id, const yaml_node_t *from)
+{
+    if (id) {
+        dst->nodes.start[id - 1].start_mark = from->start_mark;
+        dst->nodes.start[id - 1].end_mark = from->end_mark;
+    }
+    return id;
+}
+
+/* Node `at` of doc `src` copied into dst; its index there (0: out of memory). */
+static int copy_node(yaml_document_t *dst, yaml_document_t *src, int at)
+{
+    yaml_node_t *n = yaml_document_get_node(src, at);
+    if (!n)
+        return 0;
+    if (n->type == YAML_SCALAR_NODE)
+        return placed(dst, yaml_document_add_scalar(dst, NULL, n->data.scalar.value,
+                                                    (int)n->data.scalar.length,
+                                                    n->data.scalar.style), n);
+    if (n->type == YAML_SEQUENCE_NODE) {
+        int id = placed(dst, yaml_document_add_sequence(dst, NULL, n->data.sequence.style), n);
+        for (yaml_node_item_t *it = n->data.sequence.items.start;
+             id && it < n->data.sequence.items.top; it++) {
+            int item = copy_node(dst, src, *it);
+            if (!item || !yaml_document_append_sequence_item(dst, id, item))
+                return 0;
+        }
+        return id;
+    }
+    int id = placed(dst, yaml_document_add_mapping(dst, NULL, n->data.mapping.style), n);
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; id && p < n->data.mapping.pairs.top;
+         p++) {
+        int k = copy_node(dst, src, p->key), v = k ? copy_node(dst, src, p->value) : 0;
+        if (!v || !yaml_document_append_mapping_pair(dst, id, k, v))
+            return 0;
+    }
+    return id;
+}
+
+/* The value of `key` in mapping node m of doc (0: none). */
+static int value_of(yaml_document_t *doc, yaml_node_t *m, const char *key)
+{
+    for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+        const char *name = key_name(doc, p->key);
+        if (name && strcmp(name, key) == 0)
+            return p->value;
+    }
+    return 0;
+}
+
+static const char *item_name(yaml_document_t *doc, int item)
+{
+    yaml_node_t *n = yaml_document_get_node(doc, item);
+    if (!n || n->type != YAML_MAPPING_NODE)
+        return NULL;
+    yaml_node_t *v = yaml_document_get_node(doc, value_of(doc, n, "name"));
+    return v && v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : NULL;
+}
+
+static int merge(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document_t *db, int b,
+                 const char *const *skip);
+
+static int is_list_of_maps(yaml_node_t *n, yaml_document_t *doc)
+{
+    if (!n || n->type != YAML_SEQUENCE_NODE)
+        return 0;
+    for (yaml_node_item_t *it = n->data.sequence.items.start; it < n->data.sequence.items.top;
+         it++)
+        if (yaml_document_get_node(doc, *it)->type != YAML_MAPPING_NODE)
+            return 0;
+    return 1;
+}
+
+/* Lists of mappings, item by item: a stage's item with a `name` merges into the scene's item
+ * of that name, one without into the item in its place; the others are added at the end. */
+static int merge_items(yaml_document_t *dst, yaml_document_t *da, yaml_node_t *a,
+                       yaml_document_t *db, yaml_node_t *b)
+{
+    int id = placed(dst, yaml_document_add_sequence(dst, NULL, a->data.sequence.style), b);
+    const int nb = (int)(b->data.sequence.items.top - b->data.sequence.items.start);
+    char *used = calloc((size_t)nb + 1, 1);
+    if (!used)
+        return 0;
+    int i = 0;
+    for (yaml_node_item_t *it = a->data.sequence.items.start;
+         id && it < a->data.sequence.items.top; it++, i++) {
+        const char *name = item_name(da, *it);
+        int match = -1;
+        for (int j = 0; name && match < 0 && j < nb; j++) {
+            const char *other = item_name(db, b->data.sequence.items.start[j]);
+            if (!used[j] && other && strcmp(other, name) == 0)
+                match = j;
+        }
+        if (match < 0 && i < nb && !used[i] && !item_name(db, b->data.sequence.items.start[i]))
+            match = i;
+        if (match >= 0)
+            used[match] = 1;
+        int item = match >= 0 ? merge(dst, da, *it, db, b->data.sequence.items.start[match], NULL)
+                              : copy_node(dst, da, *it);
+        if (!item || !yaml_document_append_sequence_item(dst, id, item))
+            id = 0;
+    }
+    for (int j = 0; id && j < nb; j++) {
+        int item = used[j] ? -1 : copy_node(dst, db, b->data.sequence.items.start[j]);
+        if (!item || (item > 0 && !yaml_document_append_sequence_item(dst, id, item)))
+            id = 0;
+    }
+    free(used);
+    return id;
+}
+
+/* Node a of da with node b of db merged over it (b 0: a as it is), into dst; at this level,
+ * keys of a in drop and keys of b in skip are left out. Its index in dst (0: out of memory). */
+static int merge_keys(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document_t *db,
+                      int b, const char *const *drop, const char *const *skip)
+{
+    static const char *const nothing[] = {NULL};
+    drop = drop ? drop : nothing, skip = skip ? skip : nothing;
+    yaml_node_t *na = yaml_document_get_node(da, a), *nb = yaml_document_get_node(db, b);
+    if (nb && na->type == YAML_SEQUENCE_NODE && is_list_of_maps(na, da) &&
+        is_list_of_maps(nb, db))
+        return merge_items(dst, da, na, db, nb);
+    if (nb && (na->type != YAML_MAPPING_NODE || nb->type != YAML_MAPPING_NODE))
+        return copy_node(dst, db, b);
+    if (na->type != YAML_MAPPING_NODE)
+        return copy_node(dst, da, a);
+    int id = placed(dst, yaml_document_add_mapping(dst, NULL, na->data.mapping.style), na);
+    for (yaml_node_pair_t *p = na->data.mapping.pairs.start; id && p < na->data.mapping.pairs.top;
+         p++) {
+        const char *name = key_name(da, p->key);
+        if (listed(name, drop))
+            continue;
+        int over = nb && name && !listed(name, skip) ? value_of(db, nb, name) : 0;
+        if (is_none(yaml_document_get_node(db, over)))
+            continue;
+        int k = copy_node(dst, da, p->key), v = k ? merge(dst, da, p->value, db, over, NULL) : 0;
+        if (!v || !yaml_document_append_mapping_pair(dst, id, k, v))
+            id = 0;
+    }
+    for (yaml_node_pair_t *p = nb ? nb->data.mapping.pairs.start : NULL;
+         id && nb && p < nb->data.mapping.pairs.top; p++) {
+        const char *name = key_name(db, p->key);
+        if (!name || value_of(da, na, name) || is_none(yaml_document_get_node(db, p->value)) ||
+            listed(name, skip))
+            continue;
+        int k = copy_node(dst, db, p->key), v = k ? copy_node(dst, db, p->value) : 0;
+        if (!v || !yaml_document_append_mapping_pair(dst, id, k, v))
+            id = 0;
+    }
+    return id;
+}
+
+static int merge(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document_t *db, int b,
+                 const char *const *skip)
+{
+    return merge_keys(dst, da, a, db, b, NULL, skip);
+}
+
+/* The first change a stage makes that a running simulation cannot take, as an error at the
+ * stage's entry. */
+static int changes_allowed(rbl_scene *s, const rbl_scene_stage *st, int k, rbl_error *err)
+{
+    for (const char *line = st->changes; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *colon = memchr(line, ':', len);
+        size_t key = colon ? (size_t)(colon - line) : len;
+        if (!rbl_scene_change_allowed(line, key)) {
+            rbl_error_set(err, RBL_EPARSE,
+                          "stage %d ('%s') changes '%.*s', which a running simulation cannot "
+                          "take: a stage may change gravity, the contact law's coefficients "
+                          "(not its models), materials' friction, restitution and elasticity, "
+                          "walls' motions and servos, the health check and output's "
+                          "every and thermo_every (docs/scenes.md \"Stages\")",
+                          k + 1, st->name, (int)(len < 300 ? len : 300), line);
+            return rbl_scene_error_at(s, st->at, err);
+        }
+        line += len + (end != NULL);
+    }
+    return RBL_OK;
+}
+
+/* One stage's entry: its keys, name and length. */
+static int stage_entry(rbl_yaml_ctx *c, yaml_node_t *n, int k, rbl_scene_stage *st)
+{
+    static const char *const output_keys[] = {"every", "thermo_every", NULL};
+    int rc = rbl_yaml_keys_known(c, n, "stages", stage_keys);
+    if (rc != RBL_OK)
+        return rc;
+    st->at = rbl_yaml_mark(n);
+    const char *name = rbl_yaml_scalar(rbl_yaml_get(c, n, "name"));
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "stage %d", k + 1);
+    if (rbl_yaml_get(c, n, "name") && (!name || !*name || strlen(name) > 64))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "name"), RBL_EPARSE,
+                             "a stage's 'name' is a word or a few (at most 64 characters)");
+    st->name = strdup(name ? name : fallback);
+    if (!st->name)
+        return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
+    double steps = 0.0;
+    if ((rc = rbl_yaml_opt_number(c, n, "time", &st->time, 0.0, 1, INFINITY)) != RBL_OK ||
+        (rc = rbl_yaml_opt_number(c, n, "steps", &steps, 1.0, 0, 1e15)) != RBL_OK)
+        return rc;
+    if (!!rbl_yaml_get(c, n, "time") + !!rbl_yaml_get(c, n, "steps") != 1)
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "stage %d ('%s') needs exactly one of 'time' (s) "
+                             "and 'steps'", k + 1, st->name);
+    if (steps != floor(steps))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "steps"), RBL_ERANGE,
+                             "'steps' must be a whole number: '%s'",
+                             rbl_yaml_scalar(rbl_yaml_get(c, n, "steps")));
+    st->steps = (uint64_t)steps;
+    yaml_node_t *out = rbl_yaml_get(c, n, "output");
+    if (out && (rc = rbl_yaml_keys_known(c, out, "a stage's output", output_keys)) != RBL_OK)
+        return rc;
+    for (int j = 0; j < k; j++)
+        if (strcmp(c->s->stages[j].name, st->name) == 0)
+            return rbl_yaml_fail(c, n, RBL_EPARSE, "two stages are named '%s'", st->name);
+    return RBL_OK;
+}
+
+int rbl_scene_parse_stages(rbl_scene *s, yaml_document_t *doc, int stages_node, rbl_error *err)
+{
+    rbl_yaml_ctx c = {s, doc, err, 0, 0, NULL};
+    yaml_node_t *n = rbl_yaml_node(&c, stages_node);
+    s->at_stages = rbl_yaml_mark(n);
+    if (s->impulse)
+        return rbl_yaml_fail(&c, n, RBL_EPARSE, "stages are for grains; an impulse scene runs "
+                             "as one stage");
+    if (n->type != YAML_SEQUENCE_NODE || n->data.sequence.items.top == n->data.sequence.items.start)
+        return rbl_yaml_fail(&c, n, RBL_EPARSE, "'stages' must be a list of stages, each with "
+                             "its 'time' or 'steps'");
+    const int count = (int)(n->data.sequence.items.top - n->data.sequence.items.start);
+    if (count > 10000)
+        return rbl_yaml_fail(&c, n, RBL_ERANGE, "%d stages: a scene holds at most 10000", count);
+    s->stages = calloc((size_t)count, sizeof *s->stages);
+    if (!s->stages)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    /* the scene each stage leaves, merged step by step from the scene's own (less `stages`) */
+    static const char *const drop[] = {"stages", NULL};
+    yaml_document_t prev = {0}, next;
+    int have_prev = 0, rc = RBL_OK;
+    const rbl_scene *before = s;
+    for (int k = 0; rc == RBL_OK && k < count; k++) {
+        const int entry = n->data.sequence.items.start[k];
+        rbl_scene_stage *st = &s->stages[k];
+        s->n_stages = k + 1;
+        if ((rc = stage_entry(&c, rbl_yaml_node(&c, entry), k, st)) != RBL_OK)
+            break;
+        yaml_document_t *base = have_prev ? &prev : doc;
+        yaml_node_t *root = yaml_document_get_root_node(base);
+        yaml_tag_directive_t none = {0};
+        if (!yaml_document_initialize(&next, NULL, &none, &none, 1, 1)) {
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+            break;
+        }
+        if (!merge_keys(&next, base, (int)(root - base->nodes.start) + 1, doc, entry, drop,
+                        own_keys)) {
+            yaml_document_delete(&next);
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+            break;
+        }
+        if (have_prev)
+            yaml_document_delete(&prev);
+        prev = next, have_prev = 1;
+        if (!(st->scene = rbl_scene_new(s->path)))
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        else
+            rc = rbl_scene_parse_document(st->scene, &prev, 1, err);
+        if (rc == RBL_OK)
+            rc = rbl_digest_changes(before->digest, strlen(before->digest), st->scene->digest, 0,
+                                    &st->changes, err);
+        if (rc == RBL_OK)
+            rc = changes_allowed(s, st, k, err);
+        before = st->scene;
+    }
+    if (have_prev)
+        yaml_document_delete(&prev);
+    return rc;
+}
+
+const rbl_scene *rbl_scene_stage_scene(const rbl_scene *s, int k)
+{
+    return k <= 0 || k > s->n_stages ? s : s->stages[k - 1].scene;
+}

@@ -1,0 +1,86 @@
+/* stage_change.c — a running simulation taken from one scene's physics to another's, as a
+ * stage begins (issue 44, docs/scenes.md "Stages") or a restart is asked to change physics
+ * (--change-physics): gravity, the contact law's coefficients, the materials' and the pairs'
+ * coefficients, the health check, and the walls whose motion differs, each going on from
+ * where it is. Grains, their spins and contact histories are kept. What may differ at all is
+ * checked on the scenes' digests (rbl_scene_change_allowed) before this is called. Without
+ * the scene before (NULL), every wall that moves takes its motion anew from where it is. */
+#include "run_internal.h"
+#include "../dem/dem_internal.h"
+
+#include <string.h>
+
+static int same_motion(const rbl_scene_motion *a, const rbl_scene_motion *b)
+{
+    return a->moves == b->moves && a->pressure == b->pressure && a->area == b->area &&
+           memcmp(&a->m, &b->m, sizeof a->m) == 0;
+}
+
+/* Whether the two differ only in the servo's push (it then travels on as it was). */
+static int only_push(const rbl_scene_motion *a, const rbl_scene_motion *b)
+{
+    if (!a->m.servo || !b->m.servo)
+        return 0;
+    rbl_scene_motion x = *a, y = *b;
+    x.m.servo_force = y.m.servo_force = 0.0;
+    x.pressure = y.pressure = 0.0;
+    return same_motion(&x, &y) && (a->pressure > 0.0) == (b->pressure > 0.0);
+}
+
+static const rbl_scene_motion *motion_of(const rbl_scene *s, int k)
+{
+    return k < s->n_walls ? &s->wall_motion[k] : &s->mesh_motion[k - s->n_walls];
+}
+
+int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *sim,
+                     unsigned char *moved, rbl_error *err)
+{
+    rbl_sim_config cfg;
+    int rc = rbl_scene_config(after, 0, &cfg, err);
+    if (rc != RBL_OK)
+        return rc;
+    if ((rc = rbl_sim_set_gravity(sim, after->cfg.gravity, err)) != RBL_OK)
+        return rc;
+    sim->cfg.law = cfg.law;
+    sim->cfg.impact_velocity = cfg.impact_velocity;
+    for (int m = 0; m < sim->n_materials && m < after->n_materials; m++) {
+        rbl_material *x = &sim->materials[m];
+        const rbl_material *y = &after->materials[m];
+        x->youngs_modulus = y->youngs_modulus, x->poisson_ratio = y->poisson_ratio;
+        x->restitution = y->restitution, x->friction = y->friction;
+    }
+    sim->n_pair_set = 0;
+    for (int k = 0; rc == RBL_OK && k < after->n_pairs; k++)
+        rc = rbl_sim_set_pair(sim, after->pairs[k].a, after->pairs[k].b, after->pairs[k].friction,
+                              after->pairs[k].restitution, err);
+    if (rc == RBL_OK)
+        rc = rbl_sim_set_health(sim, &after->health, err);
+    /* the new coefficients, checked (kt's default filled in) and within dt's reach; the
+     * forces of this step stand, the next step's are the new law's */
+    const int prepared = sim->prepared;
+    if (rc == RBL_OK)
+        rc = rbl_sim_check_law(sim, err);
+    if (rc == RBL_OK)
+        rc = rbl_sim_check_dt(sim, err);
+    for (int k = 0; rc == RBL_OK && k < after->n_walls + after->n_meshes; k++) {
+        const rbl_scene_motion *a = before ? motion_of(before, k) : NULL, *b = motion_of(after, k);
+        /* without the scene before (a restart that changes physics): every wall that moves
+           or moved takes its motion anew, from where it is */
+        if (a ? same_motion(a, b) : !b->moves && !rbl_wall_pose_of(sim, k)->moving)
+            continue;
+        rbl_wall_motion m;
+        if ((rc = rbl_scene_wall_motion(after, &sim->cfg, k, &m, err)) != RBL_OK)
+            break;
+        if (a && only_push(a, b)) {
+            rc = rbl_sim_set_servo_force(sim, k, m.servo_force, err);
+        } else {
+            rc = rbl_sim_set_wall_motion_now(sim, k, &m, err);
+            if (moved)
+                moved[k] = 1;
+        }
+        if (rc != RBL_OK)
+            rbl_scene_error_at(after, b->at, err);
+    }
+    sim->prepared = prepared;
+    return rc;
+}
