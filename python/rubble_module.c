@@ -147,13 +147,15 @@ static int count_of(PyObject *obj, void *out)
 static int run_init(RunObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"path", "text", "name", "output", "threads", "restart", "steps",
-                            NULL};
+                            "change_physics", NULL};
     const char *path = NULL, *text = NULL, *name = NULL, *output = NULL, *restart = NULL;
     Py_ssize_t text_len = 0;
     int threads = 0;
     unsigned long long steps = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zz#zzizO&", names, &path, &text, &text_len,
-                                     &name, &output, &threads, &restart, count_of, &steps))
+    int change_physics = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zz#zzizO&p", names, &path, &text, &text_len,
+                                     &name, &output, &threads, &restart, count_of, &steps,
+                                     &change_physics))
         return -1;
     if (self->run || self->scene) {
         PyErr_SetString(PyExc_RuntimeError, "a Run is opened once");
@@ -177,6 +179,7 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kw)
         opt.threads = threads;
         opt.restart = restart;
         opt.steps = steps;
+        opt.change_physics = change_physics;
         Py_BEGIN_ALLOW_THREADS rc = rbl_run_open(self->scene, &opt, &self->run, &err);
         Py_END_ALLOW_THREADS
     }

@@ -68,10 +68,13 @@ def _parallel():
 class Run:
     """A run of a scene (librubble's rbl_run): `scene` is a scene file's path or a dict of the
     scene's keys (docs/scenes.md; `folder` is where the files a dict names are found). Over
-    output, threads, restart and steps as `rubble run`'s --output, --threads, --restart, --steps."""
+    output, threads, restart, steps and change_physics as `rubble run`'s --output, --threads,
+    --restart, --steps and --change-physics."""
 
-    def __init__(self, scene, output=None, threads=0, restart=None, steps=0, folder=None):
-        kw = dict(output=_path(output), threads=threads, restart=_path(restart), steps=steps)
+    def __init__(self, scene, output=None, threads=0, restart=None, steps=0, folder=None,
+                 change_physics=False):
+        kw = dict(output=_path(output), threads=threads, restart=_path(restart), steps=steps,
+                  change_physics=bool(change_physics))
         _parallel()
         if isinstance(scene, dict):
             text = json.dumps(scene, indent=1)  # JSON is YAML; one key a line for messages

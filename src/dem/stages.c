@@ -21,6 +21,15 @@ int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err)
         if (!isfinite(gravity[a]))
             return rbl_error_set(err, RBL_EINVAL, "gravity[%d] = %g m/s^2: not a number",
                                  a, gravity[a]);
+    /* forces already gathered hold the old field: the next half-kick takes the new one, as a
+       gather now would (bit for bit where the field is not changed) */
+    rbl_grains *g = &sim->g;
+    for (int a = 0; a < 3 && !sim->forces_partial; a++) {
+        const double change = gravity[a] - sim->cfg.gravity[a];
+        if (change != 0.0)
+            for (size_t k = 0; k < g->n; k++)
+                g->force[3 * k + a] += g->mass[k] * change;
+    }
     memcpy(sim->cfg.gravity, gravity, sizeof sim->cfg.gravity);
     return RBL_OK;
 }
