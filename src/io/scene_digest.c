@@ -344,3 +344,18 @@ int rbl_scene_change_allowed(const char *path, size_t len)
     }
     return 0;
 }
+
+const char *rbl_changes_refused(const char *changes, size_t *len)
+{
+    for (const char *line = changes; *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t n = end ? (size_t)(end - line) : strlen(line);
+        const char *colon = memchr(line, ':', n);
+        if (!rbl_scene_change_allowed(line, colon ? (size_t)(colon - line) : n)) {
+            *len = n;
+            return line;
+        }
+        line += n + (end != NULL);
+    }
+    return NULL;
+}

@@ -222,6 +222,9 @@ int rbl_digest_changes(const char *before, size_t before_len, const char *after,
  * line: gravity, the contact law's coefficients (not its models), materials' elastic and
  * friction coefficients, walls' motions and servos and the health check. */
 int rbl_scene_change_allowed(const char *path, size_t len);
+/* The first line of rbl_digest_changes's text that is not such a change (its length in
+ * *len), or NULL. */
+const char *rbl_changes_refused(const char *changes, size_t *len);
 
 /* scene_stages.c — the scene's `stages`, each stage's whole scene parsed from the scene with
  * the stages up to it merged in, and what each changes checked against what a running

@@ -212,22 +212,17 @@ static int merge(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document
  * stage's entry. */
 static int changes_allowed(rbl_scene *s, const rbl_scene_stage *st, int k, rbl_error *err)
 {
-    for (const char *line = st->changes; *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        const char *colon = memchr(line, ':', len);
-        size_t key = colon ? (size_t)(colon - line) : len;
-        if (!rbl_scene_change_allowed(line, key)) {
-            rbl_error_set(err, RBL_EPARSE,
-                          "stage %d ('%s') changes '%.*s', which a running simulation cannot "
-                          "take: a stage may change gravity, the contact law's coefficients "
-                          "(not its models), materials' friction, restitution and elasticity, "
-                          "walls' motions and servos, the health check and output's "
-                          "every and thermo_every (docs/scenes.md \"Stages\")",
-                          k + 1, st->name, (int)(len < 300 ? len : 300), line);
-            return rbl_scene_error_at(s, st->at, err);
-        }
-        line += len + (end != NULL);
+    size_t len = 0;
+    const char *line = rbl_changes_refused(st->changes, &len);
+    if (line) {
+        rbl_error_set(err, RBL_EPARSE,
+                      "stage %d ('%s') changes '%.*s', which a running simulation cannot take: "
+                      "a stage may change gravity, the contact law's coefficients (not its "
+                      "models), materials' friction, restitution and elasticity, walls' motions "
+                      "and servos, the health check and output's every and thermo_every "
+                      "(docs/scenes.md \"Stages\")",
+                      k + 1, st->name, (int)(len < 300 ? len : 300), line);
+        return rbl_scene_error_at(s, st->at, err);
     }
     return RBL_OK;
 }

@@ -32,7 +32,15 @@ typedef struct outputs {
     rbl_cg_output cg;          /* output.cg */
     unsigned char *cg_state;   /* a checkpoint's open window, until the grid is made */
     size_t cg_state_len;
+    int walls_move;            /* a wall moves in some stage (or the scene): walls per frame */
 } outputs;
+
+/* Whether the frames carry the walls (walls_NNNNNN.vtp, walls.pvd) rather than one walls.vtp:
+ * from the first frame when any stage will move a wall. */
+static int walls_per_frame(const rbl_scene *s, const outputs *o, const rbl_sim *sim)
+{
+    return o->walls_move || rbl_walls_drawn_per_frame(sim, s->wall_loads);
+}
 
 /* shells_NNNNNN.csv beside frame NNNNNN: the radial profiles about the centre of mass. */
 static int write_shells(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
@@ -170,7 +178,7 @@ static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
         return rc;
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
         rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
-        if (rc == RBL_OK && rbl_walls_drawn_per_frame(sim, s->wall_loads))
+        if (rc == RBL_OK && walls_per_frame(s, o, sim))
             rc = write_walls_frame(s, o, sim, err);
         if (rc == RBL_OK)
             rc = rbl_thermo_log_write(&o->log, o->thermo_path, err);
@@ -252,18 +260,14 @@ static int physics_changes(const rbl_scene *s, const char *path, const char *the
                            size_t len, char **changes, rbl_error *err)
 {
     int rc = rbl_digest_changes(theirs, len, s->digest, 1, changes, err);
-    for (const char *line = rc == RBL_OK ? *changes : ""; *line;) {
-        const char *end = strchr(line, '\n');
-        const size_t n = end ? (size_t)(end - line) : strlen(line);
-        const char *colon = memchr(line, ':', n);
-        if (!rbl_scene_change_allowed(line, colon ? (size_t)(colon - line) : n))
-            return rbl_error_set(err, RBL_EPARSE,
-                                 "%s: --change-physics: the scene changes '%.*s', which a "
-                                 "running simulation cannot take (docs/scenes.md \"Stages\" "
-                                 "lists what can change)",
-                                 path, (int)(n < 300 ? n : 300), line);
-        line += n + (end != NULL);
-    }
+    size_t n = 0;
+    const char *refused = rc == RBL_OK ? rbl_changes_refused(*changes, &n) : NULL;
+    if (refused)
+        return rbl_error_set(err, RBL_EPARSE,
+                             "%s: --change-physics: the scene changes '%.*s', which a running "
+                             "simulation cannot take (docs/scenes.md \"Stages\" lists what can "
+                             "change)",
+                             path, (int)(n < 300 ? n : 300), refused);
     return rc;
 }
 
@@ -409,17 +413,10 @@ static int change_physics(rbl_run *r, rbl_sim *sim, int stage, const char *chang
     int rc = rbl_stage_change(NULL, rbl_scene_stage_scene(r->scene, stage), sim, *changed, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "%s: --change-physics", r->restart);
-    if (r->opt.notice && r->ranks.rank == 0) {
-        char line[1200];
-        const char *c = changes && *changes ? changes : "(nothing)\n";
-        snprintf(line, sizeof line, "restart from %s at step %llu changes physics: %.*s",
-                 r->restart, (unsigned long long)sim->step,
-                 (int)(strlen(c) > 1000 ? 1000 : strlen(c) - 1), c);
-        for (char *p = line; *p; p++)
-            if (*p == '\n')
-                *p = ';';
-        r->opt.notice(line, r->opt.userdata);
-    }
+    char head[1100];
+    snprintf(head, sizeof head, "restart from %s at step %llu changes physics", r->restart,
+             (unsigned long long)sim->step);
+    rbl_run_notice(r, head, changes);
     return RBL_OK;
 }
 
@@ -518,8 +515,15 @@ static int grain_begin(rbl_run *r, rbl_error *err)
     outputs *o = state(r);
     rbl_sim *sim = o->sim;
     int rc = RBL_OK;
-    if (r->ranks.rank == 0 && sim->n_walls + sim->n_meshes > 0 &&
-        !rbl_walls_drawn_per_frame(sim, r->scene->wall_loads)) {
+    const rbl_scene *s = r->scene;
+    for (int k = 0; k <= s->n_stages; k++) /* a wall that moves in any stage */
+        for (int w = 0; w < s->n_walls + s->n_meshes; w++) {
+            const rbl_scene *at = rbl_scene_stage_scene(s, k);
+            o->walls_move |= w < at->n_walls ? at->wall_motion[w].moves
+                                             : at->mesh_motion[w - at->n_walls].moves;
+        }
+    o->log.travel |= o->walls_move; /* its travel columns from the first row */
+    if (r->ranks.rank == 0 && sim->n_walls + sim->n_meshes > 0 && !walls_per_frame(s, o, sim)) {
         char *path = rbl_path_join(o->dir, "walls.vtp");
         rc = path ? rbl_walls_vtp_write(sim, path, 0, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -574,14 +578,7 @@ static int grain_spin(rbl_run *r, rbl_error *err)
 
 static int grain_thermo(rbl_run *r, rbl_error *err)
 {
-    const rbl_scene *s = r->scene;
     state(r)->log.stage = r->stage;
-    for (int k = 0; k <= s->n_stages; k++) /* a wall that moves in any stage: its columns */
-        for (int w = 0; w < s->n_walls + s->n_meshes; w++) {
-            const rbl_scene *at = rbl_scene_stage_scene(s, k);
-            state(r)->log.travel |= w < at->n_walls ? at->wall_motion[w].moves
-                                                    : at->mesh_motion[w - at->n_walls].moves;
-        }
     return add_thermo(r->scene, state(r), state(r)->sim, err);
 }
 
@@ -654,7 +651,7 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
     rep->pairs_listed = t.pairs_listed;
     rep->frames = o->n_frames - o->elsewhere;
     snprintf(rep->walls_file, sizeof rep->walls_file, "%s",
-             rbl_walls_drawn_per_frame(sim, s->wall_loads) ? "walls.pvd"
+             walls_per_frame(s, o, sim) ? "walls.pvd"
              : sim->n_walls + sim->n_meshes > 0 ? "walls.vtp"
                                                 : "");
     snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",

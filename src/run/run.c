@@ -219,6 +219,20 @@ static int call_hook(rbl_run *r, rbl_error *err)
     return rc;
 }
 
+void rbl_run_notice(const rbl_run *r, const char *head, const char *changes)
+{
+    if (!r->opt.notice || r->ranks.rank != 0)
+        return;
+    char line[1400];
+    const char *c = changes && *changes ? changes : "(nothing)\n";
+    const size_t n = strlen(c) - (c[strlen(c) - 1] == '\n');
+    snprintf(line, sizeof line, "%s: %.*s", head, (int)(n > 1200 ? 1200 : n), c);
+    for (char *p = line; *p; p++) /* one line: the changes joined by "; " */
+        if (*p == '\n')
+            *p = ';';
+    r->opt.notice(line, r->opt.userdata);
+}
+
 /* Stage r->stage begins: the engine takes its physics (booked as work put in, as a hook's
  * changes are), its frames and rows fall from here, and the caller hears what changed. */
 static int enter_stage(rbl_run *r, int book, rbl_error *err)
@@ -234,17 +248,10 @@ static int enter_stage(rbl_run *r, int book, rbl_error *err)
                                 (unsigned long long)r->step);
     if ((rc = stage_events(r, err)) != RBL_OK)
         return rc;
-    if (r->opt.notice && r->ranks.rank == 0) {
-        char line[1200];
-        const char *c = st->changes && *st->changes ? st->changes : "(nothing)\n";
-        snprintf(line, sizeof line, "stage %d of %d ('%s') from step %llu, t = %.6g s: %.*s",
-                 r->stage, r->scene->n_stages, st->name, (unsigned long long)r->step,
-                 (double)r->step * r->dt, (int)(strlen(c) > 1000 ? 1000 : strlen(c) - 1), c);
-        for (char *p = line; *p; p++)
-            if (*p == '\n')
-                *p = ';';
-        r->opt.notice(line, r->opt.userdata);
-    }
+    char head[160];
+    snprintf(head, sizeof head, "stage %d of %d ('%s') from step %llu, t = %.6g s", r->stage,
+             r->scene->n_stages, st->name, (unsigned long long)r->step, (double)r->step * r->dt);
+    rbl_run_notice(r, head, st->changes);
     return RBL_OK;
 }
 

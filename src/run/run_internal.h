@@ -161,6 +161,9 @@ int rbl_scene_steps_in(const rbl_scene *s, rbl_mark at, const char *key, double 
  * ends); errors at the stage's entry. The stage (from 1) that holds step. */
 int rbl_scene_stage_starts(const rbl_scene *s, double dt, uint64_t *starts, rbl_error *err);
 int rbl_scene_stage_of(const rbl_scene *s, const uint64_t *starts, uint64_t step);
+/* The caller's notice (rank 0): head, then the changes ("path: before -> after" lines) on one
+ * line. */
+void rbl_run_notice(const rbl_run *r, const char *head, const char *changes);
 /* output.final in dir must not be the scene file or a file the scene reads (run.c). */
 int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
 

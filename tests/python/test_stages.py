@@ -123,6 +123,11 @@ def test_restart_inside_each_stage_in_the_same_bits(tmp_path):
     path = scene(tmp_path, BOX)
     full = run_all(path, tmp_path / "full")
     assert len(full["id"]) == 140  # stage 3's pour placed all its 40 grains
+    # the lid moves only in stage 3, yet every frame carries the walls (ParaView's walls.pvd)
+    frames = sorted((tmp_path / "full").glob("grains_*.vtp"))
+    walls = sorted((tmp_path / "full").glob("walls_*.vtp"))
+    assert len(frames) > 5 and [f.name[6:] for f in frames] == [w.name[5:] for w in walls]
+    assert not (tmp_path / "full" / "walls.vtp").exists()
     checkpoints = sorted((tmp_path / "full").glob("checkpoint_*.bin"))
     steps = [int(c.stem.split("_")[1]) for c in checkpoints]
     r = rubble.Run(path, output=tmp_path / "probe", threads=1)
