@@ -117,6 +117,7 @@ validate: build
 	@validation/network.sh $(RUBBLE)
 	@validation/cg.sh $(RUBBLE)
 	@validation/wall_loads.sh $(RUBBLE)
+	@validation/staged.sh $(RUBBLE)
 	@validation/contact_models.sh $(RUBBLE)
 	@validation/silo.sh $(RUBBLE)
 	@validation/drum.sh $(RUBBLE)

@@ -175,6 +175,8 @@ typedef struct rbl_wall_pose {
     double rot[3][3], shift[3], vel[3], spin[3], angle;
     double build_shift[3], build_angle; /* at the last neighbour build */
     double reach;             /* turning: how far from the axis a point that matters lies */
+    double shift0[3];         /* its displacement before its motion was last set between
+                                 steppings (a stage): travel since t = 0 is shift0 + shift */
 } rbl_wall_pose;
 
 /* A triangle mesh wall: the mesh (in the frame it was added in: a moving mesh is not moved,

@@ -166,12 +166,17 @@ void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
     t->n_outlets = sim->n_outlets;
     t->outlet = sim->outlet_values;
     t->wall_travel = NULL;
-    if (sim->walls_moving) {
+    int moved = sim->walls_moving; /* or once did, and a stage stopped it */
+    for (size_t k = 0; !moved && k < n_walls; k++) {
+        const double *s0 = rbl_wall_pose_of(sim, (int)k)->shift0;
+        moved = s0[0] != 0.0 || s0[1] != 0.0 || s0[2] != 0.0;
+    }
+    if (moved) {
         double *travel = sim->wall_force + 6 * n_walls;
         for (size_t k = 0; k < n_walls; k++) {
             const rbl_wall_pose *ps = rbl_wall_pose_of(sim, (int)k);
             for (int a = 0; a < 3; a++)
-                travel[3 * k + a] = ps->moving ? ps->shift[a] : 0.0;
+                travel[3 * k + a] = ps->shift0[a] + (ps->moving ? ps->shift[a] : 0.0);
         }
         t->wall_travel = travel;
     }

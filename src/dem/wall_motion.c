@@ -184,8 +184,14 @@ int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *m
                                  mw->mesh.n_triangles);
     }
     const int prepared = sim->prepared;
+    rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
+    double travelled[3]; /* since t = 0, carried over the new motion's formula */
+    for (int a = 0; a < 3; a++)
+        travelled[a] = p->shift0[a] + (p->moving ? p->shift[a] : 0.0);
     if ((rc = rbl_sim_set_wall_motion(sim, wall, &from, err)) != RBL_OK)
         return rc;
+    for (int a = 0; a < 3; a++)
+        p->shift0[a] = travelled[a] - (p->moving ? p->shift[a] : 0.0);
     /* the wall is where it was: the forces hold; the next step builds the lists anew (a mesh's
        contacts were found in its old frame) */
     sim->prepared = prepared;

@@ -12,10 +12,11 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 9u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 10u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
-                           walls and walls that move; 9: mesh walls' wear, flow counters, outlets */
+                           walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
+                           10: a wall's travel before a stage re-based it */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -86,7 +87,8 @@ static double get_f64(buf *b)
     X(m.amplitude[2]) X(m.frequency) X(m.axis[0]) X(m.axis[1]) X(m.axis[2]) X(m.center[0])     \
     X(m.center[1]) X(m.center[2]) X(m.omega) X(m.servo_axis[0]) X(m.servo_axis[1])            \
     X(m.servo_axis[2]) X(m.servo_force) X(m.servo_speed) X(m.servo_gain) X(travel) X(speed)    \
-    X(build_shift[0]) X(build_shift[1]) X(build_shift[2]) X(build_angle) X(reach)
+    X(build_shift[0]) X(build_shift[1]) X(build_shift[2]) X(build_angle) X(reach)            \
+    X(shift0[0]) X(shift0[1]) X(shift0[2])
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
  * gacc and gphi are NULL where the simulation does not keep them: zeros in the file, passed
@@ -569,7 +571,9 @@ static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
             return rbl_error_prefix(err, rc, "%s", path);
         if (!(isfinite(saved.travel) && isfinite(saved.speed) && isfinite(saved.build_angle) &&
               isfinite(saved.reach) && isfinite(saved.build_shift[0]) &&
-              isfinite(saved.build_shift[1]) && isfinite(saved.build_shift[2])))
+              isfinite(saved.build_shift[1]) && isfinite(saved.build_shift[2]) &&
+              isfinite(saved.shift0[0]) && isfinite(saved.shift0[1]) &&
+              isfinite(saved.shift0[2])))
             return rbl_error_set(err, RBL_EPARSE, "%s: wall %d's state is not finite", path,
                                  k + 1);
         p = rbl_wall_pose_of(sim, k);
@@ -577,6 +581,7 @@ static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         p->travel = saved.travel, p->speed = saved.speed, p->build_angle = saved.build_angle;
         p->reach = saved.reach;
         memcpy(p->build_shift, saved.build_shift, sizeof p->build_shift);
+        memcpy(p->shift0, saved.shift0, sizeof p->shift0);
     }
     return RBL_OK;
 }
