@@ -461,9 +461,12 @@ typedef struct rbl_outlet {
     rbl_flow_counter surface;
     int region;
     double lo[3], hi[3], from[3], to[3], radius;
+    int closed;      /* takes nothing out while set (a stage opens or closes it) */
 } rbl_outlet;
 RBL_API int rbl_sim_add_outlet(rbl_sim *sim, const rbl_outlet *o, size_t *index,
                                rbl_error *err);
+/* Outlet k closed (nothing taken out) or open from the next step. */
+RBL_API int rbl_sim_set_outlet_closed(rbl_sim *sim, size_t k, int closed, rbl_error *err);
 /* Outlet k since it was added: grains taken out (a clump counts as one) and their mass (kg);
  * over several processes, this process's (rbl_thermo's outlet holds the whole). */
 RBL_API int rbl_sim_outlet(const rbl_sim *sim, size_t k, double *grains, double *mass,

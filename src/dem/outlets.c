@@ -56,6 +56,14 @@ int rbl_sim_add_outlet(rbl_sim *sim, const rbl_outlet *o, size_t *index, rbl_err
     return RBL_OK;
 }
 
+int rbl_sim_set_outlet_closed(rbl_sim *sim, size_t k, int closed, rbl_error *err)
+{
+    if (k >= sim->n_outlets)
+        return rbl_error_set(err, RBL_EINVAL, "no outlet %zu (%zu added)", k, sim->n_outlets);
+    sim->outlets[k].closed = closed != 0;
+    return RBL_OK;
+}
+
 int rbl_sim_outlet(const rbl_sim *sim, size_t k, double *grains, double *mass, rbl_error *err)
 {
     if (k >= sim->n_outlets)
@@ -138,6 +146,8 @@ int rbl_outlets_after(rbl_sim *sim)
     for (size_t k = 0; ok && k < g->n; k++) /* each grain at the first outlet it reaches */
         for (size_t c = 0; c < sim->n_outlets; c++) {
             const rbl_outlet *o = &sim->outlets[c];
+            if (o->closed)
+                continue;
             const double *x0 = sim->pos_before + 3 * k, *x1 = g->pos + 3 * k;
             if (o->region ? inside(o, x1)
                           : rbl_surface_crossing(&o->surface, &sim->outlet_bvh[c], half,

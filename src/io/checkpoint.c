@@ -16,7 +16,8 @@
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
-                           10: a wall's travel before a stage re-based it */
+                           10: a wall's travel before a stage re-based it, outlets
+                           opened and closed */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -180,6 +181,7 @@ static void save_state(buf *b, const rbl_sim *sim)
     for (size_t k = 0; k < sim->n_outlets; k++) {
         const rbl_outlet *o = &sim->outlets[k];
         put_u64(b, (uint64_t)o->region);
+        put_u64(b, (uint64_t)o->closed);
         for (int a = 0; a < 3; a++)
             put_f64(b, o->lo[a]), put_f64(b, o->hi[a]), put_f64(b, o->from[a]),
                 put_f64(b, o->to[a]);
@@ -524,6 +526,12 @@ static int load_flows(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
             memset(&o, 0, sizeof o);
             if (outlets) {
                 o.region = (int)get_u64(b);
+                const uint64_t closed = get_u64(b);
+                if (closed > 1)
+                    return rbl_error_set(err, RBL_EPARSE, "%s: outlet %llu: open or closed is "
+                                         "%llu", path, (unsigned long long)k + 1,
+                                         (unsigned long long)closed);
+                o.closed = (int)closed;
                 for (int a = 0; a < 3; a++)
                     o.lo[a] = get_f64(b), o.hi[a] = get_f64(b), o.from[a] = get_f64(b),
                     o.to[a] = get_f64(b);

@@ -335,6 +335,11 @@ int rbl_scene_change_allowed(const char *path, size_t len)
         return under(key, rest, "friction") || under(key, rest, "restitution") ||
                under(key, rest, "youngs_modulus") || under(key, rest, "poisson_ratio");
     }
+    key = item_key(path, len, "outlets");
+    if (key) {
+        size_t rest = len - (size_t)(key - path);
+        return under(key, rest, "open") || under(key, rest, "name");
+    }
     key = item_key(path, len, "walls");
     if (key) {
         size_t rest = len - (size_t)(key - path);

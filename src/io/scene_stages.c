@@ -25,7 +25,7 @@
 /* What a stage entry may hold besides its length and name. */
 static const char *const stage_keys[] = {"name",    "time",   "steps",   "gravity",
                                          "contact", "materials", "walls", "output",
-                                         "health",  "grains", NULL};
+                                         "health",  "grains", "outlets", NULL};
 /* The keys of a stage that are its own, not merged into the scene. */
 static const char *const own_keys[] = {"name", "time", "steps", "grains", NULL};
 
@@ -219,7 +219,8 @@ static int changes_allowed(rbl_scene *s, const rbl_scene_stage *st, int k, rbl_e
                       "stage %d ('%s') changes '%.*s', which a running simulation cannot take: "
                       "a stage may change gravity, the contact law's coefficients (not its "
                       "models), materials' friction, restitution and elasticity, walls' motions "
-                      "and servos, the health check and output's every and thermo_every "
+                      "and servos, outlets opened or closed, the health check and output's "
+                      "every and thermo_every "
                       "(docs/scenes.md \"Stages\")",
                       k + 1, st->name, (int)(len < 300 ? len : 300), line);
         return rbl_scene_error_at(s, st->at, err);

@@ -112,7 +112,7 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *f, rbl_outlet *o)
 int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"point", "normal", "radius", "mesh", "scale", "offset",
-                                       "box", "cylinder", NULL};
+                                       "box", "cylinder", "name", "open", NULL};
     rbl_scene *s = c->s;
     size_t count = 0;
     int rc = list_of(c, n, "outlets", "planes, meshes, boxes or cylinders", &count);
@@ -128,6 +128,10 @@ int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n)
         rbl_outlet *o = &s->outlets[i];
         if ((rc = rbl_yaml_keys_known(c, f, "outlets", keys)) != RBL_OK)
             return rc;
+        int open = 1;
+        if ((rc = rbl_yaml_opt_flag(c, f, "open", &open)) != RBL_OK)
+            return rc;
+        o->closed = !open;
         const int regions = !!rbl_yaml_get(c, f, "box") + !!rbl_yaml_get(c, f, "cylinder");
         const int surfaces = rbl_yaml_get(c, f, "point") || rbl_yaml_get(c, f, "normal") ||
                              rbl_yaml_get(c, f, "mesh");

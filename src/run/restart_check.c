@@ -152,6 +152,7 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsig
             same_as(c, x->to[d], y->to[d], "outlet %zu's to", k + 1);
         }
         same_as(c, x->radius, y->radius, "outlet %zu's radius", k + 1);
+        same_as(c, x->closed, y->closed, "outlet %zu's closing", k + 1);
         same_surface(c, "outlet", k, &x->surface, &y->surface);
     }
     for (int w = 0; c->rc == RBL_OK && w < a->n_walls + a->n_meshes; w++)

@@ -55,6 +55,8 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
                               after->pairs[k].restitution, err);
     if (rc == RBL_OK)
         rc = rbl_sim_set_health(sim, &after->health, err);
+    for (int k = 0; rc == RBL_OK && k < after->n_outlets && (size_t)k < sim->n_outlets; k++)
+        rc = rbl_sim_set_outlet_closed(sim, (size_t)k, after->outlets[k].closed, err);
     /* the new coefficients, checked (kt's default filled in) and within dt's reach; the
      * forces of this step stand, the next step's are the new law's */
     const int prepared = sim->prepared;

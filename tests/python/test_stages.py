@@ -78,6 +78,33 @@ def test_gravity_turns_at_the_stage(tmp_path):
     assert v[2] == pytest.approx(-9.81 * 0.1 + 9.81 * 0.05, rel=1e-9)
 
 
+OUTLET = """\
+domain: {min: [-0.1, -0.1, -1], max: [0.1, 0.1, 1]}
+gravity: [0, 0, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, kn: 100, restitution: 0.5, friction: 0.5}
+grains: [{file: grain.txt}]
+outlets: [{name: hole, point: [0, 0, -0.05], normal: [0, 0, -1], open: false}]
+run: {dt: 1.0e-4}
+stages:
+  - {time: 0.2}
+  - {time: 0.2, outlets: [{name: hole, open: true}]}
+"""
+
+
+def test_a_stage_opens_an_outlet(tmp_path):
+    """Grain 0 crosses the closed outlet at t = 0.101 s (stage 1) and falls on; grain 1, from
+    0.3 m higher, crosses at 0.267 s, after stage 2 has opened it, and is taken out."""
+    path = scene(tmp_path, OUTLET, grain="0 0 0 0.001 0 0 0\n0.05 0 0.3 0.001 0 0 0\n")
+    r = rubble.Run(path, output=tmp_path / "o", threads=1)
+    r.step(r.total_steps)
+    g = r.grains()
+    assert list(g.id) == [0]
+    r.close()
+    rows = list(csv.DictReader(open(tmp_path / "o" / "thermo.csv")))
+    assert rows[-1]["outlet1_grains"] == "1"
+
+
 BOX = """\
 domain: {min: [0, 0, 0], max: [0.1, 0.1, 0.2]}
 gravity: [0, 0, -9.81]
