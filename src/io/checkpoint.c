@@ -553,11 +553,20 @@ static int load_flows(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
                 memcpy(f->normal, o.surface.normal, sizeof f->normal);
             rbl_exact_sum *sums = outlets ? &sim->outlet_sums[2 * index]
                                           : &sim->flow_sums[4 * index];
-            for (int q = 0; q < (outlets ? 2 : 4); q++)
+            for (int q = 0; q < (outlets ? 2 : 4); q++) {
                 if (!get_exact(b, &sums[q]))
                     return rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent %s "
                                                           "%llu", path, what,
                                          (unsigned long long)k + 1);
+                /* grain counts (outlets: the first; flows: the first two) whole, masses
+                   finite, none below 0 */
+                const double v = rbl_exact_value(&sums[q]);
+                const int whole = outlets ? q == 0 : q < 2;
+                if (!(v >= 0.0 && v <= 1e15) || (whole && v != floor(v)))
+                    return rbl_error_set(err, RBL_EPARSE, "%s: %s %llu's %s is %g", path, what,
+                                         (unsigned long long)k + 1,
+                                         whole ? "grain count" : "mass", v);
+            }
         }
     }
     return RBL_OK;

@@ -32,7 +32,8 @@ done
 # checkpoints of each scene of fuzz_checkpoint (the order of FUZZ_SCENES in CMakeLists.txt),
 # each file's last byte (the checksum's, which the harness recomputes) set to its scene's place
 k=0
-for name in checkpoint checkpoint_mesh checkpoint_open checkpoint_jkr checkpoint_clump; do
+for name in checkpoint checkpoint_mesh checkpoint_open checkpoint_jkr checkpoint_clump \
+    checkpoint_staged; do
     (cd "$gen" && "$RUBBLE" run "$HERE/${name}_scene.yaml" --output "ck_$name" --threads 1 \
         --quiet > /dev/null)
     for f in "$gen/ck_$name"/checkpoint_*.bin; do
