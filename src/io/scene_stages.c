@@ -109,8 +109,7 @@ static const char *item_name(yaml_document_t *doc, int item)
     return v && v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : NULL;
 }
 
-static int merge(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document_t *db, int b,
-                 const char *const *skip);
+static int merge(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document_t *db, int b);
 
 static int is_list_of_maps(yaml_node_t *n, yaml_document_t *doc)
 {
@@ -147,7 +146,7 @@ static int merge_items(yaml_document_t *dst, yaml_document_t *da, yaml_node_t *a
             match = i;
         if (match >= 0)
             used[match] = 1;
-        int item = match >= 0 ? merge(dst, da, *it, db, b->data.sequence.items.start[match], NULL)
+        int item = match >= 0 ? merge(dst, da, *it, db, b->data.sequence.items.start[match])
                               : copy_node(dst, da, *it);
         if (!item || !yaml_document_append_sequence_item(dst, id, item))
             id = 0;
@@ -185,7 +184,7 @@ static int merge_keys(yaml_document_t *dst, yaml_document_t *da, int a, yaml_doc
         int over = nb && name && !listed(name, skip) ? value_of(db, nb, name) : 0;
         if (is_none(yaml_document_get_node(db, over)))
             continue;
-        int k = copy_node(dst, da, p->key), v = k ? merge(dst, da, p->value, db, over, NULL) : 0;
+        int k = copy_node(dst, da, p->key), v = k ? merge(dst, da, p->value, db, over) : 0;
         if (!v || !yaml_document_append_mapping_pair(dst, id, k, v))
             id = 0;
     }
@@ -202,10 +201,9 @@ static int merge_keys(yaml_document_t *dst, yaml_document_t *da, int a, yaml_doc
     return id;
 }
 
-static int merge(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document_t *db, int b,
-                 const char *const *skip)
+static int merge(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document_t *db, int b)
 {
-    return merge_keys(dst, da, a, db, b, NULL, skip);
+    return merge_keys(dst, da, a, db, b, NULL, NULL);
 }
 
 /* The first change a stage makes that a running simulation cannot take, as an error at the
