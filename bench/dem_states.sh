@@ -8,7 +8,7 @@
 #   flow      the settled bed on a chute: gravity tilted 35 degrees, after 0.05 s of flow
 #             (contacts form and break every step)
 #   gas       5 % solid fraction, velocities of 0.5 m/s, no gravity, periodic in z too
-#   poly3     a bed of radii uniform in 0.5..1.5 mm, settled (random placement, 0.2 s)
+#   poly3     a bed of radii uniform in 0.5..1.5 mm, settled (random placement, 0.3 s)
 #   poly10    a bed of 9,900 grains of 0.5 mm and 100 of 5 mm, settled (0.4 s, with 5 times the damping
 #             of the benchmark law, which leaves the large grains bouncing): 1:10 in radius, about
 #             equal volumes of each, settled (the case of LAMMPS's multi-level binning)
@@ -59,7 +59,7 @@ base_box() {
     case $1 in
         collapse|settle|flow|hertz) echo "0.02 -0.001 0.045" ;;
         gas) echo "0.0468 0 0.0468" ;;
-        poly3) echo "0.04 -0.001 0.12" ;;
+        poly3) echo "0.04 -0.001 0.16" ;;   # 10^4 grains fill 20 %: random addition keeps each size (0.12: 27 %, too full)
         poly10) echo "0.06 -0.001 0.12" ;;
     esac
 }
@@ -83,7 +83,7 @@ base_scene() {
     radius: $R
     velocity_spread: 0.5"; grav="[0, 0, 0]"; floor=""; time=0.0000025 ;;
         poly3) src="  - random: {min: [0, 0, 0], max: [$L, $L, $zhi], count: 10000}
-    radius: {distribution: uniform, min: 0.0005, max: 0.0015}"; grav="[0, 0, -9.81]"; time=0.2 ;;
+    radius: {distribution: uniform, min: 0.0005, max: 0.0015}"; grav="[0, 0, -9.81]"; time=0.3 ;;
         poly10) src="  - random: {min: [0, 0, 0], max: [$L, $L, $zhi], count: 100}
     radius: 0.005
   - random: {min: [0, 0, 0], max: [$L, $L, $zhi], count: 9900}

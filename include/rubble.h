@@ -230,10 +230,11 @@ typedef enum rbl_integrator {
 } rbl_integrator;
 
 /* One contact law per simulation, composed of sub-models: normal (spring and damping),
- * cohesion, tangential, rolling. Explicit coefficients apply to every pair; with
- * from_materials the normal and tangential models are Hertz-Mindlin with Tsuji-type damping,
- * their stiffness and damping computed per pair from the materials' E, nu, e, mu exactly as
- * LIGGGHTS' "hertz" model does. Rolling friction and cohesion apply to every pair. */
+ * cohesion, tangential, rolling. Explicit coefficients apply to every pair unless
+ * rbl_sim_set_pair gives a pair of materials its own friction, damping, rolling friction or
+ * cohesion; with from_materials the normal and tangential models are Hertz-Mindlin with
+ * Tsuji-type damping, their stiffness and damping computed per pair from the materials' E,
+ * nu, e, mu exactly as LIGGGHTS' "hertz" model does. */
 typedef struct rbl_contact_law {
     rbl_normal_model normal;
     rbl_damping_model damping;
@@ -399,11 +400,21 @@ RBL_API void rbl_sim_destroy(rbl_sim *sim);
 RBL_API int rbl_sim_add_material(rbl_sim *sim, const rbl_material *m, int *index, rbl_error *err);
 RBL_API int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err);
 typedef struct rbl_mesh rbl_mesh; /* below, with the clumps' meshes */
-/* A pair of materials (a, b: their indices, either order; a wall's material counts as any) whose
- * contacts take this friction and restitution instead of the mixing rule's means (law.c:
- * the mean of the two materials' values); NAN keeps that one's rule. For the Hertz-Mindlin
- * law (from_materials), whose coefficients are per pair. Set again: replaced. */
-RBL_API int rbl_sim_set_pair(rbl_sim *sim, int a, int b, double friction, double restitution,
+/* A pair of materials' own coefficients; NAN keeps the rule's (a grain's material against a
+ * wall's, or two grains'). Each overrides, for contacts between the two materials:
+ * - friction: the Coulomb mu (the rule: the mean of the two materials' under Hertz-Mindlin,
+ *   the law's friction otherwise);
+ * - restitution: Hertz-Mindlin only (the rule: the mean of the two materials');
+ * - gamma_n: the linear or hertz law's normal damping (the rule: the law's gamma_n);
+ * - rolling_friction: mu_r in [0, 1], with a rolling model (the rule: the law's);
+ * - cohesion: the cohesion model's strength, sjkr's energy density k_c (J/m^3, >= 0) or jkr's
+ *   surface energy w (J/m^2, > 0) (the rule: the law's). */
+typedef struct rbl_pair_props {
+    double friction, restitution, gamma_n, rolling_friction, cohesion;
+} rbl_pair_props;
+/* Materials a and b (their indices, either order; a wall's material counts as any) take the
+ * coefficients p sets (law.c). Set again: replaced. */
+RBL_API int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p,
                              rbl_error *err);
 /* Adds a wall made of a triangle mesh (copied; open or closed, two-sided: a grain on either
  * side is pushed away from it), of material `material`. Its contacts are those of a plane wall
@@ -785,12 +796,23 @@ typedef struct rbl_insert_spec {
     const struct rbl_mass_properties *clump_props;
     /* The region's shape within the box lo..hi (which must hold it): 0 the box itself,
      * RBL_REGION_CYLINDER (axis from..to, radius), RBL_REGION_SPHERE (centre, radius); a
-     * grain lies in it entirely. */
+     * grain lies in it entirely. RBL_REGION_FACE (random addition only): an inflow through
+     * the surface `mesh` (open or closed): a centre is drawn on it by area and moved off its
+     * facet, along the facet's normal to the side vel points to (the STL's own normal where
+     * vel runs along the facet), by r to depth - r (depth >= the largest diameter). */
     int shape;
     double from[3], to[3], centre[3], shape_radius;
-    const struct rbl_mesh *mesh; /* RBL_REGION_MESH: a closed mesh, the inside (rbl_stl_read) */
+    const struct rbl_mesh *mesh; /* RBL_REGION_MESH: a closed mesh, the inside (rbl_stl_read);
+                                    RBL_REGION_FACE: the face */
+    double depth;                /* RBL_REGION_FACE: the slab's thickness off the face, m */
 } rbl_insert_spec;
-enum { RBL_REGION_BOX = 0, RBL_REGION_CYLINDER = 1, RBL_REGION_SPHERE = 2, RBL_REGION_MESH = 3 };
+enum {
+    RBL_REGION_BOX = 0,
+    RBL_REGION_CYLINDER = 1,
+    RBL_REGION_SPHERE = 2,
+    RBL_REGION_MESH = 3,
+    RBL_REGION_FACE = 4
+};
 /* The volume of a source's region (m^3). */
 RBL_API double rbl_insert_region_volume(const rbl_insert_spec *spec);
 

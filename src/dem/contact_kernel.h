@@ -6,7 +6,9 @@
  * gets the opposite). Shared by grain-grain and grain-wall contacts. Normal: seed 002 §2.3.1
  * (linear / Hertz spring, linear / Tsuji damping); tangential: §2.3.2 (scalar history D_H) or
  * the Cundall-Strack spring; Hertz-Mindlin coefficients from materials, rolling friction and
- * cohesion as LIGGGHTS' "hertz", "rolling_friction cdt / epsd2" and "cohesion sjkr". SI. */
+ * cohesion as LIGGGHTS' "hertz", "rolling_friction cdt / epsd2" and "cohesion sjkr". A pair
+ * of materials' friction, rolling friction, cohesion and (without materials) normal damping
+ * come from its rbl_pair_coef. SI. */
 #ifndef RBL_CONTACT_KERNEL_H
 #define RBL_CONTACT_KERNEL_H
 
@@ -29,7 +31,7 @@ typedef struct rbl_contact_geom {
 
 /* Stiffness and damping of one contact at its current overlap. */
 typedef struct rbl_contact_coef {
-    double kn, gn, kt, gt, mu;
+    double kn, gn, kt, gt, mu, mu_r;
 } rbl_contact_coef;
 
 /* A contact's results: force on the first body (normal + tangential), its tangential part,
@@ -111,11 +113,11 @@ RBL_KERNEL void rbl_contact_coefficients(const rbl_contact_law *law, const rbl_p
         c->gn = -k56 * pc->beta * sqrt(sn * g->m_eff);
         c->kt = 8.0 * pc->g_star * sr;
         c->gt = -k56 * pc->beta * sqrt(c->kt * g->m_eff);
-        c->mu = pc->mu;
+        c->mu = pc->mu, c->mu_r = pc->mu_r;
         return;
     }
-    c->kn = law->kn, c->kt = law->kt, c->gn = law->gamma_n, c->gt = law->gamma_t;
-    c->mu = law->friction;
+    c->kn = law->kn, c->kt = law->kt, c->gn = pc->gn, c->gt = law->gamma_t;
+    c->mu = pc->mu, c->mu_r = pc->mu_r;
     if (law->normal == RBL_NORMAL_HERTZ) {
         double s = sqrt(xi);
         c->kn *= s, c->kt *= s;
@@ -136,7 +138,7 @@ RBL_KERNEL double rbl_normal_force(const rbl_contact_law *law, const rbl_pair_co
     const double *n = g->n;
     double vn = g->v[0] * n[0] + g->v[1] * n[1] + g->v[2] * n[2];
     if (law->cohesion == RBL_COHESION_JKR)
-        *elastic = rbl_jkr_force(a_jkr, g->r_eff, rbl_jkr_c(law->surface_energy, pc->y_star),
+        *elastic = rbl_jkr_force(a_jkr, g->r_eff, rbl_jkr_c(pc->cohesion, pc->y_star),
                                  pc->y_star);
     else
         *elastic = c->kn * g->overlap;
@@ -144,21 +146,22 @@ RBL_KERNEL double rbl_normal_force(const rbl_contact_law *law, const rbl_pair_co
 }
 
 /* Cohesion model: what it adds to the normal force (sjkr: -k_c A, A = pi a^2). */
-RBL_KERNEL double rbl_cohesion_force(const rbl_contact_law *law, const rbl_contact_geom *g)
+RBL_KERNEL double rbl_cohesion_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
+                                     const rbl_contact_geom *g)
 {
     if (law->cohesion == RBL_COHESION_SJKR)
-        return -law->cohesion_energy_density * M_PI * g->a2;
+        return -pc->cohesion * M_PI * g->a2;
     return 0.0;
 }
 
 /* The normal load that bounds friction and rolling: |F_n| with the cohesion included, as
  * LIGGGHTS; with JKR, F_e + 2 F_pulloff (Thornton and Yin; LAMMPS' jkr), which stays
  * positive in tension. */
-RBL_KERNEL double rbl_contact_load(const rbl_contact_law *law, const rbl_contact_geom *g,
-                                   double fn, double elastic)
+RBL_KERNEL double rbl_contact_load(const rbl_contact_law *law, const rbl_pair_coef *pc,
+                                   const rbl_contact_geom *g, double fn, double elastic)
 {
     if (law->cohesion == RBL_COHESION_JKR)
-        return elastic + 3.0 * M_PI * law->surface_energy * g->r_eff;
+        return elastic + 3.0 * M_PI * pc->cohesion * g->r_eff;
     return fabs(fn);
 }
 
@@ -214,7 +217,7 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
     if (law->rolling == RBL_ROLLING_NONE)
         return;
     const double *n = g->n, *w = g->w;
-    double mu_r = law->rolling_friction, r = g->r_eff;
+    double mu_r = c->mu_r, r = g->r_eff;
     if (law->rolling == RBL_ROLLING_CDT) {
         /* M = -mu_r F_e R* (w / |w|) with its component along n removed */
         double wmag = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
@@ -249,12 +252,13 @@ RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coe
     rbl_contact_coef c;
     double a_jkr = law->cohesion == RBL_COHESION_JKR
                        ? rbl_jkr_radius(g->overlap, g->r_eff,
-                                        rbl_jkr_c(law->surface_energy, pc->y_star))
+                                        rbl_jkr_c(pc->cohesion, pc->y_star))
                        : 0.0;
     rbl_contact_coefficients(law, pc, g, a_jkr, &c);
     double elastic;
-    double fn = rbl_normal_force(law, pc, &c, g, a_jkr, &elastic) + rbl_cohesion_force(law, g);
-    double load = rbl_contact_load(law, g, fn, elastic);
+    double fn =
+        rbl_normal_force(law, pc, &c, g, a_jkr, &elastic) + rbl_cohesion_force(law, pc, g);
+    double load = rbl_contact_load(law, pc, g, fn, elastic);
     rbl_tangential_force(law, &c, g, load, dt, h, o->ft);
     rbl_rolling_torque(law, &c, g, load, elastic, dt, h + 3, o->tr);
     const double *n = g->n;
@@ -288,7 +292,7 @@ static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pa
     rbl_contact_coef c;
     double e = 0.0, a_jkr = 0.0;
     if (law->cohesion == RBL_COHESION_JKR) {
-        double cj = rbl_jkr_c(law->surface_energy, pc->y_star);
+        double cj = rbl_jkr_c(pc->cohesion, pc->y_star);
         a_jkr = rbl_jkr_radius(g->overlap, g->r_eff, cj);
         e = rbl_jkr_energy(a_jkr, g->r_eff, cj, pc->y_star);
     }
@@ -303,7 +307,7 @@ static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pa
         e += 0.5 * (hist[3] * hist[3] + hist[4] * hist[4] + hist[5] * hist[5]) /
              (c.kt * g->r_eff * g->r_eff);
     if (law->cohesion == RBL_COHESION_SJKR)
-        e -= rbl_sjkr_work(law->cohesion_energy_density, ri, rj, s);
+        e -= rbl_sjkr_work(pc->cohesion, ri, rj, s);
     return e;
 }
 
@@ -396,7 +400,7 @@ static inline double rbl_pair_reach(const rbl_sim *sim, size_t q)
     uint32_t i = sim->pairs.i[q], j = sim->pairs.j[q];
     double ri = sim->g.radius[i], rj = sim->g.radius[j];
     const rbl_pair_coef *pc = rbl_pair_coef_of(sim, sim->g.material[i], sim->g.material[j]);
-    return rbl_jkr_reach(law->surface_energy, pc->y_star, ri * rj / (ri + rj));
+    return rbl_jkr_reach(pc->cohesion, pc->y_star, ri * rj / (ri + rj));
 }
 
 /* Geometry of listed pair q, whose first grain's record is gi; 0 if the grains are apart by
@@ -476,7 +480,7 @@ static inline double rbl_wall_reach(const rbl_sim *sim, size_t q)
     uint32_t i = w->grain[q];
     const rbl_pair_coef *pc =
         rbl_pair_coef_of(sim, sim->g.material[i], rbl_wall_material(sim, w->wall[q]));
-    return rbl_jkr_reach(law->surface_energy, pc->y_star, sim->g.radius[i]);
+    return rbl_jkr_reach(pc->cohesion, pc->y_star, sim->g.radius[i]);
 }
 
 /* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*);

@@ -202,9 +202,11 @@ typedef struct rbl_plane {
     rbl_wall_pose pose;
 } rbl_plane;
 
-/* Per material pair: Hertz-Mindlin constants of LIGGGHTS' "hertz" model. */
+/* Per material pair: Hertz-Mindlin constants of LIGGGHTS' "hertz" model (from_materials),
+ * and under any law the pair's friction mu, rolling friction mu_r, cohesion (sjkr's k_c or
+ * jkr's w) and, without materials, normal damping gn: the law's, or rbl_sim_set_pair's. */
 typedef struct rbl_pair_coef {
-    double y_star, g_star, beta, mu;
+    double y_star, g_star, beta, mu, mu_r, cohesion, gn;
 } rbl_pair_coef;
 
 /* History carried across a neighbour build, keyed by grain ids: entries grouped by the first
@@ -292,9 +294,10 @@ struct rbl_sim {
     rbl_material *materials;
     int n_materials;
     rbl_pair_coef *coef;     /* n_materials^2 (grain materials) */
+    int coef_uniform;        /* every pair's coefficients the same (the pair pass reads one) */
     struct rbl_pair_set {    /* rbl_sim_set_pair's, applied over the mixing rule (law.c) */
         int a, b;            /* a <= b */
-        double friction, restitution; /* NAN: the rule's */
+        rbl_pair_props p;    /* NAN: the rule's */
     } *pair_set;
     int n_pair_set;
     rbl_plane *walls;
@@ -596,6 +599,20 @@ typedef struct rbl_insert_among {
 } rbl_insert_among;
 int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec,
                             const rbl_insert_among *among, size_t *placed, rbl_error *err);
+
+/* insert_face.c — an inflow face's draws (RBL_REGION_FACE): the facets' running areas. For
+ * another shape init leaves it empty. */
+typedef struct rbl_face_sampler {
+    double *cum;
+    size_t n;
+} rbl_face_sampler;
+int rbl_face_sampler_init(rbl_face_sampler *f, const rbl_insert_spec *spec, rbl_error *err);
+void rbl_face_sampler_free(rbl_face_sampler *f);
+/* A centre for a grain of radius r (the face's slab, on the side spec->vel points to). */
+void rbl_face_sampler_draw(const rbl_face_sampler *f, const rbl_insert_spec *spec,
+                           rbl_rng *rng, double r, double p[3]);
+/* The surface's area (m^2). */
+double rbl_mesh_area(const rbl_mesh *m);
 
 /* neighbor.c — the Verlet pair list from the shared grid; reorders grains by cell. */
 int rbl_neighbor_build(rbl_sim *sim, rbl_error *err);

@@ -91,6 +91,8 @@ static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec 
  * inside: only its facets are kept clear). */
 double rbl_insert_region_volume(const rbl_insert_spec *spec)
 {
+    if (spec->shape == RBL_REGION_FACE)
+        return rbl_mesh_area(spec->mesh) * spec->depth;
     if (spec->shape == RBL_REGION_MESH)
         return fabs(rbl_mesh_volume(spec->mesh));
     if (spec->shape == RBL_REGION_SPHERE)
@@ -143,7 +145,7 @@ static int in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh, co
             d2 += (p[a] - spec->centre[a]) * (p[a] - spec->centre[a]);
         return spec->shape_radius >= r && d2 <= (spec->shape_radius - r) * (spec->shape_radius - r);
     }
-    if (spec->shape != RBL_REGION_CYLINDER)
+    if (spec->shape != RBL_REGION_CYLINDER) /* a box, or a face's draws */
         return 1;
     double u[3], x[3], uu = 0.0, xu = 0.0;
     for (int a = 0; a < 3; a++) {
@@ -334,6 +336,9 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
                              "%.3g GiB: give 'count' or a smaller region", sites, s, grains,
                              bytes / 1073741824.0, memory / 1073741824.0);
     rbl_occupancy o;
+    if (spec->shape == RBL_REGION_FACE)
+        return rbl_error_set(err, RBL_EINVAL, "an inflow face is for random and pour sources, "
+                                              "not a lattice");
     if ((rc = occ_init(&o, sim, spec, r_max, sim->g.n, sim->g.pos, sim->g.radius, err)) !=
         RBL_OK)
         return rc;
@@ -387,8 +392,14 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
     if (rc != RBL_OK)
         return rc;
     rbl_triangle_bvh bvh;
+    rbl_face_sampler face;
     if ((rc = region_bvh(spec, &bvh, err)) != RBL_OK) {
         rbl_occupancy_free(&o);
+        return rc;
+    }
+    if ((rc = rbl_face_sampler_init(&face, spec, err)) != RBL_OK) {
+        rbl_occupancy_free(&o);
+        rbl_triangle_bvh_free(&bvh);
         return rc;
     }
     rbl_rng rng;
@@ -403,8 +414,12 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
     double r = draw_radius(&spec->size, &rng);
     while (pl.n < spec->count && misses < max_misses) {
         double p[3];
-        for (int a = 0; a < 3; a++)
-            p[a] = spec->lo[a] + r + (spec->hi[a] - spec->lo[a] - 2.0 * r) * rbl_rng_uniform(&rng);
+        if (spec->shape == RBL_REGION_FACE)
+            rbl_face_sampler_draw(&face, spec, &rng, r, p);
+        else
+            for (int a = 0; a < 3; a++)
+                p[a] = spec->lo[a] + r +
+                       (spec->hi[a] - spec->lo[a] - 2.0 * r) * rbl_rng_uniform(&rng);
         if (!in_shape(spec, &bvh, p, r) || !fits(sim, &o, p, r)) {
             misses++;
             continue;
@@ -416,6 +431,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
     }
     rbl_occupancy_free(&o);
     rbl_triangle_bvh_free(&bvh);
+    rbl_face_sampler_free(&face);
     if (rc == RBL_OK)
         rc = add_planned(sim, spec, &pl, among, err);
     *placed = rc == RBL_OK ? pl.n : 0;

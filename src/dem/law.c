@@ -6,7 +6,10 @@
 #include "contact_kernel.h" /* rbl_jkr_reach */
 
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* dt above contact_time / RBL_STEPS_PER_CONTACT_MIN is refused: with fewer steps per contact
  * the velocity Verlet is at the edge of instability and restitution is off by > 5 %. */
@@ -26,14 +29,13 @@ static double pair_time(const rbl_sim *sim, double r_eff, double m_eff, int ma, 
 {
     const rbl_contact_law *law = &sim->cfg.law;
     double v = sim->cfg.impact_velocity > 0.0 ? sim->cfg.impact_velocity : 1.0;
-    if (law->from_materials) {
-        rbl_pair_coef pc;
-        material_pair(sim, ma, mb, &pc);
+    rbl_pair_coef pc;
+    material_pair(sim, ma, mb, &pc);
+    if (law->from_materials)
         return hertz_time(4.0 / 3.0 * pc.y_star * sqrt(r_eff), m_eff, v);
-    }
     if (law->normal == RBL_NORMAL_HERTZ)
         return hertz_time(law->kn, m_eff, v);
-    double gamma = law->damping == RBL_DAMPING_LINEAR ? law->gamma_n : 0.0;
+    double gamma = law->damping == RBL_DAMPING_LINEAR ? pc.gn : 0.0;
     double w = rbl_contact_omega(law->kn, gamma, m_eff);
     return w > 0.0 ? M_PI / w : M_PI * sqrt(m_eff / law->kn);
 }
@@ -62,44 +64,83 @@ double rbl_sim_contact_time(const rbl_sim *sim)
     return t;
 }
 
+/* The coefficients of materials a and b: the rule's (Hertz-Mindlin: the mean of the two
+ * materials' e and mu; otherwise the law's), then the pair's own where set. */
 static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
 {
+    const rbl_contact_law *law = &sim->cfg.law;
     const rbl_material *A = &sim->materials[a], *B = &sim->materials[b];
-    c->y_star = 1.0 / ((1.0 - A->poisson_ratio * A->poisson_ratio) / A->youngs_modulus +
-                       (1.0 - B->poisson_ratio * B->poisson_ratio) / B->youngs_modulus);
-    c->g_star = 1.0 / (2.0 * (2.0 - A->poisson_ratio) * (1.0 + A->poisson_ratio) /
-                           A->youngs_modulus +
-                       2.0 * (2.0 - B->poisson_ratio) * (1.0 + B->poisson_ratio) /
-                           B->youngs_modulus);
     double e = 0.5 * (A->restitution + B->restitution);
-    c->mu = 0.5 * (A->friction + B->friction);
-    for (int k = 0; k < sim->n_pair_set; k++) { /* the pair's own, where set */
-        const struct rbl_pair_set *p = &sim->pair_set[k];
-        if (p->a == (a < b ? a : b) && p->b == (a < b ? b : a)) {
-            if (!isnan(p->friction))
-                c->mu = p->friction;
-            if (!isnan(p->restitution))
-                e = p->restitution;
-        }
+    *c = (rbl_pair_coef){0.0, 0.0, 0.0, law->friction, law->rolling_friction,
+                         law->cohesion == RBL_COHESION_JKR ? law->surface_energy
+                                                           : law->cohesion_energy_density,
+                         law->gamma_n};
+    if (law->from_materials) {
+        c->y_star = 1.0 / ((1.0 - A->poisson_ratio * A->poisson_ratio) / A->youngs_modulus +
+                           (1.0 - B->poisson_ratio * B->poisson_ratio) / B->youngs_modulus);
+        c->g_star = 1.0 / (2.0 * (2.0 - A->poisson_ratio) * (1.0 + A->poisson_ratio) /
+                               A->youngs_modulus +
+                           2.0 * (2.0 - B->poisson_ratio) * (1.0 + B->poisson_ratio) /
+                               B->youngs_modulus);
+        c->mu = 0.5 * (A->friction + B->friction);
+        c->gn = 0.0;
     }
-    double l = log(e);
-    c->beta = l / sqrt(l * l + M_PI * M_PI);
+    for (int k = 0; k < sim->n_pair_set; k++) { /* the pair's own, where set */
+        const struct rbl_pair_set *s = &sim->pair_set[k];
+        if (s->a != (a < b ? a : b) || s->b != (a < b ? b : a))
+            continue;
+#define TAKE(to, field)                                                                           if (!isnan(s->p.field))                                                                           to = s->p.field;
+        TAKE(c->mu, friction) TAKE(e, restitution) TAKE(c->gn, gamma_n)
+        TAKE(c->mu_r, rolling_friction) TAKE(c->cohesion, cohesion)
+#undef TAKE
+    }
+    if (law->from_materials) {
+        double l = log(e);
+        c->beta = l / sqrt(l * l + M_PI * M_PI);
+    }
 }
 
-int rbl_sim_set_pair(rbl_sim *sim, int a, int b, double friction, double restitution,
-                     rbl_error *err)
+/* A pair's coefficient x (NAN: not set) within [lo, hi] (lo itself allowed with lo_ok). */
+static int pair_value(double x, double lo, int lo_ok, double hi, const char *name, int a, int b,
+                      rbl_error *err)
 {
-    if (!sim->cfg.law.from_materials)
-        return rbl_error_set(err, RBL_EINVAL, "pair properties are for the Hertz-Mindlin law "
-                                              "(its coefficients are per pair of materials)");
+    if (isnan(x) || ((x > lo || (lo_ok && x == lo)) && x <= hi))
+        return RBL_OK;
+    return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: %s must be in %s%g, %g]: "
+                         "'%g'", a, b, name, lo_ok ? "[" : "(", lo, hi, x);
+}
+
+int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p, rbl_error *err)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
     if (a < 0 || b < 0 || a >= sim->n_materials || b >= sim->n_materials)
         return rbl_error_set(err, RBL_EINVAL, "pair: no materials %d and %d (%d defined)", a, b,
                              sim->n_materials);
-    if (!isnan(friction) && !(friction >= 0.0 && friction < INFINITY))
-        return rbl_error_set(err, RBL_EINVAL, "pair: friction must be >= 0: '%g'", friction);
-    if (!isnan(restitution) && !(restitution > 0.0 && restitution <= 1.0))
-        return rbl_error_set(err, RBL_EINVAL, "pair: restitution must be in (0, 1]: '%g'",
-                             restitution);
+    if (!isnan(p->restitution) && !law->from_materials)
+        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: restitution is the "
+                             "Hertz-Mindlin law's; this law's damping is gamma_n", a, b);
+    if (!isnan(p->gamma_n) && law->from_materials)
+        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: gamma_n is not the "
+                             "Hertz-Mindlin law's (its damping follows the restitution)", a, b);
+    if (!isnan(p->rolling_friction) && law->rolling == RBL_ROLLING_NONE)
+        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: rolling friction "
+                             "needs a rolling model in the law", a, b);
+    if (!isnan(p->cohesion) && law->cohesion == RBL_COHESION_NONE)
+        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: cohesion needs a "
+                             "cohesion model in the law", a, b);
+    int rc;
+    if ((rc = pair_value(p->friction, 0.0, 1, INFINITY, "friction", a, b, err)) ||
+        (rc = pair_value(p->restitution, 0.0, 0, 1.0, "restitution", a, b, err)) ||
+        (rc = pair_value(p->gamma_n, 0.0, 1, INFINITY, "gamma_n", a, b, err)) ||
+        (rc = pair_value(p->rolling_friction, 0.0, 1, 1.0, "rolling friction", a, b, err)) ||
+        (rc = pair_value(p->cohesion, 0.0, law->cohesion != RBL_COHESION_JKR, INFINITY,
+                         law->cohesion == RBL_COHESION_JKR ? "the surface energy"
+                                                           : "the cohesion energy density",
+                         a, b, err)))
+        return rc;
+    if (isinf(p->friction) || isinf(p->gamma_n) || isinf(p->cohesion))
+        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: a coefficient is "
+                             "infinite", a, b);
     const int lo = a < b ? a : b, hi = a < b ? b : a;
     int k = 0;
     while (k < sim->n_pair_set && !(sim->pair_set[k].a == lo && sim->pair_set[k].b == hi))
@@ -110,7 +151,7 @@ int rbl_sim_set_pair(rbl_sim *sim, int a, int b, double friction, double restitu
             return rbl_error_set(err, RBL_ENOMEM, "out of memory");
         sim->pair_set = more, sim->n_pair_set++;
     }
-    sim->pair_set[k] = (struct rbl_pair_set){lo, hi, friction, restitution};
+    sim->pair_set[k] = (struct rbl_pair_set){lo, hi, *p};
     sim->prepared = 0;
     return RBL_OK;
 }
@@ -120,17 +161,22 @@ static int build_coefficients(rbl_sim *sim, rbl_error *err)
     int nm = sim->n_materials;
     free(sim->coef);
     sim->coef = NULL;
-    if (!sim->cfg.law.from_materials)
+    sim->coef_uniform = 1;
+    if (nm == 0) {
+        if (sim->cfg.law.from_materials)
+            return rbl_error_set(err, RBL_EINVAL, "the contact law takes its coefficients from "
+                                                  "materials, but no material is defined");
         return RBL_OK;
-    if (nm == 0)
-        return rbl_error_set(err, RBL_EINVAL, "the contact law takes its coefficients from "
-                                              "materials, but no material is defined");
+    }
     sim->coef = malloc((size_t)nm * (size_t)nm * sizeof *sim->coef);
     if (!sim->coef)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for material pairs");
     for (int a = 0; a < nm; a++)
-        for (int b = 0; b < nm; b++)
-            material_pair(sim, a, b, &sim->coef[a * nm + b]);
+        for (int b = 0; b < nm; b++) {
+            rbl_pair_coef *c = &sim->coef[a * nm + b];
+            material_pair(sim, a, b, c);
+            sim->coef_uniform &= memcmp(c, &sim->coef[0], sizeof *c) == 0;
+        }
     return RBL_OK;
 }
 
@@ -172,8 +218,28 @@ double rbl_jkr_reach_max(const rbl_sim *sim, double r_max)
         return 0.0;
     /* the largest R* is a grain's own radius, on a wall; the softest pair reaches farthest */
     for (int k = 0; k < sim->n_materials * sim->n_materials; k++)
-        reach = fmax(reach, rbl_jkr_reach(law->surface_energy, sim->coef[k].y_star, r_max));
+        reach = fmax(reach, rbl_jkr_reach(sim->coef[k].cohesion, sim->coef[k].y_star, r_max));
     return reach;
+}
+
+/* The largest of one coefficient (at byte offset `field` of rbl_pair_coef) over the pairs of
+ * materials, and in `which` the pair it belongs to where it is not the law's `rule` (else ""). */
+static double coef_max(const rbl_sim *sim, size_t field, double rule, char *which, size_t size)
+{
+    double most = 0.0;
+    which[0] = '\0';
+    for (int a = 0; sim->coef && a < sim->n_materials; a++)
+        for (int b = a; b < sim->n_materials; b++) {
+            double x;
+            memcpy(&x, (const char *)&sim->coef[a * sim->n_materials + b] + field, sizeof x);
+            if (!(x > most))
+                continue;
+            most = x;
+            which[0] = '\0';
+            if (x != rule)
+                snprintf(which, size, " (the pair of materials %d and %d)", a, b);
+        }
+    return most;
 }
 
 int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
@@ -204,39 +270,45 @@ int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
         return RBL_OK;
 
     /* Damping: the lightest contact (half the lightest grain against its like, or the
-     * lightest grain against a wall) must stay below critical, 4 m_eff k > gamma^2. */
+     * lightest grain against a wall) must stay below critical, 4 m_eff k > gamma^2; the most
+     * damped pair of materials is held to it. */
     int hertz_tsuji = law->normal == RBL_NORMAL_HERTZ && law->damping == RBL_DAMPING_TSUJI;
     int linear_linear = law->normal == RBL_NORMAL_LINEAR && law->damping == RBL_DAMPING_LINEAR;
-    if (!law->from_materials && (hertz_tsuji || linear_linear) && law->gamma_n > 0.0) {
+    char which[64];
+    double gamma_n = coef_max(sim, offsetof(rbl_pair_coef, gn), law->gamma_n, which, sizeof which);
+    if (!law->from_materials && (hertz_tsuji || linear_linear) && gamma_n > 0.0) {
         double m_min = INFINITY;
         for (size_t k = 0; k < g->n; k++)
             m_min = fmin(m_min, rbl_contact_mass(sim, k));
         double m_eff = g->n > 1 ? 0.5 * m_min : m_min;
         double critical = 2.0 * sqrt(m_eff * law->kn);
-        if (law->gamma_n >= critical)
+        if (gamma_n >= critical)
             return rbl_error_set(err, RBL_EINVAL,
-                                 "contact law: gamma_n = %g is overdamped for the lightest pair "
+                                 "contact law: gamma_n = %g%s is overdamped for the lightest pair "
                                  "(m_eff = %g kg): it must be below 2 sqrt(m_eff kn) = %g",
-                                 law->gamma_n, m_eff, critical);
+                                 gamma_n, which, m_eff, critical);
     }
 
     /* sjkr on a linear spring: at small overlap the attraction k_c pi a^2 grows as
      * 2 pi k_c R* xi, a spring of negative stiffness. Where it beats k_n (the largest grain on
-     * a wall, R* = r), bodies sink into each other without bound: refused. */
+     * a wall, R* = r), bodies sink into each other without bound: refused, for the most
+     * cohesive pair of materials. */
+    double k_c = coef_max(sim, offsetof(rbl_pair_coef, cohesion), law->cohesion_energy_density, which,
+                          sizeof which);
     if (law->cohesion == RBL_COHESION_SJKR && !law->from_materials &&
         law->normal == RBL_NORMAL_LINEAR) {
         double r_max = 0.0;
         for (size_t k = 0; k < g->n; k++)
             r_max = fmax(r_max, g->radius[k]);
         double r_eff = sim->n_walls + sim->n_meshes > 0 ? r_max : 0.5 * r_max;
-        double pull = 2.0 * M_PI * law->cohesion_energy_density * r_eff;
+        double pull = 2.0 * M_PI * k_c * r_eff;
         if (!(pull < 0.5 * law->kn))
             return rbl_error_set(err, RBL_EINVAL,
-                                 "contact law: cohesion energy density %g J/m^3 is too strong for "
-                                 "kn = %g N/m: at R* = %g m it pulls like a spring of %g N/m, "
+                                 "contact law: cohesion energy density %g J/m^3%s is too strong "
+                                 "for kn = %g N/m: at R* = %g m it pulls like a spring of %g N/m, "
                                  "which must stay below kn / 2 (or bodies sink into each other); "
                                  "use less than %g J/m^3",
-                                 law->cohesion_energy_density, law->kn, r_eff, pull,
+                                 k_c, which, law->kn, r_eff, pull,
                                  0.25 * law->kn / (M_PI * r_eff));
     }
     return RBL_OK;

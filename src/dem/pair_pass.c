@@ -29,7 +29,8 @@ typedef struct pair_block {
     double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
     double h0[BLOCK], h1[BLOCK], h2[BLOCK]; /* updated in place: tangential */
     double h3[BLOCK], h4[BLOCK], h5[BLOCK]; /* rolling (epsd2) */
-    double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK];
+    double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK], mu_r[BLOCK], coh[BLOCK],
+        gn[BLOCK];
     /* out: force on the first grain, torque on the first and on the second */
     double fx[BLOCK], fy[BLOCK], fz[BLOCK];
     double tix[BLOCK], tiy[BLOCK], tiz[BLOCK], tjx[BLOCK], tjy[BLOCK], tjz[BLOCK];
@@ -56,7 +57,8 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
     double l1, l2;
     rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, b->mi[l], b->mj[l], &geo, &l1,
                    &l2);
-    const rbl_pair_coef pc = {b->y_star[l], b->g_star[l], b->beta[l], b->mu[l]};
+    const rbl_pair_coef pc = {b->y_star[l], b->g_star[l], b->beta[l], b->mu[l],
+                              b->mu_r[l], b->coh[l], b->gn[l]};
     /* the rolling spring's slice is read and written only by the loops that have one */
     const int rolling_spring = law->rolling == RBL_ROLLING_EPSD2;
     double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l], 0.0, 0.0, 0.0};
@@ -187,6 +189,7 @@ typedef struct pair_pass_input {
     rbl_contact_law law;
     double dt;
     const rbl_sim *sim; /* material pair coefficients */
+    int per_pair;       /* they differ between pairs: looked up per contact */
     const size_t *i_start;
     const int32_t *material;
     uint8_t *touch, *touch_j;
@@ -207,6 +210,13 @@ typedef struct pair_pass_input {
 
 /* block_fill asks for the history of the lane this many ahead. */
 #define FILL_AHEAD 8
+
+/* Lane l's pair coefficients. */
+INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
+{
+    b->y_star[l] = pc->y_star, b->g_star[l] = pc->g_star, b->beta[l] = pc->beta;
+    b->mu[l] = pc->mu, b->mu_r[l] = pc->mu_r, b->coh[l] = pc->cohesion, b->gn[l] = pc->gn;
+}
 
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
  * separation, so a listed pair that does not touch cost no more than that. */
@@ -242,13 +252,10 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
         if (width > 3)
             b->h3[l] = h[3], b->h4[l] = h[4], b->h5[l] = h[5];
-        if (in->law.from_materials) {
-            const rbl_pair_coef *pc = rbl_pair_coef_of(in->sim, in->material[b->i[l]],
-                                                       in->material[j]);
+        if (in->law.from_materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
-            b->y_star[l] = pc->y_star, b->g_star[l] = pc->g_star;
-            b->beta[l] = pc->beta, b->mu[l] = pc->mu;
-        }
+        if (in->per_pair)
+            block_coef(b, l, rbl_pair_coef_of(in->sim, in->material[b->i[l]], in->material[j]));
     }
 }
 
@@ -288,7 +295,7 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
         PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
         PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
         PAD(h0), PAD(h1), PAD(h2), PAD(h3), PAD(h4), PAD(h5);
-        PAD(y_star), PAD(g_star), PAD(beta), PAD(mu);
+        PAD(y_star), PAD(g_star), PAD(beta), PAD(mu), PAD(mu_r), PAD(coh), PAD(gn);
 #undef PAD
     }
     b->peak_at = b->peak.ratio * (1.0 - 1e-12);
@@ -412,7 +419,8 @@ void rbl_pair_pass(rbl_sim *sim)
      * so the first grains' records are asked for early too. In a dense list the first
      * grains come in order, which the hardware follows by itself. */
     const pair_pass_input input = {
-        rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, p->i_start, g->material,
+        rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, sim->coef && !sim->coef_uniform,
+        p->i_start, g->material,
         p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,
         rbl_hist_width(&sim->cfg.law), sim->cfg.law.cohesion == RBL_COHESION_JKR,
         p->n < g->n + g->ghosts,
@@ -429,8 +437,11 @@ void rbl_pair_pass(rbl_sim *sim)
         block.peak = start;
         if (!input.law.from_materials) /* not read then, but initialised */
             for (int l = 0; l < BLOCK; l++)
-                block.mi[l] = block.mj[l] = block.y_star[l] = block.g_star[l] = block.beta[l] =
-                    block.mu[l] = 1.0;
+                block.mi[l] = block.mj[l] = 1.0;
+        /* one set of coefficients for every pair: filled in once, never looked up */
+        const rbl_pair_coef one = sim->coef ? sim->coef[0] : (rbl_pair_coef){1, 1, 1, 1, 1, 1, 1};
+        for (int l = 0; l < BLOCK; l++)
+            block_coef(&block, l, &one);
         if (input.hist_width <= 3) /* the same */
             for (int l = 0; l < BLOCK; l++)
                 block.h3[l] = block.h4[l] = block.h5[l] = 0.0;

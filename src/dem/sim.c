@@ -166,7 +166,7 @@ int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
                       w->normal[2] * w->normal[2]);
     if (!(len > 0.0 && isfinite(len) && isfinite(w->offset)))
         return rbl_error_set(err, RBL_EINVAL, "wall: the normal must be finite and non-zero");
-    if (w->material < 0 || (sim->cfg.law.from_materials && w->material >= sim->n_materials))
+    if (w->material < 0 || (w->material > 0 && w->material >= sim->n_materials))
         return rbl_error_set(err, RBL_EINVAL, "wall: no material %d", w->material);
     rbl_plane *grown = realloc(sim->walls, (size_t)(sim->n_walls + 1) * sizeof *grown);
     if (!grown)
@@ -179,14 +179,14 @@ int rbl_sim_add_wall(rbl_sim *sim, const rbl_wall *w, rbl_error *err)
     for (int a = 0; a < 3; a++)
         p->n[a] = p->n0[a] = w->normal[a] / len;
     p->offset = p->offset0 = w->offset / len;
-    p->material = sim->cfg.law.from_materials ? w->material : 0;
+    p->material = w->material; /* under any law: a pair of materials may have its own */
     sim->prepared = 0;
     return RBL_OK;
 }
 
 int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material, rbl_error *err)
 {
-    if (material < 0 || (sim->cfg.law.from_materials && material >= sim->n_materials))
+    if (material < 0 || (material > 0 && material >= sim->n_materials))
         return rbl_error_set(err, RBL_EINVAL, "mesh wall: no material %d", material);
     if (mesh->n_triangles == 0 || mesh->n_triangles > UINT32_MAX / 3 ||
         sim->n_meshes >= (int)(~RBL_MESH_BIT >> 2))
@@ -231,7 +231,7 @@ int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material, rbl_
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu facets",
                              mesh->n_triangles);
     }
-    mw->material = sim->cfg.law.from_materials ? material : 0;
+    mw->material = material;
     sim->n_meshes++;
     sim->prepared = 0;
     return RBL_OK;

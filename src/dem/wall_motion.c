@@ -298,7 +298,7 @@ static void contact_stiffness(const rbl_sim *sim, size_t q, double *k, double *g
         rbl_pair_coef_of(sim, sim->g.material[i], rbl_wall_material(sim, w->wall[q]));
     double xi = fmax(geo.overlap, 0.0), a = 0.0;
     if (law->cohesion == RBL_COHESION_JKR)
-        a = rbl_jkr_radius(geo.overlap, geo.r_eff, rbl_jkr_c(law->surface_energy, pc->y_star));
+        a = rbl_jkr_radius(geo.overlap, geo.r_eff, rbl_jkr_c(pc->cohesion, pc->y_star));
     geo.overlap = xi;
     rbl_contact_coef c;
     rbl_contact_coefficients(law, pc, &geo, a, &c);

@@ -12,12 +12,13 @@
 #include <string.h>
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 10u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 11u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
                            10: a wall's travel before a stage re-based it, outlets
-                           opened and closed */
+                           opened and closed; 11: a pair of materials' gamma_n, rolling
+                           friction and cohesion */
 #define CKPT_BOM 0x01020304u
 
 typedef struct buf {
@@ -142,11 +143,12 @@ static void save_state(buf *b, const rbl_sim *sim)
         put_f64(b, mt->density), put_f64(b, mt->youngs_modulus), put_f64(b, mt->poisson_ratio);
         put_f64(b, mt->restitution), put_f64(b, mt->friction);
     }
-    put_u64(b, (uint64_t)sim->n_pair_set); /* pairs' own friction and restitution */
+    put_u64(b, (uint64_t)sim->n_pair_set); /* pairs' own coefficients */
     for (int k = 0; k < sim->n_pair_set; k++) {
         const struct rbl_pair_set *p = &sim->pair_set[k];
         put_u64(b, (uint64_t)p->a), put_u64(b, (uint64_t)p->b);
-        put_f64(b, p->friction), put_f64(b, p->restitution);
+        put_f64(b, p->p.friction), put_f64(b, p->p.restitution), put_f64(b, p->p.gamma_n);
+        put_f64(b, p->p.rolling_friction), put_f64(b, p->p.cohesion);
     }
     put_u64(b, (uint64_t)sim->n_walls);
     for (int w = 0; w < sim->n_walls; w++) {
@@ -655,14 +657,16 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = rbl_sim_add_material(sim, &mt, NULL, err);
     }
     uint64_t n_pairs = rc == RBL_OK ? get_u64(b) : 0;
-    if (!b->bad && n_pairs > (b->len - b->at) / 32)
+    if (!b->bad && n_pairs > (b->len - b->at) / 56)
         b->bad = 1;
     for (uint64_t k = 0; rc == RBL_OK && !b->bad && k < n_pairs; k++) {
         uint64_t a = get_u64(b), c2 = get_u64(b);
-        double friction = get_f64(b), restitution = get_f64(b);
+        rbl_pair_props q;
+        q.friction = get_f64(b), q.restitution = get_f64(b), q.gamma_n = get_f64(b);
+        q.rolling_friction = get_f64(b), q.cohesion = get_f64(b);
         rc = b->bad ? RBL_OK
                     : rbl_sim_set_pair(sim, a > INT32_MAX ? -1 : (int)a,
-                                       c2 > INT32_MAX ? -1 : (int)c2, friction, restitution, err);
+                                       c2 > INT32_MAX ? -1 : (int)c2, &q, err);
         if (rc != RBL_OK)
             rbl_error_prefix(err, rc, "%s", path);
     }

@@ -17,7 +17,8 @@ void rbl_warnings_free(rbl_warnings *w);
 
 typedef struct rbl_scene_pair {
     int a, b;
-    double friction, restitution; /* NAN: the mixing rule's */
+    rbl_pair_props p; /* NAN: the mixing rule's; without materials, gamma_n from restitution
+                         when the pair is set (rbl_scene_set_pairs) */
 } rbl_scene_pair;
 
 typedef struct rbl_mark {

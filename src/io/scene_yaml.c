@@ -233,15 +233,30 @@ static int materials_fit_law(rbl_yaml_ctx *c, yaml_node_t *materials)
     return RBL_OK;
 }
 
-/* contact.pairs: [{materials: [a, b], friction: mu, restitution: e}, ...]: a pair's own
- * coefficients over the mixing rule (a wall's material is a material like any). */
+/* A pair's optional coefficient `key`, only where the law has the model it belongs to. */
+static int pair_number(rbl_yaml_ctx *c, yaml_node_t *p, const char *key, int allowed,
+                       const char *needs, double *out, double lo, int lo_strict, double hi)
+{
+    yaml_node_t *v = rbl_yaml_get(c, p, key);
+    if (v && !allowed)
+        return rbl_yaml_fail(c, v, RBL_EPARSE, "a pair's '%s' needs %s", key, needs);
+    return rbl_yaml_opt_number(c, p, key, out, lo, lo_strict, hi);
+}
+
+/* contact.pairs: [{materials: [a, b], friction: mu, restitution: e, rolling_friction: mu_r,
+ * energy_density: k_c | surface_energy: w}, ...]: a pair's own coefficients over the mixing
+ * rule (a wall's material is a material like any). Under a law without materials a pair's
+ * restitution sets its gamma_n as contact.restitution sets the law's (rbl_scene_set_pairs). */
 static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"materials", "friction", "restitution", NULL};
+    static const char *const keys[] = {"materials",        "friction",       "restitution",
+                                       "rolling_friction", "energy_density", "surface_energy",
+                                       NULL};
     rbl_scene *s = c->s;
+    const rbl_contact_law *law = &s->cfg.law;
     if (n->type != YAML_SEQUENCE_NODE)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'pairs' must be a list of {materials: [a, b], "
-                                               "friction, restitution}");
+                                               "friction, restitution, ...}");
     const size_t count = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
     if (count > 100000)
         return rbl_yaml_fail(c, n, RBL_ERANGE, "'pairs': at most 100000, not %zu", count);
@@ -271,14 +286,29 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
                 return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'",
                                      name ? name : "?");
         }
-        double friction = NAN, restitution = NAN;
-        if ((rc = rbl_yaml_opt_number(c, p, "friction", &friction, 0.0, 0, INFINITY)) ||
-            (rc = rbl_yaml_opt_number(c, p, "restitution", &restitution, 0.0, 1, 1.0)))
+        rbl_pair_props q = {NAN, NAN, NAN, NAN, NAN};
+        const int sjkr = law->cohesion == RBL_COHESION_SJKR, jkr = law->cohesion == RBL_COHESION_JKR;
+        if ((rc = pair_number(c, p, "friction", law->tangent != RBL_TANGENT_NONE,
+                              "a tangential model", &q.friction, 0.0, 0, INFINITY)) ||
+            (rc = pair_number(c, p, "restitution", 1, "", &q.restitution, 0.0, 1, 1.0)) ||
+            (rc = pair_number(c, p, "rolling_friction", law->rolling != RBL_ROLLING_NONE,
+                              "contact.rolling", &q.rolling_friction, 0.0, 0, 1.0)) ||
+            (rc = pair_number(c, p, "energy_density", sjkr, "cohesion: {model: sjkr}",
+                              &q.cohesion, 0.0, 0, INFINITY)) ||
+            (rc = pair_number(c, p, "surface_energy", jkr, "cohesion: {model: jkr}",
+                              &q.cohesion, 0.0, 1, INFINITY)))
             return rc;
-        if (isnan(friction) && isnan(restitution))
-            return rbl_yaml_fail(c, p, RBL_EPARSE, "a pair needs 'friction', 'restitution' or "
-                                                   "both");
-        s->pairs[s->n_pairs++] = (rbl_scene_pair){idx[0], idx[1], friction, restitution};
+        if (isnan(q.friction) && isnan(q.restitution) && isnan(q.rolling_friction) &&
+            isnan(q.cohesion))
+            return rbl_yaml_fail(c, p, RBL_EPARSE, "a pair needs at least one of 'friction', "
+                                 "'restitution', 'rolling_friction', 'energy_density' (sjkr), "
+                                 "'surface_energy' (jkr)");
+        if (q.friction > 5.0 &&
+            (rc = rbl_yaml_warn(c, rbl_yaml_get(c, p, "friction"),
+                                "friction %g is above 5: a coefficient (0.5), not an angle?",
+                                q.friction)) != RBL_OK)
+            return rc;
+        s->pairs[s->n_pairs++] = (rbl_scene_pair){idx[0], idx[1], q};
     }
     return RBL_OK;
 }
@@ -329,10 +359,6 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
                                    INFINITY);
     }
-    if (rbl_yaml_get(c, n, "pairs"))
-        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "pairs"), RBL_EPARSE,
-                             "'pairs' are for normal: hertz-mindlin (its coefficients are per "
-                             "pair of materials)");
     if ((rc = rbl_yaml_req_number(c, n, "kn", &law->kn, 0.0, 1, "contact")) != RBL_OK ||
         (rc = rbl_yaml_opt_number(c, n, "kt", &law->kt, 0.0, 0, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "gamma_n", &law->gamma_n, 0.0, 0, INFINITY)) ||
@@ -353,6 +379,8 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
     if (law->tangent != RBL_TANGENT_NONE && !rbl_yaml_get(c, n, "friction"))
         return rbl_yaml_fail(c, n, RBL_EPARSE, "tangential: %s needs 'friction'",
                     law->tangent == RBL_TANGENT_SEED ? "seed" : "spring");
+    if (rbl_yaml_get(c, n, "pairs"))
+        return parse_pairs(c, rbl_yaml_get(c, n, "pairs"));
     return RBL_OK;
 }
 
@@ -610,8 +638,44 @@ static int parse_mesh_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, 
     return RBL_OK;
 }
 
-/* A source's region: a box {min, max}, a cylinder {cylinder: {from, to, radius}} or a sphere
- * {sphere: {centre, radius}} (the box about them the one draws are made in). */
+/* An inflow face: {face: {mesh: FILE.stl, scale, offset, depth}} (open or closed; depth
+ * default two largest diameters), the box about its slab the one draws are made in. */
+static int parse_face_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
+{
+    static const char *const keys[] = {"mesh", "scale", "offset", "depth", NULL};
+    rbl_insert_spec *sp = &src->spec;
+    const double r_max = rbl_size_max(&sp->size);
+    sp->depth = 4.0 * r_max;
+    int rc = rbl_yaml_keys_known(c, n, "face", keys);
+    if (rc == RBL_OK && !rbl_yaml_get(c, n, "mesh"))
+        rc = rbl_yaml_fail(c, n, RBL_EPARSE, "%s: a 'face' needs 'mesh' (an STL of the inlet)",
+                           what);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "depth", &sp->depth, 0.0, 1, INFINITY);
+    if (rc == RBL_OK && sp->depth < 2.0 * r_max)
+        rc = rbl_yaml_fail(c, rbl_yaml_get(c, n, "depth"), RBL_ERANGE, "%s: the face's 'depth' "
+                           "%g is below the largest grain's diameter %g", what, sp->depth,
+                           2.0 * r_max);
+    if (rc == RBL_OK)
+        rc = rbl_scene_read_surface(c, n, &src->region_mesh);
+    if (rc != RBL_OK)
+        return rc;
+    const rbl_mesh *m = &src->region_mesh;
+    for (int a = 0; a < 3; a++)
+        sp->lo[a] = INFINITY, sp->hi[a] = -INFINITY;
+    for (size_t v = 0; v < m->n_vertices; v++)
+        for (int a = 0; a < 3; a++) {
+            const double x = m->vertex[3 * v + (size_t)a];
+            sp->lo[a] = fmin(sp->lo[a], x - sp->depth), sp->hi[a] = fmax(sp->hi[a], x + sp->depth);
+        }
+    sp->shape = RBL_REGION_FACE;
+    sp->mesh = m;
+    return RBL_OK;
+}
+
+/* A source's region: a box {min, max}, a cylinder {cylinder: {from, to, radius}}, a sphere
+ * {sphere: {centre, radius}}, a closed mesh's inside or (random and pour) an inflow face (the
+ * box about them the one draws are made in). */
 static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
 {
     static const char *const cylinder_keys[] = {"from", "to", "radius", NULL};
@@ -619,16 +683,21 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_s
     yaml_node_t *cyl = rbl_yaml_get(c, n, "cylinder"), *sph = rbl_yaml_get(c, n, "sphere");
     yaml_node_t *mesh = rbl_yaml_get(c, n, "mesh");
     rbl_insert_spec *sp = &src->spec;
+    yaml_node_t *face = rbl_yaml_get(c, n, "face");
     if ((rbl_yaml_get(c, n, "scale") || rbl_yaml_get(c, n, "offset")) && !mesh)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: 'scale' and 'offset' are for a 'mesh' "
                              "region", what);
-    if (cyl || sph || mesh) {
-        if (!!cyl + !!sph + !!mesh > 1 || rbl_yaml_get(c, n, "min") || rbl_yaml_get(c, n, "max"))
+    if (cyl || sph || mesh || face) {
+        if (!!cyl + !!sph + !!mesh + !!face > 1 || rbl_yaml_get(c, n, "min") ||
+            rbl_yaml_get(c, n, "max"))
             return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: a region is a box (min, max), a "
-                                 "'cylinder', a 'sphere' or a closed 'mesh': one of them", what);
+                                 "'cylinder', a 'sphere', a closed 'mesh' or an inflow 'face': "
+                                 "one of them", what);
         int rc;
         if (mesh)
             return parse_mesh_region(c, n, what, src);
+        if (face)
+            return parse_face_region(c, face, what, src);
         if (sph) {
             sp->shape = RBL_REGION_SPHERE;
             if ((rc = rbl_yaml_keys_known(c, sph, "sphere", sphere_keys)) ||
@@ -761,9 +830,9 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
     static const char *const lattice_keys[] = {"min", "max", "cylinder", "sphere", "mesh",
                                                "scale", "offset", "spacing", "count", NULL};
     static const char *const random_keys[] = {"min", "max", "cylinder", "sphere", "mesh",
-                                              "scale", "offset", "count", "volume_fraction",
-                                              NULL};
-    static const char *const pour_keys[] = {"min", "max", "cylinder", "sphere", "mesh",
+                                              "face", "scale", "offset", "count",
+                                              "volume_fraction", NULL};
+    static const char *const pour_keys[] = {"min", "max", "cylinder", "sphere", "mesh", "face",
                                             "scale", "offset", "count", "volume_fraction",
                                             "rate", "mass_rate", "every", NULL};
     rbl_scene *s = c->s;

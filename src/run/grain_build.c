@@ -10,26 +10,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
+static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_error *err)
 {
     for (int m = 0; m < s->n_materials; m++) {
         int rc = rbl_sim_add_material(sim, &s->materials[m], NULL, err);
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_contact, err);
     }
-    for (int k = 0; k < s->n_pairs; k++) {
-        const rbl_scene_pair *p = &s->pairs[k];
-        int rc = rbl_sim_set_pair(sim, p->a, p->b, p->friction, p->restitution, err);
-        if (rc != RBL_OK)
-            return rbl_scene_error_at(s, s->at_pairs, err);
-    }
+    int rc = rbl_scene_set_pairs(s, sim, m_eff, err);
+    if (rc != RBL_OK)
+        return rc;
     for (int w = 0; w < s->n_walls; w++) {
-        int rc = rbl_sim_add_wall(sim, &s->walls[w], err);
+        rc = rbl_sim_add_wall(sim, &s->walls[w], err);
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_walls, err);
     }
     for (int m = 0; m < s->n_meshes; m++) {
-        int rc = rbl_sim_add_mesh_wall(sim, &s->meshes[m], s->mesh_materials[m], err);
+        rc = rbl_sim_add_mesh_wall(sim, &s->meshes[m], s->mesh_materials[m], err);
         if (rc == RBL_OK)
             rc = rbl_sim_set_mesh_wear(sim, m, s->mesh_wear[m][0], s->mesh_wear[m][1], err);
         if (rc != RBL_OK)
@@ -37,13 +34,13 @@ static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
     }
     for (int k = 0; k < s->n_flows; k++) {
         size_t index = 0;
-        int rc = rbl_sim_add_flow_counter(sim, &s->flows[k], &index, err);
+        rc = rbl_sim_add_flow_counter(sim, &s->flows[k], &index, err);
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_flow, err);
     }
     for (int k = 0; k < s->n_outlets; k++) {
         size_t index = 0;
-        int rc = rbl_sim_add_outlet(sim, &s->outlets[k], &index, err);
+        rc = rbl_sim_add_outlet(sim, &s->outlets[k], &index, err);
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_outlets[k], err);
     }
@@ -62,15 +59,15 @@ static double smallest_radius(const rbl_size_dist *d)
 
 /* A simulation of the scene's configuration, materials and walls, without grains, to ask
  * questions before the real one is built (dt is irrelevant there). */
-int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
-                      rbl_error *err)
+int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, double m_eff,
+                    rbl_sim **probe, rbl_error *err)
 {
     rbl_sim_config probe_cfg = *cfg;
     probe_cfg.dt = 1.0;
     int rc = rbl_sim_create(probe, &probe_cfg, err);
     if (rc != RBL_OK) /* as the real one would be */
         return rbl_scene_error_at(s, s->at_domain, err);
-    if ((rc = add_materials_walls(s, *probe, err)) != RBL_OK) {
+    if ((rc = add_materials_walls(s, *probe, m_eff, err)) != RBL_OK) {
         rbl_sim_destroy(*probe);
         *probe = NULL;
     }
@@ -104,7 +101,7 @@ static int clump_contact_mass(const rbl_scene *s, const rbl_insert_spec *sp, dou
                               rbl_error *err)
 {
     rbl_sim *probe = NULL;
-    int rc = rbl_scene_probe(s, &s->cfg, &probe, err);
+    int rc = rbl_scene_probe(s, &s->cfg, NAN, &probe, err);
     if (rc == RBL_OK)
         rc = add_probe_grain(probe, &s->cfg, sp, err);
     if (rc == RBL_OK) {
@@ -120,11 +117,11 @@ static int clump_contact_mass(const rbl_scene *s, const rbl_insert_spec *sp, dou
 /* The shortest contact any source can produce: a probe simulation holding one grain of the
  * smallest radius of each source (dt: auto, and gamma from restitution, need it before the
  * grains exist). */
-static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, double *t_c,
-                            rbl_error *err)
+static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, double m_eff,
+                            double *t_c, rbl_error *err)
 {
     rbl_sim *probe = NULL;
-    int rc = rbl_scene_probe(s, cfg, &probe, err);
+    int rc = rbl_scene_probe(s, cfg, m_eff, &probe, err);
     for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
         if (s->sources[k].kind == RBL_SOURCE_FILE) {
             size_t placed = 0;
@@ -148,7 +145,7 @@ static int file_mean_radius(const rbl_scene *s, const rbl_source *src, double *r
 {
     rbl_sim *probe = NULL;
     size_t placed = 0;
-    int rc = rbl_scene_probe(s, &s->cfg, &probe, err);
+    int rc = rbl_scene_probe(s, &s->cfg, NAN, &probe, err);
     if (rc == RBL_OK)
         rc = rbl_grains_read_text(probe, src->file, src->spec.material, &placed, err);
     if (rc == RBL_OK && placed == 0)
@@ -178,39 +175,80 @@ static double spin_unit(const rbl_scene *s, const rbl_sim *sim)
     return R > 0.0 ? sqrt(G * mass / (R * R * R)) : 0.0;
 }
 
-int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, rbl_error *err)
+/* The contact mass the scene's restitutions are for: two grains of the mean radius of the
+ * first source (a clump's members' mean contact mass), m_eff = m / 2. */
+static int restitution_mass(const rbl_scene *s, double *m_eff, rbl_error *err)
+{
+    const rbl_insert_spec *sp = &s->sources[0].spec;
+    double r = sp->size.kind == RBL_SIZE_CONSTANT ? sp->size.radius
+               : sp->size.kind == RBL_SIZE_NORMAL ? sp->size.mean
+               : sp->size.kind == RBL_SIZE_BINS   ? rbl_size_mean(&sp->size, 1)
+                                                  : 0.5 * (sp->size.min + sp->size.max);
+    if (s->sources[0].kind == RBL_SOURCE_FILE) {
+        int rc = file_mean_radius(s, &s->sources[0], &r, err);
+        if (rc != RBL_OK)
+            return rc;
+    }
+    double m = s->materials[sp->material].density * 4.0 / 3.0 * M_PI * r * r * r;
+    if (sp->clump) {
+        int rc = clump_contact_mass(s, sp, &m, err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->sources[0].at, err);
+    }
+    *m_eff = 0.5 * m;
+    return RBL_OK;
+}
+
+/* A pair's restitution under a law without materials: its gamma_n needs the contact mass. */
+static int pairs_need_mass(const rbl_scene *s)
+{
+    for (int k = 0; k < s->n_pairs && !s->cfg.law.from_materials; k++)
+        if (!isnan(s->pairs[k].p.restitution))
+            return 1;
+    return 0;
+}
+
+int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_error *err)
+{
+    for (int k = 0; k < s->n_pairs; k++) {
+        rbl_pair_props p = s->pairs[k].p;
+        if (!s->cfg.law.from_materials && !isnan(p.restitution)) {
+            /* (m_eff unknown: a probe that finds it, and reads no contact) */
+            if (!isnan(m_eff))
+                p.gamma_n = rbl_gamma_from_restitution(p.restitution, m_eff, s->cfg.law.kn);
+            p.restitution = NAN;
+        }
+        int rc = rbl_sim_set_pair(sim, s->pairs[k].a, s->pairs[k].b, &p, err);
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, s->at_pairs, err);
+    }
+    return RBL_OK;
+}
+
+int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, double *m_eff_out,
+                     rbl_error *err)
 {
     rbl_sim_config cfg = s->cfg;
     if (threads > 0)
         cfg.threads = threads;
-    if (s->restitution > 0.0) {
-        /* gamma_n for two grains of the mean radius of the first source */
-        const rbl_insert_spec *sp = &s->sources[0].spec;
-        double r = sp->size.kind == RBL_SIZE_CONSTANT ? sp->size.radius
-                   : sp->size.kind == RBL_SIZE_NORMAL ? sp->size.mean
-                   : sp->size.kind == RBL_SIZE_BINS   ? rbl_size_mean(&sp->size, 1)
-                                                      : 0.5 * (sp->size.min + sp->size.max);
-        if (s->sources[0].kind == RBL_SOURCE_FILE) {
-            int rc = file_mean_radius(s, &s->sources[0], &r, err);
-            if (rc != RBL_OK)
-                return rc;
-        }
-        double m = s->materials[sp->material].density * 4.0 / 3.0 * M_PI * r * r * r;
-        if (sp->clump) {
-            int rc = clump_contact_mass(s, sp, &m, err);
-            if (rc != RBL_OK)
-                return rbl_scene_error_at(s, s->sources[0].at, err);
-        }
-        cfg.law.gamma_n = rbl_gamma_from_restitution(s->restitution, 0.5 * m, cfg.law.kn);
+    double m_eff = NAN;
+    if (s->restitution > 0.0 || pairs_need_mass(s)) {
+        int rc = restitution_mass(s, &m_eff, err);
+        if (rc != RBL_OK)
+            return rc;
     }
+    if (s->restitution > 0.0) /* gamma_n for two grains of the mean radius of the first source */
+        cfg.law.gamma_n = rbl_gamma_from_restitution(s->restitution, m_eff, cfg.law.kn);
     if (s->dt_auto) {
         double t_c = INFINITY;
-        int rc = shortest_contact(s, &cfg, &t_c, err);
+        int rc = shortest_contact(s, &cfg, m_eff, &t_c, err);
         if (rc != RBL_OK)
             return rc;
         cfg.dt = s->dt_c * t_c;
     }
     *out = cfg;
+    if (m_eff_out)
+        *m_eff_out = m_eff;
     return RBL_OK;
 }
 
@@ -218,7 +256,8 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
                     rbl_sim **out, double *unit, double *contact_time, rbl_error *err)
 {
     rbl_sim_config cfg;
-    int rc = rbl_scene_config(s, threads, &cfg, err);
+    double m_eff;
+    int rc = rbl_scene_config(s, threads, &cfg, &m_eff, err);
     if (rc != RBL_OK)
         return rc;
     rbl_sim *sim = NULL;
@@ -226,7 +265,7 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
     if (rc != RBL_OK)
         return rbl_scene_error_at(s, s->at_domain, err);
     rbl_sim_set_max_grains(sim, max_grains);
-    if ((rc = add_materials_walls(s, sim, err)) != RBL_OK)
+    if ((rc = add_materials_walls(s, sim, m_eff, err)) != RBL_OK)
         goto fail;
     for (int k = 0; k < s->n_sources; k++) {
         const rbl_source *src = &s->sources[k];

@@ -91,8 +91,10 @@ static void same_motion(check *c, int wall, const rbl_wall_motion *a, const rbl_
 }
 
 /* moved[w]: wall w was re-based by a stage or a change (its pose then is the run's, not the
- * scene's): its geometry is not compared, its motion is. */
-static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsigned char *moved)
+ * scene's): its geometry is not compared, its motion is. gamma_from_files: pairs' gamma_n come
+ * from a grains file's mean radius (which may have changed since), not compared. */
+static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsigned char *moved,
+                       int gamma_from_files)
 {
     same(c, "number of materials", a->n_materials, b->n_materials);
     for (int m = 0; c->rc == RBL_OK && m < a->n_materials; m++) {
@@ -135,8 +137,13 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsig
         const struct rbl_pair_set *x = &a->pair_set[k], *y = &b->pair_set[k];
         same_as(c, x->a, y->a, "pair %d's first material", k + 1);
         same_as(c, x->b, y->b, "pair %d's second material", k + 1);
-        same_as(c, x->friction, y->friction, "pair %d's friction", k + 1);
-        same_as(c, x->restitution, y->restitution, "pair %d's restitution", k + 1);
+        same_as(c, x->p.friction, y->p.friction, "pair %d's friction", k + 1);
+        same_as(c, x->p.restitution, y->p.restitution, "pair %d's restitution", k + 1);
+        if (!gamma_from_files)
+            same_as(c, x->p.gamma_n, y->p.gamma_n, "pair %d's gamma_n", k + 1);
+        same_as(c, x->p.rolling_friction, y->p.rolling_friction, "pair %d's rolling friction",
+                k + 1);
+        same_as(c, x->p.cohesion, y->p.cohesion, "pair %d's cohesion", k + 1);
     }
     same(c, "number of flow counters", (int)a->n_flows, (int)b->n_flows);
     for (size_t k = 0; c->rc == RBL_OK && k < a->n_flows; k++)
@@ -183,11 +190,12 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
                                  int stage, const unsigned char *changed, rbl_error *err)
 {
     rbl_sim_config cfg;
-    int rc = rbl_scene_config(s, 0, &cfg, err);
+    double m_eff;
+    int rc = rbl_scene_config(s, 0, &cfg, &m_eff, err);
     if (rc != RBL_OK)
         return rc;
     rbl_sim *probe = NULL;
-    if ((rc = rbl_scene_probe(s, &cfg, &probe, err)) != RBL_OK)
+    if ((rc = rbl_scene_probe(s, &cfg, m_eff, &probe, err)) != RBL_OK)
         return rc;
     const int n_walls = probe->n_walls + probe->n_meshes;
     unsigned char *moved = calloc((size_t)n_walls + 1, 1);
@@ -213,7 +221,7 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
     ours.dt = cfg.dt;
     ours.threads = sim->cfg.threads; /* a restart may change them */
     same_config(&c, &sim->cfg, &ours, from_files && (s->dt_auto || s->restitution > 0.0));
-    same_walls(&c, sim, probe, moved);
+    same_walls(&c, sim, probe, moved, from_files);
     free(moved);
     rbl_sim_destroy(probe);
     return c.rc;

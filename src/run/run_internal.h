@@ -176,11 +176,17 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
 
 /* grain_build.c — the grains' simulation a scene makes. */
 /* Its configuration: gamma_n from the restitution and dt: auto resolved, as a fresh run
- * creates it (threads: 0 keeps the scene's). */
-int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *cfg, rbl_error *err);
-/* A simulation of cfg with the scene's materials, walls and their motions, without grains. */
-int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, rbl_sim **probe,
-                    rbl_error *err);
+ * creates it (threads: 0 keeps the scene's); in *m_eff (when not NULL) the contact mass the
+ * scene's restitutions are for without materials (NAN where none is). */
+int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *cfg, double *m_eff,
+                     rbl_error *err);
+/* The scene's contact.pairs set on sim (a restitution without materials as its gamma_n for
+ * the contact mass m_eff; m_eff NAN: left to the law's); errors at the scene's line. */
+int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_error *err);
+/* A simulation of cfg with the scene's materials, pairs (m_eff: as rbl_scene_set_pairs'),
+ * walls and their motions, without grains. */
+int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, double m_eff,
+                    rbl_sim **probe, rbl_error *err);
 /* The whole simulation at the start, spread over the processes (ranks), checked (placement,
  * law, dt, overlaps); *unit: the spin's unit, *contact_time: the shortest contact then. */
 int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,

@@ -36,7 +36,8 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
                      unsigned char *moved, rbl_error *err)
 {
     rbl_sim_config cfg;
-    int rc = rbl_scene_config(after, 0, &cfg, err);
+    double m_eff;
+    int rc = rbl_scene_config(after, 0, &cfg, &m_eff, err);
     if (rc != RBL_OK)
         return rc;
     if ((rc = rbl_sim_set_gravity(sim, after->cfg.gravity, err)) != RBL_OK)
@@ -50,9 +51,7 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
         x->restitution = y->restitution, x->friction = y->friction;
     }
     sim->n_pair_set = 0;
-    for (int k = 0; rc == RBL_OK && k < after->n_pairs; k++)
-        rc = rbl_sim_set_pair(sim, after->pairs[k].a, after->pairs[k].b, after->pairs[k].friction,
-                              after->pairs[k].restitution, err);
+    rc = rbl_scene_set_pairs(after, sim, m_eff, err);
     if (rc == RBL_OK)
         rc = rbl_sim_set_health(sim, &after->health, err);
     for (int k = 0; rc == RBL_OK && k < after->n_outlets && (size_t)k < sim->n_outlets; k++)

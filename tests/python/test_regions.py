@@ -52,7 +52,11 @@ def test_cylinder_and_sphere_regions(tmp_path):
 def test_region_errors_name_the_line(tmp_path):
     cases = {
         "cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.09], radius: 0.03}, min: [0, 0, 0], ":
-            "a region is a box (min, max), a 'cylinder', a 'sphere' or a closed 'mesh'",
+            "a region is a box (min, max), a 'cylinder', a 'sphere', a closed 'mesh' or an "
+            "inflow 'face'",
+        "face: {mesh: open.stl, depth: 0.001}, ": "the face's 'depth' 0.001 is below the "
+                                                  "largest grain's diameter 0.003",
+        "face: {depth: 0.01}, ": "a 'face' needs 'mesh'",
         "cylinder: {from: [0, 0, 0.01], to: [0, 0, 0.01], radius: 0.03}, ":
             "'from' and 'to' must be apart",
         "sphere: {centre: [0, 0, 0.05]}, ": "radius",
@@ -135,3 +139,64 @@ def test_a_region_inside_a_closed_mesh(tmp_path):
     r = 0.001 * (1 - 1e-9)
     assert (x >= r).all() and ((x.sum(axis=1) - 0.04) / math.sqrt(3) <= -r).all()
     assert len(x) == round(0.1 * 0.04**3 / 6 / (4 / 3 * math.pi * 0.001**3))
+
+
+def inlet(path, corners):
+    """An open STL of two facets: the quadrilateral of these four corners."""
+    text = "solid inlet\n"
+    for f in ((0, 1, 2), (0, 2, 3)):
+        text += "facet normal 0 0 0\nouter loop\n"
+        text += "".join("vertex %r %r %r\n" % tuple(corners[k]) for k in f)
+        text += "endloop\nendfacet\n"
+    path.write_text(text + "endsolid inlet\n")
+
+
+def test_an_inflow_through_a_mesh_face(tmp_path):
+    """Grains come in through a tilted square inlet (an open STL, 4 cm a side, its plane
+    turned 30 degrees about x) at 0.01 kg/s with a velocity through it (0.5 m/s): the grains poured
+    number the rate over the mean grain mass times the time (to one batch), each appears in the
+    slab of the face's depth on the side its velocity points to (before it moves: one step),
+    and they cover the face uniformly (each half of it within 4 standard deviations of its
+    share)."""
+    rho, r = 2500, 0.001
+    mean_m = rho * 4 / 3 * math.pi * r**3
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    # the square: u along x, w along the turned y; its normal (0, -s, c)
+    u, w, n = np.array([1, 0, 0]), np.array([0, c, s]), np.array([0, -s, c])
+    centre = np.array([0.05, 0.05, 0.05])
+    corners = [centre + 0.02 * (a * u + b * w) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    inlet(tmp_path / "inlet.stl", corners)
+    text = """\
+domain: {min: [0, 0, -0.1], max: [0.1, 0.1, 0.1]}
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, tangential: none, kn: 2000, gamma_n: 0.001}
+grains:
+  - pour: {face: {mesh: inlet.stl, depth: 0.006}, count: 100000, mass_rate: 0.01, every: 0.01}
+    radius: 0.001
+    velocity: [0, 0.25, -0.433]
+run: {time: TIME, dt: 1.0e-5}
+output: {every: 1}
+"""
+    path = tmp_path / "inflow.yaml"
+    path.write_text(text.replace("TIME", "1.0e-5"))  # the first batch, one step after
+    run = rubble.Run(path, output=tmp_path / "first", threads=1)
+    run.step(run.total_steps)
+    x = np.array(run.grains().position)
+    run.close()
+    per_second = 0.01 / mean_m
+    assert abs(len(x) - per_second * 0.01) < 1  # a batch of 9.55 on average
+    # off the face along -n (the velocity's side: v . n < 0), by r to depth - r, moved one step
+    v = np.array([0, 0.25, -0.433])
+    d = (x - v * 1.0e-5 - centre) @ -n
+    assert (d >= r * (1 - 1e-9)).all() and (d <= (0.006 - r) * (1 + 1e-9)).all()
+    a, b = (x - centre) @ u, (x - centre) @ w
+    assert (abs(a) <= 0.02 + 1e-4).all() and (abs(b) <= 0.02 + 1e-4).all()
+    for half in (a > 0, b > 0):
+        k, m = half.sum(), len(x)
+        assert abs(k - m / 2) <= 4 * math.sqrt(m / 4), (k, m)
+    path.write_text(text.replace("TIME", "0.1"))
+    run = rubble.Run(path, output=tmp_path / "o", threads=1)
+    run.step(run.total_steps)
+    n_grains = len(run.grains().mass)
+    run.close()
+    assert abs(n_grains - per_second * 0.1) <= per_second * 0.01 + 1
