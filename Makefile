@@ -2,7 +2,8 @@
 #   make run    install what is missing, build, run the main job
 #   make test   install what is missing, build, run the whole suite (also under gcc's and
 #               clang's ASan/UBSan) and a few seconds of each fuzz target
-# Longer jobs: make bench (docs/bench/), make validate (docs/validation/), make fuzz (docs/fuzz.md).
+# Longer jobs: make bench (docs/bench/), make validate (docs/validation/), make fuzz (docs/fuzz.md),
+# make renders (every example run and drawn by ParaView: docs/examples.md).
 # make install PREFIX=DIR: the program, librubble (shared and static), rubble.h, rubble.pc and the
 # CMake package (find_package(rubble)) under DIR (default /usr/local).
 
@@ -16,7 +17,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo bench-cg test test-release test-sanitize bench validate install clean
+.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo bench-cg test test-release test-sanitize bench validate renders install clean
 
 all: build
 
@@ -131,6 +132,11 @@ validate: build
 	@validation/sound.sh $(RUBBLE)
 	@validation/fdo.sh $(RUBBLE)
 	@validation/crease.sh $(RUBBLE)
+
+# every example run to its end and drawn by ParaView -> docs/examples.md, docs/examples/*.png
+renders: build
+	@scripts/install-deps.sh bench
+	@scripts/render_examples.sh $(RUBBLE) $(EXAMPLES)
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
