@@ -112,11 +112,13 @@ typedef struct rbl_fdo_side {
 typedef struct rbl_fdo_row {
     uint32_t other;
     int active, bounce, push_both_ways;
-    double n[3], t1[3], t2[3];      /* the contact's normal (into big) and tangents */
+    double n[3], t1[3], t2[3];      /* the contact's normal (into big) and tangents: t1
+                                       against the slip (contact_frame) */
+    double r1[3], r2[3];            /* tangents of the rolling polygon: r1 against the roll */
     double Jn[6], Jt1[6], Jt2[6];   /* own directions */
     double On[6], Ot1[6], Ot2[6];   /* the other's directions */
     double Wn[6], Wt1[6], Wt2[6];   /* M^-1 J, own */
-    double Wr1[3], Wr2[3];          /* I^-1 t, own: rolling */
+    double Wr1[3], Wr2[3];          /* I^-1 r, own: rolling */
     double own_n, own_t[3], own_r[3]; /* own J M^-1 J^T: normal; tangential and rolling 2x2 */
     double oth_n, oth_t[3], oth_r[3]; /* the same, other */
     double sign;                    /* +1: own is big (or the contact is a plane), -1: small */

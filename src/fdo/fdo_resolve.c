@@ -24,7 +24,10 @@
  *  - friction: the impulse in the tangent plane that stops the slip, projected on the polygon
  *    of `tangent_samples` uniformly sampled directions with radius mu lambda: of the admissible
  *    impulses the nearest, the one that dissipates most; rolling friction alike with angular
- *    impulses bounded by `rolling` lambda.
+ *    impulses bounded by `rolling` lambda. Each polygon is tied to its contact, not to the
+ *    world: a vertex points against the slip (against the rolling spin), so a sliding contact
+ *    takes the whole mu lambda against its slip in any direction, and a scene turned any way
+ *    moves the same, turned (contact_frame).
  * Impulses are warm-started from the previous step's, matched by the partner's index, so that
  * a resting heap is solved in a few passes. A second, normal-only solve gives a pseudo-velocity
  * that removes a share of each overlap beyond the slop; it moves the objects but is not kept as
@@ -121,6 +124,78 @@ static void polygon_project(double P[2], double rho, int k)
 
 static int is_wall(uint32_t other) { return other >= RBL_FDO_WALL; }
 
+/* The previous step's record of object k's contact with `other`, or NULL. */
+static const rbl_fdo_memory *remembered(const rbl_fdo_sim *sim, size_t k, uint32_t other)
+{
+    if (k >= sim->memory_objects)
+        return NULL;
+    for (size_t m = sim->memory_start[k]; m < sim->memory_start[k + 1]; m++)
+        if (sim->memory[m].other == other)
+            return sim->memory + m;
+    return NULL;
+}
+
+/* A unit tangent e (with f = n x e) along the tangential part of -v, where that part is
+ * more than `floor`; else of -fallback's (when not NULL); else any. Whether a direction was
+ * found is returned. */
+static int tangent_against(const double n[3], const double v[3], double floor,
+                           const double *fallback, double e[3], double f[3])
+{
+    for (int pick = 0; pick < 2; pick++) {
+        const double *d = pick ? fallback : v;
+        if (!d)
+            continue;
+        double dn = rbl_dot3(d, n), t[3] = {dn * n[0] - d[0], dn * n[1] - d[1], dn * n[2] - d[2]};
+        double len = sqrt(rbl_dot3(t, t));
+        if (!(len > (pick ? 0 : floor)))
+            continue;
+        for (int a = 0; a < 3; a++)
+            e[a] = t[a] / len;
+        rbl_cross3(n, e, f);
+        return 1;
+    }
+    rbl_fdo_tangents(n, e, f);
+    return 0;
+}
+
+/* The contact's tangent frames, the same bits on both of its sides: t1 against the slip of big
+ * over small at the contact (both objects' velocities after gravity), else against last step's
+ * friction impulse on big; r1 likewise against the rolling spin. A frame tied to the contact
+ * keeps friction isotropic: the polygon's vertex lies where the most friction is wanted. */
+static void contact_frame(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s,
+                          rbl_fdo_row *w)
+{
+    const int wall = is_wall(s->other);
+    const size_t big = w->sign > 0 ? k : s->other, small = w->sign > 0 ? s->other : k;
+    double slip[3], spin[3], scale = 0;
+    for (int a = 0; a < 3; a++)
+        slip[a] = spin[a] = 0;
+    const size_t who[2] = {big, small};
+    for (int j = 0; j < 2; j++) {
+        if (j == 1 && wall)
+            break;
+        const double *V = sim->vel_free + 6 * who[j], *x = sim->pos + 3 * who[j];
+        double r[3], wr[3];
+        rbl_sub3(s->point, x, r);
+        rbl_cross3(V + 3, r, wr);
+        for (int a = 0; a < 3; a++) {
+            slip[a] += (j ? -1 : 1) * (V[a] + wr[a]);
+            spin[a] += (j ? -1 : 1) * V[3 + a];
+        }
+        scale = fmax(scale, sqrt(rbl_dot3(V, V)) + sqrt(rbl_dot3(V + 3, V + 3)) * sim->bound[who[j]]);
+    }
+    /* last step's impulses on big (a small side's record holds the same vectors) */
+    const rbl_fdo_memory *h = remembered(sim, k, s->other);
+    double friction[3], rolling[3];
+    for (int a = 0; a < 3; a++)
+        friction[a] = h ? -h->friction[a] : 0, rolling[a] = h ? -h->rolling[a] : 0;
+    const double floor = 1e-12 * scale + 1e-300;
+    tangent_against(w->n, slip, floor, h ? friction : NULL, w->t1, w->t2);
+    const double bound = wall ? sim->bound[big] : fmin(sim->bound[big], sim->bound[small]);
+    if (!tangent_against(w->n, spin, floor / bound, h ? rolling : NULL, w->r1, w->r2))
+        memcpy(w->r1, w->t1, sizeof w->r1), memcpy(w->r2, w->t2, sizeof w->r2);
+}
+
 /* The relative velocity along a direction pair: own J . V_own + other's J . V_other (the sum
  * of the same two products on both sides of the contact, so the same bits). */
 static double relative(const double *J, const double *O, const double *V, const double *Vo)
@@ -140,7 +215,7 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
     w->sign = wall || k > s->other ? 1 : -1;
     for (int a = 0; a < 3; a++)
         w->n[a] = w->sign * s->normal[a];
-    rbl_fdo_tangents(w->n, w->t1, w->t2);
+    contact_frame(sim, k, s, w);
     const double *x = sim->pos + 3 * k;
     direction(w->n, s->point, x, w->sign, w->Jn);
     direction(w->t1, s->point, x, w->sign, w->Jt1);
@@ -150,10 +225,10 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
     apply_inverse_mass(sim->mass[k], Iinv, w->Jn, w->Wn);
     apply_inverse_mass(sim->mass[k], Iinv, w->Jt1, w->Wt1);
     apply_inverse_mass(sim->mass[k], Iinv, w->Jt2, w->Wt2);
-    rbl_sym3_apply(Iinv, w->t1, w->Wr1), rbl_sym3_apply(Iinv, w->t2, w->Wr2);
+    rbl_sym3_apply(Iinv, w->r1, w->Wr1), rbl_sym3_apply(Iinv, w->r2, w->Wr2);
     w->own_n = dot6(w->Jn, w->Wn);
     gram2(w->Jt1, w->Jt2, w->Wt1, w->Wt2, 6, w->own_t);
-    gram2(w->t1, w->t2, w->Wr1, w->Wr2, 3, w->own_r);
+    gram2(w->r1, w->r2, w->Wr1, w->Wr2, 3, w->own_r);
     const double *Vo = NULL;
     if (!wall) {
         size_t o = s->other;
@@ -167,10 +242,10 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
         apply_inverse_mass(sim->mass[o], Io, w->On, Wn);
         apply_inverse_mass(sim->mass[o], Io, w->Ot1, Wt1);
         apply_inverse_mass(sim->mass[o], Io, w->Ot2, Wt2);
-        rbl_sym3_apply(Io, w->t1, Wr1), rbl_sym3_apply(Io, w->t2, Wr2);
+        rbl_sym3_apply(Io, w->r1, Wr1), rbl_sym3_apply(Io, w->r2, Wr2);
         w->oth_n = dot6(w->On, Wn);
         gram2(w->Ot1, w->Ot2, Wt1, Wt2, 6, w->oth_t);
-        gram2(w->t1, w->t2, Wr1, Wr2, 3, w->oth_r);
+        gram2(w->r1, w->r2, Wr1, Wr2, 3, w->oth_r);
         Vo = sim->vel_free + 6 * o;
     }
     /* the approach before the contacts act: both objects' velocities after gravity */
@@ -198,19 +273,14 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
 /* The previous step's impulses of this contact, if it had one: the warm start. */
 static void warm_start(const rbl_fdo_sim *sim, size_t k, rbl_fdo_row *w)
 {
-    if (k >= sim->memory_objects)
+    const rbl_fdo_memory *h = remembered(sim, k, w->other);
+    if (!h)
         return;
-    for (size_t m = sim->memory_start[k]; m < sim->memory_start[k + 1]; m++) {
-        const rbl_fdo_memory *h = sim->memory + m;
-        if (h->other != w->other)
-            continue;
-        w->lambda = h->lambda;
-        w->P[0] = rbl_dot3(h->friction, w->t1), w->P[1] = rbl_dot3(h->friction, w->t2);
-        w->A[0] = rbl_dot3(h->rolling, w->t1), w->A[1] = rbl_dot3(h->rolling, w->t2);
-        polygon_project(w->P, sim->p.friction * w->lambda, sim->p.tangent_samples);
-        polygon_project(w->A, sim->p.rolling * w->lambda, sim->p.tangent_samples);
-        return;
-    }
+    w->lambda = h->lambda;
+    w->P[0] = rbl_dot3(h->friction, w->t1), w->P[1] = rbl_dot3(h->friction, w->t2);
+    w->A[0] = rbl_dot3(h->rolling, w->r1), w->A[1] = rbl_dot3(h->rolling, w->r2);
+    polygon_project(w->P, sim->p.friction * w->lambda, sim->p.tangent_samples);
+    polygon_project(w->A, sim->p.rolling * w->lambda, sim->p.tangent_samples);
 }
 
 /* Phase two: the mass-split effective masses (each object's mass shared among its active
@@ -269,8 +339,8 @@ static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *ne
         if (sim->p.rolling > 0) {
             /* rolling: the relative spin about the tangents, big's less small's */
             double roll[2], dA[2], A[2];
-            double mine[2] = {rbl_dot3(w->t1, Vk + 3), rbl_dot3(w->t2, Vk + 3)};
-            double theirs[2] = {Vo ? rbl_dot3(w->t1, Vo + 3) : 0, Vo ? rbl_dot3(w->t2, Vo + 3) : 0};
+            double mine[2] = {rbl_dot3(w->r1, Vk + 3), rbl_dot3(w->r2, Vk + 3)};
+            double theirs[2] = {Vo ? rbl_dot3(w->r1, Vo + 3) : 0, Vo ? rbl_dot3(w->r2, Vo + 3) : 0};
             for (int a = 0; a < 2; a++)
                 roll[a] = w->sign > 0 ? mine[a] - theirs[a] : theirs[a] - mine[a];
             solve2(w->Kr, roll, dA);
@@ -383,7 +453,7 @@ static int remember(rbl_fdo_sim *sim, rbl_error *err)
             memcpy(h->normal, w->n, sizeof h->normal);
             for (int a = 0; a < 3; a++) {
                 h->friction[a] = w->P[0] * w->t1[a] + w->P[1] * w->t2[a];
-                h->rolling[a] = w->A[0] * w->t1[a] + w->A[1] * w->t2[a];
+                h->rolling[a] = w->A[0] * w->r1[a] + w->A[1] * w->r2[a];
             }
         }
     }
