@@ -104,7 +104,7 @@ static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
 static int pair_value(double x, double lo, int lo_ok, double hi, const char *name, int a, int b,
                       rbl_error *err)
 {
-    if (isnan(x) || ((x > lo || (lo_ok && x == lo)) && x <= hi))
+    if (isnan(x) || ((x > lo || (lo_ok && x == lo)) && x <= hi && isfinite(x)))
         return RBL_OK;
     return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: %s must be in %s%g, %g]: "
                          "'%g'", a, b, name, lo_ok ? "[" : "(", lo, hi, x);
@@ -138,9 +138,6 @@ int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p, rbl_er
                                                            : "the cohesion energy density",
                          a, b, err)))
         return rc;
-    if (isinf(p->friction) || isinf(p->gamma_n) || isinf(p->cohesion))
-        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: a coefficient is "
-                             "infinite", a, b);
     const int lo = a < b ? a : b, hi = a < b ? b : a;
     int k = 0;
     while (k < sim->n_pair_set && !(sim->pair_set[k].a == lo && sim->pair_set[k].b == hi))

@@ -15,7 +15,7 @@
  * therefore bit-identical for any number of threads. */
 #include "contact_kernel.h"
 
-/* Contacts per block: the block (about 18 KiB) stays in the first-level cache. */
+/* Contacts per block: the block (about 20 KiB) stays in the first-level cache. */
 #define BLOCK 64
 /* Blocks are computed in multiples of the widest vector (8 doubles, AVX-512). */
 #define LANES 8

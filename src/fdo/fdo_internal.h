@@ -125,6 +125,7 @@ typedef struct rbl_fdo_row {
     double k_n, Kt[3], Kr[3];       /* mass-split: count_own own + count_other other */
     double target, bounce_target, push_target; /* closing; leaving after a bounce; push */
     double lambda, P[2], A[2], push; /* normal, friction, rolling, push impulses */
+    const struct rbl_fdo_memory *memory; /* last step's record of this contact, or NULL */
 } rbl_fdo_row;
 
 /* What a contact leaves for the next step: its impulses as world vectors, and its normal (into

@@ -185,7 +185,7 @@ static void contact_frame(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *
         scale = fmax(scale, sqrt(rbl_dot3(V, V)) + sqrt(rbl_dot3(V + 3, V + 3)) * sim->bound[who[j]]);
     }
     /* last step's impulses on big (a small side's record holds the same vectors) */
-    const rbl_fdo_memory *h = remembered(sim, k, s->other);
+    const rbl_fdo_memory *h = w->memory = remembered(sim, k, s->other);
     double friction[3], rolling[3];
     for (int a = 0; a < 3; a++)
         friction[a] = h ? -h->friction[a] : 0, rolling[a] = h ? -h->rolling[a] : 0;
@@ -271,9 +271,9 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
 }
 
 /* The previous step's impulses of this contact, if it had one: the warm start. */
-static void warm_start(const rbl_fdo_sim *sim, size_t k, rbl_fdo_row *w)
+static void warm_start(const rbl_fdo_sim *sim, rbl_fdo_row *w)
 {
-    const rbl_fdo_memory *h = remembered(sim, k, w->other);
+    const rbl_fdo_memory *h = w->memory; /* found by contact_frame */
     if (!h)
         return;
     w->lambda = h->lambda;
@@ -299,7 +299,7 @@ static void finish_rows(const rbl_fdo_sim *sim, size_t k, const size_t *count)
             w->Kt[a] = own * w->own_t[a] + oth * w->oth_t[a];
             w->Kr[a] = own * w->own_r[a] + oth * w->oth_r[a];
         }
-        warm_start(sim, k, w);
+        warm_start(sim, w);
         add_scaled(V, w->Wn, w->lambda);
         add_scaled(V, w->Wt1, w->P[0]), add_scaled(V, w->Wt2, w->P[1]);
         for (int a = 0; a < 3; a++)

@@ -78,7 +78,6 @@ int rbl_scene_parse_flow(rbl_yaml_ctx *c, yaml_node_t *n)
 static int parse_region(rbl_yaml_ctx *c, yaml_node_t *f, rbl_outlet *o)
 {
     static const char *const box_keys[] = {"min", "max", NULL};
-    static const char *const cylinder_keys[] = {"from", "to", "radius", NULL};
     yaml_node_t *box = rbl_yaml_get(c, f, "box"), *cyl = rbl_yaml_get(c, f, "cylinder");
     int rc;
     if (box) {
@@ -95,18 +94,7 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *f, rbl_outlet *o)
         return RBL_OK;
     }
     o->region = 2;
-    if ((rc = rbl_yaml_keys_known(c, cyl, "cylinder", cylinder_keys)) ||
-        (rc = rbl_yaml_req_vector3(c, cyl, "from", o->from, "cylinder")) ||
-        (rc = rbl_yaml_req_vector3(c, cyl, "to", o->to, "cylinder")) ||
-        (rc = rbl_yaml_req_number(c, cyl, "radius", &o->radius, 0.0, 1, "cylinder")))
-        return rc;
-    double d2 = 0.0;
-    for (int a = 0; a < 3; a++)
-        d2 += (o->to[a] - o->from[a]) * (o->to[a] - o->from[a]);
-    if (!(d2 > 0.0 && d2 < INFINITY))
-        return rbl_yaml_fail(c, cyl, RBL_ERANGE, "an outlet's cylinder needs 'from' and 'to' "
-                                                 "apart");
-    return RBL_OK;
+    return rbl_yaml_axis(c, cyl, "cylinder", o->from, o->to, &o->radius);
 }
 
 int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n)

@@ -387,34 +387,34 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
 /* A tube: {from: [x, y, z], to: [x, y, z], radius: r}. */
 static int parse_tube(rbl_yaml_ctx *c, yaml_node_t *n, rbl_scene_tube *tube)
 {
-    static const char *const keys[] = {"from", "to", "radius", NULL};
-    int rc = rbl_yaml_keys_known(c, n, "tube", keys);
-    if (rc != RBL_OK || (rc = rbl_yaml_req_vector3(c, n, "from", tube->from, "tube")) ||
-        (rc = rbl_yaml_req_vector3(c, n, "to", tube->to, "tube")) ||
-        (rc = rbl_yaml_req_number(c, n, "radius", &tube->radius, 0, 1, "tube")))
-        return rc;
-    double d2 = 0;
-    for (int k = 0; k < 3; k++)
-        d2 += (tube->to[k] - tube->from[k]) * (tube->to[k] - tube->from[k]);
-    if (!(d2 > 0) || !isfinite(d2))
-        return rbl_yaml_fail(c, n, RBL_ERANGE, "a tube's 'from' and 'to' must be apart");
+    int rc = rbl_yaml_axis(c, n, "tube", tube->from, tube->to, &tube->radius);
     tube->at = rbl_yaml_mark(n);
-    return RBL_OK;
+    return rc;
 }
 
+
+/* An STL's place in the scene: {mesh: FILE.stl (relative to the scene), scale: s (default 1),
+ * offset: [x, y, z] (default 0)}; *path malloc'd. */
+static int stl_placement(rbl_yaml_ctx *c, yaml_node_t *n, double *scale, double offset[3],
+                         char **path)
+{
+    *scale = 1.0, offset[0] = offset[1] = offset[2] = 0.0;
+    int rc = rbl_yaml_opt_number(c, n, "scale", scale, 0.0, 1, INFINITY);
+    if (rc == RBL_OK && rbl_yaml_get(c, n, "offset"))
+        rc = rbl_yaml_vector3(c, rbl_yaml_get(c, n, "offset"), "offset", offset);
+    if (rc == RBL_OK)
+        rc = rbl_scene_path(c, rbl_yaml_get(c, n, "mesh"), "mesh", path);
+    return rc;
+}
 
 /* A surface from an STL file: {mesh: FILE.stl (relative to the scene), scale: s, offset:
  * [x, y, z]}: its corners times s, then moved by the offset; the file's errors where the scene
  * names it. A mesh wall's and a flow counter's. */
 int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh)
 {
-    double scale = 1.0, offset[3] = {0.0, 0.0, 0.0};
-    int rc = rbl_yaml_opt_number(c, n, "scale", &scale, 0.0, 1, INFINITY);
-    if (rc == RBL_OK && rbl_yaml_get(c, n, "offset"))
-        rc = rbl_yaml_vector3(c, rbl_yaml_get(c, n, "offset"), "offset", offset);
+    double scale, offset[3];
     char *path = NULL;
-    if (rc == RBL_OK)
-        rc = rbl_scene_path(c, rbl_yaml_get(c, n, "mesh"), "mesh", &path);
+    int rc = stl_placement(c, n, &scale, offset, &path);
     if (rc == RBL_OK) {
         rc = rbl_stl_read_surface(path, scale, offset, mesh, c->err);
         if (rc != RBL_OK) { /* the file's own message, where the scene names it */
@@ -608,13 +608,9 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
  * corners times s, then moved); it must be closed and consistently oriented. */
 static int parse_mesh_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
 {
-    double scale = 1.0, offset[3] = {0.0, 0.0, 0.0};
-    int rc = rbl_yaml_opt_number(c, n, "scale", &scale, 0.0, 1, INFINITY);
-    if (rc == RBL_OK && rbl_yaml_get(c, n, "offset"))
-        rc = rbl_yaml_vector3(c, rbl_yaml_get(c, n, "offset"), "offset", offset);
+    double scale, offset[3];
     char *path = NULL;
-    if (rc == RBL_OK)
-        rc = rbl_scene_path(c, rbl_yaml_get(c, n, "mesh"), "mesh", &path);
+    int rc = stl_placement(c, n, &scale, offset, &path);
     rbl_mesh *m = &src->region_mesh;
     if (rc == RBL_OK && (rc = rbl_stl_read(path, m, c->err)) != RBL_OK) {
         char message[sizeof c->err->message];
@@ -678,7 +674,6 @@ static int parse_face_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, 
  * box about them the one draws are made in). */
 static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
 {
-    static const char *const cylinder_keys[] = {"from", "to", "radius", NULL};
     static const char *const sphere_keys[] = {"centre", "radius", NULL};
     yaml_node_t *cyl = rbl_yaml_get(c, n, "cylinder"), *sph = rbl_yaml_get(c, n, "sphere");
     yaml_node_t *mesh = rbl_yaml_get(c, n, "mesh");
@@ -710,20 +705,12 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_s
             return RBL_OK;
         }
         sp->shape = RBL_REGION_CYLINDER;
-        if ((rc = rbl_yaml_keys_known(c, cyl, "cylinder", cylinder_keys)) ||
-            (rc = rbl_yaml_req_vector3(c, cyl, "from", sp->from, "cylinder")) ||
-            (rc = rbl_yaml_req_vector3(c, cyl, "to", sp->to, "cylinder")) ||
-            (rc = rbl_yaml_req_number(c, cyl, "radius", &sp->shape_radius, 0.0, 1, "cylinder")))
+        if ((rc = rbl_yaml_axis(c, cyl, "cylinder", sp->from, sp->to, &sp->shape_radius)))
             return rc;
-        double l2 = 0.0;
         for (int a = 0; a < 3; a++) {
-            l2 += (sp->to[a] - sp->from[a]) * (sp->to[a] - sp->from[a]);
             sp->lo[a] = fmin(sp->from[a], sp->to[a]) - sp->shape_radius;
             sp->hi[a] = fmax(sp->from[a], sp->to[a]) + sp->shape_radius;
         }
-        if (!(l2 > 0.0 && l2 < INFINITY))
-            return rbl_yaml_fail(c, cyl, RBL_ERANGE, "a cylinder's 'from' and 'to' must be "
-                                 "apart");
         return RBL_OK;
     }
     int rc = rbl_yaml_req_vector3(c, n, "min", src->spec.lo, what);

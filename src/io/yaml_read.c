@@ -183,6 +183,23 @@ int rbl_yaml_req_vector3(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, dou
     return rbl_yaml_vector3(c, n, key, out);
 }
 
+int rbl_yaml_axis(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, double from[3],
+                  double to[3], double *radius)
+{
+    static const char *const keys[] = {"from", "to", "radius", NULL};
+    int rc = rbl_yaml_keys_known(c, n, what, keys);
+    if (rc != RBL_OK || (rc = rbl_yaml_req_vector3(c, n, "from", from, what)) ||
+        (rc = rbl_yaml_req_vector3(c, n, "to", to, what)) ||
+        (rc = rbl_yaml_req_number(c, n, "radius", radius, 0.0, 1, what)))
+        return rc;
+    double d2 = 0.0;
+    for (int a = 0; a < 3; a++)
+        d2 += (to[a] - from[a]) * (to[a] - from[a]);
+    if (!(d2 > 0.0 && d2 < INFINITY))
+        return rbl_yaml_fail(c, n, RBL_ERANGE, "a %s's 'from' and 'to' must be apart", what);
+    return RBL_OK;
+}
+
 int rbl_yaml_choice(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, const char *const *names,
                     int *out)
 {

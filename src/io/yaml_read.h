@@ -40,6 +40,10 @@ int rbl_yaml_req_number(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, doub
 int rbl_yaml_vector3(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, double out[3]);
 int rbl_yaml_req_vector3(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, double out[3],
                          const char *what);
+/* A cylinder or a tube, {from: [x, y, z], to: [x, y, z], radius: r} (what: its name in
+ * messages): from and to apart, r > 0. */
+int rbl_yaml_axis(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, double from[3],
+                  double to[3], double *radius);
 /* An optional key whose value is one of names (NULL-terminated): its index in *out. */
 int rbl_yaml_choice(rbl_yaml_ctx *c, yaml_node_t *map, const char *key,
                     const char *const *names, int *out);
