@@ -1477,6 +1477,7 @@ typedef struct rbl_fdo_stats {
     size_t passes;      /* Jacobi passes of the last step's velocity solve */
     size_t unconverged; /* 1 when that solve ran out of `iterations` before converging */
     size_t capped;      /* clusters whose bounce was held to the energy it may return */
+    size_t taken_in;    /* sides of open contacts the contacts' answer closed, taken in */
     double seconds[4]; /* the seed's four phases: precomputation, contact detection, contact
                           resolution, final computation (this step, wall time) */
 } rbl_fdo_stats;
@@ -1504,6 +1505,9 @@ RBL_API void rbl_fdo_sim_get(const rbl_fdo_sim *sim, size_t k, double pos[3], do
                              double vel[3], double omega[3]);
 /* Kinetic energy (translation + rotation) and potential energy in the uniform field, J. */
 RBL_API void rbl_fdo_sim_energy(const rbl_fdo_sim *sim, double *kinetic, double *potential);
+/* Total linear momentum (kg m/s) and angular momentum about the origin (kg m^2/s: orbital plus
+ * spin); either may be NULL. */
+RBL_API void rbl_fdo_sim_momentum(const rbl_fdo_sim *sim, double linear[3], double angular[3]);
 RBL_API void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats);
 /* The semi-axes of object k's base ellipsoid, m. */
 RBL_API void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3]);

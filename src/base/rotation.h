@@ -128,4 +128,69 @@ static inline void rbl_free_rotation(double q[4], const double moment[3], const 
         q[a] /= n;
 }
 
+/* The kinetic energy of rotation, sum L_k^2 / (2 I_k) over the body components of L. */
+static inline double rbl_rotation_energy(const double q[4], const double moment[3],
+                                         const double L[3])
+{
+    double lb[3];
+    rbl_quat_rotate_back(q, L, lb);
+    return 0.5 * (lb[0] * lb[0] / moment[0] + lb[1] * lb[1] / moment[1] + lb[2] * lb[2] / moment[2]);
+}
+
+/* The body turned, L fixed in space, by the least rotation that brings its kinetic energy back
+ * to `energy`: the splitting's energy error (bounded, of order (w dt)^2) removed, so that a free
+ * body keeps L and its energy to round-off; the orientation moves by no more than that error.
+ * Newton steps on the sphere |L_body| = |L| along the energy's gradient (w, less its part along
+ * L); left alone where that gradient vanishes (L along a principal axis: the energy is then
+ * extremal and the splitting keeps it) or where the step would be large. */
+static inline void rbl_rotation_hold_energy(double q[4], const double moment[3], const double L[3],
+                                            double energy)
+{
+    double lb[3], target[3];
+    rbl_quat_rotate_back(q, L, lb);
+    double len2 = lb[0] * lb[0] + lb[1] * lb[1] + lb[2] * lb[2];
+    if (!(len2 > 0) || !(energy > 0))
+        return;
+    memcpy(target, lb, sizeof target);
+    for (int it = 0; it < 4; it++) {
+        double w[3], e = 0, wl = 0;
+        for (int a = 0; a < 3; a++) {
+            w[a] = target[a] / moment[a];
+            e += 0.5 * target[a] * w[a], wl += w[a] * target[a];
+        }
+        double miss = energy - e;
+        if (fabs(miss) <= 1e-16 * energy)
+            break;
+        double g[3], g2 = 0;
+        for (int a = 0; a < 3; a++) {
+            g[a] = w[a] - wl / len2 * target[a];
+            g2 += g[a] * g[a];
+        }
+        if (!(g2 > 0) || fabs(miss) / sqrt(g2) > 1e-2 * sqrt(len2))
+            return;
+        double t2 = 0;
+        for (int a = 0; a < 3; a++) {
+            target[a] += miss / g2 * g[a];
+            t2 += target[a] * target[a];
+        }
+        for (int a = 0; a < 3; a++)
+            target[a] *= sqrt(len2 / t2);
+    }
+    /* q <- q s with s taking target to lb: then L in the body frame is target */
+    double c[3], dot = 0;
+    c[0] = target[1] * lb[2] - target[2] * lb[1];
+    c[1] = target[2] * lb[0] - target[0] * lb[2];
+    c[2] = target[0] * lb[1] - target[1] * lb[0];
+    for (int a = 0; a < 3; a++)
+        dot += target[a] * lb[a];
+    double s[4] = {len2 + dot, c[0], c[1], c[2]}, p[4];
+    double sn = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2] + s[3] * s[3]);
+    for (int a = 0; a < 4; a++)
+        s[a] /= sn;
+    rbl_quat_multiply(q, s, p);
+    double n = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
+    for (int a = 0; a < 4; a++)
+        q[a] = p[a] / n;
+}
+
 #endif

@@ -3,9 +3,10 @@
  * restitution phase (the bouncing contacts leave at e times their approach). Converged, the
  * compression phase never gains energy; the restitution phase alone can, where friction and
  * several contacts couple (Kane's paradox, a cradle of touching balls). So in each cluster of
- * objects joined by acting contacts, the kinetic energy after restitution may exceed the
- * energy after compression by at most e^2 times what compression took, as one contact's bounce
- * returns; a cluster over it gets the blend v_c + f (v_r - v_c) with the largest f in [0, 1]
+ * objects joined by acting contacts, the energy after restitution may exceed the
+ * energy after compression by at most e^2 times what compression took from the energy before
+ * the step, as one contact's bounce returns (energies the step ends with: kinetic, plus the
+ * potential energy the step's motion gains in the field); a cluster over it gets the blend v_c + f (v_r - v_c) with the largest f in [0, 1]
  * that meets it (momentum is kept: both ends of the blend keep it). */
 #include "fdo_internal.h"
 #include "../base/rotation.h"
@@ -61,15 +62,20 @@ size_t rbl_fdo_cap_restitution(rbl_fdo_sim *sim, int *failed)
         }
     memset(sums, 0, SUMS * n * sizeof *sums);
     for (size_t k = 0; k < n; k++) {
-        const double *vf = sim->vel_free + 6 * k, *vc = sim->vel_compressed + 6 * k;
-        const double *vr = sim->vel_new + 6 * k;
-        double d[6];
+        const double *vc = sim->vel_compressed + 6 * k, *vr = sim->vel_new + 6 * k;
+        double d[6], vf[6]; /* vf: before this step's gravity (a bounce acts at the step's
+                               start, gravity after: what it may return is what it met) */
         for (int a = 0; a < 6; a++)
             d[a] = vr[a] - vc[a];
+        memcpy(vf, sim->vel + 3 * k, 3 * sizeof *vf);
+        memcpy(vf + 3, sim->vel_free + 6 * k + 3, 3 * sizeof *vf);
+        /* the energy the step ends with at velocity v, less the potential energy it started
+         * with: v M v / 2 - m g . v dt (the step moves the object by v dt in the field) */
+        const double fall = sim->mass[k] * sim->p.dt;
         double *s = sums + SUMS * root(parent, k);
         s[FREE] += 0.5 * energy_product(sim, k, vf, vf);
-        s[COMPRESSED] += 0.5 * energy_product(sim, k, vc, vc);
-        s[B] += energy_product(sim, k, vc, d);
+        s[COMPRESSED] += 0.5 * energy_product(sim, k, vc, vc) - fall * rbl_dot3(sim->p.gravity, vc);
+        s[B] += energy_product(sim, k, vc, d) - fall * rbl_dot3(sim->p.gravity, d);
         s[C] += 0.5 * energy_product(sim, k, d, d);
     }
     /* the share f of the restitution phase each cluster keeps: E(f) = Ec + f B + f^2 C */
@@ -80,10 +86,9 @@ size_t rbl_fdo_cap_restitution(rbl_fdo_sim *sim, int *failed)
             continue;
         double *s = sums + SUMS * k;
         double allowed = s[COMPRESSED] + e2 * fmax(s[FREE] - s[COMPRESSED], 0);
-        double restituted = s[COMPRESSED] + s[B] + s[C];
+        double restituted = s[COMPRESSED] + s[B] + s[C], rounding = 1e-14 * s[FREE];
         s[FREE] = 1; /* from here: the share kept */
-        /* over by more than rounding (1e-12 of the energy before the contacts) */
-        if (restituted <= allowed + 1e-12 * s[FREE] || !(s[C] > 0))
+        if (restituted <= allowed + rounding || !(s[C] > 0))
             continue;
         double room = allowed - s[COMPRESSED];
         double f = (-s[B] + sqrt(fmax(s[B] * s[B] + 4 * s[C] * fmax(room, 0), 0))) / (2 * s[C]);

@@ -111,7 +111,7 @@ typedef struct rbl_fdo_side {
  * for a plane). Directions are generalised, [d; r x d], signed for the object they move. */
 typedef struct rbl_fdo_row {
     uint32_t other;
-    int active, bounce, push_both_ways;
+    int active, bounce;
     double n[3], t1[3], t2[3];      /* the contact's normal (into big) and tangents: t1
                                        against the slip (contact_frame) */
     double r1[3], r2[3];            /* tangents of the rolling polygon: r1 against the roll */
@@ -124,6 +124,7 @@ typedef struct rbl_fdo_row {
     double sign;                    /* +1: own is big (or the contact is a plane), -1: small */
     double k_n, Kt[3], Kr[3];       /* mass-split: count_own own + count_other other */
     double target, bounce_target, push_target; /* closing; leaving after a bounce; push */
+    double gap;                     /* of a contact left out as open, m (else 0) */
     double lambda, P[2], A[2], push; /* normal, friction, rolling, push impulses */
     const struct rbl_fdo_memory *memory; /* last step's record of this contact, or NULL */
 } rbl_fdo_row;
@@ -151,6 +152,7 @@ struct rbl_fdo_sim {
     double *vel_free;   /* 6: velocity and spin after the non-contact forces (eq. 4) */
     double *vel_new;    /* 6: after the contacts (eq. 5) */
     double *push;       /* 6: pseudo-velocity that removes overlaps (not kept) */
+    double *spin_gain;  /* 3: angular momentum the push gives back (fdo_resolve.c) */
     double *vel_spare;  /* 6: the second buffer of the Jacobi passes */
     double *vel_compressed; /* 6: after the compression phase, before the bounces */
     double *frame;      /* 7, perturbed objects: the shape's frame in the body's (the principal

@@ -203,6 +203,17 @@ static double relative(const double *J, const double *O, const double *V, const 
     return Vo ? dot6(J, V) + dot6(O, Vo) : dot6(J, V);
 }
 
+/* The velocity a bounce leaves at, from its approach u (after this step's gravity): e times
+ * the approach before gravity, reversed, and then what gravity adds along the contact in the
+ * step, as if it bounced at the start of the step and fell after. Reversing gravity's share
+ * too would give a ball on a floor 2 m g |v| dt each bounce. */
+static double bounce_target(const rbl_fdo_row *w, const double g[3], double dt, double e,
+                            double u)
+{
+    double fall = dt * (rbl_dot3(w->Jn, g) + (is_wall(w->other) ? 0 : rbl_dot3(w->On, g)));
+    return -e * (u - fall) + fall;
+}
+
 /* Phase one of a row: geometry, directions, the pre-contact approach, its target; whether it
  * is active. Everything here is symmetric in the two objects. */
 static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, rbl_fdo_row *w)
@@ -250,24 +261,61 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
     }
     /* the approach before the contacts act: both objects' velocities after gravity */
     double u = relative(w->Jn, w->On, sim->vel_free + 6 * k, Vo);
-    double gap = -s->depth;
-    if (gap > 0 && u * dt >= -gap)
-        return; /* open, and not closed within the step */
+    /* what the turning of both objects may close beyond the linear approach within the step:
+     * a point at r from a centre turning at w moves off its tangent line by at most
+     * |w|^2 |r| dt^2 (its acceleration twice over, for the way the contact point slides) */
+    double reach = 0;
+    const size_t who[2] = {k, s->other};
+    for (int j = 0; j < 2 && (j == 0 || !wall); j++) {
+        const double *w_j = sim->vel_free + 6 * who[j] + 3;
+        reach += rbl_dot3(w_j, w_j) * sim->bound[who[j]] * dt * dt;
+    }
+    double gap = -s->depth - reach;
+    if (gap > 0 && u * dt >= -gap) {
+        w->gap = gap; /* open, and not closed within the step: left out unless the other
+                         contacts close it (take_in) */
+        return;
+    }
     w->bounce = -u > bounce_floor && e > 0;
     w->target = -fmax(gap, 0) / dt;
-    w->bounce_target = -e * u;
-    if (w->bounce) {
-        /* it bounces from where it touched, not from where the step found it: carried down
-         * to the contact and back for the rest of the step (gap > 0), or out of an overlap as
-         * far again as it went in, as if it had reversed at the contact; else a bounce before
-         * the contact gains energy (e = 1), and one from inside an overlap keeps the potential
-         * energy it lost going in (the lift out of it is paid from the kinetic energy) */
-        w->push_target = -(1 + e) * gap / dt;
-        w->push_both_ways = gap > 0;
-    } else if (s->depth > sim->slop) {
+    w->bounce_target = bounce_target(w, g, dt, e, u);
+    /* a bounce acts where the step finds the pair, up to a step's travel before they touch:
+     * its impulse, equal and opposite at one point, keeps the linear and the angular momentum,
+     * and with e = 1 the kinetic energy (a push to where they would have touched would move
+     * the objects off the line of their velocities and change the angular momentum) */
+    if (s->depth > sim->slop) {
         w->push_target = sim->p.correction * (s->depth - sim->slop) / dt;
     }
     w->active = 1;
+}
+
+/* Contacts left out as open that the velocities V (the contacts' so far) now close within
+ * the step, taken in as contacts that close no more than their gap: left out, the objects would
+ * end the step overlapping, and the push out of an overlap moves them off their velocities'
+ * line. Both sides of a contact decide alike. Returns how many sides were taken in; their
+ * objects' masses are split anew by the caller. */
+static size_t take_in(rbl_fdo_sim *sim, const double *V, int restitution)
+{
+    const double dt = sim->p.dt, e = sim->p.restitution;
+    const double bounce_floor = 4 * dt * sqrt(rbl_dot3(sim->p.gravity, sim->p.gravity));
+    size_t taken = 0;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(+ : taken)
+    for (size_t k = 0; k < sim->n; k++)
+        for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+            rbl_fdo_row *w = sim->rows + c;
+            if (w->active || !(w->gap > 0))
+                continue;
+            const double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
+            double u = relative(w->Jn, w->On, V + 6 * k, Vo);
+            if (u * dt >= -w->gap)
+                continue;
+            w->bounce = -u > bounce_floor && e > 0;
+            w->bounce_target = bounce_target(w, sim->p.gravity, dt, e, u);
+            w->target = restitution && w->bounce ? w->bounce_target : -w->gap / dt;
+            w->active = 1;
+            taken++;
+        }
+    return taken;
 }
 
 /* The previous step's impulses of this contact, if it had one: the warm start. */
@@ -285,10 +333,8 @@ static void warm_start(const rbl_fdo_sim *sim, rbl_fdo_row *w)
 
 /* Phase two: the mass-split effective masses (each object's mass shared among its active
  * contacts) and the warm start applied to the object's velocity. */
-static void finish_rows(const rbl_fdo_sim *sim, size_t k, const size_t *count)
+static void split_masses(const rbl_fdo_sim *sim, size_t k, const size_t *count)
 {
-    double *V = sim->vel_new + 6 * k;
-    memcpy(V, sim->vel_free + 6 * k, 6 * sizeof *V);
     for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
         rbl_fdo_row *w = sim->rows + c;
         if (!w->active)
@@ -299,6 +345,18 @@ static void finish_rows(const rbl_fdo_sim *sim, size_t k, const size_t *count)
             w->Kt[a] = own * w->own_t[a] + oth * w->oth_t[a];
             w->Kr[a] = own * w->own_r[a] + oth * w->oth_r[a];
         }
+    }
+}
+
+static void finish_rows(const rbl_fdo_sim *sim, size_t k, const size_t *count)
+{
+    double *V = sim->vel_new + 6 * k;
+    memcpy(V, sim->vel_free + 6 * k, 6 * sizeof *V);
+    split_masses(sim, k, count);
+    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+        rbl_fdo_row *w = sim->rows + c;
+        if (!w->active)
+            continue;
         warm_start(sim, w);
         add_scaled(V, w->Wn, w->lambda);
         add_scaled(V, w->Wt1, w->P[0]), add_scaled(V, w->Wt2, w->P[1]);
@@ -307,10 +365,18 @@ static void finish_rows(const rbl_fdo_sim *sim, size_t k, const size_t *count)
     }
 }
 
+/* A contact both of whose objects settled in the last pass: a pass leaves it as it is. Both
+ * of its sides decide alike, so that its one impulse stays the same on both. */
+static int at_rest(const rbl_fdo_row *w, size_t k, const unsigned char *settled)
+{
+    return settled[k] && (is_wall(w->other) || settled[w->other]);
+}
+
 /* One Jacobi pass for object k: each of its contacts updated from the previous pass's
  * velocities V of both objects, the change applied to the object's next velocity. Returns the
  * largest change of a contact's relative velocity. */
-static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next)
+static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next,
+                   const unsigned char *settled)
 {
     const int samples = sim->p.tangent_samples;
     const double *Vk = V + 6 * k;
@@ -318,7 +384,7 @@ static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *ne
     memcpy(Nk, Vk, 6 * sizeof *Nk);
     for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
         rbl_fdo_row *w = sim->rows + c;
-        if (!w->active)
+        if (!w->active || at_rest(w, k, settled))
             continue;
         const double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
         double old = w->lambda;
@@ -358,24 +424,57 @@ static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *ne
 }
 
 /* One Jacobi pass of the overlap-removing pseudo-velocity (normal only). */
-static double push_pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next)
+static double push_pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next,
+                        const unsigned char *settled)
 {
     const double *Vk = V + 6 * k;
     double *Nk = next + 6 * k, change = 0;
     memcpy(Nk, Vk, 6 * sizeof *Nk);
     for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
         rbl_fdo_row *w = sim->rows + c;
-        if (!w->active || w->push_target == 0)
+        if (!w->active || w->push_target == 0 || at_rest(w, k, settled))
             continue;
         const double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
         double old = w->push;
         w->push = old + (w->push_target - relative(w->Jn, w->On, Vk, Vo)) / w->k_n;
-        if (!w->push_both_ways)
-            w->push = fmax(0, w->push);
+        w->push = fmax(0, w->push);
         add_scaled(Nk, w->Wn, w->push - old);
         change = fmax(change, fabs(w->push - old) * w->k_n);
     }
     return change;
+}
+
+/* What the push does to the angular momentum, given back through the spins. The push moves
+ * a pair apart without changing their velocities, which changes their orbital angular
+ * momentum by pi n x (v_big - v_small) dt for the push impulse pi. A push is a pair of equal
+ * and opposite impulses through the contact point p, moving the objects for the step, then
+ * undone by the opposite pair through the point p' where the step leaves the contact: each
+ * pair keeps the angular momentum, and the two together change the spins by
+ * pi (d_big - (p' - p)) x n and pi ((p' - p) - d_small) x n for the objects' displacements d
+ * over the step. With p' - p the mean of d_big and d_small, each spin gains
+ * pi (d_big - d_small) x n / 2: the orbital change taken back, to round-off. Nothing moves
+ * apart with the same velocity (a resting heap), nothing changes. Walls take angular momentum
+ * anyway and are left out. */
+static void push_angular_momentum(rbl_fdo_sim *sim, size_t k)
+{
+    const double dt = sim->p.dt;
+    double gain[3] = {0, 0, 0};
+    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+        const rbl_fdo_row *w = sim->rows + c;
+        if (!w->active || w->push == 0 || is_wall(w->other))
+            continue;
+        const size_t big = w->sign > 0 ? k : w->other, small = w->sign > 0 ? w->other : k;
+        const double *vb = sim->vel_new + 6 * big, *pb = sim->push + 6 * big;
+        const double *vs = sim->vel_new + 6 * small, *ps = sim->push + 6 * small;
+        double d[3], dn[3];
+        for (int a = 0; a < 3; a++)
+            d[a] = dt * ((vb[a] + pb[a]) - (vs[a] + ps[a]));
+        rbl_cross3(d, w->n, dn);
+        for (int a = 0; a < 3; a++)
+            gain[a] += 0.5 * w->push * dn[a];
+    }
+    for (int a = 0; a < 3; a++)
+        sim->spin_gain[3 * k + a] = gain[a];
 }
 
 /* Object k and every partner of its active contacts settled in the last pass: a pass over
@@ -413,7 +512,8 @@ static int iterate(rbl_fdo_sim *sim, int which, double tolerance, double **resul
             if (quiet(sim, k, settled))
                 memcpy(spare + 6 * k, cur + 6 * k, 6 * sizeof *cur);
             else
-                mine = which ? push_pass(sim, k, cur, spare) : pass(sim, k, cur, spare);
+                mine = which ? push_pass(sim, k, cur, spare, settled)
+                             : pass(sim, k, cur, spare, settled);
             next_settled[k] = mine <= tolerance;
             change = fmax(change, mine);
         }
@@ -462,6 +562,30 @@ static int remember(rbl_fdo_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
+/* The velocity passes, then the open contacts their answer closes taken in and the passes
+ * repeated, a few rounds at most (what is still closed after them is left to the push). */
+static void solve_taking_in(rbl_fdo_sim *sim, double tolerance, int restitution,
+                            int *converged)
+{
+    size_t *count = sim->active_count;
+    for (int round = 0;; round++) {
+        sim->stats.passes += (size_t)iterate(sim, 0, tolerance, &sim->vel_new, converged);
+        size_t taken = round < 4 ? take_in(sim, sim->vel_new, restitution) : 0;
+        if (!taken)
+            return;
+        sim->stats.taken_in += taken;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+        for (size_t k = 0; k < sim->n; k++) {
+            count[k] = 0;
+            for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++)
+                count[k] += (size_t)sim->rows[c].active;
+        }
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
+        for (size_t k = 0; k < sim->n; k++)
+            split_masses(sim, k, count);
+    }
+}
+
 int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
 {
     size_t n = sim->n;
@@ -494,8 +618,13 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
     double tolerance = 1e-4 * sqrt(rbl_dot3(sim->p.gravity, sim->p.gravity)) * sim->p.dt +
                        1e-9 * fastest + 1e-15;
     int converged;
-    sim->stats.passes = (size_t)iterate(sim, 0, tolerance, &sim->vel_new, &converged);
+    sim->stats.passes = 0;
+    sim->stats.taken_in = 0;
+    solve_taking_in(sim, tolerance, 0, &converged);
     sim->stats.capped = 0;
+    if (sim->stats.taken_in)
+        for (size_t c = 0; c < sim->n_sides && !bounces; c++)
+            bounces += sim->rows[c].active && sim->rows[c].bounce;
     if (bounces) {
         /* restitution: the bouncing contacts now ask to leave at e times their approach */
         memcpy(sim->vel_compressed, sim->vel_new, 6 * n * sizeof *sim->vel_new);
@@ -503,7 +632,7 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
             if (sim->rows[c].active && sim->rows[c].bounce)
                 sim->rows[c].target = sim->rows[c].bounce_target;
         int again;
-        sim->stats.passes += (size_t)iterate(sim, 0, tolerance, &sim->vel_new, &again);
+        solve_taking_in(sim, tolerance, 1, &again);
         converged = converged && again;
         int failed = 0;
         sim->stats.capped = rbl_fdo_cap_restitution(sim, &failed);
@@ -513,6 +642,9 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
     }
     memset(sim->push, 0, 6 * n * sizeof *sim->push);
     iterate(sim, 1, tolerance, &sim->push, NULL);
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
+    for (size_t k = 0; k < n; k++)
+        push_angular_momentum(sim, k);
     sim->stats.active = active;
     sim->stats.unconverged = !converged;
     return remember(sim, err);

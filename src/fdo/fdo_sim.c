@@ -85,7 +85,7 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
         return;
     free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound);
     free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom), free(sim->frame);
-    free(sim->vel_free), free(sim->vel_new), free(sim->push), free(sim->plane),
+    free(sim->vel_free), free(sim->vel_new), free(sim->push), free(sim->spin_gain), free(sim->plane),
         free(sim->tube);
     free(sim->vel_spare), free(sim->vel_compressed), free(sim->rows), free(sim->active_count),
         free(sim->memory);
@@ -146,7 +146,7 @@ int rbl_fdo_grow_objects(rbl_fdo_sim *sim)
                   {(void **)&sim->bound, 8},  {(void **)&sim->pos, 24},
                   {(void **)&sim->quat, 32},  {(void **)&sim->vel, 24},
                   {(void **)&sim->angmom, 24}, {(void **)&sim->vel_free, 48},
-                  {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48},
+                  {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48}, {(void **)&sim->spin_gain, 24},
                   {(void **)&sim->vel_spare, 48}, {(void **)&sim->vel_compressed, 48},
                   {(void **)&sim->frame, 56}};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
@@ -308,6 +308,22 @@ void rbl_fdo_sim_energy(const rbl_fdo_sim *sim, double *kinetic, double *potenti
         *potential = pe;
 }
 
+void rbl_fdo_sim_momentum(const rbl_fdo_sim *sim, double linear[3], double angular[3])
+{
+    double p[3] = {0, 0, 0}, L[3] = {0, 0, 0};
+    for (size_t k = 0; k < sim->n; k++) {
+        const double *x = sim->pos + 3 * k, *v = sim->vel + 3 * k, m = sim->mass[k];
+        double xv[3];
+        rbl_cross3(x, v, xv);
+        for (int a = 0; a < 3; a++)
+            p[a] += m * v[a], L[a] += m * xv[a] + sim->angmom[3 * k + a];
+    }
+    if (linear)
+        memcpy(linear, p, sizeof p);
+    if (angular)
+        memcpy(angular, L, sizeof L);
+}
+
 void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats) { *stats = sim->stats; }
 
 void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3])
@@ -370,8 +386,14 @@ static void final_computation(rbl_fdo_sim *sim)
         for (int a = 0; a < 3; a++)
             lb[a] = sim->moment[3 * k + a] * wb[a];
         rbl_quat_rotate(q, lb, sim->angmom + 3 * k);
+        for (int a = 0; a < 3; a++)
+            sim->angmom[3 * k + a] += sim->spin_gain[3 * k + a];
+        /* the push turns the body at fixed L, which changes its energy of rotation, and the
+         * free rotation's splitting does too: the energy the contacts left is held */
+        double spin_energy = rbl_rotation_energy(q, sim->moment + 3 * k, sim->angmom + 3 * k);
         turn_space(q, push + 3, dt);
         rbl_free_rotation(q, sim->moment + 3 * k, sim->angmom + 3 * k, dt);
+        rbl_rotation_hold_energy(q, sim->moment + 3 * k, sim->angmom + 3 * k, spin_energy);
         /* energy tracking (seed ref. [16]): what the push lifts against gravity is paid from
          * the object's kinetic energy, so that removing overlaps never adds energy */
         double lift = -sim->mass[k] * dt * rbl_dot3(sim->p.gravity, push);
