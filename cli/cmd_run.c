@@ -117,6 +117,17 @@ static void report_impulse(const rbl_run_report *rep, double drift, const char *
     printf("contacts       %zu at the end; %zu contact constructions fell back, %zu bounces "
            "held to the energy they may return, over the run\n",
            rep->contacts, rep->fallbacks, rep->capped);
+    if (rep->unconverged)
+        printf("solve          %zu of %llu steps spent their budget of %d passes per phase "
+               "before converging (they went on with the impulses they had): the largest "
+               "residual %.3g m/s at step %llu, %.3g times its tolerance; per step in "
+               "thermo.csv (residual, unconverged). More impulse.iterations, or a shorter dt, "
+               "bring it down\n", rep->unconverged, (unsigned long long)rep->steps,
+               rep->iterations, rep->worst_residual, (unsigned long long)rep->worst_step,
+               rep->worst_tolerance > 0 ? rep->worst_residual / rep->worst_tolerance : 0.0);
+    else
+        printf("solve          every step converged (largest residual %.3g m/s, within its "
+               "tolerance)\n", rep->worst_residual);
     printf("output         %s/objects.pvd (%zu frames; Tensor Glyph of 'shape' draws the "
            "ellipsoids), %s%s%s%s%s/thermo.csv\n", rep->output_dir, rep->frames,
            rep->walls_file[0] ? rep->output_dir : "", rep->walls_file[0] ? "/" : "",

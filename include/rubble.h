@@ -1013,6 +1013,13 @@ typedef struct rbl_run_report {
     double phase_seconds[4];      /* the seed's four phases over the run, s */
     size_t fallbacks;             /* contact constructions that fell back, over the run */
     size_t capped;                /* bounces held to the energy they may return, over the run */
+    /* the contact solve: steps that spent their budget of passes (impulse.iterations per
+     * phase) before converging, the largest residual a step ended with (m/s), the tolerance
+     * of that step and its number */
+    size_t unconverged;
+    int iterations;
+    double worst_residual, worst_tolerance;
+    uint64_t worst_step;
     /* a staged scene (stages:): how many stages it has, the one the run ended in (from 1)
      * and its name; 0 and "" without stages */
     int stages, stage;
@@ -1454,6 +1461,11 @@ RBL_API int rbl_fdo_object_cylinder_contact(const rbl_fdo_object *a, const doubl
  * energy they may return; friction impulses lie in a polygon of the tangent plane sampled in
  * `tangent_samples` directions, sliding and rolling, the one of least kinetic energy (maximal
  * dissipation). docs/fdo.md says what was chosen where the seed is vague. */
+/* The impulse engine's solvers: projected Gauss-Seidel over coloured contacts (converges in
+ * fewer passes), or the seed's own: each object a system of its own, Jacobi passes with the
+ * masses split over contacts. Both give the same bits on any thread count. */
+enum { RBL_FDO_GAUSS_SEIDEL = 0, RBL_FDO_JACOBI = 1 };
+
 typedef struct rbl_fdo_params {
     double dt;             /* step, s (> 0) */
     double gravity[3];     /* m/s^2 */
@@ -1461,7 +1473,10 @@ typedef struct rbl_fdo_params {
     double friction;       /* sliding friction coefficient mu >= 0 */
     double rolling;        /* rolling friction length, m >= 0: rolling torque <= rolling * normal */
     int tangent_samples;   /* directions sampled in the tangent plane, >= 3 (0: 8) */
-    int iterations;        /* Jacobi passes at most per phase and step (0: 50) */
+    int iterations;        /* solver passes at most per phase and step (0: 50) */
+    int solver;            /* RBL_FDO_GAUSS_SEIDEL (0, the default) or RBL_FDO_JACOBI */
+    double tolerance;      /* m/s: the passes stop when no contact's relative velocity changes
+                              by more (0: 1e-4 g dt + 1e-9 of the fastest speed) */
     double correction;     /* share of an overlap beyond `slop` removed per step (0: 0.2) */
     double slop;           /* overlap left alone, m (0: 1e-4 of the smallest semi-axis) */
     double margin;         /* gap within which contacts are kept, m (0: from speeds each step) */
@@ -1474,8 +1489,13 @@ typedef struct rbl_fdo_stats {
     size_t objects, candidate_pairs, contacts;
     size_t active;      /* contacts that acted (not dropped as open) */
     size_t fallbacks;   /* contact constructions that fell back (rbl_fdo_contact.fallback) */
-    size_t passes;      /* Jacobi passes of the last step's velocity solve */
+    size_t passes;      /* Jacobi passes of the last step's velocity solve (both phases) */
     size_t unconverged; /* 1 when that solve ran out of `iterations` before converging */
+    double residual;    /* m/s: the largest change one more pass would make to a contact's
+                           relative velocity (0 when solved; the natural residual of the
+                           normal, friction and rolling conditions), after either phase */
+    double violation;   /* m/s: the fastest a contact still closes beyond its target */
+    double tolerance;   /* m/s: the residual the passes stop at */
     size_t capped;      /* clusters whose bounce was held to the energy it may return */
     size_t taken_in;    /* sides of open contacts the contacts' answer closed, taken in */
     double seconds[4]; /* the seed's four phases: precomputation, contact detection, contact

@@ -299,7 +299,10 @@ static void test_isotropy(void)
         if (t > 0)
             printf("isotropy: turned %.3f rad: positions within %.2g m, velocities within %.2g "
                    "m/s of the unturned run, turned\n", a, worst[0], worst[1]);
-        ASSERT_TRUE(worst[0] <= 1e-9 && worst[1] <= 1e-8);
+        /* positions to 1e-9 m (the issue's bound); velocities to the passes' tolerance,
+         * 1e-4 g dt = 1e-7 m/s: the turned scene's round-off differs, and the passes settle it
+         * only to their tolerance */
+        ASSERT_TRUE(worst[0] <= 1e-9 && worst[1] <= 1e-4 * g * dt);
         if (t == 0) {
             double x[3];
             rbl_fdo_sim_get(sim, 1, x, NULL, NULL, NULL);
@@ -376,10 +379,10 @@ static void test_column(void)
 
 /* 27 ellipsoids on a plane, dropped into a heap (the seed's Fig. 3 set-up in small), after
  * `steps` steps with friction mu and restitution e. */
-static rbl_fdo_sim *heap_of(int threads, double mu, double e, int steps)
+static rbl_fdo_sim *heap_solved_by(int threads, double mu, double e, int steps, int solver)
 {
     rbl_fdo_params p = {.dt = 1e-4, .friction = mu, .restitution = e, .threads = threads,
-                        .gravity = {0, 0, -9.81}};
+                        .gravity = {0, 0, -9.81}, .solver = solver};
     rbl_fdo_sim *sim;
     ASSERT_OK(rbl_fdo_sim_create(&p, &sim, NULL));
     ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
@@ -392,6 +395,11 @@ static rbl_fdo_sim *heap_of(int threads, double mu, double e, int steps)
     }
     ASSERT_OK(rbl_fdo_sim_step(sim, (size_t)steps, NULL));
     return sim;
+}
+
+static rbl_fdo_sim *heap_of(int threads, double mu, double e, int steps)
+{
+    return heap_solved_by(threads, mu, e, steps, RBL_FDO_GAUSS_SEIDEL);
 }
 
 /* 27 ellipsoids dropped into a heap (the seed's Fig. 3 set-up in small): 1 and 2 threads give
@@ -507,6 +515,56 @@ static void test_threads(void)
     run_heap(1, one);
     run_heap(2, two);
     ASSERT_TRUE(memcmp(one, two, sizeof one) == 0);
+    /* the seed's Jacobi passes too */
+    for (int threads = 1; threads <= 2; threads++) {
+        rbl_fdo_sim *sim = heap_solved_by(threads, 0.5, 0.3, 1200, RBL_FDO_JACOBI);
+        for (size_t k = 0; k < 27; k++)
+            rbl_fdo_sim_get(sim, k, (threads == 1 ? one : two) + 7 * k,
+                            (threads == 1 ? one : two) + 7 * k + 3, NULL, NULL);
+        rbl_fdo_sim_free(sim);
+    }
+    ASSERT_TRUE(memcmp(one, two, sizeof one) == 0);
+}
+
+/* The heap's state at 0.12 s (falling onto one another: 20 to 30 contacts acting) solved for
+ * one step with a budget of N passes, N from 1 to 400, by both solvers: the residual the step
+ * ends with (the largest change one more pass would make to a contact's relative velocity).
+ * Both fall with the passes; Gauss-Seidel reaches the tolerance within its default budget of
+ * 50 where the Jacobi passes, each object moving by its share of its contacts, do not. */
+static void test_convergence(void)
+{
+    static const int budgets[] = {1, 2, 5, 10, 20, 50, 100, 200, 400};
+    const int n_budgets = (int)(sizeof budgets / sizeof *budgets);
+    rbl_fdo_sim *heap = heap_of(1, 0.5, 0.3, 1200);
+    void *data;
+    size_t len;
+    ASSERT_OK(rbl_fdo_sim_save_state(heap, &data, &len, NULL));
+    double found[2][9];
+    for (int solver = 0; solver < 2; solver++) {
+        printf("convergence, %s:", solver ? "jacobi" : "gauss_seidel");
+        for (int b = 0; b < n_budgets; b++) {
+            rbl_fdo_params p = {.dt = 1e-4, .friction = 0.5, .restitution = 0.3, .threads = 1,
+                                .gravity = {0, 0, -9.81}, .solver = solver,
+                                .iterations = budgets[b]};
+            rbl_fdo_sim *sim;
+            ASSERT_OK(rbl_fdo_sim_create(&p, &sim, NULL));
+            ASSERT_OK(rbl_fdo_sim_add_plane(sim, (double[3]){0, 0, 1}, 0, NULL));
+            ASSERT_OK(rbl_fdo_sim_load_state(sim, data, len, NULL));
+            ASSERT_OK(rbl_fdo_sim_step(sim, 1, NULL));
+            rbl_fdo_stats st;
+            rbl_fdo_sim_stats(sim, &st);
+            found[solver][b] = st.residual / st.tolerance;
+            printf(" %d: %.3g", budgets[b], found[solver][b]);
+            ASSERT_EQ_INT(st.unconverged, st.residual > st.tolerance);
+            rbl_fdo_sim_free(sim);
+        }
+        printf(" (residual / tolerance after N passes a phase)\n");
+    }
+    ASSERT_TRUE(found[0][5] <= 1);               /* Gauss-Seidel: within 50 passes */
+    ASSERT_TRUE(found[0][0] > 1 && found[1][0] > 1); /* one pass is not enough for either */
+    ASSERT_TRUE(found[1][8] < found[1][0]);      /* Jacobi does come down */
+    free(data);
+    rbl_fdo_sim_free(heap);
 }
 
 static void test_refusals(void)
@@ -536,6 +594,7 @@ int main(void)
     test_column();
     test_heap_energy();
     test_threads();
+    test_convergence();
     test_state();
     test_refusals();
     puts("test_fdo_dynamics: ok");

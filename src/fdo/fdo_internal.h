@@ -119,6 +119,11 @@ typedef struct rbl_fdo_row {
     double On[6], Ot1[6], Ot2[6];   /* the other's directions */
     double Wn[6], Wt1[6], Wt2[6];   /* M^-1 J, own */
     double Wr1[3], Wr2[3];          /* I^-1 r, own: rolling */
+    double OWn[6], OWt1[6], OWt2[6]; /* M^-1 J, the other's (Gauss-Seidel moves both) */
+    double OWr1[3], OWr2[3];
+    size_t twin;                    /* the same contact's row on the other's side */
+    size_t owner;                   /* the object whose row this is */
+    int color;                      /* its colour (Gauss-Seidel) */
     double own_n, own_t[3], own_r[3]; /* own J M^-1 J^T: normal; tangential and rolling 2x2 */
     double oth_n, oth_t[3], oth_r[3]; /* the same, other */
     double sign;                    /* +1: own is big (or the contact is a plane), -1: small */
@@ -187,6 +192,11 @@ struct rbl_fdo_sim {
     size_t cap_cluster_sums;
     unsigned char *settled;             /* 2 per object: settled in the last pass, the next */
     size_t cap_settled;
+    /* Gauss-Seidel: the contacts (each once, by its row on the bigger object's side) in
+     * colours that share no object, colour by colour (fdo_gauss_seidel.c) */
+    size_t *colored, cap_colored, *color_start, cap_color_start, n_colors;
+    uint64_t *color_mask;
+    size_t cap_color_mask;
     rbl_cd_workspace *workspace;
     rbl_elements spheres;
     rbl_pairs pairs;
@@ -204,6 +214,22 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err);
 size_t rbl_fdo_cap_restitution(rbl_fdo_sim *sim, int *failed);
 /* Each object's contacts resolved into sim->vel_new and sim->push (fdo_resolve.c). */
 int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err);
+/* One contact's update from the velocities Vk (the row's object's) and Vo (its partner's, NULL
+ * for a wall), its changes added to Nk and No where not NULL; returns the largest change of
+ * its relative velocity (fdo_resolve.c). The push's likewise. */
+double rbl_fdo_contact_update(const rbl_fdo_sim *sim, rbl_fdo_row *w, const double *Vk,
+                              const double *Vo, double *Nk, double *No);
+double rbl_fdo_push_update(rbl_fdo_row *w, const double *Vk, const double *Vo, double *Nk,
+                           double *No);
+/* The active contacts coloured so that no two of a colour share an object; 0 when out of
+ * memory (fdo_gauss_seidel.c). */
+int rbl_fdo_color(rbl_fdo_sim *sim);
+/* Projected Gauss-Seidel passes of `which` (0: velocities, 1: push) over the coloured contacts,
+ * in place on V, until no contact changes by more than `tolerance` or `budget` passes are
+ * made; each contact's row on the other side then holds the same impulses. Returns the passes
+ * made. */
+int rbl_fdo_gauss_seidel(rbl_fdo_sim *sim, int which, double tolerance, int budget, double *V,
+                         int *converged);
 
 /* Room for twice the objects in every per-object array (fdo_sim.c); 0 when out of memory. */
 int rbl_fdo_grow_objects(rbl_fdo_sim *sim);

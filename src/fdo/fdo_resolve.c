@@ -222,6 +222,7 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
     double bounce_floor = 4 * dt * sqrt(rbl_dot3(g, g));
     memset(w, 0, sizeof *w);
     w->other = s->other;
+    w->owner = k;
     int wall = is_wall(s->other);
     w->sign = wall || k > s->other ? 1 : -1;
     for (int a = 0; a < 3; a++)
@@ -249,14 +250,13 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
         direction(w->t2, s->point, xo, -w->sign, w->Ot2);
         rbl_sym3 Io;
         world_inverse_inertia(sim->quat + 4 * o, sim->moment + 3 * o, Io);
-        double Wn[6], Wt1[6], Wt2[6], Wr1[3], Wr2[3];
-        apply_inverse_mass(sim->mass[o], Io, w->On, Wn);
-        apply_inverse_mass(sim->mass[o], Io, w->Ot1, Wt1);
-        apply_inverse_mass(sim->mass[o], Io, w->Ot2, Wt2);
-        rbl_sym3_apply(Io, w->r1, Wr1), rbl_sym3_apply(Io, w->r2, Wr2);
-        w->oth_n = dot6(w->On, Wn);
-        gram2(w->Ot1, w->Ot2, Wt1, Wt2, 6, w->oth_t);
-        gram2(w->r1, w->r2, Wr1, Wr2, 3, w->oth_r);
+        apply_inverse_mass(sim->mass[o], Io, w->On, w->OWn);
+        apply_inverse_mass(sim->mass[o], Io, w->Ot1, w->OWt1);
+        apply_inverse_mass(sim->mass[o], Io, w->Ot2, w->OWt2);
+        rbl_sym3_apply(Io, w->r1, w->OWr1), rbl_sym3_apply(Io, w->r2, w->OWr2);
+        w->oth_n = dot6(w->On, w->OWn);
+        gram2(w->Ot1, w->Ot2, w->OWt1, w->OWt2, 6, w->oth_t);
+        gram2(w->r1, w->r2, w->OWr1, w->OWr2, 3, w->oth_r);
         Vo = sim->vel_free + 6 * o;
     }
     /* the approach before the contacts act: both objects' velocities after gravity */
@@ -271,12 +271,15 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
         reach += rbl_dot3(w_j, w_j) * sim->bound[who[j]] * dt * dt;
     }
     double gap = -s->depth - reach;
-    if (gap > 0 && u * dt >= -gap) {
+    const int open = gap > 0 && u * dt >= -gap;
+    if (open && !(w->memory && w->memory->lambda > 0)) {
         w->gap = gap; /* open, and not closed within the step: left out unless the other
                          contacts close it (take_in) */
         return;
     }
-    w->bounce = -u > bounce_floor && e > 0;
+    /* one that pushed last step is kept even when open (a heap's contacts breathe by the
+     * slop): it closes at most its gap, and pushes only if the others press it */
+    w->bounce = !open && -u > bounce_floor && e > 0;
     w->target = -fmax(gap, 0) / dt;
     w->bounce_target = bounce_target(w, g, dt, e, u);
     /* a bounce acts where the step finds the pair, up to a step's travel before they touch:
@@ -331,15 +334,17 @@ static void warm_start(const rbl_fdo_sim *sim, rbl_fdo_row *w)
     polygon_project(w->A, sim->p.rolling * w->lambda, sim->p.tangent_samples);
 }
 
-/* Phase two: the mass-split effective masses (each object's mass shared among its active
- * contacts) and the warm start applied to the object's velocity. */
+/* Phase two: the effective masses (under Jacobi mass-split: each object's mass shared among
+ * its active contacts) and the warm start applied to the object's velocity. */
 static void split_masses(const rbl_fdo_sim *sim, size_t k, const size_t *count)
 {
+    const int jacobi = sim->p.solver == RBL_FDO_JACOBI;
     for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
         rbl_fdo_row *w = sim->rows + c;
         if (!w->active)
             continue;
-        double own = (double)count[k], oth = is_wall(w->other) ? 0 : (double)count[w->other];
+        double own = jacobi ? (double)count[k] : 1, oth = is_wall(w->other) ? 0
+                                                     : jacobi ? (double)count[w->other] : 1;
         w->k_n = own * w->own_n + oth * w->oth_n;
         for (int a = 0; a < 3; a++) {
             w->Kt[a] = own * w->own_t[a] + oth * w->oth_t[a];
@@ -372,55 +377,101 @@ static int at_rest(const rbl_fdo_row *w, size_t k, const unsigned char *settled)
     return settled[k] && (is_wall(w->other) || settled[w->other]);
 }
 
+/* One contact's update from the velocities Vk (its object's) and Vo (its partner's, NULL for a
+ * wall): the normal impulse that brings the approach to its target, then the friction and
+ * rolling impulses that stop the slip and the roll, each projected on what is admissible; the
+ * changes added to Nk (when not NULL) and kept in w. Returns the largest change of the
+ * contact's relative velocity it makes: zero exactly when the contact is solved (the natural
+ * residual of its complementarity conditions, m/s). */
+double rbl_fdo_contact_update(const rbl_fdo_sim *sim, rbl_fdo_row *w, const double *Vk,
+                              const double *Vo, double *Nk, double *No)
+{
+    const int samples = sim->p.tangent_samples;
+    double old = w->lambda, change;
+    double u = relative(w->Jn, w->On, Vk, Vo);
+    w->lambda = fmax(0, old + (w->target - u) / w->k_n);
+    if (Nk)
+        add_scaled(Nk, w->Wn, w->lambda - old);
+    if (No)
+        add_scaled(No, w->OWn, w->lambda - old);
+    change = fabs(w->lambda - old) * w->k_n;
+    /* sliding */
+    double slip[2] = {relative(w->Jt1, w->Ot1, Vk, Vo), relative(w->Jt2, w->Ot2, Vk, Vo)};
+    double dP[2], P[2];
+    solve2(w->Kt, slip, dP);
+    P[0] = w->P[0] - dP[0], P[1] = w->P[1] - dP[1];
+    polygon_project(P, sim->p.friction * w->lambda, samples);
+    if (Nk) {
+        add_scaled(Nk, w->Wt1, P[0] - w->P[0]);
+        add_scaled(Nk, w->Wt2, P[1] - w->P[1]);
+    }
+    if (No) {
+        add_scaled(No, w->OWt1, P[0] - w->P[0]);
+        add_scaled(No, w->OWt2, P[1] - w->P[1]);
+    }
+    change = fmax(change, fabs(P[0] - w->P[0]) * w->Kt[0] + fabs(P[1] - w->P[1]) * w->Kt[2]);
+    w->P[0] = P[0], w->P[1] = P[1];
+    if (sim->p.rolling > 0) {
+        /* rolling: the relative spin about the tangents, big's less small's */
+        double roll[2], dA[2], A[2];
+        double mine[2] = {rbl_dot3(w->r1, Vk + 3), rbl_dot3(w->r2, Vk + 3)};
+        double theirs[2] = {Vo ? rbl_dot3(w->r1, Vo + 3) : 0, Vo ? rbl_dot3(w->r2, Vo + 3) : 0};
+        for (int a = 0; a < 2; a++)
+            roll[a] = w->sign > 0 ? mine[a] - theirs[a] : theirs[a] - mine[a];
+        solve2(w->Kr, roll, dA);
+        A[0] = w->A[0] - dA[0], A[1] = w->A[1] - dA[1];
+        polygon_project(A, sim->p.rolling * w->lambda, samples);
+        for (int a = 0; a < 3; a++) {
+            if (Nk)
+                Nk[3 + a] +=
+                    w->sign * ((A[0] - w->A[0]) * w->Wr1[a] + (A[1] - w->A[1]) * w->Wr2[a]);
+            if (No)
+                No[3 + a] -=
+                    w->sign * ((A[0] - w->A[0]) * w->OWr1[a] + (A[1] - w->A[1]) * w->OWr2[a]);
+        }
+        change = fmax(change, fabs(A[0] - w->A[0]) * w->Kr[0] + fabs(A[1] - w->A[1]) * w->Kr[2]);
+        w->A[0] = A[0], w->A[1] = A[1];
+    }
+    return change;
+}
+
 /* One Jacobi pass for object k: each of its contacts updated from the previous pass's
  * velocities V of both objects, the change applied to the object's next velocity. Returns the
  * largest change of a contact's relative velocity. */
 static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next,
                    const unsigned char *settled)
 {
-    const int samples = sim->p.tangent_samples;
     const double *Vk = V + 6 * k;
     double *Nk = next + 6 * k, change = 0;
     memcpy(Nk, Vk, 6 * sizeof *Nk);
     for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
         rbl_fdo_row *w = sim->rows + c;
-        if (!w->active || at_rest(w, k, settled))
-            continue;
-        const double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
-        double old = w->lambda;
-        double u = relative(w->Jn, w->On, Vk, Vo);
-        w->lambda = fmax(0, old + (w->target - u) / w->k_n);
-        add_scaled(Nk, w->Wn, w->lambda - old);
-        change = fmax(change, fabs(w->lambda - old) * w->k_n);
-        /* sliding */
-        double slip[2] = {relative(w->Jt1, w->Ot1, Vk, Vo), relative(w->Jt2, w->Ot2, Vk, Vo)};
-        double dP[2], P[2];
-        solve2(w->Kt, slip, dP);
-        P[0] = w->P[0] - dP[0], P[1] = w->P[1] - dP[1];
-        polygon_project(P, sim->p.friction * w->lambda, samples);
-        add_scaled(Nk, w->Wt1, P[0] - w->P[0]);
-        add_scaled(Nk, w->Wt2, P[1] - w->P[1]);
-        change = fmax(change, fabs(P[0] - w->P[0]) * w->Kt[0] + fabs(P[1] - w->P[1]) * w->Kt[2]);
-        w->P[0] = P[0], w->P[1] = P[1];
-        if (sim->p.rolling > 0) {
-            /* rolling: the relative spin about the tangents, big's less small's */
-            double roll[2], dA[2], A[2];
-            double mine[2] = {rbl_dot3(w->r1, Vk + 3), rbl_dot3(w->r2, Vk + 3)};
-            double theirs[2] = {Vo ? rbl_dot3(w->r1, Vo + 3) : 0, Vo ? rbl_dot3(w->r2, Vo + 3) : 0};
-            for (int a = 0; a < 2; a++)
-                roll[a] = w->sign > 0 ? mine[a] - theirs[a] : theirs[a] - mine[a];
-            solve2(w->Kr, roll, dA);
-            A[0] = w->A[0] - dA[0], A[1] = w->A[1] - dA[1];
-            polygon_project(A, sim->p.rolling * w->lambda, samples);
-            for (int a = 0; a < 3; a++)
-                Nk[3 + a] +=
-                    w->sign * ((A[0] - w->A[0]) * w->Wr1[a] + (A[1] - w->A[1]) * w->Wr2[a]);
-            change = fmax(change, fabs(A[0] - w->A[0]) * w->Kr[0] +
-                                      fabs(A[1] - w->A[1]) * w->Kr[2]);
-            w->A[0] = A[0], w->A[1] = A[1];
-        }
+        if (w->active && !at_rest(w, k, settled))
+            change = fmax(change, rbl_fdo_contact_update(
+                                      sim, w, Vk, is_wall(w->other) ? NULL : V + 6 * w->other,
+                                      Nk, NULL));
     }
     return change;
+}
+
+/* How far the velocities V are from solving the contacts, m/s: of each active contact, what
+ * one more update would change (its natural residual; a pass skips no contact here) and how
+ * much faster than its target it closes (the constraint's violation), the largest of each. */
+static void measure_residual(const rbl_fdo_sim *sim, const double *V, double *residual,
+                             double *violation)
+{
+    double r = 0, v = 0;
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(max : r, v)
+    for (size_t k = 0; k < sim->n; k++)
+        for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+            if (!sim->rows[c].active)
+                continue;
+            rbl_fdo_row copy = sim->rows[c];
+            const double *Vo = is_wall(copy.other) ? NULL : V + 6 * copy.other;
+            v = fmax(v, copy.target - relative(copy.Jn, copy.On, V + 6 * k, Vo));
+            r = fmax(r, rbl_fdo_contact_update(sim, &copy, V + 6 * k, Vo, NULL, NULL));
+        }
+    *residual = r, *violation = v;
 }
 
 /* One Jacobi pass of the overlap-removing pseudo-velocity (normal only). */
@@ -434,14 +485,22 @@ static double push_pass(const rbl_fdo_sim *sim, size_t k, const double *V, doubl
         rbl_fdo_row *w = sim->rows + c;
         if (!w->active || w->push_target == 0 || at_rest(w, k, settled))
             continue;
-        const double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
-        double old = w->push;
-        w->push = old + (w->push_target - relative(w->Jn, w->On, Vk, Vo)) / w->k_n;
-        w->push = fmax(0, w->push);
-        add_scaled(Nk, w->Wn, w->push - old);
-        change = fmax(change, fabs(w->push - old) * w->k_n);
+        change = fmax(change, rbl_fdo_push_update(w, Vk, is_wall(w->other) ? NULL : V + 6 * w->other,
+                                                  Nk, NULL));
     }
     return change;
+}
+
+double rbl_fdo_push_update(rbl_fdo_row *w, const double *Vk, const double *Vo, double *Nk,
+                           double *No)
+{
+    double old = w->push;
+    w->push = fmax(0, old + (w->push_target - relative(w->Jn, w->On, Vk, Vo)) / w->k_n);
+    if (Nk)
+        add_scaled(Nk, w->Wn, w->push - old);
+    if (No)
+        add_scaled(No, w->OWn, w->push - old);
+    return fabs(w->push - old) * w->k_n;
 }
 
 /* What the push does to the angular momentum, given back through the spins. The push moves
@@ -497,14 +556,17 @@ static int quiet(const rbl_fdo_sim *sim, size_t k, const unsigned char *settled)
  * has come to rest the passes then cost only what still moves. The passes alternate between
  * *result and sim->vel_spare; *result ends as the buffer holding the answer. Returns the
  * passes made; *converged (may be NULL) whether they converged. */
-static int iterate(rbl_fdo_sim *sim, int which, double tolerance, double **result, int *converged)
+static int iterate(rbl_fdo_sim *sim, int which, double tolerance, int budget, double **result,
+                   int *converged)
 {
+    if (sim->p.solver != RBL_FDO_JACOBI)
+        return rbl_fdo_gauss_seidel(sim, which, tolerance, budget, *result, converged);
     double *cur = *result, *spare = sim->vel_spare;
     size_t n = sim->n;
     unsigned char *settled = sim->settled, *next_settled = sim->settled + n;
     memset(settled, 0, n);
     int passes = 0, done = 0;
-    while (passes < sim->p.iterations && !done) {
+    while (passes < budget && !done) {
         double change = 0;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(max : change)
         for (size_t k = 0; k < n; k++) {
@@ -563,16 +625,25 @@ static int remember(rbl_fdo_sim *sim, rbl_error *err)
 }
 
 /* The velocity passes, then the open contacts their answer closes taken in and the passes
- * repeated, a few rounds at most (what is still closed after them is left to the push). */
-static void solve_taking_in(rbl_fdo_sim *sim, double tolerance, int restitution,
-                            int *converged)
+ * repeated, a few rounds at most, all within the phase's budget of `iterations` passes (what
+ * is still closed after them is left to the push). The residual of the answer is recorded. */
+static int solve_taking_in(rbl_fdo_sim *sim, double tolerance, int restitution,
+                           int *converged)
 {
     size_t *count = sim->active_count;
+    int budget = sim->p.iterations;
     for (int round = 0;; round++) {
-        sim->stats.passes += (size_t)iterate(sim, 0, tolerance, &sim->vel_new, converged);
-        size_t taken = round < 4 ? take_in(sim, sim->vel_new, restitution) : 0;
-        if (!taken)
-            return;
+        int passes = iterate(sim, 0, tolerance, budget, &sim->vel_new, converged);
+        sim->stats.passes += (size_t)passes;
+        budget -= passes;
+        size_t taken = round < 4 && budget > 0 ? take_in(sim, sim->vel_new, restitution) : 0;
+        if (!taken) {
+            double r, v;
+            measure_residual(sim, sim->vel_new, &r, &v);
+            sim->stats.residual = fmax(sim->stats.residual, r);
+            sim->stats.violation = fmax(sim->stats.violation, v);
+            return 1;
+        }
         sim->stats.taken_in += taken;
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
         for (size_t k = 0; k < sim->n; k++) {
@@ -583,6 +654,8 @@ static void solve_taking_in(rbl_fdo_sim *sim, double tolerance, int restitution,
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
         for (size_t k = 0; k < sim->n; k++)
             split_masses(sim, k, count);
+        if (sim->p.solver != RBL_FDO_JACOBI && !rbl_fdo_color(sim))
+            return 0;
     }
 }
 
@@ -608,19 +681,34 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
         }
     }
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < n; k++) {
         finish_rows(sim, k, count);
+        for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) { /* each row's twin */
+            rbl_fdo_row *w = sim->rows + c;
+            if (!is_wall(w->other))
+                for (size_t t = sim->start[w->other]; t < sim->start[w->other + 1]; t++)
+                    if (sim->side[t].other == k)
+                        w->twin = t;
+        }
+    }
+    if (sim->p.solver != RBL_FDO_JACOBI && !rbl_fdo_color(sim))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", sim->n_sides);
     double fastest = 0;
     for (size_t k = 0; k < 6 * n; k++)
         fastest = fmax(fastest, fabs(sim->vel_free[k]));
     /* converged: no contact's velocity changes by more than 1e-4 of what gravity adds in a
      * step (1e-9 of the fastest speed without gravity) */
-    double tolerance = 1e-4 * sqrt(rbl_dot3(sim->p.gravity, sim->p.gravity)) * sim->p.dt +
-                       1e-9 * fastest + 1e-15;
+    double tolerance = sim->p.tolerance > 0 ? sim->p.tolerance
+                                            : 1e-4 * sqrt(rbl_dot3(sim->p.gravity, sim->p.gravity)) *
+                                                      sim->p.dt +
+                                                  1e-9 * fastest + 1e-15;
     int converged;
     sim->stats.passes = 0;
     sim->stats.taken_in = 0;
-    solve_taking_in(sim, tolerance, 0, &converged);
+    sim->stats.residual = sim->stats.violation = 0;
+    sim->stats.tolerance = tolerance;
+    if (!solve_taking_in(sim, tolerance, 0, &converged))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", sim->n_sides);
     sim->stats.capped = 0;
     if (sim->stats.taken_in)
         for (size_t c = 0; c < sim->n_sides && !bounces; c++)
@@ -632,7 +720,8 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
             if (sim->rows[c].active && sim->rows[c].bounce)
                 sim->rows[c].target = sim->rows[c].bounce_target;
         int again;
-        solve_taking_in(sim, tolerance, 1, &again);
+        if (!solve_taking_in(sim, tolerance, 1, &again))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", sim->n_sides);
         converged = converged && again;
         int failed = 0;
         sim->stats.capped = rbl_fdo_cap_restitution(sim, &failed);
@@ -641,7 +730,7 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
                                  n);
     }
     memset(sim->push, 0, 6 * n * sizeof *sim->push);
-    iterate(sim, 1, tolerance, &sim->push, NULL);
+    iterate(sim, 1, tolerance, sim->p.iterations, &sim->push, NULL);
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
     for (size_t k = 0; k < n; k++)
         push_angular_momentum(sim, k);

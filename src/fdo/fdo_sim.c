@@ -36,6 +36,12 @@ int rbl_fdo_params_check(const rbl_fdo_params *p, rbl_error *err)
     if (p->iterations < 0 || p->iterations > 100000)
         return rbl_error_set(err, RBL_ERANGE, "iterations = %d must lie in 1..100000 (0: 50)",
                              p->iterations);
+    if (p->solver != RBL_FDO_GAUSS_SEIDEL && p->solver != RBL_FDO_JACOBI)
+        return rbl_error_set(err, RBL_ERANGE, "solver = %d: RBL_FDO_GAUSS_SEIDEL (0) or "
+                             "RBL_FDO_JACOBI (1)", p->solver);
+    if (!(p->tolerance >= 0) || !isfinite(p->tolerance))
+        return rbl_error_set(err, RBL_ERANGE, "tolerance = %g must be finite and >= 0 (m/s)",
+                             p->tolerance);
     if (!(p->correction >= 0 && p->correction <= 1))
         return rbl_error_set(err, RBL_ERANGE, "correction = %g must lie in [0, 1]", p->correction);
     if (!(p->slop >= 0) || !isfinite(p->slop))
@@ -91,6 +97,7 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
         free(sim->memory);
     free(sim->memory_start), free(sim->cluster), free(sim->cluster_sums), free(sim->settled);
     free(sim->side), free(sim->start), free(sim->found), free(sim->fill);
+    free(sim->colored), free(sim->color_start), free(sim->color_mask);
     rbl_cd_workspace_destroy(sim->workspace);
     rbl_elements_free(&sim->spheres);
     rbl_pairs_free(&sim->pairs);

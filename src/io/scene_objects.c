@@ -1,5 +1,6 @@
 /* scene_objects.c — the two sections of an impulse scene (seed 003, SPEC FO, docs/scenes.md):
- *   impulse: {restitution, friction, rolling, tangent_samples, iterations, correction, slop}
+ *   impulse: {restitution, friction, rolling, tangent_samples, iterations, solver, tolerance,
+ *             correction, slop}   (solver: gauss_seidel, the default, or jacobi: the seed's)
  *   objects: a list of sources, each exactly one of
  *     lattice: {min, max, spacing, count}    random: {min, max, count}
  *     pour: {min, max, count, rate, every}   (objects per second, a batch every `every` s)
@@ -19,7 +20,9 @@
 static int parse_params(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"restitution", "friction", "rolling", "tangent_samples",
-                                       "iterations", "correction", "slop", NULL};
+                                       "iterations", "solver", "tolerance", "correction", "slop",
+                                       NULL};
+    static const char *const solvers[] = {"gauss_seidel", "jacobi", NULL};
     rbl_fdo_params *p = &c->s->fdo;
     double samples = 0, iterations = 0;
     int rc = rbl_yaml_keys_known(c, n, "impulse", keys);
@@ -33,6 +36,10 @@ static int parse_params(rbl_yaml_ctx *c, yaml_node_t *n)
         rc = rbl_yaml_opt_number(c, n, "tangent_samples", &samples, 3, 0, 360);
     if (rc == RBL_OK)
         rc = rbl_yaml_opt_number(c, n, "iterations", &iterations, 1, 0, 100000);
+    if (rc == RBL_OK)
+        rc = rbl_yaml_choice(c, n, "solver", solvers, &p->solver); /* RBL_FDO_GAUSS_SEIDEL, ... */
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_number(c, n, "tolerance", &p->tolerance, 0, 1, 1e3);
     if (rc == RBL_OK)
         rc = rbl_yaml_opt_number(c, n, "correction", &p->correction, 0, 1, 1);
     if (rc == RBL_OK)

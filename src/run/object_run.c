@@ -32,6 +32,10 @@ typedef struct outputs {
     double energy_start;   /* before any is poured, as grain runs report it */
     double phases[4];      /* the seed's four phases over this object's steps, s */
     size_t fallbacks, capped;
+    /* steps whose solve spent its budget, and the largest residual any step ended with */
+    size_t unconverged;
+    double worst_residual, worst_tolerance;
+    uint64_t worst_step;
     int walls_tried, walls_written; /* walls.vtp, with the first frame this run writes */
 } outputs;
 
@@ -109,16 +113,19 @@ static int add_thermo(outputs *o, const rbl_fdo_sim *sim, uint64_t step, double 
     if (!o->log.len)
         ok = rbl_thermo_log_append(&o->log, "time,step,objects,kinetic,potential,total,contacts,"
                                    "active,passes,fallbacks,capped,precompute_s,detect_s,"
-                                   "resolve_s,final_s\n");
+                                   "resolve_s,final_s,residual,violation,tolerance,unconverged,"
+                                   "taken_in\n");
     double ke, pe;
     rbl_fdo_sim_energy(sim, &ke, &pe);
     rbl_fdo_stats st;
     rbl_fdo_sim_stats(sim, &st);
     ok = ok && rbl_thermo_log_append(&o->log, "%.9g,%llu,%zu,%.9g,%.9g,%.9g,%zu,%zu,%zu,%zu,%zu,"
-                                     "%.3g,%.3g,%.3g,%.3g\n", time, (unsigned long long)step,
-                                     rbl_fdo_sim_count(sim), ke, pe, ke + pe, st.contacts,
-                                     st.active, st.passes, st.fallbacks, st.capped, st.seconds[0],
-                                     st.seconds[1], st.seconds[2], st.seconds[3]);
+                                     "%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%zu,%zu\n", time,
+                                     (unsigned long long)step, rbl_fdo_sim_count(sim), ke, pe,
+                                     ke + pe, st.contacts, st.active, st.passes, st.fallbacks,
+                                     st.capped, st.seconds[0], st.seconds[1], st.seconds[2],
+                                     st.seconds[3], st.residual, st.violation, st.tolerance,
+                                     st.unconverged, st.taken_in);
     if (!ok)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for thermo.csv");
     /* impulses only take energy out (restitution, friction): a growth is a broken step */
@@ -224,6 +231,11 @@ static int object_advance(rbl_run *r, uint64_t steps, rbl_error *err)
         for (int p = 0; p < 4; p++)
             o->phases[p] += st.seconds[p];
         o->fallbacks += st.fallbacks, o->capped += st.capped;
+        o->unconverged += st.unconverged;
+        if (st.residual > o->worst_residual) {
+            o->worst_residual = st.residual, o->worst_tolerance = st.tolerance;
+            o->worst_step = r->step + k + 1;
+        }
     }
     return rc;
 }
@@ -282,6 +294,10 @@ static void object_summary(rbl_run *r, rbl_run_report *rep)
         rep->phase_seconds[k] = o->phases[k];
     rep->fallbacks = o->fallbacks;
     rep->capped = o->capped;
+    rep->unconverged = o->unconverged;
+    rep->worst_residual = o->worst_residual, rep->worst_tolerance = o->worst_tolerance;
+    rep->worst_step = o->worst_step;
+    rep->iterations = r->scene->fdo.iterations ? r->scene->fdo.iterations : 50;
     rep->frames = o->n_frames - o->elsewhere;
     rep->frames_elsewhere = o->elsewhere;
     rep->threads = rbl_fdo_sim_threads(o->sim);

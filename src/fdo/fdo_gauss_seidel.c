@@ -1,0 +1,123 @@
+/* fdo_gauss_seidel.c — the impulse engine's default solver (issue 45): projected Gauss-Seidel
+ * over the contacts, each contact once, updating both of its objects at once from their latest
+ * velocities. Where the seed's Jacobi passes (fdo_resolve.c, `solver: jacobi`) let each object
+ * move only by its share of its contacts (mass splitting), a Gauss-Seidel pass lets each
+ * contact take its whole impulse and hands the next contact the result, which converges in far
+ * fewer passes on heaps and columns. The contacts are coloured so that no two of a colour share
+ * an object (greedy, in the rows' order: the same colours for any thread count); a colour's
+ * contacts are updated in parallel and the colours one after the other, so every thread count
+ * gives the same bits, and each impulse, applied to both objects with the same number, keeps
+ * momentum exactly. */
+#include "fdo_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Colours 0..63 are kept in a mask per object; a contact finding all 64 taken goes to one last
+ * colour whose contacts are updated in order by one thread. */
+enum { MASK_COLORS = 64 };
+
+static int is_wall(uint32_t other) { return other >= RBL_FDO_WALL; }
+
+/* Each contact's row on the bigger object's side (or the wall's only row) stands for it. */
+static int stands_for(const rbl_fdo_row *w) { return w->active && w->sign > 0; }
+
+int rbl_fdo_color(rbl_fdo_sim *sim)
+{
+    size_t n = sim->n;
+    if (!rbl_grow_array((void **)&sim->color_mask, &sim->cap_color_mask, n + 1,
+                        sizeof *sim->color_mask) ||
+        !rbl_grow_array((void **)&sim->color_start, &sim->cap_color_start, MASK_COLORS + 2,
+                        sizeof *sim->color_start) ||
+        !rbl_grow_array((void **)&sim->colored, &sim->cap_colored, sim->n_sides + 1,
+                        sizeof *sim->colored))
+        return 0;
+    memset(sim->color_mask, 0, n * sizeof *sim->color_mask);
+    size_t counts[MASK_COLORS + 1] = {0};
+    /* each contact the first colour free at both of its objects */
+    for (size_t k = 0; k < n; k++)
+        for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+            rbl_fdo_row *w = sim->rows + c;
+            if (!stands_for(w))
+                continue;
+            uint64_t used = sim->color_mask[k] | (is_wall(w->other) ? 0 : sim->color_mask[w->other]);
+            int pick = MASK_COLORS;
+            for (int b = 0; b < MASK_COLORS; b++)
+                if (!(used >> b & 1)) {
+                    pick = b;
+                    break;
+                }
+            if (pick < MASK_COLORS) {
+                sim->color_mask[k] |= (uint64_t)1 << pick;
+                if (!is_wall(w->other))
+                    sim->color_mask[w->other] |= (uint64_t)1 << pick;
+            }
+            w->color = pick;
+            counts[pick]++;
+        }
+    size_t at = 0;
+    sim->n_colors = 0;
+    for (int b = 0; b <= MASK_COLORS; b++) {
+        sim->color_start[b] = at;
+        at += counts[b];
+        counts[b] = sim->color_start[b];
+    }
+    sim->color_start[MASK_COLORS + 1] = at;
+    for (size_t k = 0; k < n; k++)
+        for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++)
+            if (stands_for(sim->rows + c))
+                sim->colored[counts[sim->rows[c].color]++] = c;
+    sim->n_colors = MASK_COLORS + 1;
+    return 1;
+}
+
+static double update(const rbl_fdo_sim *sim, int which, size_t c, double *V)
+{
+    rbl_fdo_row *w = sim->rows + c;
+    size_t k = w->owner;
+    double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
+    if (which)
+        return w->push_target == 0 ? 0 : rbl_fdo_push_update(w, V + 6 * k, Vo, V + 6 * k, Vo);
+    return rbl_fdo_contact_update(sim, w, V + 6 * k, Vo, V + 6 * k, Vo);
+}
+
+int rbl_fdo_gauss_seidel(rbl_fdo_sim *sim, int which, double tolerance, int budget, double *V,
+                         int *converged)
+{
+    int passes = 0, done = 0;
+    const size_t *first = sim->color_start;
+    while (passes < budget && !done) {
+        double change = 0;
+        for (int b = 0; b < MASK_COLORS; b++) {
+            size_t from = first[b], to = first[b + 1];
+            if (from == to)
+                continue;
+            if (to - from < 256 || sim->threads == 1) {
+                for (size_t j = from; j < to; j++)
+                    change = fmax(change, update(sim, which, sim->colored[j], V));
+                continue;
+            }
+#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : change)
+            for (size_t j = from; j < to; j++)
+                change = fmax(change, update(sim, which, sim->colored[j], V));
+        }
+        for (size_t j = first[MASK_COLORS]; j < first[MASK_COLORS + 1]; j++)
+            change = fmax(change, update(sim, which, sim->colored[j], V));
+        passes++;
+        done = change <= tolerance;
+    }
+    /* the other side of each contact holds the same impulses (the warm start, the energy cap
+     * and the push's angular momentum read either side) */
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t j = 0; j < first[MASK_COLORS + 1]; j++) {
+        const rbl_fdo_row *w = sim->rows + sim->colored[j];
+        if (is_wall(w->other))
+            continue;
+        rbl_fdo_row *t = sim->rows + w->twin;
+        t->lambda = w->lambda, t->push = w->push;
+        t->P[0] = w->P[0], t->P[1] = w->P[1], t->A[0] = w->A[0], t->A[1] = w->A[1];
+    }
+    if (converged)
+        *converged = done;
+    return passes;
+}
