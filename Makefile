@@ -96,7 +96,7 @@ bench-gravity: build
 	@scripts/install-deps.sh bench
 	@bench/gravity.sh $(RUBBLE)
 
-# the seed's 1000 ellipsoids into an inclined tube, its four phases timed (about 3 minutes) -> docs/bench/fdo.md
+# the seed's 1000 ellipsoids into an inclined tube, like for like on 1 and 2 threads, alone and on a shared machine (about 12 minutes) -> docs/bench/fdo.md
 bench-fdo: build
 	@scripts/install-deps.sh bench
 	@bench/fdo.sh $(RUBBLE)

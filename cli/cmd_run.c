@@ -103,8 +103,11 @@ static void report_impulse(const rbl_run_report *rep, double drift, const char *
     printf("steps          %llu of dt = %.4g s, impulse dynamics\n",
            (unsigned long long)rep->steps, rep->dt);
     printf("objects        %zu\n", rep->objects);
-    printf("speed          %.3g object-steps/s on %d threads, %.3g s per step\n",
+    printf("speed          %.3g object-steps/s on %d threads, %.3g s per step",
            rep->particle_steps_per_second, rep->threads, sum / steps);
+    if (rep->threads_fewest && rep->threads_fewest < rep->threads)
+        printf("; down to %d while other programs held the cores", rep->threads_fewest);
+    printf("\n");
     printf("phases per step precompute %.3g s, contact detection %.3g s, contact resolution "
            "%.3g s, final %.3g s\n", rep->phase_seconds[0] / steps, rep->phase_seconds[1] / steps,
            rep->phase_seconds[2] / steps, rep->phase_seconds[3] / steps);

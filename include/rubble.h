@@ -1533,8 +1533,9 @@ RBL_API void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats);
 RBL_API void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3]);
 /* Object k's shape (valid while the simulation lives and gains no objects). */
 RBL_API const rbl_fdo_shape *rbl_fdo_sim_shape(const rbl_fdo_sim *sim, size_t k);
-/* The threads the engine's phases use. */
+/* The threads the engine's phases use; changing them changes no result. */
 RBL_API int rbl_fdo_sim_threads(const rbl_fdo_sim *sim);
+RBL_API int rbl_fdo_sim_set_threads(rbl_fdo_sim *sim, int threads, rbl_error *err);
 /* The state a restart needs, as bytes (malloc'd, the caller frees): every object's shape,
  * mass, moments, pose and motion, and the impulses kept for the next step's warm start. Loaded
  * into a simulation made with the same parameters and walls and no objects, it continues bit

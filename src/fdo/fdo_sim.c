@@ -340,6 +340,18 @@ void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3])
 
 int rbl_fdo_sim_threads(const rbl_fdo_sim *sim) { return sim->threads; }
 
+int rbl_fdo_sim_set_threads(rbl_fdo_sim *sim, int threads, rbl_error *err)
+{
+    if (threads < 0)
+        return rbl_error_set(err, RBL_ERANGE, "threads = %d must be >= 0", threads);
+#ifdef _OPENMP
+    sim->threads = threads ? threads : omp_get_max_threads();
+#else
+    sim->threads = 1;
+#endif
+    return RBL_OK;
+}
+
 /* Phase 1 (eq. 4): v' = v + s g; spins from the angular momenta (no torque from a uniform
  * field); the contact margin from the fastest object: what two objects can close in a step,
  * twice over. */

@@ -36,10 +36,10 @@ static double cpu_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-void rbl_core_share_start(rbl_core_share *c, const rbl_sim *sim, int enabled)
+void rbl_core_share_start(rbl_core_share *c, int threads, int enabled)
 {
     *c = (rbl_core_share){0};
-    c->most = rbl_sim_threads(sim);
+    c->most = threads;
     c->fewest = c->most;
     /* threads that wait passively do not spin: then nothing needs giving up, and the share
      * of CPU time would not tell */
@@ -56,16 +56,15 @@ void rbl_core_share_before(rbl_core_share *c)
     c->cpu0 = cpu_seconds();
 }
 
-void rbl_core_share_after(rbl_core_share *c, rbl_sim *sim)
+int rbl_core_share_after(rbl_core_share *c, int threads)
 {
     if (!c->enabled)
-        return;
+        return threads;
     double now = rbl_now();
     c->wall += now - c->wall0;
     c->cpu += cpu_seconds() - c->cpu0;
     if (c->wall < WINDOW)
-        return;
-    int threads = rbl_sim_threads(sim);
+        return threads;
     double share = c->cpu / (c->wall * (double)threads);
     c->wall = c->cpu = 0.0;
     int want = threads;
@@ -91,6 +90,7 @@ void rbl_core_share_after(rbl_core_share *c, rbl_sim *sim)
         want = threads + 1;
         c->probing = 1;
     }
-    if (want != threads && rbl_sim_set_threads(sim, want, NULL) == RBL_OK && want < c->fewest)
+    if (want < c->fewest)
         c->fewest = want;
+    return want;
 }

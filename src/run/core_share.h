@@ -17,11 +17,12 @@ typedef struct rbl_core_share {
     int fewest;         /* the fewest threads the run went down to */
 } rbl_core_share;
 
-/* Start watching sim (enabled: the thread count is the default, all cores). */
-void rbl_core_share_start(rbl_core_share *c, const rbl_sim *sim, int enabled);
-/* Around each stepping of sim: before, and after (which may change the thread count; results
- * do not depend on it). */
+/* Start watching an engine stepping on `threads` (enabled: the thread count is the default,
+ * all cores). */
+void rbl_core_share_start(rbl_core_share *c, int threads, int enabled);
+/* Around each stepping of the engine: before, and after, which returns the threads it should
+ * step on from now (its results do not depend on them) given those it steps on now. */
 void rbl_core_share_before(rbl_core_share *c);
-void rbl_core_share_after(rbl_core_share *c, rbl_sim *sim);
+int rbl_core_share_after(rbl_core_share *c, int threads);
 
 #endif

@@ -488,7 +488,7 @@ static int grain_open(rbl_run *r, rbl_error *err)
     rbl_thermo now;
     rbl_sim_thermo(o->sim, &now);
     r->step = now.step;
-    rbl_core_share_start(&o->share, o->sim, !threads && !s->cfg.threads);
+    rbl_core_share_start(&o->share, rbl_sim_threads(o->sim), !threads && !s->cfg.threads);
     /* --max-grains: a pour that would pass it is refused before anything is written */
     if (!r->opt.max_grains)
         return RBL_OK;
@@ -545,7 +545,9 @@ static int grain_advance(rbl_run *r, uint64_t steps, rbl_error *err)
     outputs *o = state(r);
     rbl_core_share_before(&o->share);
     int rc = rbl_run_ranks_step(&r->ranks, o->sim, steps, err);
-    rbl_core_share_after(&o->share, o->sim);
+    int now = rbl_sim_threads(o->sim), want = rbl_core_share_after(&o->share, now);
+    if (want != now)
+        rbl_sim_set_threads(o->sim, want, NULL);
     return rc;
 }
 

@@ -6,6 +6,7 @@
  * surfaces_NNNNNN.vtp, fdo_surfaces.c), objects.pvd, thermo.csv, checkpoints, output.final, and
  * the health check's energy balance. */
 #include "run_internal.h"
+#include "core_share.h"
 #include "../base/rotation.h"
 
 #include <math.h>
@@ -36,6 +37,7 @@ typedef struct outputs {
     size_t unconverged;
     double worst_residual, worst_tolerance;
     uint64_t worst_step;
+    rbl_core_share share; /* the default thread count gives way to other programs */
     int walls_tried, walls_written; /* walls.vtp, with the first frame this run writes */
 } outputs;
 
@@ -215,6 +217,8 @@ static int object_begin(rbl_run *r, rbl_error *err)
     double ke, pe;
     rbl_fdo_sim_energy(state(r)->sim, &ke, &pe);
     state(r)->energy_start = ke + pe;
+    rbl_core_share_start(&state(r)->share, rbl_fdo_sim_threads(state(r)->sim),
+                         !r->opt.threads && !r->scene->cfg.threads);
     return RBL_OK;
 }
 
@@ -224,6 +228,7 @@ static int object_advance(rbl_run *r, uint64_t steps, rbl_error *err)
 {
     outputs *o = state(r);
     int rc = RBL_OK;
+    rbl_core_share_before(&o->share);
     for (uint64_t k = 0; k < steps && rc == RBL_OK; k++) {
         rc = rbl_fdo_sim_step(o->sim, 1, err);
         rbl_fdo_stats st;
@@ -237,6 +242,9 @@ static int object_advance(rbl_run *r, uint64_t steps, rbl_error *err)
             o->worst_step = r->step + k + 1;
         }
     }
+    int now = rbl_fdo_sim_threads(o->sim), want = rbl_core_share_after(&o->share, now);
+    if (want != now)
+        rbl_fdo_sim_set_threads(o->sim, want, NULL);
     return rc;
 }
 
@@ -300,7 +308,8 @@ static void object_summary(rbl_run *r, rbl_run_report *rep)
     rep->iterations = r->scene->fdo.iterations ? r->scene->fdo.iterations : 50;
     rep->frames = o->n_frames - o->elsewhere;
     rep->frames_elsewhere = o->elsewhere;
-    rep->threads = rbl_fdo_sim_threads(o->sim);
+    rep->threads = o->share.most; /* as started; rbl_core_share may have gone below */
+    rep->threads_fewest = o->share.fewest;
 }
 
 static void object_close(rbl_run *r)
