@@ -11,7 +11,7 @@ set format y '10^{%L}'
 set grid
 set key top left
 f = dir.'/fdo-thermo.csv'
-plot f every ::1 using 7:14 with points pt 7 ps 0.4 title 'contact resolution', \
-     f every ::1 using 7:13 with points pt 5 ps 0.4 title 'contact detection', \
-     f every ::1 using 7:15 with points pt 9 ps 0.4 title 'final computation', \
-     f every ::1 using 7:12 with points pt 11 ps 0.4 title 'precomputation'
+plot f every ::1 using 7:20 with points pt 7 ps 0.4 title 'contact resolution', \
+     f every ::1 using 7:19 with points pt 5 ps 0.4 title 'contact detection', \
+     f every ::1 using 7:21 with points pt 9 ps 0.4 title 'final computation', \
+     f every ::1 using 7:18 with points pt 11 ps 0.4 title 'precomputation'

@@ -42,8 +42,8 @@ hog=""
 # mean residual (m/s)
 blocks() {
     awk -F, 'NR > 1 && $2 > 0 { b = int(($2 - 1) / 1000); n[b]++; cum += $7; sum[b] += $7;
-                                 col[b] += $13 + $14; all[b] += $12 + $13 + $14 + $15;
-                                 pas[b] += $9; unc[b] += $19; res[b] += $16;
+                                 col[b] += $19 + $20; all[b] += $18 + $19 + $20 + $21;
+                                 pas[b] += $9; unc[b] += $15; res[b] += $12;
                                  obj[b] = $3; last_c[b] = $7; cums[b] = cum; if (b > top) top = b }
              END { for (b = 0; b <= top; b++)
                      printf "%d %d %d %.0f %.0f %.4g %.4g %.1f %.2f %.2g\n", b + 1, obj[b],

@@ -131,11 +131,12 @@ static void report_impulse(const rbl_run_report *rep, double drift, const char *
     else
         printf("solve          every step converged (largest residual %.3g m/s, within its "
                "tolerance)\n", rep->worst_residual);
+    printf("overlap        the deepest contact any step found: %.3g m\n", rep->largest_overlap);
     printf("output         %s/objects.pvd (%zu frames; Tensor Glyph of 'shape' draws the "
-           "ellipsoids), %s%s%s%s%s/thermo.csv\n", rep->output_dir, rep->frames,
+           "ellipsoids), %s%s%s%s%s/thermo.csv%s%s\n", rep->output_dir, rep->frames,
            rep->walls_file[0] ? rep->output_dir : "", rep->walls_file[0] ? "/" : "",
            rep->walls_file[0] ? rep->walls_file : "", rep->walls_file[0] ? ", " : "",
-           rep->output_dir);
+           rep->output_dir, rep->network_files[0] ? "; contacts: " : "", rep->network_files);
     print_final_and_checkpoints(rep, scene_path);
     printf("peak memory    %s\n", cli_bytes(cli_peak_rss_bytes(), mem, sizeof mem));
 }

@@ -1020,6 +1020,7 @@ typedef struct rbl_run_report {
     int iterations;
     double worst_residual, worst_tolerance;
     uint64_t worst_step;
+    double largest_overlap;       /* m: the deepest contact any step found */
     /* a staged scene (stages:): how many stages it has, the one the run ended in (from 1)
      * and its name; 0 and "" without stages */
     int stages, stage;
@@ -1496,6 +1497,7 @@ typedef struct rbl_fdo_stats {
                            normal, friction and rolling conditions), after either phase */
     double violation;   /* m/s: the fastest a contact still closes beyond its target */
     double tolerance;   /* m/s: the residual the passes stop at */
+    double largest_overlap; /* m: the deepest of the step's contacts (as the step found it) */
     size_t capped;      /* clusters whose bounce was held to the energy it may return */
     size_t taken_in;    /* sides of open contacts the contacts' answer closed, taken in */
     double seconds[4]; /* the seed's four phases: precomputation, contact detection, contact
@@ -1529,6 +1531,13 @@ RBL_API void rbl_fdo_sim_energy(const rbl_fdo_sim *sim, double *kinetic, double 
  * spin); either may be NULL. */
 RBL_API void rbl_fdo_sim_momentum(const rbl_fdo_sim *sim, double linear[3], double angular[3]);
 RBL_API void rbl_fdo_sim_stats(const rbl_fdo_sim *sim, rbl_fdo_stats *stats);
+/* The contacts that acted in the last step, each once, as the grains' contact list: the
+ * first object's (or the wall's object's) index, the other's (walls: the plane's index, then
+ * the tubes'), the point and normal (into the first object) where the step found them, the
+ * mean normal and friction forces on the first object over the step (impulses / dt, N), the
+ * overlap (m; < 0 a gap the step closed), the centres at the step's end. Free it with
+ * rbl_contact_list_free. */
+RBL_API int rbl_fdo_sim_contacts(const rbl_fdo_sim *sim, rbl_contact_list *list, rbl_error *err);
 /* The semi-axes of object k's base ellipsoid, m. */
 RBL_API void rbl_fdo_sim_semi_axes(const rbl_fdo_sim *sim, size_t k, double semi[3]);
 /* Object k's shape (valid while the simulation lives and gains no objects). */

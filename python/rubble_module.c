@@ -675,12 +675,14 @@ static PyObject *run_warnings(RunObject *self, PyObject *unused)
 static PyObject *run_contacts(RunObject *self, PyObject *unused)
 {
     (void)unused;
-    rbl_sim *sim = stage_sim(self);
-    if (!sim)
+    if (!usable(self))
         return NULL;
+    rbl_sim *sim = rbl_run_sim(self->run);
+    rbl_fdo_sim *objects = rbl_run_objects(self->run);
     rbl_contact_list l;
     rbl_error err = {0};
-    int rc = rbl_sim_contacts(sim, &l, &err);
+    /* an impulse scene's: the last step's, with the impulses' mean forces */
+    int rc = sim ? rbl_sim_contacts(sim, &l, &err) : rbl_fdo_sim_contacts(objects, &l, &err);
     if (rc != RBL_OK)
         return raise_error(&err, rc);
     PyObject *d = PyDict_New();

@@ -61,6 +61,10 @@ for name in $names; do
     xvfb-run -a pvpython "$ROOT/scripts/render_frame.py" "$WORK/$name" "$DOCS/$name.png" \
         "$1" "$2" "$3" > "$WORK/$name.render.txt" 2>&1 ||
         { tail -5 "$WORK/$name.render.txt" >&2; exit 1; }
+    if [ "$name" = ellipsoids ]; then # the recipe draws each object at its size
+        xvfb-run -a pvpython "$ROOT/scripts/check_glyph_size.py" "$WORK/$name" ||
+            { echo "render_examples.sh: the ellipsoids are not drawn at their size" >&2; exit 1; }
+    fi
     walls=""
     [ "$2" != - ] && walls="; walls coloured by $2"
     echo "$name $seconds $(meaning "$1")$walls" >> "$WORK/made.txt.new"

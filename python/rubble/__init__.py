@@ -190,7 +190,10 @@ class Run:
         the smaller first), point, normal (from the first towards the second), fn and ft (the
         normal and tangential force on the first grain), overlap; and the grains' contacts
         with walls: wall_grain, wall (planes then meshes, from 0), wall_point, wall_normal
-        (towards the grain), wall_fn, wall_ft (on the grain), wall_overlap."""
+        (towards the grain), wall_fn, wall_ft (on the grain), wall_overlap. In an impulse
+        scene: the last step's contacts that acted, ids by object index (the first the bigger,
+        or the wall's object), the normal into the first, fn and ft the mean forces of the
+        step's impulses (impulse / dt), overlap (< 0: a gap the step closed)."""
         return types.SimpleNamespace(**self._run.contacts())
 
     def mesh_loads(self, mesh):

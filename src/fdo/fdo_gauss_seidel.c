@@ -27,6 +27,7 @@ int rbl_fdo_color(rbl_fdo_sim *sim)
     size_t n = sim->n;
     if (!rbl_grow_array((void **)&sim->color_mask, &sim->cap_color_mask, n + 1,
                         sizeof *sim->color_mask) ||
+        !rbl_grow_array((void **)&sim->moved, &sim->cap_moved, 2 * n + 1, sizeof *sim->moved) ||
         !rbl_grow_array((void **)&sim->color_start, &sim->cap_color_start, MASK_COLORS + 2,
                         sizeof *sim->color_start) ||
         !rbl_grow_array((void **)&sim->colored, &sim->cap_colored, sim->n_sides + 1,
@@ -53,6 +54,7 @@ int rbl_fdo_color(rbl_fdo_sim *sim)
                     sim->color_mask[w->other] |= (uint64_t)1 << pick;
             }
             w->color = pick;
+            w->last_change = INFINITY;
             counts[pick]++;
         }
     size_t at = 0;
@@ -71,40 +73,69 @@ int rbl_fdo_color(rbl_fdo_sim *sim)
     return 1;
 }
 
-static double update(const rbl_fdo_sim *sim, int which, size_t c, double *V)
+/* Contact c updated, unless it is settled: its own last change and every change to its
+ * objects' velocities since (the last pass's, and this pass's so far: `moved`, summed over
+ * the contacts that moved them) are within the tolerance, so an update would change it by no
+ * more. In a heap at rest most contacts settle and the passes cost only what still moves.
+ * Each object is in one contact of a colour, so `moved` is read and written without races,
+ * and in the colours' order: the same bits on any thread count. */
+static double update(const rbl_fdo_sim *sim, int which, size_t c, double *V, double tolerance,
+                     const double *moved_before, double *moved)
 {
     rbl_fdo_row *w = sim->rows + c;
-    size_t k = w->owner;
-    double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
+    const size_t k = w->owner;
+    const int wall = is_wall(w->other);
+    if (w->last_change <= tolerance && moved_before[k] + moved[k] <= tolerance &&
+        (wall || moved_before[w->other] + moved[w->other] <= tolerance))
+        return -1; /* passed over */
+    double *Vo = wall ? NULL : V + 6 * w->other, change;
     if (which)
-        return w->push_target == 0 ? 0 : rbl_fdo_push_update(w, V + 6 * k, Vo, V + 6 * k, Vo);
-    return rbl_fdo_contact_update(sim, w, V + 6 * k, Vo, V + 6 * k, Vo);
+        change = w->push_target == 0 ? 0 : rbl_fdo_push_update(w, V + 6 * k, Vo, V + 6 * k, Vo);
+    else
+        change = rbl_fdo_contact_update(sim, w, V + 6 * k, Vo, V + 6 * k, Vo);
+    w->last_change = change;
+    moved[k] += change;
+    if (!wall)
+        moved[w->other] += change;
+    return change;
 }
 
 int rbl_fdo_gauss_seidel(rbl_fdo_sim *sim, int which, double tolerance, int budget, double *V,
                          int *converged)
 {
     int passes = 0, done = 0;
-    const size_t *first = sim->color_start;
+    const size_t *first = sim->color_start, n = sim->n;
+    double *before = sim->moved, *now = sim->moved + n;
+    for (size_t k = 0; k < n; k++)
+        before[k] = INFINITY; /* nothing is settled before its first update */
     while (passes < budget && !done) {
         double change = 0;
-        for (int b = 0; b < MASK_COLORS; b++) {
+        size_t skipped = 0;
+        memset(now, 0, n * sizeof *now);
+        for (int b = 0; b <= MASK_COLORS; b++) {
             size_t from = first[b], to = first[b + 1];
-            if (from == to)
-                continue;
-            if (to - from < 256 || sim->threads == 1) {
-                for (size_t j = from; j < to; j++)
-                    change = fmax(change, update(sim, which, sim->colored[j], V));
-                continue;
+            /* the last colour's contacts may share objects: in order, by one thread */
+            const int alone = to - from < 256 || sim->threads == 1 || b == MASK_COLORS;
+#pragma omp parallel for schedule(static) num_threads(alone ? 1 : sim->threads) \
+    reduction(max : change) reduction(+ : skipped) if (!alone)
+            for (size_t j = from; j < to; j++) {
+                double mine = update(sim, which, sim->colored[j], V, tolerance, before, now);
+                if (mine < 0)
+                    skipped++;
+                else
+                    change = fmax(change, mine);
             }
-#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : change)
-            for (size_t j = from; j < to; j++)
-                change = fmax(change, update(sim, which, sim->colored[j], V));
         }
-        for (size_t j = first[MASK_COLORS]; j < first[MASK_COLORS + 1]; j++)
-            change = fmax(change, update(sim, which, sim->colored[j], V));
+        double *t = before;
+        before = now, now = t;
         passes++;
         done = change <= tolerance;
+        if (done && skipped && passes < budget) {
+            /* a pass that passed contacts over proves nothing about them: one more over all */
+            done = 0;
+            for (size_t k = 0; k < n; k++)
+                before[k] = INFINITY;
+        }
     }
     /* the other side of each contact holds the same impulses (the warm start, the energy cap
      * and the push's angular momentum read either side) */

@@ -124,6 +124,7 @@ typedef struct rbl_fdo_row {
     size_t twin;                    /* the same contact's row on the other's side */
     size_t owner;                   /* the object whose row this is */
     int color;                      /* its colour (Gauss-Seidel) */
+    double last_change;             /* its update's change in its last Gauss-Seidel pass */
     double own_n, own_t[3], own_r[3]; /* own J M^-1 J^T: normal; tangential and rolling 2x2 */
     double oth_n, oth_t[3], oth_r[3]; /* the same, other */
     double sign;                    /* +1: own is big (or the contact is a plane), -1: small */
@@ -197,6 +198,8 @@ struct rbl_fdo_sim {
     size_t *colored, cap_colored, *color_start, cap_color_start, n_colors;
     uint64_t *color_mask;
     size_t cap_color_mask;
+    double *moved;                      /* 2 per object: what the contacts changed, by pass */
+    size_t cap_moved;
     rbl_cd_workspace *workspace;
     rbl_elements spheres;
     rbl_pairs pairs;

@@ -668,11 +668,13 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
         !rbl_grow_array((void **)&sim->settled, &sim->cap_settled, 2 * n + 1, 1))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", sim->n_sides);
     size_t *count = sim->active_count, active = 0, bounces = 0;
+    double deepest = 0;
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) \
-    reduction(+ : active, bounces)
+    reduction(+ : active, bounces) reduction(max : deepest)
     for (size_t k = 0; k < n; k++) {
         count[k] = 0;
         for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
+            deepest = fmax(deepest, sim->side[c].depth);
             setup_row(sim, k, sim->side + c, sim->rows + c);
             count[k] += (size_t)sim->rows[c].active;
             /* each contact once: on the side of its bigger object, or a plane's */
@@ -735,6 +737,7 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
     for (size_t k = 0; k < n; k++)
         push_angular_momentum(sim, k);
     sim->stats.active = active;
+    sim->stats.largest_overlap = deepest;
     sim->stats.unconverged = !converged;
     return remember(sim, err);
 }

@@ -97,7 +97,7 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
         free(sim->memory);
     free(sim->memory_start), free(sim->cluster), free(sim->cluster_sums), free(sim->settled);
     free(sim->side), free(sim->start), free(sim->found), free(sim->fill);
-    free(sim->colored), free(sim->color_start), free(sim->color_mask);
+    free(sim->colored), free(sim->color_start), free(sim->color_mask), free(sim->moved);
     rbl_cd_workspace_destroy(sim->workspace);
     rbl_elements_free(&sim->spheres);
     rbl_pairs_free(&sim->pairs);

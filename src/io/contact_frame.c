@@ -65,6 +65,15 @@ int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err
     int rc = rbl_sim_contacts(sim, &c, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "%s", path);
+    rc = rbl_contact_list_vtp_write(path, &c, err);
+    rbl_contact_list_free(&c);
+    return rc;
+}
+
+int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, rbl_error *err)
+{
+    const rbl_contact_list c = *list;
+    int rc = RBL_OK;
     const size_t n = c.n + c.n_wall, m = n ? n : 1;
     network w = {malloc(6 * m * sizeof(double)), malloc(2 * m * sizeof(double)),
                  malloc(3 * m * sizeof(double)), malloc(3 * m * sizeof(double)),
@@ -114,7 +123,6 @@ int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err
 done:
     free(w.points), free(w.force), free(w.point), free(w.normal), free(w.fn), free(w.ft);
     free(w.overlap), free(w.id1), free(w.id2), free(w.wall);
-    rbl_contact_list_free(&c);
     return rc;
 }
 
@@ -138,11 +146,18 @@ int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err
     int rc = rbl_sim_contacts(sim, &c, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "%s", path);
+    rc = rbl_contact_list_csv_write(path, &c, err);
+    rbl_contact_list_free(&c);
+    return rc;
+}
+
+int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, rbl_error *err)
+{
+    const rbl_contact_list c = *list;
     rbl_atomic_file af;
-    if ((rc = rbl_atomic_open(&af, path, err)) != RBL_OK) {
-        rbl_contact_list_free(&c);
+    int rc = rbl_atomic_open(&af, path, err);
+    if (rc != RBL_OK)
         return rc;
-    }
     FILE *f = af.file;
     fprintf(f, "id1,id2,wall,point_x,point_y,point_z,normal_x,normal_y,normal_z,fn_x,fn_y,fn_z,"
                "ft_x,ft_y,ft_z,overlap,branch_x,branch_y,branch_z\n");
@@ -156,6 +171,5 @@ int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err
         row(f, c.wall_grain[q], -1, c.wall[q], c.wall_point + 3 * q, c.wall_normal + 3 * q,
             c.wall_fn + 3 * q, c.wall_ft + 3 * q, c.wall_overlap[q], branch);
     }
-    rbl_contact_list_free(&c);
     return rbl_atomic_commit(&af, err);
 }

@@ -13,12 +13,13 @@
 #include <yaml.h>
 
 /* A restart may change these: how long it runs, with how many threads, what it writes where,
- * and how closely its health is checked. */
+ * how closely its health is checked, and how far an impulse scene's solve goes. */
 static const char *const may_change[] = {"run.time", "run.steps", "run.threads",
                                          "output.folder", "output.every", "output.thermo_every",
                                          "output.checkpoint_every", "output.checkpoint_keep",
                                          "output.final", "output.fields", "output.contacts",
-                                         "health", NULL};
+                                         "health", "impulse.iterations", "impulse.tolerance",
+                                         "impulse.solver", NULL};
 
 typedef struct lines {
     char **v;
@@ -198,8 +199,9 @@ int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t thei
                  lb ? lb : "");
     int rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: this checkpoint was written for another scene: %s (a restart "
-                           "may change only run.time, run.steps, run.threads, health and "
-                           "output's folder, every, thermo_every, checkpoint_every and final; "
+                           "may change only run.time, run.steps, run.threads, health, "
+                           "impulse.iterations, tolerance and solver, and output's folder, "
+                           "every, thermo_every, checkpoint_every and final; "
                            "with --change-physics also gravity, contact coefficients, "
                            "materials' and walls' motions: docs/scenes.md \"Stages\")",
                            checkpoint, what);

@@ -63,12 +63,13 @@ void rbl_pour_placed(rbl_pour_state *p, size_t placed, double every);
 int rbl_pour_state_valid(const rbl_pour_state *p, size_t count);
 
 /* An impulse scene's source of objects (seed 003, docs/fdo.md): ellipsoids on a lattice, at
- * random places in a region (each whole inside it, the bounding spheres apart), or poured
- * into a region in batches during the run. */
+ * random places in a region (each whole inside it, the bounding spheres apart), poured into a
+ * region in batches during the run, or read from a file of poses and motions. */
 typedef enum rbl_object_placement {
     RBL_OBJECTS_LATTICE,
     RBL_OBJECTS_RANDOM, /* random sequential addition */
-    RBL_OBJECTS_POUR    /* random sequential addition, a batch every `every` seconds */
+    RBL_OBJECTS_POUR,   /* random sequential addition, a batch every `every` seconds */
+    RBL_OBJECTS_FILE    /* one per line of a text file, as placed there (they may touch) */
 } rbl_object_placement;
 
 typedef struct rbl_object_source {
@@ -82,6 +83,8 @@ typedef struct rbl_object_source {
     int random_orientation;   /* else quat */
     double quat[4];
     double vel[3];
+    double spin[3];           /* rad/s, space frame */
+    char *file;               /* file: its path (the scene's folder joined) */
     uint64_t seed;
     rbl_mark at;
 } rbl_object_source;
@@ -289,6 +292,9 @@ int rbl_grain_frame_write(const char *path, const rbl_sim *sim, unsigned fields,
 void rbl_contact_frame_layout(rbl_vtp_layout *layout);
 int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err);
 int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err);
+/* The same from a list already made (the impulse engine's: rbl_fdo_sim_contacts). */
+int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, rbl_error *err);
+int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, rbl_error *err);
 
 /* cg_files.c — coarse-grained fields: a .vti of the grid's nodes, and a CSV profile along
  * an axis (each node layer's mean over the other two axes). */

@@ -69,6 +69,9 @@ int rbl_scene_check_limits(const rbl_scene *s, rbl_error *err)
         if (!(norm3(s->objects[k].vel) <= SPEED_MAX))
             rc = refuse(s, s->objects[k].at, "an object velocity of", norm3(s->objects[k].vel),
                         SPEED_MAX, "m/s", err);
+        else if (!(norm3(s->objects[k].spin) <= SPIN_MAX))
+            rc = refuse(s, s->objects[k].at, "an object spin of", norm3(s->objects[k].spin),
+                        SPIN_MAX, "rad/s", err);
     if (rc != RBL_OK)
         return rc;
     if (s->spin && !s->spin_critical &&

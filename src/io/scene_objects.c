@@ -4,8 +4,10 @@
  *   objects: a list of sources, each exactly one of
  *     lattice: {min, max, spacing, count}    random: {min, max, count}
  *     pour: {min, max, count, rate, every}   (objects per second, a batch every `every` s)
+ *     file: PATH   (a line per object: x y z qw qx qy qz [vx vy vz [wx wy wz]], or
+ *                   output.final's lines; placed as given, touching allowed)
  *   with ellipsoid: [a, b, c] (semi-axes, m), density (kg/m^3), orientation: random or
- *   [w, x, y, z], velocity, seed; and perturbations of the ellipsoid (seed eqs. 1-2), at most
+ *   [w, x, y, z], velocity, spin (rad/s, space frame), seed; and perturbations of the ellipsoid (seed eqs. 1-2), at most
  *   RBL_FDO_MAX_PERTURBATIONS in all:
  *     bumps: [{centre: [x, y, z], semi: [a, b, c], amplitude: h}, ...]   (h < 0: a dent)
  *     quadrics: [{q: [q0, ..., q9], amplitude: h}, ...]
@@ -157,10 +159,10 @@ static int parse_perturbations(rbl_yaml_ctx *c, yaml_node_t *g, rbl_fdo_shape *s
 
 static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_object_source *o)
 {
-    static const char *const keys[] = {"lattice",  "random", "pour",  "ellipsoid",
-                                       "density",  "orientation", "velocity", "seed",
+    static const char *const keys[] = {"lattice",  "random", "pour",  "file", "ellipsoid",
+                                       "density",  "orientation", "velocity", "spin", "seed",
                                        "bumps", "quadrics", NULL};
-    static const char *const placements[] = {"lattice", "random", "pour"};
+    static const char *const placements[] = {"lattice", "random", "pour", "file"};
     static const char *const region_keys[][6] = {{"min", "max", "spacing", "count", NULL},
                                                  {"min", "max", "count", NULL},
                                                  {"min", "max", "count", "rate", "every", NULL}};
@@ -170,22 +172,31 @@ static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_objec
     o->at = rbl_yaml_mark(g);
     yaml_node_t *region = NULL;
     int given = 0;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         if (rbl_yaml_get(c, g, placements[k]))
             region = rbl_yaml_get(c, g, placements[k]), o->placement = k, given++;
     if (given != 1)
         return rbl_yaml_fail(c, g, RBL_EPARSE, "an object source is exactly one of 'lattice', "
-                             "'random' and 'pour'");
+                             "'random', 'pour' and 'file'");
     const char *what = placements[o->placement];
     if (!rbl_yaml_get(c, g, "ellipsoid"))
         return rbl_yaml_fail(c, g, RBL_EPARSE, "an object source needs 'ellipsoid: [a, b, c]' "
                              "(semi-axes, m)");
     if ((rc = rbl_yaml_req_vector3(c, g, "ellipsoid", o->shape.semi, "objects")) != RBL_OK)
         return rc;
-    for (int a = 0; a < 3; a++)
-        if (!(o->shape.semi[a] > 0))
+    /* rigid bodies from a nanometre to a kilometre, no flatter than 1:1000 (the narrow phase
+     * is exact to 1e-13 of the smallest semi-axis, tested to 1:5) */
+    double shortest = INFINITY, longest = 0;
+    for (int a = 0; a < 3; a++) {
+        if (!(o->shape.semi[a] >= 1e-9 && o->shape.semi[a] <= 1e3))
             return rbl_yaml_fail(c, rbl_yaml_get(c, g, "ellipsoid"), RBL_ERANGE,
-                                 "semi-axes must be > 0: '%g'", o->shape.semi[a]);
+                                 "semi-axes must lie in 1e-9 .. 1e3 m: '%g'", o->shape.semi[a]);
+        shortest = fmin(shortest, o->shape.semi[a]), longest = fmax(longest, o->shape.semi[a]);
+    }
+    if (longest > 1e3 * shortest)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, g, "ellipsoid"), RBL_ERANGE,
+                             "semi-axes %g and %g: an object flatter than 1:1000 is not "
+                             "modelled", shortest, longest);
     if ((rc = parse_perturbations(c, g, &o->shape)) != RBL_OK)
         return rc;
     double seed = (double)(index + 1), count = 0;
@@ -197,7 +208,18 @@ static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_objec
     if (rbl_yaml_get(c, g, "velocity") &&
         (rc = rbl_yaml_vector3(c, rbl_yaml_get(c, g, "velocity"), "velocity", o->vel)) != RBL_OK)
         return rc;
+    if (rbl_yaml_get(c, g, "spin") &&
+        (rc = rbl_yaml_vector3(c, rbl_yaml_get(c, g, "spin"), "spin", o->spin)) != RBL_OK)
+        return rc;
     o->seed = (uint64_t)seed;
+    if (o->placement == RBL_OBJECTS_FILE) {
+        /* poses and motions from the file (velocity and spin where a line gives none) */
+        if (rbl_yaml_get(c, g, "orientation"))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, g, "orientation"), RBL_EPARSE,
+                                 "a file source's orientations are in its file");
+        o->random_orientation = 0;
+        return rbl_scene_path(c, region, "file", &o->file);
+    }
     const int lattice = o->placement == RBL_OBJECTS_LATTICE;
     if ((rc = rbl_yaml_keys_known(c, region, what, region_keys[o->placement])) ||
         (rc = parse_region(c, region, what, o)))

@@ -1145,8 +1145,7 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
                              "is no contact time to take it from)");
     static const char *const run_grains_only[] = {"c", "integrator", "skin", "cell_factor",
                                                   "sort_every", NULL};
-    static const char *const output_grains_only[] = {"shells", "layers", "fields", "contacts",
-                                                     "cg", NULL};
+    static const char *const output_grains_only[] = {"shells", "layers", "fields", "cg", NULL};
     for (int i = 0; run_grains_only[i]; i++)
         if (rbl_yaml_get(c, run, run_grains_only[i]))
             return rbl_yaml_fail(c, rbl_yaml_get(c, run, run_grains_only[i]), RBL_EPARSE,
@@ -1492,6 +1491,8 @@ void rbl_scene_free(rbl_scene *s)
     rbl_warnings_free(&s->warnings);
     free(s->pairs);
     free(s->wall_motion), free(s->mesh_motion);
+    for (int k = 0; s->objects && k < s->n_objects; k++)
+        free(s->objects[k].file);
     free(s->objects);
     for (int i = 0; i < s->sources_allocated; i++) { /* a failed parse leaves a partial one */
         free(s->sources[i].file);

@@ -4,6 +4,7 @@
  * among the objects as they are then. */
 #include "run_internal.h"
 #include "../base/rotation.h"
+#include "../dem/dem_internal.h" /* RBL_SPEED_MAX */
 #include "../grid/grid_internal.h"
 #include "../shape/shape_internal.h"
 
@@ -69,7 +70,7 @@ static int add_object(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_si
         double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
         rbl_quat_uniform(u1, u2, u3, q);
     }
-    int rc = rbl_fdo_sim_add(sim, &o->shape, o->density, x, q, o->vel, (double[3]){0, 0, 0}, err);
+    int rc = rbl_fdo_sim_add(sim, &o->shape, o->density, x, q, o->vel, o->spin, err);
     if (rc != RBL_OK)
         return rbl_scene_error_at(s, o->at, err);
     if (!rbl_occupancy_add(occ, x, bound))
@@ -183,10 +184,93 @@ static int place_in(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim 
     return RBL_OK;
 }
 
+/* A file source's objects, one per line as placed there: "x y z qw qx qy qz", then
+ * optionally "vx vy vz" and "wx wy wz" (the source's velocity and spin where a line has
+ * none), or a line of output.final, "x y z half_height a b c qw qx qy qz vx vy vz wx wy wz",
+ * whose semi-axes must be the source's. They may touch or overlap a little (the push removes
+ * overlaps beyond the slop). More than --max-grains, or than the machine's memory holds, is
+ * refused at the line that passes it. */
+static int place_file(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
+                      size_t max_objects, rbl_error *err)
+{
+    rbl_line_reader r;
+    int rc = rbl_reader_open(&r, o->file, err);
+    if (rc != RBL_OK)
+        return rbl_scene_error_at(s, o->at, err);
+    static const char *const names[17] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz", "vx", "vy",
+                                          "vz", "wx", "wy", "wz", "a",  "b",  "c",  "half"};
+    static const int final_order[17] = {0, 1, 2, 16, 13, 14, 15, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    const double memory = rbl_physical_memory();
+    size_t placed = 0;
+    while ((rc = rbl_reader_next(&r, err)) == 1) {
+        const int tokens = rbl_reader_count_tokens(&r);
+        if (tokens != 7 && tokens != 10 && tokens != 13 && tokens != 17) {
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: expected 'x y z qw qx qy qz', then "
+                               "'vx vy vz' and 'wx wy wz' (7, 10 or 13 values), or a line of "
+                               "output.final (17); found %d values", o->file, r.line, tokens);
+            break;
+        }
+        double v[17] = {0};
+        for (int k = 0; k < tokens && rc >= 0; k++) { /* in the file's order, stored by name */
+            const int slot = tokens == 17 ? final_order[k] : k;
+            rc = rbl_reader_double(&r, names[slot], &v[slot], err);
+        }
+        if (rc < 0)
+            break;
+        for (int a = 0; tokens < 10 && a < 3; a++)
+            v[7 + a] = o->vel[a];
+        for (int a = 0; tokens < 13 && a < 3; a++)
+            v[10 + a] = o->spin[a];
+        for (int a = 0; tokens == 17 && a < 3; a++)
+            if (!(fabs(v[13 + a] - o->shape.semi[a]) <= 1e-12 * o->shape.semi[a])) {
+                rc = rbl_error_set(err, RBL_EINVAL, "%s:%ld: semi-axis %c = %g is not the "
+                                   "source's %g", o->file, r.line, 'a' + a, v[13 + a],
+                                   o->shape.semi[a]);
+                break;
+            }
+        if (rc < 0)
+            break;
+        double norm = sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
+        if (!(fabs(norm - 1) <= 1e-3)) {
+            rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: the orientation (%g, %g, %g, %g) must "
+                               "be a unit quaternion: its norm is %g", o->file, r.line, v[3],
+                               v[4], v[5], v[6], norm);
+            break;
+        }
+        double speed = sqrt(rbl_dot3(v + 7, v + 7)), spin = sqrt(rbl_dot3(v + 10, v + 10));
+        if (!(speed <= RBL_SPEED_MAX) || !(spin <= 1e7)) {
+            rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: a speed of %g m/s or a spin of %g rad/s "
+                               "is beyond any real scene", o->file, r.line, speed, spin);
+            break;
+        }
+        if ((max_objects && rbl_fdo_sim_count(sim) >= max_objects) ||
+            (memory > 0 && (double)(rbl_fdo_sim_count(sim) + 1) * RBL_OBJECT_BYTES > memory)) {
+            rc = rbl_error_set(err, RBL_ETOOBIG, "%s:%ld: object %zu is more than %s", o->file,
+                               r.line, rbl_fdo_sim_count(sim) + 1,
+                               max_objects && rbl_fdo_sim_count(sim) >= max_objects
+                                   ? "--max-grains allows"
+                                   : "this machine's memory holds");
+            break;
+        }
+        if ((rc = rbl_fdo_sim_add(sim, &o->shape, o->density, v, v + 3, v + 7, v + 10, err)) !=
+            RBL_OK) {
+            rc = rbl_error_prefix(err, rc, "%s:%ld", o->file, r.line);
+            break;
+        }
+        placed++;
+    }
+    rbl_reader_close(&r);
+    if (rc >= 0 && placed == 0)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: no objects in the file", o->file);
+    return rc < 0 ? rbl_scene_error_at(s, o->at, err) : RBL_OK;
+}
+
 /* A source's objects placed at the start (a pour's are placed during the run). */
 static int place_source(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim *sim,
-                        rbl_error *err)
+                        size_t max_objects, rbl_error *err)
 {
+    if (o->placement == RBL_OBJECTS_FILE)
+        return place_file(s, o, sim, max_objects, err);
     double bound = rbl_fdo_bounding_radius(&o->shape, (double[3]){0, 0, 0});
     int rc = region_fits(s, o, bound, err);
     if (rc != RBL_OK || o->placement == RBL_OBJECTS_POUR)
@@ -226,7 +310,7 @@ int rbl_objects_pour(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *ps, d
 
 /* The objects the sources ask for, before any is placed: a random source's count, a lattice's
  * sites (at most its count), in floating point so that no region overflows it. */
-static double objects_asked(const rbl_scene *s)
+double rbl_objects_asked(const rbl_scene *s)
 {
     double total = 0;
     for (int k = 0; k < s->n_objects; k++) {
@@ -242,6 +326,49 @@ static double objects_asked(const rbl_scene *s)
     return total;
 }
 
+/* Values that parse but cannot make a run: a step in which gravity or a source's velocity
+ * moves an object further than its smallest semi-axis (the contacts, found at the step's
+ * start, would be crossed), a rolling friction arm longer than any object, a slop as deep as
+ * an object. Each is named at its line. */
+static int check_scales(const rbl_scene *s, rbl_error *err)
+{
+    const double dt = s->cfg.dt, g = sqrt(rbl_dot3(s->cfg.gravity, s->cfg.gravity));
+    double shortest = INFINITY, longest = 0;
+    int thinnest = 0;
+    for (int k = 0; k < s->n_objects; k++) {
+        const rbl_object_source *o = &s->objects[k];
+        double a = fmin(o->shape.semi[0], fmin(o->shape.semi[1], o->shape.semi[2]));
+        if (a < shortest)
+            shortest = a, thinnest = k;
+        longest = fmax(longest, fmax(o->shape.semi[0], fmax(o->shape.semi[1], o->shape.semi[2])));
+        double v = sqrt(rbl_dot3(o->vel, o->vel));
+        if (v * dt > a) {
+            rbl_error_set(err, RBL_ERANGE, "velocity %g m/s moves these objects %g m in a step "
+                          "of dt = %g s, more than their smallest semi-axis %g m: a shorter dt "
+                          "(at most %g s)", v, v * dt, dt, a, a / v);
+            return rbl_scene_error_at(s, o->at, err);
+        }
+    }
+    if (g * dt * dt > shortest) {
+        rbl_error_set(err, RBL_ERANGE, "dt = %g s: in one step gravity (%g m/s^2) moves an object "
+                      "%g m, more than the smallest semi-axis %g m (objects at line %d): dt at "
+                      "most sqrt(a / g) = %g s", dt, g, g * dt * dt, shortest,
+                      s->objects[thinnest].at.line, sqrt(shortest / g));
+        return rbl_scene_error_at(s, s->at_dt, err);
+    }
+    if (s->fdo.rolling > longest) {
+        rbl_error_set(err, RBL_ERANGE, "rolling = %g m: a rolling friction arm longer than the "
+                      "largest semi-axis %g m", s->fdo.rolling, longest);
+        return rbl_scene_error_at(s, s->at_impulse, err);
+    }
+    if (s->fdo.slop >= shortest) {
+        rbl_error_set(err, RBL_ERANGE, "slop = %g m: as deep as the smallest semi-axis %g m",
+                      s->fdo.slop, shortest);
+        return rbl_scene_error_at(s, s->at_impulse, err);
+    }
+    return RBL_OK;
+}
+
 /* The engine with the scene's parameters and walls, no objects yet. */
 int rbl_objects_engine(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_error *err)
 {
@@ -249,7 +376,11 @@ int rbl_objects_engine(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_e
     par.dt = s->cfg.dt;
     memcpy(par.gravity, s->cfg.gravity, sizeof par.gravity);
     par.threads = threads ? threads : s->cfg.threads;
-    int rc = rbl_fdo_sim_create(&par, out, err);
+    *out = NULL;
+    int rc = check_scales(s, err);
+    if (rc != RBL_OK)
+        return rc;
+    rc = rbl_fdo_sim_create(&par, out, err);
     if (rc != RBL_OK)
         return rbl_scene_error_at(s, s->at_impulse, err);
     for (int w = 0; w < s->n_walls && rc == RBL_OK; w++)
@@ -269,13 +400,22 @@ int rbl_objects_engine(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_e
 int rbl_objects_build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_sim **out,
                       rbl_error *err)
 {
-    double asked = objects_asked(s);
+    double asked = rbl_objects_asked(s);
     if (max_objects && asked > (double)max_objects)
         return rbl_error_set(err, RBL_ERANGE, "%s: the sources ask for %.0f objects, more than "
                              "--max-grains %zu", s->path, asked, max_objects);
+    /* what they would hold, said before anything is allocated */
+    double bytes = asked * RBL_OBJECT_BYTES, memory = rbl_physical_memory();
+    if (memory > 0 && bytes > memory) {
+        rbl_error_set(err, RBL_ETOOBIG, "the sources ask for %.3g objects, about %.3g GiB (%d "
+                      "KiB each with their contacts), more than this machine's %.3g GiB: ask "
+                      "for fewer", asked, bytes / 1073741824.0, RBL_OBJECT_BYTES / 1024,
+                      memory / 1073741824.0);
+        return rbl_scene_error_at(s, s->at_objects, err);
+    }
     int rc = rbl_objects_engine(s, threads, out, err);
     for (int k = 0; k < s->n_objects && rc == RBL_OK; k++)
-        rc = place_source(s, &s->objects[k], *out, err);
+        rc = place_source(s, &s->objects[k], *out, max_objects, err);
     if (rc != RBL_OK) {
         rbl_fdo_sim_free(*out);
         *out = NULL;

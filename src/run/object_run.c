@@ -35,7 +35,7 @@ typedef struct outputs {
     size_t fallbacks, capped;
     /* steps whose solve spent its budget, and the largest residual any step ended with */
     size_t unconverged;
-    double worst_residual, worst_tolerance;
+    double worst_residual, worst_tolerance, largest_overlap;
     uint64_t worst_step;
     rbl_core_share share; /* the default thread count gives way to other programs */
     int walls_tried, walls_written; /* walls.vtp, with the first frame this run writes */
@@ -51,6 +51,50 @@ static int write_checkpoint(const rbl_scene *s, const outputs *o, const rbl_fdo_
                                              &o->log, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
+    return rc;
+}
+
+/* The contacts of frame `frame` (output.contacts): contacts_NNNNNN.vtp with contacts.pvd,
+ * and/or contacts_NNNNNN.csv, the last step's contacts with their mean forces. */
+static int write_contacts(const rbl_scene *s, const outputs *o, const rbl_fdo_sim *sim,
+                          size_t frame, rbl_error *err)
+{
+    if (!s->network)
+        return RBL_OK;
+    rbl_contact_list list;
+    int rc = rbl_fdo_sim_contacts(sim, &list, err);
+    if (rc != RBL_OK)
+        return rc;
+    char name[64];
+    for (int kind = 0; kind < 2 && rc == RBL_OK; kind++) {
+        if (!(s->network & (kind ? RBL_NETWORK_CSV : RBL_NETWORK_VTP)))
+            continue;
+        snprintf(name, sizeof name, "contacts_%06zu.%s", frame, kind ? "csv" : "vtp");
+        char *path = rbl_path_join(o->dir, name);
+        rc = !path ? rbl_error_set(err, RBL_ENOMEM, "out of memory")
+             : kind ? rbl_contact_list_csv_write(path, &list, err)
+                    : rbl_contact_list_vtp_write(path, &list, err);
+        free(path);
+    }
+    rbl_contact_list_free(&list);
+    if (rc != RBL_OK || !(s->network & RBL_NETWORK_VTP))
+        return rc;
+    /* the series: the frames' times, each with its contacts file */
+    char **files = calloc(frame + 1, sizeof *files);
+    rc = files ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (size_t k = 0; rc == RBL_OK && k <= frame; k++) {
+        snprintf(name, sizeof name, "contacts_%06zu.vtp", k);
+        if (!(files[k] = strdup(name)))
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    }
+    char *pvd = rc == RBL_OK ? rbl_path_join(o->dir, "contacts.pvd") : NULL;
+    if (rc == RBL_OK)
+        rc = pvd ? rbl_pvd_write(pvd, o->times, files, frame + 1, err)
+                 : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(pvd);
+    for (size_t k = 0; files && k <= frame; k++)
+        free(files[k]);
+    free(files);
     return rc;
 }
 
@@ -114,20 +158,20 @@ static int add_thermo(outputs *o, const rbl_fdo_sim *sim, uint64_t step, double 
     int ok = 1;
     if (!o->log.len)
         ok = rbl_thermo_log_append(&o->log, "time,step,objects,kinetic,potential,total,contacts,"
-                                   "active,passes,fallbacks,capped,precompute_s,detect_s,"
-                                   "resolve_s,final_s,residual,violation,tolerance,unconverged,"
-                                   "taken_in\n");
+                                   "active,passes,fallbacks,capped,residual,violation,"
+                                   "tolerance,unconverged,taken_in,largest_overlap,"
+                                   "precompute_s,detect_s,resolve_s,final_s\n");
     double ke, pe;
     rbl_fdo_sim_energy(sim, &ke, &pe);
     rbl_fdo_stats st;
     rbl_fdo_sim_stats(sim, &st);
     ok = ok && rbl_thermo_log_append(&o->log, "%.9g,%llu,%zu,%.9g,%.9g,%.9g,%zu,%zu,%zu,%zu,%zu,"
-                                     "%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%.3g,%zu,%zu\n", time,
+                                     "%.3g,%.3g,%.3g,%zu,%zu,%.3g,%.3g,%.3g,%.3g,%.3g\n", time,
                                      (unsigned long long)step, rbl_fdo_sim_count(sim), ke, pe,
                                      ke + pe, st.contacts, st.active, st.passes, st.fallbacks,
-                                     st.capped, st.seconds[0], st.seconds[1], st.seconds[2],
-                                     st.seconds[3], st.residual, st.violation, st.tolerance,
-                                     st.unconverged, st.taken_in);
+                                     st.capped, st.residual, st.violation, st.tolerance,
+                                     st.unconverged, st.taken_in, st.largest_overlap,
+                                     st.seconds[0], st.seconds[1], st.seconds[2], st.seconds[3]);
     if (!ok)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for thermo.csv");
     /* impulses only take energy out (restitution, friction): a growth is a broken step */
@@ -237,6 +281,7 @@ static int object_advance(rbl_run *r, uint64_t steps, rbl_error *err)
             o->phases[p] += st.seconds[p];
         o->fallbacks += st.fallbacks, o->capped += st.capped;
         o->unconverged += st.unconverged;
+        o->largest_overlap = fmax(o->largest_overlap, st.largest_overlap);
         if (st.residual > o->worst_residual) {
             o->worst_residual = st.residual, o->worst_tolerance = st.tolerance;
             o->worst_step = r->step + k + 1;
@@ -257,6 +302,8 @@ static int object_frame(rbl_run *r, rbl_error *err)
 {
     outputs *o = state(r);
     int rc = write_frame(o, o->sim, (double)r->step * r->dt, err);
+    if (rc == RBL_OK)
+        rc = write_contacts(r->scene, o, o->sim, o->n_frames - 1, err);
     if (rc == RBL_OK && !o->walls_tried) {
         /* the walls stay put: drawn once, about the objects there are then */
         char *path = rbl_path_join(o->dir, "walls.vtp");
@@ -305,6 +352,11 @@ static void object_summary(rbl_run *r, rbl_run_report *rep)
     rep->unconverged = o->unconverged;
     rep->worst_residual = o->worst_residual, rep->worst_tolerance = o->worst_tolerance;
     rep->worst_step = o->worst_step;
+    rep->largest_overlap = o->largest_overlap;
+    snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",
+             r->scene->network & RBL_NETWORK_VTP ? "contacts.pvd" : "",
+             r->scene->network == (RBL_NETWORK_VTP | RBL_NETWORK_CSV) ? ", " : "",
+             r->scene->network & RBL_NETWORK_CSV ? "contacts_NNNNNN.csv" : "");
     rep->iterations = r->scene->fdo.iterations ? r->scene->fdo.iterations : 50;
     rep->frames = o->n_frames - o->elsewhere;
     rep->frames_elsewhere = o->elsewhere;

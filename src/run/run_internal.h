@@ -202,7 +202,12 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
                                  int stage, const unsigned char *changed, rbl_error *err);
 
 /* object_build.c — an impulse scene's engine: its parameters and walls, then (fresh) every
- * source's objects placed, or (pours) a batch placed when due. */
+ * source's objects placed, or (pours) a batch placed when due. An object costs about
+ * RBL_OBJECT_BYTES with its contacts' rows (about 2 KiB each, both sides) in a pile of some
+ * ten contacts each; the sources' count is refused before anything is allocated when the
+ * machine's memory cannot hold it. rbl_objects_asked: the count the sources ask for. */
+#define RBL_OBJECT_BYTES 32768
+double rbl_objects_asked(const rbl_scene *s);
 int rbl_objects_engine(const rbl_scene *s, int threads, rbl_fdo_sim **out, rbl_error *err);
 int rbl_objects_build(const rbl_scene *s, int threads, size_t max_objects, rbl_fdo_sim **out,
                       rbl_error *err);
