@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FDO_CKPT_VERSION 3u
+#define FDO_CKPT_VERSION 4u /* 4: thermo.csv's solve and overlap columns */
 
 typedef struct cursor {
     const unsigned char *p;

@@ -151,16 +151,18 @@ static int write_frame(outputs *o, const rbl_fdo_sim *sim, double time, rbl_erro
     return rc;
 }
 
+static const char THERMO_HEADER[] =
+    "time,step,objects,kinetic,potential,total,contacts,active,passes,fallbacks,capped,residual,"
+    "violation,tolerance,unconverged,taken_in,largest_overlap,precompute_s,detect_s,resolve_s,"
+    "final_s\n";
+
 /* A thermo row in memory; the file rewritten whole (atomically) by write_thermo. */
 static int add_thermo(outputs *o, const rbl_fdo_sim *sim, uint64_t step, double time,
                       rbl_error *err)
 {
     int ok = 1;
     if (!o->log.len)
-        ok = rbl_thermo_log_append(&o->log, "time,step,objects,kinetic,potential,total,contacts,"
-                                   "active,passes,fallbacks,capped,residual,violation,"
-                                   "tolerance,unconverged,taken_in,largest_overlap,"
-                                   "precompute_s,detect_s,resolve_s,final_s\n");
+        ok = rbl_thermo_log_append(&o->log, "%s", THERMO_HEADER);
     double ke, pe;
     rbl_fdo_sim_energy(sim, &ke, &pe);
     rbl_fdo_stats st;
@@ -244,6 +246,12 @@ static int object_open(rbl_run *r, rbl_error *err)
     if (rc == RBL_OK && r->opt.max_grains && rbl_fdo_sim_count(o->sim) > r->opt.max_grains)
         rc = rbl_error_set(err, RBL_ERANGE, "%s: %zu objects, more than --max-grains %zu",
                            r->restart, rbl_fdo_sim_count(o->sim), r->opt.max_grains);
+    /* rows of this rubble's columns only (a crafted checkpoint's own would not line up) */
+    if (rc == RBL_OK && o->log.len &&
+        (o->log.len < sizeof THERMO_HEADER - 1 ||
+         memcmp(o->log.rows, THERMO_HEADER, sizeof THERMO_HEADER - 1) != 0))
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: its thermo.csv rows "
+                           "are not this rubble's columns", r->restart);
     if (rc != RBL_OK)
         return rc;
     o->cap_times = frames + 1;
