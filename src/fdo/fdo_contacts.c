@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_wall(uint32_t other) { return other >= RBL_FDO_WALL; }
 
 /* A contact that acted in the last step, counted once: on the bigger object's side (a wall's
  * only side). */
@@ -34,7 +33,7 @@ int rbl_fdo_sim_contacts(const rbl_fdo_sim *sim, rbl_contact_list *l, rbl_error 
                                                                    poured since come after */
     for (size_t c = 0; c < rows; c++)
         if (acted(sim->rows + c)) {
-            if (is_wall(sim->rows[c].other))
+            if (rbl_fdo_is_wall(sim->rows[c].other))
                 walls++;
             else
                 pairs++;
@@ -73,7 +72,7 @@ int rbl_fdo_sim_contacts(const rbl_fdo_sim *sim, rbl_contact_list *l, rbl_error 
         const size_t k = w->owner;
         double fn[3], ft[3];
         forces(sim, w, fn, ft);
-        if (is_wall(w->other)) {
+        if (rbl_fdo_is_wall(w->other)) {
             const size_t j = l->n_wall++;
             l->wall_grain[j] = (uint32_t)k, l->wall[j] = (int32_t)(w->other - RBL_FDO_WALL);
             l->wall_overlap[j] = s->depth;

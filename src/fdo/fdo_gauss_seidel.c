@@ -17,7 +17,6 @@
  * colour whose contacts are updated in order by one thread. */
 enum { MASK_COLORS = 64 };
 
-static int is_wall(uint32_t other) { return other >= RBL_FDO_WALL; }
 
 /* Each contact's row on the bigger object's side (or the wall's only row) stands for it. */
 static int stands_for(const rbl_fdo_row *w) { return w->active && w->sign > 0; }
@@ -41,7 +40,7 @@ int rbl_fdo_color(rbl_fdo_sim *sim)
             rbl_fdo_row *w = sim->rows + c;
             if (!stands_for(w))
                 continue;
-            uint64_t used = sim->color_mask[k] | (is_wall(w->other) ? 0 : sim->color_mask[w->other]);
+            uint64_t used = sim->color_mask[k] | (rbl_fdo_is_wall(w->other) ? 0 : sim->color_mask[w->other]);
             int pick = MASK_COLORS;
             for (int b = 0; b < MASK_COLORS; b++)
                 if (!(used >> b & 1)) {
@@ -50,7 +49,7 @@ int rbl_fdo_color(rbl_fdo_sim *sim)
                 }
             if (pick < MASK_COLORS) {
                 sim->color_mask[k] |= (uint64_t)1 << pick;
-                if (!is_wall(w->other))
+                if (!rbl_fdo_is_wall(w->other))
                     sim->color_mask[w->other] |= (uint64_t)1 << pick;
             }
             w->color = pick;
@@ -84,7 +83,7 @@ static double update(const rbl_fdo_sim *sim, int which, size_t c, double *V, dou
 {
     rbl_fdo_row *w = sim->rows + c;
     const size_t k = w->owner;
-    const int wall = is_wall(w->other);
+    const int wall = rbl_fdo_is_wall(w->other);
     if (w->last_change <= tolerance && moved_before[k] + moved[k] <= tolerance &&
         (wall || moved_before[w->other] + moved[w->other] <= tolerance))
         return -1; /* passed over */
@@ -142,7 +141,7 @@ int rbl_fdo_gauss_seidel(rbl_fdo_sim *sim, int which, double tolerance, int budg
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
     for (size_t j = 0; j < first[MASK_COLORS + 1]; j++) {
         const rbl_fdo_row *w = sim->rows + sim->colored[j];
-        if (is_wall(w->other))
+        if (rbl_fdo_is_wall(w->other))
             continue;
         rbl_fdo_row *t = sim->rows + w->twin;
         t->lambda = w->lambda, t->push = w->push;

@@ -100,6 +100,8 @@ int rbl_fdo_support_local(const rbl_fdo_shape *shape, const double u[3], double 
  * or RBL_FDO_WALL + wall index (the planes, then the tubes). */
 #define RBL_FDO_WALL 0x80000000u
 
+static inline int rbl_fdo_is_wall(uint32_t other) { return other >= RBL_FDO_WALL; }
+
 typedef struct rbl_fdo_side {
     uint32_t other;
     double point[3];
@@ -224,6 +226,11 @@ double rbl_fdo_contact_update(const rbl_fdo_sim *sim, rbl_fdo_row *w, const doub
                               const double *Vo, double *Nk, double *No);
 double rbl_fdo_push_update(rbl_fdo_row *w, const double *Vk, const double *Vo, double *Nk,
                            double *No);
+/* Jacobi passes of `which` (0: velocities, 1: push) from *result, alternating with
+ * sim->vel_spare, until no contact changes by more than `tolerance` or `budget` passes are made;
+ * *result ends as the buffer holding the answer. Returns the passes made (fdo_jacobi.c). */
+int rbl_fdo_jacobi(rbl_fdo_sim *sim, int which, double tolerance, int budget, double **result,
+                   int *converged);
 /* The active contacts coloured so that no two of a colour share an object; 0 when out of
  * memory (fdo_gauss_seidel.c). */
 int rbl_fdo_color(rbl_fdo_sim *sim);

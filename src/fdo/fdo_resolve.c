@@ -1,26 +1,24 @@
-/* fdo_resolve.c — contact resolution (seed 003 eqs. 5-9, SPEC FO3). Each object is a system of
- * its own, as in the seed: it meets every contact as an affine velocity constraint whose offset
- * is the partner's motion (eqs. 6-7), and it updates only itself. One pass of that, every object
- * against the others' velocities at the start of the step, is what the seed does; it lets a
- * heap gain energy (two objects both bounce off each other's old velocity, a lighter one takes
- * a heavier one's speed). So the pass is repeated, Jacobi fashion, each object against the
- * others' velocities of the previous pass, and every contact's impulse is one number that both
- * of its objects compute alike (the same inputs in the same operations, so the same bits, with
- * no exchange): equal and opposite, momentum kept. Each object counts its mass once per active
- * contact (mass splitting: Tonge, Benevolenski and Voroshilov, SIGGRAPH 2012), which makes the
- * repeated pass converge to the simultaneous solution that a global solver would give, on any
- * number of threads and in any order. A step with bounces is solved twice: a compression phase
- * (contacts at most close) and a restitution phase (bouncing contacts leave at e times their
- * approach: for a single contact seed eq. 8's mass-weighted mean at maximal compression, plus e
- * times the approach relative to it), held per cluster to the energy it may return
- * (fdo_energy.c).
+/* fdo_resolve.c — contact resolution (seed 003 eqs. 5-9, SPEC FO3): each contact's rows (one on
+ * each of its objects' sides, computed alike: the same bits), the passes by the scene's solver
+ * (Gauss-Seidel over coloured contacts, fdo_gauss_seidel.c, or the seed's Jacobi passes,
+ * fdo_jacobi.c), the residual of their answer, and what the step keeps for the next. The seed's
+ * single pass, every object against the others' velocities at the start of the step, lets a
+ * heap gain energy (two objects both bounce off each other's old velocity): the passes are
+ * repeated until no contact changes by more than the tolerance. A step with bounces is solved
+ * twice: a compression phase (contacts at most close) and a restitution phase (bouncing
+ * contacts leave at e times their approach: for a single contact seed eq. 8's mass-weighted
+ * mean at maximal compression, plus e times the approach relative to it), held per cluster to
+ * the energy it may return (fdo_energy.c).
  *
  * A contact between objects big > small has the normal n pointing into big; the impulse
- * lambda >= 0 moves big by M^-1 [n; r x n] lambda and small by the opposite. For each contact:
+ * lambda >= 0 moves big by M^-1 [n; r x n] lambda and small by the opposite, through one
+ * point: momentum and angular momentum are kept. For each contact:
  *  - dropped when still open and not closed within the step (seed: satisfied constraints are
- *    dropped early);
+ *    dropped early), unless it pushed in the last step; taken back in when the others' answer
+ *    closes it (take_in);
  *  - a collision (approach faster than gravity brings in four steps) leaves at e times the
- *    approach; anything else closes what is left of the gap within the step and no more;
+ *    approach before gravity, where the step finds it; anything else closes what is left of
+ *    the gap within the step and no more;
  *  - friction: the impulse in the tangent plane that stops the slip, projected on the polygon
  *    of `tangent_samples` uniformly sampled directions with radius mu lambda: of the admissible
  *    impulses the nearest, the one that dissipates most; rolling friction alike with angular
@@ -31,7 +29,7 @@
  * Impulses are warm-started from the previous step's, matched by the partner's index, so that
  * a resting heap is solved in a few passes. A second, normal-only solve gives a pseudo-velocity
  * that removes a share of each overlap beyond the slop; it moves the objects but is not kept as
- * velocity. */
+ * velocity, and the orbital angular momentum it moves is given back through the spins. */
 #include "fdo_internal.h"
 
 #include <stdlib.h>
@@ -122,7 +120,6 @@ static void polygon_project(double P[2], double rho, int k)
         P[0] = out[0], P[1] = out[1];
 }
 
-static int is_wall(uint32_t other) { return other >= RBL_FDO_WALL; }
 
 /* The previous step's record of object k's contact with `other`, or NULL. */
 static const rbl_fdo_memory *remembered(const rbl_fdo_sim *sim, size_t k, uint32_t other)
@@ -165,7 +162,7 @@ static int tangent_against(const double n[3], const double v[3], double floor,
 static void contact_frame(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s,
                           rbl_fdo_row *w)
 {
-    const int wall = is_wall(s->other);
+    const int wall = rbl_fdo_is_wall(s->other);
     const size_t big = w->sign > 0 ? k : s->other, small = w->sign > 0 ? s->other : k;
     double slip[3], spin[3], scale = 0;
     for (int a = 0; a < 3; a++)
@@ -210,7 +207,7 @@ static double relative(const double *J, const double *O, const double *V, const 
 static double bounce_target(const rbl_fdo_row *w, const double g[3], double dt, double e,
                             double u)
 {
-    double fall = dt * (rbl_dot3(w->Jn, g) + (is_wall(w->other) ? 0 : rbl_dot3(w->On, g)));
+    double fall = dt * (rbl_dot3(w->Jn, g) + (rbl_fdo_is_wall(w->other) ? 0 : rbl_dot3(w->On, g)));
     return -e * (u - fall) + fall;
 }
 
@@ -223,7 +220,7 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
     memset(w, 0, sizeof *w);
     w->other = s->other;
     w->owner = k;
-    int wall = is_wall(s->other);
+    int wall = rbl_fdo_is_wall(s->other);
     w->sign = wall || k > s->other ? 1 : -1;
     for (int a = 0; a < 3; a++)
         w->n[a] = w->sign * s->normal[a];
@@ -308,7 +305,7 @@ static size_t take_in(rbl_fdo_sim *sim, const double *V, int restitution)
             rbl_fdo_row *w = sim->rows + c;
             if (w->active || !(w->gap > 0))
                 continue;
-            const double *Vo = is_wall(w->other) ? NULL : V + 6 * w->other;
+            const double *Vo = rbl_fdo_is_wall(w->other) ? NULL : V + 6 * w->other;
             double u = relative(w->Jn, w->On, V + 6 * k, Vo);
             if (u * dt >= -w->gap)
                 continue;
@@ -343,7 +340,7 @@ static void split_masses(const rbl_fdo_sim *sim, size_t k, const size_t *count)
         rbl_fdo_row *w = sim->rows + c;
         if (!w->active)
             continue;
-        double own = jacobi ? (double)count[k] : 1, oth = is_wall(w->other) ? 0
+        double own = jacobi ? (double)count[k] : 1, oth = rbl_fdo_is_wall(w->other) ? 0
                                                      : jacobi ? (double)count[w->other] : 1;
         w->k_n = own * w->own_n + oth * w->oth_n;
         for (int a = 0; a < 3; a++) {
@@ -368,13 +365,6 @@ static void finish_rows(const rbl_fdo_sim *sim, size_t k, const size_t *count)
         for (int a = 0; a < 3; a++)
             V[3 + a] += w->sign * (w->A[0] * w->Wr1[a] + w->A[1] * w->Wr2[a]);
     }
-}
-
-/* A contact both of whose objects settled in the last pass: a pass leaves it as it is. Both
- * of its sides decide alike, so that its one impulse stays the same on both. */
-static int at_rest(const rbl_fdo_row *w, size_t k, const unsigned char *settled)
-{
-    return settled[k] && (is_wall(w->other) || settled[w->other]);
 }
 
 /* One contact's update from the velocities Vk (its object's) and Vo (its partner's, NULL for a
@@ -435,25 +425,6 @@ double rbl_fdo_contact_update(const rbl_fdo_sim *sim, rbl_fdo_row *w, const doub
     return change;
 }
 
-/* One Jacobi pass for object k: each of its contacts updated from the previous pass's
- * velocities V of both objects, the change applied to the object's next velocity. Returns the
- * largest change of a contact's relative velocity. */
-static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next,
-                   const unsigned char *settled)
-{
-    const double *Vk = V + 6 * k;
-    double *Nk = next + 6 * k, change = 0;
-    memcpy(Nk, Vk, 6 * sizeof *Nk);
-    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
-        rbl_fdo_row *w = sim->rows + c;
-        if (w->active && !at_rest(w, k, settled))
-            change = fmax(change, rbl_fdo_contact_update(
-                                      sim, w, Vk, is_wall(w->other) ? NULL : V + 6 * w->other,
-                                      Nk, NULL));
-    }
-    return change;
-}
-
 /* How far the velocities V are from solving the contacts, m/s: of each active contact, what
  * one more update would change (its natural residual; a pass skips no contact here) and how
  * much faster than its target it closes (the constraint's violation), the largest of each. */
@@ -467,28 +438,11 @@ static void measure_residual(const rbl_fdo_sim *sim, const double *V, double *re
             if (!sim->rows[c].active)
                 continue;
             rbl_fdo_row copy = sim->rows[c];
-            const double *Vo = is_wall(copy.other) ? NULL : V + 6 * copy.other;
+            const double *Vo = rbl_fdo_is_wall(copy.other) ? NULL : V + 6 * copy.other;
             v = fmax(v, copy.target - relative(copy.Jn, copy.On, V + 6 * k, Vo));
             r = fmax(r, rbl_fdo_contact_update(sim, &copy, V + 6 * k, Vo, NULL, NULL));
         }
     *residual = r, *violation = v;
-}
-
-/* One Jacobi pass of the overlap-removing pseudo-velocity (normal only). */
-static double push_pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next,
-                        const unsigned char *settled)
-{
-    const double *Vk = V + 6 * k;
-    double *Nk = next + 6 * k, change = 0;
-    memcpy(Nk, Vk, 6 * sizeof *Nk);
-    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
-        rbl_fdo_row *w = sim->rows + c;
-        if (!w->active || w->push_target == 0 || at_rest(w, k, settled))
-            continue;
-        change = fmax(change, rbl_fdo_push_update(w, Vk, is_wall(w->other) ? NULL : V + 6 * w->other,
-                                                  Nk, NULL));
-    }
-    return change;
 }
 
 double rbl_fdo_push_update(rbl_fdo_row *w, const double *Vk, const double *Vo, double *Nk,
@@ -520,7 +474,7 @@ static void push_angular_momentum(rbl_fdo_sim *sim, size_t k)
     double gain[3] = {0, 0, 0};
     for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
         const rbl_fdo_row *w = sim->rows + c;
-        if (!w->active || w->push == 0 || is_wall(w->other))
+        if (!w->active || w->push == 0 || rbl_fdo_is_wall(w->other))
             continue;
         const size_t big = w->sign > 0 ? k : w->other, small = w->sign > 0 ? w->other : k;
         const double *vb = sim->vel_new + 6 * big, *pb = sim->push + 6 * big;
@@ -536,61 +490,15 @@ static void push_angular_momentum(rbl_fdo_sim *sim, size_t k)
         sim->spin_gain[3 * k + a] = gain[a];
 }
 
-/* Object k and every partner of its active contacts settled in the last pass: a pass over
- * k would change nothing beyond the tolerance, so it is skipped. */
-static int quiet(const rbl_fdo_sim *sim, size_t k, const unsigned char *settled)
-{
-    if (!settled[k])
-        return 0;
-    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
-        const rbl_fdo_row *w = sim->rows + c;
-        if (w->active && !is_wall(w->other) && !settled[w->other])
-            return 0;
-    }
-    return 1;
-}
-
-/* Passes of `which` (0: velocities, 1: push) from *result until no contact changes by more
- * than `tolerance` or the budget is spent. An object is passed over while it and its partners
- * stay settled (changed by no more than the tolerance in the pass before): in a pile that
- * has come to rest the passes then cost only what still moves. The passes alternate between
- * *result and sim->vel_spare; *result ends as the buffer holding the answer. Returns the
- * passes made; *converged (may be NULL) whether they converged. */
+/* The passes of `which` (0: velocities, 1: push) by the scene's solver, until no contact
+ * changes by more than `tolerance` or `budget` passes are made; *result ends as the buffer
+ * holding the answer (Jacobi alternates between two). Returns the passes made. */
 static int iterate(rbl_fdo_sim *sim, int which, double tolerance, int budget, double **result,
                    int *converged)
 {
-    if (sim->p.solver != RBL_FDO_JACOBI)
-        return rbl_fdo_gauss_seidel(sim, which, tolerance, budget, *result, converged);
-    double *cur = *result, *spare = sim->vel_spare;
-    size_t n = sim->n;
-    unsigned char *settled = sim->settled, *next_settled = sim->settled + n;
-    memset(settled, 0, n);
-    int passes = 0, done = 0;
-    while (passes < budget && !done) {
-        double change = 0;
-#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(max : change)
-        for (size_t k = 0; k < n; k++) {
-            double mine = 0;
-            if (quiet(sim, k, settled))
-                memcpy(spare + 6 * k, cur + 6 * k, 6 * sizeof *cur);
-            else
-                mine = which ? push_pass(sim, k, cur, spare, settled)
-                             : pass(sim, k, cur, spare, settled);
-            next_settled[k] = mine <= tolerance;
-            change = fmax(change, mine);
-        }
-        double *t = cur;
-        cur = spare, spare = t;
-        unsigned char *f = settled;
-        settled = next_settled, next_settled = f;
-        passes++;
-        done = change <= tolerance;
-    }
-    if (converged)
-        *converged = done;
-    *result = cur;
-    sim->vel_spare = spare;
-    return passes;
+    if (sim->p.solver == RBL_FDO_JACOBI)
+        return rbl_fdo_jacobi(sim, which, tolerance, budget, result, converged);
+    return rbl_fdo_gauss_seidel(sim, which, tolerance, budget, *result, converged);
 }
 
 /* The impulses of this step kept for the next one, by object. */
@@ -687,7 +595,7 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
         finish_rows(sim, k, count);
         for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) { /* each row's twin */
             rbl_fdo_row *w = sim->rows + c;
-            if (!is_wall(w->other))
+            if (!rbl_fdo_is_wall(w->other))
                 for (size_t t = sim->start[w->other]; t < sim->start[w->other + 1]; t++)
                     if (sim->side[t].other == k)
                         w->twin = t;
