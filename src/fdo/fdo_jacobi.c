@@ -17,10 +17,11 @@ static int at_rest(const rbl_fdo_row *w, size_t k, const unsigned char *settled)
     return settled[k] && (rbl_fdo_is_wall(w->other) || settled[w->other]);
 }
 
-/* One Jacobi pass for object k: each of its contacts updated from the previous pass's
- * velocities V of both objects, the change applied to the object's next velocity. Returns the
- * largest change of a contact's relative velocity. */
-static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next,
+/* One Jacobi pass of `which` (0: velocities, 1: the overlap-removing push, normal only) for
+ * object k: each of its contacts updated from the previous pass's velocities V of both
+ * objects, the change applied to the object's next velocity. Returns the largest change of a
+ * contact's relative velocity. */
+static double pass(const rbl_fdo_sim *sim, int which, size_t k, const double *V, double *next,
                    const unsigned char *settled)
 {
     const double *Vk = V + 6 * k;
@@ -28,27 +29,11 @@ static double pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *ne
     memcpy(Nk, Vk, 6 * sizeof *Nk);
     for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
         rbl_fdo_row *w = sim->rows + c;
-        if (w->active && !at_rest(w, k, settled))
-            change = fmax(change, rbl_fdo_contact_update(
-                                      sim, w, Vk, rbl_fdo_is_wall(w->other) ? NULL : V + 6 * w->other,
-                                      Nk, NULL));
-    }
-    return change;
-}
-
-/* One Jacobi pass of the overlap-removing pseudo-velocity (normal only). */
-static double push_pass(const rbl_fdo_sim *sim, size_t k, const double *V, double *next,
-                        const unsigned char *settled)
-{
-    const double *Vk = V + 6 * k;
-    double *Nk = next + 6 * k, change = 0;
-    memcpy(Nk, Vk, 6 * sizeof *Nk);
-    for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
-        rbl_fdo_row *w = sim->rows + c;
-        if (!w->active || w->push_target == 0 || at_rest(w, k, settled))
+        if (!w->active || (which && w->push_target == 0) || at_rest(w, k, settled))
             continue;
-        change = fmax(change, rbl_fdo_push_update(w, Vk, rbl_fdo_is_wall(w->other) ? NULL : V + 6 * w->other,
-                                                  Nk, NULL));
+        const double *Vo = rbl_fdo_is_wall(w->other) ? NULL : V + 6 * w->other;
+        change = fmax(change, which ? rbl_fdo_push_update(w, Vk, Vo, Nk, NULL)
+                                    : rbl_fdo_contact_update(sim, w, Vk, Vo, Nk, NULL));
     }
     return change;
 }
@@ -88,8 +73,7 @@ int rbl_fdo_jacobi(rbl_fdo_sim *sim, int which, double tolerance, int budget, do
             if (quiet(sim, k, settled))
                 memcpy(spare + 6 * k, cur + 6 * k, 6 * sizeof *cur);
             else
-                mine = which ? push_pass(sim, k, cur, spare, settled)
-                             : pass(sim, k, cur, spare, settled);
+                mine = pass(sim, which, k, cur, spare, settled);
             next_settled[k] = mine <= tolerance;
             change = fmax(change, mine);
         }
