@@ -15,6 +15,8 @@ typedef struct rbl_core_share {
     double probe_at;    /* rbl_now() from which a thread may be taken back */
     double probe_gap;   /* s between two tries, doubled by each failed one */
     int fewest;         /* the fewest threads the run went down to */
+    double idle0;       /* the machine's idle CPU seconds at the window's start (< 0: unknown) */
+    double idle_at;     /* rbl_now() then */
 } rbl_core_share;
 
 /* Start watching an engine stepping on `threads` (enabled: the thread count is the default,
