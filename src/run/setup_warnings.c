@@ -112,8 +112,9 @@ static int long_impulse_run(rbl_run *r)
     const uint64_t total = r->opt.steps ? r->opt.steps : s->steps;
     if (!s->impulse || total <= r->step)
         return 1;
-    const double objects = r->objects && r->restart ? (double)rbl_fdo_sim_count(r->objects)
-                                                    : rbl_objects_asked(s);
+    /* those placed (a file's, a restart's), or those the sources will place (pours) */
+    const double placed = r->objects ? (double)rbl_fdo_sim_count(r->objects) : 0.0;
+    const double objects = r->restart ? placed : fmax(placed, rbl_objects_asked(s));
     const double seconds = objects * (double)(total - r->step) * OBJECT_STEP_SECONDS;
     if (seconds < 3600.0)
         return 1;
