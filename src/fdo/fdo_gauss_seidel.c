@@ -114,7 +114,8 @@ int rbl_fdo_gauss_seidel(rbl_fdo_sim *sim, int which, double tolerance, int budg
         for (int b = 0; b <= MASK_COLORS; b++) {
             size_t from = first[b], to = first[b + 1];
             /* the last colour's contacts may share objects: in order, by one thread */
-            const int alone = to - from < 256 || sim->threads == 1 || b == MASK_COLORS;
+            const int alone = to - from < sim->parallel_colour || sim->threads == 1 ||
+                              b == MASK_COLORS;
 #pragma omp parallel for schedule(static) num_threads(alone ? 1 : sim->threads) \
     reduction(max : change) reduction(+ : skipped) if (!alone)
             for (size_t j = from; j < to; j++) {

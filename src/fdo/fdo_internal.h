@@ -201,6 +201,7 @@ struct rbl_fdo_sim {
     uint64_t *color_mask;
     size_t cap_color_mask;
     double *moved;                      /* 2 per object: what the contacts changed, by pass */
+    size_t parallel_colour;             /* contacts in a colour from which threads share it */
     size_t cap_moved;
     rbl_cd_workspace *workspace;
     rbl_elements spheres;

@@ -75,6 +75,7 @@ int rbl_fdo_sim_create(const rbl_fdo_params *params, rbl_fdo_sim **out, rbl_erro
     sim->threads = 1;
 #endif
     sim->smallest_semi = INFINITY;
+    sim->parallel_colour = 256; /* fewer contacts cost less than the threads' meeting */
     sim->workspace = rbl_cd_workspace_create();
     sim->start = calloc(1, sizeof *sim->start);
     if (!sim->workspace || !sim->start) {
