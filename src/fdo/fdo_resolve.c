@@ -435,12 +435,15 @@ static void measure_residual(const rbl_fdo_sim *sim, const double *V, double *re
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(max : r, v)
     for (size_t k = 0; k < sim->n; k++)
         for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++) {
-            if (!sim->rows[c].active)
+            rbl_fdo_row *w = sim->rows + c;
+            if (!w->active)
                 continue;
-            rbl_fdo_row copy = sim->rows[c];
-            const double *Vo = rbl_fdo_is_wall(copy.other) ? NULL : V + 6 * copy.other;
-            v = fmax(v, copy.target - relative(copy.Jn, copy.On, V + 6 * k, Vo));
-            r = fmax(r, rbl_fdo_contact_update(sim, &copy, V + 6 * k, Vo, NULL, NULL));
+            const double *Vo = rbl_fdo_is_wall(w->other) ? NULL : V + 6 * w->other;
+            v = fmax(v, w->target - relative(w->Jn, w->On, V + 6 * k, Vo));
+            /* the update tried and undone: only its impulses change */
+            const double lambda = w->lambda, P[2] = {w->P[0], w->P[1]}, A[2] = {w->A[0], w->A[1]};
+            r = fmax(r, rbl_fdo_contact_update(sim, w, V + 6 * k, Vo, NULL, NULL));
+            w->lambda = lambda, w->P[0] = P[0], w->P[1] = P[1], w->A[0] = A[0], w->A[1] = A[1];
         }
     *residual = r, *violation = v;
 }
