@@ -27,7 +27,6 @@ int cli_fail(const char *cmd, int status, const char *fmt, ...)
 const char *cli_option_value(int argc, char **argv, int *i, const char *name);
 int cli_parse_size(const char *text, size_t *out);
 int cli_parse_double(const char *text, double *out);
-size_t cli_peak_rss_bytes(void);
 /* Monotonic wall clock, s. */
 double cli_seconds(void);
 /* qsort comparator: doubles in ascending order (medians of repeated timings). */

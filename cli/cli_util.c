@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,14 +75,6 @@ int cli_parse_double(const char *text, double *out)
         return -1;
     *out = v;
     return 0;
-}
-
-size_t cli_peak_rss_bytes(void)
-{
-    struct rusage ru;
-    if (getrusage(RUSAGE_SELF, &ru) != 0)
-        return 0;
-    return (size_t)ru.ru_maxrss * 1024u;
 }
 
 size_t cli_physical_memory_bytes(void)

@@ -73,7 +73,7 @@ int cmd_contacts(int argc, char **argv)
                e.n ? (double)stats.candidates / (double)e.n : 0.0);
         printf("memory: %s working memory of the algorithm, %s peak resident (whole process)\n",
                cli_bytes(stats.work_bytes_peak, b1, sizeof b1),
-               cli_bytes(cli_peak_rss_bytes(), b2, sizeof b2));
+               cli_bytes(rbl_peak_memory_bytes(), b2, sizeof b2));
         printf("written: %s\n", output);
     }
     rbl_pairs_free(&pairs);

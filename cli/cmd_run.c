@@ -138,7 +138,36 @@ static void report_impulse(const rbl_run_report *rep, double drift, const char *
            rep->walls_file[0] ? rep->walls_file : "", rep->walls_file[0] ? ", " : "",
            rep->output_dir, rep->network_files[0] ? "; contacts: " : "", rep->network_files);
     print_final_and_checkpoints(rep, scene_path);
-    printf("peak memory    %s\n", cli_bytes(cli_peak_rss_bytes(), mem, sizeof mem));
+    printf("peak memory    %s\n", cli_bytes(rbl_peak_memory_bytes(), mem, sizeof mem));
+}
+
+/* Over several processes: each one's share, least / mean / largest (rbl_run_report.rank_*). */
+static void print_per_process(const rbl_run_report *rep)
+{
+    printf("per process    least / mean / largest of the %d\n", rep->ranks);
+    const struct {
+        const char *name, *unit;
+        const rbl_rank_spread *v;
+    } rows[] = {{"grains", "", &rep->rank_grains},
+                {"ghosts", "", &rep->rank_ghosts},
+                {"listed pairs", "", &rep->rank_pairs},
+                {"force", " s", &rep->rank_force},
+                {"neighbour", " s", &rep->rank_neighbor},
+                {"integrate", " s", &rep->rank_integrate},
+                {"self-gravity", " s", rep->timers.gravity_evaluations ? &rep->rank_gravity : NULL},
+                {"exchanges", " s (and waits)", &rep->rank_comm}};
+    for (size_t k = 0; k < sizeof rows / sizeof *rows; k++)
+        if (rows[k].v && rows[k].unit[0]) /* seconds */
+            printf("  %-13s%.3g / %.3g / %.3g%s\n", rows[k].name, rows[k].v->min,
+                   rows[k].v->mean, rows[k].v->max, rows[k].unit);
+        else if (rows[k].v) /* counts */
+            printf("  %-13s%.0f / %.1f / %.0f\n", rows[k].name, rows[k].v->min, rows[k].v->mean,
+                   rows[k].v->max);
+    char a[32], b[32], c[32];
+    printf("  %-13s%s / %s / %s\n", "peak memory",
+           cli_bytes((size_t)rep->rank_memory.min, a, sizeof a),
+           cli_bytes((size_t)rep->rank_memory.mean, b, sizeof b),
+           cli_bytes((size_t)rep->rank_memory.max, c, sizeof c));
 }
 
 int cmd_run(int argc, char **argv)
@@ -282,15 +311,18 @@ int cmd_run(int argc, char **argv)
                "(not in the stages, as LAMMPS's setup is not in its loop time)\n",
                rep.timers.setup);
     if (rep.ranks > 1)
-        printf("processes      %d (mpirun): at most %.2f s of one in exchanges and waits, the "
+        printf("processes      %d, started by %s: at most %.2f s of one in exchanges and waits, the "
                "slowest one's work %.2f of the mean; %.3g bytes in %llu messages between them, "
                "%llu grains moved rank, %llu partitions, %llu ghosts held at the end; each "
                "exchanged with at most %d neighbours (%llu exchanges among all, after a new "
                "partition)\n",
-               rep.ranks, rep.comm_seconds, rep.imbalance, (double)rep.comm_bytes,
+               rep.ranks, rbl_launcher_name() ? rbl_launcher_name() : "mpirun",
+               rep.comm_seconds, rep.imbalance, (double)rep.comm_bytes,
                (unsigned long long)rep.comm_messages, (unsigned long long)rep.migrated,
                (unsigned long long)rep.partitions, (unsigned long long)rep.ghosts,
                rep.neighbours, (unsigned long long)rep.exchanges_all);
+    if (rep.ranks > 1)
+        print_per_process(&rep);
     if (rep.timers.gravity_evaluations)
         printf("self-gravity   %.2f s, %llu evaluations, %.0f interactions per grain at the last\n",
                rep.timers.gravity, (unsigned long long)rep.timers.gravity_evaluations,
@@ -333,7 +365,11 @@ int cmd_run(int argc, char **argv)
         printf("               %zu earlier frames are not in %s (written before the restart, "
                "elsewhere): grains.pvd lists only what the folder holds\n",
                rep.frames_elsewhere, rep.output_dir);
-    printf("peak memory    %s\n", cli_bytes(cli_peak_rss_bytes(), mem, sizeof mem));
+    if (rep.ranks > 1)
+        printf("peak memory    %s on the largest of the %d processes\n",
+               cli_bytes((size_t)rep.rank_memory.max, mem, sizeof mem), rep.ranks);
+    else
+        printf("peak memory    %s\n", cli_bytes(rbl_peak_memory_bytes(), mem, sizeof mem));
     rbl_scene_free(scene);
     return 0;
 }

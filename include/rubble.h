@@ -960,6 +960,14 @@ typedef struct rbl_run_options {
     int change_physics;
 } rbl_run_options;
 
+/* A quantity over the processes of a run: the least, mean and largest of their values. */
+typedef struct rbl_rank_spread {
+    double min, mean, max;
+} rbl_rank_spread;
+
+/* This process's peak resident memory so far, bytes (getrusage; 0 where unknown). */
+RBL_API size_t rbl_peak_memory_bytes(void);
+
 typedef struct rbl_run_report {
     uint64_t steps;               /* stepped in this call; also when it failed (0: it failed
                                      before stepping: a refused scene, checkpoint or option) */
@@ -1002,6 +1010,13 @@ typedef struct rbl_run_report {
     uint64_t comm_bytes, comm_messages, migrated, partitions, ghosts;
     int neighbours;
     uint64_t exchanges_all;
+    /* each process's share, as its least, mean and largest over the processes (one process:
+     * its own, three times): the grains it owns, the ghosts and listed pairs it holds at the
+     * end (a pair with a ghost is listed on both its processes), the seconds of its force,
+     * neighbour, integration and self-gravity stages and of its exchanges and waits, and its
+     * peak resident memory in bytes (over several, `rubble run` reports the largest) */
+    rbl_rank_spread rank_grains, rank_ghosts, rank_pairs, rank_force, rank_neighbor,
+        rank_integrate, rank_gravity, rank_comm, rank_memory;
     rbl_sim_timers timers;
     char output_dir[1024];       /* where the files went */
     size_t checkpoints;           /* this run's checkpoints still there (output.checkpoint_keep) */
@@ -1027,9 +1042,11 @@ typedef struct rbl_run_report {
     char stage_name[72];
 } rbl_run_report;
 
-/* How many processes the job's launcher (mpirun, mpiexec) started this one among, from its
- * environment (1 when none), and this one's rank (docs/parallel.md). */
+/* How many processes the job's launcher (Open MPI's mpirun, MPICH's or Intel MPI's mpiexec,
+ * MVAPICH, SLURM's srun) started this one among, from its environment (1 when none), and this
+ * one's rank (docs/parallel.md); the launcher's name for messages, or NULL. */
 RBL_API int rbl_launched_ranks(int *rank);
+RBL_API const char *rbl_launcher_name(void);
 /* A program that runs over several processes may hold MPI itself across rbl_scene_run (which
  * otherwise starts and ends it): begin before, end after it has reported, on every rank, so
  * that no rank exits before rank 0 has said why a run stopped. No-ops without MPI. */
@@ -1352,7 +1369,9 @@ RBL_API void rbl_fdo_bump(const double centre[3], const double semi[3], double a
                           rbl_fdo_perturbation *out);
 /* Semi-axes positive and finite; every perturbation bounded (its quadratic part negative
  * definite: otherwise F' grows without end), positive somewhere, with a finite non-zero
- * amplitude. The message names the part at fault. */
+ * amplitude; the bumps' positive regions within RBL_FDO_MAX_REACH times the longest semi-axis
+ * of the centre (rbl_fdo_bounding_radius). The message names the part at fault. */
+#define RBL_FDO_MAX_REACH 1000.0
 RBL_API int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err);
 /* F'(x) at a point of the base frame: positive inside, 0 on the surface. */
 RBL_API double rbl_fdo_field(const rbl_fdo_shape *shape, const double x[3]);

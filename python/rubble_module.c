@@ -413,6 +413,32 @@ static PyObject *run_summary(RunObject *self, PyObject *unused)
     SET(d, "final_file", PyUnicode_DecodeFSDefault(r.final_file));
     SET(d, "network_files", PyUnicode_DecodeFSDefault(r.network_files));
     SET(d, "impulse", PyBool_FromLong(r.impulse));
+    /* each process's share: (least, mean, largest) over the processes */
+    const struct {
+        const char *name;
+        const rbl_rank_spread *v;
+    } spreads[] = {{"grains", &r.rank_grains},       {"ghosts", &r.rank_ghosts},
+                   {"pairs", &r.rank_pairs},         {"force_s", &r.rank_force},
+                   {"neighbor_s", &r.rank_neighbor}, {"integrate_s", &r.rank_integrate},
+                   {"gravity_s", &r.rank_gravity},   {"comm_s", &r.rank_comm},
+                   {"peak_memory", &r.rank_memory}};
+    PyObject *per = PyDict_New();
+    if (!per) {
+        Py_DECREF(d);
+        return NULL;
+    }
+    for (size_t k = 0; k < sizeof spreads / sizeof *spreads; k++) {
+        PyObject *t =
+            Py_BuildValue("(ddd)", spreads[k].v->min, spreads[k].v->mean, spreads[k].v->max);
+        if (!t || PyDict_SetItemString(per, spreads[k].name, t) != 0) {
+            Py_XDECREF(t);
+            Py_DECREF(per);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(t);
+    }
+    SET(d, "per_process", per);
     return d;
 }
 

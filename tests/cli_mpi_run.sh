@@ -37,7 +37,10 @@ for ex in settle hopper drum; do
         points=$(cat "${ex}_$np/${last%.pvtp}"_*.vtp | grep -a -o 'NumberOfPoints="[0-9]*"' \
                  | tr -dc '0-9\n' | awk '{s += $1} END {print s}')
         [ "$points" = "$grains" ] || fail "$ex: the pieces hold $points grains of $grains"
-        grep -q "processes      $np (mpirun)" "${ex}_$np.txt" || fail "$ex: no processes line"
+        grep -q "processes      $np, started by mpirun (Open MPI)" "${ex}_$np.txt" || fail "$ex: no processes line"
+        share=$(awk '/^  grains / { print $4 }' "${ex}_$np.txt") # least / MEAN / largest
+        awk -v m="$share" -v p="$np" -v n="$grains" 'BEGIN { d = m * p - n; exit !(d * d < p * p * 0.0025) }' \
+            || fail "$ex: the processes' mean share $share x $np is not $grains grains"
     done
     echo "ok: $ex on $EXAMPLE_RANKS processes: thermo.csv as one process's; $(grep processes "${ex}_3.txt" | cut -c16-120)..."
 done
@@ -320,3 +323,24 @@ status=$?
 [ "$status" -ne 0 ] || fail "one process without its STL: exit 0"
 grep -q "hopper.stl: cannot open" lone.txt || { cat lone.txt; fail "no message naming the STL"; }
 echo "ok: one of 3 processes without its STL: the job stopped (exit $status) saying $(grep -m1 'cannot open' lone.txt | cut -c1-100)"
+
+# launchers (issue 47): srun starting processes this MPI does not join (no PMI plugin it
+# speaks) would run serial copies into one folder; each copy sees SLURM's task count and MPI's
+# one process and refuses, the task 0 with the message, before anything is written. mpirun
+# inside a SLURM allocation (SLURM's variables and its own both set) runs as mpirun says.
+SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=0 timeout 60 "$RUBBLE" run "$EXAMPLES/settle.yaml" \
+    --steps 10 --output copies > copies_0.txt 2>&1 &
+task0=$!
+SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=1 timeout 60 "$RUBBLE" run "$EXAMPLES/settle.yaml" \
+    --steps 10 --output copies > copies_1.txt 2>&1 &
+task1=$!
+wait "$task0" && fail "srun copies: task 0 exited 0"
+wait "$task1" && fail "srun copies: task 1 exited 0"
+[ -e copies ] && fail "srun copies: a folder was made"
+grep -q 'started as 2 processes by srun (SLURM) (SLURM_STEP_NUM_TASKS=2), but MPI sees 1' \
+    copies_0.txt || { cat copies_0.txt; fail "srun copies: no message from task 0"; }
+[ -s copies_1.txt ] && { cat copies_1.txt; fail "srun copies: task 1 spoke too"; }
+SLURM_STEP_NUM_TASKS=1 SLURM_PROCID=0 mpi 2 "$RUBBLE" run "$EXAMPLES/settle.yaml" --steps 10 \
+    --output inside > inside.txt 2>&1 || { cat inside.txt; fail "mpirun inside an allocation"; }
+grep -q "processes      2, started by mpirun (Open MPI)" inside.txt || { cat inside.txt; fail "inside: not 2 processes"; }
+echo "ok: srun's copies refused, $(cut -c1-120 copies_0.txt)...; mpirun inside an allocation runs on 2"

@@ -114,6 +114,21 @@ static void test_refusals(void)
     expect_refused(&s, RBL_EINVAL, "empty");
     s.perturbation[0].q[3] = INFINITY;
     expect_refused(&s, RBL_ERANGE, "q3 = inf");
+    /* a bump whose quadric is positive far away (fuzz_impulse_checkpoint: the linear term
+     * q7 = 1.1e21 of an ellipsoid 6 mm long put it 2.2e15 m off and made contacts 8e14 m deep);
+     * 999 semi-axes out it is still an object, 1001 out it is refused */
+    rbl_fdo_shape far = {.semi = {0.006, 0.004, 0.003}, .n_perturbations = 1};
+    double q[10] = {-250000, -250000, -250000, 0, 0, 3.7e-81, 4e-8, 1.11622e+21, 0, -8};
+    memcpy(far.perturbation[0].q, q, sizeof q);
+    far.perturbation[0].amplitude = 0.5;
+    expect_refused(&far, RBL_ERANGE, "its bumps reach");
+    for (int k = 0; k < 2; k++) {
+        double at = (k ? 1001 : 998) * 0.006; /* plus the bump's own half-width 1 mm */
+        rbl_fdo_bump((double[3]){at, 0, 0}, (double[3]){0.001, 0.001, 0.001}, 1,
+                     &far.perturbation[0]);
+        rbl_error err = {0};
+        ASSERT_EQ_INT(rbl_fdo_shape_check(&far, &err), k ? RBL_ERANGE : RBL_OK);
+    }
 }
 
 int main(void)

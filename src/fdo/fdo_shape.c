@@ -66,6 +66,15 @@ int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err)
             return rbl_error_set(err, RBL_EINVAL, "perturbation %zu: its quadric is nowhere "
                                  "positive (largest value %g), so it changes nothing", i + 1, top);
     }
+    /* an object is at most 1000 times its longest semi-axis across, as an ellipsoid is at most
+     * 1000 times flatter (scene_objects.c): a bump whose quadric is positive 1e15 m away (a
+     * crafted checkpoint's) made contacts 1e15 m deep */
+    const double longest = fmax(shape->semi[0], fmax(shape->semi[1], shape->semi[2]));
+    const double reach = rbl_fdo_bounding_radius(shape, (double[3]){0, 0, 0});
+    if (shape->n_perturbations && !(reach <= RBL_FDO_MAX_REACH * longest))
+        return rbl_error_set(err, RBL_ERANGE, "its bumps reach %g m from the centre, %g times its "
+                             "longest semi-axis %g m (at most %g)", reach, reach / longest,
+                             longest, RBL_FDO_MAX_REACH);
     return RBL_OK;
 }
 

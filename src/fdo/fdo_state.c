@@ -124,7 +124,7 @@ static int load_object(rbl_fdo_sim *sim, bytes *b, size_t k, rbl_error *err)
                                  "finite", k + 1, i + 1);
     int rc = rbl_fdo_shape_check(s, err);
     if (rc != RBL_OK)
-        return rbl_error_prefix(err, rc, "object %zu: ", k + 1);
+        return rbl_error_prefix(err, rc, "object %zu", k + 1);
     double *frame = sim->frame + 7 * k;
     if (s->n_perturbations) {
         if (!get_finite(b, frame, 7))

@@ -129,7 +129,7 @@ static int read_payload(const char *path, const rbl_scene *s, cursor *c, rbl_fdo
     if (!take_u64(c, &v) || v != c->len - c->at)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
     rc = rbl_fdo_sim_load_state(sim, c->p + c->at, (size_t)v, err);
-    return rc == RBL_OK ? RBL_OK : rbl_error_prefix(err, rc, "%s: ", path);
+    return rc == RBL_OK ? RBL_OK : rbl_error_prefix(err, rc, "%s", path);
 }
 
 int rbl_fdo_checkpoint_read(const char *path, const rbl_scene *s, rbl_fdo_sim *sim,

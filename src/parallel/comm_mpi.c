@@ -64,7 +64,7 @@ int rbl_comm_create(rbl_comm **out, rbl_error *err)
     MPI_Comm_rank(c->comm, &c->rank);
     MPI_Comm_size(c->comm, &c->size);
     *out = c;
-    return RBL_OK;
+    return rbl_launch_check(c->size, err); /* the launcher's processes all joined MPI */
 }
 
 void rbl_comm_free(rbl_comm *c)

@@ -10,6 +10,10 @@ struct rbl_comm {
 
 int rbl_comm_create(rbl_comm **out, rbl_error *err)
 {
+    *out = NULL;
+    int rc = rbl_launch_check(0, err); /* started as several: refused, not run as copies */
+    if (rc != RBL_OK)
+        return rc;
     *out = calloc(1, sizeof **out);
     return *out ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
 }

@@ -1,28 +1,84 @@
-/* launch.c — how many processes the job's launcher started this one among (Open MPI's
- * mpirun, MPICH's mpiexec and srun with PMI set these variables), read from the environment
- * without starting MPI, so a plain run pays nothing for it. */
+/* launch.c — how many processes the job's launcher started this one among, read from the
+ * environment without starting MPI, so a plain run pays nothing for it: Open MPI's mpirun,
+ * MPICH's and Intel MPI's mpiexec (PMI), MVAPICH's mpirun_rsh, and SLURM's srun whatever its
+ * MPI plugin (pmix, pmi2, none: SLURM sets the step's task count itself). The count read here
+ * is checked against MPI's own once MPI starts (rbl_launch_check): a launcher that started
+ * processes MPI does not join (srun without a PMI plugin this MPI speaks, or a build without
+ * MPI) would otherwise run copies of one serial run into one folder. */
 #include "parallel_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
-/* The first of the variables that holds a count in 1 .. 2^24, or 0. */
-static long env_count(const char *const names[])
+typedef struct launcher {
+    const char *size, *rank; /* the variables */
+    const char *name;        /* for messages */
+} launcher;
+
+/* In the order read: an MPI's own launcher first (mpirun inside a SLURM allocation sets both
+ * its own variables and SLURM's, whose step then holds one task per node, not per rank). */
+static const launcher launchers[] = {
+    {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "mpirun (Open MPI)"},
+    {"PMI_SIZE", "PMI_RANK", "mpiexec (PMI)"},
+    {"MV2_COMM_WORLD_SIZE", "MV2_COMM_WORLD_RANK", "mpirun (MVAPICH)"},
+    {"SLURM_STEP_NUM_TASKS", "SLURM_PROCID", "srun (SLURM)"},
+};
+
+/* The variable's value as a count in 0 .. 2^24, or -1. */
+static long env_count(const char *name)
 {
-    for (int k = 0; names[k]; k++) {
-        const char *v = getenv(names[k]);
-        char *end;
-        long x = v ? strtol(v, &end, 10) : 0;
-        if (v && *v && !*end && x >= 0 && x <= (1L << 24))
-            return x;
+    const char *v = getenv(name);
+    char *end;
+    long x = v && *v ? strtol(v, &end, 10) : -1;
+    return v && *v && !*end && x >= 0 && x <= (1L << 24) ? x : -1;
+}
+
+/* The first launcher whose size and rank are both set and sane, or NULL. */
+static const launcher *found(long *size, long *rank)
+{
+    for (size_t k = 0; k < sizeof launchers / sizeof *launchers; k++) {
+        long n = env_count(launchers[k].size), r = env_count(launchers[k].rank);
+        if (n >= 1 && r >= 0 && r < n) {
+            *size = n, *rank = r;
+            return &launchers[k];
+        }
     }
-    return -1;
+    return NULL;
 }
 
 int rbl_launched_ranks(int *rank)
 {
-    static const char *const sizes[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", NULL};
-    static const char *const ranks[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", NULL};
-    long n = env_count(sizes), r = env_count(ranks);
-    *rank = r > 0 ? (int)r : 0;
-    return n > 1 ? (int)n : 1;
+    long n = 1, r = 0;
+    const launcher *l = found(&n, &r);
+    *rank = l ? (int)r : 0;
+    return l ? (int)n : 1;
+}
+
+const char *rbl_launcher_name(void)
+{
+    long n, r;
+    const launcher *l = found(&n, &r);
+    return l ? l->name : NULL;
+}
+
+int rbl_launch_check(int mpi_size, rbl_error *err)
+{
+    long n = 1, r = 0;
+    const launcher *l = found(&n, &r);
+    if (!l || n == mpi_size || (n == 1 && mpi_size <= 1))
+        return RBL_OK;
+    if (mpi_size <= 0) /* a build without MPI */
+        return rbl_error_set(err, RBL_EINVAL,
+                             "started as %ld processes by %s (%s=%ld), but this rubble was built "
+                             "without MPI: each would run the whole scene into one folder. Run "
+                             "one process (--threads uses the machine's cores), or build with "
+                             "MPI (libopenmpi-dev; docs/parallel.md)",
+                             n, l->name, l->size, n);
+    return rbl_error_set(err, RBL_EINVAL,
+                         "started as %ld processes by %s (%s=%ld), but MPI sees %d: the MPI "
+                         "library did not join the launcher's processes, so each would run the "
+                         "whole scene alone into one folder. Under srun, name a PMI plugin this "
+                         "MPI speaks (srun --mpi=pmix, or pmi2; `srun --mpi=list`), or start "
+                         "with this MPI's own mpirun inside the allocation (docs/parallel.md)",
+                         n, l->name, l->size, n, mpi_size);
 }

@@ -14,6 +14,11 @@
 
 typedef struct rbl_comm rbl_comm;
 
+/* The launcher's count (rbl_launched_ranks) against MPI's (0: a build without MPI): an error
+ * naming the launcher and the cure when they differ, as when srun starts processes that MPI
+ * does not join (each would run the whole scene alone, into one folder). */
+int rbl_launch_check(int mpi_size, rbl_error *err);
+
 /* The job's communicator: MPI_COMM_WORLD (MPI initialised here if the program has not, and
  * then finalised by rbl_comm_free), or one rank. */
 int rbl_comm_create(rbl_comm **out, rbl_error *err);

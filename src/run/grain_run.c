@@ -242,7 +242,7 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     rbl_checkpoint_name(name, sizeof name, step);
     char *path = rbl_path_join(o->dir, name);
     /* over several processes: the first writes every grain, gathered to it as one holds them */
-    int rc = rbl_run_ranks_collect(o->ranks, err);
+    int rc = rbl_run_ranks_collect(o->ranks, sim, err);
     if (rc == RBL_OK && o->ranks->rank == 0)
         rc = path ? rbl_checkpoint_write(path, sim, blob, len, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -623,7 +623,7 @@ static int grain_checkpoint(rbl_run *r, rbl_error *err)
 /* output.final: every grain as text (over several processes, gathered to the first). */
 static int grain_final(rbl_run *r, const char *path, rbl_error *err)
 {
-    int rc = rbl_run_ranks_collect(&r->ranks, err);
+    int rc = rbl_run_ranks_collect(&r->ranks, state(r)->sim, err);
     if (rc == RBL_OK && r->ranks.rank == 0)
         rc = rbl_grains_write_text(state(r)->sim, path, err);
     return rbl_run_ranks_agree(&r->ranks, rc, err);

@@ -35,8 +35,11 @@ int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err)
     if (r->size == 1)
         return RBL_OK;
     int rc = rbl_comm_create(&r->comm, err);
-    if (rc != RBL_OK)
+    if (rc != RBL_OK) { /* (the launcher's processes did not all join MPI) */
+        rbl_comm_free(r->comm);
+        r->comm = NULL, r->size = 1;
         return rc;
+    }
     r->rank = rbl_comm_rank(r->comm), r->size = rbl_comm_size(r->comm);
     const char *what = not_distributed(s);
     if (what)
@@ -55,13 +58,23 @@ int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl
     return rc == RBL_OK ? rc : rbl_error_prefix(err, rc, "%s", s->path);
 }
 
-int rbl_run_ranks_collect(rbl_run_ranks *r, rbl_error *err)
+int rbl_run_ranks_collect(rbl_run_ranks *r, const rbl_sim *sim, rbl_error *err)
 {
-    return r->domain ? rbl_domain_collect(r->domain, err) : RBL_OK;
+    if (!r->domain)
+        return RBL_OK;
+    if (!r->collected) {
+        rbl_domain_stats st;
+        rbl_domain_stats_get(r->domain, &st);
+        r->held[0] = (double)sim->g.n, r->held[1] = (double)st.ghosts;
+        r->held[2] = (double)sim->pairs.n;
+        r->collected = 1;
+    }
+    return rbl_domain_collect(r->domain, err);
 }
 
 int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err)
 {
+    r->collected = 0;
     return r->domain ? rbl_domain_scatter(r->domain, err) : RBL_OK;
 }
 
@@ -139,13 +152,47 @@ int rbl_run_ranks_frame(rbl_run_ranks *r, const char *dir, size_t frame, rbl_sim
     return rc;
 }
 
+/* Each process's share (rbl_run_report.rank_*): the least, mean and largest over the
+ * processes of what each holds and spent. Collective. */
+static void rank_spreads(rbl_run_ranks *r, const rbl_sim *sim, const rbl_domain_stats *st,
+                         rbl_run_report *rep)
+{
+    enum { N = 9 };
+    rbl_rank_spread *out[N] = {&rep->rank_grains,   &rep->rank_ghosts,  &rep->rank_pairs,
+                               &rep->rank_force,    &rep->rank_neighbor, &rep->rank_integrate,
+                               &rep->rank_gravity,  &rep->rank_comm,    &rep->rank_memory};
+    const int c = r->collected; /* (rank 0 holds every grain now: what each held before) */
+    const double mine[N] = {c ? r->held[0] : (double)sim->g.n,
+                            c ? r->held[1] : st ? (double)st->ghosts : 0.0,
+                            c ? r->held[2] : (double)sim->pairs.n,
+                            rep->timers.force,
+                            rep->timers.neighbor,
+                            rep->timers.integrate,
+                            rep->timers.gravity,
+                            st ? st->seconds : 0.0,
+                            (double)rbl_peak_memory_bytes()};
+    double most[N], least[N], sum[N];
+    for (int k = 0; k < N; k++)
+        most[k] = mine[k], least[k] = -mine[k], sum[k] = mine[k];
+    if (r->comm) {
+        rbl_comm_max_n(r->comm, most, N);
+        rbl_comm_max_n(r->comm, least, N);
+        rbl_comm_sum_n(r->comm, sum, N);
+    }
+    for (int k = 0; k < N; k++)
+        *out[k] = (rbl_rank_spread){-least[k], sum[k] / r->size, most[k]};
+}
+
 void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_run_report *rep)
 {
     rep->ranks = r->size;
-    if (!r->domain)
+    if (!r->domain) {
+        rank_spreads(r, sim, NULL, rep);
         return;
+    }
     rbl_domain_stats st;
     rbl_domain_stats_get(r->domain, &st);
+    rank_spreads(r, sim, &st, rep); /* (before the stages' times become the slowest's) */
     /* the stepping's work on each rank: its time less its waiting and exchanges */
     double work = seconds - st.seconds, v[2] = {st.seconds, work};
     rbl_comm_max_n(r->comm, v, 2);

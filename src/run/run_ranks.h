@@ -11,6 +11,10 @@ typedef struct rbl_run_ranks {
     int rank, size;
     rbl_comm *comm;     /* NULL with one process */
     rbl_domain *domain; /* from rbl_run_ranks_spread */
+    /* between rbl_run_ranks_collect and _scatter: the grains, ghosts and listed pairs this
+     * rank held before (what the report gives as its share, not rank 0's whole) */
+    int collected;
+    double held[3];
 } rbl_run_ranks;
 
 /* How many processes the launcher started; over several, MPI started and the scene checked
@@ -21,7 +25,7 @@ int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl
 /* Every grain onto rank 0, whose sim is then the whole simulation as one process holds it (to
  * write a checkpoint or the final grains), and back into the ranks' boxes (collective; the
  * run goes on in the same bits; nothing with one process). */
-int rbl_run_ranks_collect(rbl_run_ranks *r, rbl_error *err);
+int rbl_run_ranks_collect(rbl_run_ranks *r, const rbl_sim *sim, rbl_error *err);
 int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err);
 /* A pour's batch: rbl_sim_insert_random, over several processes as one process places it
  * (collective). */

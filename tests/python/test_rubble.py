@@ -353,6 +353,10 @@ for out in ("a", "b"):  # two runs in one process: MPI started once, ended at ex
             raise AssertionError("a pour over several processes was not refused")
     run.close()
     assert s["ranks"] == 2, s["ranks"]
+    # each process's share: the grains' mean over the 2 is half of all, none holds more
+    least, mean, most = s["per_process"]["grains"]
+    assert 2 * mean == s["grains"] and least <= mean <= most < s["grains"], s["per_process"]
+    assert s["per_process"]["peak_memory"][2] > 0
 """
 
 
