@@ -42,6 +42,4 @@ plot rows3('tree', 1) using 1:7 with linespoints lw 2 pt 7 title 'tree θ 0.5, 1
      rows3('tree', 2) using 1:7 with linespoints lw 2 pt 5 title 'tree θ 0.5, 2 cores', \
      rows3('cells', 1) using 1:7 with linespoints lw 2 pt 9 title 'Cells Nc 5, 1 core', \
      rows3('cells', 2) using 1:7 with linespoints lw 2 pt 11 title 'Cells Nc 5, 2 cores', \
-     rows3('direct', 1) using 1:7 with points pt 13 ps 1.5 title 'direct, 1 core', \
-     5e4 with lines lw 2 dt 2 lc rgb 'black' title 'pkdgrav, published (1e6 particles)', \
-     2e5 with lines lw 1 dt 3 lc rgb 'red' title 'issue 11 target: 4x pkdgrav at 1e5'
+     rows3('direct', 1) using 1:7 with points pt 13 ps 1.5 title 'direct, 1 core'

@@ -3,7 +3,7 @@
 # Cells over Nc against direct summation, N = 1e4 and 1e5 grains in a sphere (one core), then
 # the time of one evaluation at 1e4 .. 1e6 on 1 and 2 cores (tree theta 0.5, Cells Nc 5), and
 # whole steps of contact + gravity (`rubble run`) on a self-gravitating sphere of 1e4 .. 1e6
-# grains per method, against pkdgrav's published 5e4 particle-steps/s per core.
+# grains per method (no peer on the same scene: pkdgrav is not packaged here; docs/gravity.md).
 # Writes docs/bench/gravity.csv, gravity-speed.csv, gravity-step.csv and the plots (gravity.gp).
 # Usage: bench/gravity.sh RUBBLE [SIZES] [STEP_SIZES]
 set -eu

@@ -343,4 +343,25 @@ grep -q 'started as 2 processes by srun (SLURM) (SLURM_STEP_NUM_TASKS=2), but MP
 SLURM_STEP_NUM_TASKS=1 SLURM_PROCID=0 mpi 2 "$RUBBLE" run "$EXAMPLES/settle.yaml" --steps 10 \
     --output inside > inside.txt 2>&1 || { cat inside.txt; fail "mpirun inside an allocation"; }
 grep -q "processes      2, started by mpirun (Open MPI)" inside.txt || { cat inside.txt; fail "inside: not 2 processes"; }
+# hybrid: each process takes OMP_NUM_THREADS, or srun's --cpus-per-task, threads (1 without)
+OMP_NUM_THREADS=2 mpi 2 "$RUBBLE" run "$EXAMPLES/settle.yaml" --steps 10 --output hybrid \
+    > hybrid.txt 2>&1 || { cat hybrid.txt; fail "hybrid"; }
+grep -q "on 2 threads" hybrid.txt || { grep speed hybrid.txt; fail "OMP_NUM_THREADS=2: not 2 threads"; }
+env -u OMP_NUM_THREADS SLURM_CPUS_PER_TASK=2 "$MPIEXEC" --allow-run-as-root --oversubscribe \
+    -np 2 "$RUBBLE" run "$EXAMPLES/settle.yaml" --steps 10 --output hybrid2 > hybrid2.txt 2>&1 \
+    || { cat hybrid2.txt; fail "hybrid, cpus per task"; }
+grep -q "on 2 threads" hybrid2.txt || { grep speed hybrid2.txt; fail "SLURM_CPUS_PER_TASK=2: not 2 threads"; }
+# examples/slurm/job.sh, its srun a stand-in that starts its command on 2 processes (the
+# script's own lines otherwise as sbatch runs them): it runs the scene over 2
+mkdir -p stub && cat > stub/srun <<SH
+#!/bin/sh
+while [ "\${1#-}" != "\$1" ]; do shift; done # srun's options
+exec "$MPIEXEC" --allow-run-as-root --oversubscribe -np 2 "\$@"
+SH
+ln -sf "$RUBBLE" stub/rubble && chmod +x stub/srun
+PATH="$work/stub:$PATH" SLURM_JOB_ID=77 SLURM_CPUS_PER_TASK=1 \
+    bash "$EXAMPLES/slurm/job.sh" "$EXAMPLES/settle.yaml" --steps 10 > job.txt 2>&1 \
+    || { cat job.txt; fail "examples/slurm/job.sh"; }
+grep -q "processes      2, started by" job.txt && [ -s run-77/thermo.csv ] \
+    || { cat job.txt; fail "examples/slurm/job.sh: not 2 processes into run-77"; }
 echo "ok: srun's copies refused, $(cut -c1-120 copies_0.txt)...; mpirun inside an allocation runs on 2"

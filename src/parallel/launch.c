@@ -82,3 +82,15 @@ int rbl_launch_check(int mpi_size, rbl_error *err)
                          "with this MPI's own mpirun inside the allocation (docs/parallel.md)",
                          n, l->name, l->size, n, mpi_size);
 }
+
+int rbl_launched_threads(void)
+{
+    /* OMP_NUM_THREADS's first level ("4" or "4,2"), then srun's --cpus-per-task */
+    const char *omp = getenv("OMP_NUM_THREADS");
+    char *end;
+    long n = omp && *omp ? strtol(omp, &end, 10) : 0;
+    if (omp && *omp && (*end == '\0' || *end == ',') && n >= 1 && n <= 4096)
+        return (int)n;
+    n = env_count("SLURM_CPUS_PER_TASK");
+    return n >= 1 && n <= 4096 ? (int)n : 1;
+}

@@ -18,6 +18,9 @@ typedef struct rbl_comm rbl_comm;
  * naming the launcher and the cure when they differ, as when srun starts processes that MPI
  * does not join (each would run the whole scene alone, into one folder). */
 int rbl_launch_check(int mpi_size, rbl_error *err);
+/* The threads each of several processes takes unless the run says: OMP_NUM_THREADS, else
+ * srun's --cpus-per-task (SLURM_CPUS_PER_TASK), else 1 (the ranks share the cores). */
+int rbl_launched_threads(void);
 
 /* The job's communicator: MPI_COMM_WORLD (MPI initialised here if the program has not, and
  * then finalised by rbl_comm_free), or one rank. */

@@ -434,9 +434,10 @@ static int grain_open(rbl_run *r, rbl_error *err)
     o->pvd_path = rbl_path_join(o->dir, "grains.pvd");
     o->thermo_path = rbl_path_join(o->dir, "thermo.csv");
     o->ps = calloc((size_t)s->n_sources + 1, sizeof *o->ps);
-    /* over several processes each takes one thread unless told: they share the cores */
+    /* over several processes each takes one thread unless told (--threads, run.threads,
+     * OMP_NUM_THREADS, srun's --cpus-per-task): they share the cores */
     const int threads = r->opt.threads                       ? r->opt.threads
-                        : r->ranks.size > 1 && !s->cfg.threads ? 1
+                        : r->ranks.size > 1 && !s->cfg.threads ? rbl_launched_threads()
                                                                : 0;
     int rc = RBL_OK, stage = 0; /* a restart's stage (its health check's settings) */
     if (!o->pvd_path || !o->thermo_path || !o->ps) {
