@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void test_sum_and_exchange(rbl_comm *c)
 {
@@ -153,6 +154,70 @@ static void test_partition(rbl_comm *c)
     free(pos), free(w), free(dest), free(dest2), free(load);
 }
 
+/* Records with sparse, skewed ids (3 k^2 + 1), dealt to the ranks out of order, come back
+ * as slices in id order: each sorted, each rank's after the one before, none lost, each about
+ * N/P long, their payload whole; each rank then writes its slice's lines at its offset of
+ * one file (rbl_comm_write_at), which reads back as the lines of all the ids in order. */
+static void test_id_slices(rbl_comm *c)
+{
+    const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
+    enum { N = 5000, W = 3 };
+    double *mine = malloc(N * W * sizeof *mine), *slice = NULL;
+    size_t n = 0, got = 0;
+    for (size_t k = 0; k < N; k++)
+        if ((int)((k * 7919) % (size_t)p) == r) {
+            double id = 3.0 * (double)k * (double)k + 1.0;
+            mine[W * n] = id, mine[W * n + 1] = 2 * id, mine[W * n + 2] = -id, n++;
+        }
+    rbl_error err = {0};
+    ASSERT_OK(rbl_comm_id_slices(c, mine, n, W, &slice, &got, &err));
+    for (size_t k = 0; k < got; k++) {
+        ASSERT_TRUE(slice[W * k + 1] == 2 * slice[W * k] && slice[W * k + 2] == -slice[W * k]);
+        ASSERT_TRUE(k == 0 || slice[W * k] > slice[W * (k - 1)]);
+    }
+    ASSERT_TRUE(rbl_comm_sum_u64(c, got) == N);
+    ASSERT_TRUE(rbl_comm_max(c, (double)got) <= 1.5 * N / p + 1);
+    double ends[2] = {got ? slice[0] : INFINITY, got ? slice[W * (got - 1)] : -INFINITY}, *all = NULL;
+    size_t cap = 0, first, total;
+    ASSERT_OK(rbl_comm_allgather(c, ends, 2, &all, &cap, &first, &total, &err));
+    double last = -1;
+    for (int q = 0; q < p; q++)
+        if (isfinite(all[2 * q])) {
+            ASSERT_TRUE(all[2 * q] > last);
+            last = all[2 * q + 1];
+        }
+    free(all);
+    /* each its lines, at its offset of one file */
+    char *text = malloc(got * 24 + 1), path[64];
+    size_t len = 0;
+    for (size_t k = 0; k < got; k++)
+        len += (size_t)sprintf(text + len, "%.0f\n", slice[W * k]);
+    snprintf(path, sizeof path, "/tmp/rubble_test_write_at_%d.txt",
+             (int)rbl_comm_max(c, r == 0 ? (double)getpid() : 0.0));
+    if (r == 0)
+        remove(path);
+    ASSERT_OK(rbl_comm_agree(c, RBL_OK, &err));
+    ASSERT_OK(rbl_comm_write_at(c, path, rbl_comm_exscan_u64(c, len), text, len, &err));
+    if (r == 0) {
+        FILE *f = fopen(path, "r");
+        ASSERT_TRUE(f != NULL);
+        double id;
+        size_t k = 0;
+        while (fscanf(f, "%lf", &id) == 1) {
+            ASSERT_TRUE(id == 3.0 * (double)k * (double)k + 1.0);
+            k++;
+        }
+        ASSERT_TRUE(k == N);
+        fclose(f);
+        remove(path);
+        printf("ok: %d records in id slices over %d ranks (the largest %.0f), written at once "
+               "into one file in id order\n", N, p, rbl_comm_max(c, (double)got));
+    } else {
+        rbl_comm_max(c, (double)got);
+    }
+    free(mine), free(slice), free(text);
+}
+
 int main(void)
 {
     rbl_comm *c;
@@ -161,6 +226,7 @@ int main(void)
     test_sum_and_exchange(c);
     test_exact_sums(c);
     test_partition(c);
+    test_id_slices(c);
     rbl_comm_free(c);
     return 0;
 }

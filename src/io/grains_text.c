@@ -53,6 +53,19 @@ int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *p
     return rc < 0 ? rc : RBL_OK;
 }
 
+size_t rbl_grains_text_header(char out[RBL_GRAINS_TEXT_LINE], size_t n)
+{
+    return (size_t)snprintf(out, RBL_GRAINS_TEXT_LINE,
+                            "# x y z radius vx vy vz (m, m/s): %zu grains\n", n);
+}
+
+size_t rbl_grains_text_line(char out[RBL_GRAINS_TEXT_LINE], const double pos[3], double radius,
+                            const double vel[3])
+{
+    return (size_t)snprintf(out, RBL_GRAINS_TEXT_LINE, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+                            pos[0], pos[1], pos[2], radius, vel[0], vel[1], vel[2]);
+}
+
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err)
 {
     rbl_grains_view v;
@@ -68,12 +81,13 @@ int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err)
         free(order);
         return rc;
     }
-    fprintf(af.file, "# x y z radius vx vy vz (m, m/s): %zu grains\n", v.n);
+    char line[RBL_GRAINS_TEXT_LINE];
+    rbl_grains_text_header(line, v.n);
+    fputs(line, af.file);
     for (size_t e = 0; e < v.n; e++) {
         const size_t k = (size_t)(order[e] & UINT32_MAX);
-        const double *p = v.pos + 3 * k, *u = v.vel + 3 * k;
-        fprintf(af.file, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", p[0], p[1], p[2],
-                v.radius[k], u[0], u[1], u[2]);
+        rbl_grains_text_line(line, v.pos + 3 * k, v.radius[k], v.vel + 3 * k);
+        fputs(line, af.file);
     }
     free(order);
     return rbl_atomic_commit(&af, err);

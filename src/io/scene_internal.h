@@ -349,6 +349,13 @@ void rbl_thermo_log_free(rbl_thermo_log *log);
 int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
                          rbl_error *err);
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
+/* Its header line and one grain's line (what a writer over several processes puts together
+ * from each one's slice of the grains in id order): the bytes written, at most
+ * RBL_GRAINS_TEXT_LINE - 1. */
+#define RBL_GRAINS_TEXT_LINE 192
+size_t rbl_grains_text_header(char out[RBL_GRAINS_TEXT_LINE], size_t n);
+size_t rbl_grains_text_line(char out[RBL_GRAINS_TEXT_LINE], const double pos[3], double radius,
+                            const double vel[3]);
 /* fdo_final.c — an impulse scene's objects as text (output.final). */
 int rbl_fdo_objects_write_text(const rbl_fdo_sim *sim, const char *path, rbl_error *err);
 

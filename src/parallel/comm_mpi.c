@@ -377,3 +377,46 @@ int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err)
     }
     return err->code != RBL_OK ? err->code : RBL_EIO;
 }
+
+uint64_t rbl_comm_exscan_u64(rbl_comm *c, uint64_t v)
+{
+    uint64_t below = 0;
+    MPI_Exscan(&v, &below, 1, MPI_UINT64_T, MPI_SUM, c->comm);
+    return c->rank == 0 ? 0 : below; /* (undefined on rank 0) */
+}
+
+int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void *data,
+                      size_t bytes, rbl_error *err)
+{
+    MPI_File f;
+    int rc = MPI_File_open(c->comm, path, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &f);
+    if (rc != MPI_SUCCESS) {
+        char why[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, why, &len);
+        return rbl_comm_agree(c, rbl_error_set(err, RBL_EIO, "%s: cannot open for writing: %s",
+                                               path, why), err);
+    }
+    /* in pieces under 1 GiB (MPI's counts are int), every rank taking part in each round */
+    const size_t piece = (size_t)1 << 30;
+    uint64_t rounds = (bytes + piece - 1) / piece;
+    MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_UINT64_T, MPI_MAX, c->comm);
+    int ok = 1;
+    for (uint64_t k = 0; k < rounds; k++) {
+        size_t at = (size_t)k * piece, n = at < bytes ? bytes - at : 0;
+        n = n < piece ? n : piece;
+        MPI_Status st;
+        ok = MPI_File_write_at_all(f, (MPI_Offset)(offset + at), (const char *)data + at,
+                                   (int)n, MPI_BYTE, &st) == MPI_SUCCESS && ok;
+    }
+    ok = MPI_File_close(&f) == MPI_SUCCESS && ok;
+    return rbl_comm_agree(c, ok ? RBL_OK
+                                : rbl_error_set(err, RBL_EIO, "%s: writing %zu bytes at %llu "
+                                                "failed (disk full?)", path, bytes,
+                                                (unsigned long long)offset), err);
+}
+
+void rbl_comm_sum_u64_n(rbl_comm *c, uint64_t *v, int count)
+{
+    MPI_Allreduce(MPI_IN_PLACE, v, count, MPI_UINT64_T, MPI_SUM, c->comm);
+}

@@ -74,6 +74,23 @@ size_t rbl_comm_exchange_known(rbl_comm *c, const void *send, const size_t *send
                                const size_t *send_offset, void *recv, const size_t *recv_bytes,
                                const size_t *recv_offset);
 
+/* Counts summed over the ranks, in place (integers: exact in any order). Collective. */
+void rbl_comm_sum_u64_n(rbl_comm *c, uint64_t *v, int count);
+/* The sum of v over the ranks below this one (0 on rank 0). Collective. */
+uint64_t rbl_comm_exscan_u64(rbl_comm *c, uint64_t v);
+/* Each rank writes its bytes at its offset of one file (created, not truncated: the ranks'
+ * ranges tile it), through MPI-IO (safe on the file systems clusters share: Lustre, GPFS, NFS
+ * with ROMIO's locking); one rank: pwrite. Collective; an error on any rank is every rank's. */
+int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void *data,
+                      size_t bytes, rbl_error *err);
+
+/* Records of `width` doubles whose first is an id (an integer below 2^53), each rank's own,
+ * redistributed so that rank q holds the q-th of P slices of them in id order, about N/P each,
+ * sorted by id (*out malloc'd, *n_out records): no rank holds them all. Ids must be unique.
+ * Collective (id_slices.c). */
+int rbl_comm_id_slices(rbl_comm *c, const double *records, size_t n, size_t width,
+                       double **out, size_t *n_out, rbl_error *err);
+
 /* Collective: whether every rank got RBL_OK. A rank that did not keeps its message; the others
  * get the lowest failing rank's, so rank 0 can print the one that counts. */
 int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err);

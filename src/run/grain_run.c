@@ -621,13 +621,12 @@ static int grain_checkpoint(rbl_run *r, rbl_error *err)
     return write_checkpoint(r->scene, o, o->ps, o->sim, r->step, o->unit, err);
 }
 
-/* output.final: every grain as text (over several processes, gathered to the first). */
+/* output.final: every grain as text, in id order (over several processes, each writes its slice). */
 static int grain_final(rbl_run *r, const char *path, rbl_error *err)
 {
-    int rc = rbl_run_ranks_collect(&r->ranks, state(r)->sim, err);
-    if (rc == RBL_OK && r->ranks.rank == 0)
-        rc = rbl_grains_write_text(state(r)->sim, path, err);
-    return rbl_run_ranks_agree(&r->ranks, rc, err);
+    if (r->ranks.comm) /* each process its slice, never all the grains on one */
+        return rbl_run_ranks_final_text(&r->ranks, state(r)->sim, path, err);
+    return rbl_grains_write_text(state(r)->sim, path, err);
 }
 
 static void grain_summary(rbl_run *r, rbl_run_report *rep)

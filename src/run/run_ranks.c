@@ -8,10 +8,12 @@
 
 #include "../dem/dem_internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What the scene asks for that does not run over several processes yet, or NULL. */
 static const char *not_distributed(const rbl_scene *s)
@@ -70,6 +72,63 @@ int rbl_run_ranks_collect(rbl_run_ranks *r, const rbl_sim *sim, rbl_error *err)
         r->collected = 1;
     }
     return rbl_domain_collect(r->domain, err);
+}
+
+int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *path,
+                             rbl_error *err)
+{
+    enum { W = 8 }; /* id, position, radius, velocity */
+    const rbl_grains *g = &sim->g;
+    double *mine = malloc((g->n ? g->n : 1) * W * sizeof *mine), *slice = NULL;
+    int rc = rbl_comm_agree(r->comm, mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+                                                                   "out of memory"), err);
+    size_t n = 0;
+    if (rc == RBL_OK) {
+        for (size_t k = 0; k < g->n; k++) {
+            double *o = mine + W * k;
+            o[0] = (double)g->id[k], o[4] = g->radius[k];
+            memcpy(o + 1, g->pos + 3 * k, 3 * sizeof *o), memcpy(o + 5, g->vel + 3 * k, 3 * sizeof *o);
+        }
+        rc = rbl_comm_id_slices(r->comm, mine, g->n, W, &slice, &n, err);
+    }
+    free(mine);
+    const uint64_t total = rbl_comm_sum_u64(r->comm, g->n);
+    char *text = rc == RBL_OK ? malloc((n + 1) * RBL_GRAINS_TEXT_LINE) : NULL;
+    rc = rbl_comm_agree(r->comm, rc != RBL_OK || text ? rc : rbl_error_set(err, RBL_ENOMEM,
+                                                                          "out of memory for "
+                                                                          "%zu lines", n), err);
+    size_t len = 0;
+    if (rc == RBL_OK) {
+        if (r->rank == 0)
+            len += rbl_grains_text_header(text, (size_t)total);
+        for (size_t k = 0; k < n; k++)
+            len += rbl_grains_text_line(text + len, slice + W * k + 1, slice[W * k + 4],
+                                        slice + W * k + 5);
+    }
+    free(slice);
+    /* into a temporary name beside it (rank 0's process id: a stale one is removed by the
+       next run), renamed into place once every rank has written its part */
+    const double pid = rbl_comm_max(r->comm, r->rank == 0 ? (double)getpid() : 0.0);
+    size_t plen = strlen(path) + 48;
+    char *temp = malloc(plen);
+    rc = rbl_comm_agree(r->comm, rc != RBL_OK || temp ? rc : rbl_error_set(err, RBL_ENOMEM,
+                                                                          "out of memory"), err);
+    if (rc == RBL_OK) {
+        snprintf(temp, plen, "%s.tmp.%lx.final", path, (unsigned long)pid);
+        if (r->rank == 0)
+            unlink(temp); /* (written without truncation: nothing of an older one may stay) */
+        rc = rbl_comm_agree(r->comm, RBL_OK, err);
+        const uint64_t at = rbl_comm_exscan_u64(r->comm, len);
+        rc = rbl_comm_write_at(r->comm, temp, at, text, len, err);
+        if (r->rank == 0 && rc == RBL_OK && rename(temp, path) != 0)
+            rc = rbl_error_set(err, RBL_EIO, "%s: cannot rename %s into place: %s", path, temp,
+                               strerror(errno));
+        if (r->rank == 0 && rc != RBL_OK)
+            unlink(temp);
+        rc = rbl_comm_agree(r->comm, rc, err);
+    }
+    free(text), free(temp);
+    return rc;
 }
 
 int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err)
