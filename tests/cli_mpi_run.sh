@@ -324,6 +324,38 @@ status=$?
 grep -q "hopper.stl: cannot open" lone.txt || { cat lone.txt; fail "no message naming the STL"; }
 echo "ok: one of 3 processes without its STL: the job stopped (exit $status) saying $(grep -m1 'cannot open' lone.txt | cut -c1-100)"
 
+# a start apart (issue 47): each process places only its own grains of a lattice, a random
+# packing among them (polydisperse, spread velocities: every draw as one process draws) and a
+# file's, keeping those in its slab, and the first build sends them to their boxes: the final
+# grains and thermo.csv as one process's; so in an open domain (slabs of the sources' regions)
+awk 'BEGIN { print "# x y z radius"; for (i = 0; i < 40; i++) printf "%.6g %.6g 0.028 0.0004\n", 0.0005 + i * 0.00037, 0.004 + (i % 5) * 0.0017 }' > apart.txt
+cat > apart.yaml <<YAML
+domain: {min: [0, 0, 0], max: [0.015, 0.012, 0.04], periodic: [x, y]}
+gravity: [0, 0, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, damping: linear, tangential: spring, kn: 2000, restitution: 0.5, friction: 0.5}
+walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
+grains:
+  - lattice: {min: [0, 0, 0.0005], max: [0.015, 0.012, 0.008], spacing: 0.0011}
+    radius: {distribution: uniform, min: 0.0004, max: 0.0005}
+  - random: {min: [0, 0, 0.009], max: [0.015, 0.012, 0.025], count: 300}
+    radius: {distribution: uniform, min: 0.0003, max: 0.0006}
+    velocity: [0.1, 0, -0.2]
+    velocity_spread: 0.05
+  - file: apart.txt
+run: {steps: 400, dt: auto}
+output: {final: end.txt, every: 0.002}
+YAML
+sed -e 's/^domain: .*/domain: {open: true}/' apart.yaml > apart_open.yaml
+for scene in apart apart_open; do
+    "$RUBBLE" run $scene.yaml --output ${scene}_1 --quiet > /dev/null || fail "$scene on one process"
+    mpi 3 "$RUBBLE" run $scene.yaml --output ${scene}_3 --quiet > ${scene}_3.txt \
+        || { cat ${scene}_3.txt; fail "$scene on 3 processes"; }
+    cmp -s ${scene}_1/end.txt ${scene}_3/end.txt || fail "$scene: the final grains differ on 3"
+    same_thermo ${scene}_1/thermo.csv ${scene}_3/thermo.csv || fail "$scene: thermo.csv differs on 3"
+done
+echo "ok: a lattice, a random packing and a file placed apart on 3 processes (closed and open): $(head -1 apart_1/end.txt | cut -c3-), the final grains and thermo.csv as one process's"
+
 # launchers (issue 47): srun starting processes this MPI does not join (no PMI plugin it
 # speaks) would run serial copies into one folder; each copy sees SLURM's task count and MPI's
 # one process and refuses, the task 0 with the message, before anything is written. mpirun

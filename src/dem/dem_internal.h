@@ -599,6 +599,9 @@ typedef struct rbl_insert_among {
 } rbl_insert_among;
 int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec,
                             const rbl_insert_among *among, size_t *placed, rbl_error *err);
+/* rbl_sim_insert_lattice likewise (a start over several processes: each keeps its own). */
+int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec,
+                             const rbl_insert_among *among, size_t *placed, rbl_error *err);
 
 /* insert_face.c — an inflow face's draws (RBL_REGION_FACE): the facets' running areas. For
  * another shape init leaves it empty. */

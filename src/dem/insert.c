@@ -234,22 +234,25 @@ static int check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error
 typedef struct planned {
     rbl_grain gr;
     double quat[4];
+    size_t index; /* its place among all the source places (its ids follow from it) */
 } planned;
 
+/* What a source places: all of them counted (total), those this process keeps held (v, n):
+ * over several processes each keeps its own, and no process holds the others' (a start of
+ * 10^8 grains would otherwise hold them all on every one). */
 typedef struct plan {
     planned *v;
-    size_t n, cap;
+    size_t n, cap, total;
+    const rbl_insert_among *among; /* its keep; NULL: every one kept */
 } plan;
 
 /* The next grain at p, radius r: its velocity (and a clump's turn) drawn, its room taken. */
 static int place(const rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *spec,
                  const double p[3], double r, rbl_rng *rng, plan *pl, rbl_error *err)
 {
-    if (!rbl_grow_array((void **)&pl->v, &pl->cap, pl->n + 1, sizeof *pl->v))
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", pl->n + 1);
-    planned *e = &pl->v[pl->n++];
-    memset(e, 0, sizeof *e);
-    rbl_grain *gr = &e->gr;
+    planned e; /* (its draws are made whether it is kept or not: the same sequence on all) */
+    memset(&e, 0, sizeof e);
+    rbl_grain *gr = &e.gr;
     memcpy(gr->pos, p, sizeof gr->pos);
     for (int a = 0; a < 3; a++)
         gr->vel[a] = spec->vel[a] +
@@ -259,7 +262,13 @@ static int place(const rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *sp
     gr->material = spec->material;
     if (spec->clump) {
         double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
-        rbl_quat_uniform(u1, u2, u3, e->quat);
+        rbl_quat_uniform(u1, u2, u3, e.quat);
+    }
+    e.index = pl->total++;
+    if (!pl->among || pl->among->keep(pl->among->ctx, p)) { /* a clump's by its centre */
+        if (!rbl_grow_array((void **)&pl->v, &pl->cap, pl->n + 1, sizeof *pl->v))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", pl->n + 1);
+        pl->v[pl->n++] = e;
     }
     if (!occ_add_images(o, sim, p, r))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
@@ -271,18 +280,15 @@ static int place(const rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *sp
 static int add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const plan *pl,
                        const rbl_insert_among *among, rbl_error *err)
 {
-    if (pl->n && among && among->before_adding)
+    if (pl->total && among && among->before_adding)
         among->before_adding(among->ctx);
+    const uint64_t ids = spec->clump ? (uint64_t)spec->clump->n : 1, first = sim->next_id;
+    if ((uint64_t)pl->total * ids > (uint64_t)UINT32_MAX - first)
+        return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
     for (size_t k = 0; k < pl->n; k++) {
         const planned *e = &pl->v[k];
         int rc;
-        if (among && !among->keep(among->ctx, e->gr.pos)) { /* a clump's by its centre */
-            const uint32_t ids = spec->clump ? (uint32_t)spec->clump->n : 1;
-            if (sim->next_id > UINT32_MAX - ids)
-                return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
-            sim->next_id += ids;
-            continue;
-        }
+        sim->next_id = (uint32_t)(first + (uint64_t)e->index * ids); /* others' took theirs */
         if (spec->clump) {
             rbl_clump_body cb = {.clump = spec->clump, .props = spec->clump_props,
                                  .material = spec->material};
@@ -296,11 +302,18 @@ static int add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const plan *pl
         if (rc != RBL_OK)
             return rc;
     }
+    sim->next_id = (uint32_t)(first + (uint64_t)pl->total * ids);
     return RBL_OK;
 }
 
-int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t *placed,
+int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
                            rbl_error *err)
+{
+    return rbl_insert_lattice_among(sim, spec, NULL, placed, err);
+}
+
+int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
+                             const rbl_insert_among *among, size_t *placed, rbl_error *err)
 {
     rbl_insert_spec eff = effective_spec(spec_in);
     const rbl_insert_spec *spec = &eff;
@@ -339,8 +352,9 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
     if (spec->shape == RBL_REGION_FACE)
         return rbl_error_set(err, RBL_EINVAL, "an inflow face is for random and pour sources, "
                                               "not a lattice");
-    if ((rc = occ_init(&o, sim, spec, r_max, sim->g.n, sim->g.pos, sim->g.radius, err)) !=
-        RBL_OK)
+    rc = among ? occ_init(&o, sim, spec, r_max, among->n, among->pos, among->radius, err)
+               : occ_init(&o, sim, spec, r_max, sim->g.n, sim->g.pos, sim->g.radius, err);
+    if (rc != RBL_OK)
         return rc;
     rbl_triangle_bvh bvh;
     if ((rc = region_bvh(spec, &bvh, err)) != RBL_OK) {
@@ -349,11 +363,11 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec_in, size_t 
     }
     rbl_rng rng;
     rbl_rng_seed(&rng, spec->seed);
-    plan pl = {0};
+    plan pl = {.among = among};
     for (size_t z = 0; z < n[2]; z++)
         for (size_t y = 0; y < n[1]; y++)
             for (size_t x = 0; x < n[0]; x++) {
-                if (spec->count && pl.n >= spec->count)
+                if (spec->count && pl.total >= spec->count)
                     goto done;
                 double p[3] = {spec->lo[0] + r_max + (double)x * s,
                                spec->lo[1] + r_max + (double)y * s,
@@ -368,8 +382,8 @@ done:
     rbl_occupancy_free(&o);
     rbl_triangle_bvh_free(&bvh);
     if (rc == RBL_OK)
-        rc = add_planned(sim, spec, &pl, NULL, err);
-    *placed = rc == RBL_OK ? pl.n : 0;
+        rc = add_planned(sim, spec, &pl, among, err);
+    *placed = rc == RBL_OK ? pl.total : 0;
     free(pl.v);
     return rc;
 }
@@ -404,7 +418,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
     }
     rbl_rng rng;
     rbl_rng_seed(&rng, spec->seed);
-    plan pl = {0};
+    plan pl = {.among = among};
     /* Give up on a region after this many consecutive misses (it is full). A grain that
      * does not fit keeps its size and tries another place: drawing a new size instead would
      * favour the small ones, which fit more often (at 10 % by volume, a half-and-half mixture
@@ -412,7 +426,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
     const int max_misses = 2000;
     int misses = 0;
     double r = draw_radius(&spec->size, &rng);
-    while (pl.n < spec->count && misses < max_misses) {
+    while (pl.total < spec->count && misses < max_misses) {
         double p[3];
         if (spec->shape == RBL_REGION_FACE)
             rbl_face_sampler_draw(&face, spec, &rng, r, p);
@@ -434,7 +448,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
     rbl_face_sampler_free(&face);
     if (rc == RBL_OK)
         rc = add_planned(sim, spec, &pl, among, err);
-    *placed = rc == RBL_OK ? pl.n : 0;
+    *placed = rc == RBL_OK ? pl.total : 0;
     free(pl.v);
     return rc;
 }

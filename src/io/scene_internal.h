@@ -348,6 +348,11 @@ void rbl_thermo_log_free(rbl_thermo_log *log);
 /* grains_text.c */
 int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
                          rbl_error *err);
+/* The same keeping only the grains keep accepts (a start over several processes): the others
+ * are checked alike and take their ids, so the kept ones get one process's ids. */
+int rbl_grains_read_text_keeping(rbl_sim *sim, const char *path, int material,
+                                 int (*keep)(const void *ctx, const double p[3]),
+                                 const void *ctx, size_t *placed, rbl_error *err);
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
 /* Its header line and one grain's line (what a writer over several processes puts together
  * from each one's slice of the grains in id order): the bytes written, at most

@@ -397,17 +397,16 @@ int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void
         return rbl_comm_agree(c, rbl_error_set(err, RBL_EIO, "%s: cannot open for writing: %s",
                                                path, why), err);
     }
-    /* in pieces under 1 GiB (MPI's counts are int), every rank taking part in each round */
+    /* each rank on its own, in pieces under 1 GiB (MPI's counts are int): the collective
+       write's aggregators would each buffer 16-32 MiB of the others' bytes (measured: rank 0
+       28 MiB above the others at 2e5 grains) */
     const size_t piece = (size_t)1 << 30;
-    uint64_t rounds = (bytes + piece - 1) / piece;
-    MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_UINT64_T, MPI_MAX, c->comm);
     int ok = 1;
-    for (uint64_t k = 0; k < rounds; k++) {
-        size_t at = (size_t)k * piece, n = at < bytes ? bytes - at : 0;
-        n = n < piece ? n : piece;
+    for (size_t at = 0; at < bytes && ok; at += piece) {
+        size_t n = bytes - at < piece ? bytes - at : piece;
         MPI_Status st;
-        ok = MPI_File_write_at_all(f, (MPI_Offset)(offset + at), (const char *)data + at,
-                                   (int)n, MPI_BYTE, &st) == MPI_SUCCESS && ok;
+        ok = MPI_File_write_at(f, (MPI_Offset)(offset + at), (const char *)data + at, (int)n,
+                               MPI_BYTE, &st) == MPI_SUCCESS;
     }
     ok = MPI_File_close(&f) == MPI_SUCCESS && ok;
     return rbl_comm_agree(c, ok ? RBL_OK

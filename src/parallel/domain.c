@@ -55,6 +55,10 @@ struct rbl_domain {
     int lost_histories;         /* out of memory keeping them (rbl_domain_insert_random) */
     double clump_reach;         /* the farthest a clump's member centre lies from the clump's
                                    centre of mass, over every clump (0: none) */
+    /* before the first partition: grains placed are kept by slabs of start_lo..start_hi
+       along start_axis (rbl_domain_set_start), else all by rank 0 */
+    int start_axis;
+    double start_lo, start_hi;
 };
 
 /* ---- growable buffers of doubles, one per destination ---- */
@@ -896,8 +900,30 @@ void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out) { *out = d
 
 static int keep_in_box(void *ctx, const double p[3])
 {
-    const rbl_domain *d = ctx; /* (no partition before the first build: all on rank 0) */
-    return d->part.box_lo ? rbl_partition_rank_of(&d->part, p) == d->rank : d->rank == 0;
+    const rbl_domain *d = ctx;
+    if (d->part.box_lo)
+        return rbl_partition_rank_of(&d->part, p) == d->rank;
+    if (!(d->start_hi > d->start_lo)) /* no partition before the first build: all on rank 0 */
+        return d->rank == 0;
+    /* (any share will do: the first build sends each grain where it belongs, and the bits
+       never depend on which rank holds a grain) */
+    double u = (p[d->start_axis] - d->start_lo) / (d->start_hi - d->start_lo) * d->size;
+    int q = u >= 0.0 ? (u < (double)d->size ? (int)u : d->size - 1) : 0;
+    return q == d->rank;
+}
+
+int rbl_domain_keeps(const rbl_domain *d, const double p[3])
+{
+    return keep_in_box((void *)d, p);
+}
+
+void rbl_domain_set_start(rbl_domain *d, const double lo[3], const double hi[3])
+{
+    int axis = 0;
+    for (int a = 1; a < 3; a++)
+        if (hi[a] - lo[a] > hi[axis] - lo[axis])
+            axis = a;
+    d->start_axis = axis, d->start_lo = lo[axis], d->start_hi = hi[axis];
 }
 
 /* Before grains are added between builds (the build after makes the lists again: grains were
@@ -910,8 +936,23 @@ static void before_adding(void *ctx)
     let_lists_go(d->sim);
 }
 
+static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, int lattice,
+                        size_t *placed, rbl_error *err);
+
 int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                              rbl_error *err)
+{
+    return insert_among(d, spec, 0, placed, err);
+}
+
+int rbl_domain_insert_lattice(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
+                              rbl_error *err)
+{
+    return insert_among(d, spec, 1, placed, err);
+}
+
+static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, int lattice,
+                        size_t *placed, rbl_error *err)
 {
     rbl_sim *sim = d->sim;
     const rbl_grains *g = &sim->g;
@@ -957,7 +998,8 @@ int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t 
         for (size_t k = 0; k < near; k++, in += 4)
             memcpy(pos + 3 * k, in, 3 * sizeof *in), radius[k] = in[3];
         rbl_insert_among among = {near, pos, radius, keep_in_box, before_adding, d};
-        rc = rbl_insert_random_among(sim, spec, &among, placed, err);
+        rc = lattice ? rbl_insert_lattice_among(sim, spec, &among, placed, err)
+                     : rbl_insert_random_among(sim, spec, &among, placed, err);
         if (rc == RBL_OK && d->lost_histories)
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
         rc = rbl_comm_agree(d->comm, rc, err);

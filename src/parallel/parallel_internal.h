@@ -153,6 +153,15 @@ int rbl_domain_collect(rbl_domain *d, rbl_error *err);
 int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                              rbl_error *err);
 int rbl_domain_scatter(rbl_domain *d, rbl_error *err);
+/* The same for a lattice (a start over the ranks). */
+int rbl_domain_insert_lattice(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
+                              rbl_error *err);
+/* A start over the ranks (issue 47): the domain made before any grain, each rank then placing
+ * the scene's grains as one process does and keeping those whose position lies in its slab of
+ * lo..hi along their longest side, until the first build sends every grain to its box. */
+void rbl_domain_set_start(rbl_domain *d, const double lo[3], const double hi[3]);
+/* Whether this rank keeps a grain placed at p now (its box, or its start slab). */
+int rbl_domain_keeps(const rbl_domain *d, const double p[3]);
 
 /* The diagnostics of the whole simulation (rbl_sim_thermo's, each process's own grains and
  * its pairs whose lower id it holds), summed in rank order: the same numbers on every rank,

@@ -267,17 +267,15 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
     rbl_sim_set_max_grains(sim, max_grains);
     if ((rc = add_materials_walls(s, sim, m_eff, err)) != RBL_OK)
         goto fail;
+    /* over several processes each places only its own grains where the start allows */
+    if ((rc = rbl_run_ranks_start_apart(ranks, s, sim, err)) != RBL_OK)
+        goto fail;
     for (int k = 0; k < s->n_sources; k++) {
         const rbl_source *src = &s->sources[k];
         size_t placed = 0;
         if (src->kind == RBL_SOURCE_POUR)
             continue;
-        if (src->kind == RBL_SOURCE_FILE)
-            rc = rbl_grains_read_text(sim, src->file, src->spec.material, &placed, err);
-        else if (src->kind == RBL_SOURCE_LATTICE)
-            rc = rbl_sim_insert_lattice(sim, &src->spec, &placed, err);
-        else
-            rc = rbl_sim_insert_random(sim, &src->spec, &placed, err);
+        rc = rbl_run_ranks_place(ranks, sim, src, &placed, err);
         if (rc != RBL_OK) {
             rbl_scene_error_at(s, src->at, err);
             goto fail;
@@ -311,21 +309,24 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
         rbl_scene_error_at(s, s->at_spin, err);
         goto fail;
     }
-    if ((rc = rbl_sim_check_law(sim, err)) != RBL_OK) {
+    /* (after a start apart each process checks its own grains, and they agree) */
+    if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_check_law(sim, err), err)) != RBL_OK) {
         rbl_scene_error_at(s, s->at_contact, err);
         goto fail;
     }
-    if ((rc = rbl_sim_check_dt(sim, err)) != RBL_OK) {
+    if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_check_dt(sim, err), err)) != RBL_OK) {
         rbl_scene_error_at(s, s->at_dt, err);
         goto fail;
     }
-    if ((rc = rbl_sim_check_placement(sim, err)) != RBL_OK) {
+    if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_check_placement(sim, err), err)) != RBL_OK) {
         rbl_scene_error_at(s, s->at_grains, err);
         goto fail;
     }
-    /* over several processes: of all the grains, before each rank keeps its own; then spread
+    /* over several processes: of all the grains; then spread (unless they were placed apart)
        before the first force evaluation, which the preparation makes */
     *contact_time = rbl_sim_contact_time(sim);
+    if (ranks->domain)
+        *contact_time = -rbl_comm_max(ranks->comm, -*contact_time);
     if ((rc = rbl_run_ranks_spread(ranks, s, sim, err)) != RBL_OK)
         goto fail;
     if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) {

@@ -52,9 +52,69 @@ int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err)
     return rbl_comm_agree(r->comm, rc, err);
 }
 
+/* Whether each process can place only its own grains of the scene (issue 47): not when a
+ * step of the start needs every grain in one place (a clump source's bodies, select_within's
+ * and spin's centre of mass); those scenes are built whole on every process, then spread. */
+static int start_apart(const rbl_scene *s)
+{
+    if (s->select_within > 0.0 || s->spin)
+        return 0;
+    for (int k = 0; k < s->n_sources; k++)
+        if (s->sources[k].spec.clump)
+            return 0;
+    return 1;
+}
+
+int rbl_run_ranks_start_apart(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim,
+                              rbl_error *err)
+{
+    if (!r->comm || !start_apart(s))
+        return RBL_OK;
+    int rc = rbl_domain_create(&r->domain, r->comm, sim, err); /* (no grain yet) */
+    if (rc != RBL_OK)
+        return rbl_error_prefix(err, rc, "%s", s->path);
+    /* the start's slabs: the domain's, or for an open one the sources' regions' */
+    double lo[3], hi[3];
+    memcpy(lo, s->cfg.lo, sizeof lo), memcpy(hi, s->cfg.hi, sizeof hi);
+    if (s->cfg.open) {
+        for (int a = 0; a < 3; a++)
+            lo[a] = INFINITY, hi[a] = -INFINITY;
+        for (int k = 0; k < s->n_sources; k++)
+            if (s->sources[k].kind != RBL_SOURCE_FILE)
+                for (int a = 0; a < 3; a++)
+                    lo[a] = fmin(lo[a], s->sources[k].spec.lo[a]),
+                    hi[a] = fmax(hi[a], s->sources[k].spec.hi[a]);
+    }
+    if (isfinite(lo[0]) && isfinite(hi[0])) /* (else all on rank 0 until the first build) */
+        rbl_domain_set_start(r->domain, lo, hi);
+    return RBL_OK;
+}
+
+static int keeps(const void *ctx, const double p[3]) { return rbl_domain_keeps(ctx, p); }
+
+int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, size_t *placed,
+                        rbl_error *err)
+{
+    int rc;
+    if (!r->domain) /* one process, or a start built whole on every one */
+        rc = src->kind == RBL_SOURCE_FILE
+                 ? rbl_grains_read_text(sim, src->file, src->spec.material, placed, err)
+             : src->kind == RBL_SOURCE_LATTICE ? rbl_sim_insert_lattice(sim, &src->spec, placed, err)
+                                               : rbl_sim_insert_random(sim, &src->spec, placed, err);
+    else if (src->kind == RBL_SOURCE_FILE) /* every process reads it, keeps its own */
+        rc = rbl_run_ranks_agree(r, rbl_grains_read_text_keeping(sim, src->file,
+                                                                 src->spec.material, keeps,
+                                                                 r->domain, placed, err), err);
+    else
+        rc = src->kind == RBL_SOURCE_LATTICE
+                 ? rbl_domain_insert_lattice(r->domain, &src->spec, placed, err)
+                 : rbl_domain_insert_random(r->domain, &src->spec, placed, err);
+    return rc;
+}
+
 int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err)
 {
-    if (!r->comm)
+    if (!r->comm || r->domain) /* (a start apart is spread already) */
         return RBL_OK;
     int rc = rbl_domain_create(&r->domain, r->comm, sim, err);
     return rc == RBL_OK ? rc : rbl_error_prefix(err, rc, "%s", s->path);

@@ -20,7 +20,19 @@ typedef struct rbl_run_ranks {
 /* How many processes the launcher started; over several, MPI started and the scene checked
  * for what cannot run over several yet (an error on every rank, the same message). */
 int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err);
-/* The simulation, built alike on every rank, spread over them (collective). */
+/* Over several processes, before the scene's grains are placed: where the start allows, the
+ * domain made now, so that each process places only its own (rbl_run_ranks_place) and none
+ * holds them all (collective; nothing with one process, or where a step of the start needs
+ * every grain in one place: they are then built whole on every process and spread after). */
+int rbl_run_ranks_start_apart(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim,
+                              rbl_error *err);
+/* A lattice, random or file source's grains, one process's ids in one process's order:
+ * over several processes after rbl_run_ranks_start_apart, each keeping its own
+ * (collective; *placed counts all). */
+int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, size_t *placed,
+                        rbl_error *err);
+/* The simulation, built alike on every rank, spread over them (collective; done already after
+ * a start apart). */
 int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err);
 /* Every grain onto rank 0, whose sim is then the whole simulation as one process holds it (to
  * write a checkpoint or the final grains), and back into the ranks' boxes (collective; the
