@@ -1372,6 +1372,14 @@ RBL_API void rbl_fdo_bump(const double centre[3], const double semi[3], double a
  * amplitude; the bumps' positive regions within RBL_FDO_MAX_REACH times the longest semi-axis
  * of the centre (rbl_fdo_bounding_radius). The message names the part at fault. */
 #define RBL_FDO_MAX_REACH 1000.0
+/* What scenes and checkpoints accept of an object: semi-axes from a nanometre to a kilometre,
+ * no flatter than 1:1000 (the narrow phase is exact to 1e-13 of the smallest semi-axis, tested
+ * to 1:5), speeds to 1e6 m/s and spins to 1e7 rad/s (as of grains and walls). */
+#define RBL_FDO_SEMI_MIN 1e-9
+#define RBL_FDO_SEMI_MAX 1e3
+#define RBL_FDO_FLATNESS_MAX 1e3
+#define RBL_FDO_SPEED_MAX 1e6
+#define RBL_FDO_SPIN_MAX 1e7
 RBL_API int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err);
 /* F'(x) at a point of the base frame: positive inside, 0 on the surface. */
 RBL_API double rbl_fdo_field(const rbl_fdo_shape *shape, const double x[3]);

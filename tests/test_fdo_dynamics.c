@@ -509,6 +509,27 @@ static void test_state(void)
     ASSERT_TRUE(rbl_fdo_sim_load_state(b, bad, len, &err) != RBL_OK);
     printf("state with a NaN mass: %s\n", err.message);
     ASSERT_EQ_INT((int)rbl_fdo_sim_count(b), 0);
+    /* values a scene refuses (fuzz_impulse_checkpoint): a semi-axis of 4e-140 m, a speed of
+     * 1e7 m/s, an angular momentum spinning the first at 1e52 rad/s (its layout: count, then
+     * semi-axes, perturbations, mass, moments, position, quaternion, velocity, L) */
+    const struct {
+        size_t at;
+        double value;
+        const char *words;
+    } crafted[] = {{8 + 8, 4.2e-140, "semi-axes from"},
+                   {8 + 8 * 16, 1e7, "a speed of"},
+                   {8 + 8 * 19, 1e40, "a spin of"}};
+    for (int c = 0; c < 3; c++) {
+        memcpy(bad, data, len);
+        memcpy(bad + crafted[c].at, &crafted[c].value, 8);
+        err = (rbl_error){0};
+        ASSERT_TRUE(rbl_fdo_sim_load_state(b, bad, len, &err) != RBL_OK);
+        if (!strstr(err.message, crafted[c].words))
+            fprintf(stderr, "expected '%s': %s\n", crafted[c].words, err.message);
+        ASSERT_TRUE(strstr(err.message, crafted[c].words) != NULL);
+        ASSERT_EQ_INT((int)rbl_fdo_sim_count(b), 0);
+    }
+    printf("crafted state: %s\n", err.message);
     rbl_fdo_sim_free(b);
     free(bad), free(data);
     rbl_fdo_sim_free(a);

@@ -10,7 +10,7 @@
 double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double scale,
                               double potential)
 {
-    if (isinf(e) && w->set && isfinite(w->energy_ref))
+    if (!isfinite(e) && w->set && isfinite(w->energy_ref)) /* inf, or NaN (a crafted state) */
         return INFINITY;
     if (!w->set) {
         w->set = 1;

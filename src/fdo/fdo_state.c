@@ -6,6 +6,7 @@
 #include "fdo_internal.h"
 #include "../base/rotation.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,15 @@ static int load_object(rbl_fdo_sim *sim, bytes *b, size_t k, rbl_error *err)
     int rc = rbl_fdo_shape_check(s, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "object %zu", k + 1);
+    /* what a scene accepts (a crafted 4e-140 m semi-axis made every contact's numbers NaN) */
+    double shortest = INFINITY, longest = 0;
+    for (int a = 0; a < 3; a++)
+        shortest = fmin(shortest, s->semi[a]), longest = fmax(longest, s->semi[a]);
+    if (!(shortest >= RBL_FDO_SEMI_MIN && longest <= RBL_FDO_SEMI_MAX &&
+          longest <= RBL_FDO_FLATNESS_MAX * shortest))
+        return rbl_error_set(err, RBL_ERANGE, "object %zu: semi-axes from %g to %g m (they must "
+                             "lie in %g .. %g m, no flatter than 1:%g)", k + 1, shortest, longest,
+                             RBL_FDO_SEMI_MIN, RBL_FDO_SEMI_MAX, RBL_FDO_FLATNESS_MAX);
     double *frame = sim->frame + 7 * k;
     if (s->n_perturbations) {
         if (!get_finite(b, frame, 7))
@@ -148,6 +158,16 @@ static int load_object(rbl_fdo_sim *sim, bytes *b, size_t k, rbl_error *err)
                              "|quaternion|^2 = %g: the mass and moments must be positive, the "
                              "quaternion a unit one", k + 1, sim->mass[k], sim->moment[3 * k],
                              sim->moment[3 * k + 1], sim->moment[3 * k + 2], qn);
+    /* speeds and spins a scene accepts (a crafted angular momentum spun one at 1e52 rad/s) */
+    double body_L[3], spin2 = 0;
+    rbl_quat_rotate_back(q, sim->angmom + 3 * k, body_L);
+    for (int a = 0; a < 3; a++)
+        spin2 += (body_L[a] / sim->moment[3 * k + a]) * (body_L[a] / sim->moment[3 * k + a]);
+    const double speed = sqrt(rbl_dot3(sim->vel + 3 * k, sim->vel + 3 * k));
+    if (!(speed <= RBL_FDO_SPEED_MAX) || !(sqrt(spin2) <= RBL_FDO_SPIN_MAX))
+        return rbl_error_set(err, RBL_ERANGE, "object %zu: a speed of %g m/s or a spin of %g "
+                             "rad/s (at most %g and %g)", k + 1, speed, sqrt(spin2),
+                             RBL_FDO_SPEED_MAX, RBL_FDO_SPIN_MAX);
     memcpy(sim->semi + 3 * k, s->semi, 3 * sizeof *s->semi);
     /* the centre of mass in the shape's frame: -R^T origin, R the frame's rotation */
     double com[3] = {0, 0, 0};

@@ -184,16 +184,15 @@ static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_objec
                              "(semi-axes, m)");
     if ((rc = rbl_yaml_req_vector3(c, g, "ellipsoid", o->shape.semi, "objects")) != RBL_OK)
         return rc;
-    /* rigid bodies from a nanometre to a kilometre, no flatter than 1:1000 (the narrow phase
-     * is exact to 1e-13 of the smallest semi-axis, tested to 1:5) */
+    /* rigid bodies from a nanometre to a kilometre, no flatter than 1:1000 (RBL_FDO_SEMI_*) */
     double shortest = INFINITY, longest = 0;
     for (int a = 0; a < 3; a++) {
-        if (!(o->shape.semi[a] >= 1e-9 && o->shape.semi[a] <= 1e3))
+        if (!(o->shape.semi[a] >= RBL_FDO_SEMI_MIN && o->shape.semi[a] <= RBL_FDO_SEMI_MAX))
             return rbl_yaml_fail(c, rbl_yaml_get(c, g, "ellipsoid"), RBL_ERANGE,
                                  "semi-axes must lie in 1e-9 .. 1e3 m: '%g'", o->shape.semi[a]);
         shortest = fmin(shortest, o->shape.semi[a]), longest = fmax(longest, o->shape.semi[a]);
     }
-    if (longest > 1e3 * shortest)
+    if (longest > RBL_FDO_FLATNESS_MAX * shortest)
         return rbl_yaml_fail(c, rbl_yaml_get(c, g, "ellipsoid"), RBL_ERANGE,
                              "semi-axes %g and %g: an object flatter than 1:1000 is not "
                              "modelled", shortest, longest);

@@ -238,7 +238,7 @@ static int place_file(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_si
             break;
         }
         double speed = sqrt(rbl_dot3(v + 7, v + 7)), spin = sqrt(rbl_dot3(v + 10, v + 10));
-        if (!(speed <= RBL_SPEED_MAX) || !(spin <= 1e7)) {
+        if (!(speed <= RBL_FDO_SPEED_MAX) || !(spin <= RBL_FDO_SPIN_MAX)) {
             rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: a speed of %g m/s or a spin of %g rad/s "
                                "is beyond any real scene", o->file, r.line, speed, spin);
             break;
