@@ -17,7 +17,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo bench-cg test test-release test-sanitize bench validate renders install clean
+.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo bench-cg bench-parallel test test-release test-sanitize bench validate renders install clean
 
 all: build
 
@@ -77,7 +77,7 @@ test-fuzz: build-fuzz build
 fuzz: build-fuzz build
 	@tests/fuzz/run.sh $(BUILD_FUZZ) $(RUBBLE) $(FUZZ_SECONDS) --report docs/fuzz.md
 
-bench: bench-contacts bench-dem bench-gravity bench-fdo bench-python bench-cg
+bench: bench-contacts bench-dem bench-gravity bench-fdo bench-python bench-cg bench-parallel
 
 bench-contacts: build
 	@scripts/install-deps.sh bench
@@ -104,6 +104,11 @@ bench-fdo: build
 # coarse-graining of a 10^6-grain frame, 1 and 2 threads -> docs/bench/cg.csv
 bench-cg: build
 	@PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/cg.py 1000000
+
+# each process's peak memory on 1 and 4 ranks: lattice and pour of 4e5, a self-gravitating
+# cloud of 2e5 (about a minute) -> docs/bench/parallel-memory.csv (issue 47)
+bench-parallel: build
+	@bench/parallel_memory.sh $(RUBBLE) 4e5 4
 
 # stepping from Python against `rubble run`, 10^4 grains (about a minute) -> docs/bench/python-overhead.csv
 bench-python: build

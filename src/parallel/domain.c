@@ -59,6 +59,7 @@ struct rbl_domain {
        along start_axis (rbl_domain_set_start), else all by rank 0 */
     int start_axis;
     double start_lo, start_hi;
+    double part_weight; /* the grains' cost summed over the ranks when the partition was made */
 };
 
 /* ---- growable buffers of doubles, one per destination ---- */
@@ -180,13 +181,18 @@ static int rebalance_due(rbl_domain *d)
     double top[2] = {w, heaviest};
     rbl_comm_max_n(d->comm, top, 2);
     const double mean = rbl_comm_sum(d->comm, w) / d->size;
-    if (!d->part.box_lo)
+    /* none yet, or made over no grain (a pour into an empty domain would then go whole into
+       one box: 40 000 grains on one of 4 ranks until a rebalance) */
+    if (!d->part.box_lo || (d->part_weight == 0.0 && mean > 0.0)) {
+        d->part_weight = mean * d->size;
         return 1;
+    }
     if (d->settled_top == 0.0) /* the first build after a partition: the best it could do */
         d->settled_top = fmax(top[0], mean);
     /* (a split comes no nearer the mean than a grain: two grains on three ranks) */
     if (top[0] > REBALANCE_AT * d->settled_top && top[0] - mean > top[1]) {
         d->stats.rebalances++;
+        d->part_weight = mean * d->size;
         return 1;
     }
     return 0;
@@ -901,7 +907,7 @@ void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out) { *out = d
 static int keep_in_box(void *ctx, const double p[3])
 {
     const rbl_domain *d = ctx;
-    if (d->part.box_lo)
+    if (d->part.box_lo && d->part_weight > 0.0) /* (one made over no grain is no guide) */
         return rbl_partition_rank_of(&d->part, p) == d->rank;
     if (!(d->start_hi > d->start_lo)) /* no partition before the first build: all on rank 0 */
         return d->rank == 0;
