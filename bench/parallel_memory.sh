@@ -1,7 +1,7 @@
 #!/bin/sh
 # Memory over several processes (issue 47): each process's peak resident memory (getrusage,
 # through /usr/bin/time) on 1 and P ranks of one thread, for the issue's scenes: a lattice of
-# N grains settling (output.final written), the same N poured in one batch, and a
+# N grains settling (checkpoints and output.final written), the same N poured in one batch, and a
 # self-gravitating cloud of N/2; and MPI's own baseline (a scene of 8 grains on P ranks). The
 # issue's bar: each rank's peak <= 0.35 x the one-process run + that baseline.
 # Usage: bench/parallel_memory.sh RUBBLE [N] [P]   (defaults 4e5, 4)
@@ -31,7 +31,7 @@ grains:
   - lattice: {min: [0, 0, 0], max: [$side, $side, $side], count: $N, spacing: 0.00101}
     radius: 0.0005
 run: {steps: 20, dt: auto}
-output: {final: end.txt, every: 1}
+output: {final: end.txt, every: 1, checkpoint_every: 5e-6}
 YAML
 cat > pour.yaml <<YAML
 domain: {min: [0, 0, 0], max: [$side, $side, $(awk -v s="$side" 'BEGIN { print 2 * s }')], periodic: [x, y]}

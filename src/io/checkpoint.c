@@ -5,21 +5,13 @@
  * (no raw structs), in the order of the tables below. Written atomically. */
 #include "../dem/dem_internal.h"
 #include "io_internal.h"
+#include "checkpoint_layout.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 11u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
-                           5: open domains; 6: the scene digest in the run state; 7: rolling
-                           resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
-                           walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
-                           10: a wall's travel before a stage re-based it, outlets
-                           opened and closed; 11: a pair of materials' gamma_n, rolling
-                           friction and cohesion */
-#define CKPT_BOM 0x01020304u
 
 typedef struct buf {
     unsigned char *p;
@@ -92,16 +84,6 @@ static double get_f64(buf *b)
     X(build_shift[0]) X(build_shift[1]) X(build_shift[2]) X(build_angle) X(reach)            \
     X(shift0[0]) X(shift0[1]) X(shift0[2])
 
-/* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
- * gacc and gphi are NULL where the simulation does not keep them: zeros in the file, passed
- * over when read (the configuration read with them says whether they are kept). */
-#define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
-    X(gacc)
-#define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi)
-/* Body arrays and their values per body. */
-#define BODY_ARRAYS(X) X(pos, 3) X(vel, 3) X(angmom, 3) X(quat, 4) X(moment, 3) X(mass, 1)  \
-    X(force, 3) X(torque, 3) X(material, 1)
-
 /* A flow counter's or an outlet's surface: point, normal, radius, then a mesh's corners and
  * facets (counts 0: a plane or disk). */
 static void put_surface(buf *b, const rbl_flow_counter *f)
@@ -126,7 +108,9 @@ static void put_exact(buf *b, const rbl_exact_sum *sum)
     put_f64(b, s.special);
 }
 
-static void save_state(buf *b, const rbl_sim *sim)
+/* The configuration, materials, walls, meshes, counters, outlets and the run's scalars: all but
+ * the grains. */
+static void save_head(buf *b, const rbl_sim *sim)
 {
     /* the thread count is the run's, not the state's (a restart takes its own): written as 0
      * (all cores), so the same state is the same bytes on any number of threads */
@@ -198,6 +182,13 @@ static void save_state(buf *b, const rbl_sim *sim)
     put_u64(b, (uint64_t)sim->open_origin_set);
     for (int a = 0; a < 3; a++)
         put_f64(b, sim->open_origin[a]);
+}
+
+/* The grains, clumps and lists, after the head (checkpoint_layout.h: checkpoint_ranks.c writes
+ * the same layout from every process's share). */
+static void save_grains(buf *b, const rbl_sim *sim)
+{
+    const rbl_sim_config *c = &sim->cfg;
     const rbl_grains *g = &sim->g;
     size_t n = g->n;
     put_u64(b, n);
@@ -259,11 +250,24 @@ int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t ve
     return rc;
 }
 
+int rbl_checkpoint_head(const rbl_sim *sim, void **out, size_t *len)
+{
+    buf b = {0};
+    save_head(&b, sim);
+    if (b.bad) {
+        free(b.p);
+        return 0;
+    }
+    *out = b.p, *len = b.len;
+    return 1;
+}
+
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
                          size_t extra_len, rbl_error *err)
 {
     buf b = {0};
-    save_state(&b, sim);
+    save_head(&b, sim);
+    save_grains(&b, sim);
     put_u64(&b, extra_len);
     put(&b, extra, extra_len);
     if (b.bad) {

@@ -4,6 +4,7 @@
 #define RBL_IO_INTERNAL_H
 
 #include "../base/base_internal.h"
+#include "../parallel/parallel_internal.h" /* rbl_comm, rbl_domain: files written by all ranks */
 
 #include <stdio.h>
 
@@ -141,6 +142,15 @@ int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint3
     X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)
 
 /* Grains: the simulation plus an opaque block of the caller's run state. */
+/* checkpoint_ranks.c — over several processes: the same checkpoint written by all at once,
+ * each its own grains (domain d's), none holding the others'. Collective. */
+int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
+                               const rbl_sim *sim, const void *extra, size_t extra_len,
+                               rbl_error *err);
+/* A file whose pieces every process writes at once (rbl_comm_write_pieces) into a temporary
+ * name, renamed into place when all have written. Collective. */
+int rbl_ranks_write_file(rbl_comm *c, const char *path, const rbl_file_piece *pieces, size_t n,
+                         rbl_error *err);
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
                          size_t extra_len, rbl_error *err);
 int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *extra_len,

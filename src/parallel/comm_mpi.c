@@ -388,6 +388,13 @@ uint64_t rbl_comm_exscan_u64(rbl_comm *c, uint64_t v)
 int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void *data,
                       size_t bytes, rbl_error *err)
 {
+    rbl_file_piece one = {offset, data, bytes};
+    return rbl_comm_write_pieces(c, path, &one, 1, err);
+}
+
+int rbl_comm_write_pieces(rbl_comm *c, const char *path, const rbl_file_piece *pieces,
+                          size_t n, rbl_error *err)
+{
     MPI_File f;
     int rc = MPI_File_open(c->comm, path, MPI_MODE_WRONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &f);
     if (rc != MPI_SUCCESS) {
@@ -400,19 +407,38 @@ int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void
     /* each rank on its own, in pieces under 1 GiB (MPI's counts are int): the collective
        write's aggregators would each buffer 16-32 MiB of the others' bytes (measured: rank 0
        28 MiB above the others at 2e5 grains) */
-    const size_t piece = (size_t)1 << 30;
+    static const char zeros[1 << 16];
+    const size_t most = (size_t)1 << 30;
     int ok = 1;
-    for (size_t at = 0; at < bytes && ok; at += piece) {
-        size_t n = bytes - at < piece ? bytes - at : piece;
-        MPI_Status st;
-        ok = MPI_File_write_at(f, (MPI_Offset)(offset + at), (const char *)data + at, (int)n,
-                               MPI_BYTE, &st) == MPI_SUCCESS;
-    }
+    for (size_t k = 0; k < n && ok; k++)
+        for (size_t at = 0; at < pieces[k].bytes && ok;) {
+            size_t left = pieces[k].bytes - at;
+            size_t m = pieces[k].data ? (left < most ? left : most)
+                                      : (left < sizeof zeros ? left : sizeof zeros);
+            const void *from = pieces[k].data ? (const char *)pieces[k].data + at : zeros;
+            MPI_Status st;
+            ok = MPI_File_write_at(f, (MPI_Offset)(pieces[k].at + at), from, (int)m, MPI_BYTE,
+                                   &st) == MPI_SUCCESS;
+            at += m;
+        }
     ok = MPI_File_close(&f) == MPI_SUCCESS && ok;
     return rbl_comm_agree(c, ok ? RBL_OK
-                                : rbl_error_set(err, RBL_EIO, "%s: writing %zu bytes at %llu "
-                                                "failed (disk full?)", path, bytes,
-                                                (unsigned long long)offset), err);
+                                : rbl_error_set(err, RBL_EIO, "%s: writing failed (disk full?)",
+                                                path), err);
+}
+
+uint64_t rbl_comm_chain_fnv1a(rbl_comm *c, uint64_t h, const void *data, size_t len)
+{
+    if (c->rank > 0)
+        MPI_Recv(&h, 1, MPI_UINT64_T, c->rank - 1, 71, c->comm, MPI_STATUS_IGNORE);
+    if (len)
+        h = rbl_fnv1a(h, data, len);
+    if (c->size == 1)
+        return h;
+    MPI_Send(&h, 1, MPI_UINT64_T, (c->rank + 1) % c->size, 71, c->comm);
+    if (c->rank == 0)
+        MPI_Recv(&h, 1, MPI_UINT64_T, c->size - 1, 71, c->comm, MPI_STATUS_IGNORE);
+    return c->rank == 0 ? h : 0;
 }
 
 void rbl_comm_sum_u64_n(rbl_comm *c, uint64_t *v, int count)

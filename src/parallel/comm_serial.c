@@ -100,23 +100,40 @@ uint64_t rbl_comm_exscan_u64(rbl_comm *c, uint64_t v) { return (void)c, (void)v,
 int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void *data,
                       size_t bytes, rbl_error *err)
 {
+    rbl_file_piece one = {offset, data, bytes};
+    return rbl_comm_write_pieces(c, path, &one, 1, err);
+}
+
+int rbl_comm_write_pieces(rbl_comm *c, const char *path, const rbl_file_piece *pieces,
+                          size_t n, rbl_error *err)
+{
     (void)c;
     int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
     if (fd < 0)
         return rbl_error_set(err, RBL_EIO, "%s: cannot open for writing: %s", path,
                              strerror(errno));
-    size_t done = 0;
-    while (done < bytes) {
-        ssize_t w = pwrite(fd, (const char *)data + done, bytes - done, (off_t)(offset + done));
-        if (w <= 0 && errno != EINTR)
-            break;
-        done += w > 0 ? (size_t)w : 0;
-    }
+    static const char zeros[1 << 16];
+    int ok = 1;
+    for (size_t k = 0; k < n && ok; k++)
+        for (size_t done = 0; done < pieces[k].bytes && ok;) {
+            size_t left = pieces[k].bytes - done;
+            size_t m = pieces[k].data ? left : (left < sizeof zeros ? left : sizeof zeros);
+            const void *from = pieces[k].data ? (const char *)pieces[k].data + done : zeros;
+            ssize_t w = pwrite(fd, from, m, (off_t)(pieces[k].at + done));
+            if (w > 0)
+                done += (size_t)w;
+            else if (errno != EINTR)
+                ok = 0;
+        }
     int e = errno;
-    if (close(fd) != 0 && done == bytes)
-        done = 0, e = errno;
-    return done == bytes ? RBL_OK
-                         : rbl_error_set(err, RBL_EIO, "%s: writing %zu bytes failed: %s", path,
-                                         bytes, strerror(e));
+    if (close(fd) != 0 && ok)
+        ok = 0, e = errno;
+    return ok ? RBL_OK : rbl_error_set(err, RBL_EIO, "%s: writing failed: %s", path, strerror(e));
+}
+
+uint64_t rbl_comm_chain_fnv1a(rbl_comm *c, uint64_t h, const void *data, size_t len)
+{
+    (void)c;
+    return len ? rbl_fnv1a(h, data, len) : h;
 }
 void rbl_comm_sum_u64_n(rbl_comm *c, uint64_t *v, int count) { (void)c, (void)v, (void)count; }

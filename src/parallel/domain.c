@@ -902,6 +902,34 @@ void rbl_domain_free(rbl_domain *d)
 
 void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out) { *out = d->stats; }
 
+int rbl_domain_ghost_values(rbl_domain *d, const double *own, double *ghost, rbl_error *err)
+{
+    const rbl_grains *g = &d->sim->g;
+    const int P = d->size;
+    double *out = malloc((d->send_start[P] ? d->send_start[P] : 1) * sizeof *out);
+    size_t *sb = calloc(4 * (size_t)P, sizeof *sb);
+    int rc = rbl_comm_agree(d->comm, out && sb ? RBL_OK
+                                               : rbl_error_set(err, RBL_ENOMEM, "out of memory"),
+                            err);
+    if (rc == RBL_OK) { /* along the refresh's links: each ghost from its owner */
+        for (size_t e = 0; e < d->send_start[P]; e++)
+            out[e] = own[d->send_index[e]];
+        size_t *so = sb + P, *rb = sb + 2 * P, *ro = sb + 3 * P, at = 0;
+        for (int q = 0; q < P; q++) {
+            sb[q] = (d->send_start[q + 1] - d->send_start[q]) * sizeof *out;
+            so[q] = d->send_start[q] * sizeof *out;
+            rb[q] = d->recv_count[q] * sizeof *out, ro[q] = at, at += rb[q];
+        }
+        if (at != g->ghosts * sizeof *out)
+            rc = rbl_error_set(err, RBL_EINVAL, "the ghosts changed since their exchange");
+        rc = rbl_comm_agree(d->comm, rc, err);
+        if (rc == RBL_OK)
+            rbl_comm_exchange_known(d->comm, out, sb, so, ghost, rb, ro);
+    }
+    free(out), free(sb);
+    return rc;
+}
+
 /* ---- grains poured over the ranks ---- */
 
 static int keep_in_box(void *ctx, const double p[3])
@@ -1033,6 +1061,19 @@ int rbl_domain_collect(rbl_domain *d, rbl_error *err)
         for (size_t k = 0; d->rank != 0 && k < 2 * sim->n_outlets; k++)
             rbl_exact_clear(&sim->outlet_sums[k]);
     }
+    return rc;
+}
+
+int rbl_domain_relist(rbl_domain *d, rbl_error *err)
+{
+    /* lists let go (grains added since the build: their histories wait in the start maps):
+       made again as they were built, without a new partition (as rbl_domain_scatter does) */
+    if (rbl_comm_max(d->comm, d->sim->g.ghosts == 0 && d->sim->g.n > 0 &&
+                                      d->sim->pairs.n == 0 && d->sim->prepared ? 1.0 : 0.0) == 0.0)
+        return RBL_OK;
+    d->scattering = 1;
+    int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
+    d->scattering = 0;
     return rc;
 }
 

@@ -83,6 +83,18 @@ uint64_t rbl_comm_exscan_u64(rbl_comm *c, uint64_t v);
  * with ROMIO's locking); one rank: pwrite. Collective; an error on any rank is every rank's. */
 int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void *data,
                       size_t bytes, rbl_error *err);
+/* The same for several pieces a rank writes (each at its offset; data NULL: zeros). */
+typedef struct rbl_file_piece {
+    uint64_t at;
+    const void *data;
+    size_t bytes;
+} rbl_file_piece;
+int rbl_comm_write_pieces(rbl_comm *c, const char *path, const rbl_file_piece *pieces,
+                          size_t n, rbl_error *err);
+/* A hash over bytes that lie rank after rank in a file: FNV-1a (rbl_fnv1a) continued from h
+ * (rank 0's), through rank 0's bytes, then rank 1's, ...; rank 0 gets the result (the others
+ * 0). Collective; len may be 0, data NULL then. */
+uint64_t rbl_comm_chain_fnv1a(rbl_comm *c, uint64_t h, const void *data, size_t len);
 
 /* Records of `width` doubles whose first is an id (an integer below 2^53), each rank's own,
  * redistributed so that rank q holds the q-th of P slices of them in id order, about N/P each,
@@ -142,6 +154,9 @@ typedef struct rbl_domain_stats {
 int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err);
 void rbl_domain_free(rbl_domain *d);
 void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out);
+/* A value per grain sent to where it is a ghost: own[k] for each of this rank's grains in,
+ * ghost[e] for each of its ghosts out (g.ghosts of them). Collective. */
+int rbl_domain_ghost_values(rbl_domain *d, const double *own, double *ghost, rbl_error *err);
 /* Every grain onto rank 0 with the lists one process would hold (rbl_neighbor_rebuild_as_built,
  * the grains lost counted there), for what needs them in one place: a checkpoint, the final
  * grains. Until rbl_domain_scatter puts them back in their boxes, rank 0's sim is the whole
@@ -153,6 +168,9 @@ int rbl_domain_collect(rbl_domain *d, rbl_error *err);
 int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                              rbl_error *err);
 int rbl_domain_scatter(rbl_domain *d, rbl_error *err);
+/* The lists and ghosts of the last build, made again where grains added since let them go
+ * (a pour's batch): what a checkpoint written by every rank needs. Collective. */
+int rbl_domain_relist(rbl_domain *d, rbl_error *err);
 /* The same for a lattice (a start over the ranks). */
 int rbl_domain_insert_lattice(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                               rbl_error *err);

@@ -241,14 +241,14 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     char name[64];
     rbl_checkpoint_name(name, sizeof name, step);
     char *path = rbl_path_join(o->dir, name);
-    /* over several processes: the first writes every grain, gathered to it as one holds them */
-    int rc = rbl_run_ranks_collect(o->ranks, sim, err);
-    if (rc == RBL_OK && o->ranks->rank == 0)
-        rc = path ? rbl_checkpoint_write(path, sim, blob, len, err)
-                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    rc = rbl_run_ranks_agree(o->ranks, rc, err);
-    if (rc == RBL_OK)
-        rc = rbl_run_ranks_scatter(o->ranks, err);
+    /* over several processes: all write it at once, each its own grains */
+    int rc = rbl_run_ranks_agree(o->ranks, path ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+                                                                          "out of memory"), err);
+    if (rc == RBL_OK && o->ranks->domain)
+        rc = rbl_checkpoint_write_ranks(path, o->ranks->comm, o->ranks->domain, sim, blob, len,
+                                        err);
+    else if (rc == RBL_OK)
+        rc = rbl_checkpoint_write(path, sim, blob, len, err);
     free(path);
     free(blob);
     return rc;

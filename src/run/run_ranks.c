@@ -120,20 +120,6 @@ int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl
     return rc == RBL_OK ? rc : rbl_error_prefix(err, rc, "%s", s->path);
 }
 
-int rbl_run_ranks_collect(rbl_run_ranks *r, const rbl_sim *sim, rbl_error *err)
-{
-    if (!r->domain)
-        return RBL_OK;
-    if (!r->collected) {
-        rbl_domain_stats st;
-        rbl_domain_stats_get(r->domain, &st);
-        r->held[0] = (double)sim->g.n, r->held[1] = (double)st.ghosts;
-        r->held[2] = (double)sim->pairs.n;
-        r->collected = 1;
-    }
-    return rbl_domain_collect(r->domain, err);
-}
-
 int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *path,
                              rbl_error *err)
 {
@@ -166,35 +152,11 @@ int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *p
                                         slice + W * k + 5);
     }
     free(slice);
-    /* into a temporary name beside it (rank 0's process id: a stale one is removed by the
-       next run), renamed into place once every rank has written its part */
-    const double pid = rbl_comm_max(r->comm, r->rank == 0 ? (double)getpid() : 0.0);
-    size_t plen = strlen(path) + 48;
-    char *temp = malloc(plen);
-    rc = rbl_comm_agree(r->comm, rc != RBL_OK || temp ? rc : rbl_error_set(err, RBL_ENOMEM,
-                                                                          "out of memory"), err);
-    if (rc == RBL_OK) {
-        snprintf(temp, plen, "%s.tmp.%lx.final", path, (unsigned long)pid);
-        if (r->rank == 0)
-            unlink(temp); /* (written without truncation: nothing of an older one may stay) */
-        rc = rbl_comm_agree(r->comm, RBL_OK, err);
-        const uint64_t at = rbl_comm_exscan_u64(r->comm, len);
-        rc = rbl_comm_write_at(r->comm, temp, at, text, len, err);
-        if (r->rank == 0 && rc == RBL_OK && rename(temp, path) != 0)
-            rc = rbl_error_set(err, RBL_EIO, "%s: cannot rename %s into place: %s", path, temp,
-                               strerror(errno));
-        if (r->rank == 0 && rc != RBL_OK)
-            unlink(temp);
-        rc = rbl_comm_agree(r->comm, rc, err);
-    }
-    free(text), free(temp);
+    rbl_file_piece part = {rbl_comm_exscan_u64(r->comm, len), text, len};
+    if (rc == RBL_OK)
+        rc = rbl_ranks_write_file(r->comm, path, &part, 1, err);
+    free(text);
     return rc;
-}
-
-int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err)
-{
-    r->collected = 0;
-    return r->domain ? rbl_domain_scatter(r->domain, err) : RBL_OK;
 }
 
 int rbl_run_ranks_insert_random(rbl_run_ranks *r, rbl_sim *sim, const rbl_insert_spec *spec,
@@ -280,10 +242,9 @@ static void rank_spreads(rbl_run_ranks *r, const rbl_sim *sim, const rbl_domain_
     rbl_rank_spread *out[N] = {&rep->rank_grains,   &rep->rank_ghosts,  &rep->rank_pairs,
                                &rep->rank_force,    &rep->rank_neighbor, &rep->rank_integrate,
                                &rep->rank_gravity,  &rep->rank_comm,    &rep->rank_memory};
-    const int c = r->collected; /* (rank 0 holds every grain now: what each held before) */
-    const double mine[N] = {c ? r->held[0] : (double)sim->g.n,
-                            c ? r->held[1] : st ? (double)st->ghosts : 0.0,
-                            c ? r->held[2] : (double)sim->pairs.n,
+    const double mine[N] = {(double)sim->g.n,
+                            st ? (double)st->ghosts : 0.0,
+                            (double)sim->pairs.n,
                             rep->timers.force,
                             rep->timers.neighbor,
                             rep->timers.integrate,

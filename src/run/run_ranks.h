@@ -11,10 +11,6 @@ typedef struct rbl_run_ranks {
     int rank, size;
     rbl_comm *comm;     /* NULL with one process */
     rbl_domain *domain; /* from rbl_run_ranks_spread */
-    /* between rbl_run_ranks_collect and _scatter: the grains, ghosts and listed pairs this
-     * rank held before (what the report gives as its share, not rank 0's whole) */
-    int collected;
-    double held[3];
 } rbl_run_ranks;
 
 /* How many processes the launcher started; over several, MPI started and the scene checked
@@ -34,11 +30,6 @@ int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, s
 /* The simulation, built alike on every rank, spread over them (collective; done already after
  * a start apart). */
 int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err);
-/* Every grain onto rank 0, whose sim is then the whole simulation as one process holds it (to
- * write a checkpoint or the final grains), and back into the ranks' boxes (collective; the
- * run goes on in the same bits; nothing with one process). */
-int rbl_run_ranks_collect(rbl_run_ranks *r, const rbl_sim *sim, rbl_error *err);
-int rbl_run_ranks_scatter(rbl_run_ranks *r, rbl_error *err);
 /* output.final over several processes (collective): the grains redistributed into slices in
  * id order (rbl_comm_id_slices), each process writing its slice's lines into one file at once
  * (rbl_comm_write_at), renamed into place when all have: the bytes one process writes, and no

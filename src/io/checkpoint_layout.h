@@ -1,0 +1,33 @@
+/* checkpoint_layout.h — what a grains checkpoint's payload holds after its head, in order
+ * (checkpoint.c writes and reads it from one simulation; checkpoint_ranks.c writes the same
+ * bytes' layout from every process's share at once). */
+#ifndef RBL_CHECKPOINT_LAYOUT_H
+#define RBL_CHECKPOINT_LAYOUT_H
+
+#include "../dem/dem_internal.h"
+
+#define CKPT_MAGIC "RUBBLECK"
+#define CKPT_VERSION 11u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+                           5: open domains; 6: the scene digest in the run state; 7: rolling
+                           resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
+                           walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
+                           10: a wall's travel before a stage re-based it, outlets
+                           opened and closed; 11: a pair of materials' gamma_n, rolling
+                           friction and cohesion */
+#define CKPT_BOM 0x01020304u
+
+/* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
+ * gacc and gphi are NULL where the simulation does not keep them: zeros in the file, passed
+ * over when read (the configuration read with them says whether they are kept). */
+#define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
+    X(gacc)
+#define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi)
+/* Body arrays and their values per body. */
+#define BODY_ARRAYS(X) X(pos, 3) X(vel, 3) X(angmom, 3) X(quat, 4) X(moment, 3) X(mass, 1)  \
+    X(force, 3) X(torque, 3) X(material, 1)
+
+/* The payload's head (configuration, materials, walls, meshes, counters, outlets, the run's
+ * scalars: all but the grains), malloc'd into *out; 0 when out of memory. */
+int rbl_checkpoint_head(const rbl_sim *sim, void **out, size_t *len);
+
+#endif
