@@ -157,7 +157,7 @@ static void test_partition(rbl_comm *c)
 /* Records with sparse, skewed ids (3 k^2 + 1), dealt to the ranks out of order, come back
  * as slices in id order: each sorted, each rank's after the one before, none lost, each about
  * N/P long, their payload whole; each rank then writes its slice's lines at its offset of
- * one file (rbl_comm_write_at), which reads back as the lines of all the ids in order. */
+ * one file (rbl_comm_write_pieces), which reads back as the lines of all the ids in order. */
 static void test_id_slices(rbl_comm *c)
 {
     const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
@@ -197,7 +197,8 @@ static void test_id_slices(rbl_comm *c)
     if (r == 0)
         remove(path);
     ASSERT_OK(rbl_comm_agree(c, RBL_OK, &err));
-    ASSERT_OK(rbl_comm_write_at(c, path, rbl_comm_exscan_u64(c, len), text, len, &err));
+    rbl_file_piece part = {rbl_comm_exscan_u64(c, len), text, len};
+    ASSERT_OK(rbl_comm_write_pieces(c, path, &part, 1, &err));
     if (r == 0) {
         FILE *f = fopen(path, "r");
         ASSERT_TRUE(f != NULL);

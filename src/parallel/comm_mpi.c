@@ -385,13 +385,6 @@ uint64_t rbl_comm_exscan_u64(rbl_comm *c, uint64_t v)
     return c->rank == 0 ? 0 : below; /* (undefined on rank 0) */
 }
 
-int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void *data,
-                      size_t bytes, rbl_error *err)
-{
-    rbl_file_piece one = {offset, data, bytes};
-    return rbl_comm_write_pieces(c, path, &one, 1, err);
-}
-
 int rbl_comm_write_pieces(rbl_comm *c, const char *path, const rbl_file_piece *pieces,
                           size_t n, rbl_error *err)
 {

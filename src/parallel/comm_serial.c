@@ -97,13 +97,6 @@ int rbl_comm_exchange_near(rbl_comm *c, const int *near, int n_near, const void 
 
 uint64_t rbl_comm_exscan_u64(rbl_comm *c, uint64_t v) { return (void)c, (void)v, 0; }
 
-int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void *data,
-                      size_t bytes, rbl_error *err)
-{
-    rbl_file_piece one = {offset, data, bytes};
-    return rbl_comm_write_pieces(c, path, &one, 1, err);
-}
-
 int rbl_comm_write_pieces(rbl_comm *c, const char *path, const rbl_file_piece *pieces,
                           size_t n, rbl_error *err)
 {

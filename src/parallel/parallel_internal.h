@@ -78,12 +78,10 @@ size_t rbl_comm_exchange_known(rbl_comm *c, const void *send, const size_t *send
 void rbl_comm_sum_u64_n(rbl_comm *c, uint64_t *v, int count);
 /* The sum of v over the ranks below this one (0 on rank 0). Collective. */
 uint64_t rbl_comm_exscan_u64(rbl_comm *c, uint64_t v);
-/* Each rank writes its bytes at its offset of one file (created, not truncated: the ranks'
- * ranges tile it), through MPI-IO (safe on the file systems clusters share: Lustre, GPFS, NFS
- * with ROMIO's locking); one rank: pwrite. Collective; an error on any rank is every rank's. */
-int rbl_comm_write_at(rbl_comm *c, const char *path, uint64_t offset, const void *data,
-                      size_t bytes, rbl_error *err);
-/* The same for several pieces a rank writes (each at its offset; data NULL: zeros). */
+/* Each rank writes its pieces, each at its offset of one file (created, not truncated: the
+ * ranks' pieces tile it; data NULL: zeros), through MPI-IO (independent writes, safe on the
+ * file systems clusters share: Lustre, GPFS, NFS with ROMIO's locking); one rank: pwrite.
+ * Collective; an error on any rank is every rank's. */
 typedef struct rbl_file_piece {
     uint64_t at;
     const void *data;

@@ -32,7 +32,7 @@ int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, s
 int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err);
 /* output.final over several processes (collective): the grains redistributed into slices in
  * id order (rbl_comm_id_slices), each process writing its slice's lines into one file at once
- * (rbl_comm_write_at), renamed into place when all have: the bytes one process writes, and no
+ * (rbl_comm_write_pieces), renamed into place when all have: the bytes one process writes, and no
  * process holds more than its slice. */
 int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *path,
                              rbl_error *err);
