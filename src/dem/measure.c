@@ -469,11 +469,14 @@ int rbl_sim_keep_within(rbl_sim *sim, double radius, size_t *kept, rbl_error *er
             keep[count++] = (uint32_t)k;
     }
     int rc = RBL_OK;
-    if (count == 0) {
+    double any = (double)count; /* over every process's grains */
+    if (sim->peers)
+        sim->peers->max(sim->peers->ctx, &any, 1);
+    if (any == 0.0) {
         rc = rbl_error_set(err, RBL_EINVAL,
                            "select: no grain lies within %g m of the centre of mass (%g, %g, %g) "
-                           "of the %zu grains",
-                           radius, com[0], com[1], com[2], g->n);
+                           "of the grains",
+                           radius, com[0], com[1], com[2]);
     } else {
         rbl_grains_permute(g, keep, count, scratch);
         /* the lists held indices of the old order: built anew (contact history is dropped) */

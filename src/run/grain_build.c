@@ -298,14 +298,16 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
     }
     if (s->select_within > 0.0) {
         size_t kept = 0;
-        if ((rc = rbl_sim_keep_within(sim, s->select_within, &kept, err)) != RBL_OK) {
+        if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_keep_within(sim, s->select_within, &kept,
+                                                                  err), err)) != RBL_OK) {
             rbl_scene_error_at(s, s->at_select, err);
             goto fail;
         }
     }
     *unit = spin_unit(s, sim);
     if (s->spin && s->spin_omega != 0.0 &&
-        (rc = rbl_sim_spin(sim, s->spin_axis, s->spin_omega * *unit, err)) != RBL_OK) {
+        (rc = rbl_run_ranks_agree(ranks, rbl_sim_spin(sim, s->spin_axis, s->spin_omega * *unit,
+                                                      err), err)) != RBL_OK) {
         rbl_scene_error_at(s, s->at_spin, err);
         goto fail;
     }

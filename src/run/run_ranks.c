@@ -52,13 +52,12 @@ int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err)
     return rbl_comm_agree(r->comm, rc, err);
 }
 
-/* Whether each process can place only its own grains of the scene (issue 47): not when a
- * step of the start needs every grain in one place (a clump source's bodies, select_within's
- * and spin's centre of mass); those scenes are built whole on every process, then spread. */
+/* Whether each process can place only its own grains of the scene (issue 47): not with a
+ * clump source (a clump's members placed apart would need their body on the same process);
+ * those scenes are built whole on every process, then spread. select's and spin's centre of
+ * mass is summed over the processes (rbl_sim_centre_of_mass through the peers). */
 static int start_apart(const rbl_scene *s)
 {
-    if (s->select_within > 0.0 || s->spin)
-        return 0;
     for (int k = 0; k < s->n_sources; k++)
         if (s->sources[k].spec.clump)
             return 0;
