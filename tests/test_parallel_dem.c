@@ -8,9 +8,9 @@
  * diagnostics summed over the ranks are one process's bits (contacts, listed pairs, energies,
  * momenta, virials, wall forces: exact sums).
  *
- * Checkpoints from P processes to Q: midway every run is gathered onto rank 0, which writes a
- * checkpoint, and spread again; rank 0 then restarts from that file alone and ends in the same
- * bits. The pile and the gas are also run on one process first and written to a checkpoint
+ * Checkpoints from P processes to Q: midway every run writes a checkpoint, every rank its own
+ * grains into the one file (checkpoint_ranks.c); rank 0 then restarts from that file alone and
+ * ends in the same bits. The pile and the gas are also run on one process first and written to a checkpoint
  * between two neighbour builds, which every rank loads and spreads (its contact histories
  * handed over, its next build where one process makes it). A pile pressed by a servo lid (its
  * load summed over the ranks), and a cloud that collapses under its own gravity (every rank
@@ -20,6 +20,7 @@
 
 #include "base/base_internal.h"
 #include "parallel/parallel_internal.h"
+#include "io/io_internal.h" /* rbl_checkpoint_write_ranks */
 
 #include <stdio.h>
 
@@ -217,19 +218,12 @@ static rbl_sim *cloud(void) { return cloud_by(RBL_GRAVITY_TREE, 2); }
 /* the seed's Cells, in which many grains share a Cell: their order is the ids' */
 static rbl_sim *cloud_cells(void) { return cloud_by(RBL_GRAVITY_CELLS, 1); }
 
-/* The whole simulation as one process holds it, rank 0 writing it to a checkpoint, then
- * spread again (rbl_domain_collect, rbl_domain_scatter). */
+/* The simulation written to a checkpoint by every rank at once, each its own grains
+ * (rbl_checkpoint_write_ranks, as `rubble run` writes them), the run going on undisturbed. */
 static void checkpoint_from_ranks(rbl_domain *d, rbl_comm *c, rbl_sim *sim, const char *path)
 {
     rbl_error err = {0};
-    ASSERT_OK(rbl_domain_collect(d, &err));
-    rbl_grains_view v;
-    rbl_sim_grains(sim, &v);
-    if (rbl_comm_rank(c) == 0)
-        ASSERT_OK(rbl_sim_save(sim, path, &err));
-    else
-        ASSERT_TRUE(v.n == 0);
-    ASSERT_OK(rbl_domain_scatter(d, &err));
+    ASSERT_OK(rbl_checkpoint_write_ranks(path, c, d, sim, NULL, 0, &err));
 }
 
 /* Rank 0's state of every grain by id (9 doubles: position, velocity, spin) from one process's

@@ -51,7 +51,7 @@ struct rbl_domain {
     double *out, *in;          /* the refresh's buffers */
     size_t out_cap, in_cap;
     rbl_domain_stats stats;
-    int collecting, scattering; /* rbl_domain_collect's build, rbl_domain_scatter's */
+    int relisting;             /* rbl_domain_relist's build: no new partition */
     int lost_histories;         /* out of memory keeping them (rbl_domain_insert_random) */
     double clump_reach;         /* the farthest a clump's member centre lies from the clump's
                                    centre of mass, over every clump (0: none) */
@@ -310,7 +310,7 @@ static int grain_destinations(rbl_domain *d, int *dest, rbl_error *err)
 {
     rbl_grains *g = &d->sim->g;
     int rc = RBL_OK;
-    if (!(d->scattering && d->part.box_lo) && rebalance_due(d)) {
+    if (!(d->relisting && d->part.box_lo) && rebalance_due(d)) {
         double lo[3], hi[3], *w = malloc((g->n ? g->n : 1) * sizeof *w);
         rc = w ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
         rc = rbl_comm_agree(d->comm, rc, err);
@@ -333,15 +333,10 @@ static int grain_destinations(rbl_domain *d, int *dest, rbl_error *err)
     return RBL_OK;
 }
 
-/* Each grain's rank (every one to rank 0 while collecting). */
+/* Each grain's rank. */
 static int destinations(rbl_domain *d, int *dest, rbl_error *err)
 {
     rbl_grains *g = &d->sim->g;
-    if (d->collecting) {
-        for (size_t k = 0; k < g->n; k++)
-            dest[k] = 0;
-        return RBL_OK;
-    }
     int rc = grain_destinations(d, dest, err);
     /* a clump's members go where its centre of mass is (the ghost layer is wider by the
        clump's reach, so each member still meets every grain it may touch) */
@@ -635,7 +630,7 @@ static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
     memset(d->send_start, 0, ((size_t)P + 1) * sizeof *d->send_start);
     for (int pass = 0; pass < 2; pass++) {
         for (int q = 0; q < P; q++) {
-            if (q == d->rank || d->collecting || g->n == 0) /* collected: rank 0 holds all */
+            if (q == d->rank || g->n == 0)
                 continue;
             if (boxes_gap2(sim, lo, hi, d->part.box_lo + 3 * q, d->part.box_hi + 3 * q) > reach2)
                 continue;
@@ -727,8 +722,7 @@ static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu ghosts", ghosts);
     rc = rbl_comm_agree(d->comm, rc, err);
     d->stats.seconds += rbl_now() - t0;
-    if (!d->collecting) /* the last distributed build's, not a collection's (none) */
-        d->stats.ghosts = ghosts;
+    d->stats.ghosts = ghosts;
     return rc;
 }
 
@@ -1044,44 +1038,16 @@ static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, int lattice,
     return rc;
 }
 
-int rbl_domain_collect(rbl_domain *d, rbl_error *err)
-{
-    d->collecting = 1;
-    int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
-    const uint64_t lost = rbl_comm_sum_u64(d->comm, d->sim->lost);
-    d->sim->lost = d->rank == 0 ? lost : 0;
-    rbl_sim *sim = d->sim; /* the flow counters' sums, whole on rank 0 (exact: any order) */
-    if (sim->n_flows) {
-        rbl_comm_sum_exact(d->comm, sim->flow_sums, (int)(4 * sim->n_flows));
-        for (size_t k = 0; d->rank != 0 && k < 4 * sim->n_flows; k++)
-            rbl_exact_clear(&sim->flow_sums[k]);
-    }
-    if (sim->n_outlets) { /* the outlets' likewise */
-        rbl_comm_sum_exact(d->comm, sim->outlet_sums, (int)(2 * sim->n_outlets));
-        for (size_t k = 0; d->rank != 0 && k < 2 * sim->n_outlets; k++)
-            rbl_exact_clear(&sim->outlet_sums[k]);
-    }
-    return rc;
-}
-
 int rbl_domain_relist(rbl_domain *d, rbl_error *err)
 {
     /* lists let go (grains added since the build: their histories wait in the start maps):
-       made again as they were built, without a new partition (as rbl_domain_scatter does) */
+       made again as they were built, without a new partition */
     if (rbl_comm_max(d->comm, d->sim->g.ghosts == 0 && d->sim->g.n > 0 &&
                                       d->sim->pairs.n == 0 && d->sim->prepared ? 1.0 : 0.0) == 0.0)
         return RBL_OK;
-    d->scattering = 1;
+    d->relisting = 1;
     int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
-    d->scattering = 0;
-    return rc;
-}
-
-int rbl_domain_scatter(rbl_domain *d, rbl_error *err)
-{
-    d->collecting = 0, d->scattering = 1; /* into the boxes they came from */
-    int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
-    d->scattering = 0;
+    d->relisting = 0;
     return rc;
 }
 

@@ -155,17 +155,11 @@ void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out);
 /* A value per grain sent to where it is a ghost: own[k] for each of this rank's grains in,
  * ghost[e] for each of its ghosts out (g.ghosts of them). Collective. */
 int rbl_domain_ghost_values(rbl_domain *d, const double *own, double *ghost, rbl_error *err);
-/* Every grain onto rank 0 with the lists one process would hold (rbl_neighbor_rebuild_as_built,
- * the grains lost counted there), for what needs them in one place: a checkpoint, the final
- * grains. Until rbl_domain_scatter puts them back in their boxes, rank 0's sim is the whole
- * simulation as one process holds it. Collective; the run goes on in the same bits. */
-int rbl_domain_collect(rbl_domain *d, rbl_error *err);
 /* rbl_sim_insert_random over the ranks (a pour): every rank places the same grains against
  * every rank's grains near the region, in the same order with the same ids as one process,
  * and keeps those in its box. Collective; *placed is the number placed on all. */
 int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                              rbl_error *err);
-int rbl_domain_scatter(rbl_domain *d, rbl_error *err);
 /* The lists and ghosts of the last build, made again where grains added since let them go
  * (a pour's batch): what a checkpoint written by every rank needs. Collective. */
 int rbl_domain_relist(rbl_domain *d, rbl_error *err);

@@ -8,12 +8,10 @@
 
 #include "../dem/dem_internal.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* What the scene asks for that does not run over several processes yet, or NULL. */
 static const char *not_distributed(const rbl_scene *s)
