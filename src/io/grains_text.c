@@ -50,26 +50,23 @@ int rbl_grains_read_text_keeping(rbl_sim *sim, const char *path, int material,
         g.radius = v[3];
         memcpy(g.vel, v + 4, sizeof g.vel);
         g.material = material;
+        /* keeping some: --max-grains counts every process's (before the run every id is a
+           grain's) */
+        if (keep && sim->max_grains && sim->next_id >= sim->max_grains) {
+            rc = rbl_error_set(err, RBL_ETOOBIG, "%s:%ld: more than %zu grains, the limit set "
+                               "for this run (--max-grains)", path, r.line, sim->max_grains);
+            break;
+        }
         if (keep && !keep(ctx, g.pos)) { /* another process's: checked alike, its id taken */
-            /* (as rbl_sim_append_grain checks; before the run every id is a grain's) */
-            if ((rc = rbl_grain_values_check(g.pos, g.vel, g.omega, g.radius, err)) != RBL_OK)
-                ;
-            else if (sim->next_id == UINT32_MAX)
+            if ((rc = rbl_grain_values_check(g.pos, g.vel, g.omega, g.radius, err)) == RBL_OK &&
+                sim->next_id == UINT32_MAX)
                 rc = rbl_error_set(err, RBL_ETOOBIG, "too many grains");
-            else if (sim->max_grains && sim->next_id >= sim->max_grains)
-                rc = rbl_error_set(err, RBL_ETOOBIG, "more than %zu grains, the limit set for "
-                                   "this run (--max-grains)", sim->max_grains);
             if (rc != RBL_OK) {
                 rc = rbl_error_prefix(err, rc, "%s:%ld", path, r.line);
                 break;
             }
             sim->next_id++, ++*placed;
             continue;
-        }
-        if (keep && sim->max_grains && sim->next_id >= sim->max_grains) { /* all of them */
-            rc = rbl_error_set(err, RBL_ETOOBIG, "%s:%ld: more than %zu grains, the limit set "
-                               "for this run (--max-grains)", path, r.line, sim->max_grains);
-            break;
         }
         if ((rc = rbl_sim_add_grain(sim, &g, NULL, err)) != RBL_OK) {
             rc = rbl_error_prefix(err, rc, "%s:%ld", path, r.line);

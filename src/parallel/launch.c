@@ -7,7 +7,6 @@
  * MPI) would otherwise run copies of one serial run into one folder. */
 #include "parallel_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 typedef struct launcher {
