@@ -1,8 +1,9 @@
 #!/bin/sh
 # Memory over several processes (issue 47): each process's peak resident memory (getrusage,
 # through /usr/bin/time) on 1 and P ranks of one thread, for the issue's scenes: a lattice of
-# N grains settling (checkpoints and output.final written), the same N poured in one batch, and a
-# self-gravitating cloud of N/2; and MPI's own baseline (a scene of 8 grains on P ranks). The
+# N grains settling (checkpoints and output.final written), its last checkpoint (written by the
+# P processes) restarted, the same N poured in one batch, and a self-gravitating cloud of N/2;
+# and MPI's own baseline (a scene of 8 grains on P ranks). The
 # issue's bar: each rank's peak <= 0.35 x the one-process run + that baseline.
 # Usage: bench/parallel_memory.sh RUBBLE [N] [P]   (defaults 4e5, 4)
 # Writes docs/bench/parallel-memory.csv and prints the table docs/parallel.md quotes.
@@ -63,15 +64,16 @@ grains:
 run: {steps: 4, dt: auto}
 YAML
 
-# peak MiB of each process: "max mean" over the ranks
+# peak MiB of each process: "max mean" over the ranks (a third argument: the checkpoint to
+# restart from)
 peaks() {
-    ranks=$1; scene=$2
+    ranks=$1; scene=$2; restart=${3:+--restart $3}
     rm -rf out rss_*
     if [ "$ranks" = 1 ]; then
-        /usr/bin/time -f "%M" -o rss_0 "$RUBBLE" run "$scene" --output out --threads 1 --quiet \
-            > /dev/null
+        /usr/bin/time -f "%M" -o rss_0 "$RUBBLE" run "$scene" $restart --output out --threads 1 \
+            --quiet > /dev/null
     else
-        $MPI -np "$ranks" sh -c '/usr/bin/time -f "%M" -o rss_$OMPI_COMM_WORLD_RANK "$0" run "$1" --output out --quiet > /dev/null' "$RUBBLE" "$scene"
+        $MPI -np "$ranks" sh -c '/usr/bin/time -f "%M" -o rss_$OMPI_COMM_WORLD_RANK "$0" run "$1" $2 --output out --quiet > /dev/null' "$RUBBLE" "$scene" "$restart"
     fi
     cat rss_* | awk '{ s += $1; if ($1 > m) m = $1 } END { printf "%.1f %.1f", m / 1024, s / NR / 1024 }'
 }
@@ -79,11 +81,15 @@ peaks() {
 base=$(peaks "$P" tiny.yaml | cut -d' ' -f1)
 echo "scene,n,ranks,peak_mib_largest,peak_mib_mean,one_process_mib,mpi_baseline_mib,bar_mib,within" > "$CSV"
 printf '| scene | N | 1 process | largest of %s | mean of %s | bar (0.35 x 1 process + %s MiB) | within |\n|---|---|---|---|---|---|---|\n' "$P" "$P" "$base"
-for scene in lattice pour cloud; do
+for scene in lattice restart pour cloud; do
     n=$N
     [ "$scene" = cloud ] && n=$((N / 2))
-    one=$(peaks 1 $scene.yaml | cut -d' ' -f1)
-    set -- $(peaks "$P" $scene.yaml)
+    yaml=$scene.yaml ck=
+    [ "$scene" = restart ] && yaml=lattice.yaml ck=$work/ck.bin
+    one=$(peaks 1 $yaml $ck | cut -d' ' -f1)
+    set -- $(peaks "$P" $yaml $ck)
+    # the lattice's last checkpoint, as the P processes wrote it
+    [ "$scene" = lattice ] && cp "$(ls out/checkpoint_*.bin | tail -1)" "$work/ck.bin"
     bar=$(awk -v o="$one" -v b="$base" 'BEGIN { printf "%.1f", 0.35 * o + b }')
     ok=$(awk -v m="$1" -v b="$bar" 'BEGIN { print (m <= b ? "yes" : "no") }')
     echo "$scene,$n,$P,$1,$2,$one,$base,$bar,$ok" >> "$CSV"

@@ -10,7 +10,9 @@
  *
  * Checkpoints from P processes to Q: midway every run writes a checkpoint, every rank its own
  * grains into the one file (checkpoint_ranks.c); rank 0 then restarts from that file alone and
- * ends in the same bits. The pile and the gas are also run on one process first and written to a checkpoint
+ * ends in the same bits, and so do all the ranks reading it apart, each only its share
+ * (checkpoint_read_ranks.c), which refuses crafted copies (a pair's grain beyond the grains, a
+ * twin id, a flipped bit) with one message on every rank. The pile and the gas are also run on one process first and written to a checkpoint
  * between two neighbour builds, which every rank loads and spreads (its contact histories
  * handed over, its next build where one process makes it). A pile pressed by a servo lid (its
  * load summed over the ranks), and a cloud that collapses under its own gravity (every rank
@@ -20,7 +22,8 @@
 
 #include "base/base_internal.h"
 #include "parallel/parallel_internal.h"
-#include "io/io_internal.h" /* rbl_checkpoint_write_ranks */
+#include "io/io_internal.h" /* rbl_checkpoint_write_ranks, rbl_checkpoint_read_ranks */
+#include "io/checkpoint_layout.h" /* rbl_checkpoint_head: where the grains begin */
 
 #include <stdio.h>
 
@@ -245,6 +248,110 @@ static double *by_id(rbl_sim *one, size_t *n)
     return ref;
 }
 
+/* A checkpoint read by every rank apart (each its share: rbl_checkpoint_read_ranks, as
+ * `rubble run --restart` over several processes reads one; read whole where it holds clumps),
+ * spread, run `steps` more; every grain on rank 0 by id. */
+static rbl_gathered resumed_apart(rbl_comm *c, const char *path, uint64_t steps, int *whole)
+{
+    rbl_error err = {0};
+    rbl_sim *sim = NULL;
+    void *extra = NULL;
+    size_t extra_len = 0;
+    rbl_history_rows pairs = {0}, walls = {0};
+    ASSERT_OK(rbl_checkpoint_read_ranks(path, c, &sim, &extra, &extra_len, &pairs, &walls, whole,
+                                        &err));
+    rbl_domain *d = NULL;
+    if (*whole) {
+        ASSERT_OK(rbl_sim_load(path, &sim, &err));
+        ASSERT_OK(rbl_domain_create(&d, c, sim, &err));
+    } else {
+        ASSERT_OK(rbl_domain_create_apart(&d, c, sim, &pairs, &walls, &err));
+    }
+    dem_step(sim, steps);
+    rbl_gathered all;
+    ASSERT_OK(rbl_domain_gather(d, &all, &err));
+    free(extra);
+    rbl_history_rows_free(&pairs), rbl_history_rows_free(&walls);
+    rbl_domain_free(d);
+    rbl_sim_destroy(sim);
+    return all;
+}
+
+/* Crafted copies of a checkpoint (its checksum made right again) read apart: refused on every
+ * rank with the one message. */
+static void put_at(unsigned char *p, uint64_t at, const void *v, size_t n) { memcpy(p + at, v, n); }
+
+static void crafted_apart(rbl_comm *c, const char *path, const rbl_sim *sim)
+{
+    const int rank = rbl_comm_rank(c);
+    const char *bad = "pdem_crafted.bin";
+    enum { PAIR, TWIN, FLIP, KINDS };
+    const char *want[KINDS] = {"inconsistent checkpoint contents", "two grains share one id",
+                               "checksum mismatch"};
+    for (int kind = 0; kind < KINDS; kind++) {
+        if (rank == 0) {
+            FILE *f = fopen(path, "rb");
+            ASSERT_TRUE(f != NULL);
+            fseek(f, 0, SEEK_END);
+            const long size = ftell(f);
+            rewind(f);
+            unsigned char *b = malloc((size_t)size);
+            ASSERT_TRUE(fread(b, 1, (size_t)size, f) == (size_t)size);
+            fclose(f);
+            void *head = NULL;
+            size_t head_len = 0;
+            ASSERT_TRUE(rbl_checkpoint_head(sim, &head, &head_len));
+            free(head);
+            const uint64_t len = (uint64_t)size - 32, at_n = 24 + head_len;
+            uint64_t n;
+            memcpy(&n, b + at_n, 8);
+            /* the grains' columns: 9 of vectors, 5 of doubles, 5 of 32-bit fields */
+            const uint64_t ids = at_n + 8 + n * (9 * 24 + 5 * 8);
+            if (kind == PAIR) { /* the first pair's first grain beyond the grains */
+                const uint64_t at_np = at_n + 8 + n * (9 * 24 + 5 * 8 + 5 * 4) + 24;
+                uint64_t np;
+                memcpy(&np, b + at_np, 8);
+                ASSERT_TRUE(np > 0 && np < n * 100);
+                const uint32_t beyond = (uint32_t)n;
+                put_at(b, at_np + 8, &beyond, 4);
+            } else if (kind == TWIN) { /* the last grain takes the first's id */
+                memcpy(b + ids + 4 * (n - 1), b + ids, 4);
+            } else {
+                b[24 + len / 2] ^= 1;
+            }
+            if (kind != FLIP) {
+                uint64_t h = rbl_fnv1a(RBL_FNV1A_START, b + 24, (size_t)len);
+                put_at(b, 24 + len, &h, 8);
+            }
+            f = fopen(bad, "wb");
+            ASSERT_TRUE(fwrite(b, 1, (size_t)size, f) == (size_t)size);
+            fclose(f);
+            free(b);
+        }
+        rbl_comm_sum(c, 0.0); /* (a barrier: the file is whole) */
+        rbl_error err = {0};
+        rbl_sim *got = NULL;
+        void *extra = NULL;
+        size_t extra_len = 0;
+        rbl_history_rows pairs = {0}, walls = {0};
+        int whole = 0;
+        const int rc = rbl_checkpoint_read_ranks(bad, c, &got, &extra, &extra_len, &pairs,
+                                                 &walls, &whole, &err);
+        if (rc != RBL_EPARSE)
+            fprintf(stderr, "rank %d: %d '%s'\n", rank, rc, err.message);
+        ASSERT_TRUE(rc == RBL_EPARSE);
+        ASSERT_TRUE(got == NULL && extra == NULL && pairs.n == 0);
+        if (!strstr(err.message, want[kind]))
+            fprintf(stderr, "rank %d: '%s' lacks '%s'\n", rank, err.message, want[kind]);
+        ASSERT_TRUE(strstr(err.message, want[kind]) != NULL);
+        if (rank == 0)
+            printf("refused apart on %d rank(s): %s\n", rbl_comm_size(c), err.message);
+        rbl_comm_sum(c, 0.0);
+    }
+    if (rank == 0)
+        remove(bad);
+}
+
 static size_t differing(const double *a, const double *b, size_t n)
 {
     size_t differ = 0;
@@ -302,6 +409,11 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         dem_step(sim, rest / 3 + (part == 2 ? rest % 3 : 0));
     rbl_gathered all;
     ASSERT_OK(rbl_domain_gather(d, &all, &err));
+    /* the ranks' checkpoint read apart by the ranks, on to the end */
+    int read_whole = 0;
+    rbl_gathered apart = resumed_apart(c, mid, rest, &read_whole);
+    if (scene == thrown_pile && before == 0)
+        crafted_apart(c, mid, sim);
     rbl_thermo whole;
     rbl_domain_thermo(d, &whole);
     rbl_domain_stats st;
@@ -316,9 +428,11 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         size_t n = 0;
         double *ref = by_id(one, &n);
         ASSERT_EQ_INT(all.n, n);
+        ASSERT_EQ_INT(apart.n, n);
         for (size_t k = 0; k < all.n; k++)
-            ASSERT_TRUE(all.id[k] == k);
+            ASSERT_TRUE(all.id[k] == k && apart.id[k] == k);
         size_t differ = differing(all.state, ref, n);
+        size_t differ_apart = differing(apart.state, ref, n);
         /* from the checkpoint written midway by all the ranks, on one process */
         rbl_sim *resumed = NULL;
         ASSERT_OK(rbl_sim_load(mid, &resumed, &err));
@@ -341,15 +455,18 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
                "%llu builds; %.0f partitions, %.0f exchanges among all ranks (the others "
                "with at most %.0f neighbours), %.0f grains "
                "migrated, %.0f ghosts held at the end, %.0f bytes sent; grains that differ from "
-               "one process: %zu; resumed alone from the ranks' checkpoint at step %llu: %zu\n",
+               "one process: %zu; resumed alone from the ranks' checkpoint at step %llu: %zu, "
+               "read %s by the ranks: %zu\n",
                name, size, size > 1 ? "s" : "", from, all.n,
                (unsigned long long)(before + steps), (unsigned long long)t.lost, t.contacts,
                t.wall_contacts,
                t.n_walls ? fabs(t.wall_force[3 * t.n_walls - 1]) : 0.0,
                (unsigned long long)tm.rebuilds, parts, all_ranks, neighbours, moved, ghosts,
                bytes, differ,
-               (unsigned long long)(before + part1), differ_resumed);
+               (unsigned long long)(before + part1), differ_resumed,
+               read_whole ? "whole" : "apart", differ_apart);
         ASSERT_TRUE(differ == 0);
+        ASSERT_TRUE(differ_apart == 0);
         ASSERT_TRUE(differ_resumed == 0);
         if (scene == channel && size == 4) /* each slab talks to the two beside it */
             ASSERT_TRUE(neighbours == 2.0 && moved > 0.0);
@@ -376,7 +493,7 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         if (between_builds)
             remove(start);
     }
-    rbl_gathered_free(&all);
+    rbl_gathered_free(&all), rbl_gathered_free(&apart);
     rbl_domain_free(d);
     rbl_sim_destroy(sim);
     rbl_sim_destroy(one);

@@ -17,7 +17,14 @@ typedef struct buf {
     unsigned char *p;
     size_t len, cap, at; /* at: read cursor */
     int bad;             /* out of memory (write) or truncated (read) */
+    size_t total;        /* read: the payload's bytes, of which p holds the first len (0: all) */
+    int more;            /* read: the payload goes on past the bytes p holds */
 } buf;
+
+/* The payload's bytes (read), wherever p ends. */
+static size_t payload(const buf *b) { return b->total ? b->total : b->len; }
+/* The payload's bytes after the cursor. */
+static size_t left(const buf *b) { return payload(b) - b->at; }
 
 /* n bytes of data, or n zero bytes for data NULL (an array the simulation does not keep). */
 static void put(buf *b, const void *data, size_t n)
@@ -50,6 +57,7 @@ static void get(buf *b, void *data, size_t n)
         return;
     if (n > b->len - b->at) {
         b->bad = 1;
+        b->more = n <= left(b); /* past the bytes held, within the payload */
         if (data)
             memset(data, 0, n);
         return;
@@ -294,18 +302,18 @@ static long long file_size(FILE *f)
     return fseek(f, at, SEEK_SET) == 0 ? size : -1;
 }
 
-int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
-                             void **payload, size_t *payload_len, rbl_error *err)
+int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
+                             uint32_t version_wanted, FILE **out, uint64_t *payload_len,
+                             rbl_error *err)
 {
-    *payload = NULL, *payload_len = 0;
+    *out = NULL, *payload_len = 0;
     FILE *f = fopen(path, "rb");
     if (!f)
         return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
     char magic[8] = {0};
     uint32_t version = 0, bom = 0;
-    uint64_t len = 0, sum = 0;
+    uint64_t len = 0;
     long long size = 0;
-    unsigned char *p = NULL;
     int rc = RBL_OK;
     int grains = memcmp(magic_wanted, CKPT_MAGIC, 8) == 0;
     if (fread(magic, 1, 8, f) != 8 ||
@@ -330,7 +338,28 @@ int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint3
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: truncated checkpoint (header announces %llu bytes, file holds "
                            "%lld)", path, (unsigned long long)len + 32, size);
-    } else if (!(p = malloc(len ? len : 1))) {
+    } else if (len < (uint64_t)size - 32) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: trailing bytes after the checkpoint", path);
+    }
+    if (rc != RBL_OK) {
+        fclose(f);
+        return rc;
+    }
+    *out = f, *payload_len = len;
+    return RBL_OK;
+}
+
+int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
+                             void **payload, size_t *payload_len, rbl_error *err)
+{
+    *payload = NULL, *payload_len = 0;
+    FILE *f;
+    uint64_t len, sum = 0;
+    int rc = rbl_checkpoint_file_open(path, magic_wanted, version_wanted, &f, &len, err);
+    if (rc != RBL_OK)
+        return rc;
+    unsigned char *p = malloc(len ? len : 1);
+    if (!p) {
         rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %llu bytes", path,
                            (unsigned long long)len);
     } else if (fread(p, 1, len, f) != len || fread(&sum, sizeof sum, 1, f) != 1) {
@@ -338,8 +367,6 @@ int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint3
                            path, (unsigned long long)len + 32);
     } else if (rbl_fnv1a(RBL_FNV1A_START, p, len) != sum) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: corrupt checkpoint (checksum mismatch)", path);
-    } else if (fgetc(f) != EOF) {
-        rc = rbl_error_set(err, RBL_EPARSE, "%s: trailing bytes after the checkpoint", path);
     }
     fclose(f);
     if (rc != RBL_OK) {
@@ -394,7 +421,7 @@ static int load_bodies(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     rbl_bodies *bd = &sim->bodies;
     const rbl_grains *g = &sim->g;
     uint64_t nb = get_u64(b), members = get_u64(b);
-    if (b->bad || nb > b->len || members > b->len || members > g->n)
+    if (b->bad || nb > payload(b) || members > payload(b) || members > g->n)
         return rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent clump data", path);
     if (!rbl_bodies_reserve(bd, nb + 1, members + 1))
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
@@ -448,12 +475,12 @@ static int load_wear(buf *b, rbl_sim *sim, int k, const char *path, rbl_error *e
 static int load_meshes(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 {
     uint64_t count = get_u64(b);
-    if (b->bad || count > b->len)
+    if (b->bad || count > payload(b))
         return rbl_error_set(err, RBL_EPARSE, "%s: truncated mesh walls", path);
     for (uint64_t k = 0; k < count; k++) {
         uint64_t nv = get_u64(b), nt = get_u64(b), material = get_u64(b);
         /* sizes the payload can hold, before anything is allocated on their word */
-        if (b->bad || nv > (b->len - b->at) / 24 || nt > (b->len - b->at) / 12 ||
+        if (b->bad || nv > left(b) / 24 || nt > left(b) / 12 ||
             material > INT32_MAX)
             return rbl_error_set(err, RBL_EPARSE, "%s: truncated mesh wall %llu", path,
                                  (unsigned long long)k + 1);
@@ -489,7 +516,7 @@ static int get_surface(buf *b, rbl_flow_counter *f, rbl_mesh *mesh)
         f->point[a] = get_f64(b), f->normal[a] = get_f64(b);
     f->radius = get_f64(b);
     uint64_t nv = get_u64(b), nt = get_u64(b);
-    if (b->bad || nv > (b->len - b->at) / 24 || nt > (b->len - b->at) / 12)
+    if (b->bad || nv > left(b) / 24 || nt > left(b) / 12)
         return 0;
     if (!nt)
         return 1;
@@ -525,7 +552,7 @@ static int load_flows(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     for (int outlets = 0; outlets < 2; outlets++) {
         const char *what = outlets ? "outlet" : "flow counter";
         uint64_t count = get_u64(b);
-        if (b->bad || count > (b->len - b->at) / 56)
+        if (b->bad || count > left(b) / 56)
             return rbl_error_set(err, RBL_EPARSE, "%s: truncated %ss", path, what);
         for (uint64_t k = 0; k < count; k++) {
             rbl_outlet o;
@@ -609,10 +636,12 @@ static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     return RBL_OK;
 }
 
-/* The wall list's entries name walls that exist, a mesh's slots come as one group of
- * RBL_MESH_SLOTS in a row, and its candidates are facets of its mesh. */
-static int wall_list_valid(const rbl_sim *sim, const rbl_wall_list *w, size_t grains)
+int rbl_checkpoint_walls_valid(const rbl_sim *sim, const rbl_wall_list *w, size_t grains)
 {
+    const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
+    for (size_t q = 0; q < w->n * wide; q++)
+        if (!isfinite(w->hist[q]))
+            return 0;
     for (size_t q = 0; q < w->n; q++) {
         uint32_t code = w->wall[q];
         if (w->grain[q] >= grains || (q && w->grain[q] < w->grain[q - 1]) || w->touch[q] > 1)
@@ -638,9 +667,11 @@ static int wall_list_valid(const rbl_sim *sim, const rbl_wall_list *w, size_t gr
     return 1;
 }
 
-/* Arrays of the loaded sizes, filled from the payload. */
-static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
+/* The head (checkpoint_layout.h): the simulation made from its configuration, with its
+ * materials, walls, meshes, motions, counters, outlets and the run's scalars; no grain yet. */
+static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
 {
+    *out = NULL;
     rbl_sim_config c;
     memset(&c, 0, sizeof c);
 #define GET_D(f) c.f = get_f64(b);
@@ -661,7 +692,7 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = rbl_sim_add_material(sim, &mt, NULL, err);
     }
     uint64_t n_pairs = rc == RBL_OK ? get_u64(b) : 0;
-    if (!b->bad && n_pairs > (b->len - b->at) / 56)
+    if (!b->bad && n_pairs > left(b) / 56)
         b->bad = 1;
     for (uint64_t k = 0; rc == RBL_OK && !b->bad && k < n_pairs; k++) {
         uint64_t a = get_u64(b), c2 = get_u64(b);
@@ -705,8 +736,67 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         if (!isfinite(sim->open_origin[a] = get_f64(b)) && rc == RBL_OK)
             rc = rbl_error_set(err, RBL_EPARSE, "%s: open domain's origin is not finite: '%g'",
                                path, sim->open_origin[a]);
+    if (rc == RBL_OK && b->bad)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent checkpoint head",
+                           path);
+    if (rc != RBL_OK) {
+        rbl_sim_destroy(sim);
+        return rc;
+    }
+    *out = sim;
+    return RBL_OK;
+}
+
+/* The values each of sim's grains may have, named by their place first + k in the file: a
+ * material and an id the head knows, finite values in range, a mass that follows from its
+ * material and radius (a clump member's: its share of the body, positive and finite; issue
+ * 41: a fuzzed mass of 5e175 ran until the health check stopped it), forces that do not kick
+ * it beyond reason. */
+int rbl_checkpoint_grains_check(const rbl_sim *sim, size_t first, const char *path,
+                                rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    int rc = RBL_OK;
+    for (size_t k = 0; k < g->n && rc == RBL_OK; k++) {
+        if (g->material[k] < 0 || g->material[k] >= sim->n_materials || g->id[k] >= sim->next_id)
+            return rbl_error_set(err, RBL_EPARSE, "%s: grain %zu: material %d, id %u (the "
+                                 "checkpoint's next id is %u)", path, first + k,
+                                 (int)g->material[k], g->id[k], sim->next_id);
+        rc = rbl_grain_values_check(g->pos + 3 * k, g->vel + 3 * k, g->omega + 3 * k,
+                                    g->radius[k], err);
+        if (rc == RBL_OK)
+            rc = rbl_grain_mass_check(sim, k, err);
+        if (rc == RBL_OK)
+            rc = kick_check(sim, k, err);
+        if (rc != RBL_OK)
+            rbl_error_prefix(err, rc, "%s: grain %zu", path, first + k);
+    }
+    return rc;
+}
+
+/* Pairs q of p: first grains from lo up to hi, in order; second grains below n; images,
+ * touch flags and histories as a list holds them (fuzz_checkpoint). */
+int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, size_t width, size_t lo, size_t hi,
+                               size_t n)
+{
+    for (size_t q = 0; q < p->n; q++)
+        if (p->i[q] < lo || p->i[q] >= hi || p->j[q] >= n || p->image[q] > 26 ||
+            p->touch[q] > 1 || (q && p->i[q] < p->i[q - 1]))
+            return 0;
+    for (size_t q = 0; q < p->n * width; q++)
+        if (!isfinite(p->hist[q]))
+            return 0;
+    return 1;
+}
+
+/* The grains, clumps and lists after the head: arrays of the loaded sizes, filled from the
+ * payload. */
+static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
+{
+    int rc = RBL_OK;
+    const rbl_sim_config c = sim->cfg;
     uint64_t n = get_u64(b);
-    if (rc == RBL_OK && (b->bad || n > b->len))
+    if (rc == RBL_OK && (b->bad || n > payload(b)))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent grain data", path);
     rbl_grains *g = &sim->g;
     if (rc == RBL_OK)
@@ -722,22 +812,8 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         get(b, g->contacts, n * sizeof *g->contacts);
         get(b, g->body, n * sizeof *g->body);
         get(b, g->slot, n * sizeof *g->slot);
-        for (size_t k = 0; k < n && !b->bad; k++)
-            if (g->material[k] < 0 || g->material[k] >= sim->n_materials || g->id[k] >= sim->next_id)
-                b->bad = 1;
-        /* the values a grain may have, and a mass that follows from its material and radius
-         * (a clump member's is its share of the body: positive and finite; issue 41: a fuzzed
-         * mass of 5e175 ran until the health check stopped it) */
-        for (size_t k = 0; k < n && !b->bad && rc == RBL_OK; k++) {
-            rc = rbl_grain_values_check(g->pos + 3 * k, g->vel + 3 * k, g->omega + 3 * k,
-                                        g->radius[k], err);
-            if (rc == RBL_OK)
-                rc = rbl_grain_mass_check(sim, k, err);
-            if (rc == RBL_OK)
-                rc = kick_check(sim, k, err);
-            if (rc != RBL_OK)
-                rbl_error_prefix(err, rc, "%s: grain %zu", path, k);
-        }
+        if (!b->bad)
+            rc = rbl_checkpoint_grains_check(sim, 0, path, err);
         if (rc == RBL_OK && !b->bad && !ids_unique(g->id, n))
             rc = rbl_error_set(err, RBL_EPARSE, "%s: two grains share one id", path);
     }
@@ -746,7 +822,7 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     rbl_pair_list *p = &sim->pairs;
     const size_t width = rbl_hist_width(&sim->cfg.law);
     uint64_t np = rc == RBL_OK ? get_u64(b) : 0;
-    if (rc == RBL_OK && (b->bad || np > b->len))
+    if (rc == RBL_OK && (b->bad || np > payload(b)))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent contact data", path);
     if (rc == RBL_OK)
         rc = rbl_pair_list_reserve(p, np + 1, n, width, err);
@@ -755,17 +831,11 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         get(b, p->i, np * sizeof *p->i), get(b, p->j, np * sizeof *p->j);
         get(b, p->image, np), get(b, p->touch, np);
         get(b, p->hist, np * width * sizeof *p->hist);
-        for (size_t q = 0; q < np && !b->bad; q++) { /* touch is 0 or 1 (fuzz_checkpoint) */
-            if (p->i[q] >= n || p->j[q] >= n || p->image[q] > 26 || p->touch[q] > 1 ||
-                (q && p->i[q] < p->i[q - 1]))
-                b->bad = 1;
-        }
-        for (size_t q = 0; q < np * width && !b->bad; q++)
-            b->bad = !isfinite(p->hist[q]);
+        b->bad = b->bad || !rbl_checkpoint_pairs_valid(p, width, 0, n, n);
     }
     rbl_wall_list *w = &sim->wpairs;
     uint64_t nwc = rc == RBL_OK ? get_u64(b) : 0;
-    if (rc == RBL_OK && (b->bad || nwc > (b->len - b->at) / (9 + 8 * rbl_wall_hist_width(&c.law))))
+    if (rc == RBL_OK && (b->bad || nwc > left(b) / (9 + 8 * rbl_wall_hist_width(&c.law))))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent wall data", path);
     const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
     if (rc == RBL_OK && !rbl_wall_list_reserve(w, nwc + 1, n, wide))
@@ -779,7 +849,7 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         for (size_t q = 0; q < nwc; q++) /* set by the next force evaluation */
             w->facet[q] = UINT32_MAX, w->worn[q] = 0.0;
         uint64_t n_cand = get_u64(b), cand_max = get_u64(b);
-        if (b->bad || n_cand > (b->len - b->at) / sizeof *w->cand) {
+        if (b->bad || n_cand > left(b) / sizeof *w->cand) {
             b->bad = 1;
         } else if (!rbl_grow_array((void **)&w->cand, &w->cand_cap, n_cand + 1, sizeof *w->cand)) {
             rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
@@ -787,26 +857,52 @@ static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
             w->n_cand = n_cand, w->cand_max = cand_max;
             get(b, w->cand, n_cand * sizeof *w->cand);
         }
-        b->bad = b->bad || !wall_list_valid(sim, w, n);
-        for (size_t q = 0; q < nwc * wide && !b->bad; q++)
-            b->bad = !isfinite(w->hist[q]);
+        b->bad = b->bad || !rbl_checkpoint_walls_valid(sim, w, n);
     }
     if (rc == RBL_OK && b->bad)
         rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent checkpoint contents", path);
-    if (rc == RBL_OK)
-        rc = rbl_sim_check_law(sim, err); /* coefficients; kt was defaulted before saving */
     /* The gather tables follow from the lists, exactly as the build made them. */
     if (rc == RBL_OK)
         rc = rbl_pair_list_index(p, n, g->id, sim->threads, err);
+    if (rc == RBL_OK)
+        rbl_wall_list_index(w, n);
+    return rc;
+}
+
+int rbl_checkpoint_loaded(rbl_sim *sim, rbl_error *err)
+{
+    int rc = rbl_sim_check_law(sim, err); /* coefficients; kt was defaulted before saving */
+    if (rc != RBL_OK)
+        return rc;
+    rbl_walls_move_to(sim, sim->time);
+    /* The grid and cell tables are rebuilt at the next neighbour build; until then the lists
+     * serve. */
+    sim->prepared = 1;
+    return RBL_OK;
+}
+
+int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, const char *path,
+                             rbl_sim **out, size_t *used, int *more, rbl_error *err)
+{
+    buf b = {.p = (unsigned char *)bytes, .len = have, .total = total};
+    int rc = load_head(&b, out, path, err);
+    *used = b.at, *more = b.more;
+    return rc;
+}
+
+/* The whole simulation from the payload. */
+static int load_state(buf *b, rbl_sim **out, const char *path, rbl_error *err)
+{
+    rbl_sim *sim = NULL;
+    int rc = load_head(b, &sim, path, err);
+    if (rc == RBL_OK)
+        rc = load_grains(b, sim, path, err);
+    if (rc == RBL_OK)
+        rc = rbl_checkpoint_loaded(sim, err);
     if (rc != RBL_OK) {
         rbl_sim_destroy(sim);
         return rc;
     }
-    rbl_wall_list_index(w, n);
-    rbl_walls_move_to(sim, sim->time);
-    /* The grid and cell tables are rebuilt at the next neighbour build; until then the lists
-     * above serve. */
-    sim->prepared = 1;
     *out = sim;
     return RBL_OK;
 }

@@ -30,4 +30,25 @@
  * scalars: all but the grains), malloc'd into *out; 0 when out of memory. */
 int rbl_checkpoint_head(const rbl_sim *sim, void **out, size_t *len);
 
+/* Reading (checkpoint.c; checkpoint_read_ranks.c reads a share of the same file). */
+/* The head from the payload's first `have` bytes of `total`: *out made (no grain), *used the
+ * bytes it took. *more set when the head goes on past `have` (then read more and call again;
+ * any error it gave is moot). */
+int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, const char *path,
+                             rbl_sim **out, size_t *used, int *more, rbl_error *err);
+/* sim's grains hold values a simulation may have; they are the file's grains first on. */
+int rbl_checkpoint_grains_check(const rbl_sim *sim, size_t first, const char *path,
+                                rbl_error *err);
+/* A pair list (p->n rows) as a checkpoint may hold it: first grains lo..hi - 1 in order,
+ * second grains below n, images and touch flags in range, finite histories of `width`. */
+int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, size_t width, size_t lo, size_t hi,
+                               size_t n);
+/* A wall list as a checkpoint may hold it: grains below `grains` in order, walls that exist,
+ * a mesh's slots one group of RBL_MESH_SLOTS in a row, candidates that are facets of its
+ * mesh, finite histories. */
+int rbl_checkpoint_walls_valid(const rbl_sim *sim, const rbl_wall_list *w, size_t grains);
+/* After the grains: the law checked, the walls where the time puts them, the state prepared
+ * (mid-run). */
+int rbl_checkpoint_loaded(rbl_sim *sim, rbl_error *err);
+
 #endif

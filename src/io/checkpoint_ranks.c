@@ -3,7 +3,7 @@
  * rank after rank, each process writing its own share at its offset; no process holds more
  * than its own grains. The grains' indices in the file (the lists', the clumps') are their
  * place in that order, a ghost's found at its owner. The checksum runs through the shares in
- * file order, rank to rank (rbl_comm_chain_fnv1a). Such a file restarts like any checkpoint,
+ * file order, rank to rank (rbl_comm_chain). Such a file restarts like any checkpoint,
  * on any number of processes; it differs from one process's only in the grains' order. */
 #include "checkpoint_layout.h"
 #include "io_internal.h"
@@ -57,6 +57,18 @@ static void first_u64(writer *w, uint64_t v, uint64_t *keep)
     first_only(w, keep, sizeof *keep);
 }
 
+typedef struct bytes_of {
+    const void *data;
+    size_t len;
+} bytes_of;
+
+/* The checksum continued through a rank's share (rbl_comm_chain's step). */
+static uint64_t hash_bytes(void *ctx, uint64_t h)
+{
+    const bytes_of *b = ctx;
+    return b->len ? rbl_fnv1a(h, b->data, b->len) : h;
+}
+
 /* An array of `each` bytes per element of a kind: this rank's n elements (data NULL: zeros,
  * from `zeros`) after the ranks below. */
 static void column(writer *w, int kind, size_t each, const void *data, size_t n,
@@ -64,7 +76,8 @@ static void column(writer *w, int kind, size_t each, const void *data, size_t n,
 {
     const void *from = data ? data : zeros;
     piece(w, w->at + w->below[kind] * each, from, n * each);
-    uint64_t h = rbl_comm_chain_fnv1a(w->c, w->h, from, n * each);
+    bytes_of share = {from, n * each};
+    uint64_t h = rbl_comm_chain(w->c, w->h, hash_bytes, &share);
     if (w->rank == 0)
         w->h = h;
     w->at += w->total[kind] * each;

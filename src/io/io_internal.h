@@ -128,6 +128,11 @@ int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t ve
                               const void *payload, size_t len, rbl_error *err);
 int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
                              void **payload, size_t *payload_len, rbl_error *err);
+/* The file opened, its header checked (magic, version, byte order, the payload's size against
+ * the file's), at the payload's first byte; the checksum not read. */
+int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
+                             uint32_t version_wanted, FILE **f, uint64_t *payload_len,
+                             rbl_error *err);
 /* The configuration a checkpoint holds, field by field: doubles, then integers (checkpoint.c
  * writes them, restart_check.c compares them with the scene's). */
 #define CFG_DOUBLES(X)                                                                         \
@@ -155,6 +160,15 @@ int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra
                          size_t extra_len, rbl_error *err);
 int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *extra_len,
                         rbl_error *err);
+/* checkpoint_read_ranks.c — over several processes: each reads only its share of the file's
+ * grains (the share rbl_domain_create keeps of a whole read) and, in pairs and walls, the
+ * histories of their contacts (a pair's at both of its grains' readers); none holds the
+ * others'. A checkpoint with clumps is not read so: *whole set, nothing made (read it with
+ * rbl_checkpoint_read). Then rbl_domain_create_apart. Collective. */
+struct rbl_history_rows;
+int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void **extra,
+                              size_t *extra_len, struct rbl_history_rows *pairs,
+                              struct rbl_history_rows *walls, int *whole, rbl_error *err);
 
 /* stl.c — an STL surface (open or closed) for a mesh wall: every corner scaled, then moved
  * by offset, welded (rbl_mesh_weld: facets without area refused). */

@@ -420,12 +420,12 @@ int rbl_comm_write_pieces(rbl_comm *c, const char *path, const rbl_file_piece *p
                                                 path), err);
 }
 
-uint64_t rbl_comm_chain_fnv1a(rbl_comm *c, uint64_t h, const void *data, size_t len)
+uint64_t rbl_comm_chain(rbl_comm *c, uint64_t h, uint64_t (*step)(void *ctx, uint64_t h),
+                        void *ctx)
 {
     if (c->rank > 0)
         MPI_Recv(&h, 1, MPI_UINT64_T, c->rank - 1, 71, c->comm, MPI_STATUS_IGNORE);
-    if (len)
-        h = rbl_fnv1a(h, data, len);
+    h = step(ctx, h);
     if (c->size == 1)
         return h;
     MPI_Send(&h, 1, MPI_UINT64_T, (c->rank + 1) % c->size, 71, c->comm);

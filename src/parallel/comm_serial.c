@@ -124,9 +124,10 @@ int rbl_comm_write_pieces(rbl_comm *c, const char *path, const rbl_file_piece *p
     return ok ? RBL_OK : rbl_error_set(err, RBL_EIO, "%s: writing failed: %s", path, strerror(e));
 }
 
-uint64_t rbl_comm_chain_fnv1a(rbl_comm *c, uint64_t h, const void *data, size_t len)
+uint64_t rbl_comm_chain(rbl_comm *c, uint64_t h, uint64_t (*step)(void *ctx, uint64_t h),
+                        void *ctx)
 {
     (void)c;
-    return len ? rbl_fnv1a(h, data, len) : h;
+    return step(ctx, h);
 }
 void rbl_comm_sum_u64_n(rbl_comm *c, uint64_t *v, int count) { (void)c, (void)v, (void)count; }

@@ -796,42 +796,90 @@ static double clump_reach(const rbl_bodies *bs)
     return most;
 }
 
-int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err)
+/* The domain's own arrays; nothing of the simulation changed yet. Collective. */
+static int domain_new(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err)
 {
-    *out = NULL;
-    const int P = rbl_comm_size(comm), r = rbl_comm_rank(comm);
-    int rc = RBL_OK;
+    const int P = rbl_comm_size(comm);
     rbl_domain *d = calloc(1, sizeof *d);
-    if (rc == RBL_OK && d) {
+    if (d) {
         d->send_start = calloc((size_t)P + 1, sizeof *d->send_start);
         d->recv_count = calloc((size_t)P, sizeof *d->recv_count);
         d->sb = calloc(4 * (size_t)P, sizeof *d->sb);
         d->near = calloc((size_t)P, sizeof *d->near);
     }
-    if (rc == RBL_OK && (!d || !d->send_start || !d->recv_count || !d->sb || !d->near))
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = d && d->send_start && d->recv_count && d->sb && d->near
+                 ? RBL_OK
+                 : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    if (d) {
+        d->so = d->sb + P, d->rb = d->sb + 2 * P, d->ro = d->sb + 3 * P;
+        d->comm = comm, d->sim = sim, d->rank = rbl_comm_rank(comm), d->size = P;
+    }
+    rc = rbl_comm_agree(comm, rc, err);
+    if (rc != RBL_OK)
+        rbl_domain_free(d);
+    *out = rc == RBL_OK ? d : NULL;
+    return rc;
+}
+
+/* Each rank holding its share (and the histories of its grains' contacts in the start maps):
+ * the engine's calls set, the run's counters on the first rank only, and mid-run the lists of
+ * the last build made again over the ranks. Collective; d freed on an error. */
+static int domain_start(rbl_domain *d, rbl_error *err)
+{
+    rbl_sim *sim = d->sim;
+    d->clump_reach = rbl_comm_max(d->comm, clump_reach(&sim->bodies));
+    let_lists_go(sim); /* they held the grains as they were */
+    d->peers = (rbl_sim_peers){d,           peers_max,    peers_sum_exact, peers_agree,
+                               peers_migrate, peers_ghosts, peers_refresh,   peers_allgather};
+    sim->peers = &d->peers;
+    if (d->rank > 0) { /* counted once, on the first rank: the lost grains, the flow counters'
+                          sums */
+        sim->lost = 0;
+        for (size_t k = 0; k < 4 * sim->n_flows; k++)
+            rbl_exact_clear(&sim->flow_sums[k]);
+        for (size_t k = 0; k < 2 * sim->n_outlets; k++)
+            rbl_exact_clear(&sim->outlet_sums[k]);
+    }
+    if (sim->prepared) { /* mid-run (a checkpoint's): spread now, with the lists of its last
+                            build made again, so that the run goes on as on one process; the
+                            forces of this step stay (each grain's are complete, and evaluating
+                            them again would advance the contacts' springs twice) */
+        int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(sim, err), err);
+        if (rc != RBL_OK) {
+            rbl_domain_free(d);
+            return rc;
+        }
+    } else { /* the first step's preparation builds, which spreads them */
+        sim->forces_partial = 0;
+        sim->max_disp2 = INFINITY;
+    }
+    return RBL_OK;
+}
+
+int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err)
+{
+    rbl_domain *d;
+    int rc = domain_new(&d, comm, sim, err);
+    if (rc != RBL_OK)
+        return rc;
     /* the histories of the grains as loaded (a checkpoint's), for the first build: every
        rank holds them all until then, and sends those of the grains it gives away */
-    if (rc == RBL_OK)
-        rc = keep_histories(d, sim, err);
-    rc = rbl_comm_agree(comm, rc, err);
-    if (rc != RBL_OK) {
-        rbl_domain_free(d);
-        return rc;
-    }
-    d->so = d->sb + P, d->rb = d->sb + 2 * P, d->ro = d->sb + 3 * P;
-    d->comm = comm, d->sim = sim, d->rank = r, d->size = P;
+    rc = rbl_comm_agree(comm, keep_histories(d, sim, err), err);
     /* every process holds the same grains: each keeps a share (of the single grains, and of
        the clumps with their members), and the first build sends them where they belong */
+    const size_t r = (size_t)d->rank, P = (size_t)d->size;
     rbl_grains *g = &sim->g;
     rbl_bodies *bs = &sim->bodies;
-    const size_t from = g->n * (size_t)r / (size_t)P, to = g->n * (size_t)(r + 1) / (size_t)P;
-    const size_t bfrom = bs->n * (size_t)r / (size_t)P, bto = bs->n * (size_t)(r + 1) / (size_t)P;
+    const size_t from = g->n * r / P, to = g->n * (r + 1) / P;
+    const size_t bfrom = bs->n * r / P, bto = bs->n * (r + 1) / P;
     uint32_t *keep = malloc((g->n ? g->n : 1) * sizeof *keep);
     uint32_t *body_keep = malloc((bs->n ? bs->n : 1) * sizeof *body_keep);
     double *scratch = malloc(3 * (g->n ? g->n : 1) * sizeof *scratch);
-    rc = keep && body_keep && scratch ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    rc = rbl_comm_agree(comm, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_comm_agree(comm, keep && body_keep && scratch
+                                      ? RBL_OK
+                                      : rbl_error_set(err, RBL_ENOMEM, "out of memory"),
+                            err);
     if (rc == RBL_OK) {
         size_t kept = 0;
         for (size_t k = 0; k < g->n; k++) {
@@ -841,7 +889,6 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
         }
         for (size_t b = bfrom; b < bto; b++)
             body_keep[b - bfrom] = (uint32_t)b;
-        d->clump_reach = clump_reach(bs);
         rbl_grains_permute(g, keep, kept, scratch);
         if (bs->n)
             rc = rbl_bodies_keep(sim, body_keep, bto - bfrom, err);
@@ -853,32 +900,30 @@ int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
         rbl_domain_free(d);
         return rc;
     }
-    let_lists_go(sim); /* they held the grains as they were */
-    d->peers = (rbl_sim_peers){d,           peers_max,    peers_sum_exact, peers_agree,
-                               peers_migrate, peers_ghosts, peers_refresh,   peers_allgather};
-    sim->peers = &d->peers;
-    if (r > 0) { /* counted once, on the first rank: the lost grains, the flow counters' sums */
-        sim->lost = 0;
-        for (size_t k = 0; k < 4 * sim->n_flows; k++)
-            rbl_exact_clear(&sim->flow_sums[k]);
-        for (size_t k = 0; k < 2 * sim->n_outlets; k++)
-            rbl_exact_clear(&sim->outlet_sums[k]);
+    rc = domain_start(d, err);
+    *out = rc == RBL_OK ? d : NULL;
+    return rc;
+}
+
+int rbl_domain_create_apart(rbl_domain **out, rbl_comm *comm, rbl_sim *sim,
+                            const rbl_history_rows *pairs, const rbl_history_rows *walls,
+                            rbl_error *err)
+{
+    rbl_domain *d;
+    int rc = domain_new(&d, comm, sim, err);
+    if (rc != RBL_OK)
+        return rc;
+    rc = rbl_history_map_add(&sim->cfg.law, &d->start_pairs, pairs, err);
+    if (rc == RBL_OK)
+        rc = rbl_history_map_add(&sim->cfg.law, &d->start_walls, walls, err);
+    rc = rbl_comm_agree(comm, rc, err);
+    if (rc != RBL_OK) {
+        rbl_domain_free(d);
+        return rc;
     }
-    if (sim->prepared) { /* mid-run (a checkpoint's): spread now, with the lists of its last
-                            build made again, so that the run goes on as on one process; the
-                            forces of this step stay (each grain's are complete, and evaluating
-                            them again would advance the contacts' springs twice) */
-        rc = rbl_comm_agree(comm, rbl_neighbor_rebuild_as_built(sim, err), err);
-        if (rc != RBL_OK) {
-            rbl_domain_free(d);
-            return rc;
-        }
-    } else { /* the first step's preparation builds, which spreads them */
-        sim->forces_partial = 0;
-        sim->max_disp2 = INFINITY;
-    }
-    *out = d;
-    return RBL_OK;
+    rc = domain_start(d, err);
+    *out = rc == RBL_OK ? d : NULL;
+    return rc;
 }
 
 void rbl_domain_free(rbl_domain *d)

@@ -89,10 +89,12 @@ typedef struct rbl_file_piece {
 } rbl_file_piece;
 int rbl_comm_write_pieces(rbl_comm *c, const char *path, const rbl_file_piece *pieces,
                           size_t n, rbl_error *err);
-/* A hash over bytes that lie rank after rank in a file: FNV-1a (rbl_fnv1a) continued from h
- * (rank 0's), through rank 0's bytes, then rank 1's, ...; rank 0 gets the result (the others
- * 0). Collective; len may be 0, data NULL then. */
-uint64_t rbl_comm_chain_fnv1a(rbl_comm *c, uint64_t h, const void *data, size_t len);
+/* A value passed rank to rank: rank 0 calls step(ctx, h), rank 1 step on its result, and so
+ * on; rank 0 gets the last rank's result (the others 0). What a hash over bytes that lie rank
+ * after rank in a file needs (FNV-1a, rbl_fnv1a, continued through each rank's share).
+ * Collective. */
+uint64_t rbl_comm_chain(rbl_comm *c, uint64_t h, uint64_t (*step)(void *ctx, uint64_t h),
+                        void *ctx);
 
 /* Records of `width` doubles whose first is an id (an integer below 2^53), each rank's own,
  * redistributed so that rank q holds the q-th of P slices of them in id order, about N/P each,
@@ -150,6 +152,14 @@ typedef struct rbl_domain_stats {
 } rbl_domain_stats;
 
 int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err);
+struct rbl_history_rows; /* dem_internal.h */
+/* The same where each rank's sim holds only a share of the grains already (a checkpoint read
+ * apart, rbl_checkpoint_read_ranks: no clump) and, in rows, the histories of its grains'
+ * contacts (those of a pair with the other's holder too). Collective. */
+int rbl_domain_create_apart(rbl_domain **out, rbl_comm *comm, rbl_sim *sim,
+                            const struct rbl_history_rows *pairs,
+                            const struct rbl_history_rows *walls,
+                            rbl_error *err);
 void rbl_domain_free(rbl_domain *d);
 void rbl_domain_stats_get(const rbl_domain *d, rbl_domain_stats *out);
 /* A value per grain sent to where it is a ghost: own[k] for each of this rank's grains in,

@@ -420,7 +420,7 @@ static int change_physics(rbl_run *r, rbl_sim *sim, int stage, const char *chang
     return RBL_OK;
 }
 
-/* Built, or loaded from r->restart (every process reads it whole, then keeps its box). */
+/* Built, or loaded from r->restart (over several processes each reads its share). */
 static int grain_open(rbl_run *r, rbl_error *err)
 {
     const rbl_scene *s = r->scene;
@@ -447,7 +447,13 @@ static int grain_open(rbl_run *r, rbl_error *err)
         size_t len = 0;
         char *changes = NULL;
         unsigned char *changed = NULL;
-        rc = rbl_checkpoint_read(r->restart, &o->sim, &blob, &len, err);
+        int whole = 1; /* over several processes, each reads its share (not clumps yet) */
+        rbl_history_rows pairs = {0}, walls = {0};
+        if (r->ranks.size > 1)
+            rc = rbl_checkpoint_read_ranks(r->restart, r->ranks.comm, &o->sim, &blob, &len,
+                                           &pairs, &walls, &whole, err);
+        if (rc == RBL_OK && whole)
+            rc = rbl_checkpoint_read(r->restart, &o->sim, &blob, &len, err);
         if (rc == RBL_OK)
             rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit,
                                 r->opt.change_physics ? &changes : NULL, err);
@@ -467,9 +473,11 @@ static int grain_open(rbl_run *r, rbl_error *err)
             rbl_sim_set_max_grains(o->sim, r->opt.max_grains);
         rc = rbl_run_ranks_agree(&r->ranks, rc, err);
         if (rc == RBL_OK && r->ranks.size > 1) {
-            o->contact_time = rbl_sim_contact_time(o->sim);
-            rc = rbl_run_ranks_spread(&r->ranks, s, o->sim, err);
+            o->contact_time = rbl_run_ranks_min(&r->ranks, rbl_sim_contact_time(o->sim));
+            rc = whole ? rbl_run_ranks_spread(&r->ranks, s, o->sim, err)
+                       : rbl_run_ranks_adopt(&r->ranks, s, o->sim, &pairs, &walls, err);
         }
+        rbl_history_rows_free(&pairs), rbl_history_rows_free(&walls);
     } else {
         rc = rbl_scene_build(s, &r->ranks, threads, r->opt.max_grains, &o->sim, &o->unit,
                              &o->contact_time, err);

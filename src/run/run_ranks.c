@@ -117,6 +117,20 @@ int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl
     return rc == RBL_OK ? rc : rbl_error_prefix(err, rc, "%s", s->path);
 }
 
+int rbl_run_ranks_adopt(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim,
+                        const struct rbl_history_rows *pairs,
+                        const struct rbl_history_rows *walls,
+                        rbl_error *err)
+{
+    int rc = rbl_domain_create_apart(&r->domain, r->comm, sim, pairs, walls, err);
+    return rc == RBL_OK ? rc : rbl_error_prefix(err, rc, "%s", s->path);
+}
+
+double rbl_run_ranks_min(rbl_run_ranks *r, double v)
+{
+    return r->comm ? -rbl_comm_max(r->comm, -v) : v;
+}
+
 int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *path,
                              rbl_error *err)
 {

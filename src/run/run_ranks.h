@@ -30,6 +30,14 @@ int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, s
 /* The simulation, built alike on every rank, spread over them (collective; done already after
  * a start apart). */
 int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err);
+/* The same for a simulation read apart (rbl_checkpoint_read_ranks): each process's share,
+ * and the histories of its grains' contacts (collective). */
+int rbl_run_ranks_adopt(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim,
+                        const struct rbl_history_rows *pairs,
+                        const struct rbl_history_rows *walls,
+                        rbl_error *err);
+/* The least of v over the processes. */
+double rbl_run_ranks_min(rbl_run_ranks *r, double v);
 /* output.final over several processes (collective): the grains redistributed into slices in
  * id order (rbl_comm_id_slices), each process writing its slice's lines into one file at once
  * (rbl_comm_write_pieces), renamed into place when all have: the bytes one process writes, and no
