@@ -266,11 +266,14 @@ static int read_lists(reader *r, const rbl_sim *sim, uint64_t *at, uint64_t lo, 
     rd(r, col_wtouch + l->w_lo, w->touch, mw);
     rd(r, col_whist + 8 * wide * l->w_lo, w->hist, 8 * wide * mw);
     rd(r, col_lo + 8 * l->w_lo, w->cand_lo, 8 * mw), rd(r, col_hi + 8 * l->w_lo, w->cand_hi, 8 * mw);
-    /* the candidates these contacts name, numbered from the first of them */
+    /* the candidates these mesh contacts name, numbered from the first of them (a plane's
+       are not read) */
     uint64_t c_lo = n_cand, c_hi = 0;
     for (size_t q = 0; q < w->n; q++) {
-        c_lo = w->cand_lo[q] < c_lo ? w->cand_lo[q] : c_lo;
-        c_hi = w->cand_hi[q] > c_hi ? w->cand_hi[q] : c_hi;
+        if (rbl_wall_is_mesh(w->wall[q])) {
+            c_lo = w->cand_lo[q] < c_lo ? w->cand_lo[q] : c_lo;
+            c_hi = w->cand_hi[q] > c_hi ? w->cand_hi[q] : c_hi;
+        }
         w->grain[q] -= (uint32_t)lo; /* (below lo: beyond the share, refused) */
     }
     if (c_hi > n_cand || r->bad)
@@ -434,7 +437,9 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
     if (rc == RBL_OK) { /* clumps: read whole, by every process */
         const uint64_t nb = rd_u64(&r, at), members = rd_u64(&r, at + 8);
         *whole = nb || members;
-        at += 24; /* counts, and the clumps' start {0} */
+        if (!*whole && rd_u64(&r, at + 16) != 0) /* the clumps' start: {0} */
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
+        at += 24;
     }
     rc = rbl_comm_agree(c, rc, err);
     if (rc == RBL_OK && rbl_comm_max(c, *whole) > 0.0) {
