@@ -249,24 +249,19 @@ static double *by_id(rbl_sim *one, size_t *n)
 }
 
 /* A checkpoint read by every rank apart (each its share: rbl_checkpoint_read_ranks, as
- * `rubble run --restart` over several processes reads one; read whole where it holds clumps),
- * spread, run `steps` more; every grain on rank 0 by id. */
-static rbl_gathered resumed_apart(rbl_comm *c, const char *path, uint64_t steps, int *whole)
+ * `rubble run --restart` over several processes reads one), spread, run `steps` more; every
+ * grain on rank 0 by id. */
+static rbl_gathered resumed_apart(rbl_comm *c, const char *path, uint64_t steps)
 {
     rbl_error err = {0};
     rbl_sim *sim = NULL;
     void *extra = NULL;
     size_t extra_len = 0;
     rbl_history_rows pairs = {0}, walls = {0};
-    ASSERT_OK(rbl_checkpoint_read_ranks(path, c, &sim, &extra, &extra_len, &pairs, &walls, whole,
+    ASSERT_OK(rbl_checkpoint_read_ranks(path, c, &sim, &extra, &extra_len, &pairs, &walls,
                                         &err));
     rbl_domain *d = NULL;
-    if (*whole) {
-        ASSERT_OK(rbl_sim_load(path, &sim, &err));
-        ASSERT_OK(rbl_domain_create(&d, c, sim, &err));
-    } else {
-        ASSERT_OK(rbl_domain_create_apart(&d, c, sim, &pairs, &walls, &err));
-    }
+    ASSERT_OK(rbl_domain_create_apart(&d, c, sim, &pairs, &walls, &err));
     dem_step(sim, steps);
     rbl_gathered all;
     ASSERT_OK(rbl_domain_gather(d, &all, &err));
@@ -334,9 +329,8 @@ static void crafted_apart(rbl_comm *c, const char *path, const rbl_sim *sim)
         void *extra = NULL;
         size_t extra_len = 0;
         rbl_history_rows pairs = {0}, walls = {0};
-        int whole = 0;
         const int rc = rbl_checkpoint_read_ranks(bad, c, &got, &extra, &extra_len, &pairs,
-                                                 &walls, &whole, &err);
+                                                 &walls, &err);
         if (rc != RBL_EPARSE)
             fprintf(stderr, "rank %d: %d '%s'\n", rank, rc, err.message);
         ASSERT_TRUE(rc == RBL_EPARSE);
@@ -410,8 +404,7 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
     rbl_gathered all;
     ASSERT_OK(rbl_domain_gather(d, &all, &err));
     /* the ranks' checkpoint read apart by the ranks, on to the end */
-    int read_whole = 0;
-    rbl_gathered apart = resumed_apart(c, mid, rest, &read_whole);
+    rbl_gathered apart = resumed_apart(c, mid, rest);
     if (scene == thrown_pile && before == 0)
         crafted_apart(c, mid, sim);
     rbl_thermo whole;
@@ -456,7 +449,7 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
                "with at most %.0f neighbours), %.0f grains "
                "migrated, %.0f ghosts held at the end, %.0f bytes sent; grains that differ from "
                "one process: %zu; resumed alone from the ranks' checkpoint at step %llu: %zu, "
-               "read %s by the ranks: %zu\n",
+               "read apart by the ranks: %zu\n",
                name, size, size > 1 ? "s" : "", from, all.n,
                (unsigned long long)(before + steps), (unsigned long long)t.lost, t.contacts,
                t.wall_contacts,
@@ -464,7 +457,7 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
                (unsigned long long)tm.rebuilds, parts, all_ranks, neighbours, moved, ghosts,
                bytes, differ,
                (unsigned long long)(before + part1), differ_resumed,
-               read_whole ? "whole" : "apart", differ_apart);
+               differ_apart);
         ASSERT_TRUE(differ == 0);
         ASSERT_TRUE(differ_apart == 0);
         ASSERT_TRUE(differ_resumed == 0);

@@ -1,13 +1,14 @@
 /* checkpoint_read_ranks.c — a checkpoint read by every process at once (issue 47): each reads
  * the head (configuration, walls, meshes: what every process holds) and, of the grains, only
- * its share: the file's grains n r / P .. n (r + 1) / P - 1, the share rbl_domain_create keeps
- * of a whole read, so the run goes on with the same bits. Of the lists it takes the
- * histories of its grains' contacts: its pairs (the list is sorted by first grain: found by
- * bisection) and, for a pair whose second grain another process reads, that process gets the
- * history too (it is needed where either grain goes). The checksum runs through the payload
- * rank to rank, each streaming its P-th of the bytes; ids are checked unique in id slices.
- * No process holds more than its share, the head and the slices. Clumps: read whole (their
- * members are scattered through the grains), told to the caller. */
+ * its share: the file's grains n r / P .. n (r + 1) / P - 1, and of the clumps the clumps
+ * nb r / P .. nb (r + 1) / P - 1 with their members (which come from the processes that read
+ * them): the shares rbl_domain_create keeps of a whole read, so the run goes on with the same
+ * bits. Of the lists each reads the pairs of its grains (the list is sorted by first grain:
+ * found by bisection) and their wall contacts, and sends each touching contact's history to
+ * the processes that will hold its grains (a grain's reader tells the other end's id and
+ * holder). The checksum runs through the payload rank to rank, each streaming its P-th of the
+ * bytes; ids are checked unique in id slices. No process holds more than its share, the head
+ * and the slices. */
 #include "checkpoint_layout.h"
 #include "io_internal.h"
 #include "../parallel/parallel_internal.h"
@@ -160,6 +161,30 @@ static int read_head(reader *r, const char *path, rbl_sim **sim, uint64_t *used,
     }
 }
 
+/* The grains' columns in the file's order (checkpoint_layout.h): where each lies, its bytes
+ * per grain, and the array it is read into (NULL: one the simulation does not keep). */
+enum { COLUMNS = 19 };
+typedef struct grain_column {
+    unsigned char *p;
+    size_t each;
+    uint64_t at;
+} grain_column;
+
+static void grain_columns(rbl_grains *g, grain_column *c)
+{
+    int k = 0;
+#define COL(f, bytes) c[k].p = (unsigned char *)g->f, c[k].each = (bytes), k++;
+#define COL_VEC(f) COL(f, 3 * sizeof(double))
+#define COL_DBL(f) COL(f, sizeof(double))
+    GRAIN_VECS(COL_VEC)
+    GRAIN_DBLS(COL_DBL)
+    COL(id, sizeof *g->id) COL(material, sizeof *g->material) COL(contacts, sizeof *g->contacts)
+    COL(body, sizeof *g->body) COL(slot, sizeof *g->slot)
+#undef COL
+#undef COL_VEC
+#undef COL_DBL
+}
+
 /* What a process reads of the lists: its pairs (first grain in its share) and wall contacts. */
 typedef struct lists {
     uint64_t np, p_lo, p_hi, col_i; /* pairs in all, this process's, the i column */
@@ -175,9 +200,10 @@ static void lists_free(lists *l)
     free(l->w.cand_lo), free(l->w.cand_hi), free(l->w.cand);
 }
 
-/* Grains lo..hi - 1 of n: their columns after the head (at: the grain count's place). */
+/* Grains lo..hi - 1 of n: their columns after the head (at: the grain count's place); where
+ * each column lies, in col. */
 static int read_grains(reader *r, rbl_sim *sim, uint64_t *at, uint64_t lo, uint64_t hi,
-                       uint64_t *n_all, rbl_error *err)
+                       uint64_t *n_all, grain_column *col, rbl_error *err)
 {
     const uint64_t n = rd_u64(r, *at);
     *at += 8;
@@ -190,25 +216,60 @@ static int read_grains(reader *r, rbl_sim *sim, uint64_t *at, uint64_t lo, uint6
     if (rc != RBL_OK)
         return rc;
     g->n = (size_t)m;
-#define READ_COLUMN(f, each)                                                                   \
-    {                                                                                          \
-        const uint64_t col = column(r, at, n, each);                                           \
-        if (g->f)                                                                              \
-            rd(r, col + lo * (each), g->f, m * (each));                                        \
+    grain_columns(g, col);
+    for (int k = 0; k < COLUMNS; k++) {
+        col[k].at = column(r, at, n, col[k].each);
+        if (col[k].p)
+            rd(r, col[k].at + lo * col[k].each, col[k].p, m * col[k].each);
     }
-#define READ_VEC(f) READ_COLUMN(f, 3 * sizeof(double))
-#define READ_DBL(f) READ_COLUMN(f, sizeof(double))
-    GRAIN_VECS(READ_VEC)
-    GRAIN_DBLS(READ_DBL)
-    READ_COLUMN(id, sizeof *g->id)
-    READ_COLUMN(material, sizeof *g->material)
-    READ_COLUMN(contacts, sizeof *g->contacts)
-    READ_COLUMN(body, sizeof *g->body)
-    READ_COLUMN(slot, sizeof *g->slot)
-#undef READ_VEC
-#undef READ_DBL
-#undef READ_COLUMN
     return r->bad ? RBL_EPARSE : RBL_OK;
+}
+
+/* Clumps lo..hi - 1 of nb (at: after the counts) with their member slots, slots numbered from
+ * this share's first (*slot0 in the file); checked as a whole read checks them, but for their
+ * members' grains, which come later. 0 when inconsistent, -1 out of memory. */
+static int read_bodies(reader *r, rbl_sim *sim, uint64_t *at, uint64_t nb, uint64_t members,
+                       uint64_t lo, uint64_t hi, int first, int last, uint64_t *slot0)
+{
+    rbl_bodies *bd = &sim->bodies;
+    const uint64_t m = hi - lo;
+    if (nb > r->len || members > r->len)
+        return 0;
+    if (!rbl_bodies_reserve(bd, (size_t)m + 1, 1))
+        return -1;
+    bd->n = (size_t)m;
+#define READ_BODY(f, k)                                                                        \
+    {                                                                                          \
+        const size_t each = (k) * sizeof *bd->f;                                               \
+        const uint64_t col = column(r, at, nb, each);                                          \
+        rd(r, col + lo * each, bd->f, m * each);                                               \
+    }
+    BODY_ARRAYS(READ_BODY)
+#undef READ_BODY
+    const uint64_t col_start = column(r, at, nb + 1, sizeof *bd->start);
+    rd(r, col_start + lo * sizeof *bd->start, bd->start, (m + 1) * sizeof *bd->start);
+    const uint64_t s0 = bd->start[0], s1 = bd->start[m];
+    if (r->bad || (first && s0 != 0) || (last && s1 != members) || s1 > members || s0 > s1)
+        return 0;
+    for (size_t b = 0; b < m; b++)
+        if (bd->start[b + 1] < bd->start[b] || bd->material[b] < 0 ||
+            bd->material[b] >= sim->n_materials || !(bd->mass[b] > 0))
+            return 0;
+    if (!rbl_bodies_reserve(bd, (size_t)m + 1, (size_t)(s1 - s0) + 1))
+        return -1;
+    bd->members = (size_t)(s1 - s0);
+    const uint64_t col_id = column(r, at, members, sizeof *bd->member_id);
+    const uint64_t col_index = column(r, at, members, sizeof *bd->member_index);
+    const uint64_t col_offset = column(r, at, members, 3 * sizeof *bd->offset);
+    rd(r, col_id + s0 * sizeof *bd->member_id, bd->member_id, bd->members * sizeof *bd->member_id);
+    rd(r, col_index + s0 * sizeof *bd->member_index, bd->member_index,
+       bd->members * sizeof *bd->member_index);
+    rd(r, col_offset + s0 * 3 * sizeof *bd->offset, bd->offset,
+       bd->members * 3 * sizeof *bd->offset);
+    for (size_t b = 0; b <= m; b++)
+        bd->start[b] -= s0;
+    *slot0 = s0;
+    return !r->bad;
 }
 
 /* The pairs and wall contacts of grains lo..hi - 1 (the last process: up to the lists' ends),
@@ -289,104 +350,336 @@ static int read_lists(reader *r, const rbl_sim *sim, uint64_t *at, uint64_t lo, 
     return !r->bad && rbl_checkpoint_walls_valid(sim, w, (size_t)(hi - lo));
 }
 
-/* A pair's history as a row: lower id first, oriented from it. */
-static int push_pair(const rbl_contact_law *law, rbl_history_rows *rows, uint32_t a, uint32_t b,
-                     const double *h, double *swapped, rbl_error *err)
+/* Bytes for each process, sent in one exchange. */
+typedef struct outbox {
+    int P, failed;
+    unsigned char **p;
+    size_t *n, *cap;
+} outbox;
+
+static int outbox_open(outbox *o, int P)
 {
-    if (a < b)
-        return rbl_history_rows_push(rows, a, b, h, err);
-    rbl_history_swap(law, h, swapped);
-    return rbl_history_rows_push(rows, b, a, swapped, err);
+    memset(o, 0, sizeof *o);
+    o->P = P;
+    o->p = calloc((size_t)P, sizeof *o->p);
+    o->n = calloc(2 * (size_t)P, sizeof *o->n);
+    o->cap = o->n ? o->n + P : NULL;
+    return o->p && o->n;
 }
 
-/* The touching pairs' and wall contacts' histories as rows; a pair whose second grain
- * another process read is sent there with its first grain's id, and that grain's id comes
- * back. Collective. */
-static int history_rows(rbl_comm *c, const rbl_sim *sim, uint64_t lo, uint64_t n,
-                        const lists *l, rbl_history_rows *pairs, rbl_history_rows *walls,
-                        rbl_error *err)
+static void outbox_put(outbox *o, int q, const void *data, size_t bytes)
+{
+    if (o->failed || !rbl_grow_array((void **)&o->p[q], &o->cap[q], o->n[q] + bytes, 1)) {
+        o->failed = 1;
+        return;
+    }
+    memcpy(o->p[q] + o->n[q], data, bytes);
+    o->n[q] += bytes;
+}
+
+static void outbox_close(outbox *o)
+{
+    for (int q = 0; o->p && q < o->P; q++)
+        free(o->p[q]);
+    free(o->p), free(o->n);
+}
+
+/* Every process's bytes for every other: *in (malloc'd) of in_bytes[q] from each q at
+ * in_at[q] (arrays of P). Collective; the outbox closed. */
+static int outbox_send(rbl_comm *c, outbox *o, unsigned char **in, size_t *in_bytes,
+                       size_t *in_at, rbl_error *err)
+{
+    const int P = o->P;
+    *in = NULL;
+    size_t *at = calloc((size_t)P, sizeof *at), total = 0;
+    for (int q = 0; at && q < P; q++)
+        at[q] = total, total += o->n[q];
+    unsigned char *all = at && !o->failed ? malloc(total + 1) : NULL;
+    for (int q = 0; all && q < P; q++)
+        if (o->n[q])
+            memcpy(all + at[q], o->p[q], o->n[q]);
+    int rc = rbl_comm_agree(c, all ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory"),
+                            err);
+    if (rc == RBL_OK)
+        rc = rbl_comm_exchange(c, all, o->n, at, (void **)in, in_bytes, in_at, err);
+    free(all), free(at);
+    outbox_close(o);
+    return rc;
+}
+
+/* Who holds what at the start: the shares of grains and clumps. */
+typedef struct shares {
+    uint64_t n, lo, hi;    /* grains: all, this process's */
+    uint64_t nb, blo, bhi; /* clumps likewise */
+    int P, me;
+} shares;
+
+/* The process that holds file grain x (in clump body, or -1) once the grains are spread. */
+static int holder(const shares *s, uint64_t x, int32_t body)
+{
+    return body >= 0 ? share_of((uint64_t)body, s->nb, s->P) : share_of(x, s->n, s->P);
+}
+
+/* A pair's history as a row: lower id first, oriented from it. */
+static void pair_row(const rbl_contact_law *law, size_t width, uint32_t a, uint32_t b,
+                     const double *h, double *row)
+{
+    row[0] = a < b ? a : b, row[1] = a < b ? b : a;
+    if (a < b)
+        memcpy(row + 2, h, width * sizeof *h);
+    else
+        rbl_history_swap(law, h, row + 2);
+}
+
+/* Each touching pair's other grain, read by another process: its id and holder, asked of its
+ * reader (in the order of the pairs). Collective; *other (malloc'd) 2 doubles a pair (the
+ * pairs of two grains read here too). */
+static int other_ends(rbl_comm *c, const shares *sh, const rbl_grains *g, const rbl_pair_list *p,
+                      double **other, rbl_error *err)
+{
+    const int P = sh->P;
+    outbox ask;
+    *other = malloc((2 * p->n + 1) * sizeof **other);
+    int rc = outbox_open(&ask, P) && *other ? RBL_OK
+                                            : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (size_t q = 0; rc == RBL_OK && q < p->n; q++) {
+        const uint64_t j = p->j[q];
+        if (!p->touch[q])
+            continue;
+        if (j - sh->lo < g->n) {
+            (*other)[2 * q] = g->id[j - sh->lo];
+            (*other)[2 * q + 1] = holder(sh, j, g->body[j - sh->lo]);
+        } else {
+            const double v = (double)j;
+            outbox_put(&ask, share_of(j, sh->n, P), &v, sizeof v);
+        }
+    }
+    unsigned char *in = NULL, *back = NULL;
+    size_t *b = calloc(8 * (size_t)P, sizeof *b);
+    if (rc == RBL_OK && !b)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_comm_agree(c, rc, err);
+    if (rc == RBL_OK)
+        rc = outbox_send(c, &ask, &in, b, b + P, err);
+    else
+        outbox_close(&ask);
+    outbox answer;
+    if (rc == RBL_OK && !outbox_open(&answer, P))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (int q = 0; rc == RBL_OK && q < P; q++) /* the answers: id and holder */
+        for (size_t e = 0; e < b[q] / sizeof(double); e++) {
+            double j;
+            memcpy(&j, in + b[P + q] + e * sizeof j, sizeof j);
+            const uint64_t k = (uint64_t)j - sh->lo;
+            if (k >= g->n) {
+                rc = rbl_error_set(err, RBL_EINVAL, "grain %.0f asked of the wrong process", j);
+                break;
+            }
+            const double v[2] = {g->id[k], holder(sh, (uint64_t)j, g->body[k])};
+            outbox_put(&answer, q, v, sizeof v);
+        }
+    rc = rbl_comm_agree(c, rc, err);
+    if (rc == RBL_OK)
+        rc = outbox_send(c, &answer, &back, b + 2 * P, b + 3 * P, err);
+    size_t *next = b + 4 * P; /* per process: the next answer */
+    for (size_t q = 0; rc == RBL_OK && q < p->n; q++) {
+        const uint64_t j = p->j[q];
+        if (!p->touch[q] || j - sh->lo < g->n)
+            continue;
+        const int from = share_of(j, sh->n, P);
+        memcpy(*other + 2 * q, back + b[3 * P + from] + next[from]++ * 2 * sizeof(double),
+               2 * sizeof(double));
+    }
+    free(in), free(back), free(b);
+    return rbl_comm_agree(c, rc, err);
+}
+
+/* The histories of the touching contacts read here, to the processes that will hold their
+ * grains (rows of rbl_history_rows), and the clump members read here to the holders of their
+ * clumps (records of their file place and columns); *grains_in (malloc'd) the members that
+ * came, in_bytes / in_at per process. Collective. */
+static int hand_over(rbl_comm *c, const shares *sh, rbl_sim *sim, const lists *l,
+                     const double *other, rbl_history_rows *pairs, rbl_history_rows *walls,
+                     unsigned char **grains_in, size_t *in_bytes, size_t *in_at, rbl_error *err)
 {
     const rbl_contact_law *law = &sim->cfg.law;
-    const rbl_grains *g = &sim->g;
-    const size_t width = rbl_hist_width(law), per = 2 + width;
-    const int P = rbl_comm_size(c);
-    pairs->width = width, walls->width = rbl_wall_hist_width(law);
+    rbl_grains *g = &sim->g;
+    const size_t width = rbl_hist_width(law), wide = rbl_wall_hist_width(law);
+    const int P = sh->P;
+    pairs->width = width, walls->width = wide;
+    outbox prow, wrow, grain;
+    double *row = malloc((2 + (width > wide ? width : wide)) * sizeof *row);
+    int rc = outbox_open(&prow, P) & outbox_open(&wrow, P) & outbox_open(&grain, P) && row
+                 ? RBL_OK
+                 : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     const rbl_pair_list *p = &l->p;
-    size_t *sb = calloc(4 * (size_t)P, sizeof *sb), *fill = calloc((size_t)P, sizeof *fill);
-    double *swapped = malloc((width + 1) * sizeof *swapped);
-    int rc = sb && fill && swapped ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    size_t *so = sb + P, *rb = sb + 2 * P, *ro = sb + 3 * P;
-    for (size_t q = 0; rc == RBL_OK && q < p->n; q++) /* the requests' counts per process */
-        if (p->touch[q] && p->j[q] - lo >= g->n)
-            sb[share_of(p->j[q], n, P)] += per * sizeof(double);
-    size_t total = 0;
-    for (int q = 0; rc == RBL_OK && q < P; q++)
-        so[q] = total, total += sb[q];
-    double *ask = rc == RBL_OK ? malloc(total + 1) : NULL;
-    if (rc == RBL_OK && !ask)
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
     for (size_t q = 0; rc == RBL_OK && q < p->n; q++) {
         if (!p->touch[q])
             continue;
-        const uint32_t a = g->id[p->i[q] - lo];
-        const double *h = p->hist + width * q;
-        if (p->j[q] - lo < g->n) { /* both grains here */
-            rc = push_pair(law, pairs, a, g->id[p->j[q] - lo], h, swapped, err);
-            continue;
+        const uint64_t i = p->i[q] - sh->lo;
+        const int hi = holder(sh, p->i[q], g->body[i]), hj = (int)other[2 * q + 1];
+        pair_row(law, width, g->id[i], (uint32_t)other[2 * q], p->hist + width * q, row);
+        for (int e = 0; e < 2 && rc == RBL_OK; e++) {
+            const int to = e ? hj : hi;
+            if (e && hj == hi)
+                break;
+            if (to == sh->me)
+                rc = rbl_history_rows_push(pairs, (uint32_t)row[0], (uint32_t)row[1], row + 2,
+                                           err);
+            else
+                outbox_put(&prow, to, row, (2 + width) * sizeof *row);
         }
-        const int to = share_of(p->j[q], n, P);
-        double *o = (double *)((char *)ask + so[to]) + fill[to]++ * per;
-        o[0] = p->j[q], o[1] = a;
-        memcpy(o + 2, h, width * sizeof *h);
-    }
-    rc = rbl_comm_agree(c, rc, err);
-    double *got = NULL;
-    if (rc == RBL_OK)
-        rc = rbl_comm_exchange(c, ask, sb, so, (void **)&got, rb, ro, err);
-    /* the requests that came: each its row here, its grain's id back */
-    size_t asked = 0;
-    for (int q = 0; rc == RBL_OK && q < P; q++)
-        asked += rb[q] / (per * sizeof(double));
-    double *ids = rc == RBL_OK ? malloc(asked * sizeof *ids + 1) : NULL;
-    size_t *ib = rc == RBL_OK ? calloc(4 * (size_t)P, sizeof *ib) : NULL;
-    if (rc == RBL_OK && (!ids || !ib))
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    for (size_t e = 0, at = 0; rc == RBL_OK && e < asked; e++, at += per) {
-        const uint64_t j = (uint64_t)got[at];
-        if (j - lo >= g->n) {
-            rc = rbl_error_set(err, RBL_EINVAL, "grain %llu asked of the wrong process",
-                               (unsigned long long)j);
-            break;
-        }
-        ids[e] = g->id[j - lo];
-        rc = push_pair(law, pairs, (uint32_t)got[at + 1], g->id[j - lo], got + at + 2, swapped,
-                       err);
-    }
-    for (int q = 0; rc == RBL_OK && q < P; q++) { /* replies: the requests' order */
-        ib[q] = rb[q] / per, ib[P + q] = ro[q] / per;
-    }
-    rc = rbl_comm_agree(c, rc, err);
-    double *back = NULL;
-    if (rc == RBL_OK)
-        rc = rbl_comm_exchange(c, ids, ib, ib + P, (void **)&back, ib + 2 * P, ib + 3 * P, err);
-    /* the ids that came back, in the order asked */
-    for (int q = 0; rc == RBL_OK && q < P; q++)
-        fill[q] = 0;
-    for (size_t q = 0; rc == RBL_OK && q < p->n; q++) {
-        if (!p->touch[q] || p->j[q] - lo < g->n)
-            continue;
-        const int from = share_of(p->j[q], n, P);
-        const double b = back[ib[3 * P + from] / sizeof *back + fill[from]++];
-        rc = push_pair(law, pairs, g->id[p->i[q] - lo], (uint32_t)b, p->hist + width * q,
-                       swapped, err);
     }
     const rbl_wall_list *w = &l->w;
-    for (size_t q = 0; rc == RBL_OK && q < w->n; q++)
-        if (w->touch[q])
-            rc = rbl_history_rows_push(walls, g->id[w->grain[q]], w->wall[q],
-                                       w->hist + walls->width * q, err);
-    free(sb), free(fill), free(swapped), free(ask), free(got), free(ids), free(ib), free(back);
-    return rbl_comm_agree(c, rc, err);
+    for (size_t q = 0; rc == RBL_OK && q < w->n; q++) {
+        if (!w->touch[q])
+            continue;
+        const size_t k = w->grain[q];
+        const int to = holder(sh, sh->lo + k, g->body[k]);
+        row[0] = g->id[k], row[1] = w->wall[q];
+        memcpy(row + 2, w->hist + wide * q, wide * sizeof *row);
+        if (to == sh->me)
+            rc = rbl_history_rows_push(walls, g->id[k], w->wall[q], row + 2, err);
+        else
+            outbox_put(&wrow, to, row, (2 + wide) * sizeof *row);
+    }
+    grain_column col[COLUMNS];
+    grain_columns(g, col);
+    for (size_t k = 0; rc == RBL_OK && k < g->n; k++) { /* members to their clumps' holders */
+        const int to = holder(sh, sh->lo + k, g->body[k]);
+        if (to == sh->me)
+            continue;
+        const uint64_t at = sh->lo + k;
+        outbox_put(&grain, to, &at, sizeof at);
+        for (int x = 0; x < COLUMNS; x++) {
+            static const unsigned char zeros[3 * sizeof(double)];
+            outbox_put(&grain, to, col[x].p ? col[x].p + k * col[x].each : zeros, col[x].each);
+        }
+    }
+    free(row);
+    size_t *b = calloc(4 * (size_t)P, sizeof *b);
+    if (rc == RBL_OK && !b)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_comm_agree(c, rc, err);
+    if (rc != RBL_OK) {
+        outbox_close(&prow), outbox_close(&wrow), outbox_close(&grain), free(b);
+        return rc;
+    }
+    unsigned char *in = NULL;
+    rc = outbox_send(c, &prow, &in, b, b + P, err);
+    for (int q = 0; rc == RBL_OK && q < P; q++)
+        for (size_t e = 0; rc == RBL_OK && e < b[q] / ((2 + width) * sizeof(double)); e++) {
+            const double *r = (const double *)(in + b[P + q]) + e * (2 + width);
+            rc = rbl_history_rows_push(pairs, (uint32_t)r[0], (uint32_t)r[1], r + 2, err);
+        }
+    free(in), in = NULL;
+    if (rc == RBL_OK)
+        rc = outbox_send(c, &wrow, &in, b + 2 * P, b + 3 * P, err);
+    else
+        outbox_close(&wrow);
+    for (int q = 0; rc == RBL_OK && q < P; q++)
+        for (size_t e = 0; rc == RBL_OK && e < b[2 * P + q] / ((2 + wide) * sizeof(double)); e++) {
+            const double *r = (const double *)(in + b[3 * P + q]) + e * (2 + wide);
+            rc = rbl_history_rows_push(walls, (uint32_t)r[0], (uint32_t)r[1], r + 2, err);
+        }
+    free(in), free(b);
+    rc = rbl_comm_agree(c, rc, err);
+    if (rc == RBL_OK)
+        rc = outbox_send(c, &grain, grains_in, in_bytes, in_at, err);
+    else
+        outbox_close(&grain);
+    return rc;
+}
+
+/* This process's grains at the start: those read here that stay (no clump's, or a clump's
+ * held here) and the members that came, in the file's order; its clumps' slots pointed at
+ * them and checked as a whole read checks them. */
+static int take_members(const shares *sh, rbl_sim *sim, uint64_t slot0, const unsigned char *in,
+                        const size_t *in_bytes, const size_t *in_at, const char *path,
+                        rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    rbl_bodies *bd = &sim->bodies;
+    size_t record = sizeof(uint64_t), came = 0;
+    grain_column col[COLUMNS];
+    grain_columns(g, col);
+    for (int x = 0; x < COLUMNS; x++)
+        record += col[x].each;
+    for (int q = 0; q < sh->P; q++)
+        came += in_bytes[q] / record;
+    uint64_t *place = malloc((g->n + came + 1) * sizeof *place);
+    uint32_t *order = malloc((g->n + came + 1) * sizeof *order);
+    double *scratch = malloc(3 * (g->n + came + 1) * sizeof *scratch);
+    int rc = place && order && scratch ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    size_t kept = 0;
+    for (size_t k = 0; rc == RBL_OK && k < g->n; k++)
+        if (holder(sh, sh->lo + k, g->body[k]) == sh->me)
+            place[kept] = sh->lo + k, order[kept++] = (uint32_t)k;
+    if (rc == RBL_OK) {
+        rbl_grains_permute(g, order, kept, scratch);
+        rc = rbl_grains_reserve(g, kept + came, err);
+    }
+    for (int q = 0; rc == RBL_OK && q < sh->P; q++) /* those that came, after */
+        for (size_t e = 0; e < in_bytes[q] / record; e++) {
+            const unsigned char *r = in + in_at[q] + e * record;
+            memcpy(&place[g->n], r, sizeof *place);
+            r += sizeof *place;
+            grain_columns(g, col);
+            for (int x = 0; x < COLUMNS; x++, r += col[x - 1].each)
+                if (col[x].p)
+                    memcpy(col[x].p + g->n * col[x].each, r, col[x].each);
+            g->n++;
+        }
+    /* in the file's order (each part is in it already: merged) */
+    if (rc == RBL_OK) {
+        size_t a = 0, b = kept, k = 0;
+        uint64_t *merged = malloc((g->n + 1) * sizeof *merged);
+        if (!merged)
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        while (merged && k < g->n) {
+            const int from_a = a < kept && (b >= g->n || place[a] < place[b]);
+            const size_t x = from_a ? a++ : b++;
+            order[k] = (uint32_t)x, merged[k++] = place[x];
+        }
+        if (merged) {
+            rbl_grains_permute(g, order, g->n, scratch);
+            memcpy(place, merged, g->n * sizeof *place);
+            free(merged);
+        }
+    }
+    /* each slot's grain, by its place in the file: of this clump, this slot, this id */
+    for (size_t b = 0; rc == RBL_OK && b < bd->n; b++)
+        for (size_t s = bd->start[b]; s < bd->start[b + 1]; s++) {
+            const uint64_t want = bd->member_index[s];
+            size_t lo = 0, hi = g->n;
+            while (lo < hi) {
+                const size_t mid = lo + (hi - lo) / 2;
+                if (place[mid] < want)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo == g->n || place[lo] != want || g->body[lo] != (int32_t)(sh->blo + b) ||
+                g->slot[lo] != slot0 + s || g->id[lo] != bd->member_id[s]) {
+                rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
+                break;
+            }
+            bd->member_index[s] = (uint32_t)lo;
+        }
+    for (size_t k = 0; rc == RBL_OK && k < g->n; k++) /* numbered here */
+        if (g->body[k] >= 0) {
+            const uint64_t b = (uint64_t)g->body[k] - sh->blo, s = g->slot[k] - slot0;
+            if (b >= bd->n || s < bd->start[b] || s >= bd->start[b + 1] ||
+                bd->member_index[s] != k) {
+                rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
+                break;
+            }
+            g->body[k] = (int32_t)b, g->slot[k] -= (uint32_t)slot0;
+        }
+    if (rc == RBL_OK)
+        rbl_bodies_refresh_arms(bd);
+    free(place), free(order), free(scratch);
+    return rc;
 }
 
 /* No two grains of all the processes share an id (they name contact histories). Collective. */
@@ -410,10 +703,11 @@ static int ids_unique(rbl_comm *c, const rbl_grains *g, const char *path, rbl_er
 
 int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void **extra,
                               size_t *extra_len, rbl_history_rows *pairs,
-                              rbl_history_rows *walls, int *whole, rbl_error *err)
+                              rbl_history_rows *walls, rbl_error *err)
 {
-    *sim = NULL, *extra = NULL, *extra_len = 0, *whole = 0;
-    const int P = rbl_comm_size(c), me = rbl_comm_rank(c);
+    *sim = NULL, *extra = NULL, *extra_len = 0;
+    shares sh = {.P = rbl_comm_size(c), .me = rbl_comm_rank(c)};
+    const uint64_t P = (uint64_t)sh.P, me = (uint64_t)sh.me;
     FILE *f = NULL;
     reader r = {0};
     int rc = rbl_checkpoint_file_open(path, CKPT_MAGIC, CKPT_VERSION, &f, &r.len, err);
@@ -422,40 +716,37 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
     rc = rbl_comm_agree(c, rc, err);
     if (rc == RBL_OK)
         rc = checksum(c, &r, path, err);
-    uint64_t at = 0, n = 0, lo = 0, hi = 0;
+    uint64_t at = 0, slot0 = 0;
     lists l;
     memset(&l, 0, sizeof l);
+    grain_column col[COLUMNS];
     if (rc == RBL_OK)
         rc = read_head(&r, path, sim, &at, err);
     if (rc == RBL_OK) { /* this process's share of the grains */
-        n = rd_u64(&r, at);
-        lo = n * (uint64_t)me / (uint64_t)P, hi = n * (uint64_t)(me + 1) / (uint64_t)P;
-        rc = read_grains(&r, *sim, &at, lo, hi, &n, err);
+        sh.n = rd_u64(&r, at);
+        sh.lo = sh.n * me / P, sh.hi = sh.n * (me + 1) / P;
+        rc = read_grains(&r, *sim, &at, sh.lo, sh.hi, &sh.n, col, err);
         if (rc == RBL_EPARSE)
             rc = rbl_error_set(err, rc, "%s: truncated or inconsistent grain data", path);
     }
-    if (rc == RBL_OK) { /* clumps: read whole, by every process */
-        const uint64_t nb = rd_u64(&r, at), members = rd_u64(&r, at + 8);
-        *whole = nb || members;
-        if (!*whole && rd_u64(&r, at + 16) != 0) /* the clumps' start: {0} */
-            rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
-        at += 24;
+    if (rc == RBL_OK) { /* and of the clumps */
+        sh.nb = rd_u64(&r, at);
+        const uint64_t members = rd_u64(&r, at + 8);
+        at += 16;
+        sh.blo = sh.nb * me / P, sh.bhi = sh.nb * (me + 1) / P;
+        const int got = read_bodies(&r, *sim, &at, sh.nb, members, sh.blo, sh.bhi, me == 0,
+                                    me == P - 1, &slot0);
+        rc = got < 0 ? rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path)
+             : !got  ? rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path)
+                     : RBL_OK;
     }
-    rc = rbl_comm_agree(c, rc, err);
-    if (rc == RBL_OK && rbl_comm_max(c, *whole) > 0.0) {
-        *whole = 1;
-        fclose(f);
-        rbl_sim_destroy(*sim);
-        *sim = NULL;
-        return RBL_OK;
-    }
-    for (size_t k = 0; rc == RBL_OK && k < (*sim)->g.n; k++) /* in no clump */
-        if ((*sim)->g.body[k] != -1)
+    for (size_t k = 0; rc == RBL_OK && k < (*sim)->g.n; k++) /* in no clump, or in one */
+        if ((*sim)->g.body[k] < -1 || (uint64_t)(int64_t)(*sim)->g.body[k] + 1 > sh.nb)
             rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
     if (rc == RBL_OK)
-        rc = rbl_checkpoint_grains_check(*sim, (size_t)lo, path, err);
+        rc = rbl_checkpoint_grains_check(*sim, (size_t)sh.lo, path, err);
     if (rc == RBL_OK) {
-        const int got = read_lists(&r, *sim, &at, lo, hi, n, me == P - 1, &l);
+        const int got = read_lists(&r, *sim, &at, sh.lo, sh.hi, sh.n, me == P - 1, &l);
         rc = got < 0  ? rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path)
              : !got   ? rbl_error_set(err, RBL_EPARSE, "%s: inconsistent checkpoint contents",
                                       path)
@@ -473,11 +764,24 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
     if (f)
         fclose(f);
     rc = rbl_comm_agree(c, rc, err);
+    /* the histories and the clumps' members to where they are held at the start */
+    double *other = NULL;
+    unsigned char *members_in = NULL;
+    size_t *b = calloc(2 * P, sizeof *b);
+    if (rc == RBL_OK)
+        rc = rbl_comm_agree(c, b ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory"),
+                            err);
+    if (rc == RBL_OK)
+        rc = other_ends(c, &sh, &(*sim)->g, &l.p, &other, err);
+    if (rc == RBL_OK)
+        rc = hand_over(c, &sh, *sim, &l, other, pairs, walls, &members_in, b, b + P, err);
+    if (rc == RBL_OK)
+        rc = rbl_comm_agree(c, take_members(&sh, *sim, slot0, members_in, b, b + P, path, err),
+                            err);
+    free(other), free(members_in), free(b);
+    lists_free(&l);
     if (rc == RBL_OK)
         rc = ids_unique(c, &(*sim)->g, path, err);
-    if (rc == RBL_OK)
-        rc = history_rows(c, *sim, lo, n, &l, pairs, walls, err);
-    lists_free(&l);
     if (rc == RBL_OK)
         rc = rbl_comm_agree(c, rbl_checkpoint_loaded(*sim, err), err);
     if (rc != RBL_OK) {

@@ -161,14 +161,13 @@ int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra
 int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *extra_len,
                         rbl_error *err);
 /* checkpoint_read_ranks.c — over several processes: each reads only its share of the file's
- * grains (the share rbl_domain_create keeps of a whole read) and, in pairs and walls, the
- * histories of their contacts (a pair's at both of its grains' readers); none holds the
- * others'. A checkpoint with clumps is not read so: *whole set, nothing made (read it with
- * rbl_checkpoint_read). Then rbl_domain_create_apart. Collective. */
+ * grains and clumps (the shares rbl_domain_create keeps of a whole read: a clump's members
+ * with it) and, in pairs and walls, the histories of their contacts (a pair's at both of its
+ * grains' holders); none holds the others'. Then rbl_domain_create_apart. Collective. */
 struct rbl_history_rows;
 int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void **extra,
                               size_t *extra_len, struct rbl_history_rows *pairs,
-                              struct rbl_history_rows *walls, int *whole, rbl_error *err);
+                              struct rbl_history_rows *walls, rbl_error *err);
 
 /* stl.c — an STL surface (open or closed) for a mesh wall: every corner scaled, then moved
  * by offset, welded (rbl_mesh_weld: facets without area refused). */

@@ -154,7 +154,7 @@ typedef struct rbl_domain_stats {
 int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err);
 struct rbl_history_rows; /* dem_internal.h */
 /* The same where each rank's sim holds only a share of the grains already (a checkpoint read
- * apart, rbl_checkpoint_read_ranks: no clump) and, in rows, the histories of its grains'
+ * apart, rbl_checkpoint_read_ranks) and, in rows, the histories of its grains'
  * contacts (those of a pair with the other's holder too). Collective. */
 int rbl_domain_create_apart(rbl_domain **out, rbl_comm *comm, rbl_sim *sim,
                             const struct rbl_history_rows *pairs,

@@ -447,13 +447,11 @@ static int grain_open(rbl_run *r, rbl_error *err)
         size_t len = 0;
         char *changes = NULL;
         unsigned char *changed = NULL;
-        int whole = 1; /* over several processes, each reads its share (not clumps yet) */
-        rbl_history_rows pairs = {0}, walls = {0};
-        if (r->ranks.size > 1)
-            rc = rbl_checkpoint_read_ranks(r->restart, r->ranks.comm, &o->sim, &blob, &len,
-                                           &pairs, &walls, &whole, err);
-        if (rc == RBL_OK && whole)
-            rc = rbl_checkpoint_read(r->restart, &o->sim, &blob, &len, err);
+        rbl_history_rows pairs = {0}, walls = {0}; /* over several processes: each its share */
+        rc = r->ranks.size > 1
+                 ? rbl_checkpoint_read_ranks(r->restart, r->ranks.comm, &o->sim, &blob, &len,
+                                             &pairs, &walls, err)
+                 : rbl_checkpoint_read(r->restart, &o->sim, &blob, &len, err);
         if (rc == RBL_OK)
             rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit,
                                 r->opt.change_physics ? &changes : NULL, err);
@@ -474,8 +472,7 @@ static int grain_open(rbl_run *r, rbl_error *err)
         rc = rbl_run_ranks_agree(&r->ranks, rc, err);
         if (rc == RBL_OK && r->ranks.size > 1) {
             o->contact_time = rbl_run_ranks_min(&r->ranks, rbl_sim_contact_time(o->sim));
-            rc = whole ? rbl_run_ranks_spread(&r->ranks, s, o->sim, err)
-                       : rbl_run_ranks_adopt(&r->ranks, s, o->sim, &pairs, &walls, err);
+            rc = rbl_run_ranks_adopt(&r->ranks, s, o->sim, &pairs, &walls, err);
         }
         rbl_history_rows_free(&pairs), rbl_history_rows_free(&walls);
     } else {

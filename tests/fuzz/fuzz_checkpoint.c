@@ -32,12 +32,10 @@ static void apart_as_whole(const char *path)
     void *extra = NULL, *extra_apart = NULL;
     size_t len = 0, len_apart = 0;
     rbl_history_rows pairs = {0}, walls = {0};
-    int read_whole = 0;
     const int ok = rbl_checkpoint_read(path, &whole, &extra, &len, &err) == RBL_OK;
     const int ok_apart = rbl_checkpoint_read_ranks(path, comm, &apart, &extra_apart, &len_apart,
-                                                   &pairs, &walls, &read_whole, &err) == RBL_OK;
-    if (ok_apart && read_whole) { /* clumps: left to the whole read */
-    } else if (ok != ok_apart) {
+                                                   &pairs, &walls, &err) == RBL_OK;
+    if (ok != ok_apart) {
         fprintf(stderr, "the whole read %s, the read apart %s: %s\n", ok ? "took it" : "refused",
                 ok_apart ? "took it" : "refused", err.message);
         abort();
