@@ -65,9 +65,9 @@ run: {steps: 4, dt: auto}
 YAML
 
 # peak MiB of each process: "max mean" over the ranks (a third argument: the checkpoint to
-# restart from)
+# restart from, on to step 30)
 peaks() {
-    ranks=$1; scene=$2; restart=${3:+--restart $3}
+    ranks=$1; scene=$2; restart=${3:+--restart $3 --steps 30}
     rm -rf out rss_*
     if [ "$ranks" = 1 ]; then
         /usr/bin/time -f "%M" -o rss_0 "$RUBBLE" run "$scene" $restart --output out --threads 1 \
