@@ -421,7 +421,8 @@ static int load_bodies(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     rbl_bodies *bd = &sim->bodies;
     const rbl_grains *g = &sim->g;
     uint64_t nb = get_u64(b), members = get_u64(b);
-    if (b->bad || nb > payload(b) || members > payload(b) || members > g->n)
+    if (b->bad || nb > left(b) / CKPT_BODY_BYTES || members > left(b) / CKPT_SLOT_BYTES ||
+        members > g->n)
         return rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent clump data", path);
     if (!rbl_bodies_reserve(bd, nb + 1, members + 1))
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
@@ -796,7 +797,7 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     int rc = RBL_OK;
     const rbl_sim_config c = sim->cfg;
     uint64_t n = get_u64(b);
-    if (rc == RBL_OK && (b->bad || n > payload(b)))
+    if (rc == RBL_OK && (b->bad || n > left(b) / CKPT_GRAIN_BYTES))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent grain data", path);
     rbl_grains *g = &sim->g;
     if (rc == RBL_OK)

@@ -25,6 +25,11 @@
 /* Body arrays and their values per body. */
 #define BODY_ARRAYS(X) X(pos, 3) X(vel, 3) X(angmom, 3) X(quat, 4) X(moment, 3) X(mass, 1)  \
     X(force, 3) X(torque, 3) X(material, 1)
+/* The bytes a grain, a clump and a member slot take in the file: counts a payload of so many
+ * bytes cannot hold are refused before anything is allocated on their word. */
+#define CKPT_GRAIN_BYTES (9 * 24 + 5 * 8 + 5 * 4)
+#define CKPT_BODY_BYTES (23 * 8 + 4 + 8)
+#define CKPT_SLOT_BYTES (4 + 4 + 24)
 
 /* The payload's head (configuration, materials, walls, meshes, counters, outlets, the run's
  * scalars: all but the grains), malloc'd into *out; 0 when out of memory. */

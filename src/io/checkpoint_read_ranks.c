@@ -209,7 +209,7 @@ static int read_grains(reader *r, rbl_sim *sim, uint64_t *at, uint64_t lo, uint6
     *at += 8;
     *n_all = n;
     rbl_grains *g = &sim->g;
-    if (r->bad || n > r->len || n > UINT32_MAX || hi > n)
+    if (r->bad || n > (r->len - *at) / CKPT_GRAIN_BYTES || n > UINT32_MAX || hi > n)
         return RBL_EPARSE;
     const uint64_t m = hi - lo;
     int rc = rbl_grains_reserve(g, (size_t)m, err);
@@ -233,7 +233,8 @@ static int read_bodies(reader *r, rbl_sim *sim, uint64_t *at, uint64_t nb, uint6
 {
     rbl_bodies *bd = &sim->bodies;
     const uint64_t m = hi - lo;
-    if (nb > r->len || members > r->len)
+    if (*at > r->len || nb > (r->len - *at) / CKPT_BODY_BYTES ||
+        members > (r->len - *at) / CKPT_SLOT_BYTES)
         return 0;
     if (!rbl_bodies_reserve(bd, (size_t)m + 1, 1))
         return -1;
