@@ -324,13 +324,9 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
         rbl_scene_error_at(s, s->at_grains, err);
         goto fail;
     }
-    /* over several processes: of all the grains; then spread (unless they were placed apart)
-       before the first force evaluation, which the preparation makes */
-    *contact_time = rbl_sim_contact_time(sim);
-    if (ranks->domain)
-        *contact_time = -rbl_comm_max(ranks->comm, -*contact_time);
-    if ((rc = rbl_run_ranks_spread(ranks, s, sim, err)) != RBL_OK)
-        goto fail;
+    /* over several processes: of all the grains (placed apart, spread by the preparation's
+       first build) */
+    *contact_time = rbl_run_ranks_min(ranks, rbl_sim_contact_time(sim));
     if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) {
         if (rc == RBL_EINVAL) /* the grid the domain makes (a periodic side too short) */
             rbl_scene_error_at(s, s->at_domain, err);

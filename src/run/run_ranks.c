@@ -50,22 +50,10 @@ int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err)
     return rbl_comm_agree(r->comm, rc, err);
 }
 
-/* Whether each process can place only its own grains of the scene (issue 47): not with a
- * clump source (a clump's members placed apart would need their body on the same process);
- * those scenes are built whole on every process, then spread. select's and spin's centre of
- * mass is summed over the processes (rbl_sim_centre_of_mass through the peers). */
-static int start_apart(const rbl_scene *s)
-{
-    for (int k = 0; k < s->n_sources; k++)
-        if (s->sources[k].spec.clump)
-            return 0;
-    return 1;
-}
-
 int rbl_run_ranks_start_apart(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim,
                               rbl_error *err)
 {
-    if (!r->comm || !start_apart(s))
+    if (!r->comm)
         return RBL_OK;
     int rc = rbl_domain_create(&r->domain, r->comm, sim, err); /* (no grain yet) */
     if (rc != RBL_OK)
@@ -93,7 +81,7 @@ int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, s
                         rbl_error *err)
 {
     int rc;
-    if (!r->domain) /* one process, or a start built whole on every one */
+    if (!r->domain) /* one process */
         rc = src->kind == RBL_SOURCE_FILE
                  ? rbl_grains_read_text(sim, src->file, src->spec.material, placed, err)
              : src->kind == RBL_SOURCE_LATTICE ? rbl_sim_insert_lattice(sim, &src->spec, placed, err)
@@ -107,14 +95,6 @@ int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, s
                  ? rbl_domain_insert_lattice(r->domain, &src->spec, placed, err)
                  : rbl_domain_insert_random(r->domain, &src->spec, placed, err);
     return rc;
-}
-
-int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err)
-{
-    if (!r->comm || r->domain) /* (a start apart is spread already) */
-        return RBL_OK;
-    int rc = rbl_domain_create(&r->domain, r->comm, sim, err);
-    return rc == RBL_OK ? rc : rbl_error_prefix(err, rc, "%s", s->path);
 }
 
 int rbl_run_ranks_adopt(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim,

@@ -10,16 +10,15 @@
 typedef struct rbl_run_ranks {
     int rank, size;
     rbl_comm *comm;     /* NULL with one process */
-    rbl_domain *domain; /* from rbl_run_ranks_spread */
+    rbl_domain *domain; /* from rbl_run_ranks_start_apart or _adopt */
 } rbl_run_ranks;
 
 /* How many processes the launcher started; over several, MPI started and the scene checked
  * for what cannot run over several yet (an error on every rank, the same message). */
 int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err);
-/* Over several processes, before the scene's grains are placed: where the start allows, the
- * domain made now, so that each process places only its own (rbl_run_ranks_place) and none
- * holds them all (collective; nothing with one process, or where a step of the start needs
- * every grain in one place: they are then built whole on every process and spread after). */
+/* Over several processes, before the scene's grains are placed: the domain made now, so that
+ * each process places only its own (rbl_run_ranks_place; a clump by its centre, its members
+ * with it) and none holds them all (collective; nothing with one process). */
 int rbl_run_ranks_start_apart(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim,
                               rbl_error *err);
 /* A lattice, random or file source's grains, one process's ids in one process's order:
@@ -27,11 +26,8 @@ int rbl_run_ranks_start_apart(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim
  * (collective; *placed counts all). */
 int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, size_t *placed,
                         rbl_error *err);
-/* The simulation, built alike on every rank, spread over them (collective; done already after
- * a start apart). */
-int rbl_run_ranks_spread(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim, rbl_error *err);
-/* The same for a simulation read apart (rbl_checkpoint_read_ranks): each process's share,
- * and the histories of its grains' contacts (collective). */
+/* A simulation read apart (rbl_checkpoint_read_ranks) spread over the processes: each its
+ * share, and the histories of its grains' contacts (collective). */
 int rbl_run_ranks_adopt(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim,
                         const struct rbl_history_rows *pairs,
                         const struct rbl_history_rows *walls,
