@@ -228,6 +228,28 @@ static void test_far_grain(void)
     free(pos), free(mass), free(radius), free(ref), free(acc), free(phi);
 }
 
+/* Nine grains (more than a leaf holds) in one deepest cell, 1e-320 m apart (subnormal, as a
+ * fuzzed checkpoint had them): too close for a cube of their own, they stay one leaf, each
+ * feeling the others (fuzz_checkpoint found the key's scale infinite and a NaN cast to an
+ * integer there), and the field is the direct sum's. */
+static void test_subnormal_spread(void)
+{
+    enum { N = 10 };
+    double pos[3 * N] = {0}, mass[N], radius[N], acc[3 * N], ref[3 * N], phi[N];
+    for (size_t k = 0; k < N; k++)
+        mass[k] = 1.0, radius[k] = 0.1, pos[3 * k] = 1e-320 * (double)k;
+    pos[3 * (N - 1)] = 1e6; /* stretches the root: the nine share its deepest cell */
+    field(RBL_GRAVITY_DIRECT, 0, 0, N, pos, mass, radius, 1, ref, phi);
+    rbl_self_gravity cfg = {.method = RBL_GRAVITY_TREE, .theta = 0.5};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_gravity_field(&cfg, N, pos, mass, radius, 1, acc, phi, NULL, &err));
+    for (size_t k = 0; k < 3 * N; k++)
+        ASSERT_TRUE(isfinite(acc[k]));
+    ASSERT_TRUE(rms_error(N, acc, ref) < 1e-6);
+    printf("tree with nine grains 1e-320 m apart in one deepest cell: rms error %.3e\n",
+           rms_error(N, acc, ref));
+}
+
 /* The Cell scheme by hand: d1 = 1 m, Nc = 2, so Cells of 2 m from the origin. Grains 0 and 1
  * share Cell (0,0,0); grains 2 and 3 share Cell (2,0,0) (x in [4, 6)). Grain 0 feels grain 1
  * exactly and Cell (2,0,0) as its total mass at its centre of mass. */
@@ -282,6 +304,7 @@ int main(void)
     test_uniform_ball();
     test_methods();
     test_far_grain();
+    test_subnormal_spread();
     test_cells_by_hand();
     test_refusals();
     printf("test_gravity: all passed\n");

@@ -62,7 +62,8 @@ static void add_quad(double q[6], double m, const double d[3])
 
 static double norm3(const double d[3]) { return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]); }
 
-/* The Morton key of x in the cube (centre, half), clamped into it. */
+/* The Morton key of x in the cube (centre, half), clamped into it (a coordinate that is not a
+ * number, from a cube too small for its scale to be finite, to the cube's low side). */
 static uint64_t morton_key(const double x[3], const double centre[3], double half)
 {
     const double scale = (double)(1u << LEVELS) / (2.0 * half);
@@ -70,14 +71,16 @@ static uint64_t morton_key(const double x[3], const double centre[3], double hal
     uint64_t key = 0;
     for (int a = 0; a < 3; a++) {
         double c = (x[a] - (centre[a] - half)) * scale;
-        c = c < 0.0 ? 0.0 : (c > top ? top : c);
+        c = c > 0.0 ? (c > top ? top : c) : 0.0;
         key |= spread_bits((uint64_t)c) << a;
     }
     return key;
 }
 
 /* The cube on the bounding box of n points (3 doubles each, stride apart), its edge raised a
- * little so that every point falls inside; 0 when the points all coincide. */
+ * little so that every point falls inside; 0 when the points all coincide, or lie so close
+ * (a subnormal edge) that the key's scale, 2^21 / edge, is not finite: to the tree they
+ * coincide (fuzz_checkpoint: grains 1e-320 m apart in one deepest cell). */
 static int bounding_cube(const double *x, size_t n, size_t stride, double centre[3],
                          double *half)
 {
@@ -93,7 +96,7 @@ static int bounding_cube(const double *x, size_t n, size_t stride, double centre
         edge = fmax(edge, hi[a] - lo[a]);
     }
     *half = 0.5 * edge * (1.0 + 1e-9);
-    return edge > 0.0;
+    return edge > 0.0 && isfinite((double)(1u << LEVELS) / (2.0 * *half));
 }
 
 _Static_assert(sizeof(rbl_gravity_source) == 5 * sizeof(double),
