@@ -1,7 +1,8 @@
 /* fdo_detect.c — contact detection of the impulse engine (SPEC FO2): the broad phase is the
- * library's grid on bounding spheres grown by half the step's margin (linear in the number of
+ * library's grid on bounding spheres grown by each object's reach (linear in the number of
  * objects); each candidate pair is screened by the seed's exact test, the characteristic
- * polynomial of the two ellipsoids grown by the margin (for a perturbed object, its base
+ * polynomial of the two ellipsoids grown by the pair's margin, the sum of the two reaches
+ * (for a perturbed object, its base
  * ellipsoid scaled to hold it), and the survivors get their point, normal and depth from the
  * Perram-Wertheim construction (refined for perturbed objects, object_contact.c). Planes in
  * closed form, tubes by their shadow (ellipsoid_cylinder.c). Each contact
@@ -24,7 +25,7 @@ static int prepare_spheres(rbl_fdo_sim *sim, rbl_error *err)
     for (int a = 0; a < 3; a++)
         e->lo[a] = INFINITY, e->hi[a] = -INFINITY;
     for (size_t k = 0; k < sim->n; k++) {
-        e->radius[k] = sim->bound[k] + 0.5 * sim->margin;
+        e->radius[k] = sim->bound[k] + sim->reach[k];
         reach = fmax(reach, e->radius[k]);
         for (int a = 0; a < 3; a++) {
             double x = sim->pos[3 * k + a];
@@ -37,10 +38,16 @@ static int prepare_spheres(rbl_fdo_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
-static int kept_contact(const rbl_fdo_sim *sim, const rbl_fdo_contact *c)
+/* A contact within its margin is kept; the others' depth is set to -inf. */
+static int within(rbl_fdo_contact *c, double margin)
 {
-    return c->depth > -sim->margin;
+    if (c->depth > -margin)
+        return 1;
+    c->depth = -INFINITY;
+    return 0;
 }
+
+static int kept_contact(const rbl_fdo_contact *c) { return c->depth > -INFINITY; }
 
 /* The base ellipsoid of a placed object, scaled by `scale` (> 1: to hold its perturbations). */
 static void enclosing_ellipsoid(const rbl_fdo_object *o, double scale, rbl_ellipsoid *e)
@@ -63,7 +70,8 @@ static const double *kept_normal(const rbl_fdo_sim *sim, uint32_t j, uint32_t i)
     return NULL;
 }
 
-/* Narrow phase of one candidate pair (i > j): 1 and the contact if it is within the margin. */
+/* Narrow phase of one candidate pair (i > j): 1 and the contact if it is within the pair's
+ * margin; else its depth -inf. */
 static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_contact *c)
 {
     rbl_fdo_object oa, ob;
@@ -74,22 +82,29 @@ static int pair_contact(const rbl_fdo_sim *sim, uint32_t i, uint32_t j, rbl_fdo_
     enclosing_ellipsoid(&ob, rbl_fdo_enclosing_scale(ob.shape), &b);
     double smallest = fmin(fmin(a.semi[0], a.semi[1]), fmin(fmin(a.semi[2], b.semi[0]),
                                                               fmin(b.semi[1], b.semi[2])));
+    const double margin = sim->reach[i] + sim->reach[j];
     /* grown by the margin (each semi-axis by at least half of it): still apart, no contact */
-    if (rbl_ellipsoids_classify(&a, &b, 0.5 * sim->margin / smallest) == RBL_ELLIPSOIDS_SEPARATE)
+    if (rbl_ellipsoids_classify(&a, &b, 0.5 * margin / smallest) == RBL_ELLIPSOIDS_SEPARATE) {
+        c->depth = -INFINITY;
         return 0;
-    rbl_fdo_object_contact_from(&oa, &ob, kept_normal(sim, j, i), sim->margin, c);
-    return kept_contact(sim, c);
+    }
+    rbl_fdo_object_contact_from(&oa, &ob, kept_normal(sim, j, i), margin, c);
+    return within(c, margin);
 }
 
-/* Object k against each wall, planes then tubes; depth -inf where there is no contact. A tube
- * is tried only where the bounding sphere reaches its wall within the margin. */
+/* Object k against each wall, planes then tubes; depth -inf where there is no contact within
+ * the wall's margin, twice the object's reach. A tube is tried only where the bounding sphere
+ * reaches its wall within the margin. */
 static void wall_contacts(const rbl_fdo_sim *sim, size_t k, rbl_fdo_contact *out)
 {
     rbl_fdo_object o;
     rbl_fdo_object_of(sim, k, &o);
-    for (size_t w = 0; w < sim->n_planes; w++)
-        rbl_fdo_object_plane_contact(&o, sim->plane + 4 * w, sim->plane[4 * w + 3], out++);
-    double reach = sim->bound[k] + sim->margin;
+    const double margin = 2 * sim->reach[k];
+    for (size_t w = 0; w < sim->n_planes; w++, out++) {
+        rbl_fdo_object_plane_contact(&o, sim->plane + 4 * w, sim->plane[4 * w + 3], out);
+        within(out, margin);
+    }
+    double reach = sim->bound[k] + margin;
     for (size_t w = 0; w < sim->n_tubes; w++, out++) {
         const double *t = sim->tube + 8 * w;
         double rel[3];
@@ -99,6 +114,7 @@ static void wall_contacts(const rbl_fdo_sim *sim, size_t k, rbl_fdo_contact *out
         if (along < -reach || along > t[6] + reach || fabs(rho - t[7]) > reach ||
             !rbl_fdo_object_cylinder_contact(&o, t, t + 3, t[6], t[7], out))
             out->depth = -INFINITY;
+        within(out, margin);
     }
 }
 
@@ -148,16 +164,15 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads) reduction(+ : fallbacks)
     for (size_t p = 0; p < np; p++) {
         uint64_t ij = sim->pairs.ij[p];
-        if (!pair_contact(sim, rbl_pair_i(ij), rbl_pair_j(ij), found + p))
-            found[p].depth = -INFINITY;
-        fallbacks += kept_contact(sim, found + p) && found[p].fallback;
+        fallbacks += pair_contact(sim, rbl_pair_i(ij), rbl_pair_j(ij), found + p) &&
+                     found[p].fallback;
     }
     /* count the sides of each object: two per kept pair, one per touching wall */
     size_t *start = sim->start;
     memset(start, 0, (n + 1) * sizeof *start);
     size_t kept = 0;
     for (size_t p = 0; p < np; p++)
-        if (kept_contact(sim, found + p)) {
+        if (kept_contact(found + p)) {
             start[rbl_pair_i(sim->pairs.ij[p]) + 1]++;
             start[rbl_pair_j(sim->pairs.ij[p]) + 1]++;
             kept++;
@@ -168,7 +183,7 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
         for (size_t k = 0; k < n; k++)
             wall_contacts(sim, k, walls + k * walls_each);
         for (size_t k = 0; k < n * walls_each; k++)
-            if (kept_contact(sim, walls + k)) {
+            if (kept_contact(walls + k)) {
                 start[k / walls_each + 1]++, wall_sides++;
                 fallbacks += walls[k].fallback;
             }
@@ -182,7 +197,7 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
     size_t *fill = sim->fill;
     memcpy(fill, start, n * sizeof *fill);
     for (size_t p = 0; p < np; p++) {
-        if (!kept_contact(sim, found + p))
+        if (!kept_contact(found + p))
             continue;
         uint32_t i = rbl_pair_i(sim->pairs.ij[p]), j = rbl_pair_j(sim->pairs.ij[p]);
         const rbl_fdo_contact *c = found + p; /* normal from j towards i */
@@ -192,7 +207,7 @@ int rbl_fdo_detect(rbl_fdo_sim *sim, rbl_error *err)
     for (size_t k = 0; k < n && nw; k++)
         for (size_t w = 0; w < walls_each; w++) {
             const rbl_fdo_contact *c = walls + k * walls_each + w;
-            if (kept_contact(sim, c))
+            if (kept_contact(c))
                 put_side(sim->side + fill[k]++, RBL_FDO_WALL + (uint32_t)w, c->point, c->normal,
                          1, c->depth);
         }

@@ -153,6 +153,9 @@ struct rbl_fdo_sim {
     double *mass;       /* kg */
     double *moment;     /* 3: principal moments, body frame */
     double *bound;      /* radius of the bounding sphere about the centre */
+    double *reach;      /* of this step: how far the object's surface may move in it, twice
+                           over, plus 5 slops (precompute); a pair's margin is the sum of its
+                           two, a wall's twice the object's */
     double *pos;        /* 3: centre of mass */
     double *quat;       /* 4: body -> space */
     double *vel;        /* 3 */
@@ -207,7 +210,7 @@ struct rbl_fdo_sim {
     rbl_elements spheres;
     rbl_pairs pairs;
     double smallest_semi;
-    double slop, margin; /* of this step, m */
+    double slop; /* of this step, m */
     int threads;
     rbl_fdo_stats stats;
 };

@@ -90,7 +90,7 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
 {
     if (!sim)
         return;
-    free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound);
+    free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound), free(sim->reach);
     free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom), free(sim->frame);
     free(sim->vel_free), free(sim->vel_new), free(sim->push), free(sim->spin_gain), free(sim->plane),
         free(sim->tube);
@@ -151,7 +151,7 @@ int rbl_fdo_grow_objects(rbl_fdo_sim *sim)
         size_t size;
     } arrays[] = {{(void **)&sim->shape, sizeof(rbl_fdo_shape)}, {(void **)&sim->semi, 24},
                   {(void **)&sim->mass, 8},   {(void **)&sim->moment, 24},
-                  {(void **)&sim->bound, 8},  {(void **)&sim->pos, 24},
+                  {(void **)&sim->bound, 8},  {(void **)&sim->reach, 8}, {(void **)&sim->pos, 24},
                   {(void **)&sim->quat, 32},  {(void **)&sim->vel, 24},
                   {(void **)&sim->angmom, 24}, {(void **)&sim->vel_free, 48},
                   {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48}, {(void **)&sim->spin_gain, 24},
@@ -354,23 +354,22 @@ int rbl_fdo_sim_set_threads(rbl_fdo_sim *sim, int threads, rbl_error *err)
 }
 
 /* Phase 1 (eq. 4): v' = v + s g; spins from the angular momenta (no torque from a uniform
- * field); the contact margin from the fastest object: what two objects can close in a step,
- * twice over. */
+ * field); each object's reach, from its own speed: a pair's margin, the sum of its two, is
+ * what the pair can close in a step, twice over, plus 10 slops (a fast object makes only its
+ * own pairs wide, not every pair of the step); a margin the scene sets is every pair's. */
 static void precompute(rbl_fdo_sim *sim)
 {
     const double dt = sim->p.dt, *g = sim->p.gravity;
-    double fastest = 0;
-#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(max : fastest)
+    sim->slop = sim->p.slop > 0 ? sim->p.slop : 1e-4 * sim->smallest_semi;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
     for (size_t k = 0; k < sim->n; k++) {
         double *v = sim->vel_free + 6 * k;
         for (int a = 0; a < 3; a++)
             v[a] = sim->vel[3 * k + a] + dt * g[a];
         rbl_fdo_spin(sim, k, v + 3);
         double speed = sqrt(rbl_dot3(v, v)) + sqrt(rbl_dot3(v + 3, v + 3)) * sim->bound[k];
-        fastest = fmax(fastest, speed);
+        sim->reach[k] = sim->p.margin > 0 ? 0.5 * sim->p.margin : 2 * dt * speed + 5 * sim->slop;
     }
-    sim->slop = sim->p.slop > 0 ? sim->p.slop : 1e-4 * sim->smallest_semi;
-    sim->margin = sim->p.margin > 0 ? sim->p.margin : 4 * dt * fastest + 10 * sim->slop;
 }
 
 /* q <- exp(w dt / 2) q: a turn by |w| dt about the space axis w. */

@@ -19,6 +19,7 @@
 #define TANGENT_TOLERANCE 1e-10 /* |tangential part of u|: the direction's error, radians */
 #define HALVINGS 40             /* of a step that does not gain */
 #define RIM_STARTS 4            /* ascents around a dent's rim */
+#define TRUST_GROWTH 16         /* the longest step, in quarters of the smallest feature */
 
 /* F', its gradient and (unless H is NULL) its Hessian at x of the shape's frame. */
 static double field_derivatives(const rbl_fdo_shape *s, const double x[3], double g[3],
@@ -178,23 +179,28 @@ static void leave_along(const rbl_fdo_shape *s, const double u[3], double step, 
 
 /* A local maximum of u . x on the surface from x: out along u if x is inside (leave_along),
  * then ascent steps (ascent_step), each ending on the surface, halved until u . x grows (a
- * Newton step near the maximum may leave it equal to rounding). 0 if it does not converge. */
+ * Newton step near the maximum may leave it equal to rounding). A step is at most `trust`,
+ * from `reach`: doubled after a step cut to it gains whole, up to TRUST_GROWTH reaches, and
+ * halved (not below reach) after a step had to be halved, so that a long climb over a smooth
+ * slope (a flat object's bump, 30 reaches away) takes a few steps, not the budget's sixty.
+ * 0 if it does not converge. */
 static int local_support(const rbl_fdo_shape *s, const double u[3], double reach, double x[3])
 {
     leave_along(s, u, reach, x);
     if (!project(s, x))
         return 0;
-    double h = rbl_dot3(u, x), size = reach + fabs(h);
+    double h = rbl_dot3(u, x), size = reach + fabs(h), trust = reach;
     for (int it = 0; it < NEWTON_STEPS; it++) {
         double dx[3], un;
         int newton;
-        double rl = ascent_step(s, u, x, reach, dx, &newton, &un);
+        double rl = ascent_step(s, u, x, trust, dx, &newton, &un);
         if (!(rl >= 0))
             return 0;
         if (un > 0 && rl <= TANGENT_TOLERANCE)
             return 1;
-        int moved = 0;
-        for (int half = 0; half < HALVINGS && !moved; half++) {
+        const int cut = rbl_dot3(dx, dx) >= trust * trust * (1 - 1e-12);
+        int moved = 0, half;
+        for (half = 0; half < HALVINGS && !moved; half++) {
             double y[3] = {x[0] + dx[0], x[1] + dx[1], x[2] + dx[2]};
             if (project(s, y)) {
                 double hy = rbl_dot3(u, y);
@@ -208,6 +214,10 @@ static int local_support(const rbl_fdo_shape *s, const double u[3], double reach
         }
         if (!moved) /* no step gains: a maximum to rounding if u . n > 0 and r is small */
             return un > 0 && rl <= 1e3 * TANGENT_TOLERANCE;
+        if (half == 1 && cut)
+            trust = fmin(2 * trust, TRUST_GROWTH * reach);
+        else if (half > 1)
+            trust = fmax(0.5 * trust, reach);
     }
     return 0;
 }
