@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEAF_SIZE 8 /* sources a leaf holds at most (above the deepest level) */
-#define LEVELS 21   /* bits per axis of the Morton key */
+#define LEAF_SIZE RBL_TREE_LEAF
+#define LEVELS RBL_TREE_LEVELS
+#define GROUP_SIZE RBL_TREE_GROUP
 
 typedef struct build_ctx {
     rbl_gravity_work *w;
@@ -64,7 +65,7 @@ static double norm3(const double d[3]) { return sqrt(d[0] * d[0] + d[1] * d[1] +
 
 /* The Morton key of x in the cube (centre, half), clamped into it (a coordinate that is not a
  * number, from a cube too small for its scale to be finite, to the cube's low side). */
-static uint64_t morton_key(const double x[3], const double centre[3], double half)
+uint64_t rbl_tree_key(const double x[3], const double centre[3], double half)
 {
     const double scale = (double)(1u << LEVELS) / (2.0 * half);
     const double top = (double)((1u << LEVELS) - 1);
@@ -77,19 +78,12 @@ static uint64_t morton_key(const double x[3], const double centre[3], double hal
     return key;
 }
 
-/* The cube on the bounding box of n points (3 doubles each, stride apart), its edge raised a
- * little so that every point falls inside; 0 when the points all coincide, or lie so close
- * (a subnormal edge) that the key's scale, 2^21 / edge, is not finite: to the tree they
- * coincide (fuzz_checkpoint: grains 1e-320 m apart in one deepest cell). */
-static int bounding_cube(const double *x, size_t n, size_t stride, double centre[3],
-                         double *half)
+/* The cube on the box lo..hi, its edge raised a little so that every point falls inside; 0
+ * when the points all coincide, or lie so close (a subnormal edge) that the key's scale,
+ * 2^21 / edge, is not finite: to the tree they coincide (fuzz_checkpoint: grains 1e-320 m
+ * apart in one deepest cell). */
+int rbl_tree_cube(const double lo[3], const double hi[3], double centre[3], double *half)
 {
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t k = 0; k < n; k++)
-        for (int a = 0; a < 3; a++) {
-            lo[a] = fmin(lo[a], x[stride * k + a]);
-            hi[a] = fmax(hi[a], x[stride * k + a]);
-        }
     double edge = 0.0;
     for (int a = 0; a < 3; a++) {
         centre[a] = 0.5 * (lo[a] + hi[a]);
@@ -97,6 +91,26 @@ static int bounding_cube(const double *x, size_t n, size_t stride, double centre
     }
     *half = 0.5 * edge * (1.0 + 1e-9);
     return edge > 0.0 && isfinite((double)(1u << LEVELS) / (2.0 * *half));
+}
+
+void rbl_tree_box(const double *x, size_t n, size_t stride, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++)
+        lo[a] = INFINITY, hi[a] = -INFINITY;
+    for (size_t k = 0; k < n; k++)
+        for (int a = 0; a < 3; a++) {
+            lo[a] = fmin(lo[a], x[stride * k + a]);
+            hi[a] = fmax(hi[a], x[stride * k + a]);
+        }
+}
+
+/* The cube on the bounding box of n points (3 doubles each, stride apart). */
+static int bounding_cube(const double *x, size_t n, size_t stride, double centre[3],
+                         double *half)
+{
+    double lo[3], hi[3];
+    rbl_tree_box(x, n, stride, lo, hi);
+    return rbl_tree_cube(lo, hi, centre, half);
 }
 
 _Static_assert(sizeof(rbl_gravity_source) == 5 * sizeof(double),
@@ -120,7 +134,7 @@ static int refine(build_ctx *b, uint32_t lo, uint32_t hi, double centre[3], doub
         return 0;
     }
     for (size_t t = 0; t < m; t++) {
-        w->keys[lo + t] = morton_key(w->src[lo + t].x, centre, *half);
+        w->keys[lo + t] = rbl_tree_key(w->src[lo + t].x, centre, *half);
         local[t] = (uint32_t)t;
     }
     rbl_radix_sort_u64(w->keys + lo, local, m, 3 * LEVELS, w->keys_tmp, w->order_tmp);
@@ -171,6 +185,8 @@ static void build(build_ctx *b, uint32_t lo, uint32_t hi, int level, const doubl
             add_quad(nd.quad, src[k].m, d);
             nd.reach = fmax(nd.reach, norm3(d) + src[k].r);
         }
+        nd.mass = mass;
+        rbl_tree_finish(&nd, b->inv_theta);
     } else {
         const unsigned shift = 3u * (unsigned)(LEVELS - 1 - level);
         const double h = 0.5 * half;
@@ -179,45 +195,65 @@ static void build(build_ctx *b, uint32_t lo, uint32_t hi, int level, const doubl
             uint32_t e = a + 1;
             while (e < hi && ((unsigned)(w->keys[e] >> shift) & 7u) == digit)
                 e++;
-            const double c[3] = {centre[0] + ((digit & 1u) ? h : -h),
-                                 centre[1] + ((digit & 2u) ? h : -h),
-                                 centre[2] + ((digit & 4u) ? h : -h)};
+            double c[3];
+            rbl_tree_child_cube(centre, h, digit, c);
             build(b, a, e, level + 1, c, h);
             if (b->failed)
                 return;
             a = e;
         }
-        const rbl_tree_node *nodes = w->nodes;
-        for (uint32_t c = id + 1; c < w->n_nodes; c = nodes[c].next) {
-            mass += nodes[c].mass;
-            for (int a = 0; a < 3; a++)
-                mx[a] += nodes[c].mass * nodes[c].com[a];
-        }
-        for (int a = 0; a < 3; a++)
-            nd.com[a] = mx[a] / mass;
-        for (uint32_t c = id + 1; c < w->n_nodes; c = nodes[c].next) { /* parallel axes */
-            const double d[3] = {nodes[c].com[0] - nd.com[0], nodes[c].com[1] - nd.com[1],
-                                 nodes[c].com[2] - nd.com[2]};
-            for (int q = 0; q < 6; q++)
-                nd.quad[q] += nodes[c].quad[q];
-            add_quad(nd.quad, nodes[c].mass, d);
-            nd.reach = fmax(nd.reach, norm3(d) + nodes[c].reach);
-        }
+        rbl_tree_inner(&nd, w->nodes, id + 1, (uint32_t)w->n_nodes, b->inv_theta);
     }
-    nd.mass = mass;
-    const double dc[3] = {nd.com[0] - centre[0], nd.com[1] - centre[1], nd.com[2] - centre[2]};
-    /* at least the half diagonal: a node is never accepted for a grain inside its cube */
-    const double open = fmax(2.0 * half * b->inv_theta, sqrt(3.0) * half) + norm3(dc);
-    nd.open2 = open * open;
     nd.next = (uint32_t)w->n_nodes;
     w->nodes[id] = nd;
+}
+
+int rbl_tree_build(rbl_gravity_work *w, double inv_theta, uint32_t lo, uint32_t hi, int level,
+                   const double centre[3], double half)
+{
+    build_ctx b = {w, inv_theta, 0};
+    build(&b, lo, hi, level, centre, half);
+    return !b.failed;
+}
+
+void rbl_tree_finish(rbl_tree_node *nd, double inv_theta)
+{
+    const double dc[3] = {nd->com[0] - nd->centre[0], nd->com[1] - nd->centre[1],
+                          nd->com[2] - nd->centre[2]};
+    /* at least the half diagonal: a node is never accepted for a grain inside its cube */
+    const double open = fmax(2.0 * nd->half * inv_theta, sqrt(3.0) * nd->half) + norm3(dc);
+    nd->open2 = open * open;
+}
+
+void rbl_tree_inner(rbl_tree_node *nd, const rbl_tree_node *nodes, uint32_t first,
+                    uint32_t end, double inv_theta)
+{
+    double mass = 0.0, mx[3] = {0, 0, 0};
+    for (uint32_t c = first; c < end; c = nodes[c].next) {
+        mass += nodes[c].mass;
+        for (int a = 0; a < 3; a++)
+            mx[a] += nodes[c].mass * nodes[c].com[a];
+    }
+    for (int a = 0; a < 3; a++)
+        nd->com[a] = mx[a] / mass;
+    for (int q = 0; q < 6; q++)
+        nd->quad[q] = 0.0;
+    nd->reach = 0.0;
+    for (uint32_t c = first; c < end; c = nodes[c].next) { /* parallel axes */
+        const double d[3] = {nodes[c].com[0] - nd->com[0], nodes[c].com[1] - nd->com[1],
+                             nodes[c].com[2] - nd->com[2]};
+        for (int q = 0; q < 6; q++)
+            nd->quad[q] += nodes[c].quad[q];
+        add_quad(nd->quad, nodes[c].mass, d);
+        nd->reach = fmax(nd->reach, norm3(d) + nodes[c].reach);
+    }
+    nd->mass = mass;
+    rbl_tree_finish(nd, inv_theta);
 }
 
 /* A group: the grains of one node of at most GROUP_SIZE grains, walked together. The grains'
  * sums run over the same interaction list, lane by lane: each lane adds in list order, so the
  * bits do not depend on the SIMD width (no reduction across lanes, no FMA contraction). */
-#define GROUP_SIZE 64
-
 typedef struct group_lanes {
     double x[GROUP_SIZE], y[GROUP_SIZE], z[GROUP_SIZE], r[GROUP_SIZE];
     double ax[GROUP_SIZE], ay[GROUP_SIZE], az[GROUP_SIZE], phi[GROUP_SIZE];
@@ -240,10 +276,8 @@ static void list_push(uint32_t **list, size_t *n, size_t *cap, uint32_t v, int *
     (*list)[(*n)++] = v;
 }
 
-/* The walk for a group with bounding box [lo, hi] of its centres and largest radius rg. A node
- * is accepted when the box's nearest point is farther from its centre of mass than both the
- * opening radius and the reach of its sources plus rg; a leaf that is not is listed source by
- * source. */
+/* The walk for a group with bounding box [lo, hi] of its centres and largest radius rg: a node
+ * accepted (rbl_tree_accepted) is listed whole; a leaf that is not, source by source. */
 static void walk_group(const rbl_gravity_work *w, const double lo[3], const double hi[3],
                        double rg, walk_lists *l)
 {
@@ -252,14 +286,7 @@ static void walk_group(const rbl_gravity_work *w, const double lo[3], const doub
     l->n_node = l->n_source = 0;
     for (uint32_t q = 0; q < n_nodes && !l->failed;) {
         const rbl_tree_node *nd = &nodes[q];
-        double d2 = 0.0;
-        for (int a = 0; a < 3; a++) {
-            const double below = lo[a] - nd->com[a], above = nd->com[a] - hi[a];
-            const double d = below > 0.0 ? below : (above > 0.0 ? above : 0.0);
-            d2 += d * d;
-        }
-        const double clear = nd->reach + rg;
-        if (d2 > nd->open2 && d2 > clear * clear) {
+        if (rbl_tree_accepted(nd, lo, hi, rg)) {
             list_push(&l->node, &l->n_node, &l->cap_node, q, &l->failed);
             q = nd->next;
         } else if (nd->leaf) {
@@ -325,55 +352,39 @@ static void evaluate_group(const rbl_gravity_work *w, const walk_lists *l, group
 /* Whether the field is wanted at some grain of the group from sorted position first (at most
  * GROUP_SIZE, and not past end): a group is evaluated whole or not at all, so a grain's field
  * does not depend on which others are wanted. */
-static int group_wanted(const rbl_gravity_work *w, const rbl_gravity_input *in, uint32_t first,
+static int group_wanted(const rbl_gravity_work *w, const uint8_t *want, uint32_t first,
                         uint32_t end)
 {
-    if (!in->want)
+    if (!want)
         return 1;
     const uint32_t last = end - first > GROUP_SIZE ? first + GROUP_SIZE : end;
     for (uint32_t t = first; t < last; t++)
-        if (in->want[w->order[t]])
+        if (want[w->order[t]])
             return 1;
     return 0;
 }
 
-int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
-                     const rbl_gravity_input *in, int threads, double *acc, double *phi,
-                     double *interactions, rbl_error *err)
+size_t rbl_tree_groups(const rbl_gravity_work *w, const uint8_t *want, uint32_t root,
+                       uint32_t end, uint64_t *groups, size_t n_groups, size_t cap)
 {
-    const size_t n = in->n;
-    *interactions = 0.0;
-    /* the root: a cube on the bounding box's longest edge */
-    double centre[3], half;
-    if (!bounding_cube(in->pos, n, 3, centre, &half))
-        half = 0.5; /* one grain, or all in one place */
-    for (size_t k = 0; k < n; k++) {
-        w->keys[k] = morton_key(in->pos + 3 * k, centre, half);
-        w->order[k] = (uint32_t)k;
-    }
-    rbl_gravity_sort_sources(w, in, 3 * LEVELS);
-    const rbl_gravity_source *src = w->src;
-    build_ctx b = {w, 1.0 / cfg->theta, 0};
-    w->n_nodes = 0;
-    build(&b, 0, (uint32_t)n, 0, centre, half);
-    if (b.failed)
-        return rbl_error_set(err, RBL_ENOMEM,
-                             "self-gravity: out of memory for the tree of %zu grains", n);
-    /* the groups: the highest nodes of at most GROUP_SIZE grains, and slices of GROUP_SIZE
-     * of a larger leaf (more than LEAF_SIZE grains in one place), each as node << 32 | the
-     * slice's first grain in the node */
     const rbl_tree_node *nodes = w->nodes;
-    size_t n_groups = 0;
-    for (uint32_t q = 0; q < w->n_nodes;)
+    for (uint32_t q = root; q < end;)
         if (nodes[q].count <= GROUP_SIZE || nodes[q].leaf) {
-            for (uint32_t off = 0; off < nodes[q].count && n_groups < w->cap; off += GROUP_SIZE)
-                if (group_wanted(w, in, nodes[q].first + off, nodes[q].first + nodes[q].count))
-                    w->keys_tmp[n_groups++] = (uint64_t)q << 32 | off; /* the sort's scratch */
+            for (uint32_t off = 0; off < nodes[q].count && n_groups < cap; off += GROUP_SIZE)
+                if (group_wanted(w, want, nodes[q].first + off, nodes[q].first + nodes[q].count))
+                    groups[n_groups++] = (uint64_t)q << 32 | off;
             q = nodes[q].next;
         } else {
             q++;
         }
-    const uint64_t *groups = w->keys_tmp;
+    return n_groups;
+}
+
+int rbl_tree_walk(const rbl_gravity_work *w, const uint64_t *groups, size_t n_groups,
+                  int threads, double *acc, double *phi, uint64_t *interactions)
+{
+    const rbl_tree_node *nodes = w->nodes;
+    const rbl_gravity_source *src = w->src;
     const uint32_t *order = w->order;
     uint64_t total = 0;
     int failed = 0;
@@ -420,7 +431,36 @@ int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
         failed |= l.failed;
         free(l.node), free(l.source), free(g);
     }
-    if (failed)
+    *interactions = total;
+    return !failed;
+}
+
+int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
+                     const rbl_gravity_input *in, int threads, double *acc, double *phi,
+                     double *interactions, rbl_error *err)
+{
+    const size_t n = in->n;
+    *interactions = 0.0;
+    /* the root: a cube on the bounding box's longest edge */
+    double centre[3], half;
+    if (!bounding_cube(in->pos, n, 3, centre, &half))
+        half = 0.5; /* one grain, or all in one place */
+    for (size_t k = 0; k < n; k++) {
+        w->keys[k] = rbl_tree_key(in->pos + 3 * k, centre, half);
+        w->order[k] = (uint32_t)k;
+    }
+    rbl_gravity_sort_sources(w, in, 3 * LEVELS);
+    w->n_nodes = 0;
+    if (!rbl_tree_build(w, 1.0 / cfg->theta, 0, (uint32_t)n, 0, centre, half))
+        return rbl_error_set(err, RBL_ENOMEM,
+                             "self-gravity: out of memory for the tree of %zu grains", n);
+    /* the groups: the highest nodes of at most GROUP_SIZE grains, and slices of GROUP_SIZE
+     * of a larger leaf (more than LEAF_SIZE grains in one place), each as node << 32 | the
+     * slice's first grain in the node; in the sort's scratch */
+    const size_t n_groups = rbl_tree_groups(w, in->want, 0, (uint32_t)w->n_nodes, w->keys_tmp,
+                                            0, w->cap);
+    uint64_t total = 0;
+    if (!rbl_tree_walk(w, w->keys_tmp, n_groups, threads, acc, phi, &total))
         return rbl_error_set(err, RBL_ENOMEM,
                              "self-gravity: out of memory for the interaction lists");
     *interactions = (double)total;
