@@ -323,10 +323,17 @@ int cmd_run(int argc, char **argv)
                rep.neighbours, (unsigned long long)rep.exchanges_all);
     if (rep.ranks > 1)
         print_per_process(&rep);
-    if (rep.timers.gravity_evaluations)
-        printf("self-gravity   %.2f s, %llu evaluations, %.0f interactions per grain at the last\n",
+    if (rep.timers.gravity_evaluations) {
+        printf("self-gravity   %.2f s, %llu evaluations, %.0f interactions per grain at the last",
                rep.timers.gravity, (unsigned long long)rep.timers.gravity_evaluations,
                rep.timers.gravity_interactions);
+        if (rep.ranks > 1)
+            printf("; the tree built apart in %llu, every grain gathered in %llu; %.3g bytes "
+                   "sent",
+                   (unsigned long long)rep.gravity_apart,
+                   (unsigned long long)rep.gravity_gathers, (double)rep.gravity_bytes);
+        printf("\n");
+    }
     /* the balance the health check keeps: what came in, what the contacts took out */
     printf("energy         %.6g J -> %.6g J: %.4g J put in (moving walls, grains added or "
            "removed, periodic wraps along gravity), %.4g J taken out by damping, friction and "

@@ -1010,6 +1010,11 @@ typedef struct rbl_run_report {
     uint64_t comm_bytes, comm_messages, migrated, partitions, ghosts;
     int neighbours;
     uint64_t exchanges_all;
+    /* self-gravity over several processes: evaluations with the tree built apart (each
+     * process its own grains' range and what the others' trees its walks need) and with every
+     * grain gathered on every process (the Cell scheme, the direct sum, too few grains a
+     * process); the bytes its exchanges sent, all processes (in comm_bytes too) */
+    uint64_t gravity_apart, gravity_gathers, gravity_bytes;
     /* each process's share, as its least, mean and largest over the processes (one process:
      * its own, three times): the grains it owns, the ghosts and listed pairs it holds at the
      * end (a pair with a ghost is listed on both its processes), the seconds of its force,

@@ -174,9 +174,9 @@ static inline void dem_flat_mesh(rbl_mesh *m, int n, double L, uint64_t *seed)
         }
 }
 
-/* A cloud of 216 frictional grains (density DEM_CLOUD_RHO) on a jittered lattice, turning
- * slowly, that collapses under its own gravity: the configuration (cube of half-edge `half`,
- * tree gravity with G = 1e-3) and the grains. */
+/* A cloud of 216 (side^3) frictional grains (density DEM_CLOUD_RHO) on a jittered lattice,
+ * turning slowly, that collapses under its own gravity: the configuration (cube of half-edge
+ * `half`, tree gravity with G = 1e-3) and the grains. */
 #define DEM_CLOUD_RHO 2000.0
 
 static inline rbl_sim_config dem_cloud_config(double half)
@@ -191,21 +191,23 @@ static inline rbl_sim_config dem_cloud_config(double half)
     return cfg;
 }
 
-static inline void dem_cloud_grains(rbl_sim *sim)
+static inline void dem_cloud_lattice(rbl_sim *sim, int side)
 {
-    const double r = 0.05;
+    const double r = 0.05, mid = 0.5 * (side - 1);
     uint64_t seed = 3;
-    for (int z = 0; z < 6; z++)
-        for (int y = 0; y < 6; y++)
-            for (int x = 0; x < 6; x++) {
+    for (int z = 0; z < side; z++)
+        for (int y = 0; y < side; y++)
+            for (int x = 0; x < side; x++) {
                 /* drawn in sequence: the order of a call's arguments is unspecified in C */
                 double size = rand01(&seed), jz = rand01(&seed), jy = rand01(&seed);
                 double jx = rand01(&seed);
-                dem_grain(sim, (x - 2.5) * 0.11 + 0.01 * jx, (y - 2.5) * 0.11 + 0.01 * jy,
-                          (z - 2.5) * 0.11 + 0.01 * jz, 0.02 * (y - 2.5), -0.02 * (x - 2.5), 0,
+                dem_grain(sim, (x - mid) * 0.11 + 0.01 * jx, (y - mid) * 0.11 + 0.01 * jy,
+                          (z - mid) * 0.11 + 0.01 * jz, 0.02 * (y - mid), -0.02 * (x - mid), 0,
                           r * (0.9 + 0.1 * size));
             }
 }
+
+static inline void dem_cloud_grains(rbl_sim *sim) { dem_cloud_lattice(sim, 6); }
 
 /* A box [0, hi] periodic in x and y, gravity along -z, the linear law with the tangential
  * spring and friction 0.5: the piles' and heaps' configuration. */

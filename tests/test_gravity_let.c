@@ -22,9 +22,28 @@ static double uniform(uint64_t *s) { return (double)(mix(s) >> 11) / 90071992547
 
 /* Three clumps of grains, one dense, a few far away and a few in one deepest cell of the root,
  * ids shuffled; some grains coincide. */
+static int two_clumps; /* the other scene: two clumps, each half the grains */
+
 static void scene(size_t n, double *pos, double *mass, double *radius, uint32_t *id,
                   uint64_t seed)
 {
+    if (two_clumps) {
+        for (size_t k = 0; k < n; k++) {
+            const double size = k % 2 ? 10 : 2, shift = k % 2 ? 0 : 30;
+            for (int a = 0; a < 3; a++)
+                pos[3 * k + a] = shift + size * (uniform(&seed) - 0.5);
+            if (k % 101 == 3)
+                for (int a = 0; a < 3; a++)
+                    pos[3 * k + a] = 5000 * (uniform(&seed) - 0.5);
+            if (k % 400 == 9)
+                for (int a = 0; a < 3; a++)
+                    pos[3 * k + a] = 7 + 1e-6 * (double)(mix(&seed) % 1000);
+            radius[k] = 0.1 + 0.01 * (double)(k % 7);
+            mass[k] = 1e3 * (1 + 0.1 * (double)(k % 5));
+            id[k] = (uint32_t)((k * 7919 + 13) % n);
+        }
+        return;
+    }
     static const double centre[3][3] = {{0, 0, 0}, {40, 5, -3}, {-20, 30, 10}};
     static const double size[3] = {10, 3, 0.5};
     for (size_t k = 0; k < n; k++) {
@@ -185,6 +204,9 @@ int main(void)
         check_ranks(20000, P, 0.5, 7 + (uint64_t)P);
     check_ranks(20000, 4, 1.0, 3);
     check_ranks(3000, 3, 0.3, 11);
+    two_clumps = 1; /* a cut's first piece a refined cell (its keys rewritten by the build) */
+    for (int P = 2; P <= 4; P++)
+        check_ranks(30011, P, 0.6, 1);
     printf("test_gravity_let: all passed\n");
     return 0;
 }

@@ -5,10 +5,12 @@
  * partition of a bed poured from the bottom (dense, costly grains low down, all on rank 0 at
  * first) tiles the domain with one box per rank, sends each grain to the box that holds it,
  * balances the cost to Zoltan's tolerance (2 %) plus one grain, and gives the same cuts when
- * asked again. */
+ * asked again; self-gravity over the ranks (a tree built apart, or the gather) gives every
+ * grain one process's bits, and no rank receives every grain for the tree. */
 #include "test_util.h"
 
 #include "base/base_internal.h"
+#include "gravity/gravity_internal.h"
 #include "parallel/parallel_internal.h"
 
 #include <math.h>
@@ -219,6 +221,85 @@ static void test_id_slices(rbl_comm *c)
     free(mine), free(slice), free(text);
 }
 
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* The field of n grains (two clumps, a few far away, a few in one deepest cell), each rank
+ * holding those with k % size == rank, against one process's evaluation of all of them. */
+static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int expect_apart)
+{
+    const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
+    uint64_t seed = 20261128 + n;
+    double *pos = malloc(3 * n * sizeof *pos), *mass = malloc(n * sizeof *mass);
+    double *radius = malloc(n * sizeof *radius);
+    uint32_t *id = malloc(n * sizeof *id);
+    for (size_t k = 0; k < n; k++) {
+        const double size = k % 2 ? 10 : 2, shift = k % 2 ? 0 : 30;
+        for (int a = 0; a < 3; a++)
+            pos[3 * k + a] = shift + size * ((double)(mix(&seed) >> 11) / 9007199254740992.0 - 0.5);
+        if (k % 101 == 3)
+            for (int a = 0; a < 3; a++)
+                pos[3 * k + a] = 5000 * ((double)(mix(&seed) >> 11) / 9007199254740992.0 - 0.5);
+        if (k % 400 == 9)
+            for (int a = 0; a < 3; a++)
+                pos[3 * k + a] = 7 + 1e-6 * (double)(mix(&seed) % 1000);
+        radius[k] = 0.1 + 0.01 * (double)(k % 7);
+        mass[k] = 1e3 * (1 + 0.1 * (double)(k % 5));
+        id[k] = (uint32_t)((k * 7919 + 13) % n); /* n prime to 7919: a permutation */
+    }
+    rbl_self_gravity cfg = {.method = method, .theta = 0.6};
+    rbl_error err = {0};
+    double *acc = malloc(3 * n * sizeof *acc), *phi = malloc(n * sizeof *phi), per = 0;
+    rbl_gravity_work whole = {0};
+    const rbl_gravity_input all = {n, pos, mass, radius, id, NULL};
+    ASSERT_OK(rbl_gravity_eval(&whole, &cfg, &all, 1, acc, phi, &per, &err));
+    /* this rank's grains */
+    size_t m = 0;
+    double *mp = malloc(3 * n * sizeof *mp), *mm = malloc(n * sizeof *mm);
+    double *mr = malloc(n * sizeof *mr), *ma = malloc(3 * n * sizeof *ma);
+    double *mphi = malloc(n * sizeof *mphi);
+    uint32_t *mid = malloc(n * sizeof *mid);
+    for (size_t k = (size_t)r; k < n; k += (size_t)p, m++) {
+        memcpy(mp + 3 * m, pos + 3 * k, 3 * sizeof *mp);
+        mm[m] = mass[k], mr[m] = radius[k], mid[m] = id[k];
+    }
+    rbl_gravity_ranks *g = NULL;
+    const rbl_gravity_input mine = {m, mp, mm, mr, mid, NULL};
+    double per_ranks = 0;
+    for (int twice = 0; twice < 2; twice++) /* the workspace kept */
+        ASSERT_OK(rbl_gravity_ranks_eval(c, &g, &cfg, &mine, 2, ma, mphi, &per_ranks, &err));
+    size_t differ = 0;
+    for (size_t j = 0, k = (size_t)r; j < m; j++, k += (size_t)p)
+        differ += memcmp(ma + 3 * j, acc + 3 * k, 3 * sizeof *ma) != 0 ||
+                  memcmp(mphi + j, phi + k, sizeof *phi) != 0;
+    const rbl_gravity_ranks_stats *st = rbl_gravity_ranks_stats_of(g);
+    const uint64_t all_differ = rbl_comm_sum_u64(c, differ);
+    const double most_nodes = rbl_comm_max(c, (double)st->let_nodes / (double)st->evaluations);
+    if (r == 0)
+        printf("self-gravity over %d ranks, %zu grains, method %d: %s, %llu grains differ from "
+               "one process; the largest tree put together %.0f nodes, one process's %zu; "
+               "%.3g MB sent a rank\n", p, n, (int)method,
+               st->apart ? "tree apart" : "gathered", (unsigned long long)all_differ,
+               most_nodes, whole.n_nodes, (double)st->bytes / 2e6);
+    ASSERT_TRUE(all_differ == 0);
+    ASSERT_TRUE(st->evaluations == 2);
+    if (st->apart || p == 1) /* (gathered, a rank counts the groups of its own grains) */
+        ASSERT_TRUE(per_ranks == per);
+    if (p > 1 && expect_apart) {
+        ASSERT_TRUE(st->apart == 2 && st->gathers == 0);
+        ASSERT_TRUE(most_nodes < (double)whole.n_nodes); /* no rank holds the whole tree */
+    }
+    rbl_gravity_ranks_free(g);
+    rbl_gravity_work_free(&whole);
+    free(pos), free(mass), free(radius), free(id), free(acc), free(phi);
+    free(mp), free(mm), free(mr), free(ma), free(mphi), free(mid);
+}
+
 int main(void)
 {
     rbl_comm *c;
@@ -228,6 +309,9 @@ int main(void)
     test_exact_sums(c);
     test_partition(c);
     test_id_slices(c);
+    check_gravity(c, 30011, RBL_GRAVITY_TREE, 1);
+    check_gravity(c, 401, RBL_GRAVITY_TREE, 0); /* too few a rank: gathered */
+    check_gravity(c, 3001, RBL_GRAVITY_CELLS, 0);
     rbl_comm_free(c);
     return 0;
 }

@@ -218,6 +218,16 @@ static rbl_sim *jacks(void)
 }
 
 static rbl_sim *cloud(void) { return cloud_by(RBL_GRAVITY_TREE, 2); }
+/* 1728 grains: enough a rank (4 at most) for the tree built apart, not gathered */
+static rbl_sim *big_cloud(void)
+{
+    rbl_sim_config cfg = dem_cloud_config(2.0);
+    cfg.open = 1;
+    cfg.self_gravity.theta = 0.7;
+    rbl_sim *sim = dem_create(&cfg, DEM_CLOUD_RHO);
+    dem_cloud_lattice(sim, 12);
+    return sim;
+}
 /* the seed's Cells, in which many grains share a Cell: their order is the ids' */
 static rbl_sim *cloud_cells(void) { return cloud_by(RBL_GRAVITY_CELLS, 1); }
 
@@ -461,6 +471,8 @@ static void same_bits(rbl_comm *c, const char *name, rbl_sim *(*scene)(void), ui
         ASSERT_TRUE(differ == 0);
         ASSERT_TRUE(differ_apart == 0);
         ASSERT_TRUE(differ_resumed == 0);
+        if (scene == big_cloud && size > 1) /* no rank gathered every grain */
+            ASSERT_TRUE(st.gravity_apart > 0 && st.gravity_gathers == 0);
         if (scene == channel && size == 4) /* each slab talks to the two beside it */
             ASSERT_TRUE(neighbours == 2.0 && moved > 0.0);
         /* the diagnostics: counts exact (each pair counted once, by its lower id's rank), sums
@@ -511,6 +523,7 @@ int main(void)
     same_bits(c, "channel", channel, 0, 1500 / h);
     same_bits(c, "two grains", two, 0, 3000 / h);
     same_bits(c, "gravitating cloud", cloud, 0, 1500 / h);
+    same_bits(c, "big gravitating cloud", big_cloud, 0, 300 / h);
     same_bits(c, "jacks", jacks, 0, 3000 / h);
     if (all)
         same_bits(c, "gravitating cloud (Cells)", cloud_cells, 0, 600);

@@ -229,19 +229,6 @@ typedef struct rbl_history_map {
  * left out and marked there (measure.c). */
 void rbl_mass_moments(const rbl_sim *sim, uint8_t *skip, int with_velocity, rbl_exact_sum *sum);
 
-/* Self-gravity over several processes (self_gravity.c): every process's grains (rows of id,
- * position, mass, radius, gathered), unpacked as the gravity room reads them, which of them are
- * this process's, and the field there. */
-typedef struct rbl_gravity_gathered {
-    double *mine, *rows; /* this process's rows, and every process's */
-    size_t mine_cap, rows_cap;
-    double *pos, *mass, *radius, *acc, *phi;
-    uint32_t *id;
-    uint8_t *want;
-    size_t cap;
-} rbl_gravity_gathered;
-void rbl_gravity_gathered_free(rbl_gravity_gathered *a);
-
 /* The other processes of a run over several (src/parallel/ sets them; NULL for one). Each is
  * collective: every process calls it at the same point of the same step. */
 typedef struct rbl_sim_peers {
@@ -263,10 +250,11 @@ typedef struct rbl_sim_peers {
     /* Before each force evaluation: the ghosts' positions and the velocities the forces read
      * (and their packed records when sim->packed_fresh). */
     int (*refresh)(rbl_sim *sim, void *ctx, rbl_error *err);
-    /* Every process's n doubles from mine, in process order, into *all (grown as needed: *cap
-     * doubles); *first: where this process's begin, *total: how many in all. */
-    int (*allgather)(void *ctx, const double *mine, size_t n, double **all, size_t *cap,
-                     size_t *first, size_t *total, rbl_error *err);
+    /* Self-gravity: the field (G-scaled, rbl_gravity_eval's) at this process's grains (in:
+     * their ids, positions, masses, radii) from every process's, with one process's bits;
+     * *interactions per grain. */
+    int (*gravity)(void *ctx, const rbl_self_gravity *cfg, const rbl_gravity_input *in,
+                   int threads, double *acc, double *phi, double *interactions, rbl_error *err);
 } rbl_sim_peers;
 
 /* The health check's state (health.c): its options with the defaults filled in, the peaks
@@ -366,7 +354,6 @@ struct rbl_sim {
     int forces_partial;       /* force/torque hold only the first-grain sums: gather first */
     rbl_self_gravity gravity; /* cfg.self_gravity with its defaults filled in */
     rbl_gravity_work gravity_work;
-    rbl_gravity_gathered gravity_all; /* over several processes: every process's grains */
     int gravity_valid;        /* gacc and gphi hold the field of the current grains */
     rbl_exact_sum *thermo_sums; /* rbl_sim_thermo's workspace */
     size_t thermo_sums_cap;

@@ -98,7 +98,6 @@ void rbl_sim_destroy(rbl_sim *sim)
     rbl_pair_list_free(&sim->pairs);
     rbl_walls_free(&sim->wpairs);
     rbl_gravity_work_free(&sim->gravity_work);
-    rbl_gravity_gathered_free(&sim->gravity_all);
     free(sim->thermo_sums);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
     for (int m = 0; m < sim->n_meshes; m++) {

@@ -53,12 +53,12 @@ static int local_node(local_ctx *c, uint32_t lo, uint32_t hi, int level, const d
                       double half, int open_lo, int open_hi)
 {
     rbl_gravity_work *w = c->w;
-    if (!open_lo && !open_hi) {
+    if (!open_lo && !open_hi) { /* (the prefix first: a refined cell's keys are rewritten) */
+        const uint64_t prefix = level ? w->keys[lo] >> (3u * (unsigned)(LEVELS - level)) : 0;
         const uint32_t root = (uint32_t)w->n_nodes;
         if (!rbl_tree_build(w, c->inv_theta, lo, hi, level, centre, half))
             return RBL_ENOMEM;
-        rbl_tree_piece p = {w->nodes[root], 0, level, c->rank, root, 0};
-        p.prefix = level ? w->keys[lo] >> (3u * (unsigned)(LEVELS - level)) : 0;
+        rbl_tree_piece p = {w->nodes[root], prefix, level, c->rank, root, 0};
         return push_piece(c->pieces, c->n_pieces, c->cap_pieces, &p) ? RBL_OK : RBL_ENOMEM;
     }
     if (level == LEVELS) /* a deepest cell split between processes: the cuts avoid it */

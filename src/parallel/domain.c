@@ -49,6 +49,7 @@ struct rbl_domain {
     int *near;                 /* size: the ranks whose boxes lie within reach (exchange) */
     double near_reach;         /* the last ghost exchange's reach: the migration's */
     double *out, *in;          /* the refresh's buffers */
+    rbl_gravity_ranks *gravity; /* self-gravity's workspace (gravity_ranks.c) */
     size_t out_cap, in_cap;
     rbl_domain_stats stats;
     int relisting;             /* rbl_domain_relist's build: no new partition */
@@ -145,15 +146,22 @@ static void peers_sum_exact(void *ctx, rbl_exact_sum *s, int count)
     rbl_comm_sum_exact(((rbl_domain *)ctx)->comm, s, count);
 }
 
-static int peers_allgather(void *ctx, const double *mine, size_t n, double **all, size_t *cap,
-                           size_t *first, size_t *total, rbl_error *err)
+static int peers_gravity(void *ctx, const rbl_self_gravity *cfg, const rbl_gravity_input *in,
+                         int threads, double *acc, double *phi, double *interactions,
+                         rbl_error *err)
 {
     rbl_domain *d = ctx;
-    int rc = rbl_comm_allgather(d->comm, mine, n, all, cap, first, total, err);
-    if (rc == RBL_OK) {
-        d->stats.bytes += (*total - n) * sizeof **all;
-        d->stats.messages += (size_t)(d->size - 1);
+    const uint64_t before = d->gravity ? rbl_gravity_ranks_stats_of(d->gravity)->bytes : 0;
+    const double t0 = rbl_now();
+    int rc = rbl_gravity_ranks_eval(d->comm, &d->gravity, cfg, in, threads, acc, phi,
+                                    interactions, err);
+    if (d->gravity) {
+        const rbl_gravity_ranks_stats *st = rbl_gravity_ranks_stats_of(d->gravity);
+        d->stats.bytes += st->bytes - before;
+        d->stats.gravity_bytes = st->bytes;
+        d->stats.gravity_apart = st->apart, d->stats.gravity_gathers = st->gathers;
     }
+    d->stats.gravity_seconds += rbl_now() - t0;
     return rc;
 }
 
@@ -830,7 +838,7 @@ static int domain_start(rbl_domain *d, rbl_error *err)
     d->clump_reach = rbl_comm_max(d->comm, clump_reach(&sim->bodies));
     let_lists_go(sim); /* they held the grains as they were */
     d->peers = (rbl_sim_peers){d,           peers_max,    peers_sum_exact, peers_agree,
-                               peers_migrate, peers_ghosts, peers_refresh,   peers_allgather};
+                               peers_migrate, peers_ghosts, peers_refresh,   peers_gravity};
     sim->peers = &d->peers;
     if (d->rank > 0) { /* counted once, on the first rank: the lost grains, the flow counters'
                           sums */
@@ -936,6 +944,7 @@ void rbl_domain_free(rbl_domain *d)
     rbl_history_free(&d->start_pairs), rbl_history_free(&d->start_walls);
     free(d->send_start), free(d->send_index), free(d->recv_count), free(d->sb), free(d->near);
     free(d->out), free(d->in);
+    rbl_gravity_ranks_free(d->gravity);
     free(d);
 }
 

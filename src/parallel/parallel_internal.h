@@ -103,6 +103,25 @@ uint64_t rbl_comm_chain(rbl_comm *c, uint64_t h, uint64_t (*step)(void *ctx, uin
 int rbl_comm_id_slices(rbl_comm *c, const double *records, size_t n, size_t width,
                        double **out, size_t *n_out, rbl_error *err);
 
+/* Self-gravity over the ranks (gravity_ranks.c): the field at each rank's own grains (in->id
+ * set, in->want NULL), G-scaled as rbl_gravity_eval's, with one process's bits, from a tree
+ * built apart (no rank holds every grain) or, for the methods that take every grain and for
+ * too few grains a rank, from every rank's grains gathered. *interactions: per grain over all.
+ * *work: kept between calls (NULL the first time; rbl_gravity_ranks_free). Collective. */
+typedef struct rbl_gravity_ranks rbl_gravity_ranks;
+typedef struct rbl_gravity_ranks_stats {
+    uint64_t evaluations, apart, gathers; /* evaluations, of them with the tree apart, gathered */
+    uint64_t bytes;                       /* sent to other ranks, all evaluations */
+    uint64_t let_nodes;                   /* nodes of the trees put together, summed */
+} rbl_gravity_ranks_stats;
+struct rbl_gravity_input;
+int rbl_gravity_ranks_eval(rbl_comm *c, rbl_gravity_ranks **work,
+                           const rbl_self_gravity *cfg, const struct rbl_gravity_input *in,
+                           int threads, double *acc, double *phi, double *interactions,
+                           rbl_error *err);
+const rbl_gravity_ranks_stats *rbl_gravity_ranks_stats_of(const rbl_gravity_ranks *g);
+void rbl_gravity_ranks_free(rbl_gravity_ranks *g);
+
 /* Collective: whether every rank got RBL_OK. A rank that did not keeps its message; the others
  * get the lowest failing rank's, so rank 0 can print the one that counts. */
 int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err);
@@ -149,6 +168,10 @@ typedef struct rbl_domain_stats {
                                between neighbours only (after a new partition) */
     int neighbours;      /* the most ranks one exchange between neighbours talked to */
     size_t ghosts;       /* held since the last build */
+    uint64_t gravity_bytes;   /* of bytes, self-gravity's (gravity_ranks.c) */
+    uint64_t gravity_apart;   /* self-gravity's evaluations with the tree built apart */
+    uint64_t gravity_gathers; /* and with every grain gathered */
+    double gravity_seconds;   /* in self-gravity, its exchanges and its work, this rank */
 } rbl_domain_stats;
 
 int rbl_domain_create(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error *err);
