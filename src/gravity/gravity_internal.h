@@ -189,7 +189,8 @@ typedef struct rbl_tree_graft {
     uint32_t n_nodes, n_sources;
 } rbl_tree_graft;
 /* The locally essential tree into let (nodes, src; order: the local order of this process's
- * sources, UINT32_MAX for the others'): the top, this process's pieces from local (built by
+ * sources, UINT32_MAX for the others'; only these, let->cap of them: a work for the walk, not
+ * for rbl_gravity_work_reserve): the top, this process's pieces from local (built by
  * rbl_tree_local) and the others' grafts (one per piece, by piece index), in depth-first
  * order; and the groups of this process's grains (*groups grown as needed). */
 int rbl_tree_assemble(rbl_gravity_work *let, const rbl_tree_top *top,

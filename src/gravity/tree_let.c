@@ -269,8 +269,14 @@ int rbl_tree_assemble(rbl_gravity_work *let, const rbl_tree_top *top,
         else
             rc = rbl_error_set(err, RBL_ENOMEM, "self-gravity: out of memory for the tree");
     }
-    if (rc == RBL_OK)
-        rc = rbl_gravity_work_reserve(let, n_sources ? n_sources : 1, err);
+    if (rc == RBL_OK && n_sources > let->cap) { /* what the walk reads: sources and order */
+        free(let->src), free(let->order);
+        let->src = malloc(n_sources * sizeof *let->src);
+        let->order = malloc(n_sources * sizeof *let->order);
+        let->cap = let->src && let->order ? n_sources : 0;
+        if (!let->cap)
+            rc = rbl_error_set(err, RBL_ENOMEM, "self-gravity: out of memory for the tree");
+    }
     if (rc == RBL_OK && !rbl_grow_array((void **)groups, cap_groups, own + 1, sizeof **groups))
         rc = rbl_error_set(err, RBL_ENOMEM, "self-gravity: out of memory for the groups");
     if (rc != RBL_OK) {

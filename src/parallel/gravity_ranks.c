@@ -47,8 +47,18 @@ typedef struct graft_head {
     uint32_t piece, n_nodes, n_sources, spare;
 } graft_head;
 
+/* Where a row's grain lives: its process and its index there. */
+typedef struct origin {
+    int32_t from;
+    uint32_t index;
+} origin;
+
+/* The workspace of one evaluation: every buffer is let go at its end (and the sort's, the
+ * rows', as soon as they are done with), so that the peak of a process is one phase's, not
+ * every buffer's at once beside the engine's own. */
 struct rbl_gravity_ranks {
     grain_row *rows, *rows_tmp;
+    origin *origin;
     size_t n_rows, cap_rows, cap_tmp;
     uint64_t *keys, *keys_tmp;
     uint32_t *perm, *perm_tmp;
@@ -70,18 +80,35 @@ struct rbl_gravity_ranks {
     rbl_gravity_ranks_stats stats;
 };
 
-void rbl_gravity_ranks_free(rbl_gravity_ranks *g)
+/* The sort's buffers, done with once the ranges are made. */
+static void release_sort(rbl_gravity_ranks *g)
 {
-    if (!g)
-        return;
-    free(g->rows), free(g->rows_tmp), free(g->keys), free(g->keys_tmp), free(g->perm);
-    free(g->perm_tmp);
+    free(g->rows_tmp), free(g->keys), free(g->keys_tmp), free(g->perm), free(g->perm_tmp);
+    g->rows_tmp = NULL, g->keys = g->keys_tmp = NULL, g->perm = g->perm_tmp = NULL;
+    g->cap_tmp = g->cap_sort = 0;
+}
+
+/* Every buffer; the statistics stay. */
+static void release(rbl_gravity_ranks *g)
+{
+    release_sort(g);
+    free(g->rows), free(g->origin);
     rbl_gravity_work_free(&g->local), rbl_gravity_work_free(&g->let);
     rbl_gravity_work_free(&g->whole);
     free(g->pieces), rbl_tree_top_free(&g->top), rbl_tree_message_free(&g->message);
     free(g->groups), free(g->acc), free(g->phi);
     free(g->mine), free(g->all), free(g->pos), free(g->mass), free(g->radius);
     free(g->all_acc), free(g->all_phi), free(g->id), free(g->want);
+    const rbl_gravity_ranks_stats stats = g->stats;
+    memset(g, 0, sizeof *g);
+    g->stats = stats;
+}
+
+void rbl_gravity_ranks_free(rbl_gravity_ranks *g)
+{
+    if (!g)
+        return;
+    release(g);
     free(g);
 }
 
@@ -344,6 +371,7 @@ static int tree_apart(rbl_comm *c, rbl_gravity_ranks *g, double inv_theta,
         return rc;
     /* the keys beside the range: the last of the range below, the first of the one above */
     uint64_t ends[2] = {g->rows[0].key, g->rows[n - 1].key};
+    release_sort(g);
     void *all = NULL;
     size_t *rb = malloc(2 * (size_t)p * sizeof *rb);
     rc = rbl_comm_agree(c, rb ? RBL_OK : no_memory(err, "counts", (size_t)p), err);
@@ -355,10 +383,17 @@ static int tree_apart(rbl_comm *c, rbl_gravity_ranks *g, double inv_theta,
     }
     const uint64_t *edge = all, *before = me ? &edge[2 * (me - 1) + 1] : NULL;
     const uint64_t *after = me < p - 1 ? &edge[2 * (me + 1)] : NULL;
-    for (size_t k = 0; k < n; k++) {
+    g->origin = malloc(n * sizeof *g->origin);
+    for (size_t k = 0; g->origin && k < n; k++) {
         g->local.keys[k] = g->rows[k].key;
         g->local.src[k] = g->rows[k].s;
         g->local.order[k] = (uint32_t)k;
+        g->origin[k] = (origin){g->rows[k].from, g->rows[k].index};
+    }
+    free(g->rows), g->rows = NULL, g->cap_rows = 0; /* (n_rows stays: the range's size) */
+    if (!g->origin) {
+        free(all), free(rb);
+        return rbl_comm_agree(c, no_memory(err, "grains", n), err);
     }
     rc = rbl_tree_local(&g->local, inv_theta, (uint32_t)n, centre, half, before, after, me,
                         &g->pieces, &g->n_pieces, &g->cap_pieces);
@@ -560,13 +595,13 @@ static int send_back(rbl_comm *c, rbl_gravity_ranks *g, double G, double *acc, d
     if (rc == RBL_OK) {
         /* by process: count, place, fill (rows in range order, each process's in its order) */
         for (size_t k = 0; k < n; k++)
-            sb[g->rows[k].from]++;
+            sb[g->origin[k].from]++;
         size_t at = 0;
         for (int q = 0; q < p; q++)
             sb[p + q] = at, at += sb[q];
         for (size_t k = 0; k < n; k++) {
-            field_row *f = &out[sb[p + g->rows[k].from]++];
-            f->index = g->rows[k].index;
+            field_row *f = &out[sb[p + g->origin[k].from]++];
+            f->index = g->origin[k].index;
             for (int a = 0; a < 3; a++)
                 f->acc[a] = g->acc[3 * k + a] * G;
             f->phi = g->phi[k] * G;
@@ -601,17 +636,31 @@ static int send_back(rbl_comm *c, rbl_gravity_ranks *g, double G, double *acc, d
     return rbl_comm_agree(c, rc, err);
 }
 
-int rbl_gravity_ranks_eval(rbl_comm *c, rbl_gravity_ranks **work, const rbl_self_gravity *cfg_in,
+static int evaluate(rbl_comm *c, rbl_gravity_ranks *g, const rbl_self_gravity *cfg_in,
+                    const rbl_gravity_input *in, int threads, double *acc, double *phi,
+                    double *interactions, rbl_error *err);
+
+int rbl_gravity_ranks_eval(rbl_comm *c, rbl_gravity_ranks **work, const rbl_self_gravity *cfg,
                            const rbl_gravity_input *in, int threads, double *acc, double *phi,
                            double *interactions, rbl_error *err)
 {
-    int rc = rbl_self_gravity_check(cfg_in, err);
-    if (rc == RBL_OK && !*work && !(*work = calloc(1, sizeof **work)))
-        rc = no_memory(err, "the workspace", 1);
+    int rc = !*work && !(*work = calloc(1, sizeof **work)) ? no_memory(err, "the workspace", 1)
+                                                           : RBL_OK;
     rc = rbl_comm_agree(c, rc, err);
     if (rc != RBL_OK)
         return rc;
-    rbl_gravity_ranks *g = *work;
+    rc = evaluate(c, *work, cfg, in, threads, acc, phi, interactions, err);
+    release(*work);
+    return rc;
+}
+
+static int evaluate(rbl_comm *c, rbl_gravity_ranks *g, const rbl_self_gravity *cfg_in,
+                    const rbl_gravity_input *in, int threads, double *acc, double *phi,
+                    double *interactions, rbl_error *err)
+{
+    int rc = rbl_comm_agree(c, rbl_self_gravity_check(cfg_in, err), err);
+    if (rc != RBL_OK)
+        return rc;
     const rbl_self_gravity cfg = rbl_self_gravity_resolved(cfg_in);
     const int p = rbl_comm_size(c), me = rbl_comm_rank(c);
     const uint64_t total = rbl_comm_sum_u64(c, in->n);
