@@ -112,6 +112,7 @@ bench-cg: build
 # cloud of 2e5 (about a minute) -> docs/bench/parallel-memory.csv (issue 47)
 bench-parallel: build
 	@bench/parallel_memory.sh $(RUBBLE) 4e5 4
+	@bench/gravity_ranks.sh $(RUBBLE) 4
 
 # stepping from Python against `rubble run`, 10^4 grains (about a minute) -> docs/bench/python-overhead.csv
 bench-python: build

@@ -329,9 +329,10 @@ int cmd_run(int argc, char **argv)
                rep.timers.gravity_interactions);
         if (rep.ranks > 1)
             printf("; the tree built apart in %llu, every grain gathered in %llu; %.3g bytes "
-                   "sent",
+                   "sent (%.3g of them the trees')",
                    (unsigned long long)rep.gravity_apart,
-                   (unsigned long long)rep.gravity_gathers, (double)rep.gravity_bytes);
+                   (unsigned long long)rep.gravity_gathers, (double)rep.gravity_bytes,
+                   (double)rep.gravity_tree_bytes);
         printf("\n");
     }
     /* the balance the health check keeps: what came in, what the contacts took out */

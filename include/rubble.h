@@ -1015,6 +1015,8 @@ typedef struct rbl_run_report {
      * grain gathered on every process (the Cell scheme, the direct sum, too few grains a
      * process); the bytes its exchanges sent, all processes (in comm_bytes too) */
     uint64_t gravity_apart, gravity_gathers, gravity_bytes;
+    uint64_t gravity_tree_bytes; /* of gravity_bytes, the trees' (the rest: the grains sorted
+                                    into ranges and their fields sent back, or gathered) */
     /* each process's share, as its least, mean and largest over the processes (one process:
      * its own, three times): the grains it owns, the ghosts and listed pairs it holds at the
      * end (a pair with a ghost is listed on both its processes), the seconds of its force,

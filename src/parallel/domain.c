@@ -159,6 +159,7 @@ static int peers_gravity(void *ctx, const rbl_self_gravity *cfg, const rbl_gravi
         const rbl_gravity_ranks_stats *st = rbl_gravity_ranks_stats_of(d->gravity);
         d->stats.bytes += st->bytes - before;
         d->stats.gravity_bytes = st->bytes;
+        d->stats.gravity_tree_bytes = st->tree_bytes;
         d->stats.gravity_apart = st->apart, d->stats.gravity_gathers = st->gathers;
     }
     d->stats.gravity_seconds += rbl_now() - t0;

@@ -702,6 +702,7 @@ static int evaluate(rbl_comm *c, rbl_gravity_ranks *g, const rbl_self_gravity *c
     }
     /* 2. the ranges, 3-4. the tree apart, or the gather */
     int gather = 0;
+    const uint64_t at_start = g->stats.bytes;
     rc = sample_sort(c, g, err);
     if (rc == RBL_OK)
         rc = move_cuts(c, g, &gather, err);
@@ -709,12 +710,16 @@ static int evaluate(rbl_comm *c, rbl_gravity_ranks *g, const rbl_self_gravity *c
         return rc;
     if (gather)
         return gathered(c, g, &cfg, in, threads, acc, phi, interactions, err);
+    const uint64_t sorted = g->stats.bytes;
     uint64_t count = 0;
     rc = tree_apart(c, g, 1.0 / cfg.theta, centre, half, threads, &count, err);
+    const uint64_t built = g->stats.bytes;
     if (rc == RBL_OK)
         rc = send_back(c, g, cfg.G, acc, phi, in->n, err);
     if (rc != RBL_OK)
         return rc;
+    g->stats.sort_bytes += sorted - at_start, g->stats.tree_bytes += built - sorted;
+    g->stats.field_bytes += g->stats.bytes - built;
     g->stats.apart++;
     *interactions = (double)rbl_comm_sum_u64(c, count) / (double)total;
     return RBL_OK;

@@ -112,6 +112,9 @@ typedef struct rbl_gravity_ranks rbl_gravity_ranks;
 typedef struct rbl_gravity_ranks_stats {
     uint64_t evaluations, apart, gathers; /* evaluations, of them with the tree apart, gathered */
     uint64_t bytes;                       /* sent to other ranks, all evaluations */
+    uint64_t sort_bytes, tree_bytes, field_bytes; /* of them with the tree apart: the sort into
+                                                     ranges, the pieces' roots, boxes and
+                                                     pruned trees, the fields sent back */
     uint64_t let_nodes;                   /* nodes of the trees put together, summed */
 } rbl_gravity_ranks_stats;
 struct rbl_gravity_input;
@@ -169,6 +172,7 @@ typedef struct rbl_domain_stats {
     int neighbours;      /* the most ranks one exchange between neighbours talked to */
     size_t ghosts;       /* held since the last build */
     uint64_t gravity_bytes;   /* of bytes, self-gravity's (gravity_ranks.c) */
+    uint64_t gravity_tree_bytes; /* of them the trees' (pieces' roots, boxes, pruned trees) */
     uint64_t gravity_apart;   /* self-gravity's evaluations with the tree built apart */
     uint64_t gravity_gathers; /* and with every grain gathered */
     double gravity_seconds;   /* in self-gravity, its exchanges and its work, this rank */

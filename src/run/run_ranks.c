@@ -270,10 +270,11 @@ void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_ru
     double mean = rbl_comm_sum(r->comm, work) / r->size;
     rep->comm_seconds = v[0];
     rep->imbalance = mean > 0.0 ? v[1] / mean : 1.0;
-    double sums[6] = {(double)st.bytes, (double)st.messages, (double)st.migrated,
-                      (double)st.ghosts, (double)sim->bodies.n, (double)st.gravity_bytes};
-    rbl_comm_sum_n(r->comm, sums, 6);
-    rep->gravity_bytes = (uint64_t)sums[5];
+    double sums[7] = {(double)st.bytes, (double)st.messages, (double)st.migrated,
+                      (double)st.ghosts, (double)sim->bodies.n, (double)st.gravity_bytes,
+                      (double)st.gravity_tree_bytes};
+    rbl_comm_sum_n(r->comm, sums, 7);
+    rep->gravity_bytes = (uint64_t)sums[5], rep->gravity_tree_bytes = (uint64_t)sums[6];
     rep->gravity_apart = st.gravity_apart, rep->gravity_gathers = st.gravity_gathers;
     rep->comm_bytes = (uint64_t)sums[0], rep->comm_messages = (uint64_t)sums[1];
     rep->migrated = (uint64_t)sums[2], rep->ghosts = (uint64_t)sums[3];
