@@ -9,14 +9,6 @@
 
 #define GN RBL_GRAVITY_G
 
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static double uniform(uint64_t *s) { return (double)(mix(s) >> 11) / 9007199254740992.0; }
 
 /* n grains of radius 1 m at random in a ball of radius R (rejection), overlaps allowed. */
 static void ball(size_t n, double R, double *pos, double *mass, double *radius, uint64_t seed)
@@ -26,13 +18,13 @@ static void ball(size_t n, double R, double *pos, double *mass, double *radius, 
         do {
             r2 = 0.0;
             for (int a = 0; a < 3; a++) {
-                x[a] = R * (2.0 * uniform(&seed) - 1.0);
+                x[a] = R * (2.0 * test_uniform(&seed) - 1.0);
                 r2 += x[a] * x[a];
             }
         } while (r2 > R * R);
         memcpy(pos + 3 * k, x, sizeof x);
         radius[k] = 1.0;
-        mass[k] = 1e4 * (1.0 + uniform(&seed)); /* unequal masses */
+        mass[k] = 1e4 * (1.0 + test_uniform(&seed)); /* unequal masses */
     }
 }
 

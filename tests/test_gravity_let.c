@@ -11,14 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static double uniform(uint64_t *s) { return (double)(mix(s) >> 11) / 9007199254740992.0; }
 
 /* Three clumps of grains, one dense, a few far away and a few in one deepest cell of the root,
  * ids shuffled; some grains coincide. */
@@ -31,13 +23,13 @@ static void scene(size_t n, double *pos, double *mass, double *radius, uint32_t 
         for (size_t k = 0; k < n; k++) {
             const double size = k % 2 ? 10 : 2, shift = k % 2 ? 0 : 30;
             for (int a = 0; a < 3; a++)
-                pos[3 * k + a] = shift + size * (uniform(&seed) - 0.5);
+                pos[3 * k + a] = shift + size * (test_uniform(&seed) - 0.5);
             if (k % 101 == 3)
                 for (int a = 0; a < 3; a++)
-                    pos[3 * k + a] = 5000 * (uniform(&seed) - 0.5);
+                    pos[3 * k + a] = 5000 * (test_uniform(&seed) - 0.5);
             if (k % 400 == 9)
                 for (int a = 0; a < 3; a++)
-                    pos[3 * k + a] = 7 + 1e-6 * (double)(mix(&seed) % 1000);
+                    pos[3 * k + a] = 7 + 1e-6 * (double)(test_mix(&seed) % 1000);
             radius[k] = 0.1 + 0.01 * (double)(k % 7);
             mass[k] = 1e3 * (1 + 0.1 * (double)(k % 5));
             id[k] = (uint32_t)((k * 7919 + 13) % n);
@@ -49,21 +41,21 @@ static void scene(size_t n, double *pos, double *mass, double *radius, uint32_t 
     for (size_t k = 0; k < n; k++) {
         const int c = (int)(k % 3);
         for (int a = 0; a < 3; a++)
-            pos[3 * k + a] = centre[c][a] + size[c] * (2 * uniform(&seed) - 1);
+            pos[3 * k + a] = centre[c][a] + size[c] * (2 * test_uniform(&seed) - 1);
         if (k % 97 == 5) /* far grains stretch the root */
             for (int a = 0; a < 3; a++)
-                pos[3 * k + a] = 2000 * (2 * uniform(&seed) - 1);
+                pos[3 * k + a] = 2000 * (2 * test_uniform(&seed) - 1);
         if (k % 500 == 9) /* 1 in 500 in one deepest cell of the root: a refined leaf */
             for (int a = 0; a < 3; a++)
-                pos[3 * k + a] = 5 + 1e-5 * uniform(&seed);
+                pos[3 * k + a] = 5 + 1e-5 * test_uniform(&seed);
         if (k % 211 == 7 && k > 8) /* a grain on another */
             memcpy(pos + 3 * k, pos + 3 * (k - 3), 3 * sizeof *pos);
-        radius[k] = 0.05 + 0.2 * uniform(&seed);
-        mass[k] = 1e3 * (1 + uniform(&seed));
+        radius[k] = 0.05 + 0.2 * test_uniform(&seed);
+        mass[k] = 1e3 * (1 + test_uniform(&seed));
         id[k] = (uint32_t)k;
     }
     for (size_t k = n - 1; k > 0; k--) { /* ids in no order */
-        size_t j = (size_t)(mix(&seed) % (k + 1));
+        size_t j = (size_t)(test_mix(&seed) % (k + 1));
         uint32_t t = id[k];
         id[k] = id[j], id[j] = t;
     }

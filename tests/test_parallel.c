@@ -221,14 +221,6 @@ static void test_id_slices(rbl_comm *c)
     free(mine), free(slice), free(text);
 }
 
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* The field of n grains (two clumps, a few far away, a few in one deepest cell), each rank
  * holding those with k % size == rank, against one process's evaluation of all of them. */
 static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int expect_apart)
@@ -241,13 +233,13 @@ static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int 
     for (size_t k = 0; k < n; k++) {
         const double size = k % 2 ? 10 : 2, shift = k % 2 ? 0 : 30;
         for (int a = 0; a < 3; a++)
-            pos[3 * k + a] = shift + size * ((double)(mix(&seed) >> 11) / 9007199254740992.0 - 0.5);
+            pos[3 * k + a] = shift + size * (test_uniform(&seed) - 0.5);
         if (k % 101 == 3)
             for (int a = 0; a < 3; a++)
-                pos[3 * k + a] = 5000 * ((double)(mix(&seed) >> 11) / 9007199254740992.0 - 0.5);
+                pos[3 * k + a] = 5000 * (test_uniform(&seed) - 0.5);
         if (k % 400 == 9)
             for (int a = 0; a < 3; a++)
-                pos[3 * k + a] = 7 + 1e-6 * (double)(mix(&seed) % 1000);
+                pos[3 * k + a] = 7 + 1e-6 * (double)(test_mix(&seed) % 1000);
         radius[k] = 0.1 + 0.01 * (double)(k % 7);
         mass[k] = 1e3 * (1 + 0.1 * (double)(k % 5));
         id[k] = (uint32_t)((k * 7919 + 13) % n); /* n prime to 7919: a permutation */

@@ -4,6 +4,7 @@
 #define RBL_TEST_UTIL_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,6 +14,19 @@ static inline int slow_build_divisor(void)
 {
     const char *s = getenv("RBL_TEST_SLOW_BUILD");
     return s && *s ? 4 : 1;
+}
+
+/* A reproducible stream of 64-bit numbers (splitmix64) and of doubles in [0, 1). */
+static inline uint64_t test_mix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+static inline double test_uniform(uint64_t *s)
+{
+    return (double)(test_mix(s) >> 11) / 9007199254740992.0;
 }
 
 #define ASSERT_TRUE(cond)                                                                      \
