@@ -221,9 +221,12 @@ static void test_id_slices(rbl_comm *c)
     free(mine), free(slice), free(text);
 }
 
-/* The field of n grains (two clumps, a few far away, a few in one deepest cell), each rank
- * holding those with k % size == rank, against one process's evaluation of all of them. */
-static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int expect_apart)
+/* The field of n grains (two clumps, a few far away, a few in one deepest cell; with
+ * `heaped`, 9 in 10 on one spot, where no cut can go), each rank holding those with
+ * k % size == rank, against one process's evaluation of all of them. expect_apart: the tree
+ * is built apart (1), gathered (0). */
+static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int heaped,
+                          int expect_apart)
 {
     const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
     uint64_t seed = 20261128 + n;
@@ -240,6 +243,9 @@ static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int 
         if (k % 400 == 9)
             for (int a = 0; a < 3; a++)
                 pos[3 * k + a] = 7 + 1e-6 * (double)(test_mix(&seed) % 1000);
+        if (heaped && k % 10)
+            for (int a = 0; a < 3; a++)
+                pos[3 * k + a] = 1.5;
         radius[k] = 0.1 + 0.01 * (double)(k % 7);
         mass[k] = 1e3 * (1 + 0.1 * (double)(k % 5));
         id[k] = (uint32_t)((k * 7919 + 13) % n); /* n prime to 7919: a permutation */
@@ -286,6 +292,8 @@ static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int 
         ASSERT_TRUE(st->apart == 2 && st->gathers == 0);
         ASSERT_TRUE(most_nodes < (double)whole.n_nodes); /* no rank holds the whole tree */
     }
+    if (p > 1 && !expect_apart)
+        ASSERT_TRUE(st->apart == 0 && st->gathers == 2);
     rbl_gravity_ranks_free(g);
     rbl_gravity_work_free(&whole);
     free(pos), free(mass), free(radius), free(id), free(acc), free(phi);
@@ -301,9 +309,10 @@ int main(void)
     test_exact_sums(c);
     test_partition(c);
     test_id_slices(c);
-    check_gravity(c, 30011, RBL_GRAVITY_TREE, 1);
-    check_gravity(c, 401, RBL_GRAVITY_TREE, 0); /* too few a rank: gathered */
-    check_gravity(c, 3001, RBL_GRAVITY_CELLS, 0);
+    check_gravity(c, 30011, RBL_GRAVITY_TREE, 0, 1);
+    check_gravity(c, 401, RBL_GRAVITY_TREE, 0, 0);   /* too few a rank: gathered */
+    check_gravity(c, 3001, RBL_GRAVITY_CELLS, 0, 0); /* every grain by design */
+    check_gravity(c, 30011, RBL_GRAVITY_TREE, 1, 0); /* no place to cut: gathered */
     rbl_comm_free(c);
     return 0;
 }
