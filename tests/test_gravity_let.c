@@ -3,11 +3,14 @@
  * between groups, each range's pieces, the one top from all of them, what each range sends
  * each other (pruned for its boxes), and each range's tree put together and walked. Every
  * grain's field must have the bits of rbl_gravity_eval's tree on all the grains, and the
- * interactions the same count; a process receives only part of the others' trees. The MPI
+ * interactions the same count; a process receives only part of the others' trees. Then 60
+ * random mixtures of clusters (sizes from 1e-6 to 100 m, coinciding grains) on 2-8 ranges,
+ * each cut where a cut can go. The MPI
  * exchanges around these parts are test_parallel's (src/parallel/gravity_ranks.c). */
 #include "gravity/gravity_internal.h"
 #include "test_util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +18,36 @@
 /* Three clumps of grains, one dense, a few far away and a few in one deepest cell of the root,
  * ids shuffled; some grains coincide. */
 static int two_clumps; /* the other scene: two clumps, each half the grains */
+static int mixture;    /* or 1-5 clusters of random places and sizes (1e-6 to 100 m) */
 
 static void scene(size_t n, double *pos, double *mass, double *radius, uint32_t *id,
                   uint64_t seed)
 {
+    if (mixture) {
+        const int clusters = 1 + (int)(test_mix(&seed) % 5);
+        double c[5][3], size[5];
+        for (int q = 0; q < clusters; q++) {
+            for (int a = 0; a < 3; a++)
+                c[q][a] = 1000 * (test_uniform(&seed) - 0.5);
+            size[q] = pow(10, -6 + 8 * test_uniform(&seed));
+        }
+        for (size_t k = 0; k < n; k++) {
+            const int q = (int)(test_mix(&seed) % (uint64_t)clusters);
+            for (int a = 0; a < 3; a++)
+                pos[3 * k + a] = c[q][a] + size[q] * (test_uniform(&seed) - 0.5);
+            if (k > 0 && test_mix(&seed) % 50 == 0) /* on another grain */
+                memcpy(pos + 3 * k, pos + 3 * (k - 1), 3 * sizeof *pos);
+            radius[k] = 1e-3 * size[q] * (0.5 + test_uniform(&seed));
+            mass[k] = 1 + test_uniform(&seed);
+            id[k] = (uint32_t)k;
+        }
+        for (size_t k = n - 1; k > 0; k--) {
+            size_t j = (size_t)(test_mix(&seed) % (k + 1));
+            uint32_t t = id[k];
+            id[k] = id[j], id[j] = t;
+        }
+        return;
+    }
     if (two_clumps) {
         for (size_t k = 0; k < n; k++) {
             const double size = k % 2 ? 10 : 2, shift = k % 2 ? 0 : 30;
@@ -71,7 +100,9 @@ typedef struct range {
     size_t n_groups, cap_groups;
 } range;
 
-static void check_ranks(size_t n, int P, double theta, uint64_t seed)
+/* 1 when the ranges were cut and checked; 0 when no cut was found near a place (the mixture
+ * only: the processes then gather every grain). */
+static int check_ranks(size_t n, int P, double theta, uint64_t seed)
 {
     double *pos = malloc(3 * n * sizeof *pos), *mass = malloc(n * sizeof *mass);
     double *radius = malloc(n * sizeof *radius);
@@ -102,6 +133,12 @@ static void check_ranks(size_t n, int P, double theta, uint64_t seed)
     cut[0] = 0, cut[P] = n;
     for (int q = 1; q < P; q++) {
         long c = rbl_tree_nearest_cut(all.keys, n, n * (size_t)q / (size_t)P, 2 * RBL_TREE_GROUP);
+        if (mixture && (c <= 0 || (size_t)c <= cut[q - 1])) { /* the processes would gather */
+            rbl_gravity_work_free(&whole), rbl_gravity_work_free(&all);
+            free(pos), free(mass), free(radius), free(id), free(acc), free(phi), free(acc_p);
+            free(phi_p);
+            return 0;
+        }
         ASSERT_TRUE(c > 0);
         cut[q] = (size_t)c;
         ASSERT_TRUE(cut[q] > cut[q - 1]);
@@ -173,12 +210,14 @@ static void check_ranks(size_t n, int P, double theta, uint64_t seed)
     for (size_t k = 0; k < n; k++) /* G = 1: eval scaled by 1, the bits as they are */
         differ += memcmp(acc + 3 * k, acc_p + 3 * k, 3 * sizeof *acc) != 0 ||
                   memcmp(phi + k, phi_p + k, sizeof *phi) != 0;
-    printf("%zu grains, theta %.2f, %d ranges: %zu pieces, %zu top nodes; %zu of the others' "
-           "%zu nodes sent; %zu grains differ from one process\n",
-           n, theta, P, n_pieces, top.n, sent_nodes, whole_nodes, differ);
+    if (!mixture)
+        printf("%zu grains, theta %.2f, %d ranges: %zu pieces, %zu top nodes; %zu of the "
+               "others' %zu nodes sent; %zu grains differ from one process\n",
+               n, theta, P, n_pieces, top.n, sent_nodes, whole_nodes, differ);
     ASSERT_TRUE(differ == 0);
     ASSERT_TRUE((double)total / (double)n == per_grain);
-    ASSERT_TRUE(sent_nodes < whole_nodes); /* a process receives part of the others' trees */
+    if (!mixture) /* a process receives part of the others' trees */
+        ASSERT_TRUE(sent_nodes < whole_nodes);
 
     for (int q = 0; q < P; q++) {
         rbl_gravity_work_free(&r[q].local), rbl_gravity_work_free(&r[q].let);
@@ -188,6 +227,7 @@ static void check_ranks(size_t n, int P, double theta, uint64_t seed)
     rbl_tree_top_free(&top);
     rbl_gravity_work_free(&whole), rbl_gravity_work_free(&all);
     free(pos), free(mass), free(radius), free(id), free(acc), free(phi), free(acc_p), free(phi_p);
+    return 1;
 }
 
 int main(void)
@@ -199,6 +239,18 @@ int main(void)
     two_clumps = 1; /* a cut's first piece a refined cell (its keys rewritten by the build) */
     for (int P = 2; P <= 4; P++)
         check_ranks(30011, P, 0.6, 1);
+    /* random mixtures, 300-5000 grains, 2-8 ranges, theta 0.2-1.2 */
+    mixture = 1;
+    uint64_t seed = 20261128;
+    int checked = 0, tried = 0;
+    for (; tried < 60 / slow_build_divisor(); tried++) {
+        const size_t n = 300 + (size_t)(test_mix(&seed) % 4700);
+        const int P = 2 + (int)(test_mix(&seed) % 7);
+        checked += check_ranks(n, P, 0.2 + test_uniform(&seed), test_mix(&seed));
+    }
+    printf("random mixtures: %d of %d cut into ranges, every grain's field one process's\n",
+           checked, tried);
+    ASSERT_TRUE(checked > tried / 2);
     printf("test_gravity_let: all passed\n");
     return 0;
 }
