@@ -49,11 +49,14 @@ static double draw_radius(const rbl_size_dist *d, rbl_rng *rng)
     }
 }
 
-/* Store p and each periodic image of it (those near the region are kept), so that a plain
- * lookup sees neighbours across periodic sides. */
-static int occ_add_images(rbl_occupancy *o, const rbl_sim *sim, const double p[3], double r)
+/* Store p (unless images_only) and each periodic image of it (those near the region are
+ * kept), so that a plain lookup sees neighbours across periodic sides. */
+static int occ_add_images(rbl_occupancy *o, const rbl_sim *sim, const double p[3], double r,
+                          int images_only)
 {
     for (int s = 0; s < 27; s++) {
+        if (images_only && s == 13) /* no shift */
+            continue;
         int sh[3] = {s % 3 - 1, (s / 3) % 3 - 1, s / 9 - 1};
         double q[3];
         int valid = 1;
@@ -80,7 +83,7 @@ static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec 
             r_max = radius[k];
     int rc = rbl_occupancy_init(o, spec->lo, spec->hi, r_max, err);
     for (size_t k = 0; rc == RBL_OK && k < n; k++)
-        if (!occ_add_images(o, sim, pos + 3 * k, radius[k])) {
+        if (!occ_add_images(o, sim, pos + 3 * k, radius[k], 0)) {
             rbl_occupancy_free(o);
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
         }
@@ -246,9 +249,14 @@ typedef struct plan {
     const rbl_insert_among *among; /* its keep; NULL: every one kept */
 } plan;
 
-/* The next grain at p, radius r: its velocity (and a clump's turn) drawn, its room taken. */
+/* The next grain at p, radius r: its velocity (and a clump's turn) drawn, its room taken.
+ * A lattice's own sites lie a spacing (>= the largest diameter) apart, so none of them can
+ * take another's room: only the grain's periodic images are stored then (lattice), which
+ * keeps the grid's grains to the region's faces, not its volume (a start of 10^9 grains on a
+ * lattice holds no entry a grain on every process). */
 static int place(const rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *spec,
-                 const double p[3], double r, rbl_rng *rng, plan *pl, rbl_error *err)
+                 const double p[3], double r, int lattice, rbl_rng *rng, plan *pl,
+                 rbl_error *err)
 {
     planned e; /* (its draws are made whether it is kept or not: the same sequence on all) */
     memset(&e, 0, sizeof e);
@@ -270,7 +278,7 @@ static int place(const rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *sp
             return rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", pl->n + 1);
         pl->v[pl->n++] = e;
     }
-    if (!occ_add_images(o, sim, p, r))
+    if (!occ_add_images(o, sim, p, r, lattice))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
     return RBL_OK;
 }
@@ -375,7 +383,7 @@ int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
                 double r = draw_radius(&spec->size, &rng);
                 if (!in_shape(spec, &bvh, p, r) || !fits(sim, &o, p, r))
                     continue;
-                if ((rc = place(sim, &o, spec, p, r, &rng, &pl, err)) != RBL_OK)
+                if ((rc = place(sim, &o, spec, p, r, 1, &rng, &pl, err)) != RBL_OK)
                     goto done;
             }
 done:
@@ -439,7 +447,7 @@ int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
             continue;
         }
         misses = 0;
-        if ((rc = place(sim, &o, spec, p, r, &rng, &pl, err)) != RBL_OK)
+        if ((rc = place(sim, &o, spec, p, r, 0, &rng, &pl, err)) != RBL_OK)
             break;
         r = draw_radius(&spec->size, &rng);
     }
