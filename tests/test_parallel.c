@@ -223,10 +223,10 @@ static void test_id_slices(rbl_comm *c)
 
 /* The field of n grains (two clumps, a few far away, a few in one deepest cell; with
  * `heaped`, 9 in 10 on one spot, where no cut can go), each rank holding those with
- * k % size == rank, against one process's evaluation of all of them. expect_apart: the tree
- * is built apart (1), gathered (0). */
+ * k % size == rank (rank 0's to rank 1 with `none_on_0`), against one process's evaluation of
+ * all of them. expect_apart: the tree is built apart (1), gathered (0). */
 static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int heaped,
-                          int expect_apart)
+                          int none_on_0, int expect_apart)
 {
     const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
     uint64_t seed = 20261128 + n;
@@ -262,9 +262,13 @@ static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int 
     double *mr = malloc(n * sizeof *mr), *ma = malloc(3 * n * sizeof *ma);
     double *mphi = malloc(n * sizeof *mphi);
     uint32_t *mid = malloc(n * sizeof *mid);
-    for (size_t k = (size_t)r; k < n; k += (size_t)p, m++) {
+    size_t *from = malloc(n * sizeof *from);
+    for (size_t k = 0; k < n; k++) {
+        const int owner = none_on_0 && p > 1 && (int)(k % (size_t)p) == 0 ? 1 : (int)(k % (size_t)p);
+        if (owner != r)
+            continue;
         memcpy(mp + 3 * m, pos + 3 * k, 3 * sizeof *mp);
-        mm[m] = mass[k], mr[m] = radius[k], mid[m] = id[k];
+        mm[m] = mass[k], mr[m] = radius[k], mid[m] = id[k], from[m++] = k;
     }
     rbl_gravity_ranks *g = NULL;
     const rbl_gravity_input mine = {m, mp, mm, mr, mid, NULL};
@@ -272,9 +276,9 @@ static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int 
     for (int twice = 0; twice < 2; twice++) /* the workspace kept */
         ASSERT_OK(rbl_gravity_ranks_eval(c, &g, &cfg, &mine, 2, ma, mphi, &per_ranks, &err));
     size_t differ = 0;
-    for (size_t j = 0, k = (size_t)r; j < m; j++, k += (size_t)p)
-        differ += memcmp(ma + 3 * j, acc + 3 * k, 3 * sizeof *ma) != 0 ||
-                  memcmp(mphi + j, phi + k, sizeof *phi) != 0;
+    for (size_t j = 0; j < m; j++)
+        differ += memcmp(ma + 3 * j, acc + 3 * from[j], 3 * sizeof *ma) != 0 ||
+                  memcmp(mphi + j, phi + from[j], sizeof *phi) != 0;
     const rbl_gravity_ranks_stats *st = rbl_gravity_ranks_stats_of(g);
     const uint64_t all_differ = rbl_comm_sum_u64(c, differ);
     const double most_nodes = rbl_comm_max(c, (double)st->let_nodes / (double)st->evaluations);
@@ -282,7 +286,8 @@ static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int 
         printf("self-gravity over %d ranks, %zu grains, method %d: %s, %llu grains differ from "
                "one process; the largest tree put together %.0f nodes, one process's %zu; "
                "%.3g MB sent a rank\n", p, n, (int)method,
-               st->apart ? "tree apart" : "gathered", (unsigned long long)all_differ,
+               st->apart ? "tree apart" : p == 1 ? "one process" : "gathered",
+               (unsigned long long)all_differ,
                most_nodes, whole.n_nodes, (double)st->bytes / 2e6);
     ASSERT_TRUE(all_differ == 0);
     ASSERT_TRUE(st->evaluations == 2);
@@ -297,7 +302,7 @@ static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int 
     rbl_gravity_ranks_free(g);
     rbl_gravity_work_free(&whole);
     free(pos), free(mass), free(radius), free(id), free(acc), free(phi);
-    free(mp), free(mm), free(mr), free(ma), free(mphi), free(mid);
+    free(mp), free(mm), free(mr), free(ma), free(mphi), free(mid), free(from);
 }
 
 int main(void)
@@ -309,10 +314,11 @@ int main(void)
     test_exact_sums(c);
     test_partition(c);
     test_id_slices(c);
-    check_gravity(c, 30011, RBL_GRAVITY_TREE, 0, 1);
-    check_gravity(c, 401, RBL_GRAVITY_TREE, 0, 0);   /* too few a rank: gathered */
-    check_gravity(c, 3001, RBL_GRAVITY_CELLS, 0, 0); /* every grain by design */
-    check_gravity(c, 30011, RBL_GRAVITY_TREE, 1, 0); /* no place to cut: gathered */
+    check_gravity(c, 30011, RBL_GRAVITY_TREE, 0, 0, 1);
+    check_gravity(c, 30011, RBL_GRAVITY_TREE, 0, 1, 1); /* a rank without grains */
+    check_gravity(c, 401, RBL_GRAVITY_TREE, 0, 0, 0);   /* too few a rank: gathered */
+    check_gravity(c, 3001, RBL_GRAVITY_CELLS, 0, 0, 0); /* every grain by design */
+    check_gravity(c, 30011, RBL_GRAVITY_TREE, 1, 0, 0); /* no place to cut: gathered */
     rbl_comm_free(c);
     return 0;
 }
