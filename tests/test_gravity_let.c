@@ -49,20 +49,7 @@ static void scene(size_t n, double *pos, double *mass, double *radius, uint32_t 
         return;
     }
     if (two_clumps) {
-        for (size_t k = 0; k < n; k++) {
-            const double size = k % 2 ? 10 : 2, shift = k % 2 ? 0 : 30;
-            for (int a = 0; a < 3; a++)
-                pos[3 * k + a] = shift + size * (test_uniform(&seed) - 0.5);
-            if (k % 101 == 3)
-                for (int a = 0; a < 3; a++)
-                    pos[3 * k + a] = 5000 * (test_uniform(&seed) - 0.5);
-            if (k % 400 == 9)
-                for (int a = 0; a < 3; a++)
-                    pos[3 * k + a] = 7 + 1e-6 * (double)(test_mix(&seed) % 1000);
-            radius[k] = 0.1 + 0.01 * (double)(k % 7);
-            mass[k] = 1e3 * (1 + 0.1 * (double)(k % 5));
-            id[k] = (uint32_t)((k * 7919 + 13) % n);
-        }
+        test_two_clumps(n, seed, pos, mass, radius, id);
         return;
     }
     static const double centre[3][3] = {{0, 0, 0}, {40, 5, -3}, {-20, 30, 10}};

@@ -229,27 +229,15 @@ static void check_gravity(rbl_comm *c, size_t n, rbl_gravity_method method, int 
                           int none_on_0, int expect_apart)
 {
     const int r = rbl_comm_rank(c), p = rbl_comm_size(c);
-    uint64_t seed = 20261128 + n;
+    const uint64_t seed = 20261128 + n;
     double *pos = malloc(3 * n * sizeof *pos), *mass = malloc(n * sizeof *mass);
     double *radius = malloc(n * sizeof *radius);
     uint32_t *id = malloc(n * sizeof *id);
-    for (size_t k = 0; k < n; k++) {
-        const double size = k % 2 ? 10 : 2, shift = k % 2 ? 0 : 30;
-        for (int a = 0; a < 3; a++)
-            pos[3 * k + a] = shift + size * (test_uniform(&seed) - 0.5);
-        if (k % 101 == 3)
-            for (int a = 0; a < 3; a++)
-                pos[3 * k + a] = 5000 * (test_uniform(&seed) - 0.5);
-        if (k % 400 == 9)
-            for (int a = 0; a < 3; a++)
-                pos[3 * k + a] = 7 + 1e-6 * (double)(test_mix(&seed) % 1000);
-        if (heaped && k % 10)
+    test_two_clumps(n, seed, pos, mass, radius, id); /* n prime to 7919 */
+    for (size_t k = 0; heaped && k < n; k++)
+        if (k % 10)
             for (int a = 0; a < 3; a++)
                 pos[3 * k + a] = 1.5;
-        radius[k] = 0.1 + 0.01 * (double)(k % 7);
-        mass[k] = 1e3 * (1 + 0.1 * (double)(k % 5));
-        id[k] = (uint32_t)((k * 7919 + 13) % n); /* n prime to 7919: a permutation */
-    }
     rbl_self_gravity cfg = {.method = method, .theta = 0.6};
     rbl_error err = {0};
     double *acc = malloc(3 * n * sizeof *acc), *phi = malloc(n * sizeof *phi), per = 0;

@@ -29,6 +29,29 @@ static inline double test_uniform(uint64_t *s)
     return (double)(test_mix(s) >> 11) / 9007199254740992.0;
 }
 
+/* Self-gravity's test scene (test_gravity_let, test_parallel): n grains in two clumps (a
+ * dense one of 2 m at 30 m, one of 10 m at the origin), 1 in 101 up to 2.5 km away (the root
+ * stretched), 1 in 400 within 1e-3 mm of one place (a refined cell); ids a permutation when n
+ * is prime to 7919. */
+static inline void test_two_clumps(size_t n, uint64_t seed, double *pos, double *mass,
+                                   double *radius, uint32_t *id)
+{
+    for (size_t k = 0; k < n; k++) {
+        const double size = k % 2 ? 10 : 2, shift = k % 2 ? 0 : 30;
+        for (int a = 0; a < 3; a++)
+            pos[3 * k + a] = shift + size * (test_uniform(&seed) - 0.5);
+        if (k % 101 == 3)
+            for (int a = 0; a < 3; a++)
+                pos[3 * k + a] = 5000 * (test_uniform(&seed) - 0.5);
+        if (k % 400 == 9)
+            for (int a = 0; a < 3; a++)
+                pos[3 * k + a] = 7 + 1e-6 * (double)(test_mix(&seed) % 1000);
+        radius[k] = 0.1 + 0.01 * (double)(k % 7);
+        mass[k] = 1e3 * (1 + 0.1 * (double)(k % 5));
+        id[k] = (uint32_t)((k * 7919 + 13) % n);
+    }
+}
+
 #define ASSERT_TRUE(cond)                                                                      \
     do {                                                                                       \
         if (!(cond)) {                                                                         \
