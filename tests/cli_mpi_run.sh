@@ -360,6 +360,21 @@ for scene in $APART; do
 done
 echo "ok: a lattice, a random packing and a file placed apart on 3 processes (closed, open, selected and spun): $(head -1 ${scene}_1/end.txt | cut -c3-) ($APART), the final grains and thermo.csv as one process's"
 
+# the file is read in parts, a third of its bytes each: a bad line in the last third and a
+# --max-grains crossed in the second are named as one process names them, on every process;
+# so is a --max-grains crossed by the random packing (each process holds a third of it)
+awk 'NR == 37 { print "0.01 0.01 0.028 0.0004 0.1" } { print }' apart.txt > apart_bad.txt
+sed 's/file: apart.txt/file: apart_bad.txt/' apart.yaml > apart_bad.yaml
+sed '/lattice:/,/velocity_spread/d' apart.yaml > apart_file.yaml # (the file alone)
+for case in "apart_bad.yaml" "apart_file.yaml --max-grains 20" "apart.yaml --max-grains 1000"; do
+    set -- $case
+    "$RUBBLE" run "$@" --output bad_1 --quiet > bad_1.txt 2>&1 && fail "$case: exit 0 on one process"
+    mpi 3 "$RUBBLE" run "$@" --output bad_3 --quiet > bad_3.txt 2>&1 && fail "$case: exit 0 on 3"
+    one=$(grep -m1 "apart" bad_1.txt); [ -n "$one" ] || { cat bad_1.txt; fail "$case: no message"; }
+    [ "$(grep -c -F "$one" bad_3.txt)" -ge 1 ] || { cat bad_1.txt bad_3.txt; fail "$case: 3 processes said otherwise"; }
+    echo "ok: $case on 3 processes reading the file in parts: $one"
+done
+
 # launchers (issue 47): srun starting processes this MPI does not join (no PMI plugin it
 # speaks) would run serial copies into one folder; each copy sees SLURM's task count and MPI's
 # one process and refuses, the task 0 with the message, before anything is written. mpirun

@@ -293,6 +293,9 @@ static int add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const plan *pl
     const uint64_t ids = spec->clump ? (uint64_t)spec->clump->n : 1, first = sim->next_id;
     if ((uint64_t)pl->total * ids > (uint64_t)UINT32_MAX - first)
         return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
+    if (sim->max_grains && first + (uint64_t)pl->total * ids > sim->max_grains) /* (all's) */
+        return rbl_error_set(err, RBL_ETOOBIG, "more than %zu grains, the limit set for this "
+                             "run (--max-grains)", sim->max_grains);
     for (size_t k = 0; k < pl->n; k++) {
         const planned *e = &pl->v[k];
         int rc;

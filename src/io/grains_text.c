@@ -12,18 +12,25 @@
 int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
                          rbl_error *err)
 {
-    return rbl_grains_read_text_keeping(sim, path, material, NULL, NULL, placed, err);
+    return rbl_grains_read_text_part(sim, path, material, NULL, placed, err);
 }
 
-int rbl_grains_read_text_keeping(rbl_sim *sim, const char *path, int material,
-                                 int (*keep)(const void *ctx, const double p[3]),
-                                 const void *ctx, size_t *placed, rbl_error *err)
+int rbl_grains_read_text_part(rbl_sim *sim, const char *path, int material,
+                              const rbl_text_part *part, size_t *placed, rbl_error *err)
 {
     *placed = 0;
+    const uint32_t first = sim->next_id;
+    if (part && part->grains_total > (uint64_t)UINT32_MAX - first)
+        return rbl_error_set(err, RBL_ETOOBIG, "%s: %llu grains: too many grains", path,
+                             (unsigned long long)part->grains_total);
     rbl_line_reader r;
-    int rc = rbl_reader_open(&r, path, err);
+    int rc = part ? rbl_reader_open_part(&r, path, part->start, part->end, part->lines_before,
+                                         err)
+                  : rbl_reader_open(&r, path, err);
     if (rc != RBL_OK)
         return rc;
+    if (part) /* the grains of the parts before took their ids */
+        sim->next_id = first + (uint32_t)part->grains_before;
     static const char *const names[7] = {"x", "y", "z", "radius", "vx", "vy", "vz"};
     while ((rc = rbl_reader_next(&r, err)) == 1) {
         int tokens = rbl_reader_count_tokens(&r);
@@ -50,23 +57,11 @@ int rbl_grains_read_text_keeping(rbl_sim *sim, const char *path, int material,
         g.radius = v[3];
         memcpy(g.vel, v + 4, sizeof g.vel);
         g.material = material;
-        /* keeping some: --max-grains counts every process's (before the run every id is a
-           grain's) */
-        if (keep && sim->max_grains && sim->next_id >= sim->max_grains) {
+        /* a part: --max-grains counts every process's (before the run every id is a grain's) */
+        if (part && sim->max_grains && sim->next_id >= sim->max_grains) {
             rc = rbl_error_set(err, RBL_ETOOBIG, "%s:%ld: more than %zu grains, the limit set "
                                "for this run (--max-grains)", path, r.line, sim->max_grains);
             break;
-        }
-        if (keep && !keep(ctx, g.pos)) { /* another process's: checked alike, its id taken */
-            if ((rc = rbl_grain_values_check(g.pos, g.vel, g.omega, g.radius, err)) == RBL_OK &&
-                sim->next_id == UINT32_MAX)
-                rc = rbl_error_set(err, RBL_ETOOBIG, "too many grains");
-            if (rc != RBL_OK) {
-                rc = rbl_error_prefix(err, rc, "%s:%ld", path, r.line);
-                break;
-            }
-            sim->next_id++, ++*placed;
-            continue;
         }
         if ((rc = rbl_sim_add_grain(sim, &g, NULL, err)) != RBL_OK) {
             rc = rbl_error_prefix(err, rc, "%s:%ld", path, r.line);
@@ -75,6 +70,8 @@ int rbl_grains_read_text_keeping(rbl_sim *sim, const char *path, int material,
         ++*placed;
     }
     rbl_reader_close(&r);
+    if (rc >= 0 && part) /* (the parts after take theirs) */
+        sim->next_id = first + (uint32_t)part->grains_total, *placed = part->grains_total;
     return rc < 0 ? rc : RBL_OK;
 }
 

@@ -16,9 +16,23 @@ typedef struct rbl_line_reader {
     long line;    /* number of the line last read (1-based) */
     char *cursor; /* next unread character of the current line */
     size_t max_line; /* bytes a line may hold (RBL_MAX_LINE_BYTES, read at open) */
+    uint64_t offset, end; /* where the next line starts; the part's end (a line starting there
+                             is the next part's) */
 } rbl_line_reader;
 
 int rbl_reader_open(rbl_line_reader *r, const char *path, rbl_error *err);
+/* A part of a text file, as one of several processes reads it: the lines that start in bytes
+ * [start, end) (a line starts at 0 or after a newline; one begun before start is the part
+ * before's), numbered on from lines_before (the lines that start before start). */
+int rbl_reader_open_part(rbl_line_reader *r, const char *path, uint64_t start, uint64_t end,
+                         uint64_t lines_before, rbl_error *err);
+/* The size of a regular file, which can be read in parts (another kind of file is refused). */
+int rbl_text_size(const char *path, uint64_t *bytes, rbl_error *err);
+/* Of the lines that start in bytes [start, end): how many (*lines) and how many hold
+ * something other than blanks and a '#' comment (*meaningful; a line with a NUL byte counts,
+ * as the reader refuses it), without parsing them. */
+int rbl_text_part_count(const char *path, uint64_t start, uint64_t end, uint64_t *lines,
+                        uint64_t *meaningful, rbl_error *err);
 void rbl_reader_close(rbl_line_reader *r);
 /* Advance to the next line holding something other than blanks and a '#' comment.
  * Returns 1 if found, 0 at end of file, negative on a read error. */

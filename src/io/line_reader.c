@@ -6,6 +6,7 @@
 #include "io_internal.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,10 +28,88 @@ int rbl_reader_open(rbl_line_reader *r, const char *path, rbl_error *err)
     memset(r, 0, sizeof *r);
     r->path = path;
     r->max_line = max_line_bytes();
+    r->end = UINT64_MAX;
     r->file = fopen(path, "r");
     if (!r->file)
         return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
     return RBL_OK;
+}
+
+/* f at the first line that starts at or after start: *at its offset. */
+static int seek_line_start(FILE *f, const char *path, uint64_t start, uint64_t *at,
+                           rbl_error *err)
+{
+    *at = start;
+    if (start == 0)
+        return RBL_OK;
+    if (start > (uint64_t)INT64_MAX || fseeko(f, (off_t)(start - 1), SEEK_SET) != 0)
+        return rbl_error_set(err, RBL_EIO, "%s: cannot seek to byte %llu: %s", path,
+                             (unsigned long long)start, strerror(errno));
+    int c = getc_unlocked(f);
+    while (c != EOF && c != '\n') /* the end of a line begun before start */
+        c = getc_unlocked(f), ++*at;
+    if (c == EOF && ferror(f))
+        return rbl_error_set(err, RBL_EIO, "%s: read error: %s", path, strerror(errno));
+    return RBL_OK;
+}
+
+int rbl_reader_open_part(rbl_line_reader *r, const char *path, uint64_t start, uint64_t end,
+                         uint64_t lines_before, rbl_error *err)
+{
+    int rc = rbl_reader_open(r, path, err);
+    if (rc == RBL_OK)
+        rc = seek_line_start(r->file, path, start, &r->offset, err);
+    if (rc == RBL_OK && lines_before > (uint64_t)LONG_MAX)
+        rc = rbl_error_set(err, RBL_ERANGE, "%s: more than %ld lines", path, LONG_MAX);
+    if (rc != RBL_OK) {
+        rbl_reader_close(r);
+        return rc;
+    }
+    r->end = end, r->line = (long)lines_before;
+    return RBL_OK;
+}
+
+int rbl_text_size(const char *path, uint64_t *bytes, rbl_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return rbl_error_set(err, RBL_EINVAL, "%s: not a regular file, which several processes "
+                             "cannot read in parts", path);
+    *bytes = (uint64_t)st.st_size;
+    return RBL_OK;
+}
+
+int rbl_text_part_count(const char *path, uint64_t start, uint64_t end, uint64_t *lines,
+                        uint64_t *meaningful, rbl_error *err)
+{
+    *lines = *meaningful = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
+    uint64_t at;
+    int rc = seek_line_start(f, path, start, &at, err);
+    int c = 0;
+    while (rc == RBL_OK && at < end && (c = getc_unlocked(f)) != EOF) {
+        int content = 0, comment = 0; /* a line starts at c */
+        for (;;) {
+            at++;
+            if (c == '\0')
+                content = 1; /* (refused when read) */
+            else if (c == '#')
+                comment = 1;
+            else if (!comment && !isspace(c))
+                content = 1;
+            if (c == '\n' || (c = getc_unlocked(f)) == EOF)
+                break;
+        }
+        ++*lines, *meaningful += (uint64_t)content;
+    }
+    if (rc == RBL_OK && ferror(f))
+        rc = rbl_error_set(err, RBL_EIO, "%s: read error: %s", path, strerror(errno));
+    fclose(f);
+    return rc;
 }
 
 void rbl_reader_close(rbl_line_reader *r)
@@ -74,6 +153,7 @@ static long read_line(rbl_line_reader *r, rbl_error *err)
         if (c == '\n')
             break;
     }
+    r->offset += len;
     if (c == EOF && ferror(r->file))
         return rbl_error_set(err, RBL_EIO, "%s:%ld: read error: %s", r->path, r->line + 1,
                              strerror(errno));
@@ -85,6 +165,8 @@ static long read_line(rbl_line_reader *r, rbl_error *err)
 int rbl_reader_next(rbl_line_reader *r, rbl_error *err)
 {
     for (;;) {
+        if (r->offset >= r->end) /* (the next line is the next part's) */
+            return 0;
         errno = 0;
         long len = read_line(r, err);
         if (len < 0)

@@ -348,11 +348,15 @@ void rbl_thermo_log_free(rbl_thermo_log *log);
 /* grains_text.c */
 int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
                          rbl_error *err);
-/* The same keeping only the grains keep accepts (a start over several processes): the others
- * are checked alike and take their ids, so the kept ones get one process's ids. */
-int rbl_grains_read_text_keeping(rbl_sim *sim, const char *path, int material,
-                                 int (*keep)(const void *ctx, const double p[3]),
-                                 const void *ctx, size_t *placed, rbl_error *err);
+/* One process's part of the file, as several read it at once (a start over several
+ * processes): the lines that start in bytes [start, end), numbered on from lines_before; the
+ * grains of the parts before (grains_before) and of all (grains_total) take their ids, so each
+ * process's get one process's ids; *placed counts all. Every part is checked as the whole. */
+typedef struct rbl_text_part {
+    uint64_t start, end, lines_before, grains_before, grains_total;
+} rbl_text_part;
+int rbl_grains_read_text_part(rbl_sim *sim, const char *path, int material,
+                              const rbl_text_part *part, size_t *placed, rbl_error *err);
 int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
 /* Its header line and one grain's line (what a writer over several processes puts together
  * from each one's slice of the grains in id order): the bytes written, at most

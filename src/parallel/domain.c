@@ -995,11 +995,6 @@ static int keep_in_box(void *ctx, const double p[3])
     return q == d->rank;
 }
 
-int rbl_domain_keeps(const rbl_domain *d, const double p[3])
-{
-    return keep_in_box((void *)d, p);
-}
-
 void rbl_domain_set_start(rbl_domain *d, const double lo[3], const double hi[3])
 {
     int axis = 0;

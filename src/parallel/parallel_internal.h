@@ -207,9 +207,6 @@ int rbl_domain_insert_lattice(rbl_domain *d, const rbl_insert_spec *spec, size_t
  * the scene's grains as one process does and keeping those whose position lies in its slab of
  * lo..hi along their longest side, until the first build sends every grain to its box. */
 void rbl_domain_set_start(rbl_domain *d, const double lo[3], const double hi[3]);
-/* Whether this rank keeps a grain placed at p now (its box, or its start slab). */
-int rbl_domain_keeps(const rbl_domain *d, const double p[3]);
-
 /* The diagnostics of the whole simulation (rbl_sim_thermo's, each process's own grains and
  * its pairs whose lower id it holds), summed in rank order: the same numbers on every rank,
  * a serial run's up to the order of the sums. Collective. */

@@ -75,7 +75,30 @@ int rbl_run_ranks_start_apart(rbl_run_ranks *r, const rbl_scene *s, rbl_sim *sim
     return RBL_OK;
 }
 
-static int keeps(const void *ctx, const double p[3]) { return rbl_domain_keeps(ctx, p); }
+/* A grains file read by each process in its part, a P-th of the bytes (rbl_text_part): the
+ * lines and grains of the parts before counted first, so that the messages name the lines
+ * and the grains take the ids one process gives them. Each keeps the grains of its part
+ * wherever they lie: the first build sends each to its box. */
+static int read_file_part(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src,
+                          size_t *placed, rbl_error *err)
+{
+    uint64_t bytes = 0, lines = 0, grains = 0;
+    int rc = rbl_comm_agree(r->comm, rbl_text_size(src->file, &bytes, err), err);
+    if (rc != RBL_OK)
+        return rc;
+    const uint64_t P = (uint64_t)r->size, q = (uint64_t)r->rank;
+    rbl_text_part part = {.start = bytes / P * q + bytes % P * q / P,
+                          .end = bytes / P * (q + 1) + bytes % P * (q + 1) / P};
+    rc = rbl_comm_agree(r->comm, rbl_text_part_count(src->file, part.start, part.end, &lines,
+                                                     &grains, err), err);
+    if (rc != RBL_OK)
+        return rc;
+    part.lines_before = rbl_comm_exscan_u64(r->comm, lines);
+    part.grains_before = rbl_comm_exscan_u64(r->comm, grains);
+    part.grains_total = rbl_comm_sum_u64(r->comm, grains);
+    return rbl_comm_agree(r->comm, rbl_grains_read_text_part(sim, src->file, src->spec.material,
+                                                             &part, placed, err), err);
+}
 
 int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, size_t *placed,
                         rbl_error *err)
@@ -86,10 +109,8 @@ int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, s
                  ? rbl_grains_read_text(sim, src->file, src->spec.material, placed, err)
              : src->kind == RBL_SOURCE_LATTICE ? rbl_sim_insert_lattice(sim, &src->spec, placed, err)
                                                : rbl_sim_insert_random(sim, &src->spec, placed, err);
-    else if (src->kind == RBL_SOURCE_FILE) /* every process reads it, keeps its own */
-        rc = rbl_run_ranks_agree(r, rbl_grains_read_text_keeping(sim, src->file,
-                                                                 src->spec.material, keeps,
-                                                                 r->domain, placed, err), err);
+    else if (src->kind == RBL_SOURCE_FILE) /* each process reads a part of it */
+        rc = read_file_part(r, sim, src, placed, err);
     else
         rc = src->kind == RBL_SOURCE_LATTICE
                  ? rbl_domain_insert_lattice(r->domain, &src->spec, placed, err)
