@@ -360,6 +360,39 @@ for scene in $APART; do
 done
 echo "ok: a lattice, a random packing and a file placed apart on 3 processes (closed, open, selected and spun): $(head -1 ${scene}_1/end.txt | cut -c3-) ($APART), the final grains and thermo.csv as one process's"
 
+# a random packing of many blocks (issue 47: each process places the blocks of its share, 8
+# colours in 8 rounds, the grains then to their holders) above a lattice, in a periodic box,
+# and a pour of many blocks too, each batch among the grains of every process: on 2, 3 and 4
+# processes the final grains and thermo.csv as one process's
+cat > blocks.yaml <<YAML
+domain: {min: [0, 0, 0], max: [0.02, 0.02, 0.04], periodic: [x, y]}
+gravity: [0, 0, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, damping: linear, tangential: spring, kn: 2000, restitution: 0.5, friction: 0.5}
+walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
+grains:
+  - lattice: {min: [0, 0, 0.0005], max: [0.02, 0.02, 0.004], spacing: 0.0011}
+    radius: 0.0005
+  - random: {min: [0, 0, 0.004], max: [0.02, 0.02, 0.02], count: 5000}
+    radius: {distribution: uniform, min: 0.0002, max: 0.0004}
+    velocity_spread: 0.05
+  - pour: {min: [0, 0, 0.022], max: [0.02, 0.02, 0.035], count: 3000, rate: 750000, every: 0.001}
+    radius: {distribution: uniform, min: 0.0002, max: 0.0004}
+    velocity: [0, 0, -0.3]
+run: {time: 0.004, dt: auto}
+output: {final: end.txt, every: 0.003}
+YAML
+"$RUBBLE" run blocks.yaml --output blocks_1 --quiet > /dev/null || fail "blocks on one process"
+RANKS="2 3 4"
+[ -n "${RBL_TEST_SLOW_BUILD:-}" ] && RANKS=3
+for np in $RANKS; do
+    mpi $np "$RUBBLE" run blocks.yaml --output blocks_$np --quiet > blocks_$np.txt \
+        || { cat blocks_$np.txt; fail "blocks on $np processes"; }
+    cmp -s blocks_1/end.txt blocks_$np/end.txt || fail "blocks: the final grains differ on $np"
+    same_thermo blocks_1/thermo.csv blocks_$np/thermo.csv || fail "blocks: thermo.csv differs on $np"
+done
+echo "ok: a random packing and a pour of many blocks on $RANKS processes: $(head -1 blocks_1/end.txt | cut -c3-), the final grains and thermo.csv as one process's"
+
 # the file is read in parts, a third of its bytes each: a bad line in the last third and a
 # --max-grains crossed in the second are named as one process names them, on every process;
 # so is a --max-grains crossed by the random packing (each process holds a third of it)

@@ -65,15 +65,17 @@ expect notflag "notflag.yaml:[0-9]*:[0-9]*:.*'check'"
 sed 's/^run:/health: {tolerance: 1}\nrun:/' "$SCENES/small.yaml" > unknown.yaml
 expect unknown "unknown.yaml:[0-9]*:[0-9]*: unknown key in 'health'"
 
-# a restart may loosen the check (it is not part of the physics): the gas stopped at step
-# 4056 goes on from its checkpoint with the check off
+# a restart may loosen the check (it is not part of the physics): the stopped gas goes on
+# from its last checkpoint with the check off
 sed 's/^output: {folder: out_gs}/output: {folder: out_gs, checkpoint_every: 0.03}/' \
     "$HEALTH/gas_coarse_dt.yaml" > ckpt.yaml
 "$RUBBLE" run ckpt.yaml --output ck > /dev/null 2>&1
-[ $? -eq 3 ] && [ -e ck/checkpoint_000003732.bin ] || {
-    echo "FAIL: the gas did not stop after its checkpoint at step 3732"; ls ck; exit 1; }
+status=$?
+last=$(ls ck/checkpoint_*.bin 2> /dev/null | tail -1)
+[ "$status" -eq 3 ] && [ -n "$last" ] || {
+    echo "FAIL: the gas did not stop after a checkpoint (exit $status)"; ls ck; exit 1; }
 sed 's/^run:/health: {check: false}\nrun:/' ckpt.yaml > ckpt_off.yaml
-"$RUBBLE" run ckpt_off.yaml --output ck --restart ck/checkpoint_000003732.bin --steps 5000 \
+"$RUBBLE" run ckpt_off.yaml --output ck --restart "$last" --steps 5000 \
     > resumed.txt || { echo "FAIL: the restart with the check off was refused"; exit 1; }
 echo "ok: the restart with the check off ran on"
 

@@ -573,7 +573,7 @@ void rbl_contact_virial_add(const rbl_sim *sim, rbl_exact_sum *s);
  * about the origin, added to the thermo sums. */
 void rbl_bodies_energy(const rbl_sim *sim, rbl_exact_sum *sums);
 
-/* insert.c — rbl_sim_insert_random over several processes (src/parallel/domain.c): the
+/* insert.c — rbl_sim_insert_lattice over several processes (src/parallel/domain.c): the
  * grains already there are given (every process's near the region), every process places the
  * same grains in the same order, and adds those `keep` accepts (the others only take their
  * ids); before_adding is called once, when there are grains to add. */
@@ -584,8 +584,24 @@ typedef struct rbl_insert_among {
     void (*before_adding)(void *ctx);
     void *ctx;
 } rbl_insert_among;
-int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec,
-                            const rbl_insert_among *among, size_t *placed, rbl_error *err);
+/* insert_random.c — rbl_sim_insert_random over several processes (src/parallel/domain.c):
+ * each places the blocks of its share and the grains go to the processes holding them, one
+ * process's grains and ids on any number. The calls are collective over the processes. */
+typedef struct rbl_insert_ranks {
+    int rank, size;
+    void *ctx;
+    /* each process sends bytes[q] bytes (from send, rank after rank) to process q and gets
+       *recv (malloc'd) of *recv_bytes from all, in rank order */
+    int (*exchange)(void *ctx, const void *send, const size_t *bytes, void **recv,
+                    size_t *recv_bytes, rbl_error *err);
+    uint64_t (*exscan)(void *ctx, uint64_t v); /* the sum over the processes before */
+    uint64_t (*sum)(void *ctx, uint64_t v);
+    int (*agree)(void *ctx, int rc, rbl_error *err); /* every process's rc, the first message */
+    int (*holder)(void *ctx, const double p[3]);    /* the process to hold a grain at p */
+    void (*before_adding)(void *ctx);
+} rbl_insert_ranks;
+int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
+                            const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
 /* rbl_sim_insert_lattice likewise (a start over several processes: each keeps its own). */
 int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec,
                              const rbl_insert_among *among, size_t *placed, rbl_error *err);

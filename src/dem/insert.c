@@ -3,7 +3,7 @@
  * wall, or (across periodic sides) an image. A temporary occupancy grid over the region, with
  * the library's grid geometry, keeps each placement O(1). Clumps (KL6) are placed as their
  * bounding spheres, each turned by a uniformly random rotation (Shoemake's quaternion). */
-#include "dem_internal.h"
+#include "insert_internal.h"
 #include "../base/rotation.h"
 
 #include <math.h>
@@ -28,7 +28,7 @@ static int size_check(const rbl_size_dist *d, rbl_error *err)
     return RBL_OK;
 }
 
-static double draw_radius(const rbl_size_dist *d, rbl_rng *rng)
+double rbl_insert_draw_radius(const rbl_size_dist *d, rbl_rng *rng)
 {
     switch (d->kind) {
     case RBL_SIZE_UNIFORM:
@@ -51,7 +51,7 @@ static double draw_radius(const rbl_size_dist *d, rbl_rng *rng)
 
 /* Store p (unless images_only) and each periodic image of it (those near the region are
  * kept), so that a plain lookup sees neighbours across periodic sides. */
-static int occ_add_images(rbl_occupancy *o, const rbl_sim *sim, const double p[3], double r,
+int rbl_insert_occupy(rbl_occupancy *o, const rbl_sim *sim, const double p[3], double r,
                           int images_only)
 {
     for (int s = 0; s < 27; s++) {
@@ -83,7 +83,7 @@ static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec 
             r_max = radius[k];
     int rc = rbl_occupancy_init(o, spec->lo, spec->hi, r_max, err);
     for (size_t k = 0; rc == RBL_OK && k < n; k++)
-        if (!occ_add_images(o, sim, pos + 3 * k, radius[k], 0)) {
+        if (!rbl_insert_occupy(o, sim, pos + 3 * k, radius[k], 0)) {
             rbl_occupancy_free(o);
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
         }
@@ -136,7 +136,7 @@ static double winding(const rbl_mesh *m, const double p[3])
 
 /* Whether a grain of radius r at p lies entirely in the region's shape (the box's own
  * bounds are kept by the callers' draws); bvh: a mesh region's hierarchy. */
-static int in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh, const double p[3],
+int rbl_insert_in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh, const double p[3],
                     double r)
 {
     if (spec->shape == RBL_REGION_MESH) /* clear of its surface by r, then inside */
@@ -167,7 +167,7 @@ static int in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh, co
 }
 
 /* A mesh region's hierarchy (zeroed for another shape: freeing it is then a no-op). */
-static int region_bvh(const rbl_insert_spec *spec, rbl_triangle_bvh *bvh, rbl_error *err)
+int rbl_insert_region_bvh(const rbl_insert_spec *spec, rbl_triangle_bvh *bvh, rbl_error *err)
 {
     memset(bvh, 0, sizeof *bvh);
     if (spec->shape != RBL_REGION_MESH)
@@ -177,7 +177,7 @@ static int region_bvh(const rbl_insert_spec *spec, rbl_triangle_bvh *bvh, rbl_er
     return rbl_triangle_bvh_build(bvh, spec->mesh);
 }
 
-static int fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3], double r)
+int rbl_insert_fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3], double r)
 {
     for (int s = 0; s < sim->n_walls; s++) {
         const rbl_plane *pl = &sim->walls[s];
@@ -204,7 +204,7 @@ double rbl_clump_bounding_radius(const rbl_clump *clump)
 }
 
 /* A clump source places constant spheres of the bounding radius. */
-static rbl_insert_spec effective_spec(const rbl_insert_spec *spec)
+rbl_insert_spec rbl_insert_effective_spec(const rbl_insert_spec *spec)
 {
     rbl_insert_spec e = *spec;
     if (spec->clump) {
@@ -214,7 +214,7 @@ static rbl_insert_spec effective_spec(const rbl_insert_spec *spec)
     return e;
 }
 
-static int check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error *err)
+int rbl_insert_check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error *err)
 {
     if (spec->clump && (spec->clump->n == 0 || !spec->clump_props))
         return rbl_error_set(err, RBL_EINVAL, "clump source: no spheres or no mass properties");
@@ -233,18 +233,29 @@ static int check_spec(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error
     return RBL_OK;
 }
 
-/* A grain (or a clump's body) a source places, before it is added. */
-typedef struct planned {
-    rbl_grain gr;
-    double quat[4];
-    size_t index; /* its place among all the source places (its ids follow from it) */
-} planned;
+void rbl_insert_draw_grain(const rbl_insert_spec *spec, const double p[3], double r,
+                           rbl_rng *rng, rbl_planned *e)
+{
+    memset(e, 0, sizeof *e);
+    rbl_grain *gr = &e->gr;
+    memcpy(gr->pos, p, sizeof gr->pos);
+    for (int a = 0; a < 3; a++)
+        gr->vel[a] = spec->vel[a] +
+                     (spec->vel_spread > 0.0 ? spec->vel_spread * (2.0 * rbl_rng_uniform(rng) - 1.0)
+                                             : 0.0);
+    gr->radius = r;
+    gr->material = spec->material;
+    if (spec->clump) {
+        double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
+        rbl_quat_uniform(u1, u2, u3, e->quat);
+    }
+}
 
 /* What a source places: all of them counted (total), those this process keeps held (v, n):
  * over several processes each keeps its own, and no process holds the others' (a start of
  * 10^8 grains would otherwise hold them all on every one). */
 typedef struct plan {
-    planned *v;
+    rbl_planned *v;
     size_t n, cap, total;
     const rbl_insert_among *among; /* its keep; NULL: every one kept */
 } plan;
@@ -258,46 +269,33 @@ static int place(const rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *sp
                  const double p[3], double r, int lattice, rbl_rng *rng, plan *pl,
                  rbl_error *err)
 {
-    planned e; /* (its draws are made whether it is kept or not: the same sequence on all) */
-    memset(&e, 0, sizeof e);
-    rbl_grain *gr = &e.gr;
-    memcpy(gr->pos, p, sizeof gr->pos);
-    for (int a = 0; a < 3; a++)
-        gr->vel[a] = spec->vel[a] +
-                     (spec->vel_spread > 0.0 ? spec->vel_spread * (2.0 * rbl_rng_uniform(rng) - 1.0)
-                                             : 0.0);
-    gr->radius = r;
-    gr->material = spec->material;
-    if (spec->clump) {
-        double u1 = rbl_rng_uniform(rng), u2 = rbl_rng_uniform(rng), u3 = rbl_rng_uniform(rng);
-        rbl_quat_uniform(u1, u2, u3, e.quat);
-    }
+    rbl_planned e; /* (its draws are made whether it is kept or not: the same sequence on all) */
+    rbl_insert_draw_grain(spec, p, r, rng, &e);
     e.index = pl->total++;
     if (!pl->among || pl->among->keep(pl->among->ctx, p)) { /* a clump's by its centre */
         if (!rbl_grow_array((void **)&pl->v, &pl->cap, pl->n + 1, sizeof *pl->v))
             return rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", pl->n + 1);
         pl->v[pl->n++] = e;
     }
-    if (!occ_add_images(o, sim, p, r, lattice))
+    if (!rbl_insert_occupy(o, sim, p, r, lattice))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
     return RBL_OK;
 }
 
-/* The planned grains added in their order (ids in that order); with `among`, those it does
- * not keep only take their ids. */
-static int add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const plan *pl,
-                       const rbl_insert_among *among, rbl_error *err)
+int rbl_insert_add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_planned *v,
+                           size_t n, size_t total, void (*before_adding)(void *ctx), void *ctx,
+                           rbl_error *err)
 {
-    if (pl->total && among && among->before_adding)
-        among->before_adding(among->ctx);
+    if (total && before_adding)
+        before_adding(ctx);
     const uint64_t ids = spec->clump ? (uint64_t)spec->clump->n : 1, first = sim->next_id;
-    if ((uint64_t)pl->total * ids > (uint64_t)UINT32_MAX - first)
+    if ((uint64_t)total * ids > (uint64_t)UINT32_MAX - first)
         return rbl_error_set(err, RBL_ETOOBIG, "too many grains");
-    if (sim->max_grains && first + (uint64_t)pl->total * ids > sim->max_grains) /* (all's) */
+    if (sim->max_grains && first + (uint64_t)total * ids > sim->max_grains) /* (all's) */
         return rbl_error_set(err, RBL_ETOOBIG, "more than %zu grains, the limit set for this "
                              "run (--max-grains)", sim->max_grains);
-    for (size_t k = 0; k < pl->n; k++) {
-        const planned *e = &pl->v[k];
+    for (size_t k = 0; k < n; k++) {
+        const rbl_planned *e = &v[k];
         int rc;
         sim->next_id = (uint32_t)(first + (uint64_t)e->index * ids); /* others' took theirs */
         if (spec->clump) {
@@ -313,7 +311,7 @@ static int add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const plan *pl
         if (rc != RBL_OK)
             return rc;
     }
-    sim->next_id = (uint32_t)(first + (uint64_t)pl->total * ids);
+    sim->next_id = (uint32_t)(first + (uint64_t)total * ids);
     return RBL_OK;
 }
 
@@ -326,10 +324,10 @@ int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, size_t *pl
 int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
                              const rbl_insert_among *among, size_t *placed, rbl_error *err)
 {
-    rbl_insert_spec eff = effective_spec(spec_in);
+    rbl_insert_spec eff = rbl_insert_effective_spec(spec_in);
     const rbl_insert_spec *spec = &eff;
     *placed = 0;
-    int rc = check_spec(sim, spec, err);
+    int rc = rbl_insert_check_spec(sim, spec, err);
     if (rc != RBL_OK)
         return rc;
     double r_max = rbl_size_max(&spec->size);
@@ -346,7 +344,7 @@ int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
         n[a] = (size_t)fmin(along, 1e18);
     }
     /* a limit on grains bounds the sites visited too (a lattice of 1e20 sites where no grain
-     * fits would otherwise run for ever) */
+     * rbl_insert_fits would otherwise run for ever) */
     if (sim->max_grains && sites > (double)sim->max_grains)
         return rbl_error_set(err, RBL_ETOOBIG, "a lattice of %.3g sites, more than the %zu "
                              "grains this run allows (--max-grains)", sites, sim->max_grains);
@@ -368,7 +366,7 @@ int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
     if (rc != RBL_OK)
         return rc;
     rbl_triangle_bvh bvh;
-    if ((rc = region_bvh(spec, &bvh, err)) != RBL_OK) {
+    if ((rc = rbl_insert_region_bvh(spec, &bvh, err)) != RBL_OK) {
         rbl_occupancy_free(&o);
         return rc;
     }
@@ -383,8 +381,8 @@ int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
                 double p[3] = {spec->lo[0] + r_max + (double)x * s,
                                spec->lo[1] + r_max + (double)y * s,
                                spec->lo[2] + r_max + (double)z * s};
-                double r = draw_radius(&spec->size, &rng);
-                if (!in_shape(spec, &bvh, p, r) || !fits(sim, &o, p, r))
+                double r = rbl_insert_draw_radius(&spec->size, &rng);
+                if (!rbl_insert_in_shape(spec, &bvh, p, r) || !rbl_insert_fits(sim, &o, p, r))
                     continue;
                 if ((rc = place(sim, &o, spec, p, r, 1, &rng, &pl, err)) != RBL_OK)
                     goto done;
@@ -393,79 +391,10 @@ done:
     rbl_occupancy_free(&o);
     rbl_triangle_bvh_free(&bvh);
     if (rc == RBL_OK)
-        rc = add_planned(sim, spec, &pl, among, err);
+        rc = rbl_insert_add_planned(sim, spec, pl.v, pl.n, pl.total,
+                                    among ? among->before_adding : NULL,
+                                    among ? among->ctx : NULL, err);
     *placed = rc == RBL_OK ? pl.total : 0;
     free(pl.v);
     return rc;
-}
-
-int rbl_insert_random_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
-                            const rbl_insert_among *among, size_t *placed, rbl_error *err)
-{
-    rbl_insert_spec eff = effective_spec(spec_in);
-    const rbl_insert_spec *spec = &eff;
-    *placed = 0;
-    int rc = check_spec(sim, spec, err);
-    if (rc != RBL_OK)
-        return rc;
-    rbl_occupancy o;
-    const rbl_grains *g = &sim->g;
-    rc = among ? occ_init(&o, sim, spec, rbl_size_max(&spec->size), among->n, among->pos,
-                          among->radius, err)
-               : occ_init(&o, sim, spec, rbl_size_max(&spec->size), g->n, g->pos, g->radius,
-                          err);
-    if (rc != RBL_OK)
-        return rc;
-    rbl_triangle_bvh bvh;
-    rbl_face_sampler face;
-    if ((rc = region_bvh(spec, &bvh, err)) != RBL_OK) {
-        rbl_occupancy_free(&o);
-        return rc;
-    }
-    if ((rc = rbl_face_sampler_init(&face, spec, err)) != RBL_OK) {
-        rbl_occupancy_free(&o);
-        rbl_triangle_bvh_free(&bvh);
-        return rc;
-    }
-    rbl_rng rng;
-    rbl_rng_seed(&rng, spec->seed);
-    plan pl = {.among = among};
-    /* Give up on a region after this many consecutive misses (it is full). A grain that
-     * does not fit keeps its size and tries another place: drawing a new size instead would
-     * favour the small ones, which fit more often (at 10 % by volume, a half-and-half mixture
-     * of 0.5 and 2 mm came out 61 % small). */
-    const int max_misses = 2000;
-    int misses = 0;
-    double r = draw_radius(&spec->size, &rng);
-    while (pl.total < spec->count && misses < max_misses) {
-        double p[3];
-        if (spec->shape == RBL_REGION_FACE)
-            rbl_face_sampler_draw(&face, spec, &rng, r, p);
-        else
-            for (int a = 0; a < 3; a++)
-                p[a] = spec->lo[a] + r +
-                       (spec->hi[a] - spec->lo[a] - 2.0 * r) * rbl_rng_uniform(&rng);
-        if (!in_shape(spec, &bvh, p, r) || !fits(sim, &o, p, r)) {
-            misses++;
-            continue;
-        }
-        misses = 0;
-        if ((rc = place(sim, &o, spec, p, r, 0, &rng, &pl, err)) != RBL_OK)
-            break;
-        r = draw_radius(&spec->size, &rng);
-    }
-    rbl_occupancy_free(&o);
-    rbl_triangle_bvh_free(&bvh);
-    rbl_face_sampler_free(&face);
-    if (rc == RBL_OK)
-        rc = add_planned(sim, spec, &pl, among, err);
-    *placed = rc == RBL_OK ? pl.total : 0;
-    free(pl.v);
-    return rc;
-}
-
-int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
-                          rbl_error *err)
-{
-    return rbl_insert_random_among(sim, spec, NULL, placed, err);
 }

@@ -5,7 +5,7 @@
  * and moved off the facet along its normal, to the side the source's velocity points to, by
  * r to depth - r: the grain lies in the slab of thickness depth behind the face, wholly on
  * the side it travels to. */
-#include "dem_internal.h"
+#include "insert_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -110,4 +110,35 @@ void rbl_face_sampler_draw(const rbl_face_sampler *f, const rbl_insert_spec *spe
     for (int a = 0; a < 3; a++)
         p[a] = corner[0][a] + s * (corner[1][a] - corner[0][a]) +
                t * (corner[2][a] - corner[0][a]) + off * n[a];
+}
+
+int rbl_insert_in_face_slab(const rbl_insert_spec *spec, const double p[3], double r)
+{
+    const rbl_mesh *m = spec->mesh;
+    for (size_t t = 0; m && t < m->n_triangles; t++) {
+        const double *c[3];
+        double n[3], area;
+        facet_frame(m, t, c, n, &area);
+        if (!(area > 0.0))
+            continue;
+        const double vn = n[0] * spec->vel[0] + n[1] * spec->vel[1] + n[2] * spec->vel[2];
+        const double side = vn < 0.0 ? -1.0 : 1.0;
+        double w[3], u[3], v[3];
+        for (int a = 0; a < 3; a++)
+            w[a] = p[a] - c[0][a], u[a] = c[1][a] - c[0][a], v[a] = c[2][a] - c[0][a];
+        const double off = side * (w[0] * n[0] + w[1] * n[1] + w[2] * n[2]);
+        if (off < r || off > spec->depth - r)
+            continue;
+        /* the foot on the facet's plane in barycentric coordinates */
+        const double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+        const double uv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+        const double vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+        const double wu = w[0] * u[0] + w[1] * u[1] + w[2] * u[2];
+        const double wv = w[0] * v[0] + w[1] * v[1] + w[2] * v[2];
+        const double det = uu * vv - uv * uv;
+        const double s = (vv * wu - uv * wv) / det, q = (uu * wv - uv * wu) / det;
+        if (s >= 0.0 && q >= 0.0 && s + q <= 1.0)
+            return 1;
+    }
+    return 0;
 }

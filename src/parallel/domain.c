@@ -981,18 +981,23 @@ int rbl_domain_ghost_values(rbl_domain *d, const double *own, double *ghost, rbl
 
 /* ---- grains poured over the ranks ---- */
 
-static int keep_in_box(void *ctx, const double p[3])
+/* The rank to hold a grain placed at p now: its box's, or its start slab's. */
+static int holder(void *ctx, const double p[3])
 {
     const rbl_domain *d = ctx;
     if (d->part.box_lo && d->part_weight > 0.0) /* (one made over no grain is no guide) */
-        return rbl_partition_rank_of(&d->part, p) == d->rank;
+        return rbl_partition_rank_of(&d->part, p);
     if (!(d->start_hi > d->start_lo)) /* no partition before the first build: all on rank 0 */
-        return d->rank == 0;
+        return 0;
     /* (any share will do: the first build sends each grain where it belongs, and the bits
        never depend on which rank holds a grain) */
     double u = (p[d->start_axis] - d->start_lo) / (d->start_hi - d->start_lo) * d->size;
-    int q = u >= 0.0 ? (u < (double)d->size ? (int)u : d->size - 1) : 0;
-    return q == d->rank;
+    return u >= 0.0 ? (u < (double)d->size ? (int)u : d->size - 1) : 0;
+}
+
+static int keep_in_box(void *ctx, const double p[3])
+{
+    return holder(ctx, p) == ((const rbl_domain *)ctx)->rank;
 }
 
 void rbl_domain_set_start(rbl_domain *d, const double lo[3], const double hi[3])
@@ -1014,23 +1019,60 @@ static void before_adding(void *ctx)
     let_lists_go(d->sim);
 }
 
-static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, int lattice,
-                        size_t *placed, rbl_error *err);
+static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
+                        rbl_error *err);
 
+static int ranks_exchange(void *ctx, const void *send, const size_t *bytes, void **recv,
+                          size_t *recv_bytes, rbl_error *err)
+{
+    rbl_domain *d = ctx;
+    size_t at = 0;
+    for (int q = 0; q < d->size; q++)
+        d->so[q] = at, at += bytes[q];
+    int rc = rbl_comm_exchange(d->comm, send, bytes, d->so, recv, d->rb, d->ro, err);
+    *recv_bytes = 0;
+    for (int q = 0; rc == RBL_OK && q < d->size; q++)
+        *recv_bytes += d->rb[q];
+    return rc;
+}
+static uint64_t ranks_exscan(void *ctx, uint64_t v)
+{
+    return rbl_comm_exscan_u64(((rbl_domain *)ctx)->comm, v);
+}
+static uint64_t ranks_sum(void *ctx, uint64_t v)
+{
+    return rbl_comm_sum_u64(((rbl_domain *)ctx)->comm, v);
+}
+static int ranks_agree(void *ctx, int rc, rbl_error *err)
+{
+    return rbl_comm_agree(((rbl_domain *)ctx)->comm, rc, err);
+}
+
+/* A random packing placed by blocks (insert_random.c): each rank its share of them, the
+ * grains then to the ranks holding them. */
 int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                              rbl_error *err)
 {
-    return insert_among(d, spec, 0, placed, err);
+    rbl_sim *sim = d->sim;
+    const rbl_insert_ranks ranks = {d->rank, d->size, d, ranks_exchange, ranks_exscan,
+                                    ranks_sum, ranks_agree, holder, before_adding};
+    int rc = rbl_insert_random_ranks(sim, spec, &ranks, placed, err);
+    if (rc == RBL_OK && d->lost_histories)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
+    rc = rbl_comm_agree(d->comm, rc, err);
+    if (rc == RBL_OK && spec->clump) /* the ghost layers of the next build cover them */
+        d->clump_reach = rbl_comm_max(d->comm, clump_reach(&sim->bodies));
+    return rc;
 }
 
 int rbl_domain_insert_lattice(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                               rbl_error *err)
 {
-    return insert_among(d, spec, 1, placed, err);
+    return insert_among(d, spec, placed, err);
 }
 
-static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, int lattice,
-                        size_t *placed, rbl_error *err)
+static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
+                        rbl_error *err)
 {
     rbl_sim *sim = d->sim;
     const rbl_grains *g = &sim->g;
@@ -1076,8 +1118,7 @@ static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, int lattice,
         for (size_t k = 0; k < near; k++, in += 4)
             memcpy(pos + 3 * k, in, 3 * sizeof *in), radius[k] = in[3];
         rbl_insert_among among = {near, pos, radius, keep_in_box, before_adding, d};
-        rc = lattice ? rbl_insert_lattice_among(sim, spec, &among, placed, err)
-                     : rbl_insert_random_among(sim, spec, &among, placed, err);
+        rc = rbl_insert_lattice_among(sim, spec, &among, placed, err);
         if (rc == RBL_OK && d->lost_histories)
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
         rc = rbl_comm_agree(d->comm, rc, err);

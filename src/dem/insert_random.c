@@ -1,0 +1,614 @@
+/* insert_random.c — a random packing (SPEC BY2): random sequential addition by blocks, so
+ * that any number of processes place the same grains with the same ids and none holds them
+ * all (issue 47).
+ *
+ * The region's box is cut into blocks at least a largest diameter wide, about
+ * GRAINS_PER_BLOCK grains each, one or an even number along each axis, ordered with the
+ * longest axis slowest. Each block gets its share of the count by the room it holds for a
+ * grain's centre: its volume in the box that keeps a grain of the mean radius inside, and for
+ * another shape the share of VOLUME_SAMPLES points of it (drawn from the block's own stream)
+ * that the shape takes. The shares are integers, summed exactly, and the count is cut at their
+ * running sums, so each block holds the count times its share, give or take one grain, on any
+ * number of processes. The blocks are placed in 8 colours, by the parity of their coordinates:
+ * two blocks of one colour lie a block apart, farther than two grains can reach, so they are
+ * placed at once and each on its own, while a block sees the grains of the blocks of the
+ * colours before it and those there before the source. Within a block, from the block's own
+ * stream, each grain draws its radius and then places uniform in the block (the region's box
+ * kept by its radius) until one lies in the shape clear of everything (MAX_TRIES draws: then
+ * the block is full, and its grains left are not placed), and its velocity (and a clump's
+ * turn). Ids follow the block order, each block's grains in their order.
+ *
+ * Over several processes each places the blocks of its share of the block order: after each
+ * colour it sends the grains it placed to the processes whose blocks they could touch (the
+ * grains already there likewise, before), and at the end it hands the grains to the processes
+ * that hold them (ranks->holder). Nothing depends on which process placed a block.
+ *
+ * The packing of sessions before 39 drew every grain from one stream, anywhere in the region:
+ * no process could place its part without every draw before. By blocks, a block's count is
+ * fixed (the old one fluctuated as a multinomial), and grains near two blocks' faces are
+ * tried in the colours' order; test_dem_random_packing measures the density at the faces. */
+#include "insert_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GRAINS_PER_BLOCK 64
+#define MOST_BLOCKS ((uint64_t)1 << 24)
+/* A grain tries this many places before its block is taken to be full. */
+#define MAX_TRIES 2000
+/* Each block places its count in this many rounds, every colour in each: a block of the
+ * last colour, which all its neighbours reach into, is filled as far as the others at each
+ * round (placed in one round, such blocks stopped full at 27 % by volume; at 30 % in 8). */
+#define ROUNDS 8
+/* Times the grains full blocks could not hold are shared out among the others. */
+#define PASSES 4
+/* Points of a block drawn to measure the room a shape other than a box leaves in it. */
+#define VOLUME_SAMPLES 256
+
+typedef struct layout {
+    int64_t n[3];           /* blocks along each axis */
+    double lo[3], hi[3], edge[3];
+    int axis[3];            /* from the fastest to the slowest of the block order */
+    uint64_t blocks;
+    int rank, size;
+    uint64_t first, last;   /* this process's blocks: first .. last - 1 */
+} layout;
+
+static void layout_make(layout *L, const rbl_insert_spec *spec, size_t count, int rank,
+                        int size)
+{
+    memset(L, 0, sizeof *L);
+    double ext[3], volume = 1.0;
+    for (int a = 0; a < 3; a++) {
+        L->lo[a] = spec->lo[a], L->hi[a] = spec->hi[a];
+        ext[a] = spec->hi[a] - spec->lo[a], volume *= ext[a];
+    }
+    double edge = fmax(2.0 * rbl_size_max(&spec->size) * (1.0 + 1e-9),
+                       cbrt(volume / (double)(count ? count : 1) * GRAINS_PER_BLOCK));
+    for (;;) {
+        double total = 1.0;
+        for (int a = 0; a < 3; a++) {
+            double along = floor(ext[a] / edge);
+            along = along < 1.0 ? 1.0 : fmin(along, 1e9);
+            if (along > 1.0 && fmod(along, 2.0) != 0.0) /* even: the colours alternate across
+                                                            a periodic side too */
+                along -= 1.0;
+            L->n[a] = (int64_t)along, total *= along;
+        }
+        if (total <= (double)MOST_BLOCKS)
+            break;
+        edge *= 1.5;
+    }
+    L->blocks = (uint64_t)(L->n[0] * L->n[1] * L->n[2]);
+    for (int a = 0; a < 3; a++)
+        L->edge[a] = ext[a] / (double)L->n[a], L->axis[a] = a;
+    for (int i = 0; i < 3; i++) /* the longest slowest (ties: the later axis) */
+        for (int k = 0; k + 1 < 3 - i; k++)
+            if (ext[L->axis[k]] > ext[L->axis[k + 1]]) {
+                int t = L->axis[k];
+                L->axis[k] = L->axis[k + 1], L->axis[k + 1] = t;
+            }
+    L->rank = rank, L->size = size;
+    L->first = L->blocks * (uint64_t)rank / (uint64_t)size;
+    L->last = L->blocks * (uint64_t)(rank + 1) / (uint64_t)size;
+}
+
+static int64_t coord_of(const layout *L, int a, double x)
+{
+    double c = floor((x - L->lo[a]) / L->edge[a]);
+    return !(c >= 0.0) ? 0 : c >= (double)(L->n[a] - 1) ? L->n[a] - 1 : (int64_t)c;
+}
+
+static uint64_t block_at(const layout *L, const int64_t i[3])
+{
+    const int *x = L->axis;
+    return (uint64_t)(i[x[0]] + L->n[x[0]] * (i[x[1]] + L->n[x[1]] * i[x[2]]));
+}
+
+static void coords(const layout *L, uint64_t b, int64_t i[3])
+{
+    const int *x = L->axis;
+    i[x[0]] = (int64_t)(b % (uint64_t)L->n[x[0]]), b /= (uint64_t)L->n[x[0]];
+    i[x[1]] = (int64_t)(b % (uint64_t)L->n[x[1]]), i[x[2]] = (int64_t)(b / (uint64_t)L->n[x[1]]);
+}
+
+static int colour(const layout *L, uint64_t b)
+{
+    int64_t i[3];
+    coords(L, b, i);
+    return (int)((i[0] & 1) | (i[1] & 1) << 1 | (i[2] & 1) << 2);
+}
+
+static int owner(const layout *L, uint64_t b)
+{
+    return (int)(((b + 1) * (uint64_t)L->size - 1) / L->blocks);
+}
+
+static void block_box(const layout *L, const int64_t i[3], double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++) {
+        lo[a] = L->lo[a] + (double)i[a] * L->edge[a];
+        hi[a] = i[a] == L->n[a] - 1 ? L->hi[a] : L->lo[a] + (double)(i[a] + 1) * L->edge[a];
+    }
+}
+
+/* The processes other than this one whose blocks lie within reach of p or of one of its
+ * periodic images: marked in mark (stamp), listed in out (their count returned). */
+static int owners_near(const layout *L, const rbl_sim *sim, const double p[3], double reach,
+                       uint64_t *mark, uint64_t stamp, int *out)
+{
+    int n = 0;
+    for (int s = 0; s < 27; s++) {
+        const int sh[3] = {s % 3 - 1, (s / 3) % 3 - 1, s / 9 - 1};
+        int64_t from[3], to[3];
+        int valid = 1;
+        for (int a = 0; valid && a < 3; a++) {
+            if (sh[a] != 0 && !sim->cfg.periodic[a])
+                valid = 0;
+            const double q = p[a] + sh[a] * sim->box[a];
+            if (!(q + reach >= L->lo[a] && q - reach <= L->hi[a]))
+                valid = 0;
+            from[a] = coord_of(L, a, q - reach), to[a] = coord_of(L, a, q + reach);
+        }
+        if (!valid)
+            continue;
+        int64_t i[3];
+        for (i[2] = from[2]; i[2] <= to[2]; i[2]++)
+            for (i[1] = from[1]; i[1] <= to[1]; i[1]++)
+                for (i[0] = from[0]; i[0] <= to[0]; i[0]++) {
+                    const int q = owner(L, block_at(L, i));
+                    if (q != L->rank && mark[q] != stamp)
+                        mark[q] = stamp, out[n++] = q;
+                }
+    }
+    return n;
+}
+
+/* Records of 4 doubles (x, y, z, radius) to other processes: one list a process. */
+typedef struct outbox {
+    double **v;
+    size_t *n, *cap;
+    uint64_t *mark, stamp;
+    int *near;
+} outbox;
+
+static int outbox_init(outbox *o, int size)
+{
+    memset(o, 0, sizeof *o);
+    o->v = calloc((size_t)size, sizeof *o->v);
+    o->n = calloc((size_t)size, sizeof *o->n);
+    o->cap = calloc((size_t)size, sizeof *o->cap);
+    o->mark = calloc((size_t)size, sizeof *o->mark);
+    o->near = calloc((size_t)size, sizeof *o->near);
+    return o->v && o->n && o->cap && o->mark && o->near;
+}
+
+static void outbox_free(outbox *o, int size)
+{
+    for (int q = 0; o->v && q < size; q++)
+        free(o->v[q]);
+    free(o->v), free(o->n), free(o->cap), free(o->mark), free(o->near);
+    memset(o, 0, sizeof *o);
+}
+
+/* The grain at p of radius r for every other process with blocks within reach (r + r_new). */
+static int outbox_post(outbox *o, const layout *L, const rbl_sim *sim, const double p[3],
+                       double r, double r_new)
+{
+    const int k = owners_near(L, sim, p, r + r_new, o->mark, ++o->stamp, o->near);
+    for (int t = 0; t < k; t++) {
+        const int q = o->near[t];
+        if (!rbl_grow_array((void **)&o->v[q], &o->cap[q], 4 * (o->n[q] + 1), sizeof(double)))
+            return 0;
+        double *e = o->v[q] + 4 * o->n[q]++;
+        memcpy(e, p, 3 * sizeof *p), e[3] = r;
+    }
+    return 1;
+}
+
+/* The posted records exchanged (collective): those received stored in occ with their
+ * images (or, with occ NULL, appended to *got, *n_got records). The outbox emptied. */
+static int outbox_send(outbox *o, const rbl_insert_ranks *ranks, const rbl_sim *sim,
+                       rbl_occupancy *occ, double **got, size_t *n_got, int rc,
+                       rbl_error *err)
+{
+    const int P = ranks->size;
+    if ((rc = ranks->agree(ranks->ctx, rc, err)) != RBL_OK) /* (every process returns here) */
+        return rc;
+    size_t total = 0, *bytes = calloc((size_t)P, sizeof *bytes);
+    for (int q = 0; q < P; q++)
+        total += o->n[q];
+    double *send = bytes ? malloc(4 * (total ? total : 1) * sizeof *send) : NULL;
+    rc = send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for a random packing");
+    if (rc == RBL_OK)
+        for (int q = 0, at = 0; q < P; q++) {
+            if (o->n[q])
+                memcpy(send + 4 * (size_t)at, o->v[q], 4 * o->n[q] * sizeof *send);
+            at += (int)o->n[q], bytes[q] = 4 * o->n[q] * sizeof *send, o->n[q] = 0;
+        }
+    rc = ranks->agree(ranks->ctx, rc, err);
+    void *recv = NULL;
+    size_t recv_bytes = 0;
+    if (rc == RBL_OK)
+        rc = ranks->exchange(ranks->ctx, send, bytes, &recv, &recv_bytes, err);
+    free(send), free(bytes);
+    const size_t n = recv_bytes / (4 * sizeof(double));
+    const double *in = recv;
+    if (rc == RBL_OK && occ) {
+        for (size_t k = 0; rc == RBL_OK && k < n; k++)
+            if (!rbl_insert_occupy(occ, sim, in + 4 * k, in[4 * k + 3], 0))
+                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
+    } else if (rc == RBL_OK && n) {
+        if (!rbl_grow_array((void **)got, &(size_t){0}, 4 * (*n_got + n), sizeof **got))
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for a random packing");
+        else
+            memcpy(*got + 4 * *n_got, in, 4 * n * sizeof *in), *n_got += n;
+    }
+    free(recv);
+    return ranks->agree(ranks->ctx, rc, err);
+}
+
+/* A placed grain with its block and its place among the block's. */
+typedef struct placed_grain {
+    rbl_planned e;
+    uint64_t block;
+    size_t seq;
+} placed_grain;
+
+static int by_block_seq(const void *a, const void *b)
+{
+    const placed_grain *x = a, *y = b;
+    if (x->block != y->block)
+        return x->block < y->block ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    const rbl_planned *x = a, *y = b;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static uint64_t block_seed(uint64_t seed, uint64_t b)
+{
+    uint64_t z = seed ^ (b + 1) * 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A uniform place in block b for a grain of radius r, the region's box kept by r. */
+static void draw_in_block(const layout *L, uint64_t b, double r, rbl_rng *rng, double p[3])
+{
+    int64_t i[3];
+    double lo[3], hi[3];
+    coords(L, b, i);
+    block_box(L, i, lo, hi);
+    for (int a = 0; a < 3; a++) {
+        const double from = fmax(lo[a], L->lo[a] + r), to = fmin(hi[a], L->hi[a] - r);
+        p[a] = from + (to - from) * rbl_rng_uniform(rng);
+    }
+}
+
+static int in_region(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh,
+                     const double p[3], double r)
+{
+    return spec->shape == RBL_REGION_FACE ? rbl_insert_in_face_slab(spec, p, r)
+                                          : rbl_insert_in_shape(spec, bvh, p, r);
+}
+
+/* Block b's share of the region's room: its volume in the box that keeps a grain of radius
+ * r inside, in 2^-20 of a block, times the hits of VOLUME_SAMPLES points of it in the shape. */
+static uint64_t room_of(const layout *L, const rbl_insert_spec *spec,
+                        const rbl_triangle_bvh *bvh, uint64_t b, double r)
+{
+    int64_t i[3];
+    double lo[3], hi[3], part = 1.0;
+    coords(L, b, i);
+    block_box(L, i, lo, hi);
+    for (int a = 0; a < 3; a++) {
+        const double from = fmax(lo[a], L->lo[a] + r), to = fmin(hi[a], L->hi[a] - r);
+        part *= to > from ? (to - from) / L->edge[a] : 0.0;
+    }
+    const uint64_t units = (uint64_t)llround(part * 1048576.0);
+    if (!units || spec->shape == RBL_REGION_BOX)
+        return units * VOLUME_SAMPLES;
+    rbl_rng rng;
+    rbl_rng_seed(&rng, block_seed(spec->seed ^ 0x5851f42d4c957f2dULL, b));
+    uint64_t hits = 0;
+    for (int k = 0; k < VOLUME_SAMPLES; k++) {
+        double p[3];
+        draw_in_block(L, b, r, &rng, p);
+        hits += (uint64_t)in_region(spec, bvh, p, r);
+    }
+    return units * hits;
+}
+
+/* Each block's room (room_of), this process's blocks. */
+static int rooms(const layout *L, const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh,
+                 uint64_t **room, rbl_error *err)
+{
+    const size_t mine = (size_t)(L->last - L->first);
+    *room = malloc((mine ? mine : 1) * sizeof **room);
+    if (!*room)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the blocks of a random packing");
+    const double r = rbl_size_mean(&spec->size, 1);
+    for (size_t k = 0; k < mine; k++)
+        (*room)[k] = room_of(L, spec, bvh, L->first + k, r);
+    return RBL_OK;
+}
+
+/* count grains more for the blocks still open, cut at the running sums of their rooms (exact
+ * integers, so the same cuts on any number of processes; collective). 0: none is open. */
+static int share_out(const layout *L, uint64_t count, const uint64_t *room, const int *full,
+                     uint64_t *quota, const rbl_insert_ranks *ranks)
+{
+    const size_t mine = (size_t)(L->last - L->first);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < mine; k++)
+        sum += full[k] ? 0 : room[k];
+    const uint64_t before = ranks ? ranks->exscan(ranks->ctx, sum) : 0;
+    const uint64_t total = ranks ? ranks->sum(ranks->ctx, sum) : sum;
+    unsigned __int128 at = before; /* (blocks of 2^20 units x 2^8 samples, 2^24 blocks, times
+                                        a count below 2^32: within 2^84) */
+    for (size_t k = 0; total && k < mine; k++) {
+        if (full[k])
+            continue;
+        const unsigned __int128 from = at * count, to = (at + room[k]) * count;
+        quota[k] += (uint64_t)(to / total - from / total);
+        at += room[k];
+    }
+    return total != 0;
+}
+
+/* This process's blocks (collective between colours): each block's count in ROUNDS rounds,
+ * every colour in each; then what the blocks found full could not hold shared out among the
+ * others, up to PASSES times, as one stream would have put it where there was room. */
+static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *spec,
+                        const rbl_triangle_bvh *bvh, const uint64_t *room,
+                        rbl_occupancy *occ, outbox *box, const rbl_insert_ranks *ranks,
+                        placed_grain **out, size_t *n_out, rbl_error *err)
+{
+    const double r_new = rbl_size_max(&spec->size);
+    const size_t mine = (size_t)(L->last - L->first), m = mine ? mine : 1;
+    rbl_rng *rng = malloc(m * sizeof *rng); /* each block's stream */
+    uint64_t *quota = calloc(m, sizeof *quota), *done = calloc(m, sizeof *done);
+    uint64_t *from = calloc(m, sizeof *from);
+    int *full = calloc(m, sizeof *full);
+    size_t cap = 0;
+    int rc = rng && quota && done && from && full
+                 ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for the blocks of a "
+                                          "random packing");
+    if (ranks)
+        rc = ranks->agree(ranks->ctx, rc, err);
+    for (size_t k = 0; rc == RBL_OK && k < mine; k++)
+        rbl_rng_seed(&rng[k], block_seed(spec->seed, L->first + k));
+    uint64_t left = spec->count;
+    for (int pass = 0; rc == RBL_OK && pass < PASSES && left; pass++) {
+        if (!share_out(L, left, room, full, quota, ranks))
+            break; /* (every block full) */
+        memcpy(from, done, m * sizeof *from);
+        for (int round = 0; round < ROUNDS; round++)
+            for (int c = 0; c < 8; c++) {
+                for (uint64_t b = L->first; rc == RBL_OK && b < L->last; b++) {
+                    const size_t k = (size_t)(b - L->first);
+                    if (colour(L, b) != c || full[k])
+                        continue;
+                    const uint64_t upto = from[k] + (quota[k] - from[k]) * (uint64_t)(round + 1) /
+                                                        ROUNDS;
+                    for (; rc == RBL_OK && done[k] < upto; done[k]++) {
+                        const double r = rbl_insert_draw_radius(&spec->size, &rng[k]);
+                        double p[3];
+                        int tries = 0;
+                        do
+                            draw_in_block(L, b, r, &rng[k], p);
+                        while (!(in_region(spec, bvh, p, r) &&
+                                 rbl_insert_fits(sim, occ, p, r)) && ++tries < MAX_TRIES);
+                        if (tries == MAX_TRIES) { /* the block is full */
+                            full[k] = 1;
+                            break;
+                        }
+                        if (!rbl_grow_array((void **)out, &cap, *n_out + 1, sizeof **out)) {
+                            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu "
+                                               "grains", *n_out + 1);
+                            break;
+                        }
+                        placed_grain *g = &(*out)[(*n_out)++];
+                        rbl_insert_draw_grain(spec, p, r, &rng[k], &g->e);
+                        g->block = b, g->seq = (size_t)done[k];
+                        if (!rbl_insert_occupy(occ, sim, p, r, 0) ||
+                            (ranks && !outbox_post(box, L, sim, p, r, r_new)))
+                            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the "
+                                               "insertion grid");
+                    }
+                }
+                if (ranks)
+                    rc = outbox_send(box, ranks, sim, occ, NULL, NULL, rc, err);
+                if (rc != RBL_OK)
+                    break;
+            }
+        left = 0; /* what the full blocks could not hold */
+        for (size_t k = 0; rc == RBL_OK && k < mine; k++)
+            if (full[k])
+                left += quota[k] - done[k], quota[k] = done[k];
+        if (rc == RBL_OK && ranks)
+            left = ranks->sum(ranks->ctx, left);
+    }
+    free(rng), free(quota), free(done), free(from), free(full);
+    return rc;
+}
+
+/* The occupancy grid of this process's blocks, with the grains already there that a new
+ * one could touch (this process's, and over several those the others send it). */
+static int occupancy_of_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *spec,
+                               const rbl_insert_ranks *ranks, outbox *box, rbl_occupancy *occ,
+                               rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    const double r_new = rbl_size_max(&spec->size);
+    double *got = NULL;
+    size_t n_got = 0;
+    int rc = RBL_OK;
+    if (ranks) {
+        for (size_t k = 0; rc == RBL_OK && k < g->n; k++)
+            if (!outbox_post(box, L, sim, g->pos + 3 * k, g->radius[k], r_new))
+                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for a random packing");
+        rc = outbox_send(box, ranks, sim, NULL, &got, &n_got, rc, err);
+        if (rc != RBL_OK) {
+            free(got);
+            return rc;
+        }
+    }
+    double r_max = r_new, lo[3], hi[3];
+    for (size_t k = 0; k < g->n; k++)
+        r_max = fmax(r_max, g->radius[k]);
+    for (size_t k = 0; k < n_got; k++)
+        r_max = fmax(r_max, got[4 * k + 3]);
+    for (int a = 0; a < 3; a++) /* the box of this process's blocks */
+        lo[a] = L->hi[a], hi[a] = L->lo[a];
+    if (L->last > L->first) {
+        int64_t i[3], j[3]; /* (a contiguous run of the block order: its first and last
+                               layers along the slowest axis, and whole layers between) */
+        coords(L, L->first, i), coords(L, L->last - 1, j);
+        const int slow = L->axis[2], mid = L->axis[1];
+        for (int a = 0; a < 3; a++)
+            lo[a] = L->lo[a], hi[a] = L->hi[a];
+        double blo[3], bhi[3];
+        block_box(L, i, blo, bhi), lo[slow] = blo[slow];
+        block_box(L, j, blo, bhi), hi[slow] = bhi[slow];
+        if (i[slow] == j[slow]) { /* one layer: rows i..j along the middle axis */
+            block_box(L, i, blo, bhi), lo[mid] = blo[mid];
+            block_box(L, j, blo, bhi), hi[mid] = bhi[mid];
+        }
+    } else {
+        memcpy(lo, L->lo, sizeof lo), memcpy(hi, L->lo, sizeof hi);
+    }
+    rc = rbl_occupancy_init(occ, lo, hi, r_max, err);
+    for (size_t k = 0; rc == RBL_OK && k < g->n + n_got; k++) {
+        const double *p = k < g->n ? g->pos + 3 * k : got + 4 * (k - g->n);
+        const double r = k < g->n ? g->radius[k] : got[4 * (k - g->n) + 3];
+        if (!rbl_insert_occupy(occ, sim, p, r, 0))
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
+    }
+    free(got);
+    return rc;
+}
+
+/* The placed grains numbered in the block order (over all processes) and handed to the
+ * processes that hold them; each adds its own in id order. */
+static int number_and_add(rbl_sim *sim, const rbl_insert_spec *spec,
+                          const rbl_insert_ranks *ranks, placed_grain *pg, size_t n,
+                          size_t *placed, rbl_error *err)
+{
+    if (n > 1)
+        qsort(pg, n, sizeof *pg, by_block_seq);
+    const uint64_t base = ranks ? ranks->exscan(ranks->ctx, n) : 0;
+    const uint64_t total = ranks ? ranks->sum(ranks->ctx, n) : n;
+    rbl_planned *v = malloc((n ? n : 1) * sizeof *v);
+    int rc = v ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", n);
+    for (size_t k = 0; rc == RBL_OK && k < n; k++)
+        v[k] = pg[k].e, v[k].index = (size_t)(base + k);
+    if (!ranks) {
+        if (rc == RBL_OK)
+            rc = rbl_insert_add_planned(sim, spec, v, n, (size_t)total, NULL, NULL, err);
+        *placed = rc == RBL_OK ? (size_t)total : 0;
+        free(v);
+        return rc;
+    }
+    /* to the holders: by destination, rank after rank */
+    const int P = ranks->size;
+    int *dest = malloc((n ? n : 1) * sizeof *dest);
+    size_t *bytes = calloc((size_t)P, sizeof *bytes), *at = calloc((size_t)P, sizeof *at);
+    rbl_planned *send = malloc((n ? n : 1) * sizeof *send);
+    if (rc == RBL_OK && !(dest && bytes && at && send))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", n);
+    if (rc == RBL_OK) {
+        for (size_t k = 0; k < n; k++) {
+            dest[k] = ranks->holder(ranks->ctx, v[k].gr.pos);
+            if (dest[k] < 0 || dest[k] >= P)
+                dest[k] = ranks->rank;
+            bytes[dest[k]] += sizeof *v;
+        }
+        for (int q = 1; q < P; q++)
+            at[q] = at[q - 1] + bytes[q - 1] / sizeof *v;
+        for (size_t k = 0; k < n; k++)
+            send[at[dest[k]]++] = v[k];
+    }
+    free(v), free(dest), free(at);
+    rc = ranks->agree(ranks->ctx, rc, err);
+    void *recv = NULL;
+    size_t recv_bytes = 0;
+    if (rc == RBL_OK)
+        rc = ranks->exchange(ranks->ctx, send, bytes, &recv, &recv_bytes, err);
+    free(send), free(bytes);
+    const size_t mine = recv_bytes / sizeof(rbl_planned);
+    if (rc == RBL_OK) {
+        if (mine > 1)
+            qsort(recv, mine, sizeof(rbl_planned), by_index);
+        rc = rbl_insert_add_planned(sim, spec, recv, mine, (size_t)total, ranks->before_adding,
+                                    ranks->ctx, err);
+    }
+    free(recv);
+    rc = ranks->agree(ranks->ctx, rc, err);
+    *placed = rc == RBL_OK ? (size_t)total : 0;
+    return rc;
+}
+
+int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec_in,
+                            const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err)
+{
+    rbl_insert_spec eff = rbl_insert_effective_spec(spec_in);
+    const rbl_insert_spec *spec = &eff;
+    *placed = 0;
+    int rc = rbl_insert_check_spec(sim, spec, err); /* (the same on every process) */
+    if (rc == RBL_OK && sim->max_grains && spec->count > sim->max_grains)
+        rc = rbl_error_set(err, RBL_ETOOBIG, "more than %zu grains, the limit set for this "
+                           "run (--max-grains)", sim->max_grains);
+    if (rc != RBL_OK)
+        return rc;
+    layout L;
+    layout_make(&L, spec, spec->count, ranks ? ranks->rank : 0, ranks ? ranks->size : 1);
+    rbl_triangle_bvh bvh;
+    outbox box = {0};
+    rbl_occupancy occ;
+    memset(&occ, 0, sizeof occ);
+    uint64_t *room = NULL;
+    placed_grain *pg = NULL;
+    size_t n_placed = 0;
+    if ((rc = rbl_insert_region_bvh(spec, &bvh, err)) == RBL_OK &&
+        !outbox_init(&box, ranks ? ranks->size : 1))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for a random packing");
+    if (ranks)
+        rc = ranks->agree(ranks->ctx, rc, err);
+    if (rc == RBL_OK)
+        rc = rooms(&L, spec, &bvh, &room, err);
+    if (rc == RBL_OK)
+        rc = occupancy_of_blocks(&L, sim, spec, ranks, &box, &occ, err);
+    if (ranks)
+        rc = ranks->agree(ranks->ctx, rc, err);
+    if (rc == RBL_OK)
+        rc = place_blocks(&L, sim, spec, &bvh, room, &occ, &box, ranks, &pg, &n_placed, err);
+    free(room);
+    rbl_occupancy_free(&occ);
+    rbl_triangle_bvh_free(&bvh);
+    outbox_free(&box, ranks ? ranks->size : 1);
+    if (rc == RBL_OK)
+        rc = number_and_add(sim, spec, ranks, pg, n_placed, placed, err);
+    free(pg);
+    return rc;
+}
+
+void rbl_insert_random_blocks(const rbl_insert_spec *spec, int64_t n[3])
+{
+    rbl_insert_spec eff = rbl_insert_effective_spec(spec);
+    layout L;
+    layout_make(&L, &eff, eff.count, 0, 1);
+    memcpy(n, L.n, sizeof L.n);
+}
+
+int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
+                          rbl_error *err)
+{
+    return rbl_insert_random_ranks(sim, spec, NULL, placed, err);
+}
