@@ -376,10 +376,10 @@ grains:
   - random: {min: [0, 0, 0.004], max: [0.02, 0.02, 0.02], count: 5000}
     radius: {distribution: uniform, min: 0.0002, max: 0.0004}
     velocity_spread: 0.05
-  - pour: {min: [0, 0, 0.022], max: [0.02, 0.02, 0.035], count: 3000, rate: 750000, every: 0.001}
+  - pour: {min: [0, 0, 0.022], max: [0.02, 0.02, 0.035], count: 3000, rate: 3750000, every: 0.0004}
     radius: {distribution: uniform, min: 0.0002, max: 0.0004}
     velocity: [0, 0, -0.3]
-run: {time: 0.004, dt: auto}
+run: {time: 0.0016, dt: auto}
 output: {final: end.txt, every: 0.003}
 YAML
 "$RUBBLE" run blocks.yaml --output blocks_1 --quiet > /dev/null || fail "blocks on one process"
