@@ -498,22 +498,23 @@ static int occupancy_of_blocks(const layout *L, rbl_sim *sim, const rbl_insert_s
 /* The placed grains numbered in the block order (over all processes) and handed to the
  * processes that hold them; each adds its own in id order. */
 static int number_and_add(rbl_sim *sim, const rbl_insert_spec *spec,
-                          const rbl_insert_ranks *ranks, placed_grain *pg, size_t n,
+                          const rbl_insert_ranks *ranks, placed_grain **pg_io, size_t n,
                           size_t *placed, rbl_error *err)
 {
+    placed_grain *pg = *pg_io;
     if (n > 1)
         qsort(pg, n, sizeof *pg, by_block_seq);
     const uint64_t base = ranks ? ranks->exscan(ranks->ctx, n) : 0;
     const uint64_t total = ranks ? ranks->sum(ranks->ctx, n) : n;
-    rbl_planned *v = malloc((n ? n : 1) * sizeof *v);
-    int rc = v ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", n);
-    for (size_t k = 0; rc == RBL_OK && k < n; k++)
-        v[k] = pg[k].e, v[k].index = (size_t)(base + k);
+    rbl_planned *v = (rbl_planned *)pg; /* numbered and packed in place, in order */
+    for (size_t k = 0; k < n; k++) {
+        rbl_planned e = pg[k].e;
+        e.index = (size_t)(base + k), v[k] = e;
+    }
+    int rc = RBL_OK;
     if (!ranks) {
-        if (rc == RBL_OK)
-            rc = rbl_insert_add_planned(sim, spec, v, n, (size_t)total, NULL, NULL, err);
+        rc = rbl_insert_add_planned(sim, spec, v, n, (size_t)total, NULL, NULL, err);
         *placed = rc == RBL_OK ? (size_t)total : 0;
-        free(v);
         return rc;
     }
     /* to the holders: by destination, rank after rank */
@@ -521,7 +522,7 @@ static int number_and_add(rbl_sim *sim, const rbl_insert_spec *spec,
     int *dest = malloc((n ? n : 1) * sizeof *dest);
     size_t *bytes = calloc((size_t)P, sizeof *bytes), *at = calloc((size_t)P, sizeof *at);
     rbl_planned *send = malloc((n ? n : 1) * sizeof *send);
-    if (rc == RBL_OK && !(dest && bytes && at && send))
+    if (!(dest && bytes && at && send))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", n);
     if (rc == RBL_OK) {
         for (size_t k = 0; k < n; k++) {
@@ -535,7 +536,8 @@ static int number_and_add(rbl_sim *sim, const rbl_insert_spec *spec,
         for (size_t k = 0; k < n; k++)
             send[at[dest[k]]++] = v[k];
     }
-    free(v), free(dest), free(at);
+    free(pg), free(dest), free(at); /* (sent from send alone) */
+    *pg_io = NULL;
     rc = ranks->agree(ranks->ctx, rc, err);
     void *recv = NULL;
     size_t recv_bytes = 0;
@@ -594,7 +596,7 @@ int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec_in,
     rbl_triangle_bvh_free(&bvh);
     outbox_free(&box, ranks ? ranks->size : 1);
     if (rc == RBL_OK)
-        rc = number_and_add(sim, spec, ranks, pg, n_placed, placed, err);
+        rc = number_and_add(sim, spec, ranks, &pg, n_placed, placed, err);
     free(pg);
     return rc;
 }
