@@ -69,14 +69,14 @@ static void layout_make(layout *L, const rbl_insert_spec *spec, size_t count, in
     for (;;) {
         double total = 1.0;
         for (int a = 0; a < 3; a++) {
-            double along = floor(ext[a] / edge);
-            along = along < 1.0 ? 1.0 : fmin(along, 1e9);
+            double along = ext[a] / edge; /* (NaN from an endless box: one block) */
+            along = along >= 1.0 ? fmin(floor(along), 1e9) : 1.0;
             if (along > 1.0 && fmod(along, 2.0) != 0.0) /* even: the colours alternate across
                                                             a periodic side too */
                 along -= 1.0;
             L->n[a] = (int64_t)along, total *= along;
         }
-        if (total <= (double)MOST_BLOCKS)
+        if (total <= (double)MOST_BLOCKS || !(edge < INFINITY))
             break;
         edge *= 1.5;
     }
