@@ -4,7 +4,8 @@
  *
  * The region's box is cut into blocks at least a largest diameter wide, about
  * GRAINS_PER_BLOCK grains each, one or an even number along each axis, ordered with the
- * longest axis slowest. Each block gets its share of the count by the room it holds for a
+ * longest axis slowest (a region long one way and narrow the others is cut along the long
+ * one only: never more than about count / GRAINS_PER_BLOCK blocks). Each block gets its share of the count by the room it holds for a
  * grain's centre: its volume in the box that keeps a grain of the mean radius inside, and for
  * another shape the share of VOLUME_SAMPLES points of it (drawn from the block's own stream)
  * that the shape takes. The shares are integers, summed exactly, and the count is cut at their
@@ -55,30 +56,51 @@ typedef struct layout {
     uint64_t first, last;   /* this process's blocks: first .. last - 1 */
 } layout;
 
+/* Blocks of edge e along each axis (at least one), and their count. */
+static double blocks_of_edge(const double ext[3], double e, double n[3])
+{
+    double total = 1.0;
+    for (int a = 0; a < 3; a++) {
+        const double along = ext[a] / e;
+        n[a] = along >= 2.0 ? floor(along) : 1.0, total *= n[a];
+    }
+    return total;
+}
+
+/* The blocks: of the least edge (at least a largest diameter) that makes no more than about
+ * count / GRAINS_PER_BLOCK of them (a region long along one axis and narrow along the others
+ * is cut along that one only), then one or an even number along each axis. */
 static void layout_make(layout *L, const rbl_insert_spec *spec, size_t count, int rank,
                         int size)
 {
     memset(L, 0, sizeof *L);
-    double ext[3], volume = 1.0;
+    double ext[3], n[3] = {1, 1, 1}, longest = 0.0;
+    int finite = 1;
     for (int a = 0; a < 3; a++) {
         L->lo[a] = spec->lo[a], L->hi[a] = spec->hi[a];
-        ext[a] = spec->hi[a] - spec->lo[a], volume *= ext[a];
+        ext[a] = spec->hi[a] - spec->lo[a], longest = fmax(longest, ext[a]);
+        finite &= isfinite(ext[a]);
     }
-    double edge = fmax(2.0 * rbl_size_max(&spec->size) * (1.0 + 1e-9),
-                       cbrt(volume / (double)(count ? count : 1) * GRAINS_PER_BLOCK));
-    for (;;) {
-        double total = 1.0;
-        for (int a = 0; a < 3; a++) {
-            double along = ext[a] / edge; /* (NaN from an endless box: one block) */
-            along = along >= 1.0 ? fmin(floor(along), 1e9) : 1.0;
-            if (along > 1.0 && fmod(along, 2.0) != 0.0) /* even: the colours alternate across
-                                                            a periodic side too */
-                along -= 1.0;
-            L->n[a] = (int64_t)along, total *= along;
+    const double target = fmin(fmax(1.0, (double)count / GRAINS_PER_BLOCK), (double)MOST_BLOCKS);
+    double lo = 2.0 * rbl_size_max(&spec->size) * (1.0 + 1e-9), hi = fmax(longest, lo);
+    if (finite && blocks_of_edge(ext, lo, n) > target) {
+        for (int it = 0; it < 200 && hi > lo * (1.0 + 1e-12); it++) { /* (the count falls as
+                                                                          the edge grows) */
+            const double mid = 0.5 * (lo + hi);
+            if (blocks_of_edge(ext, mid, n) > target)
+                lo = mid;
+            else
+                hi = mid;
         }
-        if (total <= (double)MOST_BLOCKS || !(edge < INFINITY))
-            break;
-        edge *= 1.5;
+        blocks_of_edge(ext, hi, n);
+    }
+    for (int a = 0; a < 3; a++) {
+        if (!finite)
+            n[a] = 1.0;
+        else if (n[a] > 1.0 && fmod(n[a], 2.0) != 0.0) /* even: the colours alternate across a
+                                                          periodic side too */
+            n[a] -= 1.0;
+        L->n[a] = (int64_t)n[a];
     }
     L->blocks = (uint64_t)(L->n[0] * L->n[1] * L->n[2]);
     for (int a = 0; a < 3; a++)
