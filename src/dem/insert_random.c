@@ -5,10 +5,10 @@
  * The region's box is cut into blocks at least a largest diameter wide, about
  * GRAINS_PER_BLOCK grains each, one or an even number along each axis, ordered with the
  * longest axis slowest (a region long one way and narrow the others is cut along the long
- * one only: never more than about count / GRAINS_PER_BLOCK blocks). Each block gets its share of the count by the room it holds for a
- * grain's centre: its volume in the box that keeps a grain of the mean radius inside, and for
- * another shape the share of VOLUME_SAMPLES points of it (drawn from the block's own stream)
- * that the shape takes. The shares are integers, summed exactly, and the count is cut at their
+ * one only: never more than about count / GRAINS_PER_BLOCK blocks). Each block gets its share
+ * of the count by the room it holds for a grain's centre: its volume in the box that keeps a
+ * grain of the mean radius inside, and for another shape the share of VOLUME_SAMPLES points of
+ * it (drawn from the block's own stream) that the shape takes. The shares are integers, summed exactly, and the count is cut at their
  * running sums, so each block holds the count times its share, give or take one grain, on any
  * number of processes. The blocks are placed in 8 colours, by the parity of their coordinates:
  * two blocks of one colour lie a block apart, farther than two grains can reach, so they are
