@@ -17,6 +17,12 @@
 
 static char dir[] = "/tmp/rubble_parts_XXXXXX";
 
+/* Where the q-th of P equal parts of size bytes starts (as run_ranks.c cuts a file). */
+static uint64_t cut_at(uint64_t size, int P, int q)
+{
+    return size / (uint64_t)P * (uint64_t)q + size % (uint64_t)P * (uint64_t)q / (uint64_t)P;
+}
+
 static const char *write_file(const char *name, const char *text)
 {
     static char path[256];
@@ -90,7 +96,7 @@ static void check_file(const char *name, const char *text)
     for (int P = 1; P <= 12; P++) {
         uint64_t cut[13];
         for (int q = 0; q <= P; q++)
-            cut[q] = size / (uint64_t)P * (uint64_t)q + size % (uint64_t)P * (uint64_t)q / (uint64_t)P;
+            cut[q] = cut_at(size, P, q);
         ASSERT_EQ_INT(cut[P], size);
         read_in_parts(path, cut, P, &parts);
         ASSERT_TRUE(parts.len == whole.len && memcmp(parts.text, whole.text, whole.len) == 0);
@@ -116,7 +122,7 @@ static void check_grains(const char *name, const char *text, int P)
     ASSERT_OK(rbl_text_size(path, &size, &part_err));
     uint64_t cut[17];
     for (int q = 0; q <= P; q++)
-        cut[q] = size / (uint64_t)P * (uint64_t)q + size % (uint64_t)P * (uint64_t)q / (uint64_t)P;
+        cut[q] = cut_at(size, P, q);
     for (int q = 0; q < P; q++) {
         ASSERT_OK(rbl_text_part_count(path, cut[q], cut[q + 1], &l[q], &m[q], &part_err));
         total += m[q];

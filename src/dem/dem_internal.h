@@ -573,20 +573,10 @@ void rbl_contact_virial_add(const rbl_sim *sim, rbl_exact_sum *s);
  * about the origin, added to the thermo sums. */
 void rbl_bodies_energy(const rbl_sim *sim, rbl_exact_sum *sums);
 
-/* insert.c — rbl_sim_insert_lattice over several processes (src/parallel/domain.c): the
- * grains already there are given (every process's near the region), every process places the
- * same grains in the same order, and adds those `keep` accepts (the others only take their
- * ids); before_adding is called once, when there are grains to add. */
-typedef struct rbl_insert_among {
-    size_t n;
-    const double *pos, *radius;
-    int (*keep)(void *ctx, const double p[3]);
-    void (*before_adding)(void *ctx);
-    void *ctx;
-} rbl_insert_among;
-/* insert_random.c — rbl_sim_insert_random over several processes (src/parallel/domain.c):
- * each places the blocks of its share and the grains go to the processes holding them, one
- * process's grains and ids on any number. The calls are collective over the processes. */
+/* insert_random.c, insert_lattice.c — rbl_sim_insert_random and rbl_sim_insert_lattice over
+ * several processes (src/parallel/domain.c): each places the blocks or sites of its share and
+ * the grains go to the processes holding them, one process's grains and ids on any number.
+ * The calls are collective over the processes. */
 typedef struct rbl_insert_ranks {
     int rank, size;
     void *ctx;
@@ -594,6 +584,10 @@ typedef struct rbl_insert_ranks {
        *recv (malloc'd) of *recv_bytes from all, in rank order */
     int (*exchange)(void *ctx, const void *send, const size_t *bytes, void **recv,
                     size_t *recv_bytes, rbl_error *err);
+    /* every process's n doubles, in rank order, into *all (malloc'd): *first where this
+       process's begin, *total how many */
+    int (*gather)(void *ctx, const double *mine, size_t n, double **all, size_t *first,
+                  size_t *total, rbl_error *err);
     uint64_t (*exscan)(void *ctx, uint64_t v); /* the sum over the processes before */
     uint64_t (*sum)(void *ctx, uint64_t v);
     int (*agree)(void *ctx, int rc, rbl_error *err); /* every process's rc, the first message */
@@ -602,9 +596,8 @@ typedef struct rbl_insert_ranks {
 } rbl_insert_ranks;
 int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
                             const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
-/* rbl_sim_insert_lattice likewise (a start over several processes: each keeps its own). */
-int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec,
-                             const rbl_insert_among *among, size_t *placed, rbl_error *err);
+int rbl_insert_lattice_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
+                             const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
 
 /* insert_face.c — an inflow face's draws (RBL_REGION_FACE): the facets' running areas. For
  * another shape init leaves it empty. */

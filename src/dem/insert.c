@@ -1,8 +1,10 @@
-/* insert.c — grain sources (SPEC BY2): radii from a size distribution, grains on a simple
- * cubic lattice or by random sequential addition, never overlapping a grain already there, a
- * wall, or (across periodic sides) an image. A temporary occupancy grid over the region, with
- * the library's grid geometry, keeps each placement O(1). Clumps (KL6) are placed as their
- * bounding spheres, each turned by a uniformly random rotation (Shoemake's quaternion). */
+/* insert.c — what the grain sources (SPEC BY2) share: radii from a size distribution, the
+ * region's shape, the test that a grain is clear of walls and of the grains already there
+ * (and, across periodic sides, of their images) in a temporary occupancy grid with the
+ * library's grid geometry (each test O(1)), the draws of a grain's velocity and of a clump's
+ * turn (a uniformly random rotation, Shoemake's quaternion: clumps, KL6, are placed as their
+ * bounding spheres), and the grains placed added with their ids. The sources themselves:
+ * insert_lattice.c and insert_random.c, placed apart over several processes (insert_ranks.c). */
 #include "insert_internal.h"
 #include "../base/rotation.h"
 
@@ -69,25 +71,6 @@ int rbl_insert_occupy(rbl_occupancy *o, const rbl_sim *sim, const double p[3], d
             return 0;
     }
     return 1;
-}
-
-/* The grains near the region, existing ones (n at pos, radius) and those it will place
- * (radius <= r_new). */
-static int occ_init(rbl_occupancy *o, const rbl_sim *sim, const rbl_insert_spec *spec,
-                    double r_new, size_t n, const double *pos, const double *radius,
-                    rbl_error *err)
-{
-    double r_max = r_new;
-    for (size_t k = 0; k < n; k++)
-        if (radius[k] > r_max)
-            r_max = radius[k];
-    int rc = rbl_occupancy_init(o, spec->lo, spec->hi, r_max, err);
-    for (size_t k = 0; rc == RBL_OK && k < n; k++)
-        if (!rbl_insert_occupy(o, sim, pos + 3 * k, radius[k], 0)) {
-            rbl_occupancy_free(o);
-            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
-        }
-    return rc;
 }
 
 /* Free of grains (their periodic images are stored too) and of walls (a mesh wall has no
@@ -251,37 +234,6 @@ void rbl_insert_draw_grain(const rbl_insert_spec *spec, const double p[3], doubl
     }
 }
 
-/* What a source places: all of them counted (total), those this process keeps held (v, n):
- * over several processes each keeps its own, and no process holds the others' (a start of
- * 10^8 grains would otherwise hold them all on every one). */
-typedef struct plan {
-    rbl_planned *v;
-    size_t n, cap, total;
-    const rbl_insert_among *among; /* its keep; NULL: every one kept */
-} plan;
-
-/* The next grain at p, radius r: its velocity (and a clump's turn) drawn, its room taken.
- * A lattice's own sites lie a spacing (>= the largest diameter) apart, so none of them can
- * take another's room: only the grain's periodic images are stored then (lattice), which
- * keeps the grid's grains to the region's faces, not its volume (a start of 10^9 grains on a
- * lattice holds no entry a grain on every process). */
-static int place(const rbl_sim *sim, rbl_occupancy *o, const rbl_insert_spec *spec,
-                 const double p[3], double r, int lattice, rbl_rng *rng, plan *pl,
-                 rbl_error *err)
-{
-    rbl_planned e; /* (its draws are made whether it is kept or not: the same sequence on all) */
-    rbl_insert_draw_grain(spec, p, r, rng, &e);
-    e.index = pl->total++;
-    if (!pl->among || pl->among->keep(pl->among->ctx, p)) { /* a clump's by its centre */
-        if (!rbl_grow_array((void **)&pl->v, &pl->cap, pl->n + 1, sizeof *pl->v))
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", pl->n + 1);
-        pl->v[pl->n++] = e;
-    }
-    if (!rbl_insert_occupy(o, sim, p, r, lattice))
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
-    return RBL_OK;
-}
-
 int rbl_insert_add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_planned *v,
                            size_t n, size_t total, void (*before_adding)(void *ctx), void *ctx,
                            rbl_error *err)
@@ -313,88 +265,4 @@ int rbl_insert_add_planned(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_
     }
     sim->next_id = (uint32_t)(first + (uint64_t)total * ids);
     return RBL_OK;
-}
-
-int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
-                           rbl_error *err)
-{
-    return rbl_insert_lattice_among(sim, spec, NULL, placed, err);
-}
-
-int rbl_insert_lattice_among(rbl_sim *sim, const rbl_insert_spec *spec_in,
-                             const rbl_insert_among *among, size_t *placed, rbl_error *err)
-{
-    rbl_insert_spec eff = rbl_insert_effective_spec(spec_in);
-    const rbl_insert_spec *spec = &eff;
-    *placed = 0;
-    int rc = rbl_insert_check_spec(sim, spec, err);
-    if (rc != RBL_OK)
-        return rc;
-    double r_max = rbl_size_max(&spec->size);
-    double s = spec->spacing > 0.0 ? spec->spacing : 2.02 * r_max;
-    if (s < 2.0 * r_max)
-        return rbl_error_set(err, RBL_EINVAL,
-                             "lattice spacing %g is below the largest diameter %g", s,
-                             2.0 * r_max);
-    size_t n[3];
-    double sites = 1.0;
-    for (int a = 0; a < 3; a++) {
-        double along = floor((spec->hi[a] - spec->lo[a] - 2.0 * r_max) / s + 1e-9) + 1.0;
-        sites *= along;
-        n[a] = (size_t)fmin(along, 1e18);
-    }
-    /* a limit on grains bounds the sites visited too (a lattice of 1e20 sites where no grain
-     * rbl_insert_fits would otherwise run for ever) */
-    if (sim->max_grains && sites > (double)sim->max_grains)
-        return rbl_error_set(err, RBL_ETOOBIG, "a lattice of %.3g sites, more than the %zu "
-                             "grains this run allows (--max-grains)", sites, sim->max_grains);
-    /* and what it would hold, said before anything is allocated: a grain costs about
-     * RBL_GRAIN_BYTES (its arrays, its pairs and their histories) */
-    double grains = spec->count ? fmin(sites, (double)spec->count) : sites;
-    double bytes = grains * RBL_GRAIN_BYTES, memory = rbl_physical_memory();
-    if (memory > 0.0 && bytes > memory)
-        return rbl_error_set(err, RBL_ETOOBIG, "a lattice of %.3g sites (spacing %g m) would "
-                             "hold %.3g grains, about %.3g GiB, more than this machine's "
-                             "%.3g GiB: give 'count' or a smaller region", sites, s, grains,
-                             bytes / 1073741824.0, memory / 1073741824.0);
-    rbl_occupancy o;
-    if (spec->shape == RBL_REGION_FACE)
-        return rbl_error_set(err, RBL_EINVAL, "an inflow face is for random and pour sources, "
-                                              "not a lattice");
-    rc = among ? occ_init(&o, sim, spec, r_max, among->n, among->pos, among->radius, err)
-               : occ_init(&o, sim, spec, r_max, sim->g.n, sim->g.pos, sim->g.radius, err);
-    if (rc != RBL_OK)
-        return rc;
-    rbl_triangle_bvh bvh;
-    if ((rc = rbl_insert_region_bvh(spec, &bvh, err)) != RBL_OK) {
-        rbl_occupancy_free(&o);
-        return rc;
-    }
-    rbl_rng rng;
-    rbl_rng_seed(&rng, spec->seed);
-    plan pl = {.among = among};
-    for (size_t z = 0; z < n[2]; z++)
-        for (size_t y = 0; y < n[1]; y++)
-            for (size_t x = 0; x < n[0]; x++) {
-                if (spec->count && pl.total >= spec->count)
-                    goto done;
-                double p[3] = {spec->lo[0] + r_max + (double)x * s,
-                               spec->lo[1] + r_max + (double)y * s,
-                               spec->lo[2] + r_max + (double)z * s};
-                double r = rbl_insert_draw_radius(&spec->size, &rng);
-                if (!rbl_insert_in_shape(spec, &bvh, p, r) || !rbl_insert_fits(sim, &o, p, r))
-                    continue;
-                if ((rc = place(sim, &o, spec, p, r, 1, &rng, &pl, err)) != RBL_OK)
-                    goto done;
-            }
-done:
-    rbl_occupancy_free(&o);
-    rbl_triangle_bvh_free(&bvh);
-    if (rc == RBL_OK)
-        rc = rbl_insert_add_planned(sim, spec, pl.v, pl.n, pl.total,
-                                    among ? among->before_adding : NULL,
-                                    among ? among->ctx : NULL, err);
-    *placed = rc == RBL_OK ? pl.total : 0;
-    free(pl.v);
-    return rc;
 }

@@ -8,9 +8,9 @@
  * one only: never more than about count / GRAINS_PER_BLOCK blocks). Each block gets its share
  * of the count by the room it holds for a grain's centre: its volume in the box that keeps a
  * grain of the mean radius inside, and for another shape the share of VOLUME_SAMPLES points of
- * it (drawn from the block's own stream) that the shape takes. The shares are integers, summed exactly, and the count is cut at their
- * running sums, so each block holds the count times its share, give or take one grain, on any
- * number of processes. The blocks are placed in 8 colours, by the parity of their coordinates:
+ * it (drawn from the block's own stream) that the shape takes. The shares are integers, summed
+ * exactly, and the count is cut at their running sums, so each block holds the count times its
+ * share, give or take one grain, on any number of processes. The blocks are placed in 8 colours, by the parity of their coordinates:
  * two blocks of one colour lie a block apart, farther than two grains can reach, so they are
  * placed at once and each on its own, while a block sees the grains of the blocks of the
  * colours before it and those there before the source. Within a block, from the block's own
@@ -157,9 +157,10 @@ static void block_box(const layout *L, const int64_t i[3], double lo[3], double 
 
 /* The processes other than this one whose blocks lie within reach of p or of one of its
  * periodic images: marked in mark (stamp), listed in out (their count returned). */
-static int owners_near(const layout *L, const rbl_sim *sim, const double p[3], double reach,
+static int owners_near(const void *ctx, const rbl_sim *sim, const double p[3], double reach,
                        uint64_t *mark, uint64_t stamp, int *out)
 {
+    const layout *L = ctx;
     int n = 0;
     for (int s = 0; s < 27; s++) {
         const int sh[3] = {s % 3 - 1, (s / 3) % 3 - 1, s / 9 - 1};
@@ -187,90 +188,6 @@ static int owners_near(const layout *L, const rbl_sim *sim, const double p[3], d
     return n;
 }
 
-/* Records of 4 doubles (x, y, z, radius) to other processes: one list a process. */
-typedef struct outbox {
-    double **v;
-    size_t *n, *cap;
-    uint64_t *mark, stamp;
-    int *near;
-} outbox;
-
-static int outbox_init(outbox *o, int size)
-{
-    memset(o, 0, sizeof *o);
-    o->v = calloc((size_t)size, sizeof *o->v);
-    o->n = calloc((size_t)size, sizeof *o->n);
-    o->cap = calloc((size_t)size, sizeof *o->cap);
-    o->mark = calloc((size_t)size, sizeof *o->mark);
-    o->near = calloc((size_t)size, sizeof *o->near);
-    return o->v && o->n && o->cap && o->mark && o->near;
-}
-
-static void outbox_free(outbox *o, int size)
-{
-    for (int q = 0; o->v && q < size; q++)
-        free(o->v[q]);
-    free(o->v), free(o->n), free(o->cap), free(o->mark), free(o->near);
-    memset(o, 0, sizeof *o);
-}
-
-/* The grain at p of radius r for every other process with blocks within reach (r + r_new). */
-static int outbox_post(outbox *o, const layout *L, const rbl_sim *sim, const double p[3],
-                       double r, double r_new)
-{
-    const int k = owners_near(L, sim, p, r + r_new, o->mark, ++o->stamp, o->near);
-    for (int t = 0; t < k; t++) {
-        const int q = o->near[t];
-        if (!rbl_grow_array((void **)&o->v[q], &o->cap[q], 4 * (o->n[q] + 1), sizeof(double)))
-            return 0;
-        double *e = o->v[q] + 4 * o->n[q]++;
-        memcpy(e, p, 3 * sizeof *p), e[3] = r;
-    }
-    return 1;
-}
-
-/* The posted records exchanged (collective): those received stored in occ with their
- * images (or, with occ NULL, appended to *got, *n_got records). The outbox emptied. */
-static int outbox_send(outbox *o, const rbl_insert_ranks *ranks, const rbl_sim *sim,
-                       rbl_occupancy *occ, double **got, size_t *n_got, int rc,
-                       rbl_error *err)
-{
-    const int P = ranks->size;
-    if ((rc = ranks->agree(ranks->ctx, rc, err)) != RBL_OK) /* (every process returns here) */
-        return rc;
-    size_t total = 0, *bytes = calloc((size_t)P, sizeof *bytes);
-    for (int q = 0; q < P; q++)
-        total += o->n[q];
-    double *send = bytes ? malloc(4 * (total ? total : 1) * sizeof *send) : NULL;
-    rc = send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for a random packing");
-    if (rc == RBL_OK)
-        for (int q = 0, at = 0; q < P; q++) {
-            if (o->n[q])
-                memcpy(send + 4 * (size_t)at, o->v[q], 4 * o->n[q] * sizeof *send);
-            at += (int)o->n[q], bytes[q] = 4 * o->n[q] * sizeof *send, o->n[q] = 0;
-        }
-    rc = ranks->agree(ranks->ctx, rc, err);
-    void *recv = NULL;
-    size_t recv_bytes = 0;
-    if (rc == RBL_OK)
-        rc = ranks->exchange(ranks->ctx, send, bytes, &recv, &recv_bytes, err);
-    free(send), free(bytes);
-    const size_t n = recv_bytes / (4 * sizeof(double));
-    const double *in = recv;
-    if (rc == RBL_OK && occ) {
-        for (size_t k = 0; rc == RBL_OK && k < n; k++)
-            if (!rbl_insert_occupy(occ, sim, in + 4 * k, in[4 * k + 3], 0))
-                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
-    } else if (rc == RBL_OK && n) {
-        if (!rbl_grow_array((void **)got, &(size_t){0}, 4 * (*n_got + n), sizeof **got))
-            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for a random packing");
-        else
-            memcpy(*got + 4 * *n_got, in, 4 * n * sizeof *in), *n_got += n;
-    }
-    free(recv);
-    return ranks->agree(ranks->ctx, rc, err);
-}
-
 /* A placed grain with its block and its place among the block's. */
 typedef struct placed_grain {
     rbl_planned e;
@@ -284,20 +201,6 @@ static int by_block_seq(const void *a, const void *b)
     if (x->block != y->block)
         return x->block < y->block ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int by_index(const void *a, const void *b)
-{
-    const rbl_planned *x = a, *y = b;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static uint64_t block_seed(uint64_t seed, uint64_t b)
-{
-    uint64_t z = seed ^ (b + 1) * 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 /* A uniform place in block b for a grain of radius r, the region's box kept by r. */
@@ -337,7 +240,7 @@ static uint64_t room_of(const layout *L, const rbl_insert_spec *spec,
     if (!units || spec->shape == RBL_REGION_BOX)
         return units * VOLUME_SAMPLES;
     rbl_rng rng;
-    rbl_rng_seed(&rng, block_seed(spec->seed ^ 0x5851f42d4c957f2dULL, b));
+    rbl_rng_seed(&rng, rbl_insert_seed(spec->seed ^ 0x5851f42d4c957f2dULL, b));
     uint64_t hits = 0;
     for (int k = 0; k < VOLUME_SAMPLES; k++) {
         double p[3];
@@ -389,10 +292,11 @@ static int share_out(const layout *L, uint64_t count, const uint64_t *room, cons
  * others, up to PASSES times, as one stream would have put it where there was room. */
 static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *spec,
                         const rbl_triangle_bvh *bvh, const uint64_t *room,
-                        rbl_occupancy *occ, outbox *box, const rbl_insert_ranks *ranks,
+                        rbl_occupancy *occ, rbl_outbox *box, const rbl_insert_ranks *ranks,
                         placed_grain **out, size_t *n_out, rbl_error *err)
 {
     const double r_new = rbl_size_max(&spec->size);
+    const rbl_insert_owners owners = {owners_near, L};
     const size_t mine = (size_t)(L->last - L->first), m = mine ? mine : 1;
     rbl_rng *rng = malloc(m * sizeof *rng); /* each block's stream */
     uint64_t *quota = calloc(m, sizeof *quota), *done = calloc(m, sizeof *done);
@@ -405,7 +309,7 @@ static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *sp
     if (ranks)
         rc = ranks->agree(ranks->ctx, rc, err);
     for (size_t k = 0; rc == RBL_OK && k < mine; k++)
-        rbl_rng_seed(&rng[k], block_seed(spec->seed, L->first + k));
+        rbl_rng_seed(&rng[k], rbl_insert_seed(spec->seed, L->first + k));
     uint64_t left = spec->count;
     for (int pass = 0; rc == RBL_OK && pass < PASSES && left; pass++) {
         if (!share_out(L, left, room, full, quota, ranks))
@@ -440,13 +344,13 @@ static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *sp
                         rbl_insert_draw_grain(spec, p, r, &rng[k], &g->e);
                         g->block = b, g->seq = (size_t)done[k];
                         if (!rbl_insert_occupy(occ, sim, p, r, 0) ||
-                            (ranks && !outbox_post(box, L, sim, p, r, r_new)))
+                            (ranks && !rbl_outbox_post(box, &owners, sim, p, r, r_new)))
                             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the "
                                                "insertion grid");
                     }
                 }
                 if (ranks)
-                    rc = outbox_send(box, ranks, sim, occ, NULL, NULL, rc, err);
+                    rc = rbl_outbox_send(box, ranks, sim, occ, NULL, NULL, rc, err);
                 if (rc != RBL_OK)
                     break;
             }
@@ -461,60 +365,24 @@ static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *sp
     return rc;
 }
 
-/* The occupancy grid of this process's blocks, with the grains already there that a new
- * one could touch (this process's, and over several those the others send it). */
-static int occupancy_of_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *spec,
-                               const rbl_insert_ranks *ranks, outbox *box, rbl_occupancy *occ,
-                               rbl_error *err)
+/* The box of this process's blocks (a contiguous run of the block order: its first and last
+ * layers along the slowest axis, and whole layers between). */
+static void box_of_blocks(const layout *L, double lo[3], double hi[3])
 {
-    const rbl_grains *g = &sim->g;
-    const double r_new = rbl_size_max(&spec->size);
-    double *got = NULL;
-    size_t n_got = 0;
-    int rc = RBL_OK;
-    if (ranks) {
-        for (size_t k = 0; rc == RBL_OK && k < g->n; k++)
-            if (!outbox_post(box, L, sim, g->pos + 3 * k, g->radius[k], r_new))
-                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for a random packing");
-        rc = outbox_send(box, ranks, sim, NULL, &got, &n_got, rc, err);
-        if (rc != RBL_OK) {
-            free(got);
-            return rc;
-        }
+    memcpy(lo, L->lo, 3 * sizeof *lo), memcpy(hi, L->lo, 3 * sizeof *hi);
+    if (L->last == L->first)
+        return;
+    int64_t i[3], j[3];
+    coords(L, L->first, i), coords(L, L->last - 1, j);
+    const int slow = L->axis[2], mid = L->axis[1];
+    memcpy(hi, L->hi, 3 * sizeof *hi);
+    double blo[3], bhi[3];
+    block_box(L, i, blo, bhi), lo[slow] = blo[slow];
+    block_box(L, j, blo, bhi), hi[slow] = bhi[slow];
+    if (i[slow] == j[slow]) { /* one layer: rows i..j along the middle axis */
+        block_box(L, i, blo, bhi), lo[mid] = blo[mid];
+        block_box(L, j, blo, bhi), hi[mid] = bhi[mid];
     }
-    double r_max = r_new, lo[3], hi[3];
-    for (size_t k = 0; k < g->n; k++)
-        r_max = fmax(r_max, g->radius[k]);
-    for (size_t k = 0; k < n_got; k++)
-        r_max = fmax(r_max, got[4 * k + 3]);
-    for (int a = 0; a < 3; a++) /* the box of this process's blocks */
-        lo[a] = L->hi[a], hi[a] = L->lo[a];
-    if (L->last > L->first) {
-        int64_t i[3], j[3]; /* (a contiguous run of the block order: its first and last
-                               layers along the slowest axis, and whole layers between) */
-        coords(L, L->first, i), coords(L, L->last - 1, j);
-        const int slow = L->axis[2], mid = L->axis[1];
-        for (int a = 0; a < 3; a++)
-            lo[a] = L->lo[a], hi[a] = L->hi[a];
-        double blo[3], bhi[3];
-        block_box(L, i, blo, bhi), lo[slow] = blo[slow];
-        block_box(L, j, blo, bhi), hi[slow] = bhi[slow];
-        if (i[slow] == j[slow]) { /* one layer: rows i..j along the middle axis */
-            block_box(L, i, blo, bhi), lo[mid] = blo[mid];
-            block_box(L, j, blo, bhi), hi[mid] = bhi[mid];
-        }
-    } else {
-        memcpy(lo, L->lo, sizeof lo), memcpy(hi, L->lo, sizeof hi);
-    }
-    rc = rbl_occupancy_init(occ, lo, hi, r_max, err);
-    for (size_t k = 0; rc == RBL_OK && k < g->n + n_got; k++) {
-        const double *p = k < g->n ? g->pos + 3 * k : got + 4 * (k - g->n);
-        const double r = k < g->n ? g->radius[k] : got[4 * (k - g->n) + 3];
-        if (!rbl_insert_occupy(occ, sim, p, r, 0))
-            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the insertion grid");
-    }
-    free(got);
-    return rc;
 }
 
 /* The placed grains numbered in the block order (over all processes) and handed to the
@@ -533,50 +401,8 @@ static int number_and_add(rbl_sim *sim, const rbl_insert_spec *spec,
         rbl_planned e = pg[k].e;
         e.index = (size_t)(base + k), v[k] = e;
     }
-    int rc = RBL_OK;
-    if (!ranks) {
-        rc = rbl_insert_add_planned(sim, spec, v, n, (size_t)total, NULL, NULL, err);
-        *placed = rc == RBL_OK ? (size_t)total : 0;
-        return rc;
-    }
-    /* to the holders: by destination, rank after rank */
-    const int P = ranks->size;
-    int *dest = malloc((n ? n : 1) * sizeof *dest);
-    size_t *bytes = calloc((size_t)P, sizeof *bytes), *at = calloc((size_t)P, sizeof *at);
-    rbl_planned *send = malloc((n ? n : 1) * sizeof *send);
-    if (!(dest && bytes && at && send))
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", n);
-    if (rc == RBL_OK) {
-        for (size_t k = 0; k < n; k++) {
-            dest[k] = ranks->holder(ranks->ctx, v[k].gr.pos);
-            if (dest[k] < 0 || dest[k] >= P)
-                dest[k] = ranks->rank;
-            bytes[dest[k]] += sizeof *v;
-        }
-        for (int q = 1; q < P; q++)
-            at[q] = at[q - 1] + bytes[q - 1] / sizeof *v;
-        for (size_t k = 0; k < n; k++)
-            send[at[dest[k]]++] = v[k];
-    }
-    free(pg), free(dest), free(at); /* (sent from send alone) */
-    *pg_io = NULL;
-    rc = ranks->agree(ranks->ctx, rc, err);
-    void *recv = NULL;
-    size_t recv_bytes = 0;
-    if (rc == RBL_OK)
-        rc = ranks->exchange(ranks->ctx, send, bytes, &recv, &recv_bytes, err);
-    free(send), free(bytes);
-    const size_t mine = recv_bytes / sizeof(rbl_planned);
-    if (rc == RBL_OK) {
-        if (mine > 1)
-            qsort(recv, mine, sizeof(rbl_planned), by_index);
-        rc = rbl_insert_add_planned(sim, spec, recv, mine, (size_t)total, ranks->before_adding,
-                                    ranks->ctx, err);
-    }
-    free(recv);
-    rc = ranks->agree(ranks->ctx, rc, err);
-    *placed = rc == RBL_OK ? (size_t)total : 0;
-    return rc;
+    *pg_io = NULL; /* (handed over, freed there) */
+    return rbl_insert_hand_over(sim, spec, ranks, v, n, total, placed, err);
 }
 
 int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec_in,
@@ -594,21 +420,24 @@ int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec_in,
     layout L;
     layout_make(&L, spec, spec->count, ranks ? ranks->rank : 0, ranks ? ranks->size : 1);
     rbl_triangle_bvh bvh;
-    outbox box = {0};
+    rbl_outbox box = {0};
     rbl_occupancy occ;
     memset(&occ, 0, sizeof occ);
     uint64_t *room = NULL;
     placed_grain *pg = NULL;
     size_t n_placed = 0;
     if ((rc = rbl_insert_region_bvh(spec, &bvh, err)) == RBL_OK &&
-        !outbox_init(&box, ranks ? ranks->size : 1))
+        !rbl_outbox_init(&box, ranks ? ranks->size : 1))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for a random packing");
     if (ranks)
         rc = ranks->agree(ranks->ctx, rc, err);
     if (rc == RBL_OK)
         rc = rooms(&L, spec, &bvh, &room, err);
+    double lo[3], hi[3];
+    box_of_blocks(&L, lo, hi);
     if (rc == RBL_OK)
-        rc = occupancy_of_blocks(&L, sim, spec, ranks, &box, &occ, err);
+        rc = rbl_insert_occupancy(sim, lo, hi, rbl_size_max(&spec->size), ranks, &box,
+                                  &(rbl_insert_owners){owners_near, &L}, &occ, err);
     if (ranks)
         rc = ranks->agree(ranks->ctx, rc, err);
     if (rc == RBL_OK)
@@ -616,7 +445,7 @@ int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec_in,
     free(room);
     rbl_occupancy_free(&occ);
     rbl_triangle_bvh_free(&bvh);
-    outbox_free(&box, ranks ? ranks->size : 1);
+    rbl_outbox_free(&box);
     if (rc == RBL_OK)
         rc = number_and_add(sim, spec, ranks, &pg, n_placed, placed, err);
     free(pg);

@@ -995,10 +995,6 @@ static int holder(void *ctx, const double p[3])
     return u >= 0.0 ? (u < (double)d->size ? (int)u : d->size - 1) : 0;
 }
 
-static int keep_in_box(void *ctx, const double p[3])
-{
-    return holder(ctx, p) == ((const rbl_domain *)ctx)->rank;
-}
 
 void rbl_domain_set_start(rbl_domain *d, const double lo[3], const double hi[3])
 {
@@ -1018,9 +1014,6 @@ static void before_adding(void *ctx)
     d->lost_histories = keep_histories(d, d->sim, &err) != RBL_OK;
     let_lists_go(d->sim);
 }
-
-static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
-                        rbl_error *err);
 
 static int ranks_exchange(void *ctx, const void *send, const size_t *bytes, void **recv,
                           size_t *recv_bytes, rbl_error *err)
@@ -1048,15 +1041,25 @@ static int ranks_agree(void *ctx, int rc, rbl_error *err)
     return rbl_comm_agree(((rbl_domain *)ctx)->comm, rc, err);
 }
 
-/* A random packing placed by blocks (insert_random.c): each rank its share of them, the
- * grains then to the ranks holding them. */
-int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
-                             rbl_error *err)
+static int ranks_gather(void *ctx, const double *mine, size_t n, double **all, size_t *first,
+                        size_t *total, rbl_error *err)
+{
+    size_t cap = 0;
+    *all = NULL;
+    return rbl_comm_allgather(((rbl_domain *)ctx)->comm, mine, n, all, &cap, first, total, err);
+}
+
+/* A source placed apart (insert_random.c by blocks, insert_lattice.c by sites): each rank its
+ * share, the grains then to the ranks holding them. */
+static int place_apart(rbl_domain *d, const rbl_insert_spec *spec, int lattice, size_t *placed,
+                       rbl_error *err)
 {
     rbl_sim *sim = d->sim;
-    const rbl_insert_ranks ranks = {d->rank, d->size, d, ranks_exchange, ranks_exscan,
-                                    ranks_sum, ranks_agree, holder, before_adding};
-    int rc = rbl_insert_random_ranks(sim, spec, &ranks, placed, err);
+    const rbl_insert_ranks ranks = {d->rank, d->size, d, ranks_exchange, ranks_gather,
+                                    ranks_exscan, ranks_sum, ranks_agree, holder,
+                                    before_adding};
+    int rc = lattice ? rbl_insert_lattice_ranks(sim, spec, &ranks, placed, err)
+                     : rbl_insert_random_ranks(sim, spec, &ranks, placed, err);
     if (rc == RBL_OK && d->lost_histories)
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
     rc = rbl_comm_agree(d->comm, rc, err);
@@ -1065,69 +1068,18 @@ int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t 
     return rc;
 }
 
+int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
+                             rbl_error *err)
+{
+    return place_apart(d, spec, 0, placed, err);
+}
+
 int rbl_domain_insert_lattice(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                               rbl_error *err)
 {
-    return insert_among(d, spec, placed, err);
+    return place_apart(d, spec, 1, placed, err);
 }
 
-static int insert_among(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
-                        rbl_error *err)
-{
-    rbl_sim *sim = d->sim;
-    const rbl_grains *g = &sim->g;
-    const int P = d->size;
-    /* every grain that a new one could touch, from every rank: within the largest radius of
-       all and the largest new one of the region (periodic images too) */
-    double r_max = 0.0;
-    for (size_t k = 0; k < g->n; k++)
-        r_max = fmax(r_max, g->radius[k]);
-    r_max = rbl_comm_max(d->comm, r_max);
-    const double reach = r_max + rbl_size_max(&spec->size), reach2 = reach * reach;
-    dbuf mine = {0};
-    int ok = 1;
-    for (size_t k = 0; ok && k < g->n; k++) {
-        if (box_gap2(sim, spec->lo, spec->hi, g->pos + 3 * k) > reach2)
-            continue;
-        ok = dbuf_room(&mine, 4);
-        if (ok) {
-            memcpy(mine.v + mine.n, g->pos + 3 * k, 3 * sizeof(double));
-            mine.v[mine.n + 3] = g->radius[k], mine.n += 4;
-        }
-    }
-    for (int q = 0; q < P; q++) /* the same to every rank */
-        d->sb[q] = mine.n * sizeof(double), d->so[q] = 0;
-    int rc = rbl_comm_agree(d->comm, ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
-                                                                 "out of memory for a pour"),
-                            err);
-    double *recv = NULL;
-    if (rc == RBL_OK)
-        rc = rbl_comm_exchange(d->comm, mine.v ? mine.v : (double[1]){0}, d->sb, d->so,
-                               (void **)&recv, d->rb, d->ro, err);
-    free(mine.v);
-    size_t near = 0;
-    for (int q = 0; rc == RBL_OK && q < P; q++)
-        near += d->rb[q] / (4 * sizeof(double));
-    double *pos = rc == RBL_OK ? malloc(3 * (near ? near : 1) * sizeof *pos) : NULL;
-    double *radius = pos ? malloc((near ? near : 1) * sizeof *radius) : NULL;
-    if (rc == RBL_OK && !radius)
-        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for a pour");
-    rc = rbl_comm_agree(d->comm, rc, err);
-    if (rc == RBL_OK) { /* in rank order, so every rank holds the same list */
-        const double *in = recv;
-        for (size_t k = 0; k < near; k++, in += 4)
-            memcpy(pos + 3 * k, in, 3 * sizeof *in), radius[k] = in[3];
-        rbl_insert_among among = {near, pos, radius, keep_in_box, before_adding, d};
-        rc = rbl_insert_lattice_among(sim, spec, &among, placed, err);
-        if (rc == RBL_OK && d->lost_histories)
-            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
-        rc = rbl_comm_agree(d->comm, rc, err);
-        if (rc == RBL_OK && spec->clump) /* the ghost layers of the next build cover them */
-            d->clump_reach = rbl_comm_max(d->comm, clump_reach(&sim->bodies));
-    }
-    free(recv), free(pos), free(radius);
-    return rc;
-}
 
 int rbl_domain_relist(rbl_domain *d, rbl_error *err)
 {
