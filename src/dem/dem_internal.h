@@ -149,6 +149,21 @@ typedef struct rbl_wall_list {
 #define RBL_MESH_SLOTS 4
 #define RBL_MESH_BIT 0x80000000u
 #define RBL_MESH_CODE(mesh, slot) (RBL_MESH_BIT | (uint32_t)(mesh) << 2 | (uint32_t)(slot))
+/* The coordinates (s, t) of the foot of w in the plane of u and v, w's part s u + t v there:
+ * a point of the triangle with corner 0 and edges u, v when s, t >= 0 and s + t <= 1 (flow
+ * counters' crossings of a mesh, an inflow face's slab). */
+static inline void rbl_triangle_coordinates(const double u[3], const double v[3],
+                                            const double w[3], double *s, double *t)
+{
+    const double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    const double uv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    const double vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    const double wu = w[0] * u[0] + w[1] * u[1] + w[2] * u[2];
+    const double wv = w[0] * v[0] + w[1] * v[1] + w[2] * v[2];
+    const double det = uu * vv - uv * uv;
+    *s = (vv * wu - uv * wv) / det, *t = (uu * wv - uv * wu) / det;
+}
+
 static inline int rbl_wall_is_mesh(uint32_t code) { return (code & RBL_MESH_BIT) != 0; }
 static inline uint32_t rbl_wall_mesh(uint32_t code) { return (code & ~RBL_MESH_BIT) >> 2; }
 static inline uint32_t rbl_wall_slot(uint32_t code) { return code & 3u; }

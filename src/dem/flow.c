@@ -206,14 +206,8 @@ static int facet_crossing(const rbl_mesh *m, size_t t, const double x0[3], const
     double y[3]; /* the crossing point, from a */
     for (int k = 0; k < 3; k++)
         y[k] = r[k] + t_hit * d[k];
-    /* barycentric coordinates of y in (u, v) */
-    const double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-    const double uv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-    const double vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    const double yu = y[0] * u[0] + y[1] * u[1] + y[2] * u[2];
-    const double yv = y[0] * v[0] + y[1] * v[1] + y[2] * v[2];
-    const double det = uu * vv - uv * uv;
-    const double beta = (vv * yu - uv * yv) / det, gamma = (uu * yv - uv * yu) / det;
+    double beta, gamma; /* y's coordinates in (u, v) */
+    rbl_triangle_coordinates(u, v, y, &beta, &gamma);
     /* on an edge to round-off: inside (a grain counts once however many facets it meets) */
     const double eps = 1e-12;
     return beta >= -eps && gamma >= -eps && beta + gamma <= 1.0 + eps ? dir : 0;

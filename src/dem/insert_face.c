@@ -129,14 +129,8 @@ int rbl_insert_in_face_slab(const rbl_insert_spec *spec, const double p[3], doub
         const double off = side * (w[0] * n[0] + w[1] * n[1] + w[2] * n[2]);
         if (off < r || off > spec->depth - r)
             continue;
-        /* the foot on the facet's plane in barycentric coordinates */
-        const double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-        const double uv = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-        const double vv = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-        const double wu = w[0] * u[0] + w[1] * u[1] + w[2] * u[2];
-        const double wv = w[0] * v[0] + w[1] * v[1] + w[2] * v[2];
-        const double det = uu * vv - uv * uv;
-        const double s = (vv * wu - uv * wv) / det, q = (uu * wv - uv * wu) / det;
+        double s, q; /* the foot on the facet's plane */
+        rbl_triangle_coordinates(u, v, w, &s, &q);
         if (s >= 0.0 && q >= 0.0 && s + q <= 1.0)
             return 1;
     }

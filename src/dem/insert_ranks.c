@@ -9,6 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Once every process agrees on rc: send (bytes[q] for process q) exchanged into *recv; send
+ * and bytes freed (collective). */
+static int exchange_agreed(const rbl_insert_ranks *ranks, void *send, size_t *bytes,
+                           void **recv, size_t *recv_bytes, int rc, rbl_error *err)
+{
+    rc = ranks->agree(ranks->ctx, rc, err);
+    if (rc == RBL_OK)
+        rc = ranks->exchange(ranks->ctx, send, bytes, recv, recv_bytes, err);
+    free(send), free(bytes);
+    return rc;
+}
+
 int rbl_outbox_init(rbl_outbox *o, int size)
 {
     memset(o, 0, sizeof *o);
@@ -60,12 +72,9 @@ int rbl_outbox_send(rbl_outbox *o, const rbl_insert_ranks *ranks, const rbl_sim 
                 memcpy(send + 4 * (size_t)at, o->v[q], 4 * o->n[q] * sizeof *send);
             at += (int)o->n[q], bytes[q] = 4 * o->n[q] * sizeof *send, o->n[q] = 0;
         }
-    rc = ranks->agree(ranks->ctx, rc, err);
     void *recv = NULL;
     size_t recv_bytes = 0;
-    if (rc == RBL_OK)
-        rc = ranks->exchange(ranks->ctx, send, bytes, &recv, &recv_bytes, err);
-    free(send), free(bytes);
+    rc = exchange_agreed(ranks, send, bytes, &recv, &recv_bytes, rc, err);
     const size_t n = recv_bytes / (4 * sizeof(double));
     const double *in = recv;
     if (rc == RBL_OK && occ) {
@@ -161,12 +170,9 @@ int rbl_insert_hand_over(rbl_sim *sim, const rbl_insert_spec *spec,
             send[at[dest[k]]++] = v[k];
     }
     free(v), free(dest), free(at); /* (sent from send alone) */
-    rc = ranks->agree(ranks->ctx, rc, err);
     void *recv = NULL;
     size_t recv_bytes = 0;
-    if (rc == RBL_OK)
-        rc = ranks->exchange(ranks->ctx, send, bytes, &recv, &recv_bytes, err);
-    free(send), free(bytes);
+    rc = exchange_agreed(ranks, send, bytes, &recv, &recv_bytes, rc, err);
     const size_t mine = recv_bytes / sizeof(rbl_planned);
     if (rc == RBL_OK) {
         if (mine > 1)
