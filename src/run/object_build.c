@@ -134,8 +134,10 @@ static int place_in(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim 
     rbl_rng_seed(&rng, o->seed);
     size_t fit[3] = {1, 1, 1}, want = o->count, done = 0;
     double spacing = o->spacing > 0 ? o->spacing : 2 * bound * (1 + 1e-9);
-    for (int a = 0; a < 3; a++)
-        fit[a] = (size_t)floor((o->hi[a] - o->lo[a] - 2 * bound) / spacing + 1e-9) + 1;
+    for (int a = 0; a < 3; a++) { /* (clamped before the cast: a region 1e100 wide) */
+        const double along = floor((o->hi[a] - o->lo[a] - 2 * bound) / spacing + 1e-9) + 1;
+        fit[a] = along >= 1.0 ? (size_t)fmin(along, 1e18) : 1;
+    }
     if (o->spacing > 0 && o->spacing < 2 * bound) {
         rbl_error_set(err, RBL_ERANGE, "lattice spacing %g m is below the objects' bounding "
                       "diameter %g m: they could overlap", o->spacing, 2 * bound);
