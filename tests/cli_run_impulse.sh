@@ -225,6 +225,10 @@ expect nine_bumps "nine_bumps.yaml:17:[0-9]*: more than 8 bumps and quadrics on 
 # issue 41: sources that cannot hold what they ask for are refused, not run short or for hours
 scene lattice_short 's/  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}/  - lattice: {min: [0, 0, 0], max: [0.1, 0.1, 0.1], count: 1000}/'
 expect lattice_short "lattice_short.yaml:15:[0-9]*: only 32 of the asked objects fit on the lattice (4 x 4 x 4 sites"
+# a lattice 1e104 m long (clamped to 1e18 sites a row) whose row the side wall blocks after 4:
+# its sites are tried a thousand per object asked, at least 1e5, not for ever
+scene lattice_blocked 's/  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}/  - lattice: {min: [0, 0, 0], max: [1e104, 0.1, 0.1], count: 8}/'
+expect lattice_blocked "lattice_blocked.yaml:15:[0-9]*: only 4 of the asked objects fit on the lattice (1000000000000000000 x 4 x 4 sites .*, the first 100000 of them tried"
 scene random_many 's/count: 20}/count: 100000000}/'
 # (what the machine's memory holds is checked first: 32 KiB an object)
 expect random_many "random_many.yaml:15:[0-9]*: the sources ask for 1e+08 objects, about .* GiB"

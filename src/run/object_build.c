@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define LATTICE_SITES_LEAST 1e5 /* sites a lattice with a count may visit, at least */
+
 /* The bounding sphere at x is clear of every wall and of every object in occ. */
 static int clear_at(const rbl_scene *s, const rbl_occupancy *occ, const double x[3], double r)
 {
@@ -144,9 +146,16 @@ static int place_in(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim 
         return rbl_scene_error_at(s, o->at, err);
     }
     if (o->placement == RBL_OBJECTS_LATTICE) {
-        for (size_t k = 0; k < fit[2] && (!want || done < want); k++)
-            for (size_t j = 0; j < fit[1] && (!want || done < want); j++)
-                for (size_t i = 0; i < fit[0] && (!want || done < want); i++) {
+        /* with a count, the sites are visited in order until it is reached, at most a
+         * thousand per object (as random placement tries) and LATTICE_SITES_LEAST: a region
+         * 1e100 wide whose sites a wall blocks would otherwise be visited for ever. Without
+         * one, every site: as many as the objects the region holds (memory-checked). */
+        const double budget = want ? fmax(1000.0 * (double)want, LATTICE_SITES_LEAST) : INFINITY;
+        double visited = 0;
+        for (size_t k = 0; k < fit[2] && (!want || done < want) && visited < budget; k++)
+            for (size_t j = 0; j < fit[1] && (!want || done < want) && visited < budget; j++)
+                for (size_t i = 0; i < fit[0] && (!want || done < want) && visited < budget;
+                     i++, visited++) {
                     double x[3] = {o->lo[0] + bound + (double)i * spacing,
                                    o->lo[1] + bound + (double)j * spacing,
                                    o->lo[2] + bound + (double)k * spacing};
@@ -156,10 +165,13 @@ static int place_in(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim 
                 }
         /* a lattice short of its count, or with no site clear, is said, not run */
         if ((want && done < want) || done == 0) {
+            char tried[64] = "";
+            if (visited >= budget)
+                snprintf(tried, sizeof tried, ", the first %.0f of them tried", visited);
             rbl_error_set(err, RBL_ERANGE, "only %zu of the %s objects fit on the lattice "
-                          "(%zu x %zu x %zu sites %g m apart, clear of the walls and of other "
+                          "(%zu x %zu x %zu sites %g m apart%s, clear of the walls and of other "
                           "objects): enlarge the region or lower 'count'", done,
-                          want ? "asked" : "region's", fit[0], fit[1], fit[2], spacing);
+                          want ? "asked" : "region's", fit[0], fit[1], fit[2], spacing, tried);
             return rbl_scene_error_at(s, o->at, err);
         }
         return RBL_OK;
