@@ -162,6 +162,10 @@ expect moving_text "moving_text.yaml:9:[0-9]*: .*'fast'"
 # than the machine's memory is refused before anything is allocated
 scene lattice_full 's/max: \[0.02, 0.02, 0.01\]}/max: [0.02, 0.02, 0.01], count: 100000}/'
 expect lattice_full "lattice_full.yaml:11:[0-9]*: only [0-9]* of 100000 grains fit in the region without overlapping on the lattice"
+# a lattice 1e9 m long whose rows a wall cuts after 4 sites: with a count its sites are tried a
+# thousand per grain asked (at least 1e7), then it says how many fit, instead of for ever
+scene lattice_walled 's/max: \[0.02, 0.02, 0.01\]}/max: [1e9, 0.02, 0.01], count: 10000}/; s/max: \[0.02, 0.02, 0.05\]}/max: [1e9, 0.02, 0.05]}/; s/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/&\n  - {point: [0.01, 0, 0], normal: [-1, 0, 0]}/'
+expect lattice_walled "lattice_walled.yaml:12:[0-9]*: only 4 of 10000 grains fit in the region without overlapping on the lattice"
 # a lattice whose spacing is the diameter keeps every site (issue 41: 540 of 900 were placed,
 # neighbours one rounding short of touching taken for overlapping)
 scene lattice_touching 's/max: \[0.02, 0.02, 0.01\]}/max: [0.02, 0.02, 0.01], spacing: 0.002, count: 500}/'

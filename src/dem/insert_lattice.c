@@ -8,7 +8,8 @@
  * sites lie a spacing (at least a largest diameter) apart, so a grain can only meet an image
  * of another, and then both lie near the ends of the region along a periodic axis ("side
  * sites", side_site).
- * With a count, the first `count` sites that fit take grains.
+ * With a count, the first `count` sites that fit take grains, of at most a thousand sites per
+ * grain asked (at least LATTICE_SITES_LEAST).
  *
  * The sites go in windows (all of them at once without a count; else about twice the count
  * left, growing), each cut among the processes in the sites' order: each tries its sites
@@ -21,6 +22,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define LATTICE_SITES_LEAST 1e7 /* sites a lattice with a count may visit, at least */
 
 typedef struct sites {
     uint64_t n[3], total;
@@ -299,6 +302,11 @@ int rbl_insert_lattice_ranks(rbl_sim *sim, const rbl_insert_spec *spec_in,
         taken += spec->count && taken + all > spec->count ? spec->count - taken : all;
         at += S.window_n;
         if (spec->count && taken >= spec->count)
+            break;
+        /* with a count, a thousand sites per grain asked (at least LATTICE_SITES_LEAST): a
+         * region 1e12 m long whose sites the walls block would otherwise be visited for
+         * ever; what was placed is then short of the count, and said so (grain_build.c) */
+        if (spec->count && (double)at >= fmax(1000.0 * (double)spec->count, LATTICE_SITES_LEAST))
             break;
     }
     rbl_triangle_bvh_free(&bvh);
