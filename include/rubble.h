@@ -885,7 +885,7 @@ typedef struct rbl_cg_options {
 typedef struct rbl_cg rbl_cg;
 /* RBL_EINVAL naming the option for an empty box, a cell count of 0, a width <= 0 or not finite,
  * or more than RBL_CG_MAX_NODES nodes. */
-#define RBL_CG_MAX_NODES ((size_t)1 << 24) /* 16.8 million: 4.3 GB of sums */
+#define RBL_CG_MAX_NODES ((size_t)1 << 22) /* 4.2 million (161^3): 1 GiB of sums */
 RBL_API int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err);
 /* One sample: the grains and the contacts of the last force evaluation, now (the kernel may
  * not be wider than half a periodic side). On this process's grains only: over several

@@ -196,7 +196,8 @@ def test_cg_errors_name_the_line(tmp_path):
         "cg: {cells: [1, 1, 4], width: 0}": "'width' must be > 0",
         "cg: {cells: [1, 1, 4], width: 0.001, min: [0, 0, 0]}": "give both 'min' and 'max'",
         "cg: {cells: [1, 1, 4], width: 0.001, kernel: box}": "'kernel'",
-        "cg: {cells: [4096, 4096, 4096], width: 0.001}": "more than 16777216 nodes",
+        "cg: {cells: [4096, 4096, 4096], width: 0.001}": "more than 4194304 nodes",
+        "cg: {cells: [8, 4, 500012], width: 0.001}": "more than 4194304 nodes",
         "cg: {cells: [1, 1, 4], width: 0.001, samples: 2.5}": "'samples' must be a whole",
     }
     for bad, message in cases.items():
