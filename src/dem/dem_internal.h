@@ -613,6 +613,13 @@ int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
                             const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
 int rbl_insert_lattice_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
                              const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
+/* The sites a lattice with a count may try before it says how many fit (grains here, an
+ * impulse scene's objects in object_build.c): a thousand per one asked, at least `least`. A
+ * region 1e100 m long whose sites the walls block would otherwise be visited for ever. */
+static inline double rbl_lattice_site_budget(double count, double least)
+{
+    return count * 1000.0 > least ? count * 1000.0 : least;
+}
 
 /* insert_face.c — an inflow face's draws (RBL_REGION_FACE): the facets' running areas. For
  * another shape init leaves it empty. */

@@ -303,10 +303,9 @@ int rbl_insert_lattice_ranks(rbl_sim *sim, const rbl_insert_spec *spec_in,
         at += S.window_n;
         if (spec->count && taken >= spec->count)
             break;
-        /* with a count, a thousand sites per grain asked (at least LATTICE_SITES_LEAST): a
-         * region 1e12 m long whose sites the walls block would otherwise be visited for
-         * ever; what was placed is then short of the count, and said so (grain_build.c) */
-        if (spec->count && (double)at >= fmax(1000.0 * (double)spec->count, LATTICE_SITES_LEAST))
+        /* what was placed is then short of the count, and said so (grain_build.c) */
+        if (spec->count &&
+            (double)at >= rbl_lattice_site_budget((double)spec->count, LATTICE_SITES_LEAST))
             break;
     }
     rbl_triangle_bvh_free(&bvh);

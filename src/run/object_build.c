@@ -146,11 +146,10 @@ static int place_in(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_sim 
         return rbl_scene_error_at(s, o->at, err);
     }
     if (o->placement == RBL_OBJECTS_LATTICE) {
-        /* with a count, the sites are visited in order until it is reached, at most a
-         * thousand per object (as random placement tries) and LATTICE_SITES_LEAST: a region
-         * 1e100 wide whose sites a wall blocks would otherwise be visited for ever. Without
-         * one, every site: as many as the objects the region holds (memory-checked). */
-        const double budget = want ? fmax(1000.0 * (double)want, LATTICE_SITES_LEAST) : INFINITY;
+        /* with a count, the sites in order until it is reached, no more than the budget;
+         * without one, every site: as many as the objects the region holds (memory-checked) */
+        const double budget =
+            want ? rbl_lattice_site_budget((double)want, LATTICE_SITES_LEAST) : INFINITY;
         double visited = 0;
         for (size_t k = 0; k < fit[2] && (!want || done < want) && visited < budget; k++)
             for (size_t j = 0; j < fit[1] && (!want || done < want) && visited < budget; j++)
