@@ -194,6 +194,24 @@ static void test_strong_bump(void)
  * the least d among nearby normals (so the largest separating gap, or the least overlap);
  * and a common normal except at a kink of d, where two support points of one object are
  * equally far along it (counted). */
+/* Pair t of a random sequence: the first object at the origin (with a dent one time in five),
+ * the second with its centre r in [lo, hi] away in a random direction, both turned at random;
+ * and their contact. */
+static void random_pair(int t, double lo, double hi, rbl_fdo_shape *sa, rbl_fdo_shape *sb,
+                        rbl_fdo_object *a, rbl_fdo_object *b, rbl_fdo_contact *c)
+{
+    random_shape(sa, t % 5 == 4);
+    random_shape(sb, 0);
+    *a = (rbl_fdo_object){sa, {0, 0, 0}, {0}};
+    *b = (rbl_fdo_object){sb, {0}, {0}};
+    random_quat(a->quat), random_quat(b->quat);
+    double u[3], r = uniform(lo, hi);
+    random_unit(u);
+    for (int k = 0; k < 3; k++)
+        b->centre[k] = r * u[k];
+    rbl_fdo_object_contact(a, b, c);
+}
+
 /* The least d of 20 random normals 1e-3 rad from n. */
 static double nearby_least(const rbl_fdo_object *a, const rbl_fdo_object *b, const double n[3])
 {
@@ -224,16 +242,9 @@ static void test_deep_pairs(void)
     double worst = 0;
     for (int t = 0; t < trials; t++) {
         rbl_fdo_shape sa, sb;
-        random_shape(&sa, t % 5 == 4);
-        random_shape(&sb, 0);
-        rbl_fdo_object a = {&sa, {0, 0, 0}, {0}}, b = {&sb, {0}, {0}};
-        random_quat(a.quat), random_quat(b.quat);
-        double u[3], r = uniform(0.2, 1.0);
-        random_unit(u);
-        for (int k = 0; k < 3; k++)
-            b.centre[k] = r * u[k];
+        rbl_fdo_object a, b;
         rbl_fdo_contact c;
-        rbl_fdo_object_contact(&a, &b, &c);
+        random_pair(t, 0.2, 1.0, &sa, &sb, &a, &b, &c);
         fallbacks += c.fallback;
         double below = c.depth - nearby_least(&a, &b, c.normal);
         above += below > 1e-8;
@@ -253,16 +264,9 @@ static void test_pairs(void)
     int separated = 0, overlapping = 0, fallbacks = 0, kinks = 0;
     for (int t = 0; t < trials; t++) {
         rbl_fdo_shape sa, sb;
-        random_shape(&sa, t % 5 == 4);
-        random_shape(&sb, 0);
-        rbl_fdo_object a = {&sa, {0, 0, 0}, {0}}, b = {&sb, {0}, {0}};
-        random_quat(a.quat), random_quat(b.quat);
-        double u[3], r = uniform(1.0, 2.8);
-        random_unit(u);
-        for (int k = 0; k < 3; k++)
-            b.centre[k] = r * u[k];
+        rbl_fdo_object a, b;
         rbl_fdo_contact c;
-        rbl_fdo_object_contact(&a, &b, &c);
+        random_pair(t, 1.0, 2.8, &sa, &sb, &a, &b, &c);
         fallbacks += c.fallback;
         if (c.fallback)
             continue;
