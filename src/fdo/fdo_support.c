@@ -6,20 +6,20 @@
  * u + mu grad F' = 0, F' = 0 where the surface curves away from u, else a climb; every step
  * ends on the surface and is halved until u . x grows). The ascents start from the base
  * ellipsoid's support point and, for each perturbation that could reach farther, from a bump's
- * centre or around a dent's rim. Where the object is not convex (a dent, the neck of a bump)
- * this is the support point of its convex hull. */
+ * centre and its region's farthest point along u, or around a dent's rim. Where the object is
+ * not convex (a dent, the neck of a bump) this is the support point of its convex hull. */
 #include "fdo_internal.h"
 #include "../base/rotation.h"
 
 #include <float.h>
 #include <string.h>
 
-#define NEWTON_STEPS 60
+#define NEWTON_STEPS 200
 #define PROJECTION_STEPS 30
 #define TANGENT_TOLERANCE 1e-10 /* |tangential part of u|: the direction's error, radians */
 #define HALVINGS 40             /* of a step that does not gain */
 #define RIM_STARTS 4            /* ascents around a dent's rim */
-#define TRUST_GROWTH 16         /* the longest step, in quarters of the smallest feature */
+#define STALLS 4                /* steps in a row that gain no more than rounding */
 
 /* F', its gradient and (unless H is NULL) its Hessian at x of the shape's frame. */
 static double field_derivatives(const rbl_fdo_shape *s, const double x[3], double g[3],
@@ -102,7 +102,7 @@ static int project(const rbl_fdo_shape *s, double x[3])
 /* The tangential step from the surface point x towards a larger u . x: Newton's in the tangent
  * plane where the surface curves away from u (the reduced Hessian mu H negative definite), else
  * along the tangential part r of u, as far as its curvature along r says (a 1-D Newton step)
- * or `reach` where it does not curve away. At the minimum facing away (r = 0, u . n < 0) it
+ * or `reach` where it does not curve away; at a saddle, Newton's across and `reach` along. At the minimum facing away (r = 0, u . n < 0) it
  * leaves along a tangent. Returns |r|; *newton tells which step it is. */
 static double ascent_step(const rbl_fdo_shape *s, const double u[3], const double x[3],
                           double reach, double dx[3], int *newton, double *facing)
@@ -130,6 +130,17 @@ static double ascent_step(const rbl_fdo_shape *s, const double u[3], const doubl
     *newton = un > 0 && k11 < 0 && det > 0;
     if (*newton) {
         double d1 = (-r1 * k22 + r2 * k12) / det, d2 = (-r2 * k11 + r1 * k12) / det;
+        for (int k = 0; k < 3; k++)
+            dx[k] = d1 * t1[k] + d2 * t2[k];
+    } else if (un > 0 && det < 0) {
+        /* a saddle of u . x (a ridge between bumps, a crease): Newton's step across, where it
+         * curves away, and `reach` along, where it curves towards u and any step gains; a
+         * step along r alone zigzags across the ridge, gaining 1e-11 a step */
+        double mean = 0.5 * (k11 + k22), half = hypot(0.5 * (k11 - k22), k12);
+        double angle = 0.5 * atan2(2 * k12, k11 - k22), c = cos(angle), sn = sin(angle);
+        double rp = c * r1 + sn * r2, rn = -sn * r1 + c * r2; /* along, across */
+        double dn = -rn / (mean - half), dp = rp < 0 ? -reach : reach;
+        double d1 = c * dp - sn * dn, d2 = sn * dp + c * dn;
         for (int k = 0; k < 3; k++)
             dx[k] = d1 * t1[k] + d2 * t2[k];
     } else if (rl > TANGENT_TOLERANCE) {
@@ -180,16 +191,21 @@ static void leave_along(const rbl_fdo_shape *s, const double u[3], double step, 
 /* A local maximum of u . x on the surface from x: out along u if x is inside (leave_along),
  * then ascent steps (ascent_step), each ending on the surface, halved until u . x grows (a
  * Newton step near the maximum may leave it equal to rounding). A step is at most `trust`,
- * from `reach`: doubled after a step cut to it gains whole, up to TRUST_GROWTH reaches, and
- * halved (not below reach) after a step had to be halved, so that a long climb over a smooth
- * slope (a flat object's bump, 30 reaches away) takes a few steps, not the budget's sixty.
- * 0 if it does not converge. */
+ * from `reach`: doubled after a step cut to it gains whole and halved (not below reach) after
+ * a step had to be halved, so that a long climb over a smooth slope (a flat object's bump, 30
+ * reaches away) takes a few steps. Where the surface is a thin sheet (a fuzzed bump 0.3 m
+ * long on a base of 6 mm) no step longer than a few reaches projects back near where it
+ * went, and a climb takes up to a hundred steps: hence the budget of NEWTON_STEPS. Where
+ * STALLS steps in a row gain no more than u . x's rounding, x is a maximum to rounding (at a
+ * sharp rim the Newton step projects back to where it began and |r| does not fall below
+ * TANGENT_TOLERANCE). 0 if it does not converge. */
 static int local_support(const rbl_fdo_shape *s, const double u[3], double reach, double x[3])
 {
     leave_along(s, u, reach, x);
     if (!project(s, x))
         return 0;
     double h = rbl_dot3(u, x), size = reach + fabs(h), trust = reach;
+    int stalls = 0;
     for (int it = 0; it < NEWTON_STEPS; it++) {
         double dx[3], un;
         int newton;
@@ -205,6 +221,7 @@ static int local_support(const rbl_fdo_shape *s, const double u[3], double reach
             if (project(s, y)) {
                 double hy = rbl_dot3(u, y);
                 if (hy > h || (newton && hy >= h - 1e-15 * size)) {
+                    stalls = hy - h <= 4 * DBL_EPSILON * size ? stalls + 1 : 0;
                     memcpy(x, y, sizeof y);
                     h = hy, moved = 1;
                 }
@@ -214,27 +231,45 @@ static int local_support(const rbl_fdo_shape *s, const double u[3], double reach
         }
         if (!moved) /* no step gains: a maximum to rounding if u . n > 0 and r is small */
             return un > 0 && rl <= 1e3 * TANGENT_TOLERANCE;
+        if (stalls == STALLS)
+            return un > 0;
         if (half == 1 && cut)
-            trust = fmin(2 * trust, TRUST_GROWTH * reach);
+            trust = 2 * trust;
         else if (half > 1)
             trust = fmax(0.5 * trust, reach);
     }
     return 0;
 }
 
+/* The point of a positive region (centre, top, M) farthest along u: where a bump's lobe is
+ * long (a sheet 0.3 m on a base of 6 mm), the ascent from its centre may end at a lower
+ * maximum of the lobe's rim than the one near this point. 0 if M is not positive definite. */
+static int far_start(const double centre[3], double top, const rbl_sym3 M, const double u[3],
+                     double start[3])
+{
+    double Mu[3];
+    if (!rbl_sym3_solve_spd(M, u, Mu))
+        return 0;
+    double len = sqrt(top / rbl_dot3(u, Mu));
+    for (int k = 0; k < 3; k++)
+        start[k] = centre[k] + len * Mu[k];
+    return 1;
+}
+
 /* Where the ascents for perturbation r start (its positive region: centre, top, M): a bump's
  * at its centre, which projects onto its cap (a dent may have left the centre outside the
- * object and the cap standing); a dent's at RIM_STARTS points of its region's boundary in the
- * base's tangent plane at its centre, which project onto its rim. Along a rim u . x may have
- * several maxima (two, across a dent elongated and facing u), each found from a start near it.
- * Returns the number of starts. */
+ * object and the cap standing), and at its region's farthest point along u (far_start); a
+ * dent's at RIM_STARTS points of its region's boundary in the base's tangent plane at its
+ * centre, which project onto its rim. Along a rim u . x may have several maxima (two, across a
+ * dent elongated and facing u), each found from a start near it. Returns the number of
+ * starts. */
 static int ascent_starts(const rbl_fdo_shape *s, const rbl_fdo_perturbation *r,
                          const double centre[3], double top, const rbl_sym3 M,
-                         double start[RIM_STARTS][3])
+                         const double u[3], double start[RIM_STARTS][3])
 {
     if (r->amplitude > 0) {
         memcpy(start[0], centre, sizeof start[0]);
-        return 1;
+        return 1 + far_start(centre, top, M, u, start[1]);
     }
     double n[3] = {0, 0, 1}, t1[3], t2[3], len = 0; /* the base's normal at the centre */
     for (int k = 0; k < 3; k++)
@@ -292,7 +327,7 @@ int rbl_fdo_support_local(const rbl_fdo_shape *s, const double u[3], double x[3]
         double bound = rbl_dot3(centre, u) + sqrt(top * rbl_dot3(u, Mu));
         if (r->amplitude < 0 ? untouched || fmin(bound, h) <= best : bound <= best)
             continue;
-        int n = ascent_starts(s, r, centre, top, M, start);
+        int n = ascent_starts(s, r, centre, top, M, u, start);
         for (int j = 0; j < n; j++) {
             memcpy(y, start[j], sizeof y);
             if (local_support(s, u, reach, y) && rbl_dot3(u, y) > best) {
