@@ -157,6 +157,32 @@ static void test_support(void)
     free(x);
 }
 
+/* An object of a fuzzed checkpoint, scaled to a base of semi-axes 1, 2/3, 1/2 with one
+ * perturbation of quadric q and amplitude 0.5, at a random orientation: its support points
+ * against its surface samples (support_against_samples, on the surface to `on_surface`).
+ * Returns how far its farthest sample lies from its centre. */
+static double fuzzed_lobe(const double q[10], double on_surface, double *above, double *below)
+{
+    enum { THETA = 60 };
+    rbl_fdo_shape s;
+    memset(&s, 0, sizeof s);
+    s.semi[0] = 1, s.semi[1] = 4.0 / 6, s.semi[2] = 3.0 / 6;
+    s.n_perturbations = 1;
+    memcpy(s.perturbation[0].q, q, sizeof s.perturbation[0].q);
+    s.perturbation[0].amplitude = 0.5;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_shape_check(&s, &err));
+    double *x = malloc(3 * 2 * THETA * THETA * sizeof *x);
+    rbl_fdo_object o = {&s, {0.1, -0.2, 0.3}, {0}};
+    random_quat(o.quat);
+    size_t m = surface_samples(&o, THETA, x);
+    double farthest = farthest_sample(&o, x, m);
+    *above = *below = 0;
+    support_against_samples(&o, x, m, 300, on_surface, above, below);
+    free(x);
+    return farthest;
+}
+
 /* A strong perturbation: the quadric of a fuzzed checkpoint (tests/fuzz/regressions/
  * impulse_checkpoint/slow_perturbed_step.bin), scaled to a base of semi-axes 1, 2/3, 1/2. Its
  * Q reaches 9.2 (a bump of amplitude 0.5 * 9.2^3 = 385) and puts a lobe 3.3 semi-axes long on
@@ -165,28 +191,13 @@ static void test_support(void)
  * back and one step took 50 s), until the projection's tolerance followed F''s rounding. */
 static void test_strong_bump(void)
 {
-    enum { THETA = 60 };
-    rbl_fdo_shape s;
-    memset(&s, 0, sizeof s);
-    s.semi[0] = 1, s.semi[1] = 4.0 / 6, s.semi[2] = 3.0 / 6;
-    s.n_perturbations = 1;
     const double q[10] = {-131073.8125 * 36e-6, -9, -9, 0, 0, 0, 1500 * 6e-3, 0, 0, -8};
-    memcpy(s.perturbation[0].q, q, sizeof q);
-    s.perturbation[0].amplitude = 0.5;
-    rbl_error err = {0};
-    ASSERT_OK(rbl_fdo_shape_check(&s, &err));
-    double *x = malloc(3 * 2 * THETA * THETA * sizeof *x), above = 0, below = 0, farthest = 0;
-    rbl_fdo_object o = {&s, {0.1, -0.2, 0.3}, {0}};
-    random_quat(o.quat);
-    size_t m = surface_samples(&o, THETA, x);
-    farthest = farthest_sample(&o, x, m);
     /* on the surface to F''s rounding (|F'| up to a few hundred near the lobe) */
-    support_against_samples(&o, x, m, 300, 1e-11, &above, &below);
+    double above, below, farthest = fuzzed_lobe(q, 1e-11, &above, &below);
     printf("strong bump: lobe to %.2f; support at most %.2e beyond and %.2e short of the "
            "samples\n", farthest, above, below);
     ASSERT_TRUE(farthest > 3); /* the lobe is there: the quadric is the fuzzed one */
     ASSERT_TRUE(below <= 1e-9);
-    free(x);
 }
 
 /* A thin sheet: the object of a fuzzed checkpoint (tests/fuzz/slow/
@@ -201,30 +212,15 @@ static void test_strong_bump(void)
  * the support may be by several semi-axes: rays 3 degrees apart miss a sheet 1.6 thick. */
 static void test_thin_sheet(void)
 {
-    enum { THETA = 60 };
-    rbl_fdo_shape s;
-    memset(&s, 0, sizeof s);
-    s.semi[0] = 1, s.semi[1] = 4.0 / 6, s.semi[2] = 3.0 / 6;
-    s.n_perturbations = 1;
     const double q[10] = {-131073.8125 * 36e-6, -250000.00000098348 * 36e-6,
                           -41943056.006835938 * 36e-6, 0, 0, 0, 22976 * 6e-3, 0, 0, -8};
-    memcpy(s.perturbation[0].q, q, sizeof q);
-    s.perturbation[0].amplitude = 0.5;
-    rbl_error err = {0};
-    ASSERT_OK(rbl_fdo_shape_check(&s, &err));
-    double *x = malloc(3 * 2 * THETA * THETA * sizeof *x), above = 0, below = 0, farthest = 0;
-    rbl_fdo_object o = {&s, {0.1, -0.2, 0.3}, {0}};
-    random_quat(o.quat);
-    size_t m = surface_samples(&o, THETA, x);
-    farthest = farthest_sample(&o, x, m);
     /* on the surface to F''s rounding: the terms it sums reach 4e5 on the sheet (a Q of 7
      * whose own terms reach 5e3, cubed and differentiated), so 1e-7 is 1e3 epsilons of them */
-    support_against_samples(&o, x, m, 300, 1e-7, &above, &below);
+    double above, below, farthest = fuzzed_lobe(q, 1e-7, &above, &below);
     printf("thin sheet: to %.2f; support at most %.2e beyond and %.2e short of the samples\n",
            farthest, above, below);
     ASSERT_TRUE(farthest > 10); /* the sheet is there: the quadric is the fuzzed one */
     ASSERT_TRUE(below <= 1e-9);
-    free(x);
 }
 
 /* rubble's pair contact: separated pairs are split by the planes across the normal through
