@@ -1,6 +1,7 @@
 # common.sh — sourced by the validation scripts (after setting ROOT, the repository):
 #   validation_workspace RUBBLE [BUILD_DIR]
-#                          RUBBLE and BUILD from the arguments (BUILD empty when not given),
+#                          RUBBLE and BUILD from the arguments (BUILD made absolute; empty
+#                          when not given),
 #                          DOCS=docs/validation (made), a temporary folder to work in (cd'd
 #                          into, removed at exit)
 #   asteroid_law           prints the scene keys the asteroid scripts share (asteroid.sh,
@@ -31,7 +32,7 @@
 #                          can be re-run alone without duplicating its section.
 validation_workspace() {
     RUBBLE=${1:?usage: $0 RUBBLE [BUILD_DIR]}
-    BUILD=${2-}
+    BUILD=${2:+$(cd "$2" && pwd)}
     DOCS=$ROOT/docs/validation
     mkdir -p "$DOCS"
     work=$(mktemp -d)

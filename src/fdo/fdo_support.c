@@ -243,9 +243,15 @@ static int local_support(const rbl_fdo_shape *s, const double u[3], double reach
 
 /* The point of a positive region (centre, top, M) farthest along u: where a bump's lobe is
  * long (a sheet 0.3 m on a base of 6 mm), the ascent from its centre may end at a lower
- * maximum of the lobe's rim than the one near this point. 0 if M is not positive definite. */
-static int far_start(const double centre[3], double top, const rbl_sym3 M, const double u[3],
-                     double start[3])
+ * maximum of the lobe's rim than the one near this point. There Q = 0 and F' = F, the base's
+ * field, whose Newton step heads for the base: near it (F' >= -3, within twice the base's
+ * size) it lands on the base or the bump's flank, but from afar (a lobe of 787 m on a base of
+ * 6 mm ends 2 mm short of its region) the projection failed or landed on the base, and the
+ * support fell short by 0.36 m. So a start F' < -3 is taken back along the segment from the
+ * centre, if the centre is inside, to where the segment leaves the object (bisection). 0 if
+ * M is not positive definite. */
+static int far_start(const rbl_fdo_shape *s, const double centre[3], double top,
+                     const rbl_sym3 M, const double u[3], double start[3])
 {
     double Mu[3];
     if (!rbl_sym3_solve_spd(M, u, Mu))
@@ -253,6 +259,20 @@ static int far_start(const double centre[3], double top, const rbl_sym3 M, const
     double len = sqrt(top / rbl_dot3(u, Mu));
     for (int k = 0; k < 3; k++)
         start[k] = centre[k] + len * Mu[k];
+    if (!(rbl_fdo_field(s, start) < -3) || !(rbl_fdo_field(s, centre) > 0))
+        return 1;
+    double lo = 0, hi = 1;
+    for (int it = 0; it < 60 && hi - lo > 1e-15; it++) {
+        double mid = 0.5 * (lo + hi), y[3];
+        for (int k = 0; k < 3; k++)
+            y[k] = centre[k] + mid * len * Mu[k];
+        if (rbl_fdo_field(s, y) > 0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (int k = 0; k < 3; k++)
+        start[k] = centre[k] + lo * len * Mu[k];
     return 1;
 }
 
@@ -269,7 +289,7 @@ static int ascent_starts(const rbl_fdo_shape *s, const rbl_fdo_perturbation *r,
 {
     if (r->amplitude > 0) {
         memcpy(start[0], centre, sizeof start[0]);
-        return 1 + far_start(centre, top, M, u, start[1]);
+        return 1 + far_start(s, centre, top, M, u, start[1]);
     }
     double n[3] = {0, 0, 1}, t1[3], t2[3], len = 0; /* the base's normal at the centre */
     for (int k = 0; k < 3; k++)
