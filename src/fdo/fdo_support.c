@@ -251,8 +251,8 @@ static int local_support(const rbl_fdo_shape *s, const double u[3], double reach
  * size) it lands on the base or the bump's flank, but from afar (a lobe of 787 m on a base of
  * 6 mm ends 2 mm short of its region) the projection failed or landed on the base, and the
  * support fell short by 0.36 m. So a start F' < -3 is taken back along the segment from the
- * centre, if the centre is inside, to where the segment leaves the object (bisection). 0 if
- * M is not positive definite. */
+ * centre, if the centre is inside, to where the segment leaves the object (leave_along). 0
+ * if M is not positive definite. */
 static int far_start(const rbl_fdo_shape *s, const double centre[3], double top,
                      const rbl_sym3 M, const double u[3], double start[3])
 {
@@ -264,18 +264,13 @@ static int far_start(const rbl_fdo_shape *s, const double centre[3], double top,
         start[k] = centre[k] + len * Mu[k];
     if (!(rbl_fdo_field(s, start) < -3) || !(rbl_fdo_field(s, centre) > 0))
         return 1;
-    double lo = 0, hi = 1;
-    for (int it = 0; it < 60 && hi - lo > 1e-15; it++) {
-        double mid = 0.5 * (lo + hi), y[3];
-        for (int k = 0; k < 3; k++)
-            y[k] = centre[k] + mid * len * Mu[k];
-        if (rbl_fdo_field(s, y) > 0)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    for (int k = 0; k < 3; k++)
-        start[k] = centre[k] + lo * len * Mu[k];
+    const double reach = len * sqrt(rbl_dot3(Mu, Mu)), d[3] = {len * Mu[0] / reach,
+                                                                len * Mu[1] / reach,
+                                                                len * Mu[2] / reach};
+    if (!(reach < INFINITY)) /* |Mu| overflows: an absurd region, left at its far point */
+        return 1;
+    memcpy(start, centre, 3 * sizeof start[0]);
+    leave_along(s, d, reach, start); /* the far point is outside: straight to bisection */
     return 1;
 }
 
