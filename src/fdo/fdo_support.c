@@ -264,11 +264,10 @@ static int far_start(const rbl_fdo_shape *s, const double centre[3], double top,
         start[k] = centre[k] + len * Mu[k];
     if (!(rbl_fdo_field(s, start) < -3) || !(rbl_fdo_field(s, centre) > 0))
         return 1;
-    const double reach = len * sqrt(rbl_dot3(Mu, Mu)), d[3] = {len * Mu[0] / reach,
-                                                                len * Mu[1] / reach,
-                                                                len * Mu[2] / reach};
+    const double reach = len * sqrt(rbl_dot3(Mu, Mu));
     if (!(reach < INFINITY)) /* |Mu| overflows: an absurd region, left at its far point */
         return 1;
+    const double d[3] = {len * Mu[0] / reach, len * Mu[1] / reach, len * Mu[2] / reach};
     memcpy(start, centre, 3 * sizeof start[0]);
     leave_along(s, d, reach, start); /* the far point is outside: straight to bisection */
     return 1;
