@@ -178,7 +178,11 @@ static int bundle_step(int k, const double b[], const double h[][2], double rho,
  * value (1e-7 of the objects' size, 1e-3 of the slop). The compass angle grows by half after
  * a success and halves after a failure, from the descent's last turn (at most 1e-3 rad) down
  * to 1e-6 rad; the search also stops once d falls by no more than 1e-12 of the size (the
- * smallest semi-axis) in STALL_ROUNDS rounds. rho: the curvature of d, from the descent.
+ * smallest semi-axis) in STALL_ROUNDS rounds. rho: the curvature of d, from the descent,
+ * never taken below |d| where the objects are apart: there each cut n . D, followed over the
+ * sphere, curves by -n . D >= |d| (d itself by |d| plus the hull's radius of curvature), so
+ * a smaller rho models steps longer than d allows: pairs of a needle (6 mm x 1 m x 3 mm) and
+ * a small object 3-8 cm away, rho a quarter of |d|, crept along d's valley to the budget.
  * 0 if the budget ends first. */
 static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, double step,
                           double rho, double size, double apart, double n[3], double xa[3],
@@ -198,6 +202,8 @@ static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, doub
                 return 1;
             before = *depth;
         }
+        double least = fmax(RHO_LEAST * size, -*depth); /* the least curvature of d here */
+        rho = fmax(rho, least);
         double t1[3], t2[3], m[3], ya[3], yb[3], D[3];
         rbl_fdo_tangents(n, t1, t2);
         rbl_sub3(xa, xb, D);
@@ -219,8 +225,8 @@ static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, doub
                     return 1;
                 if (face == 1) { /* d's own cut alone, its step short: rho too large (a
                                   * quotient across a kink), or the cut across it not known */
-                    if (rho > RHO_LEAST * size)
-                        rho = fmax(0.25 * rho, RHO_LEAST * size);
+                    if (rho > least)
+                        rho = fmax(0.25 * rho, least);
                     else
                         nulls = NULL_STEPS;
                     continue;
@@ -256,7 +262,7 @@ static int pattern_search(const rbl_fdo_object *a, const rbl_fdo_object *b, doub
                 /* d fell by at least half what the model said: longer steps (a smaller rho)
                  * should too */
                 if (*depth - trial >= 0.5 * (*depth - model))
-                    rho = fmax(0.5 * rho, RHO_LEAST * size);
+                    rho = fmax(0.5 * rho, least);
                 bundle_add(&cuts, D, used + 1);
                 *depth = trial, nulls = 0;
                 memcpy(n, m, sizeof m), memcpy(xa, ya, sizeof ya), memcpy(xb, yb, sizeof yb);
