@@ -28,8 +28,11 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release > /dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 
+# gcc's ASan and UBSan at -O1, as ASan's authors advise: the suite's CPU time falls by 40-65 %
+# against -O0 (test_fdo_dynamics 84 -> 49 s, test_dem_conservation 52 -> 17 s, session 44)
 build-sanitize: deps
-	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug -DRBL_SANITIZE=ON > /dev/null
+	@cmake -S . -B $(BUILD_SAN) -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_C_FLAGS_DEBUG=-g -O1" \
+		-DRBL_SANITIZE=ON > /dev/null
 	@cmake --build $(BUILD_SAN) -j $(JOBS)
 
 test-deps:

@@ -11,8 +11,8 @@ scene() { sed "$2" "$SCENES/small.yaml" > "$1.yaml"; }
 # A run with the default thread count gives up threads while other programs hold its cores
 # (src/run/core_share.c): here two threads pinned to one core, as two runs side by side on two
 # cores would be, long enough for the two windows of 0.5 s it takes to see that (60000 steps
-# take 0.7 s alone in the release build; under ASan, 20 times slower, 12000). The results are
-# those of one thread.
+# take 0.7 s alone in the release build; under ASan at -O1, 13 times slower, 12000 take 2.6 s).
+# The results are those of one thread.
 SHARED_STEPS=60000
 [ -n "${RBL_TEST_SLOW_BUILD:-}" ] && SHARED_STEPS=12000
 if command -v taskset > /dev/null; then

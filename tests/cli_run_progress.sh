@@ -5,7 +5,7 @@
 # stdout is the same either way. A bad interval is refused before anything runs.
 . "$(dirname "$0")/cli_run_common.sh"
 fail() { echo "FAIL: $*"; exit 1; }
-# about 1.5 s of stepping: 60000 steps in the release build, 6000 under the sanitizers
+# over a second of stepping: 60000 steps in the release build, 6000 under ASan (at -O1)
 STEPS=60000
 [ -n "${RBL_TEST_SLOW_BUILD:-}" ] && STEPS=6000
 "$RUBBLE" run "$SCENES/small.yaml" --steps $STEPS --threads 1 --output a --progress-every 0.2 \
