@@ -260,6 +260,54 @@ static size_t axis_samples(const rbl_fdo_shape *s, double x0, double x1, int n_x
     return m;
 }
 
+/* A hard dent: a fuzzed checkpoint's object (tests/fuzz/regressions/impulse_checkpoint/
+ * hard_dent_tip_2e31.bin), a disc of 6 x 0.33 x 3 mm whose tip a dent of amplitude -2^31 cuts
+ * off: its region is a ball of radius 5.3 mm about (6 mm, 0, 0), inside which F' falls to
+ * -7e11, so the object is the disc outside the ball and its rim a crease. The dent's starts in
+ * the tangent plane at the region's centre lay far off the disc and none projected onto it:
+ * 177 of these 400 supports failed. Checked in random directions against samples of the
+ * base's surface outside the ball, which hold the object's support points (the ball's wall,
+ * seen from the object, is concave: its maxima are on the rim), 31 um apart along the disc. */
+static void test_hard_dent(void)
+{
+    rbl_fdo_shape s;
+    memset(&s, 0, sizeof s);
+    s.semi[0] = 0.006, s.semi[1] = 0.0003262939453125, s.semi[2] = 0.003;
+    s.n_perturbations = 1;
+    const double q[10] = {-250000, -250000, -250000, 0, 0, 0, 1500, 0, 0, -2.0000000000000115};
+    memcpy(s.perturbation[0].q, q, sizeof q);
+    s.perturbation[0].amplitude = -2147483648.0;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_shape_check(&s, &err));
+    enum { THETA = 600 };
+    double *x = malloc(3 * (size_t)THETA * 2 * THETA * sizeof *x);
+    size_t m = 0;
+    for (int i = 0; i < THETA; i++)
+        for (int j = 0; j < 2 * THETA; j++) {
+            double th = M_PI * (i + 0.5) / THETA, ph = M_PI * j / THETA;
+            double p[3] = {s.semi[0] * sin(th) * cos(ph), s.semi[1] * cos(th),
+                           s.semi[2] * sin(th) * sin(ph)};
+            if (rbl_fdo_quadric_value(s.perturbation, p) <= 0)
+                memcpy(x + 3 * m++, p, sizeof p);
+        }
+    rbl_fdo_object o = {&s, {0, 0, 0}, {1, 0, 0, 0}};
+    int failed = 0;
+    double above = 0, below = 0;
+    for (int d = 0; d < 400 / slow_build_divisor(); d++) {
+        double u[3], p[3], best = -INFINITY;
+        random_unit(u);
+        failed += !rbl_fdo_support(&o, u, p);
+        for (size_t i = 0; i < m; i++)
+            best = fmax(best, rbl_dot3(u, x + 3 * i));
+        above = fmax(above, rbl_dot3(u, p) - best), below = fmax(below, best - rbl_dot3(u, p));
+    }
+    printf("hard dent: %zu samples; %d supports failed, at most %.2e m beyond and %.2e m short "
+           "of the samples\n", m, failed, above, below);
+    /* beyond by no more than the samples' spacing along the disc, pi 6 mm / THETA */
+    ASSERT_TRUE(failed == 0 && below <= 1e-9 && above <= M_PI * s.semi[0] / THETA);
+    free(x);
+}
+
 /* A cigar: the object of a fuzzed checkpoint (tests/fuzz/regressions/impulse_checkpoint/
  * cigar_lobe_787_m.bin), a base of 6 mm x 1.02 m x 3 mm whose bump's positive region runs
  * along x from 0.7 mm to 787 m, 1.54 m across, and whose lobe (Q^3 against the base's
@@ -779,6 +827,7 @@ int main(void)
     timed("restart", test_restart);
     timed("thin sheet", test_thin_sheet); /* last: the draws of the tests before stay */
     timed("cigar", test_cigar);
+    timed("hard dent", test_hard_dent);
     printf("test_fdo_perturbed: ok\n");
     return 0;
 }
