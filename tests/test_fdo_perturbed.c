@@ -260,6 +260,19 @@ static size_t axis_samples(const rbl_fdo_shape *s, double x0, double x1, int n_x
     return m;
 }
 
+/* A fuzzed checkpoint's object: a base of semi-axes `semi` and one perturbation (q, a). */
+static void fuzzed_shape(const double semi[3], const double q[10], double amplitude,
+                         rbl_fdo_shape *s)
+{
+    memset(s, 0, sizeof *s);
+    memcpy(s->semi, semi, sizeof s->semi);
+    s->n_perturbations = 1;
+    memcpy(s->perturbation[0].q, q, sizeof s->perturbation[0].q);
+    s->perturbation[0].amplitude = amplitude;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_fdo_shape_check(s, &err));
+}
+
 /* A hard dent: a fuzzed checkpoint's object (tests/fuzz/regressions/impulse_checkpoint/
  * hard_dent_tip_2e31.bin), a disc of 6 x 0.33 x 3 mm whose tip a dent of amplitude -2^31 cuts
  * off: its region is a ball of radius 5.3 mm about (6 mm, 0, 0), inside which F' falls to
@@ -271,14 +284,10 @@ static size_t axis_samples(const rbl_fdo_shape *s, double x0, double x1, int n_x
 static void test_hard_dent(void)
 {
     rbl_fdo_shape s;
-    memset(&s, 0, sizeof s);
-    s.semi[0] = 0.006, s.semi[1] = 0.0003262939453125, s.semi[2] = 0.003;
-    s.n_perturbations = 1;
-    const double q[10] = {-250000, -250000, -250000, 0, 0, 0, 1500, 0, 0, -2.0000000000000115};
-    memcpy(s.perturbation[0].q, q, sizeof q);
-    s.perturbation[0].amplitude = -2147483648.0;
-    rbl_error err = {0};
-    ASSERT_OK(rbl_fdo_shape_check(&s, &err));
+    fuzzed_shape((const double[3]){0.006, 0.0003262939453125, 0.003},
+                 (const double[10]){-250000, -250000, -250000, 0, 0, 0, 1500, 0, 0,
+                                    -2.0000000000000115},
+                 -2147483648.0, &s);
     enum { THETA = 600 };
     double *x = malloc(3 * (size_t)THETA * 2 * THETA * sizeof *x);
     size_t m = 0;
@@ -320,14 +329,9 @@ static void test_hard_dent(void)
 static void test_cigar(void)
 {
     rbl_fdo_shape s;
-    memset(&s, 0, sizeof s);
-    s.semi[0] = 0.006, s.semi[1] = 1.024, s.semi[2] = 0.003;
-    s.n_perturbations = 1;
-    const double q[10] = {-3.8147, -250000, -250000, 0, 0, 0, 1500, 0, 0, -2.00006};
-    memcpy(s.perturbation[0].q, q, sizeof q);
-    s.perturbation[0].amplitude = 0.5;
-    rbl_error err = {0};
-    ASSERT_OK(rbl_fdo_shape_check(&s, &err));
+    fuzzed_shape((const double[3]){0.006, 1.024, 0.003},
+                 (const double[10]){-3.8147, -250000, -250000, 0, 0, 0, 1500, 0, 0, -2.00006}, 0.5,
+                 &s);
     enum { THETA = 24 };
     const int n_x = 400 / slow_build_divisor(); /* 2 m apart along x, 8 m in a sanitizer's */
     double *x = malloc(3 * (size_t)n_x * 2 * THETA * THETA * sizeof *x);
