@@ -1,5 +1,6 @@
-/* base_internal.h — errors with context, tracked allocation, timers, random numbers and the
- * radix sort shared by the grid algorithms. Internal to librubble. */
+/* base_internal.h — errors with context, tracked allocation, timers, random numbers, the
+ * radix sort shared by the grid algorithms and a golden-section maximiser. Internal to
+ * librubble. */
 #ifndef RBL_BASE_INTERNAL_H
 #define RBL_BASE_INTERNAL_H
 
@@ -47,6 +48,11 @@ void *rbl_huge_calloc(size_t count, size_t size);
  * 1024 so that repeated growth costs O(1) per element; 0 (nothing changed) when out of
  * memory or when the bytes overflow. */
 int rbl_grow_array(void **p, size_t *cap, size_t need, size_t size);
+
+/* Where a function f (unimodal on lo..hi) is largest, by `steps` golden sections of lo..hi:
+ * the middle of the last bracket, (hi - lo) 0.618^steps wide. f is called steps + 2 times. */
+double rbl_golden_maximum(double (*f)(double t, void *context), void *context, double lo,
+                          double hi, int steps);
 
 /* Store one 64-byte record at a line-aligned dst with streaming (non-temporal) stores: the line
  * is not read before it is written (no read for ownership), which saves a third of the memory

@@ -87,6 +87,21 @@ static double shadow_distance2(shadow *sh, const double nu[2])
     return rho * rho;
 }
 
+/* The tangent line nu_k + tau nu_k^perp of the circle of directions at nu_k (base). */
+typedef struct {
+    shadow *sh;
+    double sign;
+    double base[2];
+} along_tangent;
+
+/* sign times the squared distance from the axis of the shadow point at tau along the line. */
+static double tangent_value(double tau, void *context)
+{
+    const along_tangent *line = context;
+    double v[2] = {line->base[0] - tau * line->base[1], line->base[1] + tau * line->base[0]};
+    return line->sign * shadow_distance2(line->sh, v);
+}
+
 /* The direction nu whose shadow point is farthest from the axis (sign +1) or nearest (-1). */
 static void extreme_direction(shadow *sh, double sign, double nu[2])
 {
@@ -116,34 +131,14 @@ static void extreme_direction(shadow *sh, double sign, double nu[2])
             best_value = g, best = k;
     }
     /* along the tangent line nu_k + tau nu_k^perp, tau within one sample spacing either side */
-    double base[2] = {c8[best], c8[(best + SAMPLES - SAMPLES / 4) % SAMPLES]};
-    double perp[2] = {-base[1], base[0]};
+    along_tangent line = {sh, sign, {c8[best], c8[(best + SAMPLES - SAMPLES / 4) % SAMPLES]}};
     const double half = 0.41421356237309505; /* tan(pi / 8) */
-    const double ratio = 0.61803398874989485;
-    double lo = -half, hi = half;
-    double t1 = hi - ratio * (hi - lo), t2 = lo + ratio * (hi - lo);
-    double v1[2] = {base[0] + t1 * perp[0], base[1] + t1 * perp[1]};
-    double v2[2] = {base[0] + t2 * perp[0], base[1] + t2 * perp[1]};
-    double g1 = sign * shadow_distance2(sh, v1), g2 = sign * shadow_distance2(sh, v2);
-    for (int step = 0; step < GOLDEN_STEPS; step++) {
-        if (g1 > g2) {
-            hi = t2, t2 = t1, g2 = g1;
-            t1 = hi - ratio * (hi - lo);
-            double v[2] = {base[0] + t1 * perp[0], base[1] + t1 * perp[1]};
-            g1 = sign * shadow_distance2(sh, v);
-        } else {
-            lo = t1, t1 = t2, g1 = g2;
-            t2 = lo + ratio * (hi - lo);
-            double v[2] = {base[0] + t2 * perp[0], base[1] + t2 * perp[1]};
-            g2 = sign * shadow_distance2(sh, v);
-        }
-    }
-    double t = 0.5 * (lo + hi);
-    double v[2] = {base[0] + t * perp[0], base[1] + t * perp[1]};
-    if (sign * shadow_distance2(sh, v) >= best_value)
+    double t = rbl_golden_maximum(tangent_value, &line, -half, half, GOLDEN_STEPS);
+    double v[2] = {line.base[0] - t * line.base[1], line.base[1] + t * line.base[0]};
+    if (tangent_value(t, &line) >= best_value)
         nu[0] = v[0], nu[1] = v[1];
     else
-        nu[0] = base[0], nu[1] = base[1];
+        nu[0] = line.base[0], nu[1] = line.base[1];
 }
 
 /* The contact of the object in sh (its centre at `centre`) with the tube. */

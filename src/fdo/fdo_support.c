@@ -23,6 +23,7 @@
 #define HALVINGS 40             /* of a step that does not gain */
 #define RIM_STARTS 4            /* ascents around a dent's rim */
 #define RIM_SAMPLES 16          /* points of a hard dent's rim searched for its maxima */
+#define RIM_GOLDEN_STEPS 43     /* golden sections of 2 pi / 8 down to 8e-10 rad */
 #define HARD_DENT 1e6           /* |a| top^3 of a dent whose rim is a crease (hard_rim_starts) */
 #define STALLS 4                /* steps in a row that gain no more than rounding */
 
@@ -351,6 +352,25 @@ static double rim_height(const rbl_fdo_shape *s, const rbl_fdo_perturbation *r,
     return rim_point(s, r, centre, w, reach, p) ? rbl_dot3(u, p) : -INFINITY;
 }
 
+/* One dent's rim, walked by angle (hard_rim_starts). */
+typedef struct {
+    const rbl_fdo_shape *s;
+    const rbl_fdo_perturbation *r;
+    const double *centre;
+    double top;
+    const double *M;
+    const double *u;
+    const double (*t)[3];
+} rim_walk;
+
+/* rim_height at angle along the rim in context (a rim_walk). */
+static double rim_value(double angle, void *context)
+{
+    const rim_walk *rim = context;
+    double p[3];
+    return rim_height(rim->s, rim->r, rim->centre, rim->top, rim->M, rim->t, angle, rim->u, p);
+}
+
 /* A hard dent (|a| top^3 above HARD_DENT) leaves a pit whose wall meets the base's surface in
  * a crease along its rim, the base's surface where Q = 0. Starts in the tangent plane at the
  * region's centre may lie far off the object (a region 5.3 mm across a disc 0.33 mm thick):
@@ -363,28 +383,19 @@ static int hard_rim_starts(const rbl_fdo_shape *s, const rbl_fdo_perturbation *r
                            const double u[3], const double t[2][3],
                            double start[RIM_STARTS][3])
 {
-    const double golden = 0.5 * (sqrt(5.0) - 1), da = 2 * M_PI / RIM_SAMPLES;
-    double h[RIM_SAMPLES], p[3], pc[3], pd[3];
+    const double da = 2 * M_PI / RIM_SAMPLES;
+    rim_walk rim = {s, r, centre, top, M, u, t};
+    double h[RIM_SAMPLES];
     for (int j = 0; j < RIM_SAMPLES; j++)
-        h[j] = rim_height(s, r, centre, top, M, t, j * da, u, p);
+        h[j] = rim_value(j * da, &rim);
     int n = 0;
     for (int j = 0; j < RIM_SAMPLES && n < RIM_STARTS; j++) {
         if (!(h[j] > -INFINITY) || h[j] < h[(j + RIM_SAMPLES - 1) % RIM_SAMPLES] ||
             h[j] <= h[(j + 1) % RIM_SAMPLES])
             continue;
-        double a = (j - 1) * da, b = (j + 1) * da, c = b - golden * (b - a);
-        double d = a + golden * (b - a);
-        double hc = rim_height(s, r, centre, top, M, t, c, u, pc);
-        double hd = rim_height(s, r, centre, top, M, t, d, u, pd);
-        while (b - a > 1e-9) {
-            if (hc >= hd)
-                b = d, d = c, hd = hc, c = b - golden * (b - a),
-                hc = rim_height(s, r, centre, top, M, t, c, u, pc);
-            else
-                a = c, c = d, hc = hd, d = a + golden * (b - a),
-                hd = rim_height(s, r, centre, top, M, t, d, u, pd);
-        }
-        n += rim_height(s, r, centre, top, M, t, 0.5 * (a + b), u, start[n]) > -INFINITY;
+        double angle =
+            rbl_golden_maximum(rim_value, &rim, (j - 1) * da, (j + 1) * da, RIM_GOLDEN_STEPS);
+        n += rim_height(s, r, centre, top, M, t, angle, u, start[n]) > -INFINITY;
     }
     return n;
 }
