@@ -1,5 +1,5 @@
 /* base_internal.h — errors with context, tracked allocation, timers, random numbers, the
- * radix sort shared by the grid algorithms and a golden-section maximiser. Internal to
+ * radix sort shared by the grid algorithms and Brent's maximiser of one variable. Internal to
  * librubble. */
 #ifndef RBL_BASE_INTERNAL_H
 #define RBL_BASE_INTERNAL_H
@@ -49,10 +49,11 @@ void *rbl_huge_calloc(size_t count, size_t size);
  * memory or when the bytes overflow. */
 int rbl_grow_array(void **p, size_t *cap, size_t need, size_t size);
 
-/* Where a function f (unimodal on lo..hi) is largest, by `steps` golden sections of lo..hi:
- * the middle of the last bracket, (hi - lo) 0.618^steps wide. f is called steps + 2 times. */
-double rbl_golden_maximum(double (*f)(double t, void *context), void *context, double lo,
-                          double hi, int steps);
+/* Where a function f, unimodal on lo..hi, is largest, by Brent's method (fast where f is
+ * smooth) from start, lo < start < hi (the best of samples taken before): the best point it
+ * finds, within about tolerance (+ 2 DBL_EPSILON |t|) of the maximum. At most 200 values. */
+double rbl_brent_maximum(double (*f)(double t, void *context), void *context, double lo,
+                         double hi, double start, double tolerance);
 
 /* Store one 64-byte record at a line-aligned dst with streaming (non-temporal) stores: the line
  * is not read before it is written (no read for ownership), which saves a third of the memory

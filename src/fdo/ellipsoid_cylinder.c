@@ -9,7 +9,7 @@
  * axis), and that shadow point is the projection of the ellipsoid's own support point
  * c + Sigma nu / sqrt(nu^T Sigma nu). So the farthest (nearest) point of the ellipsoid from the
  * axis is the support point in the direction nu whose shadow point is farthest (nearest): a
- * search over one angle, 16 samples and a golden-section refinement, without trigonometry.
+ * search over one angle, 16 samples and Brent's refinement, without trigonometry.
  * There the ellipsoid's normal is radial, the cylinder's too: the normal is common and the
  * depth, R less (or minus) that point's distance from the axis, is exact. Brozos-Vazquez et al.
  * (ref. [15]) classify the same positions from the characteristic polynomial of the pencil;
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #define SAMPLES 16
-#define GOLDEN_STEPS 40
+#define TANGENT_TOLERANCE 1e-9 /* of tau, the step along the tangent line: of the angle */
 
 /* The part of p - from across the unit axis into out, its length returned; *along (unless
  * NULL) the part along it. */
@@ -133,12 +133,8 @@ static void extreme_direction(shadow *sh, double sign, double nu[2])
     /* along the tangent line nu_k + tau nu_k^perp, tau within one sample spacing either side */
     along_tangent line = {sh, sign, {c8[best], c8[(best + SAMPLES - SAMPLES / 4) % SAMPLES]}};
     const double half = 0.41421356237309505; /* tan(pi / 8) */
-    double t = rbl_golden_maximum(tangent_value, &line, -half, half, GOLDEN_STEPS);
-    double v[2] = {line.base[0] - t * line.base[1], line.base[1] + t * line.base[0]};
-    if (tangent_value(t, &line) >= best_value)
-        nu[0] = v[0], nu[1] = v[1];
-    else
-        nu[0] = line.base[0], nu[1] = line.base[1];
+    double t = rbl_brent_maximum(tangent_value, &line, -half, half, 0, TANGENT_TOLERANCE);
+    nu[0] = line.base[0] - t * line.base[1], nu[1] = line.base[1] + t * line.base[0];
 }
 
 /* The contact of the object in sh (its centre at `centre`) with the tube. */

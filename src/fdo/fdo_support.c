@@ -23,7 +23,7 @@
 #define HALVINGS 40             /* of a step that does not gain */
 #define RIM_STARTS 4            /* ascents around a dent's rim */
 #define RIM_SAMPLES 16          /* points of a hard dent's rim searched for its maxima */
-#define RIM_GOLDEN_STEPS 43     /* golden sections of 2 pi / 8 down to 8e-10 rad */
+#define RIM_TOLERANCE 1e-9      /* rad, of the maxima along a hard dent's rim */
 #define HARD_DENT 1e6           /* |a| top^3 of a dent whose rim is a crease (hard_rim_starts) */
 #define STALLS 4                /* steps in a row that gain no more than rounding */
 
@@ -377,7 +377,7 @@ static double rim_value(double angle, void *context)
  * none projected, and 42 % of that object's supports failed. Ascents started on the rim
  * crept along it, each step running into the pit and projected back a few micrometres
  * further. Here the local maxima of u . x along the rim itself, over RIM_SAMPLES angles and
- * refined by golden sections, are the starts (at most RIM_STARTS); 0 if no rim is found. */
+ * refined by Brent's method, are the starts (at most RIM_STARTS); 0 if no rim is found. */
 static int hard_rim_starts(const rbl_fdo_shape *s, const rbl_fdo_perturbation *r,
                            const double centre[3], double top, const rbl_sym3 M,
                            const double u[3], const double t[2][3],
@@ -394,7 +394,7 @@ static int hard_rim_starts(const rbl_fdo_shape *s, const rbl_fdo_perturbation *r
             h[j] <= h[(j + 1) % RIM_SAMPLES])
             continue;
         double angle =
-            rbl_golden_maximum(rim_value, &rim, (j - 1) * da, (j + 1) * da, RIM_GOLDEN_STEPS);
+            rbl_brent_maximum(rim_value, &rim, (j - 1) * da, (j + 1) * da, j * da, RIM_TOLERANCE);
         n += rim_height(s, r, centre, top, M, t, angle, u, start[n]) > -INFINITY;
     }
     return n;
