@@ -4,9 +4,9 @@
  * shrinks it fast enough, a golden section of the larger part otherwise. Near a smooth maximum
  * the parabolic steps converge superlinearly: 18 values of a sine to its top where golden
  * sections alone take 48 (test_brent_maximum), 36 rim points for a hard dent's starts where
- * they took 102. Used where a maximum along an angle or a line is
- * wanted without derivatives (an object's farthest point from a tube's axis, the highest
- * points along a hard dent's rim). */
+ * they took 102. Used where a maximum along an angle or a line is wanted without derivatives
+ * (an object's farthest point from a tube's axis, the highest points along a hard dent's
+ * rim). */
 #include "base_internal.h"
 
 #include <float.h>
