@@ -218,6 +218,24 @@ EXAMPLES_DIR=$(cd "$SCENES/../../examples" && pwd)
 grep -q "pour.yaml:[0-9]*:[0-9]*: the pour brings the run to [0-9]* grains, more than --max-grains 100" err.txt &&
     [ ! -e out_pour_max ] && echo "ok: $(cat err.txt)" || {
     echo "FAIL [max_grains pour]: $(cat err.txt); $(ls out_pour_max 2>&1)"; failures=$((failures+1)); }
+# a pour refused as it places its first grains, at step 0, leaves nothing in its folder: the
+# walls are drawn with the first frame, not before (found by fuzz_scene: walls.vtp was left)
+cat > pour_far.yaml <<'EOF'
+domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.03]}
+gravity: [0, 0, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, tangential: spring, kn: 2000, restitution: 0.3, friction: 0.5}
+walls: [{point: [0, 0, 0], normal: [0, 0, 1]}]
+grains:
+  - pour: {min: [0, 0, 0.02], max: [6e72, 0.01, 0.028], rate: 100000, every: 0.0001, count: 30}
+    radius: 0.001
+run: {steps: 100, dt: auto}
+output: {folder: out_pour_far, every: 0.0002}
+EOF
+"$RUBBLE" run pour_far.yaml > out.txt 2> err.txt && { echo "FAIL [pour_far]: exit 0"; failures=$((failures+1)); }
+grep -q "pour_far.yaml:7:5: grain: position (.*) must be finite and within 1e+15 m of the origin" err.txt &&
+    [ -z "$(ls out_pour_far 2>/dev/null)" ] && echo "ok: $(cat err.txt)" || {
+    echo "FAIL [pour_far]: $(cat err.txt); left: $(ls out_pour_far 2>&1)"; failures=$((failures+1)); }
 # output.final may not overwrite the run's own outputs, nor the scene it runs (issue 41)
 scene final_thermo 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, final: thermo.csv}/'
 expect final_thermo "final_thermo.yaml:[0-9]*:[0-9]*: 'final' would overwrite the run's own 'thermo.csv'"

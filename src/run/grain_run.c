@@ -33,6 +33,7 @@ typedef struct outputs {
     unsigned char *cg_state;   /* a checkpoint's open window, until the grid is made */
     size_t cg_state_len;
     int walls_move;            /* a wall moves in some stage (or the scene): walls per frame */
+    int walls_drawn;           /* walls.vtp written (the walls stay put): with the first frame */
 } outputs;
 
 /* Whether the frames carry the walls (walls_NNNNNN.vtp, walls.pvd) rather than one walls.vtp:
@@ -112,6 +113,20 @@ static int write_walls_frame(const rbl_scene *s, const outputs *o, const rbl_sim
     return rc == RBL_OK ? write_series(o, "walls", err) : rc;
 }
 
+/* walls.vtp, once, with the first frame this run writes: not before, so that a run refused
+ * at its start (a pour at step 0 that fails) leaves nothing in its folder. */
+static int write_walls_once(outputs *o, const rbl_sim *sim, rbl_error *err)
+{
+    if (o->walls_drawn || sim->n_walls + sim->n_meshes == 0)
+        return RBL_OK;
+    char *path = rbl_path_join(o->dir, "walls.vtp");
+    int rc = path ? rbl_walls_vtp_write(sim, path, 0, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    o->walls_drawn = rc == RBL_OK;
+    return rc;
+}
+
 static int grains_piece(const char *path, const rbl_sim *sim, const void *fields, rbl_error *err)
 {
     return rbl_grain_frame_write(path, sim, *(const unsigned *)fields, err);
@@ -178,8 +193,9 @@ static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
         return rc;
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
         rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
-        if (rc == RBL_OK && walls_per_frame(s, o, sim))
-            rc = write_walls_frame(s, o, sim, err);
+        if (rc == RBL_OK)
+            rc = walls_per_frame(s, o, sim) ? write_walls_frame(s, o, sim, err)
+                                            : write_walls_once(o, sim, err);
         if (rc == RBL_OK)
             rc = rbl_thermo_log_write(&o->log, o->thermo_path, err);
     }
@@ -514,7 +530,7 @@ static int grain_open(rbl_run *r, rbl_error *err)
     return RBL_OK;
 }
 
-/* walls.vtp when the walls stay put; the energy balance's start (and, restarted, the health
+/* Whether a wall moves in any stage; the energy balance's start (and, restarted, the health
  * check's reference: the checkpoint's state). */
 static int grain_begin(rbl_run *r, rbl_error *err)
 {
@@ -529,13 +545,6 @@ static int grain_begin(rbl_run *r, rbl_error *err)
                                              : at->mesh_motion[w - at->n_walls].moves;
         }
     o->log.travel |= o->walls_move; /* its travel columns from the first row */
-    if (r->ranks.rank == 0 && sim->n_walls + sim->n_meshes > 0 && !walls_per_frame(s, o, sim)) {
-        char *path = rbl_path_join(o->dir, "walls.vtp");
-        rc = path ? rbl_walls_vtp_write(sim, path, 0, err)
-                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-        free(path);
-    }
-    rc = rbl_run_ranks_agree(&r->ranks, rc, err);
     rbl_thermo t;
     o->energy_start = total_energy(&r->ranks, sim, &t);
     o->energy_in_start = t.energy_in;
@@ -658,9 +667,7 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
     rep->pairs_listed = t.pairs_listed;
     rep->frames = o->n_frames - o->elsewhere;
     snprintf(rep->walls_file, sizeof rep->walls_file, "%s",
-             walls_per_frame(s, o, sim) ? "walls.pvd"
-             : sim->n_walls + sim->n_meshes > 0 ? "walls.vtp"
-                                                : "");
+             walls_per_frame(s, o, sim) ? "walls.pvd" : o->walls_drawn ? "walls.vtp" : "");
     snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",
              s->network & RBL_NETWORK_VTP ? "contacts.pvd" : "",
              s->network == (RBL_NETWORK_VTP | RBL_NETWORK_CSV) ? ", " : "",
