@@ -19,6 +19,10 @@
  * -2^31 whose Q reaches 7 inside, its root at Q ~ 8e-4) each step takes Q only by 2/3 towards
  * the root, 23 steps before the quadratic phase; 30 failed four projections in five there */
 #define PROJECTION_STEPS 80
+/* Newton's steps without halving the smallest |F'|, after which a projection has stalled at
+ * the rounding of a field far steeper than its size says (a fuzzed perturbation's gradient
+ * of 1e12): converging at 2/3 a step (the triple root above) halves it every 2 steps */
+#define STALLED_PROJECTION 8
 #define TANGENT_TOLERANCE 1e-10 /* |tangential part of u|: the direction's error, radians */
 #define HALVINGS 40             /* of a step that does not gain */
 #define RIM_STARTS 4            /* ascents around a dent's rim */
@@ -103,10 +107,16 @@ static double field_size(const rbl_fdo_shape *s, const double x[3])
  * from Q = 7 to 1e-3 in 22 steps), so the step is tripled. */
 static int project(const rbl_fdo_shape *s, double x[3])
 {
+    double least = INFINITY; /* the smallest |F'| yet, and the step it came at */
+    int least_at = 0;
     for (int it = 0; it < PROJECTION_STEPS; it++) {
         double g[3], t[4], f = field_derivatives(s, x, g, NULL, t), gg = rbl_dot3(g, g);
         if (!(gg > 0) || !isfinite(f))
             return 0;
+        if (fabs(f) <= 0.5 * least)
+            least = fabs(f), least_at = it;
+        else if (it - least_at >= STALLED_PROJECTION && least <= 1e-6)
+            return 0; /* at the field's rounding floor, above the tolerance */
         double rest[3] = {g[0] - t[1], g[1] - t[2], g[2] - t[3]};
         const double m = fabs(t[0]) > 32768 * fabs(f - t[0]) &&
                                  rbl_dot3(t + 1, t + 1) > 1024 * rbl_dot3(rest, rest)
