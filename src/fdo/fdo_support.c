@@ -104,10 +104,13 @@ static double field_size(const rbl_fdo_shape *s, const double x[3])
  * largest term a Q^3 outweighs the rest of F' 32768 times and the rest's gradient 32 times,
  * F' is as a Q^3 with a triple root near Q = 0 (the root, Q = cbrt(-rest / a), lies below a
  * 32nd of Q): each plain step takes Q by a third of the way there (a dent of amplitude -2^31:
- * from Q = 7 to 1e-3 in 22 steps), so the step is tripled. */
+ * from Q = 7 to 1e-3 in 22 steps), so the step is tripled. It gives up early where it
+ * stalls (STALLED_PROJECTION). */
 static int project(const rbl_fdo_shape *s, double x[3])
 {
-    double least = INFINITY; /* the smallest |F'| yet, and the step it came at */
+    /* the |F'| that last halved the one before, and its step: STALLED_PROJECTION steps
+     * without halving it, once below 1e-6, and the projection has stalled */
+    double least = INFINITY;
     int least_at = 0;
     for (int it = 0; it < PROJECTION_STEPS; it++) {
         double g[3], t[4], f = field_derivatives(s, x, g, NULL, t), gg = rbl_dot3(g, g);

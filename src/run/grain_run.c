@@ -536,7 +536,6 @@ static int grain_begin(rbl_run *r, rbl_error *err)
 {
     outputs *o = state(r);
     rbl_sim *sim = o->sim;
-    int rc = RBL_OK;
     const rbl_scene *s = r->scene;
     for (int k = 0; k <= s->n_stages; k++) /* a wall that moves in any stage */
         for (int w = 0; w < s->n_walls + s->n_meshes; w++) {
@@ -548,9 +547,7 @@ static int grain_begin(rbl_run *r, rbl_error *err)
     rbl_thermo t;
     o->energy_start = total_energy(&r->ranks, sim, &t);
     o->energy_in_start = t.energy_in;
-    if (r->restart && rc == RBL_OK)
-        rc = rbl_sim_check_energy(sim, &t, NULL, err);
-    return rc;
+    return r->restart ? rbl_sim_check_energy(sim, &t, NULL, err) : RBL_OK;
 }
 
 static size_t grain_count(rbl_run *r) { return rbl_run_ranks_grains(&r->ranks, state(r)->sim); }
