@@ -1376,8 +1376,10 @@ RBL_API void rbl_fdo_bump(const double centre[3], const double semi[3], double a
                           rbl_fdo_perturbation *out);
 /* Semi-axes positive and finite; every perturbation bounded (its quadratic part negative
  * definite: otherwise F' grows without end), positive somewhere, with a finite non-zero
- * amplitude; the bumps' positive regions within RBL_FDO_MAX_REACH times the longest semi-axis
- * of the centre (rbl_fdo_bounding_radius). The message names the part at fault. */
+ * amplitude, its positive region no thinner than the longest semi-axis / RBL_FDO_FLATNESS_MAX
+ * (as the ellipsoid's flatness); the bumps' positive regions within RBL_FDO_MAX_REACH times
+ * the longest semi-axis of the centre (rbl_fdo_bounding_radius). The message names the part
+ * at fault. */
 #define RBL_FDO_MAX_REACH 1000.0
 /* What scenes and checkpoints accept of an object: semi-axes from a nanometre to a kilometre,
  * no flatter than 1:1000 (the narrow phase is exact to 1e-13 of the smallest semi-axis, tested

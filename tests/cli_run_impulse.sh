@@ -216,6 +216,13 @@ scene flat_bump 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    bumps: [{centre
 expect flat_bump "flat_bump.yaml:17:[0-9]*: 'amplitude' must not be 0"
 scene thin_bump 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    bumps: [{centre: [0.012, 0, 0], semi: [0.004, -1, 0.004], amplitude: 1}]/'
 expect thin_bump "thin_bump.yaml:17:[0-9]*: a bump's semi-axes must be > 0: '-1'"
+# a bump no thinner than a thousandth of the object, as an ellipsoid is no flatter than 1:1000
+# (a crafted checkpoint's fin 4e-17 m thick stalled its projections for minutes); 1.2e-5 m holds
+scene fin_bump 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    bumps: [{centre: [0.012, 0, 0], semi: [0.004, 1.1e-5, 0.004], amplitude: 1}]/'
+expect fin_bump "fin_bump.yaml:15:[0-9]*: perturbation 1: the smallest semi-axis of the region where it acts is 1.1e-05 m, below 1/1000 of the object's longest semi-axis 0.012 m"
+scene fin_ok 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    bumps: [{centre: [0.01, 0, 0], semi: [0.002, 1.3e-5, 0.002], amplitude: 1}]/'
+"$RUBBLE" run fin_ok.yaml --output fin_ok --threads 1 --quiet > /dev/null || {
+    echo "FAIL: a fin 1.3e-5 m thin (above 1/1000 of 0.012 m) was refused"; exit 1; }
 scene open_quadric 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    quadrics: [{q: [1, 1, 1, 0, 0, 0, 0, 0, 0, -1], amplitude: 1}]/'
 expect open_quadric "open_quadric.yaml:15:[0-9]*: perturbation 1: its quadric is not bounded"
 scene short_q 's/    ellipsoid: \[0.012, 0.008, 0.005\]/&\n    quadrics: [{q: [-1, -1, -1, 0, 0, 0, 0, 0, 1], amplitude: 1}]/'

@@ -129,6 +129,22 @@ static void test_refusals(void)
         rbl_error err = {0};
         ASSERT_EQ_INT(rbl_fdo_shape_check(&far, &err), k ? RBL_ERANGE : RBL_OK);
     }
+    /* a fin 4e-17 m thin (fuzz_impulse_checkpoint: q1 = -2e34 on the same ellipsoid made the
+     * field's gradient 1e14 at its surface and its projections stall for minutes) */
+    double fin[10] = {-250000, -1.9807e34, -250000, 0, 0, 0, 1500, 0, -1.96568e-236, -2};
+    memcpy(far.perturbation[0].q, fin, sizeof fin);
+    far.perturbation[0].amplitude = 0.5;
+    expect_refused(&far, RBL_ERANGE, "the smallest semi-axis of the region");
+    /* a region 2 mm by b, turned 45 degrees about z (its thin axis along (-1, 1, 0)): a
+     * thousandth of the longest semi-axis, 6e-6 m, is the least b held */
+    for (int k = 0; k < 2; k++) {
+        const double a2 = 1 / (0.002 * 0.002), b = k ? 5.9e-6 : 6.1e-6, b2 = 1 / (b * b);
+        double turned[10] = {-(a2 + b2) / 2, -(a2 + b2) / 2, -a2, -(a2 - b2) / 2, 0, 0,
+                             0, 0, 0, 1};
+        memcpy(far.perturbation[0].q, turned, sizeof turned);
+        rbl_error err = {0};
+        ASSERT_EQ_INT(rbl_fdo_shape_check(&far, &err), k ? RBL_ERANGE : RBL_OK);
+    }
 }
 
 int main(void)

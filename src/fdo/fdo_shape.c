@@ -37,6 +37,18 @@ int rbl_fdo_positive_region(const rbl_fdo_perturbation *r, double centre[3], dou
     return 1;
 }
 
+/* The smallest semi-axis of the region x^T M x <= top (M positive definite): sqrt(top / the
+ * largest eigenvalue of M), by the one symmetric eigen-solver (mass properties' principal). */
+static double region_thinnest(const rbl_sym3 M, double top)
+{
+    rbl_mass_properties m = {0};
+    static const int row[6] = {0, 1, 2, 0, 0, 1}, col[6] = {0, 1, 2, 1, 2, 2};
+    for (int e = 0; e < 6; e++)
+        m.inertia[row[e]][col[e]] = m.inertia[col[e]][row[e]] = M[e];
+    rbl_mass_properties_principal(&m);
+    return sqrt(top / m.principal[2]);
+}
+
 int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err)
 {
     for (int k = 0; k < 3; k++)
@@ -46,6 +58,10 @@ int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err)
     if (shape->n_perturbations > RBL_FDO_MAX_PERTURBATIONS)
         return rbl_error_set(err, RBL_ERANGE, "%zu perturbations: at most %d",
                              shape->n_perturbations, RBL_FDO_MAX_PERTURBATIONS);
+    /* a perturbation's region is no thinner than a thousandth of the object, as an ellipsoid is
+     * no flatter than 1:1000: a crafted checkpoint's fin 4e-17 m thick (q1 = -2e34) made the
+     * field's gradient 1e14 at its surface, where projections stall at rounding for minutes */
+    const double longest = fmax(shape->semi[0], fmax(shape->semi[1], shape->semi[2]));
     for (size_t i = 0; i < shape->n_perturbations; i++) {
         const rbl_fdo_perturbation *r = shape->perturbation + i;
         for (int k = 0; k < 10; k++)
@@ -65,11 +81,16 @@ int rbl_fdo_shape_check(const rbl_fdo_shape *shape, rbl_error *err)
         if (!(top > 0))
             return rbl_error_set(err, RBL_EINVAL, "perturbation %zu: its quadric is nowhere "
                                  "positive (largest value %g), so it changes nothing", i + 1, top);
+        const double thinnest = region_thinnest(minus_P, top);
+        if (!(thinnest >= longest / RBL_FDO_FLATNESS_MAX))
+            return rbl_error_set(err, RBL_ERANGE, "perturbation %zu: the smallest semi-axis of "
+                                 "the region where it acts is %g m, below 1/%g of the object's "
+                                 "longest semi-axis %g m", i + 1, thinnest,
+                                 RBL_FDO_FLATNESS_MAX, longest);
     }
     /* an object is at most 1000 times its longest semi-axis across, as an ellipsoid is at most
      * 1000 times flatter (scene_objects.c): a bump whose quadric is positive 1e15 m away (a
      * crafted checkpoint's) made contacts 1e15 m deep */
-    const double longest = fmax(shape->semi[0], fmax(shape->semi[1], shape->semi[2]));
     const double reach = rbl_fdo_bounding_radius(shape, (double[3]){0, 0, 0});
     if (shape->n_perturbations && !(reach <= RBL_FDO_MAX_REACH * longest))
         return rbl_error_set(err, RBL_ERANGE, "its bumps reach %g m from the centre, %g times its "
