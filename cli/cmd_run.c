@@ -93,6 +93,23 @@ static void print_final_and_checkpoints(const rbl_run_report *rep, const char *s
                rep->output_dir, rep->last_checkpoint);
 }
 
+/* The pour sources' line, where the scene has any: what they placed, and what was due but
+ * found no room (a region the grains fill, or that walls fill or lies outside the domain). */
+static void report_pour(const rbl_run_report *rep, const char *what)
+{
+    if (!rep->pour[1])
+        return;
+    printf("pour           %llu of %llu %s placed", (unsigned long long)rep->pour[0],
+           (unsigned long long)rep->pour[1], what);
+    if (rep->pour[2])
+        printf("; %llu more were due by now and wait for room in the pour region%s",
+               (unsigned long long)rep->pour[2],
+               rep->pour[0] ? " (they go in as room appears)"
+                            : ": none has fitted (walls in the way, or the region outside the "
+                              "domain?)");
+    printf("\n");
+}
+
 /* The report of an impulse scene (objects, seed 003): the seed's four phases per step. */
 static void report_impulse(const rbl_run_report *rep, double drift, const char *scene_path)
 {
@@ -103,6 +120,7 @@ static void report_impulse(const rbl_run_report *rep, double drift, const char *
     printf("steps          %llu of dt = %.4g s, impulse dynamics\n",
            (unsigned long long)rep->steps, rep->dt);
     printf("objects        %zu\n", rep->objects);
+    report_pour(rep, "objects");
     printf("speed          %.3g object-steps/s on %d threads, %.3g s per step",
            rep->particle_steps_per_second, rep->threads, sum / steps);
     if (rep->threads_fewest && rep->threads_fewest < rep->threads)
@@ -293,6 +311,7 @@ int cmd_run(int argc, char **argv)
                (unsigned long long)rep.lost);
     if (rep.clumps)
         printf("clumps         %zu at the end (their spheres are counted above)\n", rep.clumps);
+    report_pour(&rep, "grains");
     printf("speed          %.3g particle-steps/s on %d thread%s (%.3g us per particle-step)",
            rep.particle_steps_per_second, rep.threads, rep.threads == 1 ? "" : "s",
            rep.particle_steps_per_second > 0 ? 1e6 / rep.particle_steps_per_second : 0.0);

@@ -236,6 +236,16 @@ EOF
 grep -q "pour_far.yaml:7:5: grain: position (.*) must be finite and within 1e+15 m of the origin" err.txt &&
     [ -z "$(ls out_pour_far 2>/dev/null)" ] && echo "ok: $(cat err.txt)" || {
     echo "FAIL [pour_far]: $(cat err.txt); left: $(ls out_pour_far 2>&1)"; failures=$((failures+1)); }
+# a pour whose region lies behind a wall places nothing, and the report says so (LIGGGHTS
+# warns of insertions it could not make); the same pour on the wall's side places its 30
+for at in wall:-1:"0 of 30 grains placed; 30 more were due by now and wait for room in the pour region: none has fitted" \
+          clear:1:"30 of 30 grains placed$"; do
+    name=pour_${at%%:*}; rest=${at#*:}; nx=${rest%%:*}; want=${rest#*:}
+    sed "s/walls: \[/walls: [{point: [0, 0, 0], normal: [$nx, 0, 0]}, /; s/max: \[6e72, /max: [0.01, /; s/out_pour_far/out_$name/" pour_far.yaml > $name.yaml
+    "$RUBBLE" run $name.yaml > out.txt 2> err.txt && grep -q "^pour           $want" out.txt &&
+        echo "ok [$name]: $(grep '^pour' out.txt)" || {
+        echo "FAIL [$name]: $(cat err.txt) $(grep '^pour' out.txt)"; failures=$((failures+1)); }
+done
 # output.final may not overwrite the run's own outputs, nor the scene it runs (issue 41)
 scene final_thermo 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, final: thermo.csv}/'
 expect final_thermo "final_thermo.yaml:[0-9]*:[0-9]*: 'final' would overwrite the run's own 'thermo.csv'"

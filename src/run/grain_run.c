@@ -656,6 +656,9 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
     rep->outlets = (int)t.n_outlets;
     for (size_t k = 0; k < t.n_outlets; k++)
         rep->taken_out += (uint64_t)t.outlet[2 * k];
+    for (int k = 0; k < s->n_sources; k++)
+        if (s->sources[k].kind == RBL_SOURCE_POUR)
+            rbl_pour_tally(&o->ps[k], s->sources[k].spec.count, rep->pour);
     rep->open = s->cfg.open;
     rep->escape = s->cfg.escape;
     rep->contact_time = r->ranks.size > 1 ? o->contact_time : rbl_sim_contact_time(sim);

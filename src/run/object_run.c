@@ -361,6 +361,9 @@ static void object_summary(rbl_run *r, rbl_run_report *rep)
     rep->worst_residual = o->worst_residual, rep->worst_tolerance = o->worst_tolerance;
     rep->worst_step = o->worst_step;
     rep->largest_overlap = o->largest_overlap;
+    for (int k = 0; k < r->scene->n_objects; k++)
+        if (r->scene->objects[k].placement == RBL_OBJECTS_POUR)
+            rbl_pour_tally(&o->pours[k], r->scene->objects[k].count, rep->pour);
     snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",
              r->scene->network & RBL_NETWORK_VTP ? "contacts.pvd" : "",
              r->scene->network == (RBL_NETWORK_VTP | RBL_NETWORK_CSV) ? ", " : "",

@@ -63,6 +63,7 @@ def test_same_bytes_as_the_cli_in_pieces(tmp_path):
     report = run.summary()
     run.close()
     assert report["steps"] == 1500 and report["frames"] == 16 and report["checkpoints"] == 9
+    assert (report["poured"], report["pour_asked"], report["pour_waiting"]) == (30, 30, 0)
     assert same_folders(tmp_path / "cli", tmp_path / "py") >= 8
 
 
