@@ -97,14 +97,14 @@ static void print_final_and_checkpoints(const rbl_run_report *rep, const char *s
  * found no room (a region the grains fill, or that walls fill or lies outside the domain). */
 static void report_pour(const rbl_run_report *rep, const char *what)
 {
-    if (!rep->pour[1])
+    if (!rep->pour_asked)
         return;
-    printf("pour           %llu of %llu %s placed", (unsigned long long)rep->pour[0],
-           (unsigned long long)rep->pour[1], what);
-    if (rep->pour[2])
+    printf("pour           %llu of %llu %s placed", (unsigned long long)rep->poured,
+           (unsigned long long)rep->pour_asked, what);
+    if (rep->pour_waiting)
         printf("; %llu more were due by now and wait for room in the pour region%s",
-               (unsigned long long)rep->pour[2],
-               rep->pour[0] ? " (they go in as room appears)"
+               (unsigned long long)rep->pour_waiting,
+               rep->poured ? " (they go in as room appears)"
                             : ": none has fitted (walls in the way, or the region outside the "
                               "domain?)");
     printf("\n");

@@ -977,7 +977,7 @@ typedef struct rbl_run_report {
     uint64_t taken_out;           /* grains (a clump: one) the outlets took out, since t = 0 */
     /* the pour sources together, since t = 0: grains (objects) placed, asked for, and due in
      * their batches so far yet not placed, for want of room in the region (0: all fitted) */
-    uint64_t pour[3];
+    uint64_t poured, pour_asked, pour_waiting;
     int outlets;                  /* the scene's outlets (0: none) */
     int open;                     /* the domain was open */
     double escape;                /* its escape distance, m (0: none) */

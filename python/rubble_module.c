@@ -392,9 +392,9 @@ static PyObject *run_summary(RunObject *self, PyObject *unused)
     SET(d, "clumps", PyLong_FromSize_t(r.clumps));
     SET(d, "objects", PyLong_FromSize_t(r.objects));
     SET(d, "lost", PyLong_FromUnsignedLongLong(r.lost));
-    SET(d, "poured", PyLong_FromUnsignedLongLong(r.pour[0]));
-    SET(d, "pour_asked", PyLong_FromUnsignedLongLong(r.pour[1]));
-    SET(d, "pour_waiting", PyLong_FromUnsignedLongLong(r.pour[2]));
+    SET(d, "poured", PyLong_FromUnsignedLongLong(r.poured));
+    SET(d, "pour_asked", PyLong_FromUnsignedLongLong(r.pour_asked));
+    SET(d, "pour_waiting", PyLong_FromUnsignedLongLong(r.pour_waiting));
     SET(d, "dt", PyFloat_FromDouble(r.dt));
     SET(d, "contact_time", PyFloat_FromDouble(r.contact_time));
     SET(d, "seconds", PyFloat_FromDouble(r.seconds));

@@ -36,11 +36,6 @@ uint64_t rbl_pour_waiting(const rbl_pour_state *p, size_t count)
     return (uint64_t)(p->owed < left ? floor(p->owed) : left);
 }
 
-void rbl_pour_tally(const rbl_pour_state *p, size_t count, uint64_t tally[3])
-{
-    tally[0] += p->placed, tally[1] += count, tally[2] += rbl_pour_waiting(p, count);
-}
-
 int rbl_pour_state_valid(const rbl_pour_state *p, size_t count)
 {
     return isfinite(p->next_time) && p->next_time >= 0.0 && isfinite(p->owed) &&

@@ -63,8 +63,6 @@ void rbl_pour_placed(rbl_pour_state *p, size_t placed, double every);
  * for want of room in its region (walls or grains in the way, or the region outside the domain).
  * A batch that fits leaves a fraction below 1 owed, so this is 0 while every batch fits. */
 uint64_t rbl_pour_waiting(const rbl_pour_state *p, size_t count);
-/* Adds the pour's placed, count and waiting to tally[0..2] (rbl_run_report's pour fields). */
-void rbl_pour_tally(const rbl_pour_state *p, size_t count, uint64_t tally[3]);
 /* 1 if a state read from a file is one a run of `count` can leave. */
 int rbl_pour_state_valid(const rbl_pour_state *p, size_t count);
 

@@ -658,7 +658,7 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
         rep->taken_out += (uint64_t)t.outlet[2 * k];
     for (int k = 0; k < s->n_sources; k++)
         if (s->sources[k].kind == RBL_SOURCE_POUR)
-            rbl_pour_tally(&o->ps[k], s->sources[k].spec.count, rep->pour);
+            rbl_run_report_pour(rep, &o->ps[k], s->sources[k].spec.count);
     rep->open = s->cfg.open;
     rep->escape = s->cfg.escape;
     rep->contact_time = r->ranks.size > 1 ? o->contact_time : rbl_sim_contact_time(sim);

@@ -363,7 +363,7 @@ static void object_summary(rbl_run *r, rbl_run_report *rep)
     rep->largest_overlap = o->largest_overlap;
     for (int k = 0; k < r->scene->n_objects; k++)
         if (r->scene->objects[k].placement == RBL_OBJECTS_POUR)
-            rbl_pour_tally(&o->pours[k], r->scene->objects[k].count, rep->pour);
+            rbl_run_report_pour(rep, &o->pours[k], r->scene->objects[k].count);
     snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",
              r->scene->network & RBL_NETWORK_VTP ? "contacts.pvd" : "",
              r->scene->network == (RBL_NETWORK_VTP | RBL_NETWORK_CSV) ? ", " : "",

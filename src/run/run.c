@@ -464,6 +464,13 @@ int rbl_run_finish(rbl_run *r, rbl_error *err)
     return rc;
 }
 
+void rbl_run_report_pour(rbl_run_report *rep, const rbl_pour_state *p, size_t count)
+{
+    rep->poured += p->placed;
+    rep->pour_asked += count;
+    rep->pour_waiting += rbl_pour_waiting(p, count);
+}
+
 void rbl_run_summary(rbl_run *r, rbl_run_report *rep)
 {
     const rbl_scene *s = r->scene;

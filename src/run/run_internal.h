@@ -164,6 +164,9 @@ int rbl_scene_stage_of(const rbl_scene *s, const uint64_t *starts, uint64_t step
 /* The caller's notice (rank 0): head, then the changes ("path: before -> after" lines) on one
  * line. */
 void rbl_run_notice(const rbl_run *r, const char *head, const char *changes);
+/* A pour source's schedule of `count` added to the report's poured, pour_asked and
+ * pour_waiting (grain and impulse runs alike, run.c). */
+void rbl_run_report_pour(rbl_run_report *rep, const rbl_pour_state *p, size_t count);
 /* output.final in dir must not be the scene file or a file the scene reads (run.c). */
 int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
 
