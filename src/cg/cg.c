@@ -190,12 +190,12 @@ static void add_images(rbl_cg *cg, const rbl_sim *sim, const spread *sp, size_t 
             }
 }
 
-/* A grain's spread: m, V, m v, m v (x) v, V N (N its contacts' sum of n (x) n). */
-static void grain_spread(const rbl_grains_view *v, size_t k, const double *fabric, spread *sp)
+/* A sample's spread from its centre x, mass m, volume vol, velocity u and fabric N (the sum of
+ * its contacts' n (x) n): m, V, m v, m v (x) v, V N. */
+static void sample_spread(const double x[3], double m, double vol, const double u[3],
+                          const double *fabric, spread *sp)
 {
-    const double m = v->mass[k], r = v->radius[k], vol = 4.0 / 3.0 * M_PI * r * r * r;
-    const double *u = v->vel + 3 * k;
-    memcpy(sp->x, v->pos + 3 * k, sizeof sp->x);
+    memcpy(sp->x, x, sizeof sp->x);
     sp->segment = 0;
     sp->v[S_MASS] = m, sp->v[S_VOLUME] = vol;
     for (int a = 0; a < 3; a++) {
@@ -209,7 +209,60 @@ static void grain_spread(const rbl_grains_view *v, size_t k, const double *fabri
     sp->count = S_CONTACT; /* mass .. fabric */
 }
 
-/* Each grain's sum over its contacts of n (x) n, in the id order's positions. */
+/* Grain k's sample: a sphere as itself; a clump as one particle at its centre of mass with its
+ * mass, volume, velocity and its spheres' contacts (sampled once, at its first sphere; 0 for
+ * the others), as MercuryCG takes a particle: the density then integrates to the clump's mass
+ * and the momentum to its own, M V. */
+static int grain_sample(const rbl_sim *sim, const rbl_grains_view *v, size_t k,
+                        const double *fabric, spread *sp)
+{
+    const int32_t body = v->body ? v->body[k] : -1;
+    if (body < 0) {
+        const double r = v->radius[k];
+        sample_spread(v->pos + 3 * k, v->mass[k], 4.0 / 3.0 * M_PI * r * r * r, v->vel + 3 * k,
+                      fabric + 9 * k, sp);
+        return 1;
+    }
+    const rbl_bodies *b = &sim->bodies;
+    const size_t first = b->start[body], last = b->start[body + 1];
+    if (b->member_id[first] != v->id[k])
+        return 0;
+    double sum[9] = {0};
+    for (size_t s = first; s < last; s++)
+        for (int e = 0; e < 9; e++)
+            sum[e] += fabric[9 * (size_t)b->member_index[s] + e];
+    const double m = b->mass[body];
+    sample_spread(b->pos + 3 * (size_t)body, m, m / sim->materials[b->material[body]].density,
+                  b->vel + 3 * (size_t)body, sum, sp);
+    return 1;
+}
+
+/* Contact item it with its ends at the centres of mass of their particles: a clump sphere's
+ * end moves from the sphere's centre to its clump's (its arm back), so that the branch vector
+ * joins the two particles the force acts between. */
+static void to_particle_centres(const rbl_sim *sim, const uint64_t *order, size_t n,
+                                rbl_contact_item *it)
+{
+    const rbl_grains *g = &sim->g;
+    const uint32_t ids[2] = {it->id1, it->id2};
+    for (int e = 0; e < 2; e++) {
+        if (ids[e] == UINT32_MAX)
+            continue;
+        const size_t k = rbl_grains_index_of(order, n, ids[e]);
+        if (k == SIZE_MAX || g->body[k] < 0)
+            continue;
+        const double *arm = sim->bodies.arm + 3 * (size_t)g->slot[k];
+        for (int a = 0; a < 3; a++) {
+            if (e == 0)
+                it->centre[a] -= arm[a], it->branch[a] += arm[a];
+            else
+                it->branch[a] -= arm[a];
+        }
+    }
+}
+
+/* Each grain's sum over its contacts of n (x) n, at the grain's index in memory (not its
+ * position in the id order: the two differ once the grains are re-sorted by cell). */
 static void grain_fabric(const rbl_sim *sim, const size_t *slots, size_t n_pairs,
                          size_t n_walls, const uint64_t *order, size_t n, double *fabric)
 {
@@ -219,12 +272,12 @@ static void grain_fabric(const rbl_sim *sim, const size_t *slots, size_t n_pairs
         rbl_contact_item_of(sim, slots, n_pairs, q, &it);
         const uint32_t ids[2] = {it.id1, it.id2};
         for (int e = 0; e < (q < n_pairs ? 2 : 1); e++) {
-            const size_t o = rbl_grains_index_of(order, n, ids[e]);
-            if (o == SIZE_MAX)
+            const size_t k = rbl_grains_index_of(order, n, ids[e]);
+            if (k == SIZE_MAX)
                 continue;
             for (int a = 0; a < 3; a++)
                 for (int b = 0; b < 3; b++)
-                    fabric[9 * o + 3 * a + b] += it.normal[a] * it.normal[b];
+                    fabric[9 * k + 3 * a + b] += it.normal[a] * it.normal[b];
         }
     }
 }
@@ -263,14 +316,15 @@ int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err)
         const size_t x0 = cg->n[0] * (size_t)t / (size_t)nt;
         const size_t x1 = cg->n[0] * (size_t)(t + 1) / (size_t)nt;
         spread sp;
-        for (size_t o = 0; o < v.n; o++) {
-            grain_spread(&v, (size_t)(order[o] & UINT32_MAX), fabric + 9 * o, &sp);
-            add_images(cg, sim, &sp, x0, x1);
-        }
+        for (size_t o = 0; o < v.n; o++)
+            if (grain_sample(sim, &v, (size_t)(order[o] & UINT32_MAX), fabric, &sp))
+                add_images(cg, sim, &sp, x0, x1);
         sp.segment = 1, sp.first = S_CONTACT, sp.count = 9;
         for (size_t q = 0; q < n_pairs + n_walls; q++) {
             rbl_contact_item it;
             rbl_contact_item_of(sim, slots, n_pairs, q, &it);
+            if (sim->bodies.n)
+                to_particle_centres(sim, order, v.n, &it);
             memcpy(sp.x, it.centre, sizeof sp.x);
             memcpy(sp.b, it.branch, sizeof sp.b);
             for (int a = 0; a < 3; a++)

@@ -23,6 +23,30 @@ void rbl_bodies_refresh_arms(rbl_bodies *b)
     }
 }
 
+/* Body k's mass shared among its spheres by volume, r^3 / sum r^3: a sphere's own mass, which
+ * its frame fields, coarse-graining, flow counters and self-gravity read (the spheres' masses
+ * sum to the body's). Contacts and the time step use the body's mass (rbl_contact_mass,
+ * rbl_grain_contact_mass), as LIGGGHTS's multisphere does. */
+static void share_mass(const rbl_bodies *b, rbl_grains *g, size_t k)
+{
+    double sum = 0.0;
+    for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
+        const double r = g->radius[b->member_index[s]];
+        sum += r * r * r;
+    }
+    for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
+        const size_t i = b->member_index[s];
+        const double r = g->radius[i];
+        g->mass[i] = b->mass[k] * (r * r * r / sum);
+    }
+}
+
+void rbl_bodies_member_masses(const rbl_bodies *b, rbl_grains *g)
+{
+    for (size_t k = 0; k < b->n; k++)
+        share_mass(b, g, k);
+}
+
 /* ---- storage ---- */
 
 static int grow(void **p, size_t count, size_t size)
@@ -169,6 +193,7 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
     b->members += c->n;
     b->start[k + 1] = b->members;
     b->n++;
+    share_mass(b, &sim->g, k);
     rbl_exact_add(&sim->health.energy_in, rbl_body_energy(sim, k));
     if (index)
         *index = (uint32_t)k;
@@ -388,7 +413,7 @@ static double place_members(rbl_sim *sim, size_t k, const double V[3], const dou
         if (!(d2 <= worst))
             worst = d2 == d2 ? d2 : INFINITY;
         if (pk)
-            rbl_pack_grain(pk + i, g, i, vel_dst);
+            rbl_pack_grain(pk + i, sim, i, vel_dst);
     }
     return worst;
 }
@@ -461,6 +486,18 @@ double rbl_contact_mass(const rbl_sim *sim, size_t k)
     double arm = sqrt(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]) + g->radius[k];
     double imin = fmin(fmin(I[0], I[1]), I[2]);
     return 1.0 / (1.0 / b->mass[body] + arm * arm / imin);
+}
+
+double rbl_body_kinetic(const rbl_sim *sim, size_t k)
+{
+    const rbl_bodies *b = &sim->bodies;
+    const double *V = b->vel + 3 * k;
+    double lb[3];
+    rbl_quat_rotate_back(b->quat + 4 * k, b->angmom + 3 * k, lb);
+    double e = 0.5 * b->mass[k] * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]);
+    for (int a = 0; a < 3; a++)
+        e += 0.5 * lb[a] * lb[a] / b->moment[3 * k + a];
+    return e;
 }
 
 double rbl_body_energy(const rbl_sim *sim, size_t k)

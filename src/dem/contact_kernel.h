@@ -466,7 +466,7 @@ static inline void rbl_wall_frame(const rbl_sim *sim, uint32_t i, const double n
     }
     geo->a2 = r * r - d * d;
     geo->r_eff = r;
-    geo->m_eff = g->mass[i];
+    geo->m_eff = rbl_grain_contact_mass(sim, i);
     *l1_out = l1;
 }
 

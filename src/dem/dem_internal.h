@@ -508,6 +508,8 @@ void rbl_bodies_free(rbl_bodies *b);
 int rbl_bodies_reserve(rbl_bodies *b, size_t n, size_t members);
 /* Each member's lever arm from the body's orientation (after a checkpoint load). */
 void rbl_bodies_refresh_arms(rbl_bodies *b);
+/* Each clump sphere's mass, its body's shared by volume (derived: set after a read). */
+void rbl_bodies_member_masses(const rbl_bodies *b, rbl_grains *g);
 /* After grains were reordered: each slot's grain index again. (Sorting the bodies by the memory
  * position of their first member as well was measured: no gain.) */
 void rbl_bodies_reindex(rbl_sim *sim);
@@ -578,6 +580,8 @@ int rbl_health_after_drift(rbl_sim *sim, rbl_error *err);
  * what adding them puts in and removing them takes out. */
 double rbl_grain_energy(const rbl_sim *sim, size_t k);
 double rbl_body_energy(const rbl_sim *sim, size_t b);
+/* Its kinetic energy, translation and rotation, J. */
+double rbl_body_kinetic(const rbl_sim *sim, size_t b);
 size_t rbl_thermo_sum_count(const rbl_sim *sim);
 void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums);
 void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums);
@@ -950,11 +954,22 @@ static inline void rbl_pack_grain_store(rbl_packed_grain *d, const double pos[3]
     d->mass = mass;
 }
 
-/* Grain k of g, with these velocities, into its packed record. */
-static inline void rbl_pack_grain(rbl_packed_grain *d, const rbl_grains *g, size_t k,
+/* The mass a contact on grain k moves (its damping's effective mass): a clump sphere's is its
+ * body's, as LIGGGHTS's multisphere takes it (the sphere's own, g->mass, is its share); a
+ * ghost's came with it (src/parallel/ sends this). */
+static inline double rbl_grain_contact_mass(const rbl_sim *sim, size_t k)
+{
+    const int32_t b = sim->g.body && k < sim->g.n ? sim->g.body[k] : -1;
+    return b >= 0 ? sim->bodies.mass[b] : sim->g.mass[k];
+}
+
+/* Grain k of sim, with these velocities, into its packed record. */
+static inline void rbl_pack_grain(rbl_packed_grain *d, const rbl_sim *sim, size_t k,
                                   const double *vel)
 {
-    rbl_pack_grain_store(d, g->pos + 3 * k, g->radius[k], vel + 3 * k, g->mass[k]);
+    const rbl_grains *g = &sim->g;
+    rbl_pack_grain_store(d, g->pos + 3 * k, g->radius[k], vel + 3 * k,
+                         rbl_grain_contact_mass(sim, k));
 }
 
 /* The same with streaming (non-temporal) stores of whole cache lines: the record is not read

@@ -30,7 +30,7 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
         rbl_sweep_range(sim, all, &begin, &end);
         for (size_t k = begin; k < end; k++)
             if (rbl_grain_listed(pairs, k))
-                rbl_pack_grain(pk + k, g, k, vel);
+                rbl_pack_grain(pk + k, sim, k, vel);
     }
     sim->packed_omega = omega;
     return 1;

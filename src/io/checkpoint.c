@@ -419,7 +419,7 @@ static int ids_unique(const uint32_t *id, size_t n)
 static int load_bodies(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 {
     rbl_bodies *bd = &sim->bodies;
-    const rbl_grains *g = &sim->g;
+    rbl_grains *g = &sim->g;
     uint64_t nb = get_u64(b), members = get_u64(b);
     if (b->bad || nb > left(b) / CKPT_BODY_BYTES || members > left(b) / CKPT_SLOT_BYTES ||
         members > g->n)
@@ -448,6 +448,7 @@ static int load_bodies(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     if (bad)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
     rbl_bodies_refresh_arms(bd);
+    rbl_bodies_member_masses(bd, g);
     return RBL_OK;
 }
 

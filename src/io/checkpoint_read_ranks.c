@@ -677,8 +677,10 @@ static int take_members(const shares *sh, rbl_sim *sim, uint64_t slot0, const un
             }
             g->body[k] = (int32_t)b, g->slot[k] -= (uint32_t)slot0;
         }
-    if (rc == RBL_OK)
+    if (rc == RBL_OK) {
         rbl_bodies_refresh_arms(bd);
+        rbl_bodies_member_masses(bd, g);
+    }
     free(place), free(order), free(scratch);
     return rc;
 }

@@ -103,6 +103,11 @@ static void field_value(int f, const rbl_sim *sim, const rbl_grains_view *v,
     case RBL_FIELD_KINETIC_ENERGY: { /* the sphere's own: 1/2 m v^2 + 1/2 (2/5 m r^2) w^2 */
         const double *u = v->vel + 3 * k, *w = v->omega + 3 * k, m = v->mass[k];
         const double r = v->radius[k];
+        if (v->body[k] >= 0) { /* a clump's sphere: its share (its mass's) of the clump's */
+            const size_t b = (size_t)v->body[k];
+            d[0] = m / sim->bodies.mass[b] * rbl_body_kinetic(sim, b);
+            break;
+        }
         d[0] = 0.5 * m * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) +
                0.2 * m * r * r * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
         break;

@@ -675,7 +675,8 @@ static int peers_ghosts(rbl_sim *sim, void *ctx, rbl_error *err)
     for (size_t e = 0; e < count; e++) {
         const size_t k = d->send_index[e];
         double *o = send + per * e;
-        o[0] = g->id[k], o[1] = g->material[k], o[2] = g->radius[k], o[3] = g->mass[k];
+        o[0] = g->id[k], o[1] = g->material[k], o[2] = g->radius[k];
+        o[3] = rbl_grain_contact_mass(sim, k); /* a ghost is read by contacts only */
         o[4] = g->inv_mass[k], o[5] = g->inv_inertia[k];
         for (int a = 0; a < 3; a++) {
             o[6 + a] = g->pos[3 * k + a], o[9 + a] = g->vel[3 * k + a];
@@ -768,7 +769,7 @@ static int peers_refresh(rbl_sim *sim, void *ctx, rbl_error *err)
         for (int a = 0; a < 3; a++)
             g->pos[3 * k + a] = o[a], gvel[3 * k + a] = o[3 + a], gomega[3 * k + a] = o[6 + a];
         if (pk && rbl_grain_listed(&sim->pairs, k))
-            rbl_pack_grain(pk + k, g, k, gvel);
+            rbl_pack_grain(pk + k, sim, k, gvel);
     }
     d->stats.seconds += rbl_now() - t0;
     d->stats.steps++;

@@ -214,3 +214,30 @@ def test_cg_errors_name_the_line(tmp_path):
         whole_box(0.005).add(run)
     assert "more than half the periodic side" in e.value.message
     assert not (tmp_path / "x").exists()
+
+
+def test_fabric_goes_to_each_grain_by_id(tmp_path):
+    """A chain of three grains (ids 0, 1, 2: 1, 0.5 and 0.3 mm, touching along x, Z = 1, 2, 1)
+    stored out of id order once the engine sorts them by cell: at the node on each centre,
+    with Lucy c = 0.35 mm keeping the kernels apart, fabric_xx / volume_fraction = Z of that
+    grain. Before the fix the fabric went by memory index: 2, 1, 1 (issue 69)."""
+    (tmp_path / "chain.txt").write_text("0.008 0.005 0.005 0.001\n0.00651 0.005 0.005 0.0005\n"
+                                        "0.00572 0.005 0.005 0.0003\n")
+    text = """\
+domain: {min: [0, 0, 0], max: [0.012, 0.01, 0.01]}
+materials: [{name: g, density: 2500}]
+contact: {normal: linear, tangential: spring, kn: 2000, restitution: 0.5, friction: 0.5}
+grains: [{file: chain.txt}]
+run: {steps: 2, dt: 1.0e-7}
+"""
+    run = rubble.Run.from_yaml(text, name=str(tmp_path / "chain.yaml"), output=tmp_path / "c",
+                               threads=1)
+    run.step(1)
+    assert run.grains().id.tolist() != [0, 1, 2]  # the case: memory order is not id order
+    cg = rubble.CoarseGrain((0, 0, 0), (0.012, 0.01, 0.01), (120, 100, 100), 0.00035)
+    f = cg.add(run).fields()
+    o, h = np.asarray(f.origin), np.asarray(f.spacing)
+    for x, z in ((0.008, 1), (0.00651, 2), (0.00572, 1)):
+        i, j, k = (int(round((c - o[a]) / h[a])) for a, c in enumerate((x, 0.005, 0.005)))
+        assert f.fabric[k, j, i, 0, 0] / f.volume_fraction[k, j, i] == pytest.approx(z, rel=1e-9)
+    run.close()
