@@ -27,6 +27,11 @@ void rbl_bodies_refresh_arms(rbl_bodies *b)
  * its frame fields, coarse-graining, flow counters and self-gravity read (the spheres' masses
  * sum to the body's). Contacts and the time step use the body's mass (rbl_contact_mass,
  * rbl_grain_contact_mass), as LIGGGHTS's multisphere does. */
+static double member_mass(double body_mass, double r, double sum_r3)
+{
+    return body_mass * (r * r * r / sum_r3);
+}
+
 static void share_mass(const rbl_bodies *b, rbl_grains *g, size_t k)
 {
     double sum = 0.0;
@@ -36,8 +41,7 @@ static void share_mass(const rbl_bodies *b, rbl_grains *g, size_t k)
     }
     for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
         const size_t i = b->member_index[s];
-        const double r = g->radius[i];
-        g->mass[i] = b->mass[k] * (r * r * r / sum);
+        g->mass[i] = member_mass(b->mass[k], g->radius[i], sum);
     }
 }
 
@@ -165,8 +169,10 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
         wb[a] *= b->moment[3 * k + a];
     rbl_quat_rotate(q, wb, b->angmom + 3 * k);
     size_t first_grain = sim->g.n;
-    double R[3][3];
+    double R[3][3], sum_r3 = 0.0;
     rbl_quat_matrix(q, R);
+    for (size_t m = 0; m < c->n; m++) /* in slot order, as share_mass sums */
+        sum_r3 += c->sphere[4 * m + 3] * c->sphere[4 * m + 3] * c->sphere[4 * m + 3];
     for (size_t m = 0; m < c->n; m++) {
         const double *s = c->sphere + 4 * m;
         size_t slot = b->members + m;
@@ -180,7 +186,8 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
         gr.vel[2] = cb->vel[2] + cb->omega[0] * r[1] - cb->omega[1] * r[0];
         wrap_periodic(sim, gr.pos);
         uint32_t id;
-        int rc = rbl_sim_append_grain(sim, &gr, b->mass[k], (int32_t)k, (uint32_t)slot, &id, err);
+        int rc = rbl_sim_append_grain(sim, &gr, member_mass(b->mass[k], s[3], sum_r3),
+                                      (int32_t)k, (uint32_t)slot, &id, err);
         if (rc != RBL_OK) { /* undo the members added so far */
             sim->g.n = first_grain;
             return rc;
@@ -193,7 +200,6 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
     b->members += c->n;
     b->start[k + 1] = b->members;
     b->n++;
-    share_mass(b, &sim->g, k);
     rbl_exact_add(&sim->health.energy_in, rbl_body_energy(sim, k));
     if (index)
         *index = (uint32_t)k;

@@ -44,11 +44,20 @@ def fall(tmp_path):
 
 
 def test_clump_spheres_carry_their_share(tmp_path):
-    """8 clumps of 20 spheres and 40 spheres, mid-fall and colliding (3000 steps): the
+    """8 clumps of 20 spheres and 40 spheres: their first 200 steps, in free fall, keep the
+    total energy and the spins (a sphere's first force is its share's weight, not the
+    clump's); then mid-fall and colliding (3000 steps): the
     spheres' masses (run.grains() and the frame's `mass`) sum to 8 M + the spheres' to
     1e-12, the frame's `kinetic_energy` to thermo's kinetic + rotational to 1e-12."""
     run = fall(tmp_path)
-    run.step(3000)
+    run.write_thermo()
+    run.step(200)  # free fall, nothing touches yet: the energy stays what it was
+    run.write_thermo()
+    th = np.genfromtxt(tmp_path / "out" / "thermo.csv", delimiter=",", names=True)
+    assert th["contacts"][-1] == 0 and th["wall_contacts"][-1] == 0
+    assert th["total"][-1] == pytest.approx(th["total"][0], rel=1e-12)
+    assert th["rotational"][-1] == th["rotational"][0]
+    run.step(2800)
     g = run.grains()
     sph = g.clump < 0
     truth = 8 * M_ELLIPSOID + (2500 * 4 / 3 * np.pi * g.radius[sph] ** 3).sum()
