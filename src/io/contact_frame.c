@@ -97,7 +97,7 @@ int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, r
             branch[a] = c.wall_point[3 * q + a] - c.wall_centre[3 * q + a];
         line(&w, k, c.wall_centre + 3 * q, branch, c.wall_point + 3 * q, c.wall_normal + 3 * q,
              c.wall_fn + 3 * q, c.wall_ft + 3 * q, c.wall_overlap[q]);
-        w.id1[k] = c.wall_grain[q], w.id2[k] = -1, w.wall[k] = c.wall[q];
+        w.id1[k] = c.wall_grain[q], w.id2[k] = -1, w.wall[k] = c.wall[q] + 1; /* thermo.csv's K of wallK_* */
     }
     rbl_vtp_layout l;
     rbl_contact_frame_layout(&l);
@@ -168,7 +168,7 @@ int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, r
         double branch[3];
         for (int a = 0; a < 3; a++)
             branch[a] = c.wall_point[3 * q + a] - c.wall_centre[3 * q + a];
-        row(f, c.wall_grain[q], -1, c.wall[q], c.wall_point + 3 * q, c.wall_normal + 3 * q,
+        row(f, c.wall_grain[q], -1, c.wall[q] + 1, c.wall_point + 3 * q, c.wall_normal + 3 * q,
             c.wall_fn + 3 * q, c.wall_ft + 3 * q, c.wall_overlap[q], branch);
     }
     return rbl_atomic_commit(&af, err);

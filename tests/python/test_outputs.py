@@ -106,7 +106,9 @@ def network_checks(g, c, t, contacts):
     assert np.array_equal(c.cell_data["id1"][:n_pairs], contacts.ids[:, 0])
     assert np.array_equal(c.cell_data["id2"][:n_pairs], contacts.ids[:, 1])
     assert np.all(c.cell_data["id2"][n_pairs:] == -1)
-    assert np.array_equal(c.cell_data["wall"][n_pairs:], contacts.wall)
+    # the files number walls as thermo.csv's wallK_* and walls.vtp do, from 1; the C list
+    # (run.contacts()) from 0
+    assert np.array_equal(c.cell_data["wall"][n_pairs:], contacts.wall + 1)
     fn, ft = c.cell_data["normal_force"], c.cell_data["tangential_force"]
     assert np.array_equal(fn, np.concatenate([contacts.fn, contacts.wall_fn]))
     assert np.array_equal(ft, np.concatenate([contacts.ft, contacts.wall_ft]))
@@ -190,7 +192,7 @@ def test_the_network_of_a_mesh_hopper_on_any_thread_count(tmp_path):
         g, c = frames.read(last_frame(out, "grains")), frames.read(name)
         contacts = run.contacts()
         assert len(contacts.ids) > 30 and len(contacts.wall_grain) > 5
-        assert set(c.cell_data["wall"][c.cell_data["wall"] >= 0]) == {0}  # the one mesh
+        assert set(c.cell_data["wall"][c.cell_data["wall"] >= 0]) == {1}  # the one mesh
         run.close()
         # the last frame was at the last multiple of the frame interval, not at the end:
         # its own contacts, checked by the sums alone
@@ -206,3 +208,42 @@ def test_the_network_of_a_mesh_hopper_on_any_thread_count(tmp_path):
         scale = np.abs(g.point_data["contact_force"]).max()
         assert np.abs(net - g.point_data["contact_force"]).max() <= 1e-13 * scale
     assert files[0] == files[1]
+
+
+WALLIDX = """\
+domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.02], periodic: [x, y]}
+gravity: [0, 0, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, tangential: spring, kn: 1000, restitution: 0.5, friction: 0.5}
+walls:
+  - {point: [0, 0, 0], normal: [0, 0, 1]}
+  - {point: [0, 0, 0.015], normal: [0, 0, -1]}
+grains:
+  - lattice: {min: [0, 0, 0.0005], max: [0.01, 0.01, 0.004]}
+    radius: 0.0005
+run: {steps: 30000, dt: auto}
+output: {folder: out, every: 1.0, contacts: [vtp, csv]}
+"""
+
+
+def test_contact_files_number_walls_as_thermo_does(tmp_path):
+    """A floor (thermo.csv's wall1) carries a bed; a ceiling (wall2) touches nothing. The
+    contact files' `wall` of every floor contact is 1, and their normal forces sum to
+    -wall1_fz. Before the fix the files said 0 (issue 69, newcomer/wallidx.yaml)."""
+    run = rubble.Run.from_yaml(WALLIDX, name=str(tmp_path / "w.yaml"), output=tmp_path / "o",
+                               threads=1)
+    run.step(30000)
+    run.write_frame()
+    run.write_thermo()
+    out = tmp_path / "o"
+    c = frames.read(last_frame(out, "contacts"))
+    t = frames.read_table(last_frame(out, "contacts")[:-4] + ".csv")
+    th = np.genfromtxt(out / "thermo.csv", delimiter=",", names=True)[-1]
+    on_wall = c.cell_data["wall"] >= 0
+    assert on_wall.sum() > 10
+    assert set(c.cell_data["wall"][on_wall]) == {1}
+    assert set(t["wall"][t["wall"] >= 0]) == {1}
+    fz = c.cell_data["normal_force"][on_wall, 2].sum()
+    assert th["wall1_fz"] == pytest.approx(-fz, rel=1e-7)  # as thermo.csv prints it
+    assert th["wall2_fz"] == 0
+    run.close()
