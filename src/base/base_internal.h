@@ -49,6 +49,15 @@ void *rbl_huge_calloc(size_t count, size_t size);
  * memory or when the bytes overflow. */
 int rbl_grow_array(void **p, size_t *cap, size_t need, size_t size);
 
+/* Convex polygons in space (polygon.c): a square clipped by the 6 sides of a box has at most
+ * 4 + 6 corners. rbl_polygon_clip keeps the part of p (n corners) where
+ * sign * (x[axis] - bound) >= -tol and returns its corner count; rbl_polygon_area is the
+ * area of a planar polygon (0 for fewer than 3 corners). */
+enum { RBL_POLYGON_MAX = 10 };
+int rbl_polygon_clip(double p[RBL_POLYGON_MAX][3], int n, int axis, double bound, double sign,
+                     double tol);
+double rbl_polygon_area(double p[RBL_POLYGON_MAX][3], int n);
+
 /* Where a function f, unimodal on lo..hi, is largest, by Brent's method (fast where f is
  * smooth) from start, lo < start < hi (the best of samples taken before): the best point it
  * finds, within about tolerance (+ 2 DBL_EPSILON |t|) of the maximum. At most 200 values. */

@@ -204,7 +204,6 @@ typedef struct rbl_mesh_wall {
     rbl_wall_pose pose;
     double archard, finnie; /* wear coefficients, 1/Pa (0: none; wall_wear.c) */
     double *wear;           /* per facet: the depth worn, m (NULL: it does not wear) */
-    double *area;           /* per facet, m^2 (with wear) */
 } rbl_mesh_wall;
 
 /* A plane wall normalised: unit normal n, offset so that d = n . x + offset (now; n0 and

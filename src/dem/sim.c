@@ -103,7 +103,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     for (int m = 0; m < sim->n_meshes; m++) {
         rbl_triangle_bvh_free(&sim->meshes[m].bvh);
         free(sim->meshes[m].mesh.vertex), free(sim->meshes[m].mesh.triangle);
-        free(sim->meshes[m].wear), free(sim->meshes[m].area);
+        free(sim->meshes[m].wear);
     }
     free(sim->meshes), free(sim->mesh_work);
     rbl_flow_free(sim);

@@ -15,15 +15,25 @@ static double dot3(const double a[3], const double b[3])
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-static double facet_area(const rbl_mesh *m, size_t t)
+/* The area of mesh wall `mesh`'s facet t where it is now, within the domain's box along the
+ * periodic axes: the part its grains can press on (a grain's centre, and so its contact point,
+ * lies in the box along them; a mesh that overhangs the box, as examples/hopper.stl does,
+ * is pressed on the part inside only). */
+static double facet_area(const rbl_sim *sim, int mesh, size_t t)
 {
+    const rbl_mesh *m = &sim->meshes[mesh].mesh;
     const uint32_t *c = m->triangle + 3 * t;
-    const double *a = m->vertex + 3 * (size_t)c[0], *b = m->vertex + 3 * (size_t)c[1],
-                 *d = m->vertex + 3 * (size_t)c[2];
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-    double v[3] = {d[0] - a[0], d[1] - a[1], d[2] - a[2]}, x[3];
-    rbl_cross(u, v, x);
-    return 0.5 * sqrt(dot3(x, x));
+    double x0[9], p[RBL_POLYGON_MAX][3];
+    for (int e = 0; e < 3; e++)
+        memcpy(x0 + 3 * e, m->vertex + 3 * (size_t)c[e], 3 * sizeof *x0);
+    rbl_sim_wall_place(sim, sim->n_walls + mesh, x0, 3, &p[0][0]);
+    int n = 3;
+    for (int a = 0; a < 3; a++)
+        if (sim->cfg.periodic[a]) {
+            n = rbl_polygon_clip(p, n, a, sim->cfg.lo[a], 1.0, 0.0);
+            n = rbl_polygon_clip(p, n, a, sim->cfg.hi[a], -1.0, 0.0);
+        }
+    return rbl_polygon_area(p, n);
 }
 
 /* A contact's force f on its grain, n from the wall to the grain, into a load's sums: the
@@ -80,10 +90,11 @@ void rbl_walls_wear_add(rbl_sim *sim)
         const uint32_t code = w->wall[q];
         if (!w->touch[q] || !rbl_wall_is_mesh(code) || w->grain[q] >= sim->g.n)
             continue;
-        rbl_mesh_wall *mw = &sim->meshes[rbl_wall_mesh(code)];
+        const int mesh = (int)rbl_wall_mesh(code);
+        rbl_mesh_wall *mw = &sim->meshes[mesh];
         const uint32_t t = w->facet[q];
         if (mw->wear && t < mw->mesh.n_triangles)
-            mw->wear[t] += w->worn[q] / mw->area[t];
+            mw->wear[t] += w->worn[q] / facet_area(sim, mesh, t);
     }
 }
 
@@ -100,19 +111,10 @@ int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double finnie,
     rbl_mesh_wall *mw = &sim->meshes[mesh];
     const size_t nt = mw->mesh.n_triangles;
     if (archard == 0.0 && finnie == 0.0) {
-        free(mw->wear), free(mw->area);
-        mw->wear = mw->area = NULL;
-    } else if (!mw->wear) {
-        mw->wear = calloc(nt, sizeof *mw->wear);
-        mw->area = malloc(nt * sizeof *mw->area);
-        if (!mw->wear || !mw->area) {
-            free(mw->wear), free(mw->area);
-            mw->wear = mw->area = NULL;
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the wear of %zu facets",
-                                 nt);
-        }
-        for (size_t t = 0; t < nt; t++)
-            mw->area[t] = facet_area(&mw->mesh, t);
+        free(mw->wear);
+        mw->wear = NULL;
+    } else if (!mw->wear && !(mw->wear = calloc(nt, sizeof *mw->wear))) {
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the wear of %zu facets", nt);
     }
     mw->archard = archard, mw->finnie = finnie;
     return RBL_OK;
@@ -157,7 +159,7 @@ int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pres
         if (force)
             force[3 * t] = s[0], force[3 * t + 1] = s[1], force[3 * t + 2] = s[2];
         if (pressure || shear) {
-            const double area = facet_area(m, t);
+            const double area = facet_area(sim, mesh, t);
             if (pressure)
                 pressure[t] = s[3] / area;
             if (shear)

@@ -14,30 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { POLY_MAX = 10 }; /* a square clipped by 6 half-spaces has at most 4 + 6 corners */
-
-/* Keeps the part of polygon p (n corners) where sign * (x[axis] - bound) >= -tol. */
-static int clip(double p[POLY_MAX][3], int n, int axis, double bound, double sign, double tol)
-{
-    double out[POLY_MAX][3];
-    int m = 0;
-    for (int k = 0; k < n; k++) {
-        const double *a = p[k], *b = p[(k + 1) % n];
-        double sa = sign * (a[axis] - bound), sb = sign * (b[axis] - bound);
-        if (sa >= -tol && m < POLY_MAX)
-            out[m][0] = a[0], out[m][1] = a[1], out[m++][2] = a[2];
-        if ((sa >= -tol) != (sb >= -tol) && m < POLY_MAX) { /* the edge crosses the bound */
-            double t = sa / (sa - sb);
-            for (int d = 0; d < 3; d++)
-                out[m][d] = a[d] + t * (b[d] - a[d]);
-            out[m++][axis] = bound;
-        }
-    }
-    for (int k = 0; k < m; k++)
-        p[k][0] = out[k][0], p[k][1] = out[k][1], p[k][2] = out[k][2];
-    return m;
-}
-
 /* The plane n . x + offset = 0's directions u, v (u x v = n) and its point nearest c. */
 static void plane_frame(const double n[3], double offset, const double c[3], double u[3],
                         double v[3], double foot[3])
@@ -61,7 +37,7 @@ static void plane_frame(const double n[3], double offset, const double c[3], dou
  * count (0 where it misses the box). A square in the plane wider than the box, clipped by the
  * box's six sides (a floor on a side of the box gives that side). */
 static int plane_in_box(const double n[3], double offset, const double lo[3], const double hi[3],
-                        double p[POLY_MAX][3])
+                        double p[RBL_POLYGON_MAX][3])
 {
     double c[3], span = 0.0, u[3], v[3], foot[3];
     for (int a = 0; a < 3; a++)
@@ -75,8 +51,8 @@ static int plane_in_box(const double n[3], double offset, const double lo[3], co
     int m = 4;
     const double tol = 1e-12 * span;
     for (int a = 0; a < 3 && m >= 3; a++) {
-        m = clip(p, m, a, lo[a], 1.0, tol);
-        m = clip(p, m, a, hi[a], -1.0, tol);
+        m = rbl_polygon_clip(p, m, a, lo[a], 1.0, tol);
+        m = rbl_polygon_clip(p, m, a, hi[a], -1.0, tol);
     }
     return m >= 3 ? m : 0;
 }
@@ -84,7 +60,7 @@ static int plane_in_box(const double n[3], double offset, const double lo[3], co
 /* The box lo..hi's shadow on the plane (along n), the hull of its corners' shadows wound
  * about n, into p; its corner count (at most 6; 0 for a box of no breadth across n). */
 static int box_shadow(const double n[3], double offset, const double lo[3], const double hi[3],
-                      double p[POLY_MAX][3])
+                      double p[RBL_POLYGON_MAX][3])
 {
     double c[3], u[3], v[3], foot[3], q[8][2];
     for (int a = 0; a < 3; a++)
@@ -167,25 +143,14 @@ typedef struct loads {
     double *force, *pressure, *shear, *wear;
 } loads;
 
-static double polygon_area(double p[POLY_MAX][3], int m)
-{
-    double s[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < m; k++) {
-        double x[3];
-        rbl_cross3(p[k], p[(k + 1) % m], x);
-        s[0] += x[0], s[1] += x[1], s[2] += x[2];
-    }
-    return 0.5 * sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-}
-
 /* Plane w's load as cell `cell`: per area of its polygon in a closed domain's box (the plane's
  * part inside it); an open domain's plane has no area (NaN). */
-static void plane_cell(const rbl_sim *sim, int w, double p[POLY_MAX][3], int m, loads *l,
+static void plane_cell(const rbl_sim *sim, int w, double p[RBL_POLYGON_MAX][3], int m, loads *l,
                        size_t cell)
 {
     double f[3], fn, ft[3];
     rbl_plane_load(sim, w, f, &fn, ft);
-    const double area = sim->cfg.open ? NAN : polygon_area(p, m);
+    const double area = sim->cfg.open ? NAN : rbl_polygon_area(p, m);
     for (int a = 0; a < 3; a++)
         l->force[3 * cell + a] = f[a];
     l->pressure[cell] = fn / area;
@@ -198,10 +163,10 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
     size_t mesh_points = 0, facets = 0;
     for (int m = 0; m < sim->n_meshes; m++)
         mesh_points += sim->meshes[m].mesh.n_vertices, facets += sim->meshes[m].mesh.n_triangles;
-    const size_t np = mesh_points + (size_t)sim->n_walls * POLY_MAX;
+    const size_t np = mesh_points + (size_t)sim->n_walls * RBL_POLYGON_MAX;
     const size_t nc = facets + (size_t)sim->n_walls;
     double *points = malloc((np ? 3 * np : 1) * sizeof *points);
-    uint32_t *corners = malloc((3 * facets + POLY_MAX * (size_t)sim->n_walls + 1) *
+    uint32_t *corners = malloc((3 * facets + RBL_POLYGON_MAX * (size_t)sim->n_walls + 1) *
                                sizeof *corners);
     uint32_t *ends = malloc((nc ? nc : 1) * sizeof *ends), *wall = malloc((np ? np : 1) *
                                                                            sizeof *wall);
@@ -238,7 +203,7 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
     double lo[3], hi[3];
     if (drawing_box(sim, points, v0, lo, hi)) {
         for (int w = 0; w < sim->n_walls; w++) {
-            double p[POLY_MAX][3];
+            double p[RBL_POLYGON_MAX][3];
             const rbl_plane *pl = &sim->walls[w];
             const int m = sim->cfg.open ? box_shadow(pl->n, pl->offset, lo, hi, p)
                                         : plane_in_box(pl->n, pl->offset, lo, hi, p);
@@ -288,10 +253,10 @@ int rbl_fdo_walls_vtp_write(const rbl_fdo_sim *sim, const char *path, int *writt
     *written = sim->n_planes + sim->n_tubes > 0;
     if (!*written)
         return RBL_OK;
-    const size_t np = sim->n_planes * POLY_MAX + sim->n_tubes * 2 * TUBE_SIDES;
+    const size_t np = sim->n_planes * RBL_POLYGON_MAX + sim->n_tubes * 2 * TUBE_SIDES;
     const size_t nc = sim->n_planes + sim->n_tubes * TUBE_SIDES;
     double *points = malloc((3 * np + 1) * sizeof *points);
-    uint32_t *corners = malloc((POLY_MAX * sim->n_planes + 4 * TUBE_SIDES * sim->n_tubes + 1) *
+    uint32_t *corners = malloc((RBL_POLYGON_MAX * sim->n_planes + 4 * TUBE_SIDES * sim->n_tubes + 1) *
                                sizeof *corners);
     uint32_t *ends = malloc((nc + 1) * sizeof *ends), *wall = malloc((np + 1) * sizeof *wall);
     if (!points || !corners || !ends || !wall) {
@@ -337,7 +302,7 @@ int rbl_fdo_walls_vtp_write(const rbl_fdo_sim *sim, const char *path, int *writt
         for (int a = 0; a < 3; a++)
             lo[a] -= reach, hi[a] += reach;
         for (size_t w = 0; w < sim->n_planes; w++) {
-            double p[POLY_MAX][3] = {{0.0}};
+            double p[RBL_POLYGON_MAX][3] = {{0.0}};
             const double *pl = sim->plane + 4 * w;
             const int m = box_shadow(pl, -pl[3], lo, hi, p); /* n . x = offset there */
             for (int c = 0; c < m; c++) {

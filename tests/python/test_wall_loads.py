@@ -20,9 +20,34 @@ release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
                                   reason="long: run by the release pass")
 
 
-def square_stl(path, side):
-    """A floor at z = 0 over [0, side]^2: two facets, each of area side^2 / 2."""
-    c = [(0, 0, 0), (side, 0, 0), (side, side, 0), (0, side, 0)]
+def area_in_box(p, lo, hi, periodic):
+    """The areas of triangles p (m x 3 x 3) within lo..hi along the periodic axes: each
+    clipped by the slabs (Sutherland-Hodgman), then the shoelace's vector area."""
+    areas = []
+    for tri in p:
+        poly = [np.asarray(v, float) for v in tri]
+        for a in range(3):
+            if not periodic[a]:
+                continue
+            for bound, sign in ((lo[a], 1.0), (hi[a], -1.0)):
+                out = []
+                for k in range(len(poly)):
+                    u, v = poly[k], poly[(k + 1) % len(poly)]
+                    su, sv = sign * (u[a] - bound), sign * (v[a] - bound)
+                    if su >= 0:
+                        out.append(u)
+                    if (su >= 0) != (sv >= 0):
+                        out.append(u + su / (su - sv) * (v - u))
+                poly = out
+        s = sum((np.cross(poly[k], poly[(k + 1) % len(poly)]) for k in range(len(poly))),
+                np.zeros(3))
+        areas.append(0.5 * np.linalg.norm(s))
+    return np.array(areas)
+
+
+def square_stl(path, side, x0=0.0, y0=0.0):
+    """A floor at z = 0 over [x0, x0 + side] x [y0, y0 + side]: two facets."""
+    c = [(x0, y0, 0), (x0 + side, y0, 0), (x0 + side, y0 + side, 0), (x0, y0 + side, 0)]
     text = "solid floor\n"
     for tri in ((0, 1, 2), (0, 2, 3)):
         text += "facet normal 0 0 1\nouter loop\n"
@@ -153,7 +178,11 @@ def test_the_facets_loads_add_up_to_the_walls_force(tmp_path):
     assert np.array_equal(w.cell_data["wear"], loads.wear)
     conn, ends = w.cells
     p = w.points[conn.reshape(-1, 3)]
-    area = 0.5 * np.linalg.norm(np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]), axis=1)
+    # the hopper overhangs the box along its periodic y (-2 .. 12 mm of 0 .. 10): the area
+    # the grains press on is each facet's part inside the box
+    area = area_in_box(p, (-0.045, 0, -0.004), (0.045, 0.01, 0.15), (False, True, False))
+    assert area.sum() < 0.75 * (0.5 * np.linalg.norm(
+        np.cross(p[:, 1] - p[:, 0], p[:, 2] - p[:, 0]), axis=1)).sum()
     fn = (c.wall_fn[on] * c.wall_normal[on]).sum()
     assert (loads.pressure * area).sum() == pytest.approx(fn, rel=1e-12)
     assert (loads.shear * area).sum() >= np.linalg.norm(c.wall_ft[on].sum(axis=0)) * (1 - 1e-12)
@@ -161,6 +190,76 @@ def test_the_facets_loads_add_up_to_the_walls_force(tmp_path):
     for a, name in enumerate(("wall1_fx", "wall1_fy", "wall1_fz")):
         assert th[name][-1] == pytest.approx(loads.force[:, a].sum(), rel=1e-7, abs=1e-9)
     assert (loads.wear > 0).any() and (loads.wear >= 0).all()
+    run.close()
+
+
+PERIODIC_FLOOR = """\
+domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.02], periodic: [x, y]}
+gravity: [0, 0, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, tangential: spring, kn: 1000, restitution: 0.5, friction: 0.5}
+walls: [{mesh: floor.stl, wear: {archard: 1.0e-9}}]
+grains:
+  - lattice: {min: [0, 0, 0.0005], max: [0.01, 0.01, 0.006]}
+    radius: 0.0005
+    velocity: [0.05, 0.02, 0]
+run: {steps: 20000, dt: auto}
+"""
+
+
+def test_a_mesh_overhanging_a_periodic_box_is_pressed_on_its_part_inside(tmp_path):
+    """A bed in a 10 x 10 mm periodic box on a floor mesh of 14 x 14 mm from (-3, -1) mm:
+    the pressure is the normal force over each facet's area inside the box (their sum is the
+    box's floor, 1e-4 m^2, and the floor carries the bed's weight), and the wear is the worn
+    volume over that area. Before the fix the whole facets' areas: 0.51 of the truth
+    (issue 69, newcomer/pressure_periodic.yaml)."""
+    square_stl(tmp_path / "floor.stl", 0.014, -0.003, -0.001)
+    path = tmp_path / "bed.yaml"
+    path.write_text(PERIODIC_FLOOR)
+    run = rubble.Run(path, output=tmp_path / "o", threads=1)
+    run.step(20000)
+    loads = run.mesh_loads(0)
+    c = run.contacts()
+    g = run.grains()
+    p = np.array([[(-0.003, -0.001, 0), (0.011, -0.001, 0), (0.011, 0.013, 0)],
+                  [(-0.003, -0.001, 0), (0.011, 0.013, 0), (-0.003, 0.013, 0)]])
+    area = area_in_box(p, (0, 0, -0.001), (0.01, 0.01, 0.02), (True, True, False))
+    assert area.sum() == pytest.approx(1e-4, rel=1e-12)
+    fn = (c.wall_fn * c.wall_normal).sum()
+    assert (loads.pressure * area).sum() == pytest.approx(fn, rel=1e-12)
+    weight = g.mass.sum() * 9.81
+    assert fn == pytest.approx(weight, rel=0.1)  # the floor carries the bed (still settling)
+    # the shear's sum rule: |sum of tangential| <= sum of |per facet|
+    assert (loads.shear * area).sum() >= np.linalg.norm(c.wall_ft.sum(axis=0)) * (1 - 1e-12)
+    # the wear: per facet, a volume over the same area; the grains slid, so some wore
+    assert (loads.wear > 0).all()
+    run.close()
+
+
+def test_archard_wear_on_a_mesh_overhanging_a_periodic_box(tmp_path):
+    """The Archard slide above on the overhanging floor of a periodic box: the worn volume,
+    the facets' depths times their areas inside the box, is k u times the floor's impulse
+    (as on a floor inside the box; with the whole facets' areas it was 0.51 of it)."""
+    r, u, k, steps, dt = 0.001, 0.1, 1e-9, 8000, 1e-5
+    square_stl(tmp_path / "floor.stl", 0.014, -0.003, -0.001)
+    (tmp_path / "grain.txt").write_text("%r %r %r %r %r 0 0\n" % (0.004, 0.005, r, r, u))
+    text = FLOOR.replace("domain: {min: [-0.01, -0.01, -0.01], max: [0.03, 0.03, 0.03]}",
+                         "domain: {min: [0, 0, -0.01], max: [0.01, 0.01, 0.03], "
+                         "periodic: [x, y]}")
+    for key, value in (("GRAVITY", -9.81), ("KN", 1e4), ("E", 0.5),
+                       ("WEAR", "archard: %r" % k), ("STEPS", steps), ("DT", dt)):
+        text = text.replace("@%s@" % key, str(value))
+    (tmp_path / "slide.yaml").write_text(text)
+    run = rubble.Run(tmp_path / "slide.yaml", output=tmp_path / "o", threads=1)
+    run.step(steps)
+    g = run.grains()
+    m = 7800 * 4 / 3 * math.pi * r**3
+    impulse = m * (9.81 * steps * dt + g.velocity[0, 2])
+    p = np.array([[(-0.003, -0.001, 0), (0.011, -0.001, 0), (0.011, 0.013, 0)],
+                  [(-0.003, -0.001, 0), (0.011, 0.013, 0), (-0.003, 0.013, 0)]])
+    area = area_in_box(p, (0, 0, -0.01), (0.01, 0.01, 0.03), (True, True, False))
+    loads = run.mesh_loads(0)
+    assert (loads.wear * area).sum() == pytest.approx(k * u * impulse, rel=2 / steps)
     run.close()
 
 
