@@ -370,5 +370,26 @@ expect deep "deep.yaml:1:35: nested deeper than 32 levels"
 head -c 17000000 /dev/zero | tr '\0' ' ' > huge.yaml
 expect huge "huge.yaml: 17000000 bytes: a scene file is at most 16777216"
 
+# a stage that names an outlet or wall the scene does not have (issue 69: it was added to the
+# list and read as a new outlet, "an outlet is one of a plane ..."): the name, at the stage's
+# item, and the items there are
+staged() { # NAME OUTLETS STAGE-2: small.yaml's bed in two stages
+    sed -e 's/^run: {steps: 2000, dt: auto, c: 0.05}/run: {dt: auto, c: 0.05}/' \
+        -e 's/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {name: floor, point: [0, 0, 0], normal: [0, 0, 1]}\n  - {name: lid, point: [0, 0, 0.045], normal: [0, 0, -1]}/' \
+        "$SCENES/small.yaml" > "$1.yaml"
+    printf 'outlets:\n%s\nstages:\n  - {name: a, time: 0.001}\n  - {name: b, time: 0.001, %s}\n' \
+        "$2" "$3" >> "$1.yaml"
+}
+staged stage_outlet "  - {box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}, open: false}" \
+    "outlets: [{name: gate, open: true}]"
+expect stage_outlet "stage_outlet.yaml:22:[0-9]*: stage 2 ('b'): no outlet named 'gate': the scene's outlets are outlet 1 (no name); a stage finds an item by the 'name'"
+staged stage_outlets "  - {name: top, box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}}
+  - {name: side, box: {min: [0, 0, 0], max: [0.001, 0.02, 0.045]}}" \
+    "outlets: [{name: top, open: false}, {name: gate, open: true}]"
+expect stage_outlets "stage_outlets.yaml:23:[0-9]*: stage 2 ('b'): no outlet named 'gate': the scene's outlets are 'top', 'side'"
+staged stage_wall "  - {box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}}" \
+    "walls: [{name: lidd, velocity: [0, 0, -0.01]}]"
+expect stage_wall "stage_wall.yaml:22:[0-9]*: stage 2 ('b'): no wall named 'lidd': the scene's walls are 'floor', 'lid'"
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

@@ -1,7 +1,9 @@
 /* pour_schedule.c — when a pour source places its next batch, and how many, for grain and
  * impulse scenes alike: a batch every `every` seconds (0: every 0.01 s), rate * every due at
- * each (fractions carried to the next); what does not fit in the region waits for the next
- * batch. The state travels in checkpoints, so a restart pours on as the run would have. */
+ * each (fractions carried to the next), placed at the first step whose time reaches the
+ * batch's (rbl_pour_step: the run stops there, issue 69); batches that fall in one step come
+ * as one; what does not fit in the region waits for the next batch. The state travels in
+ * checkpoints, so a restart pours on as the run would have. */
 #include "scene_internal.h"
 
 #include <math.h>
@@ -13,7 +15,16 @@ int rbl_pour_due(rbl_pour_state *p, size_t count, double rate, double every, uin
 {
     if (p->placed >= count || now < p->next_time)
         return 0;
-    p->owed += rate * interval(every);
+    const double step = interval(every);
+    double n = 1.0, next = p->next_time + step;
+    if (!(next > now)) { /* more batches fall in this step (every < dt): they come as one */
+        n = floor((now - p->next_time) / step) + 1.0;
+        next = p->next_time + n * step;
+        if (!(next > now)) /* rounding: the next batch at the next step */
+            next = nextafter(now, INFINITY);
+    }
+    p->next_time = next;
+    p->owed += rate * step * n;
     /* what is owed is bounded before it is converted (it grows while nothing fits) */
     const double left = (double)(count - p->placed);
     *want = p->owed < left ? (size_t)floor(p->owed) : (size_t)left;
@@ -21,11 +32,30 @@ int rbl_pour_due(rbl_pour_state *p, size_t count, double rate, double every, uin
     return 1;
 }
 
-void rbl_pour_placed(rbl_pour_state *p, size_t placed, double every)
+void rbl_pour_placed(rbl_pour_state *p, size_t placed)
 {
     p->owed -= (double)placed;
     p->placed += placed;
-    p->next_time += interval(every);
+}
+
+uint64_t rbl_pour_step(double time, double dt)
+{
+    if (!(time > 0.0))
+        return 0;
+    const double q = ceil(time / dt);
+    if (!(q < 1e15))
+        return UINT64_MAX;
+    uint64_t k = (uint64_t)q; /* then exactly as rbl_pour_due compares: step * dt >= time */
+    while (k > 0 && (double)(k - 1) * dt >= time)
+        k--;
+    while ((double)k * dt < time)
+        k++;
+    return k;
+}
+
+uint64_t rbl_pour_next_step(const rbl_pour_state *p, size_t count, double dt)
+{
+    return p->placed >= count ? UINT64_MAX : rbl_pour_step(p->next_time, dt);
 }
 
 uint64_t rbl_pour_waiting(const rbl_pour_state *p, size_t count)

@@ -54,11 +54,17 @@ typedef struct rbl_pour_state {
 } rbl_pour_state;
 
 /* The batch due at `now` of a pour of `count` at `rate` per second, one batch each `every`
- * seconds: 1 with *want (perhaps 0) to place now from the batch's own *batch_seed, else 0.
+ * seconds: 1 with *want (perhaps 0) to place now from the batch's own *batch_seed, else 0;
+ * the next batch's time set (the batches due by now, when every < dt, come as one).
  * rbl_pour_placed then books what was placed. */
 int rbl_pour_due(rbl_pour_state *p, size_t count, double rate, double every, uint64_t seed,
                  double now, size_t *want, uint64_t *batch_seed);
-void rbl_pour_placed(rbl_pour_state *p, size_t placed, double every);
+void rbl_pour_placed(rbl_pour_state *p, size_t placed);
+/* The first step whose time, step * dt, reaches `time` (UINT64_MAX beyond 1e15 steps): where
+ * a batch of that time is placed, whatever else the run stops for. */
+uint64_t rbl_pour_step(double time, double dt);
+/* The step of the pour's next batch (UINT64_MAX: all `count` placed). */
+uint64_t rbl_pour_next_step(const rbl_pour_state *p, size_t count, double dt);
 /* The grains (objects) a pour of `count` owes now: due in its batches so far, yet not placed
  * for want of room in its region (walls or grains in the way, or the region outside the domain).
  * A batch that fits leaves a fraction below 1 owed, so this is 0 while every batch fits. */

@@ -226,6 +226,59 @@ static int changes_allowed(rbl_scene *s, const rbl_scene_stage *st, int k, rbl_e
     return RBL_OK;
 }
 
+/* The lists whose items a stage changes by name, and what one item is called. */
+static const char *const named_lists[][2] = {
+    {"walls", "wall"}, {"materials", "material"}, {"outlets", "outlet"}};
+
+/* A stage's item of walls, materials or outlets with a `name` that no item of the scene as
+ * the stage finds it (base: the root of that document) has: refused at the item, naming the
+ * name and the items there are (merged, it would be added as a new item and read by that
+ * item's grammar: "an outlet is one of a plane ..." instead of what is wrong). */
+static int names_known(rbl_yaml_ctx *c, yaml_document_t *base, yaml_node_t *root,
+                       yaml_node_t *entry, int k, const rbl_scene_stage *st)
+{
+    for (size_t l = 0; l < sizeof named_lists / sizeof *named_lists; l++) {
+        const char *list = named_lists[l][0], *what = named_lists[l][1];
+        yaml_node_t *ours = yaml_document_get_node(c->doc, value_of(c->doc, entry, list));
+        yaml_node_t *theirs = yaml_document_get_node(base, value_of(base, root, list));
+        if (!ours || ours->type != YAML_SEQUENCE_NODE)
+            continue;
+        const int n = theirs && theirs->type == YAML_SEQUENCE_NODE
+                          ? (int)(theirs->data.sequence.items.top -
+                                  theirs->data.sequence.items.start)
+                          : 0;
+        for (yaml_node_item_t *it = ours->data.sequence.items.start;
+             it < ours->data.sequence.items.top; it++) {
+            const char *name = item_name(c->doc, *it);
+            int found = 0;
+            for (int j = 0; name && !found && j < n; j++) {
+                const char *other = item_name(base, theirs->data.sequence.items.start[j]);
+                found = other && strcmp(other, name) == 0;
+            }
+            if (!name || found)
+                continue;
+            char there[600] = "none"; /* the first 8, each name at most 64 bytes */
+            size_t used = 0;
+            for (int j = 0; j < n && j < 8; j++) {
+                const char *other = item_name(base, theirs->data.sequence.items.start[j]);
+                int w = other ? snprintf(there + used, sizeof there - used, "%s'%.64s'",
+                                         j ? ", " : "", other)
+                              : snprintf(there + used, sizeof there - used,
+                                         "%s%s %d (no name)", j ? ", " : "", what, j + 1);
+                used += w > 0 ? (size_t)w : 0;
+            }
+            if (n > 8)
+                snprintf(there + used, sizeof there - used, " and %d more", n - 8);
+            return rbl_yaml_fail(c, yaml_document_get_node(c->doc, *it), RBL_EPARSE,
+                                 "stage %d ('%s'): no %s named '%s': the scene's %s are %s; a "
+                                 "stage finds an item by the 'name' the scene gives it, or, "
+                                 "without 'name', by its place in the list",
+                                 k + 1, st->name, what, name, list, there);
+        }
+    }
+    return RBL_OK;
+}
+
 /* One stage's entry: its keys, name and length. */
 static int stage_entry(rbl_yaml_ctx *c, yaml_node_t *n, int k, rbl_scene_stage *st)
 {
@@ -294,6 +347,8 @@ int rbl_scene_parse_stages(rbl_scene *s, yaml_document_t *doc, int stages_node, 
             break;
         yaml_document_t *base = have_prev ? &prev : doc;
         yaml_node_t *root = yaml_document_get_root_node(base);
+        if ((rc = names_known(&c, base, root, rbl_yaml_node(&c, entry), k, st)) != RBL_OK)
+            break;
         yaml_tag_directive_t none = {0};
         if (!yaml_document_initialize(&next, NULL, &none, &none, 1, 1)) {
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");

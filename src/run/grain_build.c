@@ -1,8 +1,9 @@
 /* grain_build.c — the grains' simulation a scene describes: its configuration (gamma_n from
- * the restitution, dt: auto from the shortest contact any source can make, both asked of
- * probe simulations), materials, walls and their motions, every source's grains placed, the
- * selection and spin applied, checked (law, dt, placement, overlaps at the start) and spread
- * over the processes. Errors name the scene's file:line:column. */
+ * the restitution, dt: auto from the shortest contact any source can make under any stage's
+ * physics, both asked of probe simulations), materials, walls and their motions, every
+ * source's grains placed, the selection and spin applied, checked (law, dt, placement,
+ * overlaps at the start) and spread over the processes. Errors name the scene's
+ * file:line:column. */
 #include "run_internal.h"
 #include "../dem/dem_internal.h"
 
@@ -114,14 +115,15 @@ static int clump_contact_mass(const rbl_scene *s, const rbl_insert_spec *sp, dou
     return rc;
 }
 
-/* The shortest contact any source can produce: a probe simulation holding one grain of the
- * smallest radius of each source (dt: auto, and gamma from restitution, need it before the
- * grains exist). */
-static int shortest_contact(const rbl_scene *s, const rbl_sim_config *cfg, double m_eff,
-                            double *t_c, rbl_error *err)
+/* The shortest contact any source of scene s can produce under the physics (law, materials,
+ * walls, pairs) of scene `law`, s itself or one of its stages: a probe simulation holding one
+ * grain of the smallest radius of each source (dt: auto, and gamma from restitution, need it
+ * before the grains exist). */
+static int shortest_contact(const rbl_scene *s, const rbl_scene *law, const rbl_sim_config *cfg,
+                            double m_eff, double *t_c, rbl_error *err)
 {
     rbl_sim *probe = NULL;
-    int rc = rbl_scene_probe(s, cfg, m_eff, &probe, err);
+    int rc = rbl_scene_probe(law, cfg, m_eff, &probe, err);
     for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
         if (s->sources[k].kind == RBL_SOURCE_FILE) {
             size_t placed = 0;
@@ -225,23 +227,47 @@ int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_erro
     return RBL_OK;
 }
 
-int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, double *m_eff_out,
-                     rbl_error *err)
+/* The scene's configuration less dt: auto, with gamma_n from its restitution. */
+static int config_law(const rbl_scene *s, int threads, rbl_sim_config *cfg, double *m_eff,
+                      rbl_error *err)
 {
-    rbl_sim_config cfg = s->cfg;
+    *cfg = s->cfg;
     if (threads > 0)
-        cfg.threads = threads;
-    double m_eff = NAN;
+        cfg->threads = threads;
+    *m_eff = NAN;
     if (s->restitution > 0.0 || pairs_need_mass(s)) {
-        int rc = restitution_mass(s, &m_eff, err);
+        int rc = restitution_mass(s, m_eff, err);
         if (rc != RBL_OK)
             return rc;
     }
     if (s->restitution > 0.0) /* gamma_n for two grains of the mean radius of the first source */
-        cfg.law.gamma_n = rbl_gamma_from_restitution(s->restitution, m_eff, cfg.law.kn);
+        cfg->law.gamma_n = rbl_gamma_from_restitution(s->restitution, *m_eff, cfg->law.kn);
+    return RBL_OK;
+}
+
+int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, double *m_eff_out,
+                     rbl_error *err)
+{
+    rbl_sim_config cfg;
+    double m_eff;
+    int rc = config_law(s, threads, &cfg, &m_eff, err);
+    if (rc != RBL_OK)
+        return rc;
     if (s->dt_auto) {
+        /* dt is fixed for the run (restarts and outputs fall on the same steps): the shortest
+           contact under the scene's physics and each stage's (a stiffer kn, a larger E; issue
+           69), of every source's smallest grain, a stage's pours included */
         double t_c = INFINITY;
-        int rc = shortest_contact(s, &cfg, m_eff, &t_c, err);
+        rc = shortest_contact(s, s, &cfg, m_eff, &t_c, err);
+        for (int k = 1; rc == RBL_OK && k <= s->n_stages; k++) {
+            const rbl_scene *stage = rbl_scene_stage_scene(s, k);
+            rbl_sim_config stage_cfg;
+            double stage_m_eff, t = INFINITY;
+            rc = config_law(stage, threads, &stage_cfg, &stage_m_eff, err);
+            if (rc == RBL_OK)
+                rc = shortest_contact(s, stage, &stage_cfg, stage_m_eff, &t, err);
+            t_c = fmin(t_c, t);
+        }
         if (rc != RBL_OK)
             return rc;
         cfg.dt = s->dt_c * t_c;

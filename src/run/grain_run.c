@@ -374,6 +374,13 @@ static double total_energy(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
     return t->kinetic + t->rotational + t->potential + t->elastic;
 }
 
+/* The time of source k's next batch: a stage's pour begins with its stage. */
+static double pour_time(const rbl_run *r, const rbl_source *src, const rbl_pour_state *p)
+{
+    const double start = src->stage ? (double)r->stage_start[src->stage - 1] * r->dt : 0.0;
+    return src->stage && p->batch == 0 && p->next_time < start ? start : p->next_time;
+}
+
 /* Pour sources: each batch due (pour_schedule.c) placed in the region wherever it fits. */
 static int pour(const rbl_run *r, rbl_sim *sim, rbl_pour_state *ps, double now, rbl_error *err)
 {
@@ -383,9 +390,7 @@ static int pour(const rbl_run *r, rbl_sim *sim, rbl_pour_state *ps, double now, 
         rbl_insert_spec spec = src->spec;
         if (src->stage && src->stage > r->stage)
             continue; /* a stage's pour, not begun */
-        const double start = src->stage ? (double)r->stage_start[src->stage - 1] * r->dt : 0.0;
-        if (src->stage && ps[k].batch == 0 && ps[k].next_time < start)
-            ps[k].next_time = start; /* its first batch as its stage begins */
+        ps[k].next_time = pour_time(r, src, &ps[k]); /* its first batch as its stage begins */
         if (src->kind != RBL_SOURCE_POUR ||
             !rbl_pour_due(&ps[k], src->spec.count, src->rate, src->every, src->spec.seed, now,
                           &spec.count, &spec.seed))
@@ -397,7 +402,7 @@ static int pour(const rbl_run *r, rbl_sim *sim, rbl_pour_state *ps, double now, 
             if (rc != RBL_OK)
                 return rbl_scene_error_at(s, src->at, err);
         }
-        rbl_pour_placed(&ps[k], placed, src->every);
+        rbl_pour_placed(&ps[k], placed);
     }
     return RBL_OK;
 }
@@ -619,6 +624,26 @@ static int grain_pour(rbl_run *r, double now, rbl_error *err)
     return pour(r, state(r)->sim, state(r)->ps, now, err);
 }
 
+/* The step of the next batch of a pour begun (a stage's begins at the stage's start, where
+ * the run stops anyway). */
+static uint64_t grain_pour_next(const rbl_run *r, uint64_t step)
+{
+    const rbl_scene *s = r->scene;
+    const rbl_pour_state *ps = ((const outputs *)r->engine)->ps;
+    uint64_t next = UINT64_MAX;
+    for (int k = 0; k < s->n_sources; k++) {
+        const rbl_source *src = &s->sources[k];
+        if (src->kind != RBL_SOURCE_POUR || (src->stage && src->stage > r->stage))
+            continue;
+        rbl_pour_state p = ps[k];
+        p.next_time = pour_time(r, src, &p);
+        const uint64_t at = rbl_pour_next_step(&p, src->spec.count, r->dt);
+        if (at > step && at < next)
+            next = at;
+    }
+    return next;
+}
+
 static int grain_stage(rbl_run *r, rbl_error *err)
 {
     const rbl_scene *s = r->scene;
@@ -703,6 +728,7 @@ const rbl_run_kind rbl_grain_run = {
     .thermo_file = grain_thermo_file,
     .frame = grain_frame,
     .pour = grain_pour,
+    .pour_next = grain_pour_next,
     .stage = grain_stage,
     .cg = grain_cg,
     .checkpoint = grain_checkpoint,

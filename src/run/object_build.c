@@ -316,7 +316,7 @@ int rbl_objects_pour(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *ps, d
             rc = place_random(s, o, sim, &occ, &rng, bound, want, &done, err);
         if (want)
             rbl_occupancy_free(&occ);
-        rbl_pour_placed(&ps[k], done, o->every);
+        rbl_pour_placed(&ps[k], done);
     }
     return rc;
 }

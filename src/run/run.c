@@ -176,8 +176,10 @@ static uint64_t next_multiple(uint64_t step, uint64_t every)
 }
 
 /* Where the stepping from `step` next stops to look at the events: the next multiple of the
- * kind's stride or of an event's interval, or the run's end, whichever comes first. Fixed by
- * the step alone, so that stepping in pieces stops where stepping at once does. */
+ * kind's stride or of an event's interval, a pour's next batch, or the run's end, whichever
+ * comes first. Fixed by the step (and the pours' schedules) alone, so that stepping in pieces
+ * stops where stepping at once does, and a batch falls on its own step whatever the output
+ * intervals (issue 69). */
 static uint64_t next_stop(const rbl_run *r, uint64_t step)
 {
     const rbl_run_events *e = &r->events;
@@ -193,6 +195,7 @@ static uint64_t next_stop(const rbl_run *r, uint64_t step)
                                                                  : UINT64_MAX,
                            r->hook ? next_multiple(step, e->hook) : UINT64_MAX,
                            next_multiple(step, e->cg),
+                           r->kind->pour_next ? r->kind->pour_next(r, step) : UINT64_MAX,
                            step < e->total ? e->total : UINT64_MAX};
     for (size_t k = 0; k < sizeof at / sizeof *at; k++)
         if (at[k] < next)

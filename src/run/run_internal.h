@@ -112,8 +112,9 @@ int rbl_run_setup_warnings(rbl_run *r, rbl_error *err);
 
 /* What a kind of engine does for the run; each returns RBL_OK or an error in err. */
 struct rbl_run_kind {
-    /* Steps between two looks at the events, pours and progress (with no event nearer): the
-     * grains' engine steps in runs of 200, objects one at a time (pours checked each step). */
+    /* Steps between two looks at the events and progress (with no event nearer): the
+     * grains' engine steps in runs of 200 (and stops at each pour's batch: pour_next),
+     * objects one at a time (pours checked each step). */
     uint64_t stride;
     /* Thermo rows over the scene's length when it sets neither output.thermo_every nor
      * output.every (grains 100, objects 10). */
@@ -136,6 +137,9 @@ struct rbl_run_kind {
     int (*thermo_file)(rbl_run *r, rbl_error *err); /* thermo.csv rewritten with the rows */
     int (*frame)(rbl_run *r, rbl_error *err);
     int (*pour)(rbl_run *r, double now, rbl_error *err);
+    /* The first step after `step` at which a pour's next batch falls due (rbl_pour_step),
+     * for the stepping to stop at (UINT64_MAX: none); NULL: the kind stops at every step. */
+    uint64_t (*pour_next)(const rbl_run *r, uint64_t step);
     /* output.cg's sample at this step (and its output, ending a window); NULL: none. Sets
      * r->events.cg when the run begins. */
     int (*cg)(rbl_run *r, rbl_error *err);

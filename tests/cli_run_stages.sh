@@ -1,0 +1,66 @@
+#!/bin/sh
+# dt: auto in a staged scene (issue 69): dt is fixed for the run, from the shortest contact
+# under every stage's physics, so a later stage's stiffer kn (linear) or larger Young's modulus
+# (Hertz-Mindlin) neither stops the run at that stage ("dt ... is above the stability limit")
+# nor is missed: the staged run's dt is the one its stiffest stage alone would get, to the
+# last digit of thermo.csv's time; and a restart at an odd step inside the first stage ends in
+# the same bits.
+. "$(dirname "$0")/cli_run_common.sh"
+fail() { echo "FAIL: $*"; exit 1; }
+
+# NAME CONTACT MATERIAL STAGES: a lattice of 100 beads on a floor (0.0003 s without stages)
+bed() {
+    cat > "$1.yaml" <<YAML
+domain: {min: [0, 0, 0], max: [0.02, 0.02, 0.04]}
+gravity: [0, 0, -9.81]
+materials:
+  - {name: glass, density: 2500$3}
+contact: {$2}
+walls:
+  - {point: [0, 0, 0], normal: [0, 0, 1]}
+grains:
+  - {lattice: {min: [0.002, 0.002, 0.002], max: [0.018, 0.018, 0.02], count: 100}, radius: 0.001}
+run: {dt: auto$([ -n "$4" ] || echo ", time: 0.0003")}
+output: {folder: out, final: final.txt}
+$4
+YAML
+}
+# the time of the run's last row at --steps 3000 (3000 dt, to 10 digits)
+steps3000() { "$RUBBLE" run "$1.yaml" --threads 1 --steps 3000 --output "$1" --quiet > /dev/null 2> "$1.err" ||
+                  fail "$1 failed: $(cat "$1.err")"; }
+time_at() { tail -1 "$1/thermo.csv" | cut -d, -f1; }
+
+STAGES='stages:
+  - {name: soft, time: 0.0002}
+  - {name: stiff, time: 0.0001, STIFF}'
+bed linear_staged "normal: linear, kn: 2000, restitution: 0.5, friction: 0.5" "" "$(echo "$STAGES" | sed 's/STIFF/contact: {kn: 2.0e6}/')"
+bed linear_stiff "normal: linear, kn: 2.0e6, restitution: 0.5, friction: 0.5" "" ""
+bed hertz_staged "normal: hertz-mindlin" ", youngs_modulus: 5.0e6, poisson_ratio: 0.3, restitution: 0.5, friction: 0.5" \
+    "$(echo "$STAGES" | sed 's/STIFF/materials: [{name: glass, youngs_modulus: 5.0e9}]/')"
+bed hertz_stiff "normal: hertz-mindlin" ", youngs_modulus: 5.0e9, poisson_ratio: 0.3, restitution: 0.5, friction: 0.5" ""
+for law in linear hertz; do
+    steps3000 ${law}_staged
+    steps3000 ${law}_stiff
+    staged=$(time_at ${law}_staged) stiff=$(time_at ${law}_stiff)
+    [ "$staged" = "$stiff" ] || fail "$law: 3000 steps of the staged run end at t = $staged s, of its stiff stage alone at $stiff s"
+    # the whole staged run, through its stiff stage
+    "$RUBBLE" run ${law}_staged.yaml --threads 1 --output ${law}_whole > out.txt 2> err.txt ||
+        fail "$law: the staged run failed: $(cat err.txt)"
+    grep -q "the run ended in stage 2 ('stiff')" out.txt || fail "$law: the run did not end in stage 2"
+    echo "ok: $law: dt is the stiff stage's (3000 steps end at t = $staged s) and the run goes through it"
+done
+
+# a restart at an odd step inside the soft stage (a checkpoint every 0.000123 s, rounded to
+# steps of dt = 1.04e-7 s: 1181) ends in the same final.txt and thermo.csv, on 2 threads too
+sed 's/output: {folder: out, final: final.txt}/output: {folder: out, final: final.txt, checkpoint_every: 0.000123}/' \
+    linear_staged.yaml > ck.yaml
+"$RUBBLE" run ck.yaml --threads 1 --output A --quiet > /dev/null || fail "the staged run with checkpoints failed"
+first=$(ls A/checkpoint_*.bin | head -1)
+case $first in *[13579].bin) ;; *) fail "$first is not at an odd step";; esac
+"$RUBBLE" run ck.yaml --threads 2 --output B --restart "$first" --quiet > /dev/null || fail "the restart failed"
+for f in final.txt thermo.csv; do
+    cmp -s A/$f B/$f || fail "$f differs after the restart from $first"
+done
+cmp -s A/final.txt linear_whole/final.txt || fail "checkpoints changed final.txt"
+echo "ok: a restart from $first (inside stage 1) ends in the same bits on 2 threads"
+exit $failures
