@@ -31,6 +31,8 @@ static void usage(FILE *out)
             "  --quiet    no progress\n"
             "  --progress-every  seconds between progress reports (default: 0.5 on a terminal,\n"
             "             30 when stderr is a file or pipe, as in a batch job)\n"
+            "  --test-shuffle SEED  tests only: store the grains in a random order at every\n"
+            "             neighbour build; the outputs must not change (docs/testing.md)\n"
             "Scene keys: docs/scenes.md\n");
 }
 
@@ -192,7 +194,7 @@ int cmd_run(int argc, char **argv)
 {
     const char *scene_path = NULL, *output = NULL, *restart = NULL;
     int quiet = 0, change_physics = 0;
-    size_t threads = 0, steps = 0, max_grains = 0;
+    size_t threads = 0, steps = 0, max_grains = 0, test_shuffle = 0;
     double progress_every = 0.0;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -218,6 +220,9 @@ int cmd_run(int argc, char **argv)
         } else if ((v = cli_option_value(argc, argv, &i, "--max-grains"))) {
             if (cli_parse_size(v, &max_grains) != 0 || max_grains == 0)
                 return cli_fail("run", EXIT_USAGE, "--max-grains: not a grain count: '%s'", v);
+        } else if ((v = cli_option_value(argc, argv, &i, "--test-shuffle"))) {
+            if (cli_parse_size(v, &test_shuffle) != 0 || test_shuffle == 0)
+                return cli_fail("run", EXIT_USAGE, "--test-shuffle: not a seed > 0: '%s'", v);
         } else if ((v = cli_option_value(argc, argv, &i, "--steps"))) {
             if (cli_parse_size(v, &steps) != 0 || steps == 0)
                 return cli_fail("run", EXIT_USAGE, "--steps: not a step count: '%s'", v);
@@ -248,6 +253,7 @@ int cmd_run(int argc, char **argv)
     opt.threads = (int)threads;
     opt.steps = steps;
     opt.max_grains = max_grains;
+    opt.test_shuffle = test_shuffle;
     opt.restart = restart;
     int rank;
     rbl_launched_ranks(&rank); /* over several processes (mpirun) rank 0 tells the run */

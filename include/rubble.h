@@ -563,6 +563,10 @@ RBL_API int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err);
  * lattice of more sites, is refused with RBL_ETOOBIG instead of filling the memory (a scene
  * whose radius is a typo; a fuzzer). */
 RBL_API void rbl_sim_set_max_grains(rbl_sim *sim, size_t max_grains);
+/* For tests of invariance only: with seed != 0, every neighbour build stores the grains in a
+ * random order (drawn from seed and the step) instead of by cell, so that what depends on the
+ * grains' order in memory shows (docs/testing.md); 0, the default, turns it off. Slow. */
+RBL_API void rbl_sim_set_test_shuffle(rbl_sim *sim, uint64_t seed);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
 /* Between two steppings of a staged study: the uniform gravity from now on (m/s^2); grains
@@ -949,6 +953,7 @@ typedef struct rbl_run_options {
     void *userdata;
     double progress_interval;
     size_t max_grains;       /* > 0: refuse a scene that would hold more grains */
+    uint64_t test_shuffle;   /* tests only: rbl_sim_set_test_shuffle's seed (0: off) */
     rbl_warning_fn warning;  /* called with each warning as the run opens (on rank 0), with
                                 userdata; may be NULL (rbl_run_warnings has them) */
     rbl_warning_fn notice;   /* called (on rank 0) as each stage begins and as a restart

@@ -358,6 +358,7 @@ struct rbl_sim {
     int open_origin_set;
     uint32_t *perm, *perm_tmp;
     uint64_t next_sort_step; /* the first build at or after this step reorders the grains */
+    uint64_t test_shuffle;   /* rbl_sim_set_test_shuffle's seed (0: off) */
     size_t sort_cap;
     double *scratch;         /* permutation scratch, 3 * sort_cap doubles */
     rbl_sim_timers timers;
@@ -713,9 +714,10 @@ int rbl_history_map_add(const rbl_contact_law *law, rbl_history_map *map,
  * does not move away. n from the wall to the grain, f the force on the grain. */
 double rbl_wear_volume(const rbl_mesh_wall *mw, const double n[3], const double v_contact[3],
                        const double v_centre[3], const double f[3], double dt);
-/* After a step's wall pass: each touching mesh contact's worn volume onto its facet's depth
- * (in the list's order: the same bits for any number of threads). */
-void rbl_walls_wear_add(rbl_sim *sim);
+/* After a step's wall pass: each touching mesh contact's worn volume onto its facet's depth,
+ * per facet in the order of the grains' ids (the same bits for any number of threads and any
+ * order of the grains in memory); RBL_ENOMEM. */
+int rbl_walls_wear_add(rbl_sim *sim, rbl_error *err);
 /* sizes.c — bins of a size distribution: the mean r^k of one bin (by number), a radius drawn
  * from them, their check. */
 double rbl_size_bin_moment(const rbl_size_bin *b, int k);

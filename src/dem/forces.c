@@ -245,8 +245,6 @@ static void wall_pass(rbl_sim *sim)
         }
     }
     rbl_health_overlap_merge(sim, &deepest, sim->step + (sim->prepared ? 1u : 0u));
-    if (sim->prepared && sim->n_meshes > 0 && rbl_walls_wearing(sim)) /* a step's forces */
-        rbl_walls_wear_add(sim);
 }
 
 void rbl_forces_gather(rbl_sim *sim)
@@ -273,6 +271,11 @@ int rbl_forces_compute(rbl_sim *sim, rbl_error *err)
     sim->packed_fresh = 0;
     rbl_pair_pass(sim);
     wall_pass(sim);
+    if (sim->prepared && sim->n_meshes > 0 && rbl_walls_wearing(sim)) { /* a step's forces */
+        const int rc = rbl_walls_wear_add(sim, err);
+        if (rc != RBL_OK)
+            return rc;
+    }
     sim->forces_partial = 1; /* rbl_gather_grain completes them, in the integrator's sweep */
     return RBL_OK;
 }

@@ -970,7 +970,8 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     rc = setup_grid(sim, err);
     if (rc != RBL_OK)
         goto done;
-    const int reorder = sim->step >= sim->next_sort_step;
+    const int shuffle = sim->test_shuffle != 0;
+    const int reorder = sim->step >= sim->next_sort_step || shuffle;
     const int slow = reorder ? slab_axis(sim, n) : 2;
     if (reorder) { /* reorder the grains by cell, `slow` the slowest axis */
         for (size_t k = 0; k < n; k++) {
@@ -979,6 +980,15 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         }
         rbl_radix_sort_u64(sim->keys, sim->perm, n, sim->grid.key_bits, sim->keys_tmp,
                            sim->perm_tmp);
+        if (shuffle) { /* tests only: any order (Fisher-Yates), its keys computed below */
+            rbl_rng rng;
+            rbl_rng_seed(&rng, sim->test_shuffle ^ (sim->step * 0x9e3779b97f4a7c15ull));
+            for (size_t k = n; k > 1; k--) {
+                const size_t j = (size_t)rbl_rng_below(&rng, k);
+                const uint32_t t = sim->perm[k - 1];
+                sim->perm[k - 1] = sim->perm[j], sim->perm[j] = t;
+            }
+        }
         rbl_grains_permute(g, sim->perm, n, sim->scratch);
         rbl_bodies_reindex(sim);
         if (!sim->peers)
@@ -986,7 +996,8 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         sim->next_sort_step =
             sim->step + (sim->cfg.sort_every ? sim->cfg.sort_every : RBL_SORT_EVERY);
     }
-    if (!sim->hashed && !(reorder && slow == 2)) /* each grain's cell; hashed: place_hashed */
+    if (!sim->hashed && !(reorder && slow == 2 && !shuffle)) /* each grain's cell; hashed:
+                                                                   place_hashed */
         for (size_t k = 0; k < n; k++)
             sim->keys[k] = rbl_grid_key_of(&sim->grid, g->pos + 3 * k);
     if (sim->peers) { /* the ghosts, after this process's own grains */

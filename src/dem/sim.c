@@ -542,6 +542,8 @@ int rbl_sim_threads(const rbl_sim *sim) { return sim->threads; }
 
 void rbl_sim_set_max_grains(rbl_sim *sim, size_t max_grains) { sim->max_grains = max_grains; }
 
+void rbl_sim_set_test_shuffle(rbl_sim *sim, uint64_t seed) { sim->test_shuffle = seed; }
+
 int rbl_sim_set_threads(rbl_sim *sim, int threads, rbl_error *err)
 {
     if (threads < 0 || threads > RBL_MAX_THREADS)

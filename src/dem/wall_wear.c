@@ -3,7 +3,8 @@
  * step by step, Archard's sliding wear and Finnie's erosion (the rules in rubble.h at
  * rbl_sim_set_mesh_wear). A contact belongs to the facet its point lies on (the one
  * mesh_contact.c found it on: for a contact on an edge or a corner, the first facet there).
- * Both are sums over the wall list in its order, so the same for any number of threads. */
+ * Both are sums per facet in the order of the grains' ids (contacts_by_facet), so the same for
+ * any number of threads and any order of the grains in memory. */
 #include "contact_kernel.h"
 
 #include <math.h>
@@ -83,19 +84,63 @@ int rbl_walls_wearing(const rbl_sim *sim)
     return 0;
 }
 
-void rbl_walls_wear_add(rbl_sim *sim)
+/* The touching contacts of mesh wall `mesh` (all meshes with wear: mesh < 0) on this
+ * process's grains, as wall-list slots in the order of (mesh, facet, grain id): sums per facet
+ * in that order do not depend on the grains' order in memory. *slots is malloc'ed; the count,
+ * or SIZE_MAX when out of memory. */
+static size_t contacts_by_facet(const rbl_sim *sim, int mesh, uint32_t **slots)
 {
     const rbl_wall_list *w = &sim->wpairs;
+    *slots = NULL;
+    size_t n = 0;
+    for (size_t q = 0; q < w->n; q++)
+        n += w->touch[q] && rbl_wall_is_mesh(w->wall[q]) && w->grain[q] < sim->g.n;
+    if (w->n > UINT32_MAX)
+        return SIZE_MAX;
+    uint64_t *keys = malloc(2 * (n + 1) * sizeof *keys);
+    uint32_t *vals = malloc(2 * (n + 1) * sizeof *vals);
+    if (!keys || !vals) {
+        free(keys), free(vals);
+        return SIZE_MAX;
+    }
+    size_t k = 0;
     for (size_t q = 0; q < w->n; q++) {
         const uint32_t code = w->wall[q];
         if (!w->touch[q] || !rbl_wall_is_mesh(code) || w->grain[q] >= sim->g.n)
             continue;
-        const int mesh = (int)rbl_wall_mesh(code);
+        const int m = (int)rbl_wall_mesh(code);
+        if (mesh >= 0 ? m != mesh : !sim->meshes[m].wear)
+            continue;
+        /* 8 bits of mesh, 24 of facet, 32 of id: a mesh of more facets (or a 257th mesh)
+         * shares a key's high half with another, which only breaks ties by memory order */
+        keys[k] = (uint64_t)(m & 0xff) << 56 | (uint64_t)(w->facet[q] & 0xffffff) << 32 |
+                  sim->g.id[w->grain[q]];
+        vals[k++] = (uint32_t)q;
+    }
+    rbl_radix_sort_u64(keys, vals, k, 64, keys + n + 1, vals + n + 1);
+    free(keys);
+    *slots = vals;
+    return k;
+}
+
+int rbl_walls_wear_add(rbl_sim *sim, rbl_error *err)
+{
+    const rbl_wall_list *w = &sim->wpairs;
+    uint32_t *slots;
+    const size_t n = contacts_by_facet(sim, -1, &slots);
+    if (n == SIZE_MAX)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the wear of %zu wall contacts",
+                             w->n);
+    for (size_t k = 0; k < n; k++) {
+        const size_t q = slots[k];
+        const int mesh = (int)rbl_wall_mesh(w->wall[q]);
         rbl_mesh_wall *mw = &sim->meshes[mesh];
         const uint32_t t = w->facet[q];
-        if (mw->wear && t < mw->mesh.n_triangles)
+        if (t < mw->mesh.n_triangles)
             mw->wear[t] += w->worn[q] / facet_area(sim, mesh, t);
     }
+    free(slots);
+    return RBL_OK;
 }
 
 int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double finnie, rbl_error *err)
@@ -143,17 +188,21 @@ int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pres
     if (!force && !pressure && !shear)
         return RBL_OK;
     double *sum = calloc(7 * nt + 1, sizeof *sum); /* per facet: force, normal, tangential */
-    if (!sum)
+    uint32_t *slots = NULL;
+    const size_t n = sum ? contacts_by_facet(sim, mesh, &slots) : SIZE_MAX;
+    if (n == SIZE_MAX) {
+        free(sum);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the loads of %zu facets", nt);
+    }
     const rbl_wall_list *w = &sim->wpairs;
     const size_t wide = rbl_wall_hist_width(&sim->cfg.law), width = rbl_hist_width(&sim->cfg.law);
-    for (size_t q = 0; q < w->n; q++) {
-        const uint32_t code = w->wall[q], t = w->facet[q];
-        if (!w->touch[q] || !rbl_wall_is_mesh(code) || rbl_wall_mesh(code) != (uint32_t)mesh ||
-            w->grain[q] >= sim->g.n || t >= nt)
-            continue;
-        add_load(sum + 7 * (size_t)t, w->out + RBL_WALL_OUT * q, w->hist + wide * q + width);
+    for (size_t k = 0; k < n; k++) { /* in (facet, id) order: the same sums in any memory order */
+        const size_t q = slots[k];
+        const uint32_t t = w->facet[q];
+        if (t < nt)
+            add_load(sum + 7 * (size_t)t, w->out + RBL_WALL_OUT * q, w->hist + wide * q + width);
     }
+    free(slots);
     for (size_t t = 0; t < nt; t++) {
         const double *s = sum + 7 * t;
         if (force)

@@ -500,6 +500,8 @@ static int grain_open(rbl_run *r, rbl_error *err)
         rc = rbl_scene_build(s, &r->ranks, threads, r->opt.max_grains, &o->sim, &o->unit,
                              &o->contact_time, err);
     }
+    if (rc == RBL_OK)
+        rbl_sim_set_test_shuffle(o->sim, r->opt.test_shuffle);
     if (rc == RBL_OK &&
         (rc = rbl_sim_set_health(o->sim, &rbl_scene_stage_scene(s, stage)->health, err)) != RBL_OK)
         rbl_scene_error_at(s, s->at_health, err);

@@ -1,0 +1,103 @@
+#!/bin/sh
+# Invariance (issue 69, docs/testing.md): what must not matter does not change a run. Over the
+# scenes of tests/scenes/invariance (a mesh overhanging a periodic box with a pour, an outlet,
+# wear and a flow counter; clumps among spheres with cohesion, rolling resistance and stages
+# that change gravity, friction, pour and press; a self-gravitating pile), each with every
+# output on (frames with every field, contacts as vtp and csv, coarse-grained fields, wall
+# loads, flow counters, checkpoints):
+#   memory order  the grains stored in a new random order at every neighbour build
+#                 (--test-shuffle) and on 2 threads: every file the same bytes but the
+#                 checkpoints (they hold the grains in memory order), and a restart from the
+#                 shuffled run's checkpoint ends in the same final.txt;
+#   schedule      the outputs off or at other intervals: the same final.txt;
+#   restart       from a checkpoint at an odd step (inside a stage, a pour, the wear): the
+#                 same final.txt, and the frames and thermo rows after it the same bytes.
+# usage: cli_invariance.sh RUBBLE
+. "$(dirname "$0")/cli_run_common.sh"
+INV=$SCENES/invariance
+
+# FIELDS: every frame field
+FIELDS="[radius, velocity, angular_velocity, id, contact_force, contacts, clump, stress, mass, material, contact_torque, kinetic_energy]"
+
+EXAMPLES=$(cd "$SCENES/../../examples" && pwd)
+
+# scene NAME FULL MIN: the scene with the output maps FULL and MIN, as NAME_full.yaml and
+# NAME_min.yaml here (the examples' files it names, by their absolute paths)
+scene() {
+    sed -e "s|@OUTPUT@|$2|" -e "s|\.\./\.\./\.\./examples|$EXAMPLES|" "$INV/$1.yaml" > "$1_full.yaml"
+    sed -e "s|@OUTPUT@|$3|" -e "s|\.\./\.\./\.\./examples|$EXAMPLES|" "$INV/$1.yaml" > "$1_min.yaml"
+}
+
+fail() { echo "FAIL [$1]: $2"; failures=$((failures+1)); }
+
+# same_files NAME A B: every file of A is in B with the same bytes (checkpoints: only there),
+# and B has no other
+same_files() {
+    if [ "$(ls "$2")" != "$(ls "$3")" ]; then
+        fail "$1" "the files differ: $(ls "$2" | tr '\n' ' ') / $(ls "$3" | tr '\n' ' ')"
+        return
+    fi
+    for f in "$2"/*; do
+        case $f in */checkpoint_*.bin) continue ;; esac
+        cmp -s "$f" "$3/$(basename "$f")" || fail "$1" "$(basename "$f") differs"
+    done
+}
+
+check() {
+    name=$1
+    "$RUBBLE" run "${name}_full.yaml" --output "$name.base" --threads 1 --quiet \
+        > /dev/null 2> "$name.err" || { fail "$name" "base run: $(cat "$name.err")"; return; }
+    [ -s "$name.base/final.txt" ] || { fail "$name" "no final.txt"; return; }
+    # memory order (and threads)
+    "$RUBBLE" run "${name}_full.yaml" --output "$name.shuffled" --threads 2 --quiet \
+        --test-shuffle 5 > /dev/null 2>&1 || fail "$name" "shuffled run failed"
+    same_files "$name: memory order" "$name.base" "$name.shuffled"
+    # output schedule
+    "$RUBBLE" run "${name}_min.yaml" --output "$name.min" --threads 2 --quiet \
+        > /dev/null 2>&1 || fail "$name" "run with other outputs failed"
+    cmp -s "$name.base/final.txt" "$name.min/final.txt" ||
+        fail "$name: output schedule" "final.txt differs with other outputs"
+    # restart at the checkpoint nearest the middle, on 2 threads
+    set -- "$name.base"/checkpoint_*.bin
+    [ "$#" -ge 2 ] || { fail "$name" "fewer than 2 checkpoints: $*"; return; }
+    eval "ck=\${$(( ($# + 1) / 2 ))}"
+    "$RUBBLE" run "${name}_full.yaml" --output "$name.restart" --threads 2 --quiet \
+        --restart "$ck" > /dev/null 2> "$name.err" ||
+        { fail "$name" "restart: $(cat "$name.err")"; return; }
+    cmp -s "$name.base/final.txt" "$name.restart/final.txt" ||
+        fail "$name: restart" "final.txt differs after a restart from $(basename "$ck")"
+    "$RUBBLE" run "${name}_full.yaml" --output "$name.restart2" --threads 1 --quiet \
+        --restart "$name.shuffled/$(basename "$ck")" > /dev/null 2>&1 ||
+        fail "$name" "restart from the shuffled run's $(basename "$ck") failed"
+    cmp -s "$name.base/final.txt" "$name.restart2/final.txt" ||
+        fail "$name: memory order" "final.txt differs after a restart from the shuffled run"
+    for f in "$name.restart"/*_[0-9]*.v* "$name.restart"/*_[0-9]*.csv; do
+        [ -e "$f" ] || continue
+        cmp -s "$f" "$name.base/$(basename "$f")" ||
+            fail "$name: restart" "$(basename "$f") differs after a restart from $(basename "$ck")"
+    done
+    rows=$(wc -l < "$name.restart/thermo.csv")
+    tail -n $((rows - 1)) "$name.restart/thermo.csv" > restart_rows.csv
+    tail -n $((rows - 1)) "$name.base/thermo.csv" > base_rows.csv
+    cmp -s restart_rows.csv base_rows.csv ||
+        fail "$name: restart" "thermo.csv's rows after $(basename "$ck") differ"
+    echo "ok: $name ($(ls "$name.base" | wc -l) files; restart from $(basename "$ck"))"
+}
+
+scene hopper \
+    "{folder: o, every: 0.01, thermo_every: 0.0007, checkpoint_every: 0.0187, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [18, 2, 16], width: 0.004, min: [-0.045, 0, -0.004], max: [0.045, 0.01, 0.06]}, wall_loads: true, flow: [{point: [0, 0, 0.002], normal: [0, 0, -1]}]}" \
+    "{folder: o, every: 0.0137, thermo_every: 0.05, final: final.txt}"
+check hopper
+
+scene clumps_staged \
+    "{folder: o, every: 0.001, thermo_every: 0.00013, checkpoint_every: 0.00191, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [5, 5, 10], width: 0.004}, wall_loads: true, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}]}" \
+    "{folder: o, every: 0.0023, final: final.txt, contacts: csv}"
+check clumps_staged
+
+scene gravity \
+    "{folder: o, every: 20, thermo_every: 1.4, checkpoint_every: 37.8, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [10, 10, 10], width: 0.05, min: [-0.2, -0.2, -0.2], max: [0.2, 0.2, 0.2]}, flow: [{point: [0, 0, 0], normal: [0, 0, 1]}]}" \
+    "{folder: o, every: 500, final: final.txt}"
+check gravity
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "cli_invariance: all passed"
