@@ -1110,8 +1110,12 @@ RBL_API void rbl_run_summary(rbl_run *run, rbl_run_report *report);
 /* A function the run calls at once and then at every multiple of `every` steps (after that
  * step's other events), between steps: to read the grains and set what a script sets (the
  * external forces of a drag law, rbl_sim_external_forces, held until its next call). An error
- * it returns stops the run as a failed step does. NULL fn removes it. A restart continues in
- * the same bits when its checkpoint falls on a multiple of `every`. */
+ * it returns stops the run as a failed step does. NULL fn removes it, and the external forces
+ * with it (zero from the next step: what the hook set stops acting; a hook replaced by another
+ * keeps them until the new one sets its own). A restart continues in the same bits when its
+ * checkpoint falls on a multiple of `every` and the hook is set again on the restarted run
+ * (the checkpoint holds the external forces the grains' forces hold, not the hook: without it
+ * they act no more from the restart's first kick). */
 typedef int (*rbl_run_hook)(rbl_run *run, void *userdata, rbl_error *err);
 RBL_API int rbl_run_set_hook(rbl_run *run, uint64_t every, rbl_run_hook fn, void *userdata,
                              rbl_error *err);

@@ -213,7 +213,8 @@ class Run:
     def hook(self, every, fn):
         """Call fn(run) now and then every `every` steps (after the events of that step):
         to set external forces from the grains as they are (a drag law, buoyancy). An
-        exception it raises comes out of step(). fn None removes it."""
+        exception it raises comes out of step(). fn None removes it and its forces (the
+        external forces are zero from the next step)."""
         self._run.set_hook(int(every), None if fn is None else (lambda: fn(self)))
 
     def write_frame(self):

@@ -439,6 +439,8 @@ static inline void rbl_equal_share(size_t n, size_t *begin, size_t *end)
 /* grains.c */
 int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err);
 void rbl_grains_free(rbl_grains *g);
+/* The external forces zero from the next stepping on (a hook removed: rbl_run_set_hook). */
+void rbl_sim_external_clear(rbl_sim *sim);
 /* Before a stepping: the forces made to hold the external forces as the caller left them (a
  * change takes effect from the step's first kick, not the next evaluation's). */
 void rbl_external_refresh(rbl_sim *sim);

@@ -79,6 +79,13 @@ double *rbl_sim_external_forces(rbl_sim *sim, rbl_error *err)
     return rbl_grains_external(&sim->g, err) == RBL_OK ? sim->g.fext : NULL;
 }
 
+void rbl_sim_external_clear(rbl_sim *sim)
+{
+    rbl_grains *g = &sim->g;
+    if (g->with_fext) /* the forces hold them until the next stepping's refresh */
+        memset(g->fext, 0, 3 * g->n * sizeof *g->fext);
+}
+
 void rbl_external_refresh(rbl_sim *sim)
 {
     rbl_grains *g = &sim->g;

@@ -3,6 +3,7 @@
  * pieces it is stepped in; `rubble run` is rbl_scene_run, the same calls end to end. What
  * differs between the grains' engine and impulse dynamics is the kind's (run_internal.h). */
 #include "run_internal.h"
+#include "../dem/dem_internal.h" /* rbl_sim_external_clear */
 
 #include <math.h>
 #include <stdlib.h>
@@ -421,6 +422,8 @@ int rbl_run_set_hook(rbl_run *r, uint64_t every, rbl_run_hook fn, void *userdata
         return refuse_failed(r, err);
     if (fn && every == 0)
         return rbl_error_set(err, RBL_EINVAL, "a hook every 0 steps: give it 1 or more");
+    if (!fn && r->hook && r->sim) /* a hook removed: the forces it set go with it */
+        rbl_sim_external_clear(r->sim);
     r->hook = fn, r->hook_data = userdata;
     r->events.hook = fn ? every : 0;
     int rc = fn ? fn(r, userdata, err) : RBL_OK;
