@@ -34,7 +34,17 @@ typedef struct outputs {
     size_t cg_state_len;
     int walls_move;            /* a wall moves in some stage (or the scene): walls per frame */
     int walls_drawn;           /* walls.vtp written (the walls stay put): with the first frame */
+    int stageless_rows;        /* a staged scene's restart from a checkpoint of a run without
+                                  stages (its changes made from Python): thermo.csv goes on
+                                  without the stage column its header lacks */
 } outputs;
+
+/* Whether thermo rows (their header first) end in the stage column. */
+static int rows_staged(const rbl_thermo_log *log)
+{
+    const char *eol = log->len ? memchr(log->rows, '\n', log->len) : NULL;
+    return eol && eol - log->rows >= 6 && memcmp(eol - 6, ",stage", 6) == 0;
+}
 
 /* Whether the frames carry the walls (walls_NNNNNN.vtp, walls.pvd) rather than one walls.vtp:
  * from the first frame when any stage will move a wall. */
@@ -471,6 +481,7 @@ static int grain_open(rbl_run *r, rbl_error *err)
         if (rc == RBL_OK)
             rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit,
                                 r->opt.change_physics ? &changes : NULL, err);
+        o->stageless_rows = rc == RBL_OK && s->n_stages && o->log.len && !rows_staged(&o->log);
         free(blob);
         if (rc == RBL_OK && s->n_stages)
             rc = checkpoint_stage(s, o->sim, &stage, err);
@@ -592,7 +603,7 @@ static int grain_spin(rbl_run *r, rbl_error *err)
 
 static int grain_thermo(rbl_run *r, rbl_error *err)
 {
-    state(r)->log.stage = r->stage;
+    state(r)->log.stage = state(r)->stageless_rows ? 0 : r->stage;
     return add_thermo(r->scene, state(r), state(r)->sim, err);
 }
 
