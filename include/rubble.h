@@ -1092,8 +1092,14 @@ RBL_API int rbl_run_open(const rbl_scene *scene, const rbl_run_options *options,
 RBL_API int rbl_run_step(rbl_run *run, uint64_t steps, rbl_error *err);
 /* Step until the simulated time is at least `time` (nothing if it is already). */
 RBL_API int rbl_run_until(rbl_run *run, double time, rbl_error *err);
-/* Where the run is: step, the scene's last step, time, grains (or objects), wall time. */
+/* Where the run is: step, the scene's last step, time, grains (or objects), wall time. Over
+ * several processes collective (the grains are summed over them). */
 RBL_API void rbl_run_progress(const rbl_run *run, rbl_run_status *status);
+/* Where the run is, from this process alone (no communication: any process may ask at any
+ * time, one alone too): steps done, the scene's last step, and the time step (s); the
+ * simulated time is step * dt. Any pointer may be NULL. */
+RBL_API void rbl_run_clock(const rbl_run *run, uint64_t *step, uint64_t *total_steps,
+                           double *dt);
 /* A frame now, added to the series (grains.pvd or objects.pvd) with thermo.csv rewritten; a
  * checkpoint now (checkpoint_NNNNNNNNN.bin, counted in output.checkpoint_keep), from which
  * --restart continues in the same bits as the run that wrote it. */

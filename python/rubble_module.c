@@ -825,6 +825,19 @@ static PyObject *run_where(RunObject *self, PyObject *unused)
                          "wall_seconds", st.wall_seconds);
 }
 
+/* step, total_steps, dt and time from this process alone (rbl_run_clock): any rank may ask,
+ * one alone too (where() and summary() are collective over several processes). */
+static PyObject *run_clock(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!usable(self))
+        return NULL;
+    uint64_t step = 0, total = 0;
+    double dt = 0.0;
+    rbl_run_clock(self->run, &step, &total, &dt);
+    return Py_BuildValue("{s:K,s:K,s:d,s:d}", "step", (unsigned long long)step, "total_steps",
+                         (unsigned long long)total, "dt", dt, "time", (double)step * dt);
+}
 
 /* Coarse-graining (rbl_cg_*, docs/cg.md): a grid of sums in a capsule, filled from runs. */
 static void cg_capsule_free(PyObject *capsule)
@@ -949,6 +962,7 @@ static PyMethodDef run_methods[] = {
     {"summary", (PyCFunction)run_summary, METH_NOARGS, "the report of rubble run, as a dict"},
     {"grains", (PyCFunction)run_grains, METH_NOARGS, "the grains' arrays (no copy)"},
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
+    {"clock", (PyCFunction)run_clock, METH_NOARGS, "step, total_steps, dt, time: local"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
     {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
     {"warnings", (PyCFunction)run_warnings, METH_NOARGS, "the run's warnings"},

@@ -251,11 +251,12 @@ class Run:
     def __exit__(self, *exc):
         self.close()
 
-    step_count = property(lambda self: self._run.where()["step"], doc="steps done")
-    time = property(lambda self: self._run.where()["time"], doc="simulated time, s")
-    total_steps = property(lambda self: self._run.where()["total_steps"],
+    # these four are this process's own (no communication): one rank alone may read them
+    step_count = property(lambda self: self._run.clock()["step"], doc="steps done")
+    time = property(lambda self: self._run.clock()["time"], doc="simulated time, s")
+    total_steps = property(lambda self: self._run.clock()["total_steps"],
                            doc="the scene's length in steps")
-    dt = property(lambda self: self._run.summary()["dt"], doc="the time step, s")
+    dt = property(lambda self: self._run.clock()["dt"], doc="the time step, s")
 
 
 def _path(p):

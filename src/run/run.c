@@ -415,6 +415,16 @@ void rbl_run_progress(const rbl_run *r, rbl_run_status *st)
                         (double)r->events.total * r->dt, r->kind->count(w), rbl_now(), st);
 }
 
+void rbl_run_clock(const rbl_run *r, uint64_t *step, uint64_t *total_steps, double *dt)
+{
+    if (step)
+        *step = r->step;
+    if (total_steps)
+        *total_steps = r->events.total;
+    if (dt)
+        *dt = r->dt;
+}
+
 int rbl_run_set_hook(rbl_run *r, uint64_t every, rbl_run_hook fn, void *userdata,
                      rbl_error *err)
 {
