@@ -31,7 +31,8 @@ extern "C" {
     XX(ERANGE, -5, "value out of range")                                        \
     XX(ETOOBIG, -6, "problem too large for the available memory")               \
     XX(ENOTFOUND, -7, "not found")                                             \
-    XX(EUNSTABLE, -8, "the run's physics broke down (health check)")
+    XX(EUNSTABLE, -8, "the run's physics broke down (health check)")                \
+    XX(EINTERRUPT, -9, "interrupted: the caller asked the stepping to stop")
 
 enum {
     RBL_OK = 0,
@@ -1086,10 +1087,20 @@ typedef struct rbl_run rbl_run;
  * frame. The scene must outlive the run. */
 RBL_API int rbl_run_open(const rbl_scene *scene, const rbl_run_options *options,
                          rbl_run **run, rbl_error *err);
-/* `steps` more steps. The run may go past the scene's length (its last frame and thermo row
- * are written at that step, and events go on at their intervals after it). After a failure
- * (an error, or the health check's RBL_EUNSTABLE) the run steps no more. */
+/* `steps` more steps (at most 1e15, as rbl_run_until: RBL_ERANGE beyond). The run may go past
+ * the scene's length (its last frame and thermo row are written at that step, and events go
+ * on at their intervals after it). After a failure (an error, or the health check's
+ * RBL_EUNSTABLE) the run steps no more; after RBL_EINTERRUPT (rbl_run_set_interrupt) it
+ * may. */
 RBL_API int rbl_run_step(rbl_run *run, uint64_t steps, rbl_error *err);
+/* A function rbl_run_step (and rbl_run_until) calls between the pieces it steps in: at each
+ * stop it makes to look at the events, at most 200 steps apart for grains and every step for
+ * impulse objects. Nonzero stops the stepping there with RBL_EINTERRUPT, the run whole at
+ * that step (its events done): it may step on, in the same bits as a run never stopped (a
+ * Ctrl-C in a script: python/rubble_module.c). Over several processes every process must
+ * answer the same at each stop. NULL fn: none (the default). */
+typedef int (*rbl_run_interrupt)(rbl_run *run, void *userdata);
+RBL_API void rbl_run_set_interrupt(rbl_run *run, rbl_run_interrupt fn, void *userdata);
 /* Step until the simulated time is at least `time` (nothing if it is already). */
 RBL_API int rbl_run_until(rbl_run *run, double time, rbl_error *err);
 /* Where the run is: step, the scene's last step, time, grains (or objects), wall time. Over

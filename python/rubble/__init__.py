@@ -11,6 +11,8 @@ docs/python.md is the guide. Errors are rubble.Error, with the message `rubble r
 where it names one, the scene's file, line and column.
 """
 import json
+import math
+import operator
 import os
 import re
 import types
@@ -77,7 +79,8 @@ class Run:
                   change_physics=bool(change_physics))
         _parallel()
         if isinstance(scene, dict):
-            text = json.dumps(scene, indent=1)  # JSON is YAML; one key a line for messages
+            # JSON is YAML; one key a line for messages; numpy values as their numbers
+            text = json.dumps(scene, indent=1, default=_scene_value)
             name = os.path.join(folder, "<dict>") if folder else "<dict>"
             self._run = _rubble.Run(text=text.encode(), name=name, **kw)
         elif isinstance(scene, (str, bytes, os.PathLike)):
@@ -108,8 +111,11 @@ class Run:
 
     def step(self, n=1):
         """n more steps, the scene's events (frames, thermo rows, pours, checkpoints) where
-        they fall; the run may go past the scene's length."""
-        self._run.step(int(n))
+        they fall; the run may go past the scene's length. n is a whole number (an int, a
+        numpy integer, or a float such as 1e6 that is whole), at most 1e15. Ctrl-C stops it
+        between the pieces it steps in (KeyboardInterrupt; the run whole at that step, which
+        step_count says: it may step on)."""
+        self._run.step(_step_count(n))
         return self
 
     def until(self, time):
@@ -257,6 +263,36 @@ class Run:
     total_steps = property(lambda self: self._run.clock()["total_steps"],
                            doc="the scene's length in steps")
     dt = property(lambda self: self._run.clock()["dt"], doc="the time step, s")
+
+
+def _scene_value(v):
+    """A value json does not know, in a scene dict: numpy scalars and arrays as their numbers
+    and lists (np.int64 from np.arange, an np.array corner), paths as str."""
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    if isinstance(v, os.PathLike):
+        return os.fspath(v)
+    raise TypeError("a scene dict holds %r (%s): a scene's values are numbers, strings, "
+                    "lists and dicts (numpy's too)" % (v, type(v).__name__))
+
+
+def _step_count(n):
+    """A step count from an int, a numpy integer or a whole float (1e6); else TypeError, or
+    ValueError for a float that is not whole (step(2.5) ran 2 steps)."""
+    if isinstance(n, (bool, np.bool_)):
+        raise TypeError("step(%r): a step count is a number of steps, not a bool" % (n,))
+    try:
+        return operator.index(n)  # int, numpy integers
+    except TypeError:
+        pass
+    if isinstance(n, (float, np.floating)):
+        if math.isfinite(n) and float(n).is_integer():
+            return int(n)
+        raise ValueError("step(%r): a step count is a whole number of steps (for a time, "
+                         "until(t))" % (n,))
+    raise TypeError("step(%r): a step count is an int, not %s" % (n, type(n).__name__))
 
 
 def _path(p):

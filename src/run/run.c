@@ -364,6 +364,9 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
         return rbl_error_set(err, RBL_EINVAL, "the run was asked to step from inside its own "
                              "hook (step %llu): a hook sets forces and reads the grains; the "
                              "run steps on when it returns", (unsigned long long)r->step);
+    if ((double)steps > MAX_STEPS)
+        return rbl_error_set(err, RBL_ERANGE, "%llu more steps: more than 1e15 steps cannot "
+                             "be run", (unsigned long long)steps);
     if (steps > UINT64_MAX - r->step)
         return rbl_error_set(err, RBL_ERANGE, "%llu more steps from step %llu: beyond what a "
                              "step count holds", (unsigned long long)steps,
@@ -385,12 +388,19 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
             rc = events_at(r, err);
         rbl_progress_update(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
                             end_time, count, rbl_now());
+        if (rc == RBL_OK && r->step < target && r->interrupt &&
+            r->interrupt(r, r->interrupt_data)) /* the run whole here: it may step on */
+            rc = rbl_error_set(err, RBL_EINTERRUPT, "interrupted at step %llu, %llu steps "
+                               "before the %llu asked for: the run may step on from there",
+                               (unsigned long long)r->step,
+                               (unsigned long long)(target - r->step),
+                               (unsigned long long)target);
     }
     r->stepping = 0;
     if (r->kind->outside)
         r->kind->outside(r, 0);
     r->seconds += rbl_now() - start;
-    r->failed = rc != RBL_OK;
+    r->failed = rc != RBL_OK && rc != RBL_EINTERRUPT;
     return rc;
 }
 
@@ -413,6 +423,11 @@ void rbl_run_progress(const rbl_run *r, rbl_run_status *st)
     rbl_run *w = (rbl_run *)r; /* counting asks the kind, which reads only */
     rbl_progress_status(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
                         (double)r->events.total * r->dt, r->kind->count(w), rbl_now(), st);
+}
+
+void rbl_run_set_interrupt(rbl_run *r, rbl_run_interrupt fn, void *userdata)
+{
+    r->interrupt = fn, r->interrupt_data = userdata;
 }
 
 void rbl_run_clock(const rbl_run *r, uint64_t *step, uint64_t *total_steps, double *dt)

@@ -100,6 +100,8 @@ struct rbl_run {
     rbl_run_hook hook;    /* rbl_run_set_hook's, or NULL */
     int stepping;         /* inside rbl_run_step: its hook may not step the run again */
     void *hook_data;
+    rbl_run_interrupt interrupt; /* rbl_run_set_interrupt's, or NULL */
+    void *interrupt_data;
     rbl_warnings warnings; /* the scene's and the set-up's (setup_warnings.c) */
     int stage;             /* the stage now (from 1; 0: the scene has none) */
     uint64_t *stage_start; /* stage k runs from stage_start[k - 1] to stage_start[k] */
