@@ -572,14 +572,17 @@ RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3],
  * as lost. Under rbl_run, what they do to the energy is booked as work put in. */
 RBL_API int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err);
 RBL_API int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error *err);
-/* A servo wall's target force (N, > 0) from now on (walls numbered from 0 as in rbl_thermo);
+/* A servo wall's target force (N, > 0) from now on (walls indexed from 0 as in rbl_thermo;
+ * messages name wall index K as "wall K + 1", as thermo.csv and walls.vtp do);
  * it travels on from where it is. */
 RBL_API int rbl_sim_set_servo_force(rbl_sim *sim, int wall, double force, rbl_error *err);
 /* Grains (by id, spheres not in a clump) put at new positions (3 per grain, m); the next step
  * builds its lists anew (contacts that no longer touch end there). A moved grain starts with
  * the force of a grain just added (its weight, its external force); the grains it touched
- * keep its push for the first half step. RBL_ENOTFOUND naming an id no grain has; nothing is
- * moved then. */
+ * keep its push for the first half step. RBL_ENOTFOUND naming an id no grain has; RBL_EINVAL
+ * naming the grain and the wall (from 1) for a position in or behind a wall by more than
+ * RBL_START_OVERLAP_MAX of its radius, or outside a closed domain, as the scene's placement
+ * check refuses them (rbl_sim_check_placement); nothing is moved then. */
 RBL_API int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const double *pos,
                                 rbl_error *err);
 /* The contacts of the last force evaluation (between steps: those whose forces the grains

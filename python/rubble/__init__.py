@@ -142,13 +142,15 @@ class Run:
         self._run.set_gravity(tuple(float(x) for x in g))
 
     def set_servo_force(self, wall, force):
-        """A servo wall's target force (N) from the next step (walls from 0: planes, then
-        meshes); it travels on from where it is."""
+        """A servo wall's target force (N) from the next step (walls indexed from 0: planes,
+        then meshes; messages, thermo.csv and walls.vtp count from 1: index 0 is wall 1); it
+        travels on from where it is."""
         self._run.set_servo_force(int(wall), float(force))
 
     def set_wall_motion(self, wall, velocity=(0, 0, 0), omega=0.0, axis=(0, 0, 1),
                         center=(0, 0, 0), amplitude=(0, 0, 0), frequency=0.0):
-        """Wall `wall` (from 0: planes, then meshes) moves from now on, from where it is: at
+        """Wall `wall` (indexed from 0: planes, then meshes; index 0 is "wall 1" in messages,
+        thermo.csv and walls.vtp) moves from now on, from where it is: at
         `velocity` (m/s), turning at `omega` (rad/s) about `axis` through `center` (a point
         on the axis now), vibrating by `amplitude` at `frequency` (in phase with the run's
         time: the wall does not jump, its velocity may). All zero: it stops."""
@@ -178,7 +180,9 @@ class Run:
 
     def move_grains(self, ids, position):
         """Put these grains (ids) at these positions (n x 3); the next step rebuilds its
-        neighbour lists. (The position array of grains() is read-only: this is the way.)"""
+        neighbour lists. (The position array of grains() is read-only: this is the way.) A
+        position in or behind a wall by more than 0.1 of the radius, or outside a closed
+        domain, is refused naming the grain and the wall; nothing is moved then."""
         self._run.move_grains(np.asarray(ids, dtype=np.uint32).ravel(),
                               np.asarray(position, dtype=float).reshape(-1, 3))
 

@@ -595,6 +595,28 @@ static void grain_outside(rbl_run *r, int entering)
     o->outside_energy = b;
 }
 
+/* Velocities, spins and external forces a script may write: each a number, else refused
+ * naming the grain (over several processes every one checks its own). */
+static int grain_written(rbl_run *r, rbl_error *err)
+{
+    const rbl_grains *g = &state(r)->sim->g;
+    int rc = RBL_OK;
+    for (size_t k = 0; k < g->n && rc == RBL_OK; k++) {
+        const double *v = g->vel + 3 * k, *w = g->omega + 3 * k;
+        const double *f = g->with_fext ? g->fext + 3 * k : NULL;
+        const char *what = !isfinite(v[0] + v[1] + v[2])                  ? "velocity"
+                           : !isfinite(w[0] + w[1] + w[2])                ? "spin"
+                           : f && !isfinite(f[0] + f[1] + f[2])           ? "external force"
+                                                                          : NULL;
+        const double *x = what && what[0] == 'v' ? v : what && what[0] == 's' ? w : f;
+        if (what)
+            rc = rbl_error_set(err, RBL_EINVAL, "grain %u: its %s (%g, %g, %g) is not a "
+                               "number (set from outside the steps); set a number and step on",
+                               g->id[k], what, x[0], x[1], x[2]);
+    }
+    return rbl_run_ranks_agree(&r->ranks, rc, err);
+}
+
 static int grain_spin(rbl_run *r, rbl_error *err)
 {
     const rbl_scene *s = r->scene;
@@ -709,6 +731,7 @@ const rbl_run_kind rbl_grain_run = {
     .count = grain_count,
     .advance = grain_advance,
     .outside = grain_outside,
+    .written = grain_written,
     .spin = grain_spin,
     .thermo = grain_thermo,
     .thermo_file = grain_thermo_file,

@@ -215,6 +215,8 @@ static int call_hook(rbl_run *r, rbl_error *err)
     if (r->kind->outside)
         r->kind->outside(r, 0);
     int rc = r->hook(r, r->hook_data, err);
+    if (rc == RBL_OK && r->kind->written && (rc = r->kind->written(r, err)) != RBL_OK)
+        rbl_error_prefix(err, rc, "after the hook at step %llu", (unsigned long long)r->step);
     if (r->kind->outside)
         r->kind->outside(r, 1);
     return rc;
@@ -371,12 +373,16 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
         return rbl_error_set(err, RBL_ERANGE, "%llu more steps from step %llu: beyond what a "
                              "step count holds", (unsigned long long)steps,
                              (unsigned long long)r->step);
+    /* a script's NaN is refused before it is booked or stepped (the run not failed: it may set
+     * a number and step on), naming the grain, not blamed on dt a step later */
+    int rc = r->kind->written ? r->kind->written(r, err) : RBL_OK;
+    if (rc != RBL_OK)
+        return rc;
     const uint64_t target = r->step + steps;
     const double start = rbl_now();
     if (r->kind->outside)
         r->kind->outside(r, 1);
     const double end_time = (double)r->events.total * r->dt;
-    int rc = RBL_OK;
     r->stepping = 1;
     while (rc == RBL_OK && r->step < target) {
         const uint64_t stop = next_stop(r, r->step), next = stop < target ? stop : target;
@@ -452,6 +458,8 @@ int rbl_run_set_hook(rbl_run *r, uint64_t every, rbl_run_hook fn, void *userdata
     r->hook = fn, r->hook_data = userdata;
     r->events.hook = fn ? every : 0;
     int rc = fn ? fn(r, userdata, err) : RBL_OK;
+    if (rc == RBL_OK && fn && r->kind->written && (rc = r->kind->written(r, err)) != RBL_OK)
+        rbl_error_prefix(err, rc, "after the hook at step %llu", (unsigned long long)r->step);
     r->failed = rc != RBL_OK;
     return rc;
 }

@@ -133,6 +133,10 @@ struct rbl_run_kind {
      * Python) is work put in, for the health check's energy balance: remembered as the
      * stepping ends (entering 0), booked as the next begins (entering 1). NULL: nothing. */
     void (*outside)(rbl_run *r, int entering);
+    /* What a caller may write between steps and a hook may set (velocities, spins, external
+     * forces) checked before each stepping and after each hook call: a value that is not a
+     * number refused, naming the grain. NULL: nothing to check. */
+    int (*written)(rbl_run *r, rbl_error *err);
     int (*spin)(rbl_run *r, rbl_error *err); /* NULL: the kind has no spin steps */
     int (*thermo)(rbl_run *r, rbl_error *err);
     int (*thermo_file)(rbl_run *r, rbl_error *err); /* thermo.csv rewritten with the rows */

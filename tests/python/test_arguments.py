@@ -136,3 +136,85 @@ def test_numpy_values_in_a_scene_dict(tmp_path):
     a.close(), b.close()
     with pytest.raises(TypeError, match="scene dict holds"):
         rubble.Run(dict(bed(), gravity=[0, 0, object()]), output=tmp_path / "c")
+
+
+def test_a_nan_written_names_its_grain(tmp_path):
+    """A NaN written into a velocity (or a spin, or an external force) is refused before the
+    step, naming the grain (it was 'a grain's position is no longer finite; the time step is
+    too large for the contact stiffness' a step later); the run is not failed: a number set
+    again, it steps on."""
+    run = rubble.Run(bed(), output=tmp_path / "o", threads=1)
+    run.step(10)
+    g = run.grains()
+    gid = int(g.id[3])
+    g.velocity[3, 0] = float("nan")
+    with pytest.raises(rubble.Error, match="grain %d: its velocity .* is not a number" % gid):
+        run.step(1)
+    assert run.step_count == 10
+    run.grains().velocity[3, 0] = 0.0
+    run.grains().spin[5, 2] = float("inf")
+    sid = int(run.grains().id[5])
+    with pytest.raises(rubble.Error, match="grain %d: its spin" % sid):
+        run.step(1)
+    run.grains().spin[5, 2] = 0.0
+    run.step(1)
+
+    spoilt = []
+
+    def bad(r):
+        if r.step_count >= 13:
+            r.external_forces()[7, 1] = float("nan")
+            spoilt.append(int(r.grains().id[7]))  # rows in the order of now
+
+    run.hook(1, bad)
+    with pytest.raises(rubble.Error, match="after the hook at step 13: grain ") as e:
+        run.step(5)
+    assert "grain %d: its external force" % spoilt[0] in e.value.message
+    assert run.step_count == 13
+    run.close()
+
+
+def test_moving_a_grain_into_a_wall_is_refused_naming_both(tmp_path):
+    """move_grains 70 % into the floor (or behind it) was taken without a word and the next
+    step blamed kn and dt: refused now as the scene's placement check refuses it, naming the
+    grain and the wall (counted from 1 in messages, as thermo.csv's wall1_* and walls.vtp:
+    the floor is index 0, 'wall 1'), nothing moved."""
+    run = rubble.Run(bed(), output=tmp_path / "o", threads=1)
+    run.step(10)
+    g = run.grains()
+    i = int(g.position[:, 2].argmin())
+    gid, x, y = int(g.id[i]), float(g.position[i, 0]), float(g.position[i, 1])
+    before = run.grains().position.copy()
+    with pytest.raises(rubble.Error, match=r"grain %d at .* overlaps wall 1 \(distance "
+                       r"0.0003\) by more than 0.1 of its radius where it would be moved: "
+                       r"nothing was moved" % gid):
+        run.move_grains([gid], [[x, y, 0.0003]])
+    with pytest.raises(rubble.Error, match=r"wall 1 \(distance -0.0005: behind it\)"):
+        run.move_grains([gid], [[x, y, -0.0005]])
+    assert np.array_equal(run.grains().position, before)
+    run.move_grains([gid], [[x, y, 0.02]])  # into the open: taken
+    run.step(100)
+    run.close()
+
+
+def test_wall_indices_and_wall_numbers_agree(tmp_path):
+    """Python's wall arguments are indices from 0 (planes, then meshes), messages count walls
+    from 1 as thermo.csv and walls.vtp do: an index out of range is named as an index, with
+    the one numbering explained (set_wall_motion(7) said 'no wall 8', (-1) 'no wall 0', which
+    exists)."""
+    run = rubble.Run(bed(), output=tmp_path / "o", threads=1)
+    for k in (7, -1):
+        with pytest.raises(rubble.Error, match=r"index %d names no wall: the scene has 1 wall, "
+                           r"indices 0 to 0 \(index K is wall K \+ 1 in messages, thermo.csv "
+                           r"and walls.vtp\)" % k):
+            run.set_wall_motion(k, velocity=(0, 0, 1))
+        with pytest.raises(rubble.Error, match="index %d names no wall" % k):
+            run.set_servo_force(k, 1.0)
+    with pytest.raises(rubble.Error, match=r"wall 1 \(index 0\) has no servo"):
+        run.set_servo_force(0, 1.0)
+    run.step(1)
+    run.write_thermo()
+    header = open(tmp_path / "o" / "thermo.csv").readline().split(",")
+    assert "wall1_fz" in header and "wall0_fz" not in header
+    assert set(run.contacts().wall) <= {0}  # the floor's contacts: index 0
+    run.close()
