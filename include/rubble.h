@@ -31,7 +31,8 @@ extern "C" {
     XX(ERANGE, -5, "value out of range")                                        \
     XX(ETOOBIG, -6, "problem too large for the available memory")               \
     XX(ENOTFOUND, -7, "not found")                                             \
-    XX(EUNSTABLE, -8, "the run's physics broke down (health check)")
+    XX(EUNSTABLE, -8, "the run's physics broke down (health check)")                \
+    XX(EINTERRUPT, -9, "interrupted: the caller asked the stepping to stop")
 
 enum {
     RBL_OK = 0,
@@ -575,14 +576,17 @@ RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3],
  * as lost. Under rbl_run, what they do to the energy is booked as work put in. */
 RBL_API int rbl_sim_set_gravity(rbl_sim *sim, const double gravity[3], rbl_error *err);
 RBL_API int rbl_sim_remove_grains(rbl_sim *sim, const uint32_t *ids, size_t n, rbl_error *err);
-/* A servo wall's target force (N, > 0) from now on (walls numbered from 0 as in rbl_thermo);
+/* A servo wall's target force (N, > 0) from now on (walls indexed from 0 as in rbl_thermo;
+ * messages name wall index K as "wall K + 1", as thermo.csv and walls.vtp do);
  * it travels on from where it is. */
 RBL_API int rbl_sim_set_servo_force(rbl_sim *sim, int wall, double force, rbl_error *err);
 /* Grains (by id, spheres not in a clump) put at new positions (3 per grain, m); the next step
  * builds its lists anew (contacts that no longer touch end there). A moved grain starts with
  * the force of a grain just added (its weight, its external force); the grains it touched
- * keep its push for the first half step. RBL_ENOTFOUND naming an id no grain has; nothing is
- * moved then. */
+ * keep its push for the first half step. RBL_ENOTFOUND naming an id no grain has; RBL_EINVAL
+ * naming the grain and the wall (from 1) for a position in or behind a wall by more than
+ * RBL_START_OVERLAP_MAX of its radius, or outside a closed domain, as the scene's placement
+ * check refuses them (rbl_sim_check_placement); nothing is moved then. */
 RBL_API int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const double *pos,
                                 rbl_error *err);
 /* The contacts of the last force evaluation (between steps: those whose forces the grains
@@ -1091,14 +1095,30 @@ typedef struct rbl_run rbl_run;
  * frame. The scene must outlive the run. */
 RBL_API int rbl_run_open(const rbl_scene *scene, const rbl_run_options *options,
                          rbl_run **run, rbl_error *err);
-/* `steps` more steps. The run may go past the scene's length (its last frame and thermo row
- * are written at that step, and events go on at their intervals after it). After a failure
- * (an error, or the health check's RBL_EUNSTABLE) the run steps no more. */
+/* `steps` more steps (at most 1e15, as rbl_run_until: RBL_ERANGE beyond). The run may go past
+ * the scene's length (its last frame and thermo row are written at that step, and events go
+ * on at their intervals after it). After a failure (an error, or the health check's
+ * RBL_EUNSTABLE) the run steps no more; after RBL_EINTERRUPT (rbl_run_set_interrupt) it
+ * may. */
 RBL_API int rbl_run_step(rbl_run *run, uint64_t steps, rbl_error *err);
+/* A function rbl_run_step (and rbl_run_until) calls between the pieces it steps in: at each
+ * stop it makes to look at the events, at most 200 steps apart for grains and every step for
+ * impulse objects. Nonzero stops the stepping there with RBL_EINTERRUPT, the run whole at
+ * that step (its events done): it may step on, in the same bits as a run never stopped (a
+ * Ctrl-C in a script: python/rubble_module.c). Over several processes every process must
+ * answer the same at each stop. NULL fn: none (the default). */
+typedef int (*rbl_run_interrupt)(rbl_run *run, void *userdata);
+RBL_API void rbl_run_set_interrupt(rbl_run *run, rbl_run_interrupt fn, void *userdata);
 /* Step until the simulated time is at least `time` (nothing if it is already). */
 RBL_API int rbl_run_until(rbl_run *run, double time, rbl_error *err);
-/* Where the run is: step, the scene's last step, time, grains (or objects), wall time. */
+/* Where the run is: step, the scene's last step, time, grains (or objects), wall time. Over
+ * several processes collective (the grains are summed over them). */
 RBL_API void rbl_run_progress(const rbl_run *run, rbl_run_status *status);
+/* Where the run is, from this process alone (no communication: any process may ask at any
+ * time, one alone too): steps done, the scene's last step, and the time step (s); the
+ * simulated time is step * dt. Any pointer may be NULL. */
+RBL_API void rbl_run_clock(const rbl_run *run, uint64_t *step, uint64_t *total_steps,
+                           double *dt);
 /* A frame now, added to the series (grains.pvd or objects.pvd) with thermo.csv rewritten; a
  * checkpoint now (checkpoint_NNNNNNNNN.bin, counted in output.checkpoint_keep), from which
  * --restart continues in the same bits as the run that wrote it. */
@@ -1115,8 +1135,12 @@ RBL_API void rbl_run_summary(rbl_run *run, rbl_run_report *report);
 /* A function the run calls at once and then at every multiple of `every` steps (after that
  * step's other events), between steps: to read the grains and set what a script sets (the
  * external forces of a drag law, rbl_sim_external_forces, held until its next call). An error
- * it returns stops the run as a failed step does. NULL fn removes it. A restart continues in
- * the same bits when its checkpoint falls on a multiple of `every`. */
+ * it returns stops the run as a failed step does. NULL fn removes it, and the external forces
+ * with it (zero from the next step: what the hook set stops acting; a hook replaced by another
+ * keeps them until the new one sets its own). A restart continues in the same bits when its
+ * checkpoint falls on a multiple of `every` and the hook is set again on the restarted run
+ * (the checkpoint holds the external forces the grains' forces hold, not the hook: without it
+ * they act no more from the restart's first kick). */
 typedef int (*rbl_run_hook)(rbl_run *run, void *userdata, rbl_error *err);
 RBL_API int rbl_run_set_hook(rbl_run *run, uint64_t every, rbl_run_hook fn, void *userdata,
                              rbl_error *err);

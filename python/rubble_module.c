@@ -11,6 +11,8 @@
 
 #include "rubble.h"
 
+#include <time.h>
+
 static PyObject *error_class; /* rubble.Error, set by __init__.py */
 
 typedef struct {
@@ -20,8 +22,10 @@ typedef struct {
     int closed;
     Py_ssize_t leases; /* arrays' leases alive */
     PyObject *hook;    /* called with no arguments by rbl_run_set_hook's trampoline */
-    PyObject *hook_error; /* what it raised, (type, value, traceback), re-raised by the call */
+    PyObject *hook_error; /* what it (or a signal handler: Ctrl-C) raised, (type, value,
+                             traceback), re-raised by the call */
     int stepping;      /* inside rbl_run_step (its hook may call back): not freed then */
+    double signals_checked; /* when the stepping last ran Python's signal handlers (s) */
 } RunObject;
 
 typedef struct {
@@ -144,6 +148,8 @@ static int count_of(PyObject *obj, void *out)
 
 /* ---- the run ---- */
 
+static int interrupt_trampoline(rbl_run *run, void *data);
+
 static int run_init(RunObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"path", "text", "name", "output", "threads", "restart", "steps",
@@ -187,6 +193,10 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kw)
         raise_error(&err, rc);
         return -1;
     }
+    /* Ctrl-C between the pieces it steps in; over several processes not (they would stop at
+     * different steps, and mpirun ends them all) */
+    if (rbl_run_processes(self->run, NULL) == 1)
+        rbl_run_set_interrupt(self->run, interrupt_trampoline, self);
     return 0;
 }
 
@@ -230,6 +240,39 @@ static PyObject *failed(RunObject *self, const rbl_error *err, int rc)
     return raise_error(err, rc);
 }
 
+/* The exception set now, kept in self->hook_error for the call that steps to raise. */
+static void keep_exception(RunObject *self)
+{
+    PyObject *t, *v, *tb;
+    PyErr_Fetch(&t, &v, &tb);
+    PyErr_NormalizeException(&t, &v, &tb);
+    Py_XDECREF(self->hook_error);
+    self->hook_error = Py_BuildValue("(OOO)", t ? t : Py_None, v ? v : Py_None,
+                                     tb ? tb : Py_None);
+    Py_XDECREF(t), Py_XDECREF(v), Py_XDECREF(tb);
+}
+
+/* rbl_run_set_interrupt's function, between the pieces the run steps in: Python's signal
+ * handlers run (at most every 20 ms of wall time; in the main thread), and an exception one
+ * raises (Ctrl-C's KeyboardInterrupt) stops the stepping at that step. */
+static int interrupt_trampoline(rbl_run *run, void *data)
+{
+    (void)run;
+    RunObject *self = data;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (now - self->signals_checked < 0.02)
+        return 0;
+    self->signals_checked = now;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    const int stop = PyErr_CheckSignals() < 0;
+    if (stop)
+        keep_exception(self);
+    PyGILState_Release(gil);
+    return stop;
+}
+
 /* rbl_run_set_hook's function: the Python hook, with the interpreter's lock. */
 static int hook_trampoline(rbl_run *run, void *data, rbl_error *err)
 {
@@ -242,13 +285,7 @@ static int hook_trampoline(rbl_run *run, void *data, rbl_error *err)
     Py_DECREF(hook);
     int rc = RBL_OK;
     if (!r) {
-        PyObject *t, *v, *tb;
-        PyErr_Fetch(&t, &v, &tb);
-        PyErr_NormalizeException(&t, &v, &tb);
-        Py_XDECREF(self->hook_error);
-        self->hook_error = Py_BuildValue("(OOO)", t ? t : Py_None, v ? v : Py_None,
-                                         tb ? tb : Py_None);
-        Py_XDECREF(t), Py_XDECREF(v), Py_XDECREF(tb);
+        keep_exception(self);
         rc = err->code = RBL_EINVAL;
         snprintf(err->message, sizeof err->message, "the hook raised an exception");
     } else if (self->closed) { /* it closed the run: the stepping ends here */
@@ -825,6 +862,19 @@ static PyObject *run_where(RunObject *self, PyObject *unused)
                          "wall_seconds", st.wall_seconds);
 }
 
+/* step, total_steps, dt and time from this process alone (rbl_run_clock): any rank may ask,
+ * one alone too (where() and summary() are collective over several processes). */
+static PyObject *run_clock(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!usable(self))
+        return NULL;
+    uint64_t step = 0, total = 0;
+    double dt = 0.0;
+    rbl_run_clock(self->run, &step, &total, &dt);
+    return Py_BuildValue("{s:K,s:K,s:d,s:d}", "step", (unsigned long long)step, "total_steps",
+                         (unsigned long long)total, "dt", dt, "time", (double)step * dt);
+}
 
 /* Coarse-graining (rbl_cg_*, docs/cg.md): a grid of sums in a capsule, filled from runs. */
 static void cg_capsule_free(PyObject *capsule)
@@ -949,6 +999,7 @@ static PyMethodDef run_methods[] = {
     {"summary", (PyCFunction)run_summary, METH_NOARGS, "the report of rubble run, as a dict"},
     {"grains", (PyCFunction)run_grains, METH_NOARGS, "the grains' arrays (no copy)"},
     {"where", (PyCFunction)run_where, METH_NOARGS, "step, total_steps, time, end_time, count"},
+    {"clock", (PyCFunction)run_clock, METH_NOARGS, "step, total_steps, dt, time: local"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
     {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
     {"warnings", (PyCFunction)run_warnings, METH_NOARGS, "the run's warnings"},

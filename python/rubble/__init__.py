@@ -11,6 +11,8 @@ docs/python.md is the guide. Errors are rubble.Error, with the message `rubble r
 where it names one, the scene's file, line and column.
 """
 import json
+import math
+import operator
 import os
 import re
 import types
@@ -77,7 +79,8 @@ class Run:
                   change_physics=bool(change_physics))
         _parallel()
         if isinstance(scene, dict):
-            text = json.dumps(scene, indent=1)  # JSON is YAML; one key a line for messages
+            # JSON is YAML; one key a line for messages; numpy values as their numbers
+            text = json.dumps(scene, indent=1, default=_scene_value)
             name = os.path.join(folder, "<dict>") if folder else "<dict>"
             self._run = _rubble.Run(text=text.encode(), name=name, **kw)
         elif isinstance(scene, (str, bytes, os.PathLike)):
@@ -108,8 +111,11 @@ class Run:
 
     def step(self, n=1):
         """n more steps, the scene's events (frames, thermo rows, pours, checkpoints) where
-        they fall; the run may go past the scene's length."""
-        self._run.step(int(n))
+        they fall; the run may go past the scene's length. n is a whole number (an int, a
+        numpy integer, or a float such as 1e6 that is whole), at most 1e15. Ctrl-C stops it
+        between the pieces it steps in (KeyboardInterrupt; the run whole at that step, which
+        step_count says: it may step on)."""
+        self._run.step(_step_count(n))
         return self
 
     def until(self, time):
@@ -136,13 +142,15 @@ class Run:
         self._run.set_gravity(tuple(float(x) for x in g))
 
     def set_servo_force(self, wall, force):
-        """A servo wall's target force (N) from the next step (walls from 0: planes, then
-        meshes); it travels on from where it is."""
+        """A servo wall's target force (N) from the next step (walls indexed from 0: planes,
+        then meshes; messages, thermo.csv and walls.vtp count from 1: index 0 is wall 1); it
+        travels on from where it is."""
         self._run.set_servo_force(int(wall), float(force))
 
     def set_wall_motion(self, wall, velocity=(0, 0, 0), omega=0.0, axis=(0, 0, 1),
                         center=(0, 0, 0), amplitude=(0, 0, 0), frequency=0.0):
-        """Wall `wall` (from 0: planes, then meshes) moves from now on, from where it is: at
+        """Wall `wall` (indexed from 0: planes, then meshes; index 0 is "wall 1" in messages,
+        thermo.csv and walls.vtp) moves from now on, from where it is: at
         `velocity` (m/s), turning at `omega` (rad/s) about `axis` through `center` (a point
         on the axis now), vibrating by `amplitude` at `frequency` (in phase with the run's
         time: the wall does not jump, its velocity may). All zero: it stops."""
@@ -172,7 +180,9 @@ class Run:
 
     def move_grains(self, ids, position):
         """Put these grains (ids) at these positions (n x 3); the next step rebuilds its
-        neighbour lists. (The position array of grains() is read-only: this is the way.)"""
+        neighbour lists. (The position array of grains() is read-only: this is the way.) A
+        position in or behind a wall by more than 0.1 of the radius, or outside a closed
+        domain, is refused naming the grain and the wall; nothing is moved then."""
         self._run.move_grains(np.asarray(ids, dtype=np.uint32).ravel(),
                               np.asarray(position, dtype=float).reshape(-1, 3))
 
@@ -213,7 +223,8 @@ class Run:
     def hook(self, every, fn):
         """Call fn(run) now and then every `every` steps (after the events of that step):
         to set external forces from the grains as they are (a drag law, buoyancy). An
-        exception it raises comes out of step(). fn None removes it."""
+        exception it raises comes out of step(). fn None removes it and its forces (the
+        external forces are zero from the next step)."""
         self._run.set_hook(int(every), None if fn is None else (lambda: fn(self)))
 
     def write_frame(self):
@@ -250,11 +261,42 @@ class Run:
     def __exit__(self, *exc):
         self.close()
 
-    step_count = property(lambda self: self._run.where()["step"], doc="steps done")
-    time = property(lambda self: self._run.where()["time"], doc="simulated time, s")
-    total_steps = property(lambda self: self._run.where()["total_steps"],
+    # these four are this process's own (no communication): one rank alone may read them
+    step_count = property(lambda self: self._run.clock()["step"], doc="steps done")
+    time = property(lambda self: self._run.clock()["time"], doc="simulated time, s")
+    total_steps = property(lambda self: self._run.clock()["total_steps"],
                            doc="the scene's length in steps")
-    dt = property(lambda self: self._run.summary()["dt"], doc="the time step, s")
+    dt = property(lambda self: self._run.clock()["dt"], doc="the time step, s")
+
+
+def _scene_value(v):
+    """A value json does not know, in a scene dict: numpy scalars and arrays as their numbers
+    and lists (np.int64 from np.arange, an np.array corner), paths as str."""
+    if isinstance(v, np.ndarray):
+        return v.tolist()
+    if isinstance(v, np.generic):
+        return v.item()
+    if isinstance(v, os.PathLike):
+        return os.fspath(v)
+    raise TypeError("a scene dict holds %r (%s): a scene's values are numbers, strings, "
+                    "lists and dicts (numpy's too)" % (v, type(v).__name__))
+
+
+def _step_count(n):
+    """A step count from an int, a numpy integer or a whole float (1e6); else TypeError, or
+    ValueError for a float that is not whole (step(2.5) ran 2 steps)."""
+    if isinstance(n, (bool, np.bool_)):
+        raise TypeError("step(%r): a step count is a number of steps, not a bool" % (n,))
+    try:
+        return operator.index(n)  # int, numpy integers
+    except TypeError:
+        pass
+    if isinstance(n, (float, np.floating)):
+        if math.isfinite(n) and float(n).is_integer():
+            return int(n)
+        raise ValueError("step(%r): a step count is a whole number of steps (for a time, "
+                         "until(t))" % (n,))
+    raise TypeError("step(%r): a step count is an int, not %s" % (n, type(n).__name__))
 
 
 def _path(p):

@@ -439,6 +439,17 @@ static inline void rbl_equal_share(size_t n, size_t *begin, size_t *end)
 /* grains.c */
 int rbl_grains_reserve(rbl_grains *g, size_t cap, rbl_error *err);
 void rbl_grains_free(rbl_grains *g);
+/* A grain of this id and radius at p as the scene's placement check takes it: inside a closed
+ * domain, in no wall by more than RBL_START_OVERLAP_MAX of its radius; else RBL_EINVAL naming
+ * the grain and the wall (from 1), `when` ("at the start") in the message. */
+int rbl_grain_placement_check(const rbl_sim *sim, uint32_t id, const double p[3],
+                              double radius, const char *when, rbl_error *err);
+/* For a wall index out of range (the API's walls are indexed from 0, planes then meshes; its
+ * messages, thermo.csv and walls.vtp count them from 1): what the n walls' indices are, as a
+ * phrase (a static buffer per thread). */
+const char *rbl_wall_indices(int n);
+/* The external forces zero from the next stepping on (a hook removed: rbl_run_set_hook). */
+void rbl_sim_external_clear(rbl_sim *sim);
 /* Before a stepping: the forces made to hold the external forces as the caller left them (a
  * change takes effect from the step's first kick, not the next evaluation's). */
 void rbl_external_refresh(rbl_sim *sim);

@@ -360,41 +360,49 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
     return RBL_OK;
 }
 
+int rbl_grain_placement_check(const rbl_sim *sim, uint32_t id, const double p[3],
+                              double radius, const char *when, rbl_error *err)
+{
+    for (int a = 0; a < 3; a++)
+        if (!sim->cfg.open && !sim->cfg.periodic[a] &&
+            (p[a] < sim->cfg.lo[a] || p[a] > sim->cfg.hi[a]))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "grain %u at (%g, %g, %g) is outside the domain along %c "
+                                 "[%g, %g] %s",
+                                 id, p[0], p[1], p[2], axis_name[a], sim->cfg.lo[a],
+                                 sim->cfg.hi[a], when);
+    for (int s = 0; s < sim->n_walls; s++) {
+        const rbl_plane *pl = &sim->walls[s];
+        double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
+        if (d < radius * (1.0 - RBL_START_OVERLAP_MAX))
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
+                                 "(distance %g%s) by more than %g of its radius %s",
+                                 id, p[0], p[1], p[2], radius, s + 1, d,
+                                 d < 0.0 ? ": behind it" : "", RBL_START_OVERLAP_MAX, when);
+    }
+    for (int m = 0; m < sim->n_meshes; m++) {
+        double least = radius * (1.0 - RBL_START_OVERLAP_MAX), own[3];
+        rbl_pose_to_own(&sim->meshes[m].pose, p, own);
+        double d2 = rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, own, least * least);
+        if (d2 < least * least)
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
+                                 "(a mesh, distance %g) by more than %g of its radius %s",
+                                 id, p[0], p[1], p[2], radius, sim->n_walls + m + 1, sqrt(d2),
+                                 RBL_START_OVERLAP_MAX, when);
+    }
+    return RBL_OK;
+}
+
 int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err)
 {
     const rbl_grains *g = &sim->g;
     for (size_t k = 0; k < g->n; k++) {
-        const double *p = g->pos + 3 * k;
-        for (int a = 0; a < 3; a++)
-            if (!sim->cfg.open && !sim->cfg.periodic[a] &&
-                (p[a] < sim->cfg.lo[a] || p[a] > sim->cfg.hi[a]))
-                return rbl_error_set(err, RBL_EINVAL,
-                                     "grain %u at (%g, %g, %g) is outside the domain along %c "
-                                     "[%g, %g]",
-                                     g->id[k], p[0], p[1], p[2], axis_name[a], sim->cfg.lo[a],
-                                     sim->cfg.hi[a]);
-        for (int s = 0; s < sim->n_walls; s++) {
-            const rbl_plane *pl = &sim->walls[s];
-            double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
-            if (d < g->radius[k] * (1.0 - RBL_START_OVERLAP_MAX))
-                return rbl_error_set(err, RBL_EINVAL,
-                                     "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
-                                     "(distance %g) at the start by more than %g of its radius",
-                                     g->id[k], p[0], p[1], p[2], g->radius[k], s + 1, d,
-                                     RBL_START_OVERLAP_MAX);
-        }
-        for (int m = 0; m < sim->n_meshes; m++) {
-            double least = g->radius[k] * (1.0 - RBL_START_OVERLAP_MAX), own[3];
-            rbl_pose_to_own(&sim->meshes[m].pose, p, own);
-            double d2 = rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, own, least * least);
-            if (d2 < least * least)
-                return rbl_error_set(err, RBL_EINVAL,
-                                     "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
-                                     "(a mesh, distance %g) at the start by more than %g of its "
-                                     "radius",
-                                     g->id[k], p[0], p[1], p[2], g->radius[k],
-                                     sim->n_walls + m + 1, sqrt(d2), RBL_START_OVERLAP_MAX);
-        }
+        int rc = rbl_grain_placement_check(sim, g->id[k], g->pos + 3 * k, g->radius[k],
+                                           "at the start", err);
+        if (rc != RBL_OK)
+            return rc;
     }
     return RBL_OK;
 }
@@ -442,6 +450,31 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
+/* The drift of step sim->step + 1 left a grain's position not finite: the first such grain
+ * named, with what it held as it set out (the caller's velocity, spin or external force, if
+ * one of them was not finite; else the forces of a time step too long for the stiffness). */
+static int not_finite(const rbl_sim *sim, rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    size_t k = 0;
+    while (k + 1 < g->n && isfinite(g->pos[3 * k] + g->pos[3 * k + 1] + g->pos[3 * k + 2]))
+        k++;
+    const double *v = g->vel + 3 * k, *f = g->with_fext ? g->fext + 3 * k : NULL;
+    const double *w = g->omega + 3 * k;
+    const char *why = "; the time step is too large for the contact stiffness (or a velocity "
+                      "set from outside the steps was not a number)";
+    if (f && !isfinite(f[0] + f[1] + f[2]))
+        why = ": its external force is not a number (set from outside the steps)";
+    else if (!isfinite(w[0] + w[1] + w[2]))
+        why = ": its spin is not a number (set from outside the steps, or the time step is "
+              "too large for the contact stiffness)";
+    return rbl_error_set(err, RBL_ERANGE,
+                         "step %llu: grain %u's position is no longer finite (velocity %g, %g, "
+                         "%g)%s", (unsigned long long)(sim->step + 1),
+                         g->n ? g->id[k] : 0u, g->n ? v[0] : 0.0, g->n ? v[1] : 0.0,
+                         g->n ? v[2] : 0.0, why);
+}
+
 int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
 {
     int rc = rbl_sim_prepare(sim, err);
@@ -478,10 +511,7 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         if ((rc = rbl_health_after_drift(sim, err)) != RBL_OK)
             return rc;
         if (sim->max_disp2 == INFINITY && !fresh)
-            return rbl_error_set(err, RBL_ERANGE,
-                                 "step %llu: a grain's position is no longer finite; the time "
-                                 "step is too large for the contact stiffness",
-                                 (unsigned long long)(sim->step + 1));
+            return not_finite(sim, err);
         /* walls where the forces are evaluated; a grain and a wall may approach each other by
            the skin between builds (a grain moves at most half of it) */
         rbl_walls_step(sim, (double)(sim->step + 1) * sim->cfg.dt);

@@ -79,6 +79,13 @@ double *rbl_sim_external_forces(rbl_sim *sim, rbl_error *err)
     return rbl_grains_external(&sim->g, err) == RBL_OK ? sim->g.fext : NULL;
 }
 
+void rbl_sim_external_clear(rbl_sim *sim)
+{
+    rbl_grains *g = &sim->g;
+    if (g->with_fext) /* the forces hold them until the next stepping's refresh */
+        memset(g->fext, 0, 3 * g->n * sizeof *g->fext);
+}
+
 void rbl_external_refresh(rbl_sim *sim)
 {
     rbl_grains *g = &sim->g;
@@ -122,6 +129,9 @@ int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const doubl
         else if (g->body[at[c]] >= 0)
             rc = rbl_error_set(err, RBL_EINVAL, "grain %u is a sphere of a clump: clumps "
                                "cannot be moved yet", ids[c]);
+        else /* not into a wall or out of the box: the next step would blame kn and dt */
+            rc = rbl_grain_placement_check(sim, ids[c], pos + 3 * c, g->radius[at[c]],
+                                           "where it would be moved: nothing was moved", err);
     }
     /* its force as a grain just added holds (its weight and external force): its old
        contacts' do not act where it is now (theirs on it go at the next evaluation) */
@@ -144,13 +154,15 @@ int rbl_sim_set_servo_force(rbl_sim *sim, int wall, double force, rbl_error *err
 {
     const int n = sim->n_walls + sim->n_meshes;
     if (wall < 0 || wall >= n)
-        return rbl_error_set(err, RBL_EINVAL, "servo: no wall %d (%d walls)", wall, n);
+        return rbl_error_set(err, RBL_EINVAL, "servo: index %d names no wall: %s", wall,
+                             rbl_wall_indices(n));
     rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
     if (!p->m.servo)
-        return rbl_error_set(err, RBL_EINVAL, "wall %d has no servo to set", wall);
+        return rbl_error_set(err, RBL_EINVAL, "wall %d (index %d) has no servo to set",
+                             wall + 1, wall);
     if (!(force > 0.0 && isfinite(force)))
-        return rbl_error_set(err, RBL_EINVAL, "wall %d: a servo's target force must be > 0 N: "
-                             "'%g'", wall, force);
+        return rbl_error_set(err, RBL_EINVAL, "wall %d (index %d): a servo's target force must "
+                             "be > 0 N: '%g'", wall + 1, wall, force);
     p->m.servo_force = force; /* its travel and speed go on from where they are */
     return RBL_OK;
 }

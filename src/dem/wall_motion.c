@@ -13,6 +13,7 @@
 #include "../base/rotation.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,17 @@ static double mesh_reach(const rbl_mesh *mesh, const double c[3], const double a
     return most;
 }
 
+const char *rbl_wall_indices(int n)
+{
+    static _Thread_local char text[160];
+    if (n <= 0)
+        snprintf(text, sizeof text, "the scene has no walls");
+    else
+        snprintf(text, sizeof text, "the scene has %d wall%s, indices 0 to %d (index K is wall "
+                 "K + 1 in messages, thermo.csv and walls.vtp)", n, n == 1 ? "" : "s", n - 1);
+    return text;
+}
+
 /* The motion checked (finite, a frequency with a vibration, an axis with a turn, a servo's
  * direction, force, speed and gain) and made ready: axes unit, a servo's gain 0 made
  * speed / force. */
@@ -60,7 +72,8 @@ static int motion_checked(const rbl_sim *sim, int wall, const rbl_wall_motion *m
 {
     const int n = sim->n_walls + sim->n_meshes;
     if (wall < 0 || wall >= n)
-        return rbl_error_set(err, RBL_EINVAL, "wall motion: no wall %d (%d walls)", wall + 1, n);
+        return rbl_error_set(err, RBL_EINVAL, "wall motion: index %d names no wall: %s", wall,
+                             rbl_wall_indices(n));
     rbl_wall_motion m = *motion;
     if (!finite3(m.velocity) || !finite3(m.amplitude) || !finite3(m.axis) ||
         !finite3(m.center) || !isfinite(m.omega) || !isfinite(m.frequency))

@@ -146,13 +146,13 @@ int rbl_walls_wear_add(rbl_sim *sim, rbl_error *err)
 int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double finnie, rbl_error *err)
 {
     if (mesh < 0 || mesh >= sim->n_meshes)
-        return rbl_error_set(err, RBL_EINVAL, "wear: no mesh wall %d (%d added)", mesh,
-                             sim->n_meshes);
+        return rbl_error_set(err, RBL_EINVAL, "wear: index %d names no mesh wall (%d added: "
+                             "indices from 0)", mesh, sim->n_meshes);
     if (!(archard >= 0.0 && archard <= 1.0) || !(finnie >= 0.0 && finnie <= 1.0))
         return rbl_error_set(err, RBL_EINVAL,
-                             "wear of mesh wall %d: coefficients %g (Archard) and %g (Finnie) "
-                             "must be finite, >= 0 and at most 1 (1/Pa)",
-                             mesh, archard, finnie);
+                             "wear of wall %d (mesh index %d): coefficients %g (Archard) and %g "
+                             "(Finnie) must be finite, >= 0 and at most 1 (1/Pa)",
+                             sim->n_walls + mesh + 1, mesh, archard, finnie);
     rbl_mesh_wall *mw = &sim->meshes[mesh];
     const size_t nt = mw->mesh.n_triangles;
     if (archard == 0.0 && finnie == 0.0) {
@@ -174,8 +174,8 @@ int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pres
                        double *shear, double *wear, rbl_error *err)
 {
     if (mesh < 0 || mesh >= sim->n_meshes)
-        return rbl_error_set(err, RBL_EINVAL, "loads: no mesh wall %d (%d added)", mesh,
-                             sim->n_meshes);
+        return rbl_error_set(err, RBL_EINVAL, "loads: index %d names no mesh wall (%d added: "
+                             "indices from 0)", mesh, sim->n_meshes);
     const rbl_mesh_wall *mw = &sim->meshes[mesh];
     const rbl_mesh *m = &mw->mesh;
     const size_t nt = m->n_triangles;

@@ -390,7 +390,10 @@ static int kick_check(const rbl_sim *sim, size_t k, rbl_error *err)
 {
     const rbl_grains *g = &sim->g;
     const double dt = sim->cfg.dt;
-    const double f = length3(g->force + 3 * k), t = length3(g->torque + 3 * k);
+    double f = length3(g->force + 3 * k);
+    const double t = length3(g->torque + 3 * k);
+    if (g->with_fext) /* the first refresh may take these out of it */
+        f += length3(g->fext_applied + 3 * k);
     const double dv = f * g->inv_mass[k] * dt, dw = t * g->inv_inertia[k] * dt * g->radius[k];
     if (!(dv <= RBL_SPEED_MAX) || !(dw <= RBL_SPEED_MAX))
         return rbl_error_set(err, RBL_EPARSE, "its force %g N and torque %g N m would change "
@@ -776,6 +779,19 @@ int rbl_checkpoint_grains_check(const rbl_sim *sim, size_t first, const char *pa
     return rc;
 }
 
+/* The external forces the grains' forces hold, as read: kept when one is not zero (the first
+ * refresh takes them out of the forces, or keeps them as the caller sets them again), else
+ * none kept (a run that never had any gathers as it did: no +0.0 added to its forces). */
+static void external_kept(rbl_grains *g)
+{
+    for (size_t k = 0; k < 3 * g->n; k++)
+        if (g->fext_applied[k] != 0.0)
+            return;
+    free(g->fext), free(g->fext_applied);
+    g->fext = g->fext_applied = NULL;
+    g->with_fext = 0;
+}
+
 /* Pairs q of p: first grains from lo up to hi, in order; second grains below n; images,
  * touch flags and histories as a list holds them (fuzz_checkpoint). */
 int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, size_t width, size_t lo, size_t hi,
@@ -803,6 +819,8 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     rbl_grains *g = &sim->g;
     if (rc == RBL_OK)
         rc = rbl_grains_reserve(g, n, err);
+    if (rc == RBL_OK) /* read into, then dropped if zero (external_kept) */
+        rc = rbl_grains_external(g, err);
     if (rc == RBL_OK) {
         g->n = n;
 #define GET_VEC(f) get(b, g->f, 3 * n * sizeof(double));
@@ -814,6 +832,7 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         get(b, g->contacts, n * sizeof *g->contacts);
         get(b, g->body, n * sizeof *g->body);
         get(b, g->slot, n * sizeof *g->slot);
+        external_kept(g);
         if (!b->bad)
             rc = rbl_checkpoint_grains_check(sim, 0, path, err);
         if (rc == RBL_OK && !b->bad && !ids_unique(g->id, n))

@@ -7,27 +7,32 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 11u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 12u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
                            10: a wall's travel before a stage re-based it, outlets
                            opened and closed; 11: a pair of materials' gamma_n, rolling
-                           friction and cohesion */
+                           friction and cohesion; 12: the external forces the grains' forces
+                           hold (fext_applied), so a restart's first kick counts them once */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
  * gacc and gphi are NULL where the simulation does not keep them: zeros in the file, passed
- * over when read (the configuration read with them says whether they are kept). */
+ * over when read (the configuration read with them says whether they are kept).
+ * fext_applied (the caller's external forces that `force` holds, rbl_sim_external_forces) is
+ * NULL until a caller asks for external forces: zeros then; a reader keeps it where it holds
+ * one that is not zero (checkpoint.c), so a restart's refresh takes them out of `force` or
+ * leaves them there as the caller sets them again, never adding them twice. */
 #define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
-    X(gacc)
+    X(gacc) X(fext_applied)
 #define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi)
 /* Body arrays and their values per body. */
 #define BODY_ARRAYS(X) X(pos, 3) X(vel, 3) X(angmom, 3) X(quat, 4) X(moment, 3) X(mass, 1)  \
     X(force, 3) X(torque, 3) X(material, 1)
 /* The bytes a grain, a clump and a member slot take in the file: counts a payload of so many
  * bytes cannot hold are refused before anything is allocated on their word. */
-#define CKPT_GRAIN_BYTES (9 * 24 + 5 * 8 + 5 * 4)
+#define CKPT_GRAIN_BYTES (10 * 24 + 5 * 8 + 5 * 4)
 #define CKPT_BODY_BYTES (23 * 8 + 4 + 8)
 #define CKPT_SLOT_BYTES (4 + 4 + 24)
 

@@ -34,7 +34,17 @@ typedef struct outputs {
     size_t cg_state_len;
     int walls_move;            /* a wall moves in some stage (or the scene): walls per frame */
     int walls_drawn;           /* walls.vtp written (the walls stay put): with the first frame */
+    int stageless_rows;        /* a staged scene's restart from a checkpoint of a run without
+                                  stages (its changes made from Python): thermo.csv goes on
+                                  without the stage column its header lacks */
 } outputs;
+
+/* Whether thermo rows (their header first) end in the stage column. */
+static int rows_staged(const rbl_thermo_log *log)
+{
+    const char *eol = log->len ? memchr(log->rows, '\n', log->len) : NULL;
+    return eol && eol - log->rows >= 6 && memcmp(eol - 6, ",stage", 6) == 0;
+}
 
 /* Whether the frames carry the walls (walls_NNNNNN.vtp, walls.pvd) rather than one walls.vtp:
  * from the first frame when any stage will move a wall. */
@@ -476,6 +486,7 @@ static int grain_open(rbl_run *r, rbl_error *err)
         if (rc == RBL_OK)
             rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit,
                                 r->opt.change_physics ? &changes : NULL, err);
+        o->stageless_rows = rc == RBL_OK && s->n_stages && o->log.len && !rows_staged(&o->log);
         free(blob);
         if (rc == RBL_OK && s->n_stages)
             rc = checkpoint_stage(s, o->sim, &stage, err);
@@ -591,6 +602,28 @@ static void grain_outside(rbl_run *r, int entering)
     o->outside_energy = b;
 }
 
+/* Velocities, spins and external forces a script may write: each a number, else refused
+ * naming the grain (over several processes every one checks its own). */
+static int grain_written(rbl_run *r, rbl_error *err)
+{
+    const rbl_grains *g = &state(r)->sim->g;
+    int rc = RBL_OK;
+    for (size_t k = 0; k < g->n && rc == RBL_OK; k++) {
+        const double *v = g->vel + 3 * k, *w = g->omega + 3 * k;
+        const double *f = g->with_fext ? g->fext + 3 * k : NULL;
+        const char *what = !isfinite(v[0] + v[1] + v[2])                  ? "velocity"
+                           : !isfinite(w[0] + w[1] + w[2])                ? "spin"
+                           : f && !isfinite(f[0] + f[1] + f[2])           ? "external force"
+                                                                          : NULL;
+        const double *x = what && what[0] == 'v' ? v : what && what[0] == 's' ? w : f;
+        if (what)
+            rc = rbl_error_set(err, RBL_EINVAL, "grain %u: its %s (%g, %g, %g) is not a "
+                               "number (set from outside the steps); set a number and step on",
+                               g->id[k], what, x[0], x[1], x[2]);
+    }
+    return rbl_run_ranks_agree(&r->ranks, rc, err);
+}
+
 static int grain_spin(rbl_run *r, rbl_error *err)
 {
     const rbl_scene *s = r->scene;
@@ -599,7 +632,7 @@ static int grain_spin(rbl_run *r, rbl_error *err)
 
 static int grain_thermo(rbl_run *r, rbl_error *err)
 {
-    state(r)->log.stage = r->stage;
+    state(r)->log.stage = state(r)->stageless_rows ? 0 : r->stage;
     return add_thermo(r->scene, state(r), state(r)->sim, err);
 }
 
@@ -725,6 +758,7 @@ const rbl_run_kind rbl_grain_run = {
     .count = grain_count,
     .advance = grain_advance,
     .outside = grain_outside,
+    .written = grain_written,
     .spin = grain_spin,
     .thermo = grain_thermo,
     .thermo_file = grain_thermo_file,

@@ -3,6 +3,7 @@
  * pieces it is stepped in; `rubble run` is rbl_scene_run, the same calls end to end. What
  * differs between the grains' engine and impulse dynamics is the kind's (run_internal.h). */
 #include "run_internal.h"
+#include "../dem/dem_internal.h" /* rbl_sim_external_clear */
 
 #include <math.h>
 #include <stdlib.h>
@@ -217,6 +218,8 @@ static int call_hook(rbl_run *r, rbl_error *err)
     if (r->kind->outside)
         r->kind->outside(r, 0);
     int rc = r->hook(r, r->hook_data, err);
+    if (rc == RBL_OK && r->kind->written && (rc = r->kind->written(r, err)) != RBL_OK)
+        rbl_error_prefix(err, rc, "after the hook at step %llu", (unsigned long long)r->step);
     if (r->kind->outside)
         r->kind->outside(r, 1);
     return rc;
@@ -366,16 +369,23 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
         return rbl_error_set(err, RBL_EINVAL, "the run was asked to step from inside its own "
                              "hook (step %llu): a hook sets forces and reads the grains; the "
                              "run steps on when it returns", (unsigned long long)r->step);
+    if ((double)steps > MAX_STEPS)
+        return rbl_error_set(err, RBL_ERANGE, "%llu more steps: more than 1e15 steps cannot "
+                             "be run", (unsigned long long)steps);
     if (steps > UINT64_MAX - r->step)
         return rbl_error_set(err, RBL_ERANGE, "%llu more steps from step %llu: beyond what a "
                              "step count holds", (unsigned long long)steps,
                              (unsigned long long)r->step);
+    /* a script's NaN is refused before it is booked or stepped (the run not failed: it may set
+     * a number and step on), naming the grain, not blamed on dt a step later */
+    int rc = r->kind->written ? r->kind->written(r, err) : RBL_OK;
+    if (rc != RBL_OK)
+        return rc;
     const uint64_t target = r->step + steps;
     const double start = rbl_now();
     if (r->kind->outside)
         r->kind->outside(r, 1);
     const double end_time = (double)r->events.total * r->dt;
-    int rc = RBL_OK;
     r->stepping = 1;
     while (rc == RBL_OK && r->step < target) {
         const uint64_t stop = next_stop(r, r->step), next = stop < target ? stop : target;
@@ -387,12 +397,19 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
             rc = events_at(r, err);
         rbl_progress_update(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
                             end_time, count, rbl_now());
+        if (rc == RBL_OK && r->step < target && r->interrupt &&
+            r->interrupt(r, r->interrupt_data)) /* the run whole here: it may step on */
+            rc = rbl_error_set(err, RBL_EINTERRUPT, "interrupted at step %llu, %llu steps "
+                               "before the %llu asked for: the run may step on from there",
+                               (unsigned long long)r->step,
+                               (unsigned long long)(target - r->step),
+                               (unsigned long long)target);
     }
     r->stepping = 0;
     if (r->kind->outside)
         r->kind->outside(r, 0);
     r->seconds += rbl_now() - start;
-    r->failed = rc != RBL_OK;
+    r->failed = rc != RBL_OK && rc != RBL_EINTERRUPT;
     return rc;
 }
 
@@ -417,6 +434,21 @@ void rbl_run_progress(const rbl_run *r, rbl_run_status *st)
                         (double)r->events.total * r->dt, r->kind->count(w), rbl_now(), st);
 }
 
+void rbl_run_set_interrupt(rbl_run *r, rbl_run_interrupt fn, void *userdata)
+{
+    r->interrupt = fn, r->interrupt_data = userdata;
+}
+
+void rbl_run_clock(const rbl_run *r, uint64_t *step, uint64_t *total_steps, double *dt)
+{
+    if (step)
+        *step = r->step;
+    if (total_steps)
+        *total_steps = r->events.total;
+    if (dt)
+        *dt = r->dt;
+}
+
 int rbl_run_set_hook(rbl_run *r, uint64_t every, rbl_run_hook fn, void *userdata,
                      rbl_error *err)
 {
@@ -424,9 +456,13 @@ int rbl_run_set_hook(rbl_run *r, uint64_t every, rbl_run_hook fn, void *userdata
         return refuse_failed(r, err);
     if (fn && every == 0)
         return rbl_error_set(err, RBL_EINVAL, "a hook every 0 steps: give it 1 or more");
+    if (!fn && r->hook && r->sim) /* a hook removed: the forces it set go with it */
+        rbl_sim_external_clear(r->sim);
     r->hook = fn, r->hook_data = userdata;
     r->events.hook = fn ? every : 0;
     int rc = fn ? fn(r, userdata, err) : RBL_OK;
+    if (rc == RBL_OK && fn && r->kind->written && (rc = r->kind->written(r, err)) != RBL_OK)
+        rbl_error_prefix(err, rc, "after the hook at step %llu", (unsigned long long)r->step);
     r->failed = rc != RBL_OK;
     return rc;
 }

@@ -100,6 +100,8 @@ struct rbl_run {
     rbl_run_hook hook;    /* rbl_run_set_hook's, or NULL */
     int stepping;         /* inside rbl_run_step: its hook may not step the run again */
     void *hook_data;
+    rbl_run_interrupt interrupt; /* rbl_run_set_interrupt's, or NULL */
+    void *interrupt_data;
     rbl_warnings warnings; /* the scene's and the set-up's (setup_warnings.c) */
     int stage;             /* the stage now (from 1; 0: the scene has none) */
     uint64_t *stage_start; /* stage k runs from stage_start[k - 1] to stage_start[k] */
@@ -132,6 +134,10 @@ struct rbl_run_kind {
      * Python) is work put in, for the health check's energy balance: remembered as the
      * stepping ends (entering 0), booked as the next begins (entering 1). NULL: nothing. */
     void (*outside)(rbl_run *r, int entering);
+    /* What a caller may write between steps and a hook may set (velocities, spins, external
+     * forces) checked before each stepping and after each hook call: a value that is not a
+     * number refused, naming the grain. NULL: nothing to check. */
+    int (*written)(rbl_run *r, rbl_error *err);
     int (*spin)(rbl_run *r, rbl_error *err); /* NULL: the kind has no spin steps */
     int (*thermo)(rbl_run *r, rbl_error *err);
     int (*thermo_file)(rbl_run *r, rbl_error *err); /* thermo.csv rewritten with the rows */

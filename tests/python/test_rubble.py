@@ -377,6 +377,36 @@ def test_under_mpirun_the_same_final_grains_as_one_process(tmp_path):
                            shallow=False)
 
 
+LOCAL_SCRIPT = """
+import rubble
+run = rubble.Run("scene.yaml", output="o", threads=1)
+run.step(10)
+if run.rank == 0:  # one process alone asks: no collective call in these
+    print("dt", run.dt, "time", run.time, "step", run.step_count, "of", run.total_steps,
+          flush=True)
+run.step(10)
+assert run.step_count == 20 and run.time == 20 * run.dt
+print("rank", run.rank, "done", flush=True)
+run.close()
+"""
+
+
+@pytest.mark.skipif(not os.environ.get("MPIEXEC"), reason="no mpirun (MPIEXEC unset)")
+def test_under_mpirun_dt_time_and_steps_are_each_process_s_own(tmp_path):
+    """run.dt read on rank 0 alone (issue 69: it read summary(), a collective call, and the
+    job died with MPI_ERR_TRUNCATE or a segmentation fault while rank 1 stepped)."""
+    scene_file(tmp_path, SCENE.replace("steps: 1500", "steps: 500"))
+    (tmp_path / "run.py").write_text(LOCAL_SCRIPT)
+    import sys
+    p = subprocess.run([os.environ["MPIEXEC"], "--allow-run-as-root", "--oversubscribe", "-np",
+                        "2", sys.executable, "run.py"], cwd=tmp_path, timeout=120,
+                       capture_output=True, text=True,
+                       env=dict(os.environ, OMP_NUM_THREADS="1"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "rank 0 done" in p.stdout and "rank 1 done" in p.stdout
+    assert "dt " in p.stdout and "step 10 of 500" in p.stdout
+
+
 def test_an_impulse_scene_runs_and_shows_its_objects(tmp_path):
     """The ellipsoids of an impulse scene fall as free bodies until they meet (the impulse
     engine's semi-implicit Euler: z0 + v0 t - g dt^2 n (n + 1) / 2 after n steps), their

@@ -5,6 +5,7 @@ in the same bits as the run that wrote it; --change-physics restarts under chang
 the new friction is the one that acts; what a stage may not change is refused at its line."""
 import csv
 
+import numpy as np
 import pytest
 
 import rubble
@@ -220,3 +221,55 @@ def test_run_length_with_stages_is_theirs(tmp_path):
     text = SLIDE.replace("run: {dt: 1.0e-5}", "run: {dt: 1.0e-5, time: 1}")
     with pytest.raises(rubble.Error, match="with 'stages' the run lasts as long as they do"):
         rubble.Run(scene(tmp_path, text.replace("FRICTION", "0.1")), output=tmp_path / "o")
+
+
+# a bed whose gravity a script turns at step 400 (issue 69), and the same study as stages
+TURN_BASE = {
+    "domain": {"min": [0, 0, -0.001], "max": [0.011, 0.011, 0.03], "periodic": ["x", "y"]},
+    "gravity": [0, 0, -9.81], "materials": [{"name": "glass", "density": 2500}],
+    "contact": {"normal": "linear", "kn": 2000, "restitution": 0.5, "friction": 0.5},
+    "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1]}],
+    "grains": [{"lattice": {"min": [0, 0, 0.0005], "max": [0.011, 0.011, 0.006]},
+                "radius": 0.001}],
+    "run": {"steps": 1000, "dt": 5e-6}}
+
+
+def turn_staged(gravity):
+    staged = {k: v for k, v in TURN_BASE.items() if k != "run"}
+    staged["run"] = {"dt": 5e-6}
+    staged["stages"] = [{"name": "a", "steps": 400},
+                        {"name": "b", "steps": 600, "gravity": gravity},
+                        {"name": "c", "steps": 200, "gravity": [0, 0, -9.81]}]
+    return staged
+
+
+def test_a_checkpoint_staged_from_python_restarts_under_the_stages_scene(tmp_path):
+    """Gravity turned from Python at step 400, a checkpoint at 500: the scene whose stages make
+    that turn at 400 restarts it (it was refused: 'has stages[0].name: a, which its scene has
+    not') into the same bits as the script's run going on, and its later stage (c, gravity
+    back at step 1000) takes effect; thermo.csv keeps the columns its header has. A stages
+    scene whose physics at step 500 are not the checkpoint's is refused, naming gravity."""
+    py = rubble.Run(TURN_BASE, output=tmp_path / "py", threads=1)
+    py.step(400)
+    py.gravity = (4.9, 0, -8.5)
+    py.step(100)
+    ck = py.write_checkpoint()
+    py.step(500)
+    g = py.grains()
+    straight = {int(i): p.copy() for i, p in zip(g.id, g.position)}
+    py.close()
+    re = rubble.Run(turn_staged([4.9, 0, -8.5]), output=tmp_path / "re", threads=1, restart=ck)
+    assert re.gravity == (4.9, 0, -8.5)
+    re.step(500)  # to step 1000, where stage c begins
+    g = re.grains()
+    assert all(np.array_equal(straight[int(i)], p) for i, p in zip(g.id, g.position))
+    assert re.gravity == (0, 0, -9.81)
+    ck2 = re.write_checkpoint()
+    re.close()
+    rows = list(csv.reader(open(tmp_path / "re" / "thermo.csv")))
+    assert len({len(r) for r in rows}) == 1 and "stage" not in rows[0]
+    # and its own checkpoint restarts again under the same scene
+    rubble.Run(turn_staged([4.9, 0, -8.5]), output=tmp_path / "re2", threads=1,
+               restart=ck2).close()
+    with pytest.raises(rubble.Error, match="gravity"):
+        rubble.Run(turn_staged([0, 4.9, -8.5]), output=tmp_path / "bad", threads=1, restart=ck)

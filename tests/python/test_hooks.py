@@ -1,0 +1,134 @@
+"""The hook and its external forces across a checkpoint and after the hook is removed (issue
+69): a restart with the hook set again continues in the same bits as the run never stopped,
+at an odd step and on a hook every 3 steps; a hook removed takes its forces with it."""
+import numpy as np
+import pytest
+
+import rubble
+
+# a settling bed: grains in contact with each other and the floor, gravity on
+BED = {
+    "domain": {"min": [0, 0, -0.001], "max": [0.0088, 0.0088, 0.03], "periodic": ["x", "y"]},
+    "gravity": [0, 0, -9.81],
+    "materials": [{"name": "glass", "density": 2500}],
+    "contact": {"normal": "linear", "tangential": "spring", "kn": 2000, "restitution": 0.5,
+                "friction": 0.5},
+    "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1]}],
+    "grains": [{"lattice": {"min": [0, 0, 0.0005], "max": [0.0088, 0.0088, 0.006]},
+                "radius": {"distribution": "uniform", "min": 0.0009, "max": 0.0011},
+                "velocity_spread": 0.05}],
+    "run": {"steps": 3000, "dt": 2e-5},
+}
+
+# free grains, no gravity: a force's kick read from the velocity alone
+FREE = {
+    "domain": {"min": [0, 0, 0], "max": [0.03, 0.03, 0.06], "periodic": ["x", "y"]},
+    "gravity": [0, 0, 0],
+    "materials": [{"name": "glass", "density": 2500}],
+    "contact": {"normal": "linear", "kn": 2000, "restitution": 0.5, "friction": 0.5},
+    "walls": [{"point": [0, 0, 0], "normal": [0, 0, 1]}],
+    "grains": [{"lattice": {"min": [0.01, 0.01, 0.02], "max": [0.0121, 0.0121, 0.0221]},
+                "radius": 0.001}],
+    "run": {"steps": 200000, "dt": 1e-5},
+}
+
+
+def by_id(run):
+    g = run.grains()
+    o = np.argsort(g.id, kind="stable")
+    return {k: np.array(getattr(g, k))[o] for k in
+            ("id", "position", "velocity", "spin", "force", "torque")}
+
+
+def push_and_drag(run):
+    """A drag read from the grains now and a constant push: forces that change every call."""
+    g = run.grains()
+    f = run.external_forces()
+    f[:] = -3e-4 * g.velocity
+    f[:, 0] += 2e-5
+
+
+@pytest.mark.parametrize("every, at", [(1, 1337), (3, 1341)])
+def test_a_restart_with_the_hook_set_again_is_the_same_bits(tmp_path, every, at):
+    """Checkpoint at an odd step (a multiple of `every`), restart, set the hook again: every
+    grain's position, velocity, spin, force and torque the same bits 60 steps on as the run
+    that never stopped (the first kick after the restart counted the forces 1.5 times)."""
+    run = rubble.Run(BED, output=tmp_path / "a", threads=1)
+    run.hook(every, push_and_drag)
+    run.step(at)
+    assert len(run.contacts().ids) + len(run.contacts().wall) > 5  # a bed, settling
+    ck = run.write_checkpoint()
+    run.step(60)
+    straight = by_id(run)
+    run.close()
+    again = rubble.Run(BED, output=tmp_path / "b", threads=1, restart=ck)
+    again.hook(every, push_and_drag)
+    again.step(60)
+    restarted = by_id(again)
+    again.close()
+    assert straight["id"].size > 10
+    for k in straight:
+        a, b = straight[k], restarted[k]
+        assert np.array_equal(a, b), (k, np.abs(a - b).max())
+
+
+def test_the_first_kick_after_a_restart_counts_the_force_once(tmp_path):
+    """A constant 1e-6 N on a free grain: each step adds F/m dt to its velocity, the first
+    one after a restart too."""
+    F, dt = 1e-6, 1e-5
+
+    def push(r):
+        r.external_forces()[:] = (F, 0, 0)
+
+    run = rubble.Run(FREE, output=tmp_path / "a", threads=1)
+    run.hook(1, push)
+    run.step(101)
+    ck = run.write_checkpoint()
+    run.close()
+    run = rubble.Run(FREE, output=tmp_path / "b", threads=1, restart=ck)
+    run.hook(1, push)
+    v = [run.grains().velocity[0, 0]]
+    for _ in range(3):
+        run.step(1)
+        v.append(run.grains().velocity[0, 0])
+    m = run.grains().mass[0]
+    run.close()
+    assert np.allclose(np.diff(v) / (F / m * dt), 1.0, rtol=1e-9, atol=0)
+
+
+def test_a_restart_without_the_hook_has_no_external_forces(tmp_path):
+    """The checkpoint holds the forces the grains' forces hold, not the hook: restarted without
+    it, a free grain keeps its velocity from the first step on."""
+    def push(r):
+        r.external_forces()[:] = (1e-6, 0, 0)
+
+    run = rubble.Run(FREE, output=tmp_path / "a", threads=1)
+    run.hook(1, push)
+    run.step(11)
+    ck = run.write_checkpoint()
+    run.close()
+    run = rubble.Run(FREE, output=tmp_path / "b", threads=1, restart=ck)
+    v0 = run.grains().velocity.copy()
+    run.step(5)
+    assert np.array_equal(run.grains().velocity, v0)
+    run.close()
+
+
+def test_removing_the_hook_removes_its_forces(tmp_path):
+    """A Stokes drag hook removed: the grain goes on at the speed it had then, not pushed
+    backwards by the drag's last force (it was: +0.1 m/s to -1.8 m/s within 1 s)."""
+    run = rubble.Run(FREE, output=tmp_path / "a", threads=1)
+    run.grains().velocity[:] = (0.1, 0, 0)
+
+    def drag(r):
+        r.external_forces()[:] = -2e-4 * r.grains().velocity
+
+    run.hook(1, drag)
+    run.step(10)
+    v = run.grains().velocity.copy()
+    assert v[0, 0] < 0.1
+    run.hook(1, None)
+    assert not run.external_forces().any()
+    run.step(1000)
+    assert np.array_equal(run.grains().velocity, v)
+    run.close()
