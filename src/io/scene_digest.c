@@ -12,12 +12,14 @@
 #include <string.h>
 #include <yaml.h>
 
-/* A restart may change these: how long it runs, with how many threads, what it writes where,
- * how closely its health is checked, and how far an impulse scene's solve goes. */
+/* A restart may change these: how long it runs, with how many threads, what it writes where
+ * (not output.flow: its counters count from the start, and thermo.csv's rows so far have its
+ * columns), how closely its health is checked, and how far an impulse scene's solve goes. */
 static const char *const may_change[] = {"run.time", "run.steps", "run.threads",
                                          "output.folder", "output.every", "output.thermo_every",
                                          "output.checkpoint_every", "output.checkpoint_keep",
                                          "output.final", "output.fields", "output.contacts",
+                                         "output.cg", "output.wall_loads",
                                          "health", "impulse.iterations", "impulse.tolerance",
                                          "impulse.solver", NULL};
 
@@ -246,7 +248,8 @@ int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t thei
                            "%s: this checkpoint was written for another scene: %s (a restart "
                            "may change only run.time, run.steps, run.threads, health, "
                            "impulse.iterations, tolerance and solver, and output's folder, "
-                           "every, thermo_every, checkpoint_every and final; "
+                           "every, thermo_every, checkpoint_every, final, fields, contacts, "
+                           "cg and wall_loads (not flow: its counters count from the start); "
                            "with --change-physics also gravity, contact coefficients, "
                            "materials' and walls' motions: docs/scenes.md \"Stages\")",
                            checkpoint, what);

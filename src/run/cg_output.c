@@ -51,6 +51,14 @@ int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim
     o->dt = dt;
     o->sample = steps / s->cg_samples;
     o->window = o->sample * s->cg_samples; /* a whole number of samples */
+    uint64_t h = rbl_fnv1a(RBL_FNV1A_START, opt.lo, sizeof opt.lo);
+    h = rbl_fnv1a(h, opt.hi, sizeof opt.hi);
+    h = rbl_fnv1a(h, opt.cells, sizeof opt.cells);
+    h = rbl_fnv1a(h, &opt.width, sizeof opt.width);
+    const int64_t kernel = opt.kernel;
+    h = rbl_fnv1a(h, &kernel, sizeof kernel);
+    h = rbl_fnv1a(h, &o->sample, sizeof o->sample);
+    o->key = rbl_fnv1a(h, &o->window, sizeof o->window);
     (void)sim;
     *sample = o->sample;
     return RBL_OK;
@@ -112,31 +120,34 @@ int rbl_cg_output_sample(rbl_cg_output *o, const rbl_sim *sim, uint64_t step, rb
 
 size_t rbl_cg_output_state_size(const rbl_cg_output *o)
 {
-    return 16 + (o->cg ? rbl_cg_sums_count(o->cg) * sizeof(double) : 0);
+    return 24 + (o->cg ? rbl_cg_sums_count(o->cg) * sizeof(double) : 0);
 }
 
+/* count, samples, key, then the sums */
 void rbl_cg_output_state(const rbl_cg_output *o, unsigned char *at)
 {
-    const uint64_t v[2] = {o->cg ? rbl_cg_sums_count(o->cg) : 0, o->cg ? rbl_cg_samples(o->cg) : 0};
-    memcpy(at, v, 16);
+    const uint64_t v[3] = {o->cg ? rbl_cg_sums_count(o->cg) : 0, o->cg ? rbl_cg_samples(o->cg) : 0,
+                           o->cg ? o->key : 0};
+    memcpy(at, v, 24);
     if (v[0])
-        memcpy(at + 16, rbl_cg_sums(o->cg), (size_t)v[0] * sizeof(double));
+        memcpy(at + 24, rbl_cg_sums(o->cg), (size_t)v[0] * sizeof(double));
 }
 
 int rbl_cg_output_restore(rbl_cg_output *o, const unsigned char *at, size_t len)
 {
-    uint64_t v[2];
-    if (len < 16)
+    uint64_t v[3];
+    if (len < 24)
         return 0;
-    memcpy(v, at, 16);
-    if (v[0] > (len - 16) / sizeof(double) || 16 + v[0] * sizeof(double) != len)
+    memcpy(v, at, 24);
+    if (v[0] > (len - 24) / sizeof(double) || 24 + v[0] * sizeof(double) != len)
         return 0;
-    if (!o->cg || !v[0] || v[1] > SIZE_MAX)
+    if (!o->cg || !v[0] || v[1] > SIZE_MAX || v[2] != o->key ||
+        v[0] != rbl_cg_sums_count(o->cg))
         return 1; /* no window open, or another grid: the window starts afresh */
     double *sums = malloc((size_t)v[0] * sizeof *sums);
     if (!sums)
         return 1;
-    memcpy(sums, at + 16, (size_t)v[0] * sizeof *sums);
+    memcpy(sums, at + 24, (size_t)v[0] * sizeof *sums);
     for (size_t k = 0; k < (size_t)v[0]; k++)
         if (!isfinite(sums[k])) {
             free(sums);

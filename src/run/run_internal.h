@@ -50,13 +50,16 @@ typedef struct rbl_cg_output {
     int axis;
     double dt;
     uint64_t sample, window;
+    uint64_t key; /* its grid, kernel and window, hashed: a checkpoint's open window is taken
+                     up only by the same (a restart may change output.cg) */
 } rbl_cg_output;
 int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim,
                         const char *dir, double dt, uint64_t *sample, rbl_error *err);
 /* At step: a sample if it falls on one, the window's mean written if it ends there. */
 int rbl_cg_output_sample(rbl_cg_output *o, const rbl_sim *sim, uint64_t step, rbl_error *err);
 /* A checkpoint's share: the open window's sums (size bytes); restore returns 0 for bytes that
- * are not such a share (a window of another grid is dropped, not refused). */
+ * are not such a share (a window of another grid, kernel or window, or of none, is dropped, not
+ * refused: the window open at a restart that changes output.cg starts there). */
 size_t rbl_cg_output_state_size(const rbl_cg_output *o);
 void rbl_cg_output_state(const rbl_cg_output *o, unsigned char *at);
 int rbl_cg_output_restore(rbl_cg_output *o, const unsigned char *at, size_t len);

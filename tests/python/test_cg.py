@@ -190,6 +190,34 @@ def test_output_cg_restarts_inside_a_window(tmp_path):
     assert len(t) == 14 and t["density"].max() > 300 and t["stress_zz"].min() < 0
 
 
+def test_a_restart_may_add_or_change_output_cg(tmp_path):
+    """A restart may add output.cg, or change it (issue 69; it refused before): the window open
+    at the checkpoint (step 1500, inside window 2 of 500-step windows) is dropped, not mixed
+    with another kernel's sums, and window 3 is byte for byte that of a run with the new cg
+    from the start."""
+    cg = "cg: {cells: [3, 3, 14], width: WIDTH, every: 0.002, samples: 4, " \
+         "min: [0, 0, -0.001], max: [0.006, 0.006, 0.013]}"
+    plain = BED.replace("STEPS", "3000").replace("OUTPUT", "every: 0.002, checkpoint_every: 0.0015")
+    (tmp_path / "plain.yaml").write_text(plain)
+    for width, name in (("0.001", "narrow"), ("0.0015", "wide")):
+        text = BED.replace("STEPS", "3000").replace(
+            "OUTPUT", "every: 0.002, checkpoint_every: 0.0015, " + cg.replace("WIDTH", width))
+        (tmp_path / f"{name}.yaml").write_text(text)
+    for name in ("plain", "narrow", "wide"):
+        with rubble.Run(tmp_path / f"{name}.yaml", output=tmp_path / name, threads=1) as run:
+            run.step(run.total_steps)
+    for start, then in (("plain", "wide"), ("narrow", "wide")):
+        folder = tmp_path / f"{start}_to_{then}"
+        with rubble.Run(tmp_path / f"{then}.yaml", output=folder, threads=1,
+                        restart=tmp_path / start / "checkpoint_000001500.bin") as run:
+            run.step(run.total_steps - run.step_count)
+        for f in ("cg_000003.vti", "cg_profile_000003.csv"):
+            assert filecmp.cmp(tmp_path / then / f, folder / f, shallow=False), (start, f)
+        # window 2 averaged the samples from the restart on only: not the whole run's
+        assert not filecmp.cmp(tmp_path / then / "cg_000002.vti", folder / "cg_000002.vti",
+                               shallow=False)
+
+
 def test_cg_errors_name_the_line(tmp_path):
     cases = {
         "cg: {cells: [0, 1, 4], width: 0.001}": "'cells' must be 3 whole numbers >= 1",
