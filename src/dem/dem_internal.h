@@ -359,6 +359,10 @@ struct rbl_sim {
     uint32_t *perm, *perm_tmp;
     uint64_t next_sort_step; /* the first build at or after this step reorders the grains */
     uint64_t test_shuffle;   /* rbl_sim_set_test_shuffle's seed (0: off) */
+    /* the last random packing's radius draws that found no room (their block was full) and were
+       drawn again, and their r^3 summed in units of r_max^3 / 2^32 (insert_random.c): what
+       a crowded region took from the size distribution */
+    uint64_t insert_dropped, insert_dropped_r3;
     size_t sort_cap;
     double *scratch;         /* permutation scratch, 3 * sort_cap doubles */
     rbl_sim_timers timers;

@@ -310,7 +310,7 @@ static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *sp
         rc = ranks->agree(ranks->ctx, rc, err);
     for (size_t k = 0; rc == RBL_OK && k < mine; k++)
         rbl_rng_seed(&rng[k], rbl_insert_seed(spec->seed, L->first + k));
-    uint64_t left = spec->count;
+    uint64_t left = spec->count, dropped = 0, dropped_r3 = 0;
     for (int pass = 0; rc == RBL_OK && pass < PASSES && left; pass++) {
         if (!share_out(L, left, room, full, quota, ranks))
             break; /* (every block full) */
@@ -331,8 +331,10 @@ static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *sp
                             draw_in_block(L, b, r, &rng[k], p);
                         while (!(in_region(spec, bvh, p, r) &&
                                  rbl_insert_fits(sim, occ, p, r)) && ++tries < MAX_TRIES);
-                        if (tries == MAX_TRIES) { /* the block is full */
+                        if (tries == MAX_TRIES) { /* the block is full: r drawn again */
                             full[k] = 1;
+                            const double f = r / r_new;
+                            dropped++, dropped_r3 += (uint64_t)(f * f * f * 4294967296.0);
                             break;
                         }
                         if (!rbl_grow_array((void **)out, &cap, *n_out + 1, sizeof **out)) {
@@ -361,6 +363,9 @@ static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *sp
         if (rc == RBL_OK && ranks)
             left = ranks->sum(ranks->ctx, left);
     }
+    if (rc == RBL_OK && ranks)
+        dropped = ranks->sum(ranks->ctx, dropped), dropped_r3 = ranks->sum(ranks->ctx, dropped_r3);
+    sim->insert_dropped = dropped, sim->insert_dropped_r3 = dropped_r3;
     free(rng), free(quota), free(done), free(from), free(full);
     return rc;
 }

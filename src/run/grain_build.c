@@ -278,8 +278,33 @@ int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, doubl
     return RBL_OK;
 }
 
+/* A random source's sizes, when its region was so crowded that radius draws found no room and
+ * were drawn again: the share of its volume that went from the draws that failed (the large,
+ * mostly) to others; a warning above 1 %. */
+static int crowded_sizes(const rbl_scene *s, const rbl_source *src, const rbl_sim *sim,
+                         size_t placed, rbl_warnings *warnings)
+{
+    if (!sim->insert_dropped || !placed)
+        return 1;
+    const double r_max = rbl_size_max(&src->spec.size), mean3 = rbl_size_mean(&src->spec.size, 3);
+    const double lost = (double)sim->insert_dropped_r3 / 4294967296.0 * r_max * r_max * r_max;
+    const double shift = (lost - (double)sim->insert_dropped * mean3) /
+                         ((double)placed * mean3);
+    if (!(shift > 0.01))
+        return 1;
+    return rbl_warnings_add(warnings,
+                            "%s:%d:%d: the region is too crowded to keep the size distribution: "
+                            "%llu radii drawn found no room and were drawn again, so %.1f %% of "
+                            "the volume asked went from the large grains to smaller ones (the "
+                            "volume fraction falls short by as much); lower 'count' or "
+                            "'volume_fraction', or pour and settle",
+                            s->path, src->at.line, src->at.column,
+                            (unsigned long long)sim->insert_dropped, 100.0 * shift);
+}
+
 int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
-                    rbl_sim **out, double *unit, double *contact_time, rbl_error *err)
+                    rbl_sim **out, double *unit, double *contact_time, rbl_warnings *warnings,
+                    rbl_error *err)
 {
     rbl_sim_config cfg;
     double m_eff;
@@ -319,6 +344,10 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
             rc = rbl_error_set(err, RBL_EINVAL,
                                "%s:%d:%d: no grain fits in the region (walls or other grains "
                                "fill it)", s->path, src->at.line, src->at.column);
+            goto fail;
+        }
+        if (src->kind == RBL_SOURCE_RANDOM && !crowded_sizes(s, src, sim, placed, warnings)) {
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
             goto fail;
         }
     }

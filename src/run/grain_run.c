@@ -509,7 +509,7 @@ static int grain_open(rbl_run *r, rbl_error *err)
         rbl_history_rows_free(&pairs), rbl_history_rows_free(&walls);
     } else {
         rc = rbl_scene_build(s, &r->ranks, threads, r->opt.max_grains, &o->sim, &o->unit,
-                             &o->contact_time, err);
+                             &o->contact_time, &r->warnings, err);
     }
     if (rc == RBL_OK)
         rbl_sim_set_test_shuffle(o->sim, r->opt.test_shuffle);

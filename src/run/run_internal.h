@@ -204,9 +204,12 @@ int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_erro
 int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, double m_eff,
                     rbl_sim **probe, rbl_error *err);
 /* The whole simulation at the start, spread over the processes (ranks), checked (placement,
- * law, dt, overlaps); *unit: the spin's unit, *contact_time: the shortest contact then. */
+ * law, dt, overlaps); *unit: the spin's unit, *contact_time: the shortest contact then; what
+ * the sources could not do as asked (a random source too crowded to keep its sizes) into
+ * warnings. */
 int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
-                    rbl_sim **out, double *unit, double *contact_time, rbl_error *err);
+                    rbl_sim **out, double *unit, double *contact_time, rbl_warnings *warnings,
+                    rbl_error *err);
 
 /* restart_check.c — a checkpoint's simulation holds what its scene makes: the configuration,
  * materials, walls, meshes and motions the scene digest stands for (a crafted file that
