@@ -11,9 +11,12 @@
 #                 shuffled run's checkpoint ends in the same final.txt;
 #   schedule      the outputs off or at other intervals: the same final.txt;
 #   restart       from a checkpoint at an odd step (inside a stage, a pour, the wear): the
-#                 same final.txt, and the frames and thermo rows after it the same bytes.
-# usage: cli_invariance.sh RUBBLE
+#                 same final.txt, and the frames and thermo rows after it the same bytes;
+#   ranks         (with MPIEXEC) the scene with the outputs that run over several processes,
+#                 on 3 processes: the same final.txt and thermo.csv as on one.
+# usage: cli_invariance.sh RUBBLE [MPIEXEC]
 . "$(dirname "$0")/cli_run_common.sh"
+MPIEXEC=${2:-}
 INV=$SCENES/invariance
 
 # FIELDS: every frame field
@@ -43,8 +46,9 @@ same_files() {
     done
 }
 
+# check NAME [one]: the invariances of NAME (one: it runs on one process only)
 check() {
-    name=$1
+    name=$1 only_one=${2:-}
     "$RUBBLE" run "${name}_full.yaml" --output "$name.base" --threads 1 --quiet \
         > /dev/null 2> "$name.err" || { fail "$name" "base run: $(cat "$name.err")"; return; }
     [ -s "$name.base/final.txt" ] || { fail "$name" "no final.txt"; return; }
@@ -81,13 +85,22 @@ check() {
     tail -n $((rows - 1)) "$name.base/thermo.csv" > base_rows.csv
     cmp -s restart_rows.csv base_rows.csv ||
         fail "$name: restart" "thermo.csv's rows after $(basename "$ck") differ"
+    if [ -n "$MPIEXEC" ] && [ -z "$only_one" ]; then
+        "$MPIEXEC" --allow-run-as-root --oversubscribe -np 3 "$RUBBLE" run "${name}_min.yaml" \
+            --output "$name.ranks" --threads 1 --quiet > /dev/null 2> "$name.err" ||
+            { fail "$name" "3 processes: $(cat "$name.err")"; return; }
+        cmp -s "$name.base/final.txt" "$name.ranks/final.txt" ||
+            fail "$name: ranks" "final.txt differs on 3 processes"
+        cmp -s "$name.min/thermo.csv" "$name.ranks/thermo.csv" ||
+            fail "$name: ranks" "thermo.csv differs on 3 processes"
+    fi
     echo "ok: $name ($(ls "$name.base" | wc -l) files; restart from $(basename "$ck"))"
 }
 
 scene hopper \
     "{folder: o, every: 0.01, thermo_every: 0.0007, checkpoint_every: 0.0187, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [18, 2, 16], width: 0.004, min: [-0.045, 0, -0.004], max: [0.045, 0.01, 0.06]}, wall_loads: true, flow: [{point: [0, 0, 0.002], normal: [0, 0, -1]}]}" \
     "{folder: o, every: 0.0137, thermo_every: 0.05, final: final.txt}"
-check hopper
+check hopper one # (wear runs on one process only)
 
 scene clumps_staged \
     "{folder: o, every: 0.001, thermo_every: 0.00013, checkpoint_every: 0.00191, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [5, 5, 10], width: 0.004}, wall_loads: true, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}]}" \
