@@ -238,9 +238,10 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
          * - Where k_r has fallen since the last step (the contact radius shrank), M falls with
          *   it, M k_r / k_r,old: a spring that keeps its torque as it softens stores more,
          *   |M|^2 / 2 k_r, than was put in. Where k_r has risen, M stays (and its energy
-         *   falls). Mindlin's unloading rule, as LAMMPS' mindlin_rescale and Thornton et al.
-         *   (2011) scale the tangential force by a / a_old. With a constant k_t (linear law)
-         *   neither step changes a bit for a sphere on a plane. */
+         *   falls). Mindlin's unloading rule, as LAMMPS' mindlin_rescale applies it to the
+         *   tangential history (keeping the last contact radius for it).
+         * With a constant k_t (linear law) neither step changes a bit for a sphere on a
+         * plane. */
         double mn = h[0] * n[0] + h[1] * n[1] + h[2] * n[2];
         double m2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
         double p[3] = {h[0] - mn * n[0], h[1] - mn * n[1], h[2] - mn * n[2]};
