@@ -205,10 +205,10 @@ RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_conta
     }
 }
 
-/* Rolling model on its history slice h (3 doubles, epsd2): the torque tr on the first body,
- * bounded by the normal load (epsd2) or from the spring's force (cdt; with JKR the load).
- * Both use the rolling part of the relative spin, w_t = w - (w . n) n (LIGGGHTS' default,
- * torsionTorque off). */
+/* Rolling model on its history slice h (epsd2: the spring's torque M in h[0..2], the stiffness
+ * k_r it last had in h[3]): the torque tr on the first body, bounded by the normal load (epsd2)
+ * or from the spring's force (cdt; with JKR the load). Both use the rolling part of the
+ * relative spin, w_t = w - (w . n) n (LIGGGHTS' default, torsionTorque off). */
 RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact_coef *c,
                                    const rbl_contact_geom *g, double load, double elastic,
                                    double dt, double *h, double tr[3])
@@ -227,24 +227,48 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
         double mn = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
         tr[0] = m[0] - mn * n[0], tr[1] = m[1] - mn * n[1], tr[2] = m[2] - mn * n[2];
     } else {
-        /* the spring's torque (kept in h) grows by k_r w_t dt, capped at mu_r |F_n| R* */
-        double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
-        double kr = c->kt * r * r * dt;
-        h[0] += kr * (w[0] - wn * n[0]);
-        h[1] += kr * (w[1] - wn * n[1]);
-        h[2] += kr * (w[2] - wn * n[2]);
+        /* The spring's torque M grows by k_r w_t dt, k_r = k_t R*^2, and is capped at
+         * mu_r |F_n| R* (Ai et al. 2011's EPSD2; LIGGGHTS' epsd2). Two steps come first, so
+         * that the spring never gives out more work than it took in:
+         * - M is a bending moment about a tangent axis, so it is turned with the contact into
+         *   the current tangent plane, keeping its size (as LAMMPS' rolling sds turns its
+         *   displacement). Left behind, its part along n became a twisting torque that the
+         *   increments (which omit w . n) never wind back: a constant torque on the free
+         *   relative twist, which spun JKR-bound beads up without bound (issue 69).
+         * - Where k_r has fallen since the last step (the contact radius shrank), M falls with
+         *   it, M k_r / k_r,old: a spring that keeps its torque as it softens stores more,
+         *   |M|^2 / 2 k_r, than was put in. Where k_r has risen, M stays (and its energy
+         *   falls). Mindlin's unloading rule, as LAMMPS' mindlin_rescale applies it to the
+         *   tangential history (keeping the last contact radius for it).
+         * With a constant k_t (linear law) neither step changes a bit for a sphere on a
+         * plane. */
+        double mn = h[0] * n[0] + h[1] * n[1] + h[2] * n[2];
         double m2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
+        double p[3] = {h[0] - mn * n[0], h[1] - mn * n[1], h[2] - mn * n[2]};
+        double p2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+        double kr = c->kt * r * r, k_old = h[3];
+        int turned = p2 > 0.0 && mn != 0.0;
+        int softer = k_old > kr;
+        double keep = sqrt(m2 / (turned ? p2 : 1.0));
+        double ratio = (turned ? keep : 1.0) * (softer ? kr / (softer ? k_old : 1.0) : 1.0);
+        ratio = p2 > 0.0 ? ratio : 0.0;
+        double krdt = kr * dt, wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
+        h[0] = p[0] * ratio + krdt * (w[0] - wn * n[0]);
+        h[1] = p[1] * ratio + krdt * (w[1] - wn * n[1]);
+        h[2] = p[2] * ratio + krdt * (w[2] - wn * n[2]);
+        h[3] = kr;
+        m2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
         double limit = mu_r * load * r;
         int full = m2 > limit * limit;
-        double ratio = limit / (full ? sqrt(m2) : 1.0);
-        ratio = full ? ratio : 1.0;
-        h[0] *= ratio, h[1] *= ratio, h[2] *= ratio;
+        double cap = limit / (full ? sqrt(m2) : 1.0);
+        cap = full ? cap : 1.0;
+        h[0] *= cap, h[1] *= cap, h[2] *= cap;
         tr[0] = -h[0], tr[1] = -h[1], tr[2] = -h[2];
     }
 }
 
 /* The law's sub-models in order: normal (JKR's in place of Hertz's), cohesion (sjkr),
- * tangential (history h[0..2]), rolling (h[3..5]). */
+ * tangential (history h[0..2]), rolling (h[3..6]). */
 RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
                                   const rbl_contact_geom *g, double dt, double *h,
                                   rbl_contact_out *o)

@@ -78,11 +78,12 @@ typedef struct rbl_packed_grain {
 } rbl_packed_grain;
 
 /* Contact history, a slice per sub-model: the tangential model's 3 doubles (the spring
- * vector; the seed's D_H in [0]), then with epsd2 rolling its 3 (the spring's torque). */
-#define RBL_HIST_MAX 6
+ * vector; the seed's D_H in [0]), then with epsd2 rolling its 4 (the spring's torque, in the
+ * tangent plane, and the stiffness k_r it had at the last step: rbl_rolling_torque). */
+#define RBL_HIST_MAX 7
 static inline size_t rbl_hist_width(const rbl_contact_law *law)
 {
-    return law->rolling == RBL_ROLLING_EPSD2 ? 6 : 3;
+    return law->rolling == RBL_ROLLING_EPSD2 ? 7 : 3;
 }
 /* Per-contact results, written by the force pass for the gather: the force on the first
  * grain (the second gets its opposite) and the torque on the second; valid while touching. */

@@ -226,21 +226,13 @@ int rbl_sim_check_energy(rbl_sim *sim, const rbl_thermo *t, double *excess, rbl_
     if (sim->g.n)
         snprintf(speed, sizeof speed, ", grain %u fastest at %.3g m/s", sim->g.id[k],
                  fastest * sim->g.radius[k] / dt);
-    /* the likely cause: too few steps per contact; with enough, a rolling spring whose
-     * stiffness follows the contact radius (epsd2 under Hertz-Mindlin or hertz: it keeps its
-     * torque as the radius shrinks, and breathing contacts can feed the spin; docs/scenes.md),
-     * else a force from outside the laws */
-    const rbl_contact_law *law = &sim->cfg.law;
+    /* the likely cause: too few steps per contact, else a force from outside the laws (the
+     * epsd2 rolling spring, which once fed the spin of JKR-bound beads, gives out no more than
+     * it took in since issue 69: rbl_rolling_torque) */
     char likely[320];
     if (tc / dt < 40.0)
         snprintf(likely, sizeof likely, "the integration broke down. Likely: dt %.3g s too long "
                  "(%.3g steps per contact, about 50 needed%s)", dt, tc / dt, hertz_hint(sim));
-    else if (law->rolling == RBL_ROLLING_EPSD2 &&
-             (law->from_materials || law->normal == RBL_NORMAL_HERTZ))
-        snprintf(likely, sizeof likely, "dt is short enough (%.3g steps per contact). Likely: "
-                 "the epsd2 rolling spring, whose torque stays as its stiffness follows the "
-                 "contact radius, feeding the grains' spin in contacts that breathe (strong "
-                 "adhesion): lower the adhesion or the rolling friction", tc / dt);
     else
         snprintf(likely, sizeof likely, "dt is short enough (%.3g steps per contact). Likely: a "
                  "force from outside the laws (external forces, grains moved into others) or a "

@@ -81,7 +81,7 @@ void rbl_history_swap(const rbl_contact_law *law, const double *src, double *dst
     double t = law->tangent == RBL_TANGENT_SPRING ? -1.0 : 1.0;
     dst[0] = t * src[0], dst[1] = t * src[1], dst[2] = t * src[2];
     if (rbl_hist_width(law) > 3)
-        dst[3] = -src[3], dst[4] = -src[4], dst[5] = -src[5];
+        dst[3] = -src[3], dst[4] = -src[4], dst[5] = -src[5], dst[6] = src[6];
 }
 
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err)

@@ -28,7 +28,7 @@ typedef struct pair_block {
     double vx[BLOCK], vy[BLOCK], vz[BLOCK];
     double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
     double h0[BLOCK], h1[BLOCK], h2[BLOCK]; /* updated in place: tangential */
-    double h3[BLOCK], h4[BLOCK], h5[BLOCK]; /* rolling (epsd2) */
+    double h3[BLOCK], h4[BLOCK], h5[BLOCK], h6[BLOCK]; /* rolling (epsd2) */
     double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK], mu_r[BLOCK], coh[BLOCK],
         gn[BLOCK];
     /* out: force on the first grain, torque on the first and on the second */
@@ -61,16 +61,16 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
                               b->mu_r[l], b->coh[l], b->gn[l]};
     /* the rolling spring's slice is read and written only by the loops that have one */
     const int rolling_spring = law->rolling == RBL_ROLLING_EPSD2;
-    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l], 0.0, 0.0, 0.0};
+    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l], 0.0, 0.0, 0.0, 0.0};
     if (rolling_spring)
-        hist[3] = b->h3[l], hist[4] = b->h4[l], hist[5] = b->h5[l];
+        hist[3] = b->h3[l], hist[4] = b->h4[l], hist[5] = b->h5[l], hist[6] = b->h6[l];
     rbl_contact_out o;
     double c[3];
     rbl_contact_force(law, &pc, &geo, dt, hist, &o);
     rbl_cross(geo.n, o.ft, c);
     b->h0[l] = hist[0], b->h1[l] = hist[1], b->h2[l] = hist[2];
     if (rolling_spring)
-        b->h3[l] = hist[3], b->h4[l] = hist[4], b->h5[l] = hist[5];
+        b->h3[l] = hist[3], b->h4[l] = hist[4], b->h5[l] = hist[5], b->h6[l] = hist[6];
     b->fx[l] = o.f[0], b->fy[l] = o.f[1], b->fz[l] = o.f[2];
     /* tangential force at -l1 n from the first centre, its opposite at +l2 n from the
      * second; the rolling torque on the first, its opposite on the second (x + 0.0 is not
@@ -197,7 +197,7 @@ typedef struct pair_pass_input {
     double *hist, *out, *force, *torque;
     uint32_t *contacts;
     size_t n_pairs;
-    size_t hist_width; /* 3, or 6 with a rolling spring */
+    size_t hist_width; /* 3, or 7 with a rolling spring */
     int jkr;           /* contacts hold in tension */
     int sparse;
     int beyond_cache; /* the pass's slots, history and records exceed RBL_STREAM_BYTES */
@@ -251,7 +251,7 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         b->wjx[l] = wj[0], b->wjy[l] = wj[1], b->wjz[l] = wj[2];
         b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
         if (width > 3)
-            b->h3[l] = h[3], b->h4[l] = h[4], b->h5[l] = h[5];
+            b->h3[l] = h[3], b->h4[l] = h[4], b->h5[l] = h[5], b->h6[l] = h[6];
         if (in->law.from_materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
         if (in->per_pair)
@@ -294,7 +294,7 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
 #define PAD(field) b->field[l] = b->field[b->n - 1]
         PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
         PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
-        PAD(h0), PAD(h1), PAD(h2), PAD(h3), PAD(h4), PAD(h5);
+        PAD(h0), PAD(h1), PAD(h2), PAD(h3), PAD(h4), PAD(h5), PAD(h6);
         PAD(y_star), PAD(g_star), PAD(beta), PAD(mu), PAD(mu_r), PAD(coh), PAD(gn);
 #undef PAD
     }
@@ -315,7 +315,7 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
             double *hist = in->hist + width * q;
             hist[0] = b->h0[l], hist[1] = b->h1[l], hist[2] = b->h2[l];
             if (width > 3)
-                hist[3] = b->h3[l], hist[4] = b->h4[l], hist[5] = b->h5[l];
+                hist[3] = b->h3[l], hist[4] = b->h4[l], hist[5] = b->h5[l], hist[6] = b->h6[l];
             double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
             out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
             out[3] = b->tjx[l], out[4] = b->tjy[l], out[5] = b->tjz[l];
@@ -407,7 +407,7 @@ static size_t pair_chunk(const pair_pass_input *input, pair_block *b, long begin
 
 static size_t pair_chunk_any(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
-    return input->hist_width > 3 ? pair_chunk_as(input, b, begin, end, input->jkr, 6)
+    return input->hist_width > 3 ? pair_chunk_as(input, b, begin, end, input->jkr, 7)
                                  : pair_chunk_as(input, b, begin, end, input->jkr, 3);
 }
 
@@ -444,7 +444,7 @@ void rbl_pair_pass(rbl_sim *sim)
             block_coef(&block, l, &one);
         if (input.hist_width <= 3) /* the same */
             for (int l = 0; l < BLOCK; l++)
-                block.h3[l] = block.h4[l] = block.h5[l] = 0.0;
+                block.h3[l] = block.h4[l] = block.h5[l] = block.h6[l] = 0.0;
         size_t begin, end; /* the same grains as in every other sweep */
         rbl_sweep_range(sim, g->n + g->ghosts, &begin, &end); /* ghosts: first in some pairs */
         touching += input.jkr || input.hist_width > 3

@@ -7,14 +7,16 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 12u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 13u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
                            10: a wall's travel before a stage re-based it, outlets
                            opened and closed; 11: a pair of materials' gamma_n, rolling
                            friction and cohesion; 12: the external forces the grains' forces
-                           hold (fext_applied), so a restart's first kick counts them once */
+                           hold (fext_applied), so a restart's first kick counts them once;
+                           13: epsd2's history 4 doubles (its torque and the stiffness k_r it
+                           last had, issue 69) */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
