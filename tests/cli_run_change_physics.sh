@@ -52,13 +52,11 @@ awk -F, -v tc="$tc" -v at="$at" '
       if (d > worst) worst = d; n++ }
     END { if (bad) exit 1; printf "ok: wall3_dx = v (t - %s) on %d rows, within %.2g m\n", tc, n, worst }' \
     Bwall/thermo.csv || fail "the wall set moving at the restart does not go from where it was"
-# and the grains feel it: the bed is pushed (the wall has come 0.6 mm in by the end)
-tail -1 Bwall/thermo.csv | awk -F, '{ exit !($11 > 0) }' || fail "no grain touches the moving wall"
 
 # the pour: 100 grains until the restart, then 4 more every 0.002 s from it, 40 in all
 awk -F, -v tc="$tc" -v at="$at" '
     NR == 1 { next }
-    { want = $2 < at ? 100 : 100 + 2000 * ($1 - tc); d = $3 - want
+    { want = $2 < at ? 100 : 100 + 2000 * ($1 - tc); if (want > 140) want = 140; d = $3 - want
       if ($2 < at ? $3 != 100 : (d < -1e-6 || d > 4 + 1e-6)) { printf "t = %s: %s grains, the rate gives %.6g\n", $1, $3, want; bad = 1 }
       last = $3 }
     END { if (bad) exit 1; if (last != 140) { printf "%s grains at the end, not 140\n", last; exit 1 }
