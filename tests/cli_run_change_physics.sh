@@ -18,17 +18,22 @@ walls:
   - {name: floor, point: [0, 0, 0], normal: [0, 0, 1]}
   - {name: left, point: [0, 0, 0], normal: [1, 0, 0]}
   - {name: right, point: [0.03, 0, 0], normal: [-1, 0, 0]}
+  - {name: lid, point: [0, 0, 0.058], normal: [0, 0, -1]}
 grains:
   - {lattice: {min: [0.002, 0, 0.002], max: [0.028, 0.015, 0.02], count: 100}, radius: 0.001}
 run: {dt: auto, time: 0.04}
 output: {folder: out, checkpoint_every: 0.02, thermo_every: 0.002}
 EOF
-# the right wall set moving; a pour added (its batches of 2000 * 0.002 = 4 grains)
+# the right wall set moving; the lid made a servo (nothing resists it: full speed down); a
+# pour added (its batches of 2000 * 0.002 = 4 grains)
 sed -e 's/normal: \[-1, 0, 0\]}/normal: [-1, 0, 0], velocity: [-0.03, 0, 0]}/' \
     -e 's/checkpoint_every: 0.02,/checkpoint_every: 0.01,/' a.yaml > wall.yaml
 sed -e 's/^run:/  - {pour: {min: [0.002, 0, 0.03], max: [0.028, 0.015, 0.055], count: 40, rate: 2000, every: 0.002}, radius: 0.001, seed: 3}\nrun:/' \
     -e 's/checkpoint_every: 0.02,/checkpoint_every: 0.01,/' a.yaml > pour.yaml
-grep -q "velocity: \[-0.03" wall.yaml && grep -q "pour:" pour.yaml || fail "the scenes were not made"
+sed -e 's/normal: \[0, 0, -1\]}/normal: [0, 0, -1], servo: {force: 0.05, max_speed: 0.05}}/' \
+    -e 's/checkpoint_every: 0.02,/checkpoint_every: 0.01,/' a.yaml > servo.yaml
+grep -q "velocity: \[-0.03" wall.yaml && grep -q "pour:" pour.yaml && grep -q "servo:" servo.yaml ||
+    fail "the scenes were not made"
 
 "$RUBBLE" run a.yaml --threads 1 --output A --quiet > /dev/null || fail "the first run failed"
 ck=$(ls A/checkpoint_*.bin | head -1)
@@ -36,7 +41,7 @@ at=$(echo "$ck" | sed 's/.*checkpoint_0*\([0-9]*\)\.bin/\1/')
 # the restart's time: its step times dt (the last row's time over its step)
 tc=$(awk -F, -v s="$at" 'NR > 1 && $2 > 0 { dt = $1 / $2 } END { printf "%.15g", s * dt }' A/thermo.csv)
 
-for change in wall pour; do
+for change in wall servo pour; do
     "$RUBBLE" run $change.yaml --threads 1 --output "B$change" --restart "$ck" --change-physics \
         > out.txt 2> err.txt || fail "$change: the restart with --change-physics failed: $(cat err.txt)"
     grep -q "restart from $ck at step $at changes physics: " out.txt err.txt ||
@@ -44,14 +49,20 @@ for change in wall pour; do
     echo "ok: $change: $(grep -h 'changes physics' out.txt err.txt | cut -c1-160)"
 done
 
-# the wall: from where it was, at its velocity, from the restart's time
-awk -F, -v tc="$tc" -v at="$at" '
-    NR == 1 { for (k = 1; k <= NF; k++) if ($k == "wall3_dx") c = k; if (!c) { print "no wall3_dx column"; bad = 1; exit } next }
-    { want = $2 < at ? 0 : -0.03 * ($1 - tc); d = $c - want; if (d < 0) d = -d
-      if (d > 1e-11) { printf "t = %s: wall3_dx %s, closed form %.10g\n", $1, $c, want; bad = 1 }
+# the wall (the lid): from where it was, at its velocity (its servo's top speed, which it
+# reaches one step late: the speed is set from a step's push, for the next), from the
+# restart's time
+travels() { # COLUMN SPEED FOLDER LAG_STEPS
+    awk -F, -v tc="$tc" -v at="$at" -v col="$1" -v v="$2" -v lag="$4" '
+    NR == 1 { for (k = 1; k <= NF; k++) if ($k == col) c = k; if (!c) { print "no " col " column"; bad = 1; exit } next }
+    $2 > 0 { dt = $1 / $2 }
+    { want = $2 < at ? 0 : v * ($1 - tc - lag * dt); d = $c - want; if (d < 0) d = -d
+      if (d > 1e-11) { printf "t = %s: %s %s, closed form %.10g\n", $1, col, $c, want; bad = 1 }
       if (d > worst) worst = d; n++ }
-    END { if (bad) exit 1; printf "ok: wall3_dx = v (t - %s) on %d rows, within %.2g m\n", tc, n, worst }' \
-    Bwall/thermo.csv || fail "the wall set moving at the restart does not go from where it was"
+    END { if (bad) exit 1; printf "ok: %s = %s (t - %s) on %d rows, within %.2g m\n", col, v, tc, n, worst }' "$3/thermo.csv"
+}
+travels wall3_dx -0.03 Bwall 0 || fail "the wall set moving at the restart does not go from where it was"
+travels wall4_dz -0.05 Bservo 1 || fail "the servo set at the restart does not go from where the lid was"
 
 # the pour: 100 grains until the restart, then 4 more every 0.002 s from it, 40 in all
 awk -F, -v tc="$tc" -v at="$at" '
@@ -65,7 +76,7 @@ awk -F, -v tc="$tc" -v at="$at" '
 
 # each changed run restarts from its own checkpoint, under the same scene and without the
 # option, into the same bits as it went on
-for change in wall pour; do
+for change in wall servo pour; do
     ck2=$(ls B$change/checkpoint_*.bin | head -1)
     [ "$ck2" != "$(ls B$change/checkpoint_*.bin | tail -1)" ] || fail "$change: one checkpoint only"
     "$RUBBLE" run $change.yaml --threads 1 --output "C$change" --restart "$ck2" --quiet \
