@@ -248,7 +248,8 @@ int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t thei
                            "impulse.iterations, tolerance and solver, and output's folder, "
                            "every, thermo_every, checkpoint_every and final; "
                            "with --change-physics also gravity, contact coefficients, "
-                           "materials' and walls' motions: docs/scenes.md \"Stages\")",
+                           "materials, walls' motions and pours added: docs/scenes.md "
+                           "\"Stages\")",
                            checkpoint, what);
     free(copy);
     return rc;
