@@ -251,7 +251,8 @@ int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t thei
                            "every, thermo_every, checkpoint_every, final, fields, contacts, "
                            "cg and wall_loads (not flow: its counters count from the start); "
                            "with --change-physics also gravity, contact coefficients, "
-                           "materials' and walls' motions: docs/scenes.md \"Stages\")",
+                           "materials, walls' motions and pours added: docs/scenes.md "
+                           "\"Stages\")",
                            checkpoint, what);
     free(copy);
     return rc;
@@ -411,4 +412,57 @@ const char *rbl_changes_refused(const char *changes, size_t *len)
         line += n + (end != NULL);
     }
     return NULL;
+}
+
+/* Item K of "list[K]..." (len bytes of path), or -1. */
+static long item_index(const char *path, size_t len, const char *list)
+{
+    size_t n = strlen(list);
+    if (len < n + 3 || memcmp(path, list, n) != 0 || path[n] != '[')
+        return -1;
+    long k = 0;
+    size_t at = n + 1;
+    for (; at < len && path[at] >= '0' && path[at] <= '9' && k < 1000000; at++)
+        k = 10 * k + (path[at] - '0');
+    return at > n + 1 && at < len && path[at] == ']' ? k : -1;
+}
+
+/* Whether the digest (n bytes) has a line of item k of list. */
+static int has_item(const char *digest, size_t n, const char *list, long k)
+{
+    for (const char *at = digest, *end = digest + n; at < end;) {
+        const char *eol = memchr(at, '\n', (size_t)(end - at));
+        const size_t len = eol ? (size_t)(eol - at) : (size_t)(end - at);
+        if (item_index(at, (size_t)key_length(at, len), list) == k)
+            return 1;
+        at += len + 1;
+    }
+    return 0;
+}
+
+int rbl_changes_new_items(const char *changes, const char *before, size_t before_len,
+                          const char *list, unsigned char *added, int n, char **rest,
+                          rbl_error *err)
+{
+    static const char none[] = ": (none) -> ";
+    char *out = malloc(strlen(changes) + 1), *to = out;
+    if (!out)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (const char *line = changes; *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        const size_t key = (size_t)key_length(line, len);
+        const long k = item_index(line, key, list);
+        if (k >= 0 && k < n && len >= key + sizeof none - 1 &&
+            memcmp(line + key, none, sizeof none - 1) == 0 && !has_item(before, before_len, list, k)) {
+            added[k] = 1;
+        } else {
+            memcpy(to, line, len);
+            to += len;
+        }
+        line += len;
+    }
+    *to = '\0';
+    *rest = out;
+    return RBL_OK;
 }

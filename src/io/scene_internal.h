@@ -239,6 +239,13 @@ int rbl_scene_change_allowed(const char *path, size_t len);
 /* The first line of rbl_digest_changes's text that is not such a change (its length in
  * *len), or NULL. */
 const char *rbl_changes_refused(const char *changes, size_t *len);
+/* The items of `list` (its lines "list[K]...") that the changes add whole, none of whose lines
+ * the digest before (before_len bytes) has: added[K] set for K < n; the other lines of the
+ * changes in *rest (malloc'd), for rbl_changes_refused. A restart that changes physics adds
+ * pours so (`grains`). */
+int rbl_changes_new_items(const char *changes, const char *before, size_t before_len,
+                          const char *list, unsigned char *added, int n, char **rest,
+                          rbl_error *err);
 
 /* scene_stages.c — the scene's `stages`, each stage's whole scene parsed from the scene with
  * the stages up to it merged in, and what each changes checked against what a running
@@ -350,6 +357,10 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
 RBL_PRINTF(2, 3)
 int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...);
 int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err);
+/* Whether the rows (a checkpoint's) have the walls' travel columns; the columns added to rows
+ * that lack them, each 0 (no wall had moved: a restart that changes physics sets one moving). */
+int rbl_thermo_log_has_travel(const rbl_thermo_log *log);
+int rbl_thermo_log_add_travel(rbl_thermo_log *log, rbl_error *err);
 /* Rows read from a checkpoint (path) as a run writes them: a header of names, then rows of as
  * many numbers, each line ended; RBL_EPARSE naming the first that is not. */
 int rbl_thermo_log_check(const rbl_thermo_log *log, const char *path, rbl_error *err);

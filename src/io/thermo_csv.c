@@ -8,6 +8,7 @@
 #include "scene_internal.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,55 @@ void rbl_thermo_log_free(rbl_thermo_log *log)
 {
     free(log->rows);
     memset(log, 0, sizeof *log);
+}
+
+int rbl_thermo_log_has_travel(const rbl_thermo_log *log)
+{
+    const char *eol = log->len ? memchr(log->rows, '\n', log->len) : NULL;
+    static const char name[] = ",wall1_dx,";
+    for (const char *at = log->rows; eol && at + sizeof name - 1 <= eol; at++)
+        if (memcmp(at, name, sizeof name - 1) == 0)
+            return 1;
+    return 0;
+}
+
+int rbl_thermo_log_add_travel(rbl_thermo_log *log, rbl_error *err)
+{
+    if (!log->len || !log->n_walls || rbl_thermo_log_has_travel(log))
+        return RBL_OK;
+    /* after the walls' forces and torques: the first 12 + 6 n_walls fields of every line */
+    const size_t before = 12 + 6 * log->n_walls;
+    size_t lines = 0, header = 0;
+    for (size_t k = 0; k < log->len; k++)
+        lines += log->rows[k] == '\n';
+    for (size_t w = 0; w < log->n_walls; w++)
+        header += (size_t)snprintf(NULL, 0, ",wall%zu_dx,wall%zu_dy,wall%zu_dz", w + 1, w + 1,
+                                   w + 1);
+    const size_t add = header + (lines ? lines - 1 : 0) * 6 * log->n_walls;
+    char *out = malloc(log->len + add + 1), *to = out;
+    if (!out)
+        return rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
+    const char *at = log->rows, *end = log->rows + log->len;
+    for (size_t line = 0; at < end; line++) {
+        const char *eol = memchr(at, '\n', (size_t)(end - at)), *cut = at;
+        for (size_t f = 0; cut < eol && f < before; cut++)
+            f += *cut == ',';
+        if (cut < eol) /* (past the comma that ends field `before`: back onto it) */
+            cut--;
+        memcpy(to, at, (size_t)(cut - at)), to += cut - at;
+        for (size_t w = 0; w < log->n_walls; w++)
+            to += line ? (size_t)sprintf(to, ",0,0,0")
+                       : (size_t)sprintf(to, ",wall%zu_dx,wall%zu_dy,wall%zu_dz", w + 1, w + 1,
+                                         w + 1);
+        memcpy(to, cut, (size_t)(eol + 1 - cut)), to += eol + 1 - cut;
+        at = eol + 1;
+    }
+    free(log->rows);
+    log->rows = out;
+    log->len = (size_t)(to - out);
+    log->cap = log->len + 1;
+    log->travel = 1;
+    return RBL_OK;
 }
 
 int rbl_thermo_log_check(const rbl_thermo_log *log, const char *path, rbl_error *err)

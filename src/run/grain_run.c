@@ -32,6 +32,11 @@ typedef struct outputs {
     rbl_cg_output cg;          /* output.cg */
     unsigned char *cg_state;   /* a checkpoint's open window, until the grid is made */
     size_t cg_state_len;
+    /* a restart that changed physics (--change-physics), in this run's past: the step of the
+       last, and the walls any re-based (their pose is the run's, not the scene's); NULL:
+       none. Carried in checkpoints, so the restart check takes its probe through them. */
+    unsigned char *changed;
+    uint64_t changed_at;
     int walls_move;            /* a wall moves in some stage (or the scene): walls per frame */
     int walls_drawn;           /* walls.vtp written (the walls stay put): with the first frame */
     int stageless_rows;        /* a staged scene's restart from a checkpoint of a run without
@@ -239,8 +244,10 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
                             uint64_t step, double unit, rbl_error *err)
 {
     size_t n_src = (size_t)s->n_sources, n_digest = s->digest ? strlen(s->digest) : 0;
+    const size_t n_walls = (size_t)(sim->n_walls + sim->n_meshes);
+    const size_t cg_len = rbl_cg_output_state_size(&o->cg);
     size_t len = 8 + n_digest + 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 +
-                 o->log.len + 16 + rbl_cg_output_state_size(&o->cg);
+                 o->log.len + 16 + cg_len + (o->changed ? 16 + n_walls : 0);
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -264,6 +271,14 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     memcpy(at, &v, 8), at += 8;
     memcpy(at, &unit, 8), at += 8; /* the spin unit, fixed at the start */
     rbl_cg_output_state(&o->cg, at); /* output.cg's open window */
+    at += cg_len;
+    if (o->changed) { /* the changes of physics at restarts: only where there were any */
+        v = o->changed_at;
+        memcpy(at, &v, 8), at += 8;
+        v = n_walls;
+        memcpy(at, &v, 8), at += 8;
+        memcpy(at, o->changed, n_walls), at += n_walls;
+    }
     char name[64];
     rbl_checkpoint_name(name, sizeof name, step);
     char *path = rbl_path_join(o->dir, name);
@@ -281,25 +296,56 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
 }
 
 /* A restart that changes physics (rbl_run_options.change_physics): what the scene changes of
- * its checkpoint's (digest lines theirs), each a change a running simulation can take. */
+ * its checkpoint's (digest lines theirs), each a change a running simulation can take, as a
+ * stage's: pours added after the scene's own sources (marked in added[], one per source) that
+ * pour from the restart on, and the changes rbl_scene_change_allowed lets through. */
 static int physics_changes(const rbl_scene *s, const char *path, const char *theirs,
-                           size_t len, char **changes, rbl_error *err)
+                           size_t len, char **changes, unsigned char *added, rbl_error *err)
 {
     int rc = rbl_digest_changes(theirs, len, s->digest, 1, changes, err);
+    char *rest = NULL;
+    if (rc == RBL_OK)
+        rc = rbl_changes_new_items(*changes, theirs, len, "grains", added, s->n_sources, &rest,
+                                   err);
+    if (rc != RBL_OK)
+        return rc;
     size_t n = 0;
-    const char *refused = rc == RBL_OK ? rbl_changes_refused(*changes, &n) : NULL;
+    const char *refused = rbl_changes_refused(rest, &n);
     if (refused)
-        return rbl_error_set(err, RBL_EPARSE,
-                             "%s: --change-physics: the scene changes '%.*s', which a running "
-                             "simulation cannot take (docs/scenes.md \"Stages\" lists what can "
-                             "change)",
-                             path, (int)(n < 300 ? n : 300), refused);
+        rc = rbl_error_set(err, RBL_EPARSE,
+                           "%s: --change-physics: the scene changes '%.*s', which a running "
+                           "simulation cannot take (docs/scenes.md \"Stages\" lists what can "
+                           "change)",
+                           path, (int)(n < 300 ? n : 300), refused);
+    free(rest);
+    /* the scene's own sources come first (a stage's pours after them): those added are its
+       last, each a pour */
+    int own = 0, n_added = 0;
+    for (int k = 0; k < s->n_sources; k++)
+        own += s->sources[k].stage == 0, n_added += added[k];
+    for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
+        if (!added[k])
+            continue;
+        if (s->sources[k].kind != RBL_SOURCE_POUR)
+            rc = rbl_error_set(err, RBL_EPARSE,
+                               "%s: --change-physics: the scene adds grains[%d], which is not a "
+                               "pour: a restart adds pours only (docs/scenes.md \"Changing "
+                               "physics at a restart\")",
+                               path, k);
+        else if (k < own - n_added)
+            rc = rbl_error_set(err, RBL_EPARSE,
+                               "%s: --change-physics: the scene adds the pour grains[%d] before "
+                               "the checkpoint's sources: add pours after them",
+                               path, k);
+        if (rc != RBL_OK)
+            rbl_scene_error_at(s, s->sources[k].at, err);
+    }
     return rc;
 }
 
 static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
                           size_t len, outputs *o, rbl_pour_state *ps, double *unit,
-                          char **changes, rbl_error *err)
+                          char **changes, double now, rbl_error *err)
 {
     /* the scene's settings first: a checkpoint of another scene is refused, naming one */
     uint64_t v = UINT64_MAX;
@@ -307,20 +353,38 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         memcpy(&v, blob, 8);
     if (len < 8 || v > len - 8)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
-    int rc = changes ? physics_changes(s, path, (const char *)blob + 8, (size_t)v, changes, err)
+    /* pours a restart that changes physics adds (each source's mark) */
+    unsigned char *added = calloc((size_t)s->n_sources + 1, 1);
+    if (!added)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = changes ? physics_changes(s, path, (const char *)blob + 8, (size_t)v, changes,
+                                       added, err)
                      : rbl_scene_digest_compare(s, (const char *)blob + 8, (size_t)v, path, err);
+    size_t n_src = (size_t)s->n_sources, n_added = 0;
+    for (size_t k = 0; k < n_src; k++)
+        n_added += added[k];
+    /* the checkpoint's sources are the scene's but those added */
+    const size_t theirs = n_src - n_added, need = 8 + theirs * sizeof *ps + 8;
+    if (rc == RBL_OK) {
+        blob += 8 + v, len -= 8 + v;
+        v = UINT64_MAX;
+        if (len >= 8)
+            memcpy(&v, blob, 8);
+        if (len < need || v != theirs)
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
+    }
+    const unsigned char *at = blob + 8;
+    for (size_t k = 0; rc == RBL_OK && k < n_src; k++) {
+        if (added[k]) { /* its own schedule, from the restart's time */
+            memset(&ps[k], 0, sizeof ps[k]);
+            ps[k].next_time = now;
+        } else {
+            memcpy(&ps[k], at, sizeof ps[k]), at += sizeof ps[k];
+        }
+    }
+    free(added);
     if (rc != RBL_OK)
         return rc;
-    blob += 8 + v, len -= 8 + v;
-    size_t n_src = (size_t)s->n_sources, need = 8 + n_src * sizeof *ps + 8;
-    v = UINT64_MAX;
-    if (len >= 8)
-        memcpy(&v, blob, 8);
-    if (len < need || v != n_src)
-        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state", path);
-    const unsigned char *at = blob + 8;
-    if (n_src)
-        memcpy(ps, at, n_src * sizeof *ps), at += n_src * sizeof *ps;
     for (size_t k = 0; k < n_src; k++) /* a pour's schedule as a run leaves it */
         if (s->sources[k].kind == RBL_SOURCE_POUR &&
             !rbl_pour_state_valid(&ps[k], s->sources[k].spec.count))
@@ -359,8 +423,29 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
     o->log.n_walls = v;
     memcpy(unit, at, 8), at += 8;
     /* output.cg's open window (none in a checkpoint of a run before it): checked once the
-     * grid is made */
+     * grid is made; then, where a restart changed physics, its step and the walls re-based */
     o->cg_state_len = len - (size_t)(at - blob);
+    if (o->cg_state_len >= 16) {
+        memcpy(&v, at, 8);
+        if (v <= (o->cg_state_len - 16) / sizeof(double) &&
+            o->cg_state_len - 16 - v * sizeof(double) > 0) {
+            const size_t cg = 16 + (size_t)v * sizeof(double);
+            const unsigned char *tail = at + cg;
+            const size_t n_tail = o->cg_state_len - cg;
+            const size_t n_walls = (size_t)(o->sim->n_walls + o->sim->n_meshes);
+            v = UINT64_MAX;
+            if (n_tail >= 16)
+                memcpy(&v, tail + 8, 8);
+            if (n_tail != 16 + n_walls || v != n_walls)
+                return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: the "
+                                     "changes of physics' walls", path);
+            memcpy(&o->changed_at, tail, 8);
+            if (!(o->changed = malloc(n_walls + 1)))
+                return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+            memcpy(o->changed, tail + 16, n_walls);
+            o->cg_state_len = cg;
+        }
+    }
     if (o->cg_state_len && !(o->cg_state = malloc(o->cg_state_len)))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     if (o->cg_state_len)
@@ -376,6 +461,7 @@ static void outputs_free(outputs *o)
     rbl_thermo_log_free(&o->log);
     rbl_cg_output_free(&o->cg);
     free(o->cg_state);
+    free(o->changed);
 }
 
 static double total_energy(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
@@ -432,16 +518,19 @@ static int checkpoint_stage(const rbl_scene *s, const rbl_sim *sim, int *stage, 
     return rc;
 }
 
-/* --change-physics: the simulation takes the physics of the scene's stage now; the walls that
- * move are re-based (marked in *changed); the caller hears what changed. */
-static int change_physics(rbl_run *r, rbl_sim *sim, int stage, const char *changes,
-                          unsigned char **changed, rbl_error *err)
+/* --change-physics: the simulation takes the physics of the scene's stage now, as a stage's
+ * start would (stage_change.c: the one way); the walls that move are re-based, marked in
+ * o->changed with those of changes before, and this step is the last change's (the run's
+ * checkpoints carry both); pours added pour from now (read_run_state); the caller hears what
+ * changed. */
+static int change_physics(rbl_run *r, outputs *o, int stage, const char *changes, rbl_error *err)
 {
+    rbl_sim *sim = o->sim;
     const int n = sim->n_walls + sim->n_meshes;
-    *changed = calloc((size_t)n + 1, 1);
-    if (!*changed)
+    if (!o->changed && !(o->changed = calloc((size_t)n + 1, 1)))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    int rc = rbl_stage_change(NULL, rbl_scene_stage_scene(r->scene, stage), sim, *changed, err);
+    o->changed_at = sim->step;
+    int rc = rbl_stage_change(NULL, rbl_scene_stage_scene(r->scene, stage), sim, o->changed, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "%s: --change-physics", r->restart);
     char head[1100];
@@ -477,7 +566,6 @@ static int grain_open(rbl_run *r, rbl_error *err)
         void *blob = NULL;
         size_t len = 0;
         char *changes = NULL;
-        unsigned char *changed = NULL;
         rbl_history_rows pairs = {0}, walls = {0}; /* over several processes: each its share */
         rc = r->ranks.size > 1
                  ? rbl_checkpoint_read_ranks(r->restart, r->ranks.comm, &o->sim, &blob, &len,
@@ -485,16 +573,17 @@ static int grain_open(rbl_run *r, rbl_error *err)
                  : rbl_checkpoint_read(r->restart, &o->sim, &blob, &len, err);
         if (rc == RBL_OK)
             rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit,
-                                r->opt.change_physics ? &changes : NULL, err);
+                                r->opt.change_physics ? &changes : NULL, o->sim->time, err);
         o->stageless_rows = rc == RBL_OK && s->n_stages && o->log.len && !rows_staged(&o->log);
         free(blob);
         if (rc == RBL_OK && s->n_stages)
             rc = checkpoint_stage(s, o->sim, &stage, err);
         if (rc == RBL_OK && r->opt.change_physics)
-            rc = change_physics(r, o->sim, stage, changes, &changed, err);
+            rc = change_physics(r, o, stage, changes, err);
         if (rc == RBL_OK) /* what the digest stands for, inside the checkpoint too */
-            rc = rbl_checkpoint_matches_scene(s, o->sim, r->restart, stage, changed, err);
-        free(changes), free(changed);
+            rc = rbl_checkpoint_matches_scene(s, o->sim, r->restart, stage, o->changed,
+                                              o->changed ? o->changed_at : 0, err);
+        free(changes);
         /* threads as a fresh run takes them (--threads, else the scene's, else all cores, or
          * one per process), not the checkpoint's: the results do not depend on them */
         if (rc == RBL_OK)
@@ -561,7 +650,12 @@ static int grain_begin(rbl_run *r, rbl_error *err)
             o->walls_move |= w < at->n_walls ? at->wall_motion[w].moves
                                              : at->mesh_motion[w - at->n_walls].moves;
         }
-    o->log.travel |= o->walls_move; /* its travel columns from the first row */
+    /* its travel columns from the first row; a restart goes on with its rows' columns, added
+       (each 0 before) where a change of physics sets a wall moving in a run none moved in */
+    int rc = o->walls_move && o->log.len ? rbl_thermo_log_add_travel(&o->log, err) : RBL_OK;
+    if (rc != RBL_OK)
+        return rc;
+    o->log.travel |= o->walls_move || rbl_thermo_log_has_travel(&o->log);
     rbl_thermo t;
     o->energy_start = total_energy(&r->ranks, sim, &t);
     o->energy_in_start = t.energy_in;

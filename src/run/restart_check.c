@@ -167,27 +167,35 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsig
                     &rbl_wall_pose_of((rbl_sim *)b, w)->m);
 }
 
-/* The probe taken through the stages up to `stage`, each at its start, as the run took the
- * simulation; walls they re-based marked in moved. */
-static int probe_stages(const rbl_scene *s, rbl_sim *probe, int stage, double dt,
-                        unsigned char *moved, rbl_error *err)
+/* The probe taken through the stages up to `stage`, each at its start, and through a
+ * restart's change of physics at step changed_at (if changed; after the stages that began by
+ * its step, under the scene of its stage), in the order the run took the simulation through
+ * them; walls they re-based marked in moved. */
+static int probe_stages(const rbl_scene *s, rbl_sim *probe, int stage, double dt, int changed,
+                        uint64_t changed_at, unsigned char *moved, rbl_error *err)
 {
-    if (!stage)
-        return RBL_OK;
     uint64_t *starts = calloc((size_t)s->n_stages + 1, sizeof *starts);
     int rc = starts ? rbl_scene_stage_starts(s, dt, starts, err)
                     : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    for (int k = 1; rc == RBL_OK && k <= stage; k++) {
-        probe->time = (double)starts[k - 1] * dt;
-        rc = rbl_stage_change(rbl_scene_stage_scene(s, k - 1), rbl_scene_stage_scene(s, k),
-                              probe, moved, err);
+    for (int k = 1; rc == RBL_OK && k <= stage + 1; k++) {
+        if (changed && (k > stage || changed_at < starts[k - 1])) {
+            probe->time = (double)changed_at * dt;
+            rc = rbl_stage_change(NULL, rbl_scene_stage_scene(s, k - 1), probe, moved, err);
+            changed = 0;
+        }
+        if (rc == RBL_OK && k <= stage) {
+            probe->time = (double)starts[k - 1] * dt;
+            rc = rbl_stage_change(rbl_scene_stage_scene(s, k - 1), rbl_scene_stage_scene(s, k),
+                                  probe, moved, err);
+        }
     }
     free(starts);
     return rc;
 }
 
 int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const char *path,
-                                 int stage, const unsigned char *changed, rbl_error *err)
+                                 int stage, const unsigned char *changed, uint64_t changed_at,
+                                 rbl_error *err)
 {
     rbl_sim_config cfg;
     double m_eff;
@@ -205,7 +213,7 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
         moved[w] = changed[w];
     probe->cfg.dt = sim->cfg.dt;
     if (rc == RBL_OK)
-        rc = probe_stages(s, probe, stage, sim->cfg.dt, moved, err);
+        rc = probe_stages(s, probe, stage, sim->cfg.dt, changed != NULL, changed_at, moved, err);
     if (rc == RBL_OK)
         rc = rbl_sim_check_law(probe, err); /* its defaults filled in (kt) */
     if (rc != RBL_OK) {

@@ -214,11 +214,13 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
 /* restart_check.c — a checkpoint's simulation holds what its scene makes: the configuration,
  * materials, walls, meshes and motions the scene digest stands for (a crafted file that
  * passes its checksum and the digest but carries other values is refused, naming the first),
- * as the stages up to `stage` (0: none) left it; walls marked in changed (a restart's changes
- * of physics re-based them; may be NULL) and those the stages re-based are compared by their
+ * as the stages up to `stage` (0: none) and, where changed is not NULL, a restart's change of
+ * physics at step changed_at (in its place among them) left it; walls marked in changed (the
+ * changes of physics re-based them) and those the stages re-based are compared by their
  * motion, not their place. */
 int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const char *path,
-                                 int stage, const unsigned char *changed, rbl_error *err);
+                                 int stage, const unsigned char *changed, uint64_t changed_at,
+                                 rbl_error *err);
 
 /* object_build.c — an impulse scene's engine: its parameters and walls, then (fresh) every
  * source's objects placed, or (pours) a batch placed when due. An object costs about
