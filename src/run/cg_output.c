@@ -133,6 +133,15 @@ void rbl_cg_output_state(const rbl_cg_output *o, unsigned char *at)
         memcpy(at + 24, rbl_cg_sums(o->cg), (size_t)v[0] * sizeof(double));
 }
 
+size_t rbl_cg_output_state_length(const unsigned char *at, size_t len)
+{
+    uint64_t count;
+    if (len < 24)
+        return 0;
+    memcpy(&count, at, 8);
+    return count <= (len - 24) / sizeof(double) ? 24 + (size_t)count * sizeof(double) : 0;
+}
+
 int rbl_cg_output_restore(rbl_cg_output *o, const unsigned char *at, size_t len)
 {
     uint64_t v[3];

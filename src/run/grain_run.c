@@ -422,30 +422,29 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
     memcpy(&v, at, 8), at += 8;
     o->log.n_walls = v;
     memcpy(unit, at, 8), at += 8;
-    /* output.cg's open window (none in a checkpoint of a run before it): checked once the
-     * grid is made; then, where a restart changed physics, its step and the walls re-based */
-    o->cg_state_len = len - (size_t)(at - blob);
-    if (o->cg_state_len >= 16) {
-        memcpy(&v, at, 8);
-        if (v <= (o->cg_state_len - 16) / sizeof(double) &&
-            o->cg_state_len - 16 - v * sizeof(double) > 0) {
-            const size_t cg = 16 + (size_t)v * sizeof(double);
-            const unsigned char *tail = at + cg;
-            const size_t n_tail = o->cg_state_len - cg;
-            const size_t n_walls = (size_t)(o->sim->n_walls + o->sim->n_meshes);
-            v = UINT64_MAX;
-            if (n_tail >= 16)
-                memcpy(&v, tail + 8, 8);
-            if (n_tail != 16 + n_walls || v != n_walls)
-                return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: the "
-                                     "changes of physics' walls", path);
-            memcpy(&o->changed_at, tail, 8);
-            if (!(o->changed = malloc(n_walls + 1)))
-                return rbl_error_set(err, RBL_ENOMEM, "out of memory");
-            memcpy(o->changed, tail + 16, n_walls);
-            o->cg_state_len = cg;
-        }
+    /* output.cg's open window (its header gives its length): checked once the grid is made;
+     * then, where a restart changed physics, its step and the walls re-based */
+    const size_t left = len - (size_t)(at - blob);
+    const size_t cg = rbl_cg_output_state_length(at, left);
+    if (!cg)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: output.cg's sums",
+                             path);
+    if (left > cg) { /* the changes of physics */
+        const unsigned char *tail = at + cg;
+        const size_t n_tail = left - cg;
+        const size_t n_walls = (size_t)(o->sim->n_walls + o->sim->n_meshes);
+        v = UINT64_MAX;
+        if (n_tail >= 16)
+            memcpy(&v, tail + 8, 8);
+        if (n_tail != 16 + n_walls || v != n_walls)
+            return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: the "
+                                 "changes of physics' walls", path);
+        memcpy(&o->changed_at, tail, 8);
+        if (!(o->changed = malloc(n_walls + 1)))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        memcpy(o->changed, tail + 16, n_walls);
     }
+    o->cg_state_len = cg;
     if (o->cg_state_len && !(o->cg_state = malloc(o->cg_state_len)))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     if (o->cg_state_len)

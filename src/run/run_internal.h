@@ -63,6 +63,9 @@ int rbl_cg_output_sample(rbl_cg_output *o, const rbl_sim *sim, uint64_t step, rb
 size_t rbl_cg_output_state_size(const rbl_cg_output *o);
 void rbl_cg_output_state(const rbl_cg_output *o, unsigned char *at);
 int rbl_cg_output_restore(rbl_cg_output *o, const unsigned char *at, size_t len);
+/* The length of the share that begins at `at` (len bytes follow), from its header; 0 where
+ * the bytes cannot begin one. */
+size_t rbl_cg_output_state_length(const unsigned char *at, size_t len);
 void rbl_cg_output_free(rbl_cg_output *o);
 
 typedef struct rbl_run_kind rbl_run_kind;
