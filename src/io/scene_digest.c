@@ -246,13 +246,9 @@ int rbl_scene_digest_compare(const rbl_scene *s, const char *theirs, size_t thei
                  lb ? lb : "");
     int rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: this checkpoint was written for another scene: %s (a restart "
-                           "may change only run.time, run.steps, run.threads, health, "
-                           "impulse.iterations, tolerance and solver, and output's folder, "
-                           "every, thermo_every, checkpoint_every, final, fields, contacts, "
-                           "cg and wall_loads (not flow: its counters count from the start); "
-                           "with --change-physics also gravity, contact coefficients, "
-                           "materials, walls' motions and pours added: docs/scenes.md "
-                           "\"Stages\")",
+                           "may change the run's length and threads, health, impulse's solve "
+                           "and the outputs but flow; with --change-physics what a stage may "
+                           "change: docs/scenes.md \"Checkpoints and restart\")",
                            checkpoint, what);
     free(copy);
     return rc;
