@@ -123,6 +123,11 @@ scene gravity \
     "{folder: o, every: 500, final: final.txt}"
 check gravity
 
+scene jkr \
+    "{folder: o, every: 0.0005, thermo_every: 0.00007, checkpoint_every: 0.00071, final: final.txt, contacts: csv, fields: $FIELDS, cg: {cells: [6, 3, 10], width: 0.002}}" \
+    "{folder: o, every: 0.0011, final: final.txt}"
+check jkr
+
 scene impulse \
     "{folder: o, every: 0.02, thermo_every: 0.0034, checkpoint_every: 0.037, final: final.txt}" \
     "{folder: o, every: 0.05, final: final.txt}"
