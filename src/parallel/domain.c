@@ -858,6 +858,11 @@ static int domain_start(rbl_domain *d, rbl_error *err)
                             forces of this step stay (each grain's are complete, and evaluating
                             them again would advance the contacts' springs twice) */
         int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(sim, err), err);
+        /* the ghosts where their owners hold them now, not at the build: what reads the
+           contacts before the first step (contact_list.c) takes their geometry from them (the
+           step refreshes them again before it evaluates any force) */
+        if (rc == RBL_OK)
+            rc = rbl_comm_agree(d->comm, peers_refresh(sim, d, err), err);
         if (rc != RBL_OK) {
             rbl_domain_free(d);
             return rc;
@@ -1095,6 +1100,8 @@ int rbl_domain_relist(rbl_domain *d, rbl_error *err)
     d->relisting = 1;
     int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
     d->relisting = 0;
+    if (rc == RBL_OK) /* the ghosts where they are now (domain_start) */
+        rc = rbl_comm_agree(d->comm, peers_refresh(d->sim, d, err), err);
     return rc;
 }
 

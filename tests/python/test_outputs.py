@@ -341,3 +341,67 @@ def test_a_restart_reads_the_forces_of_the_step_it_starts_at(tmp_path):
     assert g.position[order].tobytes() == end_pos.tobytes()
     assert g.force[order].tobytes() == end_force.tobytes()
     again.close()
+
+
+RESTART_MPI = """
+import sys
+import rubble
+what, ck = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None
+if what == "write":  # the run to step 3037, its checkpoint then its frame there
+    run = rubble.Run("restart.yaml", output="w", threads=1)
+    run.step(3037)
+    run.write_checkpoint()
+    run.write_frame()
+else:  # restarted from it: the frame at that step, before any step
+    run = rubble.Run("restart.yaml", output=what, restart=ck, threads=1)
+    run.write_frame()
+run.close()
+"""
+
+
+def contact_rows(folder, frame):
+    """The rows of a frame's contacts table, its pieces (one per process) together, sorted."""
+    rows = []
+    for name in sorted(os.listdir(folder)):
+        if name.startswith(frame) and name.endswith(".csv"):
+            with open(folder / name) as f:
+                rows += f.read().splitlines()[1:]
+    return sorted(rows)
+
+
+@release_only
+@pytest.mark.skipif(not os.environ.get("MPIEXEC"), reason="no mpirun (MPIEXEC unset)")
+def test_a_checkpoint_of_3_processes_restarts_on_2_and_1_with_its_forces(tmp_path):
+    """A checkpoint written by 3 processes at step 3037, restarted on 2 (read apart: each
+    contact's results travel with its history to the processes holding its grains) and on 1
+    (read whole), writes before any step the contacts table one process writes at that step,
+    row for row; before checkpoint format 13 its forces were zeros (issue 69)."""
+    import subprocess
+    import sys
+    restart_scene(tmp_path)
+    (tmp_path / "run.py").write_text(RESTART_MPI)
+    mpi = [os.environ["MPIEXEC"], "--allow-run-as-root", "--oversubscribe", "-np"]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+
+    def job(np_, *args):
+        cmd = (mpi + [str(np_)] if np_ > 1 else []) + [sys.executable, "run.py", *args]
+        p = subprocess.run(cmd, cwd=tmp_path, timeout=300, capture_output=True, text=True,
+                           env=env)
+        assert p.returncode == 0, p.stdout + p.stderr
+
+    one = rubble.Run(tmp_path / "restart.yaml", output=tmp_path / "one", threads=1)
+    one.step(3037)
+    one.write_checkpoint()
+    one.write_frame()
+    one.close()
+    frame = os.path.basename(last_of(tmp_path / "one", "contacts", ".csv"))[:-4]
+    want = contact_rows(tmp_path / "one", frame)
+    assert len(want) > 40 and any(float(r.split(",")[11]) != 0 for r in want)  # fn_z
+    job(3, "write")
+    ck = last_of(tmp_path / "w", "checkpoint", ".bin")
+    assert contact_rows(tmp_path / "w", frame) == want
+    job(2, "on2", ck)
+    job(1, "on1", ck)
+    for out in ("on2", "on1"):
+        got = contact_rows(tmp_path / out, frame)
+        assert got == want, (out, [(a, b) for a, b in zip(got, want) if a != b][:3])
