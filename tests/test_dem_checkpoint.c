@@ -2,6 +2,8 @@
  * restarted continues bit for bit as the uninterrupted run; corrupt, truncated and foreign
  * files are refused with a message; thread counts are bounded. */
 #include "dem/dem_internal.h"
+#include "base/base_internal.h" /* rbl_fnv1a: crafted files keep a good checksum */
+#include "io/checkpoint_layout.h" /* rbl_checkpoint_head: where the grains begin */
 #include "dem_test_util.h"
 
 #include <stdio.h>
@@ -41,6 +43,37 @@ static void patch(const char *src, const char *dst, long at, unsigned char value
     fclose(out);
 }
 
+/* The saved file of sim (no clump) at dst with pair q's first result set to v, the checksum
+ * made good again: its results follow the pairs' histories (format 14). */
+static void craft_pair_out(const char *src, const char *dst, const rbl_sim *sim, size_t q,
+                           double v)
+{
+    const long size = file_size(src);
+    unsigned char *b = malloc((size_t)size);
+    FILE *f = fopen(src, "rb");
+    ASSERT_TRUE(f && fread(b, 1, (size_t)size, f) == (size_t)size);
+    fclose(f);
+    void *head = NULL;
+    size_t head_len = 0;
+    ASSERT_TRUE(rbl_checkpoint_head(sim, &head, &head_len));
+    free(head);
+    const uint64_t n = sim->g.n, np = sim->pairs.n, width = rbl_hist_width(&sim->cfg.law);
+    /* the grains, the clumps' counts and start {0}, the pair count, then i, j, image, touch,
+       histories */
+    const uint64_t at_np = 24 + head_len + 8 + n * CKPT_GRAIN_BYTES + 24;
+    uint64_t saved_np;
+    memcpy(&saved_np, b + at_np, 8);
+    ASSERT_EQ_INT(saved_np, np);
+    const uint64_t at = at_np + 8 + np * (10 + 8 * width) + 8 * RBL_PAIR_OUT * q;
+    memcpy(b + at, &v, 8);
+    const uint64_t len = (uint64_t)size - 32, h = rbl_fnv1a(RBL_FNV1A_START, b + 24, len);
+    memcpy(b + 24 + len, &h, 8);
+    f = fopen(dst, "wb");
+    ASSERT_TRUE(f && fwrite(b, 1, (size_t)size, f) == (size_t)size);
+    fclose(f);
+    free(b);
+}
+
 int main(void)
 {
     char path[] = "/tmp/rubble_ckpt_XXXXXX";
@@ -53,12 +86,37 @@ int main(void)
     dem_step(whole, 4000);
     dem_step(half, 2000);
     ASSERT_OK(rbl_sim_save(half, path, &err));
+    rbl_sim *restarted = NULL;
+    ASSERT_OK(rbl_sim_load(path, &restarted, &err));
+    /* the last force evaluation's results as saved (format 14, issue 69): every touching
+     * pair's slot and wall contact's force, torque and facet; the other slots zeros */
+    const rbl_pair_list *ps = &half->pairs, *pr = &restarted->pairs;
+    ASSERT_EQ_INT(pr->n, ps->n);
+    size_t touching = 0;
+    for (size_t q = 0; q < ps->n; q++) {
+        const double *a = ps->out + RBL_PAIR_OUT * (size_t)ps->jpos[q];
+        const double *b = pr->out + RBL_PAIR_OUT * (size_t)pr->jpos[q];
+        ASSERT_TRUE(ps->touch[q] == pr->touch[q]);
+        ASSERT_TRUE(memcmp(a, b, RBL_PAIR_OUT * sizeof *a) == 0);
+        touching += ps->touch[q];
+    }
+    const rbl_wall_list *ws = &half->wpairs, *wr = &restarted->wpairs;
+    ASSERT_EQ_INT(wr->n, ws->n);
+    size_t on_walls = 0;
+    for (size_t q = 0; q < ws->n; q++)
+        if (ws->touch[q]) {
+            ASSERT_TRUE(memcmp(ws->out + RBL_WALL_OUT * q, wr->out + RBL_WALL_OUT * q,
+                               RBL_WALL_OUT * sizeof *ws->out) == 0);
+            ASSERT_TRUE(ws->facet[q] == wr->facet[q]);
+            on_walls++;
+        }
+    printf("restarted: the results of %zu touching pairs and %zu wall contacts as saved\n",
+           touching, on_walls);
+    ASSERT_TRUE(touching > 100 && on_walls > 0);
     dem_step(half, 2000); /* saving changes nothing */
     dem_assert_same_state(whole, half);
     rbl_sim_destroy(half);
 
-    rbl_sim *restarted = NULL;
-    ASSERT_OK(rbl_sim_load(path, &restarted, &err));
     dem_step(restarted, 2000);
     dem_assert_same_state(whole, restarted);
     rbl_thermo t;
@@ -87,6 +145,23 @@ int main(void)
     fclose(f);
     expect_refused(bad, "not a rubble checkpoint");
     expect_refused("/nonexistent/ckpt.bin", "cannot open");
+    /* a contact's results: a pair apart holding a force (the gather sums every slot), a
+     * touching pair's force not finite */
+    rbl_sim *saved = NULL;
+    ASSERT_OK(rbl_sim_load(path, &saved, &err));
+    size_t apart = SIZE_MAX, touch = SIZE_MAX;
+    for (size_t q = 0; q < saved->pairs.n; q++)
+        *(saved->pairs.touch[q] ? &touch : &apart) = q;
+    ASSERT_TRUE(apart != SIZE_MAX && touch != SIZE_MAX);
+    craft_pair_out(path, bad, saved, touch, 1e-3); /* (a value it may hold: taken) */
+    rbl_sim *taken = NULL;
+    ASSERT_OK(rbl_sim_load(bad, &taken, &err));
+    rbl_sim_destroy(taken);
+    craft_pair_out(path, bad, saved, apart, 1e-3);
+    expect_refused(bad, "inconsistent");
+    craft_pair_out(path, bad, saved, touch, NAN);
+    expect_refused(bad, "inconsistent");
+    rbl_sim_destroy(saved);
 
     /* a thread count from a crafted checkpoint (or a config) beyond RBL_MAX_THREADS is refused
      * before OpenMP sees it (issue 15: 100000 crashed inside libgomp) */

@@ -679,9 +679,20 @@ static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])
 }
 #define RBL_IMAGE_NONE 13
 
-/* history.c — carry contact history across a rebuild, keyed by the pair of ids. */
-int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
-int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_error *err);
+/* history.c — carry contact history across a rebuild, keyed by the pair of ids. with_out:
+ * each entry holds after the history the last force evaluation's results, a pair's
+ * RBL_PAIR_OUT doubles (its slot), a wall contact's RBL_WALL_KEPT (its RBL_WALL_OUT, then its
+ * facet), so that lists made again as built (rbl_neighbor_rebuild_as_built: a checkpoint
+ * restarted over several processes) read as they did (contact_list.c, wall loads). */
+#define RBL_WALL_KEPT (RBL_WALL_OUT + 1)
+int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, int with_out,
+                              rbl_error *err);
+int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, int with_out,
+                              rbl_error *err);
+/* After a build from maps collected with_out (or rows as wide): each touching pair's slot and
+ * wall contact's results and facet as the maps hold them (maps of the law's width: nothing). */
+void rbl_history_outs_restore(rbl_sim *sim, const rbl_history_map *pairs,
+                              const rbl_history_map *walls);
 /* history_carry.c — the same within one process, by the grains' old indices: the touching
  * pairs of the old list grouped by old first grain, and where each grain was (origin) and is
  * (now_of), followed through the build's permutations. */

@@ -32,7 +32,7 @@ static int map_alloc(rbl_history_map *m, size_t n, size_t width, rbl_error *err)
     m->start = calloc(slots + 1, sizeof *m->start);
     m->other = malloc((n ? n : 1) * sizeof *m->other);
     m->width = width;
-    m->hist = malloc((n ? n : 1) * width * sizeof *m->hist);
+    m->hist = malloc((n ? n : 1) * (width ? width : 1) * sizeof *m->hist);
     if (!m->key || !m->start || !m->other || !m->hist) {
         rbl_history_free(m);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contact histories", n);
@@ -63,17 +63,24 @@ static int finish_counts(rbl_history_map *m, size_t **cursor, rbl_error *err)
     return RBL_OK;
 }
 
-/* Second pass: the entry itself, its history seen from `first` (swapped if not in order). */
+/* Second pass: the entry itself, its history seen from `first` (swapped if not in order).
+ * A map with the last force evaluation's results (wider than the law's history) holds them
+ * after it: swapped, the force on the other grain (its opposite); the torque, on the second
+ * grain as listed, is kept as it is (a pair lists its lower id first, so only a crafted
+ * checkpoint's list swaps, and the next force pass writes the torque before any gather). */
 static void place(const rbl_contact_law *law, rbl_history_map *m, size_t *cursor, uint32_t first,
                   uint32_t other, const double *h, int swapped)
 {
     size_t at = cursor[slot_of(m, first)]++;
     m->other[at] = other;
     double *d = m->hist + m->width * at;
-    if (swapped)
+    memcpy(d, h, m->width * sizeof *d);
+    if (swapped) {
+        const size_t width = rbl_hist_width(law);
         rbl_history_swap(law, h, d);
-    else
-        memcpy(d, h, m->width * sizeof *d);
+        if (m->width >= width + RBL_PAIR_OUT)
+            d[width] = -h[width], d[width + 1] = -h[width + 1], d[width + 2] = -h[width + 2];
+    }
 }
 
 void rbl_history_swap(const rbl_contact_law *law, const double *src, double *dst)
@@ -84,7 +91,8 @@ void rbl_history_swap(const rbl_contact_law *law, const double *src, double *dst
         dst[3] = -src[3], dst[4] = -src[4], dst[5] = -src[5], dst[6] = src[6];
 }
 
-int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_error *err)
+int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, int with_out,
+                              rbl_error *err)
 {
     const rbl_pair_list *p = &sim->pairs;
     const uint32_t *id = sim->g.id;
@@ -92,7 +100,8 @@ int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     for (size_t q = 0; q < p->n; q++)
         n += p->touch[q] != 0;
     const size_t width = rbl_hist_width(&sim->cfg.law);
-    int rc = map_alloc(map, n, width, err);
+    const size_t wide = width + (with_out ? RBL_PAIR_OUT : 0);
+    int rc = map_alloc(map, n, wide, err);
     if (rc != RBL_OK)
         return rc;
     for (size_t q = 0; q < p->n; q++) {
@@ -104,21 +113,26 @@ int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     size_t *cursor;
     if ((rc = finish_counts(map, &cursor, err)) != RBL_OK)
         return rc;
+    double row[RBL_HIST_MAX + RBL_PAIR_OUT];
     for (size_t q = 0; q < p->n; q++) {
         if (!p->touch[q])
             continue;
         uint32_t a = id[p->i[q]], b = id[p->j[q]];
-        const double *h = p->hist + width * q;
+        memcpy(row, p->hist + width * q, width * sizeof *row);
+        if (with_out) /* the slot a touching pair's pass wrote */
+            memcpy(row + width, p->out + RBL_PAIR_OUT * (size_t)p->jpos[q],
+                   RBL_PAIR_OUT * sizeof *row);
         if (a < b)
-            place(&sim->cfg.law, map, cursor, a, b, h, 0);
+            place(&sim->cfg.law, map, cursor, a, b, row, 0);
         else
-            place(&sim->cfg.law, map, cursor, b, a, h, 1);
+            place(&sim->cfg.law, map, cursor, b, a, row, 1);
     }
     free(cursor);
     return RBL_OK;
 }
 
-int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_error *err)
+int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, int with_out,
+                              rbl_error *err)
 {
     const rbl_wall_list *w = &sim->wpairs;
     const uint32_t *id = sim->g.id;
@@ -126,7 +140,7 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     for (size_t q = 0; q < w->n; q++)
         n += w->touch[q] != 0;
     const size_t width = rbl_wall_hist_width(&sim->cfg.law);
-    int rc = map_alloc(map, n, width, err);
+    int rc = map_alloc(map, n, width + (with_out ? RBL_WALL_KEPT : 0), err);
     if (rc != RBL_OK)
         return rc;
     for (size_t q = 0; q < w->n; q++)
@@ -135,12 +149,42 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, rbl_erro
     size_t *cursor;
     if ((rc = finish_counts(map, &cursor, err)) != RBL_OK)
         return rc;
+    double row[RBL_HIST_MAX + 4 + RBL_WALL_KEPT];
     for (size_t q = 0; q < w->n; q++)
-        if (w->touch[q])
-            place(&sim->cfg.law, map, cursor, id[w->grain[q]], w->wall[q], w->hist + width * q,
-                  0);
+        if (w->touch[q]) {
+            memcpy(row, w->hist + width * q, width * sizeof *row);
+            if (with_out) { /* its force and torque, then its facet */
+                memcpy(row + width, w->out + RBL_WALL_OUT * q, RBL_WALL_OUT * sizeof *row);
+                row[width + RBL_WALL_OUT] = (double)w->facet[q];
+            }
+            place(&sim->cfg.law, map, cursor, id[w->grain[q]], w->wall[q], row, 0);
+        }
     free(cursor);
     return RBL_OK;
+}
+
+void rbl_history_outs_restore(rbl_sim *sim, const rbl_history_map *pairs,
+                              const rbl_history_map *walls)
+{
+    const uint32_t *id = sim->g.id;
+    rbl_pair_list *p = &sim->pairs;
+    const size_t width = rbl_hist_width(&sim->cfg.law);
+    for (size_t q = 0; pairs->width >= width + RBL_PAIR_OUT && q < p->n; q++) {
+        const double *h = p->touch[q] ? rbl_history_find(pairs, id[p->i[q]], id[p->j[q]]) : NULL;
+        if (h) /* (a list lists its lower id first, as the map) */
+            memcpy(p->out + RBL_PAIR_OUT * (size_t)p->jpos[q], h + width,
+                   RBL_PAIR_OUT * sizeof *h);
+    }
+    rbl_wall_list *w = &sim->wpairs;
+    const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
+    for (size_t q = 0; walls->width >= wide + RBL_WALL_KEPT && q < w->n; q++) {
+        const double *h = w->touch[q] ? rbl_history_find(walls, id[w->grain[q]], w->wall[q])
+                                      : NULL;
+        if (h) {
+            memcpy(w->out + RBL_WALL_OUT * q, h + wide, RBL_WALL_OUT * sizeof *h);
+            w->facet[q] = (uint32_t)h[wide + RBL_WALL_OUT];
+        }
+    }
 }
 
 int rbl_history_rows_push(rbl_history_rows *r, uint32_t first, uint32_t other, const double *h,
@@ -192,8 +236,8 @@ static void to_rows(void *ctx, uint32_t first, uint32_t other, const double *h)
 int rbl_history_map_add(const rbl_contact_law *law, rbl_history_map *map,
                         const rbl_history_rows *rows, rbl_error *err)
 {
-    if (rows->n == 0)
-        return RBL_OK;
+    if (rows->n == 0) /* nothing to add; no map yet: an empty one, of the rows' width */
+        return map->key ? RBL_OK : map_alloc(map, 0, rows->width, err);
     const size_t width = map->key ? map->width : rows->width;
     rbl_history_rows all = {.width = width};
     size_t total = rows->n + map->n;

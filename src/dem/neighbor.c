@@ -936,10 +936,12 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     rbl_history_map old_pairs = {0}, old_walls = {0};
     rbl_history_carry carry = {0};
     /* over several processes grains arrive with their histories keyed by id */
-    int rc = sim->peers ? rbl_history_collect_pairs(sim, &old_pairs, err)
+    /* as built (between steps): the last force evaluation's results go with the histories,
+       for what reads them before the next (contact_list.c) */
+    int rc = sim->peers ? rbl_history_collect_pairs(sim, &old_pairs, as_built, err)
                         : rbl_history_carry_take(sim, &carry, err);
     if (rc == RBL_OK)
-        rc = rbl_history_collect_walls(sim, &old_walls, err);
+        rc = rbl_history_collect_walls(sim, &old_walls, as_built, err);
     g->ghosts = 0; /* they come again from their owners */
     if (rc == RBL_OK)
         rc = sort_room(sim, g->n, err);
@@ -1022,6 +1024,8 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         sim->timers.pairs_across_threads = mark_across_threads(sim, all);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
+    if (rc == RBL_OK && as_built && sim->peers)
+        rbl_history_outs_restore(sim, &old_pairs, &old_walls);
     if (rc == RBL_OK && !as_built) {
         if (all)
             memcpy(g->pos_build, g->pos, 3 * all * sizeof *g->pos);

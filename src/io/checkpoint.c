@@ -228,12 +228,21 @@ static void save_grains(buf *b, const rbl_sim *sim)
     put(b, p->touch, p->n);
     const size_t width = rbl_hist_width(&c->law);
     put(b, p->hist, p->n * width * sizeof *p->hist);
+    for (size_t q = 0; q < p->n; q++) /* the last force evaluation's results, in pair order */
+        put(b, p->touch[q] ? p->out + RBL_PAIR_OUT * (size_t)p->jpos[q] : NULL,
+            RBL_PAIR_OUT * sizeof *p->out);
     const rbl_wall_list *w = &sim->wpairs;
     put_u64(b, w->n);
     put(b, w->grain, w->n * sizeof *w->grain);
     put(b, w->wall, w->n * sizeof *w->wall);
     put(b, w->touch, w->n);
     put(b, w->hist, w->n * rbl_wall_hist_width(&c->law) * sizeof *w->hist);
+    for (size_t q = 0; q < w->n; q++) /* and each wall contact's, with its facet */
+        put(b, w->touch[q] ? w->out + RBL_WALL_OUT * q : NULL, RBL_WALL_OUT * sizeof *w->out);
+    for (size_t q = 0; q < w->n; q++) {
+        const uint32_t facet = w->touch[q] ? w->facet[q] : UINT32_MAX;
+        put(b, &facet, sizeof facet);
+    }
     put(b, w->cand_lo, w->n * sizeof *w->cand_lo), put(b, w->cand_hi, w->n * sizeof *w->cand_hi);
     put_u64(b, w->n_cand), put_u64(b, w->cand_max);
     put(b, w->cand, w->n_cand * sizeof *w->cand);
@@ -647,9 +656,15 @@ int rbl_checkpoint_walls_valid(const rbl_sim *sim, const rbl_wall_list *w, size_
     for (size_t q = 0; q < w->n * wide; q++)
         if (!isfinite(w->hist[q]))
             return 0;
+    for (size_t q = 0; q < w->n * RBL_WALL_OUT; q++) /* results: finite, none while apart */
+        if (!isfinite(w->out[q]) || (!w->touch[q / RBL_WALL_OUT] && w->out[q] != 0.0))
+            return 0;
     for (size_t q = 0; q < w->n; q++) {
         uint32_t code = w->wall[q];
         if (w->grain[q] >= grains || (q && w->grain[q] < w->grain[q - 1]) || w->touch[q] > 1)
+            return 0;
+        /* a facet: a touching mesh contact's, of its mesh (below); none else */
+        if (w->facet[q] != UINT32_MAX && !(w->touch[q] && rbl_wall_is_mesh(code)))
             return 0;
         if (!rbl_wall_is_mesh(code)) {
             if (code >= (uint32_t)sim->n_walls)
@@ -658,6 +673,8 @@ int rbl_checkpoint_walls_valid(const rbl_sim *sim, const rbl_wall_list *w, size_
         }
         uint32_t m = rbl_wall_mesh(code), slot = rbl_wall_slot(code);
         if (m >= (uint32_t)sim->n_meshes || slot > q || q - slot + RBL_MESH_SLOTS > w->n)
+            return 0;
+        if (w->touch[q] && w->facet[q] >= sim->meshes[m].mesh.n_triangles)
             return 0;
         size_t q0 = q - slot;
         if (w->wall[q0] != RBL_MESH_CODE(m, 0) || w->grain[q0] != w->grain[q] ||
@@ -793,9 +810,10 @@ static void external_kept(rbl_grains *g)
 }
 
 /* Pairs q of p: first grains from lo up to hi, in order; second grains below n; images,
- * touch flags and histories as a list holds them (fuzz_checkpoint). */
-int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, size_t width, size_t lo, size_t hi,
-                               size_t n)
+ * touch flags and histories as a list holds them (fuzz_checkpoint); results (out, in pair
+ * order) finite, and zeros where the pair does not touch (the gather sums every slot). */
+int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, const double *out, size_t width,
+                               size_t lo, size_t hi, size_t n)
 {
     for (size_t q = 0; q < p->n; q++)
         if (p->i[q] < lo || p->i[q] >= hi || p->j[q] >= n || p->image[q] > 26 ||
@@ -803,6 +821,9 @@ int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, size_t width, size_t lo, 
             return 0;
     for (size_t q = 0; q < p->n * width; q++)
         if (!isfinite(p->hist[q]))
+            return 0;
+    for (size_t q = 0; q < p->n * RBL_PAIR_OUT; q++)
+        if (!isfinite(out[q]) || (!p->touch[q / RBL_PAIR_OUT] && out[q] != 0.0))
             return 0;
     return 1;
 }
@@ -812,7 +833,6 @@ int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, size_t width, size_t lo, 
 static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 {
     int rc = RBL_OK;
-    const rbl_sim_config c = sim->cfg;
     uint64_t n = get_u64(b);
     if (rc == RBL_OK && (b->bad || n > left(b) / CKPT_GRAIN_BYTES))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent grain data", path);
@@ -843,22 +863,28 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     rbl_pair_list *p = &sim->pairs;
     const size_t width = rbl_hist_width(&sim->cfg.law);
     uint64_t np = rc == RBL_OK ? get_u64(b) : 0;
-    if (rc == RBL_OK && (b->bad || np > payload(b)))
+    /* a pair's bytes: i, j, image, touch, history, results */
+    if (rc == RBL_OK && (b->bad || np > left(b) / (10 + 8 * (width + RBL_PAIR_OUT))))
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent contact data", path);
     if (rc == RBL_OK)
         rc = rbl_pair_list_reserve(p, np + 1, n, width, err);
+    double *outs = rc == RBL_OK ? malloc((np * RBL_PAIR_OUT + 1) * sizeof *outs) : NULL;
+    if (rc == RBL_OK && !outs)
+        rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
     if (rc == RBL_OK) {
         p->n = np;
         get(b, p->i, np * sizeof *p->i), get(b, p->j, np * sizeof *p->j);
         get(b, p->image, np), get(b, p->touch, np);
         get(b, p->hist, np * width * sizeof *p->hist);
-        b->bad = b->bad || !rbl_checkpoint_pairs_valid(p, width, 0, n, n);
+        get(b, outs, np * RBL_PAIR_OUT * sizeof *outs);
+        b->bad = b->bad || !rbl_checkpoint_pairs_valid(p, outs, width, 0, n, n);
     }
     rbl_wall_list *w = &sim->wpairs;
-    uint64_t nwc = rc == RBL_OK ? get_u64(b) : 0;
-    if (rc == RBL_OK && (b->bad || nwc > left(b) / (9 + 8 * rbl_wall_hist_width(&c.law))))
-        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent wall data", path);
     const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
+    uint64_t nwc = rc == RBL_OK ? get_u64(b) : 0;
+    /* a wall contact's bytes: grain, wall, touch, history, results, facet, candidates */
+    if (rc == RBL_OK && (b->bad || nwc > left(b) / (29 + 8 * (wide + RBL_WALL_OUT))))
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent wall data", path);
     if (rc == RBL_OK && !rbl_wall_list_reserve(w, nwc + 1, n, wide))
         rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
     if (rc == RBL_OK) {
@@ -866,9 +892,11 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         get(b, w->grain, nwc * sizeof *w->grain), get(b, w->wall, nwc * sizeof *w->wall);
         get(b, w->touch, nwc);
         get(b, w->hist, nwc * wide * sizeof *w->hist);
+        get(b, w->out, nwc * RBL_WALL_OUT * sizeof *w->out);
+        get(b, w->facet, nwc * sizeof *w->facet);
         get(b, w->cand_lo, nwc * sizeof *w->cand_lo), get(b, w->cand_hi, nwc * sizeof *w->cand_hi);
-        for (size_t q = 0; q < nwc; q++) /* set by the next force evaluation */
-            w->facet[q] = UINT32_MAX, w->worn[q] = 0.0;
+        for (size_t q = 0; q < nwc; q++) /* this step's, added to the wear after the wall pass */
+            w->worn[q] = 0.0;
         uint64_t n_cand = get_u64(b), cand_max = get_u64(b);
         if (b->bad || n_cand > left(b) / sizeof *w->cand) {
             b->bad = 1;
@@ -882,9 +910,15 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     }
     if (rc == RBL_OK && b->bad)
         rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent checkpoint contents", path);
-    /* The gather tables follow from the lists, exactly as the build made them. */
+    /* The gather tables follow from the lists, exactly as the build made them; then each
+     * touching pair's results into its slot (the others hold zeros). */
     if (rc == RBL_OK)
         rc = rbl_pair_list_index(p, n, g->id, sim->threads, err);
+    for (size_t q = 0; rc == RBL_OK && q < p->n; q++)
+        if (p->touch[q])
+            memcpy(p->out + RBL_PAIR_OUT * (size_t)p->jpos[q], outs + RBL_PAIR_OUT * q,
+                   RBL_PAIR_OUT * sizeof *outs);
+    free(outs);
     if (rc == RBL_OK)
         rbl_wall_list_index(w, n);
     return rc;

@@ -7,7 +7,7 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 13u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 14u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
@@ -16,7 +16,12 @@
                            friction and cohesion; 12: the external forces the grains' forces
                            hold (fext_applied), so a restart's first kick counts them once;
                            13: epsd2's history 4 doubles (its torque and the stiffness k_r it
-                           last had, issue 69) */
+                           last had, issue 69); 14: the last force evaluation's results per
+                           contact (a pair's RBL_PAIR_OUT doubles after the pairs' histories, in
+                           pair order, zeros where it does not touch; a wall contact's
+                           RBL_WALL_OUT and its facet after the wall histories), so that a
+                           restart's contacts, contact files, coarse-graining and wall loads
+                           read before its first step are the uninterrupted run's (issue 69) */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
@@ -52,12 +57,15 @@ int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, const
 int rbl_checkpoint_grains_check(const rbl_sim *sim, size_t first, const char *path,
                                 rbl_error *err);
 /* A pair list (p->n rows) as a checkpoint may hold it: first grains lo..hi - 1 in order,
- * second grains below n, images and touch flags in range, finite histories of `width`. */
-int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, size_t width, size_t lo, size_t hi,
-                               size_t n);
+ * second grains below n, images and touch flags in range, finite histories of `width`, and
+ * the results `out` (RBL_PAIR_OUT per pair, in pair order) finite, zeros where it does not
+ * touch. */
+int rbl_checkpoint_pairs_valid(const rbl_pair_list *p, const double *out, size_t width,
+                               size_t lo, size_t hi, size_t n);
 /* A wall list as a checkpoint may hold it: grains below `grains` in order, walls that exist,
  * a mesh's slots one group of RBL_MESH_SLOTS in a row, candidates that are facets of its
- * mesh, finite histories. */
+ * mesh, finite histories; results (out) finite, zeros where it does not touch; a facet
+ * (UINT32_MAX: none) only where a mesh contact touches, one of its mesh's. */
 int rbl_checkpoint_walls_valid(const rbl_sim *sim, const rbl_wall_list *w, size_t grains);
 /* After the grains: the law checked, the walls where the time puts them, the state prepared
  * (mid-run). */

@@ -167,11 +167,14 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
     uint32_t *pi = malloc((own_pairs + 1) * sizeof *pi), *pj = malloc((own_pairs + 1) * sizeof *pj);
     uint8_t *image = malloc(own_pairs + 1), *touch = malloc(own_pairs + 1);
     double *hist = malloc((own_pairs * width + 1) * sizeof *hist);
+    double *pout = calloc(own_pairs * RBL_PAIR_OUT + 1, sizeof *pout);
+    double *wout = calloc(wl->n * RBL_WALL_OUT + 1, sizeof *wout);
+    uint32_t *facet = malloc((wl->n + 1) * sizeof *facet);
     uint32_t *wgrain = malloc((wl->n + 1) * sizeof *wgrain);
     size_t *clo = malloc((wl->n + 1) * sizeof *clo), *chi = malloc((wl->n + 1) * sizeof *chi);
     double *zeros = calloc(3 * n + 1, sizeof *zeros);
     if (rc == RBL_OK && !(body && slot && member && start && pi && pj && image && touch && hist &&
-                          wgrain && clo && chi && zeros))
+                          pout && wout && facet && wgrain && clo && chi && zeros))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
     rc = rbl_comm_agree(c, rc, err);
     if (rc == RBL_OK) {
@@ -190,9 +193,16 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
             pi[e] = (uint32_t)place[pl->i[q]], pj[e] = (uint32_t)place[pl->j[q]];
             image[e] = pl->image[q], touch[e] = pl->touch[q];
             memcpy(hist + width * e, pl->hist + width * q, width * sizeof *hist);
+            if (pl->touch[q]) /* the last force evaluation's results (else zeros) */
+                memcpy(pout + RBL_PAIR_OUT * e, pl->out + RBL_PAIR_OUT * (size_t)pl->jpos[q],
+                       RBL_PAIR_OUT * sizeof *pout);
             e++;
         }
         for (size_t q = 0; q < wl->n; q++) {
+            if (wl->touch[q])
+                memcpy(wout + RBL_WALL_OUT * q, wl->out + RBL_WALL_OUT * q,
+                       RBL_WALL_OUT * sizeof *wout);
+            facet[q] = wl->touch[q] ? wl->facet[q] : UINT32_MAX;
             wgrain[q] = (uint32_t)(w.below[GRAINS] + wl->grain[q]);
             clo[q] = (size_t)w.below[CANDS] + wl->cand_lo[q];
             chi[q] = (size_t)w.below[CANDS] + wl->cand_hi[q];
@@ -231,11 +241,14 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
         column(&w, PAIRS, 1, image, own_pairs, zeros);
         column(&w, PAIRS, 1, touch, own_pairs, zeros);
         column(&w, PAIRS, width * sizeof *hist, hist, own_pairs, zeros);
+        column(&w, PAIRS, RBL_PAIR_OUT * sizeof *pout, pout, own_pairs, zeros);
         first_u64(&w, w.total[WALLS], &counts[5]);
         column(&w, WALLS, sizeof *wgrain, wgrain, wl->n, zeros);
         column(&w, WALLS, sizeof *wl->wall, wl->wall, wl->n, zeros);
         column(&w, WALLS, 1, wl->touch, wl->n, zeros);
         column(&w, WALLS, wide * sizeof *wl->hist, wl->hist, wl->n, zeros);
+        column(&w, WALLS, RBL_WALL_OUT * sizeof *wout, wout, wl->n, zeros);
+        column(&w, WALLS, sizeof *facet, facet, wl->n, zeros);
         column(&w, WALLS, sizeof *clo, clo, wl->n, zeros);
         column(&w, WALLS, sizeof *chi, chi, wl->n, zeros);
         first_u64(&w, w.total[CANDS], &counts[6]);
@@ -262,6 +275,7 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
         rc = rbl_ranks_write_file(c, path, w.piece, w.n, err);
     free(place), free(sums), free(head), free(body), free(slot), free(member), free(start);
     free(pi), free(pj), free(image), free(touch), free(hist), free(wgrain), free(clo), free(chi);
+    free(pout), free(wout), free(facet);
     free(zeros), free(w.piece);
     return rc;
 }

@@ -189,15 +189,16 @@ static void grain_columns(rbl_grains *g, grain_column *c)
 typedef struct lists {
     uint64_t np, p_lo, p_hi, col_i; /* pairs in all, this process's, the i column */
     uint64_t nw, w_lo, w_hi;        /* wall contacts likewise */
-    rbl_pair_list p;                /* this process's pairs (arrays only) */
+    rbl_pair_list p;                /* this process's pairs (arrays only; out in pair order) */
     rbl_wall_list w;                /* its wall contacts, grains and candidates from 0 */
 } lists;
 
 static void lists_free(lists *l)
 {
     free(l->p.i), free(l->p.j), free(l->p.image), free(l->p.touch), free(l->p.hist);
-    free(l->w.grain), free(l->w.wall), free(l->w.touch), free(l->w.hist);
-    free(l->w.cand_lo), free(l->w.cand_hi), free(l->w.cand);
+    free(l->p.out);
+    free(l->w.grain), free(l->w.wall), free(l->w.touch), free(l->w.hist), free(l->w.out);
+    free(l->w.facet), free(l->w.cand_lo), free(l->w.cand_hi), free(l->w.cand);
 }
 
 /* Grains lo..hi - 1 of n: their columns after the head (at: the grain count's place); where
@@ -285,6 +286,7 @@ static int read_lists(reader *r, const rbl_sim *sim, uint64_t *at, uint64_t lo, 
     const uint64_t col_j = column(r, at, l->np, 4), col_image = column(r, at, l->np, 1);
     const uint64_t col_touch = column(r, at, l->np, 1);
     const uint64_t col_hist = column(r, at, l->np, 8 * width);
+    const uint64_t col_out = column(r, at, l->np, 8 * RBL_PAIR_OUT);
     l->p_lo = first_at_least(r, l->col_i, l->np, (uint32_t)lo);
     l->p_hi = last ? l->np : first_at_least(r, l->col_i, l->np, (uint32_t)hi);
     if (r->bad || l->p_hi < l->p_lo)
@@ -295,12 +297,14 @@ static int read_lists(reader *r, const rbl_sim *sim, uint64_t *at, uint64_t lo, 
     p->i = malloc(4 * mp + 1), p->j = malloc(4 * mp + 1);
     p->image = malloc(mp + 1), p->touch = malloc(mp + 1);
     p->hist = malloc(8 * width * mp + 1);
-    if (!p->i || !p->j || !p->image || !p->touch || !p->hist)
+    p->out = malloc(8 * RBL_PAIR_OUT * mp + 1);
+    if (!p->i || !p->j || !p->image || !p->touch || !p->hist || !p->out)
         return -1;
     rd(r, l->col_i + 4 * l->p_lo, p->i, 4 * mp), rd(r, col_j + 4 * l->p_lo, p->j, 4 * mp);
     rd(r, col_image + l->p_lo, p->image, mp), rd(r, col_touch + l->p_lo, p->touch, mp);
     rd(r, col_hist + 8 * width * l->p_lo, p->hist, 8 * width * mp);
-    if (r->bad || !rbl_checkpoint_pairs_valid(p, width, lo, hi, n))
+    rd(r, col_out + 8 * RBL_PAIR_OUT * l->p_lo, p->out, 8 * RBL_PAIR_OUT * mp);
+    if (r->bad || !rbl_checkpoint_pairs_valid(p, p->out, width, lo, hi, n))
         return 0;
 
     l->nw = rd_u64(r, *at);
@@ -308,6 +312,8 @@ static int read_lists(reader *r, const rbl_sim *sim, uint64_t *at, uint64_t lo, 
     const uint64_t col_grain = column(r, at, l->nw, 4), col_wall = column(r, at, l->nw, 4);
     const uint64_t col_wtouch = column(r, at, l->nw, 1);
     const uint64_t col_whist = column(r, at, l->nw, 8 * wide);
+    const uint64_t col_wout = column(r, at, l->nw, 8 * RBL_WALL_OUT);
+    const uint64_t col_facet = column(r, at, l->nw, 4);
     const uint64_t col_lo = column(r, at, l->nw, 8), col_hi = column(r, at, l->nw, 8);
     const uint64_t n_cand = rd_u64(r, *at), cand_max = rd_u64(r, *at + 8);
     *at += 16;
@@ -322,11 +328,15 @@ static int read_lists(reader *r, const rbl_sim *sim, uint64_t *at, uint64_t lo, 
     w->grain = malloc(4 * mw + 1), w->wall = malloc(4 * mw + 1), w->touch = malloc(mw + 1);
     w->hist = malloc(8 * wide * mw + 1);
     w->cand_lo = malloc(8 * mw + 1), w->cand_hi = malloc(8 * mw + 1);
-    if (!w->grain || !w->wall || !w->touch || !w->hist || !w->cand_lo || !w->cand_hi)
+    w->out = malloc(8 * RBL_WALL_OUT * mw + 1), w->facet = malloc(4 * mw + 1);
+    if (!w->grain || !w->wall || !w->touch || !w->hist || !w->cand_lo || !w->cand_hi ||
+        !w->out || !w->facet)
         return -1;
     rd(r, col_grain + 4 * l->w_lo, w->grain, 4 * mw), rd(r, col_wall + 4 * l->w_lo, w->wall, 4 * mw);
     rd(r, col_wtouch + l->w_lo, w->touch, mw);
     rd(r, col_whist + 8 * wide * l->w_lo, w->hist, 8 * wide * mw);
+    rd(r, col_wout + 8 * RBL_WALL_OUT * l->w_lo, w->out, 8 * RBL_WALL_OUT * mw);
+    rd(r, col_facet + 4 * l->w_lo, w->facet, 4 * mw);
     rd(r, col_lo + 8 * l->w_lo, w->cand_lo, 8 * mw), rd(r, col_hi + 8 * l->w_lo, w->cand_hi, 8 * mw);
     /* the candidates these mesh contacts name, numbered from the first of them (a plane's
        are not read) */
@@ -421,15 +431,18 @@ static int holder(const shares *s, uint64_t x, int32_t body)
     return body >= 0 ? share_of((uint64_t)body, s->nb, s->P) : share_of(x, s->n, s->P);
 }
 
-/* A pair's history as a row: lower id first, oriented from it. */
+/* A pair's history and results (width doubles) as a row: lower id first, oriented from it
+ * (swapped, as history.c's maps swap them: the force on the other grain, the torque kept). */
 static void pair_row(const rbl_contact_law *law, size_t width, uint32_t a, uint32_t b,
                      const double *h, double *row)
 {
     row[0] = a < b ? a : b, row[1] = a < b ? b : a;
-    if (a < b)
-        memcpy(row + 2, h, width * sizeof *h);
-    else
+    memcpy(row + 2, h, width * sizeof *h);
+    if (a > b) {
+        const size_t hw = rbl_hist_width(law);
         rbl_history_swap(law, h, row + 2);
+        row[2 + hw] = -h[hw], row[3 + hw] = -h[hw + 1], row[4 + hw] = -h[hw + 2];
+    }
 }
 
 /* Each touching pair's other grain, read by another process: its id and holder, asked of its
@@ -505,12 +518,18 @@ static int hand_over(rbl_comm *c, const shares *sh, rbl_sim *sim, const lists *l
 {
     const rbl_contact_law *law = &sim->cfg.law;
     rbl_grains *g = &sim->g;
-    const size_t width = rbl_hist_width(law), wide = rbl_wall_hist_width(law);
+    /* each row: the history, then the last force evaluation's results (a wall contact's
+       with its facet), which the lists made again at the start take (rbl_history_outs_restore) */
+    const size_t width = rbl_hist_width(law) + RBL_PAIR_OUT;
+    const size_t wide = rbl_wall_hist_width(law) + RBL_WALL_KEPT;
+    const size_t hw = rbl_hist_width(law), ww = rbl_wall_hist_width(law);
     const int P = sh->P;
     pairs->width = width, walls->width = wide;
     outbox prow, wrow, grain;
     double *row = malloc((2 + (width > wide ? width : wide)) * sizeof *row);
-    int rc = outbox_open(&prow, P) & outbox_open(&wrow, P) & outbox_open(&grain, P) && row
+    double *pair = malloc(width * sizeof *pair);
+    int rc = outbox_open(&prow, P) & outbox_open(&wrow, P) & outbox_open(&grain, P) && row &&
+                     pair
                  ? RBL_OK
                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     const rbl_pair_list *p = &l->p;
@@ -519,7 +538,9 @@ static int hand_over(rbl_comm *c, const shares *sh, rbl_sim *sim, const lists *l
             continue;
         const uint64_t i = p->i[q] - sh->lo;
         const int hi = holder(sh, p->i[q], g->body[i]), hj = (int)other[2 * q + 1];
-        pair_row(law, width, g->id[i], (uint32_t)other[2 * q], p->hist + width * q, row);
+        memcpy(pair, p->hist + hw * q, hw * sizeof *pair);
+        memcpy(pair + hw, p->out + RBL_PAIR_OUT * q, RBL_PAIR_OUT * sizeof *pair);
+        pair_row(law, width, g->id[i], (uint32_t)other[2 * q], pair, row);
         for (int e = 0; e < 2 && rc == RBL_OK; e++) {
             const int to = e ? hj : hi;
             if (e && hj == hi)
@@ -538,7 +559,9 @@ static int hand_over(rbl_comm *c, const shares *sh, rbl_sim *sim, const lists *l
         const size_t k = w->grain[q];
         const int to = holder(sh, sh->lo + k, g->body[k]);
         row[0] = g->id[k], row[1] = w->wall[q];
-        memcpy(row + 2, w->hist + wide * q, wide * sizeof *row);
+        memcpy(row + 2, w->hist + ww * q, ww * sizeof *row);
+        memcpy(row + 2 + ww, w->out + RBL_WALL_OUT * q, RBL_WALL_OUT * sizeof *row);
+        row[2 + ww + RBL_WALL_OUT] = (double)w->facet[q];
         if (to == sh->me)
             rc = rbl_history_rows_push(walls, g->id[k], w->wall[q], row + 2, err);
         else
@@ -557,7 +580,7 @@ static int hand_over(rbl_comm *c, const shares *sh, rbl_sim *sim, const lists *l
             outbox_put(&grain, to, col[x].p ? col[x].p + k * col[x].each : zeros, col[x].each);
         }
     }
-    free(row);
+    free(row), free(pair);
     size_t *b = calloc(4 * (size_t)P, sizeof *b);
     if (rc == RBL_OK && !b)
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");

@@ -398,13 +398,16 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     rbl_grains *g = &sim->g;
     const int P = d->size;
     const size_t per = migrant_doubles(g);
-    const size_t pw = rbl_hist_width(&sim->cfg.law), ww = rbl_wall_hist_width(&sim->cfg.law);
     if (d->start_pairs.key) { /* the first build: the lists were emptied, the histories kept */
         rbl_history_free(pairs), rbl_history_free(walls);
         *pairs = d->start_pairs, *walls = d->start_walls;
         memset(&d->start_pairs, 0, sizeof d->start_pairs);
         memset(&d->start_walls, 0, sizeof d->start_walls);
     }
+    /* rows as wide as the maps: the law's history, and after it the last force evaluation's
+       results where the maps hold them (every rank alike: the start maps, kept on every rank
+       with them, or a build as built, whose maps all hold them) */
+    const size_t pw = pairs->width, ww = walls->width;
     int *dest = malloc((g->n ? g->n : 1) * sizeof *dest);
     int rc = rbl_comm_agree(d->comm, dest ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
                                                                     "out of memory for %zu "
@@ -784,8 +787,8 @@ static int keep_histories(rbl_domain *d, rbl_sim *sim, rbl_error *err)
 {
     if (d->start_pairs.key) /* kept already, and the lists let go since */
         return RBL_OK;
-    int rc = rbl_history_collect_pairs(sim, &d->start_pairs, err);
-    return rc == RBL_OK ? rbl_history_collect_walls(sim, &d->start_walls, err) : rc;
+    int rc = rbl_history_collect_pairs(sim, &d->start_pairs, 1, err);
+    return rc == RBL_OK ? rbl_history_collect_walls(sim, &d->start_walls, 1, err) : rc;
 }
 
 static void let_lists_go(rbl_sim *sim)
@@ -855,6 +858,11 @@ static int domain_start(rbl_domain *d, rbl_error *err)
                             forces of this step stay (each grain's are complete, and evaluating
                             them again would advance the contacts' springs twice) */
         int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(sim, err), err);
+        /* the ghosts where their owners hold them now, not at the build: what reads the
+           contacts before the first step (contact_list.c) takes their geometry from them (the
+           step refreshes them again before it evaluates any force) */
+        if (rc == RBL_OK)
+            rc = rbl_comm_agree(d->comm, peers_refresh(sim, d, err), err);
         if (rc != RBL_OK) {
             rbl_domain_free(d);
             return rc;
@@ -1092,6 +1100,8 @@ int rbl_domain_relist(rbl_domain *d, rbl_error *err)
     d->relisting = 1;
     int rc = rbl_comm_agree(d->comm, rbl_neighbor_rebuild_as_built(d->sim, err), err);
     d->relisting = 0;
+    if (rc == RBL_OK) /* the ghosts where they are now (domain_start) */
+        rc = rbl_comm_agree(d->comm, peers_refresh(d->sim, d, err), err);
     return rc;
 }
 

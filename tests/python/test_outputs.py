@@ -247,3 +247,161 @@ def test_contact_files_number_walls_as_thermo_does(tmp_path):
     assert th["wall1_fz"] == pytest.approx(-fz, rel=1e-7)  # as thermo.csv prints it
     assert th["wall2_fz"] == 0
     run.close()
+
+
+RESTART = """\
+domain: {min: [0, 0, -0.001], max: [0.006, 0.006, 0.02], periodic: [x]}
+gravity: [0, -4, -9.81]
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, tangential: spring, kn: 2000, restitution: 0.3, friction: 0.5}
+walls:
+  - {mesh: floor.stl}
+  - {point: [0, 0, 0], normal: [0, 1, 0]}
+  - {point: [0, 0.006, 0], normal: [0, -1, 0]}
+grains:
+  - lattice: {min: [0, 0, 0], max: [0.006, 0.006, 0.006]}
+    radius: 0.0005
+    velocity_spread: 0.002
+run: {steps: 4000, dt: auto}
+output: {every: 0.02, fields: [id, contact_force], contacts: csv}
+"""
+
+
+def floor_stl(path, side):
+    """A floor at z = 0 over [0, side]^2: two facets."""
+    c = [(0, 0, 0), (side, 0, 0), (side, side, 0), (0, side, 0)]
+    text = "solid floor\n"
+    for tri in ((0, 1, 2), (0, 2, 3)):
+        text += "facet normal 0 0 1\nouter loop\n"
+        text += "".join("vertex %r %r %r\n" % c[k] for k in tri)
+        text += "endloop\nendfacet\n"
+    path.write_text(text + "endsolid floor\n")
+
+
+def restart_scene(tmp_path):
+    floor_stl(tmp_path / "floor.stl", 0.006)
+    path = tmp_path / "restart.yaml"
+    path.write_text(RESTART)
+    return path
+
+
+def last_of(folder, prefix, ext):
+    return sorted(str(folder / n) for n in os.listdir(folder)
+                  if n.startswith(prefix + "_") and n.endswith(ext))[-1]
+
+
+def what_a_restart_reads(run, folder):
+    """What reads the last force evaluation's contacts: contacts(), a frame's contact_force
+    and its contacts table, coarse-graining's contact stress, the mesh's loads per facet."""
+    c = run.contacts()
+    run.write_frame()
+    cg = rubble.CoarseGrain((0, 0, -0.001), (0.006, 0.006, 0.013), (6, 6, 14), 0.001)
+    cg.add(run)
+    f = frames.read(last_of(folder, "grains", ".vtp"))
+    order = np.argsort(f.point_data["id"])
+    with open(last_of(folder, "contacts", ".csv"), "rb") as table:
+        csv = table.read()
+    return dict(c=c, contact_force=f.point_data["contact_force"][order], csv=csv,
+                stress=cg.fields().contact_stress, loads=run.mesh_loads(0))
+
+
+def test_a_restart_reads_the_forces_of_the_step_it_starts_at(tmp_path):
+    """Restarted from a checkpoint at step 3037, before any step: the contacts' forces (fn,
+    ft, grain and wall contacts), a frame's contact_force and contacts table, the coarse-
+    grained contact stress and the mesh's loads per facet are the uninterrupted run's, bit for
+    bit; and the run goes on in its bits. Before checkpoint format 14 the forces read zero
+    until the first step (issue 69: the per-contact results were not in the checkpoint)."""
+    path = restart_scene(tmp_path)
+    whole = rubble.Run(path, output=tmp_path / "a", threads=1)
+    whole.step(3037)
+    ck = whole.write_checkpoint()
+    a = what_a_restart_reads(whole, tmp_path / "a")
+    whole.step(400)
+    end = whole.grains()
+    order = np.argsort(end.id)
+    end_pos, end_force = end.position[order].copy(), end.force[order].copy()
+    whole.close()
+    assert len(a["c"].fn) > 40 and np.abs(a["c"].fn).max() > 0
+    assert (a["c"].wall == 0).sum() > 5 and (a["c"].wall == 2).sum() > 10  # a plane, the mesh
+    assert np.abs(a["c"].wall_ft).max() > 0 and np.abs(a["stress"]).max() > 0
+    assert np.abs(a["loads"].force).max() > 0
+
+    again = rubble.Run(path, output=tmp_path / "b", restart=ck, threads=2)
+    b = what_a_restart_reads(again, tmp_path / "b")
+    for k in ("ids", "fn", "ft", "wall_grain", "wall", "wall_fn", "wall_ft", "wall_point"):
+        assert getattr(a["c"], k).tobytes() == getattr(b["c"], k).tobytes(), k
+    assert a["contact_force"].tobytes() == b["contact_force"].tobytes()
+    assert a["csv"] == b["csv"]
+    assert a["stress"].tobytes() == b["stress"].tobytes()
+    for k in ("force", "pressure", "shear"):
+        assert getattr(a["loads"], k).tobytes() == getattr(b["loads"], k).tobytes(), k
+    again.step(400)
+    g = again.grains()
+    order = np.argsort(g.id)
+    assert g.position[order].tobytes() == end_pos.tobytes()
+    assert g.force[order].tobytes() == end_force.tobytes()
+    again.close()
+
+
+RESTART_MPI = """
+import sys
+import rubble
+what, ck = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else None
+if what == "write":  # the run to step 3037, its checkpoint then its frame there
+    run = rubble.Run("restart.yaml", output="w", threads=1)
+    run.step(3037)
+    run.write_checkpoint()
+    run.write_frame()
+else:  # restarted from it: the frame at that step, before any step
+    run = rubble.Run("restart.yaml", output=what, restart=ck, threads=1)
+    run.write_frame()
+run.close()
+"""
+
+
+def contact_rows(folder, frame):
+    """The rows of a frame's contacts table, its pieces (one per process) together, sorted."""
+    rows = []
+    for name in sorted(os.listdir(folder)):
+        if name.startswith(frame) and name.endswith(".csv"):
+            with open(folder / name) as f:
+                rows += f.read().splitlines()[1:]
+    return sorted(rows)
+
+
+@release_only
+@pytest.mark.skipif(not os.environ.get("MPIEXEC"), reason="no mpirun (MPIEXEC unset)")
+def test_a_checkpoint_of_3_processes_restarts_on_2_and_1_with_its_forces(tmp_path):
+    """A checkpoint written by 3 processes at step 3037, restarted on 2 (read apart: each
+    contact's results travel with its history to the processes holding its grains) and on 1
+    (read whole), writes before any step the contacts table one process writes at that step,
+    row for row; before checkpoint format 14 its forces were zeros (issue 69)."""
+    import subprocess
+    import sys
+    restart_scene(tmp_path)
+    (tmp_path / "run.py").write_text(RESTART_MPI)
+    mpi = [os.environ["MPIEXEC"], "--allow-run-as-root", "--oversubscribe", "-np"]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+
+    def job(np_, *args):
+        cmd = (mpi + [str(np_)] if np_ > 1 else []) + [sys.executable, "run.py", *args]
+        p = subprocess.run(cmd, cwd=tmp_path, timeout=300, capture_output=True, text=True,
+                           env=env)
+        assert p.returncode == 0, p.stdout + p.stderr
+
+    one = rubble.Run(tmp_path / "restart.yaml", output=tmp_path / "one", threads=1)
+    one.step(3037)
+    one.write_checkpoint()
+    one.write_frame()
+    one.close()
+    frame = os.path.basename(last_of(tmp_path / "one", "contacts", ".csv"))[:-4]
+    want = contact_rows(tmp_path / "one", frame)
+    assert len(want) > 40 and any(float(r.split(",")[11]) != 0 for r in want)  # fn_z
+    job(3, "write")
+    ck = last_of(tmp_path / "w", "checkpoint", ".bin")
+    assert contact_rows(tmp_path / "w", frame) == want
+    job(2, "on2", ck)
+    job(1, "on1", ck)
+    for out in ("on2", "on1"):
+        got = contact_rows(tmp_path / out, frame)
+        assert got == want, (out, [(a, b) for a, b in zip(got, want) if a != b][:3])
