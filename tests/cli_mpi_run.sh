@@ -172,7 +172,7 @@ mpi 2 "$RUBBLE" run ck.yaml --restart other.bin --output other > out.txt 2> othe
 [ -e other ] && fail "other: an output folder was made"
 echo "ok: on several processes, one message each: $(grep -h 'error' short.txt | cut -c1-110)...; $(grep -h 'error' other.txt | cut -c13-110)"
 
-# a pour: 400 grains in 4 batches onto a floor and onto each other (329 touching at the end),
+# a pour: 400 grains in 4 batches onto a floor and onto each other (most of them touching at the end),
 # each batch placed as one process places it, against the grains of every process
 cat > pour.yaml <<YAML
 domain: {min: [0, 0, -0.001], max: [0.012, 0.012, 0.03], periodic: [x, y]}
