@@ -386,7 +386,7 @@ if run.rank == 0:  # one process alone asks: no collective call in these
           flush=True)
 run.step(10)
 assert run.step_count == 20 and run.time == 20 * run.dt
-open("rank%d.txt" % run.rank, "w").write("done\n")  # (the ranks' stdout interleaves)
+open("rank%d.txt" % run.rank, "w").write("done")  # (the ranks' stdout interleaves)
 run.close()
 """
 
@@ -404,7 +404,7 @@ def test_under_mpirun_dt_time_and_steps_are_each_process_s_own(tmp_path):
                        env=dict(os.environ, OMP_NUM_THREADS="1"))
     assert p.returncode == 0, p.stdout + p.stderr
     for rank in (0, 1):
-        assert (tmp_path / f"rank{rank}.txt").read_text() == "done\n"
+        assert (tmp_path / f"rank{rank}.txt").read_text() == "done"
     assert "dt " in p.stdout and "step 10 of 500" in p.stdout
 
 
