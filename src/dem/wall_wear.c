@@ -208,11 +208,12 @@ int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pres
         if (force)
             force[3 * t] = s[0], force[3 * t + 1] = s[1], force[3 * t + 2] = s[2];
         if (pressure || shear) {
+            /* a facet wholly outside a periodic box: nothing presses on it, 0 (not 0 / 0) */
             const double area = facet_area(sim, mesh, t);
             if (pressure)
-                pressure[t] = s[3] / area;
+                pressure[t] = area > 0.0 ? s[3] / area : 0.0;
             if (shear)
-                shear[t] = sqrt(dot3(s + 4, s + 4)) / area;
+                shear[t] = area > 0.0 ? sqrt(dot3(s + 4, s + 4)) / area : 0.0;
         }
     }
     free(sum);

@@ -456,7 +456,8 @@ static int mesh_size_check(rbl_yaml_ctx *c, yaml_node_t *w, const rbl_mesh *m)
 static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
     static const char *const keys[] = {"mesh",     "scale",  "offset",  "material", "wear",
-                                       "velocity", "rotate", "vibrate", "servo",    NULL};
+                                       "velocity", "rotate", "vibrate", "servo",    "name",
+                                       NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, w, "mesh wall", keys);
     int k = s->n_meshes;
