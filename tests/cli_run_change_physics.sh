@@ -4,7 +4,8 @@
 # v (t - t_restart), 0 before); a pour added to the scene pours from the restart's time, its
 # count at its rate to within one batch. Each changed run's own checkpoint then restarts under
 # the same scene (no --change-physics) into the same bits as the changed run went on; a change
-# a stage may not make (a wall's place) is still refused.
+# a stage may not make (a wall's place) is still refused, and so is a pour of smaller grains
+# under 'dt: auto' (it would shorten dt, which a restart keeps), naming the pour.
 . "$(dirname "$0")/cli_run_common.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -93,3 +94,15 @@ sed 's/point: \[0.03, 0, 0\], normal: \[-1, 0, 0\]}/point: [0.029, 0, 0], normal
     fail "a wall's place changed at a restart was accepted"
 grep -q "walls\[2\].point\[0\]" err.txt || fail "message: $(cat err.txt)"
 echo "ok: $(head -c 200 err.txt)"
+
+# a pour of smaller grains under 'dt: auto' would shorten dt, which a restart keeps: refused,
+# naming both dt values and the pour's line, and nothing written (the same pour of the run's
+# radius was taken above)
+sed 's/radius: 0.001, seed: 3}/radius: 0.0008, seed: 3}/' pour.yaml > small.yaml
+grep -q "radius: 0.0008, seed: 3" small.yaml || fail "the small pour's scene was not made"
+"$RUBBLE" run small.yaml --output E --restart "$ck" --change-physics > out.txt 2> err.txt &&
+    fail "a pour of smaller grains under dt: auto was accepted at a restart"
+grep -q "'dt: auto' makes .* is grains\[1\]'s at small.yaml:13) where the run's dt, the checkpoint's, is .*a restart keeps the run's dt" err.txt ||
+    fail "message: $(cat err.txt)"
+[ ! -e E ] || fail "the refused restart made its folder"
+echo "ok: $(head -c 300 err.txt)"

@@ -469,8 +469,11 @@ void rbl_bodies_half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, int 
     for (long k = 0; k < n; k++) {
         sum_at_centre(sim, (size_t)k);
         double V[3], L[3];
+        /* F (h / M), rounded as rbl_bodies_first_half's closing kick rounds it, so that a
+           stepping that stops here (a frame, a pour) goes on in the bits of one that does not:
+           (F h) / M differs now and then in the last bit (the frame interval moved a run) */
         for (int a = 0; a < 3; a++) {
-            V[a] = b->vel[3 * k + a] + b->force[3 * k + a] * h / b->mass[k];
+            V[a] = b->vel[3 * k + a] + b->force[3 * k + a] * (h / b->mass[k]);
             L[a] = b->angmom[3 * k + a] + b->torque[3 * k + a] * h;
         }
         if (store) {

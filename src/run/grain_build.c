@@ -278,6 +278,27 @@ int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *out, doubl
     return RBL_OK;
 }
 
+int rbl_scene_dt_source(const rbl_scene *s, int *source, double *t_c, rbl_error *err)
+{
+    rbl_sim_config cfg;
+    double m_eff;
+    *source = -1, *t_c = INFINITY;
+    int rc = config_law(s, 0, &cfg, &m_eff, err);
+    for (int k = 0; rc == RBL_OK && k < s->n_sources; k++) {
+        if (s->sources[k].kind == RBL_SOURCE_FILE)
+            continue;
+        rbl_sim *probe = NULL;
+        if ((rc = rbl_scene_probe(s, &cfg, m_eff, &probe, err)) == RBL_OK &&
+            (rc = add_probe_grain(probe, &cfg, &s->sources[k].spec, err)) == RBL_OK) {
+            const double t = rbl_sim_contact_time(probe);
+            if (t < *t_c)
+                *source = k, *t_c = t;
+        }
+        rbl_sim_destroy(probe);
+    }
+    return rc;
+}
+
 /* A random source's sizes, when its region was so crowded that radius draws found no room and
  * were drawn again: the share of its volume that went from the draws that failed (the large,
  * mostly) to others; a warning above 1 %. */

@@ -7,6 +7,7 @@
 #include "run_internal.h"
 #include "../dem/dem_internal.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +194,28 @@ static int probe_stages(const rbl_scene *s, rbl_sim *probe, int stage, double dt
     return rc;
 }
 
+/* A change of physics under `dt: auto` whose scene makes another dt than the run's (the
+ * checkpoint's): a restart keeps the run's dt (its steps, stages, frames and checkpoints fall
+ * on it, and run.dt cannot change), so the refusal says what moved it and what to do. */
+static int dt_moved(const rbl_scene *s, const rbl_sim *sim, const char *path, double ours,
+                    rbl_error *err)
+{
+    int k = -1;
+    double t_c = INFINITY;
+    int rc = rbl_scene_dt_source(s, &k, &t_c, err);
+    if (rc != RBL_OK)
+        return rc;
+    char by[96] = "";
+    if (k >= 0 && ours < sim->cfg.dt)
+        snprintf(by, sizeof by, " (the shortest contact, %.3g s, is grains[%d]'s at %s:%d)", t_c,
+                 k, s->path, s->sources[k].at.line);
+    return rbl_error_set(err, RBL_EPARSE,
+                         "%s: --change-physics: 'dt: auto' makes %.6g s%s where the run's dt, "
+                         "the checkpoint's, is %.6g s: a restart keeps the run's dt; add grains "
+                         "no smaller (contacts no stiffer) than the run's, or run the changed "
+                         "scene from its start", path, ours, by, sim->cfg.dt);
+}
+
 int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const char *path,
                                  int stage, const unsigned char *changed, uint64_t changed_at,
                                  rbl_error *err)
@@ -224,11 +247,17 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
     int from_files = 0;
     for (int k = 0; k < s->n_sources; k++)
         from_files |= s->sources[k].kind == RBL_SOURCE_FILE;
+    const int dt_from_files = from_files && (s->dt_auto || s->restitution > 0.0);
+    if (changed && s->dt_auto && !dt_from_files && sim->cfg.dt != cfg.dt) {
+        rbl_sim_destroy(probe);
+        free(moved);
+        return dt_moved(s, sim, path, cfg.dt, err);
+    }
     check c = {path, err, RBL_OK};
     rbl_sim_config ours = probe->cfg; /* (a probe's dt is a placeholder) */
     ours.dt = cfg.dt;
     ours.threads = sim->cfg.threads; /* a restart may change them */
-    same_config(&c, &sim->cfg, &ours, from_files && (s->dt_auto || s->restitution > 0.0));
+    same_config(&c, &sim->cfg, &ours, dt_from_files);
     same_walls(&c, sim, probe, moved, from_files);
     free(moved);
     rbl_sim_destroy(probe);

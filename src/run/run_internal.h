@@ -202,6 +202,10 @@ int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *cfg, doubl
 /* The scene's contact.pairs set on sim (a restitution without materials as its gamma_n for
  * the contact mass m_eff; m_eff NAN: left to the law's); errors at the scene's line. */
 int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_error *err);
+/* The source (index into s->sources, -1: none, or a grains file's) whose smallest grain
+ * makes the shortest contact under the scene's own physics, the one `dt: auto` follows; its
+ * contact time in *t_c. */
+int rbl_scene_dt_source(const rbl_scene *s, int *source, double *t_c, rbl_error *err);
 /* A simulation of cfg with the scene's materials, pairs (m_eff: as rbl_scene_set_pairs'),
  * walls and their motions, without grains. */
 int rbl_scene_probe(const rbl_scene *s, const rbl_sim_config *cfg, double m_eff,
