@@ -112,21 +112,22 @@ grains:
   - lattice: {min: [0, 0, 0.0001], max: [0.006, 0.006, 0.029], spacing: 0.0015}
     clump: dumbbell.txt
     velocity_spread: 0.05
-run: {steps: 70000, dt: 2.0e-6}
+run: {steps: 120000, dt: 2.0e-6}
 """
 
 
 @release_only
 def test_a_settled_clump_bed_balances_its_weight(tmp_path):
     """304 clumps of 4 spheres (rubble clump --shape ellipsoid:0.0007,0.0004,0.0004 --P 4)
-    settled on a floor: sigma_zz(z) against -g times the CG density integrated from z up,
-    within 1 % of the stress at the bottom at every node layer at least c = 1 mm from the
-    floor and the surface (0.2 % measured; 13 % with branch vectors between the spheres'
-    centres, which leaves out the forces holding a clump together)."""
+    settled on a floor for 0.24 s: sigma_zz(z) against -g times the CG density integrated from
+    z up, within 1 % of the stress at the bottom at every node layer at least c = 1 mm from
+    the floor and the surface (0.1 to 0.3 % measured at 0.2 and 0.28 s; 1.5 % at 0.14 s, a
+    grain still moving at 12 mm/s; 13 % with branch vectors between the spheres' centres,
+    which leaves out the forces holding a clump together)."""
     shutil.copy(os.path.join(HERE, "data", "dumbbell.txt"), tmp_path / "dumbbell.txt")
     run = rubble.Run.from_yaml(BED, name=str(tmp_path / "bed.yaml"), output=tmp_path / "b",
                                threads=2)
-    run.step(70000)
+    run.step(120000)
     top, layers, err = weight_balance(run)
     assert layers > 12
     assert err < 0.01, err
