@@ -401,8 +401,8 @@ static int kick_check(const rbl_sim *sim, size_t k, rbl_error *err)
     const double dt = sim->cfg.dt;
     double f = length3(g->force + 3 * k);
     const double t = length3(g->torque + 3 * k);
-    if (g->with_fext) /* the first refresh may take these out of it */
-        f += length3(g->fext_applied + 3 * k);
+    if (g->with_fext) /* the first refresh may take these out of it, or put those in */
+        f += length3(g->fext_applied + 3 * k) + length3(g->fext + 3 * k);
     const double dv = f * g->inv_mass[k] * dt, dw = t * g->inv_inertia[k] * dt * g->radius[k];
     if (!(dv <= RBL_SPEED_MAX) || !(dw <= RBL_SPEED_MAX))
         return rbl_error_set(err, RBL_EPARSE, "its force %g N and torque %g N m would change "
@@ -796,13 +796,14 @@ int rbl_checkpoint_grains_check(const rbl_sim *sim, size_t first, const char *pa
     return rc;
 }
 
-/* The external forces the grains' forces hold, as read: kept when one is not zero (the first
- * refresh takes them out of the forces, or keeps them as the caller sets them again), else
- * none kept (a run that never had any gathers as it did: no +0.0 added to its forces). */
+/* The external forces the grains' forces hold and those asked for, as read: kept when one is
+ * not zero (the first refresh takes them out of the forces, or keeps them as the caller sets
+ * them again; those asked for are the run's to hold for a hook that resumes), else none kept
+ * (a run that never had any gathers as it did: no +0.0 added to its forces). */
 static void external_kept(rbl_grains *g)
 {
     for (size_t k = 0; k < 3 * g->n; k++)
-        if (g->fext_applied[k] != 0.0)
+        if (g->fext_applied[k] != 0.0 || g->fext[k] != 0.0)
             return;
     free(g->fext), free(g->fext_applied);
     g->fext = g->fext_applied = NULL;

@@ -163,7 +163,7 @@ static int read_head(reader *r, const char *path, rbl_sim **sim, uint64_t *used,
 
 /* The grains' columns in the file's order (checkpoint_layout.h): where each lies, its bytes
  * per grain, and the array it is read into (NULL: one the simulation does not keep). */
-enum { COLUMNS = 20 };
+enum { COLUMNS = 21 };
 typedef struct grain_column {
     unsigned char *p;
     size_t each;

@@ -239,15 +239,17 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
 }
 
 /* The run's own state travels in the checkpoint beside the simulation: the pour sources,
- * the frames written so far and the thermo rows, so a restart continues every file. */
+ * the frames written so far and the thermo rows, so a restart continues every file; the
+ * hook's schedule (hook[0] its every, 0: none; hook[1] the step of its last call), so a
+ * restart that sets it again resumes it (format 15). */
 static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state *ps, rbl_sim *sim,
-                            uint64_t step, double unit, rbl_error *err)
+                            uint64_t step, double unit, const uint64_t hook[2], rbl_error *err)
 {
     size_t n_src = (size_t)s->n_sources, n_digest = s->digest ? strlen(s->digest) : 0;
     const size_t n_walls = (size_t)(sim->n_walls + sim->n_meshes);
     const size_t cg_len = rbl_cg_output_state_size(&o->cg);
     size_t len = 8 + n_digest + 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 +
-                 o->log.len + 16 + cg_len + (o->changed ? 16 + n_walls : 0);
+                 o->log.len + 16 + 16 + cg_len + (o->changed ? 16 + n_walls : 0);
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -270,6 +272,7 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     v = o->log.n_walls;
     memcpy(at, &v, 8), at += 8;
     memcpy(at, &unit, 8), at += 8; /* the spin unit, fixed at the start */
+    memcpy(at, hook, 16), at += 16; /* the hook's schedule */
     rbl_cg_output_state(&o->cg, at); /* output.cg's open window */
     at += cg_len;
     if (o->changed) { /* the changes of physics at restarts: only where there were any */
@@ -345,7 +348,7 @@ static int physics_changes(const rbl_scene *s, const char *path, const char *the
 
 static int read_run_state(const rbl_scene *s, const char *path, const unsigned char *blob,
                           size_t len, outputs *o, rbl_pour_state *ps, double *unit,
-                          char **changes, double now, rbl_error *err)
+                          uint64_t hook[2], char **changes, double now, rbl_error *err)
 {
     /* the scene's settings first: a checkpoint of another scene is refused, naming one */
     uint64_t v = UINT64_MAX;
@@ -422,6 +425,14 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
     memcpy(&v, at, 8), at += 8;
     o->log.n_walls = v;
     memcpy(unit, at, 8), at += 8;
+    if (len - (size_t)(at - blob) < 16)
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: the hook", path);
+    memcpy(hook, at, 16), at += 16;
+    if (hook[0] > (uint64_t)1e15 || (hook[0] && hook[1] > o->sim->step))
+        return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: a hook every %llu "
+                             "steps last called at step %llu (the checkpoint's step %llu)", path,
+                             (unsigned long long)hook[0], (unsigned long long)hook[1],
+                             (unsigned long long)o->sim->step);
     /* output.cg's open window (its header gives its length): checked once the grid is made;
      * then, where a restart changed physics, its step and the walls re-based */
     const size_t left = len - (size_t)(at - blob);
@@ -539,6 +550,33 @@ static int change_physics(rbl_run *r, outputs *o, int stage, const char *changes
     return RBL_OK;
 }
 
+/* A restart's hook (its schedule, hook[0] 0 where it had none) and the external forces the
+ * checkpoint asked for, held in r->resume for a hook set again with its `every` (run.c); the
+ * grains ask for none meanwhile, as a restart without the hook (those the forces hold the
+ * first refresh takes out, docs/python.md). */
+static int hold_hook(rbl_run *r, rbl_sim *sim, const uint64_t hook[2], rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    rbl_run_resume *h = &r->resume;
+    h->every = hook[0], h->last = hook[1];
+    if (!g->with_fext)
+        return RBL_OK;
+    int any = 0;
+    for (size_t k = 0; k < 3 * g->n && !any; k++)
+        any = g->fext[k] != 0.0;
+    if (h->every && any) {
+        h->id = malloc((g->n + 1) * sizeof *h->id);
+        h->fext = malloc((3 * g->n + 1) * sizeof *h->fext);
+        if (!h->id || !h->fext)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
+        memcpy(h->id, g->id, g->n * sizeof *h->id);
+        memcpy(h->fext, g->fext, 3 * g->n * sizeof *h->fext);
+        h->n = g->n;
+    }
+    rbl_sim_external_clear(sim);
+    return RBL_OK;
+}
+
 /* Built, or loaded from r->restart (over several processes each reads its share). */
 static int grain_open(rbl_run *r, rbl_error *err)
 {
@@ -565,14 +603,17 @@ static int grain_open(rbl_run *r, rbl_error *err)
         void *blob = NULL;
         size_t len = 0;
         char *changes = NULL;
+        uint64_t hook[2] = {0, 0};
         rbl_history_rows pairs = {0}, walls = {0}; /* over several processes: each its share */
         rc = r->ranks.size > 1
                  ? rbl_checkpoint_read_ranks(r->restart, r->ranks.comm, &o->sim, &blob, &len,
                                              &pairs, &walls, err)
                  : rbl_checkpoint_read(r->restart, &o->sim, &blob, &len, err);
         if (rc == RBL_OK)
-            rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit,
+            rc = read_run_state(s, r->restart, blob, len, o, o->ps, &o->unit, hook,
                                 r->opt.change_physics ? &changes : NULL, o->sim->time, err);
+        if (rc == RBL_OK) /* the hook's forces held for it, the grains without them */
+            rc = hold_hook(r, o->sim, hook, err);
         o->stageless_rows = rc == RBL_OK && s->n_stages && o->log.len && !rows_staged(&o->log);
         free(blob);
         if (rc == RBL_OK && s->n_stages)
@@ -782,7 +823,8 @@ static int grain_stage(rbl_run *r, rbl_error *err)
 static int grain_checkpoint(rbl_run *r, rbl_error *err)
 {
     outputs *o = state(r);
-    return write_checkpoint(r->scene, o, o->ps, o->sim, r->step, o->unit, err);
+    const uint64_t hook[2] = {r->hook ? r->events.hook : 0, r->hook ? r->hook_last : 0};
+    return write_checkpoint(r->scene, o, o->ps, o->sim, r->step, o->unit, hook, err);
 }
 
 /* output.final: every grain as text, in id order (over several processes, each writes its slice). */

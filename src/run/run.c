@@ -217,6 +217,7 @@ static int call_hook(rbl_run *r, rbl_error *err)
 {
     if (r->kind->outside)
         r->kind->outside(r, 0);
+    r->hook_last = r->step;
     int rc = r->hook(r, r->hook_data, err);
     if (rc == RBL_OK && r->kind->written && (rc = r->kind->written(r, err)) != RBL_OK)
         rbl_error_prefix(err, rc, "after the hook at step %llu", (unsigned long long)r->step);
@@ -381,6 +382,7 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
     int rc = r->kind->written ? r->kind->written(r, err) : RBL_OK;
     if (rc != RBL_OK)
         return rc;
+    rbl_run_resume_drop(&r->resume); /* a hook set from here on is called at once */
     const uint64_t target = r->step + steps;
     const double start = rbl_now();
     if (r->kind->outside)
@@ -449,6 +451,37 @@ void rbl_run_clock(const rbl_run *r, uint64_t *step, uint64_t *total_steps, doub
         *dt = r->dt;
 }
 
+void rbl_run_resume_drop(rbl_run_resume *h)
+{
+    free(h->id), free(h->fext);
+    memset(h, 0, sizeof *h);
+}
+
+/* The restart's hook resumes: the external forces it had asked for back on their grains (by
+ * id: the caller may have added grains since), its last call the checkpoint's. */
+static int resume_hook(rbl_run *r, rbl_error *err)
+{
+    const rbl_run_resume *h = &r->resume;
+    r->hook_last = h->last;
+    if (!h->n || !r->sim)
+        return RBL_OK;
+    double *f = rbl_sim_external_forces(r->sim, err);
+    if (!f)
+        return err->code ? err->code : RBL_ENOMEM;
+    rbl_grains_view v;
+    rbl_sim_grains(r->sim, &v);
+    uint64_t *order = rbl_grains_id_order(&v);
+    if (!order)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", v.n);
+    for (size_t k = 0; k < h->n; k++) {
+        const size_t at = rbl_grains_index_of(order, v.n, h->id[k]);
+        if (at != SIZE_MAX) /* one taken out since has none */
+            memcpy(f + 3 * at, h->fext + 3 * k, 3 * sizeof *f);
+    }
+    free(order);
+    return RBL_OK;
+}
+
 int rbl_run_set_hook(rbl_run *r, uint64_t every, rbl_run_hook fn, void *userdata,
                      rbl_error *err)
 {
@@ -458,9 +491,19 @@ int rbl_run_set_hook(rbl_run *r, uint64_t every, rbl_run_hook fn, void *userdata
         return rbl_error_set(err, RBL_EINVAL, "a hook every 0 steps: give it 1 or more");
     if (!fn && r->hook && r->sim) /* a hook removed: the forces it set go with it */
         rbl_sim_external_clear(r->sim);
+    /* a restart's hook set again with its `every` before the first step: it resumes */
+    const int resume = fn && r->resume.every && every == r->resume.every;
+    int rc = resume ? resume_hook(r, err) : RBL_OK, call = fn != NULL;
+    if (resume && rc == RBL_OK) /* called now only where its next call falls now (a */
+        call = next_multiple(r->hook_last, every) <= r->step; /* checkpoint before it) */
+    rbl_run_resume_drop(&r->resume);
+    if (rc != RBL_OK)
+        return rc;
     r->hook = fn, r->hook_data = userdata;
     r->events.hook = fn ? every : 0;
-    int rc = fn ? fn(r, userdata, err) : RBL_OK;
+    if (call)
+        r->hook_last = r->step;
+    rc = call ? fn(r, userdata, err) : RBL_OK;
     if (rc == RBL_OK && fn && r->kind->written && (rc = r->kind->written(r, err)) != RBL_OK)
         rbl_error_prefix(err, rc, "after the hook at step %llu", (unsigned long long)r->step);
     r->failed = rc != RBL_OK;
@@ -548,6 +591,7 @@ void rbl_run_close(rbl_run *r)
     if (r->engine)
         r->kind->close(r);
     rbl_checkpoint_series_free(&r->checkpoints);
+    rbl_run_resume_drop(&r->resume);
     rbl_warnings_free(&r->warnings);
     free(r->stage_start);
     free(r->dir), free(r->restart);

@@ -84,6 +84,20 @@ typedef struct rbl_run_events {
                               their intervals from there (0 without stages) */
 } rbl_run_events;
 
+/* A restart's hook as its checkpoint left it (format 15): its `every` (0: it had none), the
+ * step it was last called at, and the external forces it had asked for, by grain id (n of
+ * them; none where all were zero). A hook of that `every` set again before the first step
+ * resumes it: the forces back, and no call before its next step (rbl_run_set_hook). */
+typedef struct rbl_run_resume {
+    uint64_t every, last;
+    size_t n;
+    uint32_t *id;
+    double *fext;
+} rbl_run_resume;
+
+/* The restart's hook held (grain_run.c) is dropped: a hook of another `every` or a step. */
+void rbl_run_resume_drop(rbl_run_resume *h);
+
 struct rbl_run {
     const rbl_scene *scene;
     rbl_run_options opt;  /* the caller's; its strings copied below */
@@ -106,6 +120,8 @@ struct rbl_run {
     rbl_run_hook hook;    /* rbl_run_set_hook's, or NULL */
     int stepping;         /* inside rbl_run_step: its hook may not step the run again */
     void *hook_data;
+    uint64_t hook_last;   /* the step the hook was last called at (checkpoints carry it) */
+    rbl_run_resume resume; /* a restart's hook, until the caller sets one or steps */
     rbl_run_interrupt interrupt; /* rbl_run_set_interrupt's, or NULL */
     void *interrupt_data;
     rbl_warnings warnings; /* the scene's and the set-up's (setup_warnings.c) */

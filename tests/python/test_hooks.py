@@ -72,6 +72,64 @@ def test_a_restart_with_the_hook_set_again_is_the_same_bits(tmp_path, every, at)
         assert np.array_equal(a, b), (k, np.abs(a - b).max())
 
 
+@pytest.mark.parametrize("at, scheduled", [(1337, False), (1340, False), (1340, True)])
+def test_a_restart_at_any_step_resumes_the_hook(tmp_path, at, scheduled):
+    """A hook every 10 steps, checkpointed at step 1337 (the forces its call at 1330 set act
+    until 1340), at 1340 after its call there (write_checkpoint) and at 1340 before it (the
+    scene's checkpoint_every: it is called on setting it again), restarted with the hook set
+    again: the same bits 60 steps on as the run that never stopped. At 1337 the restart
+    called it at once, at 1337, before checkpoint format 15 (issue 69)."""
+    scene = dict(BED, output={"checkpoint_every": 1340 * 2e-5}) if scheduled else BED
+    run = rubble.Run(scene, output=tmp_path / "a", threads=1)
+    run.hook(10, push_and_drag)
+    run.step(at)
+    assert len(run.contacts().ids) + len(run.contacts().wall) > 5  # a bed, settling
+    ck = str(tmp_path / "a" / "checkpoint_000001340.bin") if scheduled else run.write_checkpoint()
+    run.step(60)
+    straight = by_id(run)
+    run.close()
+    again = rubble.Run(scene, output=tmp_path / "b", threads=1, restart=ck)
+    again.hook(10, push_and_drag)
+    again.step(60)
+    restarted = by_id(again)
+    again.close()
+    assert straight["id"].size > 10
+    for k in straight:
+        a, b = straight[k], restarted[k]
+        assert np.array_equal(a, b), (k, np.abs(a - b).max())
+
+
+def test_a_restarted_hook_is_called_when_the_run_would_have_called_it(tmp_path):
+    """Checkpointed at step 1337 with a hook every 10: set again every 10 it is first called
+    at 1340; set every 7 (another schedule), or after the restart has stepped, it is called
+    at once, as a new hook is."""
+    run = rubble.Run(BED, output=tmp_path / "a", threads=1)
+    run.hook(10, push_and_drag)
+    run.step(1337)
+    ck = run.write_checkpoint()
+    run.close()
+
+    def calls(every, first_steps=0):
+        at = []
+
+        def note(r):
+            at.append(r.step_count)
+            push_and_drag(r)
+
+        again = rubble.Run(BED, output=tmp_path / f"b{every}_{first_steps}", threads=1,
+                           restart=ck)
+        if first_steps:
+            again.step(first_steps)
+        again.hook(every, note)
+        again.step(25)
+        again.close()
+        return at
+
+    assert calls(10) == [1340, 1350, 1360]
+    assert calls(7) == [1337, 1344, 1351, 1358]
+    assert calls(10, first_steps=1) == [1338, 1340, 1350, 1360]
+
+
 def test_the_first_kick_after_a_restart_counts_the_force_once(tmp_path):
     """A constant 1e-6 N on a free grain: each step adds F/m dt to its velocity, the first
     one after a restart too."""
