@@ -1137,10 +1137,14 @@ RBL_API void rbl_run_summary(rbl_run *run, rbl_run_report *report);
  * external forces of a drag law, rbl_sim_external_forces, held until its next call). An error
  * it returns stops the run as a failed step does. NULL fn removes it, and the external forces
  * with it (zero from the next step: what the hook set stops acting; a hook replaced by another
- * keeps them until the new one sets its own). A restart continues in the same bits when its
- * checkpoint falls on a multiple of `every` and the hook is set again on the restarted run
- * (the checkpoint holds the external forces the grains' forces hold, not the hook: without it
- * they act no more from the restart's first kick). */
+ * keeps them until the new one sets its own). A restart at any step continues in the same
+ * bits when the hook is set again with the same `every` before its first step: a checkpoint
+ * (format 15) holds the hook's schedule and the external forces it asked for, and the hook so
+ * set resumes: those forces act again, and it is called first where the run that went on
+ * would have called it (at once only where the checkpoint was written at its step before its
+ * call). Another `every`, a hook set after the restart has stepped, or one on a run whose
+ * checkpoint had none is called at once; a restart without the hook has no external forces
+ * from its first kick. The C library never calls the caller's code but through fn. */
 typedef int (*rbl_run_hook)(rbl_run *run, void *userdata, rbl_error *err);
 RBL_API int rbl_run_set_hook(rbl_run *run, uint64_t every, rbl_run_hook fn, void *userdata,
                              rbl_error *err);

@@ -224,7 +224,9 @@ class Run:
         """Call fn(run) now and then every `every` steps (after the events of that step):
         to set external forces from the grains as they are (a drag law, buoyancy). An
         exception it raises comes out of step(). fn None removes it and its forces (the
-        external forces are zero from the next step)."""
+        external forces are zero from the next step). On a restart, set again with the
+        checkpoint's `every` before the first step, it resumes: the forces it had set act,
+        and it is called next where the run that went on would have called it."""
         self._run.set_hook(int(every), None if fn is None else (lambda: fn(self)))
 
     def write_frame(self):
