@@ -19,7 +19,11 @@ gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"
 # seeds made by rubble itself: scenes of the tree, Demcda sets, checkpoints of the fixed scene
 mkdir -p "$gen/scene" "$gen/demcda" "$gen/checkpoint" "$gen/impulse_checkpoint" "$gen/scene_mesh" \
     "$gen/scene_clump"
-cp "$ROOT"/examples/*.yaml "$ROOT"/tests/scenes/*.yaml "$HERE"/*.yaml "$gen/scene/"
+# (each folder's scenes under their own prefix: examples/pour.yaml and tests/scenes/pour.yaml
+# are two seeds)
+for f in "$ROOT"/examples/*.yaml; do cp "$f" "$gen/scene/example_${f##*/}"; done
+for f in "$ROOT"/tests/scenes/*.yaml; do cp "$f" "$gen/scene/test_${f##*/}"; done
+for f in "$HERE"/*.yaml; do cp "$f" "$gen/scene/fuzz_${f##*/}"; done
 cp "$ROOT"/examples/*.stl "$ROOT"/tests/scenes/health/*.stl "$HERE"/seeds/stl/* "$gen/scene_mesh/"
 cp "$HERE"/seeds/clump_file/* "$gen/scene_clump/"
 cp "$ROOT"/examples/clumps/ellipsoid.txt "$gen/scene_clump/example_ellipsoid.txt"
