@@ -800,7 +800,7 @@ int rbl_checkpoint_grains_check(const rbl_sim *sim, size_t first, const char *pa
  * not zero (the first refresh takes them out of the forces, or keeps them as the caller sets
  * them again; those asked for are the run's to hold for a hook that resumes), else none kept
  * (a run that never had any gathers as it did: no +0.0 added to its forces). */
-static void external_kept(rbl_grains *g)
+void rbl_checkpoint_external_kept(rbl_grains *g)
 {
     for (size_t k = 0; k < 3 * g->n; k++)
         if (g->fext_applied[k] != 0.0 || g->fext[k] != 0.0)
@@ -840,7 +840,7 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     rbl_grains *g = &sim->g;
     if (rc == RBL_OK)
         rc = rbl_grains_reserve(g, n, err);
-    if (rc == RBL_OK) /* read into, then dropped if zero (external_kept) */
+    if (rc == RBL_OK) /* read into, then dropped if zero (rbl_checkpoint_external_kept) */
         rc = rbl_grains_external(g, err);
     if (rc == RBL_OK) {
         g->n = n;
@@ -853,7 +853,7 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         get(b, g->contacts, n * sizeof *g->contacts);
         get(b, g->body, n * sizeof *g->body);
         get(b, g->slot, n * sizeof *g->slot);
-        external_kept(g);
+        rbl_checkpoint_external_kept(g);
         if (!b->bad)
             rc = rbl_checkpoint_grains_check(sim, 0, path, err);
         if (rc == RBL_OK && !b->bad && !ids_unique(g->id, n))

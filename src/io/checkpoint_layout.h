@@ -60,6 +60,9 @@ int rbl_checkpoint_head(const rbl_sim *sim, void **out, size_t *len);
 int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, const char *path,
                              rbl_sim **out, size_t *used, int *more, rbl_error *err);
 /* sim's grains hold values a simulation may have; they are the file's grains first on. */
+/* The external forces read (fext_applied, fext) kept where one is not zero, else freed: a run
+ * that never had any gathers as it did. */
+void rbl_checkpoint_external_kept(rbl_grains *g);
 int rbl_checkpoint_grains_check(const rbl_sim *sim, size_t first, const char *path,
                                 rbl_error *err);
 /* A pair list (p->n rows) as a checkpoint may hold it: first grains lo..hi - 1 in order,

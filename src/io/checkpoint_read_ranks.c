@@ -214,6 +214,8 @@ static int read_grains(reader *r, rbl_sim *sim, uint64_t *at, uint64_t lo, uint6
         return RBL_EPARSE;
     const uint64_t m = hi - lo;
     int rc = rbl_grains_reserve(g, (size_t)m, err);
+    if (rc == RBL_OK) /* read as a whole read reads them, checked, then kept only if set */
+        rc = rbl_grains_external(g, err);
     if (rc != RBL_OK)
         return rc;
     g->n = (size_t)m;
@@ -771,6 +773,13 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
             rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent clump data", path);
     if (rc == RBL_OK)
         rc = rbl_checkpoint_grains_check(*sim, (size_t)sh.lo, path, err);
+    if (rc == RBL_OK) {
+        rbl_checkpoint_external_kept(&(*sim)->g);
+        if ((*sim)->g.with_fext && P > 1)
+            rc = rbl_error_set(err, RBL_EINVAL, "%s: the grains hold external forces (set from "
+                               "Python): they do not run over several processes; restart it "
+                               "on one", path);
+    }
     if (rc == RBL_OK) {
         const int got = read_lists(&r, *sim, &at, sh.lo, sh.hi, sh.n, me == P - 1, &l);
         rc = got < 0  ? rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path)
