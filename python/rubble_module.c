@@ -153,15 +153,15 @@ static int interrupt_trampoline(rbl_run *run, void *data);
 static int run_init(RunObject *self, PyObject *args, PyObject *kw)
 {
     static char *names[] = {"path", "text", "name", "output", "threads", "restart", "steps",
-                            "change_physics", NULL};
+                            "change_physics", "test_shuffle", NULL};
     const char *path = NULL, *text = NULL, *name = NULL, *output = NULL, *restart = NULL;
     Py_ssize_t text_len = 0;
     int threads = 0;
-    unsigned long long steps = 0;
+    unsigned long long steps = 0, test_shuffle = 0;
     int change_physics = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zz#zzizO&p", names, &path, &text, &text_len,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|zz#zzizO&pK", names, &path, &text, &text_len,
                                      &name, &output, &threads, &restart, count_of, &steps,
-                                     &change_physics))
+                                     &change_physics, &test_shuffle))
         return -1;
     if (self->run || self->scene) {
         PyErr_SetString(PyExc_RuntimeError, "a Run is opened once");
@@ -186,6 +186,7 @@ static int run_init(RunObject *self, PyObject *args, PyObject *kw)
         opt.restart = restart;
         opt.steps = steps;
         opt.change_physics = change_physics;
+        opt.test_shuffle = (uint64_t)test_shuffle;
         Py_BEGIN_ALLOW_THREADS rc = rbl_run_open(self->scene, &opt, &self->run, &err);
         Py_END_ALLOW_THREADS
     }

@@ -70,13 +70,14 @@ def _parallel():
 class Run:
     """A run of a scene (librubble's rbl_run): `scene` is a scene file's path or a dict of the
     scene's keys (docs/scenes.md; `folder` is where the files a dict names are found). Over
-    output, threads, restart, steps and change_physics as `rubble run`'s --output, --threads,
-    --restart, --steps and --change-physics."""
+    output, threads, restart, steps, change_physics and test_shuffle as `rubble run`'s
+    --output, --threads, --restart, --steps, --change-physics and --test-shuffle (tests only:
+    the grains stored in a random order at every neighbour build, docs/testing.md)."""
 
     def __init__(self, scene, output=None, threads=0, restart=None, steps=0, folder=None,
-                 change_physics=False):
+                 change_physics=False, test_shuffle=0):
         kw = dict(output=_path(output), threads=threads, restart=_path(restart), steps=steps,
-                  change_physics=bool(change_physics))
+                  change_physics=bool(change_physics), test_shuffle=int(test_shuffle))
         _parallel()
         if isinstance(scene, dict):
             # JSON is YAML; one key a line for messages; numpy values as their numbers
