@@ -347,6 +347,17 @@ typedef struct rbl_grains_view {
     const int32_t *material;  /* index into the materials, in the order they were added */
 } rbl_grains_view;
 
+/* The energy account (issue 70; docs/dem.md "The energy account"). Where energy was put in:
+ * the work of moving walls and servos, of the caller's external forces (hooks), the energy
+ * grains brought as they were added (pours, sources, the caller) and, negative, carried out as
+ * they were removed (outlets, escapes, the caller), and the changes made between steps
+ * (stages, the caller's writes, spin steps, periodic wraps along gravity). */
+enum { RBL_IN_WALLS, RBL_IN_EXTERNAL, RBL_IN_ADDED, RBL_IN_REMOVED, RBL_IN_CHANGES, RBL_IN_N };
+/* Where it went out: the contacts' dashpots (normal, and tangential while sticking), sliding
+ * friction (what the Coulomb limit took from the tangential spring, and the spring a contact
+ * held as it parted), rolling resistance, and broken cohesive contacts (JKR's hysteresis). */
+enum { RBL_LOSS_DAMPING, RBL_LOSS_FRICTION, RBL_LOSS_ROLLING, RBL_LOSS_COHESION, RBL_LOSS_N };
+
 typedef struct rbl_thermo {
     double time;
     uint64_t step;
@@ -378,6 +389,17 @@ typedef struct rbl_thermo {
                                   along its normal, against it, and their mass (kg) */
     size_t n_outlets;          /* outlets (rbl_sim_add_outlet) */
     const double *outlet;      /* 2 per outlet, since it was added: grains taken out, mass */
+    /* The energy account, J, since creation (docs/dem.md "The energy account"): */
+    double cohesive;           /* the cohesion's part of elastic (sjkr's potential, JKR's
+                                  surface energy) */
+    double kick;               /* kinetic + rotational less the leapfrog's kinetic energy
+                                  m v(t - dt/2) . v(t + dt/2) / 2: dt^2 |F|^2 / 8m and the
+                                  torques' like term, summed over the grains and clumps */
+    double dissipated[RBL_LOSS_N]; /* by mechanism (RBL_LOSS_*) */
+    double put_in[RBL_IN_N];   /* energy_in by source (RBL_IN_*) */
+    double balance;            /* kinetic + rotational - kick + potential + elastic + the sum of
+                                  dissipated - energy_in: stays what it was at the start while
+                                  every joule is booked (its drift is the integration's error) */
 } rbl_thermo;
 
 /* Time spent per stage since creation, seconds. */

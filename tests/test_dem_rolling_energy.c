@@ -60,8 +60,8 @@ static double rolling_energy(const rbl_contact_law *law, const rbl_pair_coef *pc
 {
     double bare[RBL_HIST_MAX] = {h[0], h[1], h[2], 0.0, 0.0, 0.0, 0.0};
     double s = 2.0 * R - g->overlap;
-    return rbl_contact_energy(law, pc, g, h, R, R, s) -
-           rbl_contact_energy(law, pc, g, bare, R, R, s);
+    return rbl_contact_energy(law, pc, g, h, R, R, s, NULL) -
+           rbl_contact_energy(law, pc, g, bare, R, R, s, NULL);
 }
 
 /* A path of the contact, step by step, and the spring's account. */

@@ -142,11 +142,20 @@ double rbl_exact_value(const rbl_exact_sum *s);
 typedef struct rbl_energy_watch {
     int set;
     double energy_ref, in_ref, scale;
+    double least;     /* rbl_energy_watch_rise: the balance's least value so far */
+    uint64_t least_step; /* and the step it had it at */
 } rbl_energy_watch;
 /* The growth of energy e beyond what was put in (in, cumulative) since the reference, over the
  * scale (the first call takes the reference and returns 0); potential: the gravitational
  * energy, whose round-off sets a floor under the scale. */
 double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double scale,
                               double potential);
+/* The rise of an energy account's balance (held + dissipated - put in: constant while every
+ * joule is booked) above its least value so far, over the largest scale seen (the first call
+ * takes the reference and returns 0). Energy made after early dissipation rises from the
+ * least, where a comparison with the start would still find it below. magnitude: the largest
+ * terms of the balance, whose round-off sets a floor under the scale. */
+double rbl_energy_watch_rise(rbl_energy_watch *w, double balance, uint64_t step, double scale,
+                             double magnitude);
 
 #endif

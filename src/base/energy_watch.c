@@ -25,3 +25,23 @@ double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double s
     return grown / (w->scale + floor);
 }
 
+
+double rbl_energy_watch_rise(rbl_energy_watch *w, double balance, uint64_t step, double scale,
+                             double magnitude)
+{
+    if (!isfinite(balance) && w->set && isfinite(w->least))
+        return INFINITY;
+    if (!w->set) {
+        w->set = 1;
+        w->energy_ref = w->least = balance, w->least_step = step;
+        w->in_ref = 0.0, w->scale = scale;
+        return 0.0;
+    }
+    if (scale > w->scale)
+        w->scale = scale;
+    if (balance < w->least)
+        w->least = balance, w->least_step = step;
+    /* the sums' own round-off: each term is rounded to 1e-16 of itself */
+    const double floor = 1e-10 * (magnitude + fabs(balance) + fabs(w->energy_ref));
+    return (balance - w->least) / (w->scale + floor);
+}

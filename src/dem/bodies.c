@@ -200,7 +200,7 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
     b->members += c->n;
     b->start[k + 1] = b->members;
     b->n++;
-    rbl_exact_add(&sim->health.energy_in, rbl_body_energy(sim, k));
+    rbl_account_in(sim, RBL_IN_ADDED, rbl_body_energy(sim, k));
     if (index)
         *index = (uint32_t)k;
     return RBL_OK;
@@ -295,7 +295,7 @@ int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err)
     if (lost) {
         for (size_t k = 0; k < b->n; k++) /* what they carry out */
             if (gone[k] && isfinite(rbl_body_energy(sim, k)))
-                rbl_exact_add(&sim->health.energy_in, -rbl_body_energy(sim, k));
+                rbl_account_in(sim, RBL_IN_REMOVED, -rbl_body_energy(sim, k));
         for (size_t k = 0; k < g->n; k++)
             if (g->body[k] >= 0 && gone[g->body[k]])
                 gone_grain[k] = 1;
@@ -450,7 +450,7 @@ double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain 
         double jump = b->mass[k] * wrap_periodic(sim, X);
         if (jump != 0.0) {
 #pragma omp critical(rbl_energy_in)
-            rbl_exact_add(&sim->health.energy_in, jump);
+            rbl_account_in(sim, RBL_IN_CHANGES, jump);
         }
         rbl_free_rotation(b->quat + 4 * k, b->moment + 3 * k, L, dt);
         double d2 = place_members(sim, (size_t)k, V, L, sim->g.vel, sim->g.omega, 1, pk);
@@ -539,6 +539,12 @@ void rbl_bodies_energy(const rbl_sim *sim, rbl_exact_sum *sums)
         rbl_exact_add(&sums[RBL_T_KINETIC], 0.5 * m * (V[0] * V[0] + V[1] * V[1] + V[2] * V[2]));
         for (int a = 0; a < 3; a++)
             rbl_exact_add(&sums[RBL_T_ROTATIONAL], 0.5 * lb[a] * lb[a] / b->moment[3 * k + a]);
+        /* the kick term (account.c): the force's, and the torque's in the body frame */
+        double tb[3], kick = rbl_kick_term(sim->cfg.dt, m, 1.0, b->force + 3 * k, NULL);
+        rbl_quat_rotate_back(b->quat + 4 * k, b->torque + 3 * k, tb);
+        for (int a = 0; a < 3; a++)
+            kick += 0.125 * sim->cfg.dt * sim->cfg.dt * tb[a] * tb[a] / b->moment[3 * k + a];
+        rbl_exact_add(&sums[RBL_T_KICK], kick);
         rbl_exact_add(&sums[RBL_T_POTENTIAL], -m * (grav[0] * X[0] + grav[1] * X[1] +
                                                     grav[2] * X[2]));
         for (int a = 0; a < 3; a++)

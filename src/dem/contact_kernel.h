@@ -35,9 +35,15 @@ typedef struct rbl_contact_coef {
 } rbl_contact_coef;
 
 /* A contact's results: force on the first body (normal + tangential), its tangential part,
- * the rolling torque on the first body. */
+ * the rolling torque on the first body, and the energy the step took out of the contact by
+ * each mechanism (the energy account, account.c): loss[RBL_LOSS_DAMPING] the dashpots' work
+ * (normal, and tangential while sticking), loss[RBL_LOSS_FRICTION] what the Coulomb cap and
+ * the projection onto the tangent plane took from the tangential spring (the seed's D_H model:
+ * its whole work), loss[RBL_LOSS_ROLLING] the rolling model's (cdt: its work; epsd2: what its
+ * cap and its stiffness's change took from the spring). J, each >= 0. */
 typedef struct rbl_contact_out {
     double f[3], ft[3], tr[3];
+    double loss[3];
 } rbl_contact_out;
 
 /* JKR (Johnson, Kendall and Roberts 1971), E* = Y*, surface energy w, with
@@ -94,6 +100,15 @@ static inline double rbl_jkr_energy(double a, double r, double c, double y_star)
     double e = RBL_JKR_U(a) - RBL_JKR_U(a0);
 #undef RBL_JKR_U
     return e;
+}
+
+/* Its surface (cohesive) part: what is left of it without Hertz's elastic 8 E* a^5 / 15 R^2
+ * (from where the contact forms). */
+static inline double rbl_jkr_surface_energy(double a, double r, double c, double y_star)
+{
+    double a0 = cbrt(r * c * r * c);
+    return rbl_jkr_energy(a, r, c, y_star) -
+           8.0 * y_star * (pow(a, 5.0) - pow(a0, 5.0)) / (15.0 * r * r);
 }
 
 /* Stiffness and damping at the current overlap; with JKR at contact radius a (the Hertz
@@ -170,12 +185,14 @@ RBL_KERNEL double rbl_contact_load(const rbl_contact_law *law, const rbl_pair_co
  * of a condition are selections, and no division can meet a zero. */
 RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_contact_coef *c,
                                      const rbl_contact_geom *g, double load, double dt,
-                                     double *h, double ft[3])
+                                     double *h, double ft[3], double dash[3], double *slid)
 {
     const double *n = g->n;
     double vn = g->v[0] * n[0] + g->v[1] * n[1] + g->v[2] * n[2];
     double vt[3] = {g->v[0] - vn * n[0], g->v[1] - vn * n[1], g->v[2] - vn * n[2]};
     ft[0] = ft[1] = ft[2] = 0.0;
+    dash[0] = dash[1] = dash[2] = 0.0;
+    *slid = 0.0;
     double limit = c->mu * load;
     if (law->tangent == RBL_TANGENT_SEED) {
         /* D_H = sum |v_t| dt; F = -min(k_t D_H, mu |F_n|) v_t / |v_t| (0 when v_t = 0). */
@@ -185,11 +202,14 @@ RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_conta
         mag = mag > limit ? limit : mag;
         double s = -mag / (vmag > 0.0 ? vmag : 1.0);
         ft[0] = s * vt[0], ft[1] = s * vt[1], ft[2] = s * vt[2];
+        *slid = mag * vmag * dt; /* no energy stored: all its work is lost */
     } else if (law->tangent == RBL_TANGENT_SPRING) {
         /* Project the spring onto the current tangent plane (as LIGGGHTS does), extend it by
          * v_t dt, and cap its force at the Coulomb limit (sliding: the spring shrinks, and
          * its damping is off). */
         double sn = h[0] * n[0] + h[1] * n[1] + h[2] * n[2];
+        const double was[3] = {h[0] - sn * n[0], h[1] - sn * n[1], h[2] - sn * n[2]};
+        const double was2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2] - sn * sn;
         h[0] += vt[0] * dt - sn * n[0];
         h[1] += vt[1] * dt - sn * n[1];
         h[2] += vt[2] * dt - sn * n[2];
@@ -202,6 +222,15 @@ RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_conta
         ft[0] = -c->kt * h[0] - gt * vt[0];
         ft[1] = -c->kt * h[1] - gt * vt[1];
         ft[2] = -c->kt * h[2] - gt * vt[2];
+        /* the account: the spring's part along n dropped by the projection (1/2 k_t sn^2),
+         * and over the step the work the spring's force did, as the kicks give it (the mean
+         * of its ends, k_t (s_was + s) / 2 . v_t dt), less what it stores more: 0 while it
+         * sticks, the slip's k_t |s| |v_t| dt while it slides (the cap's 1/2 k_t (|s_try|^2 -
+         * |s|^2) would count k_t |v_t dt|^2 / 2 more each step); the dashpot's work */
+        const double ds = vt[0] * dt, ds1 = vt[1] * dt, ds2 = vt[2] * dt;
+        *slid = 0.5 * c->kt * (sn * sn + (was[0] + h[0]) * ds + (was[1] + h[1]) * ds1 +
+                               (was[2] + h[2]) * ds2 - s2 * ratio * ratio + was2);
+        dash[0] = -gt * vt[0], dash[1] = -gt * vt[1], dash[2] = -gt * vt[2];
     }
 }
 
@@ -211,9 +240,10 @@ RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_conta
  * relative spin, w_t = w - (w . n) n (LIGGGHTS' default, torsionTorque off). */
 RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact_coef *c,
                                    const rbl_contact_geom *g, double load, double elastic,
-                                   double dt, double *h, double tr[3])
+                                   double dt, double *h, double tr[3], double *lost)
 {
     tr[0] = tr[1] = tr[2] = 0.0;
+    *lost = 0.0;
     if (law->rolling == RBL_ROLLING_NONE)
         return;
     const double *n = g->n, *w = g->w;
@@ -226,6 +256,7 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
         double m[3] = {s * w[0], s * w[1], s * w[2]};
         double mn = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
         tr[0] = m[0] - mn * n[0], tr[1] = m[1] - mn * n[1], tr[2] = m[2] - mn * n[2];
+        *lost = -(tr[0] * w[0] + tr[1] * w[1] + tr[2] * w[2]) * dt; /* its work: all lost */
     } else {
         /* The spring's torque M grows by k_r w_t dt, k_r = k_t R*^2, and is capped at
          * mu_r |F_n| R* (Ai et al. 2011's EPSD2; LIGGGHTS' epsd2). Two steps come first, so
@@ -253,9 +284,17 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
         double ratio = (turned ? keep : 1.0) * (softer ? kr / (softer ? k_old : 1.0) : 1.0);
         ratio = p2 > 0.0 ? ratio : 0.0;
         double krdt = kr * dt, wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
-        h[0] = p[0] * ratio + krdt * (w[0] - wn * n[0]);
-        h[1] = p[1] * ratio + krdt * (w[1] - wn * n[1]);
-        h[2] = p[2] * ratio + krdt * (w[2] - wn * n[2]);
+        /* the account: the spring held |M|^2 / 2 k_old; turned and rescaled, |M ratio|^2 /
+         * 2 k_r (Mindlin's rule and a stiffer spring both store less) */
+        double inv_old = 1.0 / (k_old > 0.0 ? k_old : 1.0), inv_kr = 1.0 / (kr > 0.0 ? kr : 1.0);
+        double kept2 = (p2 > 0.0 ? p2 : 0.0) * ratio * ratio;
+        double before = 0.5 * (k_old > 0.0 ? m2 * inv_old : 0.0);
+        const double kept[3] = {p[0] * ratio, p[1] * ratio, p[2] * ratio};
+        const double turn[3] = {(w[0] - wn * n[0]) * dt, (w[1] - wn * n[1]) * dt,
+                                (w[2] - wn * n[2]) * dt};
+        h[0] = kept[0] + krdt * (w[0] - wn * n[0]);
+        h[1] = kept[1] + krdt * (w[1] - wn * n[1]);
+        h[2] = kept[2] + krdt * (w[2] - wn * n[2]);
         h[3] = kr;
         m2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
         double limit = mu_r * load * r;
@@ -264,11 +303,19 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
         cap = full ? cap : 1.0;
         h[0] *= cap, h[1] *= cap, h[2] *= cap;
         tr[0] = -h[0], tr[1] = -h[1], tr[2] = -h[2];
+        /* what the turn and the stiffness's change took, then as the tangential spring's
+         * (rbl_tangential_force): the torque's mean work over the turn less what it stores
+         * more (0 while within the cap) */
+        *lost = (before - 0.5 * kept2 * inv_kr) +
+                0.5 * ((kept[0] + h[0]) * turn[0] + (kept[1] + h[1]) * turn[1] +
+                       (kept[2] + h[2]) * turn[2]) -
+                0.5 * (m2 * cap * cap - kept2) * inv_kr;
     }
 }
 
 /* The law's sub-models in order: normal (JKR's in place of Hertz's), cohesion (sjkr),
- * tangential (history h[0..2]), rolling (h[3..6]). */
+ * tangential (history h[0..2]), rolling (h[3..6]); the dashpots' force kept at
+ * h[rbl_hist_dash] for the account. */
 RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
                                   const rbl_contact_geom *g, double dt, double *h,
                                   rbl_contact_out *o)
@@ -283,9 +330,22 @@ RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coe
     double fn =
         rbl_normal_force(law, pc, &c, g, a_jkr, &elastic) + rbl_cohesion_force(law, pc, g);
     double load = rbl_contact_load(law, pc, g, fn, elastic);
-    rbl_tangential_force(law, &c, g, load, dt, h, o->ft);
-    rbl_rolling_torque(law, &c, g, load, elastic, dt, h + 3, o->tr);
+    double d_now[3];
+    rbl_tangential_force(law, &c, g, load, dt, h, o->ft, d_now, &o->loss[RBL_LOSS_FRICTION]);
+    rbl_rolling_torque(law, &c, g, load, elastic, dt, h + 3, o->tr, &o->loss[RBL_LOSS_ROLLING]);
     const double *n = g->n;
+    const double vn = g->v[0] * n[0] + g->v[1] * n[1] + g->v[2] * n[2];
+    /* the dashpots' force on the first body now: the tangential one's (rbl_tangential_force)
+     * and the normal one's. Their work over the step just made is the mean of their force at
+     * its two ends times the motion, as the kicks give it to the bodies. */
+    double *dash = h + rbl_hist_dash(law);
+    const double gnv = c.gn * vn;
+    for (int a = 0; a < 3; a++)
+        d_now[a] -= gnv * n[a];
+    o->loss[RBL_LOSS_DAMPING] = -0.5 * ((dash[0] + d_now[0]) * g->v[0] +
+                                        (dash[1] + d_now[1]) * g->v[1] +
+                                        (dash[2] + d_now[2]) * g->v[2]) * dt;
+    dash[0] = d_now[0], dash[1] = d_now[1], dash[2] = d_now[2];
     o->f[0] = fn * n[0] + o->ft[0];
     o->f[1] = fn * n[1] + o->ft[1];
     o->f[2] = fn * n[2] + o->ft[2];
@@ -308,17 +368,19 @@ static inline double rbl_sjkr_work(double kc, double ri, double rj, double s)
 /* Energy stored in one contact: the normal spring (1/2 k xi^2 linear, 2/5 k_H xi^(5/2)
  * Hertz, JKR's from where the contact formed), the tangential spring 1/2 k_t |s|^2, the
  * rolling spring |M|^2 / (2 k_r), and sjkr's potential (negative: the work it would take to
- * pull the bodies apart). The separation s and radii ri, rj (rj < 0 for a wall) are for sjkr. */
+ * pull the bodies apart). The separation s and radii ri, rj (rj < 0 for a wall) are for sjkr.
+ * *cohesive (may be NULL): the cohesion's part of it (sjkr's potential, JKR's surface part). */
 static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pair_coef *pc,
                                         const rbl_contact_geom *g, const double *hist,
-                                        double ri, double rj, double s)
+                                        double ri, double rj, double s, double *cohesive)
 {
     rbl_contact_coef c;
-    double e = 0.0, a_jkr = 0.0;
+    double e = 0.0, a_jkr = 0.0, coh = 0.0;
     if (law->cohesion == RBL_COHESION_JKR) {
         double cj = rbl_jkr_c(pc->cohesion, pc->y_star);
         a_jkr = rbl_jkr_radius(g->overlap, g->r_eff, cj);
         e = rbl_jkr_energy(a_jkr, g->r_eff, cj, pc->y_star);
+        coh = rbl_jkr_surface_energy(a_jkr, g->r_eff, cj, pc->y_star);
     }
     rbl_contact_coefficients(law, pc, g, a_jkr, &c);
     if (law->cohesion != RBL_COHESION_JKR) {
@@ -330,8 +392,12 @@ static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pa
     if (law->rolling == RBL_ROLLING_EPSD2 && c.kt > 0.0)
         e += 0.5 * (hist[3] * hist[3] + hist[4] * hist[4] + hist[5] * hist[5]) /
              (c.kt * g->r_eff * g->r_eff);
-    if (law->cohesion == RBL_COHESION_SJKR)
-        e -= rbl_sjkr_work(pc->cohesion, ri, rj, s);
+    if (law->cohesion == RBL_COHESION_SJKR) {
+        coh = -rbl_sjkr_work(pc->cohesion, ri, rj, s);
+        e += coh;
+    }
+    if (cohesive)
+        *cohesive = coh;
     return e;
 }
 

@@ -26,6 +26,10 @@ typedef struct rbl_grains {
                                  integrator's (with_eval), else NULL */
     double *omega_eval;
     double *radius, *mass, *inv_mass, *inv_inertia;
+    double *loss;             /* energy dissipated since the start at the contacts where the
+                                 grain is first (3: RBL_LOSS_DAMPING, _FRICTION, _ROLLING), J:
+                                 summed per grain in pair order, so the same bits anywhere */
+    double *loss_cohesion;    /* and by broken cohesive contacts (JKR's hysteresis), J */
     uint32_t *contacts;       /* touching contacts, counted in the gather */
     int32_t *body;            /* the clump (index into rbl_bodies) a grain belongs to, or -1 */
     uint32_t *slot;           /* a clump member's slot in rbl_bodies' member arrays */
@@ -79,11 +83,17 @@ typedef struct rbl_packed_grain {
 
 /* Contact history, a slice per sub-model: the tangential model's 3 doubles (the spring
  * vector; the seed's D_H in [0]), then with epsd2 rolling its 4 (the spring's torque, in the
- * tangent plane, and the stiffness k_r it had at the last step: rbl_rolling_torque). */
-#define RBL_HIST_MAX 7
-static inline size_t rbl_hist_width(const rbl_contact_law *law)
+ * tangent plane, and the stiffness k_r it had at the last step: rbl_rolling_torque), then the
+ * dashpots' force on the first body at the last step, 3 (the energy account: their work over
+ * a step is the mean of its two ends', as the kicks give it; account.c). */
+#define RBL_HIST_MAX 10
+static inline size_t rbl_hist_dash(const rbl_contact_law *law)
 {
     return law->rolling == RBL_ROLLING_EPSD2 ? 7 : 3;
+}
+static inline size_t rbl_hist_width(const rbl_contact_law *law)
+{
+    return rbl_hist_dash(law) + 3;
 }
 /* Per-contact results, written by the force pass for the gather: the force on the first
  * grain (the second gets its opposite) and the torque on the second; valid while touching. */
@@ -193,6 +203,8 @@ typedef struct rbl_wall_pose {
     double reach;             /* turning: how far from the axis a point that matters lies */
     double shift0[3];         /* its displacement before its motion was last set between
                                  steppings (a stage): travel since t = 0 is shift0 + shift */
+    double prev_rot[3][3], prev_shift[3]; /* rot and shift as the step being made began
+                                 (rbl_walls_step): the work it does over the step (forces.c) */
 } rbl_wall_pose;
 
 /* A triangle mesh wall: the mesh (in the frame it was added in: a moving mesh is not moved,
@@ -276,8 +288,9 @@ typedef struct rbl_sim_peers {
  * over the run, the energy put in, and the energy balance. */
 typedef struct rbl_health_state {
     rbl_health_options opt;
-    rbl_health peak;          /* energy_in unused: see energy_in below */
-    rbl_exact_sum energy_in;  /* this process's share */
+    rbl_health peak;          /* energy_in unused: see in below */
+    rbl_exact_sum in[RBL_IN_N];    /* the energy put in by source, this process's share */
+    rbl_exact_sum lost[RBL_LOSS_N]; /* what grains since removed had dissipated (g->loss) */
     double prev_disp2;        /* max_disp2 after the step before (0 after a build; at first
                                  and after a restart infinite: unknown) */
     rbl_energy_watch energy;
@@ -569,9 +582,49 @@ enum {
     RBL_T_GRAVITY_VIRIAL,
     RBL_T_ELASTIC,
     RBL_T_CONTACT_VIRIAL,
-    RBL_T_ENERGY_IN,               /* rbl_health_state.energy_in */
+    RBL_T_IN,                      /* rbl_health_state.in: RBL_IN_N */
+    RBL_T_LOSS = RBL_T_IN + RBL_IN_N, /* dissipated by mechanism: RBL_LOSS_N */
+    RBL_T_KICK = RBL_T_LOSS + RBL_LOSS_N, /* the kinetic energy's half-kick term (account.c) */
+    RBL_T_COHESIVE,                /* the cohesive part of the contacts' energy */
     RBL_T_SUMS
 };
+/* account.c — the energy account (issue 70): where the energy put in went, booked where it
+ * happens. */
+/* x joules put in from source src (RBL_IN_*), this process's. */
+static inline void rbl_account_in(rbl_sim *sim, int src, double x)
+{
+    rbl_exact_add(&sim->health.in[src], x);
+}
+/* What this process's grains and contacts hold now (kinetic less the kick term, potential,
+ * self-gravity, the contacts' energy): a change made between steps is booked as the
+ * difference of this before and after it (RBL_IN_CHANGES). NaN when out of memory. */
+double rbl_account_held(rbl_sim *sim);
+/* Grain k's force changed between steps by a change of its external force (it held
+ * old_force): the kick term's change is booked (RBL_IN_EXTERNAL). */
+void rbl_account_external_changed(rbl_sim *sim, size_t k, const double old_force[3]);
+/* This process's energy put in since creation, all sources. */
+double rbl_account_in_total(const rbl_sim *sim);
+/* The grains flagged gone leave: what they dissipated goes into the account's removed share. */
+void rbl_account_drop(rbl_sim *sim, const uint8_t *gone);
+/* A contact of grain i (with grain j, or with a wall of material wall_material >= 0) ends
+ * holding its history h, its contact point moving at v (first body's less the second's) over
+ * the step just made: what its springs held then is lost, and its dashpots' last force did
+ * work over half of that step; booked on grain i (loss: 3 per grain, loss_cohesion: 1, the
+ * grains' columns). */
+void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_material,
+                             const double *h, const double v[3], double *loss,
+                             double *loss_cohesion);
+/* The half-kick term of grain (or body) of mass m, inertia about its centre (isotropic) i_rot,
+ * under force F and torque T: dt^2 (|F|^2 / m + |T|^2 / I) / 8, what its kinetic energy
+ * exceeds the leapfrog's m v(t - dt/2) . v(t + dt/2) / 2 by (account.c). */
+static inline double rbl_kick_term(double dt, double m, double i_rot, const double *F,
+                                   const double *T)
+{
+    double f2 = F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
+    double t2 = T ? T[0] * T[0] + T[1] * T[1] + T[2] * T[2] : 0.0;
+    return 0.125 * dt * dt * (f2 / m + (t2 > 0.0 ? t2 / i_rot : 0.0));
+}
+
 /* health.c — the run's health check (issue 41). */
 /* A deeper overlap than *peak (ties: the lower ids), kept there. */
 static inline void rbl_overlap_peak_take(rbl_overlap_peak *peak, double ratio, uint32_t a,
@@ -592,6 +645,9 @@ void rbl_health_overlap_merge(rbl_sim *sim, const rbl_overlap_peak *p, uint64_t 
 /* After the drift of step sim->step + 1: RBL_EUNSTABLE when a grain moved beyond opt.move or
  * the last force evaluation's overlap went beyond opt.overlap (the message names them). */
 int rbl_health_after_drift(rbl_sim *sim, rbl_error *err);
+/* After the walls stepped (rbl_walls_step): RBL_EUNSTABLE when a moving wall's step moved a
+ * point of it farther than opt.move of the smallest grain's radius. */
+int rbl_health_walls_moved(rbl_sim *sim, rbl_error *err);
 /* Energy that grains k (kinetic, rotational, uniform gravity's potential) or body b carry:
  * what adding them puts in and removing them takes out. */
 double rbl_grain_energy(const rbl_sim *sim, size_t k);
@@ -851,6 +907,20 @@ static inline void rbl_pose_to_own(const rbl_wall_pose *p, const double x[3], do
 }
 
 /* A direction of the wall's own frame (a facet's normal) in the world. */
+/* The world position, at the start of the step being made, of the wall's point whose own
+ * (as added) coordinates are own. */
+static inline void rbl_pose_at_step_start(const rbl_wall_pose *p, const double own[3],
+                                          double out[3])
+{
+    const double *c = p->m.center;
+    double d[3] = {own[0] - c[0], own[1] - c[1], own[2] - c[2]};
+    for (int a = 0; a < 3; a++)
+        out[a] = (p->turning ? p->prev_rot[a][0] * d[0] + p->prev_rot[a][1] * d[1] +
+                                   p->prev_rot[a][2] * d[2]
+                             : d[a]) +
+                 c[a] + p->prev_shift[a];
+}
+
 static inline void rbl_pose_turn(const rbl_wall_pose *p, const double v[3], double out[3])
 {
     if (!p->turning) {

@@ -44,21 +44,27 @@ typedef struct wall_thread {
     int working;
 } wall_thread;
 
-/* The power a moving wall puts into a grain through one contact: its force on the grain
- * times the wall's velocity at the contact point, and the rolling torque times its spin. */
-static double wall_power(const rbl_sim *sim, uint32_t i, const rbl_contact_geom *geo,
-                         const rbl_wall_pose *pose, const rbl_contact_out *o)
+/* The work a moving wall did on a grain through one contact over the step just made: the
+ * mean of its force on the grain at the step's two ends (the last evaluation's, f_was, and
+ * this one's) times the step's displacement of the wall's point at the contact (from the pose
+ * the step began at, prev_rot and prev_shift, to the pose now), as velocity Verlet's kicks
+ * give the grain the force at both ends; and the rolling torque times the turn. A vibrating
+ * wall's displacement over a step is not its velocity times dt (at 8 steps a period 2.6 %
+ * apart), and the velocity's work was booked short (issue 70). */
+static double wall_work(const rbl_sim *sim, uint32_t i, const rbl_contact_geom *geo,
+                        const rbl_wall_pose *pose, const double *f_was, const rbl_contact_out *o)
 {
     const double *x = sim->g.pos + 3 * (size_t)i;
     const double d = sim->g.radius[i] - geo->overlap;
-    double y[3], vw[3];
+    double p[3], own[3], was[3];
     for (int a = 0; a < 3; a++)
-        y[a] = x[a] - d * geo->n[a] - pose->m.center[a] - pose->shift[a];
-    rbl_cross(pose->spin, y, vw);
-    double p = 0.0;
+        p[a] = x[a] - d * geo->n[a];
+    rbl_pose_to_own(pose, p, own);
+    rbl_pose_at_step_start(pose, own, was);
+    double w = 0.0;
     for (int a = 0; a < 3; a++)
-        p += o->f[a] * (pose->vel[a] + vw[a]) + o->tr[a] * pose->spin[a];
-    return p;
+        w += 0.5 * (o->f[a] + f_was[a]) * (p[a] - was[a]) + o->tr[a] * pose->spin[a] * sim->cfg.dt;
+    return w;
 }
 
 /* Wall contact q whose geometry is geo: the law, its force and torque on the grain into the
@@ -76,6 +82,11 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
         rbl_pair_coef_of(sim, sim->g.material[i], rbl_wall_material(sim, w->wall[q]));
     rbl_contact_force(law, pc, geo, sim->cfg.dt, hist, &o);
     rbl_cross(geo->n, o.ft, c);
+    const double f_was[3] = {w->touch[q] ? out[0] : 0.0, w->touch[q] ? out[1] : 0.0,
+                             w->touch[q] ? out[2] : 0.0};
+    double *lost = sim->g.loss + 3 * (size_t)i; /* its grain's, in the wall list's order */
+    for (int m = 0; m < 3 && sim->prepared; m++) /* (the first evaluation ends no step) */
+        lost[m] += o.loss[m];
     out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
     out[3] = -l1 * c[0] + o.tr[0], out[4] = -l1 * c[1] + o.tr[1], out[5] = -l1 * c[2] + o.tr[2];
     w->touch[q] = 1;
@@ -84,23 +95,44 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     if (geo->overlap >= wt->peak.ratio * r * (1.0 - 1e-12)) /* the division only when deeper */
         rbl_overlap_peak_take(&wt->peak, geo->overlap / r, sim->g.id[i], UINT32_MAX,
                               (int)rbl_wall_number(w->wall[q], sim->n_walls) + 1);
-    if (!sim->walls_moving)
+    if (!sim->walls_moving || !sim->prepared)
         return;
     const rbl_wall_pose *pose = rbl_wall_pose_of_code(sim, w->wall[q]);
     if (pose->moving) {
-        rbl_exact_add(&wt->work, wall_power(sim, i, geo, pose, &o) * sim->cfg.dt);
+        rbl_exact_add(&wt->work, wall_work(sim, i, geo, pose, f_was, &o));
         wt->working = 1;
     }
 }
 
-/* Wall contact q that no longer touches: its history goes. */
-static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q)
+/* Wall contact q that no longer touches: its history goes (the account books what it held,
+ * with its contact point's velocity from the normal n and the distance dist of the grain's
+ * centre to the wall now). */
+static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const double n[3],
+                       double dist, const double *vel, const double *om)
 {
     if (!w->touch[q])
         return;
     const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
+    const uint32_t i = w->grain[q];
+    rbl_contact_geom geo;
+    double l1;
+    rbl_wall_frame(sim, i, n, dist, vel, om, rbl_wall_pose_of_code(sim, w->wall[q]), &geo, &l1);
+    if (sim->prepared)
+        rbl_account_contact_end(sim, i, SIZE_MAX, rbl_wall_material(sim, w->wall[q]),
+                                w->hist + wide * q, geo.v, sim->g.loss, sim->g.loss_cohesion);
     w->touch[q] = 0;
     memset(w->hist + wide * q, 0, wide * sizeof *w->hist);
+}
+
+/* A mesh slot q that no longer touches: as wall_apart, with the normal and distance its last
+ * evaluation kept. */
+static void slot_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const double *vel,
+                       const double *om)
+{
+    if (!w->touch[q])
+        return;
+    const double *h = w->hist + rbl_wall_hist_width(&sim->cfg.law) * q + rbl_hist_width(&sim->cfg.law);
+    wall_apart(sim, w, q, h, h[3], vel, om);
 }
 
 /* A plane wall's contact q. */
@@ -110,10 +142,14 @@ static void plane_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const 
     rbl_contact_geom geo;
     rbl_contact_out o;
     double l1;
-    if (rbl_wall_geometry(sim, q, vel, om, &geo, &l1))
+    if (rbl_wall_geometry(sim, q, vel, om, &geo, &l1)) {
         wall_law(sim, w, q, &geo, l1, wt, &o);
-    else
-        wall_apart(sim, w, q);
+    } else if (w->touch[q]) {
+        const rbl_plane *pl = &sim->walls[w->wall[q]];
+        const double *x = sim->g.pos + 3 * (size_t)w->grain[q];
+        wall_apart(sim, w, q, pl->n, pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2] + pl->offset,
+                   vel, om);
+    }
 }
 
 /* A grain against a mesh wall: the slots q0 .. q0 + RBL_MESH_SLOTS - 1 of one (grain, mesh).
@@ -160,11 +196,11 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
         for (int s = 0; s < RBL_MESH_SLOTS && slot_of[k] < 0; s++)
             if (!taken[s]) {
                 taken[s] = 1, slot_of[k] = s;
-                wall_apart(sim, w, q0 + (size_t)s);
+                slot_apart(sim, w, q0 + (size_t)s, vel, om);
             }
     for (int s = 0; s < RBL_MESH_SLOTS; s++)
         if (!taken[s])
-            wall_apart(sim, w, q0 + (size_t)s);
+            slot_apart(sim, w, q0 + (size_t)s, vel, om);
     for (size_t k = 0; k < n; k++) {
         size_t q = q0 + (size_t)slot_of[k];
         rbl_contact_geom geo;
@@ -202,7 +238,8 @@ static void wall_pass(rbl_sim *sim)
      * its lowest grains) when the list is indexed by these grains, else (with mesh walls,
      * whose slots go together) one thread, or an equal share */
     const int by_grain = w->start && sim->pairs.grains == g->n + g->ghosts;
-    int threads = by_grain || sim->n_meshes == 0 ? sim->threads : 1;
+    /* (a grain's contacts in one thread: its losses are summed in the list's order) */
+    int threads = by_grain ? sim->threads : 1;
     const size_t per = w->cand_max ? w->cand_max : 1; /* a thread's mesh workspace */
     if (sim->n_meshes > 0 && (size_t)threads * per > sim->mesh_work_cap) {
         /* more threads than at the last build (they came back after sharing the cores):
@@ -241,7 +278,7 @@ static void wall_pass(rbl_sim *sim)
             rbl_overlap_peak_take(&deepest, wt.peak.ratio, wt.peak.ids[0], wt.peak.ids[1],
                                   wt.peak.wall);
             if (wt.working) /* exact: the same sum in any order */
-                rbl_exact_merge(&sim->health.energy_in, &wt.work);
+                rbl_exact_merge(&sim->health.in[RBL_IN_WALLS], &wt.work);
         }
     }
     rbl_health_overlap_merge(sim, &deepest, sim->step + (sim->prepared ? 1u : 0u));

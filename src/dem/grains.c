@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VEC_FIELDS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build)
-#define DBL_FIELDS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia)
+#define VEC_FIELDS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(loss)
+#define DBL_FIELDS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(loss_cohesion)
 /* kept only where the simulation uses them (with_eval, with_gravity) */
 #define EVAL_VECS(X) X(vel_eval) X(omega_eval)
 #define GRAVITY_VECS(X) X(gacc)

@@ -430,14 +430,14 @@ int rbl_sim_spin(rbl_sim *sim, const double axis[3], double omega, rbl_error *er
         const double *x = g->pos + 3 * k;
         double s[3] = {x[0] - com[0], x[1] - com[1], x[2] - com[2]}, u[3];
         rbl_cross(w, s, u);
-        rbl_exact_add(&sim->health.energy_in, -rbl_grain_energy(sim, k)); /* the energy it adds */
+        rbl_account_in(sim, RBL_IN_CHANGES, -rbl_grain_energy(sim, k)); /* the energy it adds */
         for (int a = 0; a < 3; a++) {
             g->vel[3 * k + a] += u[a];
             g->omega[3 * k + a] += w[a];
             if (g->with_eval)
                 g->vel_eval[3 * k + a] += u[a], g->omega_eval[3 * k + a] += w[a];
         }
-        rbl_exact_add(&sim->health.energy_in, rbl_grain_energy(sim, k));
+        rbl_account_in(sim, RBL_IN_CHANGES, rbl_grain_energy(sim, k));
     }
     sim->packed_fresh = 0; /* the packed records hold the old velocities */
     return RBL_OK;

@@ -149,8 +149,8 @@ static void mark_outside(rbl_sim *sim, uint8_t *gone)
                 }
                 /* wrapped along gravity: the potential jumps (a body's: bodies.c) */
                 if (p[a] != was && sim->cfg.gravity[a] != 0.0 && g->body[k] < 0)
-                    rbl_exact_add(&sim->health.energy_in,
-                                  -g->mass[k] * sim->cfg.gravity[a] * (p[a] - was));
+                    rbl_account_in(sim, RBL_IN_CHANGES,
+                                   -g->mass[k] * sim->cfg.gravity[a] * (p[a] - was));
             } else if (p[a] < lo[a] || p[a] > hi[a]) {
                 gone[k] = 1;
             }
@@ -182,11 +182,12 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
     sim->removed += removed;
     for (size_t k = 0; k < g->n; k++) /* what they carry out (bodies: rbl_bodies_drop) */
         if (gone[k] && g->body[k] < 0 && isfinite(rbl_grain_energy(sim, k)))
-            rbl_exact_add(&sim->health.energy_in, -rbl_grain_energy(sim, k));
+            rbl_account_in(sim, RBL_IN_REMOVED, -rbl_grain_energy(sim, k));
     if (rbl_bodies_drop(sim, gone, err) != RBL_OK) {
         free(gone);
         return -1;
     }
+    rbl_account_drop(sim, gone); /* what they dissipated stays in the account */
     size_t kept = 0;
     for (size_t k = 0; k < g->n; k++)
         if (!gone[k])
@@ -940,8 +941,10 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
        for what reads them before the next (contact_list.c) */
     int rc = sim->peers ? rbl_history_collect_pairs(sim, &old_pairs, as_built, err)
                         : rbl_history_carry_take(sim, &carry, err);
+    /* a wall contact's last force always goes with it: a moving wall's work over the next
+       step takes the mean of it and the next (the energy account, forces.c) */
     if (rc == RBL_OK)
-        rc = rbl_history_collect_walls(sim, &old_walls, as_built, err);
+        rc = rbl_history_collect_walls(sim, &old_walls, 1, err);
     g->ghosts = 0; /* they come again from their owners */
     if (rc == RBL_OK)
         rc = sort_room(sim, g->n, err);
@@ -1024,7 +1027,7 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         sim->timers.pairs_across_threads = mark_across_threads(sim, all);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
-    if (rc == RBL_OK && as_built && sim->peers)
+    if (rc == RBL_OK) /* (the pairs' only as built over several processes: collected so) */
         rbl_history_outs_restore(sim, &old_pairs, &old_walls);
     if (rc == RBL_OK && !as_built) {
         if (all)

@@ -29,11 +29,13 @@ typedef struct pair_block {
     double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
     double h0[BLOCK], h1[BLOCK], h2[BLOCK]; /* updated in place: tangential */
     double h3[BLOCK], h4[BLOCK], h5[BLOCK], h6[BLOCK]; /* rolling (epsd2) */
+    double d0[BLOCK], d1[BLOCK], d2[BLOCK]; /* the dashpots' last force (account.c) */
     double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK], mu_r[BLOCK], coh[BLOCK],
         gn[BLOCK];
     /* out: force on the first grain, torque on the first and on the second */
     double fx[BLOCK], fy[BLOCK], fz[BLOCK];
     double tix[BLOCK], tiy[BLOCK], tiz[BLOCK], tjx[BLOCK], tjy[BLOCK], tjz[BLOCK];
+    double ld[BLOCK], lf[BLOCK], lr[BLOCK]; /* the step's losses (damping, friction, rolling) */
     size_t q[BLOCK];
     uint32_t i[BLOCK];
     int n;
@@ -61,9 +63,11 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
                               b->mu_r[l], b->coh[l], b->gn[l]};
     /* the rolling spring's slice is read and written only by the loops that have one */
     const int rolling_spring = law->rolling == RBL_ROLLING_EPSD2;
-    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l], 0.0, 0.0, 0.0, 0.0};
+    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l], 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     if (rolling_spring)
         hist[3] = b->h3[l], hist[4] = b->h4[l], hist[5] = b->h5[l], hist[6] = b->h6[l];
+    double *dash = hist + rbl_hist_dash(law);
+    dash[0] = b->d0[l], dash[1] = b->d1[l], dash[2] = b->d2[l];
     rbl_contact_out o;
     double c[3];
     rbl_contact_force(law, &pc, &geo, dt, hist, &o);
@@ -71,7 +75,10 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
     b->h0[l] = hist[0], b->h1[l] = hist[1], b->h2[l] = hist[2];
     if (rolling_spring)
         b->h3[l] = hist[3], b->h4[l] = hist[4], b->h5[l] = hist[5], b->h6[l] = hist[6];
+    b->d0[l] = dash[0], b->d1[l] = dash[1], b->d2[l] = dash[2];
     b->fx[l] = o.f[0], b->fy[l] = o.f[1], b->fz[l] = o.f[2];
+    b->ld[l] = o.loss[RBL_LOSS_DAMPING], b->lf[l] = o.loss[RBL_LOSS_FRICTION];
+    b->lr[l] = o.loss[RBL_LOSS_ROLLING];
     /* tangential force at -l1 n from the first centre, its opposite at +l2 n from the
      * second; the rolling torque on the first, its opposite on the second (x + 0.0 is not
      * x for x = -0, so without rolling nothing is added) */
@@ -195,9 +202,12 @@ typedef struct pair_pass_input {
     uint8_t *touch, *touch_j;
     const uint32_t *jpos;
     double *hist, *out, *force, *torque;
+    double *loss, *loss_cohesion; /* the first grains' (account.c) */
     uint32_t *contacts;
-    size_t n_pairs;
-    size_t hist_width; /* 3, or 7 with a rolling spring */
+    size_t n_pairs, n_own; /* pairs; this process's grains (ghosts after them) */
+    int booking;           /* the losses are booked: a step's evaluation (not the first, which
+                              no step came before) */
+    size_t hist_width; /* 6, or 10 with a rolling spring */
     int jkr;           /* contacts hold in tension */
     int sparse;
     int beyond_cache; /* the pass's slots, history and records exceed RBL_STREAM_BYTES */
@@ -250,8 +260,9 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         b->wix[l] = wi[0], b->wiy[l] = wi[1], b->wiz[l] = wi[2];
         b->wjx[l] = wj[0], b->wjy[l] = wj[1], b->wjz[l] = wj[2];
         b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
-        if (width > 3)
+        if (width > 6)
             b->h3[l] = h[3], b->h4[l] = h[4], b->h5[l] = h[5], b->h6[l] = h[6];
+        b->d0[l] = h[width - 3], b->d1[l] = h[width - 2], b->d2[l] = h[width - 1];
         if (in->law.from_materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
         if (in->per_pair)
@@ -294,7 +305,7 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
 #define PAD(field) b->field[l] = b->field[b->n - 1]
         PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
         PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
-        PAD(h0), PAD(h1), PAD(h2), PAD(h3), PAD(h4), PAD(h5), PAD(h6);
+        PAD(h0), PAD(h1), PAD(h2), PAD(h3), PAD(h4), PAD(h5), PAD(h6), PAD(d0), PAD(d1), PAD(d2);
         PAD(y_star), PAD(g_star), PAD(beta), PAD(mu), PAD(mu_r), PAD(coh), PAD(gn);
 #undef PAD
     }
@@ -307,15 +318,18 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
         size_t i = b->i[l];
         double *F = in->force + 3 * i, *T = in->torque + 3 * i;
         double f[3] = {F[0], F[1], F[2]}, t[3] = {T[0], T[1], T[2]};
+        double lost[3] = {0.0, 0.0, 0.0};
         int first = l;
         for (; l < b->n && b->i[l] == i; l++) {
             f[0] += b->fx[l], f[1] += b->fy[l], f[2] += b->fz[l];
             t[0] += b->tix[l], t[1] += b->tiy[l], t[2] += b->tiz[l];
+            lost[0] += b->ld[l], lost[1] += b->lf[l], lost[2] += b->lr[l];
             size_t q = b->q[l];
             double *hist = in->hist + width * q;
             hist[0] = b->h0[l], hist[1] = b->h1[l], hist[2] = b->h2[l];
-            if (width > 3)
+            if (width > 6)
                 hist[3] = b->h3[l], hist[4] = b->h4[l], hist[5] = b->h5[l], hist[6] = b->h6[l];
+            hist[width - 3] = b->d0[l], hist[width - 2] = b->d1[l], hist[width - 1] = b->d2[l];
             double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
             out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
             out[3] = b->tjx[l], out[4] = b->tjy[l], out[5] = b->tjz[l];
@@ -324,9 +338,31 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
         }
         F[0] = f[0], F[1] = f[1], F[2] = f[2];
         T[0] = t[0], T[1] = t[1], T[2] = t[2];
+        if (i < in->n_own && in->booking) { /* a ghost's is its own process's to count */
+            double *L = in->loss + 3 * i;
+            L[0] += lost[0], L[1] += lost[1], L[2] += lost[2];
+        }
         in->contacts[i] += (uint32_t)(l - first);
     }
     b->n = 0;
+}
+
+/* Listed pair q (records gi, gj; separation d, |d|^2 = r2) stops touching, holding history
+ * h: the account books what it held (account.c), with its contact point's velocity. */
+static __attribute__((noinline)) void pair_end(const pair_pass_input *in, size_t q,
+                                               const rbl_packed_grain *gi,
+                                               const rbl_packed_grain *gj, const double d[3],
+                                               double r2, const double *h)
+{
+    const rbl_pair_arrays *a = &in->arrays;
+    const size_t i = a->i[q], j = a->j[q];
+    const double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1],
+                          gi->vel[2] - gj->vel[2]};
+    rbl_contact_geom geo;
+    double l1, l2;
+    rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, a->omega + 3 * i, a->omega + 3 * j,
+                   gi->mass, gj->mass, &geo, &l1, &l2);
+    rbl_account_contact_end(in->sim, i, j, -1, h, geo.v, in->loss, in->loss_cohesion);
 }
 
 /* Grains begin..end-1 and the pairs where they are first (pairs i_start[begin] up to
@@ -381,6 +417,8 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
         const int ends = (touching ^ 1) & in.touch[q];
         if (ends) {
             double *h = in.hist + width * q;
+            if (i < in.n_own && in.booking) /* what it still held is lost as it breaks */
+                pair_end(&in, q, gi, gj, d, r2, h);
             in.touch[q] = 0;
             in.touch_j[in.jpos[q]] = 0;
             for (size_t k = 0; k < width; k++)
@@ -402,13 +440,13 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
  * 3 doubles of history), and any other. */
 static size_t pair_chunk(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
-    return pair_chunk_as(input, b, begin, end, 0, 3);
+    return pair_chunk_as(input, b, begin, end, 0, 6);
 }
 
 static size_t pair_chunk_any(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
-    return input->hist_width > 3 ? pair_chunk_as(input, b, begin, end, input->jkr, 7)
-                                 : pair_chunk_as(input, b, begin, end, input->jkr, 3);
+    return input->hist_width > 6 ? pair_chunk_as(input, b, begin, end, input->jkr, 10)
+                                 : pair_chunk_as(input, b, begin, end, input->jkr, 6);
 }
 
 void rbl_pair_pass(rbl_sim *sim)
@@ -421,7 +459,8 @@ void rbl_pair_pass(rbl_sim *sim)
     const pair_pass_input input = {
         rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, sim->coef && !sim->coef_uniform,
         p->i_start, g->material,
-        p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->contacts, p->n,
+        p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->loss,
+        g->loss_cohesion, g->contacts, p->n, g->n, sim->prepared,
         rbl_hist_width(&sim->cfg.law), sim->cfg.law.cohesion == RBL_COHESION_JKR,
         p->n < g->n + g->ghosts,
         (double)p->n * (RBL_PAIR_OUT + rbl_hist_width(&sim->cfg.law)) * sizeof(double) +
@@ -442,12 +481,12 @@ void rbl_pair_pass(rbl_sim *sim)
         const rbl_pair_coef one = sim->coef ? sim->coef[0] : (rbl_pair_coef){1, 1, 1, 1, 1, 1, 1};
         for (int l = 0; l < BLOCK; l++)
             block_coef(&block, l, &one);
-        if (input.hist_width <= 3) /* the same */
+        if (input.hist_width <= 6) /* the same */
             for (int l = 0; l < BLOCK; l++)
                 block.h3[l] = block.h4[l] = block.h5[l] = block.h6[l] = 0.0;
         size_t begin, end; /* the same grains as in every other sweep */
         rbl_sweep_range(sim, g->n + g->ghosts, &begin, &end); /* ghosts: first in some pairs */
-        touching += input.jkr || input.hist_width > 3
+        touching += input.jkr || input.hist_width > 6
                         ? pair_chunk_any(&input, &block, (long)begin, (long)end)
                         : pair_chunk(&input, &block, (long)begin, (long)end);
 #pragma omp critical(rbl_overlap_peak)

@@ -338,7 +338,9 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
         g->omega[3 * k + a] = gr->omega[a];
         g->force[3 * k + a] = m * sim->cfg.gravity[a];
         g->torque[3 * k + a] = 0.0;
+        g->loss[3 * k + a] = 0.0;
     }
+    g->loss_cohesion[k] = 0.0;
     if (g->with_eval)
         for (int a = 0; a < 3; a++)
             g->vel_eval[3 * k + a] = gr->vel[a], g->omega_eval[3 * k + a] = gr->omega[a];
@@ -352,7 +354,7 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
     }
     sim->gravity_valid = 0; /* the field must include it */
     if (body < 0) /* a clump's members: its body's energy, once it is whole */
-        rbl_exact_add(&sim->health.energy_in, rbl_grain_energy(sim, k));
+        rbl_account_in(sim, RBL_IN_ADDED, rbl_grain_energy(sim, k));
     if (id)
         *id = sim->next_id;
     sim->next_id++;
@@ -515,6 +517,8 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         /* walls where the forces are evaluated; a grain and a wall may approach each other by
            the skin between builds (a grain moves at most half of it) */
         rbl_walls_step(sim, (double)(sim->step + 1) * sim->cfg.dt);
+        if ((rc = rbl_health_walls_moved(sim, err)) != RBL_OK)
+            return rc;
         sim->health.prev_disp2 = sim->max_disp2; /* this step's, for the next one's */
         if (fresh || 4.0 * sim->max_disp2 > sim->skin * sim->skin ||
             (sim->walls_moving && sqrt(sim->max_disp2) + rbl_walls_moved(sim) > sim->skin)) {

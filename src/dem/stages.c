@@ -90,10 +90,18 @@ void rbl_external_refresh(rbl_sim *sim)
 {
     rbl_grains *g = &sim->g;
     /* partial forces: the gather adds them as they are now */
-    for (size_t k = 0; k < 3 * g->n; k++) {
-        if (!sim->forces_partial)
-            g->force[k] += g->fext[k] - g->fext_applied[k];
-        g->fext_applied[k] = g->fext[k];
+    for (size_t k = 0; k < g->n; k++) {
+        const double *f = g->fext + 3 * k, *was = g->fext_applied + 3 * k;
+        if (f[0] == was[0] && f[1] == was[1] && f[2] == was[2])
+            continue;
+        double *F = g->force + 3 * k;
+        const double old[3] = {F[0], F[1], F[2]};
+        if (!sim->forces_partial) {
+            for (int a = 0; a < 3; a++)
+                F[a] += f[a] - was[a];
+            rbl_account_external_changed(sim, k, old);
+        }
+        memcpy(g->fext_applied + 3 * k, f, 3 * sizeof *f);
     }
 }
 
@@ -106,7 +114,7 @@ void rbl_external_work(rbl_sim *sim)
         w += f[0] * v[0] + f[1] * v[1] + f[2] * v[2];
     }
     if (w != 0.0)
-        rbl_exact_add(&sim->health.energy_in, w * sim->cfg.dt);
+        rbl_account_in(sim, RBL_IN_EXTERNAL, w * sim->cfg.dt);
 }
 
 int rbl_sim_move_grains(rbl_sim *sim, const uint32_t *ids, size_t n, const double *pos,

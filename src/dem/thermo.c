@@ -21,11 +21,19 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
     const size_t n_walls = (size_t)sim->n_walls + (size_t)sim->n_meshes;
     for (size_t s = 0; s < rbl_thermo_sum_count(sim); s++)
         rbl_exact_clear(&sums[s]);
+    const double dt = sim->cfg.dt;
+    for (size_t k = 0; k < g->n; k++) { /* what the grains dissipated, clump members too */
+        for (int m = 0; m < 3; m++)
+            rbl_exact_add(&sums[RBL_T_LOSS + m], g->loss[3 * k + m]);
+        rbl_exact_add(&sums[RBL_T_LOSS + RBL_LOSS_COHESION], g->loss_cohesion[k]);
+    }
     for (size_t k = 0; k < g->n; k++) {
         if (g->body[k] >= 0)
             continue; /* clump members: their bodies count below */
         const double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
         double m = g->mass[k], inertia = 0.4 * m * g->radius[k] * g->radius[k];
+        rbl_exact_add(&sums[RBL_T_KICK], rbl_kick_term(dt, m, inertia, g->force + 3 * k,
+                                                       g->torque + 3 * k));
         rbl_exact_add(&sums[RBL_T_KINETIC], 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
         rbl_exact_add(&sums[RBL_T_ROTATIONAL],
                       0.5 * inertia * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
@@ -53,6 +61,7 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
     uint32_t worst_ids[2] = {UINT32_MAX, UINT32_MAX};
     size_t contacts = 0, wall_contacts = 0;
     const rbl_pair_list *pl = &sim->pairs;
+    rbl_forces_gather(sim); /* the kick term reads the complete forces */
     /* out of memory for the packed copy: the spring energy is unknown (NaN) */
     int packed = rbl_pack_grains(sim, g->vel, g->omega);
     sim->packed_fresh = 0; /* it now holds full-step velocities */
@@ -72,11 +81,13 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
             continue;
         uint32_t i = pl->i[q], j = pl->j[q];
         contacts++;
+        double coh;
         rbl_exact_add(&sums[RBL_T_ELASTIC],
                       rbl_contact_energy(law,
                                          rbl_pair_coef_of(sim, g->material[i], g->material[j]),
                                          &geo, pl->hist + width * q, g->radius[i], g->radius[j],
-                                         l1 + l2));
+                                         l1 + l2, &coh));
+        rbl_exact_add(&sums[RBL_T_COHESIVE], coh);
         double rmin = g->radius[i] < g->radius[j] ? g->radius[i] : g->radius[j];
         if (geo.overlap / rmin > worst) {
             worst = geo.overlap / rmin;
@@ -84,7 +95,10 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
         }
     }
     rbl_contact_virial_add(sim, &sums[RBL_T_CONTACT_VIRIAL]);
-    rbl_exact_merge(&sums[RBL_T_ENERGY_IN], &sim->health.energy_in);
+    for (int s = 0; s < RBL_IN_N; s++)
+        rbl_exact_merge(&sums[RBL_T_IN + s], &sim->health.in[s]);
+    for (int s = 0; s < RBL_LOSS_N; s++)
+        rbl_exact_merge(&sums[RBL_T_LOSS + s], &sim->health.lost[s]);
     rbl_exact_sum *wall_sums = sums + RBL_T_SUMS; /* per wall: force, then torque */
     const rbl_wall_list *wl = &sim->wpairs;
     for (size_t q = 0; q < wl->n; q++) {
@@ -94,12 +108,14 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
             continue;
         uint32_t i = wl->grain[q];
         wall_contacts++;
+        double coh;
         rbl_exact_add(&sums[RBL_T_ELASTIC],
                       rbl_contact_energy(law,
                                          rbl_pair_coef_of(sim, g->material[i],
                                                           rbl_wall_material(sim, wl->wall[q])),
                                          &geo, wl->hist + rbl_wall_hist_width(law) * q,
-                                         g->radius[i], -1.0, g->radius[i] - geo.overlap));
+                                         g->radius[i], -1.0, g->radius[i] - geo.overlap, &coh));
+        rbl_exact_add(&sums[RBL_T_COHESIVE], coh);
         if (geo.overlap / g->radius[i] > worst) {
             worst = geo.overlap / g->radius[i];
             worst_ids[0] = g->id[i], worst_ids[1] = UINT32_MAX;
@@ -142,8 +158,27 @@ void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
     t->self_potential = w_self;
     t->gravity_virial = rbl_exact_value(&sums[RBL_T_GRAVITY_VIRIAL]);
     t->contact_virial = rbl_exact_value(&sums[RBL_T_CONTACT_VIRIAL]);
-    t->energy_in = rbl_exact_value(&sums[RBL_T_ENERGY_IN]);
     t->elastic = rbl_exact_value(&sums[RBL_T_ELASTIC]);
+    t->cohesive = rbl_exact_value(&sums[RBL_T_COHESIVE]);
+    t->kick = rbl_exact_value(&sums[RBL_T_KICK]);
+    /* the totals as exact sums of their parts, then the balance from the same exact parts */
+    rbl_exact_sum all_in, balance;
+    rbl_exact_clear(&all_in);
+    for (int s = 0; s < RBL_IN_N; s++) {
+        t->put_in[s] = rbl_exact_value(&sums[RBL_T_IN + s]);
+        rbl_exact_merge(&all_in, &sums[RBL_T_IN + s]);
+    }
+    t->energy_in = rbl_exact_value(&all_in);
+    balance = sums[RBL_T_KINETIC];
+    rbl_exact_merge(&balance, &sums[RBL_T_ROTATIONAL]);
+    rbl_exact_merge(&balance, &sums[RBL_T_POTENTIAL]);
+    rbl_exact_merge(&balance, &sums[RBL_T_SELF]);
+    rbl_exact_merge(&balance, &sums[RBL_T_ELASTIC]);
+    for (int s = 0; s < RBL_LOSS_N; s++) {
+        t->dissipated[s] = rbl_exact_value(&sums[RBL_T_LOSS + s]);
+        rbl_exact_merge(&balance, &sums[RBL_T_LOSS + s]);
+    }
+    t->balance = rbl_exact_value(&balance) - t->kick - t->energy_in;
     for (int a = 0; a < 3; a++) {
         t->momentum[a] = rbl_exact_value(&sums[RBL_T_MOMENTUM + a]);
         t->angular_momentum[a] = rbl_exact_value(&sums[RBL_T_ANGMOM + a]);
@@ -191,6 +226,11 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         t->time = sim->time, t->step = sim->step, t->grains = sim->g.n, t->lost = sim->lost;
         t->kinetic = t->rotational = t->potential = t->elastic = NAN;
         t->self_potential = t->gravity_virial = t->contact_virial = t->energy_in = NAN;
+        t->cohesive = t->kick = t->balance = NAN;
+        for (int s = 0; s < RBL_LOSS_N; s++)
+            t->dissipated[s] = NAN;
+        for (int s = 0; s < RBL_IN_N; s++)
+            t->put_in[s] = NAN;
         for (int a = 0; a < 3; a++)
             t->momentum[a] = t->angular_momentum[a] = NAN;
         return;

@@ -370,6 +370,8 @@ void rbl_walls_step(rbl_sim *sim, double t)
     const int n = sim->n_walls + sim->n_meshes;
     for (int k = 0; k < n; k++) {
         rbl_wall_pose *p = rbl_wall_pose_of(sim, k);
+        memcpy(p->prev_rot, p->rot, sizeof p->rot);
+        memcpy(p->prev_shift, p->shift, sizeof p->shift);
         if (p->m.servo)
             p->travel += p->speed * sim->cfg.dt;
     }

@@ -183,6 +183,10 @@ static void save_head(buf *b, const rbl_sim *sim)
         put_surface(b, &o->surface);
         put_exact(b, &sim->outlet_sums[2 * k]), put_exact(b, &sim->outlet_sums[2 * k + 1]);
     }
+    for (int k = 0; k < RBL_IN_N; k++) /* the energy account's, over every process */
+        put_exact(b, &sim->health.in[k]);
+    for (int k = 0; k < RBL_LOSS_N; k++)
+        put_exact(b, &sim->health.lost[k]);
     put_u64(b, sim->step), put_f64(b, sim->time), put_u64(b, sim->lost);
     put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
     put_u64(b, sim->next_sort_step);
@@ -746,6 +750,11 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = load_motions(b, sim, path, err);
     if (rc == RBL_OK)
         rc = load_flows(b, sim, path, err);
+    for (int k = 0; k < RBL_IN_N + RBL_LOSS_N; k++)
+        if (!get_exact(b, k < RBL_IN_N ? &sim->health.in[k] : &sim->health.lost[k - RBL_IN_N]) &&
+            rc == RBL_OK)
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: the energy account is not a sum a run "
+                               "can hold", path);
     sim->step = get_u64(b), sim->time = get_f64(b), sim->lost = get_u64(b);
     uint64_t next_id = get_u64(b);
     if (next_id > UINT32_MAX)
@@ -790,6 +799,11 @@ int rbl_checkpoint_grains_check(const rbl_sim *sim, size_t first, const char *pa
             rc = rbl_grain_mass_check(sim, k, err);
         if (rc == RBL_OK)
             rc = kick_check(sim, k, err);
+        const double *lost = g->loss + 3 * k;
+        if (rc == RBL_OK && !(isfinite(lost[0] + lost[1] + lost[2] + g->loss_cohesion[k])))
+            rc = rbl_error_set(err, RBL_EPARSE, "the energy it dissipated is not finite "
+                               "(%g, %g, %g, %g J)", lost[0], lost[1], lost[2],
+                               g->loss_cohesion[k]);
         if (rc != RBL_OK)
             rbl_error_prefix(err, rc, "%s: grain %zu", path, first + k);
     }

@@ -7,7 +7,7 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 15u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 16u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
@@ -24,7 +24,10 @@
                            read before its first step are the uninterrupted run's (issue 69);
                            15: the external forces asked for (fext, after fext_applied), and in
                            the run state the hook's schedule (its every, the step it was last
-                           called at), so a restart at any step resumes a hook (issue 69) */
+                           called at), so a restart at any step resumes a hook (issue 69);
+                           16: the energy account (issue 70): each grain's losses (loss, 3
+                           doubles, and loss_cohesion) and, before the step, the sums of energy
+                           put in by source and dissipated by grains since removed */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
@@ -38,14 +41,14 @@
  * where the caller or a hook set them since the last force evaluation) likewise: a restart
  * holds them for a hook that resumes its schedule (run.c), else drops them. */
 #define GRAIN_VECS(X) X(pos) X(vel) X(omega) X(force) X(torque) X(pos_build) X(vel_eval) X(omega_eval) \
-    X(gacc) X(fext_applied) X(fext)
-#define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi)
+    X(gacc) X(fext_applied) X(fext) X(loss)
+#define GRAIN_DBLS(X) X(radius) X(mass) X(inv_mass) X(inv_inertia) X(gphi) X(loss_cohesion)
 /* Body arrays and their values per body. */
 #define BODY_ARRAYS(X) X(pos, 3) X(vel, 3) X(angmom, 3) X(quat, 4) X(moment, 3) X(mass, 1)  \
     X(force, 3) X(torque, 3) X(material, 1)
 /* The bytes a grain, a clump and a member slot take in the file: counts a payload of so many
  * bytes cannot hold are refused before anything is allocated on their word. */
-#define CKPT_GRAIN_BYTES (11 * 24 + 5 * 8 + 5 * 4)
+#define CKPT_GRAIN_BYTES (12 * 24 + 6 * 8 + 5 * 4)
 #define CKPT_BODY_BYTES (23 * 8 + 4 + 8)
 #define CKPT_SLOT_BYTES (4 + 4 + 24)
 

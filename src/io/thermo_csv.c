@@ -2,7 +2,9 @@
  * potential and elastic energy (J), their total, contacts, wall contacts, largest overlap over
  * the smaller radius, the force (N) and torque about the origin (N m) on each wall, when some
  * wall moves each wall's travel (m), the
- * self-gravity energy W (J; also in potential) and the virials, then the layers of
+ * self-gravity energy W (J; also in potential) and the virials, momentum and angular momentum,
+ * the energy account (the cohesive part of elastic, the kick term, dissipated by mechanism,
+ * put in by source, the balance: docs/dem.md "The energy account"), then the layers of
  * output.layers. Rows are kept in memory and the whole file is rewritten atomically at each
  * output, so it is never seen half-written. */
 #include "scene_internal.h"
@@ -60,7 +62,9 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
         ok = ok && rbl_thermo_log_append(
                        log, ",self_potential,gravity_virial,contact_virial,momentum_x,"
                             "momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
-                            "angular_momentum_z");
+                            "angular_momentum_z,cohesive,kick,dissipated_damping,"
+                            "dissipated_friction,dissipated_rolling,dissipated_cohesion,"
+                            "in_walls,in_external,in_added,in_removed,in_changes,balance");
         for (size_t l = 0; ok && l < n_layers; l++)
             ok = rbl_thermo_log_append(log, ",layer%zu_v%c,layer%zu_kinetic", l + 1, name, l + 1);
         for (size_t f = 0; ok && f < t->n_flows; f++)
@@ -96,6 +100,12 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
         ok = rbl_thermo_log_append(log, ",%.12g", t->momentum[a]);
     for (int a = 0; ok && a < 3; a++)
         ok = rbl_thermo_log_append(log, ",%.12g", t->angular_momentum[a]);
+    ok = ok && rbl_thermo_log_append(log, ",%.17g,%.17g", t->cohesive, t->kick);
+    for (int m = 0; ok && m < RBL_LOSS_N; m++)
+        ok = rbl_thermo_log_append(log, ",%.17g", t->dissipated[m]);
+    for (int s = 0; ok && s < RBL_IN_N; s++)
+        ok = rbl_thermo_log_append(log, ",%.17g", t->put_in[s]);
+    ok = ok && rbl_thermo_log_append(log, ",%.17g", t->balance);
     for (size_t l = 0; ok && l < n_layers; l++)
         ok = rbl_thermo_log_append(log, ",%.8g,%.8g", layers[l].velocity[axis], layers[l].kinetic);
     for (size_t f = 0; ok && f < t->n_flows; f++)

@@ -25,6 +25,8 @@
 #define GHOST_DOUBLES 15
 #define EVAL_DOUBLES 6
 #define GRAVITY_DOUBLES 4
+/* the energy account's losses (loss, loss_cohesion), after everything else */
+#define LOSS_DOUBLES 4
 #define REFRESH_DOUBLES 9
 /* A migration's message opens with its counts: grains, pair rows, wall rows, clumps. */
 #define MIGRATE_HEAD 4
@@ -260,7 +262,7 @@ static void wall_row_out(void *ctx, uint32_t first, uint32_t other, const double
 static size_t migrant_doubles(const rbl_grains *g)
 {
     return MIGRANT_DOUBLES + (g->with_eval ? EVAL_DOUBLES : 0) +
-           (g->with_gravity ? GRAVITY_DOUBLES : 0);
+           (g->with_gravity ? GRAVITY_DOUBLES : 0) + LOSS_DOUBLES;
 }
 
 /* Grain k into a migrant's record. */
@@ -280,6 +282,9 @@ static void migrant_put(const rbl_grains *g, size_t k, double *o)
     }
     if (g->with_gravity)
         field[3] = g->gphi[k];
+    double *lost = o + migrant_doubles(g) - LOSS_DOUBLES; /* the energy account's, last */
+    lost[0] = g->loss[3 * k], lost[1] = g->loss[3 * k + 1], lost[2] = g->loss[3 * k + 2];
+    lost[3] = g->loss_cohesion[k];
 }
 
 /* A migrant's record into grain k. */
@@ -300,6 +305,9 @@ static void migrant_get(rbl_grains *g, size_t k, const double *o)
     }
     if (g->with_gravity)
         g->gphi[k] = field[3];
+    const double *lost = o + migrant_doubles(g) - LOSS_DOUBLES;
+    g->loss[3 * k] = lost[0], g->loss[3 * k + 1] = lost[1], g->loss[3 * k + 2] = lost[2];
+    g->loss_cohesion[k] = lost[3];
 }
 
 /* The rows received (after the grains) into rows, n of them. */
@@ -852,6 +860,10 @@ static int domain_start(rbl_domain *d, rbl_error *err)
             rbl_exact_clear(&sim->flow_sums[k]);
         for (size_t k = 0; k < 2 * sim->n_outlets; k++)
             rbl_exact_clear(&sim->outlet_sums[k]);
+        for (int k = 0; k < RBL_IN_N; k++) /* and the energy account's */
+            rbl_exact_clear(&sim->health.in[k]);
+        for (int k = 0; k < RBL_LOSS_N; k++)
+            rbl_exact_clear(&sim->health.lost[k]);
     }
     if (sim->prepared) { /* mid-run (a checkpoint's): spread now, with the lists of its last
                             build made again, so that the run goes on as on one process; the

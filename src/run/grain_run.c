@@ -723,7 +723,7 @@ static double outside_balance(const rbl_sim *sim)
     double e = 0.0;
     for (size_t k = 0; k < sim->g.n; k++)
         e += rbl_grain_energy(sim, k);
-    return e - rbl_exact_value(&sim->health.energy_in);
+    return e - rbl_account_in_total(sim);
 }
 
 static void grain_outside(rbl_run *r, int entering)
@@ -732,7 +732,7 @@ static void grain_outside(rbl_run *r, int entering)
     const double b = outside_balance(o->sim);
     /* nothing changed: the same sums of the same values, 0 exactly */
     if (entering && b != o->outside_energy)
-        rbl_exact_add(&o->sim->health.energy_in, b - o->outside_energy);
+        rbl_account_in(o->sim, RBL_IN_CHANGES, b - o->outside_energy);
     o->outside_energy = b;
 }
 

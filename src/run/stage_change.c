@@ -40,6 +40,9 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
     int rc = rbl_scene_config(after, 0, &cfg, &m_eff, err);
     if (rc != RBL_OK)
         return rc;
+    /* what the change does to the energy the grains and contacts hold is put in by it (the
+       energy account: a stiffer kn, a weaker cohesion, another gravity) */
+    const double held = rbl_account_held(sim);
     if ((rc = rbl_sim_set_gravity(sim, after->cfg.gravity, err)) != RBL_OK)
         return rc;
     sim->cfg.law = cfg.law;
@@ -83,5 +86,7 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
             rbl_scene_error_at(after, b->at, err);
     }
     sim->prepared = prepared;
+    if (rc == RBL_OK)
+        rbl_account_in(sim, RBL_IN_CHANGES, rbl_account_held(sim) - held);
     return rc;
 }

@@ -1,0 +1,97 @@
+/* account.c — the energy account (issue 70): what the grains hold (kinetic, gravitational,
+ * the contacts' elastic and cohesive energy), what was put in (walls, external forces, grains
+ * added and removed, changes between steps: rbl_account_in where each happens) and what the
+ * contacts dissipated, by mechanism (the kernels' rbl_contact_out.loss, summed per grain in
+ * pair order into g->loss, so the same bits on any thread or process count). The kinetic
+ * energy the balance holds is the leapfrog's, m v(t - dt/2) . v(t + dt/2) / 2 = K - dt^2
+ * |F|^2 / 8m (rbl_kick_term): velocity Verlet keeps it plus a linear spring's energy exactly,
+ * so with linear springs the balance closes to round-off; a Hertz spring's is the integrator's
+ * own error (docs/dem.md "The energy account"). */
+#include "contact_kernel.h"
+
+#include <stdlib.h>
+
+double rbl_account_in_total(const rbl_sim *sim)
+{
+    rbl_exact_sum s;
+    rbl_exact_clear(&s);
+    for (int k = 0; k < RBL_IN_N; k++)
+        rbl_exact_merge(&s, &sim->health.in[k]);
+    return rbl_exact_value(&s);
+}
+
+void rbl_account_drop(rbl_sim *sim, const uint8_t *gone)
+{
+    const rbl_grains *g = &sim->g;
+    for (size_t k = 0; k < g->n; k++) {
+        if (!gone[k])
+            continue;
+        for (int m = 0; m < 3; m++)
+            rbl_exact_add(&sim->health.lost[m], g->loss[3 * k + m]);
+        rbl_exact_add(&sim->health.lost[RBL_LOSS_COHESION], g->loss_cohesion[k]);
+    }
+}
+
+void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_material,
+                             const double *h, const double v[3], double *loss,
+                             double *loss_cohesion)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    const rbl_grains *g = &sim->g;
+    const int wall = wall_material >= 0;
+    const rbl_pair_coef *pc =
+        rbl_pair_coef_of(sim, g->material[i], wall ? wall_material : g->material[j]);
+    const double ri = g->radius[i], rj = wall ? 0.0 : g->radius[j];
+    const double r_eff = wall ? ri : ri * rj / (ri + rj);
+    /* the tangential spring's stiffness as the contact parts: a linear law's k_t; Hertz's and
+     * Mindlin's fall to 0 with the overlap; JKR's, 8 G* a, at the contact radius where it
+     * breaks */
+    double kt = 0.0;
+    if (law->cohesion == RBL_COHESION_JKR && pc) {
+        const double c = rbl_jkr_c(pc->cohesion, pc->y_star);
+        const double a = rbl_jkr_radius(-rbl_jkr_reach(pc->cohesion, pc->y_star, r_eff), r_eff, c);
+        kt = 8.0 * pc->g_star * a;
+        const double held = rbl_jkr_energy(a, r_eff, c, pc->y_star);
+        if (isfinite(held))
+            loss_cohesion[i] += held;
+    } else if (!law->from_materials && law->normal == RBL_NORMAL_LINEAR) {
+        kt = law->kt;
+    }
+    if (law->tangent == RBL_TANGENT_SPRING)
+        loss[3 * i + RBL_LOSS_FRICTION] += 0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    /* the dashpots' force of the last evaluation, over the half step the kicks give it */
+    const double *dash = h + rbl_hist_dash(law);
+    loss[3 * i + RBL_LOSS_DAMPING] -=
+        0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * sim->cfg.dt;
+    if (law->rolling == RBL_ROLLING_EPSD2 && h[6] > 0.0)
+        loss[3 * i + RBL_LOSS_ROLLING] +=
+            0.5 * (h[3] * h[3] + h[4] * h[4] + h[5] * h[5]) / h[6];
+}
+
+double rbl_account_held(rbl_sim *sim)
+{
+    const size_t count = rbl_thermo_sum_count(sim);
+    rbl_exact_sum *sums = malloc(count * sizeof *sums);
+    if (!sums)
+        return NAN; /* out of memory: the change is not booked, which the balance shows */
+    rbl_thermo t;
+    rbl_thermo_partial(sim, &t, sums);
+    rbl_exact_sum held = sums[RBL_T_KINETIC];
+    const int parts[] = {RBL_T_ROTATIONAL, RBL_T_POTENTIAL, RBL_T_SELF, RBL_T_ELASTIC};
+    for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
+        rbl_exact_merge(&held, &sums[parts[k]]);
+    const double e = rbl_exact_value(&held) - rbl_exact_value(&sums[RBL_T_KICK]);
+    free(sums);
+    return e;
+}
+
+void rbl_account_external_changed(rbl_sim *sim, size_t k, const double old_force[3])
+{
+    const rbl_grains *g = &sim->g;
+    if (g->body[k] >= 0) /* a member's force kicks its body: counted with the body's */
+        return;
+    const double before = rbl_kick_term(sim->cfg.dt, g->mass[k], 1.0, old_force, NULL);
+    const double after = rbl_kick_term(sim->cfg.dt, g->mass[k], 1.0, g->force + 3 * k, NULL);
+    if (after != before) /* the kinetic energy the balance holds, K - kick, changed by it */
+        rbl_account_in(sim, RBL_IN_EXTERNAL, before - after);
+}
