@@ -604,6 +604,9 @@ double rbl_account_held(rbl_sim *sim);
 void rbl_account_external_changed(rbl_sim *sim, size_t k, const double old_force[3]);
 /* This process's energy put in since creation, all sources. */
 double rbl_account_in_total(const rbl_sim *sim);
+/* The grains flagged gone leave: the energy their touching contacts hold goes out with them
+ * (RBL_IN_REMOVED). Call before they are dropped. */
+void rbl_account_contacts_gone(rbl_sim *sim, const uint8_t *gone);
 /* The grains flagged gone leave: what they dissipated goes into the account's removed share. */
 void rbl_account_drop(rbl_sim *sim, const uint8_t *gone);
 /* A contact of grain i (with grain j, or with a wall of material wall_material >= 0) ends

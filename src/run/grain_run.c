@@ -715,15 +715,13 @@ static int grain_advance(rbl_run *r, uint64_t steps, rbl_error *err)
     return rc;
 }
 
-/* The grains' own energies (this process's) less what the engine booked as put in: what
- * only a change from outside the steps moves (grains added or taken out are booked by the
- * engine; velocities or gravity set by the caller are not). */
-static double outside_balance(const rbl_sim *sim)
+/* What this process's grains and contacts hold (the energy account's, account.c) less what
+ * the engine booked as put in: what only a change from outside the steps moves (grains added
+ * or taken out and a stage's physics are booked by the engine; velocities, positions or
+ * gravity set by the caller are not). */
+static double outside_balance(rbl_sim *sim)
 {
-    double e = 0.0;
-    for (size_t k = 0; k < sim->g.n; k++)
-        e += rbl_grain_energy(sim, k);
-    return e - rbl_account_in_total(sim);
+    return rbl_account_held(sim) - rbl_account_in_total(sim);
 }
 
 static void grain_outside(rbl_run *r, int entering)
