@@ -360,12 +360,22 @@ int cmd_run(int argc, char **argv)
                    (double)rep.gravity_tree_bytes);
         printf("\n");
     }
-    /* the balance the health check keeps: what came in, what the contacts took out */
-    printf("energy         %.6g J -> %.6g J: %.4g J put in (moving walls, grains added or "
-           "removed, periodic wraps along gravity), %.4g J taken out by damping, friction and "
-           "cohesion\n",
-           rep.energy_start, rep.energy_end, rep.energy_in,
-           rep.energy_start + rep.energy_in - rep.energy_end);
+    /* the energy account the health check keeps: what came in, where it went */
+    printf("energy         %.6g J -> %.6g J (kinetic, potential, contacts)\n", rep.energy_start,
+           rep.energy_end);
+    printf("  put in       %.4g J: walls %.4g, external forces %.4g, grains added %.4g and "
+           "taken out %.4g, changes between steps %.4g\n",
+           rep.energy_in, rep.put_in[RBL_IN_WALLS], rep.put_in[RBL_IN_EXTERNAL],
+           rep.put_in[RBL_IN_ADDED], rep.put_in[RBL_IN_REMOVED], rep.put_in[RBL_IN_CHANGES]);
+    printf("  dissipated   %.4g J: damping %.4g, friction %.4g, rolling %.4g, cohesion %.4g\n",
+           rep.dissipated[RBL_LOSS_DAMPING] + rep.dissipated[RBL_LOSS_FRICTION] +
+               rep.dissipated[RBL_LOSS_ROLLING] + rep.dissipated[RBL_LOSS_COHESION],
+           rep.dissipated[RBL_LOSS_DAMPING], rep.dissipated[RBL_LOSS_FRICTION],
+           rep.dissipated[RBL_LOSS_ROLLING], rep.dissipated[RBL_LOSS_COHESION]);
+    printf("  balance      %+.3g J unaccounted (%.2g of the energy scale %.4g J): the time "
+           "step's own error\n", rep.balance_drift,
+           rep.energy_scale > 0.0 ? fabs(rep.balance_drift) / rep.energy_scale : 0.0,
+           rep.energy_scale);
     printf("contacts       %zu touching pairs, %zu pairs in the neighbour list (%.2f and %.2f "
            "per grain)",
            rep.contacts, rep.pairs_listed, rep.grains ? (double)rep.contacts / (double)rep.grains : 0.0,

@@ -397,9 +397,13 @@ typedef struct rbl_thermo {
                                   torques' like term, summed over the grains and clumps */
     double dissipated[RBL_LOSS_N]; /* by mechanism (RBL_LOSS_*) */
     double put_in[RBL_IN_N];   /* energy_in by source (RBL_IN_*) */
-    double balance;            /* kinetic + rotational - kick + potential + elastic + the sum of
-                                  dissipated - energy_in: stays what it was at the start while
-                                  every joule is booked (its drift is the integration's error) */
+    double self_work;          /* the work self-gravity's forces did on the grains since
+                                  creation: W's change where the field is exact (W - W_0 +
+                                  self_work is the field's error: a tree, a field held) */
+    double balance;            /* kinetic + rotational - kick + the uniform field's potential
+                                  + elastic + the sum of dissipated - energy_in - self_work:
+                                  stays what it was at the start while every joule is booked
+                                  (its drift is the integration's error) */
 } rbl_thermo;
 
 /* Time spent per stage since creation, seconds. */
@@ -1081,6 +1085,12 @@ typedef struct rbl_run_report {
      * and its name; 0 and "" without stages */
     int stages, stage;
     char stage_name[72];
+    /* the energy account over the run (rbl_thermo's, docs/dem.md "The energy account"):
+     * dissipated by mechanism (RBL_LOSS_*) and put in by source (RBL_IN_*), J; how far its
+     * balance moved (the integration's own error, J) and the health check's energy scale
+     * it is judged against (J; 0 in impulse runs) */
+    double dissipated[RBL_LOSS_N], put_in[RBL_IN_N];
+    double balance_drift, energy_scale;
 } rbl_run_report;
 
 /* How many processes the job's launcher (Open MPI's mpirun, MPICH's or Intel MPI's mpiexec,

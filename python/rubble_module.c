@@ -440,6 +440,23 @@ static PyObject *run_summary(RunObject *self, PyObject *unused)
     SET(d, "energy_start", PyFloat_FromDouble(r.energy_start));
     SET(d, "energy_end", PyFloat_FromDouble(r.energy_end));
     SET(d, "energy_in", PyFloat_FromDouble(r.energy_in));
+    /* the energy account over the run (docs/dem.md "The energy account") */
+    static const char *const losses[RBL_LOSS_N] = {"damping", "friction", "rolling", "cohesion"};
+    static const char *const sources[RBL_IN_N] = {"walls", "external", "added", "removed",
+                                                 "changes"};
+    PyObject *lost = PyDict_New(), *put = PyDict_New();
+    for (int m = 0; lost && m < RBL_LOSS_N; m++)
+        SET(lost, losses[m], PyFloat_FromDouble(r.dissipated[m]));
+    for (int k = 0; put && k < RBL_IN_N; k++)
+        SET(put, sources[k], PyFloat_FromDouble(r.put_in[k]));
+    if (!lost || !put) {
+        Py_XDECREF(lost), Py_XDECREF(put), Py_DECREF(d);
+        return NULL;
+    }
+    SET(d, "dissipated", lost);
+    SET(d, "put_in", put);
+    SET(d, "balance_drift", PyFloat_FromDouble(r.balance_drift));
+    SET(d, "energy_scale", PyFloat_FromDouble(r.energy_scale));
     SET(d, "peak_overlap", PyFloat_FromDouble(r.peak_overlap));
     SET(d, "peak_overlap_step", PyLong_FromUnsignedLongLong(r.peak_overlap_step));
     SET(d, "max_overlap_ratio", PyFloat_FromDouble(r.max_overlap_ratio));

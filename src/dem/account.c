@@ -77,7 +77,7 @@ double rbl_account_held(rbl_sim *sim)
     rbl_thermo t;
     rbl_thermo_partial(sim, &t, sums);
     rbl_exact_sum held = sums[RBL_T_KINETIC];
-    const int parts[] = {RBL_T_ROTATIONAL, RBL_T_POTENTIAL, RBL_T_SELF, RBL_T_ELASTIC};
+    const int parts[] = {RBL_T_ROTATIONAL, RBL_T_POTENTIAL, RBL_T_ELASTIC};
     for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
         rbl_exact_merge(&held, &sums[parts[k]]);
     const double e = rbl_exact_value(&held) - rbl_exact_value(&sums[RBL_T_KICK]);
@@ -157,4 +157,17 @@ void rbl_account_contacts_gone(rbl_sim *sim, const uint8_t *gone)
                                                 NULL));
     }
     rbl_account_in(sim, RBL_IN_REMOVED, -rbl_exact_value(&held)); /* carried out with them */
+}
+
+void rbl_account_self_gravity(rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    if (sim->gravity.method == RBL_GRAVITY_OFF || !sim->gravity_valid)
+        return;
+    const double h = 0.5 * sim->cfg.dt;
+    for (size_t k = 0; k < g->n; k++) {
+        const double *a = g->gacc + 3 * k, *v = g->vel + 3 * k;
+        rbl_exact_add(&sim->health.self_work,
+                      g->mass[k] * (a[0] * v[0] + a[1] * v[1] + a[2] * v[2]) * h);
+    }
 }

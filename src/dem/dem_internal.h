@@ -291,6 +291,8 @@ typedef struct rbl_health_state {
     rbl_health peak;          /* energy_in unused: see in below */
     rbl_exact_sum in[RBL_IN_N];    /* the energy put in by source, this process's share */
     rbl_exact_sum lost[RBL_LOSS_N]; /* what grains since removed had dissipated (g->loss) */
+    rbl_exact_sum self_work;  /* the work self-gravity did on this process's grains over the
+                                 steps (rbl_account_self_gravity) */
     double prev_disp2;        /* max_disp2 after the step before (0 after a build; at first
                                  and after a restart infinite: unknown) */
     rbl_energy_watch energy;
@@ -586,6 +588,7 @@ enum {
     RBL_T_LOSS = RBL_T_IN + RBL_IN_N, /* dissipated by mechanism: RBL_LOSS_N */
     RBL_T_KICK = RBL_T_LOSS + RBL_LOSS_N, /* the kinetic energy's half-kick term (account.c) */
     RBL_T_COHESIVE,                /* the cohesive part of the contacts' energy */
+    RBL_T_SELF_WORK,               /* rbl_health_state.self_work */
     RBL_T_SUMS
 };
 /* account.c — the energy account (issue 70): where the energy put in went, booked where it
@@ -595,9 +598,14 @@ static inline void rbl_account_in(rbl_sim *sim, int src, double x)
 {
     rbl_exact_add(&sim->health.in[src], x);
 }
-/* What this process's grains and contacts hold now (kinetic less the kick term, potential,
- * self-gravity, the contacts' energy): a change made between steps is booked as the
- * difference of this before and after it (RBL_IN_CHANGES). NaN when out of memory. */
+/* Half the work self-gravity does over the step being made, with the field the grains hold now
+ * (called with the field the step began with and again with the one it ends with: the mean of
+ * the two, as the kicks give it), on this process's grains moving at the drift's velocities. */
+void rbl_account_self_gravity(rbl_sim *sim);
+/* What this process's grains and contacts hold now (kinetic less the kick term, the uniform
+ * field's potential, the contacts' energy; self-gravity's is its work, kept apart): a change
+ * made between steps is booked as the difference of this before and after it
+ * (RBL_IN_CHANGES). NaN when out of memory. */
 double rbl_account_held(rbl_sim *sim);
 /* Grain k's force changed between steps by a change of its external force (it held
  * old_force): the kick term's change is booked (RBL_IN_EXTERNAL). */

@@ -537,9 +537,11 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
             return rc;
         rbl_walls_servo(sim);
         double t3 = rbl_now();
+        rbl_account_self_gravity(sim); /* the field the step began with, then the new one */
         rc = rbl_self_gravity_update(sim, sim->step + 1, err); /* times itself */
         if (rc != RBL_OK)
             return rc;
+        rbl_account_self_gravity(sim);
         double t3g = rbl_now();
         if (s + 1 == steps) /* otherwise the next step's first sweep closes this one */
             rbl_integrate_second_half(sim);

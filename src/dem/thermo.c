@@ -99,6 +99,7 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
         rbl_exact_merge(&sums[RBL_T_IN + s], &sim->health.in[s]);
     for (int s = 0; s < RBL_LOSS_N; s++)
         rbl_exact_merge(&sums[RBL_T_LOSS + s], &sim->health.lost[s]);
+    rbl_exact_merge(&sums[RBL_T_SELF_WORK], &sim->health.self_work);
     rbl_exact_sum *wall_sums = sums + RBL_T_SUMS; /* per wall: force, then torque */
     const rbl_wall_list *wl = &sim->wpairs;
     for (size_t q = 0; q < wl->n; q++) {
@@ -172,13 +173,15 @@ void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
     balance = sums[RBL_T_KINETIC];
     rbl_exact_merge(&balance, &sums[RBL_T_ROTATIONAL]);
     rbl_exact_merge(&balance, &sums[RBL_T_POTENTIAL]);
-    rbl_exact_merge(&balance, &sums[RBL_T_SELF]);
     rbl_exact_merge(&balance, &sums[RBL_T_ELASTIC]);
     for (int s = 0; s < RBL_LOSS_N; s++) {
         t->dissipated[s] = rbl_exact_value(&sums[RBL_T_LOSS + s]);
         rbl_exact_merge(&balance, &sums[RBL_T_LOSS + s]);
     }
-    t->balance = rbl_exact_value(&balance) - t->kick - t->energy_in;
+    t->self_work = rbl_exact_value(&sums[RBL_T_SELF_WORK]);
+    /* self-gravity's part is the work its forces did (its field, held between evaluations
+       and approximated by a tree, is not exactly the gradient of W) */
+    t->balance = rbl_exact_value(&balance) - t->kick - t->energy_in - t->self_work;
     for (int a = 0; a < 3; a++) {
         t->momentum[a] = rbl_exact_value(&sums[RBL_T_MOMENTUM + a]);
         t->angular_momentum[a] = rbl_exact_value(&sums[RBL_T_ANGMOM + a]);
@@ -226,7 +229,7 @@ void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *t)
         t->time = sim->time, t->step = sim->step, t->grains = sim->g.n, t->lost = sim->lost;
         t->kinetic = t->rotational = t->potential = t->elastic = NAN;
         t->self_potential = t->gravity_virial = t->contact_virial = t->energy_in = NAN;
-        t->cohesive = t->kick = t->balance = NAN;
+        t->cohesive = t->kick = t->balance = t->self_work = NAN;
         for (int s = 0; s < RBL_LOSS_N; s++)
             t->dissipated[s] = NAN;
         for (int s = 0; s < RBL_IN_N; s++)

@@ -187,6 +187,7 @@ static void save_head(buf *b, const rbl_sim *sim)
         put_exact(b, &sim->health.in[k]);
     for (int k = 0; k < RBL_LOSS_N; k++)
         put_exact(b, &sim->health.lost[k]);
+    put_exact(b, &sim->health.self_work);
     put_u64(b, sim->step), put_f64(b, sim->time), put_u64(b, sim->lost);
     put_u64(b, sim->next_id), put_f64(b, sim->skin), put_f64(b, sim->max_disp2);
     put_u64(b, sim->next_sort_step);
@@ -750,8 +751,10 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = load_motions(b, sim, path, err);
     if (rc == RBL_OK)
         rc = load_flows(b, sim, path, err);
-    for (int k = 0; k < RBL_IN_N + RBL_LOSS_N; k++)
-        if (!get_exact(b, k < RBL_IN_N ? &sim->health.in[k] : &sim->health.lost[k - RBL_IN_N]) &&
+    for (int k = 0; k <= RBL_IN_N + RBL_LOSS_N; k++)
+        if (!get_exact(b, k < RBL_IN_N                ? &sim->health.in[k]
+                          : k < RBL_IN_N + RBL_LOSS_N ? &sim->health.lost[k - RBL_IN_N]
+                                                      : &sim->health.self_work) &&
             rc == RBL_OK)
             rc = rbl_error_set(err, RBL_EPARSE, "%s: the energy account is not a sum a run "
                                "can hold", path);

@@ -141,7 +141,7 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
        over the ranks, the largest displacement since the build */
     rbl_sim head_view = *sim;
     const int counted = (int)(4 * sim->n_flows + 2 * sim->n_outlets);
-    rbl_exact_sum *sums = malloc((counted + RBL_IN_N + RBL_LOSS_N + 1) * sizeof *sums);
+    rbl_exact_sum *sums = malloc((counted + RBL_IN_N + RBL_LOSS_N + 2) * sizeof *sums);
     rc = rbl_comm_agree(c, rc != RBL_OK || sums ? rc : rbl_error_set(err, RBL_ENOMEM,
                                                                     "out of memory"), err);
     void *head = NULL;
@@ -153,10 +153,12 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
             memcpy(sums + 4 * sim->n_flows, sim->outlet_sums, 2 * sim->n_outlets * sizeof *sums);
         memcpy(sums + counted, sim->health.in, RBL_IN_N * sizeof *sums);
         memcpy(sums + counted + RBL_IN_N, sim->health.lost, RBL_LOSS_N * sizeof *sums);
-        rbl_comm_sum_exact(c, sums, counted + RBL_IN_N + RBL_LOSS_N);
+        sums[counted + RBL_IN_N + RBL_LOSS_N] = sim->health.self_work;
+        rbl_comm_sum_exact(c, sums, counted + RBL_IN_N + RBL_LOSS_N + 1);
         head_view.flow_sums = sums, head_view.outlet_sums = sums + 4 * sim->n_flows;
         memcpy(head_view.health.in, sums + counted, RBL_IN_N * sizeof *sums);
         memcpy(head_view.health.lost, sums + counted + RBL_IN_N, RBL_LOSS_N * sizeof *sums);
+        head_view.health.self_work = sums[counted + RBL_IN_N + RBL_LOSS_N];
         head_view.lost = rbl_comm_sum_u64(c, sim->lost);
         head_view.max_disp2 = rbl_comm_max(c, sim->max_disp2);
         if (w.rank == 0 && !rbl_checkpoint_head(&head_view, &head, &head_len))

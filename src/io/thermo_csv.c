@@ -64,7 +64,8 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                             "momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,"
                             "angular_momentum_z,cohesive,kick,dissipated_damping,"
                             "dissipated_friction,dissipated_rolling,dissipated_cohesion,"
-                            "in_walls,in_external,in_added,in_removed,in_changes,balance");
+                            "in_walls,in_external,in_added,in_removed,in_changes,self_work,"
+                            "balance");
         for (size_t l = 0; ok && l < n_layers; l++)
             ok = rbl_thermo_log_append(log, ",layer%zu_v%c,layer%zu_kinetic", l + 1, name, l + 1);
         for (size_t f = 0; ok && f < t->n_flows; f++)
@@ -105,7 +106,7 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
         ok = rbl_thermo_log_append(log, ",%.17g", t->dissipated[m]);
     for (int s = 0; ok && s < RBL_IN_N; s++)
         ok = rbl_thermo_log_append(log, ",%.17g", t->put_in[s]);
-    ok = ok && rbl_thermo_log_append(log, ",%.17g", t->balance);
+    ok = ok && rbl_thermo_log_append(log, ",%.17g,%.17g", t->self_work, t->balance);
     for (size_t l = 0; ok && l < n_layers; l++)
         ok = rbl_thermo_log_append(log, ",%.8g,%.8g", layers[l].velocity[axis], layers[l].kinetic);
     for (size_t f = 0; ok && f < t->n_flows; f++)

@@ -864,6 +864,7 @@ static int domain_start(rbl_domain *d, rbl_error *err)
             rbl_exact_clear(&sim->health.in[k]);
         for (int k = 0; k < RBL_LOSS_N; k++)
             rbl_exact_clear(&sim->health.lost[k]);
+        rbl_exact_clear(&sim->health.self_work);
     }
     if (sim->prepared) { /* mid-run (a checkpoint's): spread now, with the lists of its last
                             build made again, so that the run goes on as on one process; the

@@ -26,6 +26,7 @@ typedef struct outputs {
     double unit;               /* of the spin, fixed at the start */
     double contact_time;       /* the shortest, of the grains at the start (several processes) */
     double energy_in_start;    /* rbl_health.energy_in when this object started */
+    rbl_thermo account_start;  /* the energy account then (its dissipated, put_in, balance) */
     double energy_start;
     double outside_energy;     /* the grains' energy as the last stepping ended */
     rbl_core_share share;      /* the default thread count gives way to other programs */
@@ -699,6 +700,7 @@ static int grain_begin(rbl_run *r, rbl_error *err)
     rbl_thermo t;
     o->energy_start = total_energy(&r->ranks, sim, &t);
     o->energy_in_start = t.energy_in;
+    o->account_start = t;
     return r->restart ? rbl_sim_check_energy(sim, &t, NULL, err) : RBL_OK;
 }
 
@@ -842,6 +844,12 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
     rep->energy_start = o->energy_start;
     rep->energy_end = total_energy(&r->ranks, sim, &t);
     rep->energy_in = t.energy_in - o->energy_in_start;
+    for (int m = 0; m < RBL_LOSS_N; m++)
+        rep->dissipated[m] = t.dissipated[m] - o->account_start.dissipated[m];
+    for (int k = 0; k < RBL_IN_N; k++)
+        rep->put_in[k] = t.put_in[k] - o->account_start.put_in[k];
+    rep->balance_drift = t.balance - o->account_start.balance;
+    rep->energy_scale = sim->health.energy.scale;
     rbl_run_ranks_health(&r->ranks, sim, rep);
     rep->grains = t.grains;
     rep->clumps = sim->bodies.n;

@@ -1,0 +1,2 @@
+# Empty dependencies file for test_cd_random.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty dependencies file for test_run_object.
+# This may be replaced when dependencies are built.
