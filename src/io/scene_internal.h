@@ -14,6 +14,14 @@ RBL_PRINTF(2, 3)
 int rbl_warnings_add(rbl_warnings *w, const char *fmt, ...); /* 0: out of memory */
 int rbl_warnings_copy(rbl_warnings *to, const rbl_warnings *from);
 void rbl_warnings_free(rbl_warnings *w);
+/* Each warning's name, by which a scene whose value is meant turns it off
+ * (`warnings: {off: [NAME, ...]}`, docs/scenes.md "Warnings"); a warning's text ends with it. */
+typedef enum rbl_warning_id {
+    RBL_WARN_DENSITY, RBL_WARN_FRICTION, RBL_WARN_SOFT_CONTACTS, RBL_WARN_PERIODIC_WALL,
+    RBL_WARN_MESH_SIZE, RBL_WARN_CROWDED, RBL_WARN_OUTPUT_FOLDER, RBL_WARN_GRAVITY,
+    RBL_WARN_OMEGA, RBL_WARN_LONG_RUN, RBL_WARN_COUNT
+} rbl_warning_id;
+const char *rbl_warning_name(rbl_warning_id id);
 
 typedef struct rbl_scene_pair {
     int a, b;
@@ -112,6 +120,7 @@ typedef struct rbl_scene_motion {
     rbl_wall_motion m;
     double pressure, area;    /* pressure > 0: the servo's force is pressure times area */
     rbl_mark at, at_servo;    /* the wall's entry, its servo */
+    rbl_mark at_omega;        /* rotate's `omega` (line 0: none, or given as `rpm`) */
 } rbl_scene_motion;
 
 /* A stage of a staged study (scene_stages.c, docs/scenes.md "Stages"): its length, and the
@@ -136,6 +145,7 @@ typedef struct rbl_wall_entry {
 struct rbl_scene {
     char *path;
     rbl_warnings warnings;    /* what reading it found likely mistaken (warnings.c) */
+    unsigned warnings_off;    /* 1 << rbl_warning_id: those `warnings: {off}` turns off */
     rbl_sim_config cfg;
     int dt_auto;
     double dt_c;              /* dt = C * contact time when auto */
@@ -191,6 +201,7 @@ struct rbl_scene {
     int cg_axis;              /* the profile's axis */
     rbl_mark at_cg;
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
+    rbl_mark at_gravity;      /* the scene's `gravity` (line 0: none) */
     rbl_mark at_output;       /* output.folder, else the scene's start */
     rbl_mark at_length;       /* run.time or run.steps */
     rbl_mark at_frame_every, at_thermo_every, at_checkpoint_every; /* the key, else output */
@@ -282,6 +293,9 @@ int rbl_scene_wall_motion(const rbl_scene *s, const rbl_sim_config *cfg, int k,
 
 /* Values no granular system has (speeds, spins, dt; scene_limits.c), refused at their entry. */
 int rbl_scene_check_limits(const rbl_scene *s, rbl_error *err);
+
+/* 1 unless the scene turns the warning off (`warnings: {off: [...]}`, warnings.c). */
+int rbl_scene_warns(const rbl_scene *s, rbl_warning_id id);
 
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);

@@ -25,12 +25,12 @@ static int earlier_outputs(rbl_run *r)
                 snprintf(first, sizeof first, "%s", e->d_name);
         }
     closedir(d);
-    if (!n)
+    if (!n || !rbl_scene_warns(r->scene, RBL_WARN_OUTPUT_FOLDER))
         return 1;
     return rbl_warnings_add(&r->warnings,
                             "%s: the output folder holds %zu files of an earlier run (%s, ...): "
                             "this run replaces those it writes again, the others stay; give "
-                            "another folder (--output) or remove it",
+                            "another folder (--output) or remove it (if meant: warnings: {off: [output_folder]})",
                             r->dir, n, first);
 }
 
@@ -113,7 +113,7 @@ static int soft_contacts(rbl_run *r, const rbl_sim *sim)
         if (ratio > worst)
             worst = ratio, worst_v = v, worst_r = r0, worst_what = what;
     }
-    if (!(worst > 0.5))
+    if (!(worst > 0.5) || !rbl_scene_warns(s, RBL_WARN_SOFT_CONTACTS))
         return 1;
     const char *from = sim->cfg.impact_velocity > 0.0
                            ? "the scene's impact_velocity"
@@ -121,7 +121,7 @@ static int soft_contacts(rbl_run *r, const rbl_sim *sim)
     return rbl_warnings_add(&r->warnings,
                             "%s:%d:%d: at %.3g m/s (%s) %s (r = %.3g m) would overlap %.2g of "
                             "their radius in a first impact, undamped: the contacts look too "
-                            "soft (a stiffness in other units?)",
+                            "soft (a stiffness in other units?) (if meant: warnings: {off: [soft_contacts]})",
                             s->path, s->at_contact.line, s->at_contact.column, worst_v, from,
                             worst_what, worst_r, worst);
 }
