@@ -319,13 +319,13 @@ int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
     if (rc == RBL_OK)
         rc = r->kind->open(r, err);
     r->first_step = r->step;
+    if (rc == RBL_OK) /* the run's length, for the estimate of its work */
+        rc = schedule(r, err);
     if (rc == RBL_OK) /* before the folder is made: whether it held an earlier run's files */
         rc = rbl_run_setup_warnings(r, err);
     for (size_t k = 0; rc == RBL_OK && r->opt.warning && r->ranks.rank == 0 &&
                        k < r->warnings.n; k++)
         r->opt.warning(r->warnings.text[k], r->opt.userdata);
-    if (rc == RBL_OK)
-        rc = schedule(r, err);
     if (rc == RBL_OK)
         rc = rbl_scene_final_clear(s, r->dir, err);
     if (rc == RBL_OK && (rc = rbl_make_dirs(r->dir, err)) != RBL_OK) {

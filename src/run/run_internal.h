@@ -133,6 +133,14 @@ struct rbl_run {
  * holding an earlier run's files; with the grains, on one process: contacts too soft for the
  * first impacts) into r->warnings. */
 int rbl_run_setup_warnings(rbl_run *r, rbl_error *err);
+/* plausibility.c — with the grains built (a fresh run): values that read as other units,
+ * gravity pointing away from every wall, a mesh wall off from the grains by a factor of units,
+ * a drum's omega meant as rpm; into r->warnings. 0: out of memory. */
+int rbl_run_plausibility(rbl_run *r);
+/* work_estimate.c — the run's wall time before its first step (its events scheduled): a
+ * notice from a minute, a warning from an hour into r->warnings. Every process calls it.
+ * 0: out of memory. */
+int rbl_run_work_estimate(rbl_run *r);
 
 /* What a kind of engine does for the run; each returns RBL_OK or an error in err. */
 struct rbl_run_kind {

@@ -1,7 +1,9 @@
 /* setup_warnings.c — the warnings of a run that need more than the scene's text (issue 44,
  * docs/scenes.md "Warnings"): an output folder that already holds an earlier run's frames,
  * and, with the grains built, a contact stiffness that lets the first impacts overlap deep
- * into the grains; an impulse run that would take hours. (A grain behind a plane wall is an error: the placement check's.) */
+ * into the grains; then the values that read as other units (plausibility.c) and the run's
+ * wall time (work_estimate.c). (A grain behind a plane wall is an error: the placement
+ * check's.) */
 #include "run_internal.h"
 
 #include "../dem/contact_kernel.h" /* rbl_pair_coef_of */
@@ -126,31 +128,6 @@ static int soft_contacts(rbl_run *r, const rbl_sim *sim)
                             worst_what, worst_r, worst);
 }
 
-/* An impulse run that would take hours: its objects times its steps at the cost per
- * object-step of the seed's tube pile on one core (docs/bench/fdo.md: 0.026 s a step for
- * 1000 objects in 2000 contacts), said before it starts. */
-#define OBJECT_STEP_SECONDS 2.6e-5
-static int long_impulse_run(rbl_run *r)
-{
-    const rbl_scene *s = r->scene;
-    const uint64_t total = r->opt.steps ? r->opt.steps : s->steps;
-    if (!s->impulse || total <= r->step)
-        return 1;
-    /* those placed (a file's, a restart's), or those the sources will place (pours) */
-    const double placed = r->objects ? (double)rbl_fdo_sim_count(r->objects) : 0.0;
-    const double objects = r->restart ? placed : fmax(placed, rbl_objects_asked(s));
-    const double seconds = objects * (double)(total - r->step) * OBJECT_STEP_SECONDS;
-    if (seconds < 3600.0)
-        return 1;
-    return rbl_warnings_add(&r->warnings,
-                            "%s:%d:%d: %.3g objects for %llu steps: about %.3g hours on one core "
-                            "(%.1e s per object-step, the seed's tube pile); checkpoints "
-                            "(output.checkpoint_every) let it go on after a stop",
-                            s->path, s->at_objects.line, s->at_objects.column, objects,
-                            (unsigned long long)(total - r->step), seconds / 3600.0,
-                            OBJECT_STEP_SECONDS);
-}
-
 int rbl_run_setup_warnings(rbl_run *r, rbl_error *err)
 {
     int ok = rbl_warnings_copy(&r->warnings, &r->scene->warnings);
@@ -158,7 +135,9 @@ int rbl_run_setup_warnings(rbl_run *r, rbl_error *err)
         ok = earlier_outputs(r);
     if (ok && r->sim && !r->restart && r->ranks.size == 1) /* all the grains here */
         ok = soft_contacts(r, r->sim);
+    if (ok && r->sim && !r->restart)
+        ok = rbl_run_plausibility(r);
     if (ok)
-        ok = long_impulse_run(r);
+        ok = rbl_run_work_estimate(r);
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
 }
