@@ -49,15 +49,18 @@ int rbl_scene_density_warning(rbl_yaml_ctx *c, yaml_node_t *at, const char *name
         return RBL_OK;
     if (rho <= 25.0)
         return rbl_yaml_warn(c, at, "density %g kg/m^3 is below any solid's (g/cm^3 meant? "
-                             "%g g/cm^3 is %g kg/m^3; glass is 2500) (if meant: warnings: {off: [density]})",
+                             "%g g/cm^3 is %g kg/m^3; glass is 2500) "
+                             "(if meant: warnings: {off: [density]})",
                              rho, rho, rho * 1000.0);
     if (rho < 100.0)
         return rbl_yaml_warn(c, at, "density %g kg/m^3 is below any solid's (lb/ft^3 meant? "
-                             "%g lb/ft^3 is %.4g kg/m^3; glass is 2500) (if meant: warnings: {off: [density]})",
+                             "%g lb/ft^3 is %.4g kg/m^3; glass is 2500) "
+                             "(if meant: warnings: {off: [density]})",
                              rho, rho, rho * LB_FT3);
     if (rho > 25000.0)
         return rbl_yaml_warn(c, at, "density %g kg/m^3 is above any solid's (g/m^3 meant? "
-                             "%g g/m^3 is %g kg/m^3; glass is 2500) (if meant: warnings: {off: [density]})",
+                             "%g g/m^3 is %g kg/m^3; glass is 2500) "
+                             "(if meant: warnings: {off: [density]})",
                              rho, rho, rho / 1000.0);
     for (int k = 0; light[k]; k++)
         if (names(name, light[k]))
@@ -66,7 +69,8 @@ int rbl_scene_density_warning(rbl_yaml_ctx *c, yaml_node_t *at, const char *name
         const double as_lb = rho * LB_FT3, real = solids[k].density;
         if (names(name, solids[k].part) && as_lb > 0.85 * real && as_lb < 1.15 * real)
             return rbl_yaml_warn(c, at, "density %g kg/m^3 for '%s' is %s's in lb/ft^3: "
-                                 "%g lb/ft^3 is %.4g kg/m^3 (%s: %g kg/m^3) (if meant: warnings: {off: [density]})",
+                                 "%g lb/ft^3 is %.4g kg/m^3 (%s: %g kg/m^3) "
+                                 "(if meant: warnings: {off: [density]})",
                                  rho, name, solids[k].name, rho, as_lb, solids[k].name, real);
     }
     return RBL_OK;

@@ -443,7 +443,8 @@ static int mesh_size_check(rbl_yaml_ctx *c, yaml_node_t *w, const rbl_mesh *m)
     if (!(span > 20.0 * box || span < box / 50.0))
         return RBL_OK;
     return rbl_yaml_warn(c, rbl_yaml_get(c, w, "mesh"),
-                         "the mesh spans %g m in a domain %g m wide: %s (if meant: warnings: {off: [mesh_size]})", span, box,
+                         "the mesh spans %g m in a domain %g m wide: %s "
+                         "(if meant: warnings: {off: [mesh_size]})", span, box,
                          span > box ? "an STL in millimetres needs scale: 0.001"
                                     : "an STL in metres scaled as if in millimetres?");
 }
@@ -593,7 +594,8 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                 rbl_scene_warns(s, RBL_WARN_PERIODIC_WALL) &&
                 (rc = rbl_yaml_warn(c, w, "a plane wall across periodic axis %c (its normal's "
                                           "part along it %g): grains that wrap round the axis "
-                                          "meet its back (if meant: warnings: {off: [periodic_wall]})", 'x' + a,
+                                          "meet its back "
+                                          "(if meant: warnings: {off: [periodic_wall]})", 'x' + a,
                                     unit[a])) != RBL_OK)
                 return rc;
         if ((rc = rbl_scene_parse_motion(c, w, unit, &s->wall_motion[s->n_walls])) != RBL_OK)

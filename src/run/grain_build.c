@@ -318,7 +318,8 @@ static int crowded_sizes(const rbl_scene *s, const rbl_source *src, const rbl_si
                             "%llu radii drawn found no room and were drawn again, so %.1f %% of "
                             "the volume asked went from the large grains to smaller ones (the "
                             "volume fraction falls short by as much); lower 'count' or "
-                            "'volume_fraction', or pour and settle (if meant: warnings: {off: [crowded]})",
+                            "'volume_fraction', or pour and settle "
+                            "(if meant: warnings: {off: [crowded]})",
                             s->path, src->at.line, src->at.column,
                             (unsigned long long)sim->insert_dropped, 100.0 * shift);
 }

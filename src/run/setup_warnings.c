@@ -32,7 +32,8 @@ static int earlier_outputs(rbl_run *r)
     return rbl_warnings_add(&r->warnings,
                             "%s: the output folder holds %zu files of an earlier run (%s, ...): "
                             "this run replaces those it writes again, the others stay; give "
-                            "another folder (--output) or remove it (if meant: warnings: {off: [output_folder]})",
+                            "another folder (--output) or remove it "
+                            "(if meant: warnings: {off: [output_folder]})",
                             r->dir, n, first);
 }
 
@@ -123,7 +124,8 @@ static int soft_contacts(rbl_run *r, const rbl_sim *sim)
     return rbl_warnings_add(&r->warnings,
                             "%s:%d:%d: at %.3g m/s (%s) %s (r = %.3g m) would overlap %.2g of "
                             "their radius in a first impact, undamped: the contacts look too "
-                            "soft (a stiffness in other units?) (if meant: warnings: {off: [soft_contacts]})",
+                            "soft (a stiffness in other units?) "
+                            "(if meant: warnings: {off: [soft_contacts]})",
                             s->path, s->at_contact.line, s->at_contact.column, worst_v, from,
                             worst_what, worst_r, worst);
 }
