@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Seconds per particle-step on one core, from the benchmarks (a cost fixed in advance, not
  * one calibrated on the first steps: the warning must come before the run starts and writes
@@ -54,15 +55,13 @@ static double particle_steps(rbl_run *r, uint64_t steps)
     return total;
 }
 
-/* "2.5 hours", "12 minutes", "40 seconds" */
+/* "2.5 hours", "12 minutes", "1 minute" */
 static void duration(double seconds, char *out, size_t size)
 {
-    if (seconds >= 3600.0)
-        snprintf(out, size, "%.3g hours", seconds / 3600.0);
-    else if (seconds >= 60.0)
-        snprintf(out, size, "%.2g minutes", seconds / 60.0);
-    else
-        snprintf(out, size, "%.2g seconds", seconds);
+    const int hours = seconds >= 3600.0;
+    char n[32];
+    snprintf(n, sizeof n, hours ? "%.3g" : "%.2g", seconds / (hours ? 3600.0 : 60.0));
+    snprintf(out, size, "%s %s%s", n, hours ? "hour" : "minute", strcmp(n, "1") ? "s" : "");
 }
 
 int rbl_run_work_estimate(rbl_run *r)
