@@ -465,8 +465,13 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
         rc = rbl_yaml_material_index(c, w, "wall", &s->mesh_materials[k]);
     if (rc == RBL_OK)
         rc = rbl_scene_read_surface(c, w, &s->meshes[k]);
-    if (rc == RBL_OK)
-        rc = mesh_size_check(c, w, &s->meshes[k]);
+    if (rc != RBL_OK)
+        return rc;
+    /* counted as soon as it is welded: the scene frees it should anything after be refused
+       (its wear, its motion, or a warning without memory) */
+    s->at_meshes[k] = rbl_yaml_mark(w);
+    s->n_meshes++;
+    rc = mesh_size_check(c, w, &s->meshes[k]);
     yaml_node_t *wear = rbl_yaml_get(c, w, "wear");
     if (rc == RBL_OK && wear) { /* wear: {archard: k, finnie: k}, 1/Pa */
         static const char *const wear_keys[] = {"archard", "finnie", NULL};
@@ -477,8 +482,6 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
     }
     if (rc != RBL_OK)
         return rc;
-    s->at_meshes[k] = rbl_yaml_mark(w);
-    s->n_meshes++; /* counted now: freed with the scene should its motion be refused */
     return rbl_scene_parse_motion(c, w, NULL, &s->mesh_motion[k]);
 }
 
