@@ -144,7 +144,7 @@ char *rbl_path_join(const char *dir, const char *name)
     return p;
 }
 
-size_t rbl_remove_stale_temps(const char *dir)
+size_t rbl_remove_stale_temps(const char *dir, const char *final_name)
 {
     DIR *d = opendir(dir);
     size_t removed = 0;
@@ -160,7 +160,8 @@ size_t rbl_remove_stale_temps(const char *dir)
         char *end = NULL;
         errno = 0;
         unsigned long pid = strtoul(tmp + 5, &end, 16);
-        if (!rbl_run_output_name(name) || errno || !end || *end != '.' || pid == 0 ||
+        const int ours = rbl_run_output_name(name) || (final_name && !strcmp(name, final_name));
+        if (!ours || errno || !end || *end != '.' || pid == 0 ||
             pid > (unsigned long)INT32_MAX)
             continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) /* alive, or not ours to judge */
@@ -184,9 +185,11 @@ int rbl_same_file(const char *a, const char *b)
 int rbl_run_output_name(const char *name)
 {
     static const char *const whole[] = {"grains.pvd", "thermo.csv", "walls.vtp", "walls.pvd",
-                                        "objects.pvd", "surfaces.pvd", "contacts.pvd", NULL};
-    static const char *const series[] = {"grains_", "walls_", "shells_", "objects_",
-                                         "surfaces_", "checkpoint_", "contacts_", NULL};
+                                        "objects.pvd", "surfaces.pvd", "contacts.pvd", "cg.pvd",
+                                        NULL};
+    static const char *const series[] = {"grains_",   "walls_",      "shells_",
+                                         "objects_",  "surfaces_",   "checkpoint_",
+                                         "contacts_", "cg_",         "cg_profile_", NULL};
     for (int k = 0; whole[k]; k++)
         if (strcmp(name, whole[k]) == 0)
             return 1;

@@ -89,11 +89,12 @@ int rbl_make_dirs(const char *path, rbl_error *err);
 /* "dir/name", malloc'd (NULL: out of memory). */
 char *rbl_path_join(const char *dir, const char *name);
 /* 1 when a run writes a file of this name into its output folder (a series, thermo.csv, the
- * walls, the checkpoints and their staging files): output.final must not take it. */
+ * walls, the checkpoints, the coarse-grained fields): output.final must not take it. */
 int rbl_run_output_name(const char *name);
-/* Removes from dir the staging files ("NAME.tmp.PID.K") of a run's outputs whose process is
- * gone (killed while writing); those of a live process stay. Their count. */
-size_t rbl_remove_stale_temps(const char *dir);
+/* Removes from dir the staging files ("NAME.tmp.PID.K") of a run's outputs (and of the file
+ * final_name, output.final, unless NULL) whose process is gone (killed while writing); those
+ * of a live process stay. Their count. */
+size_t rbl_remove_stale_temps(const char *dir, const char *final_name);
 /* 1 when both paths exist and name the same file. */
 int rbl_same_file(const char *a, const char *b);
 
