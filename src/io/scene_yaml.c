@@ -286,6 +286,19 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
                 return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'",
                                      name ? name : "?");
         }
+        for (int j = 0; j < s->n_pairs; j++) { /* once: else the last would silently win */
+            const rbl_scene_pair *o = &s->pairs[j];
+            if (!((o->a == idx[0] && o->b == idx[1]) || (o->a == idx[1] && o->b == idx[0])))
+                continue;
+            const yaml_node_t *first = rbl_yaml_node(c, n->data.sequence.items.start[j]);
+            return rbl_yaml_fail(c, names, RBL_EPARSE,
+                                 "the pair of '%s' and '%s' is given twice, at line %d column "
+                                 "%d and at line %d column %d: give it once (a stage changes "
+                                 "the entry at its place in the list)",
+                                 s->material_names[idx[0]], s->material_names[idx[1]],
+                                 rbl_yaml_mark(first).line, rbl_yaml_mark(first).column,
+                                 rbl_yaml_mark(p).line, rbl_yaml_mark(p).column);
+        }
         rbl_pair_props q = {NAN, NAN, NAN, NAN, NAN};
         const int sjkr = law->cohesion == RBL_COHESION_SJKR, jkr = law->cohesion == RBL_COHESION_JKR;
         if ((rc = pair_number(c, p, "friction", law->tangent != RBL_TANGENT_NONE,
