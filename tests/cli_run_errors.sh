@@ -420,6 +420,14 @@ expect stage_outlets "stage_outlets.yaml:23:[0-9]*: stage 2 ('b'): no outlet nam
 staged stage_wall "  - {box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}}" \
     "walls: [{name: lidd, velocity: [0, 0, -0.01]}]"
 expect stage_wall "stage_wall.yaml:22:[0-9]*: stage 2 ('b'): no wall named 'lidd': the scene's walls are 'floor', 'lid'"
+# ... or an item by a place beyond the scene's list (issue 70, st06: "'wall' needs 'point'",
+# the grammar of the wall it would have added)
+staged stage_wall_place "  - {box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}}" \
+    "walls: [{velocity: [0, 0, -0.01]}, {}, {velocity: [0, 0, 0.01]}]"
+expect stage_wall_place "stage_wall_place.yaml:22:[0-9]*: stage 2 ('b'): no wall 3 (its entry 3 has no 'name', and the scene has 2): the scene's walls are 'floor', 'lid'"
+staged stage_material_place "  - {box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}}" \
+    "materials: [{friction: 0.3}, {friction: 0.2}]"
+expect stage_material_place "stage_material_place.yaml:22:[0-9]*: stage 2 ('b'): no material 2 (its entry 2 has no 'name', and the scene has 1): the scene's materials are 'glass'"
 
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"
