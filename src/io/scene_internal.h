@@ -191,6 +191,8 @@ struct rbl_scene {
     int cg_axis;              /* the profile's axis */
     rbl_mark at_cg;
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
+    rbl_mark at_stiffness;    /* what sets the contacts' stiffness: contact.kn, or the stiffest
+                                 material's youngs_modulus under hertz-mindlin */
     rbl_mark at_output;       /* output.folder, else the scene's start */
     rbl_mark at_length;       /* run.time or run.steps */
     rbl_mark at_frame_every, at_thermo_every, at_checkpoint_every; /* the key, else output */

@@ -105,6 +105,11 @@ static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
             (rc = rbl_yaml_opt_number(c, m, "restitution", &mat->restitution, 0.0, 1, 1.0)) ||
             (rc = rbl_yaml_opt_number(c, m, "friction", &mat->friction, 0.0, 0, INFINITY)))
             return rc;
+        int stiffest = rbl_yaml_get(c, m, "youngs_modulus") != NULL; /* for dt's messages */
+        for (size_t j = 0; stiffest && j < i; j++)
+            stiffest = mat->youngs_modulus > s->materials[j].youngs_modulus;
+        if (stiffest)
+            s->at_stiffness = rbl_yaml_mark(rbl_yaml_get(c, m, "youngs_modulus"));
         if (mat->density < 100.0 || mat->density > 25000.0) /* beyond any solid grain's */
             rc = rbl_yaml_warn(c, rbl_yaml_get(c, m, "density"),
                                "density %g kg/m^3 is %s any solid's (%s; glass is 2500)",
@@ -372,6 +377,7 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
                                    INFINITY);
     }
+    s->at_stiffness = rbl_yaml_mark(rbl_yaml_get(c, n, "kn") ? rbl_yaml_get(c, n, "kn") : n);
     if ((rc = rbl_yaml_req_number(c, n, "kn", &law->kn, 0.0, 1, "contact")) != RBL_OK ||
         (rc = rbl_yaml_opt_number(c, n, "kt", &law->kt, 0.0, 0, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "gamma_n", &law->gamma_n, 0.0, 0, INFINITY)) ||
