@@ -92,9 +92,10 @@ int rbl_file_patch_tail(const char *path, uint64_t size, const char *old_tail, s
     if (done) {
         ssize_t put = pwrite(fd, bytes, n, (off_t)at);
         done = put == (ssize_t)n;
-        if (!done && put > 0 && /* (a full disk) the tail as it was, then the whole write */
-            (pwrite(fd, old_tail, replace, (off_t)at) != (ssize_t)replace ||
-             ftruncate(fd, (off_t)size) != 0))
+        /* a part written (a full disk): the tail put back as it was, best as can be; the
+           caller's whole write replaces the file either way */
+        if (!done && put > 0 && pwrite(fd, old_tail, replace, (off_t)at) == (ssize_t)replace &&
+            ftruncate(fd, (off_t)size) != 0)
             done = 0;
     }
     close(fd);

@@ -203,23 +203,23 @@ int rbl_pvd_write(const char *path, const double *times, char *const *files, siz
     return pvd_whole(path, times, files, n, NULL, err);
 }
 
-int rbl_pvd_add(const char *path, rbl_grown_file *st, const double *times, char *const *files,
+int rbl_pvd_add(const char *path, rbl_grown_file *g, const double *times, char *const *files,
                 size_t n, rbl_error *err)
 {
     char line[RBL_PATCH_MAX];
     const size_t end = sizeof PVD_END - 1;
-    if (st->size && st->n + 1 == n && files[n - 1]) {
+    if (g->size && g->n + 1 == n && files[n - 1]) { /* the new line and the closing tags */
         int len = snprintf(line, sizeof line, PVD_LINE PVD_END, times[n - 1], files[n - 1]);
         if (len > 0 && (size_t)len < sizeof line &&
-            rbl_file_patch_tail(path, st->size, PVD_END, end, line, (size_t)len)) {
-            st->size += (uint64_t)len - end, st->n = n;
-            st->patched++;
+            rbl_file_patch_tail(path, g->size, PVD_END, end, line, (size_t)len)) {
+            g->size += (uint64_t)len - end, g->n = n, g->patched++;
             return RBL_OK;
         }
     }
-    st->size = 0;
-    int rc = pvd_whole(path, times, files, n, &st->size, err);
+    uint64_t size = 0;
+    g->size = 0;
+    int rc = pvd_whole(path, times, files, n, &size, err);
     if (rc == RBL_OK)
-        st->n = n, st->whole++;
+        g->size = size, g->n = n, g->whole++;
     return rc;
 }
