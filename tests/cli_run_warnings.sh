@@ -79,5 +79,18 @@ sed 's/volume_fraction: 0.2}/volume_fraction: 0.05}/' crowded.yaml > loose.yaml
 "$RUBBLE" run loose.yaml --steps 1 --output out_loose --quiet > out.txt 2> err.txt || echo "FAIL [loose]: exit $?"
 if [ -s err.txt ]; then echo "FAIL [loose]: warned:"; cat err.txt; failures=$((failures+1)); else echo "ok: a loose random source says nothing"; fi
 
+# output.cg's kernel narrower than the grid can sample (issue 70, cg08: width 1e-12 gave fields
+# of zeros without a word); a width of 2 node spacings says nothing
+cg='s/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, cg: {CG}}/'
+scene cg_tiny "$(echo "$cg" | sed 's/CG/cells: [2, 2, 4], width: 1e-12/')"
+warns cg_tiny "warning: cg_tiny.yaml:16:[0-9]*: cg: the kernel reaches 1e-12 m, not even half a cell's diagonal (0.0095[0-9]* m; nodes 0.01275 m apart along z): a grain between nodes reaches none"
+scene cg_narrow "$(echo "$cg" | sed 's/CG/cells: [2, 2, 4], width: 0.01, kernel: lucy/')"
+warns cg_narrow "warning: cg_narrow.yaml:16:[0-9]*: cg: the kernel reaches 0.01 m, less than 2 node spacings (0.01275 m along z)"
+scene cg_gauss "$(echo "$cg" | sed 's/CG/cells: [2, 2, 4], width: 0.004, kernel: gaussian/')"
+warns cg_gauss "warning: cg_gauss.yaml:16:[0-9]*: cg: the kernel reaches 0.012 m (3 standard deviations), less than 2 node spacings"
+scene cg_fine "$(echo "$cg" | sed 's/CG/cells: [2, 2, 4], width: 0.026/')"
+"$RUBBLE" run cg_fine.yaml --steps 1 --output out_cg_fine --quiet > out.txt 2> err.txt || echo "FAIL [cg_fine]: exit $?"
+if [ -s err.txt ]; then echo "FAIL [cg_fine]: warned:"; cat err.txt; failures=$((failures+1)); else echo "ok: a kernel of 2 node spacings says nothing"; fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "every likely mistake warned about, where and with its number"

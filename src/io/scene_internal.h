@@ -19,7 +19,7 @@ void rbl_warnings_free(rbl_warnings *w);
 typedef enum rbl_warning_id {
     RBL_WARN_DENSITY, RBL_WARN_FRICTION, RBL_WARN_SOFT_CONTACTS, RBL_WARN_PERIODIC_WALL,
     RBL_WARN_MESH_SIZE, RBL_WARN_CROWDED, RBL_WARN_OUTPUT_FOLDER, RBL_WARN_GRAVITY,
-    RBL_WARN_OMEGA, RBL_WARN_LONG_RUN, RBL_WARN_COUNT
+    RBL_WARN_OMEGA, RBL_WARN_LONG_RUN, RBL_WARN_CG_WIDTH, RBL_WARN_COUNT
 } rbl_warning_id;
 const char *rbl_warning_name(rbl_warning_id id);
 
@@ -202,6 +202,8 @@ struct rbl_scene {
     rbl_mark at_cg;
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
     rbl_mark at_gravity;      /* the scene's `gravity` (line 0: none) */
+    rbl_mark at_stiffness;    /* what sets the contacts' stiffness: contact.kn, or the stiffest
+                                 material's youngs_modulus under hertz-mindlin */
     rbl_mark at_output;       /* output.folder, else the scene's start */
     rbl_mark at_length;       /* run.time or run.steps */
     rbl_mark at_frame_every, at_thermo_every, at_checkpoint_every; /* the key, else output */
@@ -336,6 +338,11 @@ int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis, dou
 /* vtk.c — the .pvd series listing a run's frames (files[k] NULL: frame k is left out). */
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
                   rbl_error *err);
+/* The same for a series that grows by a frame at a time: frame n - 1 added in place where the
+ * file is as g says this writer left it, with n - 1 frames, and the line stays in the file's
+ * last page (rbl_file_patch_tail), else written whole; either way a whole file at any moment. */
+int rbl_pvd_add(const char *path, rbl_grown_file *g, const double *times, char *const *files,
+                size_t n, rbl_error *err);
 /* Which frames PREFIX_000000.vtp (or .pvtp, over several processes' pieces, or .vti: cg)
  * .. of a series the folder holds (a restart may write elsewhere): files[k] the name, or NULL where it is missing;
  * *missing counts those. */
@@ -370,7 +377,10 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
 /* Any text appended to the log (impulse scenes' own columns); 0 when out of memory. */
 RBL_PRINTF(2, 3)
 int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...);
-int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err);
+/* The log into path, whole, or (g not NULL) the rows added since g's write appended in place
+ * where they can be (rbl_file_grow: the rows before must be as written then). */
+int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_grown_file *g,
+                         rbl_error *err);
 /* Whether the rows (a checkpoint's) have the walls' travel columns; the columns added to rows
  * that lack them, each 0 (no wall had moved: a restart that changes physics sets one moving). */
 int rbl_thermo_log_has_travel(const rbl_thermo_log *log);

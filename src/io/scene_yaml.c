@@ -105,6 +105,11 @@ static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
             (rc = rbl_yaml_opt_number(c, m, "restitution", &mat->restitution, 0.0, 1, 1.0)) ||
             (rc = rbl_yaml_opt_number(c, m, "friction", &mat->friction, 0.0, 0, INFINITY)))
             return rc;
+        int stiffest = rbl_yaml_get(c, m, "youngs_modulus") != NULL; /* for dt's messages */
+        for (size_t j = 0; stiffest && j < i; j++)
+            stiffest = mat->youngs_modulus > s->materials[j].youngs_modulus;
+        if (stiffest)
+            s->at_stiffness = rbl_yaml_mark(rbl_yaml_get(c, m, "youngs_modulus"));
         rc = rbl_scene_density_warning(c, rbl_yaml_get(c, m, "density"), name, mat->density);
         if (rc == RBL_OK && mat->friction > 5.0 && rbl_scene_warns(s, RBL_WARN_FRICTION))
             rc = rbl_yaml_warn(c, rbl_yaml_get(c, m, "friction"),
@@ -282,6 +287,19 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
                 return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'",
                                      name ? name : "?");
         }
+        for (int j = 0; j < s->n_pairs; j++) { /* once: else the last would silently win */
+            const rbl_scene_pair *o = &s->pairs[j];
+            if (!((o->a == idx[0] && o->b == idx[1]) || (o->a == idx[1] && o->b == idx[0])))
+                continue;
+            const yaml_node_t *first = rbl_yaml_node(c, n->data.sequence.items.start[j]);
+            return rbl_yaml_fail(c, names, RBL_EPARSE,
+                                 "the pair of '%s' and '%s' is given twice, at line %d column "
+                                 "%d and at line %d column %d: give it once (a stage changes "
+                                 "the entry at its place in the list)",
+                                 s->material_names[idx[0]], s->material_names[idx[1]],
+                                 rbl_yaml_mark(first).line, rbl_yaml_mark(first).column,
+                                 rbl_yaml_mark(p).line, rbl_yaml_mark(p).column);
+        }
         rbl_pair_props q = {NAN, NAN, NAN, NAN, NAN};
         const int sjkr = law->cohesion == RBL_COHESION_SJKR, jkr = law->cohesion == RBL_COHESION_JKR;
         if ((rc = pair_number(c, p, "friction", law->tangent != RBL_TANGENT_NONE,
@@ -355,6 +373,7 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
                                    INFINITY);
     }
+    s->at_stiffness = rbl_yaml_mark(rbl_yaml_get(c, n, "kn") ? rbl_yaml_get(c, n, "kn") : n);
     if ((rc = rbl_yaml_req_number(c, n, "kn", &law->kn, 0.0, 1, "contact")) != RBL_OK ||
         (rc = rbl_yaml_opt_number(c, n, "kt", &law->kt, 0.0, 0, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "gamma_n", &law->gamma_n, 0.0, 0, INFINITY)) ||
@@ -462,8 +481,13 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
         rc = rbl_yaml_material_index(c, w, "wall", &s->mesh_materials[k]);
     if (rc == RBL_OK)
         rc = rbl_scene_read_surface(c, w, &s->meshes[k]);
-    if (rc == RBL_OK)
-        rc = mesh_size_check(c, w, &s->meshes[k]);
+    if (rc != RBL_OK)
+        return rc;
+    /* counted as soon as it is welded: the scene frees it should anything after be refused
+       (its wear, its motion, or a warning without memory) */
+    s->at_meshes[k] = rbl_yaml_mark(w);
+    s->n_meshes++;
+    rc = mesh_size_check(c, w, &s->meshes[k]);
     yaml_node_t *wear = rbl_yaml_get(c, w, "wear");
     if (rc == RBL_OK && wear) { /* wear: {archard: k, finnie: k}, 1/Pa */
         static const char *const wear_keys[] = {"archard", "finnie", NULL};
@@ -474,8 +498,6 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
     }
     if (rc != RBL_OK)
         return rc;
-    s->at_meshes[k] = rbl_yaml_mark(w);
-    s->n_meshes++; /* counted now: freed with the scene should its motion be refused */
     return rbl_scene_parse_motion(c, w, NULL, &s->mesh_motion[k]);
 }
 

@@ -46,7 +46,7 @@ void rbl_warnings_free(rbl_warnings *w)
 
 static const char *const names[RBL_WARN_COUNT] = {
     "density",       "friction", "soft_contacts", "periodic_wall", "mesh_size", "crowded",
-    "output_folder", "gravity",  "omega",         "long_run"};
+    "output_folder", "gravity",  "omega",         "long_run",  "cg_width"};
 
 const char *rbl_warning_name(rbl_warning_id id)
 {

@@ -207,7 +207,7 @@ static int pour_counted(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *po
 static int write_thermo(const outputs *o, rbl_error *err)
 {
     char *path = rbl_path_join(o->dir, "thermo.csv");
-    int rc = path ? rbl_thermo_log_write(&o->log, path, err)
+    int rc = path ? rbl_thermo_log_write(&o->log, path, NULL, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     return rc;

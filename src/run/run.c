@@ -335,7 +335,7 @@ int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
             rbl_scene_error_at(s, s->at_output, err);
     }
     if (rc == RBL_OK && r->ranks.rank == 0) /* a killed run's staging files, before any rank */
-        rbl_remove_stale_temps(r->dir);   /* writes (the agreement below) */
+        rbl_remove_stale_temps(r->dir, s->final_grains); /* writes (the agreement below) */
     rc = rbl_run_ranks_agree(&r->ranks, rc, err);
     if (rc == RBL_OK && r->stage && !r->restart) /* the first stage's changes, at step 0, */
         rc = enter_stage(r, 0, err);               /* before the energy's reference */

@@ -216,6 +216,10 @@ int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
  * (a restart that changes physics): every wall that moves is re-based. */
 int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *sim,
                      unsigned char *moved, rbl_error *err);
+/* err (rbl_sim_check_dt's: dt above the stability limit) at the scene's line, with what sets
+ * the contacts and what would fit: when 0 at the start (at 'dt'), 1 as a stage begins, 2 at a
+ * restart that changes physics (at what sets the stiffness). Returns err's code. */
+int rbl_scene_dt_refused(const rbl_scene *s, int when, rbl_error *err);
 
 /* grain_build.c — the grains' simulation a scene makes. */
 /* Its configuration: gamma_n from the restitution and dt: auto resolved, as a fresh run

@@ -22,7 +22,7 @@ static int earlier_outputs(rbl_run *r)
     size_t n = 0;
     char first[256] = "";
     for (struct dirent *e; (e = readdir(d));)
-        if (rbl_run_output_name(e->d_name) || strncmp(e->d_name, "cg_", 3) == 0) {
+        if (rbl_run_output_name(e->d_name)) {
             if (!n++)
                 snprintf(first, sizeof first, "%s", e->d_name);
         }
