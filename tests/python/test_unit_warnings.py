@@ -79,7 +79,7 @@ def test_legitimate_values_say_nothing(tmp_path, text):
 
 def test_an_unknown_name_is_refused_at_its_line(tmp_path):
     with pytest.raises(rubble.Error, match=r"legit.yaml:1:\d+: unknown warning in 'warnings.off' "
-                       r"\(known: density, .*long_run\): 'densty'"):
+                       r"\(known: density, .*long_run, cg_width\): 'densty'"):
         said(tmp_path, "legit", "warnings: {off: [densty]}\n" + SMALL)
 
 
