@@ -56,6 +56,15 @@ for bad in "0.05 0.05 0.05 1 0 0|expected 'x y z qw qx qy qz'" \
     sed 's/two.txt/two_bad.txt/' touching.yaml > file_bad.yaml
     expect file_bad "file_bad.yaml:14:[0-9]*: .*${bad#*|}"
 done
+# issue 70: an object placed through a wall is refused at its line, naming the object and the
+# wall (once the health check stopped the run at step 5 for "0 J of its scale 0 J"); one
+# across the tube's wall too (once it stayed on the side of its centre)
+printf '0.05 0.05 0.05 1 0 0 0\n0.05 0.05 0.0 1 0 0 0\n' > through.txt
+sed 's/two.txt/through.txt/' touching.yaml > through.yaml
+expect through "through.yaml:14:[0-9]*: through.txt:2: object 2 at (0.05, 0.05, 0): crosses wall 1 (the plane n . x = 0, n = (0, 0, 1)) by 0.005 m, more than 0.1 of its smallest semi-axis 0.005 m"
+printf '0.05 0.05 0.05 1 0 0 0\n0.075 0.05 0.05 1 0 0 0\n' > straddle.txt
+scene straddle 's|  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}|  - file: straddle.txt|'
+expect straddle "straddle.yaml:15:[0-9]*: straddle.txt:2: object 2 at (0.075, 0.05, 0.05): crosses wall 6 (the tube at line 13, radius 0.025 m) by 0.012 m"
 sed 's/two.txt/missing.txt/' touching.yaml > file_missing.yaml
 expect file_missing "file_missing.yaml:14:[0-9]*: .*missing.txt: cannot open"
 scene no_dt 's/  dt: 2e-4/  dt: auto/'

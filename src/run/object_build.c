@@ -38,6 +38,61 @@ static int clear_at(const rbl_scene *s, const rbl_occupancy *occ, const double x
     return rbl_occupancy_clear_at(occ, x, r * (1 - 1e-12));
 }
 
+/* The entry of the scene's `walls` (1-based) that is plane or tube `index`. */
+static int wall_entry(const rbl_scene *s, char kind, int index)
+{
+    for (int i = 0; i < s->n_wall_entries; i++)
+        if (s->wall_entries[i].kind == kind && s->wall_entries[i].index == index)
+            return i + 1;
+    return 0;
+}
+
+/* An object of the source at x, turned by q, placed across a wall by more than
+ * RBL_START_OVERLAP_MAX of its smallest semi-axis (the push would throw it out, or, through a
+ * tube's wall, keep it on the wrong side) is refused, naming the wall, its entry in `walls`,
+ * and the depth, as grains placed into a wall are (rbl_grain_placement_check). Objects the
+ * engine places are clear of the walls (clear_at); this is for a file's. */
+static int across_wall(const rbl_scene *s, const rbl_object_source *o, const double x[3],
+                       const double q[4], rbl_error *err)
+{
+    const double *semi = o->shape.semi, a = fmin(semi[0], fmin(semi[1], semi[2]));
+    const double most = RBL_START_OVERLAP_MAX * a, qn = sqrt(rbl_dot3(q + 1, q + 1) + q[0] * q[0]);
+    rbl_fdo_object obj = {.shape = &o->shape};
+    memcpy(obj.centre, x, sizeof obj.centre);
+    for (int k = 0; k < 4; k++)
+        obj.quat[k] = q[k] / qn;
+    rbl_fdo_contact c;
+    for (int w = 0; w < s->n_walls; w++) {
+        const rbl_wall *wall = &s->walls[w];
+        double len = sqrt(rbl_dot3(wall->normal, wall->normal)), n[3];
+        for (int k = 0; k < 3; k++)
+            n[k] = wall->normal[k] / len;
+        rbl_fdo_object_plane_contact(&obj, n, -wall->offset / len, &c);
+        if (c.depth > most)
+            return rbl_error_set(err, RBL_EINVAL, "crosses wall %d (the plane n . x = %g, n = "
+                                 "(%g, %g, %g)) by %g m%s, more than %g of its smallest "
+                                 "semi-axis %g m", wall_entry(s, 'p', w), -wall->offset / len,
+                                 n[0], n[1], n[2], c.depth,
+                                 rbl_dot3(n, x) + wall->offset / len < 0 ? ": its centre is "
+                                 "behind it" : "", RBL_START_OVERLAP_MAX, a);
+    }
+    for (int w = 0; w < s->n_tubes; w++) {
+        const rbl_scene_tube *t = &s->tubes[w];
+        double axis[3];
+        rbl_sub3(t->to, t->from, axis);
+        const double length = sqrt(rbl_dot3(axis, axis));
+        for (int k = 0; k < 3; k++)
+            axis[k] /= length;
+        if (rbl_fdo_object_cylinder_contact(&obj, t->from, axis, length, t->radius, &c) &&
+            c.depth > most)
+            return rbl_error_set(err, RBL_EINVAL, "crosses wall %d (the tube at line %d, "
+                                 "radius %g m) by %g m, more than %g of its smallest semi-axis "
+                                 "%g m: it would stay on the side its centre is", wall_entry(s, 't', w),
+                                 t->at.line, t->radius, c.depth, RBL_START_OVERLAP_MAX, a);
+    }
+    return RBL_OK;
+}
+
 /* The objects in the simulation, for placing a source's (bounding radius `bound`) in its
  * region: a grid over the region, so each placement costs the same however many there are. */
 static int occupancy_of(const rbl_object_source *o, const rbl_fdo_sim *sim, double bound,
@@ -254,6 +309,11 @@ static int place_file(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_si
         if (!(speed <= RBL_FDO_SPEED_MAX) || !(spin <= RBL_FDO_SPIN_MAX)) {
             rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: a speed of %g m/s or a spin of %g rad/s "
                                "is beyond any real scene", o->file, r.line, speed, spin);
+            break;
+        }
+        if ((rc = across_wall(s, o, v, v + 3, err)) != RBL_OK) {
+            rc = rbl_error_prefix(err, rc, "%s:%ld: object %zu at (%g, %g, %g)", o->file,
+                                  r.line, rbl_fdo_sim_count(sim) + 1, v[0], v[1], v[2]);
             break;
         }
         if ((max_objects && rbl_fdo_sim_count(sim) >= max_objects) ||
