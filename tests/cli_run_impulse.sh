@@ -91,6 +91,17 @@ scene long_arm 's/  friction: 0.5/  friction: 0.5\n  rolling: 1/'
 expect long_arm "long_arm.yaml:[0-9]*:[0-9]*: rolling = 1 m: a rolling friction arm longer than the largest semi-axis 0.012 m"
 scene deep_slop 's/  friction: 0.5/  friction: 0.5\n  slop: 0.01/'
 expect deep_slop "deep_slop.yaml:[0-9]*:[0-9]*: slop = 0.01 m: as deep as the smallest semi-axis 0.005 m"
+# issue 70: absurd densities, tubes and a subnormal dt, each refused at its line with the range
+scene light 's/density: 2500/density: 1e-300/'
+expect light "light.yaml:17:[0-9]*: 'density' 1e-300 kg/m^3 is beyond any real object (accepted 0.001 .. 1e+06 kg/m^3)"
+scene thin_tube 's/radius: 0.025}/radius: 1e-300}/'
+expect thin_tube "thin_tube.yaml:13:[0-9]*: a tube's radius of 1e-300 m is beyond any real scene (accepted 1e-09 .. 1000 m)"
+scene wide_tube 's/radius: 0.025}/radius: 1e300}/'
+expect wide_tube "wide_tube.yaml:13:[0-9]*: a tube's radius of 1e+300 m is beyond any real scene"
+scene short_tube 's/to: \[0.05, 0.05, 0.1\]/to: [0.05, 0.05, 1e-12]/'
+expect short_tube "short_tube.yaml:13:[0-9]*: a tube's length of 1e-12 m is beyond any real scene"
+scene subnormal_dt 's/  dt: 2e-4/  dt: 5e-324/'
+expect subnormal_dt "subnormal_dt.yaml:20:[0-9]*: 'dt' is below the smallest normal number a double holds"
 scene nan_axis 's/ellipsoid: \[0.012, 0.008, 0.005\]/ellipsoid: [0.012, .nan, 0.005]/'
 expect nan_axis "nan_axis.yaml:16:[0-9]*: 'ellipsoid' must be finite: '.nan'"
 scene bad_e 's/restitution: 0.3/restitution: 1.5/'
