@@ -18,7 +18,11 @@ extern "C" {
 #define RBL_API
 #endif
 
-#define RBL_VERSION_STRING "0.1.0"
+/* The release, and the ABI's number: the shared library's SONAME is librubble.so.RBL_ABI_VERSION,
+ * raised whenever a public struct's layout or a call's signature changes (CHANGELOG.md;
+ * tests/test_abi_layout.c records the structs' sizes). CMake and setup.py read both from here. */
+#define RBL_VERSION_STRING "0.2.0"
+#define RBL_ABI_VERSION 1
 
 /* ---------------------------------------------------------------- errors ---------------- */
 

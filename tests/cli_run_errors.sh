@@ -44,6 +44,11 @@ scene wrong_type 's/kn: 2000/kn: stiff/'
 expect wrong_type "wrong_type.yaml:6:[0-9]*: 'kn' is not a number: 'stiff'"
 scene nan_value 's/kn: 2000/kn: .nan/'
 expect nan_value "nan_value.yaml:6:[0-9]*: 'kn' must be finite"
+# numbers a double cannot hold say so (issue 70: 5e-324 was "not a number")
+scene subnormal_dt 's/dt: auto/dt: 5e-324/'
+expect subnormal_dt "subnormal_dt.yaml:15:[0-9]*: 'dt' is below the smallest normal number a double holds (2.22507e-308; it would be held as a subnormal or as 0, with few or no digits): '5e-324'"
+scene huge_kn 's/kn: 2000/kn: 1e400/'
+expect huge_kn "huge_kn.yaml:6:[0-9]*: 'kn' is beyond the largest number a double holds (1.79769e+308): '1e400'"
 scene negative_radius 's/    radius: 0.001/    radius: -0.001/'
 expect negative_radius "negative_radius.yaml:12:[0-9]*: 'radius' must be > 0: '-0.001'"
 scene overdamped 's/restitution: 0.3,/gamma_n: 5,/'

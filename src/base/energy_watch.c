@@ -2,7 +2,8 @@
  * take energy out (damping, friction, restitution below 1) must not end with more than it
  * started with plus what was put in; a growth beyond the integrator's own error, relative to
  * the largest energy scale seen, means the integration broke down. Shared by the grains'
- * engine (dem/health.c) and the impulse engine's run (run/object_run.c). */
+ * engine (dem/health.c) and the impulse engine's run (run/object_run.c), with the least scale
+ * a body adds (rbl_energy_motion_floor): a system at rest has none of its own. */
 #include "base_internal.h"
 
 #include <math.h>
@@ -25,3 +26,9 @@ double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double s
     return grown / (w->scale + floor);
 }
 
+
+double rbl_energy_motion_floor(double mass, double size, double dt)
+{
+    const double v = RBL_ENERGY_MOTION_SHARE * size / dt;
+    return 0.5 * mass * v * v;
+}
