@@ -404,15 +404,30 @@ static void final_computation(rbl_fdo_sim *sim)
         rbl_quat_rotate_back(q, v + 3, wb);
         for (int a = 0; a < 3; a++)
             lb[a] = sim->moment[3 * k + a] * wb[a];
-        rbl_quat_rotate(q, lb, sim->angmom + 3 * k);
+        double *L = sim->angmom + 3 * k;
+        const double *gain = sim->spin_gain + 3 * k;
+        rbl_quat_rotate(q, lb, L);
+        /* the energy of rotation the contacts left: the push, not kept, must not change it */
+        double spin_energy = rbl_rotation_energy(q, sim->moment + 3 * k, L);
         for (int a = 0; a < 3; a++)
-            sim->angmom[3 * k + a] += sim->spin_gain[3 * k + a];
+            L[a] += gain[a];
         /* the push turns the body at fixed L, which changes its energy of rotation, and the
-         * free rotation's splitting does too: the energy the contacts left is held */
-        double spin_energy = rbl_rotation_energy(q, sim->moment + 3 * k, sim->angmom + 3 * k);
+         * free rotation's splitting does too, and so does the angular momentum the push gives
+         * back (its first-order part w . gain has either sign: with deep overlaps it gave a
+         * converged elastic step up to 2e-5 of its kinetic energy): the body is turned, L
+         * held, until its energy of rotation is that again */
         turn_space(q, push + 3, dt);
-        rbl_free_rotation(q, sim->moment + 3 * k, sim->angmom + 3 * k, dt);
-        rbl_rotation_hold_energy(q, sim->moment + 3 * k, sim->angmom + 3 * k, spin_energy);
+        rbl_free_rotation(q, sim->moment + 3 * k, L, dt);
+        rbl_rotation_hold_energy(q, sim->moment + 3 * k, L, spin_energy);
+        if (gain[0] != 0 || gain[1] != 0 || gain[2] != 0) {
+            /* where turning cannot (a sphere; L near a principal axis; a large gain), the
+             * spin is scaled down to it: energy is never made, at the cost of the angular
+             * momentum given back */
+            double held = rbl_rotation_energy(q, sim->moment + 3 * k, L);
+            if (held > spin_energy)
+                for (int a = 0; a < 3; a++)
+                    L[a] *= sqrt(spin_energy / held);
+        }
         /* energy tracking (seed ref. [16]): what the push lifts against gravity is paid from
          * the object's kinetic energy, so that removing overlaps never adds energy */
         double lift = -sim->mass[k] * dt * rbl_dot3(sim->p.gravity, push);
