@@ -241,7 +241,8 @@ static void test_push_energy(void)
                 rbl_fdo_sim_stats(sim, &st);
                 ASSERT_TRUE(st.largest_overlap > 2e-5 && !st.unconverged);
                 worst = fmax(worst, (kinetic(sim) - k0) / k0);
-                worst_p = fmax(worst_p, fabs(p1[0] - p0[0]) + fabs(p1[1] - p0[1]) + fabs(p1[2] - p0[2]));
+                worst_p = fmax(worst_p, fabs(p1[0] - p0[0]) + fabs(p1[1] - p0[1]) +
+                                            fabs(p1[2] - p0[2]));
                 double dL[3] = {L1[0] - L0[0], L1[1] - L0[1], L1[2] - L0[2]};
                 worst_L[s] = fmax(worst_L[s], norm(dL) / norm(L0));
                 rbl_fdo_sim_free(sim);

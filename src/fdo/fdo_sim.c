@@ -435,8 +435,10 @@ static void final_computation(rbl_fdo_sim *sim)
          * the same scene turned about the vertical not so (issue 70, incline_rest_*.yaml) */
         double same = turned[0] * q[0] + turned[1] * q[1] + turned[2] * q[2] + turned[3] * q[3];
         double chord = 0, step = dt * sqrt(rbl_dot3(v + 3, v + 3)); /* chord: 2 sin(turn / 4) */
-        for (int a = 0; a < 4; a++)
-            chord += (q[a] - copysign(1, same) * turned[a]) * (q[a] - copysign(1, same) * turned[a]);
+        for (int a = 0; a < 4; a++) {
+            double d = q[a] - copysign(1, same) * turned[a];
+            chord += d * d;
+        }
         if (2 * sqrt(chord) > step * step + dt * sqrt(rbl_dot3(push + 3, push + 3)) +
                                   32 * sqrt(rbl_dot3(gain, gain) / rbl_dot3(L, L)))
             memcpy(q, turned, sizeof turned);

@@ -1,6 +1,7 @@
 /* scene_objects.c — the two sections of an impulse scene (seed 003, SPEC FO, docs/scenes.md):
  *   impulse: {restitution, friction, rolling, tangent_samples, iterations, solver, tolerance,
- *             correction, slop, patch_radius}   (solver: gauss_seidel, the default, or jacobi: the seed's)
+ *             correction, slop, patch_radius}
+ *            (solver: gauss_seidel, the default, or jacobi: the seed's)
  *   objects: a list of sources, each exactly one of
  *     lattice: {min, max, spacing, count}    random: {min, max, count}
  *     pour: {min, max, count, rate, every}   (objects per second, a batch every `every` s)
