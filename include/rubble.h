@@ -1558,7 +1558,13 @@ typedef struct rbl_fdo_params {
     double slop;           /* overlap left alone, m (0: 1e-4 of the smallest semi-axis) */
     double margin;         /* gap within which contacts are kept, m (0: from speeds each step) */
     int threads;           /* 0: OpenMP's default */
+    double patch_radius;   /* m, drilling friction: the moment about a contact's normal is at
+                              most (3 pi / 16) friction patch_radius times its normal force (a
+                              Hertzian patch sliding in twist); 0: RBL_FDO_PATCH of the pair's
+                              shortest semi-axis (docs/fdo.md) */
 } rbl_fdo_params;
+/* The default patch radius, as a share of the shortest semi-axis of a contact's objects. */
+#define RBL_FDO_PATCH 1e-2
 
 typedef struct rbl_fdo_sim rbl_fdo_sim;
 

@@ -114,6 +114,10 @@ scene nan_axis 's/ellipsoid: \[0.012, 0.008, 0.005\]/ellipsoid: [0.012, .nan, 0.
 expect nan_axis "nan_axis.yaml:16:[0-9]*: 'ellipsoid' must be finite: '.nan'"
 scene bad_e 's/restitution: 0.3/restitution: 1.5/'
 expect bad_e "bad_e.yaml:5:[0-9]*: 'restitution' must be >= 0 and <= 1: '1.5'"
+scene flat_patch 's/  friction: 0.5/  friction: 0.5\n  patch_radius: 0/'
+expect flat_patch "flat_patch.yaml:[0-9]*:[0-9]*: 'patch_radius' must be > 0: '0'"
+scene nan_patch 's/  friction: 0.5/  friction: 0.5\n  patch_radius: .nan/'
+expect nan_patch "nan_patch.yaml:[0-9]*:[0-9]*: 'patch_radius' must be finite: '.nan'"
 scene crowded 's/count: 20/count: 2000/'
 expect crowded "crowded.yaml:15:[0-9]*: 2000 objects cannot fit in the region: their bounding spheres would fill 14.5"
 # below close packing but beyond what random placement reaches (about 0.38): tried, then said

@@ -1,6 +1,7 @@
 /* scene_objects.c — the two sections of an impulse scene (seed 003, SPEC FO, docs/scenes.md):
  *   impulse: {restitution, friction, rolling, tangent_samples, iterations, solver, tolerance,
- *             correction, slop}   (solver: gauss_seidel, the default, or jacobi: the seed's)
+ *             correction, slop, patch_radius}
+ *            (solver: gauss_seidel, the default, or jacobi: the seed's)
  *   objects: a list of sources, each exactly one of
  *     lattice: {min, max, spacing, count}    random: {min, max, count}
  *     pour: {min, max, count, rate, every}   (objects per second, a batch every `every` s)
@@ -26,7 +27,7 @@ static int parse_params(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"restitution", "friction", "rolling", "tangent_samples",
                                        "iterations", "solver", "tolerance", "correction", "slop",
-                                       NULL};
+                                       "patch_radius", NULL};
     static const char *const solvers[] = {"gauss_seidel", "jacobi", NULL};
     rbl_fdo_params *p = &c->s->fdo;
     double samples = 0, iterations = 0;
@@ -49,6 +50,8 @@ static int parse_params(rbl_yaml_ctx *c, yaml_node_t *n)
         rc = rbl_yaml_opt_number(c, n, "correction", &p->correction, 0, 1, 1);
     if (rc == RBL_OK)
         rc = rbl_yaml_opt_number(c, n, "slop", &p->slop, 0, 1, INFINITY);
+    if (rc == RBL_OK) /* drilling friction's patch (m; left out: a share of the objects') */
+        rc = rbl_yaml_opt_number(c, n, "patch_radius", &p->patch_radius, 0, 1, INFINITY);
     if (rc != RBL_OK)
         return rc;
     if (samples != floor(samples) || iterations != floor(iterations))
