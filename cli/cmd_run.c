@@ -6,9 +6,52 @@
 #include "cli.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The signal (SIGTERM from a batch system, SIGINT from Ctrl-C) that asked for a clean stop;
+ * the handler only sets it (async-signal-safe) and gives the signal back its default, so a
+ * second one ends the run at once. The run reads it at every step's end (rbl_run_set_stop). */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+/* The scene run to its end as rbl_scene_run runs it, stopping cleanly on a signal: the run
+ * writes its checkpoint and thermo.csv there (RBL_EINTERRUPT) and *stopped is the signal. */
+static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run_report *rep,
+                     int *stopped, rbl_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    *stopped = 0;
+    rbl_run *r = NULL;
+    int rc = rbl_run_open(scene, opt, &r, err);
+    if (rc != RBL_OK)
+        return rc;
+    rbl_run_set_stop(r, &stop_signal);
+    uint64_t step, total;
+    rbl_run_clock(r, &step, &total, NULL);
+    if (step < total)
+        rc = rbl_run_step(r, total - step, err);
+    if (rc == RBL_OK)
+        rc = rbl_run_finish(r, err);
+    if (rc == RBL_OK || (rc == RBL_EINTERRUPT && (*stopped = rbl_run_stopped(r))))
+        rbl_run_summary(r, rep);
+    rbl_run_close(r);
+    return rc;
+}
 
 static void usage(FILE *out)
 {
@@ -265,7 +308,19 @@ int cmd_run(int argc, char **argv)
     opt.notice = notice;
     opt.change_physics = change_physics;
     rbl_run_report rep;
-    int rc = rbl_scene_run(scene, &opt, &rep, &err);
+    catch_stop_signals();
+    int stopped;
+    int rc = run_scene(scene, &opt, &rep, &stopped, &err);
+    if (stopped) { /* docs/scenes.md "Restarts": 128 + the signal, as a shell reports it */
+        if (rank == 0) {
+            char said[1024], dir[sizeof rep.output_dir];
+            fprintf(stderr, "rubble run: %s: %s; to go on: rubble run %s --restart %s/%s\n",
+                    scene_path, cli_escaped(err.message, said, sizeof said), scene_path,
+                    cli_escaped(rep.output_dir, dir, sizeof dir), rep.last_checkpoint);
+        }
+        rbl_scene_free(scene);
+        return 128 + stopped;
+    }
     if (rc != RBL_OK) {
         rbl_scene_free(scene);
         if (rc == RBL_EUNSTABLE) /* the health check stopped it (docs/dem.md) */

@@ -293,6 +293,8 @@ typedef struct rbl_overlap_peak {
 struct rbl_sim {
     rbl_sim_config cfg;
     const rbl_sim_peers *peers;
+    const volatile sig_atomic_t *stop; /* rbl_run_set_stop's flag: rbl_sim_step ends after the
+                                          step it is seen in (by any process) */
     int threads;
     rbl_material *materials;
     int n_materials;

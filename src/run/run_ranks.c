@@ -194,8 +194,9 @@ void rbl_run_ranks_thermo(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
 int rbl_run_ranks_step(rbl_run_ranks *r, rbl_sim *sim, uint64_t steps, rbl_error *err)
 {
     int rc = rbl_sim_step(sim, steps, err);
-    /* a rank that fails alone mid-step leaves the others in a collective call: stop them all */
-    if (rc != RBL_OK && r->comm)
+    /* a rank that fails alone mid-step leaves the others in a collective call: stop them all
+       (a stop asked for, RBL_EINTERRUPT, is all ranks' at the same step) */
+    if (rc != RBL_OK && rc != RBL_EINTERRUPT && r->comm)
         rbl_comm_abort(r->comm, err);
     return rc;
 }
