@@ -318,7 +318,8 @@ int cmd_run(int argc, char **argv)
                     scene_path, cli_escaped(err.message, said, sizeof said), scene_path,
                     cli_escaped(rep.output_dir, dir, sizeof dir), rep.last_checkpoint);
         }
-        rbl_scene_free(scene);
+        rbl_parallel_agree(RBL_OK, NULL); /* the others wait for it: mpirun ends the job as */
+        rbl_scene_free(scene);            /* the first exits non-zero */
         return 128 + stopped;
     }
     if (rc != RBL_OK) {
@@ -396,7 +397,7 @@ int cmd_run(int argc, char **argv)
                "%llu grains moved rank, %llu partitions, %llu ghosts held at the end; each "
                "exchanged with at most %d neighbours (%llu exchanges among all, after a new "
                "partition)\n",
-               rep.ranks, rbl_launcher_name() ? rbl_launcher_name() : "mpirun",
+               rep.ranks, rbl_launcher_name() ? rbl_launcher_name() : "the launcher",
                rep.comm_seconds, rep.imbalance, (double)rep.comm_bytes,
                (unsigned long long)rep.comm_messages, (unsigned long long)rep.migrated,
                (unsigned long long)rep.partitions, (unsigned long long)rep.ghosts,

@@ -42,11 +42,12 @@ int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err)
     }
     r->rank = rbl_comm_rank(r->comm), r->size = rbl_comm_size(r->comm);
     const char *what = not_distributed(s);
+    const char *by = rbl_launcher_name(); /* srun, mpiexec or mpirun: the one used */
     if (what)
         rc = rbl_error_set(err, RBL_EINVAL,
                            "%s: %s cannot yet run over several processes (started as %d by "
-                           "mpirun): run this scene as one process (docs/parallel.md)",
-                           s->path, what, r->size);
+                           "%s): run this scene as one process (docs/parallel.md)",
+                           s->path, what, r->size, by ? by : "the launcher");
     return rbl_comm_agree(r->comm, rc, err);
 }
 
