@@ -220,6 +220,10 @@ YAML
 mpi 3 "$RUBBLE" run spin.yaml --output spin_3 --quiet > spin_3.txt || fail "the spin on 3"
 cmp -s spin_1/final.txt spin_3/final.txt || fail "the spin: the final grains differ on 3"
 same_thermo spin_1/thermo.csv spin_3/thermo.csv || fail "the spin: thermo.csv differs on 3"
+# the report's interactions per grain (the tree gathered on every process) as one process's
+per_grain() { grep -o '[0-9.]* interactions per grain' "$1"; }
+[ -n "$(per_grain spin_1.txt)" ] && [ "$(per_grain spin_1.txt)" = "$(per_grain spin_3.txt)" ] \
+    || fail "the spin: $(per_grain spin_3.txt) on 3, $(per_grain spin_1.txt) on 1"
 shells=0
 for f in spin_1/shells_*.csv; do
     cmp -s "$f" "spin_3/${f#spin_1/}" || { diff "$f" "spin_3/${f#spin_1/}"; fail "the spin: $f differs"; }
