@@ -139,8 +139,9 @@ int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *p
     enum { W = 8 }; /* id, position, radius, velocity */
     const rbl_grains *g = &sim->g;
     double *mine = malloc((g->n ? g->n : 1) * W * sizeof *mine), *slice = NULL;
-    int rc = rbl_comm_agree(r->comm, mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
-                                                                   "out of memory"), err);
+    int rc = rbl_comm_agree(r->comm, mine ? RBL_OK
+                                          : rbl_error_set(err, RBL_ENOMEM, "out of memory for "
+                                                          "its %zu grains", g->n), err);
     size_t n = 0;
     if (rc == RBL_OK) {
         for (size_t k = 0; k < g->n; k++) {
@@ -153,9 +154,11 @@ int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *p
     free(mine);
     const uint64_t total = rbl_comm_sum_u64(r->comm, g->n);
     char *text = rc == RBL_OK ? malloc((n + 1) * RBL_GRAINS_TEXT_LINE) : NULL;
-    rc = rbl_comm_agree(r->comm, rc != RBL_OK || text ? rc : rbl_error_set(err, RBL_ENOMEM,
-                                                                          "out of memory for "
-                                                                          "%zu lines", n), err);
+    rc = rbl_comm_agree(r->comm, rc != RBL_OK || text ? rc
+                                 : rbl_error_set(err, RBL_ENOMEM, "out of memory for its %zu "
+                                                 "lines", n), err);
+    if (rc != RBL_OK) /* the agreement named the process that ran out; the file too */
+        rbl_error_prefix(err, rc, "output.final %s", path);
     size_t len = 0;
     if (rc == RBL_OK) {
         if (r->rank == 0)
