@@ -2,7 +2,7 @@
  * simulated time, steps/s, ETA: one line redrawn on a terminal, a line every 30 s otherwise,
  * so that a batch job's log shows how far it is), and end with the run
  * report: particle-steps per second, time per stage, energy balance, grains lost, largest
- * overlap, where the output went. */
+ * overlap, where the output went; on SIGTERM or Ctrl-C, a checkpoint and exit 128 + signal. */
 #include "cli.h"
 
 #include <math.h>
@@ -76,7 +76,9 @@ static void usage(FILE *out)
             "             30 when stderr is a file or pipe, as in a batch job)\n"
             "  --test-shuffle SEED  tests only: store the grains in a random order at every\n"
             "             neighbour build; the outputs must not change (docs/testing.md)\n"
-            "Scene keys: docs/scenes.md\n");
+            "SIGTERM (a batch system's) or Ctrl-C: the run stops after the step it is in,\n"
+            "writes a checkpoint there and exits 143 (130 for Ctrl-C); a second one ends it\n"
+            "at once. Scene keys: docs/scenes.md\n");
 }
 
 /* A warning of the scene or its set-up (docs/scenes.md "Warnings"), on stderr. */
