@@ -716,14 +716,19 @@ static int grain_advance(rbl_run *r, uint64_t steps, rbl_error *err)
     return rc;
 }
 
-/* The grains' own energies (this process's) less what the engine booked as put in: what
- * only a change from outside the steps moves (grains added or taken out are booked by the
- * engine; velocities or gravity set by the caller are not). */
+/* The grains' own energies (this process's; a clump's its body's, which its spheres' motion
+ * follows) less what the engine booked as put in: what only a change from outside the steps
+ * moves (grains added or taken out are booked by the engine; velocities or gravity set by the
+ * caller are not). */
 static double outside_balance(const rbl_sim *sim)
 {
+    const rbl_grains *g = &sim->g;
     double e = 0.0;
-    for (size_t k = 0; k < sim->g.n; k++)
-        e += rbl_grain_energy(sim, k);
+    for (size_t k = 0; k < g->n; k++)
+        if (!g->body || g->body[k] < 0)
+            e += rbl_grain_energy(sim, k);
+    for (size_t k = 0; k < sim->bodies.n; k++)
+        e += rbl_body_energy(sim, k);
     return e - rbl_exact_value(&sim->health.energy_in);
 }
 
@@ -738,7 +743,9 @@ static void grain_outside(rbl_run *r, int entering)
 }
 
 /* Velocities, spins and external forces a script may write: each a number, else refused
- * naming the grain (over several processes every one checks its own). */
+ * naming the grain (over several processes every one checks its own); a clump's spheres'
+ * velocities and spins taken by its body (a rigid motion) or refused, naming the sphere and
+ * the clump (rbl_bodies_take_writes), before outside() books what they changed. */
 static int grain_written(rbl_run *r, rbl_error *err)
 {
     const rbl_grains *g = &state(r)->sim->g;
@@ -756,6 +763,8 @@ static int grain_written(rbl_run *r, rbl_error *err)
                                "number (set from outside the steps); set a number and step on",
                                g->id[k], what, x[0], x[1], x[2]);
     }
+    if (rc == RBL_OK)
+        rc = rbl_bodies_take_writes(state(r)->sim, err);
     return rbl_run_ranks_agree(&r->ranks, rc, err);
 }
 

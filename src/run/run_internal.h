@@ -122,6 +122,8 @@ struct rbl_run {
     void *hook_data;
     uint64_t hook_last;   /* the step the hook was last called at (checkpoints carry it) */
     rbl_run_resume resume; /* a restart's hook, until the caller sets one or steps */
+    const volatile sig_atomic_t *stop; /* rbl_run_set_stop's flag, or NULL */
+    int stopped;           /* the signal that stopped the run (the largest over the ranks) */
     rbl_run_interrupt interrupt; /* rbl_run_set_interrupt's, or NULL */
     void *interrupt_data;
     rbl_warnings warnings; /* the scene's and the set-up's (setup_warnings.c) */
