@@ -70,7 +70,7 @@ static const layout table[] = {
     ROW(rbl_ellipsoid, 80),
     ROW(rbl_fdo_contact, 80),
     ROW(rbl_fdo_object, 64),
-    ROW(rbl_fdo_params, 112),
+    ROW(rbl_fdo_params, 120),
     ROW(rbl_fdo_stats, 136),
 };
 #define N_ROWS (sizeof table / sizeof *table)
