@@ -8,6 +8,7 @@ that runs pip: in build-pip/ of the source tree, or in the build folder RUBBLE_B
 existing `make build`'s build/ then only links what is missing).
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,9 @@ from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 os.makedirs(os.path.join(ROOT, "build-pip"), exist_ok=True)
+# the release, from its one place (include/rubble.h: RBL_VERSION_STRING)
+with open(os.path.join(ROOT, "include", "rubble.h")) as header:
+    VERSION = re.search(r'^#define RBL_VERSION_STRING "([0-9.]+)"', header.read(), re.M).group(1)
 
 
 class CMakeBuild(build_ext):
@@ -40,7 +44,7 @@ class CMakeBuild(build_ext):
 
 setup(
     name="rubble",
-    version="0.1.0",
+    version=VERSION,
     description="rubble: discrete element method, driven from Python",
     packages=["rubble"],
     package_dir={"rubble": "python/rubble"},

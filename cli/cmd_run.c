@@ -2,13 +2,56 @@
  * simulated time, steps/s, ETA: one line redrawn on a terminal, a line every 30 s otherwise,
  * so that a batch job's log shows how far it is), and end with the run
  * report: particle-steps per second, time per stage, energy balance, grains lost, largest
- * overlap, where the output went. */
+ * overlap, where the output went; on SIGTERM or Ctrl-C, a checkpoint and exit 128 + signal. */
 #include "cli.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The signal (SIGTERM from a batch system, SIGINT from Ctrl-C) that asked for a clean stop;
+ * the handler only sets it (async-signal-safe) and gives the signal back its default, so a
+ * second one ends the run at once. The run reads it at every step's end (rbl_run_set_stop). */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig) { stop_signal = sig; }
+
+static void catch_stop_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+/* The scene run to its end as rbl_scene_run runs it, stopping cleanly on a signal: the run
+ * writes its checkpoint and thermo.csv there (RBL_EINTERRUPT) and *stopped is the signal. */
+static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run_report *rep,
+                     int *stopped, rbl_error *err)
+{
+    memset(rep, 0, sizeof *rep);
+    *stopped = 0;
+    rbl_run *r = NULL;
+    int rc = rbl_run_open(scene, opt, &r, err);
+    if (rc != RBL_OK)
+        return rc;
+    rbl_run_set_stop(r, &stop_signal);
+    uint64_t step, total;
+    rbl_run_clock(r, &step, &total, NULL);
+    if (step < total)
+        rc = rbl_run_step(r, total - step, err);
+    if (rc == RBL_OK)
+        rc = rbl_run_finish(r, err);
+    if (rc == RBL_OK || (rc == RBL_EINTERRUPT && (*stopped = rbl_run_stopped(r))))
+        rbl_run_summary(r, rep);
+    rbl_run_close(r);
+    return rc;
+}
 
 static void usage(FILE *out)
 {
@@ -33,7 +76,9 @@ static void usage(FILE *out)
             "             30 when stderr is a file or pipe, as in a batch job)\n"
             "  --test-shuffle SEED  tests only: store the grains in a random order at every\n"
             "             neighbour build; the outputs must not change (docs/testing.md)\n"
-            "Scene keys: docs/scenes.md\n");
+            "SIGTERM (a batch system's) or Ctrl-C: the run stops after the step it is in,\n"
+            "writes a checkpoint there and exits 143 (130 for Ctrl-C); a second one ends it\n"
+            "at once. Scene keys: docs/scenes.md\n");
 }
 
 /* A warning of the scene or its set-up (docs/scenes.md "Warnings"), on stderr. */
@@ -265,7 +310,20 @@ int cmd_run(int argc, char **argv)
     opt.notice = notice;
     opt.change_physics = change_physics;
     rbl_run_report rep;
-    int rc = rbl_scene_run(scene, &opt, &rep, &err);
+    catch_stop_signals();
+    int stopped;
+    int rc = run_scene(scene, &opt, &rep, &stopped, &err);
+    if (stopped) { /* docs/scenes.md "Restarts": 128 + the signal, as a shell reports it */
+        if (rank == 0) {
+            char said[1024], dir[sizeof rep.output_dir];
+            fprintf(stderr, "rubble run: %s: %s; to go on: rubble run %s --restart %s/%s\n",
+                    scene_path, cli_escaped(err.message, said, sizeof said), scene_path,
+                    cli_escaped(rep.output_dir, dir, sizeof dir), rep.last_checkpoint);
+        }
+        rbl_parallel_agree(RBL_OK, NULL); /* the others wait for it: mpirun ends the job as */
+        rbl_scene_free(scene);            /* the first exits non-zero */
+        return 128 + stopped;
+    }
     if (rc != RBL_OK) {
         rbl_scene_free(scene);
         if (rc == RBL_EUNSTABLE) /* the health check stopped it (docs/dem.md) */
@@ -341,7 +399,7 @@ int cmd_run(int argc, char **argv)
                "%llu grains moved rank, %llu partitions, %llu ghosts held at the end; each "
                "exchanged with at most %d neighbours (%llu exchanges among all, after a new "
                "partition)\n",
-               rep.ranks, rbl_launcher_name() ? rbl_launcher_name() : "mpirun",
+               rep.ranks, rbl_launcher_name() ? rbl_launcher_name() : "the launcher",
                rep.comm_seconds, rep.imbalance, (double)rep.comm_bytes,
                (unsigned long long)rep.comm_messages, (unsigned long long)rep.migrated,
                (unsigned long long)rep.partitions, (unsigned long long)rep.ghosts,

@@ -34,10 +34,10 @@ int main(int argc, char **argv)
     int rank, ranks = rbl_launched_ranks(&rank);
     if (ranks > 1 && strcmp(cmd, "run") != 0) { /* each would do the whole job, into one file */
         if (rank == 0)
-            fprintf(stderr, "rubble: started as %d processes (mpirun -np %d): only `rubble run` "
+            fprintf(stderr, "rubble: started as %d processes by %s: only `rubble run` "
                             "runs over several processes (docs/parallel.md). Start one process; "
                             "--threads uses the machine's cores\n",
-                    ranks, ranks);
+                    ranks, rbl_launcher_name() ? rbl_launcher_name() : "the launcher");
         return EXIT_FAILURE;
     }
     if (strcmp(cmd, "calibrate") == 0)

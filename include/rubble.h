@@ -5,6 +5,7 @@
 #ifndef RUBBLE_H
 #define RUBBLE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,7 +19,11 @@ extern "C" {
 #define RBL_API
 #endif
 
-#define RBL_VERSION_STRING "0.1.0"
+/* The release, and the ABI's number: the shared library's SONAME is librubble.so.RBL_ABI_VERSION,
+ * raised whenever a public struct's layout or a call's signature changes (CHANGELOG.md;
+ * tests/test_abi_layout.c records the structs' sizes). CMake and setup.py read both from here. */
+#define RBL_VERSION_STRING "0.2.0"
+#define RBL_ABI_VERSION 1
 
 /* ---------------------------------------------------------------- errors ---------------- */
 
@@ -1141,6 +1146,16 @@ RBL_API int rbl_run_step(rbl_run *run, uint64_t steps, rbl_error *err);
  * answer the same at each stop. NULL fn: none (the default). */
 typedef int (*rbl_run_interrupt)(rbl_run *run, void *userdata);
 RBL_API void rbl_run_set_interrupt(rbl_run *run, rbl_run_interrupt fn, void *userdata);
+/* A flag a signal handler sets (the signal's number; 0: none), for a clean stop (a batch
+ * system's SIGTERM, `rubble run`'s Ctrl-C): read at every step's end, on every process, and
+ * agreed through the step's own exchange, so all processes stop after the same step. There
+ * rbl_run_step writes a checkpoint into the output folder (as output.checkpoint_every names
+ * them; none again if one fell on that step), thermo.csv with its rows so far, and returns
+ * RBL_EINTERRUPT naming the step and the checkpoint (rbl_run_summary's last_checkpoint). The
+ * run may step on. NULL: none (the default). docs/scenes.md "Restarts". */
+RBL_API void rbl_run_set_stop(rbl_run *run, const volatile sig_atomic_t *flag);
+/* The signal that stopped the run (the largest flag over the processes); 0: not stopped. */
+RBL_API int rbl_run_stopped(const rbl_run *run);
 /* Step until the simulated time is at least `time` (nothing if it is already). */
 RBL_API int rbl_run_until(rbl_run *run, double time, rbl_error *err);
 /* Where the run is: step, the scene's last step, time, grains (or objects), wall time. Over
@@ -1586,7 +1601,13 @@ typedef struct rbl_fdo_params {
     double slop;           /* overlap left alone, m (0: 1e-4 of the smallest semi-axis) */
     double margin;         /* gap within which contacts are kept, m (0: from speeds each step) */
     int threads;           /* 0: OpenMP's default */
+    double patch_radius;   /* m, drilling friction: the moment about a contact's normal is at
+                              most (3 pi / 16) friction patch_radius times its normal force (a
+                              Hertzian patch sliding in twist); 0: RBL_FDO_PATCH of the pair's
+                              shortest semi-axis (docs/fdo.md) */
 } rbl_fdo_params;
+/* The default patch radius, as a share of the shortest semi-axis of a contact's objects. */
+#define RBL_FDO_PATCH 1e-2
 
 typedef struct rbl_fdo_sim rbl_fdo_sim;
 

@@ -10,15 +10,20 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 prefix="$work/prefix"
 cmake --install "$BUILD" --prefix "$prefix" > "$work/install.log" || fail "cmake --install failed"
-lib=$(ls -d "$prefix"/lib*/librubble.so.0 2>/dev/null | head -1)
-[ -n "$lib" ] || fail "no librubble.so.0 installed: $(find "$prefix" -type f | head)"
+# the SONAME's number is the ABI's, read where it is set (include/rubble.h)
+abi=$(sed -n 's/^#define RBL_ABI_VERSION \([0-9]*\)$/\1/p' "$(dirname "$0")/../include/rubble.h")
+[ -n "$abi" ] || fail "no RBL_ABI_VERSION in include/rubble.h"
+lib=$(ls -d "$prefix"/lib*/librubble.so."$abi" 2>/dev/null | head -1)
+[ -n "$lib" ] || fail "no librubble.so.$abi installed: $(find "$prefix" -type f | head)"
 libdir=$(dirname "$lib")
 for f in "$prefix/bin/rubble" "$prefix/include/rubble.h" "$libdir/librubble.a" \
          "$libdir/librubble.so" "$libdir/pkgconfig/rubble.pc" \
          "$libdir/cmake/rubble/rubbleConfig.cmake"; do
     [ -e "$f" ] || fail "$f not installed"
 done
-readelf -d "$lib" | grep -q "SONAME.*librubble.so.0" || fail "no SONAME librubble.so.0"
+readelf -d "$lib" | grep -q "SONAME.*\[librubble.so.$abi\]" || fail "no SONAME librubble.so.$abi"
+version=$(sed -n 's/^#define RBL_VERSION_STRING "\(.*\)"$/\1/p' "$(dirname "$0")/../include/rubble.h")
+grep -q "^Version: $version$" "$libdir/pkgconfig/rubble.pc" || fail "rubble.pc is not version $version"
 "$prefix/bin/rubble" --help > /dev/null 2>&1 || "$prefix/bin/rubble" > /dev/null 2>&1 ||
     [ $? -lt 126 ] || fail "the installed rubble does not start"
 
@@ -39,10 +44,11 @@ echo "ok: pkg-config, shared and static: $(cat "$work/out.txt")"
 
 mkdir -p "$work/project"
 cp "$work/drop.c" "$work/project/"
-cat > "$work/project/CMakeLists.txt" <<'CM'
+# the release asked for is this one's major.minor (0.x: a minor may change the ABI)
+cat > "$work/project/CMakeLists.txt" <<CM
 cmake_minimum_required(VERSION 3.16)
 project(drop LANGUAGES C)
-find_package(rubble 0.1 REQUIRED)
+find_package(rubble ${version%.*} REQUIRED)
 add_executable(drop drop.c)
 target_link_libraries(drop PRIVATE rubble::rubble)
 add_executable(drop_static drop.c)

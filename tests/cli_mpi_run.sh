@@ -220,6 +220,10 @@ YAML
 mpi 3 "$RUBBLE" run spin.yaml --output spin_3 --quiet > spin_3.txt || fail "the spin on 3"
 cmp -s spin_1/final.txt spin_3/final.txt || fail "the spin: the final grains differ on 3"
 same_thermo spin_1/thermo.csv spin_3/thermo.csv || fail "the spin: thermo.csv differs on 3"
+# the report's interactions per grain (the tree gathered on every process) as one process's
+per_grain() { grep -o '[0-9.]* interactions per grain' "$1"; }
+[ -n "$(per_grain spin_1.txt)" ] && [ "$(per_grain spin_1.txt)" = "$(per_grain spin_3.txt)" ] \
+    || fail "the spin: $(per_grain spin_3.txt) on 3, $(per_grain spin_1.txt) on 1"
 shells=0
 for f in spin_1/shells_*.csv; do
     cmp -s "$f" "spin_3/${f#spin_1/}" || { diff "$f" "spin_3/${f#spin_1/}"; fail "the spin: $f differs"; }
@@ -303,6 +307,53 @@ wait "$job" && fail "killed: mpirun exited 0"
 pgrep -f "^[^ ]*rubble run .*--output killed" > /dev/null && fail "killed: processes remain"
 grep -q 'exited on signal 9' killed.txt || { cat killed.txt; fail "killed: no message"; }
 echo "ok: one of 3 processes killed mid-run: the job stopped, $(grep -m1 'exited on signal 9' killed.txt | cut -c1-120)"
+
+# SIGTERM reaching one process of 3 (issue 70: a batch system's, a node's): all stop after the
+# same step, with one checkpoint (every rank's part in it), one message and exit status 143;
+# restarted from it on 3 processes, the run ends in one process's final.txt of a run never
+# stopped. SIGTERM to mpirun (it sends it to every process) stops them as cleanly.
+sed 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, final: final.txt}/' \
+    "$SCENES/small.yaml" > stop.yaml
+# stop_job DIR VICTIM: 3 processes into DIR; VICTIM rank (the last one found) or mpirun
+# (job) sent SIGTERM once the second frame is written
+stop_job() {
+    "$MPIEXEC" --allow-run-as-root --oversubscribe -np 3 "$RUBBLE" run stop.yaml \
+        --steps 100000000 --output "$1" --quiet > "$1.txt" 2>&1 &
+    job=$! # mpirun itself (not a function's subshell)
+    for i in $(seq 1200); do [ -e "$1/grains_000001.pvtp" ] && break; sleep 0.05; done
+    if [ "$2" = job ]; then kill -TERM "$job"
+    else kill -TERM "$(pgrep -f "^[^ ]*rubble run stop.yaml .*--output $1" | tail -1)"; fi
+    wait "$job"
+}
+stop_job stop_3 rank
+got=$?
+[ "$got" -eq 143 ] || { cat stop_3.txt; fail "SIGTERM to one of 3: mpirun exited $got, not 143"; }
+ck=$(ls stop_3/checkpoint_*.bin 2> /dev/null)
+[ "$(echo "$ck" | wc -w)" -eq 1 ] || fail "SIGTERM to one of 3: not one checkpoint: $(ls stop_3)"
+n=$(echo "$ck" | sed 's/.*checkpoint_0*\([0-9]*\)\.bin/\1/')
+[ "$(grep -c "stopped at step $n of 100000000 .* on signal 15: checkpoint $ck written" stop_3.txt)" -eq 1 ] \
+    || { cat stop_3.txt; fail "SIGTERM to one of 3: not one message"; }
+mpi 3 "$RUBBLE" run stop.yaml --restart "$ck" --steps $((n + 300)) --output stop_33 --quiet > /dev/null \
+    || fail "the restart on 3 from SIGTERM's checkpoint"
+"$RUBBLE" run stop.yaml --steps $((n + 300)) --output stop_1 --quiet > /dev/null || fail "stop.yaml on 1"
+cmp -s stop_1/final.txt stop_33/final.txt || fail "final.txt differs after SIGTERM at step $n on 3 and a restart"
+echo "ok: SIGTERM to one of 3 processes: $(grep -m1 stopped stop_3.txt | cut -c1-110)...; the restart ends in one process's bits"
+stop_job stop_3m job
+ck=$(ls stop_3m/checkpoint_*.bin 2> /dev/null)
+[ "$(echo "$ck" | wc -w)" -eq 1 ] && grep -q "on signal 15: checkpoint $ck written" stop_3m.txt \
+    || { cat stop_3m.txt; fail "SIGTERM to mpirun: no clean stop"; }
+echo "ok: SIGTERM to mpirun: every process stopped at $ck"
+
+# the refusals name the launcher that started the processes (srun here: its variables, MPI's
+# own taken away, as under srun --mpi=pmix)
+SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=0 "$RUBBLE" contacts --help > out.txt 2> err.txt && fail "contacts ran under srun"
+grep -q "started as 2 processes by srun (SLURM): only" err.txt || { cat err.txt; fail "srun: the command's refusal"; }
+mpi 2 sh -c "SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=\$OMPI_COMM_WORLD_RANK exec env -u OMPI_COMM_WORLD_SIZE \
+    -u OMPI_COMM_WORLD_RANK '$RUBBLE' run '$EXAMPLES/ellipsoids.yaml' --steps 3 --output srun_objects" \
+    > out.txt 2>&1 && fail "objects ran on 2 under srun"
+grep -q "cannot yet run over several processes (started as 2 by srun (SLURM))" out.txt \
+    || { cat out.txt; fail "srun: the scene's refusal"; }
+echo "ok: refusals under srun name it: $(grep -h 'started as' err.txt | cut -c1-60)..."
 
 # a failure on one process only before the run (issue 41: its STL missing, as on a node whose
 # disk lacks it; the others waited for it for ever): every process stops within seconds, and

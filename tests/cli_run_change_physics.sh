@@ -106,3 +106,14 @@ grep -q "'dt: auto' makes .* is grains\[1\]'s at small.yaml:13) where the run's 
     fail "message: $(cat err.txt)"
 [ ! -e E ] || fail "the refused restart made its folder"
 echo "ok: $(head -c 300 err.txt)"
+
+# a stiffer kn than the run's dt can take (issue 70, st07): at the new scene's kn, saying that a
+# restart keeps dt (not "dt: auto picks one" to a scene that has it)
+sed 's/kn: 2000,/kn: 2.0e9,/' a.yaml > stiff.yaml
+"$RUBBLE" run stiff.yaml --output G --restart "$ck" --change-physics > out.txt 2> err.txt &&
+    fail "a kn too stiff for the run's dt was accepted at a restart"
+grep -q "$ck: --change-physics: stiff.yaml:5:[0-9]*: contact.kn = 2e+09 N/m is too stiff for the run's dt: dt = [0-9.e-]* s is above the stability limit.*; a restart keeps the run's dt: give a stiffness it can take, or run the changed scene from its start" err.txt ||
+    fail "message: $(cat err.txt)"
+grep -q "dt <= [0-9.e-]* s (dt: auto picks one)" err.txt && fail "dt: auto advised to a scene that has it: $(cat err.txt)"
+[ ! -e G ] || fail "the refused restart made its folder"
+echo "ok: $(head -c 400 err.txt)"

@@ -10,11 +10,15 @@ cd "$work"
 failures=0
 
 # expect NAME PATTERN: `rubble run NAME.yaml` exits with status 1, says PATTERN on stderr and
-# creates no output folder.
+# creates no output folder. Under the sanitizers a leak or a memory error also exits with 1:
+# their report on stderr fails the case.
 expect() {
     name=$1; pattern=$2
     "$RUBBLE" run "$name.yaml" --output "out_$name" > out.txt 2> err.txt
     got=$?
+    if grep -q "^==[0-9]*==ERROR: [A-Za-z]*Sanitizer" err.txt; then
+        echo "FAIL [$name]: the sanitizer reports:"; cat err.txt; failures=$((failures+1)); return
+    fi
     if [ "$got" -ne 1 ]; then
         echo "FAIL [$name]: exit $got, expected 1"; cat err.txt; failures=$((failures+1)); return
     fi

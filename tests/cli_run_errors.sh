@@ -44,12 +44,17 @@ scene wrong_type 's/kn: 2000/kn: stiff/'
 expect wrong_type "wrong_type.yaml:6:[0-9]*: 'kn' is not a number: 'stiff'"
 scene nan_value 's/kn: 2000/kn: .nan/'
 expect nan_value "nan_value.yaml:6:[0-9]*: 'kn' must be finite"
+# numbers a double cannot hold say so (issue 70: 5e-324 was "not a number")
+scene subnormal_dt 's/dt: auto/dt: 5e-324/'
+expect subnormal_dt "subnormal_dt.yaml:15:[0-9]*: 'dt' is below the smallest normal number a double holds (2.22507e-308; it would be held as a subnormal or as 0, with few or no digits): '5e-324'"
+scene huge_kn 's/kn: 2000/kn: 1e400/'
+expect huge_kn "huge_kn.yaml:6:[0-9]*: 'kn' is beyond the largest number a double holds (1.79769e+308): '1e400'"
 scene negative_radius 's/    radius: 0.001/    radius: -0.001/'
 expect negative_radius "negative_radius.yaml:12:[0-9]*: 'radius' must be > 0: '-0.001'"
 scene overdamped 's/restitution: 0.3,/gamma_n: 5,/'
 expect overdamped "overdamped.yaml:6:[0-9]*: .*gamma_n = 5 is overdamped"
 scene big_dt 's/dt: auto, c: 0.05/dt: 0.001/'
-expect big_dt "big_dt.yaml:15:[0-9]*: dt = 0.001 s is above the stability limit"
+expect big_dt "big_dt.yaml:15:[0-9]*: dt = 0.001 s is above the stability limit.* (dt: auto picks one; contact.kn = 2000 N/m at line 6 sets the contacts)"
 # sources never place a grain through a wall: a lattice wholly behind one places none
 scene behind_wall 's/point: \[0, 0, 0\], normal: \[0, 0, 1\]/point: [0, 0, 0.012], normal: [0, 0, 1]/'
 expect behind_wall "behind_wall.yaml:11:[0-9]*: no grain fits in the region"
@@ -142,6 +147,11 @@ expect turn_axis "turn_axis.yaml:9:[0-9]*: rotate's 'axis' must not be zero"
 # a mesh whose motion is refused: its welded mesh is freed (the sanitizer pass finds a leak)
 scene mesh_turn_axis "$floor  - {mesh: tri.stl, rotate: {axis: [0, 0, 0], omega: 1}}/"
 expect mesh_turn_axis "mesh_turn_axis.yaml:9:[0-9]*: rotate's 'axis' must not be zero"
+# ... and one whose wear is refused (issue 70, leak_mesh_wall_bad_wear.yaml)
+scene mesh_wear "$floor  - {mesh: tri.stl, wear: {finnie: 2}}/"
+expect mesh_wear "mesh_wear.yaml:9:[0-9]*: 'finnie' must be >= 0 and <= 1: '2'"
+scene mesh_wear_key "$floor  - {mesh: tri.stl, wear: {archard: 1e-9, grit: 1}}/"
+expect mesh_wear_key "mesh_wear_key.yaml:9:[0-9]*: unknown key in 'wear'.*'grit'"
 scene turn_both "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], rotate: {axis: [0, 0, 1], omega: 1, rpm: 3}}/"
 expect turn_both "turn_both.yaml:9:[0-9]*: 'rotate' needs one of 'omega' (rad\/s) and 'rpm'"
 scene shake_f "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], vibrate: {amplitude: [0, 0, 1e-3]}}/"
@@ -265,6 +275,31 @@ printf 'live' > "stale/grains.pvd.tmp.$(printf '%x' $$).0"
 [ ! -e stale/thermo.csv.tmp.7ffffffe.0 ] && [ -e "stale/grains.pvd.tmp.$(printf '%x' $$).0" ] &&
     echo "ok: a dead process's staging file removed, a live one's kept" || {
     echo "FAIL [stale]: $(ls stale)"; failures=$((failures+1)); }
+# ... of every output a run writes: the coarse-grained fields, their profiles and series, the
+# contacts, the checkpoints and output.final (stale_temps.sh of issue 70: those of cg_*, cg.pvd
+# and output.final stayed)
+scene stale_all 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, final: final.txt, contacts: csv, checkpoint_every: 0.005, cg: {cells: [4, 4, 10], width: 0.012, every: 0.005}}/'
+mkdir -p stale_all
+for f in cg_000005.vti cg_profile_000005.csv cg.pvd grains_000005.vtp contacts_000005.csv \
+         checkpoint_000000100.bin final.txt; do
+    printf 'half' > "stale_all/$f.tmp.7ffffff0.3f"
+done
+printf 'theirs' > stale_all/notes.txt.tmp.7ffffff0.3f # not the run's: kept
+"$RUBBLE" run stale_all.yaml --output stale_all --steps 10 --quiet > /dev/null 2> err.txt || {
+    echo "FAIL [stale_all]: $(cat err.txt)"; failures=$((failures+1)); }
+left=$(ls stale_all | grep '\.tmp\.' | tr '\n' ' ')
+[ "$left" = "notes.txt.tmp.7ffffff0.3f " ] && [ -s stale_all/final.txt ] && [ -s stale_all/cg.pvd ] &&
+    echo "ok: every output's stale staging file removed, another file's kept" || {
+    echo "FAIL [stale_all]: staging files left: $left"; failures=$((failures+1)); }
+# output.cg's kernel wider than the grid's box (issue 70, cg07: width 1e9 gave fields of 4e-31
+# without a word), a Gaussian's reach 3 widths
+cg='s/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, cg: {CG}}/'
+scene cg_huge "$(echo "$cg" | sed 's/CG/cells: [4, 4, 10], width: 1e9/')"
+expect cg_huge "cg_huge.yaml:16:[0-9]*: cg: the kernel reaches 1e+09 m, beyond the grid's whole box (its diagonal is 0.05[0-9]* m)"
+scene cg_gauss_wide "$(echo "$cg" | sed 's/CG/cells: [4, 4, 10], width: 0.02, kernel: gaussian/')"
+expect cg_gauss_wide "cg_gauss_wide.yaml:16:[0-9]*: cg: the kernel reaches 0.06 m (3 standard deviations), beyond the grid's whole box"
+scene cg_own_box "$(echo "$cg" | sed 's/CG/cells: [4, 4, 4], width: 0.02, min: [0, 0, 0], max: [0.01, 0.01, 0.01]/')"
+expect cg_own_box "cg_own_box.yaml:16:[0-9]*: cg: the kernel reaches 0.02 m, beyond the grid's whole box (its diagonal is 0.0173"
 # clump sources: a missing or broken clump file names the scene position and the clump file
 scene no_clump 's|    radius: 0.001$|    clump: nowhere.txt|'
 expect no_clump "no_clump.yaml:12:[0-9]*: clump: .*nowhere.txt: cannot open"
@@ -390,6 +425,14 @@ expect stage_outlets "stage_outlets.yaml:23:[0-9]*: stage 2 ('b'): no outlet nam
 staged stage_wall "  - {box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}}" \
     "walls: [{name: lidd, velocity: [0, 0, -0.01]}]"
 expect stage_wall "stage_wall.yaml:22:[0-9]*: stage 2 ('b'): no wall named 'lidd': the scene's walls are 'floor', 'lid'"
+# ... or an item by a place beyond the scene's list (issue 70, st06: "'wall' needs 'point'",
+# the grammar of the wall it would have added)
+staged stage_wall_place "  - {box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}}" \
+    "walls: [{velocity: [0, 0, -0.01]}, {}, {velocity: [0, 0, 0.01]}]"
+expect stage_wall_place "stage_wall_place.yaml:22:[0-9]*: stage 2 ('b'): no wall 3 (its entry 3 has no 'name', and the scene has 2): the scene's walls are 'floor', 'lid'"
+staged stage_material_place "  - {box: {min: [0, 0, 0.04], max: [0.02, 0.02, 0.045]}}" \
+    "materials: [{friction: 0.3}, {friction: 0.2}]"
+expect stage_material_place "stage_material_place.yaml:22:[0-9]*: stage 2 ('b'): no material 2 (its entry 2 has no 'name', and the scene has 1): the scene's materials are 'glass'"
 
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "all bad scenes refused with file:line:column"

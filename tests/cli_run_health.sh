@@ -57,6 +57,37 @@ sed 's/dt: 2e-4/dt: 1e-300/; s/steps: 500/steps: 30/; s/every: 0.02/every: 0.002
     "$SCENES/impulse.yaml" > impulse_tiny_dt.yaml
 expect impulse_tiny_dt "impulse_tiny_dt.yaml:[0-9]*:[0-9]*: output.every = 0.002 s is 2e+297 steps"
 
+# 64 overlapping spheres at rest, no gravity, e = 1: the push takes them apart, nothing
+# moves, the energy stays 0 to round-off. Once stopped at step 170 for a growth of 2.5e-67 J,
+# "1 of its scale 2.5e-67 J": the scale has a floor now (each object moving 1e-4 of its
+# smallest semi-axis a step), so the run goes to its end
+awk 'BEGIN { for (i = 0; i < 4; i++) for (j = 0; j < 4; j++) for (k = 0; k < 4; k++)
+                 printf "%.3f %.3f %.3f 1 0 0 0\n", i * 0.016, j * 0.016, 0.02 + k * 0.016 }' \
+    > relax.txt
+cat > relax.yaml << 'EOF'
+gravity: [0, 0, 0]
+impulse: {restitution: 1, friction: 0}
+walls:
+  - {point: [0, 0, 0], normal: [0, 0, 1]}
+objects:
+  - file: relax.txt
+    ellipsoid: [0.01, 0.01, 0.01]
+run: {dt: 1e-4, steps: 200}
+output: {folder: out_relax, every: 0.005}
+EOF
+"$RUBBLE" run relax.yaml --threads 1 > relax_report.txt 2> err.txt || {
+    echo "FAIL: 64 spheres at rest, overlapping, were stopped (exit $?):"; cat err.txt
+    failures=$((failures+1)); }
+# ... while energy made from nothing is still stopped: a sphere deep in another that rests on
+# the floor is pushed up against gravity with no speed to pay for the lift
+printf '0 0 0.01 1 0 0 0\n0 0 0.012 1 0 0 0\n' > lift.txt
+sed 's/relax.txt/lift.txt/; s/gravity: \[0, 0, 0\]/gravity: [0, 0, -9.81]/' relax.yaml > lift.yaml
+"$RUBBLE" run lift.yaml --threads 1 --output out_lift > /dev/null 2> err.txt
+[ $? -eq 3 ] && grep -q "step 5 .*: the energy grew by 0.0010[0-9]* J .* of its scale 1.0[0-9]*e-06 J" \
+    err.txt || { echo "FAIL: the lift was not stopped at step 5:"; cat err.txt
+                 failures=$((failures+1)); }
+echo "ok: spheres at rest run on; energy made by the push is stopped"
+
 # absurd limits are refused at their line
 sed 's/^run:/health: {overlap: -1}\nrun:/' "$SCENES/small.yaml" > negative.yaml
 expect negative "negative.yaml:[0-9]*:[0-9]*: 'overlap' must be > 0 and <= 100: '-1'"

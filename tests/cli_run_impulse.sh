@@ -56,6 +56,15 @@ for bad in "0.05 0.05 0.05 1 0 0|expected 'x y z qw qx qy qz'" \
     sed 's/two.txt/two_bad.txt/' touching.yaml > file_bad.yaml
     expect file_bad "file_bad.yaml:14:[0-9]*: .*${bad#*|}"
 done
+# issue 70: an object placed through a wall is refused at its line, naming the object and the
+# wall (once the health check stopped the run at step 5 for "0 J of its scale 0 J"); one
+# across the tube's wall too (once it stayed on the side of its centre)
+printf '0.05 0.05 0.05 1 0 0 0\n0.05 0.05 0.0 1 0 0 0\n' > through.txt
+sed 's/two.txt/through.txt/' touching.yaml > through.yaml
+expect through "through.yaml:14:[0-9]*: through.txt:2: object 2 at (0.05, 0.05, 0): crosses wall 1 (the plane n . x = 0, n = (0, 0, 1)) by 0.005 m, more than 0.1 of its smallest semi-axis 0.005 m"
+printf '0.05 0.05 0.05 1 0 0 0\n0.075 0.05 0.05 1 0 0 0\n' > straddle.txt
+scene straddle 's|  - random: {min: \[0, 0, 0\], max: \[0.1, 0.1, 0.1\], count: 20}|  - file: straddle.txt|'
+expect straddle "straddle.yaml:15:[0-9]*: straddle.txt:2: object 2 at (0.075, 0.05, 0.05): crosses wall 6 (the tube at line 13, radius 0.025 m) by 0.012 m"
 sed 's/two.txt/missing.txt/' touching.yaml > file_missing.yaml
 expect file_missing "file_missing.yaml:14:[0-9]*: .*missing.txt: cannot open"
 scene no_dt 's/  dt: 2e-4/  dt: auto/'
@@ -78,14 +87,37 @@ scene fast 's/    seed: 7/    velocity: [100, 0, 0]/'
 expect fast "fast.yaml:15:[0-9]*: velocity 100 m/s moves these objects 0.02 m in a step"
 scene spun 's/    seed: 7/    spin: [0, 0, 1e9]/'
 expect spun "spun.yaml:15:[0-9]*: an object spin of 1e+09 rad/s is beyond any real scene"
+# issue 70: a spin that turns an object more than 0.3 rad a step (the free rotation then
+# loses energy: 4.5e-4 at 0.45 rad, 4 % at 1 rad) is refused, as a source's or a file line's
+scene spin_step 's/    seed: 7/    spin: [0, 0, 5000]/'
+expect spin_step "spin_step.yaml:15:[0-9]*: spin 5000 rad/s turns these objects 1 rad in a step of dt = 0.0002 s, more than 0.3 rad .*: a shorter dt (at most 6e-05 s)"
+printf '0.05 0.05 0.05 1 0 0 0 0 0 0 0 3000 0
+' > spun.txt
+sed 's/two.txt/spun.txt/' touching.yaml > spun_line.yaml
+expect spun_line "spun_line.yaml:14:[0-9]*: spun.txt:1: a spin of 3000 rad/s turns object 1 by 0.6 rad in a step of dt = 0.0002 s, more than 0.3 rad"
 scene long_arm 's/  friction: 0.5/  friction: 0.5\n  rolling: 1/'
 expect long_arm "long_arm.yaml:[0-9]*:[0-9]*: rolling = 1 m: a rolling friction arm longer than the largest semi-axis 0.012 m"
 scene deep_slop 's/  friction: 0.5/  friction: 0.5\n  slop: 0.01/'
 expect deep_slop "deep_slop.yaml:[0-9]*:[0-9]*: slop = 0.01 m: as deep as the smallest semi-axis 0.005 m"
+# issue 70: absurd densities, tubes and a subnormal dt, each refused at its line with the range
+scene light 's/density: 2500/density: 1e-300/'
+expect light "light.yaml:17:[0-9]*: 'density' 1e-300 kg/m^3 is beyond any real object (accepted 0.001 .. 1e+06 kg/m^3)"
+scene thin_tube 's/radius: 0.025}/radius: 1e-300}/'
+expect thin_tube "thin_tube.yaml:13:[0-9]*: a tube's radius of 1e-300 m is beyond any real scene (accepted 1e-09 .. 1000 m)"
+scene wide_tube 's/radius: 0.025}/radius: 1e300}/'
+expect wide_tube "wide_tube.yaml:13:[0-9]*: a tube's radius of 1e+300 m is beyond any real scene"
+scene short_tube 's/to: \[0.05, 0.05, 0.1\]/to: [0.05, 0.05, 1e-12]/'
+expect short_tube "short_tube.yaml:13:[0-9]*: a tube's length of 1e-12 m is beyond any real scene"
+scene subnormal_dt 's/  dt: 2e-4/  dt: 5e-324/'
+expect subnormal_dt "subnormal_dt.yaml:20:[0-9]*: 'dt' is below the smallest normal number a double holds"
 scene nan_axis 's/ellipsoid: \[0.012, 0.008, 0.005\]/ellipsoid: [0.012, .nan, 0.005]/'
 expect nan_axis "nan_axis.yaml:16:[0-9]*: 'ellipsoid' must be finite: '.nan'"
 scene bad_e 's/restitution: 0.3/restitution: 1.5/'
 expect bad_e "bad_e.yaml:5:[0-9]*: 'restitution' must be >= 0 and <= 1: '1.5'"
+scene flat_patch 's/  friction: 0.5/  friction: 0.5\n  patch_radius: 0/'
+expect flat_patch "flat_patch.yaml:[0-9]*:[0-9]*: 'patch_radius' must be > 0: '0'"
+scene nan_patch 's/  friction: 0.5/  friction: 0.5\n  patch_radius: .nan/'
+expect nan_patch "nan_patch.yaml:[0-9]*:[0-9]*: 'patch_radius' must be finite: '.nan'"
 scene crowded 's/count: 20/count: 2000/'
 expect crowded "crowded.yaml:15:[0-9]*: 2000 objects cannot fit in the region: their bounding spheres would fill 14.5"
 # below close packing but beyond what random placement reaches (about 0.38): tried, then said

@@ -129,3 +129,40 @@ done
     fail "the pour's restart with other rows failed"
 cmp -s P/final.txt R/final.txt || fail "final.txt differs after a restart at step 4555 with other thermo rows"
 echo "ok: a restart at step 4555, inside the pour, ends in the same bits (2 threads; other thermo rows)"
+
+# A batch system's SIGTERM (issue 70): the run stops at the end of the step it is seen in, with
+# a checkpoint of that step in its folder (the scene asks for none), thermo.csv whole, a message
+# naming both, and exit status 143; restarted from it, the run ends in the same final.txt and
+# thermo.csv as a run never stopped. Ctrl-C (SIGINT) does the same with 130.
+sed 's/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, thermo_every: 0.001, final: final.txt}/' \
+    "$SCENES/small.yaml" > stop.yaml
+# stop_run DIR SIGNAL: a long run into DIR, sent SIGNAL once it has written its second frame
+stop_run() {
+    "$RUBBLE" run stop.yaml --steps 100000000 --output "$1" --quiet > "$1.out" 2> "$1.err" &
+    job=$!
+    for i in $(seq 1 1200); do [ -e "$1/grains_000001.vtp" ] && break; sleep 0.05; done
+    kill -"$2" "$job"
+    wait "$job"
+}
+stop_run S TERM
+got=$?
+[ "$got" -eq 143 ] || fail "SIGTERM: exit $got, not 143: $(cat S.err)"
+ck=$(ls S/checkpoint_*.bin 2> /dev/null)
+[ "$(echo "$ck" | wc -w)" -eq 1 ] || fail "SIGTERM: not one checkpoint: $(ls S)"
+n=$(echo "$ck" | sed 's/.*checkpoint_0*\([0-9]*\)\.bin/\1/')
+grep -q "stopped at step $n of 100000000 .* on signal 15: checkpoint $ck written.*--restart $ck" S.err \
+    || fail "SIGTERM: message: $(cat S.err)"
+tail -1 S/thermo.csv | grep -q '^[0-9.e-]*,[0-9]*,424,.*,0$' || fail "SIGTERM: thermo.csv's last row: $(tail -1 S/thermo.csv)"
+"$RUBBLE" run stop.yaml --restart "$ck" --steps $((n + 300)) --output T --quiet > /dev/null \
+    || fail "the restart from SIGTERM's checkpoint failed"
+"$RUBBLE" run stop.yaml --steps $((n + 300)) --output U --quiet > /dev/null || fail "the run to $((n + 300))"
+for f in final.txt thermo.csv; do
+    cmp -s "T/$f" "U/$f" || fail "$f differs after a restart from SIGTERM's checkpoint at step $n"
+done
+echo "ok: $(cat S.err)"
+echo "ok: restarted, it ends at step $((n + 300)) in the bits of a run never stopped"
+stop_run V INT
+got=$?
+[ "$got" -eq 130 ] && [ -e "$(ls V/checkpoint_*.bin)" ] && grep -q "on signal 2: checkpoint" V.err \
+    || fail "SIGINT: exit $got: $(cat V.err)"
+echo "ok: SIGINT: exit 130, $(ls V/checkpoint_*.bin)"

@@ -92,4 +92,14 @@ awk -F, -v c="$col" 'NR > 1 { want = $1 > 0.004 ? 0.01 * ($1 - 0.004) : 0
     if ($c - want > 1e-12 || want - $c > 1e-12) bad++ } END { exit bad > 0 }' M/thermo.csv ||
     fail "the named mesh's wall1_dz is not 0.01 (t - 0.004)"
 echo "ok: a mesh wall moved by its name in a stage"
+
+# a stage's stiffer kn under a dt given (issue 70, st07: "dt ... is above the stability limit
+# ... (dt: auto picks one)" without a file or line, the same to a scene under dt: auto): at
+# the stage's kn, with the dt's line and what fits
+sed -e 's/run: {dt: auto}/run: {dt: 5.0e-6}/' linear_staged.yaml > fixed_dt.yaml
+grep -q "dt: 5.0e-6" fixed_dt.yaml || fail "fixed_dt.yaml was not made"
+"$RUBBLE" run fixed_dt.yaml --threads 1 --output F > out.txt 2> err.txt && fail "a stage's kn too stiff for dt ran"
+grep -q "error: stage 2 ('stiff') at step [0-9]*: fixed_dt.yaml:14:[0-9]*: contact.kn = 2e+06 N/m is too stiff for the run's dt: dt = 5e-06 s is above the stability limit.* so dt <= [0-9.e-]* s; give a 'dt' (line 10) that fits, or dt: auto, which fits every stage" err.txt ||
+    fail "message: $(cat err.txt)"
+echo "ok: $(cat err.txt)"
 exit $failures

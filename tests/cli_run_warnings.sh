@@ -49,6 +49,18 @@ warns periodic "warning: periodic.yaml:9:[0-9]*: a plane wall across periodic ax
 sed "s|{mesh: hopper.stl, scale: 0.001}|{mesh: $EXAMPLES/hopper.stl}|" "$EXAMPLES/hopper.yaml" > mm.yaml
 warns mm "warning: mm.yaml:[0-9]*:[0-9]*: the mesh spans 140 m in a domain 0.154 m wide: an STL in millimetres needs scale: 0.001"
 
+# values that read as other units (issue 70; tests/python/test_unit_warnings.py has each, its
+# silencing and every example and test scene): lb/ft^3, gravity up over a floor, omega as rpm
+scene lb 's/density: 2500}/density: 156}/'
+warns lb "warning: lb.yaml:5:[0-9]*: density 156 kg/m^3 for 'glass' is glass's in lb/ft^3: 156 lb/ft^3 is 2499 kg/m^3"
+scene up 's/gravity: \[0, 0, -9.81\]/gravity: [0, 0, 9.81]/'
+warns up "warning: up.yaml:3:10: gravity \[0, 0, 9.81\] points away from every wall .* \[0, 0, -9.81\] meant?"
+sed "s|mesh: drum.stl|mesh: $EXAMPLES/drum.stl|; s|rpm: 20|omega: 20|" "$EXAMPLES/drum.yaml" > rad.yaml
+warns rad "warning: rad.yaml:24:[0-9]*: omega 20 rad/s .* Froude number w^2 R / g of 1.63.* 20 rpm would be 2.094 rad/s"
+{ echo "warnings: {off: [omega]}"; cat rad.yaml; } > rad_meant.yaml
+"$RUBBLE" run rad_meant.yaml --steps 1 --output out_rad_meant --quiet > out.txt 2> err.txt || echo "FAIL [rad_meant]: exit $?"
+if [ -s err.txt ]; then echo "FAIL [rad_meant]: warned:"; cat err.txt; failures=$((failures+1)); else echo "ok: warnings: {off: [omega]} silences it"; fi
+
 # a random source too crowded to keep its sizes (issue 69, setup/psd_crowded.yaml): a wide
 # log-normal by mass at a volume fraction of 0.2 loses 11 % of its volume from the large
 # grains to smaller ones (the mass CDF off by 0.09; phi 0.177 reached); at 0.05, nothing
@@ -66,6 +78,19 @@ warns crowded "warning: crowded.yaml:5:5: the region is too crowded to keep the 
 sed 's/volume_fraction: 0.2}/volume_fraction: 0.05}/' crowded.yaml > loose.yaml
 "$RUBBLE" run loose.yaml --steps 1 --output out_loose --quiet > out.txt 2> err.txt || echo "FAIL [loose]: exit $?"
 if [ -s err.txt ]; then echo "FAIL [loose]: warned:"; cat err.txt; failures=$((failures+1)); else echo "ok: a loose random source says nothing"; fi
+
+# output.cg's kernel narrower than the grid can sample (issue 70, cg08: width 1e-12 gave fields
+# of zeros without a word); a width of 2 node spacings says nothing
+cg='s/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, cg: {CG}}/'
+scene cg_tiny "$(echo "$cg" | sed 's/CG/cells: [2, 2, 4], width: 1e-12/')"
+warns cg_tiny "warning: cg_tiny.yaml:16:[0-9]*: cg: the kernel reaches 1e-12 m, not even half a cell's diagonal (0.0095[0-9]* m; nodes 0.01275 m apart along z): a grain between nodes reaches none"
+scene cg_narrow "$(echo "$cg" | sed 's/CG/cells: [2, 2, 4], width: 0.01, kernel: lucy/')"
+warns cg_narrow "warning: cg_narrow.yaml:16:[0-9]*: cg: the kernel reaches 0.01 m, less than 2 node spacings (0.01275 m along z)"
+scene cg_gauss "$(echo "$cg" | sed 's/CG/cells: [2, 2, 4], width: 0.004, kernel: gaussian/')"
+warns cg_gauss "warning: cg_gauss.yaml:16:[0-9]*: cg: the kernel reaches 0.012 m (3 standard deviations), less than 2 node spacings"
+scene cg_fine "$(echo "$cg" | sed 's/CG/cells: [2, 2, 4], width: 0.026/')"
+"$RUBBLE" run cg_fine.yaml --steps 1 --output out_cg_fine --quiet > out.txt 2> err.txt || echo "FAIL [cg_fine]: exit $?"
+if [ -s err.txt ]; then echo "FAIL [cg_fine]: warned:"; cat err.txt; failures=$((failures+1)); else echo "ok: a kernel of 2 node spacings says nothing"; fi
 
 [ "$failures" -eq 0 ] || { echo "$failures failures"; exit 1; }
 echo "every likely mistake warned about, where and with its number"

@@ -300,10 +300,12 @@ static void test_isotropy(void)
         if (t > 0)
             printf("isotropy: turned %.3f rad: positions within %.2g m, velocities within %.2g "
                    "m/s of the unturned run, turned\n", a, worst[0], worst[1]);
-        /* positions to 1e-9 m (the issue's bound); velocities to the passes' tolerance,
-         * 1e-4 g dt = 1e-7 m/s: the turned scene's round-off differs, and the passes settle it
-         * only to their tolerance */
-        ASSERT_TRUE(worst[0] <= 1e-9 && worst[1] <= 1e-4 * g * dt);
+        /* velocities to the passes' tolerance, 1e-4 g dt = 1e-7 m/s: the turned scene's
+         * round-off differs, and the passes settle it only to their tolerance; positions to
+         * 2e-9 m, a tenth of what that tolerance allows over the 0.2 s (issue 45's bound was
+         * 1e-9 m: 3.6e-10 then; 1.1e-9 since the spinning ellipsoid's contacts have drilling
+         * friction, issue 70, a row more that the passes settle to their tolerance) */
+        ASSERT_TRUE(worst[0] <= 2e-9 && worst[1] <= 1e-4 * g * dt);
         if (t == 0) {
             double x[3];
             rbl_fdo_sim_get(sim, 1, x, NULL, NULL, NULL);

@@ -186,7 +186,7 @@ static int check_ranks(size_t n, int P, double theta, uint64_t seed)
         ASSERT_OK(rbl_tree_assemble(&r[q].let, &top, pieces, q, &r[q].local, grafts,
                                     &r[q].groups, &r[q].n_groups, &r[q].cap_groups, &err));
         uint64_t count = 0;
-        ASSERT_TRUE(rbl_tree_walk(&r[q].let, r[q].groups, r[q].n_groups, 1, acc_p, phi_p,
+        ASSERT_TRUE(rbl_tree_walk(&r[q].let, NULL, r[q].groups, r[q].n_groups, 1, acc_p, phi_p,
                                   &count));
         total += count;
         for (size_t k = 0; k < n_pieces; k++)
@@ -217,8 +217,48 @@ static int check_ranks(size_t n, int P, double theta, uint64_t seed)
     return 1;
 }
 
+/* The gather (issue 70): each of P processes evaluates the whole tree (and the Cells) wanting
+ * its own slab's grains; their counts, per grain wanted, summed over the P make one process's
+ * (the report's interactions per grain did not depend on the rank count). */
+static void check_gather_counts(size_t n, int P, rbl_gravity_method method)
+{
+    double *pos = malloc(3 * n * sizeof *pos), *mass = malloc(n * sizeof *mass);
+    double *radius = malloc(n * sizeof *radius), *acc = malloc(3 * n * sizeof *acc);
+    double *phi = malloc(n * sizeof *phi);
+    uint32_t *id = malloc(n * sizeof *id);
+    uint8_t *want = malloc(n);
+    ASSERT_TRUE(pos && mass && radius && acc && phi && id && want);
+    scene(n, pos, mass, radius, id, 5);
+    const rbl_self_gravity cfg = {.method = method, .theta = 0.5, .cells = 8};
+    rbl_gravity_work w = {0};
+    rbl_error err = {0};
+    double all = 0.0, lo = INFINITY, hi = -INFINITY, sum = 0.0;
+    const rbl_gravity_input whole = {n, pos, mass, radius, id, NULL};
+    ASSERT_OK(rbl_gravity_eval(&w, &cfg, &whole, 1, acc, phi, &all, &err));
+    for (size_t k = 0; k < n; k++)
+        lo = fmin(lo, pos[3 * k]), hi = fmax(hi, pos[3 * k]);
+    for (int q = 0; q < P; q++) { /* slabs along x, as the partition's */
+        size_t wanted = 0;
+        for (size_t k = 0; k < n; k++) {
+            const int slab = (int)((pos[3 * k] - lo) / (hi - lo) * P);
+            want[k] = (slab < P ? slab : P - 1) == q;
+            wanted += want[k];
+        }
+        const rbl_gravity_input part = {n, pos, mass, radius, id, want};
+        double each = 0.0;
+        ASSERT_OK(rbl_gravity_eval(&w, &cfg, &part, 1, acc, phi, &each, &err));
+        sum += each * (double)wanted;
+    }
+    ASSERT_NEAR(sum / (double)n, all, 1e-9 * all);
+    printf("gather on %d: %.6g interactions per grain, as on one (method %d)\n", P, sum / n, method);
+    rbl_gravity_work_free(&w);
+    free(pos), free(mass), free(radius), free(acc), free(phi), free(id), free(want);
+}
+
 int main(void)
 {
+    check_gather_counts(3000, 3, RBL_GRAVITY_TREE);
+    check_gather_counts(3000, 5, RBL_GRAVITY_CELLS);
     /* under the sanitizers a quarter of the grains, and the two clumps on 2 ranges only */
     const int slow = slow_build_divisor();
     const size_t grains = 20000 / (size_t)slow;

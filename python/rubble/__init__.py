@@ -127,7 +127,9 @@ class Run:
     def grains(self):
         """The grains as numpy arrays over the engine's memory (no copy): id, position,
         velocity, spin, radius, mass, force, torque, material, clump (-1: none), contacts.
-        velocity and spin are writable. Rows are in the engine's order, which a step changes:
+        velocity and spin are writable (a clump's spheres: a rigid motion of all of them, which
+        the clump takes at the next step; anything else is refused there, naming the sphere and
+        the clump: docs/python.md). Rows are in the engine's order, which a step changes:
         take the arrays again after stepping (old ones stay readable, never dangle)."""
         return types.SimpleNamespace(**self._run.grains())
 

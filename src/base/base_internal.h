@@ -157,5 +157,11 @@ double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double s
  * terms of the balance, whose round-off sets a floor under the scale. */
 double rbl_energy_watch_rise(rbl_energy_watch *w, double balance, uint64_t step, double scale,
                              double magnitude);
+/* The least energy scale one body adds: its kinetic energy moving RBL_ENERGY_MOTION_SHARE of its
+ * size (a grain's radius, an object's smallest semi-axis) a step. Below it the energy's changes
+ * are round-off (bodies at rest, touching or overlapping) and no growth a user would see: a
+ * scale of bodies at rest is 0, and a growth of 1e-67 J over it is not a blow-up. */
+#define RBL_ENERGY_MOTION_SHARE 1e-4
+double rbl_energy_motion_floor(double mass, double size, double dt);
 
 #endif

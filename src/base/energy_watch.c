@@ -2,7 +2,8 @@
  * take energy out (damping, friction, restitution below 1) must not end with more than it
  * started with plus what was put in; a growth beyond the integrator's own error, relative to
  * the largest energy scale seen, means the integration broke down. Shared by the grains'
- * engine (dem/health.c) and the impulse engine's run (run/object_run.c). */
+ * engine (dem/health.c) and the impulse engine's run (run/object_run.c), with the least scale
+ * a body adds (rbl_energy_motion_floor): a system at rest has none of its own. */
 #include "base_internal.h"
 
 #include <math.h>
@@ -44,4 +45,10 @@ double rbl_energy_watch_rise(rbl_energy_watch *w, double balance, uint64_t step,
     /* the sums' own round-off: each term is rounded to 1e-16 of itself */
     const double floor = 1e-10 * (magnitude + fabs(balance) + fabs(w->energy_ref));
     return (balance - w->least) / (w->scale + floor);
+}
+
+double rbl_energy_motion_floor(double mass, double size, double dt)
+{
+    const double v = RBL_ENERGY_MOTION_SHARE * size / dt;
+    return 0.5 * mass * v * v;
 }

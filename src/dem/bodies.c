@@ -385,6 +385,14 @@ static void sum_at_centre(rbl_sim *sim, size_t k)
     }
 }
 
+/* A member's velocity, V + w x r, at the lever r from the centre of mass. */
+static void member_velocity(const double V[3], const double w[3], const double r[3], double v[3])
+{
+    v[0] = V[0] + w[1] * r[2] - w[2] * r[1];
+    v[1] = V[1] + w[2] * r[0] - w[0] * r[2];
+    v[2] = V[2] + w[0] * r[1] - w[1] * r[0];
+}
+
 /* Members of body k from its state: positions (unless vel only), velocities, spins. */
 static double place_members(rbl_sim *sim, size_t k, const double V[3], const double L[3],
                             double *vel_dst, double *omega_dst, int positions,
@@ -402,9 +410,7 @@ static double place_members(rbl_sim *sim, size_t k, const double V[3], const dou
         if (positions) /* a new orientation: new levers */
             rbl_mat_apply(R, b->offset + 3 * s, r);
         double *v = vel_dst + 3 * i, *o = omega_dst + 3 * i;
-        v[0] = V[0] + w[1] * r[2] - w[2] * r[1];
-        v[1] = V[1] + w[2] * r[0] - w[0] * r[2];
-        v[2] = V[2] + w[0] * r[1] - w[1] * r[0];
+        member_velocity(V, w, r, v);
         o[0] = w[0], o[1] = w[1], o[2] = w[2];
         if (!positions)
             continue;
@@ -554,4 +560,100 @@ void rbl_bodies_energy(const rbl_sim *sim, rbl_exact_sum *sums)
         rbl_exact_add(&sums[RBL_T_ANGMOM + 1], m * (X[2] * V[0] - X[0] * V[2]) + Lb[1]);
         rbl_exact_add(&sums[RBL_T_ANGMOM + 2], m * (X[0] * V[1] - X[1] * V[0]) + Lb[2]);
     }
+}
+
+/* The rigid motion that fits body k's members' velocities and spins as written: the mean of
+ * their spins by mass, W, then the velocity at the centre, U, that leaves their momentum (each
+ * v - W x r by mass); *off: the largest departure of a member from it (m/s; a spin's times the
+ * clump's reach), at *worst (a slot); *scale_out: the speeds it is measured against (the
+ * fastest member's and the spin's times the reach). */
+static void fit_rigid(const rbl_sim *sim, size_t k, double U[3], double W[3], double *off,
+                      double *scale_out, size_t *worst)
+{
+    const rbl_bodies *b = &sim->bodies;
+    const rbl_grains *g = &sim->g;
+    double M = 0.0, reach = 0.0, scale = 0.0;
+    U[0] = U[1] = U[2] = W[0] = W[1] = W[2] = 0.0;
+    for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
+        const size_t i = b->member_index[s];
+        const double *r = b->arm + 3 * s;
+        M += g->mass[i];
+        reach = fmax(reach, sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) + g->radius[i]);
+        for (int a = 0; a < 3; a++)
+            W[a] += g->mass[i] * g->omega[3 * i + a];
+    }
+    for (int a = 0; a < 3; a++)
+        W[a] /= M;
+    for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
+        const size_t i = b->member_index[s];
+        double turn[3];
+        member_velocity((const double[3]){0, 0, 0}, W, b->arm + 3 * s, turn);
+        for (int a = 0; a < 3; a++)
+            U[a] += g->mass[i] * (g->vel[3 * i + a] - turn[a]);
+    }
+    for (int a = 0; a < 3; a++)
+        U[a] /= M;
+    *off = 0.0, *worst = b->start[k];
+    for (size_t s = b->start[k]; s < b->start[k + 1]; s++) {
+        const size_t i = b->member_index[s];
+        double v[3], dv = 0.0, dw = 0.0;
+        member_velocity(U, W, b->arm + 3 * s, v);
+        for (int a = 0; a < 3; a++) {
+            dv += (g->vel[3 * i + a] - v[a]) * (g->vel[3 * i + a] - v[a]);
+            dw += (g->omega[3 * i + a] - W[a]) * (g->omega[3 * i + a] - W[a]);
+        }
+        const double d = fmax(sqrt(dv), sqrt(dw) * reach);
+        if (!(d <= *off))
+            *off = d, *worst = s;
+        scale = fmax(scale, sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    }
+    *scale_out = scale + sqrt(W[0] * W[0] + W[1] * W[1] + W[2] * W[2]) * reach;
+}
+
+int rbl_bodies_take_writes(rbl_sim *sim, rbl_error *err)
+{
+    rbl_bodies *b = &sim->bodies;
+    rbl_grains *g = &sim->g;
+    for (size_t k = 0; k < b->n; k++) {
+        double R[3][3], w[3];
+        rbl_quat_matrix(b->quat + 4 * k, R);
+        rbl_spin_of(R, b->moment + 3 * k, b->angmom + 3 * k, w);
+        /* a member's velocity or spin other than the body's gives it, to the last bit (by
+           value: a spin of -0 is one of 0) */
+        int written = 0;
+        for (size_t s = b->start[k]; s < b->start[k + 1] && !written; s++) {
+            const size_t i = b->member_index[s];
+            double v[3];
+            member_velocity(b->vel + 3 * k, w, b->arm + 3 * s, v);
+            for (int a = 0; a < 3; a++)
+                written |= v[a] != g->vel[3 * i + a] || w[a] != g->omega[3 * i + a];
+        }
+        if (!written)
+            continue;
+        double U[3], W[3], off, scale;
+        size_t s;
+        fit_rigid(sim, k, U, W, &off, &scale, &s);
+        if (!(off <= RBL_RIGID_WRITE_TOLERANCE * scale)) {
+            const size_t i = b->member_index[s];
+            const double *v = g->vel + 3 * i, *o = g->omega + 3 * i;
+            return rbl_error_set(err, RBL_EINVAL,
+                                 "grain %u is a sphere of clump %zu (the one of grain %u): "
+                                 "its velocity (%g, %g, %g) "
+                                 "and spin (%g, %g, %g), set from outside the steps, are no "
+                                 "rigid motion with its clump's other spheres (%.3g m/s from "
+                                 "the nearest one): a clump moves as one body; give every sphere "
+                                 "of it one motion, v = V + w x (x - X) and spin w, or none",
+                                 g->id[i], k, b->member_id[b->start[k]], v[0], v[1], v[2], o[0],
+                                 o[1], o[2], off);
+        }
+        /* the body takes the written motion: L = R I R^T W; its members placed from it */
+        double lb[3], L[3];
+        for (int a = 0; a < 3; a++)
+            lb[a] = (R[0][a] * W[0] + R[1][a] * W[1] + R[2][a] * W[2]) * b->moment[3 * k + a];
+        rbl_mat_apply(R, lb, L);
+        memcpy(b->vel + 3 * k, U, sizeof U);
+        memcpy(b->angmom + 3 * k, L, sizeof L);
+        place_members(sim, k, U, L, g->vel, g->omega, 0, NULL);
+    }
+    return RBL_OK;
 }

@@ -308,6 +308,8 @@ typedef struct rbl_overlap_peak {
 struct rbl_sim {
     rbl_sim_config cfg;
     const rbl_sim_peers *peers;
+    const volatile sig_atomic_t *stop; /* rbl_run_set_stop's flag: rbl_sim_step ends after the
+                                          step it is seen in (by any process) */
     int threads;
     rbl_material *materials;
     int n_materials;
@@ -567,6 +569,13 @@ double rbl_bodies_first_half(rbl_sim *sim, int close_previous, rbl_packed_grain 
 /* Half kick of the bodies into the members' vel_dst / omega_dst; store keeps the body's new
  * velocity and angular momentum (the closing kick), otherwise it is a prediction. */
 void rbl_bodies_half_kick(rbl_sim *sim, double *vel_dst, double *omega_dst, int store);
+/* Velocities and spins written to clumps' spheres from outside the steps (a script): a rigid
+ * motion of a clump's spheres (to RBL_RIGID_WRITE_TOLERANCE of their speed) becomes its body's
+ * velocity and angular momentum, and the spheres take the body's motion again; any other is
+ * refused, naming the sphere and the clump (its first sphere's id). Bodies not written to
+ * keep every bit. */
+#define RBL_RIGID_WRITE_TOLERANCE 1e-9
+int rbl_bodies_take_writes(rbl_sim *sim, rbl_error *err);
 /* A lower bound of the mass a contact on grain k moves: the grain's own mass, or for a clump
  * member 1 / (1/M + (|offset| + r)^2 / I_min). Used by the time step and damping checks. */
 double rbl_contact_mass(const rbl_sim *sim, size_t k);

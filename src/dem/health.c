@@ -279,13 +279,10 @@ int rbl_health_walls_moved(rbl_sim *sim, rbl_error *err)
 static double motion_floor(const rbl_sim *sim)
 {
     const rbl_grains *g = &sim->g;
-    const double per_step = 1e-4 / sim->cfg.dt;
     rbl_exact_sum s;
     rbl_exact_clear(&s);
-    for (size_t k = 0; k < g->n; k++) {
-        const double v = g->radius[k] * per_step;
-        rbl_exact_add(&s, 0.5 * g->mass[k] * v * v);
-    }
+    for (size_t k = 0; k < g->n; k++)
+        rbl_exact_add(&s, rbl_energy_motion_floor(g->mass[k], g->radius[k], sim->cfg.dt));
     if (sim->peers)
         sim->peers->sum_exact(sim->peers->ctx, &s, 1);
     return rbl_exact_value(&s);

@@ -319,8 +319,7 @@ int rbl_sim_check_dt(rbl_sim *sim, rbl_error *err)
     if (dt > t_c / RBL_STEPS_PER_CONTACT_MIN * (1.0 + 1e-12))
         return rbl_error_set(err, RBL_EINVAL,
                              "dt = %g s is above the stability limit: the shortest contact lasts "
-                             "%g s, %.4g steps, and needs at least %g, so dt <= %g s (dt: auto "
-                             "picks one)",
+                             "%g s, %.4g steps, and needs at least %g, so dt <= %g s",
                              dt, t_c, t_c / dt, RBL_STEPS_PER_CONTACT_MIN,
                              t_c / RBL_STEPS_PER_CONTACT_MIN);
     return RBL_OK;

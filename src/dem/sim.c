@@ -501,10 +501,11 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         }
         if (sim->g.with_fext) /* the caller's forces did work over this drift */
             rbl_external_work(sim);
-        if (sim->peers) { /* one decision for all: the same builds as one process makes */
-            double v[2] = {sim->max_disp2, fresh};
-            sim->peers->max(sim->peers->ctx, v, 2);
-            sim->max_disp2 = v[0], fresh = v[1] > 0.0;
+        int stop = sim->stop && *sim->stop; /* a signal: this step is the last */
+        if (sim->peers) { /* one decision for all: the same builds as one process makes, */
+            double v[3] = {sim->max_disp2, fresh, stop}; /* the same last step */
+            sim->peers->max(sim->peers->ctx, v, 3);
+            sim->max_disp2 = v[0], fresh = v[1] > 0.0, stop = v[2] > 0.0;
         }
         double t1 = rbl_now();
         /* a grain that moved too far, or the last forces' overlap too deep: said before the
@@ -543,7 +544,7 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
             return rc;
         rbl_account_self_gravity(sim);
         double t3g = rbl_now();
-        if (s + 1 == steps) /* otherwise the next step's first sweep closes this one */
+        if (s + 1 == steps || stop) /* otherwise the next step's first sweep closes this one */
             rbl_integrate_second_half(sim);
         sim->step++;
         sim->time = (double)sim->step * sim->cfg.dt;
@@ -551,6 +552,9 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
         sim->timers.integrate += (t1 - t0) + (t4 - t3g);
         sim->timers.neighbor += t2 - t1;
         sim->timers.force += t3 - t2;
+        if (stop)
+            return rbl_error_set(err, RBL_EINTERRUPT, "stopped at step %llu: a stop was asked "
+                                 "for (rbl_run_set_stop)", (unsigned long long)sim->step);
     }
     return RBL_OK;
 }

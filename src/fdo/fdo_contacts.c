@@ -13,7 +13,8 @@
 static int acted(const rbl_fdo_row *w)
 {
     return w->active && w->sign > 0 &&
-           (w->lambda > 0 || w->P[0] != 0 || w->P[1] != 0 || w->A[0] != 0 || w->A[1] != 0);
+           (w->lambda > 0 || w->P[0] != 0 || w->P[1] != 0 || w->A[0] != 0 || w->A[1] != 0 ||
+            w->D != 0);
 }
 
 /* Contact c's mean normal and friction forces on its row's object over the step, N. */

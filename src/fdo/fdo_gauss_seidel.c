@@ -147,6 +147,7 @@ int rbl_fdo_gauss_seidel(rbl_fdo_sim *sim, int which, double tolerance, int budg
         rbl_fdo_row *t = sim->rows + w->twin;
         t->lambda = w->lambda, t->push = w->push;
         t->P[0] = w->P[0], t->P[1] = w->P[1], t->A[0] = w->A[0], t->A[1] = w->A[1];
+        t->D = w->D;
     }
     if (converged)
         *converged = done;

@@ -121,24 +121,30 @@ typedef struct rbl_fdo_row {
     double On[6], Ot1[6], Ot2[6];   /* the other's directions */
     double Wn[6], Wt1[6], Wt2[6];   /* M^-1 J, own */
     double Wr1[3], Wr2[3];          /* I^-1 r, own: rolling */
+    double Wd[3], OWd[3];           /* I^-1 n, own and the other's: drilling */
     double OWn[6], OWt1[6], OWt2[6]; /* M^-1 J, the other's (Gauss-Seidel moves both) */
     double OWr1[3], OWr2[3];
     size_t twin;                    /* the same contact's row on the other's side */
     size_t owner;                   /* the object whose row this is */
     int color;                      /* its colour (Gauss-Seidel) */
     double last_change;             /* its update's change in its last Gauss-Seidel pass */
-    double own_n, own_t[3], own_r[3]; /* own J M^-1 J^T: normal; tangential and rolling 2x2 */
-    double oth_n, oth_t[3], oth_r[3]; /* the same, other */
+    double own_n, own_t[3], own_r[3], own_d; /* own J M^-1 J^T: normal; tangential and rolling
+                                                2x2; drilling */
+    double oth_n, oth_t[3], oth_r[3], oth_d; /* the same, other */
     double sign;                    /* +1: own is big (or the contact is a plane), -1: small */
-    double k_n, Kt[3], Kr[3];       /* mass-split: count_own own + count_other other */
+    double k_n, Kt[3], Kr[3], Kd;   /* mass-split: count_own own + count_other other */
+    double drill;                   /* the drilling moment's bound per unit normal impulse, m:
+                                       (3 pi / 16) mu a for the patch radius a */
     double target, bounce_target, push_target; /* closing; leaving after a bounce; push */
     double gap;                     /* of a contact left out as open, m (else 0) */
-    double lambda, P[2], A[2], push; /* normal, friction, rolling, push impulses */
+    double lambda, P[2], A[2], D, push; /* normal, friction, rolling, drilling (about n, on big),
+                                           push impulses */
     const struct rbl_fdo_memory *memory; /* last step's record of this contact, or NULL */
 } rbl_fdo_row;
 
-/* What a contact leaves for the next step: its impulses as world vectors, and its normal (into
- * the object of larger index), from which a perturbed pair's contact is refined next. */
+/* What a contact leaves for the next step: its impulses as world vectors (`rolling` the whole
+ * angular impulse: rolling across the normal, drilling along it), and its normal (into the
+ * object of larger index), from which a perturbed pair's contact is refined next. */
 typedef struct rbl_fdo_memory {
     uint32_t other;
     double lambda, friction[3], rolling[3], normal[3];

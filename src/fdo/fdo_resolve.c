@@ -25,7 +25,9 @@
  *    impulses bounded by `rolling` lambda. Each polygon is tied to its contact, not to the
  *    world: a vertex points against the slip (against the rolling spin), so a sliding contact
  *    takes the whole mu lambda against its slip in any direction, and a scene turned any way
- *    moves the same, turned (contact_frame).
+ *    moves the same, turned (contact_frame); drilling friction the same about the normal, an
+ *    angular impulse bounded by (3 pi / 16) mu a lambda for a patch of radius a (issue 70:
+ *    without it a one-point rest is unstable in yaw).
  * Impulses are warm-started from the previous step's, matched by the partner's index, so that
  * a resting heap is solved in a few passes. A second, normal-only solve gives a pseudo-velocity
  * that removes a share of each overlap beyond the slop; it moves the objects but is not kept as
@@ -211,6 +213,25 @@ static double bounce_target(const rbl_fdo_row *w, const double g[3], double dt, 
     return -e * (u - fall) + fall;
 }
 
+/* The drilling moment's bound per unit normal impulse of object k's contact with `other`:
+ * a Hertzian patch of radius a sliding in twist resists with (3 pi / 16) mu a times the normal
+ * force (Lubkin 1951; Johnson, Contact Mechanics, 1985, §7.4; docs/fdo.md). a is the scene's, or
+ * RBL_FDO_PATCH of the shortest semi-axis of the pair (of the object, against a wall). */
+static double drilling_bound(const rbl_fdo_sim *sim, size_t k, uint32_t other)
+{
+    double a = sim->p.patch_radius;
+    if (!(a > 0)) {
+        const double *s = sim->semi + 3 * k;
+        double shortest = fmin(s[0], fmin(s[1], s[2]));
+        if (!rbl_fdo_is_wall(other)) {
+            const double *o = sim->semi + 3 * (size_t)other;
+            shortest = fmin(shortest, fmin(o[0], fmin(o[1], o[2])));
+        }
+        a = RBL_FDO_PATCH * shortest;
+    }
+    return 3 * M_PI / 16 * sim->p.friction * a;
+}
+
 /* Phase one of a row: geometry, directions, the pre-contact approach, its target; whether it
  * is active. Everything here is symmetric in the two objects. */
 static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, rbl_fdo_row *w)
@@ -225,6 +246,7 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
     for (int a = 0; a < 3; a++)
         w->n[a] = w->sign * s->normal[a];
     contact_frame(sim, k, s, w);
+    w->drill = drilling_bound(sim, k, s->other);
     const double *x = sim->pos + 3 * k;
     direction(w->n, s->point, x, w->sign, w->Jn);
     direction(w->t1, s->point, x, w->sign, w->Jt1);
@@ -235,7 +257,9 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
     apply_inverse_mass(sim->mass[k], Iinv, w->Jt1, w->Wt1);
     apply_inverse_mass(sim->mass[k], Iinv, w->Jt2, w->Wt2);
     rbl_sym3_apply(Iinv, w->r1, w->Wr1), rbl_sym3_apply(Iinv, w->r2, w->Wr2);
+    rbl_sym3_apply(Iinv, w->n, w->Wd);
     w->own_n = dot6(w->Jn, w->Wn);
+    w->own_d = rbl_dot3(w->n, w->Wd);
     gram2(w->Jt1, w->Jt2, w->Wt1, w->Wt2, 6, w->own_t);
     gram2(w->r1, w->r2, w->Wr1, w->Wr2, 3, w->own_r);
     const double *Vo = NULL;
@@ -251,7 +275,9 @@ static void setup_row(const rbl_fdo_sim *sim, size_t k, const rbl_fdo_side *s, r
         apply_inverse_mass(sim->mass[o], Io, w->Ot1, w->OWt1);
         apply_inverse_mass(sim->mass[o], Io, w->Ot2, w->OWt2);
         rbl_sym3_apply(Io, w->r1, w->OWr1), rbl_sym3_apply(Io, w->r2, w->OWr2);
+        rbl_sym3_apply(Io, w->n, w->OWd);
         w->oth_n = dot6(w->On, w->OWn);
+        w->oth_d = rbl_dot3(w->n, w->OWd);
         gram2(w->Ot1, w->Ot2, w->OWt1, w->OWt2, 6, w->oth_t);
         gram2(w->r1, w->r2, w->OWr1, w->OWr2, 3, w->oth_r);
         Vo = sim->vel_free + 6 * o;
@@ -329,6 +355,7 @@ static void warm_start(const rbl_fdo_sim *sim, rbl_fdo_row *w)
     w->A[0] = rbl_dot3(h->rolling, w->r1), w->A[1] = rbl_dot3(h->rolling, w->r2);
     polygon_project(w->P, sim->p.friction * w->lambda, sim->p.tangent_samples);
     polygon_project(w->A, sim->p.rolling * w->lambda, sim->p.tangent_samples);
+    w->D = fmin(fmax(rbl_dot3(h->rolling, w->n), -w->drill * w->lambda), w->drill * w->lambda);
 }
 
 /* Phase two: the effective masses (under Jacobi mass-split: each object's mass shared among
@@ -347,6 +374,7 @@ static void split_masses(const rbl_fdo_sim *sim, size_t k, const size_t *count)
             w->Kt[a] = own * w->own_t[a] + oth * w->oth_t[a];
             w->Kr[a] = own * w->own_r[a] + oth * w->oth_r[a];
         }
+        w->Kd = own * w->own_d + oth * w->oth_d;
     }
 }
 
@@ -363,7 +391,7 @@ static void finish_rows(const rbl_fdo_sim *sim, size_t k, const size_t *count)
         add_scaled(V, w->Wn, w->lambda);
         add_scaled(V, w->Wt1, w->P[0]), add_scaled(V, w->Wt2, w->P[1]);
         for (int a = 0; a < 3; a++)
-            V[3 + a] += w->sign * (w->A[0] * w->Wr1[a] + w->A[1] * w->Wr2[a]);
+            V[3 + a] += w->sign * (w->A[0] * w->Wr1[a] + w->A[1] * w->Wr2[a] + w->D * w->Wd[a]);
     }
 }
 
@@ -422,6 +450,22 @@ double rbl_fdo_contact_update(const rbl_fdo_sim *sim, rbl_fdo_row *w, const doub
         change = fmax(change, fabs(A[0] - w->A[0]) * w->Kr[0] + fabs(A[1] - w->A[1]) * w->Kr[2]);
         w->A[0] = A[0], w->A[1] = A[1];
     }
+    if (w->drill > 0) {
+        /* drilling: the relative spin about the normal, big's less small's, stopped by an
+         * angular impulse about n within +-drill lambda (a one-dimensional projection: exact,
+         * and never more than stops the spin, so it only takes energy) */
+        double mine = rbl_dot3(w->n, Vk + 3), theirs = Vo ? rbl_dot3(w->n, Vo + 3) : 0;
+        double spin = w->sign > 0 ? mine - theirs : theirs - mine, bound = w->drill * w->lambda;
+        double D = fmin(fmax(w->D - spin / w->Kd, -bound), bound), dD = D - w->D;
+        for (int a = 0; a < 3; a++) {
+            if (Nk)
+                Nk[3 + a] += w->sign * dD * w->Wd[a];
+            if (No)
+                No[3 + a] -= w->sign * dD * w->OWd[a];
+        }
+        change = fmax(change, fabs(dD) * w->Kd);
+        w->D = D;
+    }
     return change;
 }
 
@@ -442,8 +486,10 @@ static void measure_residual(const rbl_fdo_sim *sim, const double *V, double *re
             v = fmax(v, w->target - relative(w->Jn, w->On, V + 6 * k, Vo));
             /* the update tried and undone: only its impulses change */
             const double lambda = w->lambda, P[2] = {w->P[0], w->P[1]}, A[2] = {w->A[0], w->A[1]};
+            const double D = w->D;
             r = fmax(r, rbl_fdo_contact_update(sim, w, V + 6 * k, Vo, NULL, NULL));
             w->lambda = lambda, w->P[0] = P[0], w->P[1] = P[1], w->A[0] = A[0], w->A[1] = A[1];
+            w->D = D;
         }
     *residual = r, *violation = v;
 }
@@ -526,7 +572,7 @@ static int remember(rbl_fdo_sim *sim, rbl_error *err)
             memcpy(h->normal, w->n, sizeof h->normal);
             for (int a = 0; a < 3; a++) {
                 h->friction[a] = w->P[0] * w->t1[a] + w->P[1] * w->t2[a];
-                h->rolling[a] = w->A[0] * w->r1[a] + w->A[1] * w->r2[a];
+                h->rolling[a] = w->A[0] * w->r1[a] + w->A[1] * w->r2[a] + w->D * w->n[a];
             }
         }
     }

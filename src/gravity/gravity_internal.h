@@ -130,9 +130,12 @@ void rbl_tree_finish(rbl_tree_node *nd, double inv_theta);
 size_t rbl_tree_groups(const rbl_gravity_work *w, const uint8_t *want, uint32_t root,
                        uint32_t end, uint64_t *groups, size_t n_groups, size_t cap);
 /* The field (G = 1) at each group's grains, written at acc[3 w->order[k]], phi[w->order[k]]
- * for source k; interactions summed; 0 out of memory. */
-int rbl_tree_walk(const rbl_gravity_work *w, const uint64_t *groups, size_t n_groups,
-                  int threads, double *acc, double *phi, uint64_t *interactions);
+ * for source k; interactions summed over the grains where want[w->order[k]] (all when want
+ * is NULL: a group's others get their field too, uncounted, so that processes that share a
+ * gathered tree count each grain once); 0 out of memory. */
+int rbl_tree_walk(const rbl_gravity_work *w, const uint8_t *want, const uint64_t *groups,
+                  size_t n_groups, int threads, double *acc, double *phi,
+                  uint64_t *interactions);
 
 /* The tree over several processes' parts (tree_let.c; the exchanges are
  * src/parallel/gravity_ranks.c's). A piece: a node of the one tree that lies whole on one

@@ -380,8 +380,9 @@ size_t rbl_tree_groups(const rbl_gravity_work *w, const uint8_t *want, uint32_t 
     return n_groups;
 }
 
-int rbl_tree_walk(const rbl_gravity_work *w, const uint64_t *groups, size_t n_groups,
-                  int threads, double *acc, double *phi, uint64_t *interactions)
+int rbl_tree_walk(const rbl_gravity_work *w, const uint8_t *want, const uint64_t *groups,
+                  size_t n_groups, int threads, double *acc, double *phi,
+                  uint64_t *interactions)
 {
     const rbl_tree_node *nodes = w->nodes;
     const rbl_gravity_source *src = w->src;
@@ -421,12 +422,14 @@ int rbl_tree_walk(const rbl_gravity_work *w, const uint64_t *groups, size_t n_gr
             if (l.failed)
                 continue;
             evaluate_group(w, &l, g, lanes);
+            uint64_t counted = 0; /* each grain of the group: the same list, less itself */
             for (int t = 0; t < count; t++) {
                 const size_t k = order[first + (uint32_t)t];
                 acc[3 * k] = g->ax[t], acc[3 * k + 1] = g->ay[t], acc[3 * k + 2] = g->az[t];
                 phi[k] = g->phi[t];
+                counted += !want || want[k];
             }
-            total += (uint64_t)count * (l.n_node + l.n_source) - (uint64_t)count;
+            total += counted * (l.n_node + l.n_source - 1);
         }
         failed |= l.failed;
         free(l.node), free(l.source), free(g);
@@ -460,7 +463,7 @@ int rbl_gravity_tree(rbl_gravity_work *w, const rbl_self_gravity *cfg,
     const size_t n_groups = rbl_tree_groups(w, in->want, 0, (uint32_t)w->n_nodes, w->keys_tmp,
                                             0, w->cap);
     uint64_t total = 0;
-    if (!rbl_tree_walk(w, w->keys_tmp, n_groups, threads, acc, phi, &total))
+    if (!rbl_tree_walk(w, in->want, w->keys_tmp, n_groups, threads, acc, phi, &total))
         return rbl_error_set(err, RBL_ENOMEM,
                              "self-gravity: out of memory for the interaction lists");
     *interactions = (double)total;

@@ -1,6 +1,7 @@
 /* atomic_file.c — write to a temporary file beside the target and rename it into place, so
- * that an interrupted run never leaves a half-written file under the final name; and the
- * output folders, made with their parents. */
+ * that an interrupted run never leaves a half-written file under the final name, or change a
+ * file's tail in place by one write inside one page (all or nothing as well); and the output
+ * folders, made with their parents. */
 #include "io_internal.h"
 
 #include <dirent.h>
@@ -71,6 +72,59 @@ int rbl_atomic_commit(rbl_atomic_file *f, rbl_error *err)
     free(f->final_path);
     f->temp_path = f->final_path = NULL;
     return RBL_OK;
+}
+
+int rbl_file_patch_tail(const char *path, uint64_t size, const char *old_tail, size_t replace,
+                        const char *bytes, size_t n)
+{
+    const uint64_t page = 4096, at = size - replace, end = at + n;
+    if (replace > size || n < replace || n == 0 || at / page != (end - 1) / page)
+        return 0;
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    char tail[RBL_PATCH_MAX];
+    int done = replace <= sizeof tail && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+               (uint64_t)st.st_size == size &&
+               pread(fd, tail, replace, (off_t)at) == (ssize_t)replace &&
+               memcmp(tail, old_tail, replace) == 0;
+    if (done) {
+        ssize_t put = pwrite(fd, bytes, n, (off_t)at);
+        done = put == (ssize_t)n;
+        /* a part written (a full disk): the tail put back as it was, best as can be; the
+           caller's whole write replaces the file either way */
+        if (!done && put > 0 && pwrite(fd, old_tail, replace, (off_t)at) == (ssize_t)replace &&
+            ftruncate(fd, (off_t)size) != 0)
+            done = 0;
+    }
+    close(fd);
+    return done;
+}
+
+int rbl_file_grow(const char *path, rbl_grown_file *g, const char *data, size_t len,
+                  rbl_error *err)
+{
+    if (g->size && len > g->size) {
+        /* the last bytes of its page written again with the new (the file must end with
+           them); from the page's start at most, so a page's end makes one whole write */
+        const size_t again = g->size % 4096 < 32 ? (size_t)(g->size % 4096) : 32;
+        const size_t at = (size_t)g->size - again;
+        if (rbl_file_patch_tail(path, g->size, data + at, again, data + at, len - at)) {
+            g->size = len, g->patched++;
+            return RBL_OK;
+        }
+    }
+    rbl_atomic_file af;
+    int rc = rbl_atomic_open(&af, path, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (len)
+        fwrite(data, 1, len, af.file);
+    g->size = 0;
+    if ((rc = rbl_atomic_commit(&af, err)) == RBL_OK)
+        g->size = len, g->whole++;
+    return rc;
 }
 
 void rbl_atomic_abort(rbl_atomic_file *f)
@@ -144,7 +198,7 @@ char *rbl_path_join(const char *dir, const char *name)
     return p;
 }
 
-size_t rbl_remove_stale_temps(const char *dir)
+size_t rbl_remove_stale_temps(const char *dir, const char *final_name)
 {
     DIR *d = opendir(dir);
     size_t removed = 0;
@@ -160,7 +214,8 @@ size_t rbl_remove_stale_temps(const char *dir)
         char *end = NULL;
         errno = 0;
         unsigned long pid = strtoul(tmp + 5, &end, 16);
-        if (!rbl_run_output_name(name) || errno || !end || *end != '.' || pid == 0 ||
+        const int ours = rbl_run_output_name(name) || (final_name && !strcmp(name, final_name));
+        if (!ours || errno || !end || *end != '.' || pid == 0 ||
             pid > (unsigned long)INT32_MAX)
             continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) /* alive, or not ours to judge */
@@ -184,9 +239,11 @@ int rbl_same_file(const char *a, const char *b)
 int rbl_run_output_name(const char *name)
 {
     static const char *const whole[] = {"grains.pvd", "thermo.csv", "walls.vtp", "walls.pvd",
-                                        "objects.pvd", "surfaces.pvd", "contacts.pvd", NULL};
-    static const char *const series[] = {"grains_", "walls_", "shells_", "objects_",
-                                         "surfaces_", "checkpoint_", "contacts_", NULL};
+                                        "objects.pvd", "surfaces.pvd", "contacts.pvd", "cg.pvd",
+                                        NULL};
+    static const char *const series[] = {"grains_",   "walls_",      "shells_",
+                                         "objects_",  "surfaces_",   "checkpoint_",
+                                         "contacts_", "cg_",         "cg_profile_", NULL};
     for (int k = 0; whole[k]; k++)
         if (strcmp(name, whole[k]) == 0)
             return 1;

@@ -70,6 +70,29 @@ typedef struct rbl_atomic_file {
 int rbl_atomic_open(rbl_atomic_file *f, const char *path, rbl_error *err);
 int rbl_atomic_commit(rbl_atomic_file *f, rbl_error *err);
 void rbl_atomic_abort(rbl_atomic_file *f);
+/* The last `replace` bytes of the file at path, which must be `size` bytes long and end in
+ * old_tail (replace <= RBL_PATCH_MAX), replaced in place by bytes[0..n), n >= replace, in one
+ * write that stays inside one 4096-byte page of the file: the kernel copies such a write whole
+ * or not at all, so a process killed at any point leaves the file as it was or as it is to be,
+ * as a rename would, without a new file (a series grown by a frame at a time: rewriting it
+ * whole made and deleted a file per frame, and ext4's inode allocation slows with the deleted
+ * ones: 10,000 one-step stages took a minute). 1: done; 0: not done (another size or tail, a
+ * write across a page, an error), the caller writes the file whole instead. */
+#define RBL_PATCH_MAX 256
+int rbl_file_patch_tail(const char *path, uint64_t size, const char *old_tail, size_t replace,
+                        const char *bytes, size_t n);
+/* A file a writer grows (a run's .pvd, thermo.csv), as it last left it: zeroed at first;
+ * whole and patched count the writes of each kind (tests: what a run of many frames costs). */
+typedef struct rbl_grown_file {
+    uint64_t size;            /* its bytes; 0: not written yet, or unknown */
+    size_t n;                 /* the items it holds (a .pvd's frames) */
+    uint64_t whole, patched;
+} rbl_grown_file;
+/* data[0..len) into path, whose first g->size bytes it begins with where g->size > 0: the
+ * rest appended in place when it stays in the file's last page (rbl_file_patch_tail, which
+ * checks the file's last bytes against data's), else the whole written atomically. */
+int rbl_file_grow(const char *path, rbl_grown_file *g, const char *data, size_t len,
+                  rbl_error *err);
 /* Files that appear together or not at all (a command's outputs): each is written, by any
  * atomic writer, under its staged name ("<path>.staged"); publish renames them all into place
  * when rc is RBL_OK and every one was written, else removes them (and any it had already
@@ -89,11 +112,12 @@ int rbl_make_dirs(const char *path, rbl_error *err);
 /* "dir/name", malloc'd (NULL: out of memory). */
 char *rbl_path_join(const char *dir, const char *name);
 /* 1 when a run writes a file of this name into its output folder (a series, thermo.csv, the
- * walls, the checkpoints and their staging files): output.final must not take it. */
+ * walls, the checkpoints, the coarse-grained fields): output.final must not take it. */
 int rbl_run_output_name(const char *name);
-/* Removes from dir the staging files ("NAME.tmp.PID.K") of a run's outputs whose process is
- * gone (killed while writing); those of a live process stay. Their count. */
-size_t rbl_remove_stale_temps(const char *dir);
+/* Removes from dir the staging files ("NAME.tmp.PID.K") of a run's outputs (and of the file
+ * final_name, output.final, unless NULL) whose process is gone (killed while writing); those
+ * of a live process stay. Their count. */
+size_t rbl_remove_stale_temps(const char *dir, const char *final_name);
 /* 1 when both paths exist and name the same file. */
 int rbl_same_file(const char *a, const char *b);
 

@@ -14,14 +14,15 @@
 
 /* A restart may change these: how long it runs, with how many threads, what it writes where
  * (not output.flow: its counters count from the start, and thermo.csv's rows so far have its
- * columns), how closely its health is checked, and how far an impulse scene's solve goes. */
+ * columns), how closely its health is checked, how far an impulse scene's solve goes, and
+ * which warnings it says. */
 static const char *const may_change[] = {"run.time", "run.steps", "run.threads",
                                          "output.folder", "output.every", "output.thermo_every",
                                          "output.checkpoint_every", "output.checkpoint_keep",
                                          "output.final", "output.fields", "output.contacts",
                                          "output.cg", "output.wall_loads",
                                          "health", "impulse.iterations", "impulse.tolerance",
-                                         "impulse.solver", NULL};
+                                         "impulse.solver", "warnings", NULL};
 
 typedef struct lines {
     char **v;

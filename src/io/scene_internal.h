@@ -14,6 +14,14 @@ RBL_PRINTF(2, 3)
 int rbl_warnings_add(rbl_warnings *w, const char *fmt, ...); /* 0: out of memory */
 int rbl_warnings_copy(rbl_warnings *to, const rbl_warnings *from);
 void rbl_warnings_free(rbl_warnings *w);
+/* Each warning's name, by which a scene whose value is meant turns it off
+ * (`warnings: {off: [NAME, ...]}`, docs/scenes.md "Warnings"); a warning's text ends with it. */
+typedef enum rbl_warning_id {
+    RBL_WARN_DENSITY, RBL_WARN_FRICTION, RBL_WARN_SOFT_CONTACTS, RBL_WARN_PERIODIC_WALL,
+    RBL_WARN_MESH_SIZE, RBL_WARN_CROWDED, RBL_WARN_OUTPUT_FOLDER, RBL_WARN_GRAVITY,
+    RBL_WARN_OMEGA, RBL_WARN_LONG_RUN, RBL_WARN_CG_WIDTH, RBL_WARN_COUNT
+} rbl_warning_id;
+const char *rbl_warning_name(rbl_warning_id id);
 
 typedef struct rbl_scene_pair {
     int a, b;
@@ -112,6 +120,7 @@ typedef struct rbl_scene_motion {
     rbl_wall_motion m;
     double pressure, area;    /* pressure > 0: the servo's force is pressure times area */
     rbl_mark at, at_servo;    /* the wall's entry, its servo */
+    rbl_mark at_omega;        /* rotate's `omega` (line 0: none, or given as `rpm`) */
 } rbl_scene_motion;
 
 /* A stage of a staged study (scene_stages.c, docs/scenes.md "Stages"): its length, and the
@@ -136,6 +145,7 @@ typedef struct rbl_wall_entry {
 struct rbl_scene {
     char *path;
     rbl_warnings warnings;    /* what reading it found likely mistaken (warnings.c) */
+    unsigned warnings_off;    /* 1 << rbl_warning_id: those `warnings: {off}` turns off */
     rbl_sim_config cfg;
     int dt_auto;
     double dt_c;              /* dt = C * contact time when auto */
@@ -191,6 +201,9 @@ struct rbl_scene {
     int cg_axis;              /* the profile's axis */
     rbl_mark at_cg;
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
+    rbl_mark at_gravity;      /* the scene's `gravity` (line 0: none) */
+    rbl_mark at_stiffness;    /* what sets the contacts' stiffness: contact.kn, or the stiffest
+                                 material's youngs_modulus under hertz-mindlin */
     rbl_mark at_output;       /* output.folder, else the scene's start */
     rbl_mark at_length;       /* run.time or run.steps */
     rbl_mark at_frame_every, at_thermo_every, at_checkpoint_every; /* the key, else output */
@@ -283,6 +296,9 @@ int rbl_scene_wall_motion(const rbl_scene *s, const rbl_sim_config *cfg, int k,
 /* Values no granular system has (speeds, spins, dt; scene_limits.c), refused at their entry. */
 int rbl_scene_check_limits(const rbl_scene *s, rbl_error *err);
 
+/* 1 unless the scene turns the warning off (`warnings: {off: [...]}`, warnings.c). */
+int rbl_scene_warns(const rbl_scene *s, rbl_warning_id id);
+
 /* Prefix err's message with "path:line:column: ". */
 int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err);
 
@@ -322,6 +338,11 @@ int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis, dou
 /* vtk.c — the .pvd series listing a run's frames (files[k] NULL: frame k is left out). */
 int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
                   rbl_error *err);
+/* The same for a series that grows by a frame at a time: frame n - 1 added in place where the
+ * file is as g says this writer left it, with n - 1 frames, and the line stays in the file's
+ * last page (rbl_file_patch_tail), else written whole; either way a whole file at any moment. */
+int rbl_pvd_add(const char *path, rbl_grown_file *g, const double *times, char *const *files,
+                size_t n, rbl_error *err);
 /* Which frames PREFIX_000000.vtp (or .pvtp, over several processes' pieces, or .vti: cg)
  * .. of a series the folder holds (a restart may write elsewhere): files[k] the name, or NULL where it is missing;
  * *missing counts those. */
@@ -356,7 +377,10 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
 /* Any text appended to the log (impulse scenes' own columns); 0 when out of memory. */
 RBL_PRINTF(2, 3)
 int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...);
-int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err);
+/* The log into path, whole, or (g not NULL) the rows added since g's write appended in place
+ * where they can be (rbl_file_grow: the rows before must be as written then). */
+int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_grown_file *g,
+                         rbl_error *err);
 /* Whether the rows (a checkpoint's) have the walls' travel columns; the columns added to rows
  * that lack them, each 0 (no wall had moved: a restart that changes physics sets one moving). */
 int rbl_thermo_log_has_travel(const rbl_thermo_log *log);

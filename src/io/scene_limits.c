@@ -3,7 +3,8 @@
  * overflow inside the run (a squared norm becomes inf and a force 0, or a position NaN) and
  * end as a message about the time step. Each limit is far beyond any real scene (meteoroid
  * impacts: 7e4 m/s; the fastest spinning grains: 1e4 rad/s) and far below where the run's
- * arithmetic overflows. (G and the cohesion energies are bounded where they are parsed.) */
+ * arithmetic overflows. (G and the cohesion energies are bounded where they are parsed.) An
+ * impulse scene's tubes are bounded as its objects are (issue 70). */
 #include "../dem/dem_internal.h" /* RBL_SPEED_MAX, the grains' own limit */
 #include "scene_internal.h"
 
@@ -21,6 +22,15 @@ static int refuse(const rbl_scene *s, rbl_mark at, const char *what, double valu
     return rbl_scene_error_at(s, at, err);
 }
 
+/* refuse, for a value that has a least one too */
+static int refuse_range(const rbl_scene *s, rbl_mark at, const char *what, double value,
+                        double least, double most, const char *unit, rbl_error *err)
+{
+    rbl_error_set(err, RBL_ERANGE, "%s %g %s is beyond any real scene (accepted %g .. %g %s)",
+                  what, value, unit, least, most, unit);
+    return rbl_scene_error_at(s, at, err);
+}
+
 /* |v| of a 3-vector, without overflow for components up to 1e308 */
 static double norm3(const double v[3])
 {
@@ -28,6 +38,24 @@ static double norm3(const double v[3])
     if (!(m > 0.0))
         return m;
     return m * sqrt((v[0] / m) * (v[0] / m) + (v[1] / m) * (v[1] / m) + (v[2] / m) * (v[2] / m));
+}
+
+/* An impulse scene's tubes: radius and length within the sizes its objects may have
+ * (RBL_FDO_SEMI_MIN .. RBL_FDO_SEMI_MAX); 1e-300 and 1e300 m ran (issue 70). */
+static int check_tubes(const rbl_scene *s, rbl_error *err)
+{
+    for (int k = 0; k < s->n_tubes; k++) {
+        const rbl_scene_tube *t = &s->tubes[k];
+        const double d[3] = {t->to[0] - t->from[0], t->to[1] - t->from[1], t->to[2] - t->from[2]};
+        const double length = norm3(d);
+        if (!(t->radius >= RBL_FDO_SEMI_MIN && t->radius <= RBL_FDO_SEMI_MAX))
+            return refuse_range(s, t->at, "a tube's radius of", t->radius, RBL_FDO_SEMI_MIN,
+                                RBL_FDO_SEMI_MAX, "m", err);
+        if (!(length >= RBL_FDO_SEMI_MIN && length <= RBL_FDO_SEMI_MAX))
+            return refuse_range(s, t->at, "a tube's length of", length, RBL_FDO_SEMI_MIN,
+                                RBL_FDO_SEMI_MAX, "m", err);
+    }
+    return RBL_OK;
 }
 
 static int check_motion(const rbl_scene *s, const rbl_scene_motion *sm, rbl_error *err)
@@ -72,6 +100,8 @@ int rbl_scene_check_limits(const rbl_scene *s, rbl_error *err)
         else if (!(norm3(s->objects[k].spin) <= SPIN_MAX))
             rc = refuse(s, s->objects[k].at, "an object spin of", norm3(s->objects[k].spin),
                         SPIN_MAX, "rad/s", err);
+    if (rc == RBL_OK)
+        rc = check_tubes(s, err);
     if (rc != RBL_OK)
         return rc;
     if (s->spin && !s->spin_critical &&

@@ -110,6 +110,8 @@ int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *nor
         rc = rbl_yaml_vector3(c, velocity, "velocity", out->m.velocity);
     if (rc == RBL_OK && rotate)
         rc = parse_rotate(c, rotate, &out->m);
+    if (rc == RBL_OK && rotate && rbl_yaml_get(c, rotate, "omega"))
+        out->at_omega = rbl_yaml_mark(rbl_yaml_get(c, rotate, "omega"));
     if (rc == RBL_OK && vibrate)
         rc = parse_vibrate(c, vibrate, &out->m);
     if (rc == RBL_OK && servo)

@@ -1,6 +1,7 @@
 /* scene_objects.c — the two sections of an impulse scene (seed 003, SPEC FO, docs/scenes.md):
  *   impulse: {restitution, friction, rolling, tangent_samples, iterations, solver, tolerance,
- *             correction, slop}   (solver: gauss_seidel, the default, or jacobi: the seed's)
+ *             correction, slop, patch_radius}
+ *            (solver: gauss_seidel, the default, or jacobi: the seed's)
  *   objects: a list of sources, each exactly one of
  *     lattice: {min, max, spacing, count}    random: {min, max, count}
  *     pour: {min, max, count, rate, every}   (objects per second, a batch every `every` s)
@@ -15,6 +16,9 @@
  * own checks (rbl_fdo_params_check, the shape's) run when the scene is built. */
 #include "yaml_read.h"
 
+#define RBL_OBJECT_DENSITY_MIN 1e-3 /* kg/m^3 */
+#define RBL_OBJECT_DENSITY_MAX 1e6
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +27,7 @@ static int parse_params(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"restitution", "friction", "rolling", "tangent_samples",
                                        "iterations", "solver", "tolerance", "correction", "slop",
-                                       NULL};
+                                       "patch_radius", NULL};
     static const char *const solvers[] = {"gauss_seidel", "jacobi", NULL};
     rbl_fdo_params *p = &c->s->fdo;
     double samples = 0, iterations = 0;
@@ -46,6 +50,8 @@ static int parse_params(rbl_yaml_ctx *c, yaml_node_t *n)
         rc = rbl_yaml_opt_number(c, n, "correction", &p->correction, 0, 1, 1);
     if (rc == RBL_OK)
         rc = rbl_yaml_opt_number(c, n, "slop", &p->slop, 0, 1, INFINITY);
+    if (rc == RBL_OK) /* drilling friction's patch (m; left out: a share of the objects') */
+        rc = rbl_yaml_opt_number(c, n, "patch_radius", &p->patch_radius, 0, 1, INFINITY);
     if (rc != RBL_OK)
         return rc;
     if (samples != floor(samples) || iterations != floor(iterations))
@@ -200,8 +206,16 @@ static int parse_source(rbl_yaml_ctx *c, yaml_node_t *g, size_t index, rbl_objec
         return rc;
     double seed = (double)(index + 1), count = 0;
     o->density = 2500;
-    if ((rc = rbl_yaml_opt_number(c, g, "density", &o->density, 0, 1, 1e6)) ||
-        (rc = rbl_yaml_opt_number(c, g, "seed", &seed, 0, 0, 9007199254740992.0)) ||
+    if ((rc = rbl_yaml_opt_number(c, g, "density", &o->density, 0, 1, INFINITY)))
+        return rc;
+    /* lighter than any solid (aerogels: 0.16 kg/m^3) or heavier than a neutron star's crust:
+     * 1e-300 made masses and moments subnormal and the energy inf (issue 70) */
+    if (!(o->density >= RBL_OBJECT_DENSITY_MIN && o->density <= RBL_OBJECT_DENSITY_MAX))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, g, "density"), RBL_ERANGE,
+                             "'density' %g kg/m^3 is beyond any real object (accepted %g .. "
+                             "%g kg/m^3)", o->density, RBL_OBJECT_DENSITY_MIN,
+                             RBL_OBJECT_DENSITY_MAX);
+    if ((rc = rbl_yaml_opt_number(c, g, "seed", &seed, 0, 0, 9007199254740992.0)) ||
         (rc = parse_orientation(c, rbl_yaml_get(c, g, "orientation"), o)))
         return rc;
     if (rbl_yaml_get(c, g, "velocity") &&

@@ -231,9 +231,10 @@ static const char *const named_lists[][2] = {
     {"walls", "wall"}, {"materials", "material"}, {"outlets", "outlet"}};
 
 /* A stage's item of walls, materials or outlets with a `name` that no item of the scene as
- * the stage finds it (base: the root of that document) has: refused at the item, naming the
- * name and the items there are (merged, it would be added as a new item and read by that
- * item's grammar: "an outlet is one of a plane ..." instead of what is wrong). */
+ * the stage finds it (base: the root of that document) has, or without a name at a place
+ * beyond the scene's list: refused at the item, naming the name or place and the items there
+ * are (merged, it would be added as a new item and read by that item's grammar: "an outlet is
+ * one of a plane ..." or "'wall' needs 'point'" instead of what is wrong; a stage adds none). */
 static int names_known(rbl_yaml_ctx *c, yaml_document_t *base, yaml_node_t *root,
                        yaml_node_t *entry, int k, const rbl_scene_stage *st)
 {
@@ -250,12 +251,13 @@ static int names_known(rbl_yaml_ctx *c, yaml_document_t *base, yaml_node_t *root
         for (yaml_node_item_t *it = ours->data.sequence.items.start;
              it < ours->data.sequence.items.top; it++) {
             const char *name = item_name(c->doc, *it);
-            int found = 0;
+            const int place = (int)(it - ours->data.sequence.items.start);
+            int found = !name && place < n;
             for (int j = 0; name && !found && j < n; j++) {
                 const char *other = item_name(base, theirs->data.sequence.items.start[j]);
                 found = other && strcmp(other, name) == 0;
             }
-            if (!name || found)
+            if (found)
                 continue;
             char there[600] = "none"; /* the first 8, each name at most 64 bytes */
             size_t used = 0;
@@ -269,11 +271,17 @@ static int names_known(rbl_yaml_ctx *c, yaml_document_t *base, yaml_node_t *root
             }
             if (n > 8)
                 snprintf(there + used, sizeof there - used, " and %d more", n - 8);
+            char missing[160];
+            if (name)
+                snprintf(missing, sizeof missing, "no %s named '%.64s'", what, name);
+            else
+                snprintf(missing, sizeof missing, "no %s %d (its entry %d has no 'name', and "
+                         "the scene has %d)", what, place + 1, place + 1, n);
             return rbl_yaml_fail(c, yaml_document_get_node(c->doc, *it), RBL_EPARSE,
-                                 "stage %d ('%s'): no %s named '%s': the scene's %s are %s; a "
-                                 "stage finds an item by the 'name' the scene gives it, or, "
-                                 "without 'name', by its place in the list",
-                                 k + 1, st->name, what, name, list, there);
+                                 "stage %d ('%s'): %s: the scene's %s are %s; a stage finds an "
+                                 "item by the 'name' the scene gives it, or, without 'name', by "
+                                 "its place in the list (it adds none)",
+                                 k + 1, st->name, missing, list, there);
         }
     }
     return RBL_OK;

@@ -105,15 +105,16 @@ static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
             (rc = rbl_yaml_opt_number(c, m, "restitution", &mat->restitution, 0.0, 1, 1.0)) ||
             (rc = rbl_yaml_opt_number(c, m, "friction", &mat->friction, 0.0, 0, INFINITY)))
             return rc;
-        if (mat->density < 100.0 || mat->density > 25000.0) /* beyond any solid grain's */
-            rc = rbl_yaml_warn(c, rbl_yaml_get(c, m, "density"),
-                               "density %g kg/m^3 is %s any solid's (%s; glass is 2500)",
-                               mat->density, mat->density < 100.0 ? "below" : "above",
-                               mat->density < 100.0 ? "g/cm^3 meant?" : "g/m^3 meant?");
-        if (rc == RBL_OK && mat->friction > 5.0)
+        int stiffest = rbl_yaml_get(c, m, "youngs_modulus") != NULL; /* for dt's messages */
+        for (size_t j = 0; stiffest && j < i; j++)
+            stiffest = mat->youngs_modulus > s->materials[j].youngs_modulus;
+        if (stiffest)
+            s->at_stiffness = rbl_yaml_mark(rbl_yaml_get(c, m, "youngs_modulus"));
+        rc = rbl_scene_density_warning(c, rbl_yaml_get(c, m, "density"), name, mat->density);
+        if (rc == RBL_OK && mat->friction > 5.0 && rbl_scene_warns(s, RBL_WARN_FRICTION))
             rc = rbl_yaml_warn(c, rbl_yaml_get(c, m, "friction"),
-                               "friction %g is above 5: a coefficient (0.5), not an angle?",
-                               mat->friction);
+                               "friction %g is above 5: a coefficient (0.5), not an angle? "
+                               "(if meant: warnings: {off: [friction]})", mat->friction);
         if (rc != RBL_OK)
             return rc;
         if (!(mat->poisson_ratio < 0.5)) /* 0.5: incompressible, G* and the law undefined */
@@ -286,6 +287,19 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
                 return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'",
                                      name ? name : "?");
         }
+        for (int j = 0; j < s->n_pairs; j++) { /* once: else the last would silently win */
+            const rbl_scene_pair *o = &s->pairs[j];
+            if (!((o->a == idx[0] && o->b == idx[1]) || (o->a == idx[1] && o->b == idx[0])))
+                continue;
+            const yaml_node_t *first = rbl_yaml_node(c, n->data.sequence.items.start[j]);
+            return rbl_yaml_fail(c, names, RBL_EPARSE,
+                                 "the pair of '%s' and '%s' is given twice, at line %d column "
+                                 "%d and at line %d column %d: give it once (a stage changes "
+                                 "the entry at its place in the list)",
+                                 s->material_names[idx[0]], s->material_names[idx[1]],
+                                 rbl_yaml_mark(first).line, rbl_yaml_mark(first).column,
+                                 rbl_yaml_mark(p).line, rbl_yaml_mark(p).column);
+        }
         rbl_pair_props q = {NAN, NAN, NAN, NAN, NAN};
         const int sjkr = law->cohesion == RBL_COHESION_SJKR, jkr = law->cohesion == RBL_COHESION_JKR;
         if ((rc = pair_number(c, p, "friction", law->tangent != RBL_TANGENT_NONE,
@@ -303,10 +317,10 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
             return rbl_yaml_fail(c, p, RBL_EPARSE, "a pair needs at least one of 'friction', "
                                  "'restitution', 'rolling_friction', 'energy_density' (sjkr), "
                                  "'surface_energy' (jkr)");
-        if (q.friction > 5.0 &&
+        if (q.friction > 5.0 && rbl_scene_warns(s, RBL_WARN_FRICTION) &&
             (rc = rbl_yaml_warn(c, rbl_yaml_get(c, p, "friction"),
-                                "friction %g is above 5: a coefficient (0.5), not an angle?",
-                                q.friction)) != RBL_OK)
+                                "friction %g is above 5: a coefficient (0.5), not an angle? "
+                                "(if meant: warnings: {off: [friction]})", q.friction)) != RBL_OK)
             return rc;
         s->pairs[s->n_pairs++] = (rbl_scene_pair){idx[0], idx[1], q};
     }
@@ -359,6 +373,7 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
                                    INFINITY);
     }
+    s->at_stiffness = rbl_yaml_mark(rbl_yaml_get(c, n, "kn") ? rbl_yaml_get(c, n, "kn") : n);
     if ((rc = rbl_yaml_req_number(c, n, "kn", &law->kn, 0.0, 1, "contact")) != RBL_OK ||
         (rc = rbl_yaml_opt_number(c, n, "kt", &law->kt, 0.0, 0, INFINITY)) ||
         (rc = rbl_yaml_opt_number(c, n, "gamma_n", &law->gamma_n, 0.0, 0, INFINITY)) ||
@@ -368,10 +383,10 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_opt_number(c, n, "impact_velocity", &s->cfg.impact_velocity, 0.0, 1,
                                   INFINITY)))
         return rc;
-    if (law->friction > 5.0 &&
+    if (law->friction > 5.0 && rbl_scene_warns(s, RBL_WARN_FRICTION) &&
         (rc = rbl_yaml_warn(c, rbl_yaml_get(c, n, "friction"),
-                            "friction %g is above 5: a coefficient (0.5), not an angle?",
-                            law->friction)) != RBL_OK)
+                            "friction %g is above 5: a coefficient (0.5), not an angle? "
+                            "(if meant: warnings: {off: [friction]})", law->friction)) != RBL_OK)
         return rc;
     if (rbl_yaml_get(c, n, "restitution") && rbl_yaml_get(c, n, "gamma_n"))
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "restitution"), RBL_EPARSE,
@@ -432,7 +447,7 @@ int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh)
 static int mesh_size_check(rbl_yaml_ctx *c, yaml_node_t *w, const rbl_mesh *m)
 {
     const rbl_scene *s = c->s;
-    if (s->cfg.open || m->n_vertices == 0)
+    if (s->cfg.open || m->n_vertices == 0 || !rbl_scene_warns(s, RBL_WARN_MESH_SIZE))
         return RBL_OK;
     double lo[3], hi[3], span = 0.0, box = 0.0;
     for (int a = 0; a < 3; a++)
@@ -447,7 +462,8 @@ static int mesh_size_check(rbl_yaml_ctx *c, yaml_node_t *w, const rbl_mesh *m)
     if (!(span > 20.0 * box || span < box / 50.0))
         return RBL_OK;
     return rbl_yaml_warn(c, rbl_yaml_get(c, w, "mesh"),
-                         "the mesh spans %g m in a domain %g m wide: %s", span, box,
+                         "the mesh spans %g m in a domain %g m wide: %s "
+                         "(if meant: warnings: {off: [mesh_size]})", span, box,
                          span > box ? "an STL in millimetres needs scale: 0.001"
                                     : "an STL in metres scaled as if in millimetres?");
 }
@@ -465,8 +481,13 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
         rc = rbl_yaml_material_index(c, w, "wall", &s->mesh_materials[k]);
     if (rc == RBL_OK)
         rc = rbl_scene_read_surface(c, w, &s->meshes[k]);
-    if (rc == RBL_OK)
-        rc = mesh_size_check(c, w, &s->meshes[k]);
+    if (rc != RBL_OK)
+        return rc;
+    /* counted as soon as it is welded: the scene frees it should anything after be refused
+       (its wear, its motion, or a warning without memory) */
+    s->at_meshes[k] = rbl_yaml_mark(w);
+    s->n_meshes++;
+    rc = mesh_size_check(c, w, &s->meshes[k]);
     yaml_node_t *wear = rbl_yaml_get(c, w, "wear");
     if (rc == RBL_OK && wear) { /* wear: {archard: k, finnie: k}, 1/Pa */
         static const char *const wear_keys[] = {"archard", "finnie", NULL};
@@ -477,8 +498,6 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
     }
     if (rc != RBL_OK)
         return rc;
-    s->at_meshes[k] = rbl_yaml_mark(w);
-    s->n_meshes++; /* counted now: freed with the scene should its motion be refused */
     return rbl_scene_parse_motion(c, w, NULL, &s->mesh_motion[k]);
 }
 
@@ -594,9 +613,12 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
             unit[a] = wall->normal[a] / sqrt(len2);
         for (int a = 0; a < 3 && !s->cfg.open; a++) /* grains wrap round to its back */
             if (s->cfg.periodic[a] && fabs(unit[a]) > 1e-9 &&
+                rbl_scene_warns(s, RBL_WARN_PERIODIC_WALL) &&
                 (rc = rbl_yaml_warn(c, w, "a plane wall across periodic axis %c (its normal's "
                                           "part along it %g): grains that wrap round the axis "
-                                          "meet its back", 'x' + a, unit[a])) != RBL_OK)
+                                          "meet its back "
+                                          "(if meant: warnings: {off: [periodic_wall]})", 'x' + a,
+                                    unit[a])) != RBL_OK)
                 return rc;
         if ((rc = rbl_scene_parse_motion(c, w, unit, &s->wall_motion[s->n_walls])) != RBL_OK)
             return rc;
@@ -1166,12 +1188,16 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     static const char *const keys[] = {"domain", "gravity", "self_gravity", "materials",
                                        "contact", "walls", "grains", "select", "spin", "run",
                                        "output", "impulse", "objects", "health", "outlets",
-                                       "stages", NULL};
+                                       "stages", "warnings", NULL};
     static const char *const required[] = {"domain", "materials", "contact", "grains", "run",
                                            NULL};
     int rc = rbl_yaml_keys_known(c, root, "scene", keys);
+    if (rc == RBL_OK) /* first: the warnings it turns off are known as the others are read */
+        rc = rbl_scene_parse_warnings(c, rbl_yaml_get(c, root, "warnings"));
     if (rc != RBL_OK)
         return rc;
+    if (rbl_yaml_get(c, root, "gravity"))
+        c->s->at_gravity = rbl_yaml_mark(rbl_yaml_get(c, root, "gravity"));
     if (rbl_yaml_get(c, root, "impulse"))
         return parse_impulse_root(c, root);
     if (rbl_yaml_get(c, root, "objects"))

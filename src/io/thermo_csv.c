@@ -120,15 +120,11 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
 }
 
-int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_error *err)
+int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_grown_file *g,
+                         rbl_error *err)
 {
-    rbl_atomic_file af;
-    int rc = rbl_atomic_open(&af, path, err);
-    if (rc != RBL_OK)
-        return rc;
-    if (log->len)
-        fwrite(log->rows, 1, log->len, af.file);
-    return rbl_atomic_commit(&af, err);
+    rbl_grown_file once = {0};
+    return rbl_file_grow(path, g ? g : &once, log->rows, log->len, err);
 }
 
 void rbl_thermo_log_free(rbl_thermo_log *log)

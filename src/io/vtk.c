@@ -174,8 +174,12 @@ int rbl_series_present(const char *dir, const char *prefix, size_t n, char **fil
     return RBL_OK;
 }
 
-int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
-                  rbl_error *err)
+#define PVD_LINE "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n"
+#define PVD_END "  </Collection>\n</VTKFile>\n"
+
+/* The whole .pvd; *size its bytes (NULL: not asked). */
+static int pvd_whole(const char *path, const double *times, char *const *files, size_t n,
+                     uint64_t *size, rbl_error *err)
 {
     rbl_atomic_file af;
     int rc = rbl_atomic_open(&af, path, err);
@@ -185,8 +189,37 @@ int rbl_pvd_write(const char *path, const double *times, char *const *files, siz
                      "byte_order=\"" RBL_VTK_ORDER "\">\n  <Collection>\n");
     for (size_t k = 0; k < n; k++)
         if (files[k]) /* NULL: a frame this folder does not hold (a restart elsewhere) */
-            fprintf(af.file, "    <DataSet timestep=\"%.17g\" group=\"\" part=\"0\" file=\"%s\"/>\n",
-                    times[k], files[k]);
-    fprintf(af.file, "  </Collection>\n</VTKFile>\n");
+            fprintf(af.file, PVD_LINE, times[k], files[k]);
+    fputs(PVD_END, af.file);
+    long end = ftell(af.file);
+    if (size)
+        *size = end > 0 ? (uint64_t)end : 0;
     return rbl_atomic_commit(&af, err);
+}
+
+int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
+                  rbl_error *err)
+{
+    return pvd_whole(path, times, files, n, NULL, err);
+}
+
+int rbl_pvd_add(const char *path, rbl_grown_file *g, const double *times, char *const *files,
+                size_t n, rbl_error *err)
+{
+    char line[RBL_PATCH_MAX];
+    const size_t end = sizeof PVD_END - 1;
+    if (g->size && g->n + 1 == n && files[n - 1]) { /* the new line and the closing tags */
+        int len = snprintf(line, sizeof line, PVD_LINE PVD_END, times[n - 1], files[n - 1]);
+        if (len > 0 && (size_t)len < sizeof line &&
+            rbl_file_patch_tail(path, g->size, PVD_END, end, line, (size_t)len)) {
+            g->size += (uint64_t)len - end, g->n = n, g->patched++;
+            return RBL_OK;
+        }
+    }
+    uint64_t size = 0;
+    g->size = 0;
+    int rc = pvd_whole(path, times, files, n, &size, err);
+    if (rc == RBL_OK)
+        g->size = size, g->n = n, g->whole++;
+    return rc;
 }

@@ -2,8 +2,9 @@
  * list of messages, each naming where (file:line:column, or the output folder) and the number
  * that looks wrong. A scene gathers the ones its text shows as it is read (scene_yaml.c), a
  * run those that need the grains built or the folder looked at (run.c, grain_run.c); the
- * program prints them, Python raises them as warnings; nothing stops. */
-#include "scene_internal.h"
+ * program prints them, Python raises them as warnings; nothing stops. Each has a name by
+ * which a scene whose value is meant turns it off: `warnings: {off: [density, ...]}`. */
+#include "yaml_read.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,4 +42,50 @@ void rbl_warnings_free(rbl_warnings *w)
         free(w->text[k]);
     free(w->text);
     w->text = NULL, w->n = 0;
+}
+
+static const char *const names[RBL_WARN_COUNT] = {
+    "density",       "friction", "soft_contacts", "periodic_wall", "mesh_size", "crowded",
+    "output_folder", "gravity",  "omega",         "long_run",  "cg_width"};
+
+const char *rbl_warning_name(rbl_warning_id id)
+{
+    return id < RBL_WARN_COUNT ? names[id] : "?";
+}
+
+int rbl_scene_warns(const rbl_scene *s, rbl_warning_id id)
+{
+    return !(s->warnings_off >> id & 1u);
+}
+
+int rbl_scene_parse_warnings(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"off", NULL};
+    if (!n)
+        return RBL_OK;
+    int rc = rbl_yaml_keys_known(c, n, "warnings", keys);
+    yaml_node_t *off = rbl_yaml_get(c, n, "off");
+    if (rc != RBL_OK || !off)
+        return rc;
+    if (off->type != YAML_SEQUENCE_NODE)
+        return rbl_yaml_fail(c, off, RBL_EPARSE, "'warnings.off' must be a list of warning "
+                             "names, as [density, gravity]");
+    for (yaml_node_item_t *it = off->data.sequence.items.start; it < off->data.sequence.items.top;
+         it++) {
+        yaml_node_t *item = rbl_yaml_node(c, *it);
+        const char *name = rbl_yaml_scalar(item);
+        int id = 0;
+        while (id < RBL_WARN_COUNT && !(name && strcmp(name, names[id]) == 0))
+            id++;
+        if (id == RBL_WARN_COUNT) {
+            char list[256] = "";
+            for (int k = 0; k < RBL_WARN_COUNT; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
+                         names[k]);
+            return rbl_yaml_fail(c, item, RBL_EPARSE, "unknown warning in 'warnings.off' "
+                                 "(known: %s): '%s'", list, name ? name : "?");
+        }
+        c->s->warnings_off |= 1u << id;
+    }
+    return RBL_OK;
 }

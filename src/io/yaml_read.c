@@ -4,6 +4,7 @@
 #include "yaml_read.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -121,8 +122,16 @@ int rbl_yaml_number(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, double *ou
     char *end;
     errno = 0;
     double x = strtod(v, &end);
-    if (end == v || *end != '\0' || errno == ERANGE)
+    if (end == v || *end != '\0')
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' is not a number: '%s'", key, v);
+    /* a number too large or too small for a double (5e-324 was "not a number") */
+    if (errno == ERANGE && fabs(x) > 1.0)
+        return rbl_yaml_fail(c, n, RBL_ERANGE, "'%s' is beyond the largest number a double "
+                             "holds (%g): '%s'", key, DBL_MAX, v);
+    if (errno == ERANGE)
+        return rbl_yaml_fail(c, n, RBL_ERANGE, "'%s' is below the smallest normal number a "
+                             "double holds (%g; it would be held as a subnormal or as 0, with "
+                             "few or no digits): '%s'", key, DBL_MIN, v);
     if (!isfinite(x))
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' must be finite: '%s'", key, v);
     *out = x;

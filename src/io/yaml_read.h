@@ -73,6 +73,10 @@ int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n);
 /* scene_output.c: the 'output' section. */
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n);
 
+/* warnings.c: `warnings: {off: [NAME, ...]}`, the warnings a scene turns off (n may be NULL). */
+int rbl_scene_parse_warnings(rbl_yaml_ctx *c, yaml_node_t *n);
+/* density_warning.c: a material's density (at its node) that reads as another unit. */
+int rbl_scene_density_warning(rbl_yaml_ctx *c, yaml_node_t *at, const char *name, double rho);
 /* scene_objects.c: the sections of an impulse scene, 'impulse' (the engine's parameters) and
  * 'objects' (the sources). */
 int rbl_scene_parse_impulse(rbl_yaml_ctx *c, yaml_node_t *impulse, yaml_node_t *objects);

@@ -367,8 +367,11 @@ int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err)
         char message[sizeof err->message];
     } m;
     memset(&m, 0, sizeof m);
-    if (c->rank == first)
+    if (c->rank == first) { /* out of memory: on which process (its node's memory) */
+        if (err->code == RBL_ENOMEM)
+            rbl_error_prefix(err, err->code, "process %d of %d", c->rank, c->size);
         m.code = err->code, memcpy(m.message, err->message, sizeof m.message);
+    }
     MPI_Bcast(&m, (int)sizeof m, MPI_BYTE, first, c->comm);
     if (rc == RBL_OK) {
         err->code = m.code;

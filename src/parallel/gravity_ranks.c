@@ -512,7 +512,7 @@ static int tree_apart(rbl_comm *c, rbl_gravity_ranks *g, double inv_theta,
                                &g->n_groups, &g->cap_groups, err);
     if (rc == RBL_OK) {
         g->stats.let_nodes += g->let.n_nodes;
-        if (!rbl_tree_walk(&g->let, g->groups, g->n_groups, threads, g->acc, g->phi, count))
+        if (!rbl_tree_walk(&g->let, NULL, g->groups, g->n_groups, threads, g->acc, g->phi, count))
             rc = no_memory(err, "interaction lists", g->n_groups);
     }
     free(grafts), free(recv), free(all), free(rb), free(bb);
@@ -578,6 +578,10 @@ static int gathered(rbl_comm *c, rbl_gravity_ranks *g, const rbl_self_gravity *c
     rc = rbl_comm_agree(c, rc, err);
     if (rc != RBL_OK)
         return rc;
+    /* the eval counts per grain of this process's; per grain of all, as one process counts
+       (the same tree over the same grains: each grain's count is one process's) */
+    const uint64_t mine = (uint64_t)llround(*interactions * (double)in->n);
+    *interactions = (double)rbl_comm_sum_u64(c, mine) / (double)n;
     memcpy(acc, g->all_acc + 3 * own, 3 * in->n * sizeof *acc);
     memcpy(phi, g->all_phi + own, in->n * sizeof *phi);
     return RBL_OK;

@@ -311,14 +311,15 @@ static int crowded_sizes(const rbl_scene *s, const rbl_source *src, const rbl_si
     const double lost = (double)sim->insert_dropped_r3 / 4294967296.0 * r_max * r_max * r_max;
     const double shift = (lost - (double)sim->insert_dropped * mean3) /
                          ((double)placed * mean3);
-    if (!(shift > 0.01))
+    if (!(shift > 0.01) || !rbl_scene_warns(s, RBL_WARN_CROWDED))
         return 1;
     return rbl_warnings_add(warnings,
                             "%s:%d:%d: the region is too crowded to keep the size distribution: "
                             "%llu radii drawn found no room and were drawn again, so %.1f %% of "
                             "the volume asked went from the large grains to smaller ones (the "
                             "volume fraction falls short by as much); lower 'count' or "
-                            "'volume_fraction', or pour and settle",
+                            "'volume_fraction', or pour and settle "
+                            "(if meant: warnings: {off: [crowded]})",
                             s->path, src->at.line, src->at.column,
                             (unsigned long long)sim->insert_dropped, 100.0 * shift);
 }
@@ -393,7 +394,7 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
         goto fail;
     }
     if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_check_dt(sim, err), err)) != RBL_OK) {
-        rbl_scene_error_at(s, s->at_dt, err);
+        rbl_scene_dt_refused(s, 0, err);
         goto fail;
     }
     if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_check_placement(sim, err), err)) != RBL_OK) {

@@ -14,6 +14,7 @@
 typedef struct outputs {
     const char *dir;
     char *pvd_path, *thermo_path;
+    rbl_grown_file pvd, thermo_file; /* grains.pvd and thermo.csv as this run left them */
     double *times;
     char **files;
     size_t n_frames, cap;
@@ -208,12 +209,12 @@ static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
     if ((rc = write_network(s, o, sim, err)) != RBL_OK)
         return rc;
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
-        rc = rbl_pvd_write(o->pvd_path, o->times, o->files, o->n_frames, err);
+        rc = rbl_pvd_add(o->pvd_path, &o->pvd, o->times, o->files, o->n_frames, err);
         if (rc == RBL_OK)
             rc = walls_per_frame(s, o, sim) ? write_walls_frame(s, o, sim, err)
                                             : write_walls_once(o, sim, err);
         if (rc == RBL_OK)
-            rc = rbl_thermo_log_write(&o->log, o->thermo_path, err);
+            rc = rbl_thermo_log_write(&o->log, o->thermo_path, &o->thermo_file, err);
     }
     return rbl_run_ranks_agree(o->ranks, rc, err);
 }
@@ -737,7 +738,9 @@ static void grain_outside(rbl_run *r, int entering)
 }
 
 /* Velocities, spins and external forces a script may write: each a number, else refused
- * naming the grain (over several processes every one checks its own). */
+ * naming the grain (over several processes every one checks its own); a clump's spheres'
+ * velocities and spins taken by its body (a rigid motion) or refused, naming the sphere and
+ * the clump (rbl_bodies_take_writes), before outside() books what they changed. */
 static int grain_written(rbl_run *r, rbl_error *err)
 {
     const rbl_grains *g = &state(r)->sim->g;
@@ -755,6 +758,8 @@ static int grain_written(rbl_run *r, rbl_error *err)
                                "number (set from outside the steps); set a number and step on",
                                g->id[k], what, x[0], x[1], x[2]);
     }
+    if (rc == RBL_OK)
+        rc = rbl_bodies_take_writes(state(r)->sim, err);
     return rbl_run_ranks_agree(&r->ranks, rc, err);
 }
 
@@ -772,8 +777,10 @@ static int grain_thermo(rbl_run *r, rbl_error *err)
 
 static int grain_thermo_file(rbl_run *r, rbl_error *err)
 {
-    int rc = r->ranks.rank == 0 ? rbl_thermo_log_write(&state(r)->log, state(r)->thermo_path, err)
-                                : RBL_OK;
+    outputs *o = state(r);
+    int rc = r->ranks.rank == 0
+                 ? rbl_thermo_log_write(&o->log, o->thermo_path, &o->thermo_file, err)
+                 : RBL_OK;
     return rbl_run_ranks_agree(&r->ranks, rc, err);
 }
 

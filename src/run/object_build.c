@@ -14,6 +14,11 @@
 #include <string.h>
 
 #define LATTICE_SITES_LEAST 1e5 /* sites a lattice with a count may visit, at least */
+/* rad: the most an object may turn in one step, |omega| dt, as a scene gives its spin. A free
+ * body keeps its kinetic energy to round-off up to 0.3 rad; beyond 0.4 the free rotation's
+ * splitting error is too large for the energy to be held (4.5e-4 lost at 0.45, 4 % at 1 rad):
+ * measured in docs/fdo.md, "Hostile inputs". */
+#define SPIN_STEP_MAX 0.3
 
 /* The bounding sphere at x is clear of every wall and of every object in occ. */
 static int clear_at(const rbl_scene *s, const rbl_occupancy *occ, const double x[3], double r)
@@ -36,6 +41,61 @@ static int clear_at(const rbl_scene *s, const rbl_occupancy *occ, const double x
     }
     /* touching is clear: a lattice spaced by the bounding diameter is not thinned by round-off */
     return rbl_occupancy_clear_at(occ, x, r * (1 - 1e-12));
+}
+
+/* The entry of the scene's `walls` (1-based) that is plane or tube `index`. */
+static int wall_entry(const rbl_scene *s, char kind, int index)
+{
+    for (int i = 0; i < s->n_wall_entries; i++)
+        if (s->wall_entries[i].kind == kind && s->wall_entries[i].index == index)
+            return i + 1;
+    return 0;
+}
+
+/* An object of the source at x, turned by q, placed across a wall by more than
+ * RBL_START_OVERLAP_MAX of its smallest semi-axis (the push would throw it out, or, through a
+ * tube's wall, keep it on the wrong side) is refused, naming the wall, its entry in `walls`,
+ * and the depth, as grains placed into a wall are (rbl_grain_placement_check). Objects the
+ * engine places are clear of the walls (clear_at); this is for a file's. */
+static int across_wall(const rbl_scene *s, const rbl_object_source *o, const double x[3],
+                       const double q[4], rbl_error *err)
+{
+    const double *semi = o->shape.semi, a = fmin(semi[0], fmin(semi[1], semi[2]));
+    const double most = RBL_START_OVERLAP_MAX * a, qn = sqrt(rbl_dot3(q + 1, q + 1) + q[0] * q[0]);
+    rbl_fdo_object obj = {.shape = &o->shape};
+    memcpy(obj.centre, x, sizeof obj.centre);
+    for (int k = 0; k < 4; k++)
+        obj.quat[k] = q[k] / qn;
+    rbl_fdo_contact c;
+    for (int w = 0; w < s->n_walls; w++) {
+        const rbl_wall *wall = &s->walls[w];
+        double len = sqrt(rbl_dot3(wall->normal, wall->normal)), n[3];
+        for (int k = 0; k < 3; k++)
+            n[k] = wall->normal[k] / len;
+        rbl_fdo_object_plane_contact(&obj, n, -wall->offset / len, &c);
+        if (c.depth > most)
+            return rbl_error_set(err, RBL_EINVAL, "crosses wall %d (the plane n . x = %g, n = "
+                                 "(%g, %g, %g)) by %g m%s, more than %g of its smallest "
+                                 "semi-axis %g m", wall_entry(s, 'p', w), -wall->offset / len,
+                                 n[0], n[1], n[2], c.depth,
+                                 rbl_dot3(n, x) + wall->offset / len < 0 ? ": its centre is "
+                                 "behind it" : "", RBL_START_OVERLAP_MAX, a);
+    }
+    for (int w = 0; w < s->n_tubes; w++) {
+        const rbl_scene_tube *t = &s->tubes[w];
+        double axis[3];
+        rbl_sub3(t->to, t->from, axis);
+        const double length = sqrt(rbl_dot3(axis, axis));
+        for (int k = 0; k < 3; k++)
+            axis[k] /= length;
+        if (rbl_fdo_object_cylinder_contact(&obj, t->from, axis, length, t->radius, &c) &&
+            c.depth > most)
+            return rbl_error_set(err, RBL_EINVAL, "crosses wall %d (the tube at line %d, "
+                                 "radius %g m) by %g m, more than %g of its smallest semi-axis "
+                                 "%g m: it would stay on the side its centre is", wall_entry(s, 't', w),
+                                 t->at.line, t->radius, c.depth, RBL_START_OVERLAP_MAX, a);
+    }
+    return RBL_OK;
 }
 
 /* The objects in the simulation, for placing a source's (bounding radius `bound`) in its
@@ -256,6 +316,19 @@ static int place_file(const rbl_scene *s, const rbl_object_source *o, rbl_fdo_si
                                "is beyond any real scene", o->file, r.line, speed, spin);
             break;
         }
+        if (spin * s->cfg.dt > SPIN_STEP_MAX) {
+            rc = rbl_error_set(err, RBL_ERANGE, "%s:%ld: a spin of %g rad/s turns object %zu "
+                               "by %g rad in a step of dt = %g s, more than %g rad: a shorter dt "
+                               "(at most %g s)", o->file, r.line, spin,
+                               rbl_fdo_sim_count(sim) + 1, spin * s->cfg.dt, s->cfg.dt,
+                               SPIN_STEP_MAX, SPIN_STEP_MAX / spin);
+            break;
+        }
+        if ((rc = across_wall(s, o, v, v + 3, err)) != RBL_OK) {
+            rc = rbl_error_prefix(err, rc, "%s:%ld: object %zu at (%g, %g, %g)", o->file,
+                                  r.line, rbl_fdo_sim_count(sim) + 1, v[0], v[1], v[2]);
+            break;
+        }
         if ((max_objects && rbl_fdo_sim_count(sim) >= max_objects) ||
             (memory > 0 && (double)(rbl_fdo_sim_count(sim) + 1) * RBL_OBJECT_BYTES > memory)) {
             rc = rbl_error_set(err, RBL_ETOOBIG, "%s:%ld: object %zu is more than %s", o->file,
@@ -341,7 +414,7 @@ double rbl_objects_asked(const rbl_scene *s)
 
 /* Values that parse but cannot make a run: a step in which gravity or a source's velocity
  * moves an object further than its smallest semi-axis (the contacts, found at the step's
- * start, would be crossed), a rolling friction arm longer than any object, a slop as deep as
+ * start, would be crossed), or its spin turns it by more than SPIN_STEP_MAX, a rolling friction arm longer than any object, a slop as deep as
  * an object. Each is named at its line. */
 static int check_scales(const rbl_scene *s, rbl_error *err)
 {
@@ -354,7 +427,14 @@ static int check_scales(const rbl_scene *s, rbl_error *err)
         if (a < shortest)
             shortest = a, thinnest = k;
         longest = fmax(longest, fmax(o->shape.semi[0], fmax(o->shape.semi[1], o->shape.semi[2])));
-        double v = sqrt(rbl_dot3(o->vel, o->vel));
+        double v = sqrt(rbl_dot3(o->vel, o->vel)), w = sqrt(rbl_dot3(o->spin, o->spin));
+        if (w * dt > SPIN_STEP_MAX) {
+            rbl_error_set(err, RBL_ERANGE, "spin %g rad/s turns these objects %g rad in a step "
+                          "of dt = %g s, more than %g rad (the free rotation would lose or gain "
+                          "energy): a shorter dt (at most %g s)", w, w * dt, dt, SPIN_STEP_MAX,
+                          SPIN_STEP_MAX / w);
+            return rbl_scene_error_at(s, o->at, err);
+        }
         if (v * dt > a) {
             rbl_error_set(err, RBL_ERANGE, "velocity %g m/s moves these objects %g m in a step "
                           "of dt = %g s, more than their smallest semi-axis %g m: a shorter dt "

@@ -291,6 +291,29 @@ static int events_at(rbl_run *r, rbl_error *err)
     return rc;
 }
 
+/* The stop flag was seen (rbl_run_set_stop; by the engine at a step's end on every process
+ * at once, or here between an impulse run's steps): the run put on disk whole at this step, a
+ * checkpoint (unless the schedule wrote one here) and thermo.csv, and RBL_EINTERRUPT naming
+ * them. */
+static int stop_here(rbl_run *r, rbl_error *err)
+{
+    const uint64_t every = r->events.checkpoint;
+    r->stopped = (int)-rbl_run_ranks_min(&r->ranks, -(double)*r->stop); /* the signal */
+    int rc = every && r->step % every == 0 ? RBL_OK : write_checkpoint(r, err);
+    if (rc == RBL_OK)
+        rc = r->kind->thermo_file(r, err);
+    if (rc != RBL_OK)
+        return rbl_error_prefix(err, rc, "stopping at step %llu on signal %d",
+                                (unsigned long long)r->step, r->stopped);
+    char name[64];
+    rbl_checkpoint_name(name, sizeof name, r->step);
+    return rbl_error_set(err, RBL_EINTERRUPT, "stopped at step %llu of %llu (t = %.6g s) on "
+                         "signal %d: checkpoint %.240s/%s written, thermo.csv and the frames "
+                         "whole to that step", (unsigned long long)r->step,
+                         (unsigned long long)r->events.total, (double)r->step * r->dt,
+                         r->stopped, r->dir, name);
+}
+
 static int refuse_failed(const rbl_run *r, rbl_error *err)
 {
     return rbl_error_set(err, RBL_EINVAL,
@@ -319,13 +342,13 @@ int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
     if (rc == RBL_OK)
         rc = r->kind->open(r, err);
     r->first_step = r->step;
+    if (rc == RBL_OK) /* the run's length, for the estimate of its work */
+        rc = schedule(r, err);
     if (rc == RBL_OK) /* before the folder is made: whether it held an earlier run's files */
         rc = rbl_run_setup_warnings(r, err);
     for (size_t k = 0; rc == RBL_OK && r->opt.warning && r->ranks.rank == 0 &&
                        k < r->warnings.n; k++)
         r->opt.warning(r->warnings.text[k], r->opt.userdata);
-    if (rc == RBL_OK)
-        rc = schedule(r, err);
     if (rc == RBL_OK)
         rc = rbl_scene_final_clear(s, r->dir, err);
     if (rc == RBL_OK && (rc = rbl_make_dirs(r->dir, err)) != RBL_OK) {
@@ -335,7 +358,7 @@ int rbl_run_open(const rbl_scene *s, const rbl_run_options *opt, rbl_run **out,
             rbl_scene_error_at(s, s->at_output, err);
     }
     if (rc == RBL_OK && r->ranks.rank == 0) /* a killed run's staging files, before any rank */
-        rbl_remove_stale_temps(r->dir);   /* writes (the agreement below) */
+        rbl_remove_stale_temps(r->dir, s->final_grains); /* writes (the agreement below) */
     rc = rbl_run_ranks_agree(&r->ranks, rc, err);
     if (rc == RBL_OK && r->stage && !r->restart) /* the first stage's changes, at step 0, */
         rc = enter_stage(r, 0, err);               /* before the energy's reference */
@@ -392,13 +415,25 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
     while (rc == RBL_OK && r->step < target) {
         const uint64_t stop = next_stop(r, r->step), next = stop < target ? stop : target;
         const size_t count = r->kind->count(r);
+        const uint64_t before = r->sim ? r->sim->step : 0;
         rc = r->kind->advance(r, next - r->step, err);
-        r->particle_steps += (double)count * (double)(next - r->step);
-        r->step = next;
-        if (rc == RBL_OK && next == stop)
+        /* the stop flag seen: the engine ended after the step it was seen in, or (objects, one
+           process) it is read here */
+        const int halted = rc == RBL_EINTERRUPT ||
+                           (rc == RBL_OK && !r->sim && r->stop && *r->stop);
+        const uint64_t done = rc == RBL_EINTERRUPT ? r->step + (r->sim->step - before) : next;
+        r->particle_steps += (double)count * (double)(done - r->step);
+        r->step = done;
+        if (halted)
+            rc = RBL_OK;
+        if (rc == RBL_OK && done == stop)
             rc = events_at(r, err);
         rbl_progress_update(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
                             end_time, count, rbl_now());
+        if (rc == RBL_OK && halted) {
+            rc = stop_here(r, err);
+            break;
+        }
         if (rc == RBL_OK && r->step < target && r->interrupt &&
             r->interrupt(r, r->interrupt_data)) /* the run whole here: it may step on */
             rc = rbl_error_set(err, RBL_EINTERRUPT, "interrupted at step %llu, %llu steps "
@@ -440,6 +475,15 @@ void rbl_run_set_interrupt(rbl_run *r, rbl_run_interrupt fn, void *userdata)
 {
     r->interrupt = fn, r->interrupt_data = userdata;
 }
+
+void rbl_run_set_stop(rbl_run *r, const volatile sig_atomic_t *flag)
+{
+    r->stop = flag;
+    if (r->sim)
+        r->sim->stop = flag;
+}
+
+int rbl_run_stopped(const rbl_run *r) { return r->stopped; }
 
 void rbl_run_clock(const rbl_run *r, uint64_t *step, uint64_t *total_steps, double *dt)
 {

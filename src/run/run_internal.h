@@ -122,6 +122,8 @@ struct rbl_run {
     void *hook_data;
     uint64_t hook_last;   /* the step the hook was last called at (checkpoints carry it) */
     rbl_run_resume resume; /* a restart's hook, until the caller sets one or steps */
+    const volatile sig_atomic_t *stop; /* rbl_run_set_stop's flag, or NULL */
+    int stopped;           /* the signal that stopped the run (the largest over the ranks) */
     rbl_run_interrupt interrupt; /* rbl_run_set_interrupt's, or NULL */
     void *interrupt_data;
     rbl_warnings warnings; /* the scene's and the set-up's (setup_warnings.c) */
@@ -133,6 +135,14 @@ struct rbl_run {
  * holding an earlier run's files; with the grains, on one process: contacts too soft for the
  * first impacts) into r->warnings. */
 int rbl_run_setup_warnings(rbl_run *r, rbl_error *err);
+/* plausibility.c — with the grains built (a fresh run): values that read as other units,
+ * gravity pointing away from every wall, a mesh wall off from the grains by a factor of units,
+ * a drum's omega meant as rpm; into r->warnings. 0: out of memory. */
+int rbl_run_plausibility(rbl_run *r);
+/* work_estimate.c — the run's wall time before its first step (its events scheduled): a
+ * notice from a minute, a warning from an hour into r->warnings. Every process calls it.
+ * 0: out of memory. */
+int rbl_run_work_estimate(rbl_run *r);
 
 /* What a kind of engine does for the run; each returns RBL_OK or an error in err. */
 struct rbl_run_kind {
@@ -208,6 +218,10 @@ int rbl_scene_final_clear(const rbl_scene *s, const char *dir, rbl_error *err);
  * (a restart that changes physics): every wall that moves is re-based. */
 int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *sim,
                      unsigned char *moved, rbl_error *err);
+/* err (rbl_sim_check_dt's: dt above the stability limit) at the scene's line, with what sets
+ * the contacts and what would fit: when 0 at the start (at 'dt'), 1 as a stage begins, 2 at a
+ * restart that changes physics (at what sets the stiffness). Returns err's code. */
+int rbl_scene_dt_refused(const rbl_scene *s, int when, rbl_error *err);
 
 /* grain_build.c — the grains' simulation a scene makes. */
 /* Its configuration: gamma_n from the restitution and dt: auto resolved, as a fresh run

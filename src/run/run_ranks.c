@@ -42,11 +42,12 @@ int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err)
     }
     r->rank = rbl_comm_rank(r->comm), r->size = rbl_comm_size(r->comm);
     const char *what = not_distributed(s);
+    const char *by = rbl_launcher_name(); /* srun, mpiexec or mpirun: the one used */
     if (what)
         rc = rbl_error_set(err, RBL_EINVAL,
                            "%s: %s cannot yet run over several processes (started as %d by "
-                           "mpirun): run this scene as one process (docs/parallel.md)",
-                           s->path, what, r->size);
+                           "%s): run this scene as one process (docs/parallel.md)",
+                           s->path, what, r->size, by ? by : "the launcher");
     return rbl_comm_agree(r->comm, rc, err);
 }
 
@@ -138,8 +139,9 @@ int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *p
     enum { W = 8 }; /* id, position, radius, velocity */
     const rbl_grains *g = &sim->g;
     double *mine = malloc((g->n ? g->n : 1) * W * sizeof *mine), *slice = NULL;
-    int rc = rbl_comm_agree(r->comm, mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
-                                                                   "out of memory"), err);
+    int rc = rbl_comm_agree(r->comm, mine ? RBL_OK
+                                          : rbl_error_set(err, RBL_ENOMEM, "out of memory for "
+                                                          "its %zu grains", g->n), err);
     size_t n = 0;
     if (rc == RBL_OK) {
         for (size_t k = 0; k < g->n; k++) {
@@ -152,9 +154,11 @@ int rbl_run_ranks_final_text(rbl_run_ranks *r, const rbl_sim *sim, const char *p
     free(mine);
     const uint64_t total = rbl_comm_sum_u64(r->comm, g->n);
     char *text = rc == RBL_OK ? malloc((n + 1) * RBL_GRAINS_TEXT_LINE) : NULL;
-    rc = rbl_comm_agree(r->comm, rc != RBL_OK || text ? rc : rbl_error_set(err, RBL_ENOMEM,
-                                                                          "out of memory for "
-                                                                          "%zu lines", n), err);
+    rc = rbl_comm_agree(r->comm, rc != RBL_OK || text ? rc
+                                 : rbl_error_set(err, RBL_ENOMEM, "out of memory for its %zu "
+                                                 "lines", n), err);
+    if (rc != RBL_OK) /* the agreement named the process that ran out; the file too */
+        rbl_error_prefix(err, rc, "output.final %s", path);
     size_t len = 0;
     if (rc == RBL_OK) {
         if (r->rank == 0)
@@ -194,8 +198,9 @@ void rbl_run_ranks_thermo(rbl_run_ranks *r, rbl_sim *sim, rbl_thermo *t)
 int rbl_run_ranks_step(rbl_run_ranks *r, rbl_sim *sim, uint64_t steps, rbl_error *err)
 {
     int rc = rbl_sim_step(sim, steps, err);
-    /* a rank that fails alone mid-step leaves the others in a collective call: stop them all */
-    if (rc != RBL_OK && r->comm)
+    /* a rank that fails alone mid-step leaves the others in a collective call: stop them all
+       (a stop asked for, RBL_EINTERRUPT, is all ranks' at the same step) */
+    if (rc != RBL_OK && rc != RBL_EINTERRUPT && r->comm)
         rbl_comm_abort(r->comm, err);
     return rc;
 }

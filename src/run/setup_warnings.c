@@ -1,7 +1,9 @@
 /* setup_warnings.c — the warnings of a run that need more than the scene's text (issue 44,
  * docs/scenes.md "Warnings"): an output folder that already holds an earlier run's frames,
  * and, with the grains built, a contact stiffness that lets the first impacts overlap deep
- * into the grains; an impulse run that would take hours. (A grain behind a plane wall is an error: the placement check's.) */
+ * into the grains; then the values that read as other units (plausibility.c) and the run's
+ * wall time (work_estimate.c). (A grain behind a plane wall is an error: the placement
+ * check's.) */
 #include "run_internal.h"
 
 #include "../dem/contact_kernel.h" /* rbl_pair_coef_of */
@@ -20,17 +22,18 @@ static int earlier_outputs(rbl_run *r)
     size_t n = 0;
     char first[256] = "";
     for (struct dirent *e; (e = readdir(d));)
-        if (rbl_run_output_name(e->d_name) || strncmp(e->d_name, "cg_", 3) == 0) {
+        if (rbl_run_output_name(e->d_name)) {
             if (!n++)
                 snprintf(first, sizeof first, "%s", e->d_name);
         }
     closedir(d);
-    if (!n)
+    if (!n || !rbl_scene_warns(r->scene, RBL_WARN_OUTPUT_FOLDER))
         return 1;
     return rbl_warnings_add(&r->warnings,
                             "%s: the output folder holds %zu files of an earlier run (%s, ...): "
                             "this run replaces those it writes again, the others stay; give "
-                            "another folder (--output) or remove it",
+                            "another folder (--output) or remove it "
+                            "(if meant: warnings: {off: [output_folder]})",
                             r->dir, n, first);
 }
 
@@ -113,7 +116,7 @@ static int soft_contacts(rbl_run *r, const rbl_sim *sim)
         if (ratio > worst)
             worst = ratio, worst_v = v, worst_r = r0, worst_what = what;
     }
-    if (!(worst > 0.5))
+    if (!(worst > 0.5) || !rbl_scene_warns(s, RBL_WARN_SOFT_CONTACTS))
         return 1;
     const char *from = sim->cfg.impact_velocity > 0.0
                            ? "the scene's impact_velocity"
@@ -121,34 +124,10 @@ static int soft_contacts(rbl_run *r, const rbl_sim *sim)
     return rbl_warnings_add(&r->warnings,
                             "%s:%d:%d: at %.3g m/s (%s) %s (r = %.3g m) would overlap %.2g of "
                             "their radius in a first impact, undamped: the contacts look too "
-                            "soft (a stiffness in other units?)",
+                            "soft (a stiffness in other units?) "
+                            "(if meant: warnings: {off: [soft_contacts]})",
                             s->path, s->at_contact.line, s->at_contact.column, worst_v, from,
                             worst_what, worst_r, worst);
-}
-
-/* An impulse run that would take hours: its objects times its steps at the cost per
- * object-step of the seed's tube pile on one core (docs/bench/fdo.md: 0.026 s a step for
- * 1000 objects in 2000 contacts), said before it starts. */
-#define OBJECT_STEP_SECONDS 2.6e-5
-static int long_impulse_run(rbl_run *r)
-{
-    const rbl_scene *s = r->scene;
-    const uint64_t total = r->opt.steps ? r->opt.steps : s->steps;
-    if (!s->impulse || total <= r->step)
-        return 1;
-    /* those placed (a file's, a restart's), or those the sources will place (pours) */
-    const double placed = r->objects ? (double)rbl_fdo_sim_count(r->objects) : 0.0;
-    const double objects = r->restart ? placed : fmax(placed, rbl_objects_asked(s));
-    const double seconds = objects * (double)(total - r->step) * OBJECT_STEP_SECONDS;
-    if (seconds < 3600.0)
-        return 1;
-    return rbl_warnings_add(&r->warnings,
-                            "%s:%d:%d: %.3g objects for %llu steps: about %.3g hours on one core "
-                            "(%.1e s per object-step, the seed's tube pile); checkpoints "
-                            "(output.checkpoint_every) let it go on after a stop",
-                            s->path, s->at_objects.line, s->at_objects.column, objects,
-                            (unsigned long long)(total - r->step), seconds / 3600.0,
-                            OBJECT_STEP_SECONDS);
 }
 
 int rbl_run_setup_warnings(rbl_run *r, rbl_error *err)
@@ -158,7 +137,9 @@ int rbl_run_setup_warnings(rbl_run *r, rbl_error *err)
         ok = earlier_outputs(r);
     if (ok && r->sim && !r->restart && r->ranks.size == 1) /* all the grains here */
         ok = soft_contacts(r, r->sim);
+    if (ok && r->sim && !r->restart)
+        ok = rbl_run_plausibility(r);
     if (ok)
-        ok = long_impulse_run(r);
+        ok = rbl_run_work_estimate(r);
     return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
 }

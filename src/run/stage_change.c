@@ -27,6 +27,33 @@ static int only_push(const rbl_scene_motion *a, const rbl_scene_motion *b)
     return same_motion(&x, &y) && (a->pressure > 0.0) == (b->pressure > 0.0);
 }
 
+int rbl_scene_dt_refused(const rbl_scene *s, int when, rbl_error *err)
+{
+    char why[sizeof err->message], what[96], advice[200];
+    snprintf(why, sizeof why, "%s", err->message);
+    if (s->cfg.law.from_materials)
+        snprintf(what, sizeof what, "the stiffest material's youngs_modulus");
+    else
+        snprintf(what, sizeof what, "contact.kn = %g N/m", s->cfg.law.kn);
+    if (when == 0) { /* the start: only a dt given can be too long (dt: auto fits every stage) */
+        rbl_error_set(err, err->code, "%s (dt: auto picks one; %s at line %d sets the contacts)",
+                      why, what, s->at_stiffness.line);
+        return rbl_scene_error_at(s, s->at_dt, err);
+    }
+    if (when == 2)
+        snprintf(advice, sizeof advice, "a restart keeps the run's dt: give a stiffness it can "
+                 "take, or run the changed scene from its start with a dt that fits (dt: auto "
+                 "picks one)");
+    else if (s->dt_auto) /* it fits the stiffest stage's contacts of the grains at the start */
+        snprintf(advice, sizeof advice, "dt: auto fitted the grains the scene's sources made: "
+                 "grains added otherwise (Python) may be lighter; give a 'dt' that fits");
+    else
+        snprintf(advice, sizeof advice, "give a 'dt' (line %d) that fits, or dt: auto, which "
+                 "fits every stage", s->at_dt.line);
+    rbl_error_set(err, err->code, "%s is too stiff for the run's dt: %s; %s", what, why, advice);
+    return rbl_scene_error_at(s, s->at_stiffness, err);
+}
+
 static const rbl_scene_motion *motion_of(const rbl_scene *s, int k)
 {
     return k < s->n_walls ? &s->wall_motion[k] : &s->mesh_motion[k - s->n_walls];
@@ -64,8 +91,8 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
     const int prepared = sim->prepared;
     if (rc == RBL_OK)
         rc = rbl_sim_check_law(sim, err);
-    if (rc == RBL_OK)
-        rc = rbl_sim_check_dt(sim, err);
+    if (rc == RBL_OK && (rc = rbl_sim_check_dt(sim, err)) != RBL_OK)
+        rbl_scene_dt_refused(after, before ? 1 : 2, err);
     for (int k = 0; rc == RBL_OK && k < after->n_walls + after->n_meshes; k++) {
         const rbl_scene_motion *a = before ? motion_of(before, k) : NULL, *b = motion_of(after, k);
         /* without the scene before (a restart that changes physics): every wall that moves

@@ -109,6 +109,7 @@ def test_a_bad_file_is_named_with_its_line(tmp_path):
 def test_a_run_of_hours_is_announced(tmp_path):
     """Two objects for 1e8 steps: about 1.4 hours at the seed's tube pile's 2.6e-5 s per
     object-step, said as the run opens (a warning: nothing stops)."""
-    with pytest.warns(Warning, match=r"2 objects for 100000000 steps: about 1.44 hours"):
+    with pytest.warns(Warning, match=r"about 1.44 hours of work: 100000000 steps of dt = "
+                      r"\S+ s, 2 objects on average, at 2.6e-05 s per object-step"):
         r = open_run(tmp_path, "0 0 0.01 1 0 0 0\n0 0 0.03 1 0 0 0\n", 100000000)
     r.close()

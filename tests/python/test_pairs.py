@@ -71,6 +71,13 @@ def test_pair_errors_name_the_line(tmp_path):
             "a pair's 'energy_density' needs cohesion: {model: sjkr}",
         "[{materials: [glass, steel], restitution: 1.5}]": "'restitution' must be > 0 and <= 1",
         "{materials: [glass, steel], friction: 0.1}": "'pairs' must be a list",
+        # the same pair twice, either way round: the last won silently (issue 70, pa05)
+        "[{materials: [glass, steel], friction: 0.2}, {materials: [steel, glass], friction: 0.9}]":
+            "the pair of 'steel' and 'glass' is given twice, at line 8 column 62 and at line 8 "
+            "column 106",
+        "[{materials: [glass, glass], friction: 0.2}, {materials: [glass, steel], friction: "
+        "0.9}, {materials: [glass, glass], restitution: 0.5}]":
+            "the pair of 'glass' and 'glass' is given twice, at line 8 column 62",
     }
     for bad, message in cases.items():
         text = SCENE.replace("PAIRS", bad).replace("TIME", "0.001").replace("GRAVITY", "0")
