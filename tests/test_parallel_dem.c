@@ -310,10 +310,10 @@ static void crafted_apart(rbl_comm *c, const char *path, const rbl_sim *sim)
             const uint64_t len = (uint64_t)size - 32, at_n = 24 + head_len;
             uint64_t n;
             memcpy(&n, b + at_n, 8);
-            /* the grains' columns: 11 of vectors, 5 of doubles, 5 of 32-bit fields */
-            const uint64_t ids = at_n + 8 + n * (11 * 24 + 5 * 8);
+            /* the grains' columns: 12 of vectors, 6 of doubles, 5 of 32-bit fields */
+            const uint64_t ids = at_n + 8 + n * (12 * 24 + 6 * 8);
             if (kind == PAIR) { /* the first pair's first grain beyond the grains */
-                const uint64_t at_np = at_n + 8 + n * (11 * 24 + 5 * 8 + 5 * 4) + 24;
+                const uint64_t at_np = at_n + 8 + n * (CKPT_GRAIN_BYTES) + 24;
                 uint64_t np;
                 memcpy(&np, b + at_np, 8);
                 ASSERT_TRUE(np > 0 && np < n * 100);

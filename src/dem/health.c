@@ -232,7 +232,8 @@ static int fastest_wall(const rbl_sim *sim, double *moved)
         if (step > *moved)
             *moved = step, worst = k + 1;
     }
-    return *moved > sim->health.opt.move * sim->radius_min ? worst : 0;
+    /* (no grain yet: nothing to pass through) */
+    return sim->radius_min > 0.0 && *moved > sim->health.opt.move * sim->radius_min ? worst : 0;
 }
 
 int rbl_health_after_drift(rbl_sim *sim, rbl_error *err)

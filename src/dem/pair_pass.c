@@ -318,7 +318,11 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
         size_t i = b->i[l];
         double *F = in->force + 3 * i, *T = in->torque + 3 * i;
         double f[3] = {F[0], F[1], F[2]}, t[3] = {T[0], T[1], T[2]};
-        double lost[3] = {0.0, 0.0, 0.0};
+        /* its losses likewise, lane by lane onto what it holds: the same sums whichever block
+           boundaries cut the run (a ghost's are its own process's to count: not kept) */
+        const int own = i < in->n_own && in->booking;
+        double *L = own ? in->loss + 3 * i : NULL;
+        double lost[3] = {own ? L[0] : 0.0, own ? L[1] : 0.0, own ? L[2] : 0.0};
         int first = l;
         for (; l < b->n && b->i[l] == i; l++) {
             f[0] += b->fx[l], f[1] += b->fy[l], f[2] += b->fz[l];
@@ -338,10 +342,8 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
         }
         F[0] = f[0], F[1] = f[1], F[2] = f[2];
         T[0] = t[0], T[1] = t[1], T[2] = t[2];
-        if (i < in->n_own && in->booking) { /* a ghost's is its own process's to count */
-            double *L = in->loss + 3 * i;
-            L[0] += lost[0], L[1] += lost[1], L[2] += lost[2];
-        }
+        if (own)
+            L[0] = lost[0], L[1] = lost[1], L[2] = lost[2];
         in->contacts[i] += (uint32_t)(l - first);
     }
     b->n = 0;

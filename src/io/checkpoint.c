@@ -550,6 +550,22 @@ static int get_surface(buf *b, rbl_flow_counter *f, rbl_mesh *mesh)
     return !b->bad;
 }
 
+/* An exact sum of either sign as put_exact wrote it: limbs below the top in range (carries
+ * propagated), the top one holding the sign, within what a sum of doubles reaches, finite. */
+static int get_signed_exact(buf *b, rbl_exact_sum *s)
+{
+    get(b, s->limb, sizeof s->limb);
+    s->special = get_f64(b);
+    s->adds = 0;
+    const int64_t top = s->limb[RBL_EXACT_LIMBS - 1];
+    if (b->bad || s->special != 0.0 || top < -((int64_t)1 << 40) || top > (int64_t)1 << 40)
+        return 0;
+    for (int l = 0; l + 1 < RBL_EXACT_LIMBS; l++)
+        if (s->limb[l] < 0 || s->limb[l] >= (int64_t)1 << 32)
+            return 0;
+    return 1;
+}
+
 /* An exact sum as put_exact wrote it: limbs in range (carries propagated), finite. */
 static int get_exact(buf *b, rbl_exact_sum *s)
 {
@@ -752,7 +768,7 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     if (rc == RBL_OK)
         rc = load_flows(b, sim, path, err);
     for (int k = 0; k <= RBL_IN_N + RBL_LOSS_N; k++)
-        if (!get_exact(b, k < RBL_IN_N                ? &sim->health.in[k]
+        if (!get_signed_exact(b, k < RBL_IN_N         ? &sim->health.in[k]
                           : k < RBL_IN_N + RBL_LOSS_N ? &sim->health.lost[k - RBL_IN_N]
                                                       : &sim->health.self_work) &&
             rc == RBL_OK)

@@ -163,7 +163,9 @@ static int read_head(reader *r, const char *path, rbl_sim **sim, uint64_t *used,
 
 /* The grains' columns in the file's order (checkpoint_layout.h): where each lies, its bytes
  * per grain, and the array it is read into (NULL: one the simulation does not keep). */
-enum { COLUMNS = 21 };
+#define COUNT_ONE(f) +1
+enum { COLUMNS = 0 GRAIN_VECS(COUNT_ONE) GRAIN_DBLS(COUNT_ONE) + 5 }; /* and the 5 below */
+#undef COUNT_ONE
 typedef struct grain_column {
     unsigned char *p;
     size_t each;
