@@ -136,6 +136,10 @@ void rbl_exact_merge(rbl_exact_sum *into, const rbl_exact_sum *from);
 /* The sum rounded to the nearest double (ties to even; in the subnormal range within one
  * unit of the last place). */
 double rbl_exact_value(const rbl_exact_sum *s);
+/* into -= from, exactly. */
+void rbl_exact_subtract(rbl_exact_sum *into, const rbl_exact_sum *from);
+/* Whether the two hold the same value (and no infinity or NaN). */
+int rbl_exact_equal(const rbl_exact_sum *a, const rbl_exact_sum *b);
 
 /* The energy balance of a health check (energy_watch.c): the energy and the energy put in at the
  * reference, and the largest energy scale seen (kinetic + rotational + |elastic| + |W|). */

@@ -65,6 +65,27 @@ void rbl_exact_merge(rbl_exact_sum *into, const rbl_exact_sum *from)
     into->special += f.special;
 }
 
+void rbl_exact_subtract(rbl_exact_sum *into, const rbl_exact_sum *from)
+{
+    rbl_exact_normalize(into);
+    rbl_exact_sum f = *from;
+    rbl_exact_normalize(&f);
+    for (int i = 0; i < RBL_EXACT_LIMBS; i++)
+        into->limb[i] -= f.limb[i];
+    into->special -= f.special;
+}
+
+int rbl_exact_equal(const rbl_exact_sum *a, const rbl_exact_sum *b)
+{
+    rbl_exact_sum d = *a;
+    rbl_exact_subtract(&d, b);
+    rbl_exact_normalize(&d);
+    for (int i = 0; i < RBL_EXACT_LIMBS; i++)
+        if (d.limb[i] != 0)
+            return 0;
+    return a->special == 0.0 && b->special == 0.0;
+}
+
 double rbl_exact_value(const rbl_exact_sum *s)
 {
     if (s->special != 0.0) /* true of NaN too */

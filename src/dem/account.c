@@ -68,21 +68,32 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
             0.5 * (h[3] * h[3] + h[4] * h[4] + h[5] * h[5]) / h[6];
 }
 
-double rbl_account_held(rbl_sim *sim)
+int rbl_account_held(rbl_sim *sim, rbl_exact_sum *held)
 {
     const size_t count = rbl_thermo_sum_count(sim);
     rbl_exact_sum *sums = malloc(count * sizeof *sums);
     if (!sums)
-        return NAN; /* out of memory: the change is not booked, which the balance shows */
+        return 0;
     rbl_thermo t;
     rbl_thermo_partial(sim, &t, sums);
-    rbl_exact_sum held = sums[RBL_T_KINETIC];
+    *held = sums[RBL_T_KINETIC];
     const int parts[] = {RBL_T_ROTATIONAL, RBL_T_POTENTIAL, RBL_T_ELASTIC};
     for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
-        rbl_exact_merge(&held, &sums[parts[k]]);
-    const double e = rbl_exact_value(&held) - rbl_exact_value(&sums[RBL_T_KICK]);
+        rbl_exact_merge(held, &sums[parts[k]]);
+    rbl_exact_subtract(held, &sums[RBL_T_KICK]);
     free(sums);
-    return e;
+    return 1;
+}
+
+void rbl_account_changed(rbl_sim *sim, const rbl_exact_sum *before)
+{
+    rbl_exact_sum after;
+    if (!rbl_account_held(sim, &after)) { /* out of memory: not booked, as the balance shows */
+        rbl_account_in(sim, RBL_IN_CHANGES, NAN);
+        return;
+    }
+    rbl_exact_subtract(&after, before);
+    rbl_exact_merge(&sim->health.in[RBL_IN_CHANGES], &after);
 }
 
 void rbl_account_external_changed(rbl_sim *sim, size_t k, const double old_force[3])
@@ -94,69 +105,6 @@ void rbl_account_external_changed(rbl_sim *sim, size_t k, const double old_force
     const double after = rbl_kick_term(sim->cfg.dt, g->mass[k], 1.0, g->force + 3 * k, NULL);
     if (after != before) /* the kinetic energy the balance holds, K - kick, changed by it */
         rbl_account_in(sim, RBL_IN_EXTERNAL, before - after);
-}
-
-/* The energy of touching pair q as the grains stand now (positions only), or 0. */
-static double pair_energy_now(const rbl_sim *sim, size_t q)
-{
-    const rbl_grains *g = &sim->g;
-    const rbl_pair_list *p = &sim->pairs;
-    const uint32_t i = p->i[q], j = p->j[q];
-    double d[3];
-    for (int a = 0; a < 3; a++)
-        d[a] = g->pos[3 * (size_t)i + a] - g->pos[3 * (size_t)j + a];
-    if (p->image[q] != RBL_IMAGE_NONE) {
-        double sh[3];
-        rbl_image_shift(sim->box, p->image[q], sh);
-        for (int a = 0; a < 3; a++)
-            d[a] -= sh[a];
-    }
-    const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-    const double reach = g->radius[i] + g->radius[j] + rbl_pair_reach(sim, q);
-    if (r2 >= reach * reach)
-        return 0.0;
-    const double zero[3] = {0.0, 0.0, 0.0};
-    rbl_contact_geom geo;
-    double l1, l2;
-    rbl_pair_frame(d, r2, g->radius[i], g->radius[j], zero, zero, zero, g->mass[i], g->mass[j],
-                   &geo, &l1, &l2);
-    return rbl_contact_energy(&sim->cfg.law, rbl_pair_coef_of(sim, g->material[i], g->material[j]),
-                              &geo, p->hist + rbl_hist_width(&sim->cfg.law) * q, g->radius[i],
-                              g->radius[j], l1 + l2, NULL);
-}
-
-void rbl_account_contacts_gone(rbl_sim *sim, const uint8_t *gone)
-{
-    const rbl_grains *g = &sim->g;
-    const rbl_pair_list *p = &sim->pairs;
-    if (p->grains != g->n + g->ghosts) /* no list of these grains yet: no contact */
-        return;
-    rbl_exact_sum held;
-    rbl_exact_clear(&held);
-    /* a pair is booked where its first grain is this process's (as thermo counts it); one
-     * with another process's grain that leaves is not seen here (docs/dem.md) */
-    for (size_t q = 0; q < p->n; q++) {
-        const uint32_t i = p->i[q], j = p->j[q];
-        if (!p->touch[q] || i >= g->n || !(gone[i] || (j < g->n && gone[j])))
-            continue;
-        rbl_exact_add(&held, pair_energy_now(sim, q));
-    }
-    const rbl_wall_list *w = &sim->wpairs;
-    const rbl_contact_law *law = &sim->cfg.law;
-    for (size_t q = 0; q < w->n; q++) {
-        rbl_contact_geom geo;
-        double l1;
-        const uint32_t i = w->grain[q];
-        if (!w->touch[q] || i >= g->n || !gone[i] ||
-            !rbl_wall_geometry(sim, q, g->vel, g->omega, &geo, &l1))
-            continue;
-        rbl_exact_add(&held, rbl_contact_energy(law, rbl_pair_coef_of(sim, g->material[i],
-                                                    rbl_wall_material(sim, w->wall[q])),
-                                                &geo, w->hist + rbl_wall_hist_width(law) * q,
-                                                g->radius[i], -1.0, g->radius[i] - geo.overlap,
-                                                NULL));
-    }
-    rbl_account_in(sim, RBL_IN_REMOVED, -rbl_exact_value(&held)); /* carried out with them */
 }
 
 void rbl_account_self_gravity(rbl_sim *sim)

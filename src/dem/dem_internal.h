@@ -612,18 +612,18 @@ static inline void rbl_account_in(rbl_sim *sim, int src, double x)
  * the two, as the kicks give it), on this process's grains moving at the drift's velocities. */
 void rbl_account_self_gravity(rbl_sim *sim);
 /* What this process's grains and contacts hold now (kinetic less the kick term, the uniform
- * field's potential, the contacts' energy; self-gravity's is its work, kept apart): a change
- * made between steps is booked as the difference of this before and after it
- * (RBL_IN_CHANGES). NaN when out of memory. */
-double rbl_account_held(rbl_sim *sim);
+ * field's potential, the contacts' energy; self-gravity's is its work, kept apart), exactly
+ * (summed over processes, one process's bits): a change made between steps is booked as the
+ * difference of this before and after it. 0 when out of memory. */
+int rbl_account_held(rbl_sim *sim, rbl_exact_sum *held);
+/* A change made between steps: what the grains and contacts hold now less `before`
+ * (rbl_account_held's) is booked as put in (RBL_IN_CHANGES). */
+void rbl_account_changed(rbl_sim *sim, const rbl_exact_sum *before);
 /* Grain k's force changed between steps by a change of its external force (it held
  * old_force): the kick term's change is booked (RBL_IN_EXTERNAL). */
 void rbl_account_external_changed(rbl_sim *sim, size_t k, const double old_force[3]);
 /* This process's energy put in since creation, all sources. */
 double rbl_account_in_total(const rbl_sim *sim);
-/* The grains flagged gone leave: the energy their touching contacts hold goes out with them
- * (RBL_IN_REMOVED). Call before they are dropped. */
-void rbl_account_contacts_gone(rbl_sim *sim, const uint8_t *gone);
 /* The grains flagged gone leave: what they dissipated goes into the account's removed share. */
 void rbl_account_drop(rbl_sim *sim, const uint8_t *gone);
 /* A contact of grain i (with grain j, or with a wall of material wall_material >= 0) ends

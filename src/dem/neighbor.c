@@ -187,8 +187,7 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
         free(gone);
         return -1;
     }
-    rbl_account_contacts_gone(sim, gone); /* (a clump's members all marked now) */
-    rbl_account_drop(sim, gone);          /* what they dissipated stays in the account */
+    rbl_account_drop(sim, gone); /* what they dissipated stays in the account */
     size_t kept = 0;
     for (size_t k = 0; k < g->n; k++)
         if (!gone[k])

@@ -29,7 +29,8 @@ typedef struct outputs {
     double energy_in_start;    /* rbl_health.energy_in when this object started */
     rbl_thermo account_start;  /* the energy account then (its dissipated, put_in, balance) */
     double energy_start;
-    double outside_energy;     /* the grains' energy as the last stepping ended */
+    rbl_exact_sum outside;     /* what the grains and contacts held less what was put in, as
+                                  the last stepping ended (grain_outside) */
     rbl_core_share share;      /* the default thread count gives way to other programs */
     rbl_cg_output cg;          /* output.cg */
     unsigned char *cg_state;   /* a checkpoint's open window, until the grid is made */
@@ -722,19 +723,29 @@ static int grain_advance(rbl_run *r, uint64_t steps, rbl_error *err)
  * the engine booked as put in: what only a change from outside the steps moves (grains added
  * or taken out and a stage's physics are booked by the engine; velocities, positions or
  * gravity set by the caller are not). */
-static double outside_balance(rbl_sim *sim)
+static void outside_balance(rbl_sim *sim, rbl_exact_sum *b)
 {
-    return rbl_account_held(sim) - rbl_account_in_total(sim);
+    if (!rbl_account_held(sim, b)) { /* out of memory: unknown, as the balance will show */
+        rbl_exact_clear(b);
+        rbl_exact_add(b, NAN);
+        return;
+    }
+    for (int k = 0; k < RBL_IN_N; k++)
+        rbl_exact_subtract(b, &sim->health.in[k]);
 }
 
 static void grain_outside(rbl_run *r, int entering)
 {
     outputs *o = state(r);
-    const double b = outside_balance(o->sim);
+    rbl_exact_sum b;
+    outside_balance(o->sim, &b);
     /* nothing changed: the same sums of the same values, 0 exactly */
-    if (entering && b != o->outside_energy)
-        rbl_account_in(o->sim, RBL_IN_CHANGES, b - o->outside_energy);
-    o->outside_energy = b;
+    if (entering && !rbl_exact_equal(&b, &o->outside)) {
+        rbl_exact_sum change = b;
+        rbl_exact_subtract(&change, &o->outside);
+        rbl_exact_merge(&o->sim->health.in[RBL_IN_CHANGES], &change);
+    }
+    o->outside = b;
 }
 
 /* Velocities, spins and external forces a script may write: each a number, else refused

@@ -69,7 +69,8 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
         return rc;
     /* what the change does to the energy the grains and contacts hold is put in by it (the
        energy account: a stiffer kn, a weaker cohesion, another gravity) */
-    const double held = rbl_account_held(sim);
+    rbl_exact_sum held;
+    const int booking = rbl_account_held(sim, &held);
     if ((rc = rbl_sim_set_gravity(sim, after->cfg.gravity, err)) != RBL_OK)
         return rc;
     sim->cfg.law = cfg.law;
@@ -113,7 +114,7 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
             rbl_scene_error_at(after, b->at, err);
     }
     sim->prepared = prepared;
-    if (rc == RBL_OK)
-        rbl_account_in(sim, RBL_IN_CHANGES, rbl_account_held(sim) - held);
+    if (rc == RBL_OK && booking)
+        rbl_account_changed(sim, &held);
     return rc;
 }
