@@ -1,0 +1,159 @@
+/* test_dem_energy_account.c — the energy account closes (issue 70; docs/dem.md "The energy
+ * account"): what the grains and contacts hold, plus what the contacts dissipated, less what
+ * was put in, stays what it was.
+ * - A sphere pressed on a plane by gravity, sliding and spinning on it (linear spring and
+ *   dashpot, the tangential spring with Coulomb's limit, epsd2 rolling resistance), its contact
+ *   never parting: velocity Verlet keeps the leapfrog's kinetic energy plus a linear spring's
+ *   exactly, so the balance closes to round-off over 20 000 steps while it dissipates all but
+ *   the last of its energy (each mechanism's share named).
+ * - Two spheres meeting obliquely: each contact's start and end, where the force has a kink,
+ *   costs the integration a little energy, of second order in dt: halving dt quarters it.
+ * - Energy made late is caught: a damped pair that has lost most of its energy gets, from
+ *   outside the steps and unbooked, less than it lost; its energy is still below its start (a
+ *   check against the start, the old one, would pass it), but the balance rose above its least
+ *   value and the health check stops it. */
+#include "dem_test_util.h"
+
+#include <math.h>
+
+/* A sphere of radius 1 mm on the plane z = 0 under gravity, pressed twice its weight's overlap
+ * into it, sliding at 0.2 m/s along x and spinning about y backwards, with the law's every
+ * dissipation. */
+static rbl_sim *slider(double dt)
+{
+    rbl_sim_config c = dem_config(-1.0, 1.0, 200.0, 0.002, dt);
+    c.gravity[2] = -9.81;
+    c.law.tangent = RBL_TANGENT_SPRING;
+    c.law.kt = 60.0;
+    c.law.gamma_t = 0.001;
+    c.law.friction = 0.3;
+    c.law.rolling = RBL_ROLLING_EPSD2;
+    c.law.rolling_friction = 0.05;
+    rbl_sim *sim = dem_create(&c, 2500.0);
+    rbl_error err = {0};
+    rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    rbl_grain g;
+    memset(&g, 0, sizeof g);
+    const double weight = 2500.0 * 4.0 / 3.0 * M_PI * 1e-9 * 9.81;
+    g.pos[2] = 0.001 - weight / 200.0;
+    g.vel[0] = 0.2;
+    g.omega[1] = -150.0;
+    g.radius = 0.001;
+    ASSERT_OK(rbl_sim_add_grain(sim, &g, NULL, &err));
+    return sim;
+}
+
+static void closes_to_round_off(void)
+{
+    rbl_sim *sim = slider(2e-5);
+    rbl_thermo t;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_prepare(sim, &err)); /* the first forces: the contact held from here */
+    rbl_sim_thermo(sim, &t);
+    const double b0 = t.balance, e0 = t.kinetic + t.rotational;
+    double worst = 0.0, scale = e0;
+    for (int k = 0; k < 200; k++) {
+        dem_step(sim, 100);
+        rbl_sim_thermo(sim, &t);
+        ASSERT_TRUE(t.wall_contacts == 1); /* never parting: no contact's start or end */
+        worst = fmax(worst, fabs(t.balance - b0));
+        scale = fmax(scale, t.kinetic + t.rotational + fabs(t.elastic));
+    }
+    const double lost = t.dissipated[RBL_LOSS_DAMPING] + t.dissipated[RBL_LOSS_FRICTION] +
+                        t.dissipated[RBL_LOSS_ROLLING];
+    printf("a sphere sliding and spinning on a plane, 20 000 steps: %.3g J dissipated (damping "
+           "%.3g, friction %.3g, rolling %.3g) of %.3g J; the balance moved at most %.3g J, "
+           "%.2g of the energy scale\n",
+           lost, t.dissipated[RBL_LOSS_DAMPING], t.dissipated[RBL_LOSS_FRICTION],
+           t.dissipated[RBL_LOSS_ROLLING], e0, worst, worst / scale);
+    ASSERT_TRUE(t.dissipated[RBL_LOSS_FRICTION] > 0.3 * e0); /* it slid */
+    ASSERT_TRUE(t.dissipated[RBL_LOSS_DAMPING] > 0.0 && t.dissipated[RBL_LOSS_ROLLING] > 0.0);
+    ASSERT_TRUE(t.kinetic + t.rotational < 0.2 * e0); /* most of it gone */
+    /* round-off: the sums of 20 000 steps of terms of the scale, each to 1e-16 */
+    ASSERT_TRUE(worst < 1e-11 * scale);
+    rbl_sim_destroy(sim);
+}
+
+/* Two spheres meeting obliquely at 0.5 m/s (no gravity): the balance after they part. */
+static double collision_error(double dt, double *lost)
+{
+    rbl_sim_config c = dem_config(-1.0, 1.0, 2000.0, 0.01, dt);
+    c.law.tangent = RBL_TANGENT_SPRING;
+    c.law.friction = 0.4;
+    rbl_sim *sim = dem_create(&c, 2500.0);
+    dem_grain(sim, -0.0012, 0.0, 0.0, 0.25, 0.05, 0.0, 0.001);
+    dem_grain(sim, 0.0012, 0.0008, 0.0, -0.25, 0.0, 0.0, 0.001);
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    const double b0 = t.balance;
+    int touched = 0;
+    for (int k = 0; k < 100000 && !(touched && t.contacts == 0); k++) {
+        dem_step(sim, 1);
+        rbl_sim_thermo(sim, &t);
+        touched |= t.contacts > 0;
+    }
+    ASSERT_TRUE(touched && t.contacts == 0);
+    *lost = t.dissipated[RBL_LOSS_DAMPING] + t.dissipated[RBL_LOSS_FRICTION];
+    rbl_sim_destroy(sim);
+    return t.balance - b0;
+}
+
+static void second_order_at_contacts(void)
+{
+    double lost1, lost2, lost4;
+    const double tc = M_PI / sqrt(2000.0 / (0.5 * 2500.0 * 4.0 / 3.0 * M_PI * 1e-9));
+    const double e1 = collision_error(tc / 25.0, &lost1);
+    const double e2 = collision_error(tc / 50.0, &lost2);
+    const double e4 = collision_error(tc / 100.0, &lost4);
+    printf("an oblique collision at 25, 50, 100 steps per contact: the balance off by %.3g, "
+           "%.3g, %.3g J (of %.3g J dissipated): ratios %.2f, %.2f\n",
+           e1, e2, e4, lost4, e1 / e2, e2 / e4);
+    ASSERT_TRUE(fabs(e4) < 1e-3 * lost4);
+    /* second order: halving dt quarters it (within the higher orders' share) */
+    ASSERT_TRUE(e1 / e2 > 3.0 && e1 / e2 < 5.5);
+    ASSERT_TRUE(e2 / e4 > 3.0 && e2 / e4 < 5.5);
+}
+
+static void energy_made_late_is_caught(void)
+{
+    rbl_sim_config c = dem_config(-1.0, 1.0, 2000.0, 0.08, 1e-5);
+    rbl_sim *sim = dem_create(&c, 2500.0);
+    const uint32_t a = dem_grain(sim, -0.0011, 0.0, 0.0, 0.5, 0.0, 0.0, 0.001);
+    dem_grain(sim, 0.0011, 0.0, 0.0, -0.5, 0.0, 0.0, 0.001);
+    rbl_thermo t;
+    rbl_error err = {0};
+    rbl_sim_thermo(sim, &t);
+    ASSERT_OK(rbl_sim_check_energy(sim, &t, NULL, &err)); /* the reference */
+    const double e0 = t.kinetic + t.rotational + t.potential + t.elastic;
+    dem_step(sim, 3000); /* they bounce apart, having lost most of their energy */
+    rbl_sim_thermo(sim, &t);
+    ASSERT_OK(rbl_sim_check_energy(sim, &t, NULL, &err));
+    const double e1 = t.kinetic + t.rotational + t.potential + t.elastic;
+    ASSERT_TRUE(t.contacts == 0 && e1 < 0.5 * e0);
+    /* made from nothing: one grain's speed raised, unbooked, to half the start's energy */
+    const double m = 2500.0 * 4.0 / 3.0 * M_PI * 1e-9;
+    const double v[3] = {-sqrt(2.0 * 0.5 * e0 / m), 0.0, 0.0};
+    ASSERT_OK(rbl_sim_set_velocity(sim, a, v, &err));
+    dem_step(sim, 1);
+    rbl_sim_thermo(sim, &t);
+    const double e2 = t.kinetic + t.rotational + t.potential + t.elastic;
+    ASSERT_TRUE(e2 < e0); /* still below the start: a check against it passes */
+    double rise = 0.0;
+    const int rc = rbl_sim_check_energy(sim, &t, &rise, &err);
+    printf("energy made after dissipation: %.3g J of the start's %.3g J (the energy %.3g J, "
+           "below the start); the balance rose by %.3g of the scale: %s\n",
+           e2 - e1, e0, e2, rise, err.message);
+    ASSERT_TRUE(rc == RBL_EUNSTABLE);
+    ASSERT_TRUE(strstr(err.message, "energy was made") != NULL);
+    rbl_sim_destroy(sim);
+}
+
+int main(void)
+{
+    closes_to_round_off();
+    second_order_at_contacts();
+    energy_made_late_is_caught();
+    printf("ok\n");
+    return 0;
+}
