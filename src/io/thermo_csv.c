@@ -40,12 +40,11 @@ int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...)
     }
 }
 
-int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer_row *layers,
-                       size_t n_layers, int axis, rbl_error *err)
+/* The header line of a log of rows like t's. */
+static int log_header(rbl_thermo_log *log, const rbl_thermo *t, size_t n_layers, char name)
 {
-    const char name = (char)('x' + axis);
     int ok = 1;
-    if (log->len == 0) {
+    {
         log->n_walls = t->n_walls;
         ok = rbl_thermo_log_append(
             log, "time,step,grains,lost,kinetic,rotational,potential,elastic,total,"
@@ -77,6 +76,30 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
         if (log->stage > 0)
             ok = ok && rbl_thermo_log_append(log, ",stage");
         ok = ok && rbl_thermo_log_append(log, "\n");
+    }
+    return ok;
+}
+
+int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer_row *layers,
+                       size_t n_layers, int axis, rbl_error *err)
+{
+    const char name = (char)('x' + axis);
+    int ok = 1;
+    if (log->len == 0) {
+        ok = log_header(log, t, n_layers, name);
+    } else { /* rows carried by a restart: under the header this run writes (a crafted run
+                state's header, which its rows matched, gave rows of two widths) */
+        rbl_thermo_log own = {0};
+        own.stage = log->stage, own.travel = log->travel;
+        ok = log_header(&own, t, n_layers, name);
+        const char *eol = memchr(log->rows, '\n', log->len);
+        const int same = ok && eol && (size_t)(eol + 1 - log->rows) == own.len &&
+                         memcmp(log->rows, own.rows, own.len) == 0;
+        free(own.rows);
+        if (ok && !same)
+            return rbl_error_set(err, RBL_EPARSE, "thermo.csv: the rows the run state carries "
+                                 "have other columns than this run writes (a checkpoint of "
+                                 "another version, or altered)");
     }
     ok = ok && rbl_thermo_log_append(
                    log, "%.10g,%llu,%zu,%llu,%.10g,%.10g,%.10g,%.10g,%.10g,%zu,%zu,%.6g", t->time,
