@@ -40,8 +40,10 @@ int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...)
     }
 }
 
-/* The header line of a log of rows like t's. */
-static int log_header(rbl_thermo_log *log, const rbl_thermo *t, size_t n_layers, char name)
+/* The header line of a log of rows like t's (a fresh log: with the walls' travel when t has
+ * it; else as log->travel says). */
+static int log_header(rbl_thermo_log *log, const rbl_thermo *t, size_t n_layers, char name,
+                      int fresh)
 {
     int ok = 1;
     {
@@ -54,7 +56,8 @@ static int log_header(rbl_thermo_log *log, const rbl_thermo *t, size_t n_layers,
                                        ",wall%zu_fx,wall%zu_fy,wall%zu_fz,wall%zu_tx,"
                                        "wall%zu_ty,wall%zu_tz",
                                        w + 1, w + 1, w + 1, w + 1, w + 1, w + 1);
-        log->travel |= t->wall_travel != NULL;
+        if (fresh)
+            log->travel |= t->wall_travel != NULL;
         for (size_t w = 0; ok && log->travel && w < t->n_walls; w++)
             ok = rbl_thermo_log_append(log, ",wall%zu_dx,wall%zu_dy,wall%zu_dz", w + 1, w + 1,
                                        w + 1);
@@ -86,12 +89,12 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
     const char name = (char)('x' + axis);
     int ok = 1;
     if (log->len == 0) {
-        ok = log_header(log, t, n_layers, name);
+        ok = log_header(log, t, n_layers, name, 1);
     } else { /* rows carried by a restart: under the header this run writes (a crafted run
                 state's header, which its rows matched, gave rows of two widths) */
         rbl_thermo_log own = {0};
         own.stage = log->stage, own.travel = log->travel;
-        ok = log_header(&own, t, n_layers, name);
+        ok = log_header(&own, t, n_layers, name, 0);
         const char *eol = memchr(log->rows, '\n', log->len);
         const int same = ok && eol && (size_t)(eol + 1 - log->rows) == own.len &&
                          memcmp(log->rows, own.rows, own.len) == 0;
