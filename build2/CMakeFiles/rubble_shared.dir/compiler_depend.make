@@ -1,2 +1,0 @@
-# Empty compiler generated dependencies file for rubble_shared.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_brent_maximum.
-# This may be replaced when dependencies are built.

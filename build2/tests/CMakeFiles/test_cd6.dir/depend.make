@@ -1,2 +1,0 @@
-# Empty dependencies file for test_cd6.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_cd_random.
-# This may be replaced when dependencies are built.

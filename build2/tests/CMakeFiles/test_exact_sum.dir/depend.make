@@ -1,2 +1,0 @@
-# Empty dependencies file for test_exact_sum.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_fdo_conservation.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_fdo_shape.
-# This may be replaced when dependencies are built.

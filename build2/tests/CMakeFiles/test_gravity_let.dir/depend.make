@@ -1,2 +1,0 @@
-# Empty dependencies file for test_gravity_let.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_restart_check.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_shape_fields.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_sorting_utils.
-# This may be replaced when dependencies are built.

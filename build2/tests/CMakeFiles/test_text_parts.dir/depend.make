@@ -1,2 +1,0 @@
-# Empty dependencies file for test_text_parts.
-# This may be replaced when dependencies are built.
