@@ -68,6 +68,15 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
             0.5 * (h[3] * h[3] + h[4] * h[4] + h[5] * h[5]) / h[6];
 }
 
+void rbl_account_held_of(const rbl_exact_sum *sums, rbl_exact_sum *held)
+{
+    *held = sums[RBL_T_KINETIC];
+    const int parts[] = {RBL_T_ROTATIONAL, RBL_T_POTENTIAL, RBL_T_ELASTIC};
+    for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
+        rbl_exact_merge(held, &sums[parts[k]]);
+    rbl_exact_subtract(held, &sums[RBL_T_KICK]);
+}
+
 int rbl_account_held(rbl_sim *sim, rbl_exact_sum *held)
 {
     const size_t count = rbl_thermo_sum_count(sim);
@@ -76,11 +85,7 @@ int rbl_account_held(rbl_sim *sim, rbl_exact_sum *held)
         return 0;
     rbl_thermo t;
     rbl_thermo_partial(sim, &t, sums);
-    *held = sums[RBL_T_KINETIC];
-    const int parts[] = {RBL_T_ROTATIONAL, RBL_T_POTENTIAL, RBL_T_ELASTIC};
-    for (size_t k = 0; k < sizeof parts / sizeof *parts; k++)
-        rbl_exact_merge(held, &sums[parts[k]]);
-    rbl_exact_subtract(held, &sums[RBL_T_KICK]);
+    rbl_account_held_of(sums, held);
     free(sums);
     return 1;
 }

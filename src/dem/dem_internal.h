@@ -616,6 +616,8 @@ void rbl_account_self_gravity(rbl_sim *sim);
  * (summed over processes, one process's bits): a change made between steps is booked as the
  * difference of this before and after it. 0 when out of memory. */
 int rbl_account_held(rbl_sim *sim, rbl_exact_sum *held);
+/* The same from thermo's sums (RBL_T_*): the one place the held terms are named. */
+void rbl_account_held_of(const rbl_exact_sum *sums, rbl_exact_sum *held);
 /* A change made between steps: what the grains and contacts hold now less `before`
  * (rbl_account_held's) is booked as put in (RBL_IN_CHANGES). */
 void rbl_account_changed(rbl_sim *sim, const rbl_exact_sum *before);

@@ -170,18 +170,17 @@ void rbl_thermo_finish(rbl_sim *sim, rbl_thermo *t, const rbl_exact_sum *sums)
         rbl_exact_merge(&all_in, &sums[RBL_T_IN + s]);
     }
     t->energy_in = rbl_exact_value(&all_in);
-    balance = sums[RBL_T_KINETIC];
-    rbl_exact_merge(&balance, &sums[RBL_T_ROTATIONAL]);
-    rbl_exact_merge(&balance, &sums[RBL_T_POTENTIAL]);
-    rbl_exact_merge(&balance, &sums[RBL_T_ELASTIC]);
+    rbl_account_held_of(sums, &balance);
     for (int s = 0; s < RBL_LOSS_N; s++) {
         t->dissipated[s] = rbl_exact_value(&sums[RBL_T_LOSS + s]);
         rbl_exact_merge(&balance, &sums[RBL_T_LOSS + s]);
     }
     t->self_work = rbl_exact_value(&sums[RBL_T_SELF_WORK]);
     /* self-gravity's part is the work its forces did (its field, held between evaluations
-       and approximated by a tree, is not exactly the gradient of W) */
-    t->balance = rbl_exact_value(&balance) - t->kick - t->energy_in - t->self_work;
+       and approximated by a tree, is not exactly the gradient of W); all exact to the end */
+    rbl_exact_subtract(&balance, &all_in);
+    rbl_exact_subtract(&balance, &sums[RBL_T_SELF_WORK]);
+    t->balance = rbl_exact_value(&balance);
     for (int a = 0; a < 3; a++) {
         t->momentum[a] = rbl_exact_value(&sums[RBL_T_MOMENTUM + a]);
         t->angular_momentum[a] = rbl_exact_value(&sums[RBL_T_ANGMOM + a]);
