@@ -58,7 +58,10 @@ static void bead_pair(const double n[3], double xi, const double w[3], rbl_conta
 static double rolling_energy(const rbl_contact_law *law, const rbl_pair_coef *pc,
                              const rbl_contact_geom *g, const double *h)
 {
-    double bare[RBL_HIST_MAX] = {h[0], h[1], h[2], 0.0, 0.0, 0.0, 0.0};
+    double bare[RBL_HIST_MAX];
+    memcpy(bare, h, sizeof bare);
+    for (size_t k = rbl_hist_rolling(law); k < rbl_hist_rolling(law) + 4; k++)
+        bare[k] = 0.0;
     double s = 2.0 * R - g->overlap;
     return rbl_contact_energy(law, pc, g, h, R, R, s, NULL) -
            rbl_contact_energy(law, pc, g, bare, R, R, s, NULL);
@@ -77,7 +80,7 @@ static void account_step(account *a, const rbl_contact_law *law, const rbl_pair_
 {
     rbl_contact_out o;
     rbl_contact_force(law, pc, g, dt, a->h, &o);
-    const double *m = a->h + 3;
+    const double *m = a->h + rbl_hist_rolling(law);
     for (int k = 0; k < 3; k++)
         a->work += 0.5 * (a->m_prev[k] + m[k]) * g->w[k] * dt;
     a->m_prev[0] = m[0], a->m_prev[1] = m[1], a->m_prev[2] = m[2];
@@ -132,14 +135,14 @@ static void normal_turns(void)
         bead_pair(n, xi, w, &g);
         account_step(&a, &law, &pc, &g, dt);
     }
-    double wound = a.h[4];
+    double wound = a.h[rbl_hist_rolling(&law) + 1];
     for (int k = 1; k <= 1000; k++) { /* the quarter turn */
         double phi = 0.5 * M_PI * k / 1000.0;
         const double n[3] = {cos(phi), sin(phi), 0.0}, w[3] = {0.0, 0.0, 0.0};
         bead_pair(n, xi, w, &g);
         account_step(&a, &law, &pc, &g, dt);
     }
-    const double *n = g.n, *m = a.h + 3;
+    const double *n = g.n, *m = a.h + rbl_hist_rolling(&law);
     double along = m[0] * n[0] + m[1] * n[1] + m[2] * n[2];
     double size = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
     for (int k = 0; k < 10000; k++) { /* twisting for 10 ms */

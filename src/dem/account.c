@@ -43,29 +43,26 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
         rbl_pair_coef_of(sim, g->material[i], wall ? wall_material : g->material[j]);
     const double ri = g->radius[i], rj = wall ? 0.0 : g->radius[j];
     const double r_eff = wall ? ri : ri * rj / (ri + rj);
-    /* the tangential spring's stiffness as the contact parts: a linear law's k_t; Hertz's and
-     * Mindlin's fall to 0 with the overlap; JKR's, 8 G* a, at the contact radius where it
-     * breaks */
-    double kt = 0.0;
+    /* JKR's energy at the contact radius where it breaks */
     if (law->cohesion == RBL_COHESION_JKR && pc) {
         const double c = rbl_jkr_c(pc->cohesion, pc->y_star);
         const double a = rbl_jkr_radius(-rbl_jkr_reach(pc->cohesion, pc->y_star, r_eff), r_eff, c);
-        kt = 8.0 * pc->g_star * a;
         const double held = rbl_jkr_energy(a, r_eff, c, pc->y_star);
         if (isfinite(held))
             loss_cohesion[i] += held;
-    } else if (!law->from_materials && law->normal == RBL_NORMAL_LINEAR) {
-        kt = law->kt;
     }
+    /* the tangential spring's, with the stiffness of the last evaluation (the energy the
+     * balance last held): a linear law's k_t, or the one its history kept */
+    const double kt = rbl_hist_holds_kt(law) ? h[3] : law->kt;
     if (law->tangent == RBL_TANGENT_SPRING)
         loss[3 * i + RBL_LOSS_FRICTION] += 0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
     /* the dashpots' force of the last evaluation, over the half step the kicks give it */
     const double *dash = h + rbl_hist_dash(law);
     loss[3 * i + RBL_LOSS_DAMPING] -=
         0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * sim->cfg.dt;
-    if (law->rolling == RBL_ROLLING_EPSD2 && h[6] > 0.0)
-        loss[3 * i + RBL_LOSS_ROLLING] +=
-            0.5 * (h[3] * h[3] + h[4] * h[4] + h[5] * h[5]) / h[6];
+    const double *m = h + rbl_hist_rolling(law);
+    if (law->rolling == RBL_ROLLING_EPSD2 && m[3] > 0.0)
+        loss[3 * i + RBL_LOSS_ROLLING] += 0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3];
 }
 
 void rbl_account_held_of(const rbl_exact_sum *sums, rbl_exact_sum *held)

@@ -214,6 +214,10 @@ RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_conta
         h[1] += vt[1] * dt - sn * n[1];
         h[2] += vt[2] * dt - sn * n[2];
         double s2 = h[0] * h[0] + h[1] * h[1] + h[2] * h[2];
+        /* the stiffness it held its stretch with: where it follows the overlap, the last
+         * step's (0 at first touch, when the stretch is 0 too) */
+        const int holds_kt = rbl_hist_holds_kt(law);
+        const double kt_was = holds_kt ? h[3] : c->kt;
         int sliding = c->kt * c->kt * s2 > limit * limit; /* then k_t |s| > limit >= 0 */
         double ratio = limit / (sliding ? c->kt * sqrt(s2) : 1.0);
         ratio = sliding ? ratio : 1.0;
@@ -222,14 +226,20 @@ RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_conta
         ft[0] = -c->kt * h[0] - gt * vt[0];
         ft[1] = -c->kt * h[1] - gt * vt[1];
         ft[2] = -c->kt * h[2] - gt * vt[2];
-        /* the account: the spring's part along n dropped by the projection (1/2 k_t sn^2),
-         * and over the step the work the spring's force did, as the kicks give it (the mean
-         * of its ends, k_t (s_was + s) / 2 . v_t dt), less what it stores more: 0 while it
-         * sticks, the slip's k_t |s| |v_t| dt while it slides (the cap's 1/2 k_t (|s_try|^2 -
-         * |s|^2) would count k_t |v_t dt|^2 / 2 more each step); the dashpot's work */
+        /* the account: what the spring held, 1/2 k_t,was |s_was|^2 (its part along n dropped
+         * by the projection with it), plus the work its force did over the step, as the kicks
+         * give it (the mean of its ends, (k_t,was s_was + k_t s) / 2 . v_t dt), less what it
+         * holds now, 1/2 k_t |s|^2: 0 while it sticks with a constant k_t, the slip's k_t |s|
+         * |v_t| dt while it slides (the cap's 1/2 k_t (|s_try|^2 - |s|^2) would count k_t
+         * |v_t dt|^2 / 2 more each step). A stiffness that rose while the stretch held made
+         * 1/2 (k_t - k_t,was) |s|^2 that no force put in: booked here too, as a negative loss
+         * (and given back when it softens), so that the balance closes; the dashpot's work
+         * is booked apart */
         const double ds = vt[0] * dt, ds1 = vt[1] * dt, ds2 = vt[2] * dt;
-        *slid = 0.5 * c->kt * (sn * sn + (was[0] + h[0]) * ds + (was[1] + h[1]) * ds1 +
-                               (was[2] + h[2]) * ds2 - s2 * ratio * ratio + was2);
+        *slid = 0.5 * (kt_was * (sn * sn + was[0] * ds + was[1] * ds1 + was[2] * ds2 + was2) +
+                       c->kt * (h[0] * ds + h[1] * ds1 + h[2] * ds2 - s2 * ratio * ratio));
+        if (holds_kt)
+            h[3] = c->kt;
         dash[0] = -gt * vt[0], dash[1] = -gt * vt[1], dash[2] = -gt * vt[2];
     }
 }
@@ -314,8 +324,8 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
 }
 
 /* The law's sub-models in order: normal (JKR's in place of Hertz's), cohesion (sjkr),
- * tangential (history h[0..2]), rolling (h[3..6]); the dashpots' force kept at
- * h[rbl_hist_dash] for the account. */
+ * tangential (history h[0..2], and h[3] where it holds k_t), rolling (at
+ * h[rbl_hist_rolling]); the dashpots' force kept at h[rbl_hist_dash] for the account. */
 RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
                                   const rbl_contact_geom *g, double dt, double *h,
                                   rbl_contact_out *o)
@@ -332,7 +342,8 @@ RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coe
     double load = rbl_contact_load(law, pc, g, fn, elastic);
     double d_now[3];
     rbl_tangential_force(law, &c, g, load, dt, h, o->ft, d_now, &o->loss[RBL_LOSS_FRICTION]);
-    rbl_rolling_torque(law, &c, g, load, elastic, dt, h + 3, o->tr, &o->loss[RBL_LOSS_ROLLING]);
+    rbl_rolling_torque(law, &c, g, load, elastic, dt, h + rbl_hist_rolling(law), o->tr,
+                       &o->loss[RBL_LOSS_ROLLING]);
     const double *n = g->n;
     const double vn = g->v[0] * n[0] + g->v[1] * n[1] + g->v[2] * n[2];
     /* the dashpots' force on the first body now: the tangential one's (rbl_tangential_force)
@@ -389,9 +400,9 @@ static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pa
     }
     if (law->tangent == RBL_TANGENT_SPRING)
         e += 0.5 * c.kt * (hist[0] * hist[0] + hist[1] * hist[1] + hist[2] * hist[2]);
+    const double *m = hist + rbl_hist_rolling(law);
     if (law->rolling == RBL_ROLLING_EPSD2 && c.kt > 0.0)
-        e += 0.5 * (hist[3] * hist[3] + hist[4] * hist[4] + hist[5] * hist[5]) /
-             (c.kt * g->r_eff * g->r_eff);
+        e += 0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / (c.kt * g->r_eff * g->r_eff);
     if (law->cohesion == RBL_COHESION_SJKR) {
         coh = -rbl_sjkr_work(pc->cohesion, ri, rj, s);
         e += coh;

@@ -82,14 +82,26 @@ typedef struct rbl_packed_grain {
 } rbl_packed_grain;
 
 /* Contact history, a slice per sub-model: the tangential model's 3 doubles (the spring
- * vector; the seed's D_H in [0]), then with epsd2 rolling its 4 (the spring's torque, in the
- * tangent plane, and the stiffness k_r it had at the last step: rbl_rolling_torque), then the
- * dashpots' force on the first body at the last step, 3 (the energy account: their work over
- * a step is the mean of its two ends', as the kicks give it; account.c). */
-#define RBL_HIST_MAX 10
+ * vector; the seed's D_H in [0]), and where the spring's stiffness follows the overlap
+ * (Hertz, Mindlin, JKR) the k_t it had at the last step, 1 (the energy account: a spring that
+ * stiffens while it holds its stretch stores energy no force put in); then with epsd2 rolling
+ * its 4 (the spring's torque, in the tangent plane, and the stiffness k_r it had at the last
+ * step: rbl_rolling_torque); then the dashpots' force on the first body at the last step, 3
+ * (the energy account: their work over a step is the mean of its two ends', as the kicks
+ * give it; account.c). */
+#define RBL_HIST_MAX 11
+static inline int rbl_hist_holds_kt(const rbl_contact_law *law)
+{
+    return law->tangent == RBL_TANGENT_SPRING &&
+           (law->from_materials || law->normal == RBL_NORMAL_HERTZ);
+}
+static inline size_t rbl_hist_rolling(const rbl_contact_law *law)
+{
+    return 3 + (size_t)rbl_hist_holds_kt(law);
+}
 static inline size_t rbl_hist_dash(const rbl_contact_law *law)
 {
-    return law->rolling == RBL_ROLLING_EPSD2 ? 7 : 3;
+    return rbl_hist_rolling(law) + (law->rolling == RBL_ROLLING_EPSD2 ? 4 : 0);
 }
 static inline size_t rbl_hist_width(const rbl_contact_law *law)
 {

@@ -87,8 +87,11 @@ void rbl_history_swap(const rbl_contact_law *law, const double *src, double *dst
 {
     double t = law->tangent == RBL_TANGENT_SPRING ? -1.0 : 1.0;
     dst[0] = t * src[0], dst[1] = t * src[1], dst[2] = t * src[2];
+    if (rbl_hist_holds_kt(law))
+        dst[3] = src[3];
+    const size_t r = rbl_hist_rolling(law); /* a torque on the first body: on the other, opposite */
     if (law->rolling == RBL_ROLLING_EPSD2)
-        dst[3] = -src[3], dst[4] = -src[4], dst[5] = -src[5], dst[6] = src[6];
+        dst[r] = -src[r], dst[r + 1] = -src[r + 1], dst[r + 2] = -src[r + 2], dst[r + 3] = src[r + 3];
     const size_t d = rbl_hist_dash(law); /* a force on the first body: on the other, opposite */
     dst[d] = -src[d], dst[d + 1] = -src[d + 1], dst[d + 2] = -src[d + 2];
 }
