@@ -27,8 +27,10 @@ typedef struct pair_block {
     double mi[BLOCK], mj[BLOCK];
     double vx[BLOCK], vy[BLOCK], vz[BLOCK];
     double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
-    double h[RBL_HIST_MAX][BLOCK]; /* the history, updated in place: its first
-                                      rbl_hist_width(law) rows */
+    double h0[BLOCK], h1[BLOCK], h2[BLOCK]; /* updated in place: tangential */
+    double hk[BLOCK]; /* its stiffness at the last step, where it follows the overlap */
+    double h3[BLOCK], h4[BLOCK], h5[BLOCK], h6[BLOCK]; /* rolling (epsd2) */
+    double d0[BLOCK], d1[BLOCK], d2[BLOCK]; /* the dashpots' last force (account.c) */
     double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK], mu_r[BLOCK], coh[BLOCK],
         gn[BLOCK];
     /* out: force on the first grain, torque on the first and on the second */
@@ -60,17 +62,28 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
                    &l2);
     const rbl_pair_coef pc = {b->y_star[l], b->g_star[l], b->beta[l], b->mu[l],
                               b->mu_r[l], b->coh[l], b->gn[l]};
-    /* the law's slices only: a constant width in the loops compiled for one law */
-    const size_t width = rbl_hist_width(law);
-    double hist[RBL_HIST_MAX];
-    for (size_t k = 0; k < width; k++)
-        hist[k] = b->h[k][l];
+    /* the slices of k_t and the rolling spring are read and written only by the loops that
+     * have them */
+    const int holds_kt = rbl_hist_holds_kt(law), rolling_spring = law->rolling == RBL_ROLLING_EPSD2;
+    const size_t r = rbl_hist_rolling(law);
+    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l], 0.0, 0.0, 0.0, 0.0,
+                                 0.0,      0.0,      0.0,      0.0};
+    if (holds_kt)
+        hist[3] = b->hk[l];
+    if (rolling_spring)
+        hist[r] = b->h3[l], hist[r + 1] = b->h4[l], hist[r + 2] = b->h5[l], hist[r + 3] = b->h6[l];
+    double *dash = hist + rbl_hist_dash(law);
+    dash[0] = b->d0[l], dash[1] = b->d1[l], dash[2] = b->d2[l];
     rbl_contact_out o;
     double c[3];
     rbl_contact_force(law, &pc, &geo, dt, hist, &o);
     rbl_cross(geo.n, o.ft, c);
-    for (size_t k = 0; k < width; k++)
-        b->h[k][l] = hist[k];
+    b->h0[l] = hist[0], b->h1[l] = hist[1], b->h2[l] = hist[2];
+    if (holds_kt)
+        b->hk[l] = hist[3];
+    if (rolling_spring)
+        b->h3[l] = hist[r], b->h4[l] = hist[r + 1], b->h5[l] = hist[r + 2], b->h6[l] = hist[r + 3];
+    b->d0[l] = dash[0], b->d1[l] = dash[1], b->d2[l] = dash[2];
     b->fx[l] = o.f[0], b->fy[l] = o.f[1], b->fz[l] = o.f[2];
     b->ld[l] = o.loss[RBL_LOSS_DAMPING], b->lf[l] = o.loss[RBL_LOSS_FRICTION];
     b->lr[l] = o.loss[RBL_LOSS_ROLLING];
@@ -202,7 +215,7 @@ typedef struct pair_pass_input {
     size_t n_pairs, n_own; /* pairs; this process's grains (ghosts after them) */
     int booking;           /* the losses are booked: a step's evaluation (not the first, which
                               no step came before) */
-    size_t hist_width; /* rbl_hist_width: 6 to RBL_HIST_MAX */
+    size_t hist_width; /* rbl_hist_width: 6, 7 (k_t), 10 (rolling spring) or 11 */
     int jkr;           /* contacts hold in tension */
     int sparse;
     int beyond_cache; /* the pass's slots, history and records exceed RBL_STREAM_BYTES */
@@ -254,8 +267,14 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         b->vz[l] = gi->vel[2] - gj->vel[2];
         b->wix[l] = wi[0], b->wiy[l] = wi[1], b->wiz[l] = wi[2];
         b->wjx[l] = wj[0], b->wjy[l] = wj[1], b->wjz[l] = wj[2];
-        for (size_t k = 0; k < width; k++)
-            b->h[k][l] = h[k];
+        b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
+        if (width == 7 || width == 11) /* k_t */
+            b->hk[l] = h[3];
+        if (width >= 10) { /* the rolling spring, after k_t where there is one */
+            const double *m = h + width - 7;
+            b->h3[l] = m[0], b->h4[l] = m[1], b->h5[l] = m[2], b->h6[l] = m[3];
+        }
+        b->d0[l] = h[width - 3], b->d1[l] = h[width - 2], b->d2[l] = h[width - 1];
         if (in->law.from_materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
         if (in->per_pair)
@@ -298,8 +317,7 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
 #define PAD(field) b->field[l] = b->field[b->n - 1]
         PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
         PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
-        for (size_t k = 0; k < width; k++)
-            PAD(h[k]);
+        PAD(h0), PAD(h1), PAD(h2), PAD(hk), PAD(h3), PAD(h4), PAD(h5), PAD(h6), PAD(d0), PAD(d1), PAD(d2);
         PAD(y_star), PAD(g_star), PAD(beta), PAD(mu), PAD(mu_r), PAD(coh), PAD(gn);
 #undef PAD
     }
@@ -324,8 +342,14 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
             lost[0] += b->ld[l], lost[1] += b->lf[l], lost[2] += b->lr[l];
             size_t q = b->q[l];
             double *hist = in->hist + width * q;
-            for (size_t k = 0; k < width; k++)
-                hist[k] = b->h[k][l];
+            hist[0] = b->h0[l], hist[1] = b->h1[l], hist[2] = b->h2[l];
+            if (width == 7 || width == 11) /* k_t */
+                hist[3] = b->hk[l];
+            if (width >= 10) { /* the rolling spring, after k_t where there is one */
+                double *m = hist + width - 7;
+                m[0] = b->h3[l], m[1] = b->h4[l], m[2] = b->h5[l], m[3] = b->h6[l];
+            }
+            hist[width - 3] = b->d0[l], hist[width - 2] = b->d1[l], hist[width - 1] = b->d2[l];
             double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
             out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
             out[3] = b->tjx[l], out[4] = b->tjy[l], out[5] = b->tjz[l];
@@ -480,6 +504,8 @@ void rbl_pair_pass(rbl_sim *sim)
         const rbl_pair_coef one = sim->coef ? sim->coef[0] : (rbl_pair_coef){1, 1, 1, 1, 1, 1, 1};
         for (int l = 0; l < BLOCK; l++)
             block_coef(&block, l, &one);
+        for (int l = 0; l < BLOCK; l++) /* the slices a law lacks: not read, but initialised */
+            block.hk[l] = block.h3[l] = block.h4[l] = block.h5[l] = block.h6[l] = 0.0;
         size_t begin, end; /* the same grains as in every other sweep */
         rbl_sweep_range(sim, g->n + g->ghosts, &begin, &end); /* ghosts: first in some pairs */
         touching += input.jkr || input.hist_width > 7

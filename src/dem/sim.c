@@ -1,6 +1,5 @@
-/* sim.c — the simulation object: creation, materials, walls, grains, and the time step read
- * as the algorithm (seed 002 §2.5): half kick + drift; neighbour rebuild when a grain moved
- * more than half the skin; forces; half kick. Each stage is timed. */
+/* sim.c — the simulation object: creation, materials, walls, grains, and the first forces
+ * before the first step (rbl_sim_prepare). The step itself is step.c. */
 #include "contact_kernel.h" /* rbl_cross */
 
 #include <math.h>
@@ -449,113 +448,6 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
         return rc;
     rbl_forces_gather(sim);
     sim->prepared = 1;
-    return RBL_OK;
-}
-
-/* The drift of step sim->step + 1 left a grain's position not finite: the first such grain
- * named, with what it held as it set out (the caller's velocity, spin or external force, if
- * one of them was not finite; else the forces of a time step too long for the stiffness). */
-static int not_finite(const rbl_sim *sim, rbl_error *err)
-{
-    const rbl_grains *g = &sim->g;
-    size_t k = 0;
-    while (k + 1 < g->n && isfinite(g->pos[3 * k] + g->pos[3 * k + 1] + g->pos[3 * k + 2]))
-        k++;
-    const double *v = g->vel + 3 * k, *f = g->with_fext ? g->fext + 3 * k : NULL;
-    const double *w = g->omega + 3 * k;
-    const char *why = "; the time step is too large for the contact stiffness (or a velocity "
-                      "set from outside the steps was not a number)";
-    if (f && !isfinite(f[0] + f[1] + f[2]))
-        why = ": its external force is not a number (set from outside the steps)";
-    else if (!isfinite(w[0] + w[1] + w[2]))
-        why = ": its spin is not a number (set from outside the steps, or the time step is "
-              "too large for the contact stiffness)";
-    return rbl_error_set(err, RBL_ERANGE,
-                         "step %llu: grain %u's position is no longer finite (velocity %g, %g, "
-                         "%g)%s", (unsigned long long)(sim->step + 1),
-                         g->n ? g->id[k] : 0u, g->n ? v[0] : 0.0, g->n ? v[1] : 0.0,
-                         g->n ? v[2] : 0.0, why);
-}
-
-int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
-{
-    int rc = rbl_sim_prepare(sim, err);
-    if (rc != RBL_OK)
-        return rc;
-    const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
-    if (sim->g.with_fext)
-        rbl_external_refresh(sim);
-    for (uint64_t s = 0; s < steps; s++) {
-        double t0 = rbl_now();
-        int fresh = sim->max_disp2 == INFINITY; /* grains added since the last step */
-        if (!rbl_flow_before(sim))
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for the flow counters");
-        rbl_integrate_first_half(sim, s > 0);
-        if (sim->n_flows)
-            rbl_flow_after(sim);
-        if (sim->n_outlets) { /* grains that reached an outlet: this step's build drops them */
-            const int taken = rbl_outlets_after(sim);
-            if (taken < 0)
-                return rbl_error_set(err, RBL_ENOMEM, "out of memory for the outlets");
-            fresh = fresh || taken;
-        }
-        if (sim->g.with_fext) /* the caller's forces did work over this drift */
-            rbl_external_work(sim);
-        int stop = sim->stop && *sim->stop; /* a signal: this step is the last */
-        if (sim->peers) { /* one decision for all: the same builds as one process makes, */
-            double v[3] = {sim->max_disp2, fresh, stop}; /* the same last step */
-            sim->peers->max(sim->peers->ctx, v, 3);
-            sim->max_disp2 = v[0], fresh = v[1] > 0.0, stop = v[2] > 0.0;
-        }
-        double t1 = rbl_now();
-        /* a grain that moved too far, or the last forces' overlap too deep: said before the
-           position turns into a NaN (over several processes: the rank that saw it stops the
-           job with its message) */
-        if ((rc = rbl_health_after_drift(sim, err)) != RBL_OK)
-            return rc;
-        if (sim->max_disp2 == INFINITY && !fresh)
-            return not_finite(sim, err);
-        /* walls where the forces are evaluated; a grain and a wall may approach each other by
-           the skin between builds (a grain moves at most half of it) */
-        rbl_walls_step(sim, (double)(sim->step + 1) * sim->cfg.dt);
-        if ((rc = rbl_health_walls_moved(sim, err)) != RBL_OK)
-            return rc;
-        sim->health.prev_disp2 = sim->max_disp2; /* this step's, for the next one's */
-        if (fresh || 4.0 * sim->max_disp2 > sim->skin * sim->skin ||
-            (sim->walls_moving && sqrt(sim->max_disp2) + rbl_walls_moved(sim) > sim->skin)) {
-            rc = rbl_neighbor_build(sim, err);
-            if (rc != RBL_OK)
-                return rc;
-            sim->health.prev_disp2 = 0.0; /* from the new build's positions */
-        }
-        double t2 = rbl_now();
-        if (sync)
-            rbl_integrate_predict(sim);
-        if (sim->peers && (rc = sim->peers->refresh(sim, sim->peers->ctx, err)) != RBL_OK)
-            return rc;
-        rc = rbl_forces_compute(sim, err);
-        if (rc != RBL_OK)
-            return rc;
-        rbl_walls_servo(sim);
-        double t3 = rbl_now();
-        rbl_account_self_gravity(sim); /* the field the step began with, then the new one */
-        rc = rbl_self_gravity_update(sim, sim->step + 1, err); /* times itself */
-        if (rc != RBL_OK)
-            return rc;
-        rbl_account_self_gravity(sim);
-        double t3g = rbl_now();
-        if (s + 1 == steps || stop) /* otherwise the next step's first sweep closes this one */
-            rbl_integrate_second_half(sim);
-        sim->step++;
-        sim->time = (double)sim->step * sim->cfg.dt;
-        double t4 = rbl_now();
-        sim->timers.integrate += (t1 - t0) + (t4 - t3g);
-        sim->timers.neighbor += t2 - t1;
-        sim->timers.force += t3 - t2;
-        if (stop)
-            return rbl_error_set(err, RBL_EINTERRUPT, "stopped at step %llu: a stop was asked "
-                                 "for (rbl_run_set_stop)", (unsigned long long)sim->step);
-    }
     return RBL_OK;
 }
 
