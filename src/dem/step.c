@@ -237,13 +237,13 @@ static const step_row STEP[] = {
     {"kick", INTEGRATE, NULL, kick},
 };
 
-/* Row `row`'s time, from *mark to now, to its stage. */
-static void time_row(rbl_sim *sim, const step_row *row, double *mark)
+/* The time from *mark to now to `stage`; the clock read only where the stage changes. */
+static void time_stage(rbl_sim *sim, step_stage stage, double *mark)
 {
     const double now = rbl_now();
     double *to[] = {&sim->timers.integrate, &sim->timers.neighbor, &sim->timers.force, NULL};
-    if (to[row->stage])
-        *to[row->stage] += now - *mark;
+    if (to[stage])
+        *to[stage] += now - *mark;
     *mark = now;
 }
 
@@ -257,14 +257,17 @@ int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err)
     for (uint64_t s = 0; s < steps; s++) {
         step_state st = {s, steps, sim->max_disp2 == INFINITY, 0}; /* grains added since */
         double mark = rbl_now();
+        step_stage stage = STEP[0].stage;
         for (size_t r = 0; r < sizeof STEP / sizeof *STEP; r++) {
             const step_row *row = &STEP[r];
             if (row->wanted && !row->wanted(sim))
                 continue;
+            if (row->stage != stage)
+                time_stage(sim, stage, &mark), stage = row->stage;
             if ((rc = row->run(sim, &st, err)) != RBL_OK)
                 return rc;
-            time_row(sim, row, &mark);
         }
+        time_stage(sim, stage, &mark);
         if (st.stop)
             return rbl_error_set(err, RBL_EINTERRUPT, "stopped at step %llu: a stop was asked "
                                  "for (rbl_run_set_stop)", (unsigned long long)sim->step);
