@@ -53,7 +53,7 @@ awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) col[$c] = c; next }
          NR > 2 && g < was { jump = b - bal; carried = e_was - e }
          { was = g; bal = b; e_was = e }
          END { d = jump < 0 ? -jump : jump; c = carried < 0 ? -carried : carried
-               printf "outlet_cohesive: the balance moved %.3g J at the drain, the contacts' energy by %.3g J\n", jump, carried
+               printf "outlet_cohesive: the balance moved %.3g J at the drain, the energy of the contacts by %.3g J\n", jump, carried
                exit !(c > 0 && d < 1e-3 * c) }' out_outlet_cohesive/thermo.csv || {
     echo "FAIL: the balance jumped at the drain"; failures=$((failures+1)); }
 # a mesh sheet at 1000 m/s would pass through a grain unseen: a wall's step is checked as a
