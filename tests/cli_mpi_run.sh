@@ -110,6 +110,19 @@ same_thermo flow_1/thermo.csv flow_32/thermo.csv \
     || { diff flow_1/thermo.csv flow_32/thermo.csv | head -5; fail "flow: thermo.csv differs restarted on 2"; }
 echo "ok: flow counters (a plane, a disk, a mesh square) and outlets (a box, a disk; $crossed crossed and taken out) on 3 processes and restarted on 2: thermo.csv as one process's"
 
+# an outlet opened over half a cohesive bed at rest (tests/scenes/health/outlet_cohesive.yaml,
+# a row each step) takes whole layers at once, pairs across processes among them: what their
+# contacts held is carried out once per pair (where its first grain is, the ghosts told which
+# of them leave), so the account, thermo.csv, is one process's on 3
+cp "$SCENES/health/outlet_cohesive.yaml" "$SCENES/health/stage_weaker_jkr.txt" .
+"$RUBBLE" run outlet_cohesive.yaml --output drain_1 --quiet > drain_1.txt || fail "drain on one process"
+mpi 3 "$RUBBLE" run outlet_cohesive.yaml --output drain_3 --quiet > drain_3.txt || fail "drain on 3"
+taken=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) k[$c] = c; next } END { print $k["outlet1_grains"] }' drain_1/thermo.csv)
+[ "$taken" -gt 50 ] || fail "drain: only $taken grains taken out"
+same_thermo drain_1/thermo.csv drain_3/thermo.csv \
+    || { diff drain_1/thermo.csv drain_3/thermo.csv | head -5; fail "drain: thermo.csv differs on 3"; }
+echo "ok: an outlet over a cohesive bed ($taken grains taken out with their contacts) on 3 processes: thermo.csv as one process's"
+
 # checkpoints from 3 processes to 2 and 1: the settle example, 600 steps, a checkpoint every
 # 261 steps, the final grains
 sed 's|^output:.*|output: {folder: out, every: 0.001, checkpoint_every: 0.002, final: final.txt}|' \

@@ -8,6 +8,9 @@
  *   the last of its energy (each mechanism's share named).
  * - Two spheres meeting obliquely: each contact's start and end, where the force has a kink,
  *   costs the integration a little energy, of second order in dt: halving dt quarters it.
+ * - Grains taken out with their contacts (rbl_sim_remove_grains, an outlet): what the
+ *   contacts held (elastic, with other grains and with walls) leaves with them, booked as
+ *   taken out, so the balance does not jump (it jumped by that energy before).
  * - Energy made late is caught: a damped pair that has lost most of its energy gets, from
  *   outside the steps and unbooked, less than it lost; its energy is still below its start (a
  *   check against the start, the old one, would pass it), but the balance rose above its least
@@ -115,6 +118,73 @@ static void second_order_at_contacts(void)
     ASSERT_TRUE(e2 / e4 > 3.0 && e2 / e4 < 5.5);
 }
 
+/* Two spheres of radius 1 mm stacked on the plane z = 0 under gravity, at rest where their
+ * forces balance (linear springs: the lower one pressed by twice the weight W, the pair by W);
+ * ids in ids[0] (below) and ids[1]. */
+static rbl_sim *stack(uint32_t ids[2])
+{
+    rbl_sim_config c = dem_config(-1.0, 1.0, 200.0, 0.002, 2e-5);
+    c.gravity[2] = -9.81;
+    rbl_sim *sim = dem_create(&c, 2500.0);
+    rbl_error err = {0};
+    rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    const double w = 2500.0 * 4.0 / 3.0 * M_PI * 1e-9 * 9.81, r = 0.001;
+    const double z0 = r - 2.0 * w / 200.0;
+    ids[0] = dem_grain(sim, 0.0, 0.0, z0, 0.0, 0.0, 0.0, r);
+    ids[1] = dem_grain(sim, 0.0, 0.0, z0 + 2.0 * r - w / 200.0, 0.0, 0.0, 0.0, r);
+    return sim;
+}
+
+/* The balance's change over one step in which grain `gone` of a stack leaves, by `how`: 0
+ * rbl_sim_remove_grains, 1 an outlet's box around it. *held: the contacts' energy before. */
+static double taken_out_jump(int gone, int how, double *held)
+{
+    uint32_t ids[2];
+    rbl_sim *sim = stack(ids);
+    rbl_error err = {0};
+    if (how == 1) {
+        rbl_outlet o;
+        memset(&o, 0, sizeof o);
+        o.region = 1;
+        for (int a = 0; a < 3; a++)
+            o.lo[a] = -0.0005, o.hi[a] = 0.0005;
+        o.lo[2] += gone ? 0.003 : 0.001, o.hi[2] += gone ? 0.003 : 0.001;
+        size_t index;
+        ASSERT_OK(rbl_sim_add_outlet(sim, &o, &index, &err));
+    }
+    ASSERT_OK(rbl_sim_prepare(sim, &err));
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    ASSERT_TRUE(t.contacts == 1 && t.wall_contacts == 1);
+    const double b0 = t.balance;
+    *held = t.elastic;
+    if (how == 0)
+        ASSERT_OK(rbl_sim_remove_grains(sim, &ids[gone], 1, &err));
+    dem_step(sim, 1);
+    rbl_sim_thermo(sim, &t);
+    ASSERT_TRUE(t.grains == 1 && t.contacts == 0);
+    ASSERT_TRUE(t.put_in[RBL_IN_REMOVED] < 0.0);
+    rbl_sim_destroy(sim);
+    return t.balance - b0;
+}
+
+static void taken_out_with_their_contacts(void)
+{
+    const char *what[2] = {"rbl_sim_remove_grains", "an outlet"};
+    for (int how = 0; how < 2; how++)
+        for (int gone = 0; gone < 2; gone++) {
+            double held;
+            const double jump = taken_out_jump(gone, how, &held);
+            printf("the %s grain of a stack at rest taken out by %s: the contacts held %.3g J, "
+                   "the balance moved %.3g J\n", gone ? "upper" : "lower", what[how], held,
+                   jump);
+            /* round-off: the step's terms are of the potential energy's size, 1e-7 J; its
+               contacts' 2.6e-11 J (the pair) to 1e-10 J (the wall too) were the jump before */
+            ASSERT_TRUE(fabs(jump) < 1e-6 * held);
+        }
+}
+
 static void energy_made_late_is_caught(void)
 {
     rbl_sim_config c = dem_config(-1.0, 1.0, 2000.0, 0.08, 1e-5);
@@ -214,6 +284,7 @@ int main(void)
     closes_to_round_off();
     stiffening_spring_is_booked();
     second_order_at_contacts();
+    taken_out_with_their_contacts();
     energy_made_late_is_caught();
     printf("ok\n");
     return 0;

@@ -65,6 +65,80 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
         loss[3 * i + RBL_LOSS_ROLLING] += 0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3];
 }
 
+double rbl_account_pair_energy(const rbl_sim *sim, size_t q, const rbl_contact_geom *geo,
+                               double dist, double *cohesive)
+{
+    const rbl_grains *g = &sim->g;
+    const rbl_pair_list *pl = &sim->pairs;
+    const uint32_t i = pl->i[q], j = pl->j[q];
+    return rbl_contact_energy(&sim->cfg.law, rbl_pair_coef_of(sim, g->material[i], g->material[j]),
+                              geo, pl->hist + rbl_hist_width(&sim->cfg.law) * q, g->radius[i],
+                              g->radius[j], dist, cohesive);
+}
+
+double rbl_account_wall_energy(const rbl_sim *sim, size_t q, const rbl_contact_geom *geo,
+                               double *cohesive)
+{
+    const rbl_grains *g = &sim->g;
+    const rbl_wall_list *wl = &sim->wpairs;
+    const uint32_t i = wl->grain[q];
+    return rbl_contact_energy(&sim->cfg.law,
+                              rbl_pair_coef_of(sim, g->material[i],
+                                               rbl_wall_material(sim, wl->wall[q])),
+                              geo, wl->hist + rbl_wall_hist_width(&sim->cfg.law) * q,
+                              g->radius[i], -1.0, g->radius[i] - geo->overlap, cohesive);
+}
+
+/* Grain k's record for a contact's geometry: its position at the last force evaluation (this
+ * process's grains: x; ghosts: as received), radius and mass (velocities do not enter an
+ * energy). */
+static rbl_packed_grain record_at(const rbl_sim *sim, const double *x, size_t k)
+{
+    const rbl_grains *g = &sim->g;
+    const double *p = (k < g->n ? x : g->pos) + 3 * k;
+    rbl_packed_grain r = {{p[0], p[1], p[2]}, g->radius[k], {0.0, 0.0, 0.0}, g->mass[k]};
+    return r;
+}
+
+void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *x)
+{
+    const rbl_grains *g = &sim->g;
+    const rbl_pair_list *pl = &sim->pairs;
+    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim); /* (its image codes and box) */
+    const double still[3] = {0.0, 0.0, 0.0};
+    for (size_t q = 0; q < pl->n; q++) {
+        const uint32_t i = pl->i[q], j = pl->j[q];
+        /* booked where its first grain is, as its losses and its energy in thermo */
+        if (i >= g->n || !pl->touch[q] || !(gone[i] || gone[j]))
+            continue;
+        const rbl_packed_grain gi = record_at(sim, x, i), gj = record_at(sim, x, j);
+        double d[3];
+        const double r2 = rbl_pair_separation(&arrays, &gi, &gj, q, d);
+        const double rs = gi.radius + gj.radius + rbl_pair_reach(sim, q);
+        if (r2 >= rs * rs)
+            continue;
+        rbl_contact_geom geo;
+        double l1, l2;
+        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, &geo,
+                       &l1, &l2);
+        const double e = rbl_account_pair_energy(sim, q, &geo, l1 + l2, NULL);
+        if (isfinite(e)) /* (a grain gone for not being finite carries nothing booked) */
+            rbl_account_in(sim, RBL_IN_REMOVED, -e);
+    }
+    const rbl_wall_list *wl = &sim->wpairs;
+    for (size_t q = 0; q < wl->n; q++) {
+        rbl_contact_geom geo;
+        double l1;
+        const uint32_t i = wl->grain[q];
+        if (i >= g->n || !gone[i] || !wl->touch[q] ||
+            !rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, &geo, &l1))
+            continue;
+        const double e = rbl_account_wall_energy(sim, q, &geo, NULL);
+        if (isfinite(e))
+            rbl_account_in(sim, RBL_IN_REMOVED, -e);
+    }
+}
+
 void rbl_account_held_of(const rbl_exact_sum *sums, rbl_exact_sum *held)
 {
     *held = sums[RBL_T_KINETIC];

@@ -584,11 +584,13 @@ static inline double rbl_wall_reach(const rbl_sim *sim, size_t q)
     return rbl_jkr_reach(pc->cohesion, pc->y_star, sim->g.radius[i]);
 }
 
-/* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*);
+/* Geometry of grain-wall contact q (seed: xi = r - d*, lever arm l1 = d*) with the grains at
+ * pos (a plane's distance; the grains' own positions: rbl_wall_geometry);
  * 0 if apart (a JKR contact: beyond its pull-off distance). A mesh slot's is the contact's as
  * the last force evaluation found it (its normal and distance kept in the history). */
-static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *vel,
-                                    const double *om, rbl_contact_geom *geo, double *l1_out)
+static inline int rbl_wall_geometry_at(const rbl_sim *sim, size_t q, const double *pos,
+                                       const double *vel, const double *om,
+                                       rbl_contact_geom *geo, double *l1_out)
 {
     const rbl_wall_list *w = &sim->wpairs;
     const rbl_grains *g = &sim->g;
@@ -602,7 +604,7 @@ static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *
         n[0] = h[0], n[1] = h[1], n[2] = h[2], d = h[3];
     } else {
         const rbl_plane *pl = &sim->walls[code];
-        const double *x = g->pos + 3 * (size_t)i;
+        const double *x = pos + 3 * (size_t)i;
         d = pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2] + pl->offset;
         if (d >= g->radius[i] + rbl_wall_reach(sim, q))
             return 0;
@@ -610,6 +612,12 @@ static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *
     }
     rbl_wall_frame(sim, i, n, d, vel, om, rbl_wall_pose_of_code(sim, code), geo, l1_out);
     return 1;
+}
+
+static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *vel,
+                                    const double *om, rbl_contact_geom *geo, double *l1_out)
+{
+    return rbl_wall_geometry_at(sim, q, sim->g.pos, vel, om, geo, l1_out);
 }
 
 #endif

@@ -294,6 +294,9 @@ typedef struct rbl_sim_peers {
      * *interactions per grain. */
     int (*gravity)(void *ctx, const rbl_self_gravity *cfg, const rbl_gravity_input *in,
                    int threads, double *acc, double *phi, double *interactions, rbl_error *err);
+    /* At a neighbour build, before the grains that leave are removed: each ghost's value from
+     * its owner's own[] (the ghosts as the last build sent them). Collective. */
+    int (*ghost_values)(void *ctx, const double *own, double *ghost, rbl_error *err);
 } rbl_sim_peers;
 
 /* The health check's state (health.c): its options with the defaults filled in, the peaks
@@ -343,8 +346,10 @@ struct rbl_sim {
     rbl_triangle_bvh *flow_bvh; /* and its hierarchy) */
     rbl_exact_sum *flow_sums;/* 4 per counter: grains forward, backward, mass forward, back */
     double *flow_values;     /* the same rounded, for rbl_thermo */
-    double *pos_before;      /* the positions before this step's drift (with counters) */
+    double *pos_before;      /* the positions before this step's drift (with counters, or
+                                where a build may take grains out: rbl_flow_before) */
     size_t n_flows, pos_before_cap;
+    uint64_t pos_before_step; /* the step whose drift pos_before is from (0: none) */
     rbl_outlet *outlets;     /* outlets.c: where grains are taken out (a mesh: a copy, */
     rbl_triangle_bvh *outlet_bvh; /* and its hierarchy) */
     rbl_exact_sum *outlet_sums; /* 2 per outlet: grains (clumps) taken out, their mass */
@@ -640,6 +645,18 @@ void rbl_account_external_changed(rbl_sim *sim, size_t k, const double old_force
 double rbl_account_in_total(const rbl_sim *sim);
 /* The grains flagged gone leave: what they dissipated goes into the account's removed share. */
 void rbl_account_drop(rbl_sim *sim, const uint8_t *gone);
+struct rbl_contact_geom; /* contact_kernel.h */
+/* The energy listed pair q (wall contact q) holds with geometry geo (dist: the centres'
+ * distance), its cohesive part in *cohesive (may be NULL): what thermo's elastic sums. */
+double rbl_account_pair_energy(const rbl_sim *sim, size_t q, const struct rbl_contact_geom *geo,
+                               double dist, double *cohesive);
+double rbl_account_wall_energy(const rbl_sim *sim, size_t q, const struct rbl_contact_geom *geo,
+                               double *cohesive);
+/* The grains flagged gone (g.n + g.ghosts flags: a ghost's as its owner flagged it) leave at a
+ * build: what their contacts held at the last force evaluation (this process's grains at x,
+ * ghosts as received, planes where that evaluation had them) is carried out (RBL_IN_REMOVED),
+ * each pair booked where its first grain is, as thermo counts it. */
+void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *x);
 /* A contact of grain i (with grain j, or with a wall of material wall_material >= 0) ends
  * holding its history h, its contact point moving at v (first body's less the second's) over
  * the step just made: what its springs held then is lost, and its dashpots' last force did
@@ -918,6 +935,9 @@ double rbl_walls_moved(const rbl_sim *sim);
 void rbl_walls_built(rbl_sim *sim);
 /* The walls where they were at the last neighbour build (rbl_neighbor_rebuild_as_built). */
 void rbl_walls_at_build(rbl_sim *sim);
+/* Moving planes where the step being made began (prev_rot, prev_shift: the last force
+ * evaluation's pose) and the step's pose kept in prev; called again, back (the same bits). */
+void rbl_walls_planes_swap_step_start(rbl_sim *sim);
 /* A wall's pose by its number (planes, then meshes). */
 rbl_wall_pose *rbl_wall_pose_of(rbl_sim *sim, int wall);
 

@@ -137,14 +137,27 @@ int rbl_sim_flow(const rbl_sim *sim, size_t k, double *grains_forward, double *g
     return RBL_OK;
 }
 
+/* Whether this step's build may take grains out (an outlet, rbl_sim_remove_grains, an escape, a
+ * side that is not periodic): their contacts' energy is then booked at the positions before
+ * the drift (account.c). */
+static int may_take_out(const rbl_sim *sim)
+{
+    if (sim->n_outlets || sim->n_removing)
+        return 1;
+    if (sim->cfg.open)
+        return sim->cfg.escape > 0.0;
+    return !(sim->cfg.periodic[0] && sim->cfg.periodic[1] && sim->cfg.periodic[2]);
+}
+
 int rbl_flow_before(rbl_sim *sim)
 {
-    if (!sim->n_flows && !sim->n_outlets)
+    if (!sim->n_flows && !may_take_out(sim))
         return 1;
     if (!rbl_grow_array((void **)&sim->pos_before, &sim->pos_before_cap, 3 * sim->g.n + 1,
                         sizeof *sim->pos_before))
         return 0;
     memcpy(sim->pos_before, sim->g.pos, 3 * sim->g.n * sizeof *sim->pos_before);
+    sim->pos_before_step = sim->step + 1;
     return 1;
 }
 

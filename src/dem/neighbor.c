@@ -158,16 +158,44 @@ static void mark_outside(rbl_sim *sim, uint8_t *gone)
     }
 }
 
+/* Over several processes: each ghost's gone flag (after this process's g.n) from its owner,
+ * if any process has a grain gone (collective). */
+static int ghosts_gone(rbl_sim *sim, uint8_t *gone, rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    double any = 0.0;
+    for (size_t k = 0; k < g->n && any == 0.0; k++)
+        any = gone[k];
+    sim->peers->max(sim->peers->ctx, &any, 1);
+    if (any == 0.0)
+        return RBL_OK;
+    double *own = malloc((g->n + g->ghosts + 1) * sizeof *own);
+    int rc = own ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
+    rc = sim->peers->agree(sim->peers->ctx, rc, err);
+    if (rc == RBL_OK) {
+        for (size_t k = 0; k < g->n; k++)
+            own[k] = gone[k];
+        rc = sim->peers->ghost_values(sim->peers->ctx, own, own + g->n, err);
+    }
+    for (size_t k = g->n; rc == RBL_OK && k < g->n + g->ghosts; k++)
+        gone[k] = own[k] != 0.0;
+    free(own);
+    return rc;
+}
+
 /* Remove the grains that left the domain (a clump goes as a whole when one of its members
  * does): across a side that is not periodic, or beyond the escape distance of an open domain;
- * wrap the others into the box along periodic axes.
- * Returns the kept count (or -1 out of memory); keep lists the kept indices. */
-static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
+ * wrap the others into the box along periodic axes. What they carry out is booked: their
+ * kinetic and potential energy, and their contacts' as the last force evaluation left them
+ * (this process's grains at x then; the ghosts' gone flags from their owners).
+ * keep lists the kept indices, *kept their count. */
+static int wrap_and_keep(rbl_sim *sim, uint32_t *keep, const double *x, size_t *kept_out,
+                         rbl_error *err)
 {
     rbl_grains *g = &sim->g;
-    uint8_t *gone = calloc(g->n ? g->n : 1, 1);
+    uint8_t *gone = calloc(g->n + g->ghosts ? g->n + g->ghosts : 1, 1);
     if (!gone)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n), -1;
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", g->n);
     if (sim->cfg.open)
         mark_escaped(sim, gone);
     else
@@ -183,10 +211,14 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
     for (size_t k = 0; k < g->n; k++) /* what they carry out (bodies: rbl_bodies_drop) */
         if (gone[k] && g->body[k] < 0 && isfinite(rbl_grain_energy(sim, k)))
             rbl_account_in(sim, RBL_IN_REMOVED, -rbl_grain_energy(sim, k));
-    if (rbl_bodies_drop(sim, gone, err) != RBL_OK) {
+    int rc = rbl_bodies_drop(sim, gone, err);
+    if (rc == RBL_OK && sim->peers)
+        rc = ghosts_gone(sim, gone, err);
+    if (rc != RBL_OK) {
         free(gone);
-        return -1;
+        return rc;
     }
+    rbl_account_gone_contacts(sim, gone, x);
     rbl_account_drop(sim, gone); /* what they dissipated stays in the account */
     size_t kept = 0;
     for (size_t k = 0; k < g->n; k++)
@@ -194,7 +226,8 @@ static long wrap_and_keep(rbl_sim *sim, uint32_t *keep, rbl_error *err)
             keep[kept++] = (uint32_t)k;
     free(gone);
     sim->lost += g->n - kept - removed;
-    return (long)kept;
+    *kept_out = kept;
+    return RBL_OK;
 }
 
 /* Open domain: cells of this edge are numbered from sim->open_origin; a coordinate is clamped
@@ -945,19 +978,36 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
        step takes the mean of it and the next (the energy account, forces.c) */
     if (rc == RBL_OK)
         rc = rbl_history_collect_walls(sim, &old_walls, 1, err);
-    g->ghosts = 0; /* they come again from their owners */
     if (rc == RBL_OK)
         rc = sort_room(sim, g->n, err);
-    if (rc != RBL_OK)
-        goto done;
-
-    size_t n = g->n;
-    long kept_or_fail = wrap_and_keep(sim, sim->perm, err);
-    if (kept_or_fail < 0) {
-        rc = RBL_ENOMEM;
+    if (rc != RBL_OK) {
+        g->ghosts = 0;
         goto done;
     }
-    size_t kept = (size_t)kept_or_fail;
+
+    size_t n = g->n;
+    /* the positions the last force evaluation had: before this step's drift (and the planes
+       where the step began), or now between steps (as built: the positions swapped aside) */
+    const int drifted = sim->pos_before_step == sim->step + 1;
+    if (!drifted && !as_built) { /* kept apart from the wrap below */
+        if (!rbl_grow_array((void **)&sim->pos_before, &sim->pos_before_cap, 3 * n + 1,
+                            sizeof *sim->pos_before)) {
+            g->ghosts = 0;
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
+            goto done;
+        }
+        memcpy(sim->pos_before, g->pos, 3 * n * sizeof *g->pos);
+    }
+    const double *x = as_built ? g->pos_build : sim->pos_before;
+    if (drifted)
+        rbl_walls_planes_swap_step_start(sim);
+    size_t kept = 0;
+    rc = wrap_and_keep(sim, sim->perm, x, &kept, err);
+    if (drifted)
+        rbl_walls_planes_swap_step_start(sim);
+    g->ghosts = 0; /* they come again from their owners */
+    if (rc != RBL_OK)
+        goto done;
     if (kept < n) {
         rbl_grains_permute(g, sim->perm, kept, sim->scratch);
         rbl_bodies_reindex(sim); /* the members' indices moved */

@@ -55,8 +55,6 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
             rbl_exact_add(&sums[RBL_T_GRAVITY_VIRIAL],
                           g->mass[k] * (x[0] * a[0] + x[1] * a[1] + x[2] * a[2]));
         }
-    const rbl_contact_law *law = &sim->cfg.law;
-    const size_t width = rbl_hist_width(law);
     double worst = 0.0;
     uint32_t worst_ids[2] = {UINT32_MAX, UINT32_MAX};
     size_t contacts = 0, wall_contacts = 0;
@@ -82,11 +80,7 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
         uint32_t i = pl->i[q], j = pl->j[q];
         contacts++;
         double coh;
-        rbl_exact_add(&sums[RBL_T_ELASTIC],
-                      rbl_contact_energy(law,
-                                         rbl_pair_coef_of(sim, g->material[i], g->material[j]),
-                                         &geo, pl->hist + width * q, g->radius[i], g->radius[j],
-                                         l1 + l2, &coh));
+        rbl_exact_add(&sums[RBL_T_ELASTIC], rbl_account_pair_energy(sim, q, &geo, l1 + l2, &coh));
         rbl_exact_add(&sums[RBL_T_COHESIVE], coh);
         double rmin = g->radius[i] < g->radius[j] ? g->radius[i] : g->radius[j];
         if (geo.overlap / rmin > worst) {
@@ -110,12 +104,7 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
         uint32_t i = wl->grain[q];
         wall_contacts++;
         double coh;
-        rbl_exact_add(&sums[RBL_T_ELASTIC],
-                      rbl_contact_energy(law,
-                                         rbl_pair_coef_of(sim, g->material[i],
-                                                          rbl_wall_material(sim, wl->wall[q])),
-                                         &geo, wl->hist + rbl_wall_hist_width(law) * q,
-                                         g->radius[i], -1.0, g->radius[i] - geo.overlap, &coh));
+        rbl_exact_add(&sums[RBL_T_ELASTIC], rbl_account_wall_energy(sim, q, &geo, &coh));
         rbl_exact_add(&sums[RBL_T_COHESIVE], coh);
         if (geo.overlap / g->radius[i] > worst) {
             worst = geo.overlap / g->radius[i];

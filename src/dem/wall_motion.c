@@ -276,6 +276,22 @@ void rbl_walls_at_build(rbl_sim *sim)
     }
 }
 
+void rbl_walls_planes_swap_step_start(rbl_sim *sim)
+{
+    if (!sim->walls_moving)
+        return;
+    for (int k = 0; k < sim->n_walls; k++) {
+        rbl_wall_pose *p = &sim->walls[k].pose;
+        if (!p->moving)
+            continue;
+        double rot[3][3], shift[3];
+        memcpy(rot, p->rot, sizeof rot), memcpy(shift, p->shift, sizeof shift);
+        memcpy(p->rot, p->prev_rot, sizeof rot), memcpy(p->shift, p->prev_shift, sizeof shift);
+        memcpy(p->prev_rot, rot, sizeof rot), memcpy(p->prev_shift, shift, sizeof shift);
+        place_plane(sim, k); /* a function of the pose alone: twice, the same bits again */
+    }
+}
+
 void rbl_sim_wall_place(const rbl_sim *sim, int wall, const double *x0, size_t n, double *x)
 {
     const rbl_wall_pose *p = rbl_wall_pose_of((rbl_sim *)sim, wall);

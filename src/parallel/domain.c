@@ -842,6 +842,14 @@ static int domain_new(rbl_domain **out, rbl_comm *comm, rbl_sim *sim, rbl_error 
     return rc;
 }
 
+/* The engine's ghost values at a build (its grains that leave: account.c): none before the
+ * first ghosts were sent (on every rank alike). */
+static int peers_ghost_values(void *ctx, const double *own, double *ghost, rbl_error *err)
+{
+    rbl_domain *d = ctx;
+    return d->send_start ? rbl_domain_ghost_values(d, own, ghost, err) : RBL_OK;
+}
+
 /* Each rank holding its share (and the histories of its grains' contacts in the start maps):
  * the engine's calls set, the run's counters on the first rank only, and mid-run the lists of
  * the last build made again over the ranks. Collective; d freed on an error. */
@@ -851,7 +859,8 @@ static int domain_start(rbl_domain *d, rbl_error *err)
     d->clump_reach = rbl_comm_max(d->comm, clump_reach(&sim->bodies));
     let_lists_go(sim); /* they held the grains as they were */
     d->peers = (rbl_sim_peers){d,           peers_max,    peers_sum_exact, peers_agree,
-                               peers_migrate, peers_ghosts, peers_refresh,   peers_gravity};
+                               peers_migrate, peers_ghosts, peers_refresh,   peers_gravity,
+                               peers_ghost_values};
     sim->peers = &d->peers;
     if (d->rank > 0) { /* counted once, on the first rank: the lost grains, the flow counters'
                           sums */
