@@ -113,7 +113,9 @@ int rbl_sim_add_flow_counter(rbl_sim *sim, const rbl_flow_counter *c, size_t *in
         return rbl_error_prefix(err, rc, "flow counter");
     for (int q = 0; q < 4; q++)
         rbl_exact_clear(&sim->flow_sums[4 * sim->n_flows + (size_t)q]);
-    *index = sim->n_flows++;
+    if (index) /* may be NULL, as for grains */
+        *index = sim->n_flows;
+    sim->n_flows++;
     return RBL_OK;
 }
 

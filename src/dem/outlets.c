@@ -52,7 +52,9 @@ int rbl_sim_add_outlet(rbl_sim *sim, const rbl_outlet *o, size_t *index, rbl_err
     }
     rbl_exact_clear(&sim->outlet_sums[2 * sim->n_outlets]);
     rbl_exact_clear(&sim->outlet_sums[2 * sim->n_outlets + 1]);
-    *index = sim->n_outlets++;
+    if (index) /* may be NULL, as for grains */
+        *index = sim->n_outlets;
+    sim->n_outlets++;
     return RBL_OK;
 }
 
