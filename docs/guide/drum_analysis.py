@@ -2,8 +2,9 @@
 (docs/guide/drum.md): every frame from t0 on gives the free surface's angle (the recipe of
 validation/drum_angle.awk, run on the frame) and the grains' velocities, averaged in 2 mm cells
 of the x-z plane. Prints the mean angle and its spread, and the bed's turn against the drum's:
-the mean of v / (omega r) over the cells deep in the bed (r <= 25 mm, below the surface by
-5 mm), 1 where the bed turns with the drum as a solid. Writes drum.png beside the frames.
+the median of |v| / (omega r) over the cells of the bed against the drum's wall (within 4 mm
+of it, below z = -20 mm): 1 where the grains there turn with the drum, below 1 where they slip
+on it. Writes drum.png beside the frames.
 
     PYTHONPATH=build/python /usr/bin/python3 docs/guide/drum_analysis.py output/drum [t0] [rpm]
 """
@@ -60,11 +61,11 @@ def main(folder="output/drum", t0=1.0, rpm=20.0):
     mean = np.array([sums[k] / counts[k] for k in keys])
     omega = rpm * 2 * math.pi / 60
     r = np.hypot(cx, cz)
-    deep = (r <= 0.025) & (cz < np.percentile(cz, 60))
+    deep = (r >= 0.036) & (cz < -0.02)
     turn = np.hypot(mean[deep, 0], mean[deep, 1]) / (omega * r[deep])
     print("frames %d (t >= %g s): dynamic angle of repose %.1f deg, spread %.1f deg" %
           (len(angles), t0, angles.mean(), angles.std()))
-    print("bed's turn: v / (omega r) = %.2f (spread %.2f) over %d cells deep in the bed" %
+    print("bed's turn: v / (omega r) = %.2f (spread %.2f) over %d cells against the wall" %
           (np.median(turn), turn.std(), int(deep.sum())))
     import matplotlib
     matplotlib.use("Agg")
