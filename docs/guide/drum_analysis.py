@@ -67,6 +67,10 @@ def main(folder="output/drum", t0=1.0, rpm=20.0):
           (len(angles), t0, angles.mean(), angles.std()))
     print("bed's turn: v / (omega r) = %.2f (spread %.2f) over %d cells against the wall" %
           (np.median(turn), turn.std(), int(deep.sum())))
+    print("fastest cell: %.3f m/s at x = %.0f mm, z = %.0f mm" %
+          (np.hypot(mean[:, 0], mean[:, 1]).max(),
+           1e3 * cx[np.argmax(np.hypot(mean[:, 0], mean[:, 1]))],
+           1e3 * cz[np.argmax(np.hypot(mean[:, 0], mean[:, 1]))]))
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
