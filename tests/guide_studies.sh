@@ -27,7 +27,8 @@ in_range 0.001 0.003 "$(awk '!/^#/ { z += $3; n++ } END { print z / n }' first/b
     "the settled layers' mean height (m)"
 in_range 0 1e-6 "$(awk -F, 'END { print $5 }' first/thermo.csv)" "the kinetic energy at the end (J)"
 
-# the drum: a thinner bed, 0.6 s; its angle and its turn from the frames after 0.3 s
+# the drum: a thinner bed, 0.6 s; its angle, and the wall layer's speed over the drum's (it slips:
+# 0.32 in the guide's full run), from the frames after 0.3 s
 cp "$EXAMPLES/drum.stl" .
 sed 's|max: \[0.025, 0.01, 0.004\]|max: [0.025, 0.01, -0.015]|; s|run: {time: 3,|run: {time: 0.6,|' \
     "$EXAMPLES/drum.yaml" > drum.yaml
@@ -36,7 +37,7 @@ grep -q "time: 0.6" drum.yaml && grep -q -- "-0.015\]" drum.yaml || fail "drum.y
 "$PYTHON" "$GUIDE/drum_analysis.py" drum 0.3 20 > drum_angle.txt || fail "drum_analysis.py"
 cat drum_angle.txt
 in_range 5 40 "$(awk '/dynamic angle/ { print $(NF - 4) }' drum_angle.txt)" "the drum's angle (deg)"
-in_range 0.5 1.5 "$(awk '/turn/ { print $8 }' drum_angle.txt)" "the bed's turn, v / (omega r)"
+in_range 0.05 1.5 "$(awk '/turn/ { print $8 }' drum_angle.txt)" "the bed's turn, v / (omega r)"
 
 # the silo: a lower fill, two slot widths, 0.25 s; the rates of Beverloo's order
 cp "$GUIDE/plate.stl" .
@@ -65,12 +66,14 @@ in_range 1.3 3 "$(awk '$1 == 13 { a = $2 } $1 == 19 { b = $2 } END { print b / a
 import sys
 sys.path.insert(0, sys.argv[1])
 import heap_sweep
-for mu, angle, t in heap_sweep.main("heap", values=(0.1, 0.8), column=(0.01, 0.02), most=60000):
+for mu, angle, t in heap_sweep.main("heap", values=(0.1, 0.8), column=(0.014, 0.028), most=100000):
     print(mu, angle)
 PY
 cat heap.txt
 in_range 0 20 "$(awk '$1 == 0.1 { print $2 }' heap.txt)" "the heap's angle at friction 0.1 (deg)"
-in_range 2 35 "$(awk '$1 == 0.8 { print $2 }' heap.txt)" "the heap's angle at friction 0.8 (deg)"
+in_range 1 35 "$(awk '$1 == 0.8 { print $2 }' heap.txt)" "the heap's angle at friction 0.8 (deg)"
+awk '$1 == 0.1 { a = $2 } $1 == 0.8 { b = $2 } END { exit !(b > a) }' heap.txt ||
+    fail "the heap is no steeper at friction 0.8 than at 0.1"
 [ -s heap/heap.png ] || fail "heap_sweep.py wrote no picture"
 
 # the asteroid: 100 boulders in a 12 m cube gather within 3000 s
@@ -81,6 +84,6 @@ grep -q "count: 100}" asteroid.yaml && grep -q "time: 3000" asteroid.yaml || fai
 "$RUBBLE" run asteroid.yaml --output asteroid --quiet > asteroid.txt || { cat asteroid.txt; fail "asteroid.yaml"; }
 "$PYTHON" "$GUIDE/asteroid_analysis.py" asteroid > asteroid_body.txt || fail "asteroid_analysis.py"
 cat asteroid_body.txt
-in_range 90 100 "$(awk '/in the body/ { print $5 }' asteroid_body.txt | tr -d ,)" "grains in the body"
-in_range 2 8 "$(awk '/body radius/ { print $7 }' asteroid_body.txt | tr -d ';')" "the body's radius (m)"
+in_range 90 100 "$(awk '/in the body/ { print $6 }' asteroid_body.txt | tr -d ,)" "grains in the body"
+in_range 2 8 "$(awk '/body radius/ { print $8 }' asteroid_body.txt)" "the body's radius (m)"
 echo "ok: the guide's studies run"

@@ -1,8 +1,8 @@
 """A rubble pile gathered by its own gravity (docs/guide/asteroid.md): from the run's last
 frame, how many grains gathered into one body (those within twice the radius that holds half
 of them, about the centre of mass), the body's radius (the sphere about the centre of mass
-that holds 90 % of them) and its packing inside 7 m (the shells' file of the last frame,
-output.shells); thermo.csv's grains lost (escaped). Writes asteroid.png beside the frames:
+that holds 90 % of them) and its packing inside 7.5 m (the shells of the last frame,
+output.shells, out to the last shell boundary within that radius); thermo.csv's grains lost (escaped). Writes asteroid.png beside the frames:
 the body seen from the side, and its packing per shell at the start and at the end.
 
     PYTHONPATH=build/python /usr/bin/python3 docs/guide/asteroid_analysis.py output/asteroid
@@ -21,7 +21,7 @@ def shells(path):
     return t
 
 
-def main(folder="output/asteroid", inner=7.0):
+def main(folder="output/asteroid", inner=7.5):
     last = sorted(glob.glob(os.path.join(folder, "grains_*.vtp")))[-1]
     g = frames.read(last)
     p, r = g.points, g.point_data["radius"]
@@ -42,7 +42,7 @@ def main(folder="output/asteroid", inner=7.0):
     lost = int(float(row[names.index("lost")]))
     print("grains %d, in the body %d, escaped %d" % (len(r), int(body.sum()), lost))
     print("body radius (90 %% of its grains) %.2f m; packing inside %g m %.3f" %
-          (r90, inner, packing))
+          (r90, sh["r_out"][keep].max(), packing))
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
