@@ -40,6 +40,19 @@ printf 'domain: {min: [0, 0, 0]\nmax: 1\n' > syntax.yaml
 expect syntax "syntax.yaml:[0-9]*:[0-9]*:"
 scene unknown_key 's/density: 2500/densty: 2500/'
 expect unknown_key "unknown_key.yaml:5:[0-9]*: unknown key in 'materials'.*'densty'"
+# an unknown key or name near a known one is suggested (src/io/did_you_mean.c); a far one is not
+scene near_key 's/density: 2500/frction: 2500/'
+expect near_key "near_key.yaml:5:[0-9]*: unknown key in 'materials'.*: 'frction'; did you mean 'friction'?\$"
+scene near_top 's/^gravity:/gravty:/'
+expect near_top "near_top.yaml:3:1: unknown key in 'scene'.*: 'gravty'; did you mean 'gravity'?\$"
+scene near_model 's/normal: linear, damping/normal: hertz-mindln, damping/'
+expect near_model "near_model.yaml:6:[0-9]*: 'normal' must be one of .*: 'hertz-mindln'; did you mean 'hertz-mindlin'?\$"
+scene near_material 's/friction: 0.5}/friction: 0.5, pairs: [{materials: [glas, glass], friction: 0.3}]}/'
+expect near_material "near_material.yaml:7:[0-9]*: no material of this name: 'glas'; did you mean 'glass'?\$"
+scene near_case 's/^gravity:/Gravity:/'
+expect near_case "near_case.yaml:3:1: unknown key in 'scene'.*: 'Gravity'; did you mean 'gravity'?\$"
+scene far_key 's/density: 2500/colour: 2500/'
+expect far_key "far_key.yaml:5:[0-9]*: unknown key in 'materials'.*: 'colour'\$"
 scene wrong_type 's/kn: 2000/kn: stiff/'
 expect wrong_type "wrong_type.yaml:6:[0-9]*: 'kn' is not a number: 'stiff'"
 scene nan_value 's/kn: 2000/kn: .nan/'

@@ -32,9 +32,12 @@ static int names(rbl_yaml_ctx *c, yaml_node_t *n, const char *key,
 static int take_field(rbl_yaml_ctx *c, yaml_node_t *name, void *out)
 {
     unsigned *fields = out, bit = rbl_grain_field_bit(rbl_yaml_scalar(name));
+    char hint[RBL_DID_YOU_MEAN_MAX];
     if (!bit)
-        return rbl_yaml_fail(c, name, RBL_EPARSE, "no grain field of this name: '%s' (fields: %s)",
-                             rbl_yaml_scalar(name), rbl_grain_field_names());
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "no grain field of this name: '%s' (fields: %s)%s",
+                             rbl_yaml_scalar(name), rbl_grain_field_names(),
+                             rbl_did_you_mean_list(hint, rbl_yaml_scalar(name),
+                                                   rbl_grain_field_names()));
     if (*fields & bit)
         return rbl_yaml_fail(c, name, RBL_EPARSE, "'%s' is listed twice",
                              rbl_yaml_scalar(name));

@@ -283,9 +283,13 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
             for (int j = 0; name && j < s->n_materials; j++)
                 if (strcmp(s->material_names[j], name) == 0)
                     idx[k] = j;
+            char hint[RBL_DID_YOU_MEAN_MAX];
             if (idx[k] < 0)
-                return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'",
-                                     name ? name : "?");
+                return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'%s",
+                                     name ? name : "?",
+                                     rbl_did_you_mean(hint, name,
+                                                      (const char *const *)s->material_names,
+                                                      s->n_materials));
         }
         for (int j = 0; j < s->n_pairs; j++) { /* once: else the last would silently win */
             const rbl_scene_pair *o = &s->pairs[j];
