@@ -40,6 +40,25 @@ static rbl_insert_spec cylinder(const double from[3], const double to[3], double
     return s;
 }
 
+/* The smallest gap between two grains' surfaces, the nearest image along y (pair by pair:
+ * rbl_sim_check_placement looks at walls and the domain only). */
+static double least_gap(const rbl_grains_view *v)
+{
+    double least = INFINITY;
+    for (size_t i = 0; i < v->n; i++)
+        for (size_t j = i + 1; j < v->n; j++) {
+            double d2 = 0.0;
+            for (int a = 0; a < 3; a++) {
+                double d = v->pos[3 * i + a] - v->pos[3 * j + a];
+                if (a == 1)
+                    d -= L * round(d / L);
+                d2 += d * d;
+            }
+            least = fmin(least, sqrt(d2) - v->radius[i] - v->radius[j]);
+        }
+    return least;
+}
+
 /* The grains within R of the periodic side y = 0 = L. */
 static size_t at_side(const rbl_grains_view *v)
 {
@@ -60,9 +79,10 @@ static void along_the_period(void)
     rbl_error err = {0};
     ASSERT_OK(rbl_sim_insert_random(sim, &s, &placed, &err));
     ASSERT_EQ_INT(placed, count);
-    ASSERT_OK(rbl_sim_check_placement(sim, &err)); /* no overlap, images included */
+    ASSERT_OK(rbl_sim_check_placement(sim, &err)); /* walls and the domain */
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
+    ASSERT_TRUE(least_gap(&v) >= -1e-12 * R); /* no overlap, across the periodic side too */
     double worst = 0.0;
     for (size_t k = 0; k < v.n; k++) {
         const double *p = v.pos + 3 * k;
@@ -97,6 +117,7 @@ static void box_along_the_period(void)
     ASSERT_OK(rbl_sim_check_placement(sim, &err));
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
+    ASSERT_TRUE(least_gap(&v) >= -1e-12 * R);
     size_t beyond = 0; /* the box's other sides keep their margin */
     for (size_t k = 0; k < v.n; k++)
         for (int a = 0; a < 3; a += 2)

@@ -308,6 +308,8 @@ typedef struct rbl_health_state {
     rbl_exact_sum lost[RBL_LOSS_N]; /* what grains since removed had dissipated (g->loss) */
     rbl_exact_sum self_work;  /* the work self-gravity did on this process's grains over the
                                  steps (rbl_account_self_gravity) */
+    rbl_exact_sum wall_through; /* moving walls' work, each contact's |work| a step: the energy
+                                   that went through driven contacts (the check's scale) */
     double prev_disp2;        /* max_disp2 after the step before (0 after a build; at first
                                  and after a restart infinite: unknown) */
     rbl_energy_watch energy;
