@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHUNK 1024
+#define CHUNK 256
 /* FIRE 2.0's parameters (Guenole et al. 2020, Table 1), the time in units of the harmonic
  * contact's 1/omega with unit stiffness and mass. */
 #define DT_START 0.1
