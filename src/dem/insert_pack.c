@@ -20,7 +20,7 @@
 /* Radii are padded by this share while pushed apart: done, the grains stand apart by at least
  * PAD of the smaller radius (and the walls and bounds by PAD r). */
 #define PAD 1e-6
-#define MAX_ITERATIONS 200000
+#define MAX_ITERATIONS 100000
 
 typedef struct bounds {
     const rbl_sim *sim;
@@ -180,17 +180,24 @@ static int draw_radii(const rbl_sim *sim, const rbl_insert_spec *spec, double ta
 }
 
 /* Each grain's place: uniform in the region's box (kept by its radius but along the axes it
- * wraps) until one lies in the shape clear of the walls. */
+ * wraps) until one lies in the shape clear of the walls and of the grains held (the n_held at
+ * held, and their periodic images), which the relaxation could not push it through: it may
+ * overlap the other new grains. */
 static int draw_places(const rbl_sim *sim, const rbl_insert_spec *spec, const bounds *B,
-                       const double *rad, size_t n, rbl_rng *rng, double *pos, rbl_error *err)
+                       const rbl_pack_job *J, const double *held, const double *held_rad,
+                       size_t n_held, rbl_rng *rng, rbl_error *err)
 {
-    rbl_occupancy none; /* (no grains: other grains may be overlapped) */
-    memset(&none, 0, sizeof none);
-    const double r_max = rbl_size_max(&spec->size);
-    int rc = rbl_occupancy_init(&none, spec->lo, spec->lo, r_max, err);
-    for (size_t k = 0; rc == RBL_OK && k < n; k++) {
-        const double r = rad[k];
-        double *p = pos + 3 * k;
+    rbl_occupancy occ;
+    double r_max = rbl_size_max(&spec->size);
+    for (size_t k = 0; k < n_held; k++)
+        r_max = fmax(r_max, held_rad[k]);
+    int rc = rbl_occupancy_init(&occ, J->lo, J->hi, r_max, err);
+    for (size_t k = 0; rc == RBL_OK && k < n_held; k++)
+        if (!rbl_insert_occupy(&occ, sim, held + 3 * k, held_rad[k], 0))
+            rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the grains held");
+    for (size_t k = 0; rc == RBL_OK && k < J->n; k++) {
+        const double r = J->rad[k];
+        double *p = J->pos + 3 * k;
         int tries = 0, ok = 0;
         for (; !ok && tries < MAX_TRIES; tries++) {
             for (int a = 0; a < 3; a++) {
@@ -199,13 +206,14 @@ static int draw_places(const rbl_sim *sim, const rbl_insert_spec *spec, const bo
                 p[a] = lo + (hi - lo) * rbl_rng_uniform(rng);
             }
             ok = rbl_insert_in_shape(spec, B->bvh, B->wrap, p, r) &&
-                 rbl_insert_fits(sim, &none, p, r);
+                 rbl_insert_fits(sim, &occ, p, r);
         }
         if (!ok)
             rc = rbl_error_set(err, RBL_EINVAL, "no room in the region for a grain of radius "
-                               "%g clear of the walls (%d places tried)", r, MAX_TRIES);
+                               "%g clear of the walls and the grains there before (%d places "
+                               "tried)", r, MAX_TRIES);
     }
-    rbl_occupancy_free(&none);
+    rbl_occupancy_free(&occ);
     return rc;
 }
 
@@ -341,8 +349,6 @@ int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_i
     rc = draw_radii(sim, spec, spec->volume_fraction * volume, &rng, &rad, &n, err);
     if (rc == RBL_OK && !(pos = malloc((n ? n : 1) * 3 * sizeof *pos)))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
-    if (rc == RBL_OK)
-        rc = draw_places(sim, spec, &B, rad, n, &rng, pos, err);
     double r_max = rbl_size_max(&spec->size), grains = 0.0;
     for (size_t k = 0; k < sim->g.n; k++)
         r_max = fmax(r_max, sim->g.radius[k]);
@@ -355,6 +361,8 @@ int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_i
         rc = held_grains(sim, ranks, &J, 2.0 * r_max * (1.0 + 1e-3), &held_pos, &held_rad,
                          &n_held, err);
     J.fixed_pos = held_pos, J.fixed_rad = held_rad, J.n_fixed = n_held;
+    if (rc == RBL_OK)
+        rc = draw_places(sim, spec, &B, &J, held_pos, held_rad, n_held, &rng, err);
     rbl_pack_result res = {0};
     if (rc == RBL_OK)
         rc = rbl_pack_relax(&J, &res, err);

@@ -27,6 +27,10 @@
 /* A grain moves at most this share of its radius in one iteration (FIRE's "maxmove"): a grain
  * pushed hard at the start does not jump through a wall or a mesh. */
 #define MAX_MOVE 0.1
+/* Given up when the largest overlap has not come below STALL_DROP of its least so far in
+ * STALL iterations: the grains are jammed (at about 0.64 for equal spheres), or nearly. */
+#define STALL 4000
+#define STALL_DROP 0.9
 
 typedef struct relax {
     const rbl_pack_job *job;
@@ -271,7 +275,8 @@ int rbl_pack_relax(const rbl_pack_job *job, rbl_pack_result *out, rbl_error *err
         rc = build(&R, err), out->builds = 1;
     const int threads = job->threads > 0 ? job->threads : 1;
     double dt = DT_START, alpha = ALPHA_START, worst = INFINITY;
-    uint64_t positive = 0, it = 0;
+    uint64_t positive = 0, it = 0, least_at = 0;
+    double least = INFINITY;
     const double half_skin2 = 0.25 * R.skin * R.skin;
     for (; rc == RBL_OK; it++) {
         /* forces, their power F.v and |F|^2, and the largest overlap, by chunks */
@@ -287,7 +292,9 @@ int rbl_pack_relax(const rbl_pack_job *job, rbl_pack_result *out, rbl_error *err
             R.sum_a[c] = P, R.sum_b[c] = FF, R.sum_c[c] = w;
         }
         worst = chunk_max(&R, R.sum_c);
-        if (worst <= job->pad || it >= job->max_iterations)
+        if (worst < STALL_DROP * least)
+            least = worst, least_at = it;
+        if (worst <= job->pad || it >= job->max_iterations || it - least_at > STALL)
             break;
         const double P = chunk_total(&R, R.sum_a), norm_f = sqrt(chunk_total(&R, R.sum_b));
         double back = 0.0; /* FIRE: uphill, half a step back and stop */

@@ -37,7 +37,8 @@ typedef enum rbl_source_kind {
     RBL_SOURCE_LATTICE,
     RBL_SOURCE_RANDOM,
     RBL_SOURCE_POUR,
-    RBL_SOURCE_FILE
+    RBL_SOURCE_FILE,
+    RBL_SOURCE_PACK
 } rbl_source_kind;
 
 typedef struct rbl_source {
