@@ -844,8 +844,6 @@ typedef struct rbl_insert_spec {
     const struct rbl_mesh *mesh; /* RBL_REGION_MESH: a closed mesh, the inside (rbl_stl_read);
                                     RBL_REGION_FACE: the face */
     double depth;                /* RBL_REGION_FACE: the slab's thickness off the face, m */
-    double volume_fraction;      /* pack: the grains drawn until their volume makes this share
-                                    of the region's (0: count of them) */
 } rbl_insert_spec;
 enum {
     RBL_REGION_BOX = 0,
@@ -866,8 +864,8 @@ RBL_API int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, si
  * a grain nor a wall; *placed says how many fitted (a full region places fewer). */
 RBL_API int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
                                   rbl_error *err);
-/* A dense packing (issue 73): the grains whose volume makes spec->volume_fraction of the
- * region (or spec->count of them), their radii drawn as the distribution asks, placed at
+/* A dense packing (issue 73): the grains whose volume makes volume_fraction of the region
+ * (0: spec->count of them), their radii drawn as the distribution asks, placed at
  * random overlapping and pushed apart until none overlaps another grain, a wall or the
  * region's side (docs/scenes.md "How a dense packing is made"). A packing that cannot be
  * freed of its overlaps is refused (RBL_ERANGE) and nothing is added. info (may be NULL): what
@@ -880,8 +878,9 @@ typedef struct rbl_pack_info {
     uint64_t iterations, builds; /* the relaxation's, and its neighbour lists' */
     double seconds;
 } rbl_pack_info;
-RBL_API int rbl_sim_insert_pack(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
-                                rbl_pack_info *info, rbl_error *err);
+RBL_API int rbl_sim_insert_pack(rbl_sim *sim, const rbl_insert_spec *spec,
+                                double volume_fraction, size_t *placed, rbl_pack_info *info,
+                                rbl_error *err);
 
 /* Restitution of one collision simulated with the engine (SD9, SD11a, seed 002 §3.1): two
  * equal spheres meeting head-on without gravity, or one sphere dropped on a plane under

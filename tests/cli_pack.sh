@@ -2,9 +2,9 @@
 # The dense source `pack` (issue 73 item 4, docs/scenes.md "How a dense packing is made") from
 # a scene: a log-normal by mass at 0.6 of a periodic box above a lattice it must keep clear of,
 # the final grains read back apart from the library (an awk pass over every pair, periodic
-# images by the nearest one): the volume fraction asked, no overlap, and the volume of the
-# grains above the law's mass median half of it, where a random source at 0.2 warns that it
-# lost 9 %; and the impossible refused with file:line and the value.
+# images by the nearest one): the volume fraction asked, no overlap, none across a wall, no
+# warning; and the impossible refused with file:line and the value. (The sizes kept:
+# test_dem_dense_packing.)
 . "$(dirname "$0")/cli_run_common.sh"
 
 cat > pack.yaml <<'EOT'
@@ -48,21 +48,6 @@ awk -v p="$phi" 'BEGIN { exit !(p > 0.549 && p < 0.551) }' || { echo "FAIL: volu
 awk -v d="$deepest" 'BEGIN { exit !(d < 0) }' || { echo "FAIL: overlap $deepest"; failures=$((failures+1)); }
 [ "$inside" = 1 ] || { echo "FAIL: a grain across a wall"; failures=$((failures+1)); }
 [ "$lattice" = 81 ] || { echo "FAIL: $lattice grains of the lattice, not 81"; failures=$((failures+1)); }
-
-# the issue's crowded log-normal (cli_run_warnings.sh "crowded") packed instead: no warning
-cat > crowded.yaml <<'EOT'
-domain: {min: [0, 0, 0], max: [0.05, 0.05, 0.05], periodic: [x, y, z]}
-materials: [{name: glass, density: 2500}]
-contact: {normal: linear, kn: 2000, gamma_n: 0, friction: 0.5}
-grains:
-  - pack: {min: [0, 0, 0], max: [0.05, 0.05, 0.05], volume_fraction: 0.2}
-    radius: {distribution: lognormal, median: 0.001, sigma: 0.5, min: 0.0003, max: 0.003, by: mass}
-    seed: 3
-run: {steps: 1}
-EOT
-"$RUBBLE" run crowded.yaml --output out_crowded --quiet > out.txt 2> err.txt \
-    || { echo "FAIL: crowded.yaml: exit $?"; cat err.txt; failures=$((failures+1)); }
-if [ -s err.txt ]; then echo "FAIL: crowded pack warned:"; cat err.txt; failures=$((failures+1)); else echo "ok: the crowded log-normal packed at 0.2 says nothing (random addition lost 9 % of its volume)"; fi
 
 # the impossible: above the limit, a region narrower than its largest grain, a packing that
 # cannot be freed of its overlaps (equal spheres at 0.64 between walls)

@@ -23,14 +23,14 @@ static rbl_sim *box_sim(double L, int periodic, int threads)
     return dem_create(&c, 2500.0);
 }
 
-static rbl_insert_spec box_spec(const double lo[3], const double hi[3], double phi)
+static rbl_insert_spec box_spec(const double lo[3], const double hi[3])
 {
     rbl_insert_spec s;
     memset(&s, 0, sizeof s);
     for (int a = 0; a < 3; a++)
         s.lo[a] = lo[a], s.hi[a] = hi[a];
     s.size.kind = RBL_SIZE_CONSTANT, s.size.radius = R;
-    s.volume_fraction = phi, s.seed = 3;
+    s.seed = 3;
     return s;
 }
 
@@ -76,11 +76,11 @@ static void equal_spheres(int periodic, double phi)
 {
     const double L = 0.012, lo[3] = {0, 0, 0}, hi[3] = {L, L, L};
     rbl_sim *sim = box_sim(L, periodic, 1);
-    rbl_insert_spec s = box_spec(lo, hi, phi);
+    rbl_insert_spec s = box_spec(lo, hi);
     size_t placed = 0;
     rbl_pack_info info;
     rbl_error err = {0};
-    ASSERT_OK(rbl_sim_insert_pack(sim, &s, &placed, &info, &err));
+    ASSERT_OK(rbl_sim_insert_pack(sim, &s, phi, &placed, &info, &err));
     const double grain = 4.0 / 3.0 * M_PI * R * R * R, V = L * L * L;
     const double deepest = deepest_overlap(sim);
     printf("equal spheres in a %s box: %zu grains at %.4f by volume (asked %.2f), deepest "
@@ -166,7 +166,7 @@ static void lognormal_kept(void)
     double ks[2][2] = {{0}}, n_eff[2][2] = {{0}};
     for (int random = 0; random < 2; random++) {
         rbl_sim *sim = box_sim(L, 1, 1);
-        rbl_insert_spec s = box_spec(lo, hi, random ? 0.0 : 0.6);
+        rbl_insert_spec s = box_spec(lo, hi);
         s.size = lognormal();
         rbl_error err = {0};
         size_t placed = 0;
@@ -175,7 +175,7 @@ static void lognormal_kept(void)
             s.count = (size_t)(0.3 * L * L * L / (4.0 / 3.0 * M_PI * rbl_size_mean(&s.size, 3)));
             ASSERT_OK(rbl_sim_insert_random(sim, &s, &placed, &err));
         } else {
-            ASSERT_OK(rbl_sim_insert_pack(sim, &s, &placed, &info, &err));
+            ASSERT_OK(rbl_sim_insert_pack(sim, &s, 0.6, &placed, &info, &err));
             const double deepest = deepest_overlap(sim);
             printf("a log-normal (sigma %.1f, radii %g to %g m) in a periodic box: %zu grains at "
                    "%.4f by volume, deepest overlap %.2g of the smaller radius, %llu iterations, "
@@ -208,11 +208,11 @@ static void threads_invariant(void)
     size_t n[2] = {0};
     for (int t = 0; t < 2; t++) {
         rbl_sim *sim = box_sim(L, 1, t + 1);
-        rbl_insert_spec s = box_spec(lo, hi, 0.6);
+        rbl_insert_spec s = box_spec(lo, hi);
         s.size = lognormal();
         rbl_error err = {0};
         size_t placed = 0;
-        ASSERT_OK(rbl_sim_insert_pack(sim, &s, &placed, NULL, &err));
+        ASSERT_OK(rbl_sim_insert_pack(sim, &s, 0.6, &placed, NULL, &err));
         rbl_grains_view v;
         rbl_sim_grains(sim, &v);
         n[t] = v.n, pos[t] = malloc(3 * v.n * sizeof *pos[t]);
@@ -249,9 +249,9 @@ static void drum_slice(void)
     s.to[1] = Ly;
     for (int a = 0; a < 3; a++)
         s.lo[a] = a == 1 ? 0.0 : -rc, s.hi[a] = a == 1 ? Ly : rc;
-    s.size.kind = RBL_SIZE_CONSTANT, s.size.radius = R, s.volume_fraction = 0.55, s.seed = 4;
+    s.size.kind = RBL_SIZE_CONSTANT, s.size.radius = R, s.seed = 4;
     rbl_pack_info info;
-    ASSERT_OK(rbl_sim_insert_pack(sim, &s, &placed, &info, &err));
+    ASSERT_OK(rbl_sim_insert_pack(sim, &s, 0.55, &placed, &info, &err));
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
     size_t at_side = 0;
@@ -284,12 +284,12 @@ static void refused(void)
     rbl_sim *sim = box_sim(L, 0, 1);
     rbl_error err = {0};
     size_t placed = 0;
-    rbl_insert_spec s = box_spec(lo, hi, 0.65);
-    ASSERT_EQ_INT(rbl_sim_insert_pack(sim, &s, &placed, NULL, &err), RBL_ERANGE);
+    rbl_insert_spec s = box_spec(lo, hi);
+    ASSERT_EQ_INT(rbl_sim_insert_pack(sim, &s, 0.65, &placed, NULL, &err), RBL_ERANGE);
     printf("refused: %s\n", err.message);
-    s = box_spec(lo, hi, 0.5);
+    s = box_spec(lo, hi);
     s.hi[2] = 0.0009;
-    ASSERT_EQ_INT(rbl_sim_insert_pack(sim, &s, &placed, NULL, &err), RBL_EINVAL);
+    ASSERT_EQ_INT(rbl_sim_insert_pack(sim, &s, 0.5, &placed, NULL, &err), RBL_EINVAL);
     printf("refused: %s\n", err.message);
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);

@@ -144,11 +144,11 @@ static double region_volume(const rbl_sim *sim, const rbl_insert_spec *spec, con
 
 /* The radii: drawn until their volume makes phi of the region (the last kept if that comes
  * nearer), or count of them. */
-static int draw_radii(const rbl_sim *sim, const rbl_insert_spec *spec, double target,
+static int draw_radii(const rbl_sim *sim, const rbl_insert_spec *spec, double phi, double target,
                       rbl_rng *rng, double **rad, size_t *n, rbl_error *err)
 {
     const double grain = 4.0 / 3.0 * M_PI * rbl_size_mean(&spec->size, 3);
-    const double expect = spec->volume_fraction > 0.0 ? target / grain : (double)spec->count;
+    const double expect = phi > 0.0 ? target / grain : (double)spec->count;
     const double most = sim->max_grains ? (double)sim->max_grains : 4e9;
     if (!(expect <= most))
         return rbl_error_set(err, RBL_ETOOBIG, "a dense packing of %.3g grains: more than the "
@@ -157,10 +157,10 @@ static int draw_radii(const rbl_sim *sim, const rbl_insert_spec *spec, double ta
     double sum = 0.0;
     *n = 0, *rad = NULL;
     for (;;) {
-        if (spec->volume_fraction <= 0.0 && *n == spec->count)
+        if (phi <= 0.0 && *n == spec->count)
             break;
         const double r = rbl_insert_draw_radius(&spec->size, rng), v = 4.0 / 3.0 * M_PI * r * r * r;
-        if (spec->volume_fraction > 0.0 && sum + v >= target) {
+        if (phi > 0.0 && sum + v >= target) {
             if (sum + v - target >= target - sum && *n > 0)
                 break; /* (nearer without it) */
             sum += v;
@@ -170,7 +170,7 @@ static int draw_radii(const rbl_sim *sim, const rbl_insert_spec *spec, double ta
         if (!rbl_grow_array((void **)rad, &cap, *n + 1, sizeof **rad))
             return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu radii", *n + 1);
         (*rad)[(*n)++] = r;
-        if (spec->volume_fraction > 0.0 && sum >= target)
+        if (phi > 0.0 && sum >= target)
             break;
         if ((double)*n > 2.0 * most)
             return rbl_error_set(err, RBL_ETOOBIG, "a dense packing of more than %.0f grains",
@@ -302,7 +302,7 @@ static void span_of(const rbl_sim *sim, const rbl_insert_spec *spec, const int w
     }
 }
 
-static int check(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error *err)
+static int check(const rbl_sim *sim, const rbl_insert_spec *spec, double phi, rbl_error *err)
 {
     int rc = rbl_insert_check_spec(sim, spec, err);
     if (rc != RBL_OK)
@@ -313,18 +313,19 @@ static int check(const rbl_sim *sim, const rbl_insert_spec *spec, rbl_error *err
     if (spec->shape == RBL_REGION_FACE)
         return rbl_error_set(err, RBL_EINVAL, "a dense packing fills a region (a box, "
                              "cylinder, sphere or mesh), not an inflow face");
-    if (spec->volume_fraction > RBL_PACK_MOST || spec->volume_fraction < 0.0 ||
-        !(spec->volume_fraction == spec->volume_fraction))
+    if (phi > RBL_PACK_MOST || phi < 0.0 ||
+        !(phi == phi))
         return rbl_error_set(err, RBL_ERANGE, "a dense packing's volume fraction must lie in "
-                             "(0, %g]: '%g'", RBL_PACK_MOST, spec->volume_fraction);
-    if (spec->volume_fraction == 0.0 && spec->count == 0)
+                             "(0, %g]: '%g'", RBL_PACK_MOST, phi);
+    if (phi == 0.0 && spec->count == 0)
         return rbl_error_set(err, RBL_EINVAL, "a dense packing needs a volume fraction or a "
                              "count");
     return RBL_OK;
 }
 
-int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_insert_ranks *ranks,
-                          size_t *placed, rbl_pack_info *info, rbl_error *err)
+int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, double phi,
+                          const rbl_insert_ranks *ranks, size_t *placed, rbl_pack_info *info,
+                          rbl_error *err)
 {
     const double t0 = rbl_now();
     rbl_pack_info own;
@@ -332,7 +333,7 @@ int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_i
         info = &own;
     memset(info, 0, sizeof *info);
     *placed = 0;
-    int rc = check(sim, spec, err);
+    int rc = check(sim, spec, phi, err);
     if (rc != RBL_OK)
         return rc;
     bounds B = {sim, spec, NULL, {0, 0, 0}};
@@ -346,7 +347,7 @@ int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_i
     rbl_rng_seed(&rng, rbl_insert_seed(spec->seed, 0x7061636bULL)); /* ("pack") */
     double *rad = NULL, *pos = NULL, *held_pos = NULL, *held_rad = NULL;
     size_t n = 0, n_held = 0;
-    rc = draw_radii(sim, spec, spec->volume_fraction * volume, &rng, &rad, &n, err);
+    rc = draw_radii(sim, spec, phi, phi * volume, &rng, &rad, &n, err);
     if (rc == RBL_OK && !(pos = malloc((n ? n : 1) * 3 * sizeof *pos)))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
     double r_max = rbl_size_max(&spec->size), grains = 0.0;
@@ -402,8 +403,8 @@ int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_i
     return rc;
 }
 
-int rbl_sim_insert_pack(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
-                        rbl_pack_info *info, rbl_error *err)
+int rbl_sim_insert_pack(rbl_sim *sim, const rbl_insert_spec *spec, double volume_fraction,
+                        size_t *placed, rbl_pack_info *info, rbl_error *err)
 {
-    return rbl_insert_pack_ranks(sim, spec, NULL, placed, info, err);
+    return rbl_insert_pack_ranks(sim, spec, volume_fraction, NULL, placed, info, err);
 }

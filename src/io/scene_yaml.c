@@ -941,7 +941,7 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
             if (src->spec.shape == RBL_REGION_FACE || src->spec.clump)
                 return rbl_yaml_fail(c, pack, RBL_EPARSE, "pack: spheres in a region (a box, "
                                      "cylinder, sphere or mesh), not clumps nor a face");
-            if ((rc = rbl_yaml_opt_number(c, pack, "volume_fraction", &src->spec.volume_fraction,
+            if ((rc = rbl_yaml_opt_number(c, pack, "volume_fraction", &src->pack_fraction,
                                           0.0, 1, RBL_PACK_MOST)) ||
                 (rc = rbl_yaml_opt_number(c, pack, "count", &cnt, 1.0, 0, 4e9)))
                 return rc;
