@@ -864,6 +864,23 @@ RBL_API int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, si
  * a grain nor a wall; *placed says how many fitted (a full region places fewer). */
 RBL_API int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
                                   rbl_error *err);
+/* A dense packing (issue 73): the grains whose volume makes volume_fraction of the region
+ * (0: spec->count of them), their radii drawn as the distribution asks, placed at
+ * random overlapping and pushed apart until none overlaps another grain, a wall or the
+ * region's side (docs/scenes.md "How a dense packing is made"). A packing that cannot be
+ * freed of its overlaps is refused (RBL_ERANGE) and nothing is added. info (may be NULL): what
+ * was reached. */
+#define RBL_PACK_MOST 0.64 /* the largest volume fraction asked */
+typedef struct rbl_pack_info {
+    double volume_fraction; /* the grains' volume over the region's */
+    double overlap;         /* the largest overlap left with the radii padded by 1e-6, over the
+                               smaller radius (below 1e-6: none without the padding) */
+    uint64_t iterations, builds; /* the relaxation's, and its neighbour lists' */
+    double seconds;
+} rbl_pack_info;
+RBL_API int rbl_sim_insert_pack(rbl_sim *sim, const rbl_insert_spec *spec,
+                                double volume_fraction, size_t *placed, rbl_pack_info *info,
+                                rbl_error *err);
 
 /* Restitution of one collision simulated with the engine (SD9, SD11a, seed 002 §3.1): two
  * equal spheres meeting head-on without gravity, or one sphere dropped on a plane under

@@ -46,6 +46,7 @@ static const layout table[] = {
     ROW(rbl_size_bin, 32),
     ROW(rbl_size_dist, 64),
     ROW(rbl_insert_spec, 296),
+    ROW(rbl_pack_info, 40),
     ROW(rbl_collision, 200),
     ROW(rbl_collision_result, 72),
     ROW(rbl_cg_options, 88),

@@ -742,6 +742,10 @@ int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
                             const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
 int rbl_insert_lattice_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
                              const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
+/* insert_pack.c: every process computes the one packing and adds its share. */
+int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, double volume_fraction,
+                          const rbl_insert_ranks *ranks, size_t *placed, rbl_pack_info *info,
+                          rbl_error *err);
 /* The sites a lattice with a count may try before it says how many fit (grains here, an
  * impulse scene's objects in object_build.c): a thousand per one asked, at least `least`. A
  * region 1e100 m long whose sites the walls block would otherwise be visited for ever. */

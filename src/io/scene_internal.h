@@ -37,7 +37,8 @@ typedef enum rbl_source_kind {
     RBL_SOURCE_LATTICE,
     RBL_SOURCE_RANDOM,
     RBL_SOURCE_POUR,
-    RBL_SOURCE_FILE
+    RBL_SOURCE_FILE,
+    RBL_SOURCE_PACK
 } rbl_source_kind;
 
 typedef struct rbl_source {
@@ -45,6 +46,7 @@ typedef struct rbl_source {
     rbl_insert_spec spec;
     double rate;   /* pour: grains per second */
     double every;  /* pour: seconds between batches */
+    double pack_fraction; /* pack: the volume fraction (0: spec.count grains) */
     char *file;    /* file: grains as text (grains_text.c) */
     char *clump_file;                 /* clumps instead of spheres (clump_file.c), or NULL */
     rbl_clump clump;                  /* its spheres in the body frame */
