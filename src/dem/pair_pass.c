@@ -303,6 +303,31 @@ static void block_peak(pair_block *b, const rbl_sim *sim, const uint32_t *second
     }
 }
 
+/* Collision statistics (collisions.c): each lane's event begun at its contact's first
+ * evaluation (the geometry again, from the lane's input), and a step's losses added to it. */
+static __attribute__((noinline)) void block_events(const pair_pass_input *in, pair_block *b)
+{
+    const size_t c = rbl_hist_collision(&in->law);
+    const rbl_packed_grain *pk = in->arrays.pk;
+    for (int l = 0; l < b->n; l++) {
+        if (b->h[c][l] == 0.0) {
+            const double d[3] = {b->dx[l], b->dy[l], b->dz[l]};
+            const double dv[3] = {b->vx[l], b->vy[l], b->vz[l]};
+            const double wi[3] = {b->wix[l], b->wiy[l], b->wiz[l]};
+            const double wj[3] = {b->wjx[l], b->wjy[l], b->wjz[l]};
+            rbl_contact_geom geo;
+            double l1, l2, hc[RBL_HIST_COLLISION];
+            rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, pk[b->i[l]].mass,
+                           pk[in->arrays.j[b->q[l]]].mass, &geo, &l1, &l2);
+            rbl_collision_begin(hc, &geo);
+            for (int k = 0; k < RBL_HIST_COLLISION; k++)
+                b->h[c + (size_t)k][l] = hc[k];
+        }
+        if (in->booking)
+            b->h[c + 4][l] += b->ld[l] + b->lf[l] + b->lr[l];
+    }
+}
+
 /* The block's results out, in pair order; the block is empty after. */
 /* Not inlined: the filter loop that calls it when a block is full stays small (inlined, the
  * settled bed's force pass took 6 % longer). */
@@ -324,6 +349,8 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
     b->peak_at = b->peak.ratio * (1.0 - 1e-12);
     block_compute(b, &in->law, in->dt);
     block_peak(b, in->sim, in->arrays.j);
+    if (in->law.collisions)
+        block_events(in, b);
     for (int l = 0; l < b->n;) {
         /* the run of lanes with the same first grain, summed onto its force and torque in
          * pair order (the same sums whichever block boundaries cut the run) */

@@ -114,6 +114,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);
     free(sim->perm);
     free(sim->perm_tmp), free(sim->scratch), free(sim->packed);
+    rbl_collision_tally_free(sim->collisions);
     free(sim);
 }
 
