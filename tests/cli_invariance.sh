@@ -128,8 +128,9 @@ scene hopper \
     "{folder: o, every: 0.0137, thermo_every: 0.05, final: final.txt}"
 check hopper one # (wear runs on one process only)
 
-# collision statistics at intervals that split the checkpoints' (0.00191 s) and the stages'
-COLLISIONS="collisions: {every: 0.00077, bins: 12, energy: [1e-13, 1e-4]}"
+# collision statistics: the first interval (0.0021 s) holds the first checkpoint (0.00191 s) and
+# events before it (its open interval's tally goes into the checkpoint); the last ends with the run
+COLLISIONS="collisions: {every: 0.0021, bins: 12, energy: [1e-13, 1e-4]}"
 scene clumps_staged \
     "{folder: o, every: 0.001, thermo_every: 0.00013, checkpoint_every: 0.00191, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [5, 5, 10], width: 0.004}, wall_loads: true, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}], $COLLISIONS}" \
     "{folder: o, every: 0.0023, final: final.txt, contacts: csv, $COLLISIONS}"
