@@ -252,12 +252,13 @@ typedef struct rbl_contact_law {
     double gamma_t;  /* N s/m, damping of the tangential spring                             */
     double friction; /* Coulomb mu                                                          */
     rbl_rolling_model rolling;
+    /* contacts keep their event for collision statistics: set by rbl_sim_collisions, not by
+       hand (in the padding after rolling: the law's size and its other fields' places stay) */
+    int collisions;
     double rolling_friction; /* mu_r, dimensionless (a lever of mu_r R*)                     */
     rbl_cohesion_model cohesion;
     double cohesion_energy_density; /* sjkr: k_c, J/m^3 (the attraction is k_c A)            */
     double surface_energy;          /* jkr: w, J/m^2 (the work of adhesion per area)         */
-    int collisions; /* contacts keep their event for collision statistics: set by
-                       rbl_sim_collisions, not by hand */
 } rbl_contact_law;
 
 typedef struct rbl_material {
