@@ -314,6 +314,26 @@ scene cg_gauss_wide "$(echo "$cg" | sed 's/CG/cells: [4, 4, 10], width: 0.02, ke
 expect cg_gauss_wide "cg_gauss_wide.yaml:16:[0-9]*: cg: the kernel reaches 0.06 m (3 standard deviations), beyond the grid's whole box"
 scene cg_own_box "$(echo "$cg" | sed 's/CG/cells: [4, 4, 4], width: 0.02, min: [0, 0, 0], max: [0.01, 0.01, 0.01]/')"
 expect cg_own_box "cg_own_box.yaml:16:[0-9]*: cg: the kernel reaches 0.02 m, beyond the grid's whole box (its diagonal is 0.0173"
+# output.collisions (issue 70): bad bins, energies and intervals refused at their line
+co='s/output: {folder: out, every: 0.005}/output: {folder: out, every: 0.005, collisions: {CO}}/'
+scene co_bins "$(echo "$co" | sed 's/CO/bins: 0/')"
+expect co_bins "co_bins.yaml:16:[0-9]*: collisions: 'bins' must be a whole number from 1 to 100000: '0'"
+scene co_frac "$(echo "$co" | sed 's/CO/bins: 2.5/')"
+expect co_frac "co_frac.yaml:16:[0-9]*: collisions: 'bins' must be a whole number from 1 to 100000: '2.5'"
+scene co_order "$(echo "$co" | sed 's/CO/energy: [1e-3, 1e-6]/')"
+expect co_order "co_order.yaml:16:[0-9]*: collisions: 'energy' \\[min, max\\] needs min < max: \\[0.001, 1e-06\\]"
+scene co_same "$(echo "$co" | sed 's/CO/energy: [1e-3, 1e-3]/')"
+expect co_same "co_same.yaml:16:[0-9]*: collisions: 'energy' \\[min, max\\] needs min < max"
+scene co_negative "$(echo "$co" | sed 's/CO/energy: [-1e-9, 1e-3]/')"
+expect co_negative "co_negative.yaml:16:[0-9]*: collisions: the energies must be > 0 (J; the bins are log-spaced): '-1e-9'"
+scene co_one "$(echo "$co" | sed 's/CO/energy: [1e-3]/')"
+expect co_one "co_one.yaml:16:[0-9]*: collisions: 'energy' must be \\[min, max\\] (J)"
+scene co_every "$(echo "$co" | sed 's/CO/every: 0/')"
+expect co_every "co_every.yaml:16:[0-9]*: collisions: 'every' must be > 0 (s): '0'"
+scene co_every_neg "$(echo "$co" | sed 's/CO/every: -0.01/')"
+expect co_every_neg "co_every_neg.yaml:16:[0-9]*: collisions: 'every' must be > 0 (s): '-0.01'"
+scene co_key "$(echo "$co" | sed 's/CO/bin: 4/')"
+expect co_key "co_key.yaml:16:[0-9]*: .*bin"
 # clump sources: a missing or broken clump file names the scene position and the clump file
 scene no_clump 's|    radius: 0.001$|    clump: nowhere.txt|'
 expect no_clump "no_clump.yaml:12:[0-9]*: clump: .*nowhere.txt: cannot open"

@@ -49,6 +49,7 @@ static const layout table[] = {
     ROW(rbl_pack_info, 40),
     ROW(rbl_collision, 200),
     ROW(rbl_collision_result, 72),
+    ROW(rbl_collision_bin, 40),
     ROW(rbl_cg_options, 88),
     ROW(rbl_cg_fields, 144),
     ROW(rbl_run_status, 56),

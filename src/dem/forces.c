@@ -87,6 +87,13 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     double *lost = sim->g.loss + 3 * (size_t)i; /* its grain's, in the wall list's order */
     for (int m = 0; m < 3 && sim->prepared; m++) /* (the first evaluation ends no step) */
         lost[m] += o.loss[m];
+    if (law->collisions) { /* the contact's event (collisions.c) */
+        double *hc = hist + rbl_hist_collision(law);
+        if (hc[0] == 0.0)
+            rbl_collision_begin(hc, geo);
+        if (sim->prepared)
+            hc[4] += o.loss[0] + o.loss[1] + o.loss[2];
+    }
     out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
     out[3] = -l1 * c[0] + o.tr[0], out[4] = -l1 * c[1] + o.tr[1], out[5] = -l1 * c[2] + o.tr[2];
     w->touch[q] = 1;

@@ -202,6 +202,10 @@ struct rbl_scene {
     size_t cg_samples;
     int cg_axis;              /* the profile's axis */
     rbl_mark at_cg;
+    int collisions;           /* output.collisions: collision statistics (collision_output.c) */
+    int collision_bins;       /* log-spaced bins of impact energy from energy[0] to [1], J */
+    double collision_every, collision_energy[2]; /* every: s between rows (0: output.every) */
+    rbl_mark at_collisions;
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
     rbl_mark at_gravity;      /* the scene's `gravity` (line 0: none) */
     rbl_mark at_stiffness;    /* what sets the contacts' stiffness: contact.kn, or the stiffest

@@ -1191,7 +1191,8 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
                              "is no contact time to take it from)");
     static const char *const run_grains_only[] = {"c", "integrator", "skin", "cell_factor",
                                                   "sort_every", NULL};
-    static const char *const output_grains_only[] = {"shells", "layers", "fields", "cg", NULL};
+    static const char *const output_grains_only[] = {"shells", "layers", "fields", "cg",
+                                                     "collisions", NULL};
     for (int i = 0; run_grains_only[i]; i++)
         if (rbl_yaml_get(c, run, run_grains_only[i]))
             return rbl_yaml_fail(c, rbl_yaml_get(c, run, run_grains_only[i]), RBL_EPARSE,
