@@ -77,6 +77,13 @@ stops bullets "step 1: grain [01] moved 3.29 of its radius in one step (1e+03 m/
 unchecked bullets "largest overlap 1.[0-9]* of the smaller radius over the run, at step [0-9]* (grains 0 and 1)"
 # (a) an elastic gas at 5 steps per contact gains energy
 stops gas_coarse_dt "energy was made: the energy account's balance .* rose by .* J since step [0-9]* with nothing booked putting it in, 0.0[5-9][0-9]* of the energy scale .*(health.energy 0.05).*5 steps per contact"
+# the thermo rows up to the one that found it are on disk (found from outside: thermo.csv had
+# only the rows of the last frame, here none but the first)
+stopped=$(grep -o "step [0-9]* (t" err.txt | head -1 | cut -d' ' -f2)
+last=$(tail -1 "out_gas_coarse_dt/thermo.csv" | cut -d, -f2)
+[ -n "$stopped" ] && [ "$last" = "$stopped" ] || {
+    echo "FAIL [gas_coarse_dt]: thermo.csv ends at step $last, the check stopped at $stopped"
+    failures=$((failures+1)); }
 # at 50 steps per contact it runs; the energy line gives the balance
 sed 's/c: 0.2/c: 0.02/; s/time: 0.5/time: 0.1/' "$HEALTH/gas_coarse_dt.yaml" > gas_fine.yaml
 "$RUBBLE" run gas_fine.yaml --output fine > fine.txt || { echo "FAIL: the fine gas stopped"; exit 1; }

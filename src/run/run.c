@@ -429,8 +429,14 @@ int rbl_run_step(rbl_run *r, uint64_t steps, rbl_error *err)
         r->step = done;
         if (halted)
             rc = RBL_OK;
-        if (rc == RBL_OK && done == stop)
+        if (rc == RBL_OK && done == stop) {
             rc = events_at(r, err);
+            if (rc == RBL_EUNSTABLE) { /* the health check on a thermo row (the same verdict on
+                                          every process): the rows that found it on disk too */
+                rbl_error ignored = {0};
+                (void)r->kind->thermo_file(r, &ignored);
+            }
+        }
         rbl_progress_update(&r->progress, r->step, r->events.total, (double)r->step * r->dt,
                             end_time, count, rbl_now());
         if (rc == RBL_OK && halted) {
