@@ -930,6 +930,25 @@ RBL_API int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *er
  * not be wider than half a periodic side). On this process's grains only: over several
  * processes, RBL_EINVAL for now. Same bits on any thread count. */
 RBL_API int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err);
+/* A saved state to coarse-grain (issue 74: `rubble cg`, from a run's frames and contact
+ * files; docs/cg.md "After the run"): the grains in ascending id order, spheres only, and the
+ * contacts in the contact files' order (grain pairs by ids, then wall contacts), each contact's
+ * first grain centre taken from the grains. Over the same state as rbl_cg_add, the same bits.
+ * RBL_EINVAL naming the grain or contact for ids out of order, a contact's grain missing, a
+ * value not finite, a radius <= 0 or a mass < 0; arrays are read, not kept. */
+typedef struct rbl_cg_frame {
+    size_t n;
+    const uint32_t *id;                      /* ascending */
+    const double *pos, *vel;                 /* 3 per grain */
+    const double *radius, *mass;
+    size_t n_contacts;
+    const int64_t *id1, *id2;                /* id2 < 0: a wall contact */
+    const double *normal, *branch, *fn, *ft; /* 3 per contact: from the first grain */
+    double lo[3], hi[3];                     /* the domain's box */
+    int periodic[3];
+    int threads;                             /* 0: one */
+} rbl_cg_frame;
+RBL_API int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *frame, rbl_error *err);
 RBL_API size_t rbl_cg_samples(const rbl_cg *cg);
 RBL_API void rbl_cg_clear(rbl_cg *cg); /* no samples */
 RBL_API void rbl_cg_free(rbl_cg *cg);
