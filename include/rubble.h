@@ -949,6 +949,27 @@ typedef struct rbl_cg_frame {
     int threads;                             /* 0: one */
 } rbl_cg_frame;
 RBL_API int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *frame, rbl_error *err);
+/* Coarse-graining after the run (issue 74, `rubble cg`; docs/cg.md "After the run"): a run's
+ * frames (grains_NNNNNN.vtp, each with its contacts_NNNNNN.vtp or .csv beside it) or its
+ * checkpoints, each one sample, `samples` consecutive ones averaged per output, on output.cg's
+ * grid and kernel: the scene's, or cg's when given (output.cg's keys as YAML text, checked as
+ * the scene's are; `every` is not used). Writes into output_dir what output.cg writes:
+ * cg_NNNNNN.vti and cg_profile_NNNNNN.csv (NNNNNN: the last frame's number, or the output's
+ * place for checkpoints) and cg.pvd; the same bits as output.cg over the same states.
+ * *outputs: the outputs written; *inexact: 1 when a contact .vtp written before the branch
+ * vectors were in it gave them from its lines' ends (to their rounding). */
+typedef struct rbl_cg_job {
+    const char *scene;               /* the run's scene file: its domain and output.cg */
+    const char *cg;                  /* NULL, or "{cells: [4, 4, 16], width: 0.002, ...}" */
+    const char *const *inputs;       /* frames (.vtp) or checkpoints, in time order */
+    size_t n_inputs;
+    const char *output_dir;
+    int threads;                     /* 0: one (the bits do not depend on it) */
+    void (*warning)(const char *text, void *userdata); /* the grid's warnings; may be NULL */
+    void *userdata;
+} rbl_cg_job;
+RBL_API int rbl_cg_job_run(const rbl_cg_job *job, size_t *outputs, int *inexact,
+                           rbl_error *err);
 RBL_API size_t rbl_cg_samples(const rbl_cg *cg);
 RBL_API void rbl_cg_clear(rbl_cg *cg); /* no samples */
 RBL_API void rbl_cg_free(rbl_cg *cg);

@@ -1,0 +1,240 @@
+/* cg_frame_read.c — a run's saved state for coarse-graining after the run (issue 74, `rubble
+ * cg`, docs/cg.md "After the run"): a frame of the grains (grains_NNNNNN.vtp: id, radius,
+ * velocity, mass; clump, if there, must be -1) and its contact file (contacts_NNNNNN.vtp or
+ * .csv: the ids, normal, forces and branch vector of each contact, exact doubles), read into
+ * rbl_cg_frame's arrays; and a frame's time from the grains.pvd beside it. */
+#include "scene_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rbl_cg_frame_data_free(rbl_cg_frame_data *d)
+{
+    free(d->id), free(d->pos), free(d->vel), free(d->radius), free(d->mass);
+    free(d->id1), free(d->id2), free(d->normal), free(d->branch), free(d->fn), free(d->ft);
+    memset(d, 0, sizeof *d);
+}
+
+static int read_grains(const char *path, rbl_cg_frame_data *d, rbl_error *err)
+{
+    rbl_vtp_file f;
+    int rc = rbl_vtp_read(path, &f, err);
+    if (rc != RBL_OK)
+        return rc;
+    const size_t n = f.n_points;
+    int64_t *clump = NULL;
+    if ((rc = rbl_vtp_array_read(&f, "Points", "position", "Float64", 3, n, (void **)&d->pos, err)) ||
+        (rc = rbl_vtp_array_read(&f, "PointData", "id", "UInt32", 1, n, (void **)&d->id, err)) ||
+        (rc = rbl_vtp_array_read(&f, "PointData", "radius", "Float64", 1, n, (void **)&d->radius,
+                            err)) ||
+        (rc = rbl_vtp_array_read(&f, "PointData", "velocity", "Float64", 3, n, (void **)&d->vel,
+                            err)) ||
+        (rc = rbl_vtp_array_read(&f, "PointData", "mass", "Float64", 1, n, (void **)&d->mass, err)))
+        rc = rbl_error_set(err, rc, "%s (a frame to coarse-grain needs the fields id, radius, "
+                           "velocity and mass: output.fields, docs/cg.md)", err->message);
+    else if (rbl_vtp_has_array(&f, "PointData", "clump") &&
+             (rc = rbl_vtp_array_read(&f, "PointData", "clump", "Int64", 1, n, (void **)&clump,
+                                 err)) == RBL_OK)
+        for (size_t k = 0; k < n; k++)
+            if (clump[k] >= 0) {
+                rc = rbl_error_set(err, RBL_EINVAL, "%s: grain %u is a clump's sphere: a frame "
+                                   "holds no clump's centre of mass and velocity; coarse-grain "
+                                   "a checkpoint (docs/cg.md)", path, d->id[k]);
+                break;
+            }
+    free(clump);
+    rbl_vtp_file_free(&f);
+    d->frame.n = n;
+    return rc;
+}
+
+static int read_contacts_vtp(const char *path, rbl_cg_frame_data *d, rbl_error *err)
+{
+    rbl_vtp_file f;
+    int rc = rbl_vtp_read(path, &f, err);
+    if (rc != RBL_OK)
+        return rc;
+    const size_t n = f.n_cells;
+    double *points = NULL;
+    if ((rc = rbl_vtp_array_read(&f, "CellData", "id1", "Int64", 1, n, (void **)&d->id1, err)) ||
+        (rc = rbl_vtp_array_read(&f, "CellData", "id2", "Int64", 1, n, (void **)&d->id2, err)) ||
+        (rc = rbl_vtp_array_read(&f, "CellData", "normal", "Float64", 3, n, (void **)&d->normal,
+                            err)) ||
+        (rc = rbl_vtp_array_read(&f, "CellData", "normal_force", "Float64", 3, n, (void **)&d->fn,
+                            err)) ||
+        (rc = rbl_vtp_array_read(&f, "CellData", "tangential_force", "Float64", 3, n,
+                            (void **)&d->ft, err)))
+        goto done;
+    if (rbl_vtp_has_array(&f, "CellData", "branch")) {
+        rc = rbl_vtp_array_read(&f, "CellData", "branch", "Float64", 3, n, (void **)&d->branch, err);
+        goto done;
+    }
+    /* written before issue 74: the branch from the line's ends, to their rounding */
+    if (f.n_points != 2 * n) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: %zu points for %zu contact lines, not 2 each",
+                           path, f.n_points, n);
+        goto done;
+    }
+    if ((rc = rbl_vtp_array_read(&f, "Points", "position", "Float64", 3, 2 * n, (void **)&points,
+                            err)) != RBL_OK)
+        goto done;
+    if (!(d->branch = malloc((3 * n + 1) * sizeof *d->branch))) {
+        rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+        goto done;
+    }
+    for (size_t k = 0; k < n; k++)
+        for (int a = 0; a < 3; a++)
+            d->branch[3 * k + a] = points[6 * k + 3 + a] - points[6 * k + a];
+    d->inexact = 1;
+done:
+    free(points);
+    rbl_vtp_file_free(&f);
+    d->frame.n_contacts = n;
+    return rc;
+}
+
+/* Grows the contact arrays to hold cap contacts. */
+static int grow(rbl_cg_frame_data *d, size_t cap)
+{
+    int64_t *i1 = realloc(d->id1, cap * sizeof *i1);
+    if (i1)
+        d->id1 = i1;
+    int64_t *i2 = realloc(d->id2, cap * sizeof *i2);
+    if (i2)
+        d->id2 = i2;
+    double **v[4] = {&d->normal, &d->fn, &d->ft, &d->branch};
+    int ok = i1 && i2;
+    for (int k = 0; k < 4; k++) {
+        double *p = realloc(*v[k], 3 * cap * sizeof *p);
+        if (p)
+            *v[k] = p;
+        ok &= p != NULL;
+    }
+    return ok;
+}
+
+#define CSV_HEADER "id1,id2,wall,point_x,point_y,point_z,normal_x,normal_y,normal_z,fn_x,fn_y," \
+                   "fn_z,ft_x,ft_y,ft_z,overlap,branch_x,branch_y,branch_z"
+
+static int read_contacts_csv(const char *path, rbl_cg_frame_data *d, rbl_error *err)
+{
+    static const char *const names[19] = {
+        "id1",  "id2",  "wall", "point_x", "point_y", "point_z", "normal_x",
+        "normal_y", "normal_z", "fn_x", "fn_y", "fn_z", "ft_x", "ft_y", "ft_z",
+        "overlap", "branch_x", "branch_y", "branch_z"};
+    rbl_line_reader r;
+    int rc = rbl_reader_open(&r, path, err);
+    if (rc != RBL_OK)
+        return rc;
+    size_t n = 0, cap = 0;
+    int got = rbl_reader_next(&r, err);
+    if (got < 0) {
+        rc = got;
+    } else if (got == 0 || strncmp(r.cursor, CSV_HEADER, strlen(CSV_HEADER)) != 0 ||
+               strspn(r.cursor + strlen(CSV_HEADER), " \t\r\n") !=
+                   strlen(r.cursor + strlen(CSV_HEADER))) {
+        rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: not the header of a contact table rubble "
+                           "writes (%s)", path, r.line, CSV_HEADER);
+    }
+    while (rc == RBL_OK && (got = rbl_reader_next(&r, err)) == 1) {
+        if (n == cap && !grow(d, cap = cap ? 2 * cap : 1024)) {
+            rc = rbl_error_set(err, RBL_ENOMEM, "%s:%ld: out of memory", path, r.line);
+            break;
+        }
+        double v[19];
+        char *at = r.cursor;
+        for (int c = 0; rc == RBL_OK && c < 19; c++) {
+            char *end;
+            errno = 0;
+            v[c] = c < 3 ? (double)strtoll(at, &end, 10) : strtod(at, &end);
+            const char sep = c < 18 ? ',' : 0;
+            if (end == at || errno || !(isfinite(v[c])) ||
+                !(*end == sep || (c == 18 && strspn(end, " \t\r\n") == strlen(end))))
+                rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: column %d ('%s'): not a number "
+                                   "followed by %s: '%.40s'", path, r.line, c + 1, names[c],
+                                   c < 18 ? "a comma" : "the line's end", at);
+            at = end + (c < 18);
+        }
+        if (rc != RBL_OK)
+            break;
+        if (!(v[0] >= 0 && v[0] <= UINT32_MAX && v[1] >= -1 && v[1] <= UINT32_MAX)) {
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: ids %.0f, %.0f: not grain ids (the "
+                               "second -1 for a wall)", path, r.line, v[0], v[1]);
+            break;
+        }
+        d->id1[n] = (int64_t)v[0], d->id2[n] = (int64_t)v[1];
+        for (int a = 0; a < 3; a++) {
+            d->normal[3 * n + a] = v[6 + a], d->fn[3 * n + a] = v[9 + a];
+            d->ft[3 * n + a] = v[12 + a], d->branch[3 * n + a] = v[16 + a];
+        }
+        n++;
+    }
+    if (rc == RBL_OK && got < 0)
+        rc = got;
+    if (rc == RBL_OK && !d->id1 && !grow(d, 1))
+        rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    rbl_reader_close(&r);
+    d->frame.n_contacts = n;
+    return rc;
+}
+
+int rbl_cg_frame_read(const char *grains, const char *contacts, rbl_cg_frame_data *d,
+                      rbl_error *err)
+{
+    memset(d, 0, sizeof *d);
+    int rc = read_grains(grains, d, err);
+    const size_t len = strlen(contacts);
+    if (rc == RBL_OK)
+        rc = len > 4 && strcmp(contacts + len - 4, ".csv") == 0
+                 ? read_contacts_csv(contacts, d, err)
+                 : read_contacts_vtp(contacts, d, err);
+    rbl_cg_frame *f = &d->frame;
+    f->id = d->id, f->pos = d->pos, f->vel = d->vel, f->radius = d->radius, f->mass = d->mass;
+    f->id1 = d->id1, f->id2 = d->id2, f->normal = d->normal, f->branch = d->branch;
+    f->fn = d->fn, f->ft = d->ft;
+    if (rc != RBL_OK)
+        rbl_cg_frame_data_free(d);
+    return rc;
+}
+
+int rbl_frame_time(const char *frame, double *time, rbl_error *err)
+{
+    const char *slash = strrchr(frame, '/');
+    const char *name = slash ? slash + 1 : frame;
+    const size_t dir_len = slash ? (size_t)(slash - frame) : 1;
+    char *dir = malloc(dir_len + 1);
+    if (!dir)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    memcpy(dir, slash ? frame : ".", dir_len);
+    dir[dir_len] = 0;
+    char *pvd = rbl_path_join(dir, "grains.pvd");
+    free(dir);
+    if (!pvd)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    char key[512];
+    snprintf(key, sizeof key, " file=\"%s\"", name);
+    rbl_line_reader r;
+    int rc = rbl_reader_open(&r, pvd, err), got = 0, found = 0;
+    const int opened = rc == RBL_OK;
+    while (rc == RBL_OK && !found && (got = rbl_reader_next(&r, err)) == 1) {
+        const char *t = strstr(r.cursor, "timestep=\"");
+        if (!t || !strstr(r.cursor, key))
+            continue;
+        char *end;
+        *time = strtod(t + 10, &end);
+        if (*end != '"' || !isfinite(*time))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: the time of %s is not a number",
+                               pvd, r.line, name);
+        found = 1;
+    }
+    if (rc == RBL_OK && got < 0)
+        rc = got;
+    if (rc == RBL_OK && !found)
+        rc = rbl_error_set(err, RBL_EINVAL, "%s does not list %s", pvd, name);
+    if (opened)
+        rbl_reader_close(&r);
+    free(pvd);
+    return rc;
+}
