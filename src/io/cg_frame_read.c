@@ -25,15 +25,23 @@ static int read_grains(const char *path, rbl_cg_frame_data *d, rbl_error *err)
         return rc;
     const size_t n = f.n_points;
     int64_t *clump = NULL;
-    if ((rc = rbl_vtp_array_read(&f, "Points", "position", "Float64", 3, n, (void **)&d->pos, err)) ||
+    static const char *const needed[4] = {"id", "radius", "velocity", "mass"};
+    for (int k = 0; rc == RBL_OK && k < 4; k++)
+        if (!rbl_vtp_has_array(&f, "PointData", needed[k]))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: no PointData array '%s' (a frame to "
+                               "coarse-grain needs the fields id, radius, velocity and mass: "
+                               "output.fields, docs/cg.md)", path, needed[k]);
+    if (rc != RBL_OK ||
+        (rc = rbl_vtp_array_read(&f, "Points", "position", "Float64", 3, n, (void **)&d->pos,
+                                 err)) ||
         (rc = rbl_vtp_array_read(&f, "PointData", "id", "UInt32", 1, n, (void **)&d->id, err)) ||
-        (rc = rbl_vtp_array_read(&f, "PointData", "radius", "Float64", 1, n, (void **)&d->radius,
-                            err)) ||
-        (rc = rbl_vtp_array_read(&f, "PointData", "velocity", "Float64", 3, n, (void **)&d->vel,
-                            err)) ||
-        (rc = rbl_vtp_array_read(&f, "PointData", "mass", "Float64", 1, n, (void **)&d->mass, err)))
-        rc = rbl_error_set(err, rc, "%s (a frame to coarse-grain needs the fields id, radius, "
-                           "velocity and mass: output.fields, docs/cg.md)", err->message);
+        (rc = rbl_vtp_array_read(&f, "PointData", "radius", "Float64", 1, n,
+                                 (void **)&d->radius, err)) ||
+        (rc = rbl_vtp_array_read(&f, "PointData", "velocity", "Float64", 3, n,
+                                 (void **)&d->vel, err)) ||
+        (rc = rbl_vtp_array_read(&f, "PointData", "mass", "Float64", 1, n, (void **)&d->mass,
+                                 err)))
+        ;
     else if (rbl_vtp_has_array(&f, "PointData", "clump") &&
              (rc = rbl_vtp_array_read(&f, "PointData", "clump", "Int64", 1, n, (void **)&clump,
                                  err)) == RBL_OK)

@@ -94,12 +94,13 @@ static int add_frame(rbl_cg *cg, const rbl_scene *s, const char *frame, int thre
 static int add_checkpoint(rbl_cg *cg, const rbl_scene *s, const rbl_cg_job *job,
                           const char *path, double *time, rbl_error *err)
 {
+    /* steps: a length past any checkpoint's step, so that one at the run's end opens */
     rbl_run_options opt = {.output_dir = job->output_dir, .threads = job->threads,
-                           .restart = path};
+                           .restart = path, .steps = (uint64_t)1 << 50};
     rbl_run *run;
     int rc = rbl_run_open(s, &opt, &run, err);
     if (rc != RBL_OK)
-        return rbl_error_prefix(err, rc, "%s", path);
+        return rc;
     rbl_sim *sim = rbl_run_sim(run);
     if (!sim) {
         rc = rbl_error_set(err, RBL_EINVAL, "%s: an impulse scene's checkpoint: coarse-graining "
@@ -139,6 +140,20 @@ static int make_grid(rbl_scene *s, const rbl_cg_job *job, rbl_cg **cg, rbl_error
     return rc;
 }
 
+/* Takes back output cg_NNNNNN.vti (named) and its profile. */
+static void remove_output(const char *dir, const char *vti)
+{
+    char profile[64];
+    snprintf(profile, sizeof profile, "cg_profile_%.6s.csv", vti + 3);
+    const char *names[2] = {vti, profile};
+    for (int k = 0; k < 2; k++) {
+        char *path = rbl_path_join(dir, names[k]);
+        if (path)
+            remove(path);
+        free(path);
+    }
+}
+
 int rbl_cg_job_run(const rbl_cg_job *job, size_t *outputs, int *inexact, rbl_error *err)
 {
     *outputs = 0, *inexact = 0;
@@ -162,6 +177,7 @@ int rbl_cg_job_run(const rbl_cg_job *job, size_t *outputs, int *inexact, rbl_err
     char **files = calloc(n_out + 1, sizeof *files);
     if (rc == RBL_OK && (!times || !files))
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    const int existed = access(job->output_dir, F_OK) == 0;
     if (rc == RBL_OK && (rc = rbl_make_dirs(job->output_dir, err)) != RBL_OK)
         rbl_error_prefix(err, rc, "--output");
     for (size_t k = 0; rc == RBL_OK && k < job->n_inputs; k++) {
@@ -173,12 +189,13 @@ int rbl_cg_job_run(const rbl_cg_job *job, size_t *outputs, int *inexact, rbl_err
         if (rc != RBL_OK || (k + 1) % per != 0)
             continue;
         const size_t out = k / per, number = frame ? frame_number(in) : out;
-        rc = rbl_cg_files_write(cg, job->output_dir, number, s->cg_axis, time, err);
         char name[64];
         snprintf(name, sizeof name, "cg_%06zu.vti", number);
         times[out] = time;
-        if (rc == RBL_OK && !(files[out] = strdup(name)))
+        if (!(files[out] = strdup(name)))
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        else
+            rc = rbl_cg_files_write(cg, job->output_dir, number, s->cg_axis, time, err);
         rbl_cg_clear(cg);
         *outputs += rc == RBL_OK;
     }
@@ -186,8 +203,13 @@ int rbl_cg_job_run(const rbl_cg_job *job, size_t *outputs, int *inexact, rbl_err
     if (rc == RBL_OK)
         rc = pvd ? rbl_pvd_write(pvd, times, files, n_out, err)
                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    for (size_t k = 0; files && k < n_out; k++)
+    for (size_t k = 0; files && k < n_out; k++) { /* all or none: a failure takes them back */
+        if (rc != RBL_OK && files[k])
+            remove_output(job->output_dir, files[k]);
         free(files[k]);
+    }
+    if (rc != RBL_OK && !existed)
+        rmdir(job->output_dir); /* made here and empty again (a checkpoint's run may leave some) */
     free(pvd), free(files), free(times);
     rbl_cg_free(cg);
     rbl_scene_free(s);
