@@ -96,7 +96,7 @@ static int add_checkpoint(rbl_cg *cg, const rbl_scene *s, const rbl_cg_job *job,
 {
     /* steps: a length past any checkpoint's step, so that one at the run's end opens */
     rbl_run_options opt = {.output_dir = job->output_dir, .threads = job->threads,
-                           .restart = path, .steps = (uint64_t)1 << 50};
+                           .restart = path, .steps = (uint64_t)1 << 48};
     rbl_run *run;
     int rc = rbl_run_open(s, &opt, &run, err);
     if (rc != RBL_OK)

@@ -2,7 +2,8 @@
  * and their contacts every `sample` steps, and at every `window` steps (samples x sample) the
  * mean of the window's samples written as cg_NNNNNN.vti (output K at step K x window, listed
  * in cg.pvd) and cg_profile_NNNNNN.csv, then the sums cleared. A checkpoint carries the open
- * window's sums, so a restart writes what the run would have. */
+ * window's sums, so a restart writes what the run would have. Over several processes the
+ * samples are gathered on rank 0 (rbl_cg_add_ranks), whose sums the checkpoint carries. */
 #include "run_internal.h"
 #include "../cg/cg_internal.h"
 
@@ -126,9 +127,12 @@ int rbl_cg_output_sample(rbl_cg_output *o, const rbl_sim *sim, uint64_t step, rb
 {
     if (!o->cg || step % o->sample != 0)
         return RBL_OK;
-    int rc = rbl_cg_add(o->cg, sim, err);
+    int rc = o->comm ? rbl_cg_add_ranks(o->cg, sim, o->comm, err) : rbl_cg_add(o->cg, sim, err);
     if (rc == RBL_OK && step % o->window == 0) {
-        rc = write_output(o, step, err);
+        if (o->rank == 0) /* over several processes rank 0 holds the sums */
+            rc = write_output(o, step, err);
+        if (o->comm)
+            rc = rbl_comm_agree(o->comm, rc, err);
         rbl_cg_clear(o->cg);
     }
     return rc;

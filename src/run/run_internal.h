@@ -52,6 +52,8 @@ typedef struct rbl_cg_output {
     uint64_t sample, window;
     uint64_t key; /* its grid, kernel and window, hashed: a checkpoint's open window is taken
                      up only by the same (a restart may change output.cg) */
+    rbl_comm *comm; /* over several processes: the samples gathered on rank 0, which writes */
+    int rank;
 } rbl_cg_output;
 int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim,
                         const char *dir, double dt, uint64_t *sample, rbl_error *err);
