@@ -928,7 +928,8 @@ typedef struct rbl_cg rbl_cg;
 RBL_API int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err);
 /* One sample: the grains and the contacts of the last force evaluation, now (the kernel may
  * not be wider than half a periodic side). On this process's grains only: over several
- * processes, RBL_EINVAL for now. Same bits on any thread count. */
+ * processes, RBL_EINVAL (a run's output.cg gathers its samples on rank 0 instead: docs/cg.md).
+ * Same bits on any thread count. */
 RBL_API int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err);
 /* A saved state to coarse-grain (issue 74: `rubble cg`, from a run's frames and contact
  * files; docs/cg.md "After the run"): the grains in ascending id order, spheres only, and the
