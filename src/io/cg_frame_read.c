@@ -2,8 +2,10 @@
  * cg`, docs/cg.md "After the run"): a frame of the grains (grains_NNNNNN.vtp: id, radius,
  * velocity, mass; clump, if there, must be -1) and its contact file (contacts_NNNNNN.vtp or
  * .csv: the ids, normal, forces and branch vector of each contact, exact doubles), read into
- * rbl_cg_frame's arrays; and a frame's time from the grains.pvd beside it. */
+ * rbl_cg_frame's arrays; a frame in pieces (several processes': a .pvtp's) joined in one
+ * process's order; and a frame's time from the grains.pvd beside it. */
 #include "scene_internal.h"
+#include "../cg/cg_internal.h" /* rbl_cg_pieces_order */
 
 #include <errno.h>
 #include <math.h>
@@ -13,7 +15,8 @@
 void rbl_cg_frame_data_free(rbl_cg_frame_data *d)
 {
     free(d->id), free(d->pos), free(d->vel), free(d->radius), free(d->mass);
-    free(d->id1), free(d->id2), free(d->normal), free(d->branch), free(d->fn), free(d->ft);
+    free(d->id1), free(d->id2), free(d->wall), free(d->normal), free(d->branch), free(d->fn);
+    free(d->ft);
     memset(d, 0, sizeof *d);
 }
 
@@ -68,6 +71,8 @@ static int read_contacts_vtp(const char *path, rbl_cg_frame_data *d, rbl_error *
     double *points = NULL;
     if ((rc = rbl_vtp_array_read(&f, "CellData", "id1", "Int64", 1, n, (void **)&d->id1, err)) ||
         (rc = rbl_vtp_array_read(&f, "CellData", "id2", "Int64", 1, n, (void **)&d->id2, err)) ||
+        (rc = rbl_vtp_array_read(&f, "CellData", "wall", "Int32", 1, n, (void **)&d->wall,
+                                 err)) ||
         (rc = rbl_vtp_array_read(&f, "CellData", "normal", "Float64", 3, n, (void **)&d->normal,
                             err)) ||
         (rc = rbl_vtp_array_read(&f, "CellData", "normal_force", "Float64", 3, n, (void **)&d->fn,
@@ -97,6 +102,12 @@ static int read_contacts_vtp(const char *path, rbl_cg_frame_data *d, rbl_error *
             d->branch[3 * k + a] = points[6 * k + 3 + a] - points[6 * k + a];
     d->inexact = 1;
 done:
+    for (size_t k = 0; rc == RBL_OK && k < n; k++)
+        if (!(d->id1[k] >= 0 && d->id1[k] <= UINT32_MAX && d->id2[k] >= -1 &&
+              d->id2[k] <= UINT32_MAX))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: contact %zu: ids %lld, %lld: not grain ids "
+                               "(the second -1 for a wall)", path, k, (long long)d->id1[k],
+                               (long long)d->id2[k]);
     free(points);
     rbl_vtp_file_free(&f);
     d->frame.n_contacts = n;
@@ -112,8 +123,11 @@ static int grow(rbl_cg_frame_data *d, size_t cap)
     int64_t *i2 = realloc(d->id2, cap * sizeof *i2);
     if (i2)
         d->id2 = i2;
+    int32_t *w = realloc(d->wall, cap * sizeof *w);
+    if (w)
+        d->wall = w;
     double **v[4] = {&d->normal, &d->fn, &d->ft, &d->branch};
-    int ok = i1 && i2;
+    int ok = i1 && i2 && w;
     for (int k = 0; k < 4; k++) {
         double *p = realloc(*v[k], 3 * cap * sizeof *p);
         if (p)
@@ -167,12 +181,14 @@ static int read_contacts_csv(const char *path, rbl_cg_frame_data *d, rbl_error *
         }
         if (rc != RBL_OK)
             break;
-        if (!(v[0] >= 0 && v[0] <= UINT32_MAX && v[1] >= -1 && v[1] <= UINT32_MAX)) {
-            rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: ids %.0f, %.0f: not grain ids (the "
-                               "second -1 for a wall)", path, r.line, v[0], v[1]);
+        if (!(v[0] >= 0 && v[0] <= UINT32_MAX && v[1] >= -1 && v[1] <= UINT32_MAX &&
+              v[2] >= -1 && v[2] <= INT32_MAX)) {
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: ids %.0f, %.0f, wall %.0f: not grain "
+                               "ids (the second -1 for a wall) and a wall's number", path,
+                               r.line, v[0], v[1], v[2]);
             break;
         }
-        d->id1[n] = (int64_t)v[0], d->id2[n] = (int64_t)v[1];
+        d->id1[n] = (int64_t)v[0], d->id2[n] = (int64_t)v[1], d->wall[n] = (int32_t)v[2];
         for (int a = 0; a < 3; a++) {
             d->normal[3 * n + a] = v[6 + a], d->fn[3 * n + a] = v[9 + a];
             d->ft[3 * n + a] = v[12 + a], d->branch[3 * n + a] = v[16 + a];
@@ -188,6 +204,15 @@ static int read_contacts_csv(const char *path, rbl_cg_frame_data *d, rbl_error *
     return rc;
 }
 
+/* rbl_cg_frame's pointers to d's arrays. */
+static void point(rbl_cg_frame_data *d)
+{
+    rbl_cg_frame *f = &d->frame;
+    f->id = d->id, f->pos = d->pos, f->vel = d->vel, f->radius = d->radius, f->mass = d->mass;
+    f->id1 = d->id1, f->id2 = d->id2, f->normal = d->normal, f->branch = d->branch;
+    f->fn = d->fn, f->ft = d->ft;
+}
+
 int rbl_cg_frame_read(const char *grains, const char *contacts, rbl_cg_frame_data *d,
                       rbl_error *err)
 {
@@ -198,12 +223,104 @@ int rbl_cg_frame_read(const char *grains, const char *contacts, rbl_cg_frame_dat
         rc = len > 4 && strcmp(contacts + len - 4, ".csv") == 0
                  ? read_contacts_csv(contacts, d, err)
                  : read_contacts_vtp(contacts, d, err);
-    rbl_cg_frame *f = &d->frame;
-    f->id = d->id, f->pos = d->pos, f->vel = d->vel, f->radius = d->radius, f->mass = d->mass;
-    f->id1 = d->id1, f->id2 = d->id2, f->normal = d->normal, f->branch = d->branch;
-    f->fn = d->fn, f->ft = d->ft;
     if (rc != RBL_OK)
         rbl_cg_frame_data_free(d);
+    else
+        point(d);
+    return rc;
+}
+
+/* d's arrays for n grains and n_c contacts; 0: out of memory (d freed). */
+static int alloc_arrays(rbl_cg_frame_data *d, size_t n, size_t n_c)
+{
+    memset(d, 0, sizeof *d);
+    d->id = malloc((n + 1) * sizeof *d->id);
+    d->radius = malloc((n + 1) * sizeof *d->radius), d->mass = malloc((n + 1) * sizeof *d->mass);
+    d->pos = malloc((3 * n + 1) * sizeof *d->pos), d->vel = malloc((3 * n + 1) * sizeof *d->vel);
+    d->id1 = malloc((n_c + 1) * sizeof *d->id1), d->id2 = malloc((n_c + 1) * sizeof *d->id2);
+    d->wall = malloc((n_c + 1) * sizeof *d->wall);
+    d->normal = malloc((3 * n_c + 1) * sizeof *d->normal);
+    d->branch = malloc((3 * n_c + 1) * sizeof *d->branch);
+    d->fn = malloc((3 * n_c + 1) * sizeof *d->fn), d->ft = malloc((3 * n_c + 1) * sizeof *d->ft);
+    if (d->id && d->radius && d->mass && d->pos && d->vel && d->id1 && d->id2 && d->wall &&
+        d->normal && d->branch && d->fn && d->ft) {
+        d->frame.n = n, d->frame.n_contacts = n_c;
+        return 1;
+    }
+    rbl_cg_frame_data_free(d);
+    return 0;
+}
+
+/* Grain k of `to` from grain g of `from`; contact q of `to` from contact c of `from`. */
+static void copy_grain(rbl_cg_frame_data *to, size_t k, const rbl_cg_frame_data *from, size_t g)
+{
+    to->id[k] = from->id[g], to->radius[k] = from->radius[g], to->mass[k] = from->mass[g];
+    memcpy(to->pos + 3 * k, from->pos + 3 * g, 3 * sizeof *to->pos);
+    memcpy(to->vel + 3 * k, from->vel + 3 * g, 3 * sizeof *to->vel);
+}
+
+static void copy_contact(rbl_cg_frame_data *to, size_t q, const rbl_cg_frame_data *from,
+                         size_t c)
+{
+    to->id1[q] = from->id1[c], to->id2[q] = from->id2[c], to->wall[q] = from->wall[c];
+    memcpy(to->normal + 3 * q, from->normal + 3 * c, 3 * sizeof *to->normal);
+    memcpy(to->branch + 3 * q, from->branch + 3 * c, 3 * sizeof *to->branch);
+    memcpy(to->fn + 3 * q, from->fn + 3 * c, 3 * sizeof *to->fn);
+    memcpy(to->ft + 3 * q, from->ft + 3 * c, 3 * sizeof *to->ft);
+}
+
+/* The pieces joined rank after rank, then put in one process's order (rbl_cg_pieces_order)
+ * into d. */
+static int join(const rbl_cg_frame_data *pieces, size_t n_pieces, rbl_cg_frame_data *d,
+                rbl_error *err)
+{
+    size_t n = 0, n_c = 0;
+    for (size_t p = 0; p < n_pieces; p++)
+        n += pieces[p].frame.n, n_c += pieces[p].frame.n_contacts;
+    rbl_cg_frame_data all;
+    size_t *go = NULL, *co = NULL;
+    if (!alloc_arrays(&all, n, n_c))
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
+    size_t i = 0, q = 0;
+    for (size_t p = 0; p < n_pieces; p++) {
+        for (size_t k = 0; k < pieces[p].frame.n; k++)
+            copy_grain(&all, i++, &pieces[p], k);
+        for (size_t k = 0; k < pieces[p].frame.n_contacts; k++)
+            copy_contact(&all, q++, &pieces[p], k);
+        all.inexact |= pieces[p].inexact;
+    }
+    int ok = rbl_cg_pieces_order(n, all.id, n_c, all.id1, all.id2, all.wall, &go, &co) &&
+             alloc_arrays(d, n, n_c);
+    for (size_t k = 0; ok && k < n; k++)
+        copy_grain(d, k, &all, go[k]);
+    for (size_t k = 0; ok && k < n_c; k++)
+        copy_contact(d, k, &all, co[k]);
+    if (ok)
+        d->inexact = all.inexact;
+    free(go), free(co);
+    rbl_cg_frame_data_free(&all);
+    return ok ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
+}
+
+int rbl_cg_pieces_read(char *const *grains, char *const *contacts, size_t n,
+                       rbl_cg_frame_data *d, rbl_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (n == 1)
+        return rbl_cg_frame_read(grains[0], contacts[0], d, err);
+    rbl_cg_frame_data *pieces = calloc(n, sizeof *pieces);
+    if (!pieces)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    int rc = RBL_OK;
+    for (size_t p = 0; rc == RBL_OK && p < n; p++)
+        rc = rbl_cg_frame_read(grains[p], contacts[p], &pieces[p], err);
+    if (rc == RBL_OK)
+        rc = join(pieces, n, d, err);
+    for (size_t p = 0; p < n; p++)
+        rbl_cg_frame_data_free(&pieces[p]);
+    free(pieces);
+    if (rc == RBL_OK)
+        point(d);
     return rc;
 }
 

@@ -162,6 +162,9 @@ int rbl_vtp_array_read(const rbl_vtp_file *f, const char *section, const char *n
                   const char *type, int components, size_t count, void **out, rbl_error *err);
 int rbl_vtp_has_array(const rbl_vtp_file *f, const char *section, const char *name);
 void rbl_vtp_file_free(rbl_vtp_file *f);
+/* The pieces a .pvtp lists (several processes' frame), as paths beside it (malloc'd, each and
+ * the array); a piece named with a '/' is refused. */
+int rbl_pvtp_pieces(const char *path, char ***pieces, size_t *n, rbl_error *err);
 /* The arrays of a kind of frame (its point and cell arrays), with or without their data. */
 #define RBL_VTP_MAX_ARRAYS 16
 typedef struct rbl_vtp_layout {

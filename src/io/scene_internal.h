@@ -342,10 +342,15 @@ typedef struct rbl_cg_frame_data {
     uint32_t *id;
     double *pos, *vel, *radius, *mass, *normal, *branch, *fn, *ft;
     int64_t *id1, *id2;
+    int32_t *wall; /* a contact's wall number (-1: two grains) */
     int inexact;
 } rbl_cg_frame_data;
 int rbl_cg_frame_read(const char *grains, const char *contacts, rbl_cg_frame_data *d,
                       rbl_error *err);
+/* A frame in n pieces (a .pvtp's, several processes'), each with its contact file: joined
+ * and put in one process's order (rbl_cg_pieces_order). */
+int rbl_cg_pieces_read(char *const *grains, char *const *contacts, size_t n,
+                       rbl_cg_frame_data *d, rbl_error *err);
 void rbl_cg_frame_data_free(rbl_cg_frame_data *d);
 int rbl_frame_time(const char *frame, double *time, rbl_error *err);
 

@@ -1,7 +1,8 @@
 /* vtp_read.c — a .vtp that rubble wrote (vtk.c: PolyData, raw appended arrays behind UInt64
  * byte counts, this machine's byte order), read back for post-processing (issue 74: `rubble
- * cg` from frames and contact files). Every count and offset is held against the file's own
- * bytes before anything is copied: nothing is sized by a header's word alone. */
+ * cg` from frames and contact files), and the pieces a .pvtp lists. Every count and offset is
+ * held against the file's own bytes before anything is copied: nothing is sized by a header's
+ * word alone. */
 #include "io_internal.h"
 
 #include <errno.h>
@@ -169,4 +170,54 @@ void rbl_vtp_file_free(rbl_vtp_file *f)
 {
     free(f->bytes);
     f->bytes = NULL;
+}
+
+int rbl_pvtp_pieces(const char *path, char ***pieces, size_t *n, rbl_error *err)
+{
+    *pieces = NULL, *n = 0;
+    const char *slash = strrchr(path, '/');
+    const size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+    rbl_line_reader r;
+    int rc = rbl_reader_open(&r, path, err), got = 0;
+    if (rc != RBL_OK)
+        return rc;
+    size_t cap = 0;
+    while (rc == RBL_OK && (got = rbl_reader_next(&r, err)) == 1) {
+        const char *at = strstr(r.cursor, "<Piece Source=\"");
+        if (!at)
+            continue;
+        at += 15;
+        const char *end = strchr(at, '"');
+        if (!end || end == at || memchr(at, '/', (size_t)(end - at)))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: a piece's name is not a file beside "
+                               "it: '%.60s'", path, r.line, at);
+        if (rc == RBL_OK && *n == cap) {
+            char **grown = realloc(*pieces, (cap = cap ? 2 * cap : 8) * sizeof *grown);
+            if (!grown)
+                rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+            else
+                *pieces = grown;
+        }
+        char *name = rc == RBL_OK ? malloc(dir + (size_t)(end - at) + 1) : NULL;
+        if (rc == RBL_OK && !name)
+            rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+        if (rc == RBL_OK) {
+            memcpy(name, path, dir);
+            memcpy(name + dir, at, (size_t)(end - at));
+            name[dir + (size_t)(end - at)] = 0;
+            (*pieces)[(*n)++] = name;
+        }
+    }
+    if (rc == RBL_OK && got < 0)
+        rc = got;
+    if (rc == RBL_OK && *n == 0)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: no <Piece Source=...> in it", path);
+    rbl_reader_close(&r);
+    if (rc != RBL_OK) {
+        for (size_t k = 0; k < *n; k++)
+            free((*pieces)[k]);
+        free(*pieces);
+        *pieces = NULL, *n = 0;
+    }
+    return rc;
 }

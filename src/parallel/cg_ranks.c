@@ -2,10 +2,11 @@
  * grains and the contacts whose first grain is its own, gathered on rank 0 and put in the one
  * process's order (grains by id, grain pairs by their ids, then wall contacts by grain and
  * wall, each grain's in its rank's order: the slots of a mesh) and added there by
- * rbl_cg_add_frame: the values and order of one process's sample, so its bits. Spheres only:
+ * rbl_cg_add_frame (rbl_cg_pieces_order: the order): one process's values and order, so
+ * its bits. Spheres only:
  * a clump's centre of mass is its body's (refused over several processes by run_ranks.c). */
 #include "parallel_internal.h"
-#include "../dem/dem_internal.h"
+#include "../cg/cg_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,74 +55,55 @@ static double *pack(const rbl_sim *sim, size_t *bytes, rbl_error *err)
     return out;
 }
 
-/* A sort key: class (0 grain pairs, 1 wall contacts), ids (and wall), then the place. */
-typedef struct keyed {
-    uint64_t cls, key, at;
-} keyed;
-
-static int by_key(const void *a, const void *b)
-{
-    const keyed *x = a, *y = b;
-    if (x->cls != y->cls)
-        return x->cls < y->cls ? -1 : 1;
-    if (x->key != y->key)
-        return x->key < y->key ? -1 : 1;
-    return x->at < y->at ? -1 : x->at > y->at;
-}
-
-/* Rank 0: the ranks' records (all, of size doubles) as one process's frame, added to cg. */
+/* Rank 0: the ranks' records (all, of size doubles, rank after rank) in one process's order
+ * (rbl_cg_pieces_order), added to cg. */
 static int add_gathered(rbl_cg *cg, const rbl_sim *sim, const double *all, size_t size,
                         int ranks, rbl_error *err)
 {
     size_t n = 0, n_c = 0, at = 0;
-    for (int r = 0; r < ranks; r++) { /* the chunks lie rank after rank */
+    for (int r = 0; r < ranks; r++) {
         const size_t g = (size_t)all[at], c = (size_t)all[at + 1];
         n += g, n_c += c, at += 2 + G_W * g + C_W * c;
     }
     if (at != size)
         return rbl_error_set(err, RBL_EINVAL, "coarse-graining over the ranks: %zu doubles "
                              "gathered, %zu expected", size, at);
-    const double **grain = malloc((n + 1) * sizeof *grain), **contact = malloc((n_c + 1) *
-                                                                                 sizeof *contact);
-    keyed *gk = malloc((n + 1) * sizeof *gk), *ck = malloc((n_c + 1) * sizeof *ck);
+    const double **grain = malloc((n + 1) * sizeof *grain);
+    const double **contact = malloc((n_c + 1) * sizeof *contact);
     uint32_t *id = malloc((n + 1) * sizeof *id);
-    double *x = malloc((8 * n + 1) * sizeof *x), *y = malloc((12 * n_c + 1) * sizeof *y);
     int64_t *ids = malloc((2 * n_c + 1) * sizeof *ids);
-    int rc = grain && contact && gk && ck && id && x && y && ids
-                 ? RBL_OK
-                 : rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu "
-                                 "grains", n);
+    int32_t *wall = malloc((n_c + 1) * sizeof *wall);
+    double *x = malloc((8 * n + 1) * sizeof *x), *y = malloc((12 * n_c + 1) * sizeof *y);
+    size_t *go = NULL, *co = NULL;
+    int rc = grain && contact && id && ids && wall && x && y ? RBL_OK : RBL_ENOMEM;
     size_t i = 0, q = 0;
     at = 0;
     for (int r = 0; rc == RBL_OK && r < ranks; r++) {
         const size_t g = (size_t)all[at], c = (size_t)all[at + 1];
         const double *p = all + at + 2;
         for (size_t k = 0; k < g; k++, p += G_W, i++)
-            grain[i] = p, gk[i] = (keyed){0, (uint64_t)p[0], i};
-        for (size_t k = 0; k < c; k++, p += C_W, q++) { /* pairs by ids, then walls by grain,
-                                                            wall and their rank's order */
-            contact[q] = p;
-            ck[q] = p[1] >= 0.0 ? (keyed){0, (uint64_t)p[0] << 32 | (uint64_t)p[1], q}
-                                : (keyed){1, (uint64_t)p[0] << 32 | (uint32_t)p[2], q};
-        }
+            grain[i] = p, id[i] = (uint32_t)p[0];
+        for (size_t k = 0; k < c; k++, p += C_W, q++)
+            contact[q] = p, ids[q] = (int64_t)p[0], ids[n_c + q] = (int64_t)p[1],
+            wall[q] = (int32_t)p[2];
         at += 2 + G_W * g + C_W * c;
     }
+    if (rc == RBL_OK && !rbl_cg_pieces_order(n, id, n_c, ids, ids + n_c, wall, &go, &co))
+        rc = RBL_ENOMEM;
     if (rc == RBL_OK) {
-        qsort(gk, n, sizeof *gk, by_key);
-        qsort(ck, n_c, sizeof *ck, by_key);
         rbl_cg_frame f = {.n = n, .id = id, .pos = x, .vel = x + 3 * n, .radius = x + 6 * n,
                           .mass = x + 7 * n, .n_contacts = n_c, .id1 = ids, .id2 = ids + n_c,
                           .normal = y, .branch = y + 3 * n_c, .fn = y + 6 * n_c,
                           .ft = y + 9 * n_c, .threads = sim->threads};
         for (size_t k = 0; k < n; k++) {
-            const double *p = grain[gk[k].at];
+            const double *p = grain[go[k]];
             id[k] = (uint32_t)p[0];
             memcpy(x + 3 * k, p + 1, 3 * sizeof *x);
             memcpy(x + 3 * n + 3 * k, p + 4, 3 * sizeof *x);
             x[6 * n + k] = p[7], x[7 * n + k] = p[8];
         }
         for (size_t k = 0; k < n_c; k++) {
-            const double *p = contact[ck[k].at];
+            const double *p = contact[co[k]];
             ids[k] = (int64_t)p[0], ids[n_c + k] = (int64_t)p[1];
             for (int v = 0; v < 4; v++) /* normal, branch, fn, ft */
                 memcpy(y + 3 * n_c * (size_t)v + 3 * k, p + 3 + 3 * v, 3 * sizeof *y);
@@ -130,8 +112,11 @@ static int add_gathered(rbl_cg *cg, const rbl_sim *sim, const double *all, size_
             f.lo[a] = sim->cfg.lo[a], f.hi[a] = sim->cfg.hi[a],
             f.periodic[a] = sim->cfg.periodic[a];
         rc = rbl_cg_add_frame(cg, &f, err);
+    } else {
+        rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu grains", n);
     }
-    free(grain), free(contact), free(gk), free(ck), free(id), free(x), free(y), free(ids);
+    free(grain), free(contact), free(id), free(ids), free(wall), free(x), free(y);
+    free(go), free(co);
     return rc;
 }
 

@@ -23,8 +23,9 @@ static int contacts_of(const char *frame, char **contacts, rbl_error *err)
     const char *slash = strrchr(frame, '/');
     const char *name = slash ? slash + 1 : frame;
     if (strncmp(name, "grains_", 7) != 0 || !ends_with(name, ".vtp"))
-        return rbl_error_set(err, RBL_EINVAL, "%s: not a frame of one process's grains "
-                             "(grains_NNNNNN.vtp; a .pvtp over several is not read yet)", frame);
+        return rbl_error_set(err, RBL_EINVAL, "%s: not a frame of the grains "
+                             "(grains_NNNNNN.vtp, or a .pvtp of several processes' pieces)",
+                             frame);
     const size_t dir = (size_t)(name - frame), len = strlen(frame);
     char *vtp = malloc(len + 4), *csv = malloc(len + 4);
     if (!vtp || !csv) {
@@ -64,28 +65,44 @@ static size_t frame_number(const char *frame)
     return (size_t)strtoull((slash ? slash + 1 : frame) + 7, NULL, 10);
 }
 
-/* One frame's sample into cg; its time into *time. */
+/* One frame's sample into cg (a .pvtp: its pieces, each with its contact file, joined); its
+ * time into *time. */
 static int add_frame(rbl_cg *cg, const rbl_scene *s, const char *frame, int threads,
                      int *inexact, double *time, rbl_error *err)
 {
-    char *contacts;
-    int rc = contacts_of(frame, &contacts, err);
-    if (rc != RBL_OK)
-        return rc;
+    char **grains = NULL, **contacts = NULL;
+    size_t n = 0;
+    int rc = RBL_OK;
+    if (ends_with(frame, ".pvtp")) {
+        rc = rbl_pvtp_pieces(frame, &grains, &n, err);
+    } else if (!(grains = calloc(1, sizeof *grains)) || !(grains[0] = strdup(frame))) {
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    } else {
+        n = 1;
+    }
+    if (rc == RBL_OK && !(contacts = calloc(n, sizeof *contacts)))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    for (size_t k = 0; rc == RBL_OK && k < n; k++)
+        rc = contacts_of(grains[k], &contacts[k], err);
     rbl_cg_frame_data d;
-    if ((rc = rbl_cg_frame_read(frame, contacts, &d, err)) == RBL_OK) {
+    if (rc == RBL_OK && (rc = rbl_cg_pieces_read(grains, contacts, n, &d, err)) == RBL_OK) {
         memcpy(d.frame.lo, s->cfg.lo, sizeof d.frame.lo);
         memcpy(d.frame.hi, s->cfg.hi, sizeof d.frame.hi);
         memcpy(d.frame.periodic, s->cfg.periodic, sizeof d.frame.periodic);
         d.frame.threads = threads;
         *inexact |= d.inexact;
         if ((rc = rbl_cg_add_frame(cg, &d.frame, err)) != RBL_OK)
-            rbl_error_prefix(err, rc, "%s with %s", frame, contacts);
+            rbl_error_prefix(err, rc, "%s with %s", frame, n == 1 ? contacts[0] : "its contacts");
         rbl_cg_frame_data_free(&d);
     }
     if (rc == RBL_OK)
         rc = rbl_frame_time(frame, time, err);
-    free(contacts);
+    for (size_t k = 0; k < n; k++) {
+        free(grains[k]);
+        if (contacts)
+            free(contacts[k]);
+    }
+    free(grains), free(contacts);
     return rc;
 }
 
