@@ -12,9 +12,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rubble cg SCENE.yaml INPUT... [--cg '{cells: [nx, ny, nz], width: c, ...}']\n"
             "                 [--output DIR] [--threads N]\n"
-            "  INPUT      frames of the run (grains_NNNNNN.vtp, each with its contacts_NNNNNN\n"
-            "             .vtp or .csv beside it) or its checkpoints, in time order; each is one\n"
-            "             sample, 'samples' of them averaged per output\n"
+            "  INPUT      frames of the run (grains_NNNNNN.vtp or .pvtp, each with its\n"
+            "             contact .vtp or .csv beside it) or its checkpoints, in time order;\n"
+            "             each is one sample, 'samples' of them averaged per output\n"
             "  --cg       output.cg's keys (cells, width, kernel, min, max, samples, profile),\n"
             "             replacing the scene's output.cg (default: the scene's)\n"
             "  --output   the folder for cg_NNNNNN.vti, cg_profile_NNNNNN.csv, cg.pvd\n"
