@@ -953,9 +953,8 @@ RBL_API int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *frame, rbl_error *e
 /* Coarse-graining after the run (issue 74, `rubble cg`; docs/cg.md "After the run"): a run's
  * frames (grains_NNNNNN.vtp or a .pvtp of pieces, each with its contacts_NNNNNN[_R].vtp or
  * .csv beside it) or its checkpoints, each one sample, `samples` consecutive ones averaged
- * per output, on output.cg's
- * grid and kernel: the scene's, or cg's when given (output.cg's keys as YAML text, checked as
- * the scene's are; `every` is not used). Writes into output_dir what output.cg writes:
+ * per output, on output.cg's grid and kernel: the scene's, or cg's when given (output.cg's
+ * keys as YAML text, checked as the scene's are; `every` is not used). Writes into output_dir what output.cg writes:
  * cg_NNNNNN.vti and cg_profile_NNNNNN.csv (NNNNNN: the last frame's number, or the output's
  * place for checkpoints) and cg.pvd; the same bits as output.cg over the same states.
  * *outputs: the outputs written; *inexact: 1 when a contact .vtp written before the branch
