@@ -89,6 +89,13 @@ refuse bad_key "--cg:1:21: unknown key in 'cg'" bed.yaml A/grains_000004.vtp --c
 refuse too_wide "--cg:1:1: cg: the kernel reaches 0.0045 m, more than half the periodic side x" \
     bed.yaml A/grains_000004.vtp --cg '{cells: [3, 5, 12], width: 0.0015, kernel: gaussian}'
 refuse windows "3 inputs are not whole outputs of 2 samples" bed.yaml A/grains_00000[1-3].vtp --cg "{$GRID2}"
+# a clump's spheres: a frame does not hold the clump's centre of mass (a checkpoint does)
+EXAMPLES=$(cd "$(dirname "$0")/../examples" && pwd)
+sed "s|clump: clumps/|clump: $EXAMPLES/clumps/|; s|  folder: output/clumps|  folder: cl\n  contacts: csv|" \
+    "$EXAMPLES/clumps.yaml" > clumps.yaml
+"$RUBBLE" run clumps.yaml --steps 1 --quiet > out.txt 2>&1 || { cat out.txt; fail "the clumps' run"; }
+refuse clumps "cl/grains_000000.vtp: grain [0-9]* is a clump's sphere" clumps.yaml cl/grains_000000.vtp \
+    --cg '{cells: [4, 4, 4], width: 0.01}'
 # a failure after an output was written takes it back
 refuse all_or_none "D/grains_000004.vtp" bed.yaml A/grains_000003.vtp D/grains_000004.vtp
 echo "ok: rubble cg gives output.cg's bytes from .vtp and .csv contacts, checkpoints and --cg; bad inputs refused"

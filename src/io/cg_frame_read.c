@@ -34,19 +34,20 @@ static int read_grains(const char *path, rbl_cg_frame_data *d, rbl_error *err)
             rc = rbl_error_set(err, RBL_EPARSE, "%s: no PointData array '%s' (a frame to "
                                "coarse-grain needs the fields id, radius, velocity and mass: "
                                "output.fields, docs/cg.md)", path, needed[k]);
-    if (rc != RBL_OK ||
-        (rc = rbl_vtp_array_read(&f, "Points", "position", "Float64", 3, n, (void **)&d->pos,
-                                 err)) ||
-        (rc = rbl_vtp_array_read(&f, "PointData", "id", "UInt32", 1, n, (void **)&d->id, err)) ||
-        (rc = rbl_vtp_array_read(&f, "PointData", "radius", "Float64", 1, n,
-                                 (void **)&d->radius, err)) ||
-        (rc = rbl_vtp_array_read(&f, "PointData", "velocity", "Float64", 3, n,
-                                 (void **)&d->vel, err)) ||
-        (rc = rbl_vtp_array_read(&f, "PointData", "mass", "Float64", 1, n, (void **)&d->mass,
-                                 err)))
-        ;
-    else if (rbl_vtp_has_array(&f, "PointData", "clump") &&
-             (rc = rbl_vtp_array_read(&f, "PointData", "clump", "Int64", 1, n, (void **)&clump,
+    struct {
+        const char *section, *name, *type;
+        int components;
+        void **to;
+    } want[] = {{"Points", "position", "Float64", 3, (void **)&d->pos},
+                {"PointData", "id", "UInt32", 1, (void **)&d->id},
+                {"PointData", "radius", "Float64", 1, (void **)&d->radius},
+                {"PointData", "velocity", "Float64", 3, (void **)&d->vel},
+                {"PointData", "mass", "Float64", 1, (void **)&d->mass}};
+    for (int k = 0; rc == RBL_OK && k < 5; k++)
+        rc = rbl_vtp_array_read(&f, want[k].section, want[k].name, want[k].type,
+                                want[k].components, n, want[k].to, err);
+    if (rc == RBL_OK && rbl_vtp_has_array(&f, "PointData", "clump") &&
+        (rc = rbl_vtp_array_read(&f, "PointData", "clump", "Int64", 1, n, (void **)&clump,
                                  err)) == RBL_OK)
         for (size_t k = 0; k < n; k++)
             if (clump[k] >= 0) {
@@ -69,29 +70,32 @@ static int read_contacts_vtp(const char *path, rbl_cg_frame_data *d, rbl_error *
         return rc;
     const size_t n = f.n_cells;
     double *points = NULL;
-    if ((rc = rbl_vtp_array_read(&f, "CellData", "id1", "Int64", 1, n, (void **)&d->id1, err)) ||
-        (rc = rbl_vtp_array_read(&f, "CellData", "id2", "Int64", 1, n, (void **)&d->id2, err)) ||
-        (rc = rbl_vtp_array_read(&f, "CellData", "wall", "Int32", 1, n, (void **)&d->wall,
-                                 err)) ||
-        (rc = rbl_vtp_array_read(&f, "CellData", "normal", "Float64", 3, n, (void **)&d->normal,
-                            err)) ||
-        (rc = rbl_vtp_array_read(&f, "CellData", "normal_force", "Float64", 3, n, (void **)&d->fn,
-                            err)) ||
-        (rc = rbl_vtp_array_read(&f, "CellData", "tangential_force", "Float64", 3, n,
-                            (void **)&d->ft, err)))
+    /* the cell arrays: name, type, components, where */
+    struct {
+        const char *name, *type;
+        int components;
+        void **to;
+    } want[] = {{"id1", "Int64", 1, (void **)&d->id1},
+                {"id2", "Int64", 1, (void **)&d->id2},
+                {"wall", "Int32", 1, (void **)&d->wall},
+                {"normal", "Float64", 3, (void **)&d->normal},
+                {"normal_force", "Float64", 3, (void **)&d->fn},
+                {"tangential_force", "Float64", 3, (void **)&d->ft},
+                {"branch", "Float64", 3, (void **)&d->branch}};
+    const int has_branch = rbl_vtp_has_array(&f, "CellData", "branch");
+    for (int k = 0; rc == RBL_OK && k < 6 + has_branch; k++)
+        rc = rbl_vtp_array_read(&f, "CellData", want[k].name, want[k].type, want[k].components,
+                                n, want[k].to, err);
+    if (rc != RBL_OK || has_branch)
         goto done;
-    if (rbl_vtp_has_array(&f, "CellData", "branch")) {
-        rc = rbl_vtp_array_read(&f, "CellData", "branch", "Float64", 3, n, (void **)&d->branch, err);
-        goto done;
-    }
     /* written before issue 74: the branch from the line's ends, to their rounding */
     if (f.n_points != 2 * n) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s: %zu points for %zu contact lines, not 2 each",
                            path, f.n_points, n);
         goto done;
     }
-    if ((rc = rbl_vtp_array_read(&f, "Points", "position", "Float64", 3, 2 * n, (void **)&points,
-                            err)) != RBL_OK)
+    if ((rc = rbl_vtp_array_read(&f, "Points", "position", "Float64", 3, 2 * n,
+                                 (void **)&points, err)) != RBL_OK)
         goto done;
     if (!(d->branch = malloc((3 * n + 1) * sizeof *d->branch))) {
         rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);

@@ -159,7 +159,8 @@ typedef struct rbl_vtp_file {
 } rbl_vtp_file;
 int rbl_vtp_read(const char *path, rbl_vtp_file *f, rbl_error *err);
 int rbl_vtp_array_read(const rbl_vtp_file *f, const char *section, const char *name,
-                  const char *type, int components, size_t count, void **out, rbl_error *err);
+                       const char *type, int components, size_t count, void **out,
+                       rbl_error *err);
 int rbl_vtp_has_array(const rbl_vtp_file *f, const char *section, const char *name);
 void rbl_vtp_file_free(rbl_vtp_file *f);
 /* The pieces a .pvtp lists (several processes' frame), as paths beside it (malloc'd, each and

@@ -116,7 +116,8 @@ static int find_array(const char *head, const char *section, const char *name, c
 }
 
 int rbl_vtp_array_read(const rbl_vtp_file *f, const char *section, const char *name,
-                  const char *type, int components, size_t count, void **out, rbl_error *err)
+                       const char *type, int components, size_t count, void **out,
+                       rbl_error *err)
 {
     *out = NULL;
     char tag[512], want[64];

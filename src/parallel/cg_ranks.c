@@ -1,17 +1,16 @@
 /* cg_ranks.c — a coarse-graining sample over several processes (issue 74): each rank's own
- * grains and the contacts whose first grain is its own, gathered on rank 0 and put in the one
- * process's order (grains by id, grain pairs by their ids, then wall contacts by grain and
- * wall, each grain's in its rank's order: the slots of a mesh) and added there by
- * rbl_cg_add_frame (rbl_cg_pieces_order: the order): one process's values and order, so
- * its bits. Spheres only:
- * a clump's centre of mass is its body's (refused over several processes by run_ranks.c). */
+ * grains and the contacts whose first grain is its own, gathered on rank 0, put in one
+ * process's order (rbl_cg_pieces_order) and added there by rbl_cg_add_frame: one process's
+ * values in its order, so its bits. Spheres only: a clump's particle is its body's centre of
+ * mass (output.cg of clumps is refused over several processes by run_ranks.c). */
 #include "parallel_internal.h"
 #include "../cg/cg_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { G_W = 9, C_W = 15 }; /* doubles a grain (id, x, v, r, m), a contact (ids, wall, n, b, fn, ft) */
+/* doubles a grain (id, x, v, r, m), a contact (ids, wall, normal, branch, fn, ft) */
+enum { G_W = 9, C_W = 15 };
 
 /* This rank's records: 2 counts, then its grains, then its contacts (*bytes). */
 static double *pack(const rbl_sim *sim, size_t *bytes, rbl_error *err)
