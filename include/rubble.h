@@ -252,6 +252,9 @@ typedef struct rbl_contact_law {
     double gamma_t;  /* N s/m, damping of the tangential spring                             */
     double friction; /* Coulomb mu                                                          */
     rbl_rolling_model rolling;
+    /* contacts keep their event for collision statistics: set by rbl_sim_collisions, not by
+       hand (in the padding after rolling: the law's size and its other fields' places stay) */
+    int collisions;
     double rolling_friction; /* mu_r, dimensionless (a lever of mu_r R*)                     */
     rbl_cohesion_model cohesion;
     double cohesion_energy_density; /* sjkr: k_c, J/m^3 (the attraction is k_c A)            */
@@ -645,6 +648,29 @@ typedef struct rbl_contact_list {
     double *wall_overlap;
 } rbl_contact_list;
 RBL_API int rbl_sim_contacts(const rbl_sim *sim, rbl_contact_list *list, rbl_error *err);
+
+/* Collision statistics (issue 70, docs/dem.md "Collision statistics"): every contact event
+ * (grain against grain or wall, from its first force evaluation to its parting) is booked as
+ * it ends, by its pair of materials (a wall by its material), into a histogram of its impact
+ * energy m_eff v_n^2 / 2 (v_n the normal speed of the contact point at its first evaluation):
+ * `bins` log-spaced bins from e_min to e_max (J), with one below e_min and one from e_max.
+ * bins 0: off (the contacts' histories lose the slots the events take). Ask before the first
+ * step; contacts touching when asked (a restart) are not counted. */
+RBL_API int rbl_sim_collisions(rbl_sim *sim, int bins, double e_min, double e_max,
+                               rbl_error *err);
+typedef struct rbl_collision_bin {
+    uint64_t count;    /* events that ended in this bin                                   */
+    double impact;     /* the sum of their impact energies, J                              */
+    double dissipated; /* the sum of what they dissipated (damping, friction, rolling, and
+                          what their parting took: a spring's energy, JKR's), J            */
+    double normal_speed, tangential_speed; /* the sums of their speeds at first touch, m/s */
+} rbl_collision_bin;
+/* The events booked since the last clear (over several processes, this process's: those of
+ * pairs whose first grain it owns) of materials a and b (wall: b is a wall's material), in
+ * bin `bin`: -1 below e_min, 0 .. bins - 1, bins from e_max. */
+RBL_API int rbl_sim_collision_bin(const rbl_sim *sim, int a, int b, int wall, int bin,
+                                  rbl_collision_bin *out, rbl_error *err);
+RBL_API void rbl_sim_collisions_clear(rbl_sim *sim);
 RBL_API void rbl_contact_list_free(rbl_contact_list *list);
 
 /* The external force on each grain (N, 3 per grain, in the grains' order: rbl_sim_grains's),
@@ -864,6 +890,23 @@ RBL_API int rbl_sim_insert_lattice(rbl_sim *sim, const rbl_insert_spec *spec, si
  * a grain nor a wall; *placed says how many fitted (a full region places fewer). */
 RBL_API int rbl_sim_insert_random(rbl_sim *sim, const rbl_insert_spec *spec, size_t *placed,
                                   rbl_error *err);
+/* A dense packing (issue 73): the grains whose volume makes volume_fraction of the region
+ * (0: spec->count of them), their radii drawn as the distribution asks, placed at
+ * random overlapping and pushed apart until none overlaps another grain, a wall or the
+ * region's side (docs/scenes.md "How a dense packing is made"). A packing that cannot be
+ * freed of its overlaps is refused (RBL_ERANGE) and nothing is added. info (may be NULL): what
+ * was reached. */
+#define RBL_PACK_MOST 0.64 /* the largest volume fraction asked */
+typedef struct rbl_pack_info {
+    double volume_fraction; /* the grains' volume over the region's */
+    double overlap;         /* the largest overlap left with the radii padded by 1e-6, over the
+                               smaller radius (below 1e-6: none without the padding) */
+    uint64_t iterations, builds; /* the relaxation's, and its neighbour lists' */
+    double seconds;
+} rbl_pack_info;
+RBL_API int rbl_sim_insert_pack(rbl_sim *sim, const rbl_insert_spec *spec,
+                                double volume_fraction, size_t *placed, rbl_pack_info *info,
+                                rbl_error *err);
 
 /* Restitution of one collision simulated with the engine (SD9, SD11a, seed 002 §3.1): two
  * equal spheres meeting head-on without gravity, or one sphere dropped on a plane under

@@ -804,6 +804,48 @@ done:
     return d;
 }
 
+/* collisions(a, b, wall): the events booked since collisions.csv's last row (output.collisions
+ * or rbl_sim_collisions) of materials a and b (wall: b a wall's), per bin from the one below
+ * the range to the one above it, as new arrays: count, impact, dissipated, normal_speed and
+ * tangential_speed (sums). */
+static PyObject *run_collisions(RunObject *self, PyObject *args)
+{
+    int a = 0, b = 0, wall = 0;
+    if (!PyArg_ParseTuple(args, "iip", &a, &b, &wall))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    rbl_collision_bin bin;
+    rbl_error err = {0};
+    int rc = rbl_sim_collision_bin(sim, a, b, wall, -1, &bin, &err);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    int n = 1;
+    while (rbl_sim_collision_bin(sim, a, b, wall, n - 1, &bin, &err) == RBL_OK)
+        n++;
+    npy_intp d1[1] = {n};
+    PyObject *arr[5] = {PyArray_SimpleNew(1, d1, NPY_UINT64), PyArray_SimpleNew(1, d1, NPY_DOUBLE),
+                        PyArray_SimpleNew(1, d1, NPY_DOUBLE), PyArray_SimpleNew(1, d1, NPY_DOUBLE),
+                        PyArray_SimpleNew(1, d1, NPY_DOUBLE)};
+    PyObject *out = NULL;
+    if (arr[0] && arr[1] && arr[2] && arr[3] && arr[4]) {
+        for (int k = 0; k < n; k++) {
+            rbl_sim_collision_bin(sim, a, b, wall, k - 1, &bin, &err);
+            ((uint64_t *)PyArray_DATA((PyArrayObject *)arr[0]))[k] = bin.count;
+            ((double *)PyArray_DATA((PyArrayObject *)arr[1]))[k] = bin.impact;
+            ((double *)PyArray_DATA((PyArrayObject *)arr[2]))[k] = bin.dissipated;
+            ((double *)PyArray_DATA((PyArrayObject *)arr[3]))[k] = bin.normal_speed;
+            ((double *)PyArray_DATA((PyArrayObject *)arr[4]))[k] = bin.tangential_speed;
+        }
+        out = Py_BuildValue("{sOsOsOsOsO}", "count", arr[0], "impact", arr[1], "dissipated",
+                            arr[2], "normal_speed", arr[3], "tangential_speed", arr[4]);
+    }
+    for (int k = 0; k < 5; k++)
+        Py_XDECREF(arr[k]);
+    return out;
+}
+
 /* mesh_loads(mesh): the load on each facet of a mesh wall (rbl_sim_mesh_loads), as new
  * arrays: force (facets x 3), pressure, shear, wear. */
 static PyObject *run_mesh_loads(RunObject *self, PyObject *args)
@@ -1067,6 +1109,8 @@ static PyMethodDef run_methods[] = {
     {"clock", (PyCFunction)run_clock, METH_NOARGS, "step, total_steps, dt, time: local"},
     {"close", (PyCFunction)run_close, METH_NOARGS, "no more steps"},
     {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
+    {"collisions", (PyCFunction)run_collisions, METH_VARARGS,
+     "collisions(a, b, wall): the open interval's events per bin"},
     {"warnings", (PyCFunction)run_warnings, METH_NOARGS, "the run's warnings"},
     {"mesh_loads", (PyCFunction)run_mesh_loads, METH_VARARGS, "a mesh wall's facets' loads"},
     {"_cg_add", (PyCFunction)run_cg_add, METH_O, "a coarse-graining sample of the grains now"},

@@ -95,6 +95,13 @@ check() {
         cmp -s "$f" "$name.base/$(basename "$f")" ||
             fail "$name: restart" "$(basename "$f") differs after a restart from $(basename "$ck")"
     done
+    # collisions.csv: the rows before the checkpoint carried by it, its open interval too
+    if [ -e "$name.base/collisions.csv" ]; then
+        cmp -s "$name.base/collisions.csv" "$name.restart/collisions.csv" ||
+            fail "$name: restart" "collisions.csv differs after a restart from $(basename "$ck")"
+        cmp -s "$name.base/collisions.csv" "$name.min/collisions.csv" ||
+            fail "$name: output schedule" "collisions.csv differs with other outputs"
+    fi
     rows=$(wc -l < "$name.restart/thermo.csv")
     rows "$name.restart/thermo.csv" | tail -n $((rows - 1)) > restart_rows.csv
     rows "$name.base/thermo.csv" | tail -n $((rows - 1)) > base_rows.csv
@@ -108,6 +115,10 @@ check() {
             fail "$name: ranks" "final.txt differs on 3 processes"
         cmp -s "$name.min/thermo.csv" "$name.ranks/thermo.csv" ||
             fail "$name: ranks" "thermo.csv differs on 3 processes"
+        if [ -e "$name.min/collisions.csv" ]; then
+            cmp -s "$name.min/collisions.csv" "$name.ranks/collisions.csv" ||
+                fail "$name: ranks" "collisions.csv differs on 3 processes"
+        fi
     fi
     echo "ok: $name ($(ls "$name.base" | wc -l) files; restart from $(basename "$ck"))"
 }
@@ -117,9 +128,12 @@ scene hopper \
     "{folder: o, every: 0.0137, thermo_every: 0.05, final: final.txt}"
 check hopper one # (wear runs on one process only)
 
+# collision statistics: the first interval (0.0021 s) holds the first checkpoint (0.00191 s) and
+# events before it (its open interval's tally goes into the checkpoint); the last ends with the run
+COLLISIONS="collisions: {every: 0.0021, bins: 12, energy: [1e-13, 1e-4]}"
 scene clumps_staged \
-    "{folder: o, every: 0.001, thermo_every: 0.00013, checkpoint_every: 0.00191, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [5, 5, 10], width: 0.004}, wall_loads: true, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}]}" \
-    "{folder: o, every: 0.0023, final: final.txt, contacts: csv}"
+    "{folder: o, every: 0.001, thermo_every: 0.00013, checkpoint_every: 0.00191, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [5, 5, 10], width: 0.004}, wall_loads: true, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}], $COLLISIONS}" \
+    "{folder: o, every: 0.0023, final: final.txt, contacts: csv, $COLLISIONS}"
 check clumps_staged
 
 # the frames at other intervals stop the stepping at other steps (a stop had rounded a clump's

@@ -460,6 +460,28 @@ for np in $RANKS; do
 done
 echo "ok: a random packing and a pour of many blocks on $RANKS processes: $(head -1 blocks_1/end.txt | cut -c3-), the final grains and thermo.csv as one process's"
 
+# a dense packing (issue 73, insert_pack.c): every process computes the one packing against
+# the lattice's grains gathered from all, and adds its share: the final grains as one's on 3
+cat > dense.yaml <<YAML
+domain: {min: [0, 0, 0], max: [0.02, 0.02, 0.02], periodic: [x, y]}
+materials: [{name: glass, density: 2500}]
+contact: {normal: linear, kn: 2000, gamma_n: 0, friction: 0.5}
+walls: [{point: [0, 0, 0], normal: [0, 0, 1]}, {point: [0, 0, 0.02], normal: [0, 0, -1]}]
+grains:
+  - lattice: {min: [0, 0, 0], max: [0.02, 0.02, 0.003], spacing: 0.0021}
+    radius: 0.001
+  - pack: {min: [0, 0, 0], max: [0.02, 0.02, 0.02], volume_fraction: 0.5}
+    radius: {distribution: uniform, min: 0.0005, max: 0.0008}
+    velocity_spread: 0.01
+run: {steps: 20, dt: auto}
+output: {final: end.txt}
+YAML
+"$RUBBLE" run dense.yaml --output dense_1 --quiet > /dev/null || fail "dense on one process"
+mpi 3 "$RUBBLE" run dense.yaml --output dense_3 --quiet > dense_3.txt \
+    || { cat dense_3.txt; fail "dense on 3 processes"; }
+cmp -s dense_1/end.txt dense_3/end.txt || fail "dense: the final grains differ on 3"
+echo "ok: a dense packing on 3 processes: $(head -1 dense_1/end.txt | cut -c3-), the final grains as one process's"
+
 # a lattice placed apart (issue 47: each process its share of the sites, each site its own
 # stream): overhanging a periodic box, so that its sites at one end meet the images of those
 # at the other, settled in the sites' order on every process alike: the grains one process

@@ -22,6 +22,24 @@ grep DataSet B/grains.pvd > b.lines
 grep -F -x -f b.lines A/grains.pvd | cmp -s - b.lines || fail "B/grains.pvd lists frames A's does not"
 [ "$(wc -l < b.lines)" -eq "$(ls B/grains_*.vtp | wc -l)" ] || fail "B/grains.pvd does not list B's frames"
 echo "ok: restart from $first is byte-identical ($(ls B | wc -l) files)"
+# output.collisions turned on at a restart from a checkpoint without it, and off at one from a
+# checkpoint with it (the contacts' histories re-laid: issue 70): the physics as before, thermo.csv
+# the same bytes; turned on, collisions.csv from the restart on
+sed 's/every: 0.005, checkpoint_every: 0.005}/every: 0.005, checkpoint_every: 0.005, collisions: {every: 0.002}}/' \
+    ck.yaml > ck_on.yaml
+"$RUBBLE" run ck_on.yaml --output C --quiet > /dev/null || fail "the run with collisions failed"
+cmp -s A/thermo.csv C/thermo.csv || fail "collision statistics changed thermo.csv"
+[ "$(wc -l < C/collisions.csv)" -gt 1 ] || fail "no collisions.csv rows: $(cat C/collisions.csv)"
+"$RUBBLE" run ck_on.yaml --output D --restart "$first" --quiet > /dev/null ||
+    fail "a restart that asks for collisions failed"
+"$RUBBLE" run ck.yaml --output E --restart "C/$(basename "$first")" --quiet > /dev/null ||
+    fail "a restart that drops collisions failed"
+for d in D E; do
+    cmp -s A/thermo.csv $d/thermo.csv || fail "$d/thermo.csv differs after turning collisions on or off"
+done
+head -1 D/collisions.csv | grep -q "^time_start,time_end," || fail "D/collisions.csv: $(head -1 D/collisions.csv)"
+[ ! -e E/collisions.csv ] || fail "E wrote collisions.csv without output.collisions"
+echo "ok: collisions turned on and off at restarts, the same physics"
 # files are created as any program's: 0666 less the umask (written beside, renamed into place)
 (umask 022 && "$RUBBLE" run "$SCENES/small.yaml" --output M --quiet > /dev/null) || fail "umask run"
 for f in M/thermo.csv M/grains.pvd M/grains_000000.vtp A/checkpoint_*.bin; do

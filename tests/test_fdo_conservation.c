@@ -258,8 +258,48 @@ static void test_push_energy(void)
     ASSERT_TRUE(worst_L[0] < 1e-13);
 }
 
+/* The energy hold's Newton steps (rbl_rotation_hold_energy) are bounded, and say when they do
+ * not hold: absurd moments (1e-12 .. 1e12) and energies out of reach (1e-6 .. 1e6 times the
+ * body's) leave a finite unit quaternion and return 0; an error of the splitting's size is
+ * held to 1e-14 and returns 1 (issue 70). */
+static void test_hold_bounded(void)
+{
+    uint64_t s = 2026;
+    int held = 0, refused = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        double q[4], L[3], moment[3];
+        rbl_quat_uniform(test_uniform(&s), test_uniform(&s), test_uniform(&s), q);
+        for (int a = 0; a < 3; a++)
+            L[a] = test_uniform(&s) - 0.5, moment[a] = pow(10, 24 * test_uniform(&s) - 12);
+        double e = rbl_rotation_energy(q, moment, L);
+        const int absurd = trial % 2;
+        double want = absurd ? e * pow(10, 12 * test_uniform(&s) - 6) : e * (1 + 1e-9 * (test_uniform(&s) - 0.5));
+        double before[4] = {q[0], q[1], q[2], q[3]};
+        int ok = rbl_rotation_hold_energy(q, moment, L, want);
+        double n = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+        ASSERT_TRUE(isfinite(n) && fabs(n - 1) < 1e-12);
+        double turn = 0;
+        for (int a = 0; a < 4; a++)
+            turn = fmax(turn, fabs(q[a] - before[a]));
+        ASSERT_TRUE(turn < 0.05); /* at most RBL_HOLD_STEPS steps of 1e-2 rad */
+        if (ok)
+            ASSERT_NEAR(rbl_rotation_energy(q, moment, L), want, 1e-10 * want); /* q rounds */
+        /* out of reach on the sphere |L_body| = |L|: never claimed held */
+        double L2 = L[0] * L[0] + L[1] * L[1] + L[2] * L[2];
+        double lo = 0.5 * L2 / fmax(moment[0], fmax(moment[1], moment[2]));
+        double hi = 0.5 * L2 / fmin(moment[0], fmin(moment[1], moment[2]));
+        if (want < lo * (1 - 1e-12) || want > hi * (1 + 1e-12))
+            ASSERT_TRUE(!ok);
+        held += ok, refused += !ok;
+    }
+    printf("energy hold, 2000 bodies (half absurd): %d held, %d not (the caller scales the spin)\n",
+           held, refused);
+    ASSERT_TRUE(held > 500 && refused > 500);
+}
+
 int main(void)
 {
+    test_hold_bounded();
     test_push_energy();
     test_pair();
     test_stream();

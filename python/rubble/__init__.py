@@ -209,6 +209,16 @@ class Run:
         step's impulses (impulse / dt), overlap (< 0: a gap the step closed)."""
         return types.SimpleNamespace(**self._run.contacts())
 
+    def collisions(self, a=0, b=0, wall=False):
+        """Collision statistics (output.collisions): the contact events that ended since
+        collisions.csv's last row, between grains of materials a and b (wall=True: a grain of
+        material a against a wall of material b; materials by index, from 0), per bin of
+        impact energy from the one below the range to the one above it (bins + 2, as
+        collisions.csv's bin -1 .. bins): count, and the sums impact, dissipated (J),
+        normal_speed and tangential_speed (m/s, at first touch), new arrays. Over several
+        processes, this process's: the events of pairs whose first grain it holds."""
+        return types.SimpleNamespace(**self._run.collisions(int(a), int(b), bool(wall)))
+
     def mesh_loads(self, mesh):
         """Mesh wall `mesh`'s facets (meshes from 0, in the scene's order) at the last force
         evaluation (new arrays, one row per facet as in the STL): force (N, what the grains

@@ -148,6 +148,10 @@ typedef struct rbl_energy_watch {
     double energy_ref, in_ref, scale;
     double least;     /* rbl_energy_watch_rise: the balance's least value so far */
     uint64_t least_step; /* and the step it had it at */
+    double through_least; /* the energy that had gone through driven contacts by then */
+#define RBL_ENERGY_WATCH_WINDOW 10
+    double through_seen[RBL_ENERGY_WATCH_WINDOW]; /* and at the last checks (a ring) */
+    unsigned checks;
 } rbl_energy_watch;
 /* The growth of energy e beyond what was put in (in, cumulative) since the reference, over the
  * scale (the first call takes the reference and returns 0); potential: the gravitational
@@ -158,9 +162,15 @@ double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double s
  * joule is booked) above its least value so far, over the largest scale seen (the first call
  * takes the reference and returns 0). Energy made after early dissipation rises from the
  * least, where a comparison with the start would still find it below. magnitude: the largest
- * terms of the balance, whose round-off sets a floor under the scale. */
+ * terms of the balance, whose round-off sets a floor under the scale. through: the energy that
+ * went through driven contacts so far (cumulative, each step's |work| of moving walls): what
+ * went through since the least, or over the last RBL_ENERGY_WATCH_WINDOW checks where more,
+ * joins the scale: the time step's error on a driven contact is a share of what it passes on
+ * (a grain bouncing on a floor vibrating at 10 steps a period, its contacts 4 steps long: 0.1
+ * of it), of either sign, so a walk from a least just set would trip it within a check or
+ * two, where a blow-up grows whatever the window. */
 double rbl_energy_watch_rise(rbl_energy_watch *w, double balance, uint64_t step, double scale,
-                             double magnitude);
+                             double magnitude, double through);
 /* The least energy scale one body adds: its kinetic energy moving RBL_ENERGY_MOTION_SHARE of its
  * size (a grain's radius, an object's smallest semi-axis) a step. Below it the energy's changes
  * are round-off (bodies at rest, touching or overlapping) and no growth a user would see: a

@@ -28,23 +28,31 @@ double rbl_energy_watch_share(rbl_energy_watch *w, double e, double in, double s
 
 
 double rbl_energy_watch_rise(rbl_energy_watch *w, double balance, uint64_t step, double scale,
-                             double magnitude)
+                             double magnitude, double through)
 {
     if (!isfinite(balance) && w->set && isfinite(w->least))
         return INFINITY;
     if (!w->set) {
         w->set = 1;
         w->energy_ref = w->least = balance, w->least_step = step;
-        w->in_ref = 0.0, w->scale = scale;
+        w->in_ref = 0.0, w->scale = scale, w->through_least = through;
+        for (int k = 0; k < RBL_ENERGY_WATCH_WINDOW; k++)
+            w->through_seen[k] = through;
+        w->checks = 1;
         return 0.0;
     }
+    /* the through of the check RBL_ENERGY_WATCH_WINDOW before this one (the ring's oldest) */
+    const double window = w->through_seen[w->checks % RBL_ENERGY_WATCH_WINDOW];
+    w->through_seen[w->checks % RBL_ENERGY_WATCH_WINDOW] = through;
+    w->checks++;
     if (scale > w->scale)
         w->scale = scale;
     if (balance < w->least)
-        w->least = balance, w->least_step = step;
+        w->least = balance, w->least_step = step, w->through_least = through;
     /* the sums' own round-off: each term is rounded to 1e-16 of itself */
     const double floor = 1e-10 * (magnitude + fabs(balance) + fabs(w->energy_ref));
-    return (balance - w->least) / (w->scale + floor);
+    const double from = window < w->through_least ? window : w->through_least;
+    return (balance - w->least) / (w->scale + (through - from) + floor);
 }
 
 double rbl_energy_motion_floor(double mass, double size, double dt)

@@ -137,29 +137,36 @@ static inline double rbl_rotation_energy(const double q[4], const double moment[
     return 0.5 * (lb[0] * lb[0] / moment[0] + lb[1] * lb[1] / moment[1] + lb[2] * lb[2] / moment[2]);
 }
 
+/* The Newton steps of rbl_rotation_hold_energy, at most; each turns L_body by at most 1e-2 rad. */
+#define RBL_HOLD_STEPS 4
+
 /* The body turned, L fixed in space, by the least rotation that brings its kinetic energy back
  * to `energy`: the splitting's energy error (bounded, of order (w dt)^2) removed, so that a free
  * body keeps L and its energy to round-off; the orientation moves by no more than that error.
  * Newton steps on the sphere |L_body| = |L| along the energy's gradient (w, less its part along
- * L); left alone where that gradient vanishes (L along a principal axis: the energy is then
- * extremal and the splitting keeps it) or where the step would be large. */
-static inline void rbl_rotation_hold_energy(double q[4], const double moment[3], const double L[3],
-                                            double energy)
+ * L), at most RBL_HOLD_STEPS of them, each at most 1e-2 rad; left alone where that gradient
+ * vanishes (L along a principal axis: the energy is then extremal and the splitting keeps it)
+ * or where the step would be large. Returns 1 when the energy is held (to 1e-14 of it), 0 when
+ * not: q is then left as it was, or turned by the steps made, and the caller scales the spin. */
+static inline int rbl_rotation_hold_energy(double q[4], const double moment[3], const double L[3],
+                                           double energy)
 {
     double lb[3], target[3];
     rbl_quat_rotate_back(q, L, lb);
     double len2 = lb[0] * lb[0] + lb[1] * lb[1] + lb[2] * lb[2];
     if (!(len2 > 0) || !(energy > 0))
-        return;
+        return len2 == 0 && energy == 0;
     memcpy(target, lb, sizeof target);
-    for (int it = 0; it < 4; it++) {
+    int held = 0;
+    for (int it = 0; it <= RBL_HOLD_STEPS; it++) {
         double w[3], e = 0, wl = 0;
         for (int a = 0; a < 3; a++) {
             w[a] = target[a] / moment[a];
             e += 0.5 * target[a] * w[a], wl += w[a] * target[a];
         }
         double miss = energy - e;
-        if (fabs(miss) <= 1e-16 * energy)
+        held = fabs(miss) <= 1e-14 * energy;
+        if (fabs(miss) <= 1e-16 * energy || it == RBL_HOLD_STEPS)
             break;
         double g[3], g2 = 0;
         for (int a = 0; a < 3; a++) {
@@ -167,7 +174,7 @@ static inline void rbl_rotation_hold_energy(double q[4], const double moment[3],
             g2 += g[a] * g[a];
         }
         if (!(g2 > 0) || fabs(miss) / sqrt(g2) > 1e-2 * sqrt(len2))
-            return;
+            return 0;
         double t2 = 0;
         for (int a = 0; a < 3; a++) {
             target[a] += miss / g2 * g[a];
@@ -191,6 +198,7 @@ static inline void rbl_rotation_hold_energy(double q[4], const double moment[3],
     double n = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3]);
     for (int a = 0; a < 4; a++)
         q[a] = p[a] / n;
+    return held;
 }
 
 #endif

@@ -44,25 +44,31 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
     const double ri = g->radius[i], rj = wall ? 0.0 : g->radius[j];
     const double r_eff = wall ? ri : ri * rj / (ri + rj);
     /* JKR's energy at the contact radius where it breaks */
+    double coh = 0.0, fr = 0.0, roll = 0.0;
     if (law->cohesion == RBL_COHESION_JKR && pc) {
         const double c = rbl_jkr_c(pc->cohesion, pc->y_star);
         const double a = rbl_jkr_radius(-rbl_jkr_reach(pc->cohesion, pc->y_star, r_eff), r_eff, c);
         const double held = rbl_jkr_energy(a, r_eff, c, pc->y_star);
         if (isfinite(held))
-            loss_cohesion[i] += held;
+            loss_cohesion[i] += coh = held;
     }
     /* the tangential spring's, with the stiffness of the last evaluation (the energy the
      * balance last held): a linear law's k_t, or the one its history kept */
     const double kt = rbl_hist_holds_kt(law) ? h[3] : law->kt;
     if (law->tangent == RBL_TANGENT_SPRING)
-        loss[3 * i + RBL_LOSS_FRICTION] += 0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+        loss[3 * i + RBL_LOSS_FRICTION] += fr =
+            0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
     /* the dashpots' force of the last evaluation, over the half step the kicks give it */
     const double *dash = h + rbl_hist_dash(law);
-    loss[3 * i + RBL_LOSS_DAMPING] -=
-        0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * sim->cfg.dt;
+    const double damp = -(0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * sim->cfg.dt);
+    loss[3 * i + RBL_LOSS_DAMPING] += damp;
     const double *m = h + rbl_hist_rolling(law);
     if (law->rolling == RBL_ROLLING_EPSD2 && m[3] > 0.0)
-        loss[3 * i + RBL_LOSS_ROLLING] += 0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3];
+        loss[3 * i + RBL_LOSS_ROLLING] += roll =
+            0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3];
+    if (law->collisions) /* the contact's event ends (collisions.c) */
+        rbl_collision_end(sim, g->material[i], wall ? wall_material : g->material[j], wall,
+                          h + rbl_hist_collision(law), damp + fr + roll + coh);
 }
 
 double rbl_account_pair_energy(const rbl_sim *sim, size_t q, const rbl_contact_geom *geo,

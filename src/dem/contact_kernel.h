@@ -459,6 +459,21 @@ static inline double rbl_pair_separation(const rbl_pair_arrays *a, const rbl_pac
     return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
+/* Collision statistics (collisions.c): a contact's first evaluation begins its event, from
+ * the geometry of that evaluation (the normal and tangential speeds of the contact point);
+ * each step's losses are added to it. */
+static inline void rbl_collision_begin(double *hc, const rbl_contact_geom *geo)
+{
+    const double *v = geo->v, *n = geo->n;
+    const double vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+    const double t[3] = {v[0] - vn * n[0], v[1] - vn * n[1], v[2] - vn * n[2]};
+    hc[0] = 1.0;
+    hc[1] = 0.5 * geo->m_eff * vn * vn;
+    hc[2] = fabs(vn);
+    hc[3] = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+    hc[4] = 0.0;
+}
+
 /* Geometry of two touching spheres (radii ri, rj, masses mi, mj) from their separation d
  * (|d|^2 = r2), relative velocity dv = v_i - v_j and spins wi, wj. Contact point at -l1 n
  * from the first centre and +l2 n from the second (seed: l1 = (ri^2 - rj^2 + d^2) / 2d).

@@ -88,8 +88,10 @@ typedef struct rbl_packed_grain {
  * its 4 (the spring's torque, in the tangent plane, and the stiffness k_r it had at the last
  * step: rbl_rolling_torque); then the dashpots' force on the first body at the last step, 3
  * (the energy account: their work over a step is the mean of its two ends', as the kicks
- * give it; account.c). */
-#define RBL_HIST_MAX 11
+ * give it; account.c); then, with collision statistics (law.collisions, collisions.c), the
+ * contact's event, RBL_HIST_COLLISION: a law without them pays nothing for them. */
+#define RBL_HIST_COLLISION 5
+#define RBL_HIST_MAX (11 + RBL_HIST_COLLISION)
 static inline int rbl_hist_holds_kt(const rbl_contact_law *law)
 {
     return law->tangent == RBL_TANGENT_SPRING &&
@@ -103,9 +105,13 @@ static inline size_t rbl_hist_dash(const rbl_contact_law *law)
 {
     return rbl_hist_rolling(law) + (law->rolling == RBL_ROLLING_EPSD2 ? 4 : 0);
 }
-static inline size_t rbl_hist_width(const rbl_contact_law *law)
+static inline size_t rbl_hist_collision(const rbl_contact_law *law)
 {
     return rbl_hist_dash(law) + 3;
+}
+static inline size_t rbl_hist_width(const rbl_contact_law *law)
+{
+    return rbl_hist_collision(law) + (law->collisions ? RBL_HIST_COLLISION : 0);
 }
 /* Per-contact results, written by the force pass for the gather: the force on the first
  * grain (the second gets its opposite) and the torque on the second; valid while touching. */
@@ -308,6 +314,8 @@ typedef struct rbl_health_state {
     rbl_exact_sum lost[RBL_LOSS_N]; /* what grains since removed had dissipated (g->loss) */
     rbl_exact_sum self_work;  /* the work self-gravity did on this process's grains over the
                                  steps (rbl_account_self_gravity) */
+    rbl_exact_sum wall_through; /* moving walls' work, each contact's |work| a step: the energy
+                                   that went through driven contacts (the check's scale) */
     double prev_disp2;        /* max_disp2 after the step before (0 after a build; at first
                                  and after a restart infinite: unknown) */
     rbl_energy_watch energy;
@@ -412,6 +420,8 @@ struct rbl_sim {
     rbl_exact_sum *thermo_sums; /* rbl_sim_thermo's workspace */
     size_t thermo_sums_cap;
     rbl_health_state health;
+    struct rbl_collision_tally *collisions; /* collisions.c: the events booked since the last
+                                               clear; NULL: none asked for */
 };
 
 /* Every sweep over the grains gives each thread one contiguous range of them, the same in
@@ -665,6 +675,36 @@ void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *
 void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_material,
                              const double *h, const double v[3], double *loss,
                              double *loss_cohesion);
+/* collisions.c — collision statistics (issue 70): a contact's event, from its first force
+ * evaluation to its parting, kept in its history's last RBL_HIST_COLLISION doubles (hc): hc[0] 1
+ * once begun (-1: it touched before the statistics were asked for, not counted), hc[1] its
+ * impact energy m_eff v_n^2 / 2, hc[2] |v_n| and hc[3] |v_t| at its first evaluation, hc[4] the
+ * losses of its steps. At its end (rbl_account_contact_end) the event goes into the tally, by
+ * its pair of materials (a wall by its material), in a histogram of impact energies, log-spaced
+ * bins from e_min to e_max and one either side; counts and exact sums, so the same bits on any
+ * thread or process count, in any order. */
+typedef struct rbl_collision_tally {
+    int bins, materials;
+    double e_min, e_max, per_log; /* bins / ln(e_max / e_min) */
+    size_t pairs;                 /* materials (materials + 1) / 2 grain pairs, then m x m walls */
+    uint64_t *count;              /* pairs x (bins + 2): below e_min, the bins, from e_max */
+    rbl_exact_sum *sum;           /* RBL_COLLISION_SUMS per count, in that order */
+} rbl_collision_tally;
+enum { RBL_COLLISION_IMPACT, RBL_COLLISION_DISSIPATED, RBL_COLLISION_VN, RBL_COLLISION_VT,
+       RBL_COLLISION_SUMS };
+/* rbl_collision_begin and rbl_collision_step: contact_kernel.h. */
+/* The tally's index of (material a, material b or a wall's), or SIZE_MAX. */
+size_t rbl_collision_pair(const rbl_collision_tally *t, int a, int b, int wall);
+/* The bin of impact energy e: 0 below e_min, 1 .. bins, bins + 1 from e_max. */
+int rbl_collision_bin_of(const rbl_collision_tally *t, double e);
+/* The event of history slice hc between materials a and b (wall: b a wall's) ends, its end
+ * having booked end_loss: into the tally (thread-safe). */
+void rbl_collision_end(const rbl_sim *sim, int a, int b, int wall, const double *hc,
+                       double end_loss);
+/* The histories re-laid for law.collisions = on (a restart that asks for the statistics or no
+ * longer does): contacts touching now are marked not counted. */
+int rbl_collision_relay(rbl_sim *sim, int on, rbl_error *err);
+void rbl_collision_tally_free(rbl_collision_tally *t);
 /* The half-kick term of grain (or body) of mass m, inertia about its centre (isotropic) i_rot,
  * under force F and torque T: dt^2 (|F|^2 / m + |T|^2 / I) / 8, what its kinetic energy
  * exceeds the leapfrog's m v(t - dt/2) . v(t + dt/2) / 2 by (account.c). */
@@ -740,6 +780,10 @@ int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
                             const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
 int rbl_insert_lattice_ranks(rbl_sim *sim, const rbl_insert_spec *spec,
                              const rbl_insert_ranks *ranks, size_t *placed, rbl_error *err);
+/* insert_pack.c: every process computes the one packing and adds its share. */
+int rbl_insert_pack_ranks(rbl_sim *sim, const rbl_insert_spec *spec, double volume_fraction,
+                          const rbl_insert_ranks *ranks, size_t *placed, rbl_pack_info *info,
+                          rbl_error *err);
 /* The sites a lattice with a count may try before it says how many fit (grains here, an
  * impulse scene's objects in object_build.c): a thousand per one asked, at least `least`. A
  * region 1e100 m long whose sites the walls block would otherwise be visited for ever. */

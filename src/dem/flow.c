@@ -158,7 +158,8 @@ int rbl_flow_before(rbl_sim *sim)
     if (!rbl_grow_array((void **)&sim->pos_before, &sim->pos_before_cap, 3 * sim->g.n + 1,
                         sizeof *sim->pos_before))
         return 0;
-    memcpy(sim->pos_before, sim->g.pos, 3 * sim->g.n * sizeof *sim->pos_before);
+    if (sim->g.n) /* (a process may hold no grains: no array to copy) */
+        memcpy(sim->pos_before, sim->g.pos, 3 * sim->g.n * sizeof *sim->pos_before);
     sim->pos_before_step = sim->step + 1;
     return 1;
 }

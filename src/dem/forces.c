@@ -40,7 +40,7 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega)
  * work moving walls did on the grains this step. */
 typedef struct wall_thread {
     rbl_overlap_peak peak;
-    rbl_exact_sum work;
+    rbl_exact_sum work, through; /* the walls' work, and its magnitude contact by contact */
     int working;
 } wall_thread;
 
@@ -87,6 +87,13 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     double *lost = sim->g.loss + 3 * (size_t)i; /* its grain's, in the wall list's order */
     for (int m = 0; m < 3 && sim->prepared; m++) /* (the first evaluation ends no step) */
         lost[m] += o.loss[m];
+    if (law->collisions) { /* the contact's event (collisions.c) */
+        double *hc = hist + rbl_hist_collision(law);
+        if (hc[0] == 0.0)
+            rbl_collision_begin(hc, geo);
+        if (sim->prepared)
+            hc[4] += o.loss[0] + o.loss[1] + o.loss[2];
+    }
     out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
     out[3] = -l1 * c[0] + o.tr[0], out[4] = -l1 * c[1] + o.tr[1], out[5] = -l1 * c[2] + o.tr[2];
     w->touch[q] = 1;
@@ -99,27 +106,56 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
         return;
     const rbl_wall_pose *pose = rbl_wall_pose_of_code(sim, w->wall[q]);
     if (pose->moving) {
-        rbl_exact_add(&wt->work, wall_work(sim, i, geo, pose, f_was, &o));
+        const double work = wall_work(sim, i, geo, pose, f_was, &o);
+        rbl_exact_add(&wt->work, work);
+        rbl_exact_add(&wt->through, fabs(work));
         wt->working = 1;
     }
 }
 
+/* The work a moving wall did over the step in which its contact q parted: its last force on
+ * the grain, f_was, over the half step the kick gives it, times the step's displacement of
+ * the wall's point nearest the grain (at distance d along n from its centre). Unbooked, a
+ * floor vibrating under a bed whose contacts last a few steps was stopped as making energy
+ * (issue 70, found from outside). */
+static double wall_work_apart(const rbl_sim *sim, uint32_t i, const double n[3], double d,
+                              const rbl_wall_pose *pose, const double *f_was)
+{
+    const double *x = sim->g.pos + 3 * (size_t)i;
+    double p[3], own[3], was[3];
+    for (int a = 0; a < 3; a++)
+        p[a] = x[a] - d * n[a];
+    rbl_pose_to_own(pose, p, own);
+    rbl_pose_at_step_start(pose, own, was);
+    double w = 0.0;
+    for (int a = 0; a < 3; a++)
+        w += 0.5 * f_was[a] * (p[a] - was[a]);
+    return w;
+}
+
 /* Wall contact q that no longer touches: its history goes (the account books what it held,
  * with its contact point's velocity from the normal n and the distance dist of the grain's
- * centre to the wall now). */
+ * centre to the wall now, and a moving wall's work over the step). */
 static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const double n[3],
-                       double dist, const double *vel, const double *om)
+                       double dist, const double *vel, const double *om, wall_thread *wt)
 {
     if (!w->touch[q])
         return;
     const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
     const uint32_t i = w->grain[q];
+    const rbl_wall_pose *pose = rbl_wall_pose_of_code(sim, w->wall[q]);
     rbl_contact_geom geo;
     double l1;
-    rbl_wall_frame(sim, i, n, dist, vel, om, rbl_wall_pose_of_code(sim, w->wall[q]), &geo, &l1);
+    rbl_wall_frame(sim, i, n, dist, vel, om, pose, &geo, &l1);
     if (sim->prepared)
         rbl_account_contact_end(sim, i, SIZE_MAX, rbl_wall_material(sim, w->wall[q]),
                                 w->hist + wide * q, geo.v, sim->g.loss, sim->g.loss_cohesion);
+    if (sim->prepared && sim->walls_moving && pose->moving) {
+        const double work = wall_work_apart(sim, i, n, dist, pose, w->out + RBL_WALL_OUT * q);
+        rbl_exact_add(&wt->work, work);
+        rbl_exact_add(&wt->through, fabs(work));
+        wt->working = 1;
+    }
     w->touch[q] = 0;
     memset(w->hist + wide * q, 0, wide * sizeof *w->hist);
 }
@@ -127,12 +163,12 @@ static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const dou
 /* A mesh slot q that no longer touches: as wall_apart, with the normal and distance its last
  * evaluation kept. */
 static void slot_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const double *vel,
-                       const double *om)
+                       const double *om, wall_thread *wt)
 {
     if (!w->touch[q])
         return;
     const double *h = w->hist + rbl_wall_hist_width(&sim->cfg.law) * q + rbl_hist_width(&sim->cfg.law);
-    wall_apart(sim, w, q, h, h[3], vel, om);
+    wall_apart(sim, w, q, h, h[3], vel, om, wt);
 }
 
 /* A plane wall's contact q. */
@@ -148,7 +184,7 @@ static void plane_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const 
         const rbl_plane *pl = &sim->walls[w->wall[q]];
         const double *x = sim->g.pos + 3 * (size_t)w->grain[q];
         wall_apart(sim, w, q, pl->n, pl->n[0] * x[0] + pl->n[1] * x[1] + pl->n[2] * x[2] + pl->offset,
-                   vel, om);
+                   vel, om, wt);
     }
 }
 
@@ -196,11 +232,11 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
         for (int s = 0; s < RBL_MESH_SLOTS && slot_of[k] < 0; s++)
             if (!taken[s]) {
                 taken[s] = 1, slot_of[k] = s;
-                slot_apart(sim, w, q0 + (size_t)s, vel, om);
+                slot_apart(sim, w, q0 + (size_t)s, vel, om, wt);
             }
     for (int s = 0; s < RBL_MESH_SLOTS; s++)
         if (!taken[s])
-            slot_apart(sim, w, q0 + (size_t)s, vel, om);
+            slot_apart(sim, w, q0 + (size_t)s, vel, om, wt);
     for (size_t k = 0; k < n; k++) {
         size_t q = q0 + (size_t)slot_of[k];
         rbl_contact_geom geo;
@@ -256,6 +292,7 @@ static void wall_pass(rbl_sim *sim)
     {
         wall_thread wt = {.peak = start};
         rbl_exact_clear(&wt.work);
+        rbl_exact_clear(&wt.through);
         size_t begin, end;
         if (by_grain) {
             rbl_sweep_range(sim, g->n, &begin, &end);
@@ -277,8 +314,10 @@ static void wall_pass(rbl_sim *sim)
         {
             rbl_overlap_peak_take(&deepest, wt.peak.ratio, wt.peak.ids[0], wt.peak.ids[1],
                                   wt.peak.wall);
-            if (wt.working) /* exact: the same sum in any order */
+            if (wt.working) { /* exact: the same sum in any order */
                 rbl_exact_merge(&sim->health.in[RBL_IN_WALLS], &wt.work);
+                rbl_exact_merge(&sim->health.wall_through, &wt.through);
+            }
         }
     }
     rbl_health_overlap_merge(sim, &deepest, sim->step + (sim->prepared ? 1u : 0u));

@@ -119,8 +119,25 @@ static double winding(const rbl_mesh *m, const double p[3])
 
 /* Whether a grain of radius r at p lies entirely in the region's shape (the box's own
  * bounds are kept by the callers' draws); bvh: a mesh region's hierarchy. */
-int rbl_insert_in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh, const double p[3],
-                    double r)
+void rbl_insert_wraps(const rbl_sim *sim, const rbl_insert_spec *spec, int wrap[3])
+{
+    const double *lo = sim->cfg.lo, *hi = sim->cfg.hi;
+    for (int a = 0; a < 3; a++) {
+        int along = 0; /* a box, or a cylinder whose axis is this axis, across the period */
+        if (spec->shape == RBL_REGION_BOX) {
+            along = spec->lo[a] <= lo[a] && spec->hi[a] >= hi[a];
+        } else if (spec->shape == RBL_REGION_CYLINDER) {
+            along = fmin(spec->from[a], spec->to[a]) <= lo[a] &&
+                    fmax(spec->from[a], spec->to[a]) >= hi[a];
+            for (int b = 0; b < 3; b++)
+                along &= b == a || spec->from[b] == spec->to[b];
+        }
+        wrap[a] = sim->cfg.periodic[a] && !sim->cfg.open && along;
+    }
+}
+
+int rbl_insert_in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh, const int wrap[3],
+                        const double p[3], double r)
 {
     if (spec->shape == RBL_REGION_MESH) /* clear of its surface by r, then inside */
         return rbl_triangle_bvh_nearest2(bvh, p, r * r) >= r * r &&
@@ -139,7 +156,8 @@ int rbl_insert_in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh
         uu += u[a] * u[a], xu += x[a] * u[a];
     }
     const double len = sqrt(uu), t = xu / len; /* along the axis, m */
-    if (t < r || t > len - r || spec->shape_radius < r)
+    const int capped = !(wrap && (wrap[0] || wrap[1] || wrap[2])); /* (wrap: along its axis) */
+    if ((capped && (t < r || t > len - r)) || spec->shape_radius < r)
         return 0;
     double d2 = 0.0;
     for (int a = 0; a < 3; a++) {

@@ -22,10 +22,15 @@ void rbl_insert_draw_grain(const rbl_insert_spec *spec, const double p[3], doubl
                            rbl_rng *rng, rbl_planned *e);
 /* A mesh region's hierarchy (zeroed for another shape: freeing it is then a no-op). */
 int rbl_insert_region_bvh(const rbl_insert_spec *spec, rbl_triangle_bvh *bvh, rbl_error *err);
+/* The axes along which the region wraps (issue 73): periodic axes that a box, or a cylinder
+ * whose axis lies along one, spans from side to side of the domain. Along them the region has
+ * no ends: a grain may lie across the periodic side, as in the rest of the box. */
+void rbl_insert_wraps(const rbl_sim *sim, const rbl_insert_spec *spec, int wrap[3]);
 /* Whether a grain of radius r at p lies entirely in the region's shape (the box's own bounds
- * are kept by the draws; an inflow face's draws are in it by construction). */
+ * are kept by the draws; an inflow face's draws are in it by construction); a cylinder that
+ * wraps (wrap, may be NULL: none) has no end caps. */
 int rbl_insert_in_shape(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh,
-                        const double p[3], double r);
+                        const int wrap[3], const double p[3], double r);
 /* Whether a grain of radius r at p lies in an inflow face's slab as its draws put it: off a
  * facet along its normal, to the side spec->vel points to, by r to depth - r. */
 int rbl_insert_in_face_slab(const rbl_insert_spec *spec, const double p[3], double r);

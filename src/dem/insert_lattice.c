@@ -188,7 +188,7 @@ static int try_window(rbl_sim *sim, const rbl_insert_spec *spec, const rbl_trian
         const double r = rbl_insert_draw_radius(&spec->size, &rng);
         double p[3];
         site_at(S, k, p);
-        if (!rbl_insert_in_shape(spec, bvh, p, r) || !rbl_insert_fits(sim, &occ, p, r))
+        if (!rbl_insert_in_shape(spec, bvh, NULL, p, r) || !rbl_insert_fits(sim, &occ, p, r))
             continue;
         if (!rbl_grow_array((void **)v, cap, *n + 1, sizeof **v)) {
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory placing %zu grains", *n + 1);

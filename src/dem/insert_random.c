@@ -50,6 +50,7 @@
 typedef struct layout {
     int64_t n[3];           /* blocks along each axis */
     double lo[3], hi[3], edge[3];
+    int wrap[3];            /* the region wraps along the axis: no margin at its sides */
     int axis[3];            /* from the fastest to the slowest of the block order */
     uint64_t blocks;
     int rank, size;
@@ -70,15 +71,18 @@ static double blocks_of_edge(const double ext[3], double e, double n[3])
 /* The blocks: of the least edge (at least a largest diameter) that makes no more than about
  * count / GRAINS_PER_BLOCK of them (a region long along one axis and narrow along the others
  * is cut along that one only), then one or an even number along each axis. */
-static void layout_make(layout *L, const rbl_insert_spec *spec, size_t count, int rank,
-                        int size)
+static void layout_make(layout *L, const rbl_sim *sim, const rbl_insert_spec *spec,
+                        size_t count, int rank, int size)
 {
     memset(L, 0, sizeof *L);
     double ext[3], n[3] = {1, 1, 1}, longest = 0.0;
     int finite = 1;
+    if (sim)
+        rbl_insert_wraps(sim, spec, L->wrap);
     for (int a = 0; a < 3; a++) {
-        L->lo[a] = spec->lo[a], L->hi[a] = spec->hi[a];
-        ext[a] = spec->hi[a] - spec->lo[a], longest = fmax(longest, ext[a]);
+        L->lo[a] = L->wrap[a] ? sim->cfg.lo[a] : spec->lo[a];
+        L->hi[a] = L->wrap[a] ? sim->cfg.hi[a] : spec->hi[a];
+        ext[a] = L->hi[a] - L->lo[a], longest = fmax(longest, ext[a]);
         finite &= isfinite(ext[a]);
     }
     const double target = fmin(fmax(1.0, (double)count / GRAINS_PER_BLOCK), (double)MOST_BLOCKS);
@@ -203,6 +207,15 @@ static int by_block_seq(const void *a, const void *b)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The least and greatest place along axis a of block lo..hi for a grain of radius r: the
+ * region's box kept by r, but where it wraps. */
+static void span_in_block(const layout *L, int a, const double lo[3], const double hi[3],
+                          double r, double *from, double *to)
+{
+    const double margin = L->wrap[a] ? 0.0 : r;
+    *from = fmax(lo[a], L->lo[a] + margin), *to = fmin(hi[a], L->hi[a] - margin);
+}
+
 /* A uniform place in block b for a grain of radius r, the region's box kept by r. */
 static void draw_in_block(const layout *L, uint64_t b, double r, rbl_rng *rng, double p[3])
 {
@@ -211,16 +224,17 @@ static void draw_in_block(const layout *L, uint64_t b, double r, rbl_rng *rng, d
     coords(L, b, i);
     block_box(L, i, lo, hi);
     for (int a = 0; a < 3; a++) {
-        const double from = fmax(lo[a], L->lo[a] + r), to = fmin(hi[a], L->hi[a] - r);
+        double from, to;
+        span_in_block(L, a, lo, hi, r, &from, &to);
         p[a] = from + (to - from) * rbl_rng_uniform(rng);
     }
 }
 
-static int in_region(const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh,
+static int in_region(const layout *L, const rbl_insert_spec *spec, const rbl_triangle_bvh *bvh,
                      const double p[3], double r)
 {
     return spec->shape == RBL_REGION_FACE ? rbl_insert_in_face_slab(spec, p, r)
-                                          : rbl_insert_in_shape(spec, bvh, p, r);
+                                          : rbl_insert_in_shape(spec, bvh, L->wrap, p, r);
 }
 
 /* Block b's share of the region's room: its volume in the box that keeps a grain of radius
@@ -233,7 +247,8 @@ static uint64_t room_of(const layout *L, const rbl_insert_spec *spec,
     coords(L, b, i);
     block_box(L, i, lo, hi);
     for (int a = 0; a < 3; a++) {
-        const double from = fmax(lo[a], L->lo[a] + r), to = fmin(hi[a], L->hi[a] - r);
+        double from, to;
+        span_in_block(L, a, lo, hi, r, &from, &to);
         part *= to > from ? (to - from) / L->edge[a] : 0.0;
     }
     const uint64_t units = (uint64_t)llround(part * 1048576.0);
@@ -245,7 +260,7 @@ static uint64_t room_of(const layout *L, const rbl_insert_spec *spec,
     for (int k = 0; k < VOLUME_SAMPLES; k++) {
         double p[3];
         draw_in_block(L, b, r, &rng, p);
-        hits += (uint64_t)in_region(spec, bvh, p, r);
+        hits += (uint64_t)in_region(L, spec, bvh, p, r);
     }
     return units * hits;
 }
@@ -329,7 +344,7 @@ static int place_blocks(const layout *L, rbl_sim *sim, const rbl_insert_spec *sp
                         int tries = 0;
                         do
                             draw_in_block(L, b, r, &rng[k], p);
-                        while (!(in_region(spec, bvh, p, r) &&
+                        while (!(in_region(L, spec, bvh, p, r) &&
                                  rbl_insert_fits(sim, occ, p, r)) && ++tries < MAX_TRIES);
                         if (tries == MAX_TRIES) { /* the block is full: r drawn again */
                             full[k] = 1;
@@ -423,7 +438,7 @@ int rbl_insert_random_ranks(rbl_sim *sim, const rbl_insert_spec *spec_in,
     if (rc != RBL_OK)
         return rc;
     layout L;
-    layout_make(&L, spec, spec->count, ranks ? ranks->rank : 0, ranks ? ranks->size : 1);
+    layout_make(&L, sim, spec, spec->count, ranks ? ranks->rank : 0, ranks ? ranks->size : 1);
     rbl_triangle_bvh bvh;
     rbl_outbox box = {0};
     rbl_occupancy occ;
@@ -461,7 +476,7 @@ void rbl_insert_random_blocks(const rbl_insert_spec *spec, int64_t n[3])
 {
     rbl_insert_spec eff = rbl_insert_effective_spec(spec);
     layout L;
-    layout_make(&L, &eff, eff.count, 0, 1);
+    layout_make(&L, NULL, &eff, eff.count, 0, 1);
     memcpy(n, L.n, sizeof L.n);
 }
 

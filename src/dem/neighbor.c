@@ -996,7 +996,8 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
             rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", n);
             goto done;
         }
-        memcpy(sim->pos_before, g->pos, 3 * n * sizeof *g->pos);
+        if (n) /* (a process may hold no grains: no array to copy) */
+            memcpy(sim->pos_before, g->pos, 3 * n * sizeof *g->pos);
     }
     const double *x = as_built ? g->pos_build : sim->pos_before;
     if (drifted)

@@ -215,7 +215,8 @@ typedef struct pair_pass_input {
     size_t n_pairs, n_own; /* pairs; this process's grains (ghosts after them) */
     int booking;           /* the losses are booked: a step's evaluation (not the first, which
                               no step came before) */
-    size_t hist_width; /* rbl_hist_width: 6, 7 (k_t), 10 (rolling spring) or 11 */
+    size_t hist_width; /* rbl_hist_width: 6, 7 (k_t), 10 (rolling spring) or 11; 5 more with
+                          the collision statistics' event */
     int jkr;           /* contacts hold in tension */
     int sparse;
     int beyond_cache; /* the pass's slots, history and records exceed RBL_STREAM_BYTES */
@@ -236,11 +237,19 @@ INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
     b->mu[l] = pc->mu, b->mu_r[l] = pc->mu_r, b->coh[l] = pc->cohesion, b->gn[l] = pc->gn;
 }
 
+/* The law's share of a history `width` wide: all of it but the collision statistics' event
+ * (block_events); the common laws' 6 and 7 (no event: pair_chunk) stay constants. */
+INLINE size_t law_width(const pair_pass_input *in, const size_t width)
+{
+    return width <= 7 ? width : width - (in->law.collisions ? RBL_HIST_COLLISION : 0);
+}
+
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
  * separation, so a listed pair that does not touch cost no more than that. */
 INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t width)
 {
     const rbl_pair_arrays *arrays = &in->arrays;
+    const size_t lw = law_width(in, width);
     /* the second grains' spins and the slots the flush will write, asked for all at once
      * when they lie beyond the caches: the filter loop read neither, and one at a time each
      * would wait on memory */
@@ -268,13 +277,13 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         b->wix[l] = wi[0], b->wiy[l] = wi[1], b->wiz[l] = wi[2];
         b->wjx[l] = wj[0], b->wjy[l] = wj[1], b->wjz[l] = wj[2];
         b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
-        if (width == 7 || width == 11) /* k_t */
+        if (lw == 7 || lw == 11) /* k_t */
             b->hk[l] = h[3];
-        if (width >= 10) { /* the rolling spring, after k_t where there is one */
-            const double *m = h + width - 7;
+        if (lw >= 10) { /* the rolling spring, after k_t where there is one */
+            const double *m = h + lw - 7;
             b->h3[l] = m[0], b->h4[l] = m[1], b->h5[l] = m[2], b->h6[l] = m[3];
         }
-        b->d0[l] = h[width - 3], b->d1[l] = h[width - 2], b->d2[l] = h[width - 1];
+        b->d0[l] = h[lw - 3], b->d1[l] = h[lw - 2], b->d2[l] = h[lw - 1];
         if (in->law.from_materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
         if (in->per_pair)
@@ -303,6 +312,32 @@ static void block_peak(pair_block *b, const rbl_sim *sim, const uint32_t *second
     }
 }
 
+/* Collision statistics (collisions.c): each lane's event, in its history past the law's
+ * slices (which the block's rows carry: the event stays in memory), begun at its contact's
+ * first evaluation (the geometry again, from the lane's input), a step's losses added to it. */
+static __attribute__((noinline)) void block_events(const pair_pass_input *in, pair_block *b,
+                                                   const size_t width)
+{
+    const size_t c = rbl_hist_collision(&in->law);
+    const rbl_packed_grain *pk = in->arrays.pk;
+    for (int l = 0; l < b->n; l++) {
+        double *hc = in->hist + width * b->q[l] + c;
+        if (hc[0] == 0.0) {
+            const double d[3] = {b->dx[l], b->dy[l], b->dz[l]};
+            const double dv[3] = {b->vx[l], b->vy[l], b->vz[l]};
+            const double wi[3] = {b->wix[l], b->wiy[l], b->wiz[l]};
+            const double wj[3] = {b->wjx[l], b->wjy[l], b->wjz[l]};
+            rbl_contact_geom geo;
+            double l1, l2;
+            rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, pk[b->i[l]].mass,
+                           pk[in->arrays.j[b->q[l]]].mass, &geo, &l1, &l2);
+            rbl_collision_begin(hc, &geo);
+        }
+        if (in->booking)
+            hc[4] += b->ld[l] + b->lf[l] + b->lr[l];
+    }
+}
+
 /* The block's results out, in pair order; the block is empty after. */
 /* Not inlined: the filter loop that calls it when a block is full stays small (inlined, the
  * settled bed's force pass took 6 % longer). */
@@ -311,6 +346,7 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
 {
     if (b->n == 0)
         return;
+    const size_t lw = law_width(in, width);
     block_fill(in, b, width);
     /* the padding lanes repeat the last contact: valid numbers, results unused */
     for (int l = b->n; l < (b->n + LANES - 1) / LANES * LANES; l++) {
@@ -324,6 +360,8 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
     b->peak_at = b->peak.ratio * (1.0 - 1e-12);
     block_compute(b, &in->law, in->dt);
     block_peak(b, in->sim, in->arrays.j);
+    if (in->law.collisions)
+        block_events(in, b, width);
     for (int l = 0; l < b->n;) {
         /* the run of lanes with the same first grain, summed onto its force and torque in
          * pair order (the same sums whichever block boundaries cut the run) */
@@ -343,13 +381,13 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
             size_t q = b->q[l];
             double *hist = in->hist + width * q;
             hist[0] = b->h0[l], hist[1] = b->h1[l], hist[2] = b->h2[l];
-            if (width == 7 || width == 11) /* k_t */
+            if (lw == 7 || lw == 11) /* k_t */
                 hist[3] = b->hk[l];
-            if (width >= 10) { /* the rolling spring, after k_t where there is one */
-                double *m = hist + width - 7;
+            if (lw >= 10) { /* the rolling spring, after k_t where there is one */
+                double *m = hist + lw - 7;
                 m[0] = b->h3[l], m[1] = b->h4[l], m[2] = b->h5[l], m[3] = b->h6[l];
             }
-            hist[width - 3] = b->d0[l], hist[width - 2] = b->d1[l], hist[width - 1] = b->d2[l];
+            hist[lw - 3] = b->d0[l], hist[lw - 2] = b->d1[l], hist[lw - 1] = b->d2[l];
             double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
             out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
             out[3] = b->tjx[l], out[4] = b->tjy[l], out[5] = b->tjz[l];

@@ -73,6 +73,9 @@ int rbl_sim_create(rbl_sim **out, const rbl_sim_config *cfg, rbl_error *err)
     if (!sim)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     sim->cfg = *cfg;
+    /* set by rbl_sim_collisions alone: a caller's law, filled in field by field, may hold
+       anything there (it was padding before ABI 1's collision statistics) */
+    sim->cfg.law.collisions = 0;
     rbl_sim_set_threads(sim, cfg->threads, NULL);
     for (int a = 0; a < 3; a++)
         sim->box[a] = cfg->open ? 0.0 : cfg->hi[a] - cfg->lo[a];
@@ -114,6 +117,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     free(sim->cell_start), free(sim->cell_grains), free(sim->keys), free(sim->keys_tmp);
     free(sim->perm);
     free(sim->perm_tmp), free(sim->scratch), free(sim->packed);
+    rbl_collision_tally_free(sim->collisions);
     free(sim);
 }
 

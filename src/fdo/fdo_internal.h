@@ -172,6 +172,7 @@ struct rbl_fdo_sim {
     double *spin_gain;  /* 3: angular momentum the push gives back (fdo_resolve.c) */
     double *vel_spare;  /* 6: the second buffer of the Jacobi passes */
     double *vel_compressed; /* 6: after the compression phase, before the bounces */
+    double *end_quat;   /* 4: the orientation the step will end with (fdo_end_depth.c) */
     double *frame;      /* 7, perturbed objects: the shape's frame in the body's (the principal
                            axes about the centre of mass): its origin, its rotation */
     /* the last shape added and its sampled mass properties */
@@ -257,6 +258,23 @@ int rbl_fdo_grow_objects(rbl_fdo_sim *sim);
 void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3]);
 /* Object k placed by its shape's frame (for an ellipsoid, its centre and body frame). */
 void rbl_fdo_object_of(const rbl_fdo_sim *sim, size_t k, rbl_fdo_object *o);
+/* The same, its body turned to the orientation q (body -> space) about its centre of mass. */
+void rbl_fdo_object_at(const rbl_fdo_sim *sim, size_t k, const double q[4], rbl_fdo_object *o);
+/* Object k's orientation q and angular momentum L (space frame) at the end of the step, from
+ * its spin w after the contacts, turned by the push's spin `push` and given back the angular
+ * momentum `gain` (either NULL: none): the free rotation, then the energy of rotation the
+ * contacts left held by a least turn at fixed L, or the spin scaled down to it (fdo_sim.c). */
+void rbl_fdo_turn(const rbl_fdo_sim *sim, size_t k, const double w[3], const double *push,
+                  const double *gain, double q[4], double L[3]);
+/* Each contact's depth at the end of the step predicted from the velocities V with the
+ * objects' turns (fdo_end_depth.c). Before the push: each active contact's push asked for
+ * what would lie beyond the bound, and the contacts left out as open that would end beyond it
+ * taken in for the push; returns the sides taken in. After it, with the push P and the angular
+ * momentum it gives back: what still lies beyond (the energy hold turns back much of the
+ * push's own turn) taken off by moving the objects apart along the normal, the centre of mass
+ * kept, added to P; returns the contacts so moved, *taken counts the sides taken in. */
+size_t rbl_fdo_hold_end_depths(rbl_fdo_sim *sim, const double *V);
+size_t rbl_fdo_project_end_depths(rbl_fdo_sim *sim, const double *V, double *P, size_t *taken);
 /* From a perturbed shape's mass properties: the shape's frame in the body frame (the
  * principal axes about the centre of mass) as its origin and rotation, frame[0..6], and the
  * rotation `principal` taking the body frame to the shape's (its inverse). */

@@ -581,13 +581,32 @@ static int remember(rbl_fdo_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
+/* After contacts were taken in: each object's active contacts counted, the masses split anew
+ * and (Gauss-Seidel) the contacts coloured anew; 0 when out of memory. */
+/* Rounds that move apart what the push left beyond the bound (fdo_end_depth.c) */
+#define END_DEPTH_ROUNDS 4
+
+static int spread_anew(rbl_fdo_sim *sim)
+{
+    size_t *count = sim->active_count;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (size_t k = 0; k < sim->n; k++) {
+        count[k] = 0;
+        for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++)
+            count[k] += (size_t)sim->rows[c].active;
+    }
+#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
+    for (size_t k = 0; k < sim->n; k++)
+        split_masses(sim, k, count);
+    return sim->p.solver == RBL_FDO_JACOBI || rbl_fdo_color(sim);
+}
+
 /* The velocity passes, then the open contacts their answer closes taken in and the passes
  * repeated, a few rounds at most, all within the phase's budget of `iterations` passes (what
  * is still closed after them is left to the push). The residual of the answer is recorded. */
 static int solve_taking_in(rbl_fdo_sim *sim, double tolerance, int restitution,
                            int *converged)
 {
-    size_t *count = sim->active_count;
     int budget = sim->p.iterations;
     for (int round = 0;; round++) {
         int passes = iterate(sim, 0, tolerance, budget, &sim->vel_new, converged);
@@ -602,16 +621,7 @@ static int solve_taking_in(rbl_fdo_sim *sim, double tolerance, int restitution,
             return 1;
         }
         sim->stats.taken_in += taken;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
-        for (size_t k = 0; k < sim->n; k++) {
-            count[k] = 0;
-            for (size_t c = sim->start[k]; c < sim->start[k + 1]; c++)
-                count[k] += (size_t)sim->rows[c].active;
-        }
-#pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
-        for (size_t k = 0; k < sim->n; k++)
-            split_masses(sim, k, count);
-        if (sim->p.solver != RBL_FDO_JACOBI && !rbl_fdo_color(sim))
+        if (!spread_anew(sim))
             return 0;
     }
 }
@@ -688,11 +698,25 @@ int rbl_fdo_resolve(rbl_fdo_sim *sim, rbl_error *err)
             return rbl_error_set(err, RBL_ENOMEM, "out of memory for the clusters of %zu objects",
                                  n);
     }
+    /* the depths the step would end with, turning included: the push takes what is beyond
+     * the bound, and takes in the contacts the passes left out that would end so; then, with
+     * the push's own turn, which the energy hold partly undoes, what is left is moved apart */
+    size_t late = rbl_fdo_hold_end_depths(sim, sim->vel_new);
+    if (late) {
+        sim->stats.taken_in += late;
+        if (!spread_anew(sim))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu contacts", sim->n_sides);
+    }
     memset(sim->push, 0, 6 * n * sizeof *sim->push);
     iterate(sim, 1, tolerance, sim->p.iterations, &sim->push, NULL);
+    for (int round = 0;; round++) {
 #pragma omp parallel for schedule(dynamic, 64) num_threads(sim->threads)
-    for (size_t k = 0; k < n; k++)
-        push_angular_momentum(sim, k);
+        for (size_t k = 0; k < n; k++)
+            push_angular_momentum(sim, k);
+        if (round == END_DEPTH_ROUNDS ||
+            !rbl_fdo_project_end_depths(sim, sim->vel_new, sim->push, &sim->stats.taken_in))
+            break;
+    }
     sim->stats.active = active;
     sim->stats.largest_overlap = deepest;
     sim->stats.unconverged = !converged;

@@ -95,7 +95,7 @@ void rbl_fdo_sim_free(rbl_fdo_sim *sim)
     if (!sim)
         return;
     free(sim->shape), free(sim->semi), free(sim->mass), free(sim->moment), free(sim->bound), free(sim->reach);
-    free(sim->pos), free(sim->quat), free(sim->vel), free(sim->angmom), free(sim->frame);
+    free(sim->pos), free(sim->quat), free(sim->end_quat), free(sim->vel), free(sim->angmom), free(sim->frame);
     free(sim->vel_free), free(sim->vel_new), free(sim->push), free(sim->spin_gain), free(sim->plane),
         free(sim->tube);
     free(sim->vel_spare), free(sim->vel_compressed), free(sim->rows), free(sim->active_count),
@@ -160,7 +160,8 @@ int rbl_fdo_grow_objects(rbl_fdo_sim *sim)
                   {(void **)&sim->angmom, 24}, {(void **)&sim->vel_free, 48},
                   {(void **)&sim->vel_new, 48}, {(void **)&sim->push, 48}, {(void **)&sim->spin_gain, 24},
                   {(void **)&sim->vel_spare, 48}, {(void **)&sim->vel_compressed, 48},
-                  {(void **)&sim->frame, 56}};
+                  {(void **)&sim->frame, 56},
+                  {(void **)&sim->end_quat, 32}};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
         void *q = realloc(*arrays[a].p, cap * arrays[a].size);
         if (!q)
@@ -274,8 +275,13 @@ void rbl_fdo_spin(const rbl_fdo_sim *sim, size_t k, double w[3])
 
 void rbl_fdo_object_of(const rbl_fdo_sim *sim, size_t k, rbl_fdo_object *o)
 {
+    rbl_fdo_object_at(sim, k, sim->quat + 4 * k, o);
+}
+
+void rbl_fdo_object_at(const rbl_fdo_sim *sim, size_t k, const double q[4], rbl_fdo_object *o)
+{
     o->shape = sim->shape + k;
-    const double *pos = sim->pos + 3 * k, *q = sim->quat + 4 * k;
+    const double *pos = sim->pos + 3 * k;
     if (!o->shape->n_perturbations) {
         memcpy(o->centre, pos, sizeof o->centre);
         memcpy(o->quat, q, sizeof o->quat);
@@ -391,64 +397,78 @@ static void turn_space(double q[4], const double w[3], double dt)
         q[a] = p[a] / n;
 }
 
+void rbl_fdo_turn(const rbl_fdo_sim *sim, size_t k, const double w[3], const double *push,
+                  const double *gain, double q[4], double L[3])
+{
+    const double dt = sim->p.dt, *moment = sim->moment + 3 * k;
+    double wb[3], lb[3];
+    memcpy(q, sim->quat + 4 * k, 4 * sizeof *q);
+    rbl_quat_rotate_back(q, w, wb);
+    for (int a = 0; a < 3; a++)
+        lb[a] = moment[a] * wb[a];
+    rbl_quat_rotate(q, lb, L);
+    /* the energy of rotation the contacts left: the push, not kept, must not change it */
+    double spin_energy = rbl_rotation_energy(q, moment, L);
+    double pushed = 0, share = 0;
+    if (gain) {
+        for (int a = 0; a < 3; a++)
+            L[a] += gain[a];
+        share = sqrt(rbl_dot3(gain, gain) / rbl_dot3(L, L));
+    }
+    /* the push turns the body at fixed L, which changes its energy of rotation, and the
+     * free rotation's splitting does too, and so does the angular momentum the push gives
+     * back (its first-order part w . gain has either sign: with deep overlaps it gave a
+     * converged elastic step up to 2e-5 of its kinetic energy): the body is turned, L
+     * held, until its energy of rotation is that again */
+    if (push) {
+        turn_space(q, push, dt);
+        pushed = dt * sqrt(rbl_dot3(push, push));
+    }
+    rbl_free_rotation(q, moment, L, dt);
+    double turned[4];
+    memcpy(turned, q, sizeof turned);
+    rbl_rotation_hold_energy(q, moment, L, spin_energy);
+    /* ... but by no more than those errors call for: (w dt)^2 for the splitting's (at most
+     * 1.4e-3 of it in test_fdo_conservation's tumbling crowds), the push's own turn, and
+     * 32 times the gain's share of L (|w . gain| / (|w_perp| |L|) is the turn that mends
+     * the gain: at most 22 times the share in test_push_energy's 80 ellipsoid pairs, 7.7 in
+     * 99 of 100). Where L lies near a principal axis (w_perp small) the least turn that
+     * mends even a rounding error is large: a flat ellipsoid rocking on a slope was turned
+     * 5.9e-4 rad about the vertical in one step at w dt = 1.8e-4, at rest by 9e-4 rad, and
+     * the same scene turned about the vertical not so (issue 70, incline_rest_*.yaml) */
+    double same = turned[0] * q[0] + turned[1] * q[1] + turned[2] * q[2] + turned[3] * q[3];
+    double chord = 0, step = dt * sqrt(rbl_dot3(w, w)); /* chord: 2 sin(turn / 4) */
+    for (int a = 0; a < 4; a++) {
+        double d = q[a] - copysign(1, same) * turned[a];
+        chord += d * d;
+    }
+    if (2 * sqrt(chord) > step * step + pushed + 32 * share)
+        memcpy(q, turned, sizeof turned);
+    /* where turning cannot (a sphere; L near a principal axis; a large gain), the spin is
+     * scaled down to that energy: energy is never made, at the cost of the angular
+     * momentum given back (or of a change of order (w dt)^2 in it) */
+    double held = rbl_rotation_energy(q, moment, L);
+    if (held > spin_energy * (1 + 4 * DBL_EPSILON))
+        for (int a = 0; a < 3; a++)
+            L[a] *= sqrt(spin_energy / held);
+}
+
 /* Phase 4: the new velocities kept, positions moved by them and by the overlap-removing push
  * (not kept: it adds no kinetic energy), orientations turned by the push and then by the free
- * rotation with the new angular momentum. */
+ * rotation with the new angular momentum (rbl_fdo_turn). */
 static void final_computation(rbl_fdo_sim *sim)
 {
     const double dt = sim->p.dt;
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
     for (size_t k = 0; k < sim->n; k++) {
         const double *v = sim->vel_new + 6 * k, *push = sim->push + 6 * k;
-        double *q = sim->quat + 4 * k, wb[3], lb[3];
         for (int a = 0; a < 3; a++) {
             sim->vel[3 * k + a] = v[a];
             sim->pos[3 * k + a] += dt * (v[a] + push[a]);
         }
-        rbl_quat_rotate_back(q, v + 3, wb);
-        for (int a = 0; a < 3; a++)
-            lb[a] = sim->moment[3 * k + a] * wb[a];
-        double *L = sim->angmom + 3 * k;
-        const double *gain = sim->spin_gain + 3 * k;
-        rbl_quat_rotate(q, lb, L);
-        /* the energy of rotation the contacts left: the push, not kept, must not change it */
-        double spin_energy = rbl_rotation_energy(q, sim->moment + 3 * k, L);
-        for (int a = 0; a < 3; a++)
-            L[a] += gain[a];
-        /* the push turns the body at fixed L, which changes its energy of rotation, and the
-         * free rotation's splitting does too, and so does the angular momentum the push gives
-         * back (its first-order part w . gain has either sign: with deep overlaps it gave a
-         * converged elastic step up to 2e-5 of its kinetic energy): the body is turned, L
-         * held, until its energy of rotation is that again */
-        turn_space(q, push + 3, dt);
-        rbl_free_rotation(q, sim->moment + 3 * k, L, dt);
-        double turned[4];
-        memcpy(turned, q, sizeof turned);
-        rbl_rotation_hold_energy(q, sim->moment + 3 * k, L, spin_energy);
-        /* ... but by no more than those errors call for: (w dt)^2 for the splitting's (at most
-         * 1.4e-3 of it in test_fdo_conservation's tumbling crowds), the push's own turn, and
-         * 32 times the gain's share of L (|w . gain| / (|w_perp| |L|) is the turn that mends
-         * the gain: at most 22 times the share in test_push_energy's 80 ellipsoid pairs, 7.7 in
-         * 99 of 100). Where L lies near a principal axis (w_perp small) the least turn that
-         * mends even a rounding error is large: a flat ellipsoid rocking on a slope was turned
-         * 5.9e-4 rad about the vertical in one step at w dt = 1.8e-4, at rest by 9e-4 rad, and
-         * the same scene turned about the vertical not so (issue 70, incline_rest_*.yaml) */
-        double same = turned[0] * q[0] + turned[1] * q[1] + turned[2] * q[2] + turned[3] * q[3];
-        double chord = 0, step = dt * sqrt(rbl_dot3(v + 3, v + 3)); /* chord: 2 sin(turn / 4) */
-        for (int a = 0; a < 4; a++) {
-            double d = q[a] - copysign(1, same) * turned[a];
-            chord += d * d;
-        }
-        if (2 * sqrt(chord) > step * step + dt * sqrt(rbl_dot3(push + 3, push + 3)) +
-                                  32 * sqrt(rbl_dot3(gain, gain) / rbl_dot3(L, L)))
-            memcpy(q, turned, sizeof turned);
-        /* where turning cannot (a sphere; L near a principal axis; a large gain), the spin is
-         * scaled down to that energy: energy is never made, at the cost of the angular
-         * momentum given back (or of a change of order (w dt)^2 in it) */
-        double held = rbl_rotation_energy(q, sim->moment + 3 * k, L);
-        if (held > spin_energy * (1 + 4 * DBL_EPSILON))
-            for (int a = 0; a < 3; a++)
-                L[a] *= sqrt(spin_energy / held);
+        double q[4];
+        rbl_fdo_turn(sim, k, v + 3, push + 3, sim->spin_gain + 3 * k, q, sim->angmom + 3 * k);
+        memcpy(sim->quat + 4 * k, q, sizeof q);
         /* energy tracking (seed ref. [16]): what the push lifts against gravity is paid from
          * the object's kinetic energy, so that removing overlaps never adds energy */
         double lift = -sim->mass[k] * dt * rbl_dot3(sim->p.gravity, push);

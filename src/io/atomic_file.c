@@ -240,7 +240,7 @@ int rbl_run_output_name(const char *name)
 {
     static const char *const whole[] = {"grains.pvd", "thermo.csv", "walls.vtp", "walls.pvd",
                                         "objects.pvd", "surfaces.pvd", "contacts.pvd", "cg.pvd",
-                                        NULL};
+                                        "collisions.csv", NULL};
     static const char *const series[] = {"grains_",   "walls_",      "shells_",
                                          "objects_",  "surfaces_",   "checkpoint_",
                                          "contacts_", "cg_",         "cg_profile_", NULL};

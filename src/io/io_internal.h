@@ -201,7 +201,8 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
 #define CFG_INTS(X)                                                                            \
     X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
     X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
-    X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)
+    X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)       \
+    X(law.collisions)
 
 /* Grains: the simulation plus an opaque block of the caller's run state. */
 /* checkpoint_ranks.c — over several processes: the same checkpoint written by all at once,

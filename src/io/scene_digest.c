@@ -20,7 +20,7 @@ static const char *const may_change[] = {"run.time", "run.steps", "run.threads",
                                          "output.folder", "output.every", "output.thermo_every",
                                          "output.checkpoint_every", "output.checkpoint_keep",
                                          "output.final", "output.fields", "output.contacts",
-                                         "output.cg", "output.wall_loads",
+                                         "output.cg", "output.wall_loads", "output.collisions",
                                          "health", "impulse.iterations", "impulse.tolerance",
                                          "impulse.solver", "warnings", NULL};
 

@@ -37,7 +37,8 @@ typedef enum rbl_source_kind {
     RBL_SOURCE_LATTICE,
     RBL_SOURCE_RANDOM,
     RBL_SOURCE_POUR,
-    RBL_SOURCE_FILE
+    RBL_SOURCE_FILE,
+    RBL_SOURCE_PACK
 } rbl_source_kind;
 
 typedef struct rbl_source {
@@ -45,6 +46,7 @@ typedef struct rbl_source {
     rbl_insert_spec spec;
     double rate;   /* pour: grains per second */
     double every;  /* pour: seconds between batches */
+    double pack_fraction; /* pack: the volume fraction (0: spec.count grains) */
     char *file;    /* file: grains as text (grains_text.c) */
     char *clump_file;                 /* clumps instead of spheres (clump_file.c), or NULL */
     rbl_clump clump;                  /* its spheres in the body frame */
@@ -200,6 +202,10 @@ struct rbl_scene {
     size_t cg_samples;
     int cg_axis;              /* the profile's axis */
     rbl_mark at_cg;
+    int collisions;           /* output.collisions: collision statistics (collision_output.c) */
+    int collision_bins;       /* log-spaced bins of impact energy from energy[0] to [1], J */
+    double collision_every, collision_energy[2]; /* every: s between rows (0: output.every) */
+    rbl_mark at_collisions;
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
     rbl_mark at_gravity;      /* the scene's `gravity` (line 0: none) */
     rbl_mark at_stiffness;    /* what sets the contacts' stiffness: contact.kn, or the stiffest

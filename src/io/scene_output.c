@@ -32,9 +32,12 @@ static int names(rbl_yaml_ctx *c, yaml_node_t *n, const char *key,
 static int take_field(rbl_yaml_ctx *c, yaml_node_t *name, void *out)
 {
     unsigned *fields = out, bit = rbl_grain_field_bit(rbl_yaml_scalar(name));
+    char hint[RBL_DID_YOU_MEAN_MAX];
     if (!bit)
-        return rbl_yaml_fail(c, name, RBL_EPARSE, "no grain field of this name: '%s' (fields: %s)",
-                             rbl_yaml_scalar(name), rbl_grain_field_names());
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "no grain field of this name: '%s' (fields: %s)%s",
+                             rbl_yaml_scalar(name), rbl_grain_field_names(),
+                             rbl_did_you_mean_list(hint, rbl_yaml_scalar(name),
+                                                   rbl_grain_field_names()));
     if (*fields & bit)
         return rbl_yaml_fail(c, name, RBL_EPARSE, "'%s' is listed twice",
                              rbl_yaml_scalar(name));
@@ -229,12 +232,68 @@ int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
+/* collisions: true, or {every: s, bins: N, energy: [min, max]} (J): collision statistics */
+static int parse_collisions(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"every", "bins", "energy", NULL};
+    rbl_scene *s = c->s;
+    s->at_collisions = rbl_yaml_mark(n);
+    s->collision_bins = 70; /* 5 a decade from 1e-12 J (a 0.1 mm glass bead at 1 mm/s) */
+    s->collision_energy[0] = 1e-12, s->collision_energy[1] = 100.0; /* to a 4 cm ore at 30 m/s */
+    const char *v = rbl_yaml_scalar(n);
+    if (v) {
+        if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0)
+            return rbl_yaml_fail(c, n, RBL_EPARSE, "'collisions' must be true, false or "
+                                 "{every, bins, energy: [min, max]}: '%s'", v);
+        s->collisions = strcmp(v, "true") == 0;
+        return RBL_OK;
+    }
+    int rc = rbl_yaml_keys_known(c, n, "collisions", keys);
+    if (rc != RBL_OK)
+        return rc;
+    yaml_node_t *every = rbl_yaml_get(c, n, "every"), *bins = rbl_yaml_get(c, n, "bins");
+    yaml_node_t *energy = rbl_yaml_get(c, n, "energy");
+    if (every && ((rc = rbl_yaml_number(c, every, "every", &s->collision_every)) != RBL_OK ||
+                  !(s->collision_every > 0.0)))
+        return rc ? rc : rbl_yaml_fail(c, every, RBL_ERANGE, "collisions: 'every' must be > 0 "
+                                       "(s): '%s'", rbl_yaml_scalar(every));
+    if (bins) {
+        double b = 0.0;
+        if ((rc = rbl_yaml_number(c, bins, "bins", &b)) != RBL_OK)
+            return rc;
+        if (!(b >= 1.0 && b <= 100000.0 && b == floor(b)))
+            return rbl_yaml_fail(c, bins, RBL_ERANGE, "collisions: 'bins' must be a whole "
+                                 "number from 1 to 100000: '%s'", rbl_yaml_scalar(bins));
+        s->collision_bins = (int)b;
+    }
+    if (energy) {
+        if (energy->type != YAML_SEQUENCE_NODE ||
+            energy->data.sequence.items.top - energy->data.sequence.items.start != 2)
+            return rbl_yaml_fail(c, energy, RBL_EPARSE, "collisions: 'energy' must be [min, "
+                                 "max] (J)");
+        for (int k = 0; k < 2; k++) {
+            yaml_node_t *e = rbl_yaml_node(c, energy->data.sequence.items.start[k]);
+            if ((rc = rbl_yaml_number(c, e, "energy", &s->collision_energy[k])) != RBL_OK)
+                return rc;
+            if (!(s->collision_energy[k] > 0.0))
+                return rbl_yaml_fail(c, e, RBL_ERANGE, "collisions: the energies must be > 0 "
+                                     "(J; the bins are log-spaced): '%s'", rbl_yaml_scalar(e));
+        }
+        if (!(s->collision_energy[1] > s->collision_energy[0]))
+            return rbl_yaml_fail(c, energy, RBL_ERANGE, "collisions: 'energy' [min, max] needs "
+                                 "min < max: [%g, %g]", s->collision_energy[0],
+                                 s->collision_energy[1]);
+    }
+    s->collisions = 1;
+    return RBL_OK;
+}
+
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
                                        "checkpoint_keep",
                                        "final", "shells", "layers", "fields", "contacts",
-                                       "wall_loads", "flow", "cg", NULL};
+                                       "wall_loads", "flow", "cg", "collisions", NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -316,6 +375,9 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
         return rc;
     yaml_node_t *flow = rbl_yaml_get(c, n, "flow");
     if (flow && (rc = rbl_scene_parse_flow(c, flow)) != RBL_OK)
+        return rc;
+    yaml_node_t *collisions = rbl_yaml_get(c, n, "collisions");
+    if (collisions && (rc = parse_collisions(c, collisions)) != RBL_OK)
         return rc;
     yaml_node_t *cg = rbl_yaml_get(c, n, "cg");
     return cg ? rbl_scene_parse_cg(c, cg) : RBL_OK;

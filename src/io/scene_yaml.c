@@ -283,9 +283,13 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
             for (int j = 0; name && j < s->n_materials; j++)
                 if (strcmp(s->material_names[j], name) == 0)
                     idx[k] = j;
+            char hint[RBL_DID_YOU_MEAN_MAX];
             if (idx[k] < 0)
-                return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'",
-                                     name ? name : "?");
+                return rbl_yaml_fail(c, m, RBL_EPARSE, "no material of this name: '%s'%s",
+                                     name ? name : "?",
+                                     rbl_did_you_mean(hint, name,
+                                                      (const char *const *)s->material_names,
+                                                      s->n_materials));
         }
         for (int j = 0; j < s->n_pairs; j++) { /* once: else the last would silently win */
             const rbl_scene_pair *o = &s->pairs[j];
@@ -835,13 +839,16 @@ static int parse_clump(rbl_yaml_ctx *c, yaml_node_t *n, rbl_source *src)
 
 static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"lattice", "random", "pour", "file", "radius", "clump",
-                                       "material", "velocity", "velocity_spread", "seed", NULL};
+    static const char *const keys[] = {"lattice", "random", "pour", "file", "pack", "radius",
+                                       "clump", "material", "velocity", "velocity_spread", "seed",
+                                       NULL};
     static const char *const lattice_keys[] = {"min", "max", "cylinder", "sphere", "mesh",
                                                "scale", "offset", "spacing", "count", NULL};
     static const char *const random_keys[] = {"min", "max", "cylinder", "sphere", "mesh",
                                               "face", "scale", "offset", "count",
                                               "volume_fraction", NULL};
+    static const char *const pack_keys[] = {"min", "max", "cylinder", "sphere", "mesh", "scale",
+                                            "offset", "count", "volume_fraction", NULL};
     static const char *const pour_keys[] = {"min", "max", "cylinder", "sphere", "mesh", "face",
                                             "scale", "offset", "count", "volume_fraction",
                                             "rate", "mass_rate", "every", NULL};
@@ -864,13 +871,14 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
         src->stage = c->grain_stage ? c->grain_stage[i] : 0;
         if (src->stage && !rbl_yaml_get(c, g, "pour"))
             return rbl_yaml_fail(c, g, RBL_EPARSE, "a stage's grains are poured from its start: "
-                                 "give them as 'pour' (lattice, random and file sources are "
+                                 "give them as 'pour' (lattice, random, pack and file sources are "
                                  "placed as the run begins, in the scene's own 'grains')");
         yaml_node_t *lat = rbl_yaml_get(c, g, "lattice"), *rnd = rbl_yaml_get(c, g, "random"),
-                    *pour = rbl_yaml_get(c, g, "pour"), *file = rbl_yaml_get(c, g, "file");
-        if (!!lat + !!rnd + !!pour + !!file != 1)
-            return rbl_yaml_fail(c, g, RBL_EPARSE,
-                        "a grain source is exactly one of 'lattice', 'random', 'pour', 'file'");
+                    *pour = rbl_yaml_get(c, g, "pour"), *file = rbl_yaml_get(c, g, "file"),
+                    *pack = rbl_yaml_get(c, g, "pack");
+        if (!!lat + !!rnd + !!pour + !!file + !!pack != 1)
+            return rbl_yaml_fail(c, g, RBL_EPARSE, "a grain source is exactly one of 'lattice', "
+                                 "'random', 'pack', 'pour', 'file'");
         if (file) {
             if (rbl_yaml_get(c, g, "radius") || rbl_yaml_get(c, g, "velocity") ||
                 rbl_yaml_get(c, g, "velocity_spread") || rbl_yaml_get(c, g, "clump"))
@@ -921,6 +929,21 @@ static int parse_grains(rbl_yaml_ctx *c, yaml_node_t *n)
             if ((rc = rbl_yaml_keys_known(c, rnd, "random", random_keys)) != RBL_OK ||
                 (rc = parse_region(c, rnd, "random", src)) != RBL_OK ||
                 (rc = parse_count(c, rnd, "random", src, &cnt)) != RBL_OK)
+                return rc;
+        } else if (pack) { /* the count or, drawn to it, the volume fraction (insert_pack.c) */
+            src->kind = RBL_SOURCE_PACK;
+            if ((rc = rbl_yaml_keys_known(c, pack, "pack", pack_keys)) != RBL_OK ||
+                (rc = parse_region(c, pack, "pack", src)) != RBL_OK)
+                return rc;
+            if (!!rbl_yaml_get(c, pack, "volume_fraction") == !!rbl_yaml_get(c, pack, "count"))
+                return rbl_yaml_fail(c, pack, RBL_EPARSE, "pack: give 'volume_fraction' or "
+                                     "'count'");
+            if (src->spec.shape == RBL_REGION_FACE || src->spec.clump)
+                return rbl_yaml_fail(c, pack, RBL_EPARSE, "pack: spheres in a region (a box, "
+                                     "cylinder, sphere or mesh), not clumps nor a face");
+            if ((rc = rbl_yaml_opt_number(c, pack, "volume_fraction", &src->pack_fraction,
+                                          0.0, 1, RBL_PACK_MOST)) ||
+                (rc = rbl_yaml_opt_number(c, pack, "count", &cnt, 1.0, 0, 4e9)))
                 return rc;
         } else {
             src->kind = RBL_SOURCE_POUR;
@@ -1168,7 +1191,8 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
                              "is no contact time to take it from)");
     static const char *const run_grains_only[] = {"c", "integrator", "skin", "cell_factor",
                                                   "sort_every", NULL};
-    static const char *const output_grains_only[] = {"shells", "layers", "fields", "cg", NULL};
+    static const char *const output_grains_only[] = {"shells", "layers", "fields", "cg",
+                                                     "collisions", NULL};
     for (int i = 0; run_grains_only[i]; i++)
         if (rbl_yaml_get(c, run, run_grains_only[i]))
             return rbl_yaml_fail(c, rbl_yaml_get(c, run, run_grains_only[i]), RBL_EPARSE,

@@ -82,8 +82,10 @@ int rbl_scene_parse_warnings(rbl_yaml_ctx *c, yaml_node_t *n)
             for (int k = 0; k < RBL_WARN_COUNT; k++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ", " : "",
                          names[k]);
+            char hint[RBL_DID_YOU_MEAN_MAX];
             return rbl_yaml_fail(c, item, RBL_EPARSE, "unknown warning in 'warnings.off' "
-                                 "(known: %s): '%s'", list, name ? name : "?");
+                                 "(known: %s): '%s'%s", list, name ? name : "?",
+                                 rbl_did_you_mean(hint, name, names, RBL_WARN_COUNT));
         }
         c->s->warnings_off |= 1u << id;
     }

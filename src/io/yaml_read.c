@@ -77,8 +77,10 @@ int rbl_yaml_keys_known(rbl_yaml_ctx *c, yaml_node_t *n, const char *what,
                 if (allowed[i + 1])
                     strncat(list, ", ", sizeof list - strlen(list) - 1);
             }
-            return rbl_yaml_fail(c, k, RBL_EPARSE, "unknown key in '%s' (known: %s): '%s'", what,
-                                 list, name ? name : "?");
+            char hint[RBL_DID_YOU_MEAN_MAX];
+            return rbl_yaml_fail(c, k, RBL_EPARSE, "unknown key in '%s' (known: %s): '%s'%s",
+                                 what, list, name ? name : "?",
+                                 rbl_did_you_mean(hint, name, allowed, -1));
         }
         /* duplicate keys are an error too */
         for (yaml_node_pair_t *q = n->data.mapping.pairs.start; q < p; q++)
@@ -227,7 +229,9 @@ int rbl_yaml_choice(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, const ch
         if (names[i + 1])
             strncat(list, ", ", sizeof list - strlen(list) - 1);
     }
-    return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' must be one of %s: '%s'", key, list, v ? v : "?");
+    char hint[RBL_DID_YOU_MEAN_MAX];
+    return rbl_yaml_fail(c, n, RBL_EPARSE, "'%s' must be one of %s: '%s'%s", key, list,
+                         v ? v : "?", rbl_did_you_mean(hint, v, names, -1));
 }
 
 int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what, int *out)
@@ -247,7 +251,10 @@ int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what,
             *out = i;
             return RBL_OK;
         }
-    return rbl_yaml_fail(c, n, RBL_EPARSE, "no material of this name: '%s'", v ? v : "?");
+    char hint[RBL_DID_YOU_MEAN_MAX];
+    return rbl_yaml_fail(c, n, RBL_EPARSE, "no material of this name: '%s'%s", v ? v : "?",
+                         rbl_did_you_mean(hint, v, (const char *const *)c->s->material_names,
+                                          c->s->n_materials));
 }
 
 /* An optional yes/no key: true/false (YAML 1.2's core schema). */

@@ -52,6 +52,18 @@ int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what,
 /* An optional true/false. */
 int rbl_yaml_opt_flag(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, int *out);
 
+/* did_you_mean.c: the name among names (count of them, or up to a NULL when count < 0)
+ * nearest to word, when close enough to be a slip (one edit in a word of up to four letters,
+ * two in a longer one; case ignored), else NULL. */
+const char *rbl_nearest_name(const char *word, const char *const *names, int count);
+/* "; did you mean 'NAME'?" for an unknown word into out, or "" when no name is near: for the
+ * end of a message refusing it. From names as above, or from a list "a, b, c". */
+#define RBL_DID_YOU_MEAN_MAX 96
+const char *rbl_did_you_mean(char out[RBL_DID_YOU_MEAN_MAX], const char *word,
+                             const char *const *names, int count);
+const char *rbl_did_you_mean_list(char out[RBL_DID_YOU_MEAN_MAX], const char *word,
+                                  const char *list);
+
 /* scene_motion.c: the motion keys of a wall's entry (velocity, rotate, vibrate, servo); a
  * plane's normal is a servo's direction unless given (a mesh's: NULL, it must be given). */
 int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *normal,

@@ -1082,15 +1082,16 @@ static int ranks_gather(void *ctx, const double *mine, size_t n, double **all, s
 
 /* A source placed apart (insert_random.c by blocks, insert_lattice.c by sites): each rank its
  * share, the grains then to the ranks holding them. */
-static int place_apart(rbl_domain *d, const rbl_insert_spec *spec, int lattice, size_t *placed,
-                       rbl_error *err)
+static int place_apart(rbl_domain *d, const rbl_insert_spec *spec, int kind, double phi,
+                       size_t *placed, rbl_error *err)
 {
     rbl_sim *sim = d->sim;
     const rbl_insert_ranks ranks = {d->rank, d->size, d, ranks_exchange, ranks_gather,
                                     ranks_exscan, ranks_sum, ranks_agree, holder,
                                     before_adding};
-    int rc = lattice ? rbl_insert_lattice_ranks(sim, spec, &ranks, placed, err)
-                     : rbl_insert_random_ranks(sim, spec, &ranks, placed, err);
+    int rc = kind == 1 ? rbl_insert_lattice_ranks(sim, spec, &ranks, placed, err)
+             : kind == 2 ? rbl_insert_pack_ranks(sim, spec, phi, &ranks, placed, NULL, err)
+                         : rbl_insert_random_ranks(sim, spec, &ranks, placed, err);
     if (rc == RBL_OK && d->lost_histories)
         rc = rbl_error_set(err, RBL_ENOMEM, "out of memory keeping contact histories");
     rc = rbl_comm_agree(d->comm, rc, err);
@@ -1102,13 +1103,19 @@ static int place_apart(rbl_domain *d, const rbl_insert_spec *spec, int lattice, 
 int rbl_domain_insert_random(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                              rbl_error *err)
 {
-    return place_apart(d, spec, 0, placed, err);
+    return place_apart(d, spec, 0, 0.0, placed, err);
 }
 
 int rbl_domain_insert_lattice(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                               rbl_error *err)
 {
-    return place_apart(d, spec, 1, placed, err);
+    return place_apart(d, spec, 1, 0.0, placed, err);
+}
+
+int rbl_domain_insert_pack(rbl_domain *d, const rbl_insert_spec *spec, double volume_fraction,
+                           size_t *placed, rbl_error *err)
+{
+    return place_apart(d, spec, 2, volume_fraction, placed, err);
 }
 
 

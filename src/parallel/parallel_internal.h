@@ -208,6 +208,10 @@ int rbl_domain_relist(rbl_domain *d, rbl_error *err);
 /* The same for a lattice (a start over the ranks). */
 int rbl_domain_insert_lattice(rbl_domain *d, const rbl_insert_spec *spec, size_t *placed,
                               rbl_error *err);
+/* rbl_sim_insert_pack over the ranks: every rank computes the one packing (the grains held
+ * gathered from all) and adds its share (insert_pack.c). */
+int rbl_domain_insert_pack(rbl_domain *d, const rbl_insert_spec *spec, double volume_fraction,
+                           size_t *placed, rbl_error *err);
 /* A start over the ranks (issue 47): the domain made before any grain, each rank then placing
  * the scene's grains as one process does and keeping those whose position lies in its slab of
  * lo..hi along their longest side, until the first build sends every grain to its box. */

@@ -340,6 +340,12 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
     rbl_sim_set_max_grains(sim, max_grains);
     if ((rc = add_materials_walls(s, sim, m_eff, err)) != RBL_OK)
         goto fail;
+    /* output.collisions: the contacts' events in their histories from the first build */
+    if (s->collisions && (rc = rbl_sim_collisions(sim, s->collision_bins, s->collision_energy[0],
+                                                  s->collision_energy[1], err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_collisions, err);
+        goto fail;
+    }
     /* over several processes each places only its own grains where the start allows */
     if ((rc = rbl_run_ranks_start_apart(ranks, s, sim, err)) != RBL_OK)
         goto fail;

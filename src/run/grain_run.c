@@ -35,6 +35,9 @@ typedef struct outputs {
     rbl_cg_output cg;          /* output.cg */
     unsigned char *cg_state;   /* a checkpoint's open window, until the grid is made */
     size_t cg_state_len;
+    rbl_collision_output collisions; /* output.collisions */
+    unsigned char *collision_state;  /* a checkpoint's share, until the output starts */
+    size_t collision_state_len;
     /* a restart that changed physics (--change-physics), in this run's past: the step of the
        last, and the walls any re-based (their pose is the run's, not the scene's); NULL:
        none. Carried in checkpoints, so the restart check takes its probe through them. */
@@ -251,8 +254,9 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     size_t n_src = (size_t)s->n_sources, n_digest = s->digest ? strlen(s->digest) : 0;
     const size_t n_walls = (size_t)(sim->n_walls + sim->n_meshes);
     const size_t cg_len = rbl_cg_output_state_size(&o->cg);
+    const size_t coll_len = rbl_collision_output_state_size(&o->collisions, sim);
     size_t len = 8 + n_digest + 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 +
-                 o->log.len + 16 + 16 + cg_len + (o->changed ? 16 + n_walls : 0);
+                 o->log.len + 16 + 16 + cg_len + coll_len + (o->changed ? 16 + n_walls : 0);
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -278,6 +282,8 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     memcpy(at, hook, 16), at += 16; /* the hook's schedule */
     rbl_cg_output_state(&o->cg, at); /* output.cg's open window */
     at += cg_len;
+    rbl_collision_output_state(&o->collisions, o->ranks, sim, at); /* output.collisions' */
+    at += coll_len;
     if (o->changed) { /* the changes of physics at restarts: only where there were any */
         v = o->changed_at;
         memcpy(at, &v, 8), at += 8;
@@ -443,9 +449,17 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
     if (!cg)
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: output.cg's sums",
                              path);
-    if (left > cg) { /* the changes of physics */
-        const unsigned char *tail = at + cg;
-        const size_t n_tail = left - cg;
+    /* output.collisions' rows and open interval, where the run had them */
+    const size_t coll = rbl_collision_output_state_length(at + cg, left - cg);
+    if (coll) {
+        if (!(o->collision_state = malloc(coll)))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        memcpy(o->collision_state, at + cg, coll);
+        o->collision_state_len = coll;
+    }
+    if (left > cg + coll) { /* the changes of physics */
+        const unsigned char *tail = at + cg + coll;
+        const size_t n_tail = left - cg - coll;
         const size_t n_walls = (size_t)(o->sim->n_walls + o->sim->n_meshes);
         v = UINT64_MAX;
         if (n_tail >= 16)
@@ -474,6 +488,8 @@ static void outputs_free(outputs *o)
     rbl_thermo_log_free(&o->log);
     rbl_cg_output_free(&o->cg);
     free(o->cg_state);
+    rbl_collision_output_free(&o->collisions);
+    free(o->collision_state);
     free(o->changed);
 }
 
@@ -658,6 +674,13 @@ static int grain_open(rbl_run *r, rbl_error *err)
     if (o->cg_state_len && !rbl_cg_output_restore(&o->cg, o->cg_state, o->cg_state_len))
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: output.cg's sums",
                              r->restart);
+    if ((rc = rbl_collision_output_start(&o->collisions, s, o->sim, o->dir, r->dt,
+                                         &r->events.collisions, err)) != RBL_OK)
+        return rc;
+    if (o->collision_state_len &&
+        (rc = rbl_collision_output_restore(&o->collisions, &r->ranks, o->sim, o->collision_state,
+                                           o->collision_state_len, r->restart, err)) != RBL_OK)
+        return rc;
     rbl_thermo now;
     rbl_sim_thermo(o->sim, &now);
     r->step = now.step;
@@ -807,6 +830,12 @@ static int grain_cg(rbl_run *r, rbl_error *err)
     return rbl_cg_output_sample(&state(r)->cg, state(r)->sim, r->step, err);
 }
 
+static int grain_collisions(rbl_run *r, rbl_error *err)
+{
+    outputs *o = state(r);
+    return rbl_collision_output_write(&o->collisions, o->ranks, o->sim, r->step, err);
+}
+
 static int grain_pour(rbl_run *r, double now, rbl_error *err)
 {
     return pour(r, state(r)->sim, state(r)->ps, now, err);
@@ -927,6 +956,7 @@ const rbl_run_kind rbl_grain_run = {
     .pour_next = grain_pour_next,
     .stage = grain_stage,
     .cg = grain_cg,
+    .collisions = grain_collisions,
     .checkpoint = grain_checkpoint,
     .final = grain_final,
     .summary = grain_summary,

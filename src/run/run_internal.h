@@ -76,6 +76,38 @@ int rbl_cg_output_restore(rbl_cg_output *o, const unsigned char *at, size_t len)
 size_t rbl_cg_output_state_length(const unsigned char *at, size_t len);
 void rbl_cg_output_free(rbl_cg_output *o);
 
+/* collision_output.c — output.collisions: the engine's tally of contact events written as
+ * collisions.csv rows every `every` steps and at the run's end (rows kept in memory, as
+ * thermo.csv's, and carried by checkpoints with the open interval's tally). */
+typedef struct rbl_collision_output {
+    int on;
+    const char *dir;
+    char *path;
+    const char *const *names; /* the scene's materials */
+    double dt;
+    uint64_t every, last; /* steps between rows; the step the open interval began */
+    uint64_t key;         /* the bins and energies, hashed: a checkpoint's tally is taken up
+                             only by the same */
+    char *rows;           /* collisions.csv so far, its header first */
+    size_t len, cap;
+    rbl_grown_file file;
+} rbl_collision_output;
+/* The engine's statistics set as the scene asks (on or off: a checkpoint's slots re-laid). */
+int rbl_collision_output_start(rbl_collision_output *o, const rbl_scene *s, rbl_sim *sim,
+                               const char *dir, double dt, uint64_t *every, rbl_error *err);
+/* The interval that ends at step: its rows (rank 0) and the tally cleared (collective). */
+int rbl_collision_output_write(rbl_collision_output *o, rbl_run_ranks *ranks, rbl_sim *sim,
+                               uint64_t step, rbl_error *err);
+/* A checkpoint's share (size bytes: 0 when off; state is collective) and its restore. */
+size_t rbl_collision_output_state_size(const rbl_collision_output *o, const rbl_sim *sim);
+void rbl_collision_output_state(rbl_collision_output *o, rbl_run_ranks *ranks, rbl_sim *sim,
+                                unsigned char *at);
+size_t rbl_collision_output_state_length(const unsigned char *at, size_t len);
+int rbl_collision_output_restore(rbl_collision_output *o, rbl_run_ranks *ranks, rbl_sim *sim,
+                                 const unsigned char *at, size_t len, const char *path,
+                                 rbl_error *err);
+void rbl_collision_output_free(rbl_collision_output *o);
+
 typedef struct rbl_run_kind rbl_run_kind;
 
 /* When the scene's events fall, in steps (each a multiple of its interval; 0: none). */
@@ -88,6 +120,7 @@ typedef struct rbl_run_events {
     uint64_t spin, n_spin; /* a spin step at every multiple of `spin`, n_spin of them */
     uint64_t hook;         /* the caller's hook (rbl_run_set_hook) at every multiple */
     uint64_t cg;           /* a coarse-graining sample at every multiple (kind->cg) */
+    uint64_t collisions;   /* collisions.csv's rows at every multiple and at the end */
     uint64_t base;         /* the stage's first step: its frames and rows fall on multiples of
                               their intervals from there (0 without stages) */
 } rbl_run_events;
@@ -189,6 +222,9 @@ struct rbl_run_kind {
     /* output.cg's sample at this step (and its output, ending a window); NULL: none. Sets
      * r->events.cg when the run begins. */
     int (*cg)(rbl_run *r, rbl_error *err);
+    /* output.collisions' rows of the interval that ends at this step; NULL: none. Sets
+     * r->events.collisions when the run begins. */
+    int (*collisions)(rbl_run *r, rbl_error *err);
     int (*checkpoint)(rbl_run *r, rbl_error *err);
     /* Stage r->stage begins now: its scene's physics taken by the engine (stage_change.c);
      * NULL: the kind has no stages. */

@@ -110,12 +110,16 @@ int rbl_run_ranks_place(rbl_run_ranks *r, rbl_sim *sim, const rbl_source *src, s
         rc = src->kind == RBL_SOURCE_FILE
                  ? rbl_grains_read_text(sim, src->file, src->spec.material, placed, err)
              : src->kind == RBL_SOURCE_LATTICE ? rbl_sim_insert_lattice(sim, &src->spec, placed, err)
-                                               : rbl_sim_insert_random(sim, &src->spec, placed, err);
+             : src->kind == RBL_SOURCE_PACK ? rbl_sim_insert_pack(sim, &src->spec, src->pack_fraction, placed,
+                                                                NULL, err)
+                                            : rbl_sim_insert_random(sim, &src->spec, placed, err);
     else if (src->kind == RBL_SOURCE_FILE) /* each process reads a part of it */
         rc = read_file_part(r, sim, src, placed, err);
     else
         rc = src->kind == RBL_SOURCE_LATTICE
                  ? rbl_domain_insert_lattice(r->domain, &src->spec, placed, err)
+             : src->kind == RBL_SOURCE_PACK ? rbl_domain_insert_pack(r->domain, &src->spec, src->pack_fraction,
+                                                                   placed, err)
                  : rbl_domain_insert_random(r->domain, &src->spec, placed, err);
     return rc;
 }

@@ -73,7 +73,9 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
     const int booking = rbl_account_held(sim, &held);
     if ((rc = rbl_sim_set_gravity(sim, after->cfg.gravity, err)) != RBL_OK)
         return rc;
+    const int collisions = sim->cfg.law.collisions; /* the histories' width stays */
     sim->cfg.law = cfg.law;
+    sim->cfg.law.collisions = collisions;
     sim->cfg.impact_velocity = cfg.impact_velocity;
     for (int m = 0; m < sim->n_materials && m < after->n_materials; m++) {
         rbl_material *x = &sim->materials[m];
