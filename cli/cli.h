@@ -17,6 +17,7 @@ int cmd_bench_gravity(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_clump(int argc, char **argv);
+int cmd_cg(int argc, char **argv);
 
 /* Print "rubble <cmd>: error: <message>" to stderr and return status. */
 /* s with its control bytes (below 0x20, and 0x7f) written as \xNN, into buf (cut to fit). */

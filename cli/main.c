@@ -14,6 +14,8 @@ static void usage(FILE *out)
             "\n"
             "commands:\n"
             "  run        run a scene file: rubble run SCENE.yaml (docs/scenes.md)\n"
+            "  cg         coarse-grain a finished run's frames or checkpoints (docs/cg.md):\n"
+            "             rubble cg --help\n"
             "  clump      approximate a body by a clump of spheres (seed 001): rubble clump --help\n"
             "  calibrate  the seed's time-step iteration: halve C until e matches theory\n"
             "  contacts   find every touching pair (Demcda interface: bounds.txt, elements.txt\n"
@@ -42,6 +44,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "calibrate") == 0)
         return cmd_calibrate(argc - 1, argv + 1);
+    if (strcmp(cmd, "cg") == 0)
+        return cmd_cg(argc - 1, argv + 1);
     if (strcmp(cmd, "clump") == 0)
         return cmd_clump(argc - 1, argv + 1);
     if (strcmp(cmd, "run") == 0) {

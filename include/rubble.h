@@ -971,8 +971,49 @@ typedef struct rbl_cg rbl_cg;
 RBL_API int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err);
 /* One sample: the grains and the contacts of the last force evaluation, now (the kernel may
  * not be wider than half a periodic side). On this process's grains only: over several
- * processes, RBL_EINVAL for now. Same bits on any thread count. */
+ * processes, RBL_EINVAL (a run's output.cg gathers its samples on rank 0 instead: docs/cg.md).
+ * Same bits on any thread count. */
 RBL_API int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err);
+/* A saved state to coarse-grain (issue 74: `rubble cg`, from a run's frames and contact
+ * files; docs/cg.md "After the run"): the grains in ascending id order, spheres only, and the
+ * contacts in the contact files' order (grain pairs by ids, then wall contacts), each contact's
+ * first grain centre taken from the grains. Over the same state as rbl_cg_add, the same bits.
+ * RBL_EINVAL naming the grain or contact for ids out of order, a contact's grain missing, a
+ * value not finite, a radius <= 0 or a mass < 0; arrays are read, not kept. */
+typedef struct rbl_cg_frame {
+    size_t n;
+    const uint32_t *id;                      /* ascending */
+    const double *pos, *vel;                 /* 3 per grain */
+    const double *radius, *mass;
+    size_t n_contacts;
+    const int64_t *id1, *id2;                /* id2 < 0: a wall contact */
+    const double *normal, *branch, *fn, *ft; /* 3 per contact: from the first grain */
+    double lo[3], hi[3];                     /* the domain's box */
+    int periodic[3];
+    int threads;                             /* 0: one */
+} rbl_cg_frame;
+RBL_API int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *frame, rbl_error *err);
+/* Coarse-graining after the run (issue 74, `rubble cg`; docs/cg.md "After the run"): a run's
+ * frames (grains_NNNNNN.vtp or a .pvtp of pieces, each with its contacts_NNNNNN[_R].vtp or
+ * .csv beside it) or its checkpoints, each one sample, `samples` consecutive ones averaged
+ * per output, on output.cg's grid and kernel: the scene's, or cg's when given (output.cg's
+ * keys as YAML text, checked as the scene's are; `every` is not used). Writes into output_dir what output.cg writes:
+ * cg_NNNNNN.vti and cg_profile_NNNNNN.csv (NNNNNN: the last frame's number, or the output's
+ * place for checkpoints) and cg.pvd; the same bits as output.cg over the same states.
+ * *outputs: the outputs written; *inexact: 1 when a contact .vtp written before the branch
+ * vectors were in it gave them from its lines' ends (to their rounding). */
+typedef struct rbl_cg_job {
+    const char *scene;               /* the run's scene file: its domain and output.cg */
+    const char *cg;                  /* NULL, or "{cells: [4, 4, 16], width: 0.002, ...}" */
+    const char *const *inputs;       /* frames (.vtp) or checkpoints, in time order */
+    size_t n_inputs;
+    const char *output_dir;
+    int threads;                     /* 0: one (the bits do not depend on it) */
+    void (*warning)(const char *text, void *userdata); /* the grid's warnings; may be NULL */
+    void *userdata;
+} rbl_cg_job;
+RBL_API int rbl_cg_job_run(const rbl_cg_job *job, size_t *outputs, int *inexact,
+                           rbl_error *err);
 RBL_API size_t rbl_cg_samples(const rbl_cg *cg);
 RBL_API void rbl_cg_clear(rbl_cg *cg); /* no samples */
 RBL_API void rbl_cg_free(rbl_cg *cg);

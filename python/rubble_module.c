@@ -1049,6 +1049,53 @@ static PyObject *cg_samples(PyObject *mod, PyObject *capsule)
     return cg ? PyLong_FromSize_t(rbl_cg_samples(cg)) : NULL;
 }
 
+/* Coarse-graining after the run (rbl_cg_job_run, `rubble cg`): (scene, [inputs], cg text or
+ * None, output folder, threads) -> (outputs, inexact, [warnings]). */
+static void cg_job_warning(const char *text, void *userdata)
+{
+    PyObject *s = PyUnicode_FromString(text);
+    if (s)
+        PyList_Append(userdata, s);
+    Py_XDECREF(s);
+}
+
+static PyObject *cg_job(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *scene, *grid, *output;
+    PyObject *list;
+    int threads;
+    if (!PyArg_ParseTuple(args, "sO!zsi", &scene, &PyList_Type, &list, &grid, &output, &threads))
+        return NULL;
+    const Py_ssize_t n = PyList_Size(list);
+    const char **inputs = calloc((size_t)n + 1, sizeof *inputs);
+    PyObject *warnings = PyList_New(0);
+    if (!inputs || !warnings) {
+        free(inputs);
+        Py_XDECREF(warnings);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!(inputs[k] = PyUnicode_AsUTF8(PyList_GetItem(list, k)))) {
+            free(inputs);
+            Py_DECREF(warnings);
+            return NULL;
+        }
+    rbl_cg_job job = {.scene = scene, .cg = grid, .inputs = inputs, .n_inputs = (size_t)n,
+                      .output_dir = output, .threads = threads, .warning = cg_job_warning,
+                      .userdata = warnings};
+    size_t outputs = 0;
+    int inexact = 0, rc;
+    rbl_error err = {0};
+    rc = rbl_cg_job_run(&job, &outputs, &inexact, &err); /* (the warnings: Python objects) */
+    free(inputs);
+    if (rc != RBL_OK) {
+        Py_DECREF(warnings);
+        return raise_error(&err, rc);
+    }
+    return Py_BuildValue("(niN)", (Py_ssize_t)outputs, inexact, warnings);
+}
+
 static PyMethodDef run_methods[] = {
     {"step", (PyCFunction)run_step, METH_VARARGS, "step(n=1): n more steps"},
     {"until", (PyCFunction)run_until, METH_VARARGS, "until(t): step to simulated time t"},
@@ -1131,6 +1178,7 @@ static PyMethodDef module_methods[] = {
     {"_cg_clear", cg_clear, METH_O, "its samples dropped"},
     {"_cg_fields", cg_fields, METH_O, "its mean fields, as new arrays"},
     {"_cg_samples", cg_samples, METH_O, "its sample count"},
+    {"_cg_job", cg_job, METH_VARARGS, "coarse-graining after the run (rbl_cg_job_run)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -52,6 +52,8 @@ static const layout table[] = {
     ROW(rbl_collision_bin, 40),
     ROW(rbl_cg_options, 88),
     ROW(rbl_cg_fields, 144),
+    ROW(rbl_cg_frame, 168),
+    ROW(rbl_cg_job, 64),
     ROW(rbl_run_status, 56),
     ROW(rbl_run_options, 96),
     ROW(rbl_rank_spread, 24),

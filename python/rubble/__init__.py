@@ -22,9 +22,9 @@ import numpy as np
 
 from . import _rubble
 from . import frames
-from .cg import CoarseGrain
+from .cg import CoarseGrain, coarse_grain
 
-__all__ = ["Run", "Error", "Warning", "frames", "CoarseGrain"]
+__all__ = ["Run", "Error", "Warning", "frames", "CoarseGrain", "coarse_grain"]
 
 
 class Error(Exception):

@@ -8,12 +8,55 @@ averaged over the samples added.
         cg.add(run)
     f = cg.fields()            # arrays shaped (nz, ny, nx[, 3 | 3, 3])
     f.stress[:, 0, 0, 2, 2]    # sigma_zz along z (Pa, tension positive)
+
+After the run, from its frames (with their contact files) or checkpoints, as `rubble cg`:
+
+    out = rubble.coarse_grain("bed.yaml", sorted(glob.glob("out/grains_*.vtp")), output="cg",
+                              cg={"cells": [4, 4, 16], "width": 0.002})
+    f = rubble.frames.read_vti(out.files[-1])
 """
+import os
 import types
+import warnings
 
 from . import _rubble
 
-__all__ = ["CoarseGrain"]
+__all__ = ["CoarseGrain", "coarse_grain"]
+
+
+def _flow(value):
+    """A value as YAML flow text: mappings, sequences, numbers and words."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def coarse_grain(scene, inputs, output="cg", cg=None, threads=1):
+    """Coarse-grains a finished run's frames (grains_NNNNNN.vtp, each with its contact .vtp or
+    .csv beside it) or checkpoints, in time order, as `rubble cg` does (docs/cg.md "After the
+    run"): on the scene's output.cg grid, or on `cg` (output.cg's keys, a dict or YAML text:
+    cells, width, kernel, min, max, samples, profile), `samples` inputs averaged per output;
+    writes cg_NNNNNN.vti, cg_profile_NNNNNN.csv and cg.pvd into `output`, the bytes output.cg
+    writes on the same states. Returns .outputs (their count), .files (the .vti paths) and
+    .times (s) in order, .inexact (branch vectors taken from an old .vtp's lines' ends). The
+    grid's warnings come as rubble.Warning."""
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    text = None if cg is None else cg if isinstance(cg, str) else _flow(cg)
+    outputs, inexact, said = _rubble._cg_job(os.fspath(scene), [os.fspath(p) for p in inputs],
+                                             text, os.fspath(output), int(threads))
+    if said:
+        from . import Warning as _Warning
+        for w in said:
+            warnings.warn(w, _Warning, stacklevel=2)
+    from .frames import read_pvd
+    series = read_pvd(os.path.join(os.fspath(output), "cg.pvd"))
+    return types.SimpleNamespace(outputs=outputs, inexact=bool(inexact),
+                                 files=[f for _, f in series], times=[t for t, _ in series])
 
 
 class CoarseGrain:

@@ -1,6 +1,7 @@
-"""Reading rubble's frames into numpy, without VTK: the .vtp files a run writes (grains,
-contacts, walls; raw appended binary, UInt64 headers) and the .pvtp that gathers several
-processes' pieces, and the contact tables (contacts_NNNNNN.csv).
+"""Reading what a run writes into numpy, without VTK: the .vtp files (grains, contacts, walls
+with their loads; raw appended binary, UInt64 headers) and the .pvtp that gathers several
+processes' pieces, the contact tables (contacts_NNNNNN.csv), the coarse-grained fields
+(cg_NNNNNN.vti) and profiles (cg_profile_NNNNNN.csv), thermo.csv and the .pvd series.
 
     from rubble import frames
     g = frames.read("out/grains_000010.vtp")        # or a .pvtp: its pieces in order
@@ -8,6 +9,11 @@ processes' pieces, and the contact tables (contacts_NNNNNN.csv).
     c = frames.read("out/contacts_000010.vtp")
     c.cell_data["normal_force"], c.lines            # (m, 3), (m, 2) point indices
     t = frames.read_table("out/contacts_000010.csv")  # columns by name
+    w = frames.read("out/walls_000010.vtp")         # output.wall_loads: w.cell_data["force"]
+    f = frames.read_vti("out/cg_000010.vti")        # f.stress: (nz, ny, nx, 3, 3)
+    p = frames.read_profile("out/cg_profile_000010.csv")  # p.z, p.columns["stress_zz"]
+    th = frames.read_thermo("out/thermo.csv")       # th["kinetic"]: a column
+    frames.read_pvd("out/grains.pvd")               # [(time, path), ...]
 """
 import os
 import re
@@ -15,7 +21,7 @@ import types
 
 import numpy as np
 
-__all__ = ["read", "read_table"]
+__all__ = ["read", "read_table", "read_vti", "read_profile", "read_thermo", "read_pvd"]
 
 _TYPES = {"Float64": "<f8", "Float32": "<f4", "Int64": "<i8", "Int32": "<i4", "UInt32": "<u4",
           "UInt8": "<u1"}
@@ -40,14 +46,22 @@ def _arrays(head, name, data):
     return out
 
 
-def _read_vtp(path):
+def _raw(path):
+    """A VTK XML file's head and its appended data."""
     with open(path, "rb") as f:
         raw = f.read()
-    start = raw.index(b"<AppendedData")
+    start = raw.find(b"<AppendedData")
+    if start < 0 or raw.find(b"_", start) < 0:
+        raise ValueError(f"{path}: not a VTK file with appended data, as rubble writes")
     data = raw[raw.index(b"_", start) + 1:]
     head = raw[:start]
     if b'byte_order="LittleEndian"' not in head or b'header_type="UInt64"' not in head:
         raise ValueError(f"{path}: not a frame rubble wrote (little-endian, UInt64 headers)")
+    return head, data
+
+
+def _read_vtp(path):
+    head, data = _raw(path)
     points = _arrays(head, b"Points", data)["position"]
     kind = next((k for k in (b"Lines", b"Polys", b"Verts") if _section(head, k)), b"Verts")
     cells = _arrays(head, kind, data)
@@ -97,3 +111,69 @@ def read_table(path):
            for k in ("point", "normal", "fn", "ft", "branch")}
     return dict(ids=np.stack([col["id1"], col["id2"]], axis=-1).astype(np.int64),
                 wall=col["wall"].astype(np.int32), overlap=col["overlap"], **vec)
+
+
+def read_vti(path):
+    """Coarse-grained fields (cg_NNNNNN.vti, output.cg or `rubble cg`): .origin, .spacing (the
+    first node and the nodes' spacing, m), .cells (nx, ny, nz) and each field as
+    rubble.CoarseGrain.fields gives it, shaped (nz, ny, nx[, 3 | 3, 3]): density,
+    volume_fraction, velocity, stress, contact_stress, kinetic_stress, fabric."""
+    path = os.fspath(path)
+    head, data = _raw(path)
+    grid = re.search(rb'WholeExtent="0 (\d+) 0 (\d+) 0 (\d+)" Origin="([^"]+)" '
+                     rb'Spacing="([^"]+)"', head)
+    if not grid:
+        raise ValueError(f"{path}: not an ImageData file rubble wrote")
+    cells = tuple(int(grid.group(k)) + 1 for k in (1, 2, 3))
+    out = types.SimpleNamespace(origin=tuple(float(v) for v in grid.group(4).split()),
+                                spacing=tuple(float(v) for v in grid.group(5).split()),
+                                cells=cells)
+    for name, a in _arrays(head, b"PointData", data).items():
+        k = a.shape[1] if a.ndim > 1 else 1
+        shape = (cells[2], cells[1], cells[0]) + ((3,) if k == 3 else (3, 3) if k == 9 else ())
+        setattr(out, name, a.reshape(shape))
+    return out
+
+
+def read_profile(path):
+    """A coarse-grained profile (cg_profile_NNNNNN.csv): .time (s), .samples, .axis ('x', 'y'
+    or 'z'), .columns (a dict of arrays by the header's names: the axis's coordinate, density,
+    volume_fraction, velocity_x, stress_xx, ...), and the coordinate as .x, .y or .z."""
+    path = os.fspath(path)
+    with open(path) as f:
+        comment = f.readline()
+        names = f.readline().strip().split(",")
+    m = re.match(r"# time (\S+) s; .* across ([xyz]) \((\d+) samples\)", comment)
+    if not m:
+        raise ValueError(f"{path}:1: not a profile rubble wrote: {comment.strip()!r}")
+    t = np.loadtxt(path, delimiter=",", skiprows=2, ndmin=2)
+    columns = {n: t[:, k] for k, n in enumerate(names)}
+    out = types.SimpleNamespace(time=float(m.group(1)), samples=int(m.group(3)),
+                                axis=names[0], columns=columns)
+    setattr(out, names[0], columns[names[0]])
+    return out
+
+
+def read_thermo(path):
+    """thermo.csv as a dict of arrays, one per column of its header (time, step, grains,
+    kinetic, ..., wallK_fx, ...; docs/scenes.md); the '#' lines are skipped."""
+    path = os.fspath(path)
+    with open(path) as f:
+        lines = [line for line in f if line.strip() and not line.startswith("#")]
+    if not lines:
+        raise ValueError(f"{path}: empty, not a thermo.csv rubble wrote")
+    names = lines[0].strip().split(",")
+    t = np.loadtxt(lines[1:], delimiter=",", ndmin=2) if len(lines) > 1 else \
+        np.zeros((0, len(names)))
+    if t.shape[1] != len(names):
+        raise ValueError(f"{path}: rows of {t.shape[1]} values under a header of {len(names)}")
+    return {n: t[:, k] for k, n in enumerate(names)}
+
+
+def read_pvd(path):
+    """A .pvd series (grains.pvd, contacts.pvd, walls.pvd, cg.pvd): [(time, path)] in order,
+    each path joined to the .pvd's folder."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        rows = re.findall(rb'<DataSet timestep="([^"]+)"[^>]* file="([^"]+)"', f.read())
+    return [(float(t), os.path.join(os.path.dirname(path), name.decode())) for t, name in rows]

@@ -1,9 +1,10 @@
 /* cg.c — coarse-graining (issue 43, docs/cg.md; Weinhart et al., Granular Matter 14, 2012):
  * per-node sums over samples of the grains (mass, volume, momentum, m v (x) v, fabric) spread
  * by the kernel about their centres, and of the contacts' b (x) f spread along their branch
- * vectors, from dem's one contact list (rbl_sim_contacts). The threads split the grid's x
- * layers between them and each adds, to its own nodes, every grain and contact in id order:
- * a node's sums have the same bits on any thread count. */
+ * vectors, from dem's one contact list (rbl_sim_contacts) or a saved state's arrays (frames
+ * and contact files: rbl_cg_add_frame, the same values in the same order). The threads split
+ * the grid's x layers between them and each adds, to its own nodes, every grain and contact in
+ * id order: a node's sums have the same bits on any thread count. */
 #include "cg_internal.h"
 
 #include <math.h>
@@ -100,6 +101,34 @@ typedef struct spread {
     int first, count; /* the sums it adds: v[first .. first + count) */
 } spread;
 
+/* One sample as spread: its particles in id order (P_WIDTH doubles each: centre, mass, volume,
+ * velocity, the sum of its contacts' n (x) n) and its contacts in the contact list's order
+ * (C_WIDTH: the first particle's centre, the branch vector, the force on the first particle),
+ * and the domain's periodic sides. rbl_cg_add makes it from a simulation, rbl_cg_add_frame
+ * from a saved state's arrays: the same values in the same order, so the same bits. */
+enum { P_X, P_MASS = 3, P_VOLUME, P_VEL, P_FABRIC = P_VEL + 3, P_WIDTH = P_FABRIC + 9 };
+enum { C_X, C_BRANCH = 3, C_FORCE = 6, C_WIDTH = 9 };
+typedef struct cg_sample {
+    size_t n, n_contacts;
+    double *part, *cont;
+    double side[3];
+    int periodic[3];
+    int threads;
+} cg_sample;
+
+static int sample_alloc(cg_sample *s, size_t n, size_t n_contacts)
+{
+    s->n = n, s->n_contacts = n_contacts;
+    s->part = calloc(P_WIDTH * (n ? n : 1), sizeof *s->part);
+    s->cont = calloc(C_WIDTH * (n_contacts ? n_contacts : 1), sizeof *s->cont);
+    return s->part && s->cont;
+}
+
+static void sample_free(cg_sample *s)
+{
+    free(s->part), free(s->cont);
+}
+
 /* Node index range along axis a that the support of [lo, hi] reaches, clipped to the grid;
  * 0 when it misses. */
 static int node_range(const rbl_cg *cg, int a, double lo, double hi, size_t *i0, size_t *i1)
@@ -163,7 +192,7 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
 
 /* sp and its periodic images whose support meets the grid (each periodic axis: the shifts
  * -L, 0, +L that reach it), to the nodes of x layers [x0, x1). */
-static void add_images(rbl_cg *cg, const rbl_sim *sim, const spread *sp, size_t x0, size_t x1)
+static void add_images(rbl_cg *cg, const cg_sample *smp, const spread *sp, size_t x0, size_t x1)
 {
     double shifts[3][3];
     int count[3];
@@ -172,10 +201,10 @@ static void add_images(rbl_cg *cg, const rbl_sim *sim, const spread *sp, size_t 
         const double e = sp->segment ? sp->x[a] + sp->b[a] : sp->x[a];
         const double lo = (sp->x[a] < e ? sp->x[a] : e) - c, hi = (sp->x[a] < e ? e : sp->x[a]) + c;
         const double g0 = cg->opt.lo[a], g1 = cg->opt.hi[a];
-        const double side = sim->cfg.hi[a] - sim->cfg.lo[a];
+        const double side = smp->side[a];
         count[a] = 0;
         for (int k = -1; k <= 1; k++) {
-            if (k != 0 && !sim->cfg.periodic[a])
+            if (k != 0 && !smp->periodic[a])
                 continue;
             const double sh = k * side;
             if (hi + sh >= g0 && lo + sh <= g1) /* the support, shifted, meets the grid */
@@ -190,13 +219,13 @@ static void add_images(rbl_cg *cg, const rbl_sim *sim, const spread *sp, size_t 
             }
 }
 
-/* A sample's spread from its centre x, mass m, volume vol, velocity u and fabric N (the sum of
- * its contacts' n (x) n): m, V, m v, m v (x) v, V N. */
-static void sample_spread(const double x[3], double m, double vol, const double u[3],
-                          const double *fabric, spread *sp)
+/* Particle p's spread: m, V, m v, m v (x) v, V N. */
+static void particle_spread(const double *p, spread *sp)
 {
-    memcpy(sp->x, x, sizeof sp->x);
+    memcpy(sp->x, p + P_X, sizeof sp->x);
     sp->segment = 0;
+    const double m = p[P_MASS], vol = p[P_VOLUME];
+    const double *u = p + P_VEL, *fabric = p + P_FABRIC;
     sp->v[S_MASS] = m, sp->v[S_VOLUME] = vol;
     for (int a = 0; a < 3; a++) {
         sp->v[S_MOMENTUM + a] = m * u[a];
@@ -209,32 +238,68 @@ static void sample_spread(const double x[3], double m, double vol, const double 
     sp->count = S_CONTACT; /* mass .. fabric */
 }
 
-/* Grain k's sample: a sphere as itself; a clump as one particle at its centre of mass with its
- * mass, volume, velocity and its spheres' contacts (sampled once, at its first sphere; 0 for
- * the others), as MercuryCG takes a particle: the density then integrates to the clump's mass
- * and the momentum to its own, M V. */
-static int grain_sample(const rbl_sim *sim, const rbl_grains_view *v, size_t k,
-                        const double *fabric, spread *sp)
+/* Adds the sample: the threads split the grid's x layers, each adding every particle and
+ * contact in order to its own nodes. */
+static int add_sample(rbl_cg *cg, const cg_sample *smp, rbl_error *err)
 {
-    const int32_t body = v->body ? v->body[k] : -1;
-    if (body < 0) {
-        const double r = v->radius[k];
-        sample_spread(v->pos + 3 * k, v->mass[k], 4.0 / 3.0 * M_PI * r * r * r, v->vel + 3 * k,
-                      fabric + 9 * k, sp);
-        return 1;
+    for (int a = 0; a < 3; a++)
+        if (smp->periodic[a] && !(2.0 * cg->kernel.cutoff < smp->side[a]))
+            return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the kernel reaches %g m, "
+                                 "more than half the periodic side %c (%g m)", cg->kernel.cutoff,
+                                 'x' + a, smp->side[a]);
+    int threads = smp->threads > 0 ? smp->threads : 1;
+    if ((size_t)threads > cg->n[0])
+        threads = (int)cg->n[0];
+#pragma omp parallel num_threads(threads)
+    {
+        int t = 0, nt = 1;
+#ifdef _OPENMP
+        t = omp_get_thread_num(), nt = omp_get_num_threads();
+#endif
+        const size_t x0 = cg->n[0] * (size_t)t / (size_t)nt;
+        const size_t x1 = cg->n[0] * (size_t)(t + 1) / (size_t)nt;
+        spread sp;
+        for (size_t o = 0; o < smp->n; o++) {
+            particle_spread(smp->part + P_WIDTH * o, &sp);
+            add_images(cg, smp, &sp, x0, x1);
+        }
+        sp.segment = 1, sp.first = S_CONTACT, sp.count = 9;
+        for (size_t q = 0; q < smp->n_contacts; q++) {
+            const double *c = smp->cont + C_WIDTH * q;
+            memcpy(sp.x, c + C_X, sizeof sp.x);
+            memcpy(sp.b, c + C_BRANCH, sizeof sp.b);
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    sp.v[S_CONTACT + 3 * a + b] = c[C_BRANCH + a] * c[C_FORCE + b];
+            add_images(cg, smp, &sp, x0, x1);
+        }
     }
-    const rbl_bodies *b = &sim->bodies;
-    const size_t first = b->start[body], last = b->start[body + 1];
-    if (b->member_id[first] != v->id[k])
-        return 0;
-    double sum[9] = {0};
-    for (size_t s = first; s < last; s++)
-        for (int e = 0; e < 9; e++)
-            sum[e] += fabric[9 * (size_t)b->member_index[s] + e];
-    const double m = b->mass[body];
-    sample_spread(b->pos + 3 * (size_t)body, m, m / sim->materials[b->material[body]].density,
-                  b->vel + 3 * (size_t)body, sum, sp);
-    return 1;
+    cg->samples++;
+    return RBL_OK;
+}
+
+/* Adds n (x) n to a fabric's 9 components. */
+static void fabric_add(double *fabric, const double n[3])
+{
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            fabric[3 * a + b] += n[a] * n[b];
+}
+
+/* Fills particle p: its centre, mass, volume and velocity (the fabric is summed apart). */
+static void particle_set(double *p, const double x[3], double m, double vol, const double u[3])
+{
+    memcpy(p + P_X, x, 3 * sizeof *p);
+    p[P_MASS] = m, p[P_VOLUME] = vol;
+    memcpy(p + P_VEL, u, 3 * sizeof *p);
+}
+
+/* A contact's row: from x along b, the force fn + ft on the first particle. */
+static void contact_set(double *c, const double x[3], const double b[3], const double fn[3],
+                        const double ft[3])
+{
+    for (int a = 0; a < 3; a++)
+        c[C_X + a] = x[a], c[C_BRANCH + a] = b[a], c[C_FORCE + a] = fn[a] + ft[a];
 }
 
 /* Contact item it with its ends at the centres of mass of their particles: a clump sphere's
@@ -261,25 +326,64 @@ static void to_particle_centres(const rbl_sim *sim, const uint64_t *order, size_
     }
 }
 
-/* Each grain's sum over its contacts of n (x) n, at the grain's index in memory (not its
- * position in the id order: the two differ once the grains are re-sorted by cell). */
-static void grain_fabric(const rbl_sim *sim, const size_t *slots, size_t n_pairs,
-                         size_t n_walls, const uint64_t *order, size_t n, double *fabric)
+/* The simulation's sample. Each grain's fabric is summed over its contacts in list order, at
+ * its place in the id order; a sphere is itself, a clump one particle at its centre of mass
+ * with its mass, volume, velocity and its spheres' contacts (at its first sphere's place; the
+ * others add nothing), as MercuryCG takes a particle: the density then integrates to the
+ * clump's mass and the momentum to its own, M V. */
+static int sim_sample(const rbl_sim *sim, cg_sample *smp)
 {
-    memset(fabric, 0, 9 * (n ? n : 1) * sizeof *fabric);
-    for (size_t q = 0; q < n_pairs + n_walls; q++) {
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    size_t *slots = NULL, n_pairs = 0, n_walls = 0;
+    uint64_t *order = rbl_grains_id_order(&v);
+    double *fabric = calloc(9 * (v.n ? v.n : 1), sizeof *fabric); /* by memory index */
+    int ok = order && fabric && rbl_contacts_order(sim, &slots, &n_pairs, &n_walls) &&
+             sample_alloc(smp, v.n, n_pairs + n_walls);
+    for (size_t q = 0; ok && q < n_pairs + n_walls; q++) {
         rbl_contact_item it;
         rbl_contact_item_of(sim, slots, n_pairs, q, &it);
         const uint32_t ids[2] = {it.id1, it.id2};
         for (int e = 0; e < (q < n_pairs ? 2 : 1); e++) {
-            const size_t k = rbl_grains_index_of(order, n, ids[e]);
-            if (k == SIZE_MAX)
-                continue;
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++)
-                    fabric[9 * k + 3 * a + b] += it.normal[a] * it.normal[b];
+            const size_t k = rbl_grains_index_of(order, v.n, ids[e]);
+            if (k != SIZE_MAX)
+                fabric_add(fabric + 9 * k, it.normal);
         }
+        if (sim->bodies.n)
+            to_particle_centres(sim, order, v.n, &it);
+        contact_set(smp->cont + C_WIDTH * q, it.centre, it.branch, it.fn, it.ft);
     }
+    size_t kept = 0;
+    for (size_t o = 0; ok && o < v.n; o++) {
+        const size_t k = (size_t)(order[o] & UINT32_MAX);
+        double *p = smp->part + P_WIDTH * kept;
+        const int32_t body = v.body ? v.body[k] : -1;
+        if (body < 0) {
+            const double r = v.radius[k];
+            particle_set(p, v.pos + 3 * k, v.mass[k], 4.0 / 3.0 * M_PI * r * r * r,
+                         v.vel + 3 * k);
+            memcpy(p + P_FABRIC, fabric + 9 * k, 9 * sizeof *p);
+            kept++;
+            continue;
+        }
+        const rbl_bodies *b = &sim->bodies;
+        const size_t first = b->start[body], last = b->start[body + 1];
+        if (b->member_id[first] != v.id[k])
+            continue;
+        for (size_t s = first; s < last; s++)
+            for (int e = 0; e < 9; e++)
+                p[P_FABRIC + e] += fabric[9 * (size_t)b->member_index[s] + e];
+        const double m = b->mass[body];
+        particle_set(p, b->pos + 3 * (size_t)body, m,
+                     m / sim->materials[b->material[body]].density, b->vel + 3 * (size_t)body);
+        kept++;
+    }
+    smp->n = kept;
+    for (int a = 0; a < 3; a++)
+        smp->side[a] = sim->cfg.hi[a] - sim->cfg.lo[a], smp->periodic[a] = sim->cfg.periodic[a];
+    smp->threads = sim->threads;
+    free(order), free(fabric), free(slots);
+    return ok;
 }
 
 int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err)
@@ -287,55 +391,82 @@ int rbl_cg_add(rbl_cg *cg, const rbl_sim *sim, rbl_error *err)
     if (sim->peers)
         return rbl_error_set(err, RBL_EINVAL, "coarse-graining cannot yet run over several "
                              "processes: run it on one (docs/cg.md)");
+    cg_sample smp = {0};
+    int rc = sim_sample(sim, &smp)
+                 ? add_sample(cg, &smp, err)
+                 : rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu "
+                                 "grains", sim->g.n);
+    sample_free(&smp);
+    return rc;
+}
+
+/* The index of grain id among the frame's ascending ids, or SIZE_MAX. */
+static size_t frame_index(const rbl_cg_frame *f, int64_t id)
+{
+    size_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if ((int64_t)f->id[mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < f->n && (int64_t)f->id[lo] == id ? lo : SIZE_MAX;
+}
+
+int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *f, rbl_error *err)
+{
+    for (size_t k = 0; k < f->n; k++) {
+        if (k && f->id[k] <= f->id[k - 1])
+            return rbl_error_set(err, RBL_EINVAL, "grain %zu: id %u after %u, not in ascending "
+                                 "order", k, f->id[k], f->id[k - 1]);
+        const double *x = f->pos + 3 * k, *u = f->vel + 3 * k;
+        if (!(isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]) && isfinite(u[0]) &&
+              isfinite(u[1]) && isfinite(u[2]) && f->radius[k] > 0.0 &&
+              isfinite(f->radius[k]) && f->mass[k] >= 0.0 && isfinite(f->mass[k])))
+            return rbl_error_set(err, RBL_EINVAL, "grain %u: a position, velocity, radius "
+                                 "(%g) or mass (%g) that is not a finite number (a radius > 0, "
+                                 "a mass >= 0)", f->id[k], f->radius[k], f->mass[k]);
+    }
+    cg_sample smp = {0};
+    if (!sample_alloc(&smp, f->n, f->n_contacts)) {
+        sample_free(&smp);
+        return rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu grains "
+                             "and %zu contacts", f->n, f->n_contacts);
+    }
+    int rc = RBL_OK;
+    for (size_t q = 0; rc == RBL_OK && q < f->n_contacts; q++) {
+        const int64_t ids[2] = {f->id1[q], f->id2[q]};
+        size_t at[2] = {frame_index(f, ids[0]), ids[1] < 0 ? SIZE_MAX : frame_index(f, ids[1])};
+        const double *n = f->normal + 3 * q, *b = f->branch + 3 * q;
+        const double *fn = f->fn + 3 * q, *ft = f->ft + 3 * q;
+        int finite = 1;
+        for (int a = 0; a < 3; a++)
+            finite &= isfinite(n[a]) && isfinite(b[a]) && isfinite(fn[a]) && isfinite(ft[a]);
+        if (at[0] == SIZE_MAX || (ids[1] >= 0 && at[1] == SIZE_MAX))
+            rc = rbl_error_set(err, RBL_EINVAL, "contact %zu: grain %lld is not in the frame",
+                               q, (long long)ids[at[0] == SIZE_MAX ? 0 : 1]);
+        else if (!finite)
+            rc = rbl_error_set(err, RBL_EINVAL, "contact %zu (grain %lld): a normal, branch or "
+                               "force that is not a finite number", q, (long long)ids[0]);
+        for (int e = 0; rc == RBL_OK && e < 2; e++)
+            if (at[e] != SIZE_MAX)
+                fabric_add(smp.part + P_WIDTH * at[e] + P_FABRIC, n);
+        if (rc == RBL_OK)
+            contact_set(smp.cont + C_WIDTH * q, f->pos + 3 * at[0], b, fn, ft);
+    }
+    for (size_t k = 0; rc == RBL_OK && k < f->n; k++) {
+        const double r = f->radius[k];
+        particle_set(smp.part + P_WIDTH * k, f->pos + 3 * k, f->mass[k],
+                     4.0 / 3.0 * M_PI * r * r * r, f->vel + 3 * k);
+    }
     for (int a = 0; a < 3; a++)
-        if (sim->cfg.periodic[a] &&
-            !(2.0 * cg->kernel.cutoff < sim->cfg.hi[a] - sim->cfg.lo[a]))
-            return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the kernel reaches %g m, "
-                                 "more than half the periodic side %c (%g m)", cg->kernel.cutoff,
-                                 'x' + a, sim->cfg.hi[a] - sim->cfg.lo[a]);
-    rbl_grains_view v;
-    rbl_sim_grains(sim, &v);
-    size_t *slots = NULL, n_pairs = 0, n_walls = 0;
-    uint64_t *order = rbl_grains_id_order(&v);
-    double *fabric = malloc(9 * (v.n ? v.n : 1) * sizeof *fabric);
-    if (!order || !fabric || !rbl_contacts_order(sim, &slots, &n_pairs, &n_walls)) {
-        free(order), free(fabric);
-        return rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu grains",
-                             v.n);
-    }
-    grain_fabric(sim, slots, n_pairs, n_walls, order, v.n, fabric);
-    int threads = sim->threads > 0 ? sim->threads : 1;
-    if ((size_t)threads > cg->n[0])
-        threads = (int)cg->n[0];
-#pragma omp parallel num_threads(threads)
-    {
-        int t = 0, nt = 1;
-#ifdef _OPENMP
-        t = omp_get_thread_num(), nt = omp_get_num_threads();
-#endif
-        const size_t x0 = cg->n[0] * (size_t)t / (size_t)nt;
-        const size_t x1 = cg->n[0] * (size_t)(t + 1) / (size_t)nt;
-        spread sp;
-        for (size_t o = 0; o < v.n; o++)
-            if (grain_sample(sim, &v, (size_t)(order[o] & UINT32_MAX), fabric, &sp))
-                add_images(cg, sim, &sp, x0, x1);
-        sp.segment = 1, sp.first = S_CONTACT, sp.count = 9;
-        for (size_t q = 0; q < n_pairs + n_walls; q++) {
-            rbl_contact_item it;
-            rbl_contact_item_of(sim, slots, n_pairs, q, &it);
-            if (sim->bodies.n)
-                to_particle_centres(sim, order, v.n, &it);
-            memcpy(sp.x, it.centre, sizeof sp.x);
-            memcpy(sp.b, it.branch, sizeof sp.b);
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++)
-                    sp.v[S_CONTACT + 3 * a + b] = it.branch[a] * (it.fn[b] + it.ft[b]);
-            add_images(cg, sim, &sp, x0, x1);
-        }
-    }
-    cg->samples++;
-    free(order), free(fabric), free(slots);
-    return RBL_OK;
+        smp.side[a] = f->hi[a] - f->lo[a], smp.periodic[a] = f->periodic[a];
+    smp.threads = f->threads;
+    if (rc == RBL_OK)
+        rc = add_sample(cg, &smp, err);
+    sample_free(&smp);
+    return rc;
 }
 
 int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err)

@@ -25,4 +25,12 @@ size_t rbl_cg_sums_count(const rbl_cg *cg);
 const double *rbl_cg_sums(const rbl_cg *cg);
 int rbl_cg_set_sums(rbl_cg *cg, const double *sums, size_t count, size_t samples);
 
+/* cg_order.c — a state in pieces (ranks' frames or samples, joined) in one process's order:
+ * *grain_order[k] the k-th grain's place (by id), *contact_order[q] the q-th contact's (grain
+ * pairs by ids, then wall contacts by grain and wall, ties in their pieces' order); wall: any
+ * number that orders a grain's walls as their numbers do. 0: out of memory. */
+int rbl_cg_pieces_order(size_t n, const uint32_t *id, size_t n_contacts, const int64_t *id1,
+                        const int64_t *id2, const int32_t *wall, size_t **grain_order,
+                        size_t **contact_order);
+
 #endif

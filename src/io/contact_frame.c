@@ -3,7 +3,8 @@
  *   contacts_NNNNNN.vtp: a line per contact from the first grain's centre to the second's (its
  *     nearest periodic image, so a line never crosses the box) or, for a wall contact, to its
  *     point on the wall. Cell data: id1, id2 (-1 for a wall), wall (-1 for two grains), point,
- *     normal, normal_force, tangential_force (on the first grain), overlap; point data: force,
+ *     normal, normal_force, tangential_force (on the first grain), overlap, branch (the line's
+ *     vector, exact: what coarse-graining from the file needs, issue 74); point data: force,
  *     the contact's |f| at both ends, so that ParaView's Tube filter can vary the radius by it.
  *   contacts_NNNNNN.csv: the same contacts as a table, grain pairs first, exact doubles.
  * Over several processes each writes the contacts whose first grain is its own. */
@@ -25,15 +26,16 @@ void rbl_contact_frame_layout(rbl_vtp_layout *l)
                  {"Float64", "normal", 3, 8, NULL},
                  {"Float64", "normal_force", 3, 8, NULL},
                  {"Float64", "tangential_force", 3, 8, NULL},
-                 {"Float64", "overlap", 1, 8, NULL}},
-        .n_cell = 8,
+                 {"Float64", "overlap", 1, 8, NULL},
+                 {"Float64", "branch", 3, 8, NULL}},
+        .n_cell = 9,
     };
     *l = layout;
 }
 
 /* The arrays of the .vtp, grain pairs then wall contacts (n = c->n + c->n_wall lines). */
 typedef struct network {
-    double *points, *force, *point, *normal, *fn, *ft, *overlap;
+    double *points, *force, *point, *normal, *fn, *ft, *overlap, *branch;
     int64_t *id1, *id2;
     int32_t *wall;
 } network;
@@ -54,6 +56,7 @@ static void line(network *w, size_t k, const double *centre, const double *branc
         w->points[6 * k + 3 + a] = centre[a] + branch[a];
         w->point[3 * k + a] = point[a], w->normal[3 * k + a] = normal[a];
         w->fn[3 * k + a] = fn[a], w->ft[3 * k + a] = ft[a];
+        w->branch[3 * k + a] = branch[a];
     }
     w->force[2 * k] = w->force[2 * k + 1] = norm_sum(fn, ft);
     w->overlap[k] = overlap;
@@ -78,10 +81,11 @@ int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, r
     network w = {malloc(6 * m * sizeof(double)), malloc(2 * m * sizeof(double)),
                  malloc(3 * m * sizeof(double)), malloc(3 * m * sizeof(double)),
                  malloc(3 * m * sizeof(double)), malloc(3 * m * sizeof(double)),
-                 malloc(m * sizeof(double)),     malloc(m * sizeof(int64_t)),
-                 malloc(m * sizeof(int64_t)),    malloc(m * sizeof(int32_t))};
-    if (!(w.points && w.force && w.point && w.normal && w.fn && w.ft && w.overlap && w.id1 &&
-          w.id2 && w.wall)) {
+                 malloc(m * sizeof(double)),     malloc(3 * m * sizeof(double)),
+                 malloc(m * sizeof(int64_t)),    malloc(m * sizeof(int64_t)),
+                 malloc(m * sizeof(int32_t))};
+    if (!(w.points && w.force && w.point && w.normal && w.fn && w.ft && w.overlap && w.branch &&
+          w.id1 && w.id2 && w.wall)) {
         rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu contacts", path, n);
         goto done;
     }
@@ -102,7 +106,8 @@ int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, r
     rbl_vtp_layout l;
     rbl_contact_frame_layout(&l);
     l.point[0].data = w.force;
-    const void *cell_data[8] = {w.id1, w.id2, w.wall, w.point, w.normal, w.fn, w.ft, w.overlap};
+    const void *cell_data[9] = {w.id1, w.id2, w.wall, w.point, w.normal,
+                                w.fn,  w.ft,  w.overlap, w.branch};
     for (int a = 0; a < l.n_cell; a++)
         l.cell[a].data = cell_data[a];
     rbl_vtp_polydata pd = {.n_points = 2 * n, .points = w.points, .arrays = l.point,
@@ -122,7 +127,7 @@ int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, r
     free(corners);
 done:
     free(w.points), free(w.force), free(w.point), free(w.normal), free(w.fn), free(w.ft);
-    free(w.overlap), free(w.id1), free(w.id2), free(w.wall);
+    free(w.overlap), free(w.branch), free(w.id1), free(w.id2), free(w.wall);
     return rc;
 }
 

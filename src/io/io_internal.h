@@ -147,6 +147,25 @@ typedef struct rbl_vtp_polydata {
 } rbl_vtp_polydata;
 
 int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err);
+/* vtp_read.c — a .vtp rubble wrote, read back whole: its points' and cells' counts (lines, or
+ * else vertices) and, by section ("PointData", "CellData", "Points") and name, an array of the
+ * given type and components holding count entries, copied out (malloc'd). Messages name the
+ * file, the byte and the value. */
+typedef struct rbl_vtp_file {
+    const char *path;
+    unsigned char *bytes;
+    size_t size, data; /* the file's bytes; where its appended data starts */
+    size_t n_points, n_cells;
+} rbl_vtp_file;
+int rbl_vtp_read(const char *path, rbl_vtp_file *f, rbl_error *err);
+int rbl_vtp_array_read(const rbl_vtp_file *f, const char *section, const char *name,
+                       const char *type, int components, size_t count, void **out,
+                       rbl_error *err);
+int rbl_vtp_has_array(const rbl_vtp_file *f, const char *section, const char *name);
+void rbl_vtp_file_free(rbl_vtp_file *f);
+/* The pieces a .pvtp lists (several processes' frame), as paths beside it (malloc'd, each and
+ * the array); a piece named with a '/' is refused. */
+int rbl_pvtp_pieces(const char *path, char ***pieces, size_t *n, rbl_error *err);
 /* The arrays of a kind of frame (its point and cell arrays), with or without their data. */
 #define RBL_VTP_MAX_ARRAYS 16
 typedef struct rbl_vtp_layout {

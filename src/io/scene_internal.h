@@ -316,7 +316,7 @@ enum {
     RBL_FIELD_MASS, RBL_FIELD_MATERIAL, RBL_FIELD_CONTACT_TORQUE, RBL_FIELD_KINETIC_ENERGY,
     RBL_GRAIN_FIELD_COUNT
 };
-#define RBL_GRAIN_FIELDS_DEFAULT 0xffu /* radius .. stress */
+#define RBL_GRAIN_FIELDS_DEFAULT 0x1ffu /* radius .. stress, mass (issue 74: what rubble cg needs) */
 unsigned rbl_grain_field_bit(const char *name); /* 0: no field of that name */
 const char *rbl_grain_field_names(void);        /* all, for messages */
 void rbl_grain_frame_layout(unsigned fields, rbl_vtp_layout *layout);
@@ -334,6 +334,31 @@ int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err
 /* The same from a list already made (the impulse engine's: rbl_fdo_sim_contacts). */
 int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, rbl_error *err);
 int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, rbl_error *err);
+
+/* scene_cg_option.c — output.cg's mapping from text (YAML), replacing the scene's; messages
+ * name `name` (an option) where they would name the scene. */
+int rbl_scene_set_cg(rbl_scene *s, const char *text, const char *name, rbl_error *err);
+
+/* cg_frame_read.c — a frame of the grains and its contact file (.vtp or .csv, by its name)
+ * as rbl_cg_frame's arrays (owned here; frame.lo, hi, periodic and threads left for the
+ * caller); inexact: a .vtp written before it held the branch vectors, taken from its lines'
+ * ends. rbl_frame_time: a frame's time from the grains.pvd in its folder. */
+typedef struct rbl_cg_frame_data {
+    rbl_cg_frame frame;
+    uint32_t *id;
+    double *pos, *vel, *radius, *mass, *normal, *branch, *fn, *ft;
+    int64_t *id1, *id2;
+    int32_t *wall; /* a contact's wall number (-1: two grains) */
+    int inexact;
+} rbl_cg_frame_data;
+int rbl_cg_frame_read(const char *grains, const char *contacts, rbl_cg_frame_data *d,
+                      rbl_error *err);
+/* A frame in n pieces (a .pvtp's, several processes'), each with its contact file: joined
+ * and put in one process's order (rbl_cg_pieces_order). */
+int rbl_cg_pieces_read(char *const *grains, char *const *contacts, size_t n,
+                       rbl_cg_frame_data *d, rbl_error *err);
+void rbl_cg_frame_data_free(rbl_cg_frame_data *d);
+int rbl_frame_time(const char *frame, double *time, rbl_error *err);
 
 /* cg_files.c — coarse-grained fields: a .vti of the grid's nodes, and a CSV profile along
  * an axis (each node layer's mean over the other two axes). */

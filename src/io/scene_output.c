@@ -173,7 +173,7 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
     return RBL_OK;
 }
 
-static int parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
+int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"cells", "width", "kernel", "min", "max", "every",
                                        "samples", "profile", NULL};
@@ -380,6 +380,6 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     if (collisions && (rc = parse_collisions(c, collisions)) != RBL_OK)
         return rc;
     yaml_node_t *cg = rbl_yaml_get(c, n, "cg");
-    return cg ? parse_cg(c, cg) : RBL_OK;
+    return cg ? rbl_scene_parse_cg(c, cg) : RBL_OK;
 }
 

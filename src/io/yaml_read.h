@@ -84,6 +84,8 @@ int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n);
 
 /* scene_output.c: the 'output' section. */
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n);
+/* Its `cg` mapping (docs/cg.md), also read from `rubble cg --cg` (scene_cg_option.c). */
+int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n);
 
 /* warnings.c: `warnings: {off: [NAME, ...]}`, the warnings a scene turns off (n may be NULL). */
 int rbl_scene_parse_warnings(rbl_yaml_ctx *c, yaml_node_t *n);

@@ -125,6 +125,11 @@ int rbl_gravity_ranks_eval(rbl_comm *c, rbl_gravity_ranks **work,
 const rbl_gravity_ranks_stats *rbl_gravity_ranks_stats_of(const rbl_gravity_ranks *g);
 void rbl_gravity_ranks_free(rbl_gravity_ranks *g);
 
+/* A coarse-graining sample of the whole simulation over the ranks (cg_ranks.c, issue 74):
+ * every rank's grains and contacts gathered and added to rank 0's cg (the others' is not
+ * touched; may be NULL) in one process's order, so with its bits. Spheres only. Collective. */
+int rbl_cg_add_ranks(rbl_cg *cg, const rbl_sim *sim, rbl_comm *c, rbl_error *err);
+
 /* Collective: whether every rank got RBL_OK. A rank that did not keeps its message; the others
  * get the lowest failing rank's, so rank 0 can print the one that counts. */
 int rbl_comm_agree(rbl_comm *c, int rc, rbl_error *err);

@@ -2,13 +2,36 @@
  * and their contacts every `sample` steps, and at every `window` steps (samples x sample) the
  * mean of the window's samples written as cg_NNNNNN.vti (output K at step K x window, listed
  * in cg.pvd) and cg_profile_NNNNNN.csv, then the sums cleared. A checkpoint carries the open
- * window's sums, so a restart writes what the run would have. */
+ * window's sums, so a restart writes what the run would have. Over several processes the
+ * samples are gathered on rank 0 (rbl_cg_add_ranks), whose sums the checkpoint carries. */
 #include "run_internal.h"
 #include "../cg/cg_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+int rbl_cg_output_grid(const rbl_scene *s, rbl_cg_options *opt, rbl_error *err)
+{
+    *opt = s->cg_opt;
+    if (s->cg == 2) { /* the domain's box */
+        if (s->cfg.open) {
+            rbl_error_set(err, RBL_EINVAL, "cg: an open domain has no box: give 'min' and "
+                          "'max'");
+            return rbl_scene_error_at(s, s->at_cg, err);
+        }
+        memcpy(opt->lo, s->cfg.lo, sizeof opt->lo), memcpy(opt->hi, s->cfg.hi, sizeof opt->hi);
+    }
+    const double reach = opt->kernel == RBL_CG_LUCY ? opt->width : 3.0 * opt->width;
+    for (int a = 0; a < 3; a++)
+        if (s->cfg.periodic[a] && !(2.0 * reach < s->cfg.hi[a] - s->cfg.lo[a])) {
+            rbl_error_set(err, RBL_EINVAL, "cg: the kernel reaches %g m, more than half the "
+                          "periodic side %c (%g m): a narrower 'width'", reach, 'x' + a,
+                          s->cfg.hi[a] - s->cfg.lo[a]);
+            return rbl_scene_error_at(s, s->at_cg, err);
+        }
+    return RBL_OK;
+}
 
 int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim,
                         const char *dir, double dt, uint64_t *sample, rbl_error *err)
@@ -17,26 +40,13 @@ int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim
     *sample = 0;
     if (!s->cg)
         return RBL_OK;
-    rbl_cg_options opt = s->cg_opt;
-    if (s->cg == 2) { /* the domain's box */
-        if (s->cfg.open) {
-            rbl_error_set(err, RBL_EINVAL, "cg: an open domain has no box: give 'min' and "
-                          "'max'");
-            return rbl_scene_error_at(s, s->at_cg, err);
-        }
-        memcpy(opt.lo, s->cfg.lo, sizeof opt.lo), memcpy(opt.hi, s->cfg.hi, sizeof opt.hi);
-    }
-    const double reach = opt.kernel == RBL_CG_LUCY ? opt.width : 3.0 * opt.width;
-    for (int a = 0; a < 3; a++)
-        if (s->cfg.periodic[a] && !(2.0 * reach < s->cfg.hi[a] - s->cfg.lo[a])) {
-            rbl_error_set(err, RBL_EINVAL, "cg: the kernel reaches %g m, more than half the "
-                          "periodic side %c (%g m): a narrower 'width'", reach, 'x' + a,
-                          s->cfg.hi[a] - s->cfg.lo[a]);
-            return rbl_scene_error_at(s, s->at_cg, err);
-        }
+    rbl_cg_options opt;
+    int rc = rbl_cg_output_grid(s, &opt, err);
+    if (rc != RBL_OK)
+        return rc;
     const double every = s->cg_every > 0.0 ? s->cg_every : s->frame_every;
     uint64_t steps;
-    int rc = rbl_scene_steps_in(s, s->at_cg, "output.cg.every", every, dt, 0, &steps, err);
+    rc = rbl_scene_steps_in(s, s->at_cg, "output.cg.every", every, dt, 0, &steps, err);
     if (rc != RBL_OK)
         return rc;
     if (steps < s->cg_samples) {
@@ -84,25 +94,32 @@ static int write_series(const rbl_cg_output *o, size_t n, rbl_error *err)
     return rc;
 }
 
-static int write_output(const rbl_cg_output *o, uint64_t step, rbl_error *err)
+int rbl_cg_files_write(const rbl_cg *cg, const char *dir, size_t k, int axis, double time,
+                       rbl_error *err)
 {
-    const size_t k = (size_t)(step / o->window);
     rbl_cg_fields f;
-    int rc = rbl_cg_fields_get(o->cg, &f, err);
+    int rc = rbl_cg_fields_get(cg, &f, err);
     if (rc != RBL_OK)
         return rc;
     char name[64];
     snprintf(name, sizeof name, "cg_%06zu.vti", k);
-    char *path = rbl_path_join(o->dir, name);
+    char *path = rbl_path_join(dir, name);
     rc = path ? rbl_cg_vti_write(path, &f, err) : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     snprintf(name, sizeof name, "cg_profile_%06zu.csv", k);
-    path = rc == RBL_OK ? rbl_path_join(o->dir, name) : NULL;
+    path = rc == RBL_OK ? rbl_path_join(dir, name) : NULL;
     if (rc == RBL_OK)
-        rc = path ? rbl_cg_profile_write(path, &f, o->axis, (double)step * o->dt, err)
+        rc = path ? rbl_cg_profile_write(path, &f, axis, time, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     rbl_cg_fields_free(&f);
+    return rc;
+}
+
+static int write_output(const rbl_cg_output *o, uint64_t step, rbl_error *err)
+{
+    const size_t k = (size_t)(step / o->window);
+    int rc = rbl_cg_files_write(o->cg, o->dir, k, o->axis, (double)step * o->dt, err);
     return rc == RBL_OK ? write_series(o, k + 1, err) : rc;
 }
 
@@ -110,9 +127,12 @@ int rbl_cg_output_sample(rbl_cg_output *o, const rbl_sim *sim, uint64_t step, rb
 {
     if (!o->cg || step % o->sample != 0)
         return RBL_OK;
-    int rc = rbl_cg_add(o->cg, sim, err);
+    int rc = o->comm ? rbl_cg_add_ranks(o->cg, sim, o->comm, err) : rbl_cg_add(o->cg, sim, err);
     if (rc == RBL_OK && step % o->window == 0) {
-        rc = write_output(o, step, err);
+        if (o->rank == 0) /* over several processes rank 0 holds the sums */
+            rc = write_output(o, step, err);
+        if (o->comm)
+            rc = rbl_comm_agree(o->comm, rc, err);
         rbl_cg_clear(o->cg);
     }
     return rc;

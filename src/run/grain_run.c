@@ -670,6 +670,7 @@ static int grain_open(rbl_run *r, rbl_error *err)
     r->dt = rbl_sim_config_get(o->sim)->dt;
     if ((rc = rbl_cg_output_start(&o->cg, s, o->sim, o->dir, r->dt, &r->events.cg, err)))
         return rc;
+    o->cg.comm = o->ranks->comm, o->cg.rank = o->ranks->rank; /* (issue 74: over the ranks) */
     if (o->cg_state_len && !rbl_cg_output_restore(&o->cg, o->cg_state, o->cg_state_len))
         return rbl_error_set(err, RBL_EPARSE, "%s: inconsistent run state: output.cg's sums",
                              r->restart);

@@ -52,11 +52,19 @@ typedef struct rbl_cg_output {
     uint64_t sample, window;
     uint64_t key; /* its grid, kernel and window, hashed: a checkpoint's open window is taken
                      up only by the same (a restart may change output.cg) */
+    rbl_comm *comm; /* over several processes: the samples gathered on rank 0, which writes */
+    int rank;
 } rbl_cg_output;
 int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim,
                         const char *dir, double dt, uint64_t *sample, rbl_error *err);
 /* At step: a sample if it falls on one, the window's mean written if it ends there. */
 int rbl_cg_output_sample(rbl_cg_output *o, const rbl_sim *sim, uint64_t step, rbl_error *err);
+/* The scene's output.cg grid (its box the domain's unless given), its kernel checked against
+ * the periodic sides; and one output's files, cg_KKKKKK.vti and cg_profile_KKKKKK.csv (the
+ * mean of cg's samples at `time`): also `rubble cg`'s (cg_job.c). */
+int rbl_cg_output_grid(const rbl_scene *s, rbl_cg_options *opt, rbl_error *err);
+int rbl_cg_files_write(const rbl_cg *cg, const char *dir, size_t k, int axis, double time,
+                       rbl_error *err);
 /* A checkpoint's share: the open window's sums (size bytes); restore returns 0 for bytes that
  * are not such a share (a window of another grid, kernel or window, or of none, is dropped, not
  * refused: the window open at a restart that changes output.cg starts there). */

@@ -18,8 +18,9 @@ static const char *not_distributed(const rbl_scene *s)
 {
     if (s->impulse)
         return "an impulse scene (objects)";
-    if (s->cg)
-        return "output.cg (coarse-graining)";
+    for (int k = 0; s->cg && k < s->n_sources; k++)
+        if (s->sources[k].clump_file) /* (its particles are the clumps' centres of mass) */
+            return "output.cg (coarse-graining) of clumps";
     if (s->wall_loads)
         return "output.wall_loads (the walls' loads per facet)";
     for (int m = 0; m < s->n_meshes; m++)

@@ -11,7 +11,7 @@ set -eu
 BUILD=$(cd "$1" && pwd); RUBBLE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); SECONDS_EACH=$3; REPORT=${5:-}
 [ "${4:-}" = "--report" ] || REPORT=""
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
-TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh scene_clump stl volume clump_file grains checkpoint impulse_checkpoint}
+TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh scene_clump stl volume clump_file grains checkpoint impulse_checkpoint cg_files}
 RUNS=${FUZZ_RUNS:+-runs=$FUZZ_RUNS}
 work="$BUILD/fuzz-work"; mkdir -p "$work/artifacts"
 gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"
@@ -53,6 +53,20 @@ for f in "$gen"/ick/checkpoint_*.bin; do
     to="$gen/impulse_checkpoint/$(basename "$f")"
     head -c $(($(wc -c < "$f") - 1)) "$f" > "$to"
     printf '\000' >> "$to"
+done
+
+# frames and contact files of fuzz_cg_files' scene: the frame's length (4 bytes, little
+# endian), the contact file's kind (1: .csv, 0: .vtp), the frame, the contact file
+mkdir -p "$gen/cg_files"
+(cd "$gen" && "$RUBBLE" run "$HERE/cg_files_scene.yaml" --output cgf --threads 1 --quiet > /dev/null)
+byte() { printf "\\$(printf %03o "$1")"; }
+for f in "$gen"/cgf/grains_*.vtp; do
+    k=$(basename "$f" .vtp | sed 's/grains_//'); n=$(wc -c < "$f")
+    for kind in 0 1; do
+        ext=vtp; [ "$kind" -eq 1 ] && ext=csv
+        { byte $((n & 255)); byte $((n >> 8 & 255)); byte $((n >> 16 & 255)); byte $((n >> 24 & 255))
+          byte "$kind"; cat "$f" "$gen/cgf/contacts_$k.$ext"; } > "$gen/cg_files/${k}_$ext"
+    done
 done
 
 [ -z "$REPORT" ] || { printf '| target | seconds | executions | executions/s | corpus | result |\n|---|---|---|---|---|---|\n' > "$work/table.md"; }

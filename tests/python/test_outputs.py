@@ -91,7 +91,7 @@ def test_default_fields(tmp_path):
     run.close()
     f = frames.read(last_frame(tmp_path / "o", "grains"))
     assert list(f.point_data) == ["radius", "velocity", "angular_velocity", "id",
-                                  "contact_force", "contacts", "clump", "stress"]
+                                  "contact_force", "contacts", "clump", "stress", "mass"]
     assert f.point_data["contact_force"].shape[1] == 3
     assert not [n for n in os.listdir(tmp_path / "o") if n.startswith("contacts")]
 
