@@ -40,7 +40,7 @@ printf 'domain: {min: [0, 0, 0]\nmax: 1\n' > syntax.yaml
 expect syntax "syntax.yaml:[0-9]*:[0-9]*:"
 scene unknown_key 's/density: 2500/densty: 2500/'
 expect unknown_key "unknown_key.yaml:5:[0-9]*: unknown key in 'materials'.*'densty'"
-# an unknown key or name near a known one is suggested (src/io/did_you_mean.c); a far one is not
+# an unknown key or name near a known one is suggested (src/scene/did_you_mean.c); a far one is not
 scene near_key 's/density: 2500/frction: 2500/'
 expect near_key "near_key.yaml:5:[0-9]*: unknown key in 'materials'.*: 'frction'; did you mean 'friction'?\$"
 scene near_top 's/^gravity:/gravty:/'
