@@ -5,6 +5,7 @@
 
 #include "../base/base_internal.h"
 #include "../parallel/parallel_internal.h" /* rbl_comm, rbl_domain: files written by all ranks */
+#include "../dem/law_table.h"                /* the law's fields in CFG_DOUBLES, CFG_INTS */
 
 #include <stdio.h>
 
@@ -191,18 +192,21 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
                              uint32_t version_wanted, FILE **f, uint64_t *payload_len,
                              rbl_error *err);
 /* The configuration a checkpoint holds, field by field: doubles, then integers (checkpoint.c
- * writes them, restart_check.c compares them with the scene's). */
+ * writes them, restart_check.c compares them with the scene's); the contact law's models and
+ * its block models' coefficients from the law's table (src/dem/law_table.h). */
+#define CFG_LAW_FAMILY(X, family, models, key, block) X(law.family)
+#define CFG_LAW_COEF(X, family, models, key, field, unit, lo, lo_ok, hi, note, pair_key,        \
+                     pair_field, pair_lo_ok, coef_field)                                       \
+    X(law.field)
 #define CFG_DOUBLES(X)                                                                         \
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
     X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
     X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
-    X(self_gravity.lattice) X(escape) X(law.rolling_friction) X(law.cohesion_energy_density) \
-    X(law.surface_energy)
+    X(self_gravity.lattice) X(escape) RBL_LAW_COEFS_WITH(CFG_LAW_COEF, X)
 #define CFG_INTS(X)                                                                            \
-    X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
-    X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
-    X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)       \
-    X(law.collisions)
+    X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.from_materials)           \
+    X(threads) X(sort_every) X(self_gravity.method) X(self_gravity.cells)                      \
+    X(self_gravity.every) X(open) X(law.collisions) RBL_LAW_FAMILIES_WITH(CFG_LAW_FAMILY, X)
 
 /* Grains: the simulation plus an opaque block of the caller's run state. */
 /* checkpoint_ranks.c — over several processes: the same checkpoint written by all at once,
