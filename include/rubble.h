@@ -963,6 +963,9 @@ typedef struct rbl_cg_options {
     rbl_cg_kernel kernel;
     double width; /* Lucy: its support radius c; Gaussian: its standard deviation w, the kernel
                      cut at 3 w and scaled to integrate to 1 */
+    int average[3]; /* nonzero: averaged over that axis (issue 74; cells 1 along it): the mean
+                       over lo..hi, each grain (contact) whose centre (first grain's centre) lies
+                       there spread by the kernel integrated along the whole axis, exactly */
 } rbl_cg_options;
 typedef struct rbl_cg rbl_cg;
 /* RBL_EINVAL naming the option for an empty box, a cell count of 0, a width <= 0 or not finite,
@@ -1030,6 +1033,7 @@ RBL_API void rbl_cg_free(rbl_cg *cg);
 typedef struct rbl_cg_fields {
     size_t cells[3], nodes, samples;
     double origin[3], spacing[3]; /* the first node, the nodes' spacing */
+    int average[3];               /* the axes averaged over (rbl_cg_options.average) */
     double *density, *volume_fraction, *velocity;
     double *stress, *contact_stress, *kinetic_stress, *fabric;
 } rbl_cg_fields;

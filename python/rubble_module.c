@@ -949,8 +949,9 @@ static PyObject *cg_create(PyObject *mod, PyObject *args)
     memset(&o, 0, sizeof o);
     Py_ssize_t n[3];
     const char *kernel;
-    if (!PyArg_ParseTuple(args, "(ddd)(ddd)(nnn)sd", &o.lo[0], &o.lo[1], &o.lo[2], &o.hi[0],
-                          &o.hi[1], &o.hi[2], &n[0], &n[1], &n[2], &kernel, &o.width))
+    if (!PyArg_ParseTuple(args, "(ddd)(ddd)(nnn)sd(ppp)", &o.lo[0], &o.lo[1], &o.lo[2],
+                          &o.hi[0], &o.hi[1], &o.hi[2], &n[0], &n[1], &n[2], &kernel, &o.width,
+                          &o.average[0], &o.average[1], &o.average[2]))
         return NULL;
     if (strcmp(kernel, "lucy") != 0 && strcmp(kernel, "gaussian") != 0)
         return PyErr_Format(PyExc_ValueError, "kernel: lucy or gaussian, not '%s'", kernel);

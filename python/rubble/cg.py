@@ -62,11 +62,17 @@ def coarse_grain(scene, inputs, output="cg", cg=None, threads=1):
 class CoarseGrain:
     """A grid of cells[0] x cells[1] x cells[2] nodes at the centres of the cells of the box
     lo..hi, a Lucy kernel of support radius `width` or a Gaussian of standard deviation
-    `width` (cut at 3 width); add(run) takes a sample of the run's grains and contacts."""
+    `width` (cut at 3 width); add(run) takes a sample of the run's grains and contacts.
+    average: the axes averaged over, e.g. "y" or ("x", "y") (one cell across each): the mean
+    over lo..hi, the kernel integrated exactly along them (docs/cg.md)."""
 
-    def __init__(self, lo, hi, cells, width, kernel="lucy"):
+    def __init__(self, lo, hi, cells, width, kernel="lucy", average=()):
+        axes = tuple(average)
+        if any(a not in ("x", "y", "z") for a in axes):
+            raise ValueError(f"average: axes x, y or z, not {average!r}")
         self._cg = _rubble._cg_create(tuple(map(float, lo)), tuple(map(float, hi)),
-                                      tuple(int(n) for n in cells), str(kernel), float(width))
+                                      tuple(int(n) for n in cells), str(kernel), float(width),
+                                      tuple(a in axes for a in "xyz"))
 
     def add(self, run):
         """A sample: the grains of `run` and the contacts of its last force evaluation."""

@@ -4,7 +4,9 @@
  * vectors, from dem's one contact list (rbl_sim_contacts) or a saved state's arrays (frames
  * and contact files: rbl_cg_add_frame, the same values in the same order). The threads split
  * the grid's x layers between them and each adds, to its own nodes, every grain and contact in
- * id order: a node's sums have the same bits on any thread count. */
+ * id order: a node's sums have the same bits on any thread count. Along an averaged axis
+ * (issue 74: one node across it) a grain or contact whose first end lies in the grid's extent
+ * counts with the kernel integrated along the whole axis over the extent's length. */
 #include "cg_internal.h"
 
 #include <math.h>
@@ -23,7 +25,8 @@ struct rbl_cg {
     rbl_cg_kernel_fn kernel;
     size_t n[3], nodes, samples;
     double origin[3], h[3];
-    double *sum; /* CG_SUMS per node */
+    int average[3]; /* averaged axes: one node across, d and b along them taken as 0 */
+    double *sum;    /* CG_SUMS per node */
 };
 
 int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
@@ -46,6 +49,16 @@ int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
                              "%g", opt->width);
     if (opt->kernel != RBL_CG_LUCY && opt->kernel != RBL_CG_GAUSSIAN)
         return rbl_error_set(err, RBL_EINVAL, "coarse-graining: no such kernel");
+    int dims = 3;
+    double norm = 1.0;
+    for (int a = 0; a < 3; a++)
+        if (opt->average[a]) {
+            if (opt->cells[a] != 1)
+                return rbl_error_set(err, RBL_EINVAL, "coarse-graining: averaged over %c, the "
+                                     "grid has one cell across it, not %zu", 'x' + a,
+                                     opt->cells[a]);
+            dims--, norm /= opt->hi[a] - opt->lo[a];
+        }
     rbl_cg *cg = calloc(1, sizeof *cg);
     if (!cg || !(cg->sum = calloc(nodes * CG_SUMS, sizeof *cg->sum))) {
         free(cg);
@@ -58,8 +71,9 @@ int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
         cg->n[a] = opt->cells[a];
         cg->h[a] = (opt->hi[a] - opt->lo[a]) / (double)opt->cells[a];
         cg->origin[a] = opt->lo[a] + 0.5 * cg->h[a];
+        cg->average[a] = !!opt->average[a];
     }
-    rbl_cg_kernel_init(&cg->kernel, opt->kernel, opt->width);
+    rbl_cg_kernel_init(&cg->kernel, opt->kernel, opt->width, dims, norm);
     *out = cg;
     return RBL_OK;
 }
@@ -146,10 +160,17 @@ static int node_range(const rbl_cg *cg, int a, double lo, double hi, size_t *i0,
 /* Adds sp, shifted by `shift`, to the nodes of x layers [x0, x1). */
 static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size_t x0, size_t x1)
 {
-    double x[3], lo[3], hi[3];
+    double x[3], lo[3], hi[3], b[3];
     size_t i0[3], i1[3];
     for (int a = 0; a < 3; a++) {
         x[a] = sp->x[a] + shift[a];
+        b[a] = cg->average[a] ? 0.0 : sp->b[a];
+        if (cg->average[a]) { /* the one node, if the first end lies in the extent */
+            if (!(x[a] >= cg->opt.lo[a] && x[a] < cg->opt.hi[a]))
+                return;
+            i0[a] = i1[a] = 0;
+            continue;
+        }
         const double e = sp->segment ? x[a] + sp->b[a] : x[a];
         lo[a] = x[a] < e ? x[a] : e, hi[a] = x[a] < e ? e : x[a];
         if (!node_range(cg, a, lo[a], hi[a], &i0[a], &i1[a]))
@@ -162,22 +183,23 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
     if (i1[0] >= x1)
         i1[0] = x1 - 1;
     const double c2 = cg->kernel.cutoff * cg->kernel.cutoff;
-    const double bb = sp->b[0] * sp->b[0] + sp->b[1] * sp->b[1] + sp->b[2] * sp->b[2];
+    const double bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
     const double b2inv = sp->segment && bb > 0.0 ? 1.0 / bb : 0.0;
     for (size_t k = i0[2]; k <= i1[2]; k++)
         for (size_t j = i0[1]; j <= i1[1]; j++)
             for (size_t i = i0[0]; i <= i1[0]; i++) {
-                const double d[3] = {cg->origin[0] + (double)i * cg->h[0] - x[0],
-                                     cg->origin[1] + (double)j * cg->h[1] - x[1],
-                                     cg->origin[2] + (double)k * cg->h[2] - x[2]};
+                double d[3] = {cg->origin[0] + (double)i * cg->h[0] - x[0],
+                               cg->origin[1] + (double)j * cg->h[1] - x[1],
+                               cg->origin[2] + (double)k * cg->h[2] - x[2]};
+                for (int a = 0; a < 3; a++)
+                    d[a] = cg->average[a] ? 0.0 : d[a];
                 double w;
                 if (sp->segment) { /* nodes farther than the cutoff from the segment: none */
-                    const double t = (d[0] * sp->b[0] + d[1] * sp->b[1] + d[2] * sp->b[2]) * b2inv;
+                    const double t = (d[0] * b[0] + d[1] * b[1] + d[2] * b[2]) * b2inv;
                     const double s = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-                    const double e[3] = {d[0] - s * sp->b[0], d[1] - s * sp->b[1],
-                                         d[2] - s * sp->b[2]};
+                    const double e[3] = {d[0] - s * b[0], d[1] - s * b[1], d[2] - s * b[2]};
                     w = e[0] * e[0] + e[1] * e[1] + e[2] * e[2] < c2
-                            ? rbl_cg_line(&cg->kernel, d, sp->b)
+                            ? rbl_cg_line(&cg->kernel, d, b)
                             : 0.0;
                 } else {
                     w = rbl_cg_phi(&cg->kernel, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -191,7 +213,8 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
 }
 
 /* sp and its periodic images whose support meets the grid (each periodic axis: the shifts
- * -L, 0, +L that reach it), to the nodes of x layers [x0, x1). */
+ * -L, 0, +L that reach it; an averaged one: those that put its first end in the grid's
+ * extent), to the nodes of x layers [x0, x1). */
 static void add_images(rbl_cg *cg, const cg_sample *smp, const spread *sp, size_t x0, size_t x1)
 {
     double shifts[3][3];
@@ -207,7 +230,8 @@ static void add_images(rbl_cg *cg, const cg_sample *smp, const spread *sp, size_
             if (k != 0 && !smp->periodic[a])
                 continue;
             const double sh = k * side;
-            if (hi + sh >= g0 && lo + sh <= g1) /* the support, shifted, meets the grid */
+            if (cg->average[a] ? sp->x[a] + sh >= g0 && sp->x[a] + sh < g1
+                               : hi + sh >= g0 && lo + sh <= g1) /* the support meets the grid */
                 shifts[a][count[a]++] = sh;
         }
     }
@@ -243,7 +267,7 @@ static void particle_spread(const double *p, spread *sp)
 static int add_sample(rbl_cg *cg, const cg_sample *smp, rbl_error *err)
 {
     for (int a = 0; a < 3; a++)
-        if (smp->periodic[a] && !(2.0 * cg->kernel.cutoff < smp->side[a]))
+        if (smp->periodic[a] && !cg->average[a] && !(2.0 * cg->kernel.cutoff < smp->side[a]))
             return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the kernel reaches %g m, "
                                  "more than half the periodic side %c (%g m)", cg->kernel.cutoff,
                                  'x' + a, smp->side[a]);
@@ -475,7 +499,8 @@ int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err)
     const size_t n = cg->nodes;
     f->nodes = n, f->samples = cg->samples;
     for (int a = 0; a < 3; a++)
-        f->cells[a] = cg->n[a], f->origin[a] = cg->origin[a], f->spacing[a] = cg->h[a];
+        f->cells[a] = cg->n[a], f->origin[a] = cg->origin[a], f->spacing[a] = cg->h[a],
+        f->average[a] = cg->average[a];
     f->density = malloc(n * sizeof(double));
     f->volume_fraction = malloc(n * sizeof(double));
     f->velocity = malloc(3 * n * sizeof(double));

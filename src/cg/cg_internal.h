@@ -5,14 +5,18 @@
 #include "../dem/dem_internal.h"
 
 /* A kernel of the chosen shape and width: phi(r) = scale * shape(r / cutoff) for r < cutoff,
- * integrating to 1 over space. */
+ * integrating to 1 over space; over dims < 3 axes (the others averaged over, issue 74) the
+ * kernel integrated exactly along the averaged axes (its projection), times norm (1 over the
+ * averaged lengths): it integrates to norm over the dims axes left. */
 typedef struct rbl_cg_kernel_fn {
     rbl_cg_kernel kind;
-    double cutoff, inv_cutoff, scale, inv_two_w2;
+    int dims;
+    double cutoff, inv_cutoff, scale, inv_two_w2, tail;
 } rbl_cg_kernel_fn;
 
-void rbl_cg_kernel_init(rbl_cg_kernel_fn *k, rbl_cg_kernel kind, double width);
-/* phi at squared distance r2 (0 beyond the cutoff). */
+void rbl_cg_kernel_init(rbl_cg_kernel_fn *k, rbl_cg_kernel kind, double width, int dims,
+                        double norm);
+/* phi at squared distance r2 over the dims axes (0 beyond the cutoff). */
 double rbl_cg_phi(const rbl_cg_kernel_fn *k, double r2);
 /* int_0^1 phi(|d - s b|) ds: the kernel along the segment from a grain at -d from the node to
  * the other end of its branch b (Gauss-Legendre, RBL_CG_LINE_POINTS points). */

@@ -99,8 +99,12 @@ int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis, dou
     }
     FILE *out = af.file;
     const char *xyz = "xyz";
-    fprintf(out, "# time %.10g s; the mean of each layer of %zu nodes across %c (%zu samples)\n",
+    fprintf(out, "# time %.10g s; the mean of each layer of %zu nodes across %c (%zu samples)",
             time, per_layer, xyz[axis], f->samples);
+    for (int e = 0, first = 1; e < 3; e++) /* issue 74: the axes the grid averaged over */
+        if (f->average[e])
+            fprintf(out, "%s%c", first ? "; averaged over " : ", ", xyz[e]), first = 0;
+    fputc('\n', out);
     fprintf(out, "%c", xyz[axis]);
     for (int q = 0; q < n; q++)
         for (int w = 0; w < a[q].width; w++) {

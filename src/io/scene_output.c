@@ -116,7 +116,7 @@ static int parse_layers(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
-/* cg: {cells, width, kernel, min, max, every, samples, profile}: coarse-grained fields
+/* cg: {cells, width, kernel, min, max, every, samples, profile, average}: coarse-grained fields
  * (docs/cg.md). The grid's box defaults to the domain's (an open domain must give it). */
 /* The kernel's reach against the grid (docs/cg.md "Choosing the width"): wider than the grid's
  * box, every node weighs every grain alike and the fields are the grains spread over a ball
@@ -134,7 +134,7 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
     double diagonal = 0.0, half_cell = 0.0, spacing = 0.0;
     int axis = 0;
     for (int a = 0; a < 3; a++) {
-        const double h = (hi[a] - lo[a]) / (double)o->cells[a];
+        const double h = o->average[a] ? 0.0 : (hi[a] - lo[a]) / (double)o->cells[a];
         diagonal += (hi[a] - lo[a]) * (hi[a] - lo[a]);
         half_cell += 0.25 * h * h;
         if (h > spacing)
@@ -152,7 +152,7 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
                              "without a warning), "
                              "1 to 2 grain diameters is usual (docs/cg.md)",
                              reach, what, diagonal, 2.0 * spacing);
-    if (!rbl_scene_warns(s, RBL_WARN_CG_WIDTH))
+    if (!rbl_scene_warns(s, RBL_WARN_CG_WIDTH) || spacing == 0.0) /* 0: averaged over all */
         return RBL_OK;
     if (reach < 2.0 * spacing && reach <= half_cell)
         return rbl_yaml_warn(c, at,
@@ -176,7 +176,7 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
 int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"cells", "width", "kernel", "min", "max", "every",
-                                       "samples", "profile", NULL};
+                                       "samples", "profile", "average", NULL};
     static const char *const kernels[] = {"lucy", "gaussian", NULL};
     static const char *const axes[] = {"x", "y", "z", NULL};
     rbl_scene *s = c->s;
@@ -205,6 +205,8 @@ int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "cells"), RBL_ERANGE,
                              "cg: %g x %g x %g cells are more than %zu nodes", cells[0], cells[1],
                              cells[2], RBL_CG_MAX_NODES);
+    if ((rc = rbl_scene_parse_cg_average(c, n, o)) != RBL_OK)
+        return rc;
     if (samples != floor(samples))
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "samples"), RBL_ERANGE,
                              "'samples' must be a whole number: '%s'",

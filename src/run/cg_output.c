@@ -24,7 +24,7 @@ int rbl_cg_output_grid(const rbl_scene *s, rbl_cg_options *opt, rbl_error *err)
     }
     const double reach = opt->kernel == RBL_CG_LUCY ? opt->width : 3.0 * opt->width;
     for (int a = 0; a < 3; a++)
-        if (s->cfg.periodic[a] && !(2.0 * reach < s->cfg.hi[a] - s->cfg.lo[a])) {
+        if (s->cfg.periodic[a] && !opt->average[a] && !(2.0 * reach < s->cfg.hi[a] - s->cfg.lo[a])) {
             rbl_error_set(err, RBL_EINVAL, "cg: the kernel reaches %g m, more than half the "
                           "periodic side %c (%g m): a narrower 'width'", reach, 'x' + a,
                           s->cfg.hi[a] - s->cfg.lo[a]);
@@ -67,6 +67,8 @@ int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim
     h = rbl_fnv1a(h, &opt.width, sizeof opt.width);
     const int64_t kernel = opt.kernel;
     h = rbl_fnv1a(h, &kernel, sizeof kernel);
+    if (opt.average[0] || opt.average[1] || opt.average[2]) /* (a grid without: as before) */
+        h = rbl_fnv1a(h, opt.average, sizeof opt.average);
     h = rbl_fnv1a(h, &o->sample, sizeof o->sample);
     o->key = rbl_fnv1a(h, &o->window, sizeof o->window);
     (void)sim;
