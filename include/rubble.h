@@ -963,15 +963,20 @@ typedef struct rbl_cg_options {
     rbl_cg_kernel kernel;
     double width; /* Lucy: its support radius c; Gaussian: its standard deviation w, the kernel
                      cut at 3 w and scaled to integrate to 1 */
-    int average[3]; /* nonzero: averaged over that axis (issue 74; cells 1 along it): the mean
-                       over lo..hi, each grain (contact) whose centre (first grain's centre) lies
-                       there spread by the kernel integrated along the whole axis, exactly */
 } rbl_cg_options;
 typedef struct rbl_cg rbl_cg;
 /* RBL_EINVAL naming the option for an empty box, a cell count of 0, a width <= 0 or not finite,
  * or more than RBL_CG_MAX_NODES nodes. */
 #define RBL_CG_MAX_NODES ((size_t)1 << 22) /* 4.2 million (161^3): 1 GiB of sums */
 RBL_API int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err);
+/* Averages the grid over the axes where axes[a] is nonzero (issue 74, docs/cg.md "Averaged
+ * axes"; output.cg's `average`), each with one cell across it: the fields' mean over lo..hi
+ * along them, each grain (contact) whose centre (first grain's centre) lies in lo..hi there
+ * spread by the kernel integrated exactly along the whole axis, over the length hi - lo (so
+ * the density integrates to the mass; a periodic axis of the domain's length: exactly the
+ * mean of the unaveraged field). A grid is created unaveraged; this sets which axes are, before
+ * any sample. RBL_EINVAL for an axis with more than one cell or a grid holding samples. */
+RBL_API int rbl_cg_average(rbl_cg *cg, const int axes[3], rbl_error *err);
 /* One sample: the grains and the contacts of the last force evaluation, now (the kernel may
  * not be wider than half a periodic side). On this process's grains only: over several
  * processes, RBL_EINVAL (a run's output.cg gathers its samples on rank 0 instead: docs/cg.md).
@@ -1033,7 +1038,6 @@ RBL_API void rbl_cg_free(rbl_cg *cg);
 typedef struct rbl_cg_fields {
     size_t cells[3], nodes, samples;
     double origin[3], spacing[3]; /* the first node, the nodes' spacing */
-    int average[3];               /* the axes averaged over (rbl_cg_options.average) */
     double *density, *volume_fraction, *velocity;
     double *stress, *contact_stress, *kinetic_stress, *fabric;
 } rbl_cg_fields;

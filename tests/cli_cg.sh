@@ -1,7 +1,7 @@
 #!/bin/sh
 # `rubble cg` (issue 74): coarse-graining after the run gives output.cg's bytes on the same
 # states, from the frames with their contact .vtp, from the contact .csv alone, from the
-# checkpoints, and with another grid, kernel and window given by --cg (a second run's
+# checkpoints, and with another grid, kernel and window given by --cg, averaged over y (a second run's
 # output.cg with those settings is the reference); bad inputs are refused with the file, the
 # line or byte and the value, and leave no files.
 . "$(dirname "$0")/cli_run_common.sh"
@@ -21,7 +21,7 @@ run: {time: 0.085, dt: 1.0e-5, skin: 0.0003}  # every output a whole number of s
 output: {folder: out, every: 0.02, checkpoint_every: 0.02, checkpoint_keep: 9, contacts: [vtp, csv],
          cg: {cells: [4, 4, 16], width: 0.002, every: 0.02}}
 EOF
-GRID2='cells: [3, 5, 12], width: 0.0009, kernel: gaussian, samples: 2, profile: x'
+GRID2='cells: [3, 1, 12], width: 0.0009, kernel: gaussian, samples: 2, profile: x, average: [y]'
 sed "s|cg: {cells: \[4, 4, 16\], width: 0.002, every: 0.02}|cg: {$GRID2, every: 0.04}|" bed.yaml > bed2.yaml
 grep -q gaussian bed2.yaml || fail "bed2.yaml was not made"
 "$RUBBLE" run bed.yaml --output A --quiet > out.txt 2>&1 || { cat out.txt; fail "the run failed"; }
@@ -53,6 +53,8 @@ same A 000002 PK 000000; same A 000004 PK 000001
     { cat out.txt; fail "rubble cg --cg failed"; }
 same B 000001 P2 000002; same B 000002 P2 000004
 grep -q '^x,density' P2/cg_profile_000002.csv || fail "the profile is not along x"
+grep -q '(2 samples); averaged over y$' P2/cg_profile_000002.csv || fail "the profile does not say it averaged over y"
+grep -q 'WholeExtent="0 2 0 0 0 11"' P2/cg_000002.vti || fail "not one node across y"
 
 # refusals: status 1, the message, no output folder
 refuse() { # refuse NAME PATTERN ARGS...: rubble cg ARGS --output out_NAME

@@ -49,16 +49,6 @@ int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
                              "%g", opt->width);
     if (opt->kernel != RBL_CG_LUCY && opt->kernel != RBL_CG_GAUSSIAN)
         return rbl_error_set(err, RBL_EINVAL, "coarse-graining: no such kernel");
-    int dims = 3;
-    double norm = 1.0;
-    for (int a = 0; a < 3; a++)
-        if (opt->average[a]) {
-            if (opt->cells[a] != 1)
-                return rbl_error_set(err, RBL_EINVAL, "coarse-graining: averaged over %c, the "
-                                     "grid has one cell across it, not %zu", 'x' + a,
-                                     opt->cells[a]);
-            dims--, norm /= opt->hi[a] - opt->lo[a];
-        }
     rbl_cg *cg = calloc(1, sizeof *cg);
     if (!cg || !(cg->sum = calloc(nodes * CG_SUMS, sizeof *cg->sum))) {
         free(cg);
@@ -71,11 +61,35 @@ int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
         cg->n[a] = opt->cells[a];
         cg->h[a] = (opt->hi[a] - opt->lo[a]) / (double)opt->cells[a];
         cg->origin[a] = opt->lo[a] + 0.5 * cg->h[a];
-        cg->average[a] = !!opt->average[a];
     }
-    rbl_cg_kernel_init(&cg->kernel, opt->kernel, opt->width, dims, norm);
+    rbl_cg_kernel_init(&cg->kernel, opt->kernel, opt->width, 3, 1.0);
     *out = cg;
     return RBL_OK;
+}
+
+int rbl_cg_average(rbl_cg *cg, const int axes[3], rbl_error *err)
+{
+    if (cg->samples)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the axes to average over are "
+                             "set before the first sample (%zu held)", cg->samples);
+    int dims = 3;
+    double norm = 1.0;
+    for (int a = 0; a < 3; a++)
+        if (axes[a]) {
+            if (cg->n[a] != 1)
+                return rbl_error_set(err, RBL_EINVAL, "coarse-graining: averaged over %c, the "
+                                     "grid has one cell across it, not %zu", 'x' + a, cg->n[a]);
+            dims--, norm /= cg->opt.hi[a] - cg->opt.lo[a];
+        }
+    for (int a = 0; a < 3; a++)
+        cg->average[a] = !!axes[a];
+    rbl_cg_kernel_init(&cg->kernel, cg->opt.kernel, cg->opt.width, dims, norm);
+    return RBL_OK;
+}
+
+void rbl_cg_averaged(const rbl_cg *cg, int axes[3])
+{
+    memcpy(axes, cg->average, sizeof cg->average);
 }
 
 size_t rbl_cg_samples(const rbl_cg *cg) { return cg->samples; }
@@ -499,8 +513,7 @@ int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err)
     const size_t n = cg->nodes;
     f->nodes = n, f->samples = cg->samples;
     for (int a = 0; a < 3; a++)
-        f->cells[a] = cg->n[a], f->origin[a] = cg->origin[a], f->spacing[a] = cg->h[a],
-        f->average[a] = cg->average[a];
+        f->cells[a] = cg->n[a], f->origin[a] = cg->origin[a], f->spacing[a] = cg->h[a];
     f->density = malloc(n * sizeof(double));
     f->volume_fraction = malloc(n * sizeof(double));
     f->velocity = malloc(3 * n * sizeof(double));

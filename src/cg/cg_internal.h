@@ -23,6 +23,9 @@ double rbl_cg_phi(const rbl_cg_kernel_fn *k, double r2);
 #define RBL_CG_LINE_POINTS 6
 double rbl_cg_line(const rbl_cg_kernel_fn *k, const double d[3], const double b[3]);
 
+/* The axes the grid averages over (rbl_cg_average). */
+void rbl_cg_averaged(const rbl_cg *cg, int axes[3]);
+
 /* The running sums (a checkpoint carries a window's partial ones): their count and the
  * samples in them; set refuses another count (a grid of another size). */
 size_t rbl_cg_sums_count(const rbl_cg *cg);

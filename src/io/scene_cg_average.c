@@ -5,9 +5,10 @@
 
 #include <string.h>
 
-int rbl_scene_parse_cg_average(rbl_yaml_ctx *c, yaml_node_t *n, rbl_cg_options *o)
+int rbl_scene_parse_cg_average(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options *o,
+                               int average[3])
 {
-    memset(o->average, 0, sizeof o->average);
+    memset(average, 0, 3 * sizeof *average);
     yaml_node_t *list = rbl_yaml_get(c, n, "average");
     if (!list)
         return RBL_OK;
@@ -22,13 +23,13 @@ int rbl_scene_parse_cg_average(rbl_yaml_ctx *c, yaml_node_t *n, rbl_cg_options *
         if (a < 0 || a > 2)
             return rbl_yaml_fail(c, axis, RBL_EPARSE, "cg: an axis to average over must be x, y "
                                  "or z: '%s'", v ? v : "?");
-        if (o->average[a])
+        if (average[a])
             return rbl_yaml_fail(c, axis, RBL_EPARSE, "cg: 'average' names %c twice", 'x' + a);
         if (o->cells[a] != 1)
             return rbl_yaml_fail(c, rbl_yaml_get(c, n, "cells"), RBL_ERANGE,
                                  "cg: averaged over %c, the grid has one cell across it: 'cells' "
                                  "%zu along %c, not 1", 'x' + a, o->cells[a], 'x' + a);
-        o->average[a] = 1;
+        average[a] = 1;
     }
     return RBL_OK;
 }

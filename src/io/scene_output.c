@@ -134,7 +134,7 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
     double diagonal = 0.0, half_cell = 0.0, spacing = 0.0;
     int axis = 0;
     for (int a = 0; a < 3; a++) {
-        const double h = o->average[a] ? 0.0 : (hi[a] - lo[a]) / (double)o->cells[a];
+        const double h = s->cg_average[a] ? 0.0 : (hi[a] - lo[a]) / (double)o->cells[a];
         diagonal += (hi[a] - lo[a]) * (hi[a] - lo[a]);
         half_cell += 0.25 * h * h;
         if (h > spacing)
@@ -205,7 +205,7 @@ int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "cells"), RBL_ERANGE,
                              "cg: %g x %g x %g cells are more than %zu nodes", cells[0], cells[1],
                              cells[2], RBL_CG_MAX_NODES);
-    if ((rc = rbl_scene_parse_cg_average(c, n, o)) != RBL_OK)
+    if ((rc = rbl_scene_parse_cg_average(c, n, o, s->cg_average)) != RBL_OK)
         return rc;
     if (samples != floor(samples))
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "samples"), RBL_ERANGE,
