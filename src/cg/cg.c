@@ -25,7 +25,10 @@ struct rbl_cg {
     rbl_cg_kernel_fn kernel;
     size_t n[3], nodes, samples;
     double origin[3], h[3];
-    int average[3]; /* averaged axes: one node across, d and b along them taken as 0 */
+    int average[3]; /* averaged grid axes: one node across */
+    int flat[3];    /* the Cartesian axes along which d and b are taken as 0 (averaged) ... */
+    double ext_lo[3], ext_hi[3]; /* ... and the extent a first end must lie in along them */
+    rbl_cg_coords co; /* cylindrical or spherical nodes (co.pos), or Cartesian */
     double *sum;    /* CG_SUMS per node */
 };
 
@@ -63,7 +66,46 @@ int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
         cg->origin[a] = opt->lo[a] + 0.5 * cg->h[a];
     }
     rbl_cg_kernel_init(&cg->kernel, opt->kernel, opt->width, 3, 1.0);
+    cg->co.kind = RBL_CG_CARTESIAN;
     *out = cg;
+    return RBL_OK;
+}
+
+int rbl_cg_coordinates_set(rbl_cg *cg, rbl_cg_coordinates kind, int axis,
+                           const double centre[3], rbl_error *err)
+{
+    const double *lo = cg->opt.lo, *hi = cg->opt.hi, span = 2.0 * M_PI * (1.0 + 1e-12);
+    if (cg->samples || cg->average[0] || cg->average[1] || cg->average[2])
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the coordinates are set before "
+                             "the first sample and before the axes averaged over");
+    if (kind == RBL_CG_CARTESIAN) {
+        free(cg->co.pos);
+        memset(&cg->co, 0, sizeof cg->co);
+        return RBL_OK;
+    }
+    if (kind != RBL_CG_CYLINDRICAL && kind != RBL_CG_SPHERICAL)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: no such coordinates");
+    if (axis < 0 || axis > 2 || !(isfinite(centre[0]) && isfinite(centre[1]) &&
+                                  isfinite(centre[2])))
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the axis is x, y or z and the "
+                             "centre finite");
+    if (lo[0] < 0.0)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: r from %g: r >= 0", lo[0]);
+    for (int a = 1; a < 3; a++)
+        if ((a == 1 || kind == RBL_CG_SPHERICAL) && hi[a] - lo[a] > span)
+            return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the angle %s spans %g "
+                                 "radians, more than 2 pi", a == 1 ? "theta" : "phi",
+                                 hi[a] - lo[a]);
+    if (kind == RBL_CG_SPHERICAL && (lo[1] < 0.0 || hi[1] > M_PI * (1.0 + 1e-12)))
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the polar angle theta within "
+                             "0 .. pi: %g .. %g", lo[1], hi[1]);
+    cg->co.kind = kind, cg->co.axis = axis;
+    memcpy(cg->co.centre, centre, sizeof cg->co.centre);
+    if (!rbl_cg_coords_nodes(&cg->co, cg->n, cg->origin, cg->h)) {
+        cg->co.kind = RBL_CG_CARTESIAN;
+        return rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu nodes",
+                             cg->nodes);
+    }
     return RBL_OK;
 }
 
@@ -74,15 +116,28 @@ int rbl_cg_average(rbl_cg *cg, const int axes[3], rbl_error *err)
                              "set before the first sample (%zu held)", cg->samples);
     int dims = 3;
     double norm = 1.0;
+    const int curved = cg->co.kind != RBL_CG_CARTESIAN;
     for (int a = 0; a < 3; a++)
         if (axes[a]) {
+            if (curved && (cg->co.kind == RBL_CG_SPHERICAL || a != 2))
+                return rbl_error_set(err, RBL_EINVAL, "coarse-graining: a %s grid is averaged "
+                                     "only along a cylinder's axis (z), not over %s",
+                                     cg->co.kind == RBL_CG_SPHERICAL ? "spherical" : "cylindrical",
+                                     a == 0 ? "r" : a == 1 ? "theta" : "phi");
             if (cg->n[a] != 1)
                 return rbl_error_set(err, RBL_EINVAL, "coarse-graining: averaged over %c, the "
-                                     "grid has one cell across it, not %zu", 'x' + a, cg->n[a]);
+                                     "grid has one cell across it, not %zu",
+                                     curved ? 'z' : 'x' + a, cg->n[a]);
             dims--, norm /= cg->opt.hi[a] - cg->opt.lo[a];
         }
-    for (int a = 0; a < 3; a++)
+    for (int a = 0; a < 3; a++) {
         cg->average[a] = !!axes[a];
+        const int grid_axis = curved ? (a == cg->co.axis ? 2 : -1) : a; /* along Cartesian a */
+        cg->flat[a] = grid_axis >= 0 && axes[grid_axis];
+        cg->ext_lo[a] = cg->flat[a] ? cg->opt.lo[grid_axis] : 0.0;
+        cg->ext_hi[a] = cg->flat[a] ? cg->opt.hi[grid_axis] : 0.0;
+    }
+    cg->co.flat_axis = curved && axes[2];
     rbl_cg_kernel_init(&cg->kernel, cg->opt.kernel, cg->opt.width, dims, norm);
     return RBL_OK;
 }
@@ -116,7 +171,7 @@ void rbl_cg_clear(rbl_cg *cg)
 void rbl_cg_free(rbl_cg *cg)
 {
     if (cg)
-        free(cg->sum);
+        free(cg->sum), free(cg->co.pos);
     free(cg);
 }
 
@@ -176,18 +231,28 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
 {
     double x[3], lo[3], hi[3], b[3];
     size_t i0[3], i1[3];
+    const int curved = cg->co.kind != RBL_CG_CARTESIAN;
     for (int a = 0; a < 3; a++) {
         x[a] = sp->x[a] + shift[a];
-        b[a] = cg->average[a] ? 0.0 : sp->b[a];
-        if (cg->average[a]) { /* the one node, if the first end lies in the extent */
-            if (!(x[a] >= cg->opt.lo[a] && x[a] < cg->opt.hi[a]))
-                return;
+        b[a] = cg->flat[a] || !sp->segment ? 0.0 : sp->b[a];
+        if (cg->flat[a] && !(x[a] >= cg->ext_lo[a] && x[a] < cg->ext_hi[a]))
+            return; /* averaged along a: the one node, if the first end lies in the extent */
+        if (curved)
+            continue;
+        if (cg->flat[a]) {
             i0[a] = i1[a] = 0;
             continue;
         }
         const double e = sp->segment ? x[a] + sp->b[a] : x[a];
         lo[a] = x[a] < e ? x[a] : e, hi[a] = x[a] < e ? e : x[a];
         if (!node_range(cg, a, lo[a], hi[a], &i0[a], &i1[a]))
+            return;
+    }
+    if (curved) { /* the ball about the segment's middle that holds its support */
+        const double m[3] = {x[0] + 0.5 * b[0], x[1] + 0.5 * b[1], x[2] + 0.5 * b[2]};
+        const double reach = 0.5 * sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]) +
+                             cg->kernel.cutoff;
+        if (!rbl_cg_coords_reach(&cg->co, cg->n, cg->origin, cg->h, m, reach, i0, i1))
             return;
     }
     if (x1 <= x0 || i1[0] < x0 || i0[0] >= x1)
@@ -202,11 +267,14 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
     for (size_t k = i0[2]; k <= i1[2]; k++)
         for (size_t j = i0[1]; j <= i1[1]; j++)
             for (size_t i = i0[0]; i <= i1[0]; i++) {
-                double d[3] = {cg->origin[0] + (double)i * cg->h[0] - x[0],
-                               cg->origin[1] + (double)j * cg->h[1] - x[1],
-                               cg->origin[2] + (double)k * cg->h[2] - x[2]};
-                for (int a = 0; a < 3; a++)
-                    d[a] = cg->average[a] ? 0.0 : d[a];
+                const size_t node = i + cg->n[0] * (j + cg->n[1] * k);
+                double d[3];
+                for (int a = 0; a < 3; a++) {
+                    const double at = curved ? cg->co.pos[3 * node + (size_t)a]
+                                             : cg->origin[a] + (double)(a == 0 ? i : a == 1 ? j : k) *
+                                                                   cg->h[a];
+                    d[a] = cg->flat[a] ? 0.0 : at - x[a];
+                }
                 double w;
                 if (sp->segment) { /* nodes farther than the cutoff from the segment: none */
                     const double t = (d[0] * b[0] + d[1] * b[1] + d[2] * b[2]) * b2inv;
@@ -220,7 +288,7 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
                 }
                 if (w == 0.0)
                     continue;
-                double *s = cg->sum + CG_SUMS * (i + cg->n[0] * (j + cg->n[1] * k));
+                double *s = cg->sum + CG_SUMS * node;
                 for (int q = sp->first; q < sp->first + sp->count; q++)
                     s[q] += w * sp->v[q];
             }
@@ -237,14 +305,16 @@ static void add_images(rbl_cg *cg, const cg_sample *smp, const spread *sp, size_
     for (int a = 0; a < 3; a++) {
         const double e = sp->segment ? sp->x[a] + sp->b[a] : sp->x[a];
         const double lo = (sp->x[a] < e ? sp->x[a] : e) - c, hi = (sp->x[a] < e ? e : sp->x[a]) + c;
-        const double g0 = cg->opt.lo[a], g1 = cg->opt.hi[a];
+        const int curved = cg->co.kind != RBL_CG_CARTESIAN;
+        const double g0 = cg->flat[a] ? cg->ext_lo[a] : curved ? cg->co.box_lo[a] : cg->opt.lo[a];
+        const double g1 = cg->flat[a] ? cg->ext_hi[a] : curved ? cg->co.box_hi[a] : cg->opt.hi[a];
         const double side = smp->side[a];
         count[a] = 0;
         for (int k = -1; k <= 1; k++) {
             if (k != 0 && !smp->periodic[a])
                 continue;
             const double sh = k * side;
-            if (cg->average[a] ? sp->x[a] + sh >= g0 && sp->x[a] + sh < g1
+            if (cg->flat[a] ? sp->x[a] + sh >= g0 && sp->x[a] + sh < g1
                                : hi + sh >= g0 && lo + sh <= g1) /* the support meets the grid */
                 shifts[a][count[a]++] = sh;
         }
@@ -281,7 +351,7 @@ static void particle_spread(const double *p, spread *sp)
 static int add_sample(rbl_cg *cg, const cg_sample *smp, rbl_error *err)
 {
     for (int a = 0; a < 3; a++)
-        if (smp->periodic[a] && !cg->average[a] && !(2.0 * cg->kernel.cutoff < smp->side[a]))
+        if (smp->periodic[a] && !cg->flat[a] && !(2.0 * cg->kernel.cutoff < smp->side[a]))
             return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the kernel reaches %g m, "
                                  "more than half the periodic side %c (%g m)", cg->kernel.cutoff,
                                  'x' + a, smp->side[a]);
@@ -507,6 +577,35 @@ int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *f, rbl_error *err)
     return rc;
 }
 
+/* Node k's vectors and tensors turned into its local basis E (rows): E v, E T E^T. */
+static void to_local(const rbl_cg *cg, size_t k, rbl_cg_fields *f)
+{
+    const size_t at[3] = {k % cg->n[0], k / cg->n[0] % cg->n[1], k / cg->n[0] / cg->n[1]};
+    double q[3], e[9];
+    for (int a = 0; a < 3; a++)
+        q[a] = cg->origin[a] + (double)at[a] * cg->h[a];
+    rbl_cg_coords_basis(&cg->co, q, e);
+    double *v = f->velocity + 3 * k, w[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            w[a] += e[3 * a + b] * v[b];
+    memcpy(v, w, sizeof w);
+    double *tensors[4] = {f->stress + 9 * k, f->contact_stress + 9 * k,
+                          f->kinetic_stress + 9 * k, f->fabric + 9 * k};
+    for (int t = 0; t < 4; t++) {
+        double et[9] = {0}, out[9] = {0}; /* E T, then (E T) E^T */
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                for (int c = 0; c < 3; c++)
+                    et[3 * a + b] += e[3 * a + c] * tensors[t][3 * c + b];
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                for (int c = 0; c < 3; c++)
+                    out[3 * a + b] += et[3 * a + c] * e[3 * b + c];
+        memcpy(tensors[t], out, sizeof out);
+    }
+}
+
 int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err)
 {
     memset(f, 0, sizeof *f);
@@ -546,6 +645,8 @@ int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err)
                 f->fabric[9 * k + ab] = s[S_FABRIC + ab] * inv;
             }
         }
+        if (cg->co.kind != RBL_CG_CARTESIAN)
+            to_local(cg, k, f);
     }
     return RBL_OK;
 }

@@ -23,6 +23,23 @@ double rbl_cg_phi(const rbl_cg_kernel_fn *k, double r2);
 #define RBL_CG_LINE_POINTS 6
 double rbl_cg_line(const rbl_cg_kernel_fn *k, const double d[3], const double b[3]);
 
+/* cg_coords.c — cylindrical and spherical grids (rbl_cg_coordinates): the nodes' Cartesian
+ * places (pos, 3 per node, and their bounding box), the node ranges a ball (centre m, radius)
+ * reaches (every angle; 0: none), and the local basis at coordinates q (rows). flat_axis: the
+ * cylinder's axis is averaged over. */
+typedef struct rbl_cg_coords {
+    rbl_cg_coordinates kind;
+    int axis, flat_axis;
+    double centre[3], box_lo[3], box_hi[3];
+    double *pos;
+} rbl_cg_coords;
+int rbl_cg_coords_nodes(rbl_cg_coords *co, const size_t n[3], const double origin[3],
+                        const double h[3]);
+int rbl_cg_coords_reach(const rbl_cg_coords *co, const size_t n[3], const double origin[3],
+                        const double h[3], const double m[3], double radius, size_t i0[3],
+                        size_t i1[3]);
+void rbl_cg_coords_basis(const rbl_cg_coords *co, const double q[3], double e[9]);
+
 /* The axes the grid averages over (rbl_cg_average). */
 void rbl_cg_averaged(const rbl_cg *cg, int axes[3]);
 
