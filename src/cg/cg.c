@@ -142,9 +142,11 @@ int rbl_cg_average(rbl_cg *cg, const int axes[3], rbl_error *err)
     return RBL_OK;
 }
 
-void rbl_cg_averaged(const rbl_cg *cg, int axes[3])
+const char *rbl_cg_averaged(const rbl_cg *cg, int axes[3])
 {
     memcpy(axes, cg->average, sizeof cg->average);
+    return cg->co.kind == RBL_CG_CYLINDRICAL ? "rtz" : cg->co.kind == RBL_CG_SPHERICAL ? "rtp"
+                                                                                      : "xyz";
 }
 
 size_t rbl_cg_samples(const rbl_cg *cg) { return cg->samples; }

@@ -40,8 +40,9 @@ int rbl_cg_coords_reach(const rbl_cg_coords *co, const size_t n[3], const double
                         size_t i1[3]);
 void rbl_cg_coords_basis(const rbl_cg_coords *co, const double q[3], double e[9]);
 
-/* The axes the grid averages over (rbl_cg_average). */
-void rbl_cg_averaged(const rbl_cg *cg, int axes[3]);
+/* The axes the grid averages over (rbl_cg_average); returns its axes' and components' labels:
+ * "xyz", "rtz" (cylindrical) or "rtp" (spherical). */
+const char *rbl_cg_averaged(const rbl_cg *cg, int axes[3]);
 
 /* The running sums (a checkpoint carries a window's partial ones): their count and the
  * samples in them; set refuses another count (a grid of another size). */

@@ -69,7 +69,7 @@ int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, rbl_error *err)
 }
 
 int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis,
-                         const int average[3], double time, rbl_error *err)
+                         const int average[3], const char *labels, double time, rbl_error *err)
 {
     cg_array a[7];
     const int n = cg_arrays(f, a);
@@ -98,7 +98,7 @@ int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis,
         return rc;
     }
     FILE *out = af.file;
-    const char *xyz = "xyz";
+    const char *xyz = labels;
     fprintf(out, "# time %.10g s; the mean of each layer of %zu nodes across %c (%zu samples)",
             time, per_layer, xyz[axis], f->samples);
     for (int e = 0, first = 1; e < 3; e++) /* issue 74: the axes the grid averaged over */

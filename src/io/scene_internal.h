@@ -202,6 +202,8 @@ struct rbl_scene {
     size_t cg_samples;
     int cg_axis;              /* the profile's axis */
     int cg_average[3];        /* the axes averaged over (rbl_cg_average; scene_cg_average.c) */
+    int cg_coords, cg_coords_axis; /* rbl_cg_coordinates and its axis (scene_cg_coords.c) */
+    double cg_centre[3];
     rbl_mark at_cg;
     int collisions;           /* output.collisions: collision statistics (collision_output.c) */
     int collision_bins;       /* log-spaced bins of impact energy from energy[0] to [1], J */
@@ -364,8 +366,9 @@ int rbl_frame_time(const char *frame, double *time, rbl_error *err);
 /* cg_files.c — coarse-grained fields: a .vti of the grid's nodes, and a CSV profile along
  * an axis (each node layer's mean over the other two axes). */
 int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, rbl_error *err);
+/* labels: the grid's axes and components, "xyz", or "rtz" / "rtp" (cylindrical, spherical) */
 int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis,
-                         const int average[3], double time,
+                         const int average[3], const char *labels, double time,
                          rbl_error *err);
 
 /* vtk.c — the .pvd series listing a run's frames (files[k] NULL: frame k is left out). */
