@@ -970,6 +970,7 @@ RBL_API int rbl_collision_run(const rbl_collision *col, double c, rbl_collision_
  * box lo..hi, x fastest (VTK ImageData's order); periodic images of grains and contacts are
  * taken where the kernel reaches across a periodic side. */
 typedef enum { RBL_CG_LUCY, RBL_CG_GAUSSIAN } rbl_cg_kernel;
+typedef enum { RBL_CG_CARTESIAN, RBL_CG_CYLINDRICAL, RBL_CG_SPHERICAL } rbl_cg_coordinates;
 typedef struct rbl_cg_options {
     double lo[3], hi[3];
     size_t cells[3];
@@ -982,6 +983,25 @@ typedef struct rbl_cg rbl_cg;
  * or more than RBL_CG_MAX_NODES nodes. */
 #define RBL_CG_MAX_NODES ((size_t)1 << 22) /* 4.2 million (161^3): 1 GiB of sums */
 RBL_API int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err);
+/* Averages the grid over the axes where axes[a] is nonzero (issue 74, docs/cg.md "Averaged
+ * axes"; output.cg's `average`), each with one cell across it: the fields' mean over lo..hi
+ * along them, each grain (contact) whose centre (first grain's centre) lies in lo..hi there
+ * spread by the kernel integrated exactly along the whole axis, over the length hi - lo (so
+ * the density integrates to the mass; a periodic axis of the domain's length: exactly the
+ * mean of the unaveraged field). A grid is created unaveraged; this sets which axes are, before
+ * any sample. RBL_EINVAL for an axis with more than one cell or a grid holding samples. */
+RBL_API int rbl_cg_average(rbl_cg *cg, const int axes[3], rbl_error *err);
+/* Cylindrical or spherical grids (issue 74, docs/cg.md "Cylindrical and spherical grids"):
+ * the grid's lo..hi and cells are then in (r, theta, z) about the line through centre along
+ * axis (0, 1, 2: x, y, z; z the coordinate along it, theta from the next axis towards the one
+ * after: from z towards x about y), or (r, theta, phi) about centre (theta the polar angle from
+ * axis, phi the azimuth), in m and radians; r >= 0, an angle's span at most 2 pi (theta within
+ * 0..pi on a sphere). The fields are the same kernel sums at the nodes' places, their vectors
+ * and tensors in the nodes' local basis (r, theta, z) or (r, theta, phi). Set before any sample
+ * and before rbl_cg_average (a cylinder may be averaged along its axis, index 2: exactly, as a
+ * Cartesian axis). RBL_EINVAL naming what is wrong. */
+RBL_API int rbl_cg_coordinates_set(rbl_cg *cg, rbl_cg_coordinates kind, int axis,
+                                   const double centre[3], rbl_error *err);
 /* One sample: the grains and the contacts of the last force evaluation, now (the kernel may
  * not be wider than half a periodic side). On this process's grains only: over several
  * processes, RBL_EINVAL (a run's output.cg gathers its samples on rank 0 instead: docs/cg.md).

@@ -949,8 +949,12 @@ static PyObject *cg_create(PyObject *mod, PyObject *args)
     memset(&o, 0, sizeof o);
     Py_ssize_t n[3];
     const char *kernel;
-    if (!PyArg_ParseTuple(args, "(ddd)(ddd)(nnn)sd", &o.lo[0], &o.lo[1], &o.lo[2], &o.hi[0],
-                          &o.hi[1], &o.hi[2], &n[0], &n[1], &n[2], &kernel, &o.width))
+    int average[3], coords, axis;
+    double centre[3];
+    if (!PyArg_ParseTuple(args, "(ddd)(ddd)(nnn)sd(ppp)ii(ddd)", &o.lo[0], &o.lo[1], &o.lo[2],
+                          &o.hi[0], &o.hi[1], &o.hi[2], &n[0], &n[1], &n[2], &kernel, &o.width,
+                          &average[0], &average[1], &average[2], &coords, &axis, &centre[0],
+                          &centre[1], &centre[2]))
         return NULL;
     if (strcmp(kernel, "lucy") != 0 && strcmp(kernel, "gaussian") != 0)
         return PyErr_Format(PyExc_ValueError, "kernel: lucy or gaussian, not '%s'", kernel);
@@ -963,6 +967,11 @@ static PyObject *cg_create(PyObject *mod, PyObject *args)
     rbl_cg *cg = NULL;
     rbl_error err = {0};
     int rc = rbl_cg_create(&o, &cg, &err);
+    if (rc == RBL_OK &&
+        ((rc = rbl_cg_coordinates_set(cg, (rbl_cg_coordinates)coords, axis, centre, &err)) !=
+             RBL_OK ||
+         (rc = rbl_cg_average(cg, average, &err)) != RBL_OK))
+        rbl_cg_free(cg);
     if (rc != RBL_OK)
         return raise_error(&err, rc);
     PyObject *capsule = PyCapsule_New(cg, "rubble.cg", cg_capsule_free);

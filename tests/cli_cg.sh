@@ -1,7 +1,7 @@
 #!/bin/sh
 # `rubble cg` (issue 74): coarse-graining after the run gives output.cg's bytes on the same
 # states, from the frames with their contact .vtp, from the contact .csv alone, from the
-# checkpoints, and with another grid, kernel and window given by --cg (a second run's
+# checkpoints, and with another grid, kernel and window given by --cg, averaged over y (a second run's
 # output.cg with those settings is the reference); bad inputs are refused with the file, the
 # line or byte and the value, and leave no files.
 . "$(dirname "$0")/cli_run_common.sh"
@@ -21,11 +21,16 @@ run: {time: 0.085, dt: 1.0e-5, skin: 0.0003}  # every output a whole number of s
 output: {folder: out, every: 0.02, checkpoint_every: 0.02, checkpoint_keep: 9, contacts: [vtp, csv],
          cg: {cells: [4, 4, 16], width: 0.002, every: 0.02}}
 EOF
-GRID2='cells: [3, 5, 12], width: 0.0009, kernel: gaussian, samples: 2, profile: x'
+GRID2='cells: [3, 1, 12], width: 0.0009, kernel: gaussian, samples: 2, profile: x, average: [y]'
 sed "s|cg: {cells: \[4, 4, 16\], width: 0.002, every: 0.02}|cg: {$GRID2, every: 0.04}|" bed.yaml > bed2.yaml
 grep -q gaussian bed2.yaml || fail "bed2.yaml was not made"
 "$RUBBLE" run bed.yaml --output A --quiet > out.txt 2>&1 || { cat out.txt; fail "the run failed"; }
 "$RUBBLE" run bed2.yaml --output B --quiet > out.txt 2>&1 || { cat out.txt; fail "run 2 failed"; }
+# a cylindrical grid about the vertical line through the box's middle (issue 74)
+GRID3='cells: [4, 8, 8], width: 0.002, coordinates: cylindrical, axis: z, centre: [0.004, 0.004, 0], min: [0, 0, -0.001], max: [0.0035, 6.283185307179586, 0.016], profile: r'
+sed "s|cg: {cells: \[4, 4, 16\], width: 0.002, every: 0.02}|cg: {$GRID3, every: 0.02}|" bed.yaml > bed3.yaml
+grep -q cylindrical bed3.yaml || fail "bed3.yaml was not made"
+"$RUBBLE" run bed3.yaml --output B3 --quiet > out.txt 2>&1 || { cat out.txt; fail "run 3 failed"; }
 # the frames hold grain pairs and floor contacts (else the stress would not be tested)
 [ "$(grep -c '^[0-9]*,-1,1,' A/contacts_000004.csv)" -gt 10 ] || fail "too few wall contacts"
 [ "$(grep -c '^[0-9]*,[0-9]*,-1,' A/contacts_000004.csv)" -gt 50 ] || fail "too few grain pairs"
@@ -53,6 +58,13 @@ same A 000002 PK 000000; same A 000004 PK 000001
     { cat out.txt; fail "rubble cg --cg failed"; }
 same B 000001 P2 000002; same B 000002 P2 000004
 grep -q '^x,density' P2/cg_profile_000002.csv || fail "the profile is not along x"
+grep -q '(2 samples); averaged over y$' P2/cg_profile_000002.csv || fail "the profile does not say it averaged over y"
+grep -q 'WholeExtent="0 2 0 0 0 11"' P2/cg_000002.vti || fail "not one node across y"
+"$RUBBLE" cg bed.yaml A/grains_00000[3-4].vtp --output P3 --cg "{$GRID3}" > out.txt 2>&1 ||
+    { cat out.txt; fail "rubble cg --cg cylindrical failed"; }
+same B3 000003 P3 000003; same B3 000004 P3 000004
+grep -q '^r,density,volume_fraction,velocity_r,velocity_t,velocity_z,stress_rr,stress_rt' P3/cg_profile_000004.csv ||
+    fail "the cylindrical profile's columns"
 
 # refusals: status 1, the message, no output folder
 refuse() { # refuse NAME PATTERN ARGS...: rubble cg ARGS --output out_NAME

@@ -57,6 +57,13 @@ mkdir csv3 && cp three/grains_* three/grains.pvd three/contacts_*.csv csv3/
     { cat out.txt; fail "rubble cg on 3 processes' frames with .csv pieces"; }
 for k in 000000 000001 000002 000003; do same post1 post3 $k; done
 same post1 post3c 000003
+# averaged over y (one node across it), likewise
+GRID='{cells: [8, 1, 17], width: 0.002, min: [0, 0, -0.001], max: [0.008, 0.008, 0.016], average: [y]}'
+"$RUBBLE" cg cg.yaml one/grains_00000[0-3].vtp --cg "$GRID" --output avg1 > out.txt 2>&1 ||
+    { cat out.txt; fail "rubble cg averaged over y on one process's frames"; }
+"$RUBBLE" cg cg.yaml three/grains_00000[0-3].pvtp --cg "$GRID" --output avg3 > out.txt 2>&1 ||
+    { cat out.txt; fail "rubble cg averaged over y on 3 processes' frames"; }
+for k in 000000 000001 000002 000003; do same avg1 avg3 $k; done
 # clumps: refused, on every rank, before a step
 EXAMPLES=$(cd "$(dirname "$0")/../examples" && pwd)
 sed "s|^run:|  - {lattice: {min: [0, 0, 0.006], max: [0.008, 0.008, 0.016]}, clump: $EXAMPLES/clumps/ellipsoid.txt}\nrun:|" \

@@ -62,11 +62,25 @@ def coarse_grain(scene, inputs, output="cg", cg=None, threads=1):
 class CoarseGrain:
     """A grid of cells[0] x cells[1] x cells[2] nodes at the centres of the cells of the box
     lo..hi, a Lucy kernel of support radius `width` or a Gaussian of standard deviation
-    `width` (cut at 3 width); add(run) takes a sample of the run's grains and contacts."""
+    `width` (cut at 3 width); add(run) takes a sample of the run's grains and contacts.
+    average: the axes averaged over, e.g. "y" or ("x", "y") (one cell across each): the mean
+    over lo..hi, the kernel integrated exactly along them (docs/cg.md). coordinates:
+    "cartesian", "cylindrical" (lo, hi, cells in r, theta, z about the line through `centre`
+    along `axis`; average="z": along it) or "spherical" (r, theta, phi about `centre`, theta
+    from `axis`), angles in radians; vectors and tensors then in those components."""
 
-    def __init__(self, lo, hi, cells, width, kernel="lucy"):
+    def __init__(self, lo, hi, cells, width, kernel="lucy", average=(),
+                 coordinates="cartesian", axis="z", centre=(0, 0, 0)):
+        axes = tuple(average)
+        if any(a not in ("x", "y", "z") for a in axes):
+            raise ValueError(f"average: axes x, y or z, not {average!r}")
+        kinds = ("cartesian", "cylindrical", "spherical")
+        if coordinates not in kinds or axis not in ("x", "y", "z"):
+            raise ValueError(f"coordinates: one of {kinds}, axis x, y or z")
         self._cg = _rubble._cg_create(tuple(map(float, lo)), tuple(map(float, hi)),
-                                      tuple(int(n) for n in cells), str(kernel), float(width))
+                                      tuple(int(n) for n in cells), str(kernel), float(width),
+                                      tuple(a in axes for a in "xyz"), kinds.index(coordinates),
+                                      "xyz".index(axis), tuple(map(float, centre)))
 
     def add(self, run):
         """A sample: the grains of `run` and the contacts of its last force evaluation."""

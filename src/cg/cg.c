@@ -4,7 +4,9 @@
  * vectors, from dem's one contact list (rbl_sim_contacts) or a saved state's arrays (frames
  * and contact files: rbl_cg_add_frame, the same values in the same order). The threads split
  * the grid's x layers between them and each adds, to its own nodes, every grain and contact in
- * id order: a node's sums have the same bits on any thread count. */
+ * id order: a node's sums have the same bits on any thread count. Along an averaged axis
+ * (issue 74: one node across it) a grain or contact whose first end lies in the grid's extent
+ * counts with the kernel integrated along the whole axis over the extent's length. */
 #include "cg_internal.h"
 
 #include <math.h>
@@ -23,7 +25,11 @@ struct rbl_cg {
     rbl_cg_kernel_fn kernel;
     size_t n[3], nodes, samples;
     double origin[3], h[3];
-    double *sum; /* CG_SUMS per node */
+    int average[3]; /* averaged grid axes: one node across */
+    int flat[3];    /* the Cartesian axes along which d and b are taken as 0 (averaged) ... */
+    double ext_lo[3], ext_hi[3]; /* ... and the extent a first end must lie in along them */
+    rbl_cg_coords co; /* cylindrical or spherical nodes (co.pos), or Cartesian */
+    double *sum;    /* CG_SUMS per node */
 };
 
 int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
@@ -59,9 +65,88 @@ int rbl_cg_create(const rbl_cg_options *opt, rbl_cg **out, rbl_error *err)
         cg->h[a] = (opt->hi[a] - opt->lo[a]) / (double)opt->cells[a];
         cg->origin[a] = opt->lo[a] + 0.5 * cg->h[a];
     }
-    rbl_cg_kernel_init(&cg->kernel, opt->kernel, opt->width);
+    rbl_cg_kernel_init(&cg->kernel, opt->kernel, opt->width, 3, 1.0);
+    cg->co.kind = RBL_CG_CARTESIAN;
     *out = cg;
     return RBL_OK;
+}
+
+int rbl_cg_coordinates_set(rbl_cg *cg, rbl_cg_coordinates kind, int axis,
+                           const double centre[3], rbl_error *err)
+{
+    const double *lo = cg->opt.lo, *hi = cg->opt.hi, span = 2.0 * M_PI * (1.0 + 1e-12);
+    if (cg->samples || cg->average[0] || cg->average[1] || cg->average[2])
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the coordinates are set before "
+                             "the first sample and before the axes averaged over");
+    if (kind == RBL_CG_CARTESIAN) {
+        free(cg->co.pos);
+        memset(&cg->co, 0, sizeof cg->co);
+        return RBL_OK;
+    }
+    if (kind != RBL_CG_CYLINDRICAL && kind != RBL_CG_SPHERICAL)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: no such coordinates");
+    if (axis < 0 || axis > 2 || !(isfinite(centre[0]) && isfinite(centre[1]) &&
+                                  isfinite(centre[2])))
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the axis is x, y or z and the "
+                             "centre finite");
+    if (lo[0] < 0.0)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: r from %g: r >= 0", lo[0]);
+    for (int a = 1; a < 3; a++)
+        if ((a == 1 || kind == RBL_CG_SPHERICAL) && hi[a] - lo[a] > span)
+            return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the angle %s spans %g "
+                                 "radians, more than 2 pi", a == 1 ? "theta" : "phi",
+                                 hi[a] - lo[a]);
+    if (kind == RBL_CG_SPHERICAL && (lo[1] < 0.0 || hi[1] > M_PI * (1.0 + 1e-12)))
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the polar angle theta within "
+                             "0 .. pi: %g .. %g", lo[1], hi[1]);
+    cg->co.kind = kind, cg->co.axis = axis;
+    memcpy(cg->co.centre, centre, sizeof cg->co.centre);
+    if (!rbl_cg_coords_nodes(&cg->co, cg->n, cg->origin, cg->h)) {
+        cg->co.kind = RBL_CG_CARTESIAN;
+        return rbl_error_set(err, RBL_ENOMEM, "coarse-graining: out of memory for %zu nodes",
+                             cg->nodes);
+    }
+    return RBL_OK;
+}
+
+int rbl_cg_average(rbl_cg *cg, const int axes[3], rbl_error *err)
+{
+    if (cg->samples)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the axes to average over are "
+                             "set before the first sample (%zu held)", cg->samples);
+    int dims = 3;
+    double norm = 1.0;
+    const int curved = cg->co.kind != RBL_CG_CARTESIAN;
+    for (int a = 0; a < 3; a++)
+        if (axes[a]) {
+            if (curved && (cg->co.kind == RBL_CG_SPHERICAL || a != 2))
+                return rbl_error_set(err, RBL_EINVAL, "coarse-graining: a %s grid is averaged "
+                                     "only along a cylinder's axis (z), not over %s",
+                                     cg->co.kind == RBL_CG_SPHERICAL ? "spherical" : "cylindrical",
+                                     a == 0 ? "r" : a == 1 ? "theta" : "phi");
+            if (cg->n[a] != 1)
+                return rbl_error_set(err, RBL_EINVAL, "coarse-graining: averaged over %c, the "
+                                     "grid has one cell across it, not %zu",
+                                     curved ? 'z' : 'x' + a, cg->n[a]);
+            dims--, norm /= cg->opt.hi[a] - cg->opt.lo[a];
+        }
+    for (int a = 0; a < 3; a++) {
+        cg->average[a] = !!axes[a];
+        const int grid_axis = curved ? (a == cg->co.axis ? 2 : -1) : a; /* along Cartesian a */
+        cg->flat[a] = grid_axis >= 0 && axes[grid_axis];
+        cg->ext_lo[a] = cg->flat[a] ? cg->opt.lo[grid_axis] : 0.0;
+        cg->ext_hi[a] = cg->flat[a] ? cg->opt.hi[grid_axis] : 0.0;
+    }
+    cg->co.flat_axis = curved && axes[2];
+    rbl_cg_kernel_init(&cg->kernel, cg->opt.kernel, cg->opt.width, dims, norm);
+    return RBL_OK;
+}
+
+const char *rbl_cg_averaged(const rbl_cg *cg, int axes[3])
+{
+    memcpy(axes, cg->average, sizeof cg->average);
+    return cg->co.kind == RBL_CG_CYLINDRICAL ? "rtz" : cg->co.kind == RBL_CG_SPHERICAL ? "rtp"
+                                                                                      : "xyz";
 }
 
 size_t rbl_cg_samples(const rbl_cg *cg) { return cg->samples; }
@@ -88,7 +173,7 @@ void rbl_cg_clear(rbl_cg *cg)
 void rbl_cg_free(rbl_cg *cg)
 {
     if (cg)
-        free(cg->sum);
+        free(cg->sum), free(cg->co.pos);
     free(cg);
 }
 
@@ -146,13 +231,30 @@ static int node_range(const rbl_cg *cg, int a, double lo, double hi, size_t *i0,
 /* Adds sp, shifted by `shift`, to the nodes of x layers [x0, x1). */
 static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size_t x0, size_t x1)
 {
-    double x[3], lo[3], hi[3];
+    double x[3], lo[3], hi[3], b[3];
     size_t i0[3], i1[3];
+    const int curved = cg->co.kind != RBL_CG_CARTESIAN;
     for (int a = 0; a < 3; a++) {
         x[a] = sp->x[a] + shift[a];
+        b[a] = cg->flat[a] || !sp->segment ? 0.0 : sp->b[a];
+        if (cg->flat[a] && !(x[a] >= cg->ext_lo[a] && x[a] < cg->ext_hi[a]))
+            return; /* averaged along a: the one node, if the first end lies in the extent */
+        if (curved)
+            continue;
+        if (cg->flat[a]) {
+            i0[a] = i1[a] = 0;
+            continue;
+        }
         const double e = sp->segment ? x[a] + sp->b[a] : x[a];
         lo[a] = x[a] < e ? x[a] : e, hi[a] = x[a] < e ? e : x[a];
         if (!node_range(cg, a, lo[a], hi[a], &i0[a], &i1[a]))
+            return;
+    }
+    if (curved) { /* the ball about the segment's middle that holds its support */
+        const double m[3] = {x[0] + 0.5 * b[0], x[1] + 0.5 * b[1], x[2] + 0.5 * b[2]};
+        const double reach = 0.5 * sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]) +
+                             cg->kernel.cutoff;
+        if (!rbl_cg_coords_reach(&cg->co, cg->n, cg->origin, cg->h, m, reach, i0, i1))
             return;
     }
     if (x1 <= x0 || i1[0] < x0 || i0[0] >= x1)
@@ -162,36 +264,41 @@ static void add_spread(rbl_cg *cg, const spread *sp, const double shift[3], size
     if (i1[0] >= x1)
         i1[0] = x1 - 1;
     const double c2 = cg->kernel.cutoff * cg->kernel.cutoff;
-    const double bb = sp->b[0] * sp->b[0] + sp->b[1] * sp->b[1] + sp->b[2] * sp->b[2];
+    const double bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
     const double b2inv = sp->segment && bb > 0.0 ? 1.0 / bb : 0.0;
     for (size_t k = i0[2]; k <= i1[2]; k++)
         for (size_t j = i0[1]; j <= i1[1]; j++)
             for (size_t i = i0[0]; i <= i1[0]; i++) {
-                const double d[3] = {cg->origin[0] + (double)i * cg->h[0] - x[0],
-                                     cg->origin[1] + (double)j * cg->h[1] - x[1],
-                                     cg->origin[2] + (double)k * cg->h[2] - x[2]};
+                const size_t node = i + cg->n[0] * (j + cg->n[1] * k);
+                double d[3];
+                for (int a = 0; a < 3; a++) {
+                    const double at = curved ? cg->co.pos[3 * node + (size_t)a]
+                                             : cg->origin[a] + (double)(a == 0 ? i : a == 1 ? j : k) *
+                                                                   cg->h[a];
+                    d[a] = cg->flat[a] ? 0.0 : at - x[a];
+                }
                 double w;
                 if (sp->segment) { /* nodes farther than the cutoff from the segment: none */
-                    const double t = (d[0] * sp->b[0] + d[1] * sp->b[1] + d[2] * sp->b[2]) * b2inv;
+                    const double t = (d[0] * b[0] + d[1] * b[1] + d[2] * b[2]) * b2inv;
                     const double s = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-                    const double e[3] = {d[0] - s * sp->b[0], d[1] - s * sp->b[1],
-                                         d[2] - s * sp->b[2]};
+                    const double e[3] = {d[0] - s * b[0], d[1] - s * b[1], d[2] - s * b[2]};
                     w = e[0] * e[0] + e[1] * e[1] + e[2] * e[2] < c2
-                            ? rbl_cg_line(&cg->kernel, d, sp->b)
+                            ? rbl_cg_line(&cg->kernel, d, b)
                             : 0.0;
                 } else {
                     w = rbl_cg_phi(&cg->kernel, d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
                 }
                 if (w == 0.0)
                     continue;
-                double *s = cg->sum + CG_SUMS * (i + cg->n[0] * (j + cg->n[1] * k));
+                double *s = cg->sum + CG_SUMS * node;
                 for (int q = sp->first; q < sp->first + sp->count; q++)
                     s[q] += w * sp->v[q];
             }
 }
 
 /* sp and its periodic images whose support meets the grid (each periodic axis: the shifts
- * -L, 0, +L that reach it), to the nodes of x layers [x0, x1). */
+ * -L, 0, +L that reach it; an averaged one: those that put its first end in the grid's
+ * extent), to the nodes of x layers [x0, x1). */
 static void add_images(rbl_cg *cg, const cg_sample *smp, const spread *sp, size_t x0, size_t x1)
 {
     double shifts[3][3];
@@ -200,14 +307,17 @@ static void add_images(rbl_cg *cg, const cg_sample *smp, const spread *sp, size_
     for (int a = 0; a < 3; a++) {
         const double e = sp->segment ? sp->x[a] + sp->b[a] : sp->x[a];
         const double lo = (sp->x[a] < e ? sp->x[a] : e) - c, hi = (sp->x[a] < e ? e : sp->x[a]) + c;
-        const double g0 = cg->opt.lo[a], g1 = cg->opt.hi[a];
+        const int curved = cg->co.kind != RBL_CG_CARTESIAN;
+        const double g0 = cg->flat[a] ? cg->ext_lo[a] : curved ? cg->co.box_lo[a] : cg->opt.lo[a];
+        const double g1 = cg->flat[a] ? cg->ext_hi[a] : curved ? cg->co.box_hi[a] : cg->opt.hi[a];
         const double side = smp->side[a];
         count[a] = 0;
         for (int k = -1; k <= 1; k++) {
             if (k != 0 && !smp->periodic[a])
                 continue;
             const double sh = k * side;
-            if (hi + sh >= g0 && lo + sh <= g1) /* the support, shifted, meets the grid */
+            if (cg->flat[a] ? sp->x[a] + sh >= g0 && sp->x[a] + sh < g1
+                               : hi + sh >= g0 && lo + sh <= g1) /* the support meets the grid */
                 shifts[a][count[a]++] = sh;
         }
     }
@@ -243,7 +353,7 @@ static void particle_spread(const double *p, spread *sp)
 static int add_sample(rbl_cg *cg, const cg_sample *smp, rbl_error *err)
 {
     for (int a = 0; a < 3; a++)
-        if (smp->periodic[a] && !(2.0 * cg->kernel.cutoff < smp->side[a]))
+        if (smp->periodic[a] && !cg->flat[a] && !(2.0 * cg->kernel.cutoff < smp->side[a]))
             return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the kernel reaches %g m, "
                                  "more than half the periodic side %c (%g m)", cg->kernel.cutoff,
                                  'x' + a, smp->side[a]);
@@ -469,6 +579,35 @@ int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *f, rbl_error *err)
     return rc;
 }
 
+/* Node k's vectors and tensors turned into its local basis E (rows): E v, E T E^T. */
+static void to_local(const rbl_cg *cg, size_t k, rbl_cg_fields *f)
+{
+    const size_t at[3] = {k % cg->n[0], k / cg->n[0] % cg->n[1], k / cg->n[0] / cg->n[1]};
+    double q[3], e[9];
+    for (int a = 0; a < 3; a++)
+        q[a] = cg->origin[a] + (double)at[a] * cg->h[a];
+    rbl_cg_coords_basis(&cg->co, q, e);
+    double *v = f->velocity + 3 * k, w[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            w[a] += e[3 * a + b] * v[b];
+    memcpy(v, w, sizeof w);
+    double *tensors[4] = {f->stress + 9 * k, f->contact_stress + 9 * k,
+                          f->kinetic_stress + 9 * k, f->fabric + 9 * k};
+    for (int t = 0; t < 4; t++) {
+        double et[9] = {0}, out[9] = {0}; /* E T, then (E T) E^T */
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                for (int c = 0; c < 3; c++)
+                    et[3 * a + b] += e[3 * a + c] * tensors[t][3 * c + b];
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                for (int c = 0; c < 3; c++)
+                    out[3 * a + b] += et[3 * a + c] * e[3 * b + c];
+        memcpy(tensors[t], out, sizeof out);
+    }
+}
+
 int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err)
 {
     memset(f, 0, sizeof *f);
@@ -508,6 +647,8 @@ int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err)
                 f->fabric[9 * k + ab] = s[S_FABRIC + ab] * inv;
             }
         }
+        if (cg->co.kind != RBL_CG_CARTESIAN)
+            to_local(cg, k, f);
     }
     return RBL_OK;
 }

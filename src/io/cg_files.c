@@ -68,8 +68,8 @@ int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, rbl_error *err)
     return rbl_atomic_commit(&af, err);
 }
 
-int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis, double time,
-                         rbl_error *err)
+int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis,
+                         const int average[3], const char *labels, double time, rbl_error *err)
 {
     cg_array a[7];
     const int n = cg_arrays(f, a);
@@ -98,9 +98,13 @@ int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis, dou
         return rc;
     }
     FILE *out = af.file;
-    const char *xyz = "xyz";
-    fprintf(out, "# time %.10g s; the mean of each layer of %zu nodes across %c (%zu samples)\n",
+    const char *xyz = labels;
+    fprintf(out, "# time %.10g s; the mean of each layer of %zu nodes across %c (%zu samples)",
             time, per_layer, xyz[axis], f->samples);
+    for (int e = 0, first = 1; e < 3; e++) /* issue 74: the axes the grid averaged over */
+        if (average[e])
+            fprintf(out, "%s%c", first ? "; averaged over " : ", ", xyz[e]), first = 0;
+    fputc('\n', out);
     fprintf(out, "%c", xyz[axis]);
     for (int q = 0; q < n; q++)
         for (int w = 0; w < a[q].width; w++) {

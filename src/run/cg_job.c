@@ -152,7 +152,11 @@ static int make_grid(rbl_scene *s, const rbl_cg_job *job, rbl_cg **cg, rbl_error
     if (rc == RBL_OK)
         rc = rbl_cg_output_grid(s, &opt, err);
     s->path = path;
-    if (rc == RBL_OK && (rc = rbl_cg_create(&opt, cg, err)) != RBL_OK)
+    if (rc == RBL_OK &&
+        ((rc = rbl_cg_create(&opt, cg, err)) != RBL_OK ||
+         (rc = rbl_cg_coordinates_set(*cg, (rbl_cg_coordinates)s->cg_coords, s->cg_coords_axis,
+                                      s->cg_centre, err)) != RBL_OK ||
+         (rc = rbl_cg_average(*cg, s->cg_average, err)) != RBL_OK))
         rbl_error_prefix(err, rc, "%s", job->cg ? "--cg" : s->path);
     return rc;
 }

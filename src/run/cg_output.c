@@ -24,7 +24,8 @@ int rbl_cg_output_grid(const rbl_scene *s, rbl_cg_options *opt, rbl_error *err)
     }
     const double reach = opt->kernel == RBL_CG_LUCY ? opt->width : 3.0 * opt->width;
     for (int a = 0; a < 3; a++)
-        if (s->cfg.periodic[a] && !(2.0 * reach < s->cfg.hi[a] - s->cfg.lo[a])) {
+        if (s->cfg.periodic[a] && !s->cg_average[a] &&
+            !(2.0 * reach < s->cfg.hi[a] - s->cfg.lo[a])) {
             rbl_error_set(err, RBL_EINVAL, "cg: the kernel reaches %g m, more than half the "
                           "periodic side %c (%g m): a narrower 'width'", reach, 'x' + a,
                           s->cfg.hi[a] - s->cfg.lo[a]);
@@ -54,7 +55,10 @@ int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim
                       "%g s)", s->cg_samples, (unsigned long long)steps, dt, every);
         return rbl_scene_error_at(s, s->at_cg, err);
     }
-    if ((rc = rbl_cg_create(&opt, &o->cg, err)) != RBL_OK)
+    if ((rc = rbl_cg_create(&opt, &o->cg, err)) != RBL_OK ||
+        (rc = rbl_cg_coordinates_set(o->cg, (rbl_cg_coordinates)s->cg_coords, s->cg_coords_axis,
+                                     s->cg_centre, err)) != RBL_OK ||
+        (rc = rbl_cg_average(o->cg, s->cg_average, err)) != RBL_OK)
         return rbl_scene_error_at(s, s->at_cg, err);
     o->dir = dir;
     o->axis = s->cg_axis;
@@ -67,6 +71,12 @@ int rbl_cg_output_start(rbl_cg_output *o, const rbl_scene *s, const rbl_sim *sim
     h = rbl_fnv1a(h, &opt.width, sizeof opt.width);
     const int64_t kernel = opt.kernel;
     h = rbl_fnv1a(h, &kernel, sizeof kernel);
+    if (s->cg_average[0] || s->cg_average[1] || s->cg_average[2]) /* (without: as before) */
+        h = rbl_fnv1a(h, s->cg_average, sizeof s->cg_average);
+    if (s->cg_coords) { /* (Cartesian: as before) */
+        const int64_t coords[2] = {s->cg_coords, s->cg_coords_axis};
+        h = rbl_fnv1a(rbl_fnv1a(h, coords, sizeof coords), s->cg_centre, sizeof s->cg_centre);
+    }
     h = rbl_fnv1a(h, &o->sample, sizeof o->sample);
     o->key = rbl_fnv1a(h, &o->window, sizeof o->window);
     (void)sim;
@@ -98,6 +108,8 @@ int rbl_cg_files_write(const rbl_cg *cg, const char *dir, size_t k, int axis, do
                        rbl_error *err)
 {
     rbl_cg_fields f;
+    int average[3];
+    const char *labels = rbl_cg_averaged(cg, average);
     int rc = rbl_cg_fields_get(cg, &f, err);
     if (rc != RBL_OK)
         return rc;
@@ -109,7 +121,7 @@ int rbl_cg_files_write(const rbl_cg *cg, const char *dir, size_t k, int axis, do
     snprintf(name, sizeof name, "cg_profile_%06zu.csv", k);
     path = rc == RBL_OK ? rbl_path_join(dir, name) : NULL;
     if (rc == RBL_OK)
-        rc = path ? rbl_cg_profile_write(path, &f, axis, time, err)
+        rc = path ? rbl_cg_profile_write(path, &f, axis, average, labels, time, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     rbl_cg_fields_free(&f);

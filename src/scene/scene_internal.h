@@ -175,6 +175,9 @@ struct rbl_scene {
                                  at equal steps over the interval that ends there */
     size_t cg_samples;
     int cg_axis;              /* the profile's axis */
+    int cg_average[3];        /* the axes averaged over (rbl_cg_average; scene_cg_average.c) */
+    int cg_coords, cg_coords_axis; /* rbl_cg_coordinates and its axis (scene_cg_coords.c) */
+    double cg_centre[3];
     rbl_mark at_cg;
     int collisions;           /* output.collisions: collision statistics (collision_output.c) */
     int collision_bins;       /* log-spaced bins of impact energy from energy[0] to [1], J */

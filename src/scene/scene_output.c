@@ -116,7 +116,7 @@ static int parse_layers(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
-/* cg: {cells, width, kernel, min, max, every, samples, profile}: coarse-grained fields
+/* cg: {cells, width, kernel, min, max, every, samples, profile, average}: coarse-grained fields
  * (docs/cg.md). The grid's box defaults to the domain's (an open domain must give it). */
 /* The kernel's reach against the grid (docs/cg.md "Choosing the width"): wider than the grid's
  * box, every node weighs every grain alike and the fields are the grains spread over a ball
@@ -131,11 +131,12 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
         return RBL_OK; /* no box yet: refused when the run starts */
     const double *lo = given ? o->lo : s->cfg.lo, *hi = given ? o->hi : s->cfg.hi;
     const double reach = o->kernel == RBL_CG_LUCY ? o->width : 3.0 * o->width;
-    double diagonal = 0.0, half_cell = 0.0, spacing = 0.0;
+    double diagonal = 0.0, half_cell = 0.0, spacing = 0.0, extent[3], step[3];
     int axis = 0;
+    rbl_scene_cg_lengths(s, lo, hi, o->cells, extent, step);
     for (int a = 0; a < 3; a++) {
-        const double h = (hi[a] - lo[a]) / (double)o->cells[a];
-        diagonal += (hi[a] - lo[a]) * (hi[a] - lo[a]);
+        const double h = s->cg_average[a] ? 0.0 : step[a];
+        diagonal += extent[a] * extent[a];
         half_cell += 0.25 * h * h;
         if (h > spacing)
             spacing = h, axis = a;
@@ -152,7 +153,7 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
                              "without a warning), "
                              "1 to 2 grain diameters is usual (docs/cg.md)",
                              reach, what, diagonal, 2.0 * spacing);
-    if (!rbl_scene_warns(s, RBL_WARN_CG_WIDTH))
+    if (!rbl_scene_warns(s, RBL_WARN_CG_WIDTH) || spacing == 0.0) /* 0: averaged over all */
         return RBL_OK;
     if (reach < 2.0 * spacing && reach <= half_cell)
         return rbl_yaml_warn(c, at,
@@ -161,7 +162,7 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
                              "none and is missing from the fields; a reach of 2 node spacings "
                              "(%g m) or more: a wider 'width' or more 'cells' (docs/cg.md) (if "
                              "meant: warnings: {off: [cg_width]})",
-                             reach, what, half_cell, spacing, 'x' + axis, 2.0 * spacing);
+                             reach, what, half_cell, spacing, (s->cg_coords ? "rtz" : "xyz")[axis], 2.0 * spacing);
     if (reach < 2.0 * spacing)
         return rbl_yaml_warn(c, at,
                              "cg: the kernel reaches %g m%s, less than 2 node spacings (%g m "
@@ -169,16 +170,17 @@ static int cg_width_check(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options 
                              "measured: a grain's mass on the grid 0.16 to 2.0 of it at 1 "
                              "spacing, within 1.5 %% at 2); a reach of %g m or more: a wider 'width' or "
                              "more 'cells' (docs/cg.md) (if meant: warnings: {off: [cg_width]})",
-                             reach, what, spacing, 'x' + axis, 2.0 * spacing);
+                             reach, what, spacing, (s->cg_coords ? "rtz" : "xyz")[axis], 2.0 * spacing);
     return RBL_OK;
 }
 
 int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"cells", "width", "kernel", "min", "max", "every",
-                                       "samples", "profile", NULL};
+                                       "samples", "profile", "average", "coordinates", "axis",
+                                       "centre", NULL};
     static const char *const kernels[] = {"lucy", "gaussian", NULL};
-    static const char *const axes[] = {"x", "y", "z", NULL};
+    static const char *const axes[] = {"x", "y", "z", "r", "theta", "phi", NULL};
     rbl_scene *s = c->s;
     rbl_cg_options *o = &s->cg_opt;
     double cells[3], samples = 1.0;
@@ -190,8 +192,10 @@ int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
         (rc = rbl_yaml_choice(c, n, "kernel", kernels, &kernel)) ||
         (rc = rbl_yaml_choice(c, n, "profile", axes, &axis)) ||
         (rc = rbl_yaml_opt_number(c, n, "every", &s->cg_every, 0.0, 1, INFINITY)) ||
-        (rc = rbl_yaml_opt_number(c, n, "samples", &samples, 1.0, 0, 1e6)))
+        (rc = rbl_yaml_opt_number(c, n, "samples", &samples, 1.0, 0, 1e6)) ||
+        (rc = rbl_scene_parse_cg_coords(c, n)))
         return rc;
+    axis = axis == 3 ? 0 : axis == 4 ? 1 : axis == 5 ? 2 : axis; /* r, theta, phi: 0, 1, 2 */
     size_t nodes = 1;
     for (int a = 0; a < 3; a++) {
         if (!(cells[a] >= 1.0 && cells[a] == floor(cells[a]) && cells[a] <= 1e7))
@@ -205,6 +209,8 @@ int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n)
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "cells"), RBL_ERANGE,
                              "cg: %g x %g x %g cells are more than %zu nodes", cells[0], cells[1],
                              cells[2], RBL_CG_MAX_NODES);
+    if ((rc = rbl_scene_parse_cg_average(c, n, o, s->cg_average)) != RBL_OK)
+        return rc;
     if (samples != floor(samples))
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "samples"), RBL_ERANGE,
                              "'samples' must be a whole number: '%s'",

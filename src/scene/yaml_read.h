@@ -86,6 +86,14 @@ int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n);
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n);
 /* Its `cg` mapping (docs/cg.md), also read from `rubble cg --cg` (scene_cg_option.c). */
 int rbl_scene_parse_cg(rbl_yaml_ctx *c, yaml_node_t *n);
+/* scene_cg_average.c — output.cg's 'average' (after its 'cells'): average[3]. */
+int rbl_scene_parse_cg_average(rbl_yaml_ctx *c, yaml_node_t *n, const rbl_cg_options *o,
+                               int average[3]);
+/* scene_cg_coords.c — output.cg's 'coordinates', 'axis', 'centre'; the grid's lengths (an
+ * angle's spacing as an arc) for the width's check. */
+int rbl_scene_parse_cg_coords(rbl_yaml_ctx *c, yaml_node_t *n);
+void rbl_scene_cg_lengths(const rbl_scene *s, const double lo[3], const double hi[3],
+                          const size_t cells[3], double extent[3], double spacing[3]);
 
 /* warnings.c: `warnings: {off: [NAME, ...]}`, the warnings a scene turns off (n may be NULL). */
 int rbl_scene_parse_warnings(rbl_yaml_ctx *c, yaml_node_t *n);
