@@ -51,9 +51,9 @@ def phase_map(src):
     return m
 
 
-def cachegrind_phases(path, fmap):
-    """Per phase, the sums of EVENTS over the functions of a cachegrind.out file."""
-    sums = {p: dict.fromkeys(EVENTS, 0) for p in list(PHASE_FILES) + ["other"]}
+def cachegrind_functions(path):
+    """Per function (its name without the compiler's suffixes), the sums of EVENTS."""
+    sums = {}
     events, fn = None, None
     for line in open(path):
         if line.startswith("events:"):
@@ -63,9 +63,19 @@ def cachegrind_phases(path, fmap):
             fn = line[3:].strip().split(".")[0]  # block_compute.arch_x86_64_v3, ._omp_fn.0
         elif line[:1].isdigit() and events:
             v = line.split()[1:]
-            ph = sums[fmap.get(fn, "other")]
+            f = sums.setdefault(fn, dict.fromkeys(EVENTS, 0))
             for e, k in zip(EVENTS, idx):
-                ph[e] += int(v[k]) if k < len(v) else 0
+                f[e] += int(v[k]) if k < len(v) else 0
+    return sums
+
+
+def cachegrind_phases(funcs, fmap):
+    """Per phase, the sums of EVENTS over the functions."""
+    sums = {p: dict.fromkeys(EVENTS, 0) for p in list(PHASE_FILES) + ["other"]}
+    for fn, ev in funcs.items():
+        ph = sums[fmap.get(fn, "other")]
+        for e in EVENTS:
+            ph[e] += ev[e]
     return sums
 
 
@@ -76,16 +86,23 @@ def counted(state, c, l):
     count (no write-allocate)."""
     h = 8 * (7 if state == "hertz" else 6)
     few = 3 * c < l  # rbl_few_touch: slots of pairs that do not touch are not read
-    # force pass (pair_pass.c): per grain its packed record (64), spin (24), i_start (8),
-    # force and torque zeroed and summed (48), contacts (4), losses read and written (48);
-    # per listed pair i, j, image, touch (10) and, dense, jpos for the slot's prefetch (4);
-    # per touching pair the history read and written (2h), the slot written (48), touch_j
-    force_b = 64 + 24 + 8 + 48 + 4 + 48 + l * (10 + (0 if few else 4)) + c * (2 * h + 48 + 1)
-    # integrate (integrator.c, the gather inlined): force, torque (48), contacts (4), i_start
-    # and j_start (16), wall start (8), vel, omega, pos read and written (144), pos_build (24),
-    # inv_mass, inv_inertia, radius, mass (32), the packed record written (64); per slot its
-    # touch_j (1), and the slot's 48 bytes for the touching ones (few) or all (dense)
-    integ_b = 48 + 4 + 16 + 8 + 144 + 24 + 32 + 64 + l * 1 + 48 * (c if few else l)
+    # grains first in some listed pair, whose records some pair reads, in some touching pair
+    # (all of them in a bed; in a gas few: the passes skip the others' arrays)
+    first, read, touched = min(1.0, l), min(1.0, 2 * l), min(1.0, 2 * c)
+    # force pass (pair_pass.c): per grain i_start (8); for those first in a pair the force
+    # and torque zeroed and summed (48) and contacts (4); the packed record read (64); for
+    # those touching the spin (24) and the losses read and written (48); per listed pair i, j,
+    # image, touch (10) and, dense, jpos for the slot's prefetch (4); per touching pair the
+    # history read and written (2h), the slot written (48), touch_j (1)
+    force_b = (8 + first * 52 + read * 64 + touched * (24 + 48) + l * (10 + (0 if few else 4))
+               + c * (2 * h + 48 + 1))
+    # integrate (integrator.c, the gather inlined): i_start and j_start (16), wall start (8),
+    # vel, omega, pos read and written (144), pos_build (24), inv_mass, inv_inertia, radius,
+    # mass (32); for grains first in a pair force, torque (48) and contacts (4); the packed
+    # record written (64) for those some pair reads; per slot its touch_j (1), and the slot's
+    # 48 bytes for the touching ones (few) or all (dense)
+    integ_b = (16 + 8 + 144 + 24 + 32 + first * 52 + read * 64 + l * 1
+               + 48 * (c if few else l))
     # a build (neighbor.c, grains.c, history_carry.c): the grains reordered (each SoA array
     # read and written: id, material, 18 doubles of vectors, 4 scalars, losses, contacts: 212
     # bytes), binned and sorted (2 keys of 8 read and written: 32), the pair list written (i,
@@ -119,11 +136,23 @@ def main():
     peak = lim[("fma_vector8", 0, 1)]
     fmap = phase_map(src)
     times = list(csv.DictReader(open(os.path.join(work, "times.csv"))))
-    cg = {}
+    cg, per_fn = {}, {}
     for r in csv.DictReader(open(os.path.join(work, "cachegrind.csv"))):
-        cg.setdefault((r["state"], int(r["n"])), []).append(
-            (int(r["steps"]), int(r["builds"]), cachegrind_phases(os.path.join(work, r["file"]),
-                                                                  fmap)))
+        funcs = cachegrind_functions(os.path.join(work, r["file"]))
+        key = (r["state"], int(r["n"]))
+        cg.setdefault(key, []).append((int(r["steps"]), int(r["builds"]),
+                                       cachegrind_phases(funcs, fmap)))
+        per_fn.setdefault(key, []).append((int(r["steps"]), funcs))
+    # the functions' part of a step: the difference of the two runs, per particle-step
+    hot = {}
+    for (state, n), runs in per_fn.items():
+        runs.sort(key=lambda x: x[0])
+        (s1, f1), (s2, f2) = runs[0], runs[-1]
+        d = {fn: {e: (ev[e] - f1.get(fn, dict.fromkeys(EVENTS, 0))[e]) / (s2 - s1) / n
+                  for e in EVENTS} for fn, ev in f2.items()}
+        total = sum(v["Ir"] for v in d.values())
+        hot[(state, n)] = sorted(((fn, fmap.get(fn, "other"), v) for fn, v in d.items()
+                                  if v["Ir"] > 0.03 * total), key=lambda x: -x[2]["Ir"])
     rows = []
     for t in times:
         state, n, threads = t["state"], int(t["n"]), int(t["threads"])
@@ -193,7 +222,7 @@ def main():
         w.writeheader()
         for r in rows:
             w.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in r.items()})
-    write_tables(rows, lim, sizes, peak, os.path.join(docs, "roofline-tables.md"))
+    write_tables(rows, hot, lim, sizes, peak, os.path.join(docs, "roofline-tables.md"))
     plot(rows, lim, sizes, peak, os.path.join(docs, "roofline.png"))
 
 
@@ -201,7 +230,7 @@ def fmt(v, d=3):
     return "-" if v is None else f"{v:.{d}g}"
 
 
-def write_tables(rows, lim, sizes, peak, path):
+def write_tables(rows, hot, lim, sizes, peak, path):
     out = ["<!-- made by bench/roofline.sh (bench/roofline.py): do not edit -->", "",
            "## The machine's limits (bench/stream.c, best of repeats, STREAM's count)", "",
            "| arrays | threads | read GB/s | copy GB/s | triad GB/s |", "|---|---|---|---|---|"]
@@ -238,6 +267,19 @@ def write_tables(rows, lim, sizes, peak, path):
                    f"{r['listed_per_grain']} | {r['builds_per_1000_steps']} | {r['threads']} | "
                    f"{r['psteps_per_s']:.3g} | {r['counted_bytes']:.0f} | "
                    f"{r['counted_GBps']:.2f} | {r['fraction_of_limit']:.2f} | {bound:.3g} |")
+    out += ["", "## Where a step's instructions go (cachegrind, one thread)", "",
+            "Functions with at least 3 % of a step's instructions (the difference of the two "
+            "runs: no builds in it where the runs made the same number), per particle-step. "
+            "block_flush fills the touching pairs' lanes and puts the results out, "
+            "rbl_pair_pass is the filter loop over every listed pair, block_compute the "
+            "contact law in SIMD lanes; rbl_integrate_first_half the gather, kicks and drift.",
+            "", "| state | n | function | phase | instructions | L1 fill B | mem fill B |",
+            "|---|---|---|---|---|---|---|"]
+    for (state, n), fns in sorted(hot.items(), key=lambda x: (x[0][1], x[0][0])):
+        for fn, ph, v in fns:
+            out.append(f"| {state} | {n:.0e} | {fn} | {ph} | {v['Ir']:.0f} | "
+                       f"{LINE * (v['D1mr'] + v['D1mw']):.0f} | "
+                       f"{LINE * (v['DLmr'] + v['DLmw']):.1f} |")
     open(path, "w").write("\n".join(out) + "\n")
 
 
