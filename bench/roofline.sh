@@ -14,7 +14,8 @@
 # take the difference, so reading the file and the setup drop out; a neighbour build's cost is
 # the neighbour functions' share of the longer run over its builds (the setup's included).
 # The states are kept in RBL_BENCH_WORK (default build/bench-roofline); RBL_STREAM_SECONDS
-# (default 1) is each bandwidth figure's time for repeats.
+# (default 1) is each bandwidth figure's time for repeats; RBL_ROOFLINE_DOCS (default
+# docs/bench) where the tables and the plot go.
 set -eu
 RUBBLE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 STATES=${2:-collapse,settle,flow,gas,poly3,poly10,hertz}
