@@ -17,7 +17,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-gravity bench-fdo bench-cg bench-parallel test test-release test-sanitize bench validate renders install clean
+.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-roofline bench-gravity bench-fdo bench-cg bench-parallel test test-release test-sanitize bench validate renders install clean
 
 all: build
 
@@ -95,6 +95,14 @@ BENCH_REPEAT ?= 3
 bench-dem: build
 	@scripts/install-deps.sh bench
 	@bench/dem.sh $(RUBBLE) collapse,settle,flow,gas,poly3,poly10,hertz 1e4,1e5,1e6 5e7 $(BENCH_REPEAT) "1 2"
+
+# the soft-sphere step's roofline: the machine's bandwidth and peak (bench/stream.c), each
+# phase's bytes and flops per particle-step, counted and measured by cachegrind, and the
+# fraction of the limit reached, on bench/dem.sh's states at 1e4 and 1e5 (settled 1e6 timed)
+# (about 40 minutes on a shared machine) -> docs/bench/roofline.{csv,png}, roofline-tables.md
+bench-roofline: build
+	@scripts/install-deps.sh bench
+	@bench/roofline.sh $(RUBBLE)
 
 # self-gravity: accuracy against direct summation and cost, tree over theta, Cells over Nc
 # (about 5 minutes) -> docs/bench/gravity.*
