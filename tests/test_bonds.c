@@ -66,9 +66,9 @@ static double cantilever(int n, double E, double kappa, double F, double *discre
             ke = 0.0;
         }
         last = ke;
-        if (chunk % 2000 == 1999) {
+        if (chunk % 500 == 499) {
             y = g->pos[3 * index_of(sim, tip) + 1];
-            if (fabs(y - y_was) < 1e-7 * fabs(y))
+            if (fabs(y - y_was) < 1e-6 * fabs(y))
                 break;
             y_was = y;
         }
@@ -226,6 +226,10 @@ static void refusals(void)
     p = params(1e14, 0.0);
     ASSERT_EQ_INT(rbl_sim_add_bonds(sim, &p, NULL, 0, NULL, &err), RBL_ERANGE);
     ASSERT_TRUE(strstr(err.message, "time step") != NULL);
+    p = params(1e6, 0.0);
+    ASSERT_OK(rbl_sim_add_bonds(sim, &p, NULL, 0, NULL, &err));
+    ASSERT_EQ_INT(rbl_sim_save(sim, "/tmp/rubble_bonds_never.ckpt", &err), RBL_EINVAL);
+    ASSERT_TRUE(strstr(err.message, "bonds") != NULL);
     rbl_sim_destroy(sim);
 }
 

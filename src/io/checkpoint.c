@@ -287,6 +287,9 @@ int rbl_checkpoint_head(const rbl_sim *sim, void **out, size_t *len)
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
                          size_t extra_len, rbl_error *err)
 {
+    if (sim->bonded) /* not silently without them */
+        return rbl_error_set(err, RBL_EINVAL, "%s: checkpoints of a run with bonds are not "
+                             "done yet (issue 72): run it without checkpoints", path);
     buf b = {0};
     save_head(&b, sim);
     save_grains(&b, sim);
