@@ -3,23 +3,18 @@
  * with the bond, dashpots, stresses against strengths (breakage), and the energy booked.
  * SI units; loads are on the first grain a, n points from a to b (docs/bonds.md). */
 #include "bonds_internal.h"
+#include "../dem/contact_kernel.h"
 
 #include <math.h>
 
 static double dot(const double *x, const double *y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; }
 
-static void cross(const double *x, const double *y, double *z)
-{
-    z[0] = x[1] * y[2] - x[2] * y[1];
-    z[1] = x[2] * y[0] - x[0] * y[2];
-    z[2] = x[0] * y[1] - x[1] * y[0];
-}
 
 /* v turned about the unit axis u by the angle whose sine and cosine are s and c (Rodrigues). */
 static void turn(double *v, const double *u, double s, double c)
 {
     double uxv[3], w[3];
-    cross(u, v, uxv);
+    rbl_cross(u, v, uxv);
     const double uv = dot(u, v) * (1.0 - c);
     for (int a = 0; a < 3; a++)
         w[a] = v[a] * c + uxv[a] * s + u[a] * uv;
@@ -31,7 +26,7 @@ static void turn(double *v, const double *u, double s, double c)
 static void follow(rbl_bond *b, const double *n, double phi)
 {
     double axis[3];
-    cross(b->n, n, axis);
+    rbl_cross(b->n, n, axis);
     const double s = sqrt(dot(axis, axis)), c = dot(b->n, n);
     double *v[] = {b->fs, b->mt, b->mb};
     if (s > 1e-300)
@@ -69,12 +64,7 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
     if (!b->intact)
         return;
     double d[3];
-    for (int a = 0; a < 3; a++) {
-        d[a] = g->pos[3 * j + a] - g->pos[3 * i + a];
-        if (sim->box[a] > 0.0) /* a periodic axis: the nearest image */
-            d[a] -= sim->box[a] * nearbyint(d[a] / sim->box[a]);
-    }
-    const double dist = sqrt(dot(d, d));
+    const double dist = rbl_bond_separation(sim, i, j, d);
     const double n[3] = {d[0] / dist, d[1] / dist, d[2] / dist};
     const double ri = g->radius[i], rj = g->radius[j];
     const double li = dist * ri / (ri + rj), lj = dist - li;
@@ -82,8 +72,8 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
     const double *vi = vel + 3 * i, *vj = vel + 3 * j, *wi = om + 3 * i, *wj = om + 3 * j;
     double armi[3] = {li * n[0], li * n[1], li * n[2]}, armj[3] = {-lj * n[0], -lj * n[1], -lj * n[2]};
     double si[3], sj[3], vc[3], w[3];
-    cross(wi, armi, si);
-    cross(wj, armj, sj);
+    rbl_cross(wi, armi, si);
+    rbl_cross(wj, armj, sj);
     for (int a = 0; a < 3; a++)
         vc[a] = vj[a] + sj[a] - vi[a] - si[a], w[a] = wj[a] - wi[a];
     const double vn = dot(vc, n), wn = dot(w, n);
@@ -143,7 +133,7 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
         b->f[a] = fn * n[a] + b->fs[a] + b->fd[a];
         m[a] = b->mt[a] + b->mb[a] + b->md[a];
     }
-    cross(n, b->f, c); /* the force acts at the contact point: arms li n from a, -lj n from b */
+    rbl_cross(n, b->f, c); /* the force acts at the contact point: arms li n from a, -lj n from b */
     for (int a = 0; a < 3; a++) {
         b->ti[a] = li * c[a] + m[a];
         b->tj[a] = lj * c[a] - m[a];

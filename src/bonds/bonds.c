@@ -277,12 +277,7 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
                         bsearch(&g->id[j], chosen, n_ids, sizeof *chosen, by_u32)))
             continue;
         double d[3];
-        for (int a = 0; a < 3; a++) {
-            d[a] = g->pos[3 * j + a] - g->pos[3 * i + a];
-            if (sim->box[a] > 0.0)
-                d[a] -= sim->box[a] * nearbyint(d[a] / sim->box[a]);
-        }
-        const double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        const double dist = rbl_bond_separation(sim, i, j, d);
         if (dist - g->radius[i] - g->radius[j] > p->gap)
             continue;
         if (g->body[i] >= 0 || g->body[j] >= 0) {

@@ -6,6 +6,8 @@
 
 #include "../dem/dem_internal.h"
 
+#include <math.h>
+
 /* One bond: its grains, constants fixed at its making, the springs' loads it carries (on the
  * first grain, the lower id) and the last evaluation's results. */
 typedef struct rbl_bond {
@@ -38,6 +40,18 @@ typedef struct rbl_bonds {
     size_t grains;              /* the grain count the index was made for */
     int indexed;
 } rbl_bonds;
+
+/* d = x_j - x_i, the nearest image across periodic axes; returns |d|. */
+static inline double rbl_bond_separation(const rbl_sim *sim, size_t i, size_t j, double d[3])
+{
+    const double *x = sim->g.pos;
+    for (int a = 0; a < 3; a++) {
+        d[a] = x[3 * j + a] - x[3 * i + a];
+        if (sim->box[a] > 0.0) /* a periodic axis */
+            d[a] -= sim->box[a] * nearbyint(d[a] / sim->box[a]);
+    }
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
 
 /* bonds.c: the list, its index by grain, the checks of a bond's making. */
 rbl_bonds *rbl_bonds_of(rbl_sim *sim, rbl_error *err); /* made on first use */
