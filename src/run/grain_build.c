@@ -324,6 +324,32 @@ static int crowded_sizes(const rbl_scene *s, const rbl_source *src, const rbl_si
                             (unsigned long long)sim->insert_dropped, 100.0 * shift);
 }
 
+/* The scene's bonds (issue 72): between the grains of its material and box, or all. */
+static int add_bonds(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
+{
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    uint32_t *ids = malloc((v.n ? v.n : 1) * sizeof *ids);
+    if (!ids)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds' grains");
+    size_t n = 0;
+    for (size_t k = 0; k < v.n; k++) {
+        const double *x = v.pos + 3 * k;
+        int in = s->bond_material < 0 || v.material[k] == s->bond_material;
+        for (int a = 0; a < 3 && s->bond_box; a++)
+            in = in && x[a] >= s->bond_lo[a] && x[a] <= s->bond_hi[a];
+        if (in)
+            ids[n++] = v.id[k];
+    }
+    size_t made = 0;
+    int rc = rbl_sim_add_bonds(sim, &s->bond, ids, n, &made, err);
+    free(ids);
+    if (rc == RBL_OK && made == 0)
+        rc = rbl_error_set(err, RBL_EINVAL, "bonds: no pair of the %zu grains chosen is within "
+                           "'gap' %g m of touching", n, s->bond.gap);
+    return rc;
+}
+
 int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
                     rbl_sim **out, double *unit, double *contact_time, rbl_warnings *warnings,
                     rbl_error *err)
@@ -405,6 +431,10 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
     }
     if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_check_placement(sim, err), err)) != RBL_OK) {
         rbl_scene_error_at(s, s->at_grains, err);
+        goto fail;
+    }
+    if (s->bonds && (rc = add_bonds(s, sim, err)) != RBL_OK) {
+        rbl_scene_error_at(s, s->at_bonds, err);
         goto fail;
     }
     /* over several processes: of all the grains (placed apart, spread by the preparation's
