@@ -611,6 +611,10 @@ typedef struct rbl_bond_view {
     double force[3], moment[3];
     double normal_force, sigma, tau;
     double energy;            /* held in its springs, J */
+    double ends[6];           /* its grains' centres at its last evaluation (a broken bond's:
+                                 where it broke), the second the first's nearest image, m */
+    uint64_t broke_step;      /* the step it broke at (0: intact, or its grain taken out) */
+    int mode;                 /* broken in tension (1), in shear (2), its grain gone (0) */
 } rbl_bond_view;
 RBL_API int rbl_sim_bond(const rbl_sim *sim, size_t k, rbl_bond_view *out);
 /* The arrays of rbl_sim_grains stay where they are while held: adding grains beyond their

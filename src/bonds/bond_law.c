@@ -65,6 +65,8 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
         return;
     double d[3];
     const double dist = rbl_bond_separation(sim, i, j, d);
+    for (int a = 0; a < 3; a++)
+        b->x[a] = g->pos[3 * i + a];
     const double n[3] = {d[0] / dist, d[1] / dist, d[2] / dist};
     const double ri = g->radius[i], rj = g->radius[j];
     const double li = dist * ri / (ri + rj), lj = dist - li;
@@ -112,7 +114,8 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
             b->mode = sigma > b->sigma_c ? 1 : 2;
             b->broke_step = sim->step + 1;
             b->sigma = sigma, b->tau = tau, b->fn = fn;
-            b->energy = 0.0;
+            b->energy = 0.0, b->dist = dist;
+            b->n[0] = n[0], b->n[1] = n[1], b->n[2] = n[2];
             for (int a = 0; a < 3; a++)
                 b->f[a] = b->ti[a] = b->tj[a] = 0.0;
             return;

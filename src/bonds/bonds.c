@@ -223,6 +223,11 @@ static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j
                              "= %g s; lower dt or youngs_modulus", sim->cfg.dt, b->a, b->b,
                              p->youngs_modulus, 0.2 / sqrt(w2));
     b->d0 = b->dist = d;
+    for (int a = 0; a < 3; a++)
+        b->x[a] = g->pos[3 * b->i + a];
+    rbl_bond_separation(sim, b->i, b->j, b->n);
+    for (int a = 0; a < 3; a++)
+        b->n[a] /= d;
     b->sigma_c = strength(p, p->tensile_strength, b->a, b->b, 0);
     b->tau_c = strength(p, p->shear_strength, b->a, b->b, 1);
     return RBL_OK;
@@ -338,5 +343,9 @@ int rbl_sim_bond(const rbl_sim *sim, size_t k, rbl_bond_view *out)
     }
     out->normal_force = b->fn, out->sigma = b->sigma, out->tau = b->tau;
     out->energy = b->energy;
+    for (int a = 0; a < 3; a++)
+        out->ends[a] = b->x[a], out->ends[3 + a] = b->x[a] + b->dist * b->n[a];
+    out->broke_step = b->broke_step;
+    out->mode = b->mode;
     return RBL_OK;
 }

@@ -21,6 +21,7 @@ typedef struct rbl_bond {
     double sigma_c, tau_c;      /* strengths, Pa */
     double n[3];                /* the direction a -> b at the last evaluation */
     double dist;                /* and the length */
+    double x[3];                /* a's centre there */
     double fs[3], mt[3], mb[3]; /* the shear spring's force, the twist and bending moments */
     double fd[3], md[3];        /* the dashpots' force and moment at the last evaluation */
     /* the last evaluation's results */
