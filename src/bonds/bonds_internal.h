@@ -65,6 +65,15 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance);
 /* The springs' energy, J. */
 double rbl_bond_energy(const rbl_bond *b);
 
+/* bond_state.c: the bonds as bytes (checkpoints): 16 + one record a bond. */
+size_t rbl_bond_record_bytes(void);
+size_t rbl_bonds_state_bytes(const rbl_sim *sim);
+void rbl_bonds_state_write(const rbl_sim *sim, unsigned char *out);
+/* From len bytes at in (*used: how many were the bonds'), after the grains were read: each
+ * checked (order, flags, stiffness, its grains present). */
+int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size_t *used,
+                         const char *path, rbl_error *err);
+
 /* bond_pass.c: every bond's law, then each grain's sums (the rbl_sim_bonded table). */
 extern const rbl_sim_bonded rbl_bonds_table;
 

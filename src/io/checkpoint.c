@@ -6,6 +6,7 @@
 #include "../dem/dem_internal.h"
 #include "io_internal.h"
 #include "checkpoint_layout.h"
+#include "../bonds/bonds_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -251,6 +252,15 @@ static void save_grains(buf *b, const rbl_sim *sim)
     put(b, w->cand_lo, w->n * sizeof *w->cand_lo), put(b, w->cand_hi, w->n * sizeof *w->cand_hi);
     put_u64(b, w->n_cand), put_u64(b, w->cand_max);
     put(b, w->cand, w->n_cand * sizeof *w->cand);
+    const size_t bond_bytes = rbl_bonds_state_bytes(sim); /* format 19: the bonds */
+    unsigned char *bonds = malloc(bond_bytes);
+    if (!bonds) {
+        b->bad = 1;
+        return;
+    }
+    rbl_bonds_state_write(sim, bonds);
+    put(b, bonds, bond_bytes);
+    free(bonds);
 }
 
 int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t version,
@@ -287,9 +297,6 @@ int rbl_checkpoint_head(const rbl_sim *sim, void **out, size_t *len)
 int rbl_checkpoint_write(const char *path, const rbl_sim *sim, const void *extra,
                          size_t extra_len, rbl_error *err)
 {
-    if (sim->bonded) /* not silently without them */
-        return rbl_error_set(err, RBL_EINVAL, "%s: checkpoints of a run with bonds are not "
-                             "done yet (issue 72): run it without checkpoints", path);
     buf b = {0};
     save_head(&b, sim);
     save_grains(&b, sim);
@@ -960,6 +967,12 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     free(outs);
     if (rc == RBL_OK)
         rbl_wall_list_index(w, n);
+    if (rc == RBL_OK) { /* the bonds (format 19), checked against the grains just read */
+        size_t used = 0;
+        rc = rbl_bonds_state_read(sim, b->p + b->at, b->at <= b->len ? b->len - b->at : 0,
+                                  &used, path, err);
+        b->at += used;
+    }
     return rc;
 }
 
