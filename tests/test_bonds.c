@@ -1,7 +1,8 @@
 /* test_bonds.c — bonded particles (issue 72, docs/bonds.md): a cantilever of bonded spheres
- * against Euler-Bernoulli F L^3 / 3EI; a bond pulled apart breaks at its tensile strength
- * sigma_c pi R^2 and the energy balance closes across the fracture; a bonded cluster gives the
- * same bits on 1 and 2 threads, in a shuffled memory order and restarted at an odd step. */
+ * against Euler-Bernoulli F L^3 / 3EI; a bonded chain's wave speed against d sqrt(k/m); a bond
+ * pulled apart breaks at its tensile strength sigma_c pi R^2 and the energy balance closes
+ * across the fracture; a bonded cluster gives the same bits on 1 and 2 threads, in a shuffled
+ * memory order and restarted at an odd step. */
 #include "bonds/bonds_internal.h"
 #include "dem_test_util.h"
 
@@ -57,9 +58,8 @@ static double cantilever(int n, double E, double kappa, double F, double *discre
         dem_step(sim, 5);
         rbl_grains *g = &sim->g;
         double ke = 0.0;
-        for (size_t k = 0; k < g->n; k++)
-            ke += g->mass[k] * (g->vel[3 * k] * g->vel[3 * k] + g->vel[3 * k + 1] * g->vel[3 * k + 1] +
-                                g->vel[3 * k + 2] * g->vel[3 * k + 2]);
+        for (size_t k = 0; k < 3 * g->n; k++)
+            ke += g->mass[k / 3] * g->vel[k] * g->vel[k];
         if (ke < last) {
             memset(g->vel, 0, 3 * g->n * sizeof *g->vel);
             memset(g->omega, 0, 3 * g->n * sizeof *g->omega);
@@ -99,6 +99,58 @@ static void beam(void)
            100.0 * (y / discrete - 1.0));
     ASSERT_NEAR(y, eb, 0.02 * eb);
     ASSERT_NEAR(y, discrete, 0.005 * discrete);
+}
+
+/* A free chain of n bonded spheres, d = 2.002 R apart (a gap the motion never closes, so the
+ * contact law stays out), set moving in its lowest longitudinal mode u_j ~ cos(pi (j + 1/2) / n):
+ * its period gives the standing wave's phase speed omega L / pi, L = n d, against the long-wave
+ * speed d sqrt(k/m) of a chain of springs k = k_n A (the discrete chain's own omega_1 =
+ * 2 sqrt(k/m) sin(pi / 2n) is 0.04 % below the long-wave limit at n = 40). */
+static void wave(void)
+{
+    const int n = 40;
+    const double E = 1e7, d = 2.002 * R, m = RHO * 4.0 / 3.0 * M_PI * R * R * R;
+    const double k = E / (2.0 * R) * M_PI * R * R;
+    rbl_sim_config cfg = dem_config(-0.01, 0.2, k, 0.0, 0.1 * sqrt(0.5 * m / k));
+    rbl_sim *sim = dem_create(&cfg, RHO);
+    rbl_error err = {0};
+    const double w = 2.0 * sqrt(k / m) * sin(M_PI / (2.0 * n)), amplitude = 1e-5 * R;
+    uint32_t first = 0;
+    for (int j = 0; j < n; j++) {
+        const double v = amplitude * w * cos(M_PI * (j + 0.5) / n);
+        const uint32_t id = dem_grain(sim, d * j, 0.0, 0.0, v, 0.0, 0.0, R);
+        if (j == 0)
+            first = id;
+    }
+    rbl_bond_params p = params(E, 0.0);
+    p.gap = 0.003 * R;
+    size_t made = 0;
+    ASSERT_OK(rbl_sim_add_bonds(sim, &p, NULL, 0, &made, &err));
+    ASSERT_EQ_INT(made, n - 1);
+    /* the velocity of the first sphere changes sign every half period */
+    double was = 0.0, t_first = -1.0, t_last = -1.0;
+    int crossings = 0;
+    for (int s = 0; s < 6000; s++) {
+        dem_step(sim, 1);
+        const double v = sim->g.vel[3 * index_of(sim, first)];
+        if (s > 0 && (v > 0.0) != (was > 0.0)) { /* crossed between the last step and this */
+            const double t = sim->time - cfg.dt * v / (v - was);
+            if (t_first < 0.0)
+                t_first = t;
+            else
+                t_last = t, crossings++;
+        }
+        was = v;
+    }
+    const double omega = M_PI * crossings / (t_last - t_first);
+    const double c = omega * n * d / M_PI, c0 = d * sqrt(k / m);
+    printf("bonded chain of %d: the lowest mode's phase speed %.6g m/s, d sqrt(k/m) = %.6g "
+           "(%+.3f %%; the discrete chain's own %+.3f %%), %d half periods\n", n, c, c0,
+           100.0 * (c / c0 - 1.0), 100.0 * (w * n * d / M_PI / c0 - 1.0), crossings);
+    ASSERT_TRUE(crossings >= 6);
+    ASSERT_NEAR(c, c0, 0.02 * c0);
+    ASSERT_NEAR(c, w * n * d / M_PI, 2e-3 * c0); /* and the discrete chain's, closely */
+    rbl_sim_destroy(sim);
 }
 
 /* Two bonded spheres pulled apart by +-F: the bond holds below sigma_c pi R^2 and breaks above
@@ -263,6 +315,7 @@ int main(void)
     refusals();
     breakage();
     beam();
+    wave();
     invariance();
     restart();
     return 0;

@@ -7,7 +7,10 @@
 
 #include <math.h>
 
-static double dot(const double *x, const double *y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; }
+static double dot(const double *x, const double *y)
+{
+    return x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+}
 
 
 /* v turned about the unit axis u by the angle whose sine and cosine are s and c (Rodrigues). */
@@ -72,7 +75,8 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
     const double li = dist * ri / (ri + rj), lj = dist - li;
     /* the relative velocity of b's side of the contact point, and the relative spin */
     const double *vi = vel + 3 * i, *vj = vel + 3 * j, *wi = om + 3 * i, *wj = om + 3 * j;
-    double armi[3] = {li * n[0], li * n[1], li * n[2]}, armj[3] = {-lj * n[0], -lj * n[1], -lj * n[2]};
+    double armi[3] = {li * n[0], li * n[1], li * n[2]};
+    double armj[3] = {-lj * n[0], -lj * n[1], -lj * n[2]};
     double si[3], sj[3], vc[3], w[3];
     rbl_cross(wi, armi, si);
     rbl_cross(wj, armj, sj);

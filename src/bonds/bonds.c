@@ -135,7 +135,8 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
 /* A number in [0, 1) from the seed, the bond's ids and a stream (splitmix64's finaliser). */
 static double draw(uint64_t seed, uint32_t a, uint32_t b, uint64_t stream)
 {
-    uint64_t z = seed ^ ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ull ^ stream * 0xd1b54a32d192ed03ull;
+    uint64_t z = seed ^ ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ull;
+    z ^= stream * 0xd1b54a32d192ed03ull;
     for (int k = 0; k < 2; k++) {
         z += 0x9e3779b97f4a7c15ull;
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
