@@ -89,5 +89,7 @@ int rbl_scene_parse_bonds(rbl_yaml_ctx *c, yaml_node_t *n)
         return rc;
     s->bonds = 1;
     s->at_bonds = rbl_yaml_mark(n);
+    s->at_bond_gap = rbl_yaml_get(c, n, "gap") ? rbl_yaml_mark(rbl_yaml_get(c, n, "gap"))
+                                                : s->at_bonds;
     return RBL_OK;
 }

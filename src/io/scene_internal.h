@@ -196,7 +196,7 @@ struct rbl_scene {
     int bond_material;        /* only between grains of this material (-1: any) */
     int bond_box;             /* only between grains whose centres are in [bond_lo, bond_hi] */
     double bond_lo[3], bond_hi[3];
-    rbl_mark at_bonds;
+    rbl_mark at_bonds, at_bond_gap;
     rbl_outlet *outlets;      /* `outlets`: where grains are taken out (scene_surfaces.c) */
     rbl_mesh *outlet_meshes;  /* theirs where a mesh */
     rbl_mark *at_outlets;
