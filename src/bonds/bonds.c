@@ -244,7 +244,7 @@ static int by_u32(const void *x, const void *y)
 static int bonded(const rbl_bonds *bs, size_t n, uint32_t a, uint32_t b)
 {
     rbl_bond key = {.a = a, .b = b};
-    return bsearch(&key, bs->bond, n, sizeof key, by_ids) != NULL;
+    return n > 0 && bsearch(&key, bs->bond, n, sizeof key, by_ids) != NULL;
 }
 
 int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *ids,
@@ -272,10 +272,14 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
         qsort(chosen, n_ids, sizeof *chosen, by_u32);
     }
     rbl_bonds *bs = rbl_bonds_of(sim, err);
+    if (!bs) {
+        free(chosen);
+        return RBL_ENOMEM;
+    }
     const rbl_grains *g = &sim->g;
     const rbl_pair_list *pl = &sim->pairs;
     const size_t before = bs->n;
-    for (size_t q = 0; q < pl->n && bs && rc == RBL_OK; q++) {
+    for (size_t q = 0; q < pl->n && rc == RBL_OK; q++) {
         const size_t i = pl->i[q], j = pl->j[q];
         if (i >= g->n || j >= g->n)
             continue;
@@ -308,13 +312,12 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
             bs->n++;
     }
     free(chosen);
-    if (!bs)
-        return RBL_ENOMEM;
     if (rc != RBL_OK) { /* none of this call's */
         bs->n = before;
         return rc;
     }
-    qsort(bs->bond, bs->n, sizeof *bs->bond, by_ids);
+    if (bs->n > 0)
+        qsort(bs->bond, bs->n, sizeof *bs->bond, by_ids);
     if (made)
         *made = bs->n - before;
     bs->indexed = 0;
