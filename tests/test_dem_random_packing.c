@@ -63,10 +63,16 @@ int main(void)
     rbl_error err = {0};
     ASSERT_OK(rbl_sim_insert_random(sim, &spec, &placed, &err));
     ASSERT_EQ_INT(placed, count);
-    if (rbl_sim_check_placement(sim, &err) != RBL_OK) { /* no overlap, images included */
+    if (rbl_sim_check_placement(sim, &err) != RBL_OK) { /* inside the box */
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
+    /* no two grains overlap, periodic images included: the first forces find no contact
+       (rbl_sim_check_placement looks at walls and the domain only) */
+    ASSERT_OK(rbl_sim_prepare(sim, &err));
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    ASSERT_EQ_INT(t.contacts, 0);
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
     ASSERT_EQ_INT(v.n, count);

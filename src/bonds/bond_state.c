@@ -1,4 +1,4 @@
-/* bond_state.c — the bonds as bytes for checkpoints (issue 72; checkpoint format 19): every
+/* bond_state.c — the bonds as bytes for checkpoints (issue 72; checkpoint format 20): every
  * field of every bond by name from one table (as REBOUND's restart fields), so that a restart
  * carries the springs' loads, the dashpots' last forces and the breaks bit for bit. */
 #include "bonds_internal.h"

@@ -149,7 +149,7 @@ static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const dou
     rbl_wall_frame(sim, i, n, dist, vel, om, pose, &geo, &l1);
     if (sim->prepared)
         rbl_account_contact_end(sim, i, SIZE_MAX, rbl_wall_material(sim, w->wall[q]),
-                                w->hist + wide * q, geo.v, sim->g.loss, sim->g.loss_cohesion);
+                                w->hist + wide * q, &geo, sim->g.loss, sim->g.loss_cohesion);
     if (sim->prepared && sim->walls_moving && pose->moving) {
         const double work = wall_work_apart(sim, i, n, dist, pose, w->out + RBL_WALL_OUT * q);
         rbl_exact_add(&wt->work, work);

@@ -3,7 +3,7 @@
  * the second's nearest image (a broken bond's where it broke), cell data id1, id2, intact,
  * force (N) and moment (N m) on the first grain, normal_force (N, tension positive), sigma and
  * tau (Pa); and breaks.csv, each breakage once: step, time, position, mode, stresses. */
-#include "scene_internal.h"
+#include "io_internal.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -252,7 +252,7 @@ static void save_grains(buf *b, const rbl_sim *sim)
     put(b, w->cand_lo, w->n * sizeof *w->cand_lo), put(b, w->cand_hi, w->n * sizeof *w->cand_hi);
     put_u64(b, w->n_cand), put_u64(b, w->cand_max);
     put(b, w->cand, w->n_cand * sizeof *w->cand);
-    const size_t bond_bytes = rbl_bonds_state_bytes(sim); /* format 19: the bonds */
+    const size_t bond_bytes = rbl_bonds_state_bytes(sim); /* format 20: the bonds */
     unsigned char *bonds = malloc(bond_bytes);
     if (!bonds) {
         b->bad = 1;
@@ -967,7 +967,7 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     free(outs);
     if (rc == RBL_OK)
         rbl_wall_list_index(w, n);
-    if (rc == RBL_OK) { /* the bonds (format 19), checked against the grains just read */
+    if (rc == RBL_OK) { /* the bonds (format 20), checked against the grains just read */
         size_t used = 0;
         rc = rbl_bonds_state_read(sim, b->p + b->at, b->at <= b->len ? b->len - b->at : 0,
                                   &used, path, err);

@@ -261,7 +261,7 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
         first_u64(&w, w.total[CANDS], &counts[6]);
         first_u64(&w, cand_max, &counts[7]);
         column(&w, CANDS, sizeof *wl->cand, wl->cand, wl->n_cand, zeros);
-        first_u64(&w, 0, &counts[9]); /* no bonds over several processes yet (format 19) */
+        first_u64(&w, 0, &counts[9]); /* no bonds over several processes yet (format 20) */
         first_u64(&w, 0, &counts[10]);
         first_u64(&w, extra_len, &counts[8]);
         first_only(&w, extra, extra_len);
