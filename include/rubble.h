@@ -585,6 +585,51 @@ RBL_API int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err);
 RBL_API int rbl_sim_prepare(rbl_sim *sim, rbl_error *err);
 RBL_API int rbl_sim_step(rbl_sim *sim, uint64_t steps, rbl_error *err);
 RBL_API void rbl_sim_grains(const rbl_sim *sim, rbl_grains_view *view);
+
+/* Bonded particles (issue 72, docs/bonds.md): Potyondy & Cundall's parallel bond between two
+ * grains, a cylinder of cement of radius lambda * min(R_i, R_j) carrying normal and shear
+ * force, twist and bending moment, with dashpots, broken for good when its tensile stress
+ * F_n/A + |M_b| R/I passes the tensile strength or its shear stress |F_s|/A + |M_t| R/J the
+ * shear strength. Strengths may be spread, drawn per bond from the seed and the bond's two
+ * ids (the same on any thread or process count). */
+enum { RBL_BOND_SPREAD_NONE, RBL_BOND_SPREAD_NORMAL, RBL_BOND_SPREAD_WEIBULL };
+typedef struct rbl_bond_params {
+    double youngs_modulus;    /* E_b, Pa (> 0): k_n = E_b / (R_i + R_j) per unit area */
+    double stiffness_ratio;   /* k_n / k_s (> 0; P&C 2004: 1 to 3) */
+    double radius_multiplier; /* lambda (> 0): the bond's radius over the smaller grain's */
+    double tensile_strength;  /* sigma_c, Pa (> 0; INFINITY: never breaks in tension) */
+    double shear_strength;    /* tau_c, Pa (> 0; INFINITY: never breaks in shear) */
+    double damping;           /* each spring's dashpot, a fraction of critical, 0 to 1 */
+    double gap;               /* bonds join grains whose gap (distance less the radii) is at
+                                 most this, m (>= 0; at most the neighbour skin) */
+    int spread;               /* RBL_BOND_SPREAD_*: the strengths' spread */
+    double spread_value;      /* NORMAL: the coefficient of variation (0 to 0.5, drawn values
+                                 cut at 3 of them); WEIBULL: the modulus m (> 0), the strength
+                                 then the distribution's mean */
+    uint64_t seed;            /* the spread's */
+} rbl_bond_params;
+/* Bonds between the listed grains (ids, n_ids of them; NULL: every grain) whose gap is at most
+ * p->gap, each pair once and never twice (a pair already bonded, intact or broken, is passed
+ * over); *made (may be NULL) gets how many were made. One process only; not between members
+ * of clumps. */
+RBL_API int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *ids,
+                              size_t n_ids, size_t *made, rbl_error *err);
+/* The bonds' counts: intact and broken. */
+RBL_API void rbl_sim_bond_counts(const rbl_sim *sim, size_t *intact, size_t *broken);
+/* Bond k's state (0 <= k < intact + broken, in order of its ids): ids, intact, its loads on
+ * the first grain (force, N; moment, N m), normal force (tension positive), stresses, Pa. */
+typedef struct rbl_bond_view {
+    uint32_t id[2];
+    int intact;
+    double force[3], moment[3];
+    double normal_force, sigma, tau;
+    double energy;            /* held in its springs, J */
+    double ends[6];           /* its grains' centres at its last evaluation (a broken bond's:
+                                 where it broke), the second the first's nearest image, m */
+    uint64_t broke_step;      /* the step it broke at (0: intact, or its grain taken out) */
+    int mode;                 /* broken in tension (1), in shear (2), its grain gone (0) */
+} rbl_bond_view;
+RBL_API int rbl_sim_bond(const rbl_sim *sim, size_t k, rbl_bond_view *out);
 /* The arrays of rbl_sim_grains stay where they are while held: adding grains beyond their
  * room then moves the grains into new arrays and keeps the old ones (and any view of them,
  * Python's numpy arrays) readable until the hold ends, which frees them. Reordering is in

@@ -846,6 +846,55 @@ static PyObject *run_collisions(RunObject *self, PyObject *args)
     return out;
 }
 
+/* bonds(): every bond (issue 72, rbl_sim_bond) in the order of its ids, as new arrays: ids
+ * (n x 2), intact, force and moment on the first grain (n x 3), normal_force, sigma, tau,
+ * energy, broke_step. */
+static PyObject *run_bonds(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    size_t intact, broken;
+    rbl_sim_bond_counts(sim, &intact, &broken);
+    const size_t n = intact + broken;
+    npy_intp d1[1] = {(npy_intp)n}, d2[2] = {(npy_intp)n, 2}, d3[2] = {(npy_intp)n, 3};
+    enum { IDS, INTACT, FORCE, MOMENT, FN, SIGMA, TAU, ENERGY, STEP, N_ARR };
+    PyObject *arr[N_ARR] = {
+        PyArray_SimpleNew(2, d2, NPY_UINT32), PyArray_SimpleNew(1, d1, NPY_BOOL),
+        PyArray_SimpleNew(2, d3, NPY_DOUBLE), PyArray_SimpleNew(2, d3, NPY_DOUBLE),
+        PyArray_SimpleNew(1, d1, NPY_DOUBLE), PyArray_SimpleNew(1, d1, NPY_DOUBLE),
+        PyArray_SimpleNew(1, d1, NPY_DOUBLE), PyArray_SimpleNew(1, d1, NPY_DOUBLE),
+        PyArray_SimpleNew(1, d1, NPY_UINT64)};
+    PyObject *out = NULL;
+    int made = 1;
+    for (int k = 0; k < N_ARR; k++)
+        made = made && arr[k];
+    if (made) {
+#define DATA(a, type) ((type *)PyArray_DATA((PyArrayObject *)arr[a]))
+        for (size_t k = 0; k < n; k++) {
+            rbl_bond_view v;
+            rbl_sim_bond(sim, k, &v);
+            DATA(IDS, uint32_t)[2 * k] = v.id[0], DATA(IDS, uint32_t)[2 * k + 1] = v.id[1];
+            DATA(INTACT, npy_bool)[k] = (npy_bool)v.intact;
+            for (int a = 0; a < 3; a++)
+                DATA(FORCE, double)[3 * k + a] = v.force[a],
+                DATA(MOMENT, double)[3 * k + a] = v.moment[a];
+            DATA(FN, double)[k] = v.normal_force, DATA(SIGMA, double)[k] = v.sigma;
+            DATA(TAU, double)[k] = v.tau, DATA(ENERGY, double)[k] = v.energy;
+            DATA(STEP, uint64_t)[k] = v.broke_step;
+        }
+#undef DATA
+        out = Py_BuildValue("{sOsOsOsOsOsOsOsOsO}", "ids", arr[IDS], "intact", arr[INTACT],
+                            "force", arr[FORCE], "moment", arr[MOMENT], "normal_force", arr[FN],
+                            "sigma", arr[SIGMA], "tau", arr[TAU], "energy", arr[ENERGY],
+                            "broke_step", arr[STEP]);
+    }
+    for (int k = 0; k < N_ARR; k++)
+        Py_XDECREF(arr[k]);
+    return out;
+}
+
 /* mesh_loads(mesh): the load on each facet of a mesh wall (rbl_sim_mesh_loads), as new
  * arrays: force (facets x 3), pressure, shear, wear. */
 static PyObject *run_mesh_loads(RunObject *self, PyObject *args)
@@ -1120,6 +1169,7 @@ static PyMethodDef run_methods[] = {
     {"contacts", (PyCFunction)run_contacts, METH_NOARGS, "the contacts, as new arrays"},
     {"collisions", (PyCFunction)run_collisions, METH_VARARGS,
      "collisions(a, b, wall): the open interval's events per bin"},
+    {"bonds", (PyCFunction)run_bonds, METH_NOARGS, "bonds(): every bond's state"},
     {"warnings", (PyCFunction)run_warnings, METH_NOARGS, "the run's warnings"},
     {"mesh_loads", (PyCFunction)run_mesh_loads, METH_VARARGS, "a mesh wall's facets' loads"},
     {"_cg_add", (PyCFunction)run_cg_add, METH_O, "a coarse-graining sample of the grains now"},

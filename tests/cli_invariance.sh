@@ -3,7 +3,8 @@
 # scenes of tests/scenes/invariance (a mesh overhanging a periodic box with a pour, an outlet,
 # wear and a flow counter; clumps among spheres with cohesion, rolling resistance and stages
 # that change gravity, friction, pour and press; clumps in a trough, a mesh overhanging a
-# periodic box, that a stage vibrates while it pours; a self-gravitating pile), each with every
+# periodic box, that a stage vibrates while it pours; a self-gravitating pile; a bonded block
+# breaking as it lands), each with every
 # output on (frames with every field, contacts as vtp and csv, coarse-grained fields, wall
 # loads, flow counters, checkpoints):
 #   memory order  the grains stored in a new random order at every neighbour build
@@ -152,6 +153,12 @@ scene jkr \
     "{folder: o, every: 0.0005, thermo_every: 0.00007, checkpoint_every: 0.00071, final: final.txt, contacts: csv, fields: $FIELDS, cg: {cells: [6, 3, 10], width: 0.002}}" \
     "{folder: o, every: 0.0011, final: final.txt}"
 check jkr
+
+# bonds (issue 72): breaking as the block lands (one process: bonds across ranks are not done)
+scene bonded \
+    "{folder: o, every: 0.001, thermo_every: 0.00011, checkpoint_every: 0.00213, final: final.txt, contacts: [vtp, csv], fields: $FIELDS}" \
+    "{folder: o, every: 0.0023, final: final.txt}"
+check bonded one
 
 scene impulse \
     "{folder: o, every: 0.02, thermo_every: 0.0034, checkpoint_every: 0.037, final: final.txt}" \

@@ -219,6 +219,13 @@ class Run:
         processes, this process's: the events of pairs whose first grain it holds."""
         return types.SimpleNamespace(**self._run.collisions(int(a), int(b), bool(wall)))
 
+    def bonds(self):
+        """Bonded particles (issue 72, docs/bonds.md): every bond, intact or broken, in the
+        order of its grains' ids, as new arrays: ids (n x 2), intact, force and moment on the
+        first grain (N, N m; n x 3), normal_force (N, tension positive), sigma and tau (Pa),
+        energy (J, held in its springs), broke_step (0: intact)."""
+        return types.SimpleNamespace(**self._run.bonds())
+
     def mesh_loads(self, mesh):
         """Mesh wall `mesh`'s facets (meshes from 0, in the scene's order) at the last force
         evaluation (new arrays, one row per facet as in the STL): force (N, what the grains

@@ -341,6 +341,18 @@ typedef struct rbl_overlap_peak {
     int wall; /* from 1; 0 for two grains */
 } rbl_overlap_peak;
 
+/* Loads that a room beside the engine adds between grains (src/bonds/: bonded particles,
+ * issue 72), through this table so that the engine needs nothing of theirs: after each force
+ * pass, forces() writes every grain's sums, 6 a grain (force, then torque), into sum (grains
+ * 0 .. n-1, in an order of its own that depends on ids alone), which the gather adds after the
+ * walls; energy() adds what they hold to the account's elastic energy; release() frees them. */
+typedef struct rbl_sim_bonded {
+    int (*forces)(rbl_sim *sim, int advance, rbl_error *err); /* advance: the step's increments
+                                                                  (0: the first evaluation) */
+    void (*energy)(const rbl_sim *sim, rbl_exact_sum *elastic);
+    void (*release)(rbl_sim *sim);
+} rbl_sim_bonded;
+
 struct rbl_sim {
     rbl_sim_config cfg;
     const rbl_sim_peers *peers;
@@ -435,6 +447,9 @@ struct rbl_sim {
     rbl_health_state health;
     struct rbl_collision_tally *collisions; /* collisions.c: the events booked since the last
                                                clear; NULL: none asked for */
+    const rbl_sim_bonded *bonded; /* NULL: no bonds */
+    struct rbl_bonds *bonds;  /* src/bonds/'s state */
+    double *bond_sum;         /* 6 per grain: the bonds' force and torque, as the gather adds */
 };
 
 /* Every sweep over the grains gives each thread one contiguous range of them, the same in
@@ -1136,6 +1151,11 @@ static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t
         f[2] += m * (grav[2] + ga[2]);
     } else {
         f[0] += m * grav[0], f[1] += m * grav[1], f[2] += m * grav[2];
+    }
+    if (sim->bond_sum) { /* the bonds' (src/bonds/), each grain's in bond order */
+        const double *b = sim->bond_sum + 6 * k;
+        f[0] += b[0], f[1] += b[1], f[2] += b[2];
+        t[0] += b[3], t[1] += b[4], t[2] += b[5];
     }
     if (g->with_fext) { /* the caller's (rbl_sim_external_forces), unchanged within a call */
         const double *fe = g->fext + 3 * k;

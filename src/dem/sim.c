@@ -94,6 +94,8 @@ void rbl_sim_destroy(rbl_sim *sim)
 {
     if (!sim)
         return;
+    if (sim->bonded)
+        sim->bonded->release(sim);
     rbl_grains_free(&sim->g);
     free(sim->removing);
     rbl_bodies_free(&sim->bodies);
@@ -437,6 +439,8 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
         memcpy(g->omega_eval, g->omega, 3 * (g->n + g->ghosts) * sizeof *g->omega);
     }
     rc = rbl_forces_compute(sim, err);
+    if (rc == RBL_OK && sim->bonded) /* their loads as they hold them: no step's increments */
+        rc = sim->bonded->forces(sim, 0, err);
     if (rc != RBL_OK)
         return rc;
     if (sim->set_up) {

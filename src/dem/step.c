@@ -183,6 +183,14 @@ static int forces(rbl_sim *sim, step_state *st, rbl_error *err)
     return rbl_forces_compute(sim, err);
 }
 
+/* The bonds' loads (src/bonds/), beside the contacts' before the kick reads them. */
+static int wants_bonds(const rbl_sim *sim) { return sim->bonded != NULL; }
+static int bonds(rbl_sim *sim, step_state *st, rbl_error *err)
+{
+    (void)st;
+    return sim->bonded->forces(sim, 1, err);
+}
+
 /* A servo wall's motion from the force the grains put on it. */
 static int servo(rbl_sim *sim, step_state *st, rbl_error *err)
 {
@@ -232,6 +240,7 @@ static const step_row STEP[] = {
     {"synchronized velocities", FORCE, wants_predict, predict},
     {"other processes' grains", FORCE, wants_peers, peers_refresh},
     {"forces", FORCE, NULL, forces},
+    {"bonds", FORCE, wants_bonds, bonds},
     {"servo walls", FORCE, NULL, servo},
     {"self-gravity", SELF_TIMED, NULL, self_gravity},
     {"kick", INTEGRATE, NULL, kick},

@@ -94,6 +94,8 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
     for (int s = 0; s < RBL_LOSS_N; s++)
         rbl_exact_merge(&sums[RBL_T_LOSS + s], &sim->health.lost[s]);
     rbl_exact_merge(&sums[RBL_T_SELF_WORK], &sim->health.self_work);
+    if (sim->bonded) /* what the bonds' springs hold */
+        sim->bonded->energy(sim, &sums[RBL_T_ELASTIC]);
     rbl_exact_sum *wall_sums = sums + RBL_T_SUMS; /* per wall: force, then torque */
     const rbl_wall_list *wl = &sim->wpairs;
     for (size_t q = 0; q < wl->n; q++) {

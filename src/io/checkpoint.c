@@ -6,6 +6,7 @@
 #include "../dem/dem_internal.h"
 #include "io_internal.h"
 #include "checkpoint_layout.h"
+#include "../bonds/bonds_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -251,6 +252,15 @@ static void save_grains(buf *b, const rbl_sim *sim)
     put(b, w->cand_lo, w->n * sizeof *w->cand_lo), put(b, w->cand_hi, w->n * sizeof *w->cand_hi);
     put_u64(b, w->n_cand), put_u64(b, w->cand_max);
     put(b, w->cand, w->n_cand * sizeof *w->cand);
+    const size_t bond_bytes = rbl_bonds_state_bytes(sim); /* format 20: the bonds */
+    unsigned char *bonds = malloc(bond_bytes);
+    if (!bonds) {
+        b->bad = 1;
+        return;
+    }
+    rbl_bonds_state_write(sim, bonds);
+    put(b, bonds, bond_bytes);
+    free(bonds);
 }
 
 int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t version,
@@ -957,6 +967,12 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     free(outs);
     if (rc == RBL_OK)
         rbl_wall_list_index(w, n);
+    if (rc == RBL_OK) { /* the bonds (format 20), checked against the grains just read */
+        size_t used = 0;
+        rc = rbl_bonds_state_read(sim, b->p + b->at, b->at <= b->len ? b->len - b->at : 0,
+                                  &used, path, err);
+        b->at += used;
+    }
     return rc;
 }
 

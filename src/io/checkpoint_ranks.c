@@ -215,7 +215,7 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
             chi[q] = (size_t)w.below[CANDS] + wl->cand_hi[q];
         }
     }
-    uint64_t counts[9], cand_max = (uint64_t)rbl_comm_max(c, (double)wl->cand_max);
+    uint64_t counts[11], cand_max = (uint64_t)rbl_comm_max(c, (double)wl->cand_max);
     unsigned char header[24];
     if (rc == RBL_OK) {
         first_only(&w, head, head_len);
@@ -261,6 +261,8 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
         first_u64(&w, w.total[CANDS], &counts[6]);
         first_u64(&w, cand_max, &counts[7]);
         column(&w, CANDS, sizeof *wl->cand, wl->cand, wl->n_cand, zeros);
+        first_u64(&w, 0, &counts[9]); /* no bonds over several processes yet (format 20) */
+        first_u64(&w, 0, &counts[10]);
         first_u64(&w, extra_len, &counts[8]);
         first_only(&w, extra, extra_len);
         /* the header and the checksum, rank 0's */

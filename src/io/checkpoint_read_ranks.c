@@ -789,6 +789,12 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
                                       path)
                       : RBL_OK;
     }
+    if (rc == RBL_OK) { /* the bonds (format 20): none yet over several processes */
+        if (rd_u64(&r, at) != 0)
+            rc = rbl_error_set(err, RBL_EINVAL, "%s: a checkpoint with bonds restarts on one "
+                               "process only (issue 72)", path);
+        at += 16;
+    }
     if (rc == RBL_OK) { /* the run's state, after the lists */
         const uint64_t len = rd_u64(&r, at);
         at += 8;

@@ -273,6 +273,10 @@ int rbl_grain_frame_write(const char *path, const rbl_sim *sim, unsigned fields,
 void rbl_contact_frame_layout(rbl_vtp_layout *layout);
 int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err);
 int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err);
+/* bonds_frame.c (issue 72): bonds_NNNNNN.vtp, the bonds as lines with their loads, and
+ * breaks.csv, every breakage so far by its step. */
+int rbl_bonds_frame_write(const char *path, const rbl_sim *sim, rbl_error *err);
+int rbl_bonds_breaks_write(const char *path, const rbl_sim *sim, rbl_error *err);
 /* The same from a list already made (the impulse engine's: rbl_fdo_sim_contacts). */
 int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, rbl_error *err);
 int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, rbl_error *err);
@@ -339,6 +343,8 @@ typedef struct rbl_thermo_log {
     int stage;              /* > 0: a staged run's stage now, its last column */
     int travel;             /* the walls' travel columns even before any wall moves (a stage
                                sets one moving later) */
+    int bonds;              /* the bonds' counts, before the stage (issue 72) */
+    size_t bonds_intact, bonds_broken; /* this row's */
 } rbl_thermo_log;
 
 /* A row: t, then, if n_layers, each layer's mean velocity along the axis (0-2) and kinetic

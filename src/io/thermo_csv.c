@@ -76,6 +76,8 @@ static int log_header(rbl_thermo_log *log, const rbl_thermo *t, size_t n_layers,
                                        f + 1, f + 1, f + 1, f + 1);
         for (size_t o = 0; ok && o < t->n_outlets; o++)
             ok = rbl_thermo_log_append(log, ",outlet%zu_grains,outlet%zu_mass", o + 1, o + 1);
+        if (log->bonds)
+            ok = ok && rbl_thermo_log_append(log, ",bonds_intact,bonds_broken");
         if (log->stage > 0)
             ok = ok && rbl_thermo_log_append(log, ",stage");
         ok = ok && rbl_thermo_log_append(log, "\n");
@@ -93,7 +95,7 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
     } else { /* rows carried by a restart: under the header this run writes (a crafted run
                 state's header, which its rows matched, gave rows of two widths) */
         rbl_thermo_log own = {0};
-        own.stage = log->stage, own.travel = log->travel;
+        own.stage = log->stage, own.travel = log->travel, own.bonds = log->bonds;
         ok = log_header(&own, t, n_layers, name, 0);
         const char *eol = memchr(log->rows, '\n', log->len);
         const int same = ok && eol && (size_t)(eol + 1 - log->rows) == own.len &&
@@ -140,6 +142,8 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                                    t->flow[4 * f + 1], t->flow[4 * f + 2], t->flow[4 * f + 3]);
     for (size_t o = 0; ok && o < t->n_outlets; o++)
         ok = rbl_thermo_log_append(log, ",%.17g,%.17g", t->outlet[2 * o], t->outlet[2 * o + 1]);
+    if (log->bonds)
+        ok = ok && rbl_thermo_log_append(log, ",%zu,%zu", log->bonds_intact, log->bonds_broken);
     if (log->stage > 0)
         ok = ok && rbl_thermo_log_append(log, ",%d", log->stage);
     ok = ok && rbl_thermo_log_append(log, "\n");

@@ -324,6 +324,40 @@ static int crowded_sizes(const rbl_scene *s, const rbl_source *src, const rbl_si
                             (unsigned long long)sim->insert_dropped, 100.0 * shift);
 }
 
+/* The scene's bonds (issue 72): between the grains of its material and box, or all. */
+static int add_bonds(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
+{
+    int rc = rbl_sim_prepare(sim, err); /* the neighbour list, and its skin */
+    if (rc != RBL_OK)
+        return rbl_scene_error_at(s, s->at_domain, err);
+    if (s->bond.gap > sim->skin) {
+        rbl_error_set(err, RBL_EINVAL, "bonds: 'gap' %g m is longer than the neighbour skin "
+                      "%g m (run.skin) allows", s->bond.gap, sim->skin);
+        return rbl_scene_error_at(s, s->at_bond_gap, err);
+    }
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    uint32_t *ids = malloc((v.n ? v.n : 1) * sizeof *ids);
+    if (!ids)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds' grains");
+    size_t n = 0;
+    for (size_t k = 0; k < v.n; k++) {
+        const double *x = v.pos + 3 * k;
+        int in = s->bond_material < 0 || v.material[k] == s->bond_material;
+        for (int a = 0; a < 3 && s->bond_box; a++)
+            in = in && x[a] >= s->bond_lo[a] && x[a] <= s->bond_hi[a];
+        if (in)
+            ids[n++] = v.id[k];
+    }
+    size_t made = 0;
+    rc = rbl_sim_add_bonds(sim, &s->bond, ids, n, &made, err);
+    free(ids);
+    if (rc == RBL_OK && made == 0)
+        rc = rbl_error_set(err, RBL_EINVAL, "bonds: no pair of the %zu grains chosen is within "
+                           "'gap' %g m of touching", n, s->bond.gap);
+    return rc == RBL_OK ? rc : rbl_scene_error_at(s, s->at_bonds, err);
+}
+
 int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_t max_grains,
                     rbl_sim **out, double *unit, double *contact_time, rbl_warnings *warnings,
                     rbl_error *err)
@@ -407,6 +441,8 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
         rbl_scene_error_at(s, s->at_grains, err);
         goto fail;
     }
+    if (s->bonds && (rc = add_bonds(s, sim, err)) != RBL_OK)
+        goto fail;
     /* over several processes: of all the grains (placed apart, spread by the preparation's
        first build) */
     *contact_time = rbl_run_ranks_min(ranks, rbl_sim_contact_time(sim));

@@ -167,6 +167,30 @@ static int contacts_table(const char *path, const rbl_sim *sim, const void *unus
     return rbl_contact_table_write(path, sim, err);
 }
 
+static int bonds_piece(const char *path, const rbl_sim *sim, const void *unused, rbl_error *err)
+{
+    (void)unused;
+    return rbl_bonds_frame_write(path, sim, err);
+}
+
+/* The bonds of frame n_frames - 1 (a scene with `bonds`, one process): bonds_NNNNNN.vtp and
+ * bonds.pvd, and breaks.csv as it stands. */
+static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    if (!s->bonds)
+        return RBL_OK;
+    const rbl_frame_writer w = {"bonds", "vtp", bonds_piece, NULL, NULL};
+    int rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
+    if (rc == RBL_OK)
+        rc = write_series(o, "bonds", err);
+    char *path = rc == RBL_OK ? rbl_path_join(o->dir, "breaks.csv") : NULL;
+    if (rc == RBL_OK)
+        rc = path ? rbl_bonds_breaks_write(path, sim, err)
+                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    free(path);
+    return rc;
+}
+
 /* The contact network of frame n_frames - 1 (output.contacts): the .vtp frame and its series,
  * the table, or both. */
 static int write_network(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
@@ -210,7 +234,8 @@ static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
         return rc;
     o->times[o->n_frames] = sim->time;
     o->files[o->n_frames++] = rel;
-    if ((rc = write_network(s, o, sim, err)) != RBL_OK)
+    if ((rc = write_network(s, o, sim, err)) != RBL_OK ||
+        (rc = write_bonds(s, o, sim, err)) != RBL_OK)
         return rc;
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
         rc = rbl_pvd_add(o->pvd_path, &o->pvd, o->times, o->files, o->n_frames, err);
@@ -234,6 +259,8 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
     if (lo->count && !rows)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     int rc = lo->count ? rbl_sim_layers(sim, lo, rows, err) : RBL_OK;
+    o->log.bonds = s->bonds;
+    rbl_sim_bond_counts(sim, &o->log.bonds_intact, &o->log.bonds_broken);
     if (rc == RBL_OK)
         rc = rbl_thermo_log_add(&o->log, &t, rows, lo->count, lo->axis, err);
     free(rows);

@@ -165,6 +165,12 @@ struct rbl_scene {
     rbl_mark at_pairs;
     rbl_size_bin **size_tables; /* the bins of the sources' size distributions (scene_sizes.c) */
     size_t n_size_tables;
+    int bonds;                /* `bonds`: bonds made at the start (scene_bonds.c, issue 72) */
+    rbl_bond_params bond;     /* their parameters */
+    int bond_material;        /* only between grains of this material (-1: any) */
+    int bond_box;             /* only between grains whose centres are in [bond_lo, bond_hi] */
+    double bond_lo[3], bond_hi[3];
+    rbl_mark at_bonds, at_bond_gap;
     rbl_outlet *outlets;      /* `outlets`: where grains are taken out (scene_surfaces.c) */
     rbl_mesh *outlet_meshes;  /* theirs where a mesh */
     rbl_mark *at_outlets;

@@ -1080,7 +1080,7 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
 {
     static const char *const grains_only[] = {"domain", "self_gravity", "materials", "contact",
                                               "grains", "select", "spin", "outlets", "stages",
-                                              NULL};
+                                              "bonds", NULL};
     if (rbl_yaml_get(c, root, "health")) {
         int rc = parse_health(c, rbl_yaml_get(c, root, "health"));
         if (rc != RBL_OK)
@@ -1136,7 +1136,7 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
     static const char *const keys[] = {"domain", "gravity", "self_gravity", "materials",
                                        "contact", "walls", "grains", "select", "spin", "run",
                                        "output", "impulse", "objects", "health", "outlets",
-                                       "stages", "warnings", NULL};
+                                       "stages", "warnings", "bonds", NULL};
     static const char *const required[] = {"domain", "materials", "contact", "grains", "run",
                                            NULL};
     int rc = rbl_yaml_keys_known(c, root, "scene", keys);
@@ -1191,6 +1191,9 @@ static int parse_root(rbl_yaml_ctx *c, yaml_node_t *root)
         return rc;
     if (rbl_yaml_get(c, root, "health") &&
         (rc = parse_health(c, rbl_yaml_get(c, root, "health"))) != RBL_OK)
+        return rc;
+    if (rbl_yaml_get(c, root, "bonds") &&
+        (rc = rbl_scene_parse_bonds(c, rbl_yaml_get(c, root, "bonds"))) != RBL_OK)
         return rc;
     return RBL_OK;
 }

@@ -81,6 +81,8 @@ int rbl_scene_parse_size(rbl_yaml_ctx *c, yaml_node_t *n, rbl_size_dist *d);
 /* scene_surfaces.c: output.flow's surfaces and the scene's outlets. */
 int rbl_scene_parse_flow(rbl_yaml_ctx *c, yaml_node_t *n);
 int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n);
+/* scene_bonds.c: the top-level `bonds` block (issue 72, docs/bonds.md). */
+int rbl_scene_parse_bonds(rbl_yaml_ctx *c, yaml_node_t *n);
 
 /* scene_output.c: the 'output' section. */
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n);

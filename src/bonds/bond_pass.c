@@ -1,0 +1,57 @@
+/* bond_pass.c — the bonds' part of a force evaluation (issue 72): every bond's law in its own
+ * record (threads over bonds), then each grain's sums over its bonds in bond order (threads
+ * over grains, the engine's ranges), so the same bits on any thread count and memory order;
+ * the bonds' damping and breakage booked at their first grain. SI units. */
+#include "bonds_internal.h"
+
+static int forces(rbl_sim *sim, int advance, rbl_error *err)
+{
+    rbl_bonds *bs = sim->bonds;
+    if (sim->peers)
+        return rbl_error_set(err, RBL_EINVAL, "bonds: not yet over several processes (issue "
+                             "72): run a bonded scene on one process");
+    int rc = rbl_bonds_index(sim, bs, err);
+    if (rc != RBL_OK)
+        return rc;
+    const long nb = (long)bs->n;
+#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    for (long q = 0; q < nb; q++)
+        rbl_bond_law(sim, bs->bond + q, advance);
+    for (long q = 0; q < nb && advance; q++) /* those broken at this step */
+        if (!bs->bond[q].intact && bs->bond[q].mode && bs->bond[q].broke_step == sim->step + 1)
+            bs->broken++;
+    rbl_grains *g = &sim->g;
+#pragma omp parallel num_threads(sim->threads)
+    {
+        size_t begin, end;
+        rbl_sweep_range(sim, g->n, &begin, &end);
+        for (size_t k = begin; k < end; k++) {
+            double s[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+            for (size_t e = bs->start[k]; e < bs->start[k + 1]; e++) {
+                const rbl_bond *b = bs->bond + (bs->entry[e] >> 1);
+                const int second = bs->entry[e] & 1u;
+                const double *t = second ? b->tj : b->ti;
+                for (int a = 0; a < 3; a++)
+                    s[a] += second ? -b->f[a] : b->f[a], s[3 + a] += t[a];
+                if (!second && advance) {
+                    g->loss[3 * k + RBL_LOSS_DAMPING] += b->loss_damping;
+                    g->loss_cohesion[k] += b->loss_break;
+                }
+            }
+            for (int a = 0; a < 6; a++)
+                sim->bond_sum[6 * k + a] = s[a];
+        }
+    }
+    return RBL_OK;
+}
+
+/* The springs' energy, bond by bond in order. */
+static void energy(const rbl_sim *sim, rbl_exact_sum *elastic)
+{
+    const rbl_bonds *bs = sim->bonds;
+    for (size_t q = 0; q < bs->n; q++)
+        if (bs->bond[q].intact)
+            rbl_exact_add(elastic, bs->bond[q].energy);
+}
+
+const rbl_sim_bonded rbl_bonds_table = {forces, energy, rbl_bonds_release};

@@ -1,0 +1,355 @@
+/* bonds.c — the bonds' list (issue 72, docs/bonds.md): bonds made between grains closer than
+ * a gap (from the neighbour list, so within the skin), their constants from E_b, k_n/k_s and
+ * lambda (Potyondy & Cundall 2004 §2.2), strengths drawn per bond from the seed and its ids;
+ * the index from grains to their bonds, made again when the grains moved in memory. SI units. */
+#include "bonds_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rbl_bonds_release(rbl_sim *sim)
+{
+    rbl_bonds *bs = sim->bonds;
+    if (bs) {
+        free(bs->bond), free(bs->start), free(bs->entry);
+        free(bs);
+    }
+    free(sim->bond_sum);
+    sim->bonds = NULL, sim->bond_sum = NULL, sim->bonded = NULL;
+}
+
+rbl_bonds *rbl_bonds_of(rbl_sim *sim, rbl_error *err)
+{
+    if (sim->bonds)
+        return sim->bonds;
+    sim->bonds = calloc(1, sizeof *sim->bonds);
+    if (!sim->bonds) {
+        rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds");
+        return NULL;
+    }
+    sim->bonded = &rbl_bonds_table;
+    return sim->bonds;
+}
+
+static int by_ids(const void *x, const void *y)
+{
+    const rbl_bond *p = x, *q = y;
+    if (p->a != q->a)
+        return p->a < q->a ? -1 : 1;
+    return (p->b > q->b) - (p->b < q->b);
+}
+
+static int by_key(const void *x, const void *y)
+{
+    const uint64_t p = *(const uint64_t *)x, q = *(const uint64_t *)y;
+    return (p > q) - (p < q);
+}
+
+/* Grain index of id in the table keys (id << 32 | index, sorted), or -1. */
+static long find(const uint64_t *keys, size_t n, uint32_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((keys[mid] >> 32) < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && (keys[lo] >> 32) == id ? (long)(keys[lo] & 0xffffffffu) : -1;
+}
+
+static uint64_t *id_table(const rbl_grains *g)
+{
+    uint64_t *keys = malloc((g->n ? g->n : 1) * sizeof *keys);
+    if (!keys)
+        return NULL;
+    for (size_t k = 0; k < g->n; k++)
+        keys[k] = (uint64_t)g->id[k] << 32 | k;
+    qsort(keys, g->n, sizeof *keys, by_key);
+    return keys;
+}
+
+int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
+{
+    rbl_grains *g = &sim->g;
+    int fresh = bs->indexed && bs->grains == g->n;
+    for (size_t q = 0; q < bs->n && fresh; q++) {
+        const rbl_bond *b = bs->bond + q;
+        fresh = !b->intact || (g->id[b->i] == b->a && g->id[b->j] == b->b);
+    }
+    if (fresh)
+        return RBL_OK;
+    uint64_t *keys = id_table(g);
+    size_t *start = realloc(bs->start, (g->n + 1) * sizeof *start);
+    if (start)
+        bs->start = start;
+    double *sum = realloc(sim->bond_sum, 6 * (g->n ? g->n : 1) * sizeof *sum);
+    if (sum)
+        sim->bond_sum = sum;
+    if (!keys || !start || !sum) {
+        free(keys);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
+    }
+    memset(start, 0, (g->n + 1) * sizeof *start);
+    memset(sum, 0, 6 * g->n * sizeof *sum);
+    for (size_t q = 0; q < bs->n; q++) {
+        rbl_bond *b = bs->bond + q;
+        if (!b->intact)
+            continue;
+        const long i = find(keys, g->n, b->a), j = find(keys, g->n, b->b);
+        if (i < 0 || j < 0) { /* a grain taken out: the bond goes with what it held */
+            rbl_account_in(sim, RBL_IN_REMOVED, -b->energy);
+            b->intact = 0, b->energy = 0.0, b->broke_step = sim->step;
+            bs->broken++;
+            continue;
+        }
+        b->i = (uint32_t)i, b->j = (uint32_t)j;
+        start[i + 1]++, start[j + 1]++;
+    }
+    free(keys);
+    for (size_t k = 0; k < g->n; k++)
+        start[k + 1] += start[k];
+    uint32_t *entry = realloc(bs->entry, (start[g->n] ? start[g->n] : 1) * sizeof *entry);
+    if (!entry)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
+    bs->entry = entry;
+    size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
+    if (!fill)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
+    memcpy(fill, start, g->n * sizeof *fill);
+    for (size_t q = 0; q < bs->n; q++) { /* in bond order: each grain's bonds by their ids */
+        const rbl_bond *b = bs->bond + q;
+        if (b->intact) {
+            entry[fill[b->i]++] = (uint32_t)(q << 1);
+            entry[fill[b->j]++] = (uint32_t)(q << 1 | 1u);
+        }
+    }
+    free(fill);
+    bs->grains = g->n;
+    bs->indexed = 1;
+    return RBL_OK;
+}
+
+/* A number in [0, 1) from the seed, the bond's ids and a stream (splitmix64's finaliser). */
+static double draw(uint64_t seed, uint32_t a, uint32_t b, uint64_t stream)
+{
+    uint64_t z = seed ^ ((uint64_t)a << 32 | b) * 0x9e3779b97f4a7c15ull;
+    z ^= stream * 0xd1b54a32d192ed03ull;
+    for (int k = 0; k < 2; k++) {
+        z += 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+    }
+    return (double)(z >> 11) * 0x1.0p-53;
+}
+
+/* A strength of mean s drawn for bond (a, b): a normal cut at 3 deviations, or a Weibull. */
+static double strength(const rbl_bond_params *p, double s, uint32_t a, uint32_t b, uint64_t stream)
+{
+    if (!isfinite(s) || p->spread == RBL_BOND_SPREAD_NONE)
+        return s;
+    const double u1 = draw(p->seed, a, b, 2 * stream), u2 = draw(p->seed, a, b, 2 * stream + 1);
+    if (p->spread == RBL_BOND_SPREAD_WEIBULL) /* scale s / Gamma(1 + 1/m): the mean is s */
+        return s / tgamma(1.0 + 1.0 / p->spread_value) *
+               pow(-log1p(-u1), 1.0 / p->spread_value);
+    double z = sqrt(-2.0 * log1p(-u1)) * cos(2.0 * M_PI * u2);
+    z = fmax(-3.0, fmin(3.0, z));
+    return s * (1.0 + p->spread_value * z);
+}
+
+static int check_params(const rbl_bond_params *p, rbl_error *err)
+{
+    if (!(p->youngs_modulus > 0.0 && isfinite(p->youngs_modulus)))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: youngs_modulus must be > 0 Pa: '%g'",
+                             p->youngs_modulus);
+    if (!(p->stiffness_ratio > 0.0 && isfinite(p->stiffness_ratio)))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: stiffness_ratio (k_n/k_s) must be > 0: "
+                             "'%g'", p->stiffness_ratio);
+    if (!(p->radius_multiplier > 0.0 && isfinite(p->radius_multiplier)))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: radius_multiplier (lambda) must be > 0: "
+                             "'%g'", p->radius_multiplier);
+    if (!(p->tensile_strength > 0.0))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: tensile_strength must be > 0 Pa: '%g'",
+                             p->tensile_strength);
+    if (!(p->shear_strength > 0.0))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: shear_strength must be > 0 Pa: '%g'",
+                             p->shear_strength);
+    if (!(p->damping >= 0.0 && p->damping <= 1.0))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: damping must be 0 to 1 (of critical): "
+                             "'%g'", p->damping);
+    if (!(p->gap >= 0.0 && isfinite(p->gap)))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: gap must be >= 0 m: '%g'", p->gap);
+    if (p->spread == RBL_BOND_SPREAD_NORMAL && !(p->spread_value >= 0.0 && p->spread_value <= 0.3))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: a normal spread's coefficient of "
+                             "variation must be 0 to 0.3 (cut at 3 deviations, strengths stay "
+                             "> 0): '%g'", p->spread_value);
+    if (p->spread == RBL_BOND_SPREAD_WEIBULL && !(p->spread_value > 0.0 && p->spread_value < 1e3))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: a Weibull modulus must be > 0: '%g'",
+                             p->spread_value);
+    if (p->spread < RBL_BOND_SPREAD_NONE || p->spread > RBL_BOND_SPREAD_WEIBULL)
+        return rbl_error_set(err, RBL_EINVAL, "bonds: unknown spread %d", p->spread);
+    return RBL_OK;
+}
+
+/* Bond (a, b) between grains i and j, d apart, made from p; RBL_ERANGE if dt is too long for
+ * its springs: dt <= 0.2 sqrt(m* / k) (and of the moments, I* / k), so that even a grain held by
+ * a dozen bonds stays well inside velocity Verlet's limit omega dt < 2. */
+static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j, double d,
+                rbl_bond *b, rbl_error *err)
+{
+    const rbl_grains *g = &sim->g;
+    memset(b, 0, sizeof *b);
+    const int lower = g->id[i] < g->id[j];
+    b->i = (uint32_t)(lower ? i : j), b->j = (uint32_t)(lower ? j : i);
+    b->a = g->id[b->i], b->b = g->id[b->j];
+    b->intact = 1;
+    const double ri = g->radius[i], rj = g->radius[j];
+    b->radius = p->radius_multiplier * fmin(ri, rj);
+    const double area = M_PI * b->radius * b->radius, inertia = 0.25 * area * b->radius * b->radius;
+    const double kn = p->youngs_modulus / (ri + rj), ks = kn / p->stiffness_ratio;
+    b->kn = kn * area, b->ks = ks * area, b->kt = ks * 2.0 * inertia, b->kb = kn * inertia;
+    const double m = g->mass[i] * g->mass[j] / (g->mass[i] + g->mass[j]);
+    const double ii = 1.0 / g->inv_inertia[i], ij = 1.0 / g->inv_inertia[j];
+    const double im = ii * ij / (ii + ij);
+    const double beta = 2.0 * p->damping;
+    b->cn = beta * sqrt(b->kn * m), b->cs = beta * sqrt(b->ks * m);
+    b->ct = beta * sqrt(b->kt * im), b->cb = beta * sqrt(b->kb * im);
+    const double w2 = fmax(fmax(b->kn, b->ks) / m, fmax(b->kt, b->kb) / im);
+    if (sim->cfg.dt * sim->cfg.dt * w2 > 0.04)
+        return rbl_error_set(err, RBL_ERANGE, "bonds: the time step %g s is too long for the "
+                             "bond between grains %u and %u (E_b %g Pa): at most 0.2 sqrt(m*/k) "
+                             "= %g s; lower dt or youngs_modulus", sim->cfg.dt, b->a, b->b,
+                             p->youngs_modulus, 0.2 / sqrt(w2));
+    b->d0 = b->dist = d;
+    for (int a = 0; a < 3; a++)
+        b->x[a] = g->pos[3 * b->i + a];
+    rbl_bond_separation(sim, b->i, b->j, b->n);
+    for (int a = 0; a < 3; a++)
+        b->n[a] /= d;
+    b->sigma_c = strength(p, p->tensile_strength, b->a, b->b, 0);
+    b->tau_c = strength(p, p->shear_strength, b->a, b->b, 1);
+    return RBL_OK;
+}
+
+static int by_u32(const void *x, const void *y)
+{
+    const uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+    return (p > q) - (p < q);
+}
+
+/* Whether the pair (a, b) already has a bond (intact or broken) among the first n. */
+static int bonded(const rbl_bonds *bs, size_t n, uint32_t a, uint32_t b)
+{
+    rbl_bond key = {.a = a, .b = b};
+    return n > 0 && bsearch(&key, bs->bond, n, sizeof key, by_ids) != NULL;
+}
+
+int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *ids,
+                      size_t n_ids, size_t *made, rbl_error *err)
+{
+    if (made)
+        *made = 0;
+    int rc = check_params(p, err);
+    if (rc != RBL_OK)
+        return rc;
+    if (sim->peers)
+        return rbl_error_set(err, RBL_EINVAL, "bonds: not yet over several processes (issue "
+                             "72): run a bonded scene on one process");
+    if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) /* the neighbour list: pairs within skin */
+        return rc;
+    if (p->gap > sim->skin)
+        return rbl_error_set(err, RBL_EINVAL, "bonds: gap %g m is longer than the neighbour "
+                             "skin %g m allows (set skin at least as long)", p->gap, sim->skin);
+    uint32_t *chosen = NULL;
+    if (ids) {
+        chosen = malloc((n_ids ? n_ids : 1) * sizeof *chosen);
+        if (!chosen)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu ids", n_ids);
+        memcpy(chosen, ids, n_ids * sizeof *chosen);
+        qsort(chosen, n_ids, sizeof *chosen, by_u32);
+    }
+    rbl_bonds *bs = rbl_bonds_of(sim, err);
+    if (!bs) {
+        free(chosen);
+        return RBL_ENOMEM;
+    }
+    const rbl_grains *g = &sim->g;
+    const rbl_pair_list *pl = &sim->pairs;
+    const size_t before = bs->n;
+    for (size_t q = 0; q < pl->n && rc == RBL_OK; q++) {
+        const size_t i = pl->i[q], j = pl->j[q];
+        if (i >= g->n || j >= g->n)
+            continue;
+        if (chosen && !(bsearch(&g->id[i], chosen, n_ids, sizeof *chosen, by_u32) &&
+                        bsearch(&g->id[j], chosen, n_ids, sizeof *chosen, by_u32)))
+            continue;
+        double d[3];
+        const double dist = rbl_bond_separation(sim, i, j, d);
+        if (dist - g->radius[i] - g->radius[j] > p->gap)
+            continue;
+        if (g->body[i] >= 0 || g->body[j] >= 0) {
+            rc = rbl_error_set(err, RBL_EINVAL, "bonds: grains %u and %u: bonds between "
+                               "clumps' spheres are not done yet (issue 72)", g->id[i], g->id[j]);
+            break;
+        }
+        const uint32_t a = g->id[i] < g->id[j] ? g->id[i] : g->id[j];
+        const uint32_t b = g->id[i] < g->id[j] ? g->id[j] : g->id[i];
+        if (bonded(bs, before, a, b))
+            continue;
+        if (bs->n == bs->cap) {
+            size_t cap = bs->cap ? 2 * bs->cap : 64;
+            rbl_bond *more = realloc(bs->bond, cap * sizeof *more);
+            if (!more) {
+                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bonds", cap);
+                break;
+            }
+            bs->bond = more, bs->cap = cap;
+        }
+        if ((rc = make(sim, p, i, j, dist, bs->bond + bs->n, err)) == RBL_OK)
+            bs->n++;
+    }
+    free(chosen);
+    if (rc != RBL_OK) { /* none of this call's */
+        bs->n = before;
+        return rc;
+    }
+    if (bs->n > 0)
+        qsort(bs->bond, bs->n, sizeof *bs->bond, by_ids);
+    if (made)
+        *made = bs->n - before;
+    bs->indexed = 0;
+    sim->prepared = 0; /* the next step's first evaluation takes the bonds in */
+    return RBL_OK;
+}
+
+void rbl_sim_bond_counts(const rbl_sim *sim, size_t *intact, size_t *broken)
+{
+    const rbl_bonds *bs = sim->bonds;
+    *intact = bs ? bs->n - bs->broken : 0;
+    *broken = bs ? bs->broken : 0;
+}
+
+int rbl_sim_bond(const rbl_sim *sim, size_t k, rbl_bond_view *out)
+{
+    const rbl_bonds *bs = sim->bonds;
+    if (!bs || k >= bs->n)
+        return RBL_ENOTFOUND;
+    const rbl_bond *b = bs->bond + k;
+    memset(out, 0, sizeof *out);
+    out->id[0] = b->a, out->id[1] = b->b;
+    out->intact = b->intact;
+    for (int a = 0; a < 3; a++) {
+        out->force[a] = b->f[a];
+        out->moment[a] = b->mt[a] + b->mb[a];
+    }
+    out->normal_force = b->fn, out->sigma = b->sigma, out->tau = b->tau;
+    out->energy = b->energy;
+    for (int a = 0; a < 3; a++)
+        out->ends[a] = b->x[a], out->ends[3 + a] = b->x[a] + b->dist * b->n[a];
+    out->broke_step = b->broke_step;
+    out->mode = b->mode;
+    return RBL_OK;
+}

@@ -1,0 +1,80 @@
+/* bonds_internal.h — bonded particles (issue 72, docs/bonds.md): the bonds' list and state.
+ * Potyondy & Cundall 2004's parallel bond, SI units (N, N m, Pa, J). The engine reaches the
+ * bonds through rbl_sim_bonded (dem_internal.h) alone. */
+#ifndef RBL_BONDS_INTERNAL_H
+#define RBL_BONDS_INTERNAL_H
+
+#include "../dem/dem_internal.h"
+
+#include <math.h>
+
+/* One bond: its grains, constants fixed at its making, the springs' loads it carries (on the
+ * first grain, the lower id) and the last evaluation's results. */
+typedef struct rbl_bond {
+    uint32_t a, b;              /* grain ids, a < b */
+    uint32_t i, j;              /* their indices in the grains' arrays (refreshed) */
+    int intact;
+    double radius;              /* R = lambda min(R_a, R_b), m */
+    double kn, ks, kt, kb;      /* k_n A, k_s A (N/m), k_s J, k_n I (N m/rad) */
+    double cn, cs, ct, cb;      /* the dashpots: 2 beta sqrt(k m*) (moments: sqrt(k I*)) */
+    double d0;                  /* the length at the making, m */
+    double sigma_c, tau_c;      /* strengths, Pa */
+    double n[3];                /* the direction a -> b at the last evaluation */
+    double dist;                /* and the length */
+    double x[3];                /* a's centre there */
+    double fs[3], mt[3], mb[3]; /* the shear spring's force, the twist and bending moments */
+    double fd[3], md[3];        /* the dashpots' force and moment at the last evaluation */
+    /* the last evaluation's results */
+    double f[3], ti[3], tj[3];  /* force on a, torques on a and on b */
+    double fn, sigma, tau, energy;
+    double loss_damping, loss_break; /* this step's, J (booked at grain a) */
+    uint64_t broke_step;        /* the step it broke at (intact: 0) */
+    int mode;                   /* broken in tension (1) or in shear (2) */
+} rbl_bond;
+
+typedef struct rbl_bonds {
+    rbl_bond *bond;             /* in order of (a, b) */
+    size_t n, cap;
+    size_t broken;
+    size_t *start;              /* grains n + 1: grain k's bonds are entry[start[k] ..] */
+    uint32_t *entry;            /* bond << 1 | (the grain is b) */
+    size_t grains;              /* the grain count the index was made for */
+    int indexed;
+} rbl_bonds;
+
+/* d = x_j - x_i, the nearest image across periodic axes; returns |d|. */
+static inline double rbl_bond_separation(const rbl_sim *sim, size_t i, size_t j, double d[3])
+{
+    const double *x = sim->g.pos;
+    for (int a = 0; a < 3; a++) {
+        d[a] = x[3 * j + a] - x[3 * i + a];
+        if (sim->box[a] > 0.0) /* a periodic axis */
+            d[a] -= sim->box[a] * nearbyint(d[a] / sim->box[a]);
+    }
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+/* bonds.c: the list, its index by grain, the checks of a bond's making. */
+rbl_bonds *rbl_bonds_of(rbl_sim *sim, rbl_error *err); /* made on first use */
+int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err);
+void rbl_bonds_release(rbl_sim *sim);
+
+/* bond_law.c: one bond's loads for the grains' state now; advance: with the step's
+ * increments, stresses against strengths (0: the loads it holds, at a first evaluation). */
+void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance);
+/* The springs' energy, J. */
+double rbl_bond_energy(const rbl_bond *b);
+
+/* bond_state.c: the bonds as bytes (checkpoints): 16 + one record a bond. */
+size_t rbl_bond_record_bytes(void);
+size_t rbl_bonds_state_bytes(const rbl_sim *sim);
+void rbl_bonds_state_write(const rbl_sim *sim, unsigned char *out);
+/* From len bytes at in (*used: how many were the bonds'), after the grains were read: each
+ * checked (order, flags, stiffness, its grains present). */
+int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size_t *used,
+                         const char *path, rbl_error *err);
+
+/* bond_pass.c: every bond's law, then each grain's sums (the rbl_sim_bonded table). */
+extern const rbl_sim_bonded rbl_bonds_table;
+
+#endif
