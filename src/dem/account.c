@@ -109,6 +109,7 @@ static rbl_packed_grain record_at(const rbl_sim *sim, const double *x, size_t k)
 void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *x)
 {
     const rbl_grains *g = &sim->g;
+    const rbl_contact_law *law = &sim->cfg.law;
     const rbl_pair_list *pl = &sim->pairs;
     const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim); /* (its image codes and box) */
     const double still[3] = {0.0, 0.0, 0.0};
@@ -117,6 +118,9 @@ void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *
         /* booked where its first grain is, as its losses and its energy in thermo */
         if (i >= g->n || !pl->touch[q] || !(gone[i] || gone[j]))
             continue;
+        if (law->collisions) /* its event ends: what it held is carried out, not dissipated */
+            rbl_collision_end(sim, g->material[i], g->material[j], 0,
+                              pl->hist + rbl_hist_width(law) * q + rbl_hist_collision(law), 0.0);
         const rbl_packed_grain gi = record_at(sim, x, i), gj = record_at(sim, x, j);
         double d[3];
         const double r2 = rbl_pair_separation(&arrays, &gi, &gj, q, d);
@@ -136,8 +140,13 @@ void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *
         rbl_contact_geom geo;
         double l1;
         const uint32_t i = wl->grain[q];
-        if (i >= g->n || !gone[i] || !wl->touch[q] ||
-            !rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, &geo, &l1))
+        if (i >= g->n || !gone[i] || !wl->touch[q])
+            continue;
+        if (law->collisions)
+            rbl_collision_end(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]), 1,
+                              wl->hist + rbl_wall_hist_width(law) * q + rbl_hist_collision(law),
+                              0.0);
+        if (!rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, &geo, &l1))
             continue;
         const double e = rbl_account_wall_energy(sim, q, &geo, NULL);
         if (isfinite(e))
