@@ -33,9 +33,10 @@ void rbl_account_drop(rbl_sim *sim, const uint8_t *gone)
 }
 
 void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_material,
-                             const double *h, const double v[3], double *loss,
+                             const double *h, const rbl_contact_geom *geo, double *loss,
                              double *loss_cohesion)
 {
+    const double *v = geo->v, *w = geo->w, *n = geo->n;
     const rbl_contact_law *law = &sim->cfg.law;
     const rbl_grains *g = &sim->g;
     const int wall = wall_material >= 0;
@@ -62,10 +63,18 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
     const double *dash = h + rbl_hist_dash(law);
     const double damp = -(0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * sim->cfg.dt);
     loss[3 * i + RBL_LOSS_DAMPING] += damp;
+    /* the rolling spring's, and the work of its last torque (-M) over the half step the kick
+     * gives it, on the rolling part of the relative spin (as the kernel books a step's: the
+     * mean of its torque at the step's two ends, the second 0): unbooked, a contact parting
+     * from a turning wall with its spring loaded moved the balance by it */
     const double *m = h + rbl_hist_rolling(law);
-    if (law->rolling == RBL_ROLLING_EPSD2 && m[3] > 0.0)
+    if (law->rolling == RBL_ROLLING_EPSD2 && m[3] > 0.0) {
+        const double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
+        const double turn = m[0] * (w[0] - wn * n[0]) + m[1] * (w[1] - wn * n[1]) +
+                            m[2] * (w[2] - wn * n[2]);
         loss[3 * i + RBL_LOSS_ROLLING] += roll =
-            0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3];
+            0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3] + 0.5 * turn * sim->cfg.dt;
+    }
     if (law->collisions) /* the contact's event ends (collisions.c) */
         rbl_collision_end(sim, g->material[i], wall ? wall_material : g->material[j], wall,
                           h + rbl_hist_collision(law), damp + fr + roll + coh);

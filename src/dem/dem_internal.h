@@ -668,12 +668,13 @@ double rbl_account_wall_energy(const rbl_sim *sim, size_t q, const struct rbl_co
  * each pair booked where its first grain is, as thermo counts it. */
 void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *x);
 /* A contact of grain i (with grain j, or with a wall of material wall_material >= 0) ends
- * holding its history h, its contact point moving at v (first body's less the second's) over
- * the step just made: what its springs held then is lost, and its dashpots' last force did
- * work over half of that step; booked on grain i (loss: 3 per grain, loss_cohesion: 1, the
+ * holding its history h, its geometry geo (the contact point's velocity v and the relative
+ * spin w, first body's less the second's, over the step just made): what its springs held
+ * then is lost, and its dashpots' last force and its rolling spring's last torque did work
+ * over half of that step; booked on grain i (loss: 3 per grain, loss_cohesion: 1, the
  * grains' columns). */
 void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_material,
-                             const double *h, const double v[3], double *loss,
+                             const double *h, const struct rbl_contact_geom *geo, double *loss,
                              double *loss_cohesion);
 /* collisions.c — collision statistics (issue 70): a contact's event, from its first force
  * evaluation to its parting, kept in its history's last RBL_HIST_COLLISION doubles (hc): hc[0] 1

@@ -418,7 +418,7 @@ static __attribute__((noinline)) void pair_end(const pair_pass_input *in, size_t
     double l1, l2;
     rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, a->omega + 3 * i, a->omega + 3 * j,
                    gi->mass, gj->mass, &geo, &l1, &l2);
-    rbl_account_contact_end(in->sim, i, j, -1, h, geo.v, in->loss, in->loss_cohesion);
+    rbl_account_contact_end(in->sim, i, j, -1, h, &geo, in->loss, in->loss_cohesion);
 }
 
 /* Grains begin..end-1 and the pairs where they are first (pairs i_start[begin] up to
