@@ -32,7 +32,7 @@ static void catch_stop_signals(void)
 /* The scene run to its end as rbl_scene_run runs it, stopping cleanly on a signal: the run
  * writes its checkpoint and thermo.csv there (RBL_EINTERRUPT) and *stopped is the signal. */
 static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run_report *rep,
-                     int *stopped, rbl_error *err)
+                     int *stopped, uint64_t *first, rbl_error *err)
 {
     memset(rep, 0, sizeof *rep);
     *stopped = 0;
@@ -43,6 +43,7 @@ static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run
     rbl_run_set_stop(r, &stop_signal);
     uint64_t step, total;
     rbl_run_clock(r, &step, &total, NULL);
+    *first = step;
     if (step < total)
         rc = rbl_run_step(r, total - step, err);
     if (rc == RBL_OK)
@@ -312,7 +313,8 @@ int cmd_run(int argc, char **argv)
     rbl_run_report rep;
     catch_stop_signals();
     int stopped;
-    int rc = run_scene(scene, &opt, &rep, &stopped, &err);
+    uint64_t first = 0;
+    int rc = run_scene(scene, &opt, &rep, &stopped, &first, &err);
     if (stopped) { /* docs/scenes.md "Restarts": 128 + the signal, as a shell reports it */
         if (rank == 0) {
             char said[1024], dir[sizeof rep.output_dir];
@@ -419,8 +421,13 @@ int cmd_run(int argc, char **argv)
         printf("\n");
     }
     /* the energy account the health check keeps: what came in, where it went */
-    printf("energy         %.6g J -> %.6g J (kinetic, potential, contacts)\n", rep.energy_start,
+    printf("energy         %.6g J -> %.6g J (kinetic, potential, contacts)", rep.energy_start,
            rep.energy_end);
+    if (restart) /* the account over this run's steps; thermo.csv's columns are since t = 0 */
+        printf(" since the restart at step %llu%s; from t = 0: thermo.csv",
+               (unsigned long long)first,
+               change_physics ? ", before its change of physics" : "");
+    printf("\n");
     printf("  put in       %.4g J: walls %.4g, external forces %.4g, grains added %.4g and "
            "taken out %.4g, changes between steps %.4g\n",
            rep.energy_in, rep.put_in[RBL_IN_WALLS], rep.put_in[RBL_IN_EXTERNAL],
