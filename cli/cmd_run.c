@@ -32,7 +32,7 @@ static void catch_stop_signals(void)
 /* The scene run to its end as rbl_scene_run runs it, stopping cleanly on a signal: the run
  * writes its checkpoint and thermo.csv there (RBL_EINTERRUPT) and *stopped is the signal. */
 static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run_report *rep,
-                     int *stopped, uint64_t *first, rbl_error *err)
+                     int *stopped, uint64_t *first, int *collisions, rbl_error *err)
 {
     memset(rep, 0, sizeof *rep);
     *stopped = 0;
@@ -50,6 +50,10 @@ static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run
         rc = rbl_run_finish(r, err);
     if (rc == RBL_OK || (rc == RBL_EINTERRUPT && (*stopped = rbl_run_stopped(r))))
         rbl_run_summary(r, rep);
+    rbl_collision_bin bin; /* output.collisions on: the engine keeps the statistics */
+    rbl_error none = {0};
+    rbl_sim *sim = rbl_run_sim(r);
+    *collisions = sim && rbl_sim_collision_bin(sim, 0, 0, 0, -1, &bin, &none) == RBL_OK;
     rbl_run_close(r);
     return rc;
 }
@@ -314,7 +318,8 @@ int cmd_run(int argc, char **argv)
     catch_stop_signals();
     int stopped;
     uint64_t first = 0;
-    int rc = run_scene(scene, &opt, &rep, &stopped, &first, &err);
+    int collisions = 0;
+    int rc = run_scene(scene, &opt, &rep, &stopped, &first, &collisions, &err);
     if (stopped) { /* docs/scenes.md "Restarts": 128 + the signal, as a shell reports it */
         if (rank == 0) {
             char said[1024], dir[sizeof rep.output_dir];
@@ -469,7 +474,10 @@ int cmd_run(int argc, char **argv)
     printf("output         %s/grains.pvd (%zu frames), ", rep.output_dir, rep.frames);
     if (rep.walls_file[0])
         printf("%s/%s, ", rep.output_dir, rep.walls_file);
-    printf("%s/thermo.csv\n", rep.output_dir);
+    printf("%s/thermo.csv", rep.output_dir);
+    if (collisions)
+        printf(", %s/collisions.csv", rep.output_dir);
+    printf("\n");
     if (rep.network_files[0])
         printf("contact network %s in %s (Tube filter, radius by 'force', draws the force "
                "chains)\n", rep.network_files, rep.output_dir);
