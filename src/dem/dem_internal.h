@@ -667,7 +667,8 @@ double rbl_account_wall_energy(const rbl_sim *sim, size_t q, const struct rbl_co
 /* The grains flagged gone (g.n + g.ghosts flags: a ghost's as its owner flagged it) leave at a
  * build: what their contacts held at the last force evaluation (this process's grains at x,
  * ghosts as received, planes where that evaluation had them) is carried out (RBL_IN_REMOVED),
- * each pair booked where its first grain is, as thermo counts it. */
+ * each pair booked where its first grain is, as thermo counts it; their collision events end
+ * there (counted once, what they held not dissipated). */
 void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *x);
 /* After a force evaluation: the contacts of grains added since the last one (ids from
  * sim->fresh_from) hold energy no step put in (a grain placed overlapping others or a wall):
