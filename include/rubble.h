@@ -230,6 +230,17 @@ typedef enum rbl_cohesion_model {
                               force 3/2 pi w R*; only with from_materials (E*)               */
 } rbl_cohesion_model;
 
+/* Twisting resistance: a torque against the relative spin of two bodies about their contact's
+ * normal (the part rolling resistance leaves out). */
+typedef enum rbl_twisting_model {
+    RBL_TWISTING_NONE = 0,
+    RBL_TWISTING_MARSHALL = 1 /* Marshall (2009), as LAMMPS' "twisting marshall": a spring,
+                                 dashpot and slider on the relative twist, with the tangential
+                                 spring's stiffness and damping times a^2 / 2 and a cap of
+                                 2/3 a mu times the normal load (a: the contact radius); needs
+                                 the tangential spring. No coefficient of its own. */
+} rbl_twisting_model;
+
 typedef enum rbl_integrator {
     RBL_INTEGRATOR_MIDSTEP = 0,     /* seed 002 §2.5: forces from half-step velocities        */
     RBL_INTEGRATOR_SYNCHRONIZED = 1 /* forces from velocities predicted at t + dt             */
@@ -257,6 +268,8 @@ typedef struct rbl_contact_law {
     int collisions;
     double rolling_friction; /* mu_r, dimensionless (a lever of mu_r R*)                     */
     rbl_cohesion_model cohesion;
+    rbl_twisting_model twisting; /* (in the padding after cohesion: the law's size and its
+                                    other fields' places stay) */
     double cohesion_energy_density; /* sjkr: k_c, J/m^3 (the attraction is k_c A)            */
     double surface_energy;          /* jkr: w, J/m^2 (the work of adhesion per area)         */
 } rbl_contact_law;

@@ -98,6 +98,15 @@ sed 's/point: \[0.03, 0, 0\], normal: \[-1, 0, 0\]}/point: [0.029, 0, 0], normal
 grep -q "walls\[2\].point\[0\]" err.txt || fail "message: $(cat err.txt)"
 echo "ok: $(head -c 200 err.txt)"
 
+# a contact model (any family's, from the law's table: it sets the contacts' history) is
+# refused at a restart: a twisting model added (issue 71)
+sed 's/friction: 0.5}/friction: 0.5, twisting: {model: marshall}}/' a.yaml > twist.yaml
+grep -q "twisting: {model: marshall}" twist.yaml || fail "the twisting scene was not made"
+"$RUBBLE" run twist.yaml --output T --restart "$ck" --change-physics > out.txt 2> err.txt &&
+    fail "a twisting model added at a restart was accepted"
+grep -q "contact.twisting.model" err.txt || fail "message: $(cat err.txt)"
+echo "ok: $(head -c 200 err.txt)"
+
 # a pour of smaller grains under 'dt: auto' would shorten dt, which a restart keeps: refused,
 # naming both dt values and the pour's line, and nothing written (the same pour of the run's
 # radius was taken above)

@@ -40,7 +40,7 @@ printf 'domain: {min: [0, 0, 0]\nmax: 1\n' > syntax.yaml
 expect syntax "syntax.yaml:[0-9]*:[0-9]*:"
 scene unknown_key 's/density: 2500/densty: 2500/'
 expect unknown_key "unknown_key.yaml:5:[0-9]*: unknown key in 'materials'.*'densty'"
-# an unknown key or name near a known one is suggested (src/io/did_you_mean.c); a far one is not
+# an unknown key or name near a known one is suggested (src/scene/did_you_mean.c); a far one is not
 scene near_key 's/density: 2500/frction: 2500/'
 expect near_key "near_key.yaml:5:[0-9]*: unknown key in 'materials'.*: 'frction'; did you mean 'friction'?\$"
 scene near_top 's/^gravity:/gravty:/'
@@ -99,7 +99,7 @@ expect rolling_no_friction "rolling_no_friction.yaml:7:[0-9]*: 'rolling' needs '
 scene rolling_big 's/friction: 0.5}/friction: 0.5, rolling: {model: cdt, friction: 3}}/'
 expect rolling_big "rolling_big.yaml:7:[0-9]*: rolling 'friction' must be <= 1.*'3'"
 scene cohesion_negative 's/friction: 0.5}/friction: 0.5, cohesion: {model: sjkr, energy_density: -5}}/'
-expect cohesion_negative "cohesion_negative.yaml:7:[0-9]*: 'energy_density' must be > 0 and <= 1e+12: '-5'"
+expect cohesion_negative "cohesion_negative.yaml:7:[0-9]*: cohesion 'energy_density' must be > 0 and <= 1e+12 J/m^3: '-5'"
 scene cohesion_strong 's/friction: 0.5}/friction: 0.5, cohesion: {model: sjkr, energy_density: 5e5}}/'
 expect cohesion_strong "cohesion_strong.yaml:6:[0-9]*: .*cohesion energy density 500000 J/m^3 is too strong for kn = 2000 N/m"
 # a material's Hertz-Mindlin keys under another law, refused where they are (issue 44); under
@@ -124,6 +124,14 @@ scene jkr_linear 's/friction: 0.5}/friction: 0.5, cohesion: {model: jkr, surface
 expect jkr_linear "jkr_linear.yaml:7:[0-9]*: cohesion model jkr needs normal: hertz-mindlin.*'linear'"
 scene jkr_density 's/friction: 0.5}/friction: 0.5, cohesion: {model: jkr, energy_density: 5}}/'
 expect jkr_density "jkr_density.yaml:7:[0-9]*: cohesion model jkr takes 'surface_energy', not 'energy_density'"
+# twisting (the sub-model added through the law's table, issue 71): a name suggested, a
+# coefficient it does not take, the tangential spring it needs
+scene twist_name 's/friction: 0.5}/friction: 0.5, twisting: {model: marshal}}/'
+expect twist_name "twist_name.yaml:7:[0-9]*: 'model' must be one of none, marshall: 'marshal'; did you mean 'marshall'?"
+scene twist_coef 's/friction: 0.5}/friction: 0.5, twisting: {model: marshall, friction: 0.1}}/'
+expect twist_coef "twist_coef.yaml:7:[0-9]*: unknown key in 'twisting' (known: model): 'friction'"
+scene twist_frictionless 's/tangential: spring/tangential: seed/; s/friction: 0.5}/friction: 0.5, twisting: {model: marshall}}/'
+expect twist_frictionless "twist_frictionless.yaml:7:[0-9]*: twisting model marshall needs tangential: spring .*, not 'seed'"
 scene quoted_number 's/kn: 2000/kn: "2000"/'
 expect quoted_number "quoted_number.yaml:6:[0-9]*: 'kn' must be a number, not a quoted string: '2000'"
 scene frames_zero 's/every: 0.005/every: 0/'

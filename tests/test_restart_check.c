@@ -4,7 +4,7 @@
  * naming the value; the file as written restarts. The crafted files are written the way a
  * checkpoint is (rbl_checkpoint_write: a fresh checksum). */
 #include "io/io_internal.h"
-#include "io/scene_internal.h"
+#include "run/run_internal.h"
 #include "dem/dem_internal.h"
 #include "test_util.h"
 

@@ -5,7 +5,6 @@
  * grains read in parts get the whole read's ids and values; a bad line in a late part is named
  * as the whole read names it. */
 #include "io/io_internal.h"
-#include "io/scene_internal.h"
 #include "dem/dem_internal.h"
 #include "dem_test_util.h"
 #include "test_util.h"

@@ -7,7 +7,7 @@
  * domain draws a plane as the shadow on it of the box around the grains (a cube seen along its
  * diagonal: the hexagon of area sqrt(3)). */
 #include "dem_test_util.h"
-#include "io/scene_internal.h"
+#include "io/io_internal.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -36,7 +36,6 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
                              const double *h, const rbl_contact_geom *geo, double *loss,
                              double *loss_cohesion)
 {
-    const double *v = geo->v, *w = geo->w, *n = geo->n;
     const rbl_contact_law *law = &sim->cfg.law;
     const rbl_grains *g = &sim->g;
     const int wall = wall_material >= 0;
@@ -45,7 +44,7 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
     const double ri = g->radius[i], rj = wall ? 0.0 : g->radius[j];
     const double r_eff = wall ? ri : ri * rj / (ri + rj);
     /* JKR's energy at the contact radius where it breaks */
-    double coh = 0.0, fr = 0.0, roll = 0.0;
+    double coh = 0.0;
     if (law->cohesion == RBL_COHESION_JKR && pc) {
         const double c = rbl_jkr_c(pc->cohesion, pc->y_star);
         const double a = rbl_jkr_radius(-rbl_jkr_reach(pc->cohesion, pc->y_star, r_eff), r_eff, c);
@@ -53,31 +52,17 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
         if (isfinite(held))
             loss_cohesion[i] += coh = held;
     }
-    /* the tangential spring's, with the stiffness of the last evaluation (the energy the
-     * balance last held): a linear law's k_t, or the one its history kept */
-    const double kt = rbl_hist_holds_kt(law) ? h[3] : law->kt;
-    if (law->tangent == RBL_TANGENT_SPRING)
-        loss[3 * i + RBL_LOSS_FRICTION] += fr =
-            0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
-    /* the dashpots' force of the last evaluation, over the half step the kicks give it */
-    const double *dash = h + rbl_hist_dash(law);
-    const double damp = -(0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * sim->cfg.dt);
-    loss[3 * i + RBL_LOSS_DAMPING] += damp;
-    /* the rolling spring's, and the work of its last torque (-M) over the half step the kick
-     * gives it, on the rolling part of the relative spin (as the kernel books a step's: the
-     * mean of its torque at the step's two ends, the second 0): unbooked, a contact parting
-     * from a turning wall with its spring loaded moved the balance by it */
-    const double *m = h + rbl_hist_rolling(law);
-    if (law->rolling == RBL_ROLLING_EPSD2 && m[3] > 0.0) {
-        const double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
-        const double turn = m[0] * (w[0] - wn * n[0]) + m[1] * (w[1] - wn * n[1]) +
-                            m[2] * (w[2] - wn * n[2]);
-        loss[3 * i + RBL_LOSS_ROLLING] += roll =
-            0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3] + 0.5 * turn * sim->cfg.dt;
-    }
+    /* what the springs held and the dashpots' last half step (each model's term beside its
+       kernel: rbl_contact_held_at_end) */
+    double lost[RBL_LOSS_COHESION] = {0.0};
+    rbl_contact_held_at_end(law, h, geo, sim->cfg.dt, lost);
+    for (int m = 0; m < RBL_LOSS_COHESION; m++)
+        loss[3 * i + m] += lost[m];
     if (law->collisions) /* the contact's event ends (collisions.c) */
         rbl_collision_end(sim, g->material[i], wall ? wall_material : g->material[j], wall,
-                          h + rbl_hist_collision(law), damp + fr + roll + coh);
+                          h + rbl_hist_collision(law),
+                          lost[RBL_LOSS_DAMPING] + lost[RBL_LOSS_FRICTION] +
+                              lost[RBL_LOSS_ROLLING] + coh);
 }
 
 double rbl_account_pair_energy(const rbl_sim *sim, size_t q, const rbl_contact_geom *geo,

@@ -111,6 +111,14 @@ static inline double rbl_jkr_surface_energy(double a, double r, double c, double
            8.0 * y_star * (pow(a, 5.0) - pow(a0, 5.0)) / (15.0 * r * r);
 }
 
+/* The contact radius a: sqrt(R* xi) (Hertz's), or JKR's. */
+RBL_KERNEL double rbl_contact_radius(const rbl_contact_law *law, const rbl_contact_geom *g,
+                                     double a_jkr)
+{
+    const double ra = g->r_eff * g->overlap;
+    return law->cohesion == RBL_COHESION_JKR ? a_jkr : sqrt(ra > 0.0 ? ra : 0.0);
+}
+
 /* Stiffness and damping at the current overlap; with JKR at contact radius a (the Hertz
  * sqrt(R xi) is the contact radius, so the damping and the tangential spring follow it, and
  * stay real in tension). */
@@ -323,9 +331,43 @@ RBL_KERNEL void rbl_rolling_torque(const rbl_contact_law *law, const rbl_contact
     }
 }
 
+/* Twisting model on its history slice h (marshall: h[0] the twist the spring holds, rad;
+ * h[1] its stiffness at the last step; h[2] its dashpot's torque along n at the last step):
+ * adds the torque along n on the first body to tr, and what the step took out of it to *slid
+ * (the slider's, as the tangential spring's is booked) and *damped (the dashpot's, the mean
+ * of its two ends' torque times the twist). Marshall (2009), as LAMMPS' "twisting marshall":
+ * k = k_t a^2 / 2, damping gamma_t a^2 / 2, the spring capped at 2/3 a mu times the normal
+ * load (the slider: the twist shrinks to the cap and the dashpot is off, as the tangential
+ * spring's), a the contact radius. Branch-free, as the other models. */
+RBL_KERNEL void rbl_twisting_torque(const rbl_contact_law *law, const rbl_contact_coef *c,
+                                    const rbl_contact_geom *g, double a, double load, double dt,
+                                    double *h, double tr[3], double *slid, double *damped)
+{
+    if (law->twisting == RBL_TWISTING_NONE)
+        return;
+    const double *n = g->n, *w = g->w;
+    const double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2], turn = wn * dt;
+    const double k = 0.5 * c->kt * a * a, gt = 0.5 * c->gt * a * a;
+    const double limit = (2.0 / 3.0) * a * c->mu * load;
+    const double th_was = h[0], k_was = h[1];
+    double th = th_was + turn;
+    const int sliding = k * k * th * th > limit * limit; /* then k |th| > limit >= 0 */
+    const double capped = limit / (sliding ? k : 1.0);
+    th = sliding ? (th < 0.0 ? -capped : capped) : th;
+    const double m_damp = -(sliding ? 0.0 : gt) * wn;
+    const double m = -k * th + m_damp;
+    tr[0] += m * n[0], tr[1] += m * n[1], tr[2] += m * n[2];
+    /* what the spring held, plus the mean of its torque's ends times the twist, less what it
+     * holds now */
+    *slid += 0.5 * (k_was * (th_was * th_was + th_was * turn) + k * (th * turn - th * th));
+    *damped += -0.5 * (h[2] + m_damp) * turn;
+    h[0] = th, h[1] = k, h[2] = m_damp;
+}
+
 /* The law's sub-models in order: normal (JKR's in place of Hertz's), cohesion (sjkr),
  * tangential (history h[0..2], and h[3] where it holds k_t), rolling (at
- * h[rbl_hist_rolling]); the dashpots' force kept at h[rbl_hist_dash] for the account. */
+ * h[rbl_hist_rolling]), twisting (at h[rbl_hist_further]); the dashpots' force kept at
+ * h[rbl_hist_dash] for the account. */
 RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coef *pc,
                                   const rbl_contact_geom *g, double dt, double *h,
                                   rbl_contact_out *o)
@@ -357,9 +399,49 @@ RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coe
                                         (dash[1] + d_now[1]) * g->v[1] +
                                         (dash[2] + d_now[2]) * g->v[2]) * dt;
     dash[0] = d_now[0], dash[1] = d_now[1], dash[2] = d_now[2];
+    rbl_twisting_torque(law, &c, g, rbl_contact_radius(law, g, a_jkr), load, dt,
+                        h + rbl_hist_further(law), o->tr, &o->loss[RBL_LOSS_FRICTION],
+                        &o->loss[RBL_LOSS_DAMPING]);
     o->f[0] = fn * n[0] + o->ft[0];
     o->f[1] = fn * n[1] + o->ft[1];
     o->f[2] = fn * n[2] + o->ft[2];
+}
+
+/* What a contact's springs and dashpots leave as it parts, by mechanism into
+ * lost[RBL_LOSS_DAMPING .. RBL_LOSS_ROLLING] (the energy account, account.c; JKR's is
+ * account.c's): the tangential spring's energy at the stiffness of its last evaluation (a
+ * linear law's k_t, or the one its history kept) and the twist spring's (friction), the epsd2
+ * spring's and its last torque's work over the half step the kick gives it (rolling), and the
+ * dashpots' last force and torque over that half step, with the contact point's velocity and
+ * the relative spin of geo (damping). Each model's term here, beside its kernel. */
+static inline void rbl_contact_held_at_end(const rbl_contact_law *law, const double *h,
+                                           const rbl_contact_geom *geo, double dt,
+                                           double lost[3])
+{
+    const double *v = geo->v, *n = geo->n, *w = geo->w;
+    const double kt = rbl_hist_holds_kt(law) ? h[3] : law->kt;
+    if (law->tangent == RBL_TANGENT_SPRING)
+        lost[RBL_LOSS_FRICTION] += 0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    const double *dash = h + rbl_hist_dash(law);
+    lost[RBL_LOSS_DAMPING] += -(0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * dt);
+    /* the epsd2 spring's, and the work of its last torque (-M) over the half step the kick
+     * gives it, on the rolling part of the relative spin (as its kernel books a step's: the
+     * mean of the torque at the step's two ends, the second 0): unbooked, a contact parting
+     * from a turning wall with its spring loaded moved the balance by it (issue 70) */
+    const double *m = h + rbl_hist_rolling(law);
+    if (law->rolling == RBL_ROLLING_EPSD2 && m[3] > 0.0) {
+        const double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
+        const double turn = m[0] * (w[0] - wn * n[0]) + m[1] * (w[1] - wn * n[1]) +
+                            m[2] * (w[2] - wn * n[2]);
+        lost[RBL_LOSS_ROLLING] +=
+            0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3] + 0.5 * turn * dt;
+    }
+    const double *tw = h + rbl_hist_further(law);
+    if (law->twisting == RBL_TWISTING_MARSHALL) { /* its spring, and its last half step */
+        const double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
+        lost[RBL_LOSS_FRICTION] += 0.5 * tw[1] * tw[0] * (tw[0] + wn * dt);
+        lost[RBL_LOSS_DAMPING] += -0.5 * tw[2] * wn * dt;
+    }
 }
 
 /* sjkr: the work the attraction k_c pi a^2 does from first touch to separation s of the
@@ -403,6 +485,10 @@ static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pa
     const double *m = hist + rbl_hist_rolling(law);
     if (law->rolling == RBL_ROLLING_EPSD2 && c.kt > 0.0)
         e += 0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / (c.kt * g->r_eff * g->r_eff);
+    if (law->twisting == RBL_TWISTING_MARSHALL) {
+        const double a = rbl_contact_radius(law, g, a_jkr), th = hist[rbl_hist_further(law)];
+        e += 0.5 * (0.5 * c.kt * a * a) * th * th;
+    }
     if (law->cohesion == RBL_COHESION_SJKR) {
         coh = -rbl_sjkr_work(pc->cohesion, ri, rj, s);
         e += coh;

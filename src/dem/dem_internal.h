@@ -6,6 +6,7 @@
 
 #include "../gravity/gravity_internal.h"
 #include "../grid/grid_internal.h"
+#include "law_table.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -88,10 +89,13 @@ typedef struct rbl_packed_grain {
  * its 4 (the spring's torque, in the tangent plane, and the stiffness k_r it had at the last
  * step: rbl_rolling_torque); then the dashpots' force on the first body at the last step, 3
  * (the energy account: their work over a step is the mean of its two ends', as the kicks
- * give it; account.c); then, with collision statistics (law.collisions, collisions.c), the
- * contact's event, RBL_HIST_COLLISION: a law without them pays nothing for them. */
+ * give it; account.c); then the twisting model's (law_table.h: marshall's 3, the twist, its
+ * stiffness at the last step and its dashpot's torque; a model added to the table after the
+ * older families takes its place here, so theirs stay where they were); then, with collision
+ * statistics (law.collisions, collisions.c), the contact's event, RBL_HIST_COLLISION: a law
+ * without them pays nothing for them. The widths are the table's (law_table.h). */
 #define RBL_HIST_COLLISION 5
-#define RBL_HIST_MAX (11 + RBL_HIST_COLLISION)
+#define RBL_HIST_MAX (11 + 3 + RBL_HIST_COLLISION)
 static inline int rbl_hist_holds_kt(const rbl_contact_law *law)
 {
     return law->tangent == RBL_TANGENT_SPRING &&
@@ -103,11 +107,20 @@ static inline size_t rbl_hist_rolling(const rbl_contact_law *law)
 }
 static inline size_t rbl_hist_dash(const rbl_contact_law *law)
 {
-    return rbl_hist_rolling(law) + (law->rolling == RBL_ROLLING_EPSD2 ? 4 : 0);
+    return rbl_hist_rolling(law) + rbl_rolling_hist(law->rolling);
+}
+/* The slices past the dashpots' (the twisting model's), and their width. */
+static inline size_t rbl_hist_further(const rbl_contact_law *law)
+{
+    return rbl_hist_dash(law) + 3;
+}
+static inline size_t rbl_hist_further_width(const rbl_contact_law *law)
+{
+    return rbl_twisting_hist(law->twisting);
 }
 static inline size_t rbl_hist_collision(const rbl_contact_law *law)
 {
-    return rbl_hist_dash(law) + 3;
+    return rbl_hist_further(law) + rbl_hist_further_width(law);
 }
 static inline size_t rbl_hist_width(const rbl_contact_law *law)
 {
@@ -681,11 +694,12 @@ void rbl_account_fresh_contacts(rbl_sim *sim);
  * overlaps. */
 void rbl_account_start(rbl_sim *sim);
 /* A contact of grain i (with grain j, or with a wall of material wall_material >= 0) ends
- * holding its history h, its geometry geo (the contact point's velocity v and the relative
- * spin w, first body's less the second's, over the step just made): what its springs held
- * then is lost, and its dashpots' last force and its rolling spring's last torque did work
- * over half of that step; booked on grain i (loss: 3 per grain, loss_cohesion: 1, the
- * grains' columns). */
+ * holding its history h, in the geometry geo of the step just made (its contact point's
+ * velocity and relative spin: first body's less the second's): what its springs held then is
+ * lost, and its dashpots' last force and its rolling spring's last torque did work over half
+ * of that step; booked on grain i
+ * (loss: 3 per grain, loss_cohesion: 1, the grains' columns). */
+struct rbl_contact_geom;
 void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_material,
                              const double *h, const struct rbl_contact_geom *geo, double *loss,
                              double *loss_cohesion);

@@ -69,15 +69,20 @@ static double wall_work(const rbl_sim *sim, uint32_t i, const rbl_contact_geom *
     return w;
 }
 
-/* The rolling torque on the grain at the last evaluation of a contact with history h (touch:
- * it touched then): epsd2's spring, -M; 0 otherwise (cdt keeps none: its work is booked with
- * this evaluation's torque, as its loss is). */
-static void rolling_was(const rbl_contact_law *law, const double *h, int touch, double tr[3])
+/* The torque on the grain of a contact's springs at its last evaluation (history h; touch: it
+ * touched then), about the normal n: epsd2's spring, -M, and the twist's, (-k theta + its
+ * dashpot's) n, as their kernels book their steps; 0 otherwise (cdt keeps none: its work is
+ * booked with this evaluation's torque, as its loss is). */
+static void torque_was(const rbl_contact_law *law, const double *h, const double n[3],
+                       int touch, double tr[3])
 {
-    const double *m = h + rbl_hist_rolling(law);
-    const int held = touch && law->rolling == RBL_ROLLING_EPSD2;
+    const double *m = h + rbl_hist_rolling(law), *tw = h + rbl_hist_further(law);
+    const int rolled = touch && law->rolling == RBL_ROLLING_EPSD2;
+    const double twist = touch && law->twisting == RBL_TWISTING_MARSHALL
+                             ? -tw[1] * tw[0] + tw[2]
+                             : 0.0;
     for (int a = 0; a < 3; a++)
-        tr[a] = held ? -m[a] : 0.0;
+        tr[a] = (rolled ? -m[a] : 0.0) + twist * n[a];
 }
 
 /* Wall contact q whose geometry is geo: the law, its force and torque on the grain into the
@@ -93,7 +98,7 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     double c[3], tr_was[3];
     const rbl_pair_coef *pc =
         rbl_pair_coef_of(sim, sim->g.material[i], rbl_wall_material(sim, w->wall[q]));
-    rolling_was(law, hist, w->touch[q], tr_was);
+    torque_was(law, hist, geo->n, w->touch[q], tr_was);
     rbl_contact_force(law, pc, geo, sim->cfg.dt, hist, &o);
     rbl_cross(geo->n, o.ft, c);
     const double f_was[3] = {w->touch[q] ? out[0] : 0.0, w->touch[q] ? out[1] : 0.0,
@@ -167,7 +172,7 @@ static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const dou
                                 w->hist + wide * q, &geo, sim->g.loss, sim->g.loss_cohesion);
     if (sim->prepared && sim->walls_moving && pose->moving) {
         double tr_was[3];
-        rolling_was(&sim->cfg.law, w->hist + wide * q, 1, tr_was);
+        torque_was(&sim->cfg.law, w->hist + wide * q, n, 1, tr_was);
         const double work =
             wall_work_apart(sim, i, n, dist, pose, w->out + RBL_WALL_OUT * q, tr_was);
         rbl_exact_add(&wt->work, work);

@@ -94,6 +94,10 @@ void rbl_history_swap(const rbl_contact_law *law, const double *src, double *dst
         dst[r] = -src[r], dst[r + 1] = -src[r + 1], dst[r + 2] = -src[r + 2], dst[r + 3] = src[r + 3];
     const size_t d = rbl_hist_dash(law); /* a force on the first body: on the other, opposite */
     dst[d] = -src[d], dst[d + 1] = -src[d + 1], dst[d + 2] = -src[d + 2];
+    /* the twisting model's: a twist and a torque along the normal, the same seen from the
+       other body (whose normal is the opposite) */
+    for (size_t k = 0, f = rbl_hist_further(law); k < rbl_hist_further_width(law); k++)
+        dst[f + k] = src[f + k];
 }
 
 int rbl_history_collect_pairs(const rbl_sim *sim, rbl_history_map *map, int with_out,

@@ -4,6 +4,7 @@
  * 1/Y* = (1-nu1^2)/E1 + (1-nu2^2)/E2, 1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2,
  * beta = ln e / sqrt(ln^2 e + pi^2). Two different materials use the mean of their e and mu. */
 #include "contact_kernel.h" /* rbl_jkr_reach */
+#include "law_table.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -71,10 +72,14 @@ static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
     const rbl_contact_law *law = &sim->cfg.law;
     const rbl_material *A = &sim->materials[a], *B = &sim->materials[b];
     double e = 0.5 * (A->restitution + B->restitution);
-    *c = (rbl_pair_coef){0.0, 0.0, 0.0, law->friction, law->rolling_friction,
-                         law->cohesion == RBL_COHESION_JKR ? law->surface_energy
-                                                           : law->cohesion_energy_density,
-                         law->gamma_n};
+    *c = (rbl_pair_coef){0.0, 0.0, 0.0, law->friction, 0.0, 0.0, law->gamma_n};
+    /* the block models' coefficients: the law's (law_table.h), for the models it has */
+#define RULE(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key, pair_field,      \
+             pair_lo_ok, coef_field)                                                          \
+    if ((models) >> law->family & 1u)                                                         \
+        c->coef_field = law->field;
+    RBL_LAW_COEFS(RULE)
+#undef RULE
     if (law->from_materials) {
         c->y_star = 1.0 / ((1.0 - A->poisson_ratio * A->poisson_ratio) / A->youngs_modulus +
                            (1.0 - B->poisson_ratio * B->poisson_ratio) / B->youngs_modulus);
@@ -91,8 +96,13 @@ static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
             continue;
 #define TAKE(to, field)                                                                           if (!isnan(s->p.field))                                                                           to = s->p.field;
         TAKE(c->mu, friction) TAKE(e, restitution) TAKE(c->gn, gamma_n)
-        TAKE(c->mu_r, rolling_friction) TAKE(c->cohesion, cohesion)
 #undef TAKE
+#define TAKE_BLOCK(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key,            \
+                   pair_field, pair_lo_ok, coef_field)                                        \
+    if ((models) >> law->family & 1u && !isnan(s->p.pair_field))                              \
+        c->coef_field = s->p.pair_field;
+        RBL_LAW_COEFS(TAKE_BLOCK)
+#undef TAKE_BLOCK
     }
     if (law->from_materials) {
         double l = log(e);
@@ -122,22 +132,32 @@ int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p, rbl_er
     if (!isnan(p->gamma_n) && law->from_materials)
         return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: gamma_n is not the "
                              "Hertz-Mindlin law's (its damping follows the restitution)", a, b);
-    if (!isnan(p->rolling_friction) && law->rolling == RBL_ROLLING_NONE)
-        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: rolling friction "
-                             "needs a rolling model in the law", a, b);
-    if (!isnan(p->cohesion) && law->cohesion == RBL_COHESION_NONE)
-        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: cohesion needs a "
-                             "cohesion model in the law", a, b);
     int rc;
     if ((rc = pair_value(p->friction, 0.0, 1, INFINITY, "friction", a, b, err)) ||
         (rc = pair_value(p->restitution, 0.0, 0, 1.0, "restitution", a, b, err)) ||
-        (rc = pair_value(p->gamma_n, 0.0, 1, INFINITY, "gamma_n", a, b, err)) ||
-        (rc = pair_value(p->rolling_friction, 0.0, 1, 1.0, "rolling friction", a, b, err)) ||
-        (rc = pair_value(p->cohesion, 0.0, law->cohesion != RBL_COHESION_JKR, INFINITY,
-                         law->cohesion == RBL_COHESION_JKR ? "the surface energy"
-                                                           : "the cohesion energy density",
-                         a, b, err)))
+        (rc = pair_value(p->gamma_n, 0.0, 1, INFINITY, "gamma_n", a, b, err)))
         return rc;
+    /* the block models' coefficients a pair may have its own of (law_table.h): the row of the
+     * law's model, or none (then the law has no model that takes it) */
+    for (int k = 0; k < rbl_law_n_coefs; k++) {
+        const rbl_law_coef_row *c = &rbl_law_coefs[k];
+        if (!c->pair_key)
+            continue;
+        double x;
+        memcpy(&x, (const char *)p + c->pair_offset, sizeof x);
+        if (isnan(x))
+            continue;
+        int taken = 0; /* by a row of the law's model (this one or another with the field) */
+        for (int o = 0; o < rbl_law_n_coefs; o++)
+            taken |= rbl_law_coefs[o].pair_key && rbl_law_coefs[o].pair_offset == c->pair_offset &&
+                     rbl_law_coef_applies(&rbl_law_coefs[o], law);
+        if (!taken)
+            return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: %s needs a %s "
+                                 "model in the law that takes it", a, b, c->pair_key, c->family);
+        if (rbl_law_coef_applies(c, law) &&
+            (rc = pair_value(x, c->lo, c->pair_lo_ok, c->hi, c->pair_key, a, b, err)))
+            return rc;
+    }
     const int lo = a < b ? a : b, hi = a < b ? b : a;
     int k = 0;
     while (k < sim->n_pair_set && !(sim->pair_set[k].a == lo && sim->pair_set[k].b == hi))
@@ -177,33 +197,40 @@ static int build_coefficients(rbl_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
+/* The law's models against the table (law_table.h): each family's a model it has, what the
+ * model needs of the rest of the law, and each coefficient a block model takes within its
+ * range. */
 int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err)
 {
-    if ((unsigned)law->normal > RBL_NORMAL_HERTZ || (unsigned)law->damping > RBL_DAMPING_TSUJI ||
-        (unsigned)law->tangent > RBL_TANGENT_SPRING || (unsigned)law->rolling > RBL_ROLLING_EPSD2 ||
-        (unsigned)law->cohesion > RBL_COHESION_JKR || (unsigned)law->from_materials > 1)
-        return rbl_error_set(err, RBL_EINVAL,
-                             "contact law: unknown model (normal %d, damping %d, tangential %d, "
-                             "rolling %d, cohesion %d, from materials %d)",
-                             (int)law->normal, (int)law->damping, (int)law->tangent,
-                             (int)law->rolling, (int)law->cohesion, law->from_materials);
-    if (law->rolling != RBL_ROLLING_NONE &&
-        !(law->rolling_friction > 0.0 && law->rolling_friction <= 1.0))
-        return rbl_error_set(err, RBL_EINVAL,
-                             "contact law: rolling friction must be in (0, 1]: '%g'",
-                             law->rolling_friction);
-    if (law->cohesion == RBL_COHESION_JKR && !law->from_materials)
-        return rbl_error_set(err, RBL_EINVAL, "contact law: jkr cohesion takes E* from the "
-                                              "materials: it needs normal: hertz-mindlin");
-    if (law->cohesion == RBL_COHESION_JKR &&
-        !(law->surface_energy > 0.0 && isfinite(law->surface_energy)))
-        return rbl_error_set(err, RBL_EINVAL, "contact law: surface energy must be > 0: '%g'",
-                             law->surface_energy);
-    if (law->cohesion == RBL_COHESION_SJKR &&
-        !(law->cohesion_energy_density > 0.0 && isfinite(law->cohesion_energy_density)))
-        return rbl_error_set(err, RBL_EINVAL,
-                             "contact law: cohesion energy density must be > 0: '%g'",
-                             law->cohesion_energy_density);
+    for (int f = 0; f < rbl_law_n_families; f++) {
+        const rbl_law_family_row *fam = &rbl_law_families[f];
+        const int m = rbl_law_model_of(law, fam);
+        if (strcmp(rbl_law_model_name(fam, m), "?") == 0)
+            return rbl_error_set(err, RBL_EINVAL, "contact law: unknown %s model %d (the "
+                                 "table has %d: 0 to %d)", fam->name, m, fam->n_models,
+                                 fam->n_models - 1);
+    }
+    if ((unsigned)law->from_materials > 1)
+        return rbl_error_set(err, RBL_EINVAL, "contact law: from_materials must be 0 or 1: %d",
+                             law->from_materials);
+    for (int f = 0; f < rbl_law_n_families; f++) {
+        const char *why, *need = rbl_law_unmet_need(law, &rbl_law_families[f], &why);
+        if (need)
+            return rbl_error_set(err, RBL_EINVAL, "contact law: %s model %s needs %s",
+                                 rbl_law_families[f].name,
+                                 rbl_law_model_name(&rbl_law_families[f],
+                                                    rbl_law_model_of(law, &rbl_law_families[f])),
+                                 need);
+    }
+    for (int k = 0; k < rbl_law_n_coefs; k++) {
+        const rbl_law_coef_row *c = &rbl_law_coefs[k];
+        const double x = *rbl_law_coef_at((rbl_contact_law *)law, c);
+        if (rbl_law_coef_applies(c, law) &&
+            !((x > c->lo || (c->lo_ok && x == c->lo)) && x <= c->hi))
+            return rbl_error_set(err, RBL_EINVAL, "contact law: %s %s must be in %s%g, %g]%s%s%s: "
+                                 "'%g'", c->family, c->key, c->lo_ok ? "[" : "(", c->lo, c->hi,
+                                 c->unit[0] ? " " : "", c->unit, c->note, x);
+    }
     return RBL_OK;
 }
 

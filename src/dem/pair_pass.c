@@ -31,6 +31,7 @@ typedef struct pair_block {
     double hk[BLOCK]; /* its stiffness at the last step, where it follows the overlap */
     double h3[BLOCK], h4[BLOCK], h5[BLOCK], h6[BLOCK]; /* rolling (epsd2) */
     double d0[BLOCK], d1[BLOCK], d2[BLOCK]; /* the dashpots' last force (account.c) */
+    double hx[3][BLOCK]; /* the slices past the dashpots' (twisting: law_table.h) */
     double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK], mu_r[BLOCK], coh[BLOCK],
         gn[BLOCK];
     /* out: force on the first grain, torque on the first and on the second */
@@ -66,14 +67,16 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
      * have them */
     const int holds_kt = rbl_hist_holds_kt(law), rolling_spring = law->rolling == RBL_ROLLING_EPSD2;
     const size_t r = rbl_hist_rolling(law);
-    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l], 0.0, 0.0, 0.0, 0.0,
-                                 0.0,      0.0,      0.0,      0.0};
+    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l]};
     if (holds_kt)
         hist[3] = b->hk[l];
     if (rolling_spring)
         hist[r] = b->h3[l], hist[r + 1] = b->h4[l], hist[r + 2] = b->h5[l], hist[r + 3] = b->h6[l];
     double *dash = hist + rbl_hist_dash(law);
     dash[0] = b->d0[l], dash[1] = b->d1[l], dash[2] = b->d2[l];
+    const size_t fx = rbl_hist_further(law), fw = rbl_hist_further_width(law);
+    for (size_t k = 0; k < fw; k++)
+        hist[fx + k] = b->hx[k][l];
     rbl_contact_out o;
     double c[3];
     rbl_contact_force(law, &pc, &geo, dt, hist, &o);
@@ -84,6 +87,8 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
     if (rolling_spring)
         b->h3[l] = hist[r], b->h4[l] = hist[r + 1], b->h5[l] = hist[r + 2], b->h6[l] = hist[r + 3];
     b->d0[l] = dash[0], b->d1[l] = dash[1], b->d2[l] = dash[2];
+    for (size_t k = 0; k < fw; k++)
+        b->hx[k][l] = hist[fx + k];
     b->fx[l] = o.f[0], b->fy[l] = o.f[1], b->fz[l] = o.f[2];
     b->ld[l] = o.loss[RBL_LOSS_DAMPING], b->lf[l] = o.loss[RBL_LOSS_FRICTION];
     b->lr[l] = o.loss[RBL_LOSS_ROLLING];
@@ -92,7 +97,7 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
      * x for x = -0, so without rolling nothing is added) */
     double ti[3] = {-l1 * c[0], -l1 * c[1], -l1 * c[2]}, tj[3] = {-l2 * c[0], -l2 * c[1],
                                                                   -l2 * c[2]};
-    if (law->rolling != RBL_ROLLING_NONE)
+    if (law->rolling != RBL_ROLLING_NONE || law->twisting != RBL_TWISTING_NONE)
         for (int a = 0; a < 3; a++)
             ti[a] += o.tr[a], tj[a] -= o.tr[a];
     b->tix[l] = ti[0], b->tiy[l] = ti[1], b->tiz[l] = ti[2];
@@ -105,12 +110,12 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
 INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, double dt,
                       rbl_normal_model normal, rbl_damping_model damping,
                       rbl_tangent_model tangent, int from_materials, rbl_rolling_model rolling,
-                      rbl_cohesion_model cohesion)
+                      rbl_cohesion_model cohesion, rbl_twisting_model twisting)
 {
     rbl_contact_law model = *law;
     model.normal = normal, model.damping = damping, model.tangent = tangent;
     model.from_materials = from_materials;
-    model.rolling = rolling, model.cohesion = cohesion;
+    model.rolling = rolling, model.cohesion = cohesion, model.twisting = twisting;
     double most = -INFINITY;
 #pragma omp simd reduction(max : most)
     for (int l = 0; l < lanes; l++) {
@@ -131,51 +136,12 @@ static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, 
     b->most = most;
 }
 
-#define RUN(normal, damping, tangent, materials, rolling, cohesion)                          \
-    block_run(b, lanes, law, dt, normal, damping, tangent, materials, rolling, cohesion)
-/* Without rolling resistance or cohesion, each tangential model; with them, the spring. */
-#define RUN_TANGENTS(normal, damping, materials)                                              \
-    switch (law->tangent) {                                                                   \
-    case RBL_TANGENT_NONE:                                                                    \
-        RUN(normal, damping, RBL_TANGENT_NONE, materials, 0, 0); break;                       \
-    case RBL_TANGENT_SEED:                                                                    \
-        RUN(normal, damping, RBL_TANGENT_SEED, materials, 0, 0); break;                       \
-    case RBL_TANGENT_SPRING:                                                                  \
-        RUN(normal, damping, RBL_TANGENT_SPRING, materials, 0, 0); break;                     \
-    }
-#define RUN_SUBMODELS(normal, damping, materials)                                             \
-    switch (law->rolling * 2 + law->cohesion) { /* sjkr (jkr: RUN_JKR) */                     \
-    case 1: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 0, 1); break;                 \
-    case 2: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 1, 0); break;                 \
-    case 3: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 1, 1); break;                 \
-    case 4: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 2, 0); break;                 \
-    case 5: RUN(normal, damping, RBL_TANGENT_SPRING, materials, 2, 1); break;                 \
-    }
-/* JKR: from materials only, with each rolling model. */
-#define RUN_JKR                                                                               \
-    switch (law->rolling) {                                                                   \
-    case 0: RUN(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, 0, 2); break;    \
-    case 1: RUN(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, 1, 2); break;    \
-    case 2: RUN(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, 2, 2); break;    \
-    }
-/* The normal and damping models, then RUNNER for the rest. */
-#define DISPATCH(RUNNER)                                                                      \
-    if (law->from_materials)                                                                  \
-        RUNNER(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, 1)                                       \
-    else if (law->normal == RBL_NORMAL_LINEAR && law->damping == RBL_DAMPING_LINEAR)          \
-        RUNNER(RBL_NORMAL_LINEAR, RBL_DAMPING_LINEAR, 0)                                      \
-    else if (law->normal == RBL_NORMAL_LINEAR)                                                \
-        RUNNER(RBL_NORMAL_LINEAR, RBL_DAMPING_TSUJI, 0)                                       \
-    else if (law->damping == RBL_DAMPING_LINEAR)                                              \
-        RUNNER(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, 0)                                       \
-    else                                                                                      \
-        RUNNER(RBL_NORMAL_HERTZ, RBL_DAMPING_TSUJI, 0)
-
-/* The block through the law: one loop per combination of models, compiled for the baseline
- * x86-64 (SSE2), AVX2 (x86-64-v3) and AVX-512 (v4), the best of which the loader picks. The
- * build is ISO C, so gcc fuses no multiply-add: every width computes the same bits. Rolling
- * resistance and cohesion have their loops with the tangential spring (the one they are used
- * with); with another tangential model they take the loop that is not vectorised. */
+/* The block through the law: one loop per combination of models the table compiles
+ * (RBL_LAW_COMPILED, law_table.h), for the baseline x86-64 (SSE2), AVX2 (x86-64-v3) and
+ * AVX-512 (v4), the best of which the loader picks. The build is ISO C, so gcc fuses no
+ * multiply-add: every width computes the same bits. Any other combination the table allows
+ * takes the loop that is not vectorised (the same kernels): none falls through. Under
+ * Hertz-Mindlin (from_materials) the normal and damping fields are not read. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                        \
     !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
@@ -184,15 +150,16 @@ static void
 block_compute(pair_block *b, const rbl_contact_law *law, double dt)
 {
     const int lanes = (b->n + LANES - 1) / LANES * LANES;
-    if (law->rolling == RBL_ROLLING_NONE && law->cohesion == RBL_COHESION_NONE) {
-        DISPATCH(RUN_TANGENTS);
-    } else if (law->tangent == RBL_TANGENT_SPRING && law->cohesion == RBL_COHESION_JKR) {
-        RUN_JKR;
-    } else if (law->tangent == RBL_TANGENT_SPRING) {
-        DISPATCH(RUN_SUBMODELS);
-    } else {
-        block_run_any(b, lanes, law, dt);
+#define RUN_IF(N, D, T, M, R, C, W)                                                           \
+    if (law->from_materials == (M) && ((M) || (law->normal == (N) && law->damping == (D))) && \
+        law->tangent == (T) && law->rolling == (R) && law->cohesion == (C) &&                 \
+        law->twisting == (W)) {                                                               \
+        block_run(b, lanes, law, dt, N, D, T, M, R, C, W);                                    \
+        return;                                                                               \
     }
+    RBL_LAW_COMPILED(RUN_IF)
+#undef RUN_IF
+    block_run_any(b, lanes, law, dt);
 }
 
 /* What the pair pass reads and writes, gathered once: pair_chunk copies it into locals, so
@@ -215,8 +182,8 @@ typedef struct pair_pass_input {
     size_t n_pairs, n_own; /* pairs; this process's grains (ghosts after them) */
     int booking;           /* the losses are booked: a step's evaluation (not the first, which
                               no step came before) */
-    size_t hist_width; /* rbl_hist_width: 6, 7 (k_t), 10 (rolling spring) or 11; 5 more with
-                          the collision statistics' event */
+    size_t hist_width; /* rbl_hist_width: 6, 7 (k_t), 10 (rolling spring) or 11; the
+                          twisting model's 3 more; 5 more with the collision statistics' event */
     int jkr;           /* contacts hold in tension */
     int sparse;
     int beyond_cache; /* the pass's slots, history and records exceed RBL_STREAM_BYTES */
@@ -237,11 +204,14 @@ INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
     b->mu[l] = pc->mu, b->mu_r[l] = pc->mu_r, b->coh[l] = pc->cohesion, b->gn[l] = pc->gn;
 }
 
-/* The law's share of a history `width` wide: all of it but the collision statistics' event
- * (block_events); the common laws' 6 and 7 (no event: pair_chunk) stay constants. */
+/* The older families' share of a history `width` wide (the named rows): all of it but the
+ * slices past the dashpots' (rows hx) and the collision statistics' event (block_events); the
+ * common laws' 6 and 7 (no event: pair_chunk) stay constants. */
 INLINE size_t law_width(const pair_pass_input *in, const size_t width)
 {
-    return width <= 7 ? width : width - (in->law.collisions ? RBL_HIST_COLLISION : 0);
+    return width <= 7 ? width
+                      : width - (in->law.collisions ? RBL_HIST_COLLISION : 0) -
+                            rbl_hist_further_width(&in->law);
 }
 
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
@@ -284,6 +254,8 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
             b->h3[l] = m[0], b->h4[l] = m[1], b->h5[l] = m[2], b->h6[l] = m[3];
         }
         b->d0[l] = h[lw - 3], b->d1[l] = h[lw - 2], b->d2[l] = h[lw - 1];
+        for (size_t k = 0; width > 7 && k < rbl_hist_further_width(&in->law); k++)
+            b->hx[k][l] = h[lw + k];
         if (in->law.from_materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
         if (in->per_pair)
@@ -355,6 +327,7 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
         PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
         PAD(h0), PAD(h1), PAD(h2), PAD(hk), PAD(h3), PAD(h4), PAD(h5), PAD(h6), PAD(d0), PAD(d1), PAD(d2);
         PAD(y_star), PAD(g_star), PAD(beta), PAD(mu), PAD(mu_r), PAD(coh), PAD(gn);
+        PAD(hx[0]), PAD(hx[1]), PAD(hx[2]);
 #undef PAD
     }
     b->peak_at = b->peak.ratio * (1.0 - 1e-12);
@@ -388,6 +361,8 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
                 m[0] = b->h3[l], m[1] = b->h4[l], m[2] = b->h5[l], m[3] = b->h6[l];
             }
             hist[lw - 3] = b->d0[l], hist[lw - 2] = b->d1[l], hist[lw - 1] = b->d2[l];
+            for (size_t k = 0; width > 7 && k < rbl_hist_further_width(&in->law); k++)
+                hist[lw + k] = b->hx[k][l];
             double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
             out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
             out[3] = b->tjx[l], out[4] = b->tjy[l], out[5] = b->tjz[l];
@@ -543,7 +518,8 @@ void rbl_pair_pass(rbl_sim *sim)
         for (int l = 0; l < BLOCK; l++)
             block_coef(&block, l, &one);
         for (int l = 0; l < BLOCK; l++) /* the slices a law lacks: not read, but initialised */
-            block.hk[l] = block.h3[l] = block.h4[l] = block.h5[l] = block.h6[l] = 0.0;
+            block.hk[l] = block.h3[l] = block.h4[l] = block.h5[l] = block.h6[l] =
+                block.hx[0][l] = block.hx[1][l] = block.hx[2][l] = 0.0;
         size_t begin, end; /* the same grains as in every other sweep */
         rbl_sweep_range(sim, g->n + g->ghosts, &begin, &end); /* ghosts: first in some pairs */
         touching += input.jkr || input.hist_width > 7

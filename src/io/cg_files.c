@@ -2,7 +2,7 @@
  * (.vti, raw appended binary, ParaView opens it and its .pvd series) with the fields at the
  * grid's nodes, and a CSV profile along one axis, each node layer's mean over the other two
  * axes. Both written atomically. */
-#include "scene_internal.h"
+#include "io_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * .csv: the ids, normal, forces and branch vector of each contact, exact doubles), read into
  * rbl_cg_frame's arrays; a frame in pieces (several processes': a .pvtp's) joined in one
  * process's order; and a frame's time from the grains.pvd beside it. */
-#include "scene_internal.h"
+#include "io_internal.h"
 #include "../cg/cg_internal.h" /* rbl_cg_pieces_order */
 
 #include <errno.h>

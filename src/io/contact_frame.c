@@ -8,7 +8,7 @@
  *     the contact's |f| at both ends, so that ParaView's Tube filter can vary the radius by it.
  *   contacts_NNNNNN.csv: the same contacts as a table, grain pairs first, exact doubles.
  * Over several processes each writes the contacts whose first grain is its own. */
-#include "scene_internal.h"
+#include "io_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

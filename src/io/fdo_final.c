@@ -3,7 +3,7 @@
  * z + radius is a grain's: validation/repose_angle.awk reads both), its base semi-axes,
  * orientation, velocity and spin: a file source of objects reads it back (object_build.c).
  * Written atomically. */
-#include "scene_internal.h"
+#include "io_internal.h"
 
 int rbl_fdo_objects_write_text(const rbl_fdo_sim *sim, const char *path, rbl_error *err)
 {

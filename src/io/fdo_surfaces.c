@@ -2,7 +2,7 @@
  * mesh (rbl_fdo_surface, built once per distinct shape), placed by each object's pose every
  * frame into surfaces_NNNNNN.vtp (point array "id": the object), listed in surfaces.pvd beside
  * objects.pvd. Plain ellipsoids are left to the Tensor Glyph of objects_NNNNNN.vtp. */
-#include "scene_internal.h"
+#include "io_internal.h"
 #include "../base/rotation.h"
 #include "../fdo/fdo_internal.h"
 

@@ -2,7 +2,7 @@
  * order whatever the grains' order in memory (the same bytes on any number of threads), with
  * the per-grain fields the scene chose (output.fields, docs/scenes.md). A field not chosen is
  * not computed: the stress tensor's pass over the contacts costs nothing when it is left out. */
-#include "scene_internal.h"
+#include "io_internal.h"
 #include "../dem/dem_internal.h"
 
 #include <math.h>

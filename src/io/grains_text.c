@@ -2,7 +2,7 @@
  * "x y z radius vx vy vz" (SI units, '#' comments). Read as a scene's `file` source (errors
  * name file:line and value) and written as a run's `output.final`, so a settled bed can seed
  * other runs and other programs (bench/). */
-#include "scene_internal.h"
+#include "io_internal.h"
 #include "../dem/dem_internal.h"
 
 #include <math.h>

@@ -5,6 +5,7 @@
 
 #include "../base/base_internal.h"
 #include "../parallel/parallel_internal.h" /* rbl_comm, rbl_domain: files written by all ranks */
+#include "../dem/law_table.h"                /* the law's fields in CFG_DOUBLES, CFG_INTS */
 
 #include <stdio.h>
 
@@ -191,18 +192,21 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
                              uint32_t version_wanted, FILE **f, uint64_t *payload_len,
                              rbl_error *err);
 /* The configuration a checkpoint holds, field by field: doubles, then integers (checkpoint.c
- * writes them, restart_check.c compares them with the scene's). */
+ * writes them, restart_check.c compares them with the scene's); the contact law's models and
+ * its block models' coefficients from the law's table (src/dem/law_table.h). */
+#define CFG_LAW_FAMILY(X, family, models, key, block) X(law.family)
+#define CFG_LAW_COEF(X, family, models, key, field, unit, lo, lo_ok, hi, note, pair_key,        \
+                     pair_field, pair_lo_ok, coef_field)                                       \
+    X(law.field)
 #define CFG_DOUBLES(X)                                                                         \
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
     X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
     X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
-    X(self_gravity.lattice) X(escape) X(law.rolling_friction) X(law.cohesion_energy_density) \
-    X(law.surface_energy)
+    X(self_gravity.lattice) X(escape) RBL_LAW_COEFS_WITH(CFG_LAW_COEF, X)
 #define CFG_INTS(X)                                                                            \
-    X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.normal) X(law.damping)    \
-    X(law.tangent) X(law.from_materials) X(threads) X(sort_every) X(self_gravity.method)       \
-    X(self_gravity.cells) X(self_gravity.every) X(open) X(law.rolling) X(law.cohesion)       \
-    X(law.collisions)
+    X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.from_materials)           \
+    X(threads) X(sort_every) X(self_gravity.method) X(self_gravity.cells)                      \
+    X(self_gravity.every) X(open) X(law.collisions) RBL_LAW_FAMILIES_WITH(CFG_LAW_FAMILY, X)
 
 /* Grains: the simulation plus an opaque block of the caller's run state. */
 /* checkpoint_ranks.c — over several processes: the same checkpoint written by all at once,
@@ -231,5 +235,151 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
  * by offset, welded (rbl_mesh_weld: facets without area refused). */
 int rbl_stl_read_surface(const char *path, double scale, const double offset[3], rbl_mesh *mesh,
                          rbl_error *err);
+
+/* The files a run writes and rubble cg reads: frames, contact networks, CG fields, series,
+ * walls, thermo.csv, grain and object text (they take the engine's state, never a scene). */
+/* fdo_surfaces.c — each perturbed object's surface F' = 0 (its shape's mesh, built once)
+ * placed by its pose into surfaces_NNNNNN.vtp for frame n_frames - 1, and surfaces.pvd listing
+ * the frames the folder holds. */
+typedef struct rbl_fdo_surfaces {
+    rbl_fdo_shape *shape;
+    rbl_quad_mesh *mesh;
+    size_t n, cap_shape, cap_mesh;
+} rbl_fdo_surfaces;
+int rbl_fdo_surfaces_write(rbl_fdo_surfaces *c, const char *dir, const rbl_fdo_sim *sim,
+                           const double *times, size_t n_frames, rbl_error *err);
+void rbl_fdo_surfaces_free(rbl_fdo_surfaces *c);
+
+/* grain_frame.c — one .vtp frame of the grains with the chosen fields (output.fields: bits
+ * 1 << RBL_FIELD_*), in id order; its arrays for a .pvtp (no data). */
+enum {
+    RBL_FIELD_RADIUS, RBL_FIELD_VELOCITY, RBL_FIELD_ANGULAR_VELOCITY, RBL_FIELD_ID,
+    RBL_FIELD_CONTACT_FORCE, RBL_FIELD_CONTACTS, RBL_FIELD_CLUMP, RBL_FIELD_STRESS,
+    RBL_FIELD_MASS, RBL_FIELD_MATERIAL, RBL_FIELD_CONTACT_TORQUE, RBL_FIELD_KINETIC_ENERGY,
+    RBL_GRAIN_FIELD_COUNT
+};
+#define RBL_GRAIN_FIELDS_DEFAULT 0x1ffu /* radius .. stress, mass (issue 74: what rubble cg needs) */
+unsigned rbl_grain_field_bit(const char *name); /* 0: no field of that name */
+const char *rbl_grain_field_names(void);        /* all, for messages */
+void rbl_grain_frame_layout(unsigned fields, rbl_vtp_layout *layout);
+int rbl_grain_frame_write(const char *path, const rbl_sim *sim, unsigned fields, rbl_error *err);
+
+/* contact_frame.c — the contact network of a frame (output.contacts): contacts_NNNNNN.vtp, a
+ * line per contact between the centres (a wall contact: to its point on the wall) with the
+ * contact's ids, point, normal, forces and overlap, and contacts_NNNNNN.csv, the same as a
+ * table; in id order (rbl_sim_contacts). */
+#define RBL_NETWORK_VTP 1
+#define RBL_NETWORK_CSV 2
+void rbl_contact_frame_layout(rbl_vtp_layout *layout);
+int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err);
+int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err);
+/* The same from a list already made (the impulse engine's: rbl_fdo_sim_contacts). */
+int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, rbl_error *err);
+int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, rbl_error *err);
+
+/* cg_frame_read.c — a frame of the grains and its contact file (.vtp or .csv, by its name)
+ * as rbl_cg_frame's arrays (owned here; frame.lo, hi, periodic and threads left for the
+ * caller); inexact: a .vtp written before it held the branch vectors, taken from its lines'
+ * ends. rbl_frame_time: a frame's time from the grains.pvd in its folder. */
+typedef struct rbl_cg_frame_data {
+    rbl_cg_frame frame;
+    uint32_t *id;
+    double *pos, *vel, *radius, *mass, *normal, *branch, *fn, *ft;
+    int64_t *id1, *id2;
+    int32_t *wall; /* a contact's wall number (-1: two grains) */
+    int inexact;
+} rbl_cg_frame_data;
+int rbl_cg_frame_read(const char *grains, const char *contacts, rbl_cg_frame_data *d,
+                      rbl_error *err);
+/* A frame in n pieces (a .pvtp's, several processes'), each with its contact file: joined
+ * and put in one process's order (rbl_cg_pieces_order). */
+int rbl_cg_pieces_read(char *const *grains, char *const *contacts, size_t n,
+                       rbl_cg_frame_data *d, rbl_error *err);
+void rbl_cg_frame_data_free(rbl_cg_frame_data *d);
+int rbl_frame_time(const char *frame, double *time, rbl_error *err);
+
+/* cg_files.c — coarse-grained fields: a .vti of the grid's nodes, and a CSV profile along
+ * an axis (each node layer's mean over the other two axes). */
+int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, rbl_error *err);
+int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis, double time,
+                         rbl_error *err);
+
+/* vtk.c — the .pvd series listing a run's frames (files[k] NULL: frame k is left out). */
+int rbl_pvd_write(const char *path, const double *times, char *const *files, size_t n,
+                  rbl_error *err);
+/* The same for a series that grows by a frame at a time: frame n - 1 added in place where the
+ * file is as g says this writer left it, with n - 1 frames, and the line stays in the file's
+ * last page (rbl_file_patch_tail), else written whole; either way a whole file at any moment. */
+int rbl_pvd_add(const char *path, rbl_grown_file *g, const double *times, char *const *files,
+                size_t n, rbl_error *err);
+/* Which frames PREFIX_000000.vtp (or .pvtp, over several processes' pieces, or .vti: cg)
+ * .. of a series the folder holds (a restart may write elsewhere): files[k] the name, or NULL where it is missing;
+ * *missing counts those. */
+int rbl_series_present(const char *dir, const char *prefix, size_t n, char **files,
+                       size_t *missing, rbl_error *err);
+
+/* walls_vtp.c — the walls (planes cut to the domain's box, mesh walls' facets) where they are
+ * now, as one .vtp, with_loads their cells' loads; whether they need one per frame (some wall
+ * moves, an open domain's planes, drawn within the grains' extent, the loads asked for, or a
+ * mesh that wears) or one walls.vtp serves the run. */
+int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rbl_error *err);
+int rbl_walls_drawn_per_frame(const rbl_sim *sim, int loads);
+/* An impulse scene's planes and tubes as walls.vtp (they do not move); *written 0 where it has
+ * none (nothing written). */
+int rbl_fdo_walls_vtp_write(const rbl_fdo_sim *sim, const char *path, int *written,
+                            rbl_error *err);
+
+/* thermo_csv.c — thermo.csv: a header and one row per sample, rewritten whole (atomically). */
+typedef struct rbl_thermo_log {
+    char *rows;
+    size_t len, cap;
+    size_t n_walls;
+    int stage;              /* > 0: a staged run's stage now, its last column */
+    int travel;             /* the walls' travel columns even before any wall moves (a stage
+                               sets one moving later) */
+} rbl_thermo_log;
+
+/* A row: t, then, if n_layers, each layer's mean velocity along the axis (0-2) and kinetic
+ * energy (output.layers). */
+int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer_row *layers,
+                       size_t n_layers, int axis, rbl_error *err);
+/* Any text appended to the log (impulse scenes' own columns); 0 when out of memory. */
+RBL_PRINTF(2, 3)
+int rbl_thermo_log_append(rbl_thermo_log *log, const char *fmt, ...);
+/* The log into path, whole, or (g not NULL) the rows added since g's write appended in place
+ * where they can be (rbl_file_grow: the rows before must be as written then). */
+int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_grown_file *g,
+                         rbl_error *err);
+/* Whether the rows (a checkpoint's) have the walls' travel columns; the columns added to rows
+ * that lack them, each 0 (no wall had moved: a restart that changes physics sets one moving). */
+int rbl_thermo_log_has_travel(const rbl_thermo_log *log);
+int rbl_thermo_log_add_travel(rbl_thermo_log *log, rbl_error *err);
+/* Rows read from a checkpoint (path) as a run writes them: a header of names, then rows of as
+ * many numbers, each line ended; RBL_EPARSE naming the first that is not. */
+int rbl_thermo_log_check(const rbl_thermo_log *log, const char *path, rbl_error *err);
+void rbl_thermo_log_free(rbl_thermo_log *log);
+
+/* grains_text.c */
+int rbl_grains_read_text(rbl_sim *sim, const char *path, int material, size_t *placed,
+                         rbl_error *err);
+/* One process's part of the file, as several read it at once (a start over several
+ * processes): the lines that start in bytes [start, end), numbered on from lines_before; the
+ * grains of the parts before (grains_before) and of all (grains_total) take their ids, so each
+ * process's get one process's ids; *placed counts all. Every part is checked as the whole. */
+typedef struct rbl_text_part {
+    uint64_t start, end, lines_before, grains_before, grains_total;
+} rbl_text_part;
+int rbl_grains_read_text_part(rbl_sim *sim, const char *path, int material,
+                              const rbl_text_part *part, size_t *placed, rbl_error *err);
+int rbl_grains_write_text(const rbl_sim *sim, const char *path, rbl_error *err);
+/* Its header line and one grain's line (what a writer over several processes puts together
+ * from each one's slice of the grains in id order): the bytes written, at most
+ * RBL_GRAINS_TEXT_LINE - 1. */
+#define RBL_GRAINS_TEXT_LINE 192
+size_t rbl_grains_text_header(char out[RBL_GRAINS_TEXT_LINE], size_t n);
+size_t rbl_grains_text_line(char out[RBL_GRAINS_TEXT_LINE], const double pos[3], double radius,
+                            const double vel[3]);
+/* fdo_final.c — an impulse scene's objects as text (output.final). */
+int rbl_fdo_objects_write_text(const rbl_fdo_sim *sim, const char *path, rbl_error *err);
 
 #endif

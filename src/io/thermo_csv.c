@@ -7,7 +7,7 @@
  * put in by source, the balance: docs/dem.md "The energy account"), then the layers of
  * output.layers. Rows are kept in memory and the whole file is rewritten atomically at each
  * output, so it is never seen half-written. */
-#include "scene_internal.h"
+#include "io_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>

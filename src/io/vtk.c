@@ -3,7 +3,7 @@
  * for the grains (grain_frame.c), the contact network (contact_frame.c), walls, clumps and
  * iso-surfaces; the .pvtp over several processes' pieces; and the .pvd collection that makes
  * frames a time series. Written atomically (temporary name + rename). */
-#include "scene_internal.h"
+#include "io_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

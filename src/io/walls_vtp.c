@@ -5,7 +5,7 @@
  * With the loads (output.wall_loads, or a mesh that wears), cell arrays: force (N, what the
  * grains exert on the cell), pressure and shear (Pa: their normal force, positive pressing,
  * and the magnitude of their tangential force over its area) and wear (m, the depth worn). */
-#include "scene_internal.h"
+#include "io_internal.h"
 #include "../dem/dem_internal.h"
 #include "../shape/shape_internal.h" /* rbl_cross3 */
 #include "../fdo/fdo_internal.h"     /* an impulse scene's planes and tubes */

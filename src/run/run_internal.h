@@ -7,7 +7,33 @@
 
 #include "run_ranks.h"
 #include "../io/io_internal.h"
-#include "../io/scene_internal.h"
+#include "../scene/scene_internal.h"
+
+/* A pour source's schedule as a run leaves it (pour_schedule.c); checkpoints carry it. */
+typedef struct rbl_pour_state {
+    double next_time, owed;
+    uint64_t placed;
+    uint64_t batch;
+} rbl_pour_state;
+
+/* The batch due at `now` of a pour of `count` at `rate` per second, one batch each `every`
+ * seconds: 1 with *want (perhaps 0) to place now from the batch's own *batch_seed, else 0;
+ * the next batch's time set (the batches due by now, when every < dt, come as one).
+ * rbl_pour_placed then books what was placed. */
+int rbl_pour_due(rbl_pour_state *p, size_t count, double rate, double every, uint64_t seed,
+                 double now, size_t *want, uint64_t *batch_seed);
+void rbl_pour_placed(rbl_pour_state *p, size_t placed);
+/* The first step whose time, step * dt, reaches `time` (UINT64_MAX beyond 1e15 steps): where
+ * a batch of that time is placed, whatever else the run stops for. */
+uint64_t rbl_pour_step(double time, double dt);
+/* The step of the pour's next batch (UINT64_MAX: all `count` placed). */
+uint64_t rbl_pour_next_step(const rbl_pour_state *p, size_t count, double dt);
+/* The grains (objects) a pour of `count` owes now: due in its batches so far, yet not placed
+ * for want of room in its region (walls or grains in the way, or the region outside the domain).
+ * A batch that fits leaves a fraction below 1 owed, so this is 0 while every batch fits. */
+uint64_t rbl_pour_waiting(const rbl_pour_state *p, size_t count);
+/* 1 if a state read from a file is one a run of `count` can leave. */
+int rbl_pour_state_valid(const rbl_pour_state *p, size_t count);
 
 /* checkpoint_series.c — the checkpoints a run writes, the last `keep` of them kept (0: all). */
 typedef struct rbl_checkpoint_series {
@@ -320,5 +346,16 @@ int rbl_objects_build(const rbl_scene *s, int threads, size_t max_objects, rbl_f
                       rbl_error *err);
 int rbl_objects_pour(const rbl_scene *s, rbl_fdo_sim *sim, rbl_pour_state *ps, double now,
                      rbl_error *err);
+
+/* fdo_checkpoint.c — checkpoints of impulse scenes: the engine's state and the run's (step,
+ * the pour sources' schedules, one per object source, frame times, thermo.csv so far);
+ * reading fills a simulation made with the scene's parameters and walls and no objects, and
+ * the caller's pours (s->n_objects of them), after checking the scene's digest. */
+int rbl_fdo_checkpoint_write(const char *path, const rbl_scene *s, const rbl_fdo_sim *sim,
+                             uint64_t step, const rbl_pour_state *pours, const double *times,
+                             size_t n_frames, const rbl_thermo_log *log, rbl_error *err);
+int rbl_fdo_checkpoint_read(const char *path, const rbl_scene *s, rbl_fdo_sim *sim,
+                            uint64_t *step, rbl_pour_state *pours, double **times,
+                            size_t *n_frames, rbl_thermo_log *log, rbl_error *err);
 
 #endif

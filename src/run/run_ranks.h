@@ -5,7 +5,7 @@
 
 #include "../parallel/parallel_internal.h"
 #include "../io/io_internal.h"
-#include "../io/scene_internal.h"
+#include "../scene/scene_internal.h"
 
 typedef struct rbl_run_ranks {
     int rank, size;

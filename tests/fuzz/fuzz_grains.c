@@ -6,7 +6,7 @@
 #include "fuzz_util.h"
 #include "rubble.h"
 #include "dem/dem_internal.h"
-#include "io/scene_internal.h"
+#include "io/io_internal.h"
 
 static rbl_sim *empty_sim(void)
 {

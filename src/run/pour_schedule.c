@@ -4,7 +4,7 @@
  * batch's (rbl_pour_step: the run stops there, issue 69); batches that fall in one step come
  * as one; what does not fit in the region waits for the next batch. The state travels in
  * checkpoints, so a restart pours on as the run would have. */
-#include "scene_internal.h"
+#include "run_internal.h"
 
 #include <math.h>
 

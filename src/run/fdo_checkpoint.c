@@ -5,8 +5,8 @@
  * Payload: u64 digest length, digest, u64 step, u64 sources, a schedule (rbl_pour_state) per
  * object source, u64 frames, their times (f64), u64 thermo length, thermo text, u64 state
  * length, state. */
-#include "scene_internal.h"
-#include "io_internal.h"
+#include "run_internal.h"
+#include "../io/io_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -95,4 +95,14 @@ int rbl_scene_density_warning(rbl_yaml_ctx *c, yaml_node_t *at, const char *name
  * 'objects' (the sources). */
 int rbl_scene_parse_impulse(rbl_yaml_ctx *c, yaml_node_t *impulse, yaml_node_t *objects);
 
+/* law_parse.c — the law's block sub-models (contact.cohesion, .rolling, .twisting), read
+ * from the law's table (src/dem/law_table.h) into law, whose other models are set; and a
+ * pair's own values of their coefficients (contact.pairs) into q. */
+int rbl_scene_parse_law_blocks(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_contact_law *law);
+int rbl_scene_parse_pair_blocks(rbl_yaml_ctx *c, yaml_node_t *p, const rbl_contact_law *law,
+                                rbl_pair_props *q);
+/* keys[n..] gets the block families' keys (blocks) and the pairs' keys of their coefficients
+ * (pairs), up to cap in all; returns the new count. */
+int rbl_scene_law_keys(const char **keys, int n, int cap, int blocks, int pairs);
+
 #endif

@@ -5,6 +5,7 @@
  * wall's welded mesh (its STL may change under the same scene text). A restart compares it
  * with its scene's and names the first setting that differs. */
 #include "scene_internal.h"
+#include "../dem/law_table.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -363,16 +364,19 @@ static const char *item_key(const char *path, size_t len, const char *list)
 
 int rbl_scene_change_allowed(const char *path, size_t len)
 {
-    static const char *const fixed_contact[] = {"contact.normal", "contact.damping",
-                                                "contact.tangential", "contact.rolling.model",
-                                                "contact.cohesion.model", NULL};
     if (under(path, len, "gravity") ||
         under(path, len, "health") || under(path, len, "stages"))
         return 1;
     if (under(path, len, "contact")) {
-        for (int k = 0; fixed_contact[k]; k++)
-            if (under(path, len, fixed_contact[k]))
+        /* the law's models stay (each family's, from the law's table: a model sets the
+           contacts' history's layout); their coefficients may change */
+        for (int f = 0; f < rbl_law_n_families; f++) {
+            char fixed[64];
+            snprintf(fixed, sizeof fixed, "contact.%s%s", rbl_law_families[f].key,
+                     rbl_law_families[f].block ? ".model" : "");
+            if (under(path, len, fixed))
                 return 0;
+        }
         return 1;
     }
     const char *key = item_key(path, len, "materials");

@@ -5,6 +5,7 @@
 #include "scene_internal.h"
 
 #include "yaml_read.h"
+#include "../dem/law_table.h"
 
 #include <errno.h>
 #include <math.h>
@@ -131,81 +132,6 @@ static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
     return RBL_OK;
 }
 
-/* contact.rolling: {model: cdt | epsd2, friction: mu_r}, and contact.cohesion: {model: sjkr,
- * energy_density: k_c}: the sub-models added to the normal and tangential ones. */
-static int parse_rolling_cohesion(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_contact_law *law)
-{
-    static const char *const rolling_keys[] = {"model", "friction", NULL};
-    static const char *const rolling_models[] = {"none", "cdt", "epsd2", NULL};
-    static const char *const cohesion_keys[] = {"model", "energy_density", "surface_energy",
-                                                NULL};
-    static const char *const cohesion_models[] = {"none", "sjkr", "jkr", NULL};
-    yaml_node_t *r = rbl_yaml_get(c, contact, "rolling");
-    if (r) {
-        int model = 0, rc;
-        if (r->type != YAML_MAPPING_NODE)
-            return rbl_yaml_fail(c, r, RBL_EPARSE, "'rolling' must be a mapping, e.g. "
-                                 "{model: cdt, friction: 0.1}");
-        if ((rc = rbl_yaml_keys_known(c, r, "rolling", rolling_keys)) ||
-            (rc = rbl_yaml_choice(c, r, "model", rolling_models, &model)))
-            return rc;
-        if (!rbl_yaml_get(c, r, "model"))
-            return rbl_yaml_fail(c, r, RBL_EPARSE, "'rolling' needs 'model' (cdt or epsd2)");
-        law->rolling = (rbl_rolling_model)model;
-        if (model != RBL_ROLLING_NONE &&
-            (rc = rbl_yaml_req_number(c, r, "friction", &law->rolling_friction, 0.0, 1,
-                                      "rolling")) != RBL_OK)
-            return rc;
-        if (model != RBL_ROLLING_NONE && law->rolling_friction > 1.0)
-            return rbl_yaml_fail(c, rbl_yaml_get(c, r, "friction"), RBL_ERANGE,
-                                 "rolling 'friction' must be <= 1 (a lever of mu_r R*): '%g'",
-                                 law->rolling_friction);
-    }
-    yaml_node_t *h = rbl_yaml_get(c, contact, "cohesion");
-    if (h) {
-        int model = 0, rc;
-        if (h->type != YAML_MAPPING_NODE)
-            return rbl_yaml_fail(c, h, RBL_EPARSE, "'cohesion' must be a mapping, e.g. "
-                                 "{model: sjkr, energy_density: 1e5}");
-        if ((rc = rbl_yaml_keys_known(c, h, "cohesion", cohesion_keys)) ||
-            (rc = rbl_yaml_choice(c, h, "model", cohesion_models, &model)))
-            return rc;
-        if (!rbl_yaml_get(c, h, "model"))
-            return rbl_yaml_fail(c, h, RBL_EPARSE, "'cohesion' needs 'model' (sjkr or jkr)");
-        law->cohesion = (rbl_cohesion_model)model;
-        const char *needs = model == RBL_COHESION_SJKR  ? "energy_density"
-                            : model == RBL_COHESION_JKR ? "surface_energy"
-                                                        : NULL;
-        const char *other = model == RBL_COHESION_SJKR ? "surface_energy" : "energy_density";
-        if (needs && rbl_yaml_get(c, h, other))
-            return rbl_yaml_fail(c, rbl_yaml_get(c, h, other), RBL_EPARSE,
-                                 "cohesion model %s takes '%s', not '%s'",
-                                 cohesion_models[model], needs, other);
-        if (needs && !rbl_yaml_get(c, h, needs))
-            return rbl_yaml_fail(c, h, RBL_EPARSE, "'cohesion' needs '%s'", needs);
-        /* beyond any material (real ones: 0.01 to 10 J/m^2, 1e3 to 1e7 J/m^3) */
-        if (needs && (rc = rbl_yaml_opt_number(c, h, needs,
-                                               model == RBL_COHESION_SJKR
-                                                   ? &law->cohesion_energy_density
-                                                   : &law->surface_energy,
-                                               0.0, 1,
-                                               model == RBL_COHESION_SJKR ? 1e12 : 1e6)) !=
-                         RBL_OK)
-            return rc;
-        if (model == RBL_COHESION_JKR && !rbl_yaml_get(c, contact, "normal"))
-            return rbl_yaml_fail(c, h, RBL_EPARSE, "cohesion model jkr needs normal: "
-                                 "hertz-mindlin (E* from the materials)");
-        if (model == RBL_COHESION_JKR) {
-            const char *normal = rbl_yaml_scalar(rbl_yaml_get(c, contact, "normal"));
-            if (!normal || strcmp(normal, "hertz-mindlin") != 0)
-                return rbl_yaml_fail(c, h, RBL_EPARSE, "cohesion model jkr needs normal: "
-                                     "hertz-mindlin (E* from the materials), not '%s'",
-                                     normal ? normal : "?");
-        }
-    }
-    return RBL_OK;
-}
-
 /* The materials' contact keys against the law: a law with its own coefficients (kn, ...)
  * takes none of them, not silently; hertz-mindlin takes them from every material, friction
  * too unless the law has no tangential part. */
@@ -250,9 +176,8 @@ static int pair_number(rbl_yaml_ctx *c, yaml_node_t *p, const char *key, int all
  * restitution sets its gamma_n as contact.restitution sets the law's (rbl_scene_set_pairs). */
 static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"materials",        "friction",       "restitution",
-                                       "rolling_friction", "energy_density", "surface_energy",
-                                       NULL};
+    const char *keys[24] = {"materials", "friction", "restitution"};
+    keys[rbl_scene_law_keys(keys, 3, 23, 0, 1)] = NULL;
     rbl_scene *s = c->s;
     const rbl_contact_law *law = &s->cfg.law;
     if (n->type != YAML_SEQUENCE_NODE)
@@ -305,16 +230,10 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
                                  rbl_yaml_mark(p).line, rbl_yaml_mark(p).column);
         }
         rbl_pair_props q = {NAN, NAN, NAN, NAN, NAN};
-        const int sjkr = law->cohesion == RBL_COHESION_SJKR, jkr = law->cohesion == RBL_COHESION_JKR;
         if ((rc = pair_number(c, p, "friction", law->tangent != RBL_TANGENT_NONE,
                               "a tangential model", &q.friction, 0.0, 0, INFINITY)) ||
             (rc = pair_number(c, p, "restitution", 1, "", &q.restitution, 0.0, 1, 1.0)) ||
-            (rc = pair_number(c, p, "rolling_friction", law->rolling != RBL_ROLLING_NONE,
-                              "contact.rolling", &q.rolling_friction, 0.0, 0, 1.0)) ||
-            (rc = pair_number(c, p, "energy_density", sjkr, "cohesion: {model: sjkr}",
-                              &q.cohesion, 0.0, 0, INFINITY)) ||
-            (rc = pair_number(c, p, "surface_energy", jkr, "cohesion: {model: jkr}",
-                              &q.cohesion, 0.0, 1, INFINITY)))
+            (rc = rbl_scene_parse_pair_blocks(c, p, law, &q)))
             return rc;
         if (isnan(q.friction) && isnan(q.restitution) && isnan(q.rolling_friction) &&
             isnan(q.cohesion))
@@ -333,13 +252,17 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
 
 static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"normal",  "damping",  "tangential", "kn",
-                                       "kt",      "gamma_n",  "gamma_t",    "restitution",
-                                       "friction", "impact_velocity", "rolling", "cohesion",
-                                       "pairs", NULL};
-    static const char *const normals[] = {"linear", "hertz", "hertz-mindlin", NULL};
-    static const char *const dampings[] = {"linear", "tsuji", NULL};
-    static const char *const tangents[] = {"none", "seed", "spring", NULL};
+    const char *keys[32] = {"normal",  "damping",  "tangential", "kn",     "kt",
+                            "gamma_n", "gamma_t",  "restitution", "friction", "impact_velocity",
+                            "pairs"};
+    keys[rbl_scene_law_keys(keys, 11, 31, 1, 0)] = NULL;
+    /* the names of the table's normal, damping and tangential models (law_table.h), and
+       hertz-mindlin: Hertz with Mindlin's tangential spring, from the materials */
+#define NAME(F, en, name, hist, doc) name,
+    static const char *const normals[] = {RBL_NORMAL_MODELS(NAME) "hertz-mindlin", NULL};
+    static const char *const dampings[] = {RBL_DAMPING_MODELS(NAME) NULL};
+    static const char *const tangents[] = {RBL_TANGENT_MODELS(NAME) NULL};
+#undef NAME
     rbl_scene *s = c->s;
     rbl_contact_law *law = &s->cfg.law;
     s->at_contact = rbl_yaml_mark(n);
@@ -351,13 +274,14 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
         rc = rbl_yaml_choice(c, n, "damping", dampings, &damping);
     if (rc == RBL_OK)
         rc = rbl_yaml_choice(c, n, "tangential", tangents, &tangent);
-    if (rc == RBL_OK)
-        rc = parse_rolling_cohesion(c, n, law);
     if (rc != RBL_OK)
         return rc;
     law->normal = normal == 0 ? RBL_NORMAL_LINEAR : RBL_NORMAL_HERTZ;
     law->damping = damping == 0 ? RBL_DAMPING_LINEAR : RBL_DAMPING_TSUJI;
     law->tangent = (rbl_tangent_model)tangent;
+    law->from_materials = normal == 2;
+    if ((rc = rbl_scene_parse_law_blocks(c, n, law)) != RBL_OK)
+        return rc;
     if (normal == 2) {
         static const char *const explicit_keys[] = {"kn", "kt", "gamma_n", "gamma_t",
                                                     "restitution", "friction", NULL};

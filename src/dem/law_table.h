@@ -1,0 +1,190 @@
+/* law_table.h — the contact law's sub-models described once (issue 71; STYLE 5): each family
+ * (normal, damping, tangential, cohesion, rolling, twisting) and each of its models with its
+ * name in scenes and the doubles of contact history it owns, and each coefficient a block
+ * sub-model takes with its key, range, unit and the pair key that overrides it per pair of
+ * materials. The scene's parser (scene/law_parse.c), the set-up checks and the pair table
+ * (law.c), the checkpoint and the restart check (io_internal.h's CFG lists), the history's
+ * layout and its swap (dem_internal.h, history.c) and the force loops' dispatch (pair_pass.c)
+ * are expanded from these lists. X-macros, not a table of function pointers: the kernels are
+ * inlined into the SIMD loops compiled for each combination (a call would end vectorisation),
+ * so the table is expanded by the compiler where it is used (docs/architecture.md). */
+#ifndef RBL_LAW_TABLE_H
+#define RBL_LAW_TABLE_H
+
+#include "rubble.h"
+
+#include <stddef.h>
+
+/* Each family's models: X(family, ENUM, "name in scenes", history doubles, "what it is").
+ * The tangential family's 3 doubles are there under every model (the slices' places stay). */
+#define RBL_NORMAL_MODELS(X)                                                                  \
+    X(normal, RBL_NORMAL_LINEAR, "linear", 0, "F = k_n xi")                                   \
+    X(normal, RBL_NORMAL_HERTZ, "hertz", 0, "F = k_H xi^(3/2)")
+#define RBL_DAMPING_MODELS(X)                                                                 \
+    X(damping, RBL_DAMPING_LINEAR, "linear", 0, "F = -gamma_n v_n")                           \
+    X(damping, RBL_DAMPING_TSUJI, "tsuji", 0, "F = -gamma_n v_n xi^(1/4)")
+#define RBL_TANGENT_MODELS(X)                                                                 \
+    X(tangent, RBL_TANGENT_NONE, "none", 3, "frictionless")                                   \
+    X(tangent, RBL_TANGENT_SEED, "seed", 3, "seed 002's D_H = sum |v_t| dt")                  \
+    X(tangent, RBL_TANGENT_SPRING, "spring", 3, "Cundall-Strack spring, Coulomb cap")
+#define RBL_COHESION_MODELS(X)                                                                \
+    X(cohesion, RBL_COHESION_NONE, "none", 0, "none")                                         \
+    X(cohesion, RBL_COHESION_SJKR, "sjkr", 0, "an attraction k_c pi a^2")                     \
+    X(cohesion, RBL_COHESION_JKR, "jkr", 0, "JKR in place of the Hertz spring")
+#define RBL_ROLLING_MODELS(X)                                                                 \
+    X(rolling, RBL_ROLLING_NONE, "none", 0, "none")                                           \
+    X(rolling, RBL_ROLLING_CDT, "cdt", 0, "constant directional torque")                      \
+    X(rolling, RBL_ROLLING_EPSD2, "epsd2", 4, "elastic-plastic spring (torque, k_r)")
+#define RBL_TWISTING_MODELS(X)                                                                \
+    X(twisting, RBL_TWISTING_NONE, "none", 0, "none")                                         \
+    X(twisting, RBL_TWISTING_MARSHALL, "marshall", 3,                                         \
+      "spring-dashpot-slider on the twist (angle, k, dashpot torque)")
+
+/* The families in the order the kernel composes them: X(family, its models, "key in the
+ * scene's contact mapping", block). A block family is a mapping {model: NAME, coefficients}
+ * (its coefficients in RBL_LAW_COEFS), the others a name at contact's top (their
+ * coefficients kn, kt, gamma_n, gamma_t, friction are the law's own, parsed with it). */
+#define RBL_LAW_FAMILIES_WITH(X, A)                                                           \
+    X(A, normal, RBL_NORMAL_MODELS, "normal", 0)                                              \
+    X(A, damping, RBL_DAMPING_MODELS, "damping", 0)                                           \
+    X(A, tangent, RBL_TANGENT_MODELS, "tangential", 0)                                        \
+    X(A, cohesion, RBL_COHESION_MODELS, "cohesion", 1)                                        \
+    X(A, rolling, RBL_ROLLING_MODELS, "rolling", 1)                                           \
+    X(A, twisting, RBL_TWISTING_MODELS, "twisting", 1)
+/* (the lists with a context A handed to each row: RBL_LAW_FAMILIES_WITH(ROW, X) lets ROW call
+ * X, as the checkpoint's field lists do) */
+#define RBL_LAW_ROW_ALONE(A, ...) A(__VA_ARGS__)
+#define RBL_LAW_FAMILIES(X) RBL_LAW_FAMILIES_WITH(RBL_LAW_ROW_ALONE, X)
+
+/* A set of models of one family, for the coefficients' and the needs' rows. */
+#define RBL_MODELS1(a) (1u << (a))
+#define RBL_MODELS2(a, b) ((1u << (a)) | (1u << (b)))
+
+/* The block families' coefficients: X(family, models that take it, "key", field of
+ * rbl_contact_law, "unit", lo, lo_ok, hi, "note on its range", "pair key" (NULL: none),
+ * field of rbl_pair_props, pair_lo_ok, field of rbl_pair_coef: the kernels' copy, the law's
+ * value unless the pair of materials has its own: the mixing rule). Within (lo, hi] (lo too where lo_ok); a pair's own
+ * value within the same range, lo allowed where pair_lo_ok (0: this pair without it). A model
+ * that does not take a key refuses it. */
+#define RBL_LAW_COEFS_WITH(X, A)                                                               \
+    X(A, rolling, RBL_MODELS2(RBL_ROLLING_CDT, RBL_ROLLING_EPSD2), "friction", rolling_friction, \
+      "", 0.0, 0, 1.0, " (a lever of mu_r R*)", "rolling_friction", rolling_friction, 1, mu_r)      \
+    X(A, cohesion, RBL_MODELS1(RBL_COHESION_SJKR), "energy_density", cohesion_energy_density,    \
+      "J/m^3", 0.0, 0, 1e12, " (beyond any material: real ones 1e3 to 1e7 J/m^3)",             \
+      "energy_density", cohesion, 1, cohesion)                                                          \
+    X(A, cohesion, RBL_MODELS1(RBL_COHESION_JKR), "surface_energy", surface_energy, "J/m^2",     \
+      0.0, 0, 1e6, " (beyond any material: real ones 0.01 to 10 J/m^2)", "surface_energy",     \
+      cohesion, 0, cohesion)
+
+#define RBL_LAW_COEFS(X) RBL_LAW_COEFS_WITH(RBL_LAW_ROW_ALONE, X)
+
+/* What a model needs of the rest of the law: X(family, models, condition on `law`, "what it
+ * needs", "key whose value the scene's message quotes"). */
+#define RBL_LAW_NEEDS(X)                                                                      \
+    X(cohesion, RBL_MODELS1(RBL_COHESION_JKR), law->from_materials,                           \
+      "normal: hertz-mindlin (E* from the materials)", "normal")                              \
+    X(twisting, RBL_MODELS1(RBL_TWISTING_MARSHALL), law->tangent == RBL_TANGENT_SPRING,       \
+      "tangential: spring (its stiffness, damping and friction set the twist's)",             \
+      "tangential")
+
+/* The combinations the force loops compile to SIMD code, each its own loop:
+ * X(normal, damping, tangent, from_materials, rolling, cohesion, twisting). Any other
+ * combination the table allows runs the loop that reads the models as they come (the same
+ * kernels, not vectorised): a model added to the table works there before it has a row here. */
+#define RBL_LAW_COMPILED_TANGENTS(X, N, D, M)                                                 \
+    X(N, D, RBL_TANGENT_NONE, M, RBL_ROLLING_NONE, RBL_COHESION_NONE, RBL_TWISTING_NONE)      \
+    X(N, D, RBL_TANGENT_SEED, M, RBL_ROLLING_NONE, RBL_COHESION_NONE, RBL_TWISTING_NONE)      \
+    X(N, D, RBL_TANGENT_SPRING, M, RBL_ROLLING_NONE, RBL_COHESION_NONE, RBL_TWISTING_NONE)
+#define RBL_LAW_COMPILED_SPRING(X, N, D, M)                                                   \
+    X(N, D, RBL_TANGENT_SPRING, M, RBL_ROLLING_NONE, RBL_COHESION_SJKR, RBL_TWISTING_NONE)    \
+    X(N, D, RBL_TANGENT_SPRING, M, RBL_ROLLING_CDT, RBL_COHESION_NONE, RBL_TWISTING_NONE)     \
+    X(N, D, RBL_TANGENT_SPRING, M, RBL_ROLLING_CDT, RBL_COHESION_SJKR, RBL_TWISTING_NONE)     \
+    X(N, D, RBL_TANGENT_SPRING, M, RBL_ROLLING_EPSD2, RBL_COHESION_NONE, RBL_TWISTING_NONE)   \
+    X(N, D, RBL_TANGENT_SPRING, M, RBL_ROLLING_EPSD2, RBL_COHESION_SJKR, RBL_TWISTING_NONE)
+#define RBL_LAW_COMPILED_NORMALS(X, F)                                                        \
+    F(X, RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, 1)                                             \
+    F(X, RBL_NORMAL_LINEAR, RBL_DAMPING_LINEAR, 0)                                            \
+    F(X, RBL_NORMAL_LINEAR, RBL_DAMPING_TSUJI, 0)                                             \
+    F(X, RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, 0)                                             \
+    F(X, RBL_NORMAL_HERTZ, RBL_DAMPING_TSUJI, 0)
+#define RBL_LAW_COMPILED(X)                                                                   \
+    RBL_LAW_COMPILED_NORMALS(X, RBL_LAW_COMPILED_TANGENTS)                                    \
+    RBL_LAW_COMPILED_NORMALS(X, RBL_LAW_COMPILED_SPRING)                                      \
+    X(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, RBL_ROLLING_NONE,          \
+      RBL_COHESION_JKR, RBL_TWISTING_NONE)                                                    \
+    X(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, RBL_ROLLING_CDT,           \
+      RBL_COHESION_JKR, RBL_TWISTING_NONE)                                                    \
+    X(RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, RBL_ROLLING_EPSD2,         \
+      RBL_COHESION_JKR, RBL_TWISTING_NONE)
+
+/* ---- what the lists give at run time (law_table.c): the parser's, the checks' and the
+ * docs' view of the table. */
+typedef struct rbl_law_model_row {
+    int value;
+    const char *name, *doc;
+    unsigned hist;
+} rbl_law_model_row;
+
+typedef struct rbl_law_family_row {
+    const char *name; /* the family's, as in messages: "rolling" */
+    const char *key;  /* in the scene's contact mapping */
+    int block;
+    size_t offset; /* of its model's enum in rbl_contact_law */
+    const rbl_law_model_row *models;
+    int n_models;
+} rbl_law_family_row;
+
+typedef struct rbl_law_coef_row {
+    const char *family, *key, *unit, *note, *pair_key;
+    unsigned models;
+    size_t offset;      /* in rbl_contact_law */
+    size_t pair_offset; /* in rbl_pair_props */
+    double lo, hi;
+    int lo_ok, pair_lo_ok;
+} rbl_law_coef_row;
+
+/* The families (RBL_LAW_FAMILIES' order), the block families' coefficients. */
+extern const rbl_law_family_row rbl_law_families[];
+extern const int rbl_law_n_families;
+extern const rbl_law_coef_row rbl_law_coefs[];
+extern const int rbl_law_n_coefs;
+
+/* The family named `name` (its row), or NULL. */
+const rbl_law_family_row *rbl_law_family(const char *name);
+/* The law's model of family f. */
+int rbl_law_model_of(const rbl_contact_law *law, const rbl_law_family_row *f);
+void rbl_law_set_model(rbl_contact_law *law, const rbl_law_family_row *f, int value);
+/* The model's name, or "?" beyond the family's. */
+const char *rbl_law_model_name(const rbl_law_family_row *f, int value);
+/* Whether coefficient row c applies to the law (its family's model takes it). */
+int rbl_law_coef_applies(const rbl_law_coef_row *c, const rbl_contact_law *law);
+double *rbl_law_coef_at(rbl_contact_law *law, const rbl_law_coef_row *c);
+/* What the law's model of family f lacks of the rest of the law (RBL_LAW_NEEDS): NULL, or
+ * what it needs, with *key the scene key whose value explains why. */
+const char *rbl_law_unmet_need(const rbl_contact_law *law, const rbl_law_family_row *f,
+                               const char **key);
+
+/* ---- the history's layout (dem_internal.h has the slices of the common families). */
+#define RBL_HIST_CASE(F, en, name, hist, doc)                                                 \
+    case en:                                                                                  \
+        return hist;
+/* The doubles the law's twisting model owns: they follow the dashpots' (the slices of the
+ * older families keep their places, so their checkpoints and loops stay as they were). */
+static inline size_t rbl_twisting_hist(int model)
+{
+    switch (model) {
+        RBL_TWISTING_MODELS(RBL_HIST_CASE)
+    default:
+        return 0;
+    }
+}
+static inline size_t rbl_rolling_hist(int model)
+{
+    switch (model) {
+        RBL_ROLLING_MODELS(RBL_HIST_CASE)
+    default:
+        return 0;
+    }
+}
+
+#endif
