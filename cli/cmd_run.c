@@ -32,7 +32,7 @@ static void catch_stop_signals(void)
 /* The scene run to its end as rbl_scene_run runs it, stopping cleanly on a signal: the run
  * writes its checkpoint and thermo.csv there (RBL_EINTERRUPT) and *stopped is the signal. */
 static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run_report *rep,
-                     int *stopped, rbl_error *err)
+                     int *stopped, uint64_t *first, int *collisions, rbl_error *err)
 {
     memset(rep, 0, sizeof *rep);
     *stopped = 0;
@@ -43,12 +43,17 @@ static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run
     rbl_run_set_stop(r, &stop_signal);
     uint64_t step, total;
     rbl_run_clock(r, &step, &total, NULL);
+    *first = step;
     if (step < total)
         rc = rbl_run_step(r, total - step, err);
     if (rc == RBL_OK)
         rc = rbl_run_finish(r, err);
     if (rc == RBL_OK || (rc == RBL_EINTERRUPT && (*stopped = rbl_run_stopped(r))))
         rbl_run_summary(r, rep);
+    rbl_collision_bin bin; /* output.collisions on: the engine keeps the statistics */
+    rbl_error none = {0};
+    rbl_sim *sim = rbl_run_sim(r);
+    *collisions = sim && rbl_sim_collision_bin(sim, 0, 0, 0, -1, &bin, &none) == RBL_OK;
     rbl_run_close(r);
     return rc;
 }
@@ -312,7 +317,9 @@ int cmd_run(int argc, char **argv)
     rbl_run_report rep;
     catch_stop_signals();
     int stopped;
-    int rc = run_scene(scene, &opt, &rep, &stopped, &err);
+    uint64_t first = 0;
+    int collisions = 0;
+    int rc = run_scene(scene, &opt, &rep, &stopped, &first, &collisions, &err);
     if (stopped) { /* docs/scenes.md "Restarts": 128 + the signal, as a shell reports it */
         if (rank == 0) {
             char said[1024], dir[sizeof rep.output_dir];
@@ -419,8 +426,13 @@ int cmd_run(int argc, char **argv)
         printf("\n");
     }
     /* the energy account the health check keeps: what came in, where it went */
-    printf("energy         %.6g J -> %.6g J (kinetic, potential, contacts)\n", rep.energy_start,
+    printf("energy         %.6g J -> %.6g J (kinetic, potential, contacts)", rep.energy_start,
            rep.energy_end);
+    if (restart) /* the account over this run's steps; thermo.csv's columns are since t = 0 */
+        printf(" since the restart at step %llu%s; from t = 0: thermo.csv",
+               (unsigned long long)first,
+               change_physics ? ", before its change of physics" : "");
+    printf("\n");
     printf("  put in       %.4g J: walls %.4g, external forces %.4g, grains added %.4g and "
            "taken out %.4g, changes between steps %.4g\n",
            rep.energy_in, rep.put_in[RBL_IN_WALLS], rep.put_in[RBL_IN_EXTERNAL],
@@ -462,7 +474,10 @@ int cmd_run(int argc, char **argv)
     printf("output         %s/grains.pvd (%zu frames), ", rep.output_dir, rep.frames);
     if (rep.walls_file[0])
         printf("%s/%s, ", rep.output_dir, rep.walls_file);
-    printf("%s/thermo.csv\n", rep.output_dir);
+    printf("%s/thermo.csv", rep.output_dir);
+    if (collisions)
+        printf(", %s/collisions.csv", rep.output_dir);
+    printf("\n");
     if (rep.network_files[0])
         printf("contact network %s in %s (Tube filter, radius by 'force', draws the force "
                "chains)\n", rep.network_files, rep.output_dir);

@@ -1360,6 +1360,12 @@ RBL_API int rbl_run_set_hook(rbl_run *run, uint64_t every, rbl_run_hook fn, void
 /* The simulation inside: the grains' engine (NULL for an impulse scene), stepped by the run.
  * Its grains may be read and changed between steps (docs/python.md says what a change asks). */
 RBL_API rbl_sim *rbl_run_sim(rbl_run *run);
+/* Collision statistics (output.collisions) of materials a and b (wall: b a wall's material):
+ * the events since collisions.csv's last row, bins -1 .. bins (rbl_sim_collision_bin's) into
+ * out[0 .. n - 1], n = bins + 2, summed over the processes (collective: every process asks
+ * alike and gets the run's whole tally; rbl_sim_collision_bin reads this process's share). */
+RBL_API int rbl_run_collision_bins(rbl_run *run, int a, int b, int wall, rbl_collision_bin *out,
+                                   int n, rbl_error *err);
 /* The impulse engine's objects of an impulse scene (NULL for grains): rbl_fdo_sim_count,
  * rbl_fdo_sim_get and rbl_fdo_sim_semi_axes read them between steps. */
 RBL_API struct rbl_fdo_sim *rbl_run_objects(rbl_run *run);

@@ -807,7 +807,7 @@ done:
 /* collisions(a, b, wall): the events booked since collisions.csv's last row (output.collisions
  * or rbl_sim_collisions) of materials a and b (wall: b a wall's), per bin from the one below
  * the range to the one above it, as new arrays: count, impact, dissipated, normal_speed and
- * tangential_speed (sums). */
+ * tangential_speed (sums), the run's over every process (rbl_run_collision_bins: collective). */
 static PyObject *run_collisions(RunObject *self, PyObject *args)
 {
     int a = 0, b = 0, wall = 0;
@@ -818,12 +818,19 @@ static PyObject *run_collisions(RunObject *self, PyObject *args)
         return NULL;
     rbl_collision_bin bin;
     rbl_error err = {0};
-    int rc = rbl_sim_collision_bin(sim, a, b, wall, -1, &bin, &err);
-    if (rc != RBL_OK)
-        return raise_error(&err, rc);
-    int n = 1;
+    int n = 1; /* the bins, from this process alone: the same on every one */
     while (rbl_sim_collision_bin(sim, a, b, wall, n - 1, &bin, &err) == RBL_OK)
         n++;
+    rbl_collision_bin *bins = PyMem_Malloc((size_t)n * sizeof *bins);
+    if (!bins)
+        return PyErr_NoMemory();
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = rbl_run_collision_bins(self->run, a, b, wall, bins, n, &err);
+    Py_END_ALLOW_THREADS
+    if (rc != RBL_OK) {
+        PyMem_Free(bins);
+        return raise_error(&err, rc);
+    }
     npy_intp d1[1] = {n};
     PyObject *arr[5] = {PyArray_SimpleNew(1, d1, NPY_UINT64), PyArray_SimpleNew(1, d1, NPY_DOUBLE),
                         PyArray_SimpleNew(1, d1, NPY_DOUBLE), PyArray_SimpleNew(1, d1, NPY_DOUBLE),
@@ -831,16 +838,16 @@ static PyObject *run_collisions(RunObject *self, PyObject *args)
     PyObject *out = NULL;
     if (arr[0] && arr[1] && arr[2] && arr[3] && arr[4]) {
         for (int k = 0; k < n; k++) {
-            rbl_sim_collision_bin(sim, a, b, wall, k - 1, &bin, &err);
-            ((uint64_t *)PyArray_DATA((PyArrayObject *)arr[0]))[k] = bin.count;
-            ((double *)PyArray_DATA((PyArrayObject *)arr[1]))[k] = bin.impact;
-            ((double *)PyArray_DATA((PyArrayObject *)arr[2]))[k] = bin.dissipated;
-            ((double *)PyArray_DATA((PyArrayObject *)arr[3]))[k] = bin.normal_speed;
-            ((double *)PyArray_DATA((PyArrayObject *)arr[4]))[k] = bin.tangential_speed;
+            ((uint64_t *)PyArray_DATA((PyArrayObject *)arr[0]))[k] = bins[k].count;
+            ((double *)PyArray_DATA((PyArrayObject *)arr[1]))[k] = bins[k].impact;
+            ((double *)PyArray_DATA((PyArrayObject *)arr[2]))[k] = bins[k].dissipated;
+            ((double *)PyArray_DATA((PyArrayObject *)arr[3]))[k] = bins[k].normal_speed;
+            ((double *)PyArray_DATA((PyArrayObject *)arr[4]))[k] = bins[k].tangential_speed;
         }
         out = Py_BuildValue("{sOsOsOsOsO}", "count", arr[0], "impact", arr[1], "dissipated",
                             arr[2], "normal_speed", arr[3], "tangential_speed", arr[4]);
     }
+    PyMem_Free(bins);
     for (int k = 0; k < 5; k++)
         Py_XDECREF(arr[k]);
     return out;

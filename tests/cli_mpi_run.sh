@@ -113,15 +113,26 @@ echo "ok: flow counters (a plane, a disk, a mesh square) and outlets (a box, a d
 # an outlet opened over half a cohesive bed at rest (tests/scenes/health/outlet_cohesive.yaml,
 # a row each step) takes whole layers at once, pairs across processes among them: what their
 # contacts held is carried out once per pair (where its first grain is, the ghosts told which
-# of them leave), so the account, thermo.csv, is one process's on 3
+# of them leave), so the account, thermo.csv, is one process's on 3; with collision
+# statistics on, each contact taken out ends its event once (the events in collisions.csv are
+# the touching contacts the drain took, from thermo.csv), the same bytes on 3
 cp "$SCENES/health/outlet_cohesive.yaml" "$SCENES/health/stage_weaker_jkr.txt" .
+sed -i 's|^output: {\(.*\)}$|output: {\1, collisions: {every: 0.0001, bins: 10, energy: [1e-16, 1e-6]}}|' \
+    outlet_cohesive.yaml
 "$RUBBLE" run outlet_cohesive.yaml --output drain_1 --quiet > drain_1.txt || fail "drain on one process"
 mpi 3 "$RUBBLE" run outlet_cohesive.yaml --output drain_3 --quiet > drain_3.txt || fail "drain on 3"
 taken=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) k[$c] = c; next } END { print $k["outlet1_grains"] }' drain_1/thermo.csv)
 [ "$taken" -gt 50 ] || fail "drain: only $taken grains taken out"
 same_thermo drain_1/thermo.csv drain_3/thermo.csv \
     || { diff drain_1/thermo.csv drain_3/thermo.csv | head -5; fail "drain: thermo.csv differs on 3"; }
-echo "ok: an outlet over a cohesive bed ($taken grains taken out with their contacts) on 3 processes: thermo.csv as one process's"
+dropped=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) k[$c] = c; next }
+                   { n = $k["contacts"] + $k["wall_contacts"] } NR == 2 { first = n } END { print first - n }' \
+          drain_1/thermo.csv)
+events=$(awk -F, 'NR > 1 { s += $9 } END { print s + 0 }' drain_1/collisions.csv)
+[ "$dropped" -gt 50 ] && [ "$events" -eq "$dropped" ] ||
+    fail "drain: $events collision events for $dropped contacts taken out"
+cmp -s drain_1/collisions.csv drain_3/collisions.csv || fail "drain: collisions.csv differs on 3"
+echo "ok: an outlet over a cohesive bed ($taken grains taken out with their contacts, $events contact events ended) on 3 processes: thermo.csv and collisions.csv as one process's"
 
 # checkpoints from 3 processes to 2 and 1: the settle example, 600 steps, a checkpoint every
 # 261 steps, the final grains

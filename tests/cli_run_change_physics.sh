@@ -5,7 +5,10 @@
 # count at its rate to within one batch. Each changed run's own checkpoint then restarts under
 # the same scene (no --change-physics) into the same bits as the changed run went on; a change
 # a stage may not make (a wall's place) is still refused, and so is a pour of smaller grains
-# under 'dt: auto' (it would shorten dt, which a restart keeps), naming the pour.
+# under 'dt: auto' (it would shorten dt, which a restart keeps), naming the pour. A stronger
+# gravity at a restart (issue 70): the report's energy is since the restart, before the
+# change, and its "changes between steps" is what thermo.csv's in_changes books from there
+# (the potential energy the change moved; it was 0: the report started after it).
 . "$(dirname "$0")/cli_run_common.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
@@ -125,4 +128,18 @@ grep -q "$ck: --change-physics: stiff.yaml:5:[0-9]*: contact.kn = 2e+09 N/m is t
     fail "message: $(cat err.txt)"
 grep -q "dt <= [0-9.e-]* s (dt: auto picks one)" err.txt && fail "dt: auto advised to a scene that has it: $(cat err.txt)"
 [ ! -e G ] || fail "the refused restart made its folder"
-echo "ok: $(head -c 400 err.txt)"
+sed 's/gravity: \[0, 0, -9.81\]/gravity: [0, 0, -12]/' a.yaml > kn.yaml
+grep -q -- '-12]' kn.yaml || fail "kn.yaml was not made"
+"$RUBBLE" run kn.yaml --threads 1 --output K --restart "$ck" --change-physics > out.txt 2> err.txt ||
+    fail "gravity: the restart failed: $(cat err.txt)"
+at=$(echo "$ck" | sed 's/.*checkpoint_0*\([0-9][0-9]*\)\.bin/\1/')
+grep -q "^energy .* since the restart at step $at, before its change of physics; from t = 0: thermo.csv" out.txt ||
+    fail "gravity: the report does not say what it covers: $(grep '^energy' out.txt)"
+said=$(sed -n 's/.*changes between steps \([-0-9.e+]*\)$/\1/p' out.txt)
+booked=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) k[$c] = c; next }
+                  $k["step"] == '"$at"' { s = $k["in_changes"] } { e = $k["in_changes"] }
+                  END { printf "%.4g", e - s }' K/thermo.csv)
+awk -v a="$said" -v b="$booked" 'BEGIN { exit !(b != 0 && a == b) }' ||
+    fail "gravity: the report put in $said J of changes, thermo.csv $booked J"
+echo "ok: a stronger gravity at a restart puts in $said J, as thermo.csv books"
+

@@ -24,16 +24,19 @@ grep -F -x -f b.lines A/grains.pvd | cmp -s - b.lines || fail "B/grains.pvd list
 echo "ok: restart from $first is byte-identical ($(ls B | wc -l) files)"
 # output.collisions turned on at a restart from a checkpoint without it, and off at one from a
 # checkpoint with it (the contacts' histories re-laid: issue 70): the physics as before, thermo.csv
-# the same bytes; turned on, collisions.csv from the restart on
+# the same bytes; turned on, collisions.csv from the restart on; the report lists it among the
+# outputs where the run wrote it
 sed 's/every: 0.005, checkpoint_every: 0.005}/every: 0.005, checkpoint_every: 0.005, collisions: {every: 0.002}}/' \
     ck.yaml > ck_on.yaml
-"$RUBBLE" run ck_on.yaml --output C --quiet > /dev/null || fail "the run with collisions failed"
+"$RUBBLE" run ck_on.yaml --output C --quiet > C.txt || fail "the run with collisions failed"
+grep -q "^output .*C/thermo.csv, C/collisions.csv$" C.txt || fail "the report: $(grep '^output' C.txt)"
 cmp -s A/thermo.csv C/thermo.csv || fail "collision statistics changed thermo.csv"
 [ "$(wc -l < C/collisions.csv)" -gt 1 ] || fail "no collisions.csv rows: $(cat C/collisions.csv)"
 "$RUBBLE" run ck_on.yaml --output D --restart "$first" --quiet > /dev/null ||
     fail "a restart that asks for collisions failed"
-"$RUBBLE" run ck.yaml --output E --restart "C/$(basename "$first")" --quiet > /dev/null ||
+"$RUBBLE" run ck.yaml --output E --restart "C/$(basename "$first")" --quiet > E.txt ||
     fail "a restart that drops collisions failed"
+grep -q "^output .*E/thermo.csv$" E.txt || fail "the report: $(grep '^output' E.txt)"
 for d in D E; do
     cmp -s A/thermo.csv $d/thermo.csv || fail "$d/thermo.csv differs after turning collisions on or off"
 done

@@ -13,6 +13,9 @@
  *   the positions of the first evaluation), the dissipation the account's, near the kinetic
  *   and rotational energy lost; the same trajectory as without the statistics;
  * - a wall impact (m_eff = m): its energy exact, in the wall's row.
+ * - contacts that go with their grains (rbl_sim_remove_grains mid-contact): each event counted
+ *   once, grain-grain and grain-wall, its dissipated energy the losses of its steps (what it
+ *   held is carried out, not dissipated: the account's dissipated total to round-off).
  * - bad arguments refused. */
 #include "dem_test_util.h"
 
@@ -215,6 +218,42 @@ static void wall_impact(void)
     rbl_sim_destroy(sim);
 }
 
+/* Two grains pressed together on a floor, both taken out while they touch: two events (the
+ * pair's and one grain's on the floor; the other is above it), counted once each, the
+ * dissipated energy the account's. */
+static void removed_mid_contact(void)
+{
+    const double m = MASS, dt = contact_time(m) / 50.0, v0 = 0.05;
+    rbl_sim_config c = dem_config(-1.0, 1.0, KN, GAMMA, dt);
+    rbl_sim *sim = dem_create(&c, RHO);
+    rbl_error err = {0};
+    rbl_wall plane = {.normal = {0, 0, 1}, .offset = 0.0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &plane, &err));
+    ASSERT_OK(rbl_sim_collisions(sim, 10, 1e-9, 1e4, &err));
+    uint32_t ids[2];
+    ids[0] = dem_grain(sim, 0, 0, R + 0.37 * v0 * dt, 0, 0, -v0, R);
+    ids[1] = dem_grain(sim, 0, 0, 3.0 * R + 0.37 * v0 * dt + 0.5 * v0 * dt, 0, 0, -2.0 * v0, R);
+    dem_step(sim, (uint64_t)(0.3 * contact_time(m) / dt)); /* both contacts under way */
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    ASSERT_TRUE(t.contacts == 1 && t.wall_contacts == 1);
+    ASSERT_OK(rbl_sim_remove_grains(sim, ids, 2, &err));
+    dem_step(sim, 2);
+    uint64_t events[2] = {0, 0};
+    double dissipated = 0.0;
+    for (int wall = 0; wall < 2; wall++)
+        for (int k = -1; k <= 10; k++) {
+            rbl_collision_bin b;
+            ASSERT_OK(rbl_sim_collision_bin(sim, 0, 0, wall, k, &b, &err));
+            events[wall] += b.count;
+            dissipated += b.dissipated;
+        }
+    ASSERT_TRUE(events[0] == 1 && events[1] == 1);
+    ASSERT_TRUE(dissipated > 0.0);
+    ASSERT_NEAR(dissipated, account_dissipated(sim), 1e-13 * 0.5 * m * v0 * v0);
+    rbl_sim_destroy(sim);
+}
+
 static void refused(void)
 {
     rbl_sim_config c = dem_config(-1.0, 1.0, KN, GAMMA, 1e-4);
@@ -241,6 +280,7 @@ int main(void)
     ASSERT_TRUE(fine < 0.5 * coarse);
     oblique_with_friction();
     wall_impact();
+    removed_mid_contact();
     refused();
     printf("collisions: all passed\n");
     return 0;

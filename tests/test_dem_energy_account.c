@@ -14,7 +14,20 @@
  * - Energy made late is caught: a damped pair that has lost most of its energy gets, from
  *   outside the steps and unbooked, less than it lost; its energy is still below its start (a
  *   check against the start, the old one, would pass it), but the balance rose above its least
- *   value and the health check stops it. */
+ *   value and the health check stops it.
+ * - A turning wall's rolling torque: a sphere on a plane turning about an axis through its
+ *   centre (no friction: its spin does not move it), the plane then drawn away so the contact
+ *   parts with its rolling spring loaded. The rolling resistance changes only the spin, so the
+ *   balance with epsd2 and without it differ by round-off at every step, the parting's step
+ *   too: the torque's work is booked as the force's, the mean of the step's two ends times
+ *   the wall's turn, and half the last torque on the step the contact parts (it was this
+ *   evaluation's torque over the whole step: 1e-12 J a step apart, of first order in dt).
+ * - Grains placed overlapping (each other and a wall, with cohesion and the tangential and
+ *   rolling springs): the energy of their contacts at the first forces, and the kick term of
+ *   those forces, are booked as added with them, so the balance starts at round-off (it
+ *   started at the contacts' energy); a grain added between steps into a bed books its
+ *   contacts' energy at the next evaluation (what is left: the kick term of their first force,
+ *   (omega dt)^2 / 4 of it, and the step's own error). */
 #include "dem_test_util.h"
 
 #include <math.h>
@@ -278,8 +291,143 @@ static void stiffening_spring_is_booked(void)
     ASSERT_TRUE(late < 1e-5 * scale);
 }
 
+/* A sphere of 1 mm at rest on the plane z = 0 turning about y at 5 rad/s through its centre,
+ * under gravity, without friction; rolling resistance mu_r (0: none). */
+static rbl_sim *on_turning_plane(double mu_r)
+{
+    rbl_sim_config c = dem_config(-1.0, 1.0, 200.0, 0.0, 2e-5);
+    c.gravity[2] = -9.81;
+    c.law.tangent = RBL_TANGENT_SPRING;
+    c.law.kt = 60.0;
+    c.law.rolling = mu_r > 0.0 ? RBL_ROLLING_EPSD2 : RBL_ROLLING_NONE;
+    c.law.rolling_friction = mu_r;
+    rbl_sim *sim = dem_create(&c, 2500.0);
+    rbl_error err = {0};
+    rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    const double z = 0.001 - 2500.0 * 4.0 / 3.0 * M_PI * 1e-9 * 9.81 / 200.0;
+    rbl_wall_motion m = {.axis = {0.0, 1.0, 0.0}, .center = {0.0, 0.0, z}, .omega = 5.0};
+    ASSERT_OK(rbl_sim_set_wall_motion(sim, 0, &m, &err));
+    rbl_grain g;
+    memset(&g, 0, sizeof g);
+    g.pos[2] = z;
+    g.radius = 0.001;
+    ASSERT_OK(rbl_sim_add_grain(sim, &g, NULL, &err));
+    ASSERT_OK(rbl_sim_prepare(sim, &err));
+    return sim;
+}
+
+static void turning_wall_rolling_torque(void)
+{
+    rbl_sim *sim[2] = {on_turning_plane(0.5), on_turning_plane(0.0)};
+    rbl_thermo t[2];
+    rbl_error err = {0};
+    for (int s = 0; s < 2; s++)
+        rbl_sim_thermo(sim[s], &t[s]);
+    const double apart0 = t[0].balance - t[1].balance;
+    double worst = 0.0, before = 0.0;
+    for (int k = 0; k < 3000; k++) {
+        if (k == 2500) /* drawn away at 0.5 m/s, still turning: the contact parts */
+            for (int s = 0; s < 2; s++) {
+                rbl_wall_motion m = {.velocity = {0.0, 0.0, -0.5}, .axis = {0.0, 1.0, 0.0},
+                                     .omega = 5.0};
+                rbl_sim_wall_place(sim[s], 0, (double[3]){0.0, 0.0, 0.0}, 1, m.center);
+                ASSERT_OK(rbl_sim_set_wall_motion_now(sim[s], 0, &m, &err));
+                rbl_grains_view v;
+                rbl_sim_grains(sim[s], &v);
+                if (s == 0) /* the rolling spring is loaded: the spin is not the wall's */
+                    ASSERT_TRUE(fabs(v.omega[1] - 5.0) > 0.1);
+            }
+        for (int s = 0; s < 2; s++) {
+            dem_step(sim[s], 1);
+            rbl_sim_thermo(sim[s], &t[s]);
+        }
+        ASSERT_TRUE(t[0].wall_contacts == t[1].wall_contacts);
+        worst = fmax(worst, fabs(t[0].balance - t[1].balance - apart0));
+        if (k < 2500)
+            before = worst;
+    }
+    const double rolled = t[0].dissipated[RBL_LOSS_ROLLING];
+    printf("a sphere on a turning plane, its rolling spring loaded as the contact parts: the "
+           "balance with and without epsd2 %.3g J apart at most while it touches, %.3g J with "
+           "the parting (rolling dissipated %.3g J, the wall put in %.3g J)\n",
+           before, worst, rolled, t[0].put_in[RBL_IN_WALLS]);
+    ASSERT_TRUE(t[0].wall_contacts == 0); /* it parted */
+    ASSERT_TRUE(rolled > 0.0);            /* the spring worked */
+    ASSERT_TRUE(worst < 1e-9 * rolled);   /* round-off: terms of 1e-8 J to 1e-16 */
+    rbl_sim_destroy(sim[0]);
+    rbl_sim_destroy(sim[1]);
+}
+
+/* Three grains at rest pressed into each other and the floor by 4 % of their radius, under
+ * gravity and SJKR cohesion, the tangential spring and epsd2; dt 1/50 of a contact. */
+static rbl_sim *overlapping(int three)
+{
+    rbl_sim_config c = dem_config(-1.0, 1.0, 200.0, 0.002, 2e-5);
+    c.gravity[2] = -9.81;
+    c.law.tangent = RBL_TANGENT_SPRING;
+    c.law.kt = 60.0;
+    c.law.friction = 0.3;
+    c.law.rolling = RBL_ROLLING_EPSD2;
+    c.law.rolling_friction = 0.05;
+    c.law.cohesion = RBL_COHESION_SJKR;
+    c.law.cohesion_energy_density = 2000.0;
+    rbl_sim *sim = dem_create(&c, 2500.0);
+    rbl_error err = {0};
+    rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    if (!three) { /* one at rest on the floor: its weight's overlap */
+        dem_grain(sim, 0.0, 0.0, 0.001 - 2500.0 * 4.0 / 3.0 * M_PI * 1e-9 * 9.81 / 200.0, 0, 0,
+                  0, 0.001);
+        return sim;
+    }
+    dem_grain(sim, 0.0, 0.0, 0.00096, 0, 0, 0, 0.001);
+    dem_grain(sim, 0.00192, 0.0, 0.00096, 0, 0, 0, 0.001);
+    dem_grain(sim, 0.00096, 0.0, 0.00096 + sqrt(0.75) * 0.00192, 0, 0, 0, 0.001);
+    return sim;
+}
+
+static void overlapping_grains_start_at_zero(void)
+{
+    rbl_sim *sim = overlapping(1);
+    rbl_error err = {0};
+    rbl_thermo t;
+    ASSERT_OK(rbl_sim_prepare(sim, &err));
+    rbl_sim_thermo(sim, &t);
+    ASSERT_TRUE(t.contacts == 3 && t.wall_contacts == 2);
+    const double held = t.elastic;
+    printf("grains placed overlapping: their contacts hold %.3g J (cohesive %.3g J) at the "
+           "first forces, the balance starts at %.3g J\n", held, t.cohesive, t.balance);
+    ASSERT_TRUE(held > 0.0 && t.cohesive < 0.0);
+    ASSERT_TRUE(fabs(t.balance) < 1e-14 * held);
+    /* and keeps to the step's error as they push apart: a few contacts' starts and ends */
+    dem_step(sim, 200);
+    rbl_sim_thermo(sim, &t);
+    ASSERT_TRUE(fabs(t.balance) < 1e-2 * held);
+    rbl_sim_destroy(sim);
+    /* a grain added between steps onto one resting on the floor, overlapping it by 4 % */
+    sim = overlapping(0);
+    dem_step(sim, 10);
+    rbl_sim_thermo(sim, &t);
+    ASSERT_TRUE(t.grains == 1 && t.wall_contacts == 1 && t.contacts == 0);
+    const double b0 = t.balance;
+    rbl_grains_view v;
+    rbl_sim_grains(sim, &v);
+    dem_grain(sim, v.pos[0], v.pos[1], v.pos[2] + 0.00192, 0, 0, 0, 0.001);
+    rbl_thermo u;
+    dem_step(sim, 1);
+    rbl_sim_thermo(sim, &u);
+    printf("a grain added overlapping another: the balance moved %.3g J, of %.3g J the "
+           "contacts hold\n", u.balance - b0, u.elastic - t.elastic);
+    ASSERT_TRUE(u.contacts == 1);
+    ASSERT_TRUE(fabs(u.balance - b0) < 1e-3 * (u.elastic - t.elastic)); /* (omega dt)^2 / 4 */
+    rbl_sim_destroy(sim);
+}
+
 int main(void)
 {
+    overlapping_grains_start_at_zero();
+    turning_wall_rolling_torque();
     closes_to_round_off();
     stiffening_spring_is_booked();
     second_order_at_contacts();

@@ -216,7 +216,8 @@ class Run:
         impact energy from the one below the range to the one above it (bins + 2, as
         collisions.csv's bin -1 .. bins): count, and the sums impact, dissipated (J),
         normal_speed and tangential_speed (m/s, at first touch), new arrays. Over several
-        processes, this process's: the events of pairs whose first grain it holds."""
+        processes the run's whole tally, summed over them (collective: every rank asks
+        alike), the numbers collisions.csv's row for the interval will have."""
         return types.SimpleNamespace(**self._run.collisions(int(a), int(b), bool(wall)))
 
     def bonds(self):

@@ -100,17 +100,26 @@ static rbl_packed_grain record_at(const rbl_sim *sim, const double *x, size_t k)
     return r;
 }
 
-void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *x)
+/* What the touching contacts of the grains flagged (g.n + g.ghosts flags) hold, with the
+ * grains at x (this process's; ghosts as received) and planes where the last evaluation had
+ * them, booked as put in by `source` with `sign`; pairs where their first grain is, as thermo
+ * counts them. ending: their collision events end (taken out with their grains). */
+static void book_contacts(rbl_sim *sim, const uint8_t *flag, const double *x, int source,
+                          double sign, int ending)
 {
     const rbl_grains *g = &sim->g;
+    const rbl_contact_law *law = &sim->cfg.law;
     const rbl_pair_list *pl = &sim->pairs;
     const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim); /* (its image codes and box) */
     const double still[3] = {0.0, 0.0, 0.0};
     for (size_t q = 0; q < pl->n; q++) {
         const uint32_t i = pl->i[q], j = pl->j[q];
         /* booked where its first grain is, as its losses and its energy in thermo */
-        if (i >= g->n || !pl->touch[q] || !(gone[i] || gone[j]))
+        if (i >= g->n || !pl->touch[q] || !(flag[i] || flag[j]))
             continue;
+        if (ending && law->collisions) /* its event ends: what it held is carried out */
+            rbl_collision_end(sim, g->material[i], g->material[j], 0,
+                              pl->hist + rbl_hist_width(law) * q + rbl_hist_collision(law), 0.0);
         const rbl_packed_grain gi = record_at(sim, x, i), gj = record_at(sim, x, j);
         double d[3];
         const double r2 = rbl_pair_separation(&arrays, &gi, &gj, q, d);
@@ -123,20 +132,67 @@ void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *
                        &l1, &l2);
         const double e = rbl_account_pair_energy(sim, q, &geo, l1 + l2, NULL);
         if (isfinite(e)) /* (a grain gone for not being finite carries nothing booked) */
-            rbl_account_in(sim, RBL_IN_REMOVED, -e);
+            rbl_account_in(sim, source, sign * e);
     }
     const rbl_wall_list *wl = &sim->wpairs;
     for (size_t q = 0; q < wl->n; q++) {
         rbl_contact_geom geo;
         double l1;
         const uint32_t i = wl->grain[q];
-        if (i >= g->n || !gone[i] || !wl->touch[q] ||
-            !rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, &geo, &l1))
+        if (i >= g->n || !flag[i] || !wl->touch[q])
+            continue;
+        if (ending && law->collisions)
+            rbl_collision_end(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]), 1,
+                              wl->hist + rbl_wall_hist_width(law) * q + rbl_hist_collision(law),
+                              0.0);
+        if (!rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, &geo, &l1))
             continue;
         const double e = rbl_account_wall_energy(sim, q, &geo, NULL);
         if (isfinite(e))
-            rbl_account_in(sim, RBL_IN_REMOVED, -e);
+            rbl_account_in(sim, source, sign * e);
     }
+}
+
+void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *x)
+{
+    book_contacts(sim, gone, x, RBL_IN_REMOVED, -1.0, 1);
+}
+
+void rbl_account_fresh_contacts(rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    const uint32_t from = sim->fresh_from;
+    sim->fresh_from = sim->next_id;
+    if (from == sim->next_id)
+        return;
+    const size_t all = g->n + g->ghosts;
+    uint8_t *fresh = malloc(all ? all : 1);
+    if (!fresh) { /* out of memory: not booked, as the balance shows */
+        rbl_account_in(sim, RBL_IN_ADDED, NAN);
+        return;
+    }
+    size_t any = 0;
+    for (size_t k = 0; k < all; k++)
+        any += fresh[k] = g->id[k] >= from;
+    if (any)
+        book_contacts(sim, fresh, g->pos, RBL_IN_ADDED, 1.0, 0);
+    free(fresh);
+}
+
+void rbl_account_start(rbl_sim *sim)
+{
+    sim->fresh_from = sim->next_id;
+    const size_t count = rbl_thermo_sum_count(sim);
+    rbl_exact_sum *sums = malloc(count * sizeof *sums);
+    if (!sums) {
+        rbl_account_in(sim, RBL_IN_ADDED, NAN);
+        return;
+    }
+    rbl_thermo t;
+    rbl_thermo_partial(sim, &t, sums);
+    rbl_exact_merge(&sim->health.in[RBL_IN_ADDED], &sums[RBL_T_ELASTIC]);
+    rbl_exact_subtract(&sim->health.in[RBL_IN_ADDED], &sums[RBL_T_KICK]);
+    free(sums);
 }
 
 void rbl_account_held_of(const rbl_exact_sum *sums, rbl_exact_sum *held)

@@ -411,9 +411,9 @@ RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coe
  * lost[RBL_LOSS_DAMPING .. RBL_LOSS_ROLLING] (the energy account, account.c; JKR's is
  * account.c's): the tangential spring's energy at the stiffness of its last evaluation (a
  * linear law's k_t, or the one its history kept) and the twist spring's (friction), the epsd2
- * spring's (rolling), and the dashpots' last force and torque over the half step the kicks
- * give them, with the contact point's velocity and the relative spin of geo (damping). Each
- * model's term here, beside its kernel. */
+ * spring's and its last torque's work over the half step the kick gives it (rolling), and the
+ * dashpots' last force and torque over that half step, with the contact point's velocity and
+ * the relative spin of geo (damping). Each model's term here, beside its kernel. */
 static inline void rbl_contact_held_at_end(const rbl_contact_law *law, const double *h,
                                            const rbl_contact_geom *geo, double dt,
                                            double lost[3])
@@ -424,13 +424,22 @@ static inline void rbl_contact_held_at_end(const rbl_contact_law *law, const dou
         lost[RBL_LOSS_FRICTION] += 0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
     const double *dash = h + rbl_hist_dash(law);
     lost[RBL_LOSS_DAMPING] += -(0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * dt);
+    /* the epsd2 spring's, and the work of its last torque (-M) over the half step the kick
+     * gives it, on the rolling part of the relative spin (as its kernel books a step's: the
+     * mean of the torque at the step's two ends, the second 0): unbooked, a contact parting
+     * from a turning wall with its spring loaded moved the balance by it (issue 70) */
     const double *m = h + rbl_hist_rolling(law);
-    if (law->rolling == RBL_ROLLING_EPSD2 && m[3] > 0.0)
-        lost[RBL_LOSS_ROLLING] += 0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3];
-    const double *tw = h + rbl_hist_further(law);
-    if (law->twisting == RBL_TWISTING_MARSHALL) {
+    if (law->rolling == RBL_ROLLING_EPSD2 && m[3] > 0.0) {
         const double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
-        lost[RBL_LOSS_FRICTION] += 0.5 * tw[1] * tw[0] * tw[0];
+        const double turn = m[0] * (w[0] - wn * n[0]) + m[1] * (w[1] - wn * n[1]) +
+                            m[2] * (w[2] - wn * n[2]);
+        lost[RBL_LOSS_ROLLING] +=
+            0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) / m[3] + 0.5 * turn * dt;
+    }
+    const double *tw = h + rbl_hist_further(law);
+    if (law->twisting == RBL_TWISTING_MARSHALL) { /* its spring, and its last half step */
+        const double wn = w[0] * n[0] + w[1] * n[1] + w[2] * n[2];
+        lost[RBL_LOSS_FRICTION] += 0.5 * tw[1] * tw[0] * (tw[0] + wn * dt);
         lost[RBL_LOSS_DAMPING] += -0.5 * tw[2] * wn * dt;
     }
 }

@@ -400,6 +400,8 @@ struct rbl_sim {
     double radius_min;       /* of every grain at the last build (0: none) */
     double box[3];           /* periodic lengths */
     uint32_t next_id;
+    uint32_t fresh_from; /* grains from this id on came since the last force evaluation: their
+                            contacts' energy is booked as put in with them (account.c) */
     size_t max_grains;       /* 0: no limit */
     uint64_t step;
     double time;
@@ -693,12 +695,24 @@ double rbl_account_wall_energy(const rbl_sim *sim, size_t q, const struct rbl_co
 /* The grains flagged gone (g.n + g.ghosts flags: a ghost's as its owner flagged it) leave at a
  * build: what their contacts held at the last force evaluation (this process's grains at x,
  * ghosts as received, planes where that evaluation had them) is carried out (RBL_IN_REMOVED),
- * each pair booked where its first grain is, as thermo counts it. */
+ * each pair booked where its first grain is, as thermo counts it; their collision events end
+ * there (counted once, what they held not dissipated). */
 void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *x);
+/* After a force evaluation: the contacts of grains added since the last one (ids from
+ * sim->fresh_from) hold energy no step put in (a grain placed overlapping others or a wall):
+ * what they hold, elastic and cohesive, is booked as added with the grains (RBL_IN_ADDED),
+ * each pair once, as thermo counts it. */
+void rbl_account_fresh_contacts(rbl_sim *sim);
+/* The run's first force evaluation (step 0, the first preparation): what the contacts hold
+ * and the kick term of the first forces (the leapfrog's kinetic energy, K - kick) are booked
+ * as added with the grains, so that the balance starts at round-off whatever the grains'
+ * overlaps. */
+void rbl_account_start(rbl_sim *sim);
 /* A contact of grain i (with grain j, or with a wall of material wall_material >= 0) ends
  * holding its history h, in the geometry geo of the step just made (its contact point's
  * velocity and relative spin: first body's less the second's): what its springs held then is
- * lost, and its dashpots' last force did work over half of that step; booked on grain i
+ * lost, and its dashpots' last force and its rolling spring's last torque did work over half
+ * of that step; booked on grain i
  * (loss: 3 per grain, loss_cohesion: 1, the grains' columns). */
 struct rbl_contact_geom;
 void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_material,

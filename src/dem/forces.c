@@ -52,7 +52,8 @@ typedef struct wall_thread {
  * wall's displacement over a step is not its velocity times dt (at 8 steps a period 2.6 %
  * apart), and the velocity's work was booked short (issue 70). */
 static double wall_work(const rbl_sim *sim, uint32_t i, const rbl_contact_geom *geo,
-                        const rbl_wall_pose *pose, const double *f_was, const rbl_contact_out *o)
+                        const rbl_wall_pose *pose, const double *f_was, const double *tr_was,
+                        const rbl_contact_out *o)
 {
     const double *x = sim->g.pos + 3 * (size_t)i;
     const double d = sim->g.radius[i] - geo->overlap;
@@ -63,8 +64,25 @@ static double wall_work(const rbl_sim *sim, uint32_t i, const rbl_contact_geom *
     rbl_pose_at_step_start(pose, own, was);
     double w = 0.0;
     for (int a = 0; a < 3; a++)
-        w += 0.5 * (o->f[a] + f_was[a]) * (p[a] - was[a]) + o->tr[a] * pose->spin[a] * sim->cfg.dt;
+        w += 0.5 * (o->f[a] + f_was[a]) * (p[a] - was[a]) +
+             0.5 * (o->tr[a] + tr_was[a]) * pose->spin[a] * sim->cfg.dt;
     return w;
+}
+
+/* The torque on the grain of a contact's springs at its last evaluation (history h; touch: it
+ * touched then), about the normal n: epsd2's spring, -M, and the twist's, (-k theta + its
+ * dashpot's) n, as their kernels book their steps; 0 otherwise (cdt keeps none: its work is
+ * booked with this evaluation's torque, as its loss is). */
+static void torque_was(const rbl_contact_law *law, const double *h, const double n[3],
+                       int touch, double tr[3])
+{
+    const double *m = h + rbl_hist_rolling(law), *tw = h + rbl_hist_further(law);
+    const int rolled = touch && law->rolling == RBL_ROLLING_EPSD2;
+    const double twist = touch && law->twisting == RBL_TWISTING_MARSHALL
+                             ? -tw[1] * tw[0] + tw[2]
+                             : 0.0;
+    for (int a = 0; a < 3; a++)
+        tr[a] = (rolled ? -m[a] : 0.0) + twist * n[a];
 }
 
 /* Wall contact q whose geometry is geo: the law, its force and torque on the grain into the
@@ -77,9 +95,10 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     double *out = w->out + RBL_WALL_OUT * q;
     double *hist = w->hist + rbl_wall_hist_width(law) * q;
     rbl_contact_out o;
-    double c[3];
+    double c[3], tr_was[3];
     const rbl_pair_coef *pc =
         rbl_pair_coef_of(sim, sim->g.material[i], rbl_wall_material(sim, w->wall[q]));
+    torque_was(law, hist, geo->n, w->touch[q], tr_was);
     rbl_contact_force(law, pc, geo, sim->cfg.dt, hist, &o);
     rbl_cross(geo->n, o.ft, c);
     const double f_was[3] = {w->touch[q] ? out[0] : 0.0, w->touch[q] ? out[1] : 0.0,
@@ -106,7 +125,7 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
         return;
     const rbl_wall_pose *pose = rbl_wall_pose_of_code(sim, w->wall[q]);
     if (pose->moving) {
-        const double work = wall_work(sim, i, geo, pose, f_was, &o);
+        const double work = wall_work(sim, i, geo, pose, f_was, tr_was, &o);
         rbl_exact_add(&wt->work, work);
         rbl_exact_add(&wt->through, fabs(work));
         wt->working = 1;
@@ -119,7 +138,8 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
  * floor vibrating under a bed whose contacts last a few steps was stopped as making energy
  * (issue 70, found from outside). */
 static double wall_work_apart(const rbl_sim *sim, uint32_t i, const double n[3], double d,
-                              const rbl_wall_pose *pose, const double *f_was)
+                              const rbl_wall_pose *pose, const double *f_was,
+                              const double *tr_was)
 {
     const double *x = sim->g.pos + 3 * (size_t)i;
     double p[3], own[3], was[3];
@@ -129,7 +149,7 @@ static double wall_work_apart(const rbl_sim *sim, uint32_t i, const double n[3],
     rbl_pose_at_step_start(pose, own, was);
     double w = 0.0;
     for (int a = 0; a < 3; a++)
-        w += 0.5 * f_was[a] * (p[a] - was[a]);
+        w += 0.5 * f_was[a] * (p[a] - was[a]) + 0.5 * tr_was[a] * pose->spin[a] * sim->cfg.dt;
     return w;
 }
 
@@ -151,7 +171,10 @@ static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const dou
         rbl_account_contact_end(sim, i, SIZE_MAX, rbl_wall_material(sim, w->wall[q]),
                                 w->hist + wide * q, &geo, sim->g.loss, sim->g.loss_cohesion);
     if (sim->prepared && sim->walls_moving && pose->moving) {
-        const double work = wall_work_apart(sim, i, n, dist, pose, w->out + RBL_WALL_OUT * q);
+        double tr_was[3];
+        torque_was(&sim->cfg.law, w->hist + wide * q, n, 1, tr_was);
+        const double work =
+            wall_work_apart(sim, i, n, dist, pose, w->out + RBL_WALL_OUT * q, tr_was);
         rbl_exact_add(&wt->work, work);
         rbl_exact_add(&wt->through, fabs(work));
         wt->working = 1;

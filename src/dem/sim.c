@@ -443,6 +443,7 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
         rc = sim->bonded->forces(sim, 0, err);
     if (rc != RBL_OK)
         return rc;
+    const int first = !sim->set_up;
     if (sim->set_up) {
         sim->timers.neighbor += t1 - t0;
         sim->timers.force += rbl_now() - t1;
@@ -455,6 +456,14 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     if (rc != RBL_OK)
         return rc;
     rbl_forces_gather(sim);
+    /* the account: the run's start books what its first forces hold; a restart's first
+       preparation nothing (the checkpoint carries it); else the contacts of grains added */
+    if (first && sim->step == 0)
+        rbl_account_start(sim);
+    else if (first)
+        sim->fresh_from = sim->next_id;
+    else
+        rbl_account_fresh_contacts(sim);
     sim->prepared = 1;
     return RBL_OK;
 }

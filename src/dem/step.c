@@ -177,10 +177,15 @@ static int peers_refresh(rbl_sim *sim, step_state *st, rbl_error *err)
     return sim->peers->refresh(sim, sim->peers->ctx, err);
 }
 
+/* The forces; what the contacts of grains added since the last evaluation hold is booked as
+ * put in with them. */
 static int forces(rbl_sim *sim, step_state *st, rbl_error *err)
 {
     (void)st;
-    return rbl_forces_compute(sim, err);
+    int rc = rbl_forces_compute(sim, err);
+    if (rc == RBL_OK)
+        rbl_account_fresh_contacts(sim);
+    return rc;
 }
 
 /* The bonds' loads (src/bonds/), beside the contacts' before the kick reads them. */

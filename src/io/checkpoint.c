@@ -985,6 +985,7 @@ int rbl_checkpoint_loaded(rbl_sim *sim, rbl_error *err)
     /* The grid and cell tables are rebuilt at the next neighbour build; until then the lists
      * serve. */
     sim->prepared = 1;
+    sim->fresh_from = sim->next_id; /* its grains came before its forces (account.c) */
     return RBL_OK;
 }
 

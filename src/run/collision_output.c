@@ -122,6 +122,42 @@ static void gather(rbl_run_ranks *ranks, rbl_sim *sim)
         rbl_sim_collisions_clear(sim);
 }
 
+int rbl_collision_output_bins(rbl_run_ranks *ranks, const rbl_sim *sim, int a, int b, int wall,
+                              rbl_collision_bin *out, int n, rbl_error *err)
+{
+    rbl_collision_bin first; /* the arguments checked alike on every process */
+    int rc = rbl_sim_collision_bin(sim, a, b, wall, -1, &first, err);
+    if (rc != RBL_OK)
+        return rc;
+    const rbl_collision_tally *t = sim->collisions;
+    if (n != t->bins + 2)
+        return rbl_error_set(err, RBL_ERANGE, "collisions: %d bins asked for, the statistics "
+                             "have %d (bins + 2)", n, t->bins + 2);
+    const size_t at = rbl_collision_pair(t, a, b, wall) * (size_t)n;
+    uint64_t *count = malloc((size_t)n * sizeof *count);
+    rbl_exact_sum *sum = malloc((size_t)n * RBL_COLLISION_SUMS * sizeof *sum);
+    rc = count && sum ? RBL_OK
+                      : rbl_error_set(err, RBL_ENOMEM, "out of memory for collision statistics");
+    if ((rc = rbl_run_ranks_agree(ranks, rc, err)) == RBL_OK) {
+        memcpy(count, t->count + at, (size_t)n * sizeof *count);
+        memcpy(sum, t->sum + RBL_COLLISION_SUMS * at, (size_t)n * RBL_COLLISION_SUMS * sizeof *sum);
+        if (ranks->comm) { /* a pair's event is booked on one process: the sum is the run's */
+            rbl_comm_sum_u64_n(ranks->comm, count, n);
+            rbl_comm_sum_exact(ranks->comm, sum, n * RBL_COLLISION_SUMS);
+        }
+        for (int k = 0; k < n; k++) {
+            const rbl_exact_sum *s = sum + RBL_COLLISION_SUMS * k;
+            out[k].count = count[k];
+            out[k].impact = rbl_exact_value(&s[RBL_COLLISION_IMPACT]);
+            out[k].dissipated = rbl_exact_value(&s[RBL_COLLISION_DISSIPATED]);
+            out[k].normal_speed = rbl_exact_value(&s[RBL_COLLISION_VN]);
+            out[k].tangential_speed = rbl_exact_value(&s[RBL_COLLISION_VT]);
+        }
+    }
+    free(count), free(sum);
+    return rc;
+}
+
 int rbl_collision_output_write(rbl_collision_output *o, rbl_run_ranks *ranks, rbl_sim *sim,
                                uint64_t step, rbl_error *err)
 {

@@ -29,6 +29,8 @@ typedef struct outputs {
     double energy_in_start;    /* rbl_health.energy_in when this object started */
     rbl_thermo account_start;  /* the energy account then (its dissipated, put_in, balance) */
     double energy_start;
+    int before_change;         /* account_start and energy_start were taken before this
+                                  restart's --change-physics: the report's put in has it */
     rbl_exact_sum outside;     /* what the grains and contacts held less what was put in, as
                                   the last stepping ended (grain_outside) */
     rbl_core_share share;      /* the default thread count gives way to other programs */
@@ -586,6 +588,13 @@ static int change_physics(rbl_run *r, outputs *o, int stage, const char *changes
     if (!o->changed && !(o->changed = calloc((size_t)n + 1, 1)))
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     o->changed_at = sim->step;
+    /* the report's account from before the change: what it puts in is the run's, as
+       thermo.csv's in_changes has it */
+    rbl_thermo t;
+    o->energy_start = total_energy(&r->ranks, sim, &t);
+    o->energy_in_start = t.energy_in;
+    o->account_start = t;
+    o->before_change = 1;
     int rc = rbl_stage_change(NULL, rbl_scene_stage_scene(r->scene, stage), sim, o->changed, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "%s: --change-physics", r->restart);
@@ -751,9 +760,12 @@ static int grain_begin(rbl_run *r, rbl_error *err)
         return rc;
     o->log.travel |= o->walls_move || rbl_thermo_log_has_travel(&o->log);
     rbl_thermo t;
-    o->energy_start = total_energy(&r->ranks, sim, &t);
-    o->energy_in_start = t.energy_in;
-    o->account_start = t;
+    const double energy = total_energy(&r->ranks, sim, &t);
+    if (!o->before_change) {
+        o->energy_start = energy;
+        o->energy_in_start = t.energy_in;
+        o->account_start = t;
+    }
     return r->restart ? rbl_sim_check_energy(sim, &t, NULL, err) : RBL_OK;
 }
 

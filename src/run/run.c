@@ -627,6 +627,15 @@ void rbl_run_summary(rbl_run *r, rbl_run_report *rep)
 
 rbl_sim *rbl_run_sim(rbl_run *r) { return r->sim; }
 
+int rbl_run_collision_bins(rbl_run *r, int a, int b, int wall, rbl_collision_bin *out, int n,
+                           rbl_error *err)
+{
+    if (!r->sim)
+        return rbl_error_set(err, RBL_EINVAL, "an impulse scene has objects, not grains: no "
+                             "collision statistics");
+    return rbl_collision_output_bins(&r->ranks, r->sim, a, b, wall, out, n, err);
+}
+
 rbl_fdo_sim *rbl_run_objects(rbl_run *r) { return r->objects; }
 
 int rbl_run_processes(const rbl_run *r, int *rank)

@@ -133,6 +133,11 @@ int rbl_collision_output_restore(rbl_collision_output *o, rbl_run_ranks *ranks, 
                                  const unsigned char *at, size_t len, const char *path,
                                  rbl_error *err);
 void rbl_collision_output_free(rbl_collision_output *o);
+/* The engine's tally of materials a and b (wall: b a wall's), bins -1 .. bins into out[0 ..
+ * n - 1] (n = bins + 2), summed over the processes in exact sums and left as it was on each
+ * (collective; rbl_run_collision_bins). */
+int rbl_collision_output_bins(rbl_run_ranks *ranks, const rbl_sim *sim, int a, int b, int wall,
+                              rbl_collision_bin *out, int n, rbl_error *err);
 
 typedef struct rbl_run_kind rbl_run_kind;
 

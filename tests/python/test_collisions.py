@@ -3,9 +3,14 @@ on and another glass grain hits a steel floor, without gravity, under the linear
 collisions.csv and from Run.collisions(): each event once, in its pair of materials' row (the
 floor by its material), its impact energy m_eff v^2 / 2 exact and in the bin it falls in, what
 it dissipated the kinetic energy its grains lost (to the integration's error at the contact's
-ends, 1e-2); rows only at the interval's end, the open interval from Python before."""
+ends, 1e-2); rows only at the interval's end, the open interval from Python before. Under
+mpirun (2 processes: the pair on one, the grain on the floor on the other) Run.collisions()
+is the run's whole tally on each, as collisions.csv's row."""
 import csv
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -82,3 +87,35 @@ def test_without_the_output_python_says_so(tmp_path):
         r.collisions()
     r.close()
     assert not (tmp_path / "o" / "collisions.csv").exists()
+
+
+MPI_SCRIPT = """
+import rubble
+r = rubble.Run("s.yaml", output="o", threads=1)
+r.step(r.total_steps - 1)
+pair, wall = r.collisions(0, 1, False), r.collisions(0, 1, True)
+s = r.summary()
+r.step(1)
+r.close()
+open(f"rank{r.rank}.txt", "w").write(f"{s['ranks']} {pair.count.sum()} {wall.count.sum()} "
+                                     f"{pair.impact.sum()!r} {wall.dissipated.sum()!r}")
+"""
+
+
+@pytest.mark.skipif(not os.environ.get("MPIEXEC"), reason="no mpirun (MPIEXEC unset)")
+def test_under_mpirun_every_process_gets_the_whole_tally(tmp_path):
+    (tmp_path / "glass.txt").write_text(
+        f"-0.0012 0 0.01 {R} {V_PAIR / 2} 0 0\n0.02 0 0.0011 {R} 0 0 {-V_WALL}\n")
+    (tmp_path / "steel.txt").write_text(f"0.0012 0 0.01 {R} {-V_PAIR / 2} 0 0\n")
+    (tmp_path / "s.yaml").write_text(SCENE)
+    (tmp_path / "run.py").write_text(MPI_SCRIPT)
+    p = subprocess.run([os.environ["MPIEXEC"], "--allow-run-as-root", "--oversubscribe", "-np",
+                        "2", sys.executable, "run.py"], cwd=tmp_path, timeout=120,
+                       capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    assert p.returncode == 0, p.stdout + p.stderr
+    with open(tmp_path / "o" / "collisions.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(x["count"]) for x in rows] == [1, 1]
+    want = f"2 1 1 {float(rows[0]['impact_energy'])!r} {float(rows[1]['dissipated_energy'])!r}"
+    for rank in (0, 1):
+        assert (tmp_path / f"rank{rank}.txt").read_text() == want
