@@ -66,7 +66,7 @@ def test_pair_errors_name_the_line(tmp_path):
         "[{materials: [glass], friction: 0.1}]": "a pair needs 'materials': [a, b]",
         "[{materials: [glass, steel]}]": "a pair needs at least one of 'friction'",
         "[{materials: [glass, steel], rolling_friction: 0.1}]":
-            "a pair's 'rolling_friction' needs contact.rolling",
+            "a pair's 'rolling_friction' needs rolling: {model: cdt}",
         "[{materials: [glass, steel], energy_density: 1.0e4}]":
             "a pair's 'energy_density' needs cohesion: {model: sjkr}",
         "[{materials: [glass, steel], restitution: 1.5}]": "'restitution' must be > 0 and <= 1",
