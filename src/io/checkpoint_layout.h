@@ -7,7 +7,7 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 18u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 19u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
@@ -31,7 +31,9 @@
                            tangential spring whose stiffness follows the overlap keeps the k_t
                            of its last step in its history (a history one double wider);
                            18: law.collisions, the contacts' events for collision statistics
-                           (RBL_HIST_COLLISION doubles more of history where it is set) */
+                           (RBL_HIST_COLLISION doubles more of history where it is set);
+                           19: each mesh wall's primitive after its wear (its kind, 0 for a
+                           triangle mesh, its parameters and its frame: issue 73) */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
