@@ -987,6 +987,7 @@ typedef struct rbl_prim_wall {
 int rbl_prim_wall_init(rbl_prim_wall *w, const rbl_primitive *p, rbl_error *err);
 /* Its drawing (facets numbered piece by piece, as rbl_prim_contacts gives a touch's `tri`). */
 int rbl_prim_wall_mesh(const rbl_prim_wall *w, rbl_mesh *mesh, rbl_error *err);
+size_t rbl_prim_wall_facets(const rbl_prim_wall *w); /* the facets it draws */
 /* Where a sphere at own (the wall's own frame) touches it nearer than reach: as
  * rbl_mesh_contacts (no crease is shared: a primitive's creases are sharp). */
 size_t rbl_prim_contacts(const rbl_prim_wall *w, const double own[3], double reach,

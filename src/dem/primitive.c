@@ -211,6 +211,14 @@ static uint32_t piece_facets(const rbl_prim_piece *pc)
     return pc->ra > 0.0 && pc->rb > 0.0 ? 2 * RBL_PRIM_SEGMENTS : RBL_PRIM_SEGMENTS;
 }
 
+size_t rbl_prim_wall_facets(const rbl_prim_wall *w)
+{
+    size_t n = 0;
+    for (int k = 0; k < w->n_pieces; k++)
+        n += piece_facets(&w->piece[k]);
+    return n;
+}
+
 /* Where local point l (on the surface, at parameter t along the band's generator or (s, t) in
  * [0, 1]^2 across the rectangle) is drawn: its facet. */
 static uint32_t facet_of(const rbl_prim_piece *pc, uint32_t first, const double l[3], double s,

@@ -538,6 +538,12 @@ static int load_primitive(buf *b, rbl_mesh_wall *mw, const char *path, rbl_error
         free(w);
         return rbl_error_prefix(err, rc, "%s", path);
     }
+    const size_t facets = rbl_prim_wall_facets(w);
+    if (facets != mw->mesh.n_triangles) { /* its contacts name its facets */
+        free(w);
+        return rbl_error_set(err, RBL_EPARSE, "%s: a primitive wall of %zu facets drawn by %zu",
+                             path, facets, mw->mesh.n_triangles);
+    }
     for (int a = 0; a < 3; a++) {
         w->o[a] = at[0][a];
         for (int k = 0; k < 3; k++)
