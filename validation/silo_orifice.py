@@ -1,6 +1,6 @@
 """A round orifice's discharge against Beverloo's law (validation/silo_orifice.sh): for each
 orifice diameter D, the rate is docs/guide/silo_rate.py's (the slope of thermo.csv's
-`outlet1_grains` while 3-15 % of the grains are out: after the gate is clear, before the bed
+`outlet1_grains` while 2-10 % of the grains are out: after the gate is clear, before the bed
 runs low); Beverloo's law for a round orifice,
     Q = C rho_b sqrt(g) (D - k d)^(5/2)    (mass per second),
 fitted as the line Q^(2/5) = a (D - k d) gives C and k; rho_b, the bed's bulk density, is
@@ -37,7 +37,7 @@ def bed(folder):
 
 def main(folder, out, sizes):
     rows = [(D,) + silo_rate.rate(os.path.join(folder, "out_%g" % D), "outlet1_grains",
-                                  0.03, 0.15) for D in sizes]
+                                  0.02, 0.10) for D in sizes]
     d, m, rho_b = bed(os.path.join(folder, "out_%g" % sizes[0]))
     D = np.array([r[0] for r in rows]) * 1e-3
     Q = np.array([r[1] for r in rows]) * m
