@@ -37,7 +37,7 @@ Leniger & van de Velde 1961; Nedderman 1992: C = 0.58, k = 1.5 for glass beads);
 fails where a rate lies outside the band they span (C = 0.55, k = 2.9 to C = 0.65, k = 1.3).
 The two constants fitted to three diameters are strongly correlated (a larger k with a larger
 C). Beverloo's law wants a silo much wider than its orifice: at D = 18 mm (the silo 2.7 times
-wider) this silo discharged above the band, so the diameters stop at 14 mm.
+wider) a first run of this script found the rate outside the band, so the diameters stop at 14 mm.
 
 MD
   cat table.md
