@@ -141,6 +141,7 @@ validate: build
 	@validation/staged.sh $(RUBBLE)
 	@validation/contact_models.sh $(RUBBLE)
 	@validation/silo.sh $(RUBBLE)
+	@validation/silo_orifice.sh $(RUBBLE) $(BUILD)
 	@validation/drum.sh $(RUBBLE)
 	@validation/heap_rolling.sh $(RUBBLE)
 	@validation/clumps.sh $(RUBBLE) $(BUILD)

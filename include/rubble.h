@@ -470,6 +470,38 @@ RBL_API int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p
  * facets as one plane (src/dem/mesh_contact.c). */
 RBL_API int rbl_sim_add_mesh_wall(rbl_sim *sim, const rbl_mesh *mesh, int material,
                                   rbl_error *err);
+/* A primitive wall (issue 73): a finite surface in closed form, two-sided like a mesh wall
+ * (a grain on either side is pushed away: a cylinder holds grains inside or keeps them out).
+ *   RBL_PRIM_RECTANGLE: centre, normal `axis`, first side along `side` (made perpendicular),
+ *                       size[0] x size[1];
+ *   RBL_PRIM_DISK:      centre, normal `axis`, radius[0], a hole of radius[1] (0: none; an
+ *                       orifice);
+ *   RBL_PRIM_CYLINDER:  from `center` along `axis` (its length the height), radius[0]; caps
+ *                       (bit 1 the end at center, bit 2 the far end) closed;
+ *   RBL_PRIM_CONE:      as the cylinder, radius[0] at center and radius[1] at the far end
+ *                       (a frustum, a hopper; one of them 0: a cone with its apex);
+ *   RBL_PRIM_BOX:       centre, edges size[0..2] along `side`, axis x side, `axis` (a box's six
+ *                       faces, closed).
+ * Its contacts are a mesh wall's (src/dem/primitive.c): each face, rim, edge or corner touched
+ * once, a contact's history following it from one to the next. It is a mesh wall (numbered
+ * among them, moved, drawn, loaded and worn per facet as they are), the mesh only drawn:
+ * facets whose chords lie within 1e-4 of the radius of the true surface. */
+enum { RBL_PRIM_RECTANGLE = 1, RBL_PRIM_DISK, RBL_PRIM_CYLINDER, RBL_PRIM_CONE, RBL_PRIM_BOX };
+typedef struct rbl_primitive {
+    int kind;
+    double center[3], axis[3], side[3];
+    double size[3];   /* m */
+    double radius[2]; /* m */
+    int caps;         /* cylinder, cone: 1 the end at center, 2 the far end, 3 both */
+} rbl_primitive;
+/* Adds primitive wall p of material `material` (as a mesh wall: its index among them is the
+ * meshes added before it). Refused, naming the value: a radius or size not positive and
+ * finite, a hole not smaller than the disk, a zero height, a zero or parallel axis and side. */
+RBL_API int rbl_sim_add_primitive_wall(rbl_sim *sim, const rbl_primitive *p, int material,
+                                       rbl_error *err);
+/* The facets that draw primitive p (malloc'd into *mesh; rbl_mesh_free frees it), checked as
+ * rbl_sim_add_primitive_wall checks it. */
+RBL_API int rbl_primitive_mesh(const rbl_primitive *p, rbl_mesh *mesh, rbl_error *err);
 /* Makes mesh wall `mesh` (0 .. meshes - 1, in the order added) wear, its facets worn to a depth
  * (m) from then on, each step (docs/walls.md):
  *   Archard: archard |F_n| |v_t| dt / A    (F_n the contact's normal force, v_t its sliding

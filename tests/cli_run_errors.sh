@@ -161,6 +161,24 @@ scene mesh_point 's/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {mesh: tri
 expect mesh_point "mesh_point.yaml:9:[0-9]*: unknown key in 'mesh wall'.*'point'"
 scene mesh_scale 's/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {mesh: tri.stl, scale: 0}/'
 expect mesh_scale "mesh_scale.yaml:9:[0-9]*: 'scale' must be > 0: '0'"
+# primitive walls (issue 73): a valid box around the bed, then values no shape has, refused at
+# their line
+P='s/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/  - {'
+scene prim_ok "$P"'box: {min: [0, 0, 0], max: [0.02, 0.02, 0.05]}}/'
+"$RUBBLE" run prim_ok.yaml --output prim_ok --steps 10 --quiet > out.txt 2> err.txt || {
+    echo "FAIL [prim_ok]: a box wall was refused:"; cat err.txt; failures=$((failures+1)); }
+scene prim_radius "$P"'cylinder: {from: [0.01, 0.01, 0], to: [0.01, 0.01, 0.05], radius: -0.01}}/'
+expect prim_radius "prim_radius.yaml:9:[0-9]*: .*radius.*-0.01"
+scene prim_hole "$P"'disk: {center: [0.01, 0.01, 0], normal: [0, 0, 1], radius: 0.01, hole: 0.01}}/'
+expect prim_hole "prim_hole.yaml:9:[0-9]*: a disk's 'hole' (0.01) must be smaller than its 'radius' (0.01)"
+scene prim_height "$P"'cylinder: {from: [0.01, 0.01, 0], to: [0.01, 0.01, 0], radius: 0.01}}/'
+expect prim_height "prim_height.yaml:9:[0-9]*: a cylinder's 'from' and 'to' must be apart (its height is 0)"
+scene prim_two "$P"'box: {min: [0, 0, 0], max: [1, 1, 1]}, disk: {radius: 1}}/'
+expect prim_two "prim_two.yaml:9:[0-9]*: a wall is one of 'rectangle', 'disk', 'cylinder', 'cone' or 'box'"
+scene prim_cone "$P"'cone: {from: [0, 0, 0], to: [0, 0, 1], radius: [0, 0]}}/'
+expect prim_cone "prim_cone.yaml:9:[0-9]*: a cone's radii cannot both be 0"
+scene prim_caps "$P"'cylinder: {from: [0, 0, 0], to: [0, 0, 1], radius: 1, caps: top}}/'
+expect prim_caps "prim_caps.yaml:9:[0-9]*: 'caps' must be one of none, from, to, both: 'top'"
 # walls that move: motions that cannot be, named where they are written
 floor='s/  - {point: \[0, 0, 0\], normal: \[0, 0, 1\]}/'
 scene turn_axis "$floor  - {point: [0, 0, 0], normal: [0, 0, 1], rotate: {axis: [0, 0, 0], omega: 1}}/"

@@ -34,6 +34,7 @@ static const layout table[] = {
     ROW(rbl_sim_timers, 80),
     ROW(rbl_pair_props, 40),
     ROW(rbl_flow_counter, 64),
+    ROW(rbl_primitive, 128),
     ROW(rbl_outlet, 184),
     ROW(rbl_wall_motion, 168),
     ROW(rbl_contact_list, 144),

@@ -21,29 +21,37 @@ from rubble import frames
 RHO, G, L = 2500.0, 9.81, 0.01  # the glass, gravity, the slice's depth (silo.yaml)
 
 
-def rate(folder):
-    """(grains per second, its standard error, grains at the start) from thermo.csv."""
+def rate(folder, column="lost", lo=0.1, hi=0.4):
+    """(grains per second, its standard error, grains at the start) from thermo.csv: the
+    slope of `column` (the grains out: `lost`, or an outlet's `outletK_grains`) while lo-hi of
+    the grains are out."""
     with open(os.path.join(folder, "thermo.csv")) as f:
         names = f.readline().strip().split(",")
     t = np.loadtxt(os.path.join(folder, "thermo.csv"), delimiter=",", skiprows=1, ndmin=2)
-    time, lost = t[:, names.index("time")], t[:, names.index("lost")]
+    time, lost = t[:, names.index("time")], t[:, names.index(column)]
     n = t[0, names.index("grains")] + lost[0]
-    keep = (lost >= 0.1 * n) & (lost <= 0.4 * n)
+    keep = (lost >= lo * n) & (lost <= hi * n)
     if keep.sum() < 3:
-        raise SystemExit("%s: fewer than 3 rows with 10-40 %% of the grains out" % folder)
+        raise SystemExit("%s: fewer than 3 rows with %g-%g %% of the grains out"
+                         % (folder, 100 * lo, 100 * hi))
     (slope, _), cov = np.polyfit(time[keep], lost[keep], 1, cov=True)
     return slope, math.sqrt(cov[0, 0]), int(n)
+
+
+def frame_at(folder, time):
+    """The grains' first frame at or after `time` (s) in folder/grains.pvd."""
+    import re
+    with open(os.path.join(folder, "grains.pvd")) as f:
+        found = [(float(a), b) for a, b in
+                 re.findall(r'timestep="([^"]+)"[^>]*file="([^"]+)"', f.read())]
+    path = next(p for t, p in found if t >= time - 1e-9)
+    return frames.read(os.path.join(folder, path))
 
 
 def bed(folder):
     """(mean diameter, mean mass, bulk density) of the grains in the first frame at t >= 0.1 s:
     those whose centres lie in |x| <= 20 mm, 5 <= z <= 25 mm."""
-    import re
-    with open(os.path.join(folder, "grains.pvd")) as f:
-        found = [(float(a), b) for a, b in
-                 re.findall(r'timestep="([^"]+)"[^>]*file="([^"]+)"', f.read())]
-    path = next(p for t, p in found if t >= 0.1 - 1e-9)
-    g = frames.read(os.path.join(folder, path))
+    g = frame_at(folder, 0.1)
     r = g.point_data["radius"]
     x, z = g.points[:, 0], g.points[:, 2]
     inside = (np.abs(x) <= 0.02) & (z >= 0.005) & (z <= 0.025)

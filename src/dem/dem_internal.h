@@ -241,7 +241,9 @@ typedef struct rbl_wall_pose {
 /* A triangle mesh wall: the mesh (in the frame it was added in: a moving mesh is not moved,
  * the grains are taken into its frame), the hierarchy its facets are found through, a
  * material, its pose. */
+struct rbl_prim_wall;
 typedef struct rbl_mesh_wall {
+    struct rbl_prim_wall *prim; /* a primitive wall (primitive.c; its mesh only drawn), or NULL */
     rbl_mesh mesh;
     rbl_triangle_bvh bvh;
     int material;
@@ -983,7 +985,16 @@ typedef struct rbl_mesh_touch {
     double share; /* of its own force it gives (share_creases: < 1 across a crease), 1 else */
     uint32_t tri;
     int feature;
+    /* the feature as the set of corners (a mesh's vertices; a primitive's corners, rims and
+       apex) it spans, and its rank (0 a face, 1 an edge or rim, 2 a corner or apex): a feature
+       lies within another of lower rank whose set holds its own */
+    uint32_t fv[4];
+    int nfv, rank;
 } rbl_mesh_touch;
+/* The touches work[0 .. n) taken nearest first (faces before edges before corners, then by
+ * facet), each kept unless one kept already covers it (mesh_contact.c): at most cap into out. */
+size_t rbl_touches_keep(rbl_mesh_touch *work, size_t n, double reach, rbl_mesh_touch *out,
+                        size_t cap);
 /* The contacts among the candidate triangles, each feature once and none within another
  * touched (mesh_contact.c, the rules there), nearest first, at most cap (<= RBL_MESH_MAX_TOUCH);
  * work holds n_candidates. Two faces across a concave crease whose edge the sphere of `radius`
@@ -994,6 +1005,42 @@ typedef struct rbl_mesh_touch {
 size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n_candidates,
                          const double p[3], double reach, double radius, double power,
                          rbl_mesh_touch *work, rbl_mesh_touch *out, size_t cap);
+
+/* primitive.c — primitive walls (issue 73) in closed form, in their own frame: origin o, unit
+ * axes e[0], e[1], e[2] (the axis or normal). A piece is a band (the segment (ra, za)-(rb, zb)
+ * of the (rho, z) half-plane swept about e[2]; fa, fb its ends' feature ids, -1 where an end
+ * is the centre of a flat disk) or a rectangle (about c, unit u, v, normal w, half sides a, b,
+ * corner ids in the order (-,-), (+,-), (+,+), (-,+)). */
+#define RBL_PRIM_PIECES 6
+typedef struct rbl_prim_piece {
+    int band;
+    double ra, za, rb, zb;
+    int fa, fb, rank_a, rank_b;
+    double c[3], u[3], v[3], w[3], a, b;
+    uint32_t corner[4];
+    uint32_t face_v[4];
+    int face_nv;
+} rbl_prim_piece;
+typedef struct rbl_prim_wall {
+    rbl_primitive p; /* as added */
+    double o[3], e[3][3];
+    int n_pieces;
+    rbl_prim_piece piece[RBL_PRIM_PIECES];
+} rbl_prim_wall;
+int rbl_prim_wall_init(rbl_prim_wall *w, const rbl_primitive *p, rbl_error *err);
+/* Its drawing (facets numbered piece by piece, as rbl_prim_contacts gives a touch's `tri`). */
+int rbl_prim_wall_mesh(const rbl_prim_wall *w, rbl_mesh *mesh, rbl_error *err);
+size_t rbl_prim_wall_facets(const rbl_prim_wall *w); /* the facets it draws */
+/* Where a sphere at own (the wall's own frame) touches it nearer than reach: as
+ * rbl_mesh_contacts (no crease is shared: a primitive's creases are sharp). */
+size_t rbl_prim_contacts(const rbl_prim_wall *w, const double own[3], double reach,
+                         rbl_mesh_touch *out, size_t cap);
+double rbl_prim_distance(const rbl_prim_wall *w, const double own[3]);
+/* The frame from the origin and the tips of its three axes (a wall re-based at a stage). */
+void rbl_prim_wall_set_frame(rbl_prim_wall *w, const double at[4][3]);
+/* The squared distance from own to mesh wall mw (its primitive's where it is one), or bound2
+ * when none is nearer. */
+double rbl_mesh_wall_distance2(const rbl_mesh_wall *mw, const double own[3], double bound2);
 
 /* What a grain costs in memory, its arrays with its pairs and their histories: 630-732 MiB at
  * 10^6 grains of one size, 456 in a gas, 972 in the 1:10 bed (peak resident, one core,

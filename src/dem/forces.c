@@ -211,7 +211,7 @@ static void plane_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const 
     }
 }
 
-/* A grain against a mesh wall: the slots q0 .. q0 + RBL_MESH_SLOTS - 1 of one (grain, mesh).
+/* A grain against a mesh wall (or a primitive wall, its contacts in closed form): the slots q0 .. q0 + RBL_MESH_SLOTS - 1 of one (grain, mesh).
  * Its contacts (mesh_contact.c: each feature once, nearest first) go to the slots whose last
  * normal is closest to theirs (so a contact's history follows a grain sliding from one facet
  * to the next), else to a free slot; slots left over no longer touch. work holds the group's
@@ -231,9 +231,10 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
     reach += hold;
     rbl_mesh_touch c[RBL_MESH_SLOTS];
     const double power = law->normal == RBL_NORMAL_HERTZ || law->from_materials ? 1.5 : 1.0;
-    size_t n = rbl_mesh_contacts(&mw->mesh, w->cand + w->cand_lo[q0],
-                                 w->cand_hi[q0] - w->cand_lo[q0], own, reach,
-                                 sim->g.radius[i], power, work, c, RBL_MESH_SLOTS);
+    size_t n = mw->prim ? rbl_prim_contacts(mw->prim, own, reach, c, RBL_MESH_SLOTS)
+                        : rbl_mesh_contacts(&mw->mesh, w->cand + w->cand_lo[q0],
+                                            w->cand_hi[q0] - w->cand_lo[q0], own, reach,
+                                            sim->g.radius[i], power, work, c, RBL_MESH_SLOTS);
     for (size_t k = 0; k < n; k++) { /* the normals back into the world */
         double local[3] = {c[k].n[0], c[k].n[1], c[k].n[2]};
         rbl_pose_turn(&mw->pose, local, c[k].n);

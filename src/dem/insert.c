@@ -188,7 +188,7 @@ int rbl_insert_fits(const rbl_sim *sim, const rbl_occupancy *o, const double p[3
     for (int m = 0; m < sim->n_meshes; m++) {
         double own[3]; /* where the mesh is now: p in its own frame */
         rbl_pose_to_own(&sim->meshes[m].pose, p, own);
-        if (rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, own, r * r) < r * r)
+        if (rbl_mesh_wall_distance2(&sim->meshes[m], own, r * r) < r * r)
             return 0;
     }
     return rbl_occupancy_clear_at(o, p, r);

@@ -53,13 +53,14 @@ static int spans(const uint32_t *set, int n, uint32_t v)
     return 0;
 }
 
-/* Whether feature (fv, nf) lies within feature (gv, ng): every vertex of it among the other's. */
-static int within(const uint32_t *fv, int nf, const uint32_t *gv, int ng)
+/* Whether feature c lies within feature g: of a higher rank, every corner of it among the
+ * other's. */
+static int within(const rbl_mesh_touch *c, const rbl_mesh_touch *g)
 {
-    if (nf >= ng)
+    if (c->rank <= g->rank)
         return 0;
-    for (int k = 0; k < nf; k++)
-        if (!spans(gv, ng, fv[k]))
+    for (int k = 0; k < c->nfv; k++)
+        if (!spans(g->fv, g->nfv, c->fv[k]))
             return 0;
     return 1;
 }
@@ -75,25 +76,23 @@ static int touch_cmp(const void *x, const void *y)
     const rbl_mesh_touch *a = x, *b = y;
     if (a->dist != b->dist)
         return a->dist < b->dist ? -1 : 1;
-    int ra = feature_rank(a->feature), rb = feature_rank(b->feature);
-    if (ra != rb)
-        return ra < rb ? -1 : 1;
+    if (a->rank != b->rank)
+        return a->rank < b->rank ? -1 : 1;
     return a->tri < b->tri ? -1 : (a->tri > b->tri);
 }
 
 /* Whether contact c repeats or lies within one kept before (a face contains its own edges and
  * corners, and no point of them is nearer than the face's, so taken nearest first the face
  * always comes first), or is shadowed by it. */
-static int covered(const rbl_mesh *m, const rbl_mesh_touch *c, const rbl_mesh_touch *kept,
-                   size_t n_kept, double reach)
+static int covered(const rbl_mesh_touch *c, const rbl_mesh_touch *kept, size_t n_kept,
+                   double reach)
 {
-    uint32_t fc[3], fk[3];
-    int nc = feature_vertices(m, c->tri, c->feature, fc);
     for (size_t j = 0; j < n_kept; j++) {
-        int nk = feature_vertices(m, kept[j].tri, kept[j].feature, fk);
-        if (within(fc, nc, fk, nk))
+        const rbl_mesh_touch *k = &kept[j];
+        if (within(c, k))
             return 1; /* an edge of a touched face, a corner of a touched edge or face */
-        if (nc == nk && nc < 3 && fc[0] == fk[0] && (nc == 1 || fc[1] == fk[1]))
+        if (c->rank == k->rank && c->rank > 0 && c->fv[0] == k->fv[0] &&
+            (c->nfv == 1 || c->fv[1] == k->fv[1]))
             return 1; /* the same edge or corner, seen from another triangle */
         /* a point not above the tangent plane of a nearer contact: the surface there is flat
            (a patch of coplanar triangles: one contact, as on a plane) or turns away from the
@@ -101,11 +100,23 @@ static int covered(const rbl_mesh *m, const rbl_mesh_touch *c, const rbl_mesh_to
            "Above" by more than RBL_MESH_FLAT_SLOPE of the way to it: the corners of a flat
            patch as an STL holds them (float32, or 6 digits) tilt its facets against each other
            by up to 1e-5 or so, which must not make a second contact (issue 41) */
-        double dq[3] = {c->q[0] - kept[j].q[0], c->q[1] - kept[j].q[1], c->q[2] - kept[j].q[2]};
-        if (dot3(kept[j].n, dq) <= RBL_MESH_FLAT_SLOPE * sqrt(dot3(dq, dq)) + 1e-9 * reach)
+        double dq[3] = {c->q[0] - k->q[0], c->q[1] - k->q[1], c->q[2] - k->q[2]};
+        if (dot3(k->n, dq) <= RBL_MESH_FLAT_SLOPE * sqrt(dot3(dq, dq)) + 1e-9 * reach)
             return 1;
     }
     return 0;
+}
+
+size_t rbl_touches_keep(rbl_mesh_touch *work, size_t n, double reach, rbl_mesh_touch *out,
+                        size_t cap)
+{
+    if (n > 1)
+        qsort(work, n, sizeof *work, touch_cmp);
+    size_t kept = 0;
+    for (size_t k = 0; k < n && kept < cap; k++)
+        if (!covered(&work[k], out, kept, reach))
+            out[kept++] = work[k];
+    return kept;
 }
 
 /* The distance from p to the segment a-b. */
@@ -203,6 +214,8 @@ size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n
             continue;
         rbl_mesh_touch *c = &work[n++];
         c->tri = t, c->feature = feature, c->share = 1.0;
+        c->rank = feature_rank(feature);
+        c->nfv = feature_vertices(m, t, feature, c->fv);
         if (feature == RBL_TRI_FACE || !(dist > 0.0)) {
             /* the facet's plane, as a plane wall would be: normal and distance from it */
             double u[3] = {B[0] - A[0], B[1] - A[1], B[2] - A[2]};
@@ -223,12 +236,7 @@ size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n
                 c->q[a] = q[a], c->n[a] = d[a] / dist;
         }
     }
-    if (n > 1)
-        qsort(work, n, sizeof *work, touch_cmp);
-    size_t kept = 0;
-    for (size_t k = 0; k < n && kept < cap; k++)
-        if (!covered(m, &work[k], out, kept, reach))
-            out[kept++] = work[k];
+    size_t kept = rbl_touches_keep(work, n, reach, out, cap);
     share_creases(m, p, radius, power, out, kept);
     return kept;
 }

@@ -107,7 +107,7 @@ void rbl_sim_destroy(rbl_sim *sim)
     for (int m = 0; m < sim->n_meshes; m++) {
         rbl_triangle_bvh_free(&sim->meshes[m].bvh);
         free(sim->meshes[m].mesh.vertex), free(sim->meshes[m].mesh.triangle);
-        free(sim->meshes[m].wear);
+        free(sim->meshes[m].wear), free(sim->meshes[m].prim);
     }
     free(sim->meshes), free(sim->mesh_work);
     rbl_flow_free(sim);
@@ -391,7 +391,7 @@ int rbl_grain_placement_check(const rbl_sim *sim, uint32_t id, const double p[3]
     for (int m = 0; m < sim->n_meshes; m++) {
         double least = radius * (1.0 - RBL_START_OVERLAP_MAX), own[3];
         rbl_pose_to_own(&sim->meshes[m].pose, p, own);
-        double d2 = rbl_triangle_bvh_nearest2(&sim->meshes[m].bvh, own, least * least);
+        double d2 = rbl_mesh_wall_distance2(&sim->meshes[m], own, least * least);
         if (d2 < least * least)
             return rbl_error_set(err, RBL_EINVAL,
                                  "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "

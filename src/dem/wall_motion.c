@@ -191,6 +191,18 @@ int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *m
         for (size_t v = 0; v < nv; v++)
             start_of(&m, t, now + 3 * v, mw->mesh.vertex + 3 * v);
         free(now);
+        if (mw->prim) { /* its frame as its corners: the origin and its axes' tips */
+            double own[4][3], at[4][3], back[4][3];
+            for (int a = 0; a < 3; a++) {
+                own[0][a] = mw->prim->o[a];
+                for (int k = 0; k < 3; k++)
+                    own[k + 1][a] = mw->prim->o[a] + mw->prim->e[k][a];
+            }
+            rbl_sim_wall_place(sim, wall, own[0], 4, at[0]);
+            for (int k = 0; k < 4; k++)
+                start_of(&m, t, at[k], back[k]);
+            rbl_prim_wall_set_frame(mw->prim, back);
+        }
         rbl_triangle_bvh_free(&mw->bvh);
         if (rbl_triangle_bvh_build(&mw->bvh, &mw->mesh) != RBL_OK)
             return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu facets",

@@ -2,8 +2,8 @@
  * walls (issue 14): the list of grains within r + skin of each wall, built with the pair list
  * and grouped by grain, its history carried over by (grain id, wall code). A mesh's facets are
  * found through its bounding volume hierarchy (grid's triangles.c), not by a loop over them; a
- * grain near a mesh gets RBL_MESH_SLOTS entries and the list of facets within its reach. The
- * force is the grain-grain law with xi = r - d* (forces.c). */
+ * grain near a mesh gets RBL_MESH_SLOTS entries and the list of facets within its reach (near a
+ * primitive wall, primitive.c, the slots alone). The force is the grain-grain law with xi = r - d* (forces.c). */
 #include "dem_internal.h"
 
 #include <stdlib.h>
@@ -135,10 +135,14 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
             size_t lo = w->n_cand, count = 0;
             double own[3];
             rbl_pose_to_own(&sim->meshes[m].pose, p, own);
-            if (!mesh_candidates(w, &sim->meshes[m], own, reach, &count))
+            if (sim->meshes[m].prim) { /* a primitive: its slots, no facets to look through */
+                if (!(rbl_prim_distance(sim->meshes[m].prim, own) < reach))
+                    continue;
+            } else if (!mesh_candidates(w, &sim->meshes[m], own, reach, &count)) {
                 return rbl_error_set(err, RBL_ENOMEM, "out of memory for mesh wall contacts");
-            if (count == 0)
+            } else if (count == 0) {
                 continue;
+            }
             w->cand_max = count > w->cand_max ? count : w->cand_max;
             for (uint32_t slot = 0; slot < RBL_MESH_SLOTS; slot++)
                 if (!add_entry(sim, old, k, RBL_MESH_CODE(m, slot), lo, lo + count, width))

@@ -119,6 +119,22 @@ static void put_exact(buf *b, const rbl_exact_sum *sum)
 
 /* The configuration, materials, walls, meshes, counters, outlets and the run's scalars: all but
  * the grains. */
+/* A mesh wall's primitive (issue 73): its kind (0: none), as added, and its frame now. */
+static void put_primitive(buf *b, const rbl_prim_wall *w)
+{
+    put_u64(b, w ? (uint64_t)w->p.kind : 0);
+    if (!w)
+        return;
+    const rbl_primitive *p = &w->p;
+    for (int a = 0; a < 3; a++)
+        put_f64(b, p->center[a]), put_f64(b, p->axis[a]), put_f64(b, p->side[a]),
+            put_f64(b, p->size[a]);
+    put_f64(b, p->radius[0]), put_f64(b, p->radius[1]), put_u64(b, (uint64_t)p->caps);
+    for (int a = 0; a < 3; a++)
+        put_f64(b, w->o[a]), put_f64(b, w->e[0][a]), put_f64(b, w->e[1][a]),
+            put_f64(b, w->e[2][a]);
+}
+
 static void save_head(buf *b, const rbl_sim *sim)
 {
     /* the thread count is the run's, not the state's (a restart takes its own): written as 0
@@ -159,6 +175,7 @@ static void save_head(buf *b, const rbl_sim *sim)
         put_f64(b, mw->archard), put_f64(b, mw->finnie); /* then, when it wears, its depths */
         if (mw->wear)
             put(b, mw->wear, mw->mesh.n_triangles * sizeof *mw->wear);
+        put_primitive(b, mw->prim);
     }
     for (int k = 0; k < sim->n_walls + sim->n_meshes; k++) {
         const rbl_wall_pose *p = rbl_wall_pose_of((rbl_sim *)sim, k);
@@ -500,6 +517,58 @@ static int load_wear(buf *b, rbl_sim *sim, int k, const char *path, rbl_error *e
                   : RBL_OK;
 }
 
+/* A mesh wall's primitive as put_primitive wrote it, checked as rbl_sim_add_primitive_wall
+ * checks one, its frame then as saved. */
+static int load_primitive(buf *b, rbl_mesh_wall *mw, const char *path, rbl_error *err)
+{
+    uint64_t kind = get_u64(b);
+    if (b->bad || kind > RBL_PRIM_BOX)
+        return rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent primitive wall",
+                             path);
+    if (kind == 0)
+        return RBL_OK;
+    rbl_primitive p = {.kind = (int)kind};
+    for (int a = 0; a < 3; a++)
+        p.center[a] = get_f64(b), p.axis[a] = get_f64(b), p.side[a] = get_f64(b),
+        p.size[a] = get_f64(b);
+    p.radius[0] = get_f64(b), p.radius[1] = get_f64(b);
+    uint64_t caps = get_u64(b);
+    double at[4][3];
+    for (int a = 0; a < 3; a++)
+        for (int k = 0; k < 4; k++)
+            at[k][a] = get_f64(b);
+    if (b->bad || caps > 3)
+        return rbl_error_set(err, RBL_EPARSE, "%s: truncated primitive wall", path);
+    p.caps = (int)caps;
+    rbl_prim_wall *w = malloc(sizeof *w);
+    if (!w)
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory", path);
+    int rc = rbl_prim_wall_init(w, &p, err);
+    if (rc != RBL_OK) {
+        free(w);
+        return rbl_error_prefix(err, rc, "%s", path);
+    }
+    const size_t facets = rbl_prim_wall_facets(w);
+    if (facets != mw->mesh.n_triangles) { /* its contacts name its facets */
+        free(w);
+        return rbl_error_set(err, RBL_EPARSE, "%s: a primitive wall of %zu facets drawn by %zu",
+                             path, facets, mw->mesh.n_triangles);
+    }
+    for (int a = 0; a < 3; a++) {
+        w->o[a] = at[0][a];
+        for (int k = 0; k < 3; k++)
+            w->e[k][a] = at[k + 1][a];
+        if (!isfinite(w->o[a]) || !isfinite(w->e[0][a]) || !isfinite(w->e[1][a]) ||
+            !isfinite(w->e[2][a])) {
+            free(w);
+            return rbl_error_set(err, RBL_EPARSE, "%s: a primitive wall's frame not finite",
+                                 path);
+        }
+    }
+    mw->prim = w;
+    return RBL_OK;
+}
+
 /* The mesh walls: corners and facets, checked as rbl_sim_add_mesh_wall checks any mesh. */
 static int load_meshes(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 {
@@ -527,6 +596,8 @@ static int load_meshes(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         }
         if (rc == RBL_OK)
             rc = load_wear(b, sim, (int)k, path, err);
+        if (rc == RBL_OK)
+            rc = load_primitive(b, &sim->meshes[k], path, err);
         free(mesh.vertex), free(mesh.triangle);
         if (rc != RBL_OK)
             return rbl_error_prefix(err, rc, "%s", path);

@@ -27,7 +27,9 @@ static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, double m_eff, r
             return rbl_scene_error_at(s, s->at_walls, err);
     }
     for (int m = 0; m < s->n_meshes; m++) {
-        rc = rbl_sim_add_mesh_wall(sim, &s->meshes[m], s->mesh_materials[m], err);
+        rc = s->mesh_prims && s->mesh_prims[m].kind
+                 ? rbl_sim_add_primitive_wall(sim, &s->mesh_prims[m], s->mesh_materials[m], err)
+                 : rbl_sim_add_mesh_wall(sim, &s->meshes[m], s->mesh_materials[m], err);
         if (rc == RBL_OK)
             rc = rbl_sim_set_mesh_wear(sim, m, s->mesh_wear[m][0], s->mesh_wear[m][1], err);
         if (rc != RBL_OK)

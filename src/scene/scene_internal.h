@@ -136,6 +136,7 @@ struct rbl_scene {
     int n_wall_entries;
     rbl_mesh *meshes;         /* mesh walls, read, scaled, moved and welded at load */
     rbl_scene_motion *mesh_motion;
+    rbl_primitive *mesh_prims; /* kind 0: an STL; else a primitive wall, meshes[k] its facets */
     int *mesh_materials;
     double (*mesh_wear)[2];   /* wear: {archard, finnie} per mesh wall (1/Pa; 0: none) */
     rbl_mark *at_meshes;

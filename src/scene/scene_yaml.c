@@ -396,6 +396,19 @@ static int mesh_size_check(rbl_yaml_ctx *c, yaml_node_t *w, const rbl_mesh *m)
                                     : "an STL in metres scaled as if in millimetres?");
 }
 
+/* Mesh wall k's wear: {archard: k, finnie: k}, 1/Pa (a primitive's too, on its facets). */
+int rbl_scene_parse_mesh_wear(rbl_yaml_ctx *c, yaml_node_t *w, int k)
+{
+    static const char *const wear_keys[] = {"archard", "finnie", NULL};
+    yaml_node_t *wear = rbl_yaml_get(c, w, "wear");
+    int rc = RBL_OK;
+    if (wear && (rc = rbl_yaml_keys_known(c, wear, "wear", wear_keys)) == RBL_OK &&
+        (rc = rbl_yaml_opt_number(c, wear, "archard", &c->s->mesh_wear[k][0], 0.0, 0, 1.0)) ==
+            RBL_OK)
+        rc = rbl_yaml_opt_number(c, wear, "finnie", &c->s->mesh_wear[k][1], 0.0, 0, 1.0);
+    return rc;
+}
+
 /* A mesh wall: {mesh: FILE.stl, scale: s, offset: [x, y, z], material: m, wear, motion}. */
 static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
@@ -416,14 +429,8 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
     s->at_meshes[k] = rbl_yaml_mark(w);
     s->n_meshes++;
     rc = mesh_size_check(c, w, &s->meshes[k]);
-    yaml_node_t *wear = rbl_yaml_get(c, w, "wear");
-    if (rc == RBL_OK && wear) { /* wear: {archard: k, finnie: k}, 1/Pa */
-        static const char *const wear_keys[] = {"archard", "finnie", NULL};
-        if ((rc = rbl_yaml_keys_known(c, wear, "wear", wear_keys)) == RBL_OK &&
-            (rc = rbl_yaml_opt_number(c, wear, "archard", &s->mesh_wear[k][0], 0.0, 0, 1.0)) ==
-                RBL_OK)
-            rc = rbl_yaml_opt_number(c, wear, "finnie", &s->mesh_wear[k][1], 0.0, 0, 1.0);
-    }
+    if (rc == RBL_OK)
+        rc = rbl_scene_parse_mesh_wear(c, w, k);
     if (rc != RBL_OK)
         return rc;
     return rbl_scene_parse_motion(c, w, NULL, &s->mesh_motion[k]);
@@ -435,6 +442,7 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     static const char *const keys[] = {"point",    "normal", "plane",   "material",
                                        "tube",     "mesh",   "scale",   "offset",   "wear",
                                        "velocity", "rotate", "vibrate", "servo",    "name",
+                                       "rectangle", "disk", "cylinder", "cone",     "box",
                                        NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
@@ -449,10 +457,11 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
     s->at_meshes = calloc(count ? count : 1, sizeof *s->at_meshes);
     s->wall_motion = calloc(count ? count : 1, sizeof *s->wall_motion);
     s->mesh_motion = calloc(count ? count : 1, sizeof *s->mesh_motion);
+    s->mesh_prims = calloc(count ? count : 1, sizeof *s->mesh_prims);
     s->wall_entries = calloc(count ? count : 1, sizeof *s->wall_entries);
     if (!s->wall_entries || !s->walls || !s->tubes || !s->meshes || !s->mesh_materials || !s->mesh_wear ||
         !s->at_meshes ||
-        !s->wall_motion || !s->mesh_motion)
+        !s->wall_motion || !s->mesh_motion || !s->mesh_prims)
         return rbl_error_set(c->err, RBL_ENOMEM, "out of memory");
     for (size_t i = 0; i < count; i++) {
         yaml_node_t *w = rbl_yaml_node(c, n->data.sequence.items.start[i]);
@@ -470,9 +479,11 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                 return rbl_yaml_fail(c, rbl_yaml_get(c, w, "name"), RBL_EPARSE,
                                      "two walls are named '%s'", name);
         }
-        s->wall_entries[i] = (rbl_wall_entry){rbl_yaml_get(c, w, "mesh") ? 'm'
+        int kind = 0;
+        yaml_node_t *prim = rbl_scene_primitive_node(c, w, &kind);
+        s->wall_entries[i] = (rbl_wall_entry){rbl_yaml_get(c, w, "mesh") || prim ? 'm'
                                               : rbl_yaml_get(c, w, "tube") ? 't' : 'p',
-                                              rbl_yaml_get(c, w, "mesh") ? s->n_meshes
+                                              rbl_yaml_get(c, w, "mesh") || prim ? s->n_meshes
                                               : rbl_yaml_get(c, w, "tube") ? s->n_tubes
                                                                            : s->n_walls};
         s->n_wall_entries = (int)i + 1;
@@ -480,6 +491,14 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                         rbl_yaml_get(c, w, "vibrate") || rbl_yaml_get(c, w, "servo")))
             return rbl_yaml_fail(c, w, RBL_EPARSE, "walls that move are for grains; an impulse "
                                  "scene's walls stay");
+        if (prim && !rbl_yaml_get(c, w, "mesh")) { /* scene_primitives.c */
+            if (impulse)
+                return rbl_yaml_fail(c, w, RBL_EPARSE, "primitive walls are for grains; impulse "
+                                     "scenes have planes and tubes");
+            if ((rc = rbl_scene_parse_primitive_wall(c, w, prim, kind)) != RBL_OK)
+                return rc;
+            continue;
+        }
         if (rbl_yaml_get(c, w, "mesh")) {
             if (impulse)
                 return rbl_yaml_fail(c, w, RBL_EPARSE, "mesh walls are for grains; impulse "
@@ -1468,7 +1487,7 @@ void rbl_scene_free(rbl_scene *s)
     free(s->size_tables);
     rbl_warnings_free(&s->warnings);
     free(s->pairs);
-    free(s->wall_motion), free(s->mesh_motion);
+    free(s->wall_motion), free(s->mesh_motion), free(s->mesh_prims);
     for (int k = 0; s->objects && k < s->n_objects; k++)
         free(s->objects[k].file);
     free(s->objects);

@@ -72,6 +72,12 @@ int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *nor
 /* scene_yaml.c: a surface from an STL file, {mesh: FILE.stl, scale, offset} (a mesh wall's,
  * a flow counter's). */
 int rbl_scene_read_surface(rbl_yaml_ctx *c, yaml_node_t *n, rbl_mesh *mesh);
+/* scene_yaml.c: mesh wall k's `wear` in wall entry w. */
+int rbl_scene_parse_mesh_wear(rbl_yaml_ctx *c, yaml_node_t *w, int k);
+/* scene_primitives.c: wall entry w's primitive (rectangle, disk, cylinder, cone, box: the
+ * first it names; *kind its RBL_PRIM_*), or NULL; and the wall it makes, mesh wall k. */
+yaml_node_t *rbl_scene_primitive_node(rbl_yaml_ctx *c, yaml_node_t *w, int *kind);
+int rbl_scene_parse_primitive_wall(rbl_yaml_ctx *c, yaml_node_t *w, yaml_node_t *n, int kind);
 
 /* A path the scene names (key), relative to its folder, into *out (malloc'd). */
 int rbl_scene_path(rbl_yaml_ctx *c, yaml_node_t *n, const char *key, char **out);
