@@ -95,7 +95,7 @@ typedef struct rbl_packed_grain {
  * statistics (law.collisions, collisions.c), the contact's event, RBL_HIST_COLLISION: a law
  * without them pays nothing for them. The widths are the table's (law_table.h). */
 #define RBL_HIST_COLLISION 5
-#define RBL_HIST_MAX (11 + 3 + RBL_HIST_COLLISION)
+#define RBL_HIST_MAX (11 + RBL_HIST_FURTHER_MAX + RBL_HIST_COLLISION)
 static inline int rbl_hist_holds_kt(const rbl_contact_law *law)
 {
     return law->tangent == RBL_TANGENT_SPRING &&
@@ -1172,7 +1172,8 @@ rbl_gather_slots(const rbl_pair_list *p, size_t k, int skip, double f[3], double
 
 /* Grain k's complete force and torque into f, t (its contacts counted in g->contacts); the
  * force arrays are left as they are. */
-static inline void rbl_gather_sums(rbl_sim *sim, size_t k, double f[3], double t[3])
+static inline __attribute__((always_inline)) void rbl_gather_sums(rbl_sim *sim, size_t k,
+                                                                  double f[3], double t[3])
 {
     rbl_grains *g = &sim->g;
     const rbl_pair_list *p = &sim->pairs;

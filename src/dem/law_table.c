@@ -88,3 +88,10 @@ const char *rbl_law_unmet_need(const rbl_contact_law *law, const rbl_law_family_
     _Static_assert(sizeof(((rbl_contact_law *)0)->family) == sizeof(int), #family " is an int");
 RBL_LAW_FAMILIES(INT_SIZED)
 #undef INT_SIZED
+
+/* The twisting family's slices fit the pair pass's rows (RBL_HIST_FURTHER_MAX). */
+#define FURTHER_FITS(F, en, name, hist, doc)                                                  \
+    _Static_assert((hist) <= RBL_HIST_FURTHER_MAX, "the " name " model's history is wider "  \
+                                                   "than RBL_HIST_FURTHER_MAX");
+RBL_TWISTING_MODELS(FURTHER_FITS)
+#undef FURTHER_FITS

@@ -164,7 +164,10 @@ double *rbl_law_coef_at(rbl_contact_law *law, const rbl_law_coef_row *c);
 const char *rbl_law_unmet_need(const rbl_contact_law *law, const rbl_law_family_row *f,
                                const char **key);
 
-/* ---- the history's layout (dem_internal.h has the slices of the common families). */
+/* ---- the history's layout (dem_internal.h has the slices of the common families). The
+ * slices past the dashpots' (the twisting family's) hold at most RBL_HIST_FURTHER_MAX doubles:
+ * the pair pass's rows for them (law_table.c checks every row against it at compile time). */
+#define RBL_HIST_FURTHER_MAX 3
 #define RBL_HIST_CASE(F, en, name, hist, doc)                                                 \
     case en:                                                                                  \
         return hist;

@@ -31,7 +31,7 @@ typedef struct pair_block {
     double hk[BLOCK]; /* its stiffness at the last step, where it follows the overlap */
     double h3[BLOCK], h4[BLOCK], h5[BLOCK], h6[BLOCK]; /* rolling (epsd2) */
     double d0[BLOCK], d1[BLOCK], d2[BLOCK]; /* the dashpots' last force (account.c) */
-    double hx[3][BLOCK]; /* the slices past the dashpots' (twisting: law_table.h) */
+    double hx[RBL_HIST_FURTHER_MAX][BLOCK]; /* the slices past the dashpots' (law_table.h) */
     double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK], mu_r[BLOCK], coh[BLOCK],
         gn[BLOCK];
     /* out: force on the first grain, torque on the first and on the second */
@@ -205,13 +205,18 @@ INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
 }
 
 /* The older families' share of a history `width` wide (the named rows): all of it but the
- * slices past the dashpots' (rows hx) and the collision statistics' event (block_events); the
- * common laws' 6 and 7 (no event: pair_chunk) stay constants. */
+ * slices past the dashpots' (rows hx) and the collision statistics' event (block_events).
+ * Which slices it holds comes from the law, never from the width (a width of 7 may hold
+ * another model's slot than k_t). */
 INLINE size_t law_width(const pair_pass_input *in, const size_t width)
 {
-    return width <= 7 ? width
-                      : width - (in->law.collisions ? RBL_HIST_COLLISION : 0) -
-                            rbl_hist_further_width(&in->law);
+    return width - (in->law.collisions ? RBL_HIST_COLLISION : 0) -
+           rbl_hist_further_width(&in->law);
+}
+INLINE int law_holds_kt(const pair_pass_input *in) { return rbl_hist_holds_kt(&in->law); }
+INLINE int law_rolling_spring(const pair_pass_input *in)
+{
+    return in->law.rolling == RBL_ROLLING_EPSD2;
 }
 
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
@@ -247,14 +252,14 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         b->wix[l] = wi[0], b->wiy[l] = wi[1], b->wiz[l] = wi[2];
         b->wjx[l] = wj[0], b->wjy[l] = wj[1], b->wjz[l] = wj[2];
         b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
-        if (lw == 7 || lw == 11) /* k_t */
+        if (law_holds_kt(in)) /* k_t */
             b->hk[l] = h[3];
-        if (lw >= 10) { /* the rolling spring, after k_t where there is one */
+        if (law_rolling_spring(in)) { /* the rolling spring, after k_t where there is one */
             const double *m = h + lw - 7;
             b->h3[l] = m[0], b->h4[l] = m[1], b->h5[l] = m[2], b->h6[l] = m[3];
         }
         b->d0[l] = h[lw - 3], b->d1[l] = h[lw - 2], b->d2[l] = h[lw - 1];
-        for (size_t k = 0; width > 7 && k < rbl_hist_further_width(&in->law); k++)
+        for (size_t k = 0; k < rbl_hist_further_width(&in->law); k++)
             b->hx[k][l] = h[lw + k];
         if (in->law.from_materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
@@ -354,14 +359,14 @@ static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pai
             size_t q = b->q[l];
             double *hist = in->hist + width * q;
             hist[0] = b->h0[l], hist[1] = b->h1[l], hist[2] = b->h2[l];
-            if (lw == 7 || lw == 11) /* k_t */
+            if (law_holds_kt(in)) /* k_t */
                 hist[3] = b->hk[l];
-            if (lw >= 10) { /* the rolling spring, after k_t where there is one */
+            if (law_rolling_spring(in)) { /* the rolling spring, after k_t where there is one */
                 double *m = hist + lw - 7;
                 m[0] = b->h3[l], m[1] = b->h4[l], m[2] = b->h5[l], m[3] = b->h6[l];
             }
             hist[lw - 3] = b->d0[l], hist[lw - 2] = b->d1[l], hist[lw - 1] = b->d2[l];
-            for (size_t k = 0; width > 7 && k < rbl_hist_further_width(&in->law); k++)
+            for (size_t k = 0; k < rbl_hist_further_width(&in->law); k++)
                 hist[lw + k] = b->hx[k][l];
             double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
             out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
@@ -522,7 +527,10 @@ void rbl_pair_pass(rbl_sim *sim)
                 block.hx[0][l] = block.hx[1][l] = block.hx[2][l] = 0.0;
         size_t begin, end; /* the same grains as in every other sweep */
         rbl_sweep_range(sim, g->n + g->ghosts, &begin, &end); /* ghosts: first in some pairs */
-        touching += input.jkr || input.hist_width > 7
+        /* the plain laws (6 or 7 doubles: the tangential slice, k_t where it is held, the
+           dashpots') have their own loops, their widths constants */
+        const int plain = input.hist_width == rbl_hist_dash(&input.law) + 3 && input.hist_width <= 7;
+        touching += input.jkr || !plain
                         ? pair_chunk_any(&input, &block, (long)begin, (long)end)
                         : pair_chunk(&input, &block, (long)begin, (long)end);
 #pragma omp critical(rbl_overlap_peak)
