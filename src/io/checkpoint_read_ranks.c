@@ -790,9 +790,13 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
                       : RBL_OK;
     }
     if (rc == RBL_OK) { /* the bonds (format 20): none yet over several processes */
-        if (rd_u64(&r, at) != 0)
+        const uint64_t bonds = rd_u64(&r, at), broken = rd_u64(&r, at + 8);
+        if (bonds != 0)
             rc = rbl_error_set(err, RBL_EINVAL, "%s: a checkpoint with bonds restarts on one "
                                "process only (issue 72)", path);
+        else if (broken != 0) /* more broken than there are: as the whole read refuses it */
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: 0 bonds (%llu broken) in the checkpoint",
+                               path, (unsigned long long)broken);
         at += 16;
     }
     if (rc == RBL_OK) { /* the run's state, after the lists */
