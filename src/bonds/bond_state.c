@@ -41,24 +41,6 @@ void rbl_bonds_state_write(const rbl_sim *sim, unsigned char *out)
     }
 }
 
-static int by_key(const void *x, const void *y)
-{
-    const uint64_t p = *(const uint64_t *)x, q = *(const uint64_t *)y;
-    return (p > q) - (p < q);
-}
-
-static int has_id(const uint64_t *keys, size_t n, uint32_t id)
-{
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if ((keys[mid] >> 32) < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && (keys[lo] >> 32) == id;
-}
 
 int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size_t *used,
                          const char *path, rbl_error *err)
@@ -80,16 +62,13 @@ int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size
         return RBL_ENOMEM;
     bs->bond = calloc((size_t)n, sizeof *bs->bond);
     const rbl_grains *g = &sim->g;
-    uint64_t *keys = malloc((g->n ? g->n : 1) * sizeof *keys);
+    uint64_t *keys = rbl_bonds_id_table(g);
     if (!bs->bond || !keys) {
         free(keys);
         return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %llu bonds", path,
                              (unsigned long long)n);
     }
     bs->cap = (size_t)n;
-    for (size_t k = 0; k < g->n; k++)
-        keys[k] = (uint64_t)g->id[k] << 32 | k;
-    qsort(keys, g->n, sizeof *keys, by_key);
     const unsigned char *p = in + 16;
     size_t counted = 0;
     int rc = RBL_OK;
@@ -109,7 +88,8 @@ int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size
         const int sane = (b->intact == 0 || b->intact == 1) && b->mode >= 0 && b->mode <= 2 &&
                          (!b->intact || (b->kn > 0.0 && b->ks > 0.0 && b->kt > 0.0 &&
                                          b->kb > 0.0 && b->radius > 0.0 &&
-                                         has_id(keys, g->n, b->a) && has_id(keys, g->n, b->b)));
+                                         rbl_bonds_find_id(keys, g->n, b->a) >= 0 &&
+                                         rbl_bonds_find_id(keys, g->n, b->b) >= 0));
         if (!ordered || !sane)
             rc = rbl_error_set(err, RBL_EPARSE, "%s: bond %zu (grains %u and %u) is "
                                "inconsistent (out of order, or its grains missing)", path, q,

@@ -40,35 +40,17 @@ static int by_ids(const void *x, const void *y)
     return (p->b > q->b) - (p->b < q->b);
 }
 
-static int by_key(const void *x, const void *y)
+/* The grains in id order (grains.c: the engine's one id table), ids looked up in it. */
+uint64_t *rbl_bonds_id_table(const rbl_grains *g)
 {
-    const uint64_t p = *(const uint64_t *)x, q = *(const uint64_t *)y;
-    return (p > q) - (p < q);
+    const rbl_grains_view v = {.n = g->n, .id = g->id};
+    return rbl_grains_id_order(&v);
 }
 
-/* Grain index of id in the table keys (id << 32 | index, sorted), or -1. */
-static long find(const uint64_t *keys, size_t n, uint32_t id)
+long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id)
 {
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if ((keys[mid] >> 32) < id)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && (keys[lo] >> 32) == id ? (long)(keys[lo] & 0xffffffffu) : -1;
-}
-
-static uint64_t *id_table(const rbl_grains *g)
-{
-    uint64_t *keys = malloc((g->n ? g->n : 1) * sizeof *keys);
-    if (!keys)
-        return NULL;
-    for (size_t k = 0; k < g->n; k++)
-        keys[k] = (uint64_t)g->id[k] << 32 | k;
-    qsort(keys, g->n, sizeof *keys, by_key);
-    return keys;
+    const size_t k = rbl_grains_index_of(keys, n, id);
+    return k == SIZE_MAX ? -1 : (long)k;
 }
 
 int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
@@ -81,7 +63,7 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
     }
     if (fresh)
         return RBL_OK;
-    uint64_t *keys = id_table(g);
+    uint64_t *keys = rbl_bonds_id_table(g);
     size_t *start = realloc(bs->start, (g->n + 1) * sizeof *start);
     if (start)
         bs->start = start;
@@ -98,7 +80,8 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
         rbl_bond *b = bs->bond + q;
         if (!b->intact)
             continue;
-        const long i = find(keys, g->n, b->a), j = find(keys, g->n, b->b);
+        const long i = rbl_bonds_find_id(keys, g->n, b->a);
+        const long j = rbl_bonds_find_id(keys, g->n, b->b);
         if (i < 0 || j < 0) { /* a grain taken out: the bond goes with what it held */
             rbl_account_in(sim, RBL_IN_REMOVED, -b->energy);
             b->intact = 0, b->energy = 0.0, b->broke_step = sim->step;

@@ -57,6 +57,10 @@ static inline double rbl_bond_separation(const rbl_sim *sim, size_t i, size_t j,
 /* bonds.c: the list, its index by grain, the checks of a bond's making. */
 rbl_bonds *rbl_bonds_of(rbl_sim *sim, rbl_error *err); /* made on first use */
 int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err);
+/* The grains' ids as keys id << 32 | index, sorted (NULL: out of memory), and the index of
+ * id among them, or -1: the bonds' grains found by id (the index, a checkpoint's check). */
+uint64_t *rbl_bonds_id_table(const rbl_grains *g);
+long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id);
 void rbl_bonds_release(rbl_sim *sim);
 
 /* bond_law.c: one bond's loads for the grains' state now; advance: with the step's
