@@ -264,4 +264,17 @@ static inline rbl_sim *pile_sorted(int threads, double skin, uint64_t sort_every
 /* The same with the default reordering of the grains in memory. */
 static inline rbl_sim *pile(int threads, double skin) { return pile_sorted(threads, skin, 0); }
 
+/* The cube [0, L]^3 as a closed mesh wall of 12 facets, material 0. */
+static inline void dem_add_box_mesh(rbl_sim *sim, double L)
+{
+    double v[24];
+    for (int k = 0; k < 8; k++)
+        v[3 * k] = (k & 1) * L, v[3 * k + 1] = (k >> 1 & 1) * L, v[3 * k + 2] = (k >> 2) * L;
+    uint32_t t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                      2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    rbl_mesh box = {8, 12, v, t};
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_add_mesh_wall(sim, &box, 0, &err));
+}
+
 #endif

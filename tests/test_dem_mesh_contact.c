@@ -347,13 +347,7 @@ static rbl_sim *boxed_grain(int as_mesh)
     rbl_sim *sim = dem_create(&cfg, 2500.0);
     rbl_error err = {0};
     if (as_mesh) {
-        double v[24];
-        for (int k = 0; k < 8; k++)
-            v[3 * k] = (k & 1) * L, v[3 * k + 1] = (k >> 1 & 1) * L, v[3 * k + 2] = (k >> 2) * L;
-        uint32_t t[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
-                          2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-        rbl_mesh box = {8, 12, v, t};
-        ASSERT_OK(rbl_sim_add_mesh_wall(sim, &box, 0, &err));
+        dem_add_box_mesh(sim, L);
     } else {
         for (int a = 0; a < 3; a++)
             for (int side = 0; side < 2; side++) {
