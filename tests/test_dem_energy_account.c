@@ -35,11 +35,11 @@
 /* A sphere of radius 1 mm on the plane z = 0 under gravity, pressed twice its weight's overlap
  * into it, sliding at 0.2 m/s along x and spinning about y backwards, with the law's every
  * dissipation. */
-static rbl_sim *slider(double dt)
+static rbl_sim *slider(double dt, int tangent)
 {
     rbl_sim_config c = dem_config(-1.0, 1.0, 200.0, 0.002, dt);
     c.gravity[2] = -9.81;
-    c.law.tangent = RBL_TANGENT_SPRING;
+    c.law.tangent = tangent;
     c.law.kt = 60.0;
     c.law.gamma_t = 0.001;
     c.law.friction = 0.3;
@@ -62,7 +62,7 @@ static rbl_sim *slider(double dt)
 
 static void closes_to_round_off(void)
 {
-    rbl_sim *sim = slider(2e-5);
+    rbl_sim *sim = slider(2e-5, RBL_TANGENT_SPRING);
     rbl_thermo t;
     rbl_error err = {0};
     ASSERT_OK(rbl_sim_prepare(sim, &err)); /* the first forces: the contact held from here */
@@ -87,6 +87,36 @@ static void closes_to_round_off(void)
     ASSERT_TRUE(t.dissipated[RBL_LOSS_DAMPING] > 0.0 && t.dissipated[RBL_LOSS_ROLLING] > 0.0);
     ASSERT_TRUE(t.kinetic + t.rotational < 0.2 * e0); /* most of it gone */
     /* round-off: the sums of 20 000 steps of terms of the scale, each to 1e-16 */
+    ASSERT_TRUE(worst < 1e-11 * scale);
+    rbl_sim_destroy(sim);
+}
+
+/* The seed's tangential law (D_H, seed 002 2.3.2) on the same slider: its force is
+ * -min(k_t D_H, mu F_n) along v_t, so once the sphere stops sliding it chatters, v_t turning
+ * within steps. Its work is booked as the bodies receive it (the mean of the step's two ends
+ * times the motion); booked as mag |v_t| dt it counted losses its force did not make, and the
+ * balance walked by most of them (a resting rubble pile: 0.9 of its friction). */
+static void seed_friction_closes(void)
+{
+    rbl_sim *sim = slider(2e-5, RBL_TANGENT_SEED);
+    rbl_thermo t;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_prepare(sim, &err));
+    rbl_sim_thermo(sim, &t);
+    const double b0 = t.balance, e0 = t.kinetic + t.rotational;
+    double worst = 0.0, scale = e0;
+    for (int k = 0; k < 200; k++) {
+        dem_step(sim, 100);
+        rbl_sim_thermo(sim, &t);
+        ASSERT_TRUE(t.wall_contacts == 1);
+        worst = fmax(worst, fabs(t.balance - b0));
+        scale = fmax(scale, t.kinetic + t.rotational + fabs(t.elastic));
+    }
+    printf("the seed's tangential law on the slider, 20 000 steps: friction %.3g J, damping "
+           "%.3g J of %.3g J; the balance moved at most %.3g J, %.2g of the energy scale\n",
+           t.dissipated[RBL_LOSS_FRICTION], t.dissipated[RBL_LOSS_DAMPING], e0, worst,
+           worst / scale);
+    ASSERT_TRUE(t.dissipated[RBL_LOSS_FRICTION] > 0.3 * e0); /* it slid */
     ASSERT_TRUE(worst < 1e-11 * scale);
     rbl_sim_destroy(sim);
 }
@@ -429,6 +459,7 @@ int main(void)
     overlapping_grains_start_at_zero();
     turning_wall_rolling_torque();
     closes_to_round_off();
+    seed_friction_closes();
     stiffening_spring_is_booked();
     second_order_at_contacts();
     taken_out_with_their_contacts();

@@ -210,7 +210,13 @@ RBL_KERNEL void rbl_tangential_force(const rbl_contact_law *law, const rbl_conta
         mag = mag > limit ? limit : mag;
         double s = -mag / (vmag > 0.0 ? vmag : 1.0);
         ft[0] = s * vt[0], ft[1] = s * vt[1], ft[2] = s * vt[2];
-        *slid = mag * vmag * dt; /* no energy stored: all its work is lost */
+        /* It stores nothing: all its work is lost. It acts on the bodies as a dashpot does
+         * (a force from the velocity, in both ends' kicks), so its work is booked as theirs,
+         * the mean of its two ends times the motion: it goes into dash (rbl_contact_force
+         * books it as friction). Booked as mag |v_t| dt, a grain whose v_t turned within a
+         * step was booked a loss its force did not make (a resting rubble pile's balance
+         * walked by 0.9 of its friction). */
+        dash[0] = ft[0], dash[1] = ft[1], dash[2] = ft[2];
     } else if (law->tangent == RBL_TANGENT_SPRING) {
         /* Project the spring onto the current tangent plane (as LIGGGHTS does), extend it by
          * v_t dt, and cap its force at the Coulomb limit (sliding: the spring shrinks, and
@@ -364,6 +370,21 @@ RBL_KERNEL void rbl_twisting_torque(const rbl_contact_law *law, const rbl_contac
     h[0] = th, h[1] = k, h[2] = m_damp;
 }
 
+/* The seed's tangential force rides in the dashpots' slot (rbl_tangential_force): of the
+ * slot's work over the step, -(dash + d_now) . v dt / 2, the part of the seed's force (its
+ * last force: the slot's part across the normal n, the normal dashpot's being along the
+ * contact's last normal, which turns by O(|w| dt) a step; its force now: ft), so that
+ * friction and damping are told apart to that order and their sum stays exact. */
+RBL_KERNEL double rbl_seed_share(const double dash[3], const double n[3],
+                                 const double ft_now[3], const double v[3], double dt)
+{
+    const double dn = dash[0] * n[0] + dash[1] * n[1] + dash[2] * n[2];
+    double w = 0.0;
+    for (int a = 0; a < 3; a++)
+        w += (dash[a] - dn * n[a] + ft_now[a]) * v[a];
+    return -0.5 * w * dt;
+}
+
 /* The law's sub-models in order: normal (JKR's in place of Hertz's), cohesion (sjkr),
  * tangential (history h[0..2], and h[3] where it holds k_t), rolling (at
  * h[rbl_hist_rolling]), twisting (at h[rbl_hist_further]); the dashpots' force kept at
@@ -398,6 +419,10 @@ RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coe
     o->loss[RBL_LOSS_DAMPING] = -0.5 * ((dash[0] + d_now[0]) * g->v[0] +
                                         (dash[1] + d_now[1]) * g->v[1] +
                                         (dash[2] + d_now[2]) * g->v[2]) * dt;
+    if (law->tangent == RBL_TANGENT_SEED) { /* its force's share, as friction */
+        const double moved = rbl_seed_share(dash, n, o->ft, g->v, dt);
+        o->loss[RBL_LOSS_FRICTION] += moved, o->loss[RBL_LOSS_DAMPING] -= moved;
+    }
     dash[0] = d_now[0], dash[1] = d_now[1], dash[2] = d_now[2];
     rbl_twisting_torque(law, &c, g, rbl_contact_radius(law, g, a_jkr), load, dt,
                         h + rbl_hist_further(law), o->tr, &o->loss[RBL_LOSS_FRICTION],
@@ -424,6 +449,11 @@ static inline void rbl_contact_held_at_end(const rbl_contact_law *law, const dou
         lost[RBL_LOSS_FRICTION] += 0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
     const double *dash = h + rbl_hist_dash(law);
     lost[RBL_LOSS_DAMPING] += -(0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * dt);
+    if (law->tangent == RBL_TANGENT_SEED) { /* the seed force's last half step, as friction */
+        const double none[3] = {0.0, 0.0, 0.0};
+        const double moved = rbl_seed_share(dash, n, none, v, dt);
+        lost[RBL_LOSS_FRICTION] += moved, lost[RBL_LOSS_DAMPING] -= moved;
+    }
     /* the epsd2 spring's, and the work of its last torque (-M) over the half step the kick
      * gives it, on the rolling part of the relative spin (as its kernel books a step's: the
      * mean of the torque at the step's two ends, the second 0): unbooked, a contact parting
