@@ -148,6 +148,7 @@ validate: build
 	@validation/clump_dynamics.sh $(RUBBLE) $(BUILD)
 	@validation/asteroid.sh $(RUBBLE)
 	@validation/spin.sh $(RUBBLE)
+	@validation/bonded_spin.sh $(RUBBLE) $(BUILD)
 	@validation/drop.sh $(RUBBLE)
 	@validation/collapse.sh $(RUBBLE)
 	@validation/sound.sh $(RUBBLE)
