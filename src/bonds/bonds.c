@@ -53,35 +53,50 @@ long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id)
     return k == SIZE_MAX ? -1 : (long)k;
 }
 
+/* Each intact bond's grains found by id among this process's grains and its ghosts (a grain's
+ * own copy first), and each grain's bonds listed in bond order. One process: a bond whose
+ * grain is gone ends with what it held. Several: a bond with a grain not here (before the first
+ * migration) is marked so (i = j = RBL_BOND_AWAY) and computed by none; forces() refuses one of
+ * this process's grains whose partner is beyond the ghosts. */
 int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
-    int fresh = bs->indexed && bs->grains == g->n;
+    const size_t n = g->n, all = g->n + g->ghosts;
+    int fresh = bs->indexed && bs->grains == n && bs->all == all;
     for (size_t q = 0; q < bs->n && fresh; q++) {
         const rbl_bond *b = bs->bond + q;
-        fresh = !b->intact || (g->id[b->i] == b->a && g->id[b->j] == b->b);
+        fresh = !b->intact || (b->i == RBL_BOND_AWAY && sim->peers) ||
+                (b->i < all && b->j < all && g->id[b->i] == b->a && g->id[b->j] == b->b);
     }
     if (fresh)
         return RBL_OK;
-    uint64_t *keys = rbl_bonds_id_table(g);
-    size_t *start = realloc(bs->start, (g->n + 1) * sizeof *start);
+    const rbl_grains_view v = {.n = all, .id = g->id};
+    uint64_t *keys = rbl_grains_id_order(&v);
+    size_t *start = realloc(bs->start, (n + 1) * sizeof *start);
     if (start)
         bs->start = start;
-    double *sum = realloc(sim->bond_sum, 6 * (g->n ? g->n : 1) * sizeof *sum);
+    double *sum = realloc(sim->bond_sum, 6 * (n ? n : 1) * sizeof *sum);
     if (sum)
         sim->bond_sum = sum;
     if (!keys || !start || !sum) {
         free(keys);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
     }
-    memset(start, 0, (g->n + 1) * sizeof *start);
-    memset(sum, 0, 6 * g->n * sizeof *sum);
+    memset(start, 0, (n + 1) * sizeof *start);
+    bs->stretched = 0;
+    memset(sum, 0, 6 * n * sizeof *sum);
     for (size_t q = 0; q < bs->n; q++) {
         rbl_bond *b = bs->bond + q;
         if (!b->intact)
             continue;
-        const long i = rbl_bonds_find_id(keys, g->n, b->a);
-        const long j = rbl_bonds_find_id(keys, g->n, b->b);
+        const long i = rbl_bonds_find_id(keys, all, b->a);
+        const long j = rbl_bonds_find_id(keys, all, b->b);
+        if ((i < 0 || j < 0) && sim->peers) {
+            if (((i >= 0 && (size_t)i < n) || (j >= 0 && (size_t)j < n)) && !bs->stretched)
+                bs->stretched = q + 1; /* one of this process's grains, its partner not here */
+            b->i = b->j = RBL_BOND_AWAY;
+            continue;
+        }
         if (i < 0 || j < 0) { /* a grain taken out: the bond goes with what it held */
             rbl_account_in(sim, RBL_IN_REMOVED, -b->energy);
             b->intact = 0, b->energy = 0.0, b->broke_step = sim->step;
@@ -89,28 +104,31 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
             continue;
         }
         b->i = (uint32_t)i, b->j = (uint32_t)j;
-        start[i + 1]++, start[j + 1]++;
+        start[b->i < n ? b->i + 1 : 0]++, start[b->j < n ? b->j + 1 : 0]++;
     }
     free(keys);
-    for (size_t k = 0; k < g->n; k++)
+    start[0] = 0; /* (a ghost's bonds are not summed here) */
+    for (size_t k = 0; k < n; k++)
         start[k + 1] += start[k];
-    uint32_t *entry = realloc(bs->entry, (start[g->n] ? start[g->n] : 1) * sizeof *entry);
+    uint32_t *entry = realloc(bs->entry, (start[n] ? start[n] : 1) * sizeof *entry);
     if (!entry)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
     bs->entry = entry;
-    size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
+    size_t *fill = malloc((n ? n : 1) * sizeof *fill);
     if (!fill)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
-    memcpy(fill, start, g->n * sizeof *fill);
+    memcpy(fill, start, n * sizeof *fill);
     for (size_t q = 0; q < bs->n; q++) { /* in bond order: each grain's bonds by their ids */
         const rbl_bond *b = bs->bond + q;
-        if (b->intact) {
+        if (!b->intact || b->i == RBL_BOND_AWAY)
+            continue;
+        if (b->i < n)
             entry[fill[b->i]++] = (uint32_t)(q << 1);
+        if (b->j < n)
             entry[fill[b->j]++] = (uint32_t)(q << 1 | 1u);
-        }
     }
     free(fill);
-    bs->grains = g->n;
+    bs->grains = n, bs->all = all;
     bs->indexed = 1;
     return RBL_OK;
 }
@@ -189,6 +207,7 @@ static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j
     b->i = (uint32_t)(lower ? i : j), b->j = (uint32_t)(lower ? j : i);
     b->a = g->id[b->i], b->b = g->id[b->j];
     b->intact = 1;
+    b->home = b->i < g->n; /* its first grain this process's (over several, bond_ranks.c) */
     const double ri = g->radius[i], rj = g->radius[j];
     b->radius = p->radius_multiplier * fmin(ri, rj);
     const double area = M_PI * b->radius * b->radius, inertia = 0.25 * area * b->radius * b->radius;
@@ -238,9 +257,6 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
     int rc = check_params(p, err);
     if (rc != RBL_OK)
         return rc;
-    if (sim->peers)
-        return rbl_error_set(err, RBL_EINVAL, "bonds: not yet over several processes (issue "
-                             "72): run a bonded scene on one process");
     if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) /* the neighbour list: pairs within skin */
         return rc;
     if (p->gap > sim->skin)
@@ -264,7 +280,8 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
     const size_t before = bs->n;
     for (size_t q = 0; q < pl->n && rc == RBL_OK; q++) {
         const size_t i = pl->i[q], j = pl->j[q];
-        if (i >= g->n || j >= g->n)
+        const size_t all = g->n + g->ghosts; /* (a pair holds at most one ghost) */
+        if (i >= all || j >= all)
             continue;
         if (chosen && !(bsearch(&g->id[i], chosen, n_ids, sizeof *chosen, by_u32) &&
                         bsearch(&g->id[j], chosen, n_ids, sizeof *chosen, by_u32)))
@@ -299,8 +316,7 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
         bs->n = before;
         return rc;
     }
-    if (bs->n > 0)
-        qsort(bs->bond, bs->n, sizeof *bs->bond, by_ids);
+    rbl_bonds_sort_unique(bs); /* (the pairs are listed once: none repeats) */
     if (made)
         *made = bs->n - before;
     bs->indexed = 0;

@@ -169,28 +169,29 @@ static int contacts_table(const char *path, const rbl_sim *sim, const void *unus
     return rbl_contact_table_write(path, sim, err);
 }
 
-static int bonds_piece(const char *path, const rbl_sim *sim, const void *unused, rbl_error *err)
-{
-    (void)unused;
-    return rbl_bonds_frame_write(path, sim, err);
-}
-
-/* The bonds of frame n_frames - 1 (a scene with `bonds`, one process): bonds_NNNNNN.vtp and
- * bonds.pvd, and breaks.csv as it stands. */
+/* The bonds of frame n_frames - 1 (a scene with `bonds`): bonds_NNNNNN.vtp and bonds.pvd, and
+ * breaks.csv as it stands, by rank 0 from every process's bonds (bond_output.c). */
 static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
 {
     if (!s->bonds)
         return RBL_OK;
-    const rbl_frame_writer w = {"bonds", "vtp", bonds_piece, NULL, NULL};
-    int rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
-    if (rc == RBL_OK)
-        rc = write_series(o, "bonds", err);
-    char *path = rc == RBL_OK ? rbl_path_join(o->dir, "breaks.csv") : NULL;
-    if (rc == RBL_OK)
-        rc = path ? rbl_bonds_breaks_write(path, sim, err)
-                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    free(path);
-    return rc;
+    rbl_bond_view *views = NULL;
+    size_t n = 0;
+    int rc = rbl_run_ranks_bond_views(o->ranks, sim, &views, &n, err);
+    if (rc == RBL_OK && o->ranks->rank == 0) {
+        char file[64];
+        snprintf(file, sizeof file, "bonds_%06zu.vtp", o->n_frames - 1);
+        char *path = rbl_path_join(o->dir, file), *breaks = rbl_path_join(o->dir, "breaks.csv");
+        rc = path && breaks ? rbl_bonds_frame_write(path, views, n, err)
+                            : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        if (rc == RBL_OK)
+            rc = write_series(o, "bonds", err);
+        if (rc == RBL_OK)
+            rc = rbl_bonds_breaks_write(breaks, views, n, rbl_sim_config_get(sim)->dt, err);
+        free(path), free(breaks);
+    }
+    free(views);
+    return rbl_run_ranks_agree(o->ranks, rc, err);
 }
 
 /* The contact network of frame n_frames - 1 (output.contacts): the .vtp frame and its series,
@@ -262,7 +263,8 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     int rc = lo->count ? rbl_sim_layers(sim, lo, rows, err) : RBL_OK;
     o->log.bonds = s->bonds;
-    rbl_sim_bond_counts(sim, &o->log.bonds_intact, &o->log.bonds_broken);
+    if (s->bonds)
+        rbl_run_ranks_bond_counts(o->ranks, sim, &o->log.bonds_intact, &o->log.bonds_broken);
     if (rc == RBL_OK)
         rc = rbl_thermo_log_add(&o->log, &t, rows, lo->count, lo->axis, err);
     free(rows);

@@ -1,0 +1,106 @@
+/* bond_output.c — a run's bonds over one or several processes (issue 72, docs/bonds.md): the
+ * grains a scene's `bonds:` chooses gathered from every process, thermo's counts summed, and
+ * every bond's state gathered on rank 0 in id order, so that bonds_NNNNNN.vtp and breaks.csv
+ * are one process's bytes whatever the number of processes. */
+#include "run_internal.h"
+#include "run_ranks.h"
+#include "../bonds/bonds_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int rbl_run_ranks_ids(rbl_run_ranks *r, uint32_t **ids, size_t *n, rbl_error *err)
+{
+    if (!r->comm)
+        return RBL_OK;
+    double *mine = malloc((*n ? *n : 1) * sizeof *mine), *all = NULL;
+    size_t cap = 0, first = 0, total = 0;
+    int rc = mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu ids", *n);
+    for (size_t k = 0; rc == RBL_OK && k < *n; k++)
+        mine[k] = (*ids)[k];
+    rc = rbl_comm_agree(r->comm, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_comm_allgather(r->comm, mine, *n, &all, &cap, &first, &total, err);
+    uint32_t *got = rc == RBL_OK ? malloc((total ? total : 1) * sizeof *got) : NULL;
+    rc = rbl_comm_agree(r->comm, rc != RBL_OK || got ? rc : rbl_error_set(err, RBL_ENOMEM,
+                                                                         "out of memory"),
+                        err);
+    if (rc == RBL_OK) {
+        for (size_t k = 0; k < total; k++)
+            got[k] = (uint32_t)all[k];
+        free(*ids);
+        *ids = got, *n = total;
+    } else {
+        free(got);
+    }
+    free(mine), free(all);
+    return rc;
+}
+
+void rbl_run_ranks_bond_counts(rbl_run_ranks *r, const rbl_sim *sim, size_t *intact,
+                               size_t *broken)
+{
+    const rbl_bonds *bs = sim->bonds;
+    uint64_t c[2] = {0, 0};
+    for (size_t q = 0; bs && q < bs->n; q++)
+        if (rbl_bond_homed(sim, bs->bond + q))
+            c[bs->bond[q].intact ? 0 : 1]++;
+    if (r->comm)
+        rbl_comm_sum_u64_n(r->comm, c, 2);
+    *intact = (size_t)c[0], *broken = (size_t)c[1];
+}
+
+static int by_ids(const void *x, const void *y)
+{
+    const rbl_bond_view *p = x, *q = y;
+    if (p->id[0] != q->id[0])
+        return p->id[0] < q->id[0] ? -1 : 1;
+    return (p->id[1] > q->id[1]) - (p->id[1] < q->id[1]);
+}
+
+int rbl_run_ranks_bond_views(rbl_run_ranks *r, const rbl_sim *sim, rbl_bond_view **out,
+                             size_t *n_out, rbl_error *err)
+{
+    const rbl_bonds *bs = sim->bonds;
+    size_t n = 0;
+    *out = NULL, *n_out = 0;
+    rbl_bond_view *mine = malloc(((bs ? bs->n : 0) + 1) * sizeof *mine);
+    int rc = mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds");
+    for (size_t q = 0; rc == RBL_OK && bs && q < bs->n; q++)
+        if (rbl_bond_homed(sim, bs->bond + q))
+            rbl_sim_bond(sim, q, mine + n++);
+    if (!r->comm) {
+        *out = mine, *n_out = n;
+        return rc;
+    }
+    /* every rank's to rank 0 */
+    const int P = r->size;
+    size_t *sb = calloc((size_t)P, sizeof *sb), *so = calloc((size_t)P, sizeof *so);
+    size_t *rb = calloc((size_t)P, sizeof *rb), *ro = calloc((size_t)P, sizeof *ro);
+    if (rc == RBL_OK && !(sb && so && rb && ro))
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_comm_agree(r->comm, rc, err);
+    void *recv = NULL;
+    if (rc == RBL_OK) {
+        sb[0] = n * sizeof *mine;
+        rc = rbl_comm_exchange(r->comm, mine, sb, so, &recv, rb, ro, err);
+    }
+    size_t total = 0;
+    for (int q = 0; rc == RBL_OK && q < P; q++)
+        total += rb[q] / sizeof *mine;
+    rbl_bond_view *all = rc == RBL_OK ? malloc((total ? total : 1) * sizeof *all) : NULL;
+    if (rc == RBL_OK && !all)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bonds", total);
+    if (rc == RBL_OK) {
+        size_t at = 0;
+        for (int q = 0; q < P; q++) {
+            if (rb[q])
+                memcpy(all + at, (const char *)recv + ro[q], rb[q]);
+            at += rb[q] / sizeof *mine;
+        }
+        qsort(all, total, sizeof *all, by_ids); /* (each bond once: listed at its home) */
+        *out = all, *n_out = total;
+    }
+    free(mine), free(recv), free(sb), free(so), free(rb), free(ro);
+    return rbl_comm_agree(r->comm, rc, err);
+}
