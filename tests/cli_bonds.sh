@@ -2,7 +2,7 @@
 # The scene's `bonds:` block (issue 72, docs/bonds.md): a bonded block dropped on a floor writes
 # its bonds (bonds_NNNNNN.vtp, bonds.pvd, breaks.csv, thermo.csv's counts), and each bad value
 # is refused at its line and column with the value, exit status 1, no output folder; with
-# MPIEXEC, a bonded scene on 2 processes is refused by name (bonds across ranks: not yet).
+# MPIEXEC, the same bytes over several processes and across restarts on other counts (below).
 # usage: cli_bonds.sh RUBBLE [MPIEXEC]
 . "$(dirname "$0")/cli_run_common.sh"
 MPIEXEC=${2:-}
@@ -58,13 +58,51 @@ scene not_map '/^bonds:$/,/^  spread/c\
 bonds: 3'
 expect not_map "not_map.yaml:15:8: 'bonds' must be a mapping"
 
+# Over several processes (docs/bonds.md "Over several processes"): the block, its bonds breaking
+# from step 3939, on 1 and 3 processes writes the same bytes (final.txt, thermo.csv, every
+# bonds_NNNNNN.vtp, bonds.pvd, breaks.csv); the checkpoint at step 4010 (bonds broken, others
+# breaking after) written by 3 restarts on 2, and one process's on 3, into the same bytes; and
+# a block thrown out of the domain on 2 (its grains and their bonds taken out, booked once).
 if [ -n "$MPIEXEC" ]; then
-    "$MPIEXEC" --allow-run-as-root --oversubscribe -np 2 "$RUBBLE" run good.yaml \
-        --output ranks --quiet > out.txt 2> err.txt && {
-        echo "FAIL: a bonded scene ran on 2 processes"; failures=$((failures+1)); }
-    grep -q "bonds (issue 72: bonds across processes are not done yet) cannot yet run over several processes" err.txt || {
-        echo "FAIL: 2 processes were refused without naming the bonds:"; cat err.txt
-        failures=$((failures+1)); }
+    mpi() { "$MPIEXEC" --allow-run-as-root --oversubscribe -np "$@"; }
+    # same NAME A B: B's bonds frames (a restart's: those after it), breaks.csv, final.txt and
+    # thermo.csv the same bytes as A's
+    same() {
+        for f in "$3"/bonds_*.vtp "$3"/breaks.csv "$3"/final.txt "$3"/thermo.csv; do
+            cmp -s "$f" "$2/$(basename "$f")" || {
+                echo "FAIL: $1: $(basename "$f") differs"; failures=$((failures+1)); }
+        done
+    }
+    scene ranks 's/^output: {\(.*\)}/output: {\1, final: final.txt, checkpoint_every: 0.0029}/'
+    sed -i 's/^run: {time: 0.003,/run: {time: 0.0035,/' ranks.yaml
+    "$RUBBLE" run ranks.yaml --output one --quiet > /dev/null 2> err.txt || {
+        echo "FAIL: one process: $(cat err.txt)"; exit 1; }
+    mpi 3 "$RUBBLE" run ranks.yaml --output three --quiet > /dev/null 2> err.txt || {
+        echo "FAIL: 3 processes: $(cat err.txt)"; exit 1; }
+    same "3 processes" one three
+    [ "$(ls three/bonds_*.vtp | wc -l)" -eq 5 ] && cmp -s one/bonds.pvd three/bonds.pvd || {
+        echo "FAIL: 3 processes: bonds.pvd or its 5 frames differ"; failures=$((failures+1)); }
+    ck=checkpoint_000004010.bin
+    [ -e "three/$ck" ] && [ "$(head -2 one/breaks.csv | tail -1 | cut -d, -f1)" -lt 4010 ] &&
+        [ "$(tail -1 one/breaks.csv | cut -d, -f1)" -gt 4010 ] || {
+        echo "FAIL: no $ck amid the breaks"; failures=$((failures+1)); }
+    mpi 2 "$RUBBLE" run ranks.yaml --output three_on_two --restart "three/$ck" --quiet \
+        > /dev/null 2> err.txt || { echo "FAIL: restart on 2: $(cat err.txt)"; exit 1; }
+    same "3 processes' checkpoint on 2" one three_on_two
+    mpi 3 "$RUBBLE" run ranks.yaml --output one_on_three --restart "one/$ck" --quiet \
+        > /dev/null 2> err.txt || { echo "FAIL: restart on 3: $(cat err.txt)"; exit 1; }
+    same "one process's checkpoint on 3" one one_on_three
+    echo "ok: bonds on 1 and 3 processes, restarts 3 -> 2 and 1 -> 3: the same bytes" \
+         "($(($(wc -l < one/breaks.csv) - 1)) breaks)"
+    scene thrown 's/velocity: \[0, 0, -2\]/velocity: [6, 0, -2]/;s/_strength: \([0-9.]*\)e[34]/_strength: \1e5/'
+    sed -i 's/^run: {time: 0.003,/run: {time: 0.0055,/;s/^output: {\(.*\)}/output: {\1, final: final.txt}/' thrown.yaml
+    "$RUBBLE" run thrown.yaml --output thrown1 --quiet > /dev/null 2> err.txt &&
+        mpi 2 "$RUBBLE" run thrown.yaml --output thrown2 --quiet > /dev/null 2> err.txt || {
+        echo "FAIL: the thrown block: $(cat err.txt)"; exit 1; }
+    same "thrown out, 2 processes" thrown1 thrown2
+    last=$(tail -1 thrown1/thermo.csv | awk -F, '{print $3, $(NF-1) + $NF}')
+    [ "$last" = "25 300" ] || { echo "FAIL: thrown: grains, bonds $last"; failures=$((failures+1)); }
+    echo "ok: a block thrown out of the domain on 2 processes: as on one ($last grains, bonds)"
 fi
 [ "$failures" -eq 0 ] || exit 1
 echo "ok: bonds"
