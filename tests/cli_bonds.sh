@@ -1,6 +1,7 @@
 #!/bin/sh
 # The scene's `bonds:` block (issue 72, docs/bonds.md): a bonded block dropped on a floor writes
-# its bonds (bonds_NNNNNN.vtp, bonds.pvd, breaks.csv, thermo.csv's counts), and each bad value
+# its bonds (bonds_NNNNNN.vtp, bonds.pvd, breaks.csv, thermo.csv's counts) and its fragments
+# (fragments_NNNNNN.csv, fragment_sizes_NNNNNN.csv), and each bad value
 # is refused at its line and column with the value, exit status 1, no output folder; with
 # MPIEXEC, the same bytes over several processes and across restarts on other counts (below).
 # usage: cli_bonds.sh RUBBLE [MPIEXEC]
@@ -14,7 +15,8 @@ scene() { sed -e 's/^run: {time: 0.01,/run: {time: 0.003,/' -e "$2" "$EXAMPLE" >
 scene good 's/x/x/'
 "$RUBBLE" run good.yaml --output good --quiet > out.txt 2> err.txt || {
     echo "FAIL: the bonded scene was refused: $(cat err.txt)"; exit 1; }
-for f in bonds.pvd bonds_000000.vtp bonds_000003.vtp breaks.csv; do
+for f in bonds.pvd bonds_000000.vtp bonds_000003.vtp breaks.csv fragments_000003.csv \
+         fragment_sizes_000003.csv; do
     [ -s "good/$f" ] || { echo "FAIL: good/$f missing"; failures=$((failures+1)); }
 done
 for a in ids intact force moment normal_force sigma tau; do
@@ -28,7 +30,16 @@ last=$(tail -1 good/thermo.csv | awk -F, '{print $(NF-1) + $NF, $NF}')
 breaks=$(($(wc -l < good/breaks.csv) - 1))
 [ "${last% *}" = 300 ] && [ "${last#* }" -gt 0 ] && [ "${last#* }" = "$breaks" ] || {
     echo "FAIL: bonds (all, broken) $last, breaks.csv $breaks rows"; failures=$((failures+1)); }
-echo "ok: the bonded block's files ($breaks of 300 bonds broken)"
+# its fragments: every grain in one, labelled by least ids in order; the size distribution
+# counts them and their mass (fractions summing to 1)
+awk -F, 'NR > 1 { n += $2; if (NR > 2 && $1 <= last) bad = 1; last = $1 } END { exit !(n == 125 && !bad) }' \
+    good/fragments_000003.csv || { echo "FAIL: fragments_000003.csv"; failures=$((failures+1)); }
+awk -F, 'NR == FNR { if (FNR > 1) f++; next } FNR > 1 { c += $2; n += $1 * $2; m += $3 }
+    END { exit !(c == f && n == 125 && m > 0.999999 && m < 1.000001) }' \
+    good/fragments_000003.csv good/fragment_sizes_000003.csv ||
+    { echo "FAIL: fragment_sizes_000003.csv"; failures=$((failures+1)); }
+echo "ok: the bonded block's files ($breaks of 300 bonds broken," \
+     "$(($(wc -l < good/fragments_000003.csv) - 1)) fragments)"
 
 scene negative 's/tensile_strength: 1.5e4/tensile_strength: -1/'
 expect negative "negative.yaml:19:21: 'tensile_strength' must be > 0: '-1'"
@@ -68,7 +79,8 @@ if [ -n "$MPIEXEC" ]; then
     # same NAME A B: B's bonds frames (a restart's: those after it), breaks.csv, final.txt and
     # thermo.csv the same bytes as A's
     same() {
-        for f in "$3"/bonds_*.vtp "$3"/breaks.csv "$3"/final.txt "$3"/thermo.csv; do
+        for f in "$3"/bonds_*.vtp "$3"/fragment*.csv "$3"/breaks.csv "$3"/final.txt \
+                 "$3"/thermo.csv; do
             cmp -s "$f" "$2/$(basename "$f")" || {
                 echo "FAIL: $1: $(basename "$f") differs"; failures=$((failures+1)); }
         done

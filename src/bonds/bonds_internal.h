@@ -106,6 +106,19 @@ size_t rbl_bonds_record_doubles(void);
 int rbl_bonds_put(const rbl_sim *sim, size_t q, uint32_t ids[2], double *rec);
 int rbl_bonds_take(rbl_sim *sim, const double *recs, size_t n, int drop_broken, rbl_error *err);
 
+/* fragments.c: a grain as the fragments take it (join: the id of its clump's first member, or
+ * its own), and the fragments of n grains (sorted here by id) and n_pairs intact bonds (ids,
+ * two each) with the periodic lengths box (0: not periodic); *out malloc'd, by label. */
+typedef struct rbl_fragment_grain {
+    uint32_t id, join;
+    double mass, radius, pos[3], vel[3];
+} rbl_fragment_grain;
+int rbl_fragments_find(rbl_fragment_grain *g, size_t n, const uint32_t *pairs, size_t n_pairs,
+                       const double box[3], rbl_fragment **out, size_t *n_out, rbl_error *err);
+/* This process's grains and the intact bonds at home here, as the above takes them. */
+int rbl_fragments_records(const rbl_sim *sim, rbl_fragment_grain **grains, size_t *n,
+                          uint32_t **pairs, size_t *n_pairs, rbl_error *err);
+
 /* bond_pass.c: every bond's law, then each grain's sums (the rbl_sim_bonded table). */
 extern const rbl_sim_bonded rbl_bonds_table;
 

@@ -278,6 +278,9 @@ int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err
 int rbl_bonds_frame_write(const char *path, const rbl_bond_view *view, size_t n, rbl_error *err);
 int rbl_bonds_breaks_write(const char *path, const rbl_bond_view *view, size_t n, double dt,
                            rbl_error *err);
+/* fragments_csv.c (issue 72): a frame's fragments (by label) and their size distribution. */
+int rbl_fragments_write(const char *path, const char *sizes_path, const rbl_fragment *f,
+                        size_t n, rbl_error *err);
 /* The same from a list already made (the impulse engine's: rbl_fdo_sim_contacts). */
 int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, rbl_error *err);
 int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, rbl_error *err);

@@ -104,3 +104,52 @@ int rbl_run_ranks_bond_views(rbl_run_ranks *r, const rbl_sim *sim, rbl_bond_view
     free(mine), free(recv), free(sb), free(so), free(rb), free(ro);
     return rbl_comm_agree(r->comm, rc, err);
 }
+
+/* Each rank's n_each[rank] records of `each` bytes to rank 0, end to end in rank order there
+ * (*all malloc'd on rank 0, *n its count; collective). */
+static int to_first(rbl_run_ranks *r, const void *mine, size_t n, size_t each, void **all,
+                    size_t *n_all, rbl_error *err)
+{
+    const int P = r->size;
+    size_t *sb = calloc((size_t)P, sizeof *sb), *so = calloc((size_t)P, sizeof *so);
+    size_t *rb = calloc((size_t)P, sizeof *rb), *ro = calloc((size_t)P, sizeof *ro);
+    int rc = sb && so && rb && ro ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = rbl_comm_agree(r->comm, rc, err);
+    void *recv = NULL;
+    *all = NULL, *n_all = 0;
+    if (rc == RBL_OK) {
+        sb[0] = n * each;
+        rc = rbl_comm_exchange(r->comm, mine, sb, so, &recv, rb, ro, err);
+    }
+    for (int q = 0; rc == RBL_OK && q < P; q++) /* (offsets ascending: already end to end) */
+        *n_all += rb[q] / each;
+    if (rc == RBL_OK)
+        *all = recv;
+    else
+        free(recv);
+    free(sb), free(so), free(rb), free(ro);
+    return rc;
+}
+
+int rbl_run_ranks_fragments(rbl_run_ranks *r, const rbl_sim *sim, rbl_fragment **out,
+                            size_t *n_out, rbl_error *err)
+{
+    rbl_fragment_grain *grains = NULL, *all = NULL;
+    uint32_t *pairs = NULL, *all_pairs = NULL;
+    size_t ng = 0, np = 0;
+    *out = NULL, *n_out = 0;
+    int rc = rbl_fragments_records(sim, &grains, &ng, &pairs, &np, err);
+    if (r->comm) { /* every grain and bond on rank 0 */
+        rc = rbl_comm_agree(r->comm, rc, err);
+        if (rc == RBL_OK)
+            rc = to_first(r, grains, ng, sizeof *grains, (void **)&all, &ng, err);
+        if (rc == RBL_OK)
+            rc = to_first(r, pairs, np, 2 * sizeof *pairs, (void **)&all_pairs, &np, err);
+        free(grains), free(pairs);
+        grains = all, pairs = all_pairs;
+    }
+    if (rc == RBL_OK && r->rank == 0)
+        rc = rbl_fragments_find(grains, ng, pairs, np, sim->box, out, n_out, err);
+    free(grains), free(pairs);
+    return r->comm ? rbl_comm_agree(r->comm, rc, err) : rc;
+}

@@ -169,8 +169,9 @@ static int contacts_table(const char *path, const rbl_sim *sim, const void *unus
     return rbl_contact_table_write(path, sim, err);
 }
 
-/* The bonds of frame n_frames - 1 (a scene with `bonds`): bonds_NNNNNN.vtp and bonds.pvd, and
- * breaks.csv as it stands, by rank 0 from every process's bonds (bond_output.c). */
+/* The bonds of frame n_frames - 1 (a scene with `bonds`): bonds_NNNNNN.vtp and bonds.pvd,
+ * breaks.csv as it stands, fragments_NNNNNN.csv and fragment_sizes_NNNNNN.csv, by rank 0 from
+ * every process's bonds and grains (bond_output.c). */
 static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
 {
     if (!s->bonds)
@@ -191,6 +192,20 @@ static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_e
         free(path), free(breaks);
     }
     free(views);
+    rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    rbl_fragment *f = NULL;
+    if (rc == RBL_OK) /* the fragments of the same frame */
+        rc = rbl_run_ranks_fragments(o->ranks, sim, &f, &n, err);
+    if (rc == RBL_OK && o->ranks->rank == 0) {
+        char file[64], sizes[64];
+        snprintf(file, sizeof file, "fragments_%06zu.csv", o->n_frames - 1);
+        snprintf(sizes, sizeof sizes, "fragment_sizes_%06zu.csv", o->n_frames - 1);
+        char *path = rbl_path_join(o->dir, file), *spath = rbl_path_join(o->dir, sizes);
+        rc = path && spath ? rbl_fragments_write(path, spath, f, n, err)
+                           : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        free(path), free(spath);
+    }
+    rbl_fragments_free(f);
     return rbl_run_ranks_agree(o->ranks, rc, err);
 }
 

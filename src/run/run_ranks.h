@@ -78,6 +78,9 @@ void rbl_run_ranks_bond_counts(rbl_run_ranks *r, const rbl_sim *sim, size_t *int
                                size_t *broken);
 int rbl_run_ranks_bond_views(rbl_run_ranks *r, const rbl_sim *sim, rbl_bond_view **out,
                              size_t *n, rbl_error *err);
+/* The fragments of every process's grains on rank 0 (*out malloc'd; none on the others). */
+int rbl_run_ranks_fragments(rbl_run_ranks *r, const rbl_sim *sim, rbl_fragment **out,
+                            size_t *n_out, rbl_error *err);
 /* Before the simulation is destroyed. */
 void rbl_run_ranks_end(rbl_run_ranks *r);
 
