@@ -116,5 +116,36 @@ if [ -n "$MPIEXEC" ]; then
     [ "$last" = "25 300" ] || { echo "FAIL: thrown: grains, bonds $last"; failures=$((failures+1)); }
     echo "ok: a block thrown out of the domain on 2 processes: as on one ($last grains, bonds)"
 fi
+# Bonds at a stage (docs/bonds.md "Bonds at a stage"): the lattice settles, its second stage
+# glues it (300 bonds made as it begins, none before), its third throws it at a wall, where it
+# breaks; a restart at the checkpoint inside the glue stage ends in the same files; with
+# MPIEXEC, on 3 processes too, and restarted there on 2.
+GLUED=$SCENES/bonds/glued.yaml
+"$RUBBLE" run "$GLUED" --output glued --quiet > /dev/null 2> err.txt || {
+    echo "FAIL: the glued scene: $(cat err.txt)"; exit 1; }
+counts=$(awk -F, 'NR > 1 { s[$NF] = $(NF-2) + $(NF-1) } END { print s[1], s[2], s[3] }' glued/thermo.csv)
+broken=$(tail -1 glued/thermo.csv | awk -F, '{ print $(NF-1) }')
+[ "$counts" = "0 300 300" ] && [ "$broken" -gt 0 ] || {
+    echo "FAIL: glued: bonds by stage $counts, broken $broken"; failures=$((failures+1)); }
+# same_glued NAME B: B's final.txt, thermo.csv, breaks.csv and last frames as glued's
+same_glued() {
+    for f in final.txt thermo.csv breaks.csv bonds_000006.vtp fragments_000006.csv; do
+        cmp -s "glued/$f" "$2/$f" || { echo "FAIL: $1: $f differs"; failures=$((failures+1)); }
+    done
+}
+"$RUBBLE" run "$GLUED" --output glued_restart --restart glued/checkpoint_000005358.bin \
+    --quiet > /dev/null 2> err.txt || { echo "FAIL: glued restart: $(cat err.txt)"; exit 1; }
+same_glued "glued, restarted in the glue stage" glued_restart
+if [ -n "$MPIEXEC" ]; then
+    mpi 3 "$RUBBLE" run "$GLUED" --output glued3 --quiet > /dev/null 2> err.txt || {
+        echo "FAIL: glued on 3: $(cat err.txt)"; exit 1; }
+    same_glued "glued on 3 processes" glued3
+    mpi 2 "$RUBBLE" run "$GLUED" --output glued32 --restart glued3/checkpoint_000005358.bin \
+        --quiet > /dev/null 2> err.txt || { echo "FAIL: glued 3 -> 2: $(cat err.txt)"; exit 1; }
+    same_glued "glued, 3 processes' checkpoint on 2" glued32
+fi
+echo "ok: bonds made as the glue stage begins (bonds by stage: $counts; $broken broken" \
+     "thrown at the wall), the same after a restart${MPIEXEC:+ and on 3 and 2 processes}"
+
 [ "$failures" -eq 0 ] || exit 1
 echo "ok: bonds"

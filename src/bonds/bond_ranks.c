@@ -16,7 +16,9 @@ static int by_ids(const void *x, const void *y)
         return p->a < q->a ? -1 : 1;
     if (p->b != q->b)
         return p->b < q->b ? -1 : 1;
-    return (q->intact > p->intact) - (q->intact < p->intact); /* the intact first */
+    if (p->intact != q->intact)
+        return q->intact - p->intact; /* the intact first, */
+    return q->home - p->home;         /* then the one at home */
 }
 
 void rbl_bonds_sort_unique(rbl_bonds *bs)
@@ -107,6 +109,28 @@ int rbl_bonds_take(rbl_sim *sim, const double *recs, size_t n, int drop_broken, 
     }
     free(own);
     bs->n = kept;
+    rbl_bonds_sort_unique(bs);
+    return RBL_OK;
+}
+
+int rbl_bonds_know_broken(rbl_sim *sim, const uint32_t *pairs, size_t n, rbl_error *err)
+{
+    rbl_bonds *bs = rbl_bonds_of(sim, err);
+    if (!bs)
+        return RBL_ENOMEM;
+    if (bs->n + n > bs->cap) {
+        const size_t cap = bs->n + n + 64;
+        rbl_bond *more = realloc(bs->bond, cap * sizeof *more);
+        if (!more)
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bonds", cap);
+        bs->bond = more, bs->cap = cap;
+    }
+    for (size_t e = 0; e < n; e++) {
+        rbl_bond *b = bs->bond + bs->n++;
+        memset(b, 0, sizeof *b);
+        b->a = pairs[2 * e], b->b = pairs[2 * e + 1]; /* broken, not at home: dropped at the
+                                                         next migration */
+    }
     rbl_bonds_sort_unique(bs);
     return RBL_OK;
 }

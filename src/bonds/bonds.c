@@ -257,8 +257,16 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
     int rc = check_params(p, err);
     if (rc != RBL_OK)
         return rc;
+    const int midrun = sim->prepared && sim->step > 0; /* (a stage's: the forces stand) */
     if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) /* the neighbour list: pairs within skin */
         return rc;
+    const double moved = 2.0 * sqrt(sim->max_disp2); /* (over the processes: their largest) */
+    if (midrun && !(p->gap + moved <= sim->skin))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: made mid-run (step %llu) from the "
+                             "neighbour list, which holds every pair within gap %g m only while "
+                             "gap + twice the largest move since its build (%g m) is within the "
+                             "skin %g m: raise run.skin or lower gap", (unsigned long long)sim->step,
+                             p->gap, moved, sim->skin);
     if (p->gap > sim->skin)
         return rbl_error_set(err, RBL_EINVAL, "bonds: gap %g m is longer than the neighbour "
                              "skin %g m allows (set skin at least as long)", p->gap, sim->skin);
@@ -320,7 +328,9 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
     if (made)
         *made = bs->n - before;
     bs->indexed = 0;
-    sim->prepared = 0; /* the next step's first evaluation takes the bonds in */
+    if (!midrun)
+        sim->prepared = 0; /* the next step's first evaluation takes the bonds in */
+    /* (mid-run the forces of this step stand: a new bond holds no load at its making) */
     return RBL_OK;
 }
 

@@ -99,6 +99,10 @@ void rbl_bond_record_get(rbl_bond *b, const unsigned char *in);
 int rbl_bond_homed(const rbl_sim *sim, const rbl_bond *b);
 /* The bonds sorted by ids, one of each pair kept (first the intact), the rest freed. */
 void rbl_bonds_sort_unique(rbl_bonds *bs);
+/* Over several processes, before bonds are made at a stage: the broken bonds of every
+ * process (pairs of ids) known here too, so that none is made again (kept as broken bonds
+ * not at home, which the next migration drops). */
+int rbl_bonds_know_broken(rbl_sim *sim, const uint32_t *pairs, size_t n, rbl_error *err);
 /* The rbl_sim_bonded calls of a build (dem_internal.h says what each does). */
 int rbl_bonds_gone(rbl_sim *sim, const uint8_t *gone, rbl_error *err);
 size_t rbl_bonds_count(const rbl_sim *sim);

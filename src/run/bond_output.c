@@ -153,3 +153,29 @@ int rbl_run_ranks_fragments(rbl_run_ranks *r, const rbl_sim *sim, rbl_fragment *
     free(grains), free(pairs);
     return r->comm ? rbl_comm_agree(r->comm, rc, err) : rc;
 }
+
+int rbl_run_ranks_know_broken(rbl_run_ranks *r, rbl_sim *sim, rbl_error *err)
+{
+    if (!r->comm)
+        return RBL_OK;
+    const rbl_bonds *bs = sim->bonds;
+    size_t n = 0;
+    double *mine = malloc(2 * ((bs ? bs->n : 0) + 1) * sizeof *mine), *all = NULL;
+    int rc = mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds");
+    for (size_t q = 0; mine && bs && q < bs->n; q++)
+        if (!bs->bond[q].intact && bs->bond[q].home)
+            mine[2 * n] = bs->bond[q].a, mine[2 * n + 1] = bs->bond[q].b, n++;
+    size_t cap = 0, first = 0, total = 0;
+    rc = rbl_comm_agree(r->comm, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_comm_allgather(r->comm, mine, 2 * n, &all, &cap, &first, &total, err);
+    uint32_t *pairs = rc == RBL_OK ? malloc((total + 1) * sizeof *pairs) : NULL;
+    if (rc == RBL_OK && !pairs)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds");
+    for (size_t k = 0; rc == RBL_OK && k < total; k++)
+        pairs[k] = (uint32_t)all[k];
+    if (rc == RBL_OK && total)
+        rc = rbl_bonds_know_broken(sim, pairs, total / 2, err);
+    free(mine), free(all), free(pairs);
+    return rbl_comm_agree(r->comm, rc, err);
+}

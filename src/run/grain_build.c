@@ -327,7 +327,7 @@ static int crowded_sizes(const rbl_scene *s, const rbl_source *src, const rbl_si
 }
 
 /* The scene's bonds (issue 72): between the grains of its material and box, or all. */
-static int add_bonds(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_error *err)
+int rbl_run_add_bonds(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_error *err)
 {
     int rc = rbl_sim_prepare(sim, err); /* the neighbour list, and its skin */
     if (rc != RBL_OK)
@@ -353,6 +353,8 @@ static int add_bonds(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl
     }
     size_t made = 0;
     rc = rbl_run_ranks_ids(ranks, &ids, &n, err); /* a ghost's too, over several processes */
+    if (rc == RBL_OK) /* (and a pair's broken bond, wherever it is, not made again) */
+        rc = rbl_run_ranks_know_broken(ranks, sim, err);
     if (rc == RBL_OK)
         rc = rbl_run_ranks_agree(ranks, rbl_sim_add_bonds(sim, &s->bond, ids, n, &made, err),
                                  err);
@@ -448,7 +450,7 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
         rbl_scene_error_at(s, s->at_grains, err);
         goto fail;
     }
-    if (s->bonds && (rc = add_bonds(s, ranks, sim, err)) != RBL_OK)
+    if (s->bonds && (rc = rbl_run_add_bonds(s, ranks, sim, err)) != RBL_OK)
         goto fail;
     /* over several processes: of all the grains (placed apart, spread by the preparation's
        first build) */

@@ -174,7 +174,7 @@ static int contacts_table(const char *path, const rbl_sim *sim, const void *unus
  * every process's bonds and grains (bond_output.c). */
 static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
 {
-    if (!s->bonds)
+    if (!rbl_scene_bonded(s))
         return RBL_OK;
     rbl_bond_view *views = NULL;
     size_t n = 0;
@@ -277,8 +277,8 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
     if (lo->count && !rows)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     int rc = lo->count ? rbl_sim_layers(sim, lo, rows, err) : RBL_OK;
-    o->log.bonds = s->bonds;
-    if (s->bonds)
+    o->log.bonds = rbl_scene_bonded(s);
+    if (o->log.bonds)
         rbl_run_ranks_bond_counts(o->ranks, sim, &o->log.bonds_intact, &o->log.bonds_broken);
     if (rc == RBL_OK)
         rc = rbl_thermo_log_add(&o->log, &t, rows, lo->count, lo->axis, err);
@@ -368,7 +368,7 @@ static int physics_changes(const rbl_scene *s, const char *path, const char *the
     if (rc != RBL_OK)
         return rc;
     size_t n = 0;
-    const char *refused = rbl_changes_refused(rest, &n);
+    const char *refused = rbl_changes_refused(rest, 0, &n);
     if (refused)
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: --change-physics: the scene changes '%.*s', which a running "
@@ -919,9 +919,13 @@ static uint64_t grain_pour_next(const rbl_run *r, uint64_t step)
 
 static int grain_stage(rbl_run *r, rbl_error *err)
 {
-    const rbl_scene *s = r->scene;
-    return rbl_stage_change(rbl_scene_stage_scene(s, r->stage - 1),
-                            rbl_scene_stage_scene(s, r->stage), state(r)->sim, NULL, err);
+    const rbl_scene *s = r->scene, *now = rbl_scene_stage_scene(s, r->stage);
+    int rc = rbl_stage_change(rbl_scene_stage_scene(s, r->stage - 1), now, state(r)->sim, NULL,
+                              err);
+    /* a stage that brings a `bonds` block glues its grains as it begins (issue 72) */
+    if (rc == RBL_OK && now->bonds && rbl_changes_touch(s->stages[r->stage - 1].changes, "bonds"))
+        rc = rbl_run_add_bonds(now, state(r)->ranks, state(r)->sim, err);
+    return rc;
 }
 
 static int grain_checkpoint(rbl_run *r, rbl_error *err)

@@ -78,6 +78,8 @@ void rbl_run_ranks_bond_counts(rbl_run_ranks *r, const rbl_sim *sim, size_t *int
                                size_t *broken);
 int rbl_run_ranks_bond_views(rbl_run_ranks *r, const rbl_sim *sim, rbl_bond_view **out,
                              size_t *n, rbl_error *err);
+/* Before bonds are made at a stage: every process's broken bonds known on each (collective). */
+int rbl_run_ranks_know_broken(rbl_run_ranks *r, rbl_sim *sim, rbl_error *err);
 /* The fragments of every process's grains on rank 0 (*out malloc'd; none on the others). */
 int rbl_run_ranks_fragments(rbl_run_ranks *r, const rbl_sim *sim, rbl_fragment **out,
                             size_t *n_out, rbl_error *err);
