@@ -647,6 +647,14 @@ typedef struct rbl_bond_params {
  * process's grain on both). Not between members of clumps. */
 RBL_API int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *ids,
                               size_t n_ids, size_t *made, rbl_error *err);
+/* Bonds between the n pairs of grain ids listed (pairs: 2 n ids), each with its own radius
+ * (radius NULL, or radius[k] 0: p->radius_multiplier min(R_i, R_j)), whatever p->gap; a pair
+ * already bonded is passed over. Refused (none made, *failed the pair's index): a grain not
+ * there, bonded to itself, or farther from the other (surface to surface) than the neighbour
+ * skin; over several processes each makes the bonds of its own grains. */
+RBL_API int rbl_sim_add_bond_pairs(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *pairs,
+                                   const double *radius, size_t n, size_t *made, size_t *failed,
+                                   rbl_error *err);
 /* The bonds' counts: intact and broken. */
 RBL_API void rbl_sim_bond_counts(const rbl_sim *sim, size_t *intact, size_t *broken);
 /* Bond k's state (0 <= k < intact + broken, in order of its ids): ids, intact, its loads on

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The scene's `bonds:` block (issue 72, docs/bonds.md): a bonded block dropped on a floor writes
 # its bonds (bonds_NNNNNN.vtp, bonds.pvd, breaks.csv, thermo.csv's counts) and its fragments
-# (fragments_NNNNNN.csv, fragment_sizes_NNNNNN.csv), and each bad value
+# (fragments_NNNNNN.csv, fragment_sizes_NNNNNN.csv), bonds are made from a file's pairs, at a
+# stage that glues a settled sample, and each bad value
 # is refused at its line and column with the value, exit status 1, no output folder; with
 # MPIEXEC, the same bytes over several processes and across restarts on other counts (below).
 # usage: cli_bonds.sh RUBBLE [MPIEXEC]
@@ -68,6 +69,46 @@ expect far "far.yaml:16:3: bonds: no pair of the 0 grains chosen"
 scene not_map '/^bonds:$/,/^  spread/c\
 bonds: 3'
 expect not_map "not_map.yaml:15:8: 'bonds' must be a mapping"
+
+# Bonds from a file (docs/bonds.md "Bonds from a file"): the 5 x 5 x 5 block's rows along x,
+# 100 pairs (the first of each row with its own radius): 100 bonds; each bad line refused at
+# its number with its value, exit 1, no output folder.
+# listed NAME TEXT: the block with bonds.file NAME.txt holding TEXT (printf's escapes)
+listed() {
+    printf "$2" > "$1.txt"
+    scene "$1" "s/^  gap: 1.0e-6 .*/  file: $1.txt/"
+}
+listed rows "$(awk 'BEGIN { printf "# rows along x\\n"; for (r = 0; r < 25; r++)
+    for (c = 0; c < 4; c++) printf "%d %d%s\\n", 5 * r + c, 5 * r + c + 1, c ? "" : " 0.0008" }')"
+"$RUBBLE" run rows.yaml --output rows --quiet > /dev/null 2> err.txt || {
+    echo "FAIL: bonds from a file: $(cat err.txt)"; exit 1; }
+[ "$(tail -1 rows/thermo.csv | awk -F, '{ print $(NF-1) + $NF }')" = 100 ] || {
+    echo "FAIL: rows.txt made $(tail -1 rows/thermo.csv | awk -F, '{ print $(NF-1) + $NF }') bonds of 100"
+    failures=$((failures+1)); }
+echo "ok: 100 bonds from rows.txt"
+listed self '0 1\n0 0\n'
+expect self "self.txt:2: grain 0 bonded to itself"
+listed one_id '0 1\n# a comment\n3\n'
+expect one_id "one_id.txt:3: a bond is 'id_i id_j' or 'id_i id_j radius' (m): 1 values"
+listed four '0 1 2 3\n'
+expect four "four.txt:1: a bond is .*: 4 values"
+listed radius '0 1\n2 3 -1\n'
+expect radius "radius.txt:2: a bond's radius must be > 0 m: '-1'"
+listed twice '0 1\n2 3\n1 0\n'
+expect twice "twice.txt:3: the bond of grains 0 and 1 is listed twice"
+listed missing '0 1\n0 999\n'
+expect missing "missing.txt:2: no grain 999 in the scene"
+listed far '0 1\n0 124\n'
+expect far "far.txt:2: bonds: grains 0 and 124 are 0.0118.* m apart .*longer than the neighbour skin"
+listed word '0 x\n'
+expect word "word.txt:1: grain id 'x' is not a whole number"
+listed big '0 4294967296\n'
+expect big "big.txt:1: grain id '4294967296' is past 4294967295"
+listed empty '# none\n'
+expect empty "empty.txt: no bonds in the file"
+listed with_gap '0 1\n'
+sed -i 's/^  file: with_gap.txt/  file: with_gap.txt\n  gap: 1.0e-6/' with_gap.yaml
+expect with_gap "with_gap.yaml:23:8: bonds.gap chooses the grains to bond, which bonds.file lists"
 
 # Over several processes (docs/bonds.md "Over several processes"): the block, its bonds breaking
 # from step 3939, on 1 and 3 processes writes the same bytes (final.txt, thermo.csv, every

@@ -195,11 +195,11 @@ static int check_params(const rbl_bond_params *p, rbl_error *err)
     return RBL_OK;
 }
 
-/* Bond (a, b) between grains i and j, d apart, made from p; RBL_ERANGE if dt is too long for
+/* Bond (a, b) between grains i and j, d apart, made from p (radius > 0: its own); RBL_ERANGE if dt is too long for
  * its springs: dt <= 0.2 sqrt(m* / k) (and of the moments, I* / k), so that even a grain held by
  * a dozen bonds stays well inside velocity Verlet's limit omega dt < 2. */
 static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j, double d,
-                rbl_bond *b, rbl_error *err)
+                double radius, rbl_bond *b, rbl_error *err)
 {
     const rbl_grains *g = &sim->g;
     memset(b, 0, sizeof *b);
@@ -209,7 +209,7 @@ static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j
     b->intact = 1;
     b->home = b->i < g->n; /* its first grain this process's (over several, bond_ranks.c) */
     const double ri = g->radius[i], rj = g->radius[j];
-    b->radius = p->radius_multiplier * fmin(ri, rj);
+    b->radius = radius > 0.0 ? radius : p->radius_multiplier * fmin(ri, rj);
     const double area = M_PI * b->radius * b->radius, inertia = 0.25 * area * b->radius * b->radius;
     const double kn = p->youngs_modulus / (ri + rj), ks = kn / p->stiffness_ratio;
     b->kn = kn * area, b->ks = ks * area, b->kt = ks * 2.0 * inertia, b->kb = kn * inertia;
@@ -247,6 +247,96 @@ static int bonded(const rbl_bonds *bs, size_t n, uint32_t a, uint32_t b)
 {
     rbl_bond key = {.a = a, .b = b};
     return n > 0 && bsearch(&key, bs->bond, n, sizeof key, by_ids) != NULL;
+}
+
+static int room(rbl_bonds *bs, rbl_error *err)
+{
+    if (bs->n < bs->cap)
+        return RBL_OK;
+    size_t cap = bs->cap ? 2 * bs->cap : 64;
+    rbl_bond *more = realloc(bs->bond, cap * sizeof *more);
+    if (!more)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bonds", cap);
+    bs->bond = more, bs->cap = cap;
+    return RBL_OK;
+}
+
+int rbl_sim_add_bond_pairs(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *pairs,
+                           const double *radius, size_t n, size_t *made, size_t *failed,
+                           rbl_error *err)
+{
+    if (made)
+        *made = 0;
+    if (failed)
+        *failed = SIZE_MAX;
+    int rc = check_params(p, err);
+    const int midrun = sim->prepared && sim->step > 0;
+    if (rc == RBL_OK)
+        rc = rbl_sim_prepare(sim, err); /* the ghosts, over several processes */
+    rbl_bonds *bs = rc == RBL_OK ? rbl_bonds_of(sim, err) : NULL;
+    if (rc != RBL_OK || !bs)
+        return rc != RBL_OK ? rc : RBL_ENOMEM;
+    const rbl_grains *g = &sim->g;
+    const size_t all = g->n + g->ghosts;
+    const rbl_grains_view v = {.n = all, .id = g->id};
+    uint64_t *keys = rbl_grains_id_order(&v);
+    if (!keys)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", all);
+    const size_t before = bs->n;
+    size_t q = 0;
+    for (; q < n; q++) {
+        const uint32_t a = pairs[2 * q] < pairs[2 * q + 1] ? pairs[2 * q] : pairs[2 * q + 1];
+        const uint32_t b = pairs[2 * q] < pairs[2 * q + 1] ? pairs[2 * q + 1] : pairs[2 * q];
+        const long i = rbl_bonds_find_id(keys, all, a), j = rbl_bonds_find_id(keys, all, b);
+        const int own = (i >= 0 && (size_t)i < g->n) || (j >= 0 && (size_t)j < g->n);
+        if (!own || bonded(bs, before, a, b)) /* (another process's; made before) */
+            continue;
+        if (a == b || i < 0 || j < 0) {
+            rc = a == b ? rbl_error_set(err, RBL_EINVAL, "grain %u bonded to itself", a)
+                 : sim->peers
+                     ? rbl_error_set(err, RBL_EINVAL, "grains %u and %u: no such grain, or "
+                                     "farther apart than the neighbour skin allows", a, b)
+                     : rbl_error_set(err, RBL_EINVAL, "no grain %u", i < 0 ? a : b);
+            break;
+        }
+        double d[3];
+        const double dist = rbl_bond_separation(sim, (size_t)i, (size_t)j, d);
+        const double gap = dist - g->radius[i] - g->radius[j];
+        if (!(gap <= sim->skin)) {
+            rc = rbl_error_set(err, RBL_EINVAL, "grains %u and %u are %g m apart (surface to "
+                               "surface): longer than the neighbour skin %g m allows for a bond "
+                               "(raise run.skin)", a, b, gap, sim->skin);
+            break;
+        }
+        if (g->body[i] >= 0 || g->body[j] >= 0) {
+            rc = rbl_error_set(err, RBL_EINVAL, "grains %u and %u: bonds between clumps' "
+                               "spheres are not done yet (issue 72)", a, b);
+            break;
+        }
+        if (radius && !(radius[q] >= 0.0 && isfinite(radius[q]))) {
+            rc = rbl_error_set(err, RBL_EINVAL, "a bond's radius must be > 0 m: '%g'", radius[q]);
+            break;
+        }
+        if ((rc = room(bs, err)) == RBL_OK &&
+            (rc = make(sim, p, (size_t)i, (size_t)j, dist, radius ? radius[q] : 0.0,
+                       bs->bond + bs->n, err)) == RBL_OK)
+            bs->n++;
+        else
+            break;
+    }
+    free(keys);
+    if (rc != RBL_OK) { /* none of this call's */
+        if (failed)
+            *failed = q;
+        bs->n = before;
+        return rc;
+    }
+    rbl_bonds_sort_unique(bs);
+    if (made)
+        *made = bs->n - before;
+    if (!midrun)
+        sim->prepared = 0;
+    return RBL_OK;
 }
 
 int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *ids,
@@ -307,16 +397,8 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
         const uint32_t b = g->id[i] < g->id[j] ? g->id[j] : g->id[i];
         if (bonded(bs, before, a, b))
             continue;
-        if (bs->n == bs->cap) {
-            size_t cap = bs->cap ? 2 * bs->cap : 64;
-            rbl_bond *more = realloc(bs->bond, cap * sizeof *more);
-            if (!more) {
-                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bonds", cap);
-                break;
-            }
-            bs->bond = more, bs->cap = cap;
-        }
-        if ((rc = make(sim, p, i, j, dist, bs->bond + bs->n, err)) == RBL_OK)
+        if ((rc = room(bs, err)) == RBL_OK &&
+            (rc = make(sim, p, i, j, dist, 0.0, bs->bond + bs->n, err)) == RBL_OK)
             bs->n++;
     }
     free(chosen);

@@ -172,6 +172,8 @@ struct rbl_scene {
     int bond_box;             /* only between grains whose centres are in [bond_lo, bond_hi] */
     double bond_lo[3], bond_hi[3];
     rbl_mark at_bonds, at_bond_gap;
+    char *bond_path;          /* `bonds.file`: the pairs listed there instead (bond_file.c) */
+    rbl_bond_file bond_list;
     rbl_outlet *outlets;      /* `outlets`: where grains are taken out (scene_surfaces.c) */
     rbl_mesh *outlet_meshes;  /* theirs where a mesh */
     rbl_mark *at_outlets;
