@@ -642,10 +642,19 @@ typedef struct rbl_bond_params {
 } rbl_bond_params;
 /* Bonds between the listed grains (ids, n_ids of them; NULL: every grain) whose gap is at most
  * p->gap, each pair once and never twice (a pair already bonded, intact or broken, is passed
- * over); *made (may be NULL) gets how many were made. One process only; not between members
- * of clumps. */
+ * over); *made (may be NULL) gets how many were made. Over several processes (src/parallel/)
+ * every process passes every chosen id and makes the bonds of its grains (a bond with another
+ * process's grain on both). Not between members of clumps. */
 RBL_API int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *ids,
                               size_t n_ids, size_t *made, rbl_error *err);
+/* Bonds between the n pairs of grain ids listed (pairs: 2 n ids), each with its own radius
+ * (radius NULL, or radius[k] 0: p->radius_multiplier min(R_i, R_j)), whatever p->gap; a pair
+ * already bonded is passed over. Refused (none made, *failed the pair's index): a grain not
+ * there, bonded to itself, or farther from the other (surface to surface) than the neighbour
+ * skin; over several processes each makes the bonds of its own grains. */
+RBL_API int rbl_sim_add_bond_pairs(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *pairs,
+                                   const double *radius, size_t n, size_t *made, size_t *failed,
+                                   rbl_error *err);
 /* The bonds' counts: intact and broken. */
 RBL_API void rbl_sim_bond_counts(const rbl_sim *sim, size_t *intact, size_t *broken);
 /* Bond k's state (0 <= k < intact + broken, in order of its ids): ids, intact, its loads on
@@ -662,6 +671,20 @@ typedef struct rbl_bond_view {
     int mode;                 /* broken in tension (1), in shear (2), its grain gone (0) */
 } rbl_bond_view;
 RBL_API int rbl_sim_bond(const rbl_sim *sim, size_t k, rbl_bond_view *out);
+/* The fragments (docs/bonds.md "Fragments"): connected components of the intact bonds, a grain
+ * without one alone, a clump's members together, in order of their labels (each its least
+ * grain id). *out (rbl_fragments_free) holds *n of them; this process's grains only. */
+typedef struct rbl_fragment {
+    uint32_t label;           /* its least grain id */
+    uint32_t grains;          /* how many */
+    double mass;              /* kg */
+    double diameter;          /* of the sphere of its spheres' volume, m */
+    double centre[3];         /* its centre of mass (its grains carried across periodic sides
+                                 along its bonds from the label's grain), m */
+    double velocity[3];       /* its centre of mass's, m/s */
+} rbl_fragment;
+RBL_API int rbl_sim_fragments(const rbl_sim *sim, rbl_fragment **out, size_t *n, rbl_error *err);
+RBL_API void rbl_fragments_free(rbl_fragment *f);
 /* The arrays of rbl_sim_grains stay where they are while held: adding grains beyond their
  * room then moves the grains into new arrays and keeps the old ones (and any view of them,
  * Python's numpy arrays) readable until the hold ends, which frees them. Reordering is in

@@ -902,6 +902,52 @@ static PyObject *run_bonds(RunObject *self, PyObject *unused)
     return out;
 }
 
+/* fragments(): the fragments (issue 72, rbl_sim_fragments) by label, as new arrays: label,
+ * grains, mass, diameter, centre (n x 3), velocity (n x 3). */
+static PyObject *run_fragments(RunObject *self, PyObject *unused)
+{
+    (void)unused;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    rbl_fragment *f = NULL;
+    size_t n = 0;
+    rbl_error err = {0};
+    int rc = rbl_sim_fragments(sim, &f, &n, &err);
+    if (rc != RBL_OK) {
+        raise_error(&err, rc);
+        return NULL;
+    }
+    npy_intp d1[1] = {(npy_intp)n}, d3[2] = {(npy_intp)n, 3};
+    enum { LABEL, GRAINS, MASS, DIAMETER, CENTRE, VELOCITY, N_ARR };
+    PyObject *arr[N_ARR] = {
+        PyArray_SimpleNew(1, d1, NPY_UINT32), PyArray_SimpleNew(1, d1, NPY_UINT32),
+        PyArray_SimpleNew(1, d1, NPY_DOUBLE), PyArray_SimpleNew(1, d1, NPY_DOUBLE),
+        PyArray_SimpleNew(2, d3, NPY_DOUBLE), PyArray_SimpleNew(2, d3, NPY_DOUBLE)};
+    PyObject *out = NULL;
+    int made = 1;
+    for (int k = 0; k < N_ARR; k++)
+        made = made && arr[k];
+    if (made) {
+#define DATA(a, type) ((type *)PyArray_DATA((PyArrayObject *)arr[a]))
+        for (size_t k = 0; k < n; k++) {
+            DATA(LABEL, uint32_t)[k] = f[k].label, DATA(GRAINS, uint32_t)[k] = f[k].grains;
+            DATA(MASS, double)[k] = f[k].mass, DATA(DIAMETER, double)[k] = f[k].diameter;
+            for (int a = 0; a < 3; a++)
+                DATA(CENTRE, double)[3 * k + a] = f[k].centre[a],
+                DATA(VELOCITY, double)[3 * k + a] = f[k].velocity[a];
+        }
+#undef DATA
+        out = Py_BuildValue("{sOsOsOsOsOsO}", "label", arr[LABEL], "grains", arr[GRAINS],
+                            "mass", arr[MASS], "diameter", arr[DIAMETER], "centre",
+                            arr[CENTRE], "velocity", arr[VELOCITY]);
+    }
+    for (int k = 0; k < N_ARR; k++)
+        Py_XDECREF(arr[k]);
+    rbl_fragments_free(f);
+    return out;
+}
+
 /* mesh_loads(mesh): the load on each facet of a mesh wall (rbl_sim_mesh_loads), as new
  * arrays: force (facets x 3), pressure, shear, wear. */
 static PyObject *run_mesh_loads(RunObject *self, PyObject *args)
@@ -1177,6 +1223,8 @@ static PyMethodDef run_methods[] = {
     {"collisions", (PyCFunction)run_collisions, METH_VARARGS,
      "collisions(a, b, wall): the open interval's events per bin"},
     {"bonds", (PyCFunction)run_bonds, METH_NOARGS, "bonds(): every bond's state"},
+    {"fragments", (PyCFunction)run_fragments, METH_NOARGS,
+     "fragments(): the connected components of the intact bonds"},
     {"warnings", (PyCFunction)run_warnings, METH_NOARGS, "the run's warnings"},
     {"mesh_loads", (PyCFunction)run_mesh_loads, METH_VARARGS, "a mesh wall's facets' loads"},
     {"_cg_add", (PyCFunction)run_cg_add, METH_O, "a coarse-graining sample of the grains now"},

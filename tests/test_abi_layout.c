@@ -57,6 +57,7 @@ static const layout table[] = {
     ROW(rbl_cg_job, 64),
     ROW(rbl_bond_params, 80),
     ROW(rbl_bond_view, 160),
+    ROW(rbl_fragment, 72),
     ROW(rbl_run_status, 56),
     ROW(rbl_run_options, 96),
     ROW(rbl_rank_spread, 24),

@@ -2,7 +2,8 @@
  * against Euler-Bernoulli F L^3 / 3EI; a bonded chain's wave speed against d sqrt(k/m); a bond
  * pulled apart breaks at its tensile strength sigma_c pi R^2 and the energy balance closes
  * across the fracture; a bonded cluster gives the same bits on 1 and 2 threads, in a shuffled
- * memory order and restarted at an odd step. */
+ * memory order and restarted at an odd step; its fragments (and some by hand) are the same in
+ * any order and hold every grain's mass and momentum. */
 #include "bonds/bonds_internal.h"
 #include "dem_test_util.h"
 
@@ -310,6 +311,36 @@ static void invariance(void)
     printf("bonded block: %zu intact, %zu broken after 4000 steps: the same bits on 1 and 2 "
            "threads and shuffled\n", intact, broken);
     ASSERT_TRUE(broken > 0 && intact > 0); /* it did break, not all */
+    /* its fragments: the same bits shuffled; every grain in one, the mass and momentum theirs */
+    rbl_fragment *f = NULL, *g = NULL;
+    size_t nf = 0, ng = 0, grains = 0;
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_fragments(one, &f, &nf, &err));
+    ASSERT_OK(rbl_sim_fragments(mixed, &g, &ng, &err));
+    ASSERT_EQ_INT(nf, ng);
+    ASSERT_TRUE(memcmp(f, g, nf * sizeof *f) == 0);
+    double mass = 0.0, p[3] = {0.0, 0.0, 0.0}, mass_g = 0.0, p_g[3] = {0.0, 0.0, 0.0};
+    size_t big = 0;
+    for (size_t q = 0; q < nf; q++) {
+        grains += f[q].grains, mass += f[q].mass;
+        big += f[q].grains > 1;
+        ASSERT_TRUE(q == 0 || f[q].label > f[q - 1].label);
+        for (int a = 0; a < 3; a++)
+            p[a] += f[q].mass * f[q].velocity[a];
+    }
+    for (size_t k = 0; k < one->g.n; k++) {
+        mass_g += one->g.mass[k];
+        for (int a = 0; a < 3; a++)
+            p_g[a] += one->g.mass[k] * one->g.vel[3 * k + a];
+    }
+    ASSERT_EQ_INT(grains, one->g.n);
+    ASSERT_TRUE(fabs(mass - mass_g) < 1e-12 * mass_g);
+    for (int a = 0; a < 3; a++)
+        ASSERT_TRUE(fabs(p[a] - p_g[a]) < 1e-12 * mass_g);
+    printf("its fragments: %zu (%zu of several grains), the same bits shuffled, every grain, "
+           "the mass and momentum in them\n", nf, big);
+    ASSERT_TRUE(big >= 1 && nf > 40); /* the floor's grains alone, the block in pieces */
+    rbl_fragments_free(f), rbl_fragments_free(g);
     rbl_sim_destroy(one), rbl_sim_destroy(two), rbl_sim_destroy(mixed);
 }
 
@@ -367,9 +398,76 @@ static void refusals(void)
     rbl_sim_destroy(sim);
 }
 
+/* Fragments by hand: a chain of three across a periodic side (box 1 m along x), a grain alone,
+ * a clump of three; given in any order, the same fragments, labelled by least ids, their sums
+ * the closed forms; a bond to a grain not given is refused. */
+static void fragments_by_hand(void)
+{
+    const rbl_fragment_grain given[] = {
+        {.id = 5, .join = 5, .mass = 2.0, .radius = 1.0, .pos = {0.05, 0.0, 0.0}, .vel = {0, 1, 0}},
+        {.id = 7, .join = 7, .mass = 1.5, .radius = 0.5, .pos = {0.5, 0.5, 0.5}, .vel = {1, 1, 1}},
+        {.id = 9, .join = 9, .mass = 3.0, .radius = 2.0, .pos = {0.15, 0.0, 0.0}, .vel = {0, 0, 1}},
+        {.id = 4, .join = 3, .mass = 1.0, .radius = 1.0, .pos = {0.3, 0.3, 0.3}, .vel = {2, 0, 0}},
+        {.id = 2, .join = 2, .mass = 1.0, .radius = 1.0, .pos = {0.95, 0.0, 0.0}, .vel = {1, 0, 0}},
+        {.id = 11, .join = 3, .mass = 1.0, .radius = 1.0, .pos = {0.3, 0.4, 0.3}, .vel = {2, 0, 0}},
+        {.id = 3, .join = 3, .mass = 1.0, .radius = 1.0, .pos = {0.3, 0.2, 0.3}, .vel = {2, 0, 0}}};
+    const uint32_t pairs[] = {5, 9, 2, 5};
+    const double box[3] = {1.0, 0.0, 0.0};
+    rbl_fragment *first = NULL;
+    size_t n_first = 0;
+    uint64_t seed = 3;
+    for (int round = 0; round < 4; round++) {
+        rbl_fragment_grain g[7];
+        memcpy(g, given, sizeof g);
+        for (int k = 6; k > 0 && round; k--) { /* another order each round */
+            const int j = (int)(rand01(&seed) * (k + 1));
+            const rbl_fragment_grain t = g[k];
+            g[k] = g[j], g[j] = t;
+        }
+        rbl_fragment *f = NULL;
+        size_t n = 0;
+        rbl_error err = {0};
+        ASSERT_OK(rbl_fragments_find(g, 7, pairs, 2, box, &f, &n, &err));
+        ASSERT_EQ_INT(n, 3);
+        ASSERT_EQ_INT(f[0].label, 2);
+        ASSERT_EQ_INT(f[0].grains, 3);
+        ASSERT_EQ_INT(f[1].label, 3);
+        ASSERT_EQ_INT(f[1].grains, 3);
+        ASSERT_EQ_INT(f[2].label, 7);
+        ASSERT_EQ_INT(f[2].grains, 1);
+        /* the chain from grain 2 at 0.95: 5 at 1.05, 9 at 1.15 */
+        ASSERT_TRUE(fabs(f[0].mass - 6.0) < 1e-15);
+        ASSERT_TRUE(fabs(f[0].centre[0] - (0.95 + 2.0 * 1.05 + 3.0 * 1.15) / 6.0) < 1e-15);
+        ASSERT_TRUE(fabs(f[0].diameter - 2.0 * cbrt(10.0)) < 1e-14);
+        ASSERT_TRUE(fabs(f[0].velocity[0] - 1.0 / 6.0) < 1e-15 &&
+                    fabs(f[0].velocity[1] - 2.0 / 6.0) < 1e-15 &&
+                    fabs(f[0].velocity[2] - 3.0 / 6.0) < 1e-15);
+        ASSERT_TRUE(fabs(f[1].centre[1] - 0.3) < 1e-15 && fabs(f[1].velocity[0] - 2.0) < 1e-15);
+        ASSERT_TRUE(fabs(f[2].diameter - 1.0) < 1e-15 && f[2].centre[2] == 0.5);
+        if (!first)
+            first = f, n_first = n;
+        else
+            ASSERT_TRUE(n == n_first && memcmp(f, first, n * sizeof *f) == 0);
+        if (f != first)
+            free(f);
+    }
+    rbl_fragments_free(first);
+    rbl_fragment_grain g[7];
+    memcpy(g, given, sizeof g);
+    const uint32_t stray[] = {2, 6};
+    rbl_fragment *f = NULL;
+    size_t n = 0;
+    rbl_error err = {0};
+    ASSERT_EQ_INT(rbl_fragments_find(g, 7, stray, 1, box, &f, &n, &err), RBL_EINVAL);
+    ASSERT_TRUE(strstr(err.message, "grains 2 and 6") != NULL && f == NULL);
+    printf("fragments by hand: 3 in any of 4 orders, labelled 2, 3, 7; their sums the closed "
+           "forms; a bond to a grain not given refused\n");
+}
+
 int main(void)
 {
     rigid_turn();
+    fragments_by_hand();
     refusals();
     breakage();
     beam();

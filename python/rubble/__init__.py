@@ -227,6 +227,14 @@ class Run:
         energy (J, held in its springs), broke_step (0: intact)."""
         return types.SimpleNamespace(**self._run.bonds())
 
+    def fragments(self):
+        """The fragments (issue 72, docs/bonds.md "Fragments"): connected components of the
+        intact bonds (a grain without one alone, a clump's members together), in order of
+        their labels (each its least grain id), as new arrays: label, grains (how many),
+        mass (kg), diameter (m, of the sphere of their volume), centre (m, n x 3: the centre
+        of mass, carried across periodic sides along the bonds) and velocity (m/s, n x 3)."""
+        return types.SimpleNamespace(**self._run.fragments())
+
     def mesh_loads(self, mesh):
         """Mesh wall `mesh`'s facets (meshes from 0, in the scene's order) at the last force
         evaluation (new arrays, one row per facet as in the STL): force (N, what the grains

@@ -7,19 +7,27 @@
 static int forces(rbl_sim *sim, int advance, rbl_error *err)
 {
     rbl_bonds *bs = sim->bonds;
-    if (sim->peers)
-        return rbl_error_set(err, RBL_EINVAL, "bonds: not yet over several processes (issue "
-                             "72): run a bonded scene on one process");
     int rc = rbl_bonds_index(sim, bs, err);
     if (rc != RBL_OK)
         return rc;
+    if (bs->stretched) { /* the ghosts reach 2 r_max + skin beyond a process's region */
+        const rbl_bond *b = bs->bond + bs->stretched - 1;
+        return rbl_error_set(err, RBL_ERANGE, "bonds: the bond between grains %u and %u "
+                             "reaches beyond the other processes' grains that this one sees "
+                             "(longer than 2 r_max + skin): raise run.skin, or run on one "
+                             "process", b->a, b->b);
+    }
     const long nb = (long)bs->n;
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
     for (long q = 0; q < nb; q++)
-        rbl_bond_law(sim, bs->bond + q, advance);
-    for (long q = 0; q < nb && advance; q++) /* those broken at this step */
-        if (!bs->bond[q].intact && bs->bond[q].mode && bs->bond[q].broke_step == sim->step + 1)
-            bs->broken++;
+        if (bs->bond[q].i != RBL_BOND_AWAY)
+            rbl_bond_law(sim, bs->bond + q, advance);
+    for (long q = 0; q < nb && advance; q++) { /* those broken at this step */
+        rbl_bond *b = bs->bond + q;
+        if (!b->intact && b->mode && b->broke_step == sim->step + 1) {
+            bs->broken++; /* (b->home: its first grain's holder, bond_ranks.c) */
+        }
+    }
     rbl_grains *g = &sim->g;
 #pragma omp parallel num_threads(sim->threads)
     {
@@ -45,13 +53,17 @@ static int forces(rbl_sim *sim, int advance, rbl_error *err)
     return RBL_OK;
 }
 
-/* The springs' energy, bond by bond in order. */
+/* The springs' energy, bond by bond in order (over several processes each bond's at the holder
+ * of its first grain: exact sums, so one process's bits). */
 static void energy(const rbl_sim *sim, rbl_exact_sum *elastic)
 {
     const rbl_bonds *bs = sim->bonds;
     for (size_t q = 0; q < bs->n; q++)
-        if (bs->bond[q].intact)
+        if (bs->bond[q].intact && rbl_bond_homed(sim, bs->bond + q))
             rbl_exact_add(elastic, bs->bond[q].energy);
 }
 
-const rbl_sim_bonded rbl_bonds_table = {forces, energy, rbl_bonds_release};
+const rbl_sim_bonded rbl_bonds_table = {forces,         energy,
+                                        rbl_bonds_release, rbl_bonds_gone,
+                                        rbl_bonds_count, rbl_bonds_record_doubles,
+                                        rbl_bonds_put,  rbl_bonds_take};

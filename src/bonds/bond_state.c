@@ -23,27 +23,43 @@ size_t rbl_bonds_state_bytes(const rbl_sim *sim)
     return 16 + (sim->bonds ? sim->bonds->n : 0) * rbl_bond_record_bytes();
 }
 
+void rbl_bond_record_put(const rbl_bond *b, unsigned char *out)
+{
+    const int32_t flags[2] = {b->intact, b->mode};
+    memcpy(out, &b->a, 4), memcpy(out + 4, &b->b, 4), memcpy(out + 8, flags, 8);
+    memcpy(out + 16, &b->broke_step, 8);
+    out += 24;
+#define PUT(f, k) memcpy(out, (const void *)&b->f, 8 * (k)), out += 8 * (k);
+    BOND_DOUBLES(PUT)
+#undef PUT
+}
+
+void rbl_bond_record_get(rbl_bond *b, const unsigned char *p)
+{
+    int32_t flags[2];
+    memset(b, 0, sizeof *b);
+    memcpy(&b->a, p, 4), memcpy(&b->b, p + 4, 4), memcpy(flags, p + 8, 8);
+    memcpy(&b->broke_step, p + 16, 8);
+    p += 24;
+#define GET(f, k) memcpy((void *)&b->f, p, 8 * (k)), p += 8 * (k);
+    BOND_DOUBLES(GET)
+#undef GET
+    b->intact = flags[0], b->mode = flags[1];
+    b->home = 1;
+}
+
 void rbl_bonds_state_write(const rbl_sim *sim, unsigned char *out)
 {
     const rbl_bonds *bs = sim->bonds;
     const uint64_t n = bs ? bs->n : 0, broken = bs ? bs->broken : 0;
     memcpy(out, &n, 8), memcpy(out + 8, &broken, 8);
     out += 16;
-    for (size_t q = 0; q < n; q++) {
-        const rbl_bond *b = bs->bond + q;
-        const int32_t flags[2] = {b->intact, b->mode};
-        memcpy(out, &b->a, 4), memcpy(out + 4, &b->b, 4), memcpy(out + 8, flags, 8);
-        memcpy(out + 16, &b->broke_step, 8);
-        out += 24;
-#define PUT(f, k) memcpy(out, (const void *)&b->f, 8 * (k)), out += 8 * (k);
-        BOND_DOUBLES(PUT)
-#undef PUT
-    }
+    for (size_t q = 0; q < n; q++, out += rbl_bond_record_bytes())
+        rbl_bond_record_put(bs->bond + q, out);
 }
 
-
 int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size_t *used,
-                         const char *path, rbl_error *err)
+                         int apart, const char *path, rbl_error *err)
 {
     uint64_t n, broken;
     if (len < 16)
@@ -70,37 +86,36 @@ int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size
     }
     bs->cap = (size_t)n;
     const unsigned char *p = in + 16;
-    size_t counted = 0;
+    size_t counted = 0, kept = 0;
     int rc = RBL_OK;
-    for (size_t q = 0; q < n && rc == RBL_OK; q++) {
-        rbl_bond *b = bs->bond + q;
-        int32_t flags[2];
-        memcpy(&b->a, p, 4), memcpy(&b->b, p + 4, 4), memcpy(flags, p + 8, 8);
-        memcpy(&b->broke_step, p + 16, 8);
-        p += 24;
-#define GET(f, k) memcpy((void *)&b->f, p, 8 * (k)), p += 8 * (k);
-        BOND_DOUBLES(GET)
-#undef GET
-        b->intact = flags[0], b->mode = flags[1];
-        const rbl_bond *before = q ? b - 1 : NULL;
-        const int ordered = b->a < b->b && (!before || before->a < b->a ||
-                                              (before->a == b->a && before->b < b->b));
-        const int sane = (b->intact == 0 || b->intact == 1) && b->mode >= 0 && b->mode <= 2 &&
+    for (size_t q = 0; q < n && rc == RBL_OK; q++, p += rec) {
+        rbl_bond *b = bs->bond + kept;
+        rbl_bond_record_get(b, p);
+        const int here_a = rbl_bonds_find_id(keys, g->n, b->a) >= 0;
+        const int here_b = rbl_bonds_find_id(keys, g->n, b->b) >= 0;
+        /* apart (a process's share of the grains): an intact bond's grains may be elsewhere */
+        const int sane = b->a < b->b && (b->intact == 0 || b->intact == 1) && b->mode >= 0 &&
+                         b->mode <= 2 &&
                          (!b->intact || (b->kn > 0.0 && b->ks > 0.0 && b->kt > 0.0 &&
                                          b->kb > 0.0 && b->radius > 0.0 &&
-                                         rbl_bonds_find_id(keys, g->n, b->a) >= 0 &&
-                                         rbl_bonds_find_id(keys, g->n, b->b) >= 0));
-        if (!ordered || !sane)
+                                         (apart || (here_a && here_b))));
+        if (!sane)
             rc = rbl_error_set(err, RBL_EPARSE, "%s: bond %zu (grains %u and %u) is "
-                               "inconsistent (out of order, or its grains missing)", path, q,
-                               b->a, b->b);
+                               "inconsistent (its flags, stiffness, or its grains missing)",
+                               path, q, b->a, b->b);
         counted += !b->intact;
+        if (!b->intact || !apart || here_a || here_b)
+            kept++;
     }
     free(keys);
+    /* in order of their ids, each pair once (the file's order: a process's bonds after
+       another's when written by several, checkpoint_ranks.c) */
+    bs->n = rc == RBL_OK ? kept : 0;
+    rbl_bonds_sort_unique(bs);
+    if (rc == RBL_OK && bs->n != kept)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: a bond listed twice", path);
     if (rc == RBL_OK && counted != broken) /* (bonds whose grains left count as broken too) */
         rc = rbl_error_set(err, RBL_EPARSE, "%s: %llu broken bonds, but %zu hold nothing",
                            path, (unsigned long long)broken, counted);
-    bs->n = (size_t)n, bs->broken = (size_t)broken;
-    bs->indexed = 0;
     return rc;
 }

@@ -53,35 +53,50 @@ long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id)
     return k == SIZE_MAX ? -1 : (long)k;
 }
 
+/* Each intact bond's grains found by id among this process's grains and its ghosts (a grain's
+ * own copy first), and each grain's bonds listed in bond order. One process: a bond whose
+ * grain is gone ends with what it held. Several: a bond with a grain not here (before the first
+ * migration) is marked so (i = j = RBL_BOND_AWAY) and computed by none; forces() refuses one of
+ * this process's grains whose partner is beyond the ghosts. */
 int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
-    int fresh = bs->indexed && bs->grains == g->n;
+    const size_t n = g->n, all = g->n + g->ghosts;
+    int fresh = bs->indexed && bs->grains == n && bs->all == all;
     for (size_t q = 0; q < bs->n && fresh; q++) {
         const rbl_bond *b = bs->bond + q;
-        fresh = !b->intact || (g->id[b->i] == b->a && g->id[b->j] == b->b);
+        fresh = !b->intact || (b->i == RBL_BOND_AWAY && sim->peers) ||
+                (b->i < all && b->j < all && g->id[b->i] == b->a && g->id[b->j] == b->b);
     }
     if (fresh)
         return RBL_OK;
-    uint64_t *keys = rbl_bonds_id_table(g);
-    size_t *start = realloc(bs->start, (g->n + 1) * sizeof *start);
+    const rbl_grains_view v = {.n = all, .id = g->id};
+    uint64_t *keys = rbl_grains_id_order(&v);
+    size_t *start = realloc(bs->start, (n + 1) * sizeof *start);
     if (start)
         bs->start = start;
-    double *sum = realloc(sim->bond_sum, 6 * (g->n ? g->n : 1) * sizeof *sum);
+    double *sum = realloc(sim->bond_sum, 6 * (n ? n : 1) * sizeof *sum);
     if (sum)
         sim->bond_sum = sum;
     if (!keys || !start || !sum) {
         free(keys);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
     }
-    memset(start, 0, (g->n + 1) * sizeof *start);
-    memset(sum, 0, 6 * g->n * sizeof *sum);
+    memset(start, 0, (n + 1) * sizeof *start);
+    bs->stretched = 0;
+    memset(sum, 0, 6 * n * sizeof *sum);
     for (size_t q = 0; q < bs->n; q++) {
         rbl_bond *b = bs->bond + q;
         if (!b->intact)
             continue;
-        const long i = rbl_bonds_find_id(keys, g->n, b->a);
-        const long j = rbl_bonds_find_id(keys, g->n, b->b);
+        const long i = rbl_bonds_find_id(keys, all, b->a);
+        const long j = rbl_bonds_find_id(keys, all, b->b);
+        if ((i < 0 || j < 0) && sim->peers) {
+            if (((i >= 0 && (size_t)i < n) || (j >= 0 && (size_t)j < n)) && !bs->stretched)
+                bs->stretched = q + 1; /* one of this process's grains, its partner not here */
+            b->i = b->j = RBL_BOND_AWAY;
+            continue;
+        }
         if (i < 0 || j < 0) { /* a grain taken out: the bond goes with what it held */
             rbl_account_in(sim, RBL_IN_REMOVED, -b->energy);
             b->intact = 0, b->energy = 0.0, b->broke_step = sim->step;
@@ -89,28 +104,31 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
             continue;
         }
         b->i = (uint32_t)i, b->j = (uint32_t)j;
-        start[i + 1]++, start[j + 1]++;
+        start[b->i < n ? b->i + 1 : 0]++, start[b->j < n ? b->j + 1 : 0]++;
     }
     free(keys);
-    for (size_t k = 0; k < g->n; k++)
+    start[0] = 0; /* (a ghost's bonds are not summed here) */
+    for (size_t k = 0; k < n; k++)
         start[k + 1] += start[k];
-    uint32_t *entry = realloc(bs->entry, (start[g->n] ? start[g->n] : 1) * sizeof *entry);
+    uint32_t *entry = realloc(bs->entry, (start[n] ? start[n] : 1) * sizeof *entry);
     if (!entry)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
     bs->entry = entry;
-    size_t *fill = malloc((g->n ? g->n : 1) * sizeof *fill);
+    size_t *fill = malloc((n ? n : 1) * sizeof *fill);
     if (!fill)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
-    memcpy(fill, start, g->n * sizeof *fill);
+    memcpy(fill, start, n * sizeof *fill);
     for (size_t q = 0; q < bs->n; q++) { /* in bond order: each grain's bonds by their ids */
         const rbl_bond *b = bs->bond + q;
-        if (b->intact) {
+        if (!b->intact || b->i == RBL_BOND_AWAY)
+            continue;
+        if (b->i < n)
             entry[fill[b->i]++] = (uint32_t)(q << 1);
+        if (b->j < n)
             entry[fill[b->j]++] = (uint32_t)(q << 1 | 1u);
-        }
     }
     free(fill);
-    bs->grains = g->n;
+    bs->grains = n, bs->all = all;
     bs->indexed = 1;
     return RBL_OK;
 }
@@ -177,11 +195,11 @@ static int check_params(const rbl_bond_params *p, rbl_error *err)
     return RBL_OK;
 }
 
-/* Bond (a, b) between grains i and j, d apart, made from p; RBL_ERANGE if dt is too long for
+/* Bond (a, b) between grains i and j, d apart, made from p (radius > 0: its own); RBL_ERANGE if dt is too long for
  * its springs: dt <= 0.2 sqrt(m* / k) (and of the moments, I* / k), so that even a grain held by
  * a dozen bonds stays well inside velocity Verlet's limit omega dt < 2. */
 static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j, double d,
-                rbl_bond *b, rbl_error *err)
+                double radius, rbl_bond *b, rbl_error *err)
 {
     const rbl_grains *g = &sim->g;
     memset(b, 0, sizeof *b);
@@ -189,8 +207,9 @@ static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j
     b->i = (uint32_t)(lower ? i : j), b->j = (uint32_t)(lower ? j : i);
     b->a = g->id[b->i], b->b = g->id[b->j];
     b->intact = 1;
+    b->home = b->i < g->n; /* its first grain this process's (over several, bond_ranks.c) */
     const double ri = g->radius[i], rj = g->radius[j];
-    b->radius = p->radius_multiplier * fmin(ri, rj);
+    b->radius = radius > 0.0 ? radius : p->radius_multiplier * fmin(ri, rj);
     const double area = M_PI * b->radius * b->radius, inertia = 0.25 * area * b->radius * b->radius;
     const double kn = p->youngs_modulus / (ri + rj), ks = kn / p->stiffness_ratio;
     b->kn = kn * area, b->ks = ks * area, b->kt = ks * 2.0 * inertia, b->kb = kn * inertia;
@@ -230,6 +249,96 @@ static int bonded(const rbl_bonds *bs, size_t n, uint32_t a, uint32_t b)
     return n > 0 && bsearch(&key, bs->bond, n, sizeof key, by_ids) != NULL;
 }
 
+static int room(rbl_bonds *bs, rbl_error *err)
+{
+    if (bs->n < bs->cap)
+        return RBL_OK;
+    size_t cap = bs->cap ? 2 * bs->cap : 64;
+    rbl_bond *more = realloc(bs->bond, cap * sizeof *more);
+    if (!more)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bonds", cap);
+    bs->bond = more, bs->cap = cap;
+    return RBL_OK;
+}
+
+int rbl_sim_add_bond_pairs(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *pairs,
+                           const double *radius, size_t n, size_t *made, size_t *failed,
+                           rbl_error *err)
+{
+    if (made)
+        *made = 0;
+    if (failed)
+        *failed = SIZE_MAX;
+    int rc = check_params(p, err);
+    const int midrun = sim->prepared && sim->step > 0;
+    if (rc == RBL_OK)
+        rc = rbl_sim_prepare(sim, err); /* the ghosts, over several processes */
+    rbl_bonds *bs = rc == RBL_OK ? rbl_bonds_of(sim, err) : NULL;
+    if (rc != RBL_OK || !bs)
+        return rc != RBL_OK ? rc : RBL_ENOMEM;
+    const rbl_grains *g = &sim->g;
+    const size_t all = g->n + g->ghosts;
+    const rbl_grains_view v = {.n = all, .id = g->id};
+    uint64_t *keys = rbl_grains_id_order(&v);
+    if (!keys)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", all);
+    const size_t before = bs->n;
+    size_t q = 0;
+    for (; q < n; q++) {
+        const uint32_t a = pairs[2 * q] < pairs[2 * q + 1] ? pairs[2 * q] : pairs[2 * q + 1];
+        const uint32_t b = pairs[2 * q] < pairs[2 * q + 1] ? pairs[2 * q + 1] : pairs[2 * q];
+        const long i = rbl_bonds_find_id(keys, all, a), j = rbl_bonds_find_id(keys, all, b);
+        const int own = (i >= 0 && (size_t)i < g->n) || (j >= 0 && (size_t)j < g->n);
+        if (!own || bonded(bs, before, a, b)) /* (another process's; made before) */
+            continue;
+        if (a == b || i < 0 || j < 0) {
+            rc = a == b ? rbl_error_set(err, RBL_EINVAL, "grain %u bonded to itself", a)
+                 : sim->peers
+                     ? rbl_error_set(err, RBL_EINVAL, "grains %u and %u: no such grain, or "
+                                     "farther apart than the neighbour skin allows", a, b)
+                     : rbl_error_set(err, RBL_EINVAL, "no grain %u", i < 0 ? a : b);
+            break;
+        }
+        double d[3];
+        const double dist = rbl_bond_separation(sim, (size_t)i, (size_t)j, d);
+        const double gap = dist - g->radius[i] - g->radius[j];
+        if (!(gap <= sim->skin)) {
+            rc = rbl_error_set(err, RBL_EINVAL, "grains %u and %u are %g m apart (surface to "
+                               "surface): longer than the neighbour skin %g m allows for a bond "
+                               "(raise run.skin)", a, b, gap, sim->skin);
+            break;
+        }
+        if (g->body[i] >= 0 || g->body[j] >= 0) {
+            rc = rbl_error_set(err, RBL_EINVAL, "grains %u and %u: bonds between clumps' "
+                               "spheres are not done yet (issue 72)", a, b);
+            break;
+        }
+        if (radius && !(radius[q] >= 0.0 && isfinite(radius[q]))) {
+            rc = rbl_error_set(err, RBL_EINVAL, "a bond's radius must be > 0 m: '%g'", radius[q]);
+            break;
+        }
+        if ((rc = room(bs, err)) == RBL_OK &&
+            (rc = make(sim, p, (size_t)i, (size_t)j, dist, radius ? radius[q] : 0.0,
+                       bs->bond + bs->n, err)) == RBL_OK)
+            bs->n++;
+        else
+            break;
+    }
+    free(keys);
+    if (rc != RBL_OK) { /* none of this call's */
+        if (failed)
+            *failed = q;
+        bs->n = before;
+        return rc;
+    }
+    rbl_bonds_sort_unique(bs);
+    if (made)
+        *made = bs->n - before;
+    if (!midrun)
+        sim->prepared = 0;
+    return RBL_OK;
+}
+
 int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *ids,
                       size_t n_ids, size_t *made, rbl_error *err)
 {
@@ -238,11 +347,16 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
     int rc = check_params(p, err);
     if (rc != RBL_OK)
         return rc;
-    if (sim->peers)
-        return rbl_error_set(err, RBL_EINVAL, "bonds: not yet over several processes (issue "
-                             "72): run a bonded scene on one process");
+    const int midrun = sim->prepared && sim->step > 0; /* (a stage's: the forces stand) */
     if ((rc = rbl_sim_prepare(sim, err)) != RBL_OK) /* the neighbour list: pairs within skin */
         return rc;
+    const double moved = 2.0 * sqrt(sim->max_disp2); /* (over the processes: their largest) */
+    if (midrun && !(p->gap + moved <= sim->skin))
+        return rbl_error_set(err, RBL_EINVAL, "bonds: made mid-run (step %llu) from the "
+                             "neighbour list, which holds every pair within gap %g m only while "
+                             "gap + twice the largest move since its build (%g m) is within the "
+                             "skin %g m: raise run.skin or lower gap", (unsigned long long)sim->step,
+                             p->gap, moved, sim->skin);
     if (p->gap > sim->skin)
         return rbl_error_set(err, RBL_EINVAL, "bonds: gap %g m is longer than the neighbour "
                              "skin %g m allows (set skin at least as long)", p->gap, sim->skin);
@@ -264,7 +378,8 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
     const size_t before = bs->n;
     for (size_t q = 0; q < pl->n && rc == RBL_OK; q++) {
         const size_t i = pl->i[q], j = pl->j[q];
-        if (i >= g->n || j >= g->n)
+        const size_t all = g->n + g->ghosts; /* (a pair holds at most one ghost) */
+        if (i >= all || j >= all)
             continue;
         if (chosen && !(bsearch(&g->id[i], chosen, n_ids, sizeof *chosen, by_u32) &&
                         bsearch(&g->id[j], chosen, n_ids, sizeof *chosen, by_u32)))
@@ -282,16 +397,8 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
         const uint32_t b = g->id[i] < g->id[j] ? g->id[j] : g->id[i];
         if (bonded(bs, before, a, b))
             continue;
-        if (bs->n == bs->cap) {
-            size_t cap = bs->cap ? 2 * bs->cap : 64;
-            rbl_bond *more = realloc(bs->bond, cap * sizeof *more);
-            if (!more) {
-                rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu bonds", cap);
-                break;
-            }
-            bs->bond = more, bs->cap = cap;
-        }
-        if ((rc = make(sim, p, i, j, dist, bs->bond + bs->n, err)) == RBL_OK)
+        if ((rc = room(bs, err)) == RBL_OK &&
+            (rc = make(sim, p, i, j, dist, 0.0, bs->bond + bs->n, err)) == RBL_OK)
             bs->n++;
     }
     free(chosen);
@@ -299,12 +406,13 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
         bs->n = before;
         return rc;
     }
-    if (bs->n > 0)
-        qsort(bs->bond, bs->n, sizeof *bs->bond, by_ids);
+    rbl_bonds_sort_unique(bs); /* (the pairs are listed once: none repeats) */
     if (made)
         *made = bs->n - before;
     bs->indexed = 0;
-    sim->prepared = 0; /* the next step's first evaluation takes the bonds in */
+    if (!midrun)
+        sim->prepared = 0; /* the next step's first evaluation takes the bonds in */
+    /* (mid-run the forces of this step stand: a new bond holds no load at its making) */
     return RBL_OK;
 }
 

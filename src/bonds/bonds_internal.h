@@ -30,6 +30,9 @@ typedef struct rbl_bond {
     double loss_damping, loss_break; /* this step's, J (booked at grain a) */
     uint64_t broke_step;        /* the step it broke at (intact: 0) */
     int mode;                   /* broken in tension (1) or in shear (2) */
+    int home;                   /* over several processes: counted and written by this one
+                                   (intact: it holds the first grain; broken: it did when the
+                                   bond broke; bond_ranks.c) */
 } rbl_bond;
 
 typedef struct rbl_bonds {
@@ -38,9 +41,14 @@ typedef struct rbl_bonds {
     size_t broken;
     size_t *start;              /* grains n + 1: grain k's bonds are entry[start[k] ..] */
     uint32_t *entry;            /* bond << 1 | (the grain is b) */
-    size_t grains;              /* the grain count the index was made for */
+    size_t grains, all;         /* the grain count the index was made for, ghosts with */
     int indexed;
+    size_t stretched;           /* over several processes, 1 + a bond of this process's grain
+                                   whose partner is not among its ghosts at the last index */
 } rbl_bonds;
+
+/* A bond's i and j where its grains are not here (over several processes). */
+#define RBL_BOND_AWAY UINT32_MAX
 
 /* d = x_j - x_i, the nearest image across periodic axes; returns |d|. */
 static inline double rbl_bond_separation(const rbl_sim *sim, size_t i, size_t j, double d[3])
@@ -74,9 +82,46 @@ size_t rbl_bond_record_bytes(void);
 size_t rbl_bonds_state_bytes(const rbl_sim *sim);
 void rbl_bonds_state_write(const rbl_sim *sim, unsigned char *out);
 /* From len bytes at in (*used: how many were the bonds'), after the grains were read: each
- * checked (order, flags, stiffness, its grains present). */
+ * checked (flags, stiffness, its grains present, none twice), put in order of ids. apart: the
+ * grains are this process's share (checkpoint_read_ranks.c): an intact bond of none of them is
+ * left to the others, its grains not checked here (a missing one is refused at the first force
+ * evaluation over the processes). */
 int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size_t *used,
-                         const char *path, rbl_error *err);
+                         int apart, const char *path, rbl_error *err);
+
+/* One bond's record for a checkpoint or a migration: rbl_bond_record_bytes() bytes (a multiple
+ * of 8), i, j and home left out. */
+void rbl_bond_record_put(const rbl_bond *b, unsigned char *out);
+void rbl_bond_record_get(rbl_bond *b, const unsigned char *in);
+
+/* bond_ranks.c: over several processes. Whether a bond is this process's to count and to write
+ * (one process: every bond; several: where it is at home). */
+int rbl_bond_homed(const rbl_sim *sim, const rbl_bond *b);
+/* The bonds sorted by ids, one of each pair kept (first the intact), the rest freed. */
+void rbl_bonds_sort_unique(rbl_bonds *bs);
+/* Over several processes, before bonds are made at a stage: the broken bonds of every
+ * process (pairs of ids) known here too, so that none is made again (kept as broken bonds
+ * not at home, which the next migration drops). */
+int rbl_bonds_know_broken(rbl_sim *sim, const uint32_t *pairs, size_t n, rbl_error *err);
+/* The rbl_sim_bonded calls of a build (dem_internal.h says what each does). */
+int rbl_bonds_gone(rbl_sim *sim, const uint8_t *gone, rbl_error *err);
+size_t rbl_bonds_count(const rbl_sim *sim);
+size_t rbl_bonds_record_doubles(void);
+int rbl_bonds_put(const rbl_sim *sim, size_t q, uint32_t ids[2], double *rec);
+int rbl_bonds_take(rbl_sim *sim, const double *recs, size_t n, int drop_broken, rbl_error *err);
+
+/* fragments.c: a grain as the fragments take it (join: the id of its clump's first member, or
+ * its own), and the fragments of n grains (sorted here by id) and n_pairs intact bonds (ids,
+ * two each) with the periodic lengths box (0: not periodic); *out malloc'd, by label. */
+typedef struct rbl_fragment_grain {
+    uint32_t id, join;
+    double mass, radius, pos[3], vel[3];
+} rbl_fragment_grain;
+int rbl_fragments_find(rbl_fragment_grain *g, size_t n, const uint32_t *pairs, size_t n_pairs,
+                       const double box[3], rbl_fragment **out, size_t *n_out, rbl_error *err);
+/* This process's grains and the intact bonds at home here, as the above takes them. */
+int rbl_fragments_records(const rbl_sim *sim, rbl_fragment_grain **grains, size_t *n,
+                          uint32_t **pairs, size_t *n_pairs, rbl_error *err);
 
 /* bond_pass.c: every bond's law, then each grain's sums (the rbl_sim_bonded table). */
 extern const rbl_sim_bonded rbl_bonds_table;

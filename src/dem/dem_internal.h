@@ -353,6 +353,17 @@ typedef struct rbl_sim_bonded {
                                                                   (0: the first evaluation) */
     void (*energy)(const rbl_sim *sim, rbl_exact_sum *elastic);
     void (*release)(rbl_sim *sim);
+    /* At a build, before the grains that left are taken out: gone[k] for the grains, then the
+       ghosts; their bonds end, what they held booked as taken out (once over the processes). */
+    int (*gone)(rbl_sim *sim, const uint8_t *gone, rbl_error *err);
+    /* Over several processes, at a build's migration (src/parallel/): of the count bonds, put
+       gives bond q's grain ids and its record of record_doubles() (rec NULL: ids only), 0 for
+       one that stays (broken); take adds the n records that came (after the grains came) and
+       drops the bonds of none of this process's grains (and with drop_broken the broken). */
+    size_t (*count)(const rbl_sim *sim);
+    size_t (*record_doubles)(void);
+    int (*put)(const rbl_sim *sim, size_t q, uint32_t ids[2], double *rec);
+    int (*take)(rbl_sim *sim, const double *recs, size_t n, int drop_broken, rbl_error *err);
 } rbl_sim_bonded;
 
 struct rbl_sim {

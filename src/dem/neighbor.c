@@ -218,6 +218,12 @@ static int wrap_and_keep(rbl_sim *sim, uint32_t *keep, const double *x, size_t *
         free(gone);
         return rc;
     }
+    if (rc == RBL_OK && sim->bonded) /* their bonds end (booked once) */
+        rc = sim->bonded->gone(sim, gone, err);
+    if (rc != RBL_OK) {
+        free(gone);
+        return rc;
+    }
     rbl_account_gone_contacts(sim, gone, x);
     rbl_account_drop(sim, gone); /* what they dissipated stays in the account */
     size_t kept = 0;

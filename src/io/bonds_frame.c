@@ -1,5 +1,5 @@
-/* bonds_frame.c — the bonds of a frame (issue 72, docs/bonds.md), from rbl_sim_bond in the
- * bonds' order (their ids'): bonds_NNNNNN.vtp, a line per bond from its first grain's centre to
+/* bonds_frame.c — the bonds of a frame (issue 72, docs/bonds.md), from their views (rbl_sim_bond)
+ * in the bonds' order (their ids'; gathered from every process by src/run/bond_output.c): bonds_NNNNNN.vtp, a line per bond from its first grain's centre to
  * the second's nearest image (a broken bond's where it broke), cell data id1, id2, intact,
  * force (N) and moment (N m) on the first grain, normal_force (N, tension positive), sigma and
  * tau (Pa); and breaks.csv, each breakage once: step, time, position, mode, stresses. */
@@ -9,11 +9,9 @@
 #include <string.h>
 #include <stdlib.h>
 
-int rbl_bonds_frame_write(const char *path, const rbl_sim *sim, rbl_error *err)
+int rbl_bonds_frame_write(const char *path, const rbl_bond_view *view, size_t n, rbl_error *err)
 {
-    size_t intact, broken;
-    rbl_sim_bond_counts(sim, &intact, &broken);
-    const size_t n = intact + broken, m = n ? n : 1;
+    const size_t m = n ? n : 1;
     double *points = malloc(6 * m * sizeof *points), *f = malloc(3 * m * sizeof *f);
     double *mo = malloc(3 * m * sizeof *mo), *s = malloc(3 * m * sizeof *s);
     int64_t *ids = malloc(2 * m * sizeof *ids);
@@ -26,8 +24,7 @@ int rbl_bonds_frame_write(const char *path, const rbl_sim *sim, rbl_error *err)
     }
     double *fn = s, *sigma = s + n, *tau = s + 2 * n;
     for (size_t k = 0; k < n; k++) {
-        rbl_bond_view v;
-        rbl_sim_bond(sim, k, &v);
+        const rbl_bond_view v = view[k];
         for (int a = 0; a < 6; a++)
             points[6 * k + a] = v.ends[a];
         for (int a = 0; a < 3; a++)
@@ -67,19 +64,16 @@ static int by_step(const void *x, const void *y)
     return (p->k > q->k) - (p->k < q->k);
 }
 
-int rbl_bonds_breaks_write(const char *path, const rbl_sim *sim, rbl_error *err)
+int rbl_bonds_breaks_write(const char *path, const rbl_bond_view *view, size_t n_views,
+                           double dt, rbl_error *err)
 {
-    size_t intact, broken, n = 0;
-    rbl_sim_bond_counts(sim, &intact, &broken);
-    bond_break *list = malloc((broken ? broken : 1) * sizeof *list);
+    size_t n = 0;
+    bond_break *list = malloc((n_views ? n_views : 1) * sizeof *list);
     if (!list)
-        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu breaks", path, broken);
-    for (size_t k = 0; k < intact + broken; k++) {
-        rbl_bond_view v;
-        rbl_sim_bond(sim, k, &v);
-        if (!v.intact && v.mode != 0 && n < broken) /* (a bond whose grain left: unlisted) */
-            list[n].step = v.broke_step, list[n++].k = k;
-    }
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu breaks", path, n_views);
+    for (size_t k = 0; k < n_views; k++)
+        if (!view[k].intact && view[k].mode != 0) /* (a bond whose grain left: unlisted) */
+            list[n].step = view[k].broke_step, list[n++].k = k;
     qsort(list, n, sizeof *list, by_step);
     rbl_atomic_file af;
     int rc = rbl_atomic_open(&af, path, err);
@@ -87,11 +81,9 @@ int rbl_bonds_breaks_write(const char *path, const rbl_sim *sim, rbl_error *err)
         free(list);
         return rc;
     }
-    const double dt = rbl_sim_config_get(sim)->dt;
     fprintf(af.file, "step,time,id1,id2,x,y,z,mode,sigma,tau\n");
     for (size_t q = 0; q < n; q++) {
-        rbl_bond_view v;
-        rbl_sim_bond(sim, list[q].k, &v);
+        const rbl_bond_view v = view[list[q].k];
         fprintf(af.file, "%llu,%.10g,%u,%u,%.10g,%.10g,%.10g,%s,%.10g,%.10g\n",
                 (unsigned long long)v.broke_step, (double)v.broke_step * dt, v.id[0], v.id[1],
                 0.5 * (v.ends[0] + v.ends[3]), 0.5 * (v.ends[1] + v.ends[4]),

@@ -1041,7 +1041,7 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     if (rc == RBL_OK) { /* the bonds (format 20), checked against the grains just read */
         size_t used = 0;
         rc = rbl_bonds_state_read(sim, b->p + b->at, b->at <= b->len ? b->len - b->at : 0,
-                                  &used, path, err);
+                                  &used, 0, path, err);
         b->at += used;
     }
     return rc;

@@ -7,6 +7,7 @@
  * on any number of processes; it differs from one process's only in the grains' order. */
 #include "checkpoint_layout.h"
 #include "io_internal.h"
+#include "../bonds/bonds_internal.h"
 #include "../parallel/parallel_internal.h"
 
 #include <errno.h>
@@ -16,8 +17,9 @@
 #include <unistd.h>
 
 /* Per rank: grains, clumps, their members, pairs (those whose first grain it holds), wall
- * contacts and mesh candidates. */
-enum { GRAINS, BODIES, MEMBERS, PAIRS, WALLS, CANDS, KINDS };
+ * contacts, mesh candidates and bonds (those at home there, bond_ranks.c: in id order on each
+ * rank, not across; the read sorts them). */
+enum { GRAINS, BODIES, MEMBERS, PAIRS, WALLS, CANDS, BONDS, KINDS };
 
 typedef struct writer {
     rbl_comm *c;
@@ -117,8 +119,23 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
             own_pairs++;
             sorted = sorted && (q == 0 || pl->i[q] >= pl->i[q - 1] || pl->i[q - 1] >= g->n);
         }
-    double mine[KINDS] = {(double)g->n, (double)bd->n, (double)bd->members, (double)own_pairs,
-                          (double)wl->n, (double)wl->n_cand};
+    /* the bonds at home here, as records */
+    const rbl_bonds *bonds = sim->bonds;
+    const size_t rec = rbl_bond_record_bytes();
+    size_t own_bonds = 0;
+    uint64_t broken = 0;
+    unsigned char *brec = malloc(((bonds ? bonds->n : 0) + 1) * rec);
+    if (rc == RBL_OK && !brec)
+        rc = rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds");
+    for (size_t q = 0; brec && bonds && q < bonds->n; q++)
+        if (rbl_bond_homed(sim, bonds->bond + q)) {
+            rbl_bond_record_put(bonds->bond + q, brec + rec * own_bonds++);
+            broken += !bonds->bond[q].intact;
+        }
+    broken = rbl_comm_sum_u64(c, broken);
+    double mine[KINDS] = {(double)g->n,   (double)bd->n,        (double)bd->members,
+                          (double)own_pairs, (double)wl->n, (double)wl->n_cand,
+                          (double)own_bonds};
     double *all = NULL, *place = NULL;
     size_t cap = 0, first, total;
     if (rc == RBL_OK && !sorted)
@@ -261,8 +278,9 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
         first_u64(&w, w.total[CANDS], &counts[6]);
         first_u64(&w, cand_max, &counts[7]);
         column(&w, CANDS, sizeof *wl->cand, wl->cand, wl->n_cand, zeros);
-        first_u64(&w, 0, &counts[9]); /* no bonds over several processes yet (format 20) */
-        first_u64(&w, 0, &counts[10]);
+        first_u64(&w, w.total[BONDS], &counts[9]); /* the bonds (format 20) */
+        first_u64(&w, broken, &counts[10]);
+        column(&w, BONDS, rec, brec, own_bonds, zeros);
         first_u64(&w, extra_len, &counts[8]);
         first_only(&w, extra, extra_len);
         /* the header and the checksum, rank 0's */
@@ -285,7 +303,7 @@ int rbl_checkpoint_write_ranks(const char *path, rbl_comm *c, rbl_domain *d,
     free(place), free(sums), free(head), free(body), free(slot), free(member), free(start);
     free(pi), free(pj), free(image), free(touch), free(hist), free(wgrain), free(clo), free(chi);
     free(pout), free(wout), free(facet);
-    free(zeros), free(w.piece);
+    free(zeros), free(w.piece), free(brec);
     return rc;
 }
 

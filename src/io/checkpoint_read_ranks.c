@@ -11,6 +11,7 @@
  * and the slices. */
 #include "checkpoint_layout.h"
 #include "io_internal.h"
+#include "../bonds/bonds_internal.h"
 #include "../parallel/parallel_internal.h"
 
 #include <stdio.h>
@@ -789,15 +790,25 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
                                       path)
                       : RBL_OK;
     }
-    if (rc == RBL_OK) { /* the bonds (format 20): none yet over several processes */
-        const uint64_t bonds = rd_u64(&r, at), broken = rd_u64(&r, at + 8);
-        if (bonds != 0)
-            rc = rbl_error_set(err, RBL_EINVAL, "%s: a checkpoint with bonds restarts on one "
-                               "process only (issue 72)", path);
-        else if (broken != 0) /* more broken than there are: as the whole read refuses it */
-            rc = rbl_error_set(err, RBL_EPARSE, "%s: 0 bonds (%llu broken) in the checkpoint",
-                               path, (unsigned long long)broken);
-        at += 16;
+    if (rc == RBL_OK) { /* the bonds (format 20): every process reads them all and keeps the
+                           broken and the intact of its own grains (bond_state.c) */
+        const uint64_t bonds = rd_u64(&r, at);
+        const size_t rec = rbl_bond_record_bytes();
+        const uint64_t room = at <= r.len ? r.len - at : 0; /* (a count too large: refused
+                                                                by the read of all there is) */
+        const uint64_t bytes =
+            room >= 16 && bonds <= (room - 16) / rec ? 16 + bonds * rec : room;
+        unsigned char *section = r.bad ? NULL : malloc((size_t)bytes + 1);
+        size_t used = 0;
+        if (section)
+            rd(&r, at, section, bytes);
+        if (!section || r.bad)
+            rc = rbl_error_set(err, r.bad ? RBL_EPARSE : RBL_ENOMEM, "%s: %s", path,
+                               r.bad ? "truncated bonds" : "out of memory for the bonds");
+        else
+            rc = rbl_bonds_state_read(*sim, section, (size_t)bytes, &used, 1, path, err);
+        free(section);
+        at += used;
     }
     if (rc == RBL_OK) { /* the run's state, after the lists */
         const uint64_t len = rd_u64(&r, at);

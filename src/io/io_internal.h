@@ -275,8 +275,22 @@ int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err
 int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err);
 /* bonds_frame.c (issue 72): bonds_NNNNNN.vtp, the bonds as lines with their loads, and
  * breaks.csv, every breakage so far by its step. */
-int rbl_bonds_frame_write(const char *path, const rbl_sim *sim, rbl_error *err);
-int rbl_bonds_breaks_write(const char *path, const rbl_sim *sim, rbl_error *err);
+int rbl_bonds_frame_write(const char *path, const rbl_bond_view *view, size_t n, rbl_error *err);
+int rbl_bonds_breaks_write(const char *path, const rbl_bond_view *view, size_t n, double dt,
+                           rbl_error *err);
+/* bond_file.c (issue 72): bonds listed in a file, n of them: their ids (pairs, lower first),
+ * radius (0: lambda min(R_i, R_j)) and line; refused at a bad line. */
+typedef struct rbl_bond_file {
+    uint32_t *pairs;
+    double *radius;
+    long *line;
+    size_t n;
+} rbl_bond_file;
+int rbl_bond_file_read(const char *path, rbl_bond_file *f, rbl_error *err);
+void rbl_bond_file_free(rbl_bond_file *f);
+/* fragments_csv.c (issue 72): a frame's fragments (by label) and their size distribution. */
+int rbl_fragments_write(const char *path, const char *sizes_path, const rbl_fragment *f,
+                        size_t n, rbl_error *err);
 /* The same from a list already made (the impulse engine's: rbl_fdo_sim_contacts). */
 int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, rbl_error *err);
 int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, rbl_error *err);

@@ -398,6 +398,60 @@ static int members_arrived(rbl_sim *sim, size_t first_grain, size_t first_body, 
 
 static int exchange(rbl_domain *d, double reach, const void *send, void **recv, rbl_error *err);
 
+/* The bonds' records that go with the grains leaving (moving: their ranks), per rank: a bond
+ * to each of the ranks its grains go to (issue 72, src/bonds/bond_ranks.c). */
+static int bonds_leaving(const rbl_sim *sim, const id_rank *moving, dbuf *out)
+{
+    const rbl_sim_bonded *t = sim->bonded;
+    const size_t n = t->count(sim), per = t->record_doubles();
+    for (size_t q = 0; q < n; q++) {
+        uint32_t ids[2];
+        if (!t->put(sim, q, ids, NULL))
+            continue;
+        const int ra = id_rank_of(moving, ids[0]), rb = id_rank_of(moving, ids[1]);
+        const int to[2] = {ra, rb != ra ? rb : -1};
+        for (int e = 0; e < 2; e++) {
+            if (to[e] < 0)
+                continue;
+            if (!dbuf_room(&out[to[e]], per))
+                return 0;
+            t->put(sim, q, ids, out[to[e]].v + out[to[e]].n);
+            out[to[e]].n += per;
+        }
+    }
+    return 1;
+}
+
+/* Then, after the grains came: the bonds sent, those that came taken (collective). */
+static int bonds_migrate(rbl_domain *d, rbl_sim *sim, dbuf *out, int ok, rbl_error *err)
+{
+    const int P = d->size;
+    double *send = ok ? concat(out, P, d->sb, d->so) : NULL;
+    int rc = rbl_comm_agree(d->comm, send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
+                                                                    "out of memory for the "
+                                                                    "bonds that migrate"),
+                            err);
+    double *recv = NULL;
+    if (rc == RBL_OK)
+        rc = exchange(d, d->near_reach, send, (void **)&recv, err);
+    for (int q = 0; rc == RBL_OK && q < P; q++)
+        if (q != d->rank && d->sb[q])
+            d->stats.messages++, d->stats.bytes += d->sb[q];
+    free(send);
+    size_t total = 0;
+    for (int q = 0; rc == RBL_OK && q < P; q++)
+        if (q != d->rank && d->rb[q]) { /* (laid end to end, rank after rank) */
+            if (d->ro[q] != total * sizeof(double))
+                memmove((char *)recv + total * sizeof(double), (char *)recv + d->ro[q],
+                        d->rb[q]);
+            total += d->rb[q] / sizeof(double);
+        }
+    if (rc == RBL_OK)
+        rc = sim->bonded->take(sim, recv, total / sim->bonded->record_doubles(), 0, err);
+    free(recv);
+    return rbl_comm_agree(d->comm, rc, err);
+}
+
 static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_history_map *walls,
                          rbl_error *err)
 {
@@ -462,6 +516,10 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
         if (ok)
             migrant_put(g, k, b->v + b->n), b->n += per;
     }
+    dbuf *bonds_out = sim->bonded ? calloc((size_t)P, sizeof *bonds_out) : NULL;
+    if (ok && sim->bonded)
+        ok = bonds_out && bonds_leaving(sim, &moving, bonds_out);
+    const int bonds_ok = ok;
     if (ok && leaving) {
         rows_out po = {prow, &moving, pw, 0}, wo = {wrow, &moving, ww, 0};
         rbl_history_map_each(pairs, pair_row_out, &po);
@@ -503,6 +561,7 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     free(send);
     if (rc != RBL_OK) {
         free(dest), free(recv), free(body_keep);
+        dbufs_free(bonds_out, P);
         return rc;
     }
     /* keep the grains that stay, in their order, then add those that came */
@@ -554,6 +613,9 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
         rc = rbl_history_map_add(&sim->cfg.law, walls, &win, err);
     rbl_history_rows_free(&pin), rbl_history_rows_free(&win);
     rc = rbl_comm_agree(d->comm, rc, err);
+    if (rc == RBL_OK && sim->bonded)
+        rc = bonds_migrate(d, sim, bonds_out, bonds_ok, err);
+    dbufs_free(bonds_out, P);
     d->stats.seconds += rbl_now() - t0;
     return rc;
 }
@@ -874,6 +936,12 @@ static int domain_start(rbl_domain *d, rbl_error *err)
         for (int k = 0; k < RBL_LOSS_N; k++)
             rbl_exact_clear(&sim->health.lost[k]);
         rbl_exact_clear(&sim->health.self_work);
+    }
+    /* the broken bonds are the first rank's to list (src/bonds/bond_ranks.c) */
+    int taken = sim->bonded ? sim->bonded->take(sim, NULL, 0, d->rank > 0, err) : RBL_OK;
+    if ((taken = rbl_comm_agree(d->comm, taken, err)) != RBL_OK) {
+        rbl_domain_free(d);
+        return taken;
     }
     if (sim->prepared) { /* mid-run (a checkpoint's): spread now, with the lists of its last
                             build made again, so that the run goes on as on one process; the

@@ -326,8 +326,37 @@ static int crowded_sizes(const rbl_scene *s, const rbl_source *src, const rbl_si
                             (unsigned long long)sim->insert_dropped, 100.0 * shift);
 }
 
-/* The scene's bonds (issue 72): between the grains of its material and box, or all. */
-static int add_bonds(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
+static int by_u32(const void *x, const void *y)
+{
+    const uint32_t p = *(const uint32_t *)x, q = *(const uint32_t *)y;
+    return (p > q) - (p < q);
+}
+
+/* The pairs of the scene's bonds.file, every grain's id in ids (of every process): each pair's
+ * grains there, then the bonds made, refused at the file's line. */
+static int bond_pairs(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, uint32_t *ids,
+                      size_t n, rbl_error *err)
+{
+    const rbl_bond_file *f = &s->bond_list;
+    qsort(ids, n, sizeof *ids, by_u32);
+    for (size_t q = 0; q < 2 * f->n; q++)
+        if (!bsearch(&f->pairs[q], ids, n, sizeof *ids, by_u32))
+            return rbl_error_set(err, RBL_EINVAL, "%s:%ld: no grain %u in the scene",
+                                 s->bond_path, f->line[q / 2], f->pairs[q]);
+    size_t made = 0, failed = SIZE_MAX;
+    int rc = rbl_sim_add_bond_pairs(sim, &s->bond, f->pairs, f->radius, f->n, &made, &failed,
+                                    err);
+    if (rc != RBL_OK && failed < f->n) { /* the line, before the engine's words */
+        char what[RBL_ERROR_MESSAGE_MAX];
+        snprintf(what, sizeof what, "%s", err->message);
+        rbl_error_set(err, rc, "%s:%ld: bonds: %s", s->bond_path, f->line[failed], what);
+    }
+    return rbl_run_ranks_agree(ranks, rc, err);
+}
+
+/* The scene's bonds (issue 72): between the grains of its material and box, or all; or the
+ * pairs its file lists. */
+int rbl_run_add_bonds(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_error *err)
 {
     int rc = rbl_sim_prepare(sim, err); /* the neighbour list, and its skin */
     if (rc != RBL_OK)
@@ -345,15 +374,27 @@ static int add_bonds(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
     size_t n = 0;
     for (size_t k = 0; k < v.n; k++) {
         const double *x = v.pos + 3 * k;
-        int in = s->bond_material < 0 || v.material[k] == s->bond_material;
+        int in = s->bond_material < 0 || v.material[k] == s->bond_material || s->bond_path;
         for (int a = 0; a < 3 && s->bond_box; a++)
             in = in && x[a] >= s->bond_lo[a] && x[a] <= s->bond_hi[a];
         if (in)
             ids[n++] = v.id[k];
     }
     size_t made = 0;
-    rc = rbl_sim_add_bonds(sim, &s->bond, ids, n, &made, err);
+    rc = rbl_run_ranks_ids(ranks, &ids, &n, err); /* a ghost's too, over several processes */
+    if (rc == RBL_OK) /* (and a pair's broken bond, wherever it is, not made again) */
+        rc = rbl_run_ranks_know_broken(ranks, sim, err);
+    if (rc == RBL_OK && s->bond_path) { /* the file's pairs */
+        rc = bond_pairs(s, ranks, sim, ids, n, err);
+        free(ids);
+        return rc;
+    }
+    if (rc == RBL_OK)
+        rc = rbl_run_ranks_agree(ranks, rbl_sim_add_bonds(sim, &s->bond, ids, n, &made, err),
+                                 err);
     free(ids);
+    if (rc == RBL_OK && ranks->comm)
+        made = (size_t)rbl_comm_sum_u64(ranks->comm, made); /* (a bond with a ghost: twice) */
     if (rc == RBL_OK && made == 0)
         rc = rbl_error_set(err, RBL_EINVAL, "bonds: no pair of the %zu grains chosen is within "
                            "'gap' %g m of touching", n, s->bond.gap);
@@ -443,7 +484,7 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
         rbl_scene_error_at(s, s->at_grains, err);
         goto fail;
     }
-    if (s->bonds && (rc = add_bonds(s, sim, err)) != RBL_OK)
+    if (s->bonds && (rc = rbl_run_add_bonds(s, ranks, sim, err)) != RBL_OK)
         goto fail;
     /* over several processes: of all the grains (placed apart, spread by the preparation's
        first build) */

@@ -169,28 +169,44 @@ static int contacts_table(const char *path, const rbl_sim *sim, const void *unus
     return rbl_contact_table_write(path, sim, err);
 }
 
-static int bonds_piece(const char *path, const rbl_sim *sim, const void *unused, rbl_error *err)
-{
-    (void)unused;
-    return rbl_bonds_frame_write(path, sim, err);
-}
-
-/* The bonds of frame n_frames - 1 (a scene with `bonds`, one process): bonds_NNNNNN.vtp and
- * bonds.pvd, and breaks.csv as it stands. */
+/* The bonds of frame n_frames - 1 (a scene with `bonds`): bonds_NNNNNN.vtp and bonds.pvd,
+ * breaks.csv as it stands, fragments_NNNNNN.csv and fragment_sizes_NNNNNN.csv, by rank 0 from
+ * every process's bonds and grains (bond_output.c). */
 static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
 {
-    if (!s->bonds)
+    if (!rbl_scene_bonded(s))
         return RBL_OK;
-    const rbl_frame_writer w = {"bonds", "vtp", bonds_piece, NULL, NULL};
-    int rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
-    if (rc == RBL_OK)
-        rc = write_series(o, "bonds", err);
-    char *path = rc == RBL_OK ? rbl_path_join(o->dir, "breaks.csv") : NULL;
-    if (rc == RBL_OK)
-        rc = path ? rbl_bonds_breaks_write(path, sim, err)
-                  : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    free(path);
-    return rc;
+    rbl_bond_view *views = NULL;
+    size_t n = 0;
+    int rc = rbl_run_ranks_bond_views(o->ranks, sim, &views, &n, err);
+    if (rc == RBL_OK && o->ranks->rank == 0) {
+        char file[64];
+        snprintf(file, sizeof file, "bonds_%06zu.vtp", o->n_frames - 1);
+        char *path = rbl_path_join(o->dir, file), *breaks = rbl_path_join(o->dir, "breaks.csv");
+        rc = path && breaks ? rbl_bonds_frame_write(path, views, n, err)
+                            : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        if (rc == RBL_OK)
+            rc = write_series(o, "bonds", err);
+        if (rc == RBL_OK)
+            rc = rbl_bonds_breaks_write(breaks, views, n, rbl_sim_config_get(sim)->dt, err);
+        free(path), free(breaks);
+    }
+    free(views);
+    rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    rbl_fragment *f = NULL;
+    if (rc == RBL_OK) /* the fragments of the same frame */
+        rc = rbl_run_ranks_fragments(o->ranks, sim, &f, &n, err);
+    if (rc == RBL_OK && o->ranks->rank == 0) {
+        char file[64], sizes[64];
+        snprintf(file, sizeof file, "fragments_%06zu.csv", o->n_frames - 1);
+        snprintf(sizes, sizeof sizes, "fragment_sizes_%06zu.csv", o->n_frames - 1);
+        char *path = rbl_path_join(o->dir, file), *spath = rbl_path_join(o->dir, sizes);
+        rc = path && spath ? rbl_fragments_write(path, spath, f, n, err)
+                           : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        free(path), free(spath);
+    }
+    rbl_fragments_free(f);
+    return rbl_run_ranks_agree(o->ranks, rc, err);
 }
 
 /* The contact network of frame n_frames - 1 (output.contacts): the .vtp frame and its series,
@@ -261,8 +277,9 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
     if (lo->count && !rows)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     int rc = lo->count ? rbl_sim_layers(sim, lo, rows, err) : RBL_OK;
-    o->log.bonds = s->bonds;
-    rbl_sim_bond_counts(sim, &o->log.bonds_intact, &o->log.bonds_broken);
+    o->log.bonds = rbl_scene_bonded(s);
+    if (o->log.bonds)
+        rbl_run_ranks_bond_counts(o->ranks, sim, &o->log.bonds_intact, &o->log.bonds_broken);
     if (rc == RBL_OK)
         rc = rbl_thermo_log_add(&o->log, &t, rows, lo->count, lo->axis, err);
     free(rows);
@@ -351,7 +368,7 @@ static int physics_changes(const rbl_scene *s, const char *path, const char *the
     if (rc != RBL_OK)
         return rc;
     size_t n = 0;
-    const char *refused = rbl_changes_refused(rest, &n);
+    const char *refused = rbl_changes_refused(rest, 0, &n);
     if (refused)
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: --change-physics: the scene changes '%.*s', which a running "
@@ -902,9 +919,13 @@ static uint64_t grain_pour_next(const rbl_run *r, uint64_t step)
 
 static int grain_stage(rbl_run *r, rbl_error *err)
 {
-    const rbl_scene *s = r->scene;
-    return rbl_stage_change(rbl_scene_stage_scene(s, r->stage - 1),
-                            rbl_scene_stage_scene(s, r->stage), state(r)->sim, NULL, err);
+    const rbl_scene *s = r->scene, *now = rbl_scene_stage_scene(s, r->stage);
+    int rc = rbl_stage_change(rbl_scene_stage_scene(s, r->stage - 1), now, state(r)->sim, NULL,
+                              err);
+    /* a stage that brings a `bonds` block glues its grains as it begins (issue 72) */
+    if (rc == RBL_OK && now->bonds && rbl_changes_touch(s->stages[r->stage - 1].changes, "bonds"))
+        rc = rbl_run_add_bonds(now, state(r)->ranks, state(r)->sim, err);
+    return rc;
 }
 
 static int grain_checkpoint(rbl_run *r, rbl_error *err)

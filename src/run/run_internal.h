@@ -358,4 +358,8 @@ int rbl_fdo_checkpoint_read(const char *path, const rbl_scene *s, rbl_fdo_sim *s
                             uint64_t *step, rbl_pour_state *pours, double **times,
                             size_t *n_frames, rbl_thermo_log *log, rbl_error *err);
 
+/* grain_build.c: the bonds of scene s's `bonds` block (issue 72), made now between its chosen
+ * grains (at the start, or as a stage that brings the block begins); errors at the block. */
+int rbl_run_add_bonds(const rbl_scene *s, rbl_run_ranks *ranks, rbl_sim *sim, rbl_error *err);
+
 #endif

@@ -23,8 +23,6 @@ static const char *not_distributed(const rbl_scene *s)
             return "output.cg (coarse-graining) of clumps";
     if (s->wall_loads)
         return "output.wall_loads (the walls' loads per facet)";
-    if (s->bonds)
-        return "bonds (issue 72: bonds across processes are not done yet)";
     for (int m = 0; m < s->n_meshes; m++)
         if (s->mesh_wear[m][0] > 0.0 || s->mesh_wear[m][1] > 0.0)
             return "a mesh wall's wear";

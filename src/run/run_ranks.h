@@ -69,6 +69,20 @@ int rbl_run_ranks_frame(rbl_run_ranks *r, const char *dir, size_t frame, rbl_sim
 void rbl_run_ranks_report(rbl_run_ranks *r, rbl_sim *sim, double seconds, rbl_run_report *rep);
 /* The report's peak overlap over the run (of every rank: the deepest, ties to the lower ids). */
 void rbl_run_ranks_health(rbl_run_ranks *r, const rbl_sim *sim, rbl_run_report *rep);
+/* bond_output.c (issue 72): the ids chosen on every process, in rank order, replacing *ids
+ * (collective; nothing with one process); thermo's counts of bonds over every process (each
+ * counted at its home); every bond's view in id order on rank 0 (*out malloc'd; the other
+ * ranks get none). */
+int rbl_run_ranks_ids(rbl_run_ranks *r, uint32_t **ids, size_t *n, rbl_error *err);
+void rbl_run_ranks_bond_counts(rbl_run_ranks *r, const rbl_sim *sim, size_t *intact,
+                               size_t *broken);
+int rbl_run_ranks_bond_views(rbl_run_ranks *r, const rbl_sim *sim, rbl_bond_view **out,
+                             size_t *n, rbl_error *err);
+/* Before bonds are made at a stage: every process's broken bonds known on each (collective). */
+int rbl_run_ranks_know_broken(rbl_run_ranks *r, rbl_sim *sim, rbl_error *err);
+/* The fragments of every process's grains on rank 0 (*out malloc'd; none on the others). */
+int rbl_run_ranks_fragments(rbl_run_ranks *r, const rbl_sim *sim, rbl_fragment **out,
+                            size_t *n_out, rbl_error *err);
 /* Before the simulation is destroyed. */
 void rbl_run_ranks_end(rbl_run_ranks *r);
 

@@ -1,7 +1,8 @@
 /* scene_bonds.c — the scene's top-level `bonds` block (issue 72, docs/bonds.md): Potyondy &
  * Cundall's parallel bonds made at the start between grains closer than `gap` (m), of one
  * material or in a box: youngs_modulus (Pa), stiffness_ratio, radius_multiplier, strengths
- * (Pa) with an optional spread {normal: cv | weibull: m, seed}, damping (of critical). */
+ * (Pa) with an optional spread {normal: cv | weibull: m, seed}, damping (of critical); or
+ * between the pairs a `file` lists (io's bond_file.c). */
 #include "scene_internal.h"
 #include "yaml_read.h"
 
@@ -55,7 +56,7 @@ int rbl_scene_parse_bonds(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     static const char *const keys[] = {"youngs_modulus", "stiffness_ratio", "radius_multiplier",
                                        "tensile_strength", "shear_strength", "damping", "gap",
-                                       "spread", "material", "box", NULL};
+                                       "spread", "material", "box", "file", NULL};
     rbl_scene *s = c->s;
     if (n->type != YAML_MAPPING_NODE)
         return rbl_yaml_fail(c, n, RBL_EPARSE, "'bonds' must be a mapping of the bonds' "
@@ -87,6 +88,20 @@ int rbl_scene_parse_bonds(rbl_yaml_ctx *c, yaml_node_t *n)
         return rc;
     if (rbl_yaml_get(c, n, "box") && (rc = parse_box(c, rbl_yaml_get(c, n, "box"), s)) != RBL_OK)
         return rc;
+    yaml_node_t *file = rbl_yaml_get(c, n, "file");
+    if (file) { /* the pairs listed there, read now: a bad line refused at its number */
+        const char *other = rbl_yaml_get(c, n, "gap") ? "gap" : s->bond_box ? "box"
+                            : s->bond_material >= 0 ? "material" : NULL;
+        if (other)
+            return rbl_yaml_fail(c, rbl_yaml_get(c, n, other), RBL_EPARSE, "bonds.%s chooses "
+                                 "the grains to bond, which bonds.file lists: give one of them",
+                                 other);
+        free(s->bond_path), rbl_bond_file_free(&s->bond_list);
+        s->bond_path = NULL;
+        if ((rc = rbl_scene_path(c, file, "file", &s->bond_path)) != RBL_OK ||
+            (rc = rbl_bond_file_read(s->bond_path, &s->bond_list, c->err)) != RBL_OK)
+            return rc;
+    }
     s->bonds = 1;
     s->at_bonds = rbl_yaml_mark(n);
     s->at_bond_gap = rbl_yaml_get(c, n, "gap") ? rbl_yaml_mark(rbl_yaml_get(c, n, "gap"))

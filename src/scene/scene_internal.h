@@ -172,6 +172,8 @@ struct rbl_scene {
     int bond_box;             /* only between grains whose centres are in [bond_lo, bond_hi] */
     double bond_lo[3], bond_hi[3];
     rbl_mark at_bonds, at_bond_gap;
+    char *bond_path;          /* `bonds.file`: the pairs listed there instead (bond_file.c) */
+    rbl_bond_file bond_list;
     rbl_outlet *outlets;      /* `outlets`: where grains are taken out (scene_surfaces.c) */
     rbl_mesh *outlet_meshes;  /* theirs where a mesh */
     rbl_mark *at_outlets;
@@ -240,8 +242,10 @@ int rbl_digest_changes(const char *before, size_t before_len, const char *after,
  * friction coefficients, walls' motions and servos and the health check. */
 int rbl_scene_change_allowed(const char *path, size_t len);
 /* The first line of rbl_digest_changes's text that is not such a change (its length in
- * *len), or NULL. */
-const char *rbl_changes_refused(const char *changes, size_t *len);
+ * *len), or NULL; stage: a stage's changes, which may also bring a `bonds` block. */
+const char *rbl_changes_refused(const char *changes, int stage, size_t *len);
+/* Whether the changes touch the setting key or what is under it. */
+int rbl_changes_touch(const char *changes, const char *key);
 /* The items of `list` (its lines "list[K]...") that the changes add whole, none of whose lines
  * the digest before (before_len bytes) has: added[K] set for K < n; the other lines of the
  * changes in *rest (malloc'd), for rbl_changes_refused. A restart that changes physics adds
@@ -256,6 +260,8 @@ int rbl_changes_new_items(const char *changes, const char *before, size_t before
 struct yaml_document_s;
 int rbl_scene_parse_stages(rbl_scene *s, struct yaml_document_s *doc, int stages_node,
                            rbl_error *err);
+/* Whether the scene or one of its stages has a `bonds` block (its run writes the bonds). */
+int rbl_scene_bonded(const rbl_scene *s);
 /* The stage's scene (0: the scene itself, k: stage k's), for 0 <= k <= n_stages. */
 const rbl_scene *rbl_scene_stage_scene(const rbl_scene *s, int k);
 /* scene_yaml.c — an empty scene with the defaults, named path; the scene a document holds

@@ -25,7 +25,7 @@
 /* What a stage entry may hold besides its length and name. */
 static const char *const stage_keys[] = {"name",    "time",   "steps",   "gravity",
                                          "contact", "materials", "walls", "output",
-                                         "health",  "grains", "outlets", NULL};
+                                         "health",  "grains", "outlets", "bonds", NULL};
 /* The keys of a stage that are its own, not merged into the scene. */
 static const char *const own_keys[] = {"name", "time", "steps", "grains", NULL};
 
@@ -211,14 +211,14 @@ static int merge(yaml_document_t *dst, yaml_document_t *da, int a, yaml_document
 static int changes_allowed(rbl_scene *s, const rbl_scene_stage *st, int k, rbl_error *err)
 {
     size_t len = 0;
-    const char *line = rbl_changes_refused(st->changes, &len);
+    const char *line = rbl_changes_refused(st->changes, 1, &len);
     if (line) {
         rbl_error_set(err, RBL_EPARSE,
                       "stage %d ('%s') changes '%.*s', which a running simulation cannot take: "
                       "a stage may change gravity, the contact law's coefficients (not its "
                       "models), materials' friction, restitution and elasticity, walls' motions "
-                      "and servos, outlets opened or closed, the health check and output's "
-                      "every and thermo_every "
+                      "and servos, outlets opened or closed, the health check, output's every "
+                      "and thermo_every, and make bonds (a `bonds` block) "
                       "(docs/scenes.md \"Stages\")",
                       k + 1, st->name, (int)(len < 300 ? len : 300), line);
         return rbl_scene_error_at(s, st->at, err);
@@ -385,6 +385,14 @@ int rbl_scene_parse_stages(rbl_scene *s, yaml_document_t *doc, int stages_node, 
     if (have_prev)
         yaml_document_delete(&prev);
     return rc;
+}
+
+int rbl_scene_bonded(const rbl_scene *s)
+{
+    int bonded = s->bonds;
+    for (int k = 0; k < s->n_stages && !bonded; k++)
+        bonded = s->stages[k].scene && s->stages[k].scene->bonds;
+    return bonded;
 }
 
 const rbl_scene *rbl_scene_stage_scene(const rbl_scene *s, int k)

@@ -1460,6 +1460,8 @@ void rbl_scene_free(rbl_scene *s)
 {
     if (!s)
         return;
+    free(s->bond_path);
+    rbl_bond_file_free(&s->bond_list);
     for (int i = 0; i < s->n_materials; i++)
         free(s->material_names[i]);
     free(s->material_names);

@@ -32,3 +32,41 @@ def test_bonds_of_the_bonded_block(tmp_path):
     assert np.all(b.force[broken] == 0) and np.all(b.energy[broken] == 0)
     assert np.all(b.broke_step[broken] > 0) and np.all(b.broke_step[b.intact] == 0)
     assert np.all(b.energy[b.intact] >= 0)
+
+
+def test_fragments_of_the_bonded_block(tmp_path):
+    """Run.fragments() at the last frame: the components numpy finds from Run.bonds() and
+    Run.grains() (labels by least id, counts, masses), and the frame's fragments_NNNNNN.csv."""
+    text = open(os.path.join(EXAMPLES, "bonded_block.yaml")).read()
+    text = text.replace("run: {time: 0.01,", "run: {time: 0.0045,")
+    text = text.replace("output: {folder: output/bonded_block, every: 0.001}",
+                        "output: {every: 0.0045}")
+    path = tmp_path / "block.yaml"
+    path.write_text(text)
+    run = rubble.Run(path, output=tmp_path / "o", threads=2)
+    run.step(run.total_steps)
+    f, b, g = run.fragments(), run.bonds(), run.grains()
+    ids, mass = np.array(g.id), np.array(g.mass)
+    run.close()
+    # union-find by hand over the intact bonds, roots the least id
+    up = {int(i): int(i) for i in ids}
+
+    def root(k):
+        while up[k] != k:
+            k = up[k]
+        return k
+    for a, c in b.ids[b.intact]:
+        ra, rc = root(int(a)), root(int(c))
+        up[max(ra, rc)] = min(ra, rc)
+    label = np.array([root(int(i)) for i in ids])
+    labels, counts = np.unique(label, return_counts=True)
+    assert np.array_equal(f.label, labels) and np.array_equal(f.grains, counts)
+    assert len(labels) > 1  # it broke apart
+    for k, lab in enumerate(labels):
+        assert abs(f.mass[k] - mass[label == lab].sum()) < 1e-12 * f.mass[k]
+    table = np.genfromtxt(tmp_path / "o" / "fragments_000001.csv", delimiter=",", names=True)
+    table = np.atleast_1d(table)
+    assert np.array_equal(table["label"], f.label) and np.array_equal(table["grains"], f.grains)
+    assert np.allclose(table["mass"], f.mass, rtol=1e-9)
+    # (the frame at 0.0045 s is written a step before the last: gravity's g dt apart)
+    assert np.allclose(table["vz"], f.velocity[:, 2], rtol=0, atol=2 * 9.81 * 7.3e-7)
