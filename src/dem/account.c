@@ -82,11 +82,16 @@ double rbl_account_wall_energy(const rbl_sim *sim, size_t q, const rbl_contact_g
     const rbl_grains *g = &sim->g;
     const rbl_wall_list *wl = &sim->wpairs;
     const uint32_t i = wl->grain[q];
-    return rbl_contact_energy(&sim->cfg.law,
-                              rbl_pair_coef_of(sim, g->material[i],
-                                               rbl_wall_material(sim, wl->wall[q])),
-                              geo, wl->hist + rbl_wall_hist_width(&sim->cfg.law) * q,
-                              g->radius[i], -1.0, g->radius[i] - geo->overlap, cohesive);
+    const rbl_contact_law *law = &sim->cfg.law;
+    const rbl_pair_coef *pc =
+        rbl_pair_coef_of(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]));
+    const double *h = wl->hist + rbl_wall_hist_width(law) * q;
+    double e = rbl_contact_energy(law, pc, geo, h, g->radius[i], -1.0,
+                                  g->radius[i] - geo->overlap, cohesive);
+    const double crease = rbl_wall_is_mesh(wl->wall[q]) ? h[rbl_hist_width(law) + 4] : 0.0;
+    if (crease != 0.0) /* across a crease: what its face holds beyond its spring */
+        e += crease * rbl_normal_spring_scale(law, pc, geo);
+    return e;
 }
 
 /* Grain k's record for a contact's geometry: its position at the last force evaluation (this
