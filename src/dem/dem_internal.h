@@ -705,8 +705,10 @@ void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *
 /* After a force evaluation: the contacts of grains added since the last one (ids from
  * sim->fresh_from) hold energy no step put in (a grain placed overlapping others or a wall):
  * what they hold, elastic and cohesive, is booked as added with the grains (RBL_IN_ADDED),
- * each pair once, as thermo counts it. */
-void rbl_account_fresh_contacts(rbl_sim *sim);
+ * each pair once, as thermo counts it, and what their first forces bring into the leapfrog's
+ * kinetic energy (in_step: an evaluation within a step, after its drift; else before a step,
+ * a preparation: account.c). */
+void rbl_account_fresh_contacts(rbl_sim *sim, int in_step);
 /* The run's first force evaluation (step 0, the first preparation): what the contacts hold
  * and the kick term of the first forces (the leapfrog's kinetic energy, K - kick) are booked
  * as added with the grains, so that the balance starts at round-off whatever the grains'

@@ -465,7 +465,7 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     else if (first)
         sim->fresh_from = sim->next_id;
     else
-        rbl_account_fresh_contacts(sim);
+        rbl_account_fresh_contacts(sim, 0);
     sim->prepared = 1;
     return RBL_OK;
 }
