@@ -1,5 +1,6 @@
 /* law.c — the contact law checked once at set-up, never in the force loop: coefficients in
- * range, damping below critical, dt below the stability limit of the shortest contact, and
+ * range, damping below critical, dt below the stability limit of the shortest contact and
+ * below the bounds the models' own coefficients set (law_table.h), and
  * the per-material-pair Hertz-Mindlin constants of LIGGGHTS' "hertz" model:
  * 1/Y* = (1-nu1^2)/E1 + (1-nu2^2)/E2, 1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2,
  * beta = ln e / sqrt(ln^2 e + pi^2). Two different materials use the mean of their e and mu. */

@@ -2,8 +2,8 @@
  * (normal, damping, tangential, cohesion, rolling, twisting) and each of its models with its
  * name in scenes and the doubles of contact history it owns, and each coefficient a block
  * sub-model takes with its key, range, unit and the pair key that overrides it per pair of
- * materials. The scene's parser (scene/law_parse.c), the set-up checks and the pair table
- * (law.c), the checkpoint and the restart check (io_internal.h's CFG lists), the history's
+ * materials. The scene's parser (scene/law_parse.c), the set-up checks, the bounds on dt
+ * and the pair table (law.c), the checkpoint and the restart check (io_internal.h's CFG lists), the history's
  * layout and its swap (dem_internal.h, history.c) and the force loops' dispatch (pair_pass.c)
  * are expanded from these lists. X-macros, not a table of function pointers: the kernels are
  * inlined into the SIMD loops compiled for each combination (a call would end vectorisation),
