@@ -608,9 +608,13 @@ RBL_API void rbl_sim_wall_place(const rbl_sim *sim, int wall, const double *x0, 
 RBL_API int rbl_sim_add_grain(rbl_sim *sim, const rbl_grain *g, uint32_t *id, rbl_error *err);
 /* The checks of the set-up, each on its own so that a scene can say which part is wrong:
  * the law (coefficients in range, damping below critical for the lightest pair), dt (at least
- * 5 steps in the shortest contact), placement (grains inside the domain, none through a wall). */
+ * 5 steps in the shortest contact), dt against the models' own coefficients (a linear kt, a
+ * constant gamma_t: dt below 2 / their rate on the lightest contact, src/dem/law_table.h; the
+ * message names the key, its value and the limit), placement (grains inside the domain, none
+ * through a wall). */
 RBL_API int rbl_sim_check_law(rbl_sim *sim, rbl_error *err);
 RBL_API int rbl_sim_check_dt(rbl_sim *sim, rbl_error *err);
+RBL_API int rbl_sim_check_dt_models(const rbl_sim *sim, rbl_error *err);
 RBL_API int rbl_sim_check_placement(const rbl_sim *sim, rbl_error *err);
 /* All three checks, then the first neighbour list and forces; rbl_sim_step does it on first
  * use. */

@@ -15,8 +15,10 @@ sed "s|max: \[0.025, 0.01, 0.004\]|max: [0.025, 0.01, -0.015]|;
     "$EXAMPLES/drum.yaml" > drum.yaml
 grep -q "rpm: 60" drum.yaml && grep -q "checkpoint_every" drum.yaml || fail "the example's lines were not found"
 "$RUBBLE" run drum.yaml --steps 6000 --output A --quiet > out.txt || { cat out.txt; fail "the drum run failed"; }
+# the mean over the run's second half (one row's torque swings either way with the bed's
+# contacts: -2e-4 N m on average, single rows from -1.4e-3 to +2e-5)
 ty=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "wall1_ty") col = c; next }
-    { v = $col } END { print v }' A/thermo.csv)
+    { v[NR] = $col } END { for (k = int(NR / 2); k <= NR; k++) { s += v[k]; n++ }; print s / n }' A/thermo.csv)
 awk -v t="$ty" 'BEGIN { exit !(t < 0) }' || fail "the bed does not hold the drum back: wall1_ty = $ty"
 head -1 A/thermo.csv | grep -q "wall1_dx,wall1_dy,wall1_dz" || fail "thermo.csv lacks the travel columns"
 frames=$(ls A/grains_*.vtp | wc -l)
@@ -36,4 +38,4 @@ awk 'NR == 1, /vertex/ { if ($1 == "vertex" && !done) { $2 = $2 * 1.01; done = 1
     fail "a restart after the STL changed was accepted"
 grep -q "written for another scene: .*'mesh wall 1: .* hash" err.txt || {
     cat err.txt; fail "the changed STL was not named"; }
-echo "ok: the drum turns (wall1_ty $ty N m), $frames frames of it; restart from $first byte-identical"
+echo "ok: the drum turns (wall1_ty $ty N m over its second half), $frames frames of it; restart from $first byte-identical"

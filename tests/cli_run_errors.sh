@@ -68,6 +68,40 @@ scene overdamped 's/restitution: 0.3,/gamma_n: 5,/'
 expect overdamped "overdamped.yaml:6:[0-9]*: .*gamma_n = 5 is overdamped"
 scene big_dt 's/dt: auto, c: 0.05/dt: 0.001/'
 expect big_dt "big_dt.yaml:15:[0-9]*: dt = 0.001 s is above the stability limit.* (dt: auto picks one; contact.kn = 2000 N/m at line 6 sets the contacts)"
+# a stage's contact blocks (issue 71, docs/notes/check71/bad): a stage that takes a block's
+# model to none (its `model: none` or `rolling: none`) or to another is refused at its own line
+# as that change (it was blamed on the top 'contact' line as "'rolling' needs 'model'"); an
+# empty block, which changes nothing, is refused at its line (it was taken silently)
+for case in "empty|{}|19:[0-9]*: stage 2 ('s1'): 'contact.rolling' is empty, which changes nothing" \
+    "to_none|{model: none}|19:[0-9]*: stage 2 ('s1') changes contact.rolling's model from cdt to none" \
+    "scalar_none|none|19:[0-9]*: stage 2 ('s1') changes contact.rolling's model from cdt to none" \
+    "other|{model: epsd2, friction: 0.1}|19:[0-9]*: stage 2 ('s1') changes contact.rolling's model from cdt to epsd2"; do
+    name=stage_rolling_${case%%|*}; rest=${case#*|}; block=${rest%%|*}; pattern=${rest#*|}
+    sed 's/friction: 0.5}/friction: 0.5, rolling: {model: cdt, friction: 0.1}}/; s/run: {steps: 2000, dt: auto, c: 0.05}/run: {dt: auto, c: 0.05}/' \
+        "$SCENES/small.yaml" > $name.yaml
+    printf 'stages:\n  - {name: s0, steps: 10}\n  - {name: s1, steps: 10, contact: {rolling: %s}}\n' "$block" >> $name.yaml
+    sed -n 19p $name.yaml | grep -q "name: s1" || { echo "FAIL: $name's stage is not at line 19"; exit 1; }
+    expect $name "$name.yaml:$pattern"
+done
+sed 's/friction: 0.5}/friction: 0.5, rolling: {model: cdt, friction: 0.1}}/; s/run: {steps: 2000, dt: auto, c: 0.05}/run: {dt: auto, c: 0.05}/' \
+    "$SCENES/small.yaml" > stage_rolling_same.yaml
+printf 'stages:\n  - {name: s0, steps: 10}\n  - {name: s1, steps: 10, contact: {rolling: {model: cdt, friction: 0.2}}}\n' >> stage_rolling_same.yaml
+"$RUBBLE" run stage_rolling_same.yaml --output same --quiet > out.txt 2>&1 || {
+    echo "FAIL: a stage changing the rolling friction under the same model was refused:"; cat out.txt; exit 1; }
+# a model's own coefficient against dt (issue 71; law_table.h's RBL_LAW_STEP_LIMITS): dt
+# auto is 6.6e-6 s here, the lightest contact 2.7e-6 kg; a linear kt of 1e5 N/m needs dt <
+# 5.6e-6 s, a gamma_t of 0.5 N s/m < 3.1e-6 s (past it the dashpot's kicks grow what they damp:
+# grains sliding on the floor at 0.3 m/s reached 24 m/s). Just within both, with the grains
+# sliding, the run goes to its end.
+scene kt_limit 's/kn: 2000,/kn: 2000, kt: 1.0e5,/'
+expect kt_limit "kt_limit.yaml:15:[0-9]*: dt = .* s is above the stability limit of contact.kt = 100000 N/m: the tangential spring on the contact point on the lightest contact (m_eff = .* kg) needs dt < 5.5.*e-06 s: give a smaller coefficient in 'contact' (line 6) or a shorter 'dt'"
+scene gamma_t_limit 's/kn: 2000,/kn: 2000, gamma_t: 0.5,/'
+expect gamma_t_limit "gamma_t_limit.yaml:15:[0-9]*: dt = .* s is above the stability limit of contact.gamma_t = 0.5 N s/m: the tangential dashpot on the contact point .* needs dt < 3.0.*e-06 s"
+sed 's/kn: 2000,/kn: 2000, kt: 5.0e4, gamma_t: 0.2,/; s/    radius: 0.001$/    radius: 0.001\n    velocity: [0.3, 0, 0]/' \
+    "$SCENES/small.yaml" > within_limits.yaml
+grep -q "velocity: \[0.3" within_limits.yaml || { echo "FAIL: small.yaml's lines were not found"; exit 1; }
+"$RUBBLE" run within_limits.yaml --output within --quiet > out.txt 2>&1 || {
+    echo "FAIL: a kt and a gamma_t within dt's limits were refused or failed:"; cat out.txt; exit 1; }
 # sources never place a grain through a wall: a lattice wholly behind one places none
 scene behind_wall 's/point: \[0, 0, 0\], normal: \[0, 0, 1\]/point: [0, 0, 0.012], normal: [0, 0, 1]/'
 expect behind_wall "behind_wall.yaml:11:[0-9]*: no grain fits in the region"

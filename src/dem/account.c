@@ -10,6 +10,7 @@
 #include "contact_kernel.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 double rbl_account_in_total(const rbl_sim *sim)
 {
@@ -82,11 +83,16 @@ double rbl_account_wall_energy(const rbl_sim *sim, size_t q, const rbl_contact_g
     const rbl_grains *g = &sim->g;
     const rbl_wall_list *wl = &sim->wpairs;
     const uint32_t i = wl->grain[q];
-    return rbl_contact_energy(&sim->cfg.law,
-                              rbl_pair_coef_of(sim, g->material[i],
-                                               rbl_wall_material(sim, wl->wall[q])),
-                              geo, wl->hist + rbl_wall_hist_width(&sim->cfg.law) * q,
-                              g->radius[i], -1.0, g->radius[i] - geo->overlap, cohesive);
+    const rbl_contact_law *law = &sim->cfg.law;
+    const rbl_pair_coef *pc =
+        rbl_pair_coef_of(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]));
+    const double *h = wl->hist + rbl_wall_hist_width(law) * q;
+    double e = rbl_contact_energy(law, pc, geo, h, g->radius[i], -1.0,
+                                  g->radius[i] - geo->overlap, cohesive);
+    const double crease = rbl_wall_is_mesh(wl->wall[q]) ? h[rbl_hist_width(law) + 4] : 0.0;
+    if (crease != 0.0) /* across a crease: what its face holds beyond its spring */
+        e += crease * rbl_normal_spring_scale(law, pc, geo);
+    return e;
 }
 
 /* Grain k's record for a contact's geometry: its position at the last force evaluation (this
@@ -158,7 +164,131 @@ void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *
     book_contacts(sim, gone, x, RBL_IN_REMOVED, -1.0, 1);
 }
 
-void rbl_account_fresh_contacts(rbl_sim *sim)
+/* What a contact's history springs hold (tangential, rolling, twist): its energy less that
+ * of the same contact with its history zero. */
+static double history_springs(const rbl_sim *sim, const rbl_pair_coef *pc,
+                              const rbl_contact_geom *geo, const double *hist, double ri,
+                              double rj, double s)
+{
+    static const double none[RBL_HIST_MAX];
+    const rbl_contact_law *law = &sim->cfg.law;
+    return rbl_contact_energy(law, pc, geo, hist, ri, rj, s, NULL) -
+           rbl_contact_energy(law, pc, geo, none, ri, rj, s, NULL);
+}
+
+/* What the fresh contacts' first forces brought into the leapfrog's kinetic energy,
+ * K - kick(F, T) (rbl_kick_term), beyond what their energy booked (book_contacts):
+ * - evaluated within a step (in_step: after the drift, the half-step velocities in g->vel):
+ *   the step's first half kick had none of them, so the kicks give their work over the step
+ *   as the mean of 0 and f. The dashpots and the history springs (tangential, rolling,
+ *   twist) book that work from a spring holding 0 (their losses), so what those springs hold
+ *   now was booked by their kernels and is taken back out of what book_contacts booked; the
+ *   normal springs' work, f_n n . (v_i - v_j) dt / 2, is booked here (their energy at the
+ *   evaluation was); and a fresh grain's first half kick had only its weight, whose kick
+ *   term it holds (rbl_sim_append_grain sets its force to m g);
+ * - evaluated before a step (a preparation, as the run's start: rbl_account_start): each
+ *   grain touched holds kick(F, T) of them, kick(F, T) - kick(F - f, T - t) more than before
+ *   (all of it for a fresh grain).
+ * Unbooked, up to (omega dt)^2 / 4 of their contacts' energy moved the balance (issue 70).
+ * A pair's slot holds the force f on its first grain and the torque tj on its second; the
+ * first's is -d (n x f) - tj (the tangential force at the contact point, the rolling torque
+ * opposite on the two). Pairs are booked where their first grain is, as thermo counts them;
+ * a clump member's kick is its body's: not counted here. */
+static void book_fresh_kicks(rbl_sim *sim, const uint8_t *fresh, int in_step)
+{
+    rbl_grains *g = &sim->g;
+    const rbl_pair_list *pl = &sim->pairs;
+    const rbl_wall_list *wl = &sim->wpairs;
+    const rbl_contact_law *law = &sim->cfg.law;
+    const size_t n = g->n;
+    const double dt = sim->cfg.dt;
+    double *add = calloc(6 * (n ? n : 1), sizeof *add); /* per grain: f, then t */
+    uint8_t *hit = calloc(n ? n : 1, 1);
+    if (!add || !hit) { /* out of memory: not booked, as the balance shows */
+        free(add), free(hit);
+        rbl_account_in(sim, RBL_IN_ADDED, NAN);
+        return;
+    }
+    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
+    const double still[3] = {0.0, 0.0, 0.0};
+    const double *v = g->vel, *w = g->omega;
+    for (size_t q = 0; q < pl->n; q++) {
+        const uint32_t i = pl->i[q], j = pl->j[q];
+        if (!pl->touch[q] || !(fresh[i] || fresh[j]) || (i >= n && j >= n))
+            continue;
+        const double *o = pl->out + RBL_PAIR_OUT * pl->jpos[q];
+        const rbl_packed_grain gi = record_at(sim, g->pos, i), gj = record_at(sim, g->pos, j);
+        double d[3], c[3], ti[3], l1, l2;
+        const double r2 = rbl_pair_separation(&arrays, &gi, &gj, q, d);
+        rbl_contact_geom geo;
+        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, &geo,
+                       &l1, &l2);
+        rbl_cross(geo.n, o, c);
+        for (int a = 0; a < 3; a++)
+            ti[a] = -(l1 + l2) * c[a] - o[3 + a];
+        if (in_step && i < n) {
+            const rbl_pair_coef *pc = rbl_pair_coef_of(sim, g->material[i], g->material[j]);
+            const double fn = rbl_contact_spring_normal(law, pc, &geo);
+            double vn = 0.0;
+            for (int a = 0; a < 3; a++)
+                vn += geo.n[a] * (v[3 * i + a] - v[3 * j + a]);
+            rbl_account_in(sim, RBL_IN_ADDED,
+                           0.5 * dt * fn * vn - history_springs(sim, pc, &geo,
+                                                                pl->hist + rbl_hist_width(law) * q,
+                                                                gi.radius, gj.radius, l1 + l2));
+        }
+        for (int a = 0; a < 3 && i < n; a++)
+            add[6 * i + a] += o[a], add[6 * i + 3 + a] += ti[a], hit[i] = 1;
+        for (int a = 0; a < 3 && j < n; a++)
+            add[6 * j + a] -= o[a], add[6 * j + 3 + a] += o[3 + a], hit[j] = 1;
+    }
+    for (size_t q = 0; q < wl->n; q++) {
+        const uint32_t i = wl->grain[q];
+        if (i >= n || !fresh[i] || !wl->touch[q])
+            continue;
+        const double *o = wl->out + RBL_WALL_OUT * q;
+        rbl_contact_geom geo;
+        double l1;
+        if (in_step && rbl_wall_geometry(sim, q, v, w, &geo, &l1)) {
+            const rbl_pair_coef *pc =
+                rbl_pair_coef_of(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]));
+            const double fn = rbl_contact_spring_normal(law, pc, &geo);
+            const double vn =
+                geo.n[0] * v[3 * i] + geo.n[1] * v[3 * i + 1] + geo.n[2] * v[3 * i + 2];
+            rbl_account_in(sim, RBL_IN_ADDED,
+                           0.5 * dt * fn * vn -
+                               history_springs(sim, pc, &geo,
+                                               wl->hist + rbl_wall_hist_width(law) * q,
+                                               g->radius[i], -1.0, g->radius[i] - geo.overlap));
+        }
+        for (int a = 0; a < 6; a++)
+            add[6 * i + a] += o[a];
+        hit[i] = 1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (!(hit[k] || fresh[k]) || g->body[k] >= 0 || (in_step && !fresh[k]))
+            continue;
+        const double m = g->mass[k], inertia = 0.4 * m * g->radius[k] * g->radius[k];
+        double f[3], t[3], f0[3], t0[3];
+        if (in_step) { /* its weight's, which its first half kick had */
+            for (int a = 0; a < 3; a++)
+                f[a] = m * sim->cfg.gravity[a], t[a] = f0[a] = t0[a] = 0.0;
+        } else {
+            if (sim->forces_partial)
+                rbl_gather_sums(sim, k, f, t);
+            else
+                memcpy(f, g->force + 3 * k, sizeof f), memcpy(t, g->torque + 3 * k, sizeof t);
+            for (int a = 0; a < 3; a++) /* a fresh grain had none: all of it came with it */
+                f0[a] = fresh[k] ? 0.0 : f[a] - add[6 * k + a],
+                t0[a] = fresh[k] ? 0.0 : t[a] - add[6 * k + 3 + a];
+        }
+        rbl_account_in(sim, RBL_IN_ADDED, rbl_kick_term(dt, m, inertia, f0, t0) -
+                                              rbl_kick_term(dt, m, inertia, f, t));
+    }
+    free(add), free(hit);
+}
+
+void rbl_account_fresh_contacts(rbl_sim *sim, int in_step)
 {
     const rbl_grains *g = &sim->g;
     const uint32_t from = sim->fresh_from;
@@ -174,8 +304,10 @@ void rbl_account_fresh_contacts(rbl_sim *sim)
     size_t any = 0;
     for (size_t k = 0; k < all; k++)
         any += fresh[k] = g->id[k] >= from;
-    if (any)
+    if (any) {
         book_contacts(sim, fresh, g->pos, RBL_IN_ADDED, 1.0, 0);
+        book_fresh_kicks(sim, fresh, in_step);
+    }
     free(fresh);
 }
 

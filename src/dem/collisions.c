@@ -91,7 +91,8 @@ int rbl_collision_relay(rbl_sim *sim, int on, rbl_error *err)
     rbl_pair_list *p = &sim->pairs;
     rbl_wall_list *w = &sim->wpairs;
     double *ph = p->hist ? relay(p->hist, p->touch, p->n, law_w, from, to, 0, p->cap) : NULL;
-    double *wh = w->hist ? relay(w->hist, w->touch, w->n, law_w, from + 4, to + 4, 4, w->cap)
+    double *wh = w->hist ? relay(w->hist, w->touch, w->n, law_w, from + RBL_WALL_HIST_MESH,
+                                 to + RBL_WALL_HIST_MESH, RBL_WALL_HIST_MESH, w->cap)
                          : NULL;
     if ((p->hist && !ph) || (w->hist && !wh)) {
         free(ph), free(wh);

@@ -528,6 +528,37 @@ static inline double rbl_contact_energy(const rbl_contact_law *law, const rbl_pa
     return e;
 }
 
+/* The normal force of the springs alone (the normal spring's, JKR's, sjkr's attraction), the
+ * part of a contact's force whose work the account books through the energy it holds, not
+ * as a loss (rbl_contact_energy; the dashpots and the tangential spring book theirs). */
+static inline double rbl_contact_spring_normal(const rbl_contact_law *law,
+                                               const rbl_pair_coef *pc,
+                                               const rbl_contact_geom *g)
+{
+    rbl_contact_coef c;
+    double a_jkr = law->cohesion == RBL_COHESION_JKR
+                       ? rbl_jkr_radius(g->overlap, g->r_eff, rbl_jkr_c(pc->cohesion, pc->y_star))
+                       : 0.0;
+    rbl_contact_coefficients(law, pc, g, a_jkr, &c);
+    double elastic = law->cohesion == RBL_COHESION_JKR
+                         ? rbl_jkr_force(a_jkr, g->r_eff, rbl_jkr_c(pc->cohesion, pc->y_star),
+                                         pc->y_star)
+                         : c.kn * g->overlap;
+    return elastic + rbl_cohesion_force(law, pc, g);
+}
+
+/* The normal spring's stiffness k of F = k xi^p (p 1 linear, 3/2 Hertz): its k_n xi over
+ * xi^p at an overlap of 1 (JKR: Hertz's, at the contact radius sqrt(R)). */
+static inline double rbl_normal_spring_scale(const rbl_contact_law *law, const rbl_pair_coef *pc,
+                                             const rbl_contact_geom *g)
+{
+    rbl_contact_geom unit = *g;
+    rbl_contact_coef c;
+    unit.overlap = 1.0;
+    rbl_contact_coefficients(law, pc, &unit, sqrt(g->r_eff), &c);
+    return c.kn;
+}
+
 static inline void rbl_cross(const double a[3], const double b[3], double c[3])
 {
     c[0] = a[1] * b[2] - a[2] * b[1];

@@ -216,10 +216,12 @@ static inline size_t rbl_wall_number(uint32_t code, int n_planes)
 }
 
 /* A wall contact's history: the law's, then (mesh walls) the contact's normal and distance
- * from the surface at the last force evaluation, by which the next one is matched to it. */
+ * from the surface at the last force evaluation, by which the next one is matched to it, and
+ * the part of a crease's elastic energy its spring does not hold (rbl_mesh_touch.energy). */
+#define RBL_WALL_HIST_MESH 5
 static inline size_t rbl_wall_hist_width(const rbl_contact_law *law)
 {
-    return rbl_hist_width(law) + 4;
+    return rbl_hist_width(law) + RBL_WALL_HIST_MESH;
 }
 
 /* How a wall moves (rbl_wall_motion, its axes made unit) and where it is now (wall_motion.c):
@@ -714,8 +716,10 @@ void rbl_account_gone_contacts(rbl_sim *sim, const uint8_t *gone, const double *
 /* After a force evaluation: the contacts of grains added since the last one (ids from
  * sim->fresh_from) hold energy no step put in (a grain placed overlapping others or a wall):
  * what they hold, elastic and cohesive, is booked as added with the grains (RBL_IN_ADDED),
- * each pair once, as thermo counts it. */
-void rbl_account_fresh_contacts(rbl_sim *sim);
+ * each pair once, as thermo counts it, and what their first forces bring into the leapfrog's
+ * kinetic energy (in_step: an evaluation within a step, after its drift; else before a step,
+ * a preparation: account.c). */
+void rbl_account_fresh_contacts(rbl_sim *sim, int in_step);
 /* The run's first force evaluation (step 0, the first preparation): what the contacts hold
  * and the kick term of the first forces (the leapfrog's kinetic energy, K - kick) are booked
  * as added with the grains, so that the balance starts at round-off whatever the grains'
@@ -994,6 +998,9 @@ void rbl_plane_load(const rbl_sim *sim, int plane, double force[3], double *norm
 typedef struct rbl_mesh_touch {
     double q[3], n[3], dist;
     double share; /* of its own force it gives (share_creases: < 1 across a crease), 1 else */
+    double energy; /* across a crease, the elastic energy it holds beyond its spring's (a
+                      spring whose force is overlap^power), per unit of the spring's
+                      stiffness (force / overlap^power); 0 else */
     uint32_t tri;
     int feature;
     /* the feature as the set of corners (a mesh's vertices; a primitive's corners, rims and
@@ -1003,9 +1010,11 @@ typedef struct rbl_mesh_touch {
     int nfv, rank;
 } rbl_mesh_touch;
 /* The touches work[0 .. n) taken nearest first (faces before edges before corners, then by
- * facet), each kept unless one kept already covers it (mesh_contact.c): at most cap into out. */
-size_t rbl_touches_keep(rbl_mesh_touch *work, size_t n, double reach, rbl_mesh_touch *out,
-                        size_t cap);
+ * facet), each kept unless one kept already covers it (mesh_contact.c): at most cap into out.
+ * m: the mesh whose triangles they are (two faces across an edge judged by their normals), or
+ * NULL (a primitive's pieces). */
+size_t rbl_touches_keep(const rbl_mesh *m, rbl_mesh_touch *work, size_t n, double reach,
+                        rbl_mesh_touch *out, size_t cap);
 /* The contacts among the candidate triangles, each feature once and none within another
  * touched (mesh_contact.c, the rules there), nearest first, at most cap (<= RBL_MESH_MAX_TOUCH);
  * work holds n_candidates. Two faces across a concave crease whose edge the sphere of `radius`

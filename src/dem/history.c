@@ -158,7 +158,7 @@ int rbl_history_collect_walls(const rbl_sim *sim, rbl_history_map *map, int with
     size_t *cursor;
     if ((rc = finish_counts(map, &cursor, err)) != RBL_OK)
         return rc;
-    double row[RBL_HIST_MAX + 4 + RBL_WALL_KEPT];
+    double row[RBL_HIST_MAX + RBL_WALL_HIST_MESH + RBL_WALL_KEPT];
     for (size_t q = 0; q < w->n; q++)
         if (w->touch[q]) {
             memcpy(row, w->hist + width * q, width * sizeof *row);

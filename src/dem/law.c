@@ -1,5 +1,6 @@
 /* law.c — the contact law checked once at set-up, never in the force loop: coefficients in
- * range, damping below critical, dt below the stability limit of the shortest contact, and
+ * range, damping below critical, dt below the stability limit of the shortest contact and
+ * below the bounds the models' own coefficients set (law_table.h), and
  * the per-material-pair Hertz-Mindlin constants of LIGGGHTS' "hertz" model:
  * 1/Y* = (1-nu1^2)/E1 + (1-nu2^2)/E2, 1/G* = 2(2-nu1)(1+nu1)/E1 + 2(2-nu2)(1+nu2)/E2,
  * beta = ln e / sqrt(ln^2 e + pi^2). Two different materials use the mean of their e and mu. */
@@ -17,6 +18,17 @@
 #define RBL_STEPS_PER_CONTACT_MIN 5.0
 
 static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c);
+
+/* The lightest contact's mass: half the lightest grain against its like, or the lightest
+ * grain alone against a wall. */
+static double lightest_contact(const rbl_sim *sim)
+{
+    const rbl_grains *g = &sim->g;
+    double m_min = INFINITY;
+    for (size_t k = 0; k < g->n; k++)
+        m_min = fmin(m_min, rbl_contact_mass(sim, k));
+    return g->n > 1 ? 0.5 * m_min : m_min;
+}
 
 static double hertz_time(double k_h, double m_eff, double v)
 {
@@ -292,6 +304,7 @@ int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
     const rbl_grains *g = &sim->g;
     if (g->n == 0)
         return RBL_OK;
+    const double m_eff = lightest_contact(sim);
 
     /* Damping: the lightest contact (half the lightest grain against its like, or the
      * lightest grain against a wall) must stay below critical, 4 m_eff k > gamma^2; the most
@@ -301,10 +314,6 @@ int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
     char which[64];
     double gamma_n = coef_max(sim, offsetof(rbl_pair_coef, gn), law->gamma_n, which, sizeof which);
     if (!law->from_materials && (hertz_tsuji || linear_linear) && gamma_n > 0.0) {
-        double m_min = INFINITY;
-        for (size_t k = 0; k < g->n; k++)
-            m_min = fmin(m_min, rbl_contact_mass(sim, k));
-        double m_eff = g->n > 1 ? 0.5 * m_min : m_min;
         double critical = 2.0 * sqrt(m_eff * law->kn);
         if (gamma_n >= critical)
             return rbl_error_set(err, RBL_EINVAL,
@@ -335,6 +344,27 @@ int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
                                  k_c, which, law->kn, r_eff, pull,
                                  0.25 * law->kn / (M_PI * r_eff));
     }
+    return RBL_OK;
+}
+
+int rbl_sim_check_dt_models(const rbl_sim *sim, rbl_error *err)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    if (law->from_materials || sim->g.n == 0)
+        return RBL_OK;
+    const double m = lightest_contact(sim), dt = sim->cfg.dt;
+#define RBL_STEP_LIMIT(family, models, key, field, unit, rate, what)                          \
+    if ((models) & (1u << law->family)) {                                                     \
+        const double r = (rate);                                                              \
+        if (r > 0.0 && !(dt * r < 2.0))                                                       \
+            return rbl_error_set(err, RBL_EINVAL,                                             \
+                                 "dt = %g s is above the stability limit of contact." key    \
+                                 " = %g " unit ": " what " on the lightest contact (m_eff = " \
+                                 "%g kg) needs dt < %g s",                                    \
+                                 dt, law->field, m, 2.0 / r);                                 \
+    }
+    RBL_LAW_STEP_LIMITS(RBL_STEP_LIMIT)
+#undef RBL_STEP_LIMIT
     return RBL_OK;
 }
 

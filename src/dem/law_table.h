@@ -2,8 +2,8 @@
  * (normal, damping, tangential, cohesion, rolling, twisting) and each of its models with its
  * name in scenes and the doubles of contact history it owns, and each coefficient a block
  * sub-model takes with its key, range, unit and the pair key that overrides it per pair of
- * materials. The scene's parser (scene/law_parse.c), the set-up checks and the pair table
- * (law.c), the checkpoint and the restart check (io_internal.h's CFG lists), the history's
+ * materials. The scene's parser (scene/law_parse.c), the set-up checks, the bounds on dt
+ * and the pair table (law.c), the checkpoint and the restart check (io_internal.h's CFG lists), the history's
  * layout and its swap (dem_internal.h, history.c) and the force loops' dispatch (pair_pass.c)
  * are expanded from these lists. X-macros, not a table of function pointers: the kernels are
  * inlined into the SIMD loops compiled for each combination (a call would end vectorisation),
@@ -86,6 +86,27 @@
     X(twisting, RBL_MODELS1(RBL_TWISTING_MARSHALL), law->tangent == RBL_TANGENT_SPRING,       \
       "tangential: spring (its stiffness, damping and friction set the twist's)",             \
       "tangential")
+
+/* The bounds on dt that a model's own coefficients set for the explicit step, beside the
+ * normal spring's (rbl_sim_check_dt: 5 steps a contact): X(family, models, "key", field of
+ * rbl_contact_law, "unit", rate, "what bounds it"), rate (1/s) from the law and the lightest
+ * contact's mass m (kg), 0 where the model has none; dt must stay below 2 / rate (a spring of
+ * frequency omega: omega dt < 2, velocity Verlet's limit; an explicit dashpot c on a mass m:
+ * c dt / m < 2, beyond which each kick reverses the velocity it damps and grows it). The
+ * tangential spring and dashpot act on the contact point, whose mass is 2/7 of m (a solid
+ * sphere's turn about its centre takes 5/2 of the translation's share). Checked for the
+ * law's own coefficients (Hertz-Mindlin's from the materials follow the overlap, their
+ * damping below critical): kt where it is a stiffness (a linear spring), gamma_t where it
+ * is a constant (linear damping). epsd2's rolling spring (k_t R*^2 against I = 2/5 m r^2:
+ * rate^2 = 5/2 k_t / m) and marshall's twist (k_t a^2 / 2 against I, a < r) stay below the
+ * tangential spring's 7/2 k_t / m, and so need no row of their own. */
+#define RBL_LAW_STEP_LIMITS(X)                                                                \
+    X(tangent, RBL_MODELS1(RBL_TANGENT_SPRING), "kt", kt, "N/m",                              \
+      law->normal == RBL_NORMAL_LINEAR ? sqrt(3.5 * law->kt / m) : 0.0,                       \
+      "the tangential spring on the contact point")                                           \
+    X(tangent, RBL_MODELS2(RBL_TANGENT_SEED, RBL_TANGENT_SPRING), "gamma_t", gamma_t, "N s/m", \
+      law->damping == RBL_DAMPING_LINEAR ? 3.5 * law->gamma_t / m : 0.0,                      \
+      "the tangential dashpot on the contact point")
 
 /* The combinations the force loops compile to SIMD code, each its own loop:
  * X(normal, damping, tangent, from_materials, rolling, cohesion, twisting). Any other

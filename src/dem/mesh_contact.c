@@ -81,14 +81,39 @@ static int touch_cmp(const void *x, const void *y)
     return a->tri < b->tri ? -1 : (a->tri > b->tri);
 }
 
+/* The edge two triangles share (its two vertices), if they share one. */
+static int shared_edge(const rbl_mesh *m, uint32_t s, uint32_t t, uint32_t e[2])
+{
+    const uint32_t *a = m->triangle + 3 * (size_t)s, *b = m->triangle + 3 * (size_t)t;
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        if (spans(b, 3, a[i]) && n < 2)
+            e[n++] = a[i];
+    return n == 2;
+}
+
 /* Whether contact c repeats or lies within one kept before (a face contains its own edges and
  * corners, and no point of them is nearer than the face's, so taken nearest first the face
  * always comes first), or is shadowed by it. */
-static int covered(const rbl_mesh_touch *c, const rbl_mesh_touch *kept, size_t n_kept,
-                   double reach)
+static int covered(const rbl_mesh *m, const rbl_mesh_touch *c, const rbl_mesh_touch *kept,
+                   size_t n_kept, double reach)
 {
     for (size_t j = 0; j < n_kept; j++) {
         const rbl_mesh_touch *k = &kept[j];
+        uint32_t e[2];
+        if (m && c->rank == 0 && k->rank == 0 && shared_edge(m, c->tri, k->tri, e)) {
+            /* two faces across an edge: one contact where they are flat (their normals
+               within RBL_MESH_FLAT_SLOPE) or the second turns away; two across a concave
+               crease, up to the edge itself (share_creases takes the second's force to 0
+               there: by the slope of q_c - q_k, which falls to 0 as q_c nears the edge, it
+               went at 2.5 % of its force on a 2-degree crease, and the energy account
+               stepped, issue 70) */
+            double dq[3] = {c->q[0] - k->q[0], c->q[1] - k->q[1], c->q[2] - k->q[2]};
+            if (dot3(c->n, k->n) >= 1.0 - 0.5 * RBL_MESH_FLAT_SLOPE * RBL_MESH_FLAT_SLOPE ||
+                dot3(k->n, dq) <= 1e-9 * reach)
+                return 1;
+            continue;
+        }
         if (within(c, k))
             return 1; /* an edge of a touched face, a corner of a touched edge or face */
         if (c->rank == k->rank && c->rank > 0 && c->fv[0] == k->fv[0] &&
@@ -107,62 +132,60 @@ static int covered(const rbl_mesh_touch *c, const rbl_mesh_touch *kept, size_t n
     return 0;
 }
 
-size_t rbl_touches_keep(rbl_mesh_touch *work, size_t n, double reach, rbl_mesh_touch *out,
-                        size_t cap)
+size_t rbl_touches_keep(const rbl_mesh *m, rbl_mesh_touch *work, size_t n, double reach,
+                        rbl_mesh_touch *out, size_t cap)
 {
     if (n > 1)
         qsort(work, n, sizeof *work, touch_cmp);
     size_t kept = 0;
     for (size_t k = 0; k < n && kept < cap; k++)
-        if (!covered(&work[k], out, kept, reach))
+        if (!covered(m, &work[k], out, kept, reach))
             out[kept++] = work[k];
     return kept;
 }
 
-/* The distance from p to the segment a-b. */
-static double segment_distance(const double p[3], const double a[3], const double b[3])
+/* The unit vector from the line through a and b to p, and the distance. */
+static double line_normal(const double p[3], const double a[3], const double b[3], double n[3])
 {
     double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
     double ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
     double len2 = dot3(ab, ab), t = len2 > 0.0 ? dot3(ap, ab) / len2 : 0.0;
-    t = fmin(fmax(t, 0.0), 1.0);
-    double d[3] = {ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]};
-    return sqrt(dot3(d, d));
+    for (int k = 0; k < 3; k++)
+        n[k] = ap[k] - t * ab[k];
+    double d = sqrt(dot3(n, n));
+    for (int k = 0; k < 3 && d > 0.0; k++)
+        n[k] /= d;
+    return d;
 }
 
-/* The edge two triangles share (its two vertices), if they share one. */
-static int shared_edge(const rbl_mesh *m, uint32_t s, uint32_t t, uint32_t e[2])
-{
-    const uint32_t *a = m->triangle + 3 * (size_t)s, *b = m->triangle + 3 * (size_t)t;
-    int n = 0;
-    for (int i = 0; i < 3; i++)
-        if (spans(b, 3, a[i]) && n < 2)
-            e[n++] = a[i];
-    return n == 2;
-}
-
-/* Two faces touched across a concave crease whose edge lies inside the sphere too: their
- * overlapped caps meet along it, one region of contact, not two. Counted as two, a grain
- * crossing a nearly flat crease (178 degrees: a drum's facets) got the second face's whole
- * overlap at once, when that face's nearest point left the shared edge (issue 41: a jump of
- * 0.70 mg; LIGGGHTS 0.33 mg one way, 0.99 mg the other). By inclusion and exclusion in the
- * elastic force F(x) = x^p of the overlap x (p 1 linear, 3/2 Hertz), such an edge, overlapped
- * by e, is counted once: the two faces give F(d_j) + F(d_k) - F(e), face j taking the part
- * (d_k - e) / (d_j - e + d_k - e) of F(e) off (the less deep beyond the edge, the more), half
- * each when both are as deep. As the second face appears its overlap is e, so it takes all of F(e)
- * off and starts from 0: each face's force grows from 0 and shrinks to 0 continuously, and on
- * a crease flattened to a plane the two sum to the plane's force. A crease whose edge stays
- * outside the sphere (any crease sharper than about 2 sqrt(2 overlap / radius)) keeps its two
- * whole contacts. Where edges around a corner would take off more than all but the deepest
- * contact, they are scaled so that the deepest's force remains. Each face's overlap becomes
- * the one of its reduced force, and its share of its own force is kept (`share`), by which
- * the caller scales its dashpot: a face that appears with its grain approaching it (at v sin
- * of the crease's angle) would otherwise bring its whole damping force at once. */
+/* Two faces touched across a concave crease whose edge's line lies inside the sphere too:
+ * their overlapped caps meet along it, one region of contact, not two. Counted as two, a
+ * grain crossing a nearly flat crease (178 degrees: a drum's facets) got the second face's
+ * whole overlap at once, when that face's nearest point left the shared edge (issue 41: a
+ * jump of 0.70 mg; LIGGGHTS 0.33 mg one way, 0.99 mg the other). By inclusion and exclusion
+ * the elastic energy is U(x_j) + U(x_k) - U(x_e) of the overlaps x of the two faces and of the
+ * edge's line (U' = F, the elastic force F(x) = x^p: p 1 linear, 3/2 Hertz), and the force
+ * its gradient, F(x_j) n_j + F(x_k) n_k - F(x_e) n_e. The edge's normal n_e lies between the
+ * faces' (all three are normal to the edge), n_e = a n_j + b n_k with a, b >= 0 where both
+ * faces are touched, so each face takes its part of the edge's force off its own,
+ * F(x_j) - a F(x_e) >= 0 (x_j >= x_e, a <= 1), and a part a / (a + b) of its energy. As the
+ * second face appears (its nearest point leaves the edge) its overlap is the edge's and a = 1,
+ * so its force and energy start from 0; on a crease flattened to a plane the two sum to the
+ * plane's. The force being the energy's gradient, the energy account closes across a crease
+ * as on a plane (as the time step squared; it stepped by 8e-4 of the energy put in as grains
+ * landed in a drum: issue 70). A crease whose edge stays outside the sphere (any crease
+ * sharper than about 2 sqrt(2 overlap / radius)) keeps its two whole contacts. Where edges
+ * around a corner would take off more than all but the deepest contact, they are scaled so
+ * that the deepest's force remains. Each face's overlap becomes the one of its reduced force,
+ * its share of its own force is kept (`share`), by which the caller scales its dashpot (a
+ * face that appears with its grain approaching it, at v sin of the crease's angle, would
+ * otherwise bring its whole damping force at once), and the energy beyond its reduced
+ * spring's (`energy`). */
 static void share_creases(const rbl_mesh *m, const double p[3], double radius, double power,
                           rbl_mesh_touch *c, size_t n)
 {
-    double force[RBL_MESH_MAX_TOUCH], cut[RBL_MESH_MAX_TOUCH] = {0}, total = 0, deepest = 0;
-    double edges = 0;
+    double force[RBL_MESH_MAX_TOUCH], cut[RBL_MESH_MAX_TOUCH] = {0};
+    double held[RBL_MESH_MAX_TOUCH] = {0}, total = 0, deepest = 0, edges = 0;
     if (n < 2 || n > RBL_MESH_MAX_TOUCH)
         return;
     for (size_t k = 0; k < n; k++) {
@@ -176,23 +199,31 @@ static void share_creases(const rbl_mesh *m, const double p[3], double radius, d
             if (c[j].feature != RBL_TRI_FACE || c[k].feature != RBL_TRI_FACE ||
                 !(force[j] > 0.0) || !(force[k] > 0.0) || !shared_edge(m, c[j].tri, c[k].tri, e))
                 continue;
-            double x = radius - segment_distance(p, m->vertex + 3 * (size_t)e[0],
-                                                 m->vertex + 3 * (size_t)e[1]);
+            double ne[3];
+            double x = radius - line_normal(p, m->vertex + 3 * (size_t)e[0],
+                                            m->vertex + 3 * (size_t)e[1], ne);
             if (!(x > 0.0))
                 continue;
-            /* how much deeper than the edge each face is (>= 0: the edge lies on both) */
-            double bj = fmax(radius - c[j].dist - x, 0.0), bk = fmax(radius - c[k].dist - x, 0.0);
-            double wj = bj + bk > 0.0 ? bk / (bj + bk) : 0.5, f = pow(x, power);
-            cut[j] += wj * f, cut[k] += (1.0 - wj) * f, edges += f;
+            /* n_e = a n_j + b n_k (n_j . n_k < 1: the faces are kept apart only where they
+               are not flat, mesh_contact's rule) */
+            double cjk = dot3(c[j].n, c[k].n), ej = dot3(ne, c[j].n), ek = dot3(ne, c[k].n);
+            double det = 1.0 - cjk * cjk;
+            double a = det > 0.0 ? fmin(fmax((ej - cjk * ek) / det, 0.0), 1.0) : 0.5;
+            double b = det > 0.0 ? fmin(fmax((ek - cjk * ej) / det, 0.0), 1.0) : 0.5;
+            double f = pow(x, power), u = f * x / (power + 1.0), w = a + b > 0.0 ? a / (a + b) : 0.5;
+            cut[j] += a * f, cut[k] += b * f, edges += (a + b) * f;
+            held[j] += w * u, held[k] += (1.0 - w) * u;
         }
     if (!(edges > 0.0))
         return;
     double scale = total - edges < deepest ? (total - deepest) / edges : 1.0;
     for (size_t k = 0; k < n; k++)
-        if (cut[k] > 0.0) {
-            double f = fmax(force[k] - scale * cut[k], 0.0);
-            c[k].dist = radius - pow(f, 1.0 / power);
+        if (cut[k] > 0.0 || held[k] > 0.0) {
+            double x = radius - c[k].dist, f = fmax(force[k] - scale * cut[k], 0.0);
+            double xr = pow(f, 1.0 / power);
+            c[k].dist = radius - xr;
             c[k].share = f / force[k];
+            c[k].energy = (force[k] * x - scale * held[k] * (power + 1.0) - f * xr) / (power + 1.0);
         }
 }
 
@@ -213,7 +244,7 @@ size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n
         if (!(dist < reach))
             continue;
         rbl_mesh_touch *c = &work[n++];
-        c->tri = t, c->feature = feature, c->share = 1.0;
+        c->tri = t, c->feature = feature, c->share = 1.0, c->energy = 0.0;
         c->rank = feature_rank(feature);
         c->nfv = feature_vertices(m, t, feature, c->fv);
         if (feature == RBL_TRI_FACE || !(dist > 0.0)) {
@@ -236,7 +267,7 @@ size_t rbl_mesh_contacts(const rbl_mesh *m, const uint32_t *candidates, size_t n
                 c->q[a] = q[a], c->n[a] = d[a] / dist;
         }
     }
-    size_t kept = rbl_touches_keep(work, n, reach, out, cap);
+    size_t kept = rbl_touches_keep(m, work, n, reach, out, cap);
     share_creases(m, p, radius, power, out, kept);
     return kept;
 }

@@ -242,7 +242,7 @@ static double piece_touch(const rbl_prim_wall *w, const rbl_prim_piece *pc, uint
                           const double l[3], rbl_mesh_touch *c)
 {
     double n_local[3], dist, s = 0.0, t;
-    c->share = 1.0;
+    c->share = 1.0, c->energy = 0.0;
     c->rank = 0, c->nfv = pc->face_nv;
     memcpy(c->fv, pc->face_v, sizeof c->fv);
     if (pc->band) {
@@ -327,7 +327,7 @@ size_t rbl_prim_contacts(const rbl_prim_wall *w, const double own[3], double rea
         }
         first += piece_facets(&w->piece[k]);
     }
-    return rbl_touches_keep(work, n, reach, out, cap);
+    return rbl_touches_keep(NULL, work, n, reach, out, cap);
 }
 
 double rbl_prim_distance(const rbl_prim_wall *w, const double own[3])

@@ -422,6 +422,8 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     int rc = rbl_sim_check_law(sim, err);
     if (rc == RBL_OK)
         rc = rbl_sim_check_dt(sim, err);
+    if (rc == RBL_OK)
+        rc = rbl_sim_check_dt_models(sim, err);
     if (rc == RBL_OK && sim->step == 0)
         rc = rbl_sim_check_placement(sim, err);
     if (sim->peers) /* every process checked its own grains */
@@ -463,7 +465,7 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     else if (first)
         sim->fresh_from = sim->next_id;
     else
-        rbl_account_fresh_contacts(sim);
+        rbl_account_fresh_contacts(sim, 0);
     sim->prepared = 1;
     return RBL_OK;
 }

@@ -184,7 +184,7 @@ static int forces(rbl_sim *sim, step_state *st, rbl_error *err)
     (void)st;
     int rc = rbl_forces_compute(sim, err);
     if (rc == RBL_OK)
-        rbl_account_fresh_contacts(sim);
+        rbl_account_fresh_contacts(sim, 1);
     return rc;
 }
 

@@ -480,6 +480,10 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
         rbl_scene_dt_refused(s, 0, err);
         goto fail;
     }
+    if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_check_dt_models(sim, err), err)) != RBL_OK) {
+        rbl_scene_dt_models_refused(s, err); /* a model's own coefficient against dt */
+        goto fail;
+    }
     if ((rc = rbl_run_ranks_agree(ranks, rbl_sim_check_placement(sim, err), err)) != RBL_OK) {
         rbl_scene_error_at(s, s->at_grains, err);
         goto fail;

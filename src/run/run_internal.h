@@ -297,6 +297,10 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
  * the contacts and what would fit: when 0 at the start (at 'dt'), 1 as a stage begins, 2 at a
  * restart that changes physics (at what sets the stiffness). Returns err's code. */
 int rbl_scene_dt_refused(const rbl_scene *s, int when, rbl_error *err);
+/* err (rbl_sim_check_dt_models': dt above a limit a model's own coefficient sets, the key
+ * named) at the scene's 'dt' (a stage's own where it gives one), with the contact's line.
+ * Returns err's code. */
+int rbl_scene_dt_models_refused(const rbl_scene *s, rbl_error *err);
 
 /* grain_build.c — the grains' simulation a scene makes. */
 /* Its configuration: gamma_n from the restitution and dt: auto resolved, as a fresh run

@@ -54,6 +54,15 @@ int rbl_scene_dt_refused(const rbl_scene *s, int when, rbl_error *err)
     return rbl_scene_error_at(s, s->at_stiffness, err);
 }
 
+int rbl_scene_dt_models_refused(const rbl_scene *s, rbl_error *err)
+{
+    char why[sizeof err->message];
+    snprintf(why, sizeof why, "%s", err->message);
+    rbl_error_set(err, err->code, "%s: give a smaller coefficient in 'contact' (line %d) or a "
+                  "shorter 'dt'", why, s->at_contact.line);
+    return rbl_scene_error_at(s, s->at_dt, err);
+}
+
 static const rbl_scene_motion *motion_of(const rbl_scene *s, int k)
 {
     return k < s->n_walls ? &s->wall_motion[k] : &s->mesh_motion[k - s->n_walls];
@@ -96,6 +105,8 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
         rc = rbl_sim_check_law(sim, err);
     if (rc == RBL_OK && (rc = rbl_sim_check_dt(sim, err)) != RBL_OK)
         rbl_scene_dt_refused(after, before ? 1 : 2, err);
+    else if (rc == RBL_OK && (rc = rbl_sim_check_dt_models(sim, err)) != RBL_OK)
+        rbl_scene_dt_models_refused(after, err);
     for (int k = 0; rc == RBL_OK && k < after->n_walls + after->n_meshes; k++) {
         const rbl_scene_motion *a = before ? motion_of(before, k) : NULL, *b = motion_of(after, k);
         /* without the scene before (a restart that changes physics): every wall that moves

@@ -16,6 +16,7 @@
  * something a running simulation can take (rbl_scene_change_allowed). A stage's `grains` are
  * pours that begin at its start: they join the scene's sources (scene_yaml.c), not the merge. */
 #include "yaml_read.h"
+#include "../dem/law_table.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -287,6 +288,66 @@ static int names_known(rbl_yaml_ctx *c, yaml_document_t *base, yaml_node_t *root
     return RBL_OK;
 }
 
+/* The scalar node id of doc names, or NULL. */
+static const char *scalar_of(yaml_document_t *doc, int id)
+{
+    yaml_node_t *v = id ? yaml_document_get_node(doc, id) : NULL;
+    return v && v->type == YAML_SCALAR_NODE ? (const char *)v->data.scalar.value : NULL;
+}
+
+/* A stage's contact block families (cohesion, rolling, twisting: law_table.h) keep the
+ * scene's models, checked before the merge, where the stage's own lines are known: a stage
+ * naming another model, or `none` for the block (which the merge reads as taking the key
+ * out, leaving a block without its model: it was refused at the scene's `contact` line as
+ * "'twisting' needs 'model'"), is refused at its line as the change it is; an empty block is
+ * refused (it changes nothing, as a mistake would: the top's is refused as needing 'model'). */
+static int blocks_kept(rbl_yaml_ctx *c, yaml_document_t *base, yaml_node_t *root,
+                       yaml_node_t *entry, int k, const rbl_scene_stage *st)
+{
+    yaml_node_t *ours = yaml_document_get_node(c->doc, value_of(c->doc, entry, "contact"));
+    yaml_node_t *theirs = yaml_document_get_node(base, value_of(base, root, "contact"));
+    if (!ours || ours->type != YAML_MAPPING_NODE)
+        return RBL_OK;
+    for (int f = 0; f < rbl_law_n_families; f++) {
+        const rbl_law_family_row *fam = &rbl_law_families[f];
+        yaml_node_t *block = fam->block ? yaml_document_get_node(c->doc,
+                                                                 value_of(c->doc, ours, fam->key))
+                                        : NULL;
+        if (!block)
+            continue;
+        yaml_node_t *was = theirs && theirs->type == YAML_MAPPING_NODE
+                               ? yaml_document_get_node(base, value_of(base, theirs, fam->key))
+                               : NULL;
+        const char *scene_model = was && was->type == YAML_MAPPING_NODE
+                                      ? scalar_of(base, value_of(base, was, "model"))
+                                      : NULL;
+        if (!scene_model)
+            scene_model = "none";
+        if (block->type == YAML_MAPPING_NODE &&
+            block->data.mapping.pairs.top == block->data.mapping.pairs.start)
+            return rbl_yaml_fail(c, block, RBL_EPARSE,
+                                 "stage %d ('%s'): 'contact.%s' is empty, which changes nothing: "
+                                 "give the coefficients it changes (its model stays the "
+                                 "scene's, %s)",
+                                 k + 1, st->name, fam->key, scene_model);
+        yaml_node_t *at = block;
+        const char *model = is_none(block) ? "none" : NULL;
+        if (block->type == YAML_MAPPING_NODE) {
+            const int id = value_of(c->doc, block, "model");
+            model = scalar_of(c->doc, id);
+            at = id ? yaml_document_get_node(c->doc, id) : block;
+        }
+        if (model && strcmp(model, scene_model) != 0)
+            return rbl_yaml_fail(c, at, RBL_EPARSE,
+                                 "stage %d ('%s') changes contact.%s's model from %s to %s, "
+                                 "which a running simulation cannot take: a stage keeps the "
+                                 "scene's models and may change their coefficients "
+                                 "(docs/scenes.md \"Stages\")",
+                                 k + 1, st->name, fam->key, scene_model, model);
+    }
+    return RBL_OK;
+}
+
 /* One stage's entry: its keys, name and length. */
 static int stage_entry(rbl_yaml_ctx *c, yaml_node_t *n, int k, rbl_scene_stage *st)
 {
@@ -355,7 +416,8 @@ int rbl_scene_parse_stages(rbl_scene *s, yaml_document_t *doc, int stages_node, 
             break;
         yaml_document_t *base = have_prev ? &prev : doc;
         yaml_node_t *root = yaml_document_get_root_node(base);
-        if ((rc = names_known(&c, base, root, rbl_yaml_node(&c, entry), k, st)) != RBL_OK)
+        if ((rc = names_known(&c, base, root, rbl_yaml_node(&c, entry), k, st)) != RBL_OK ||
+            (rc = blocks_kept(&c, base, root, rbl_yaml_node(&c, entry), k, st)) != RBL_OK)
             break;
         yaml_tag_directive_t none = {0};
         if (!yaml_document_initialize(&next, NULL, &none, &none, 1, 1)) {
