@@ -29,7 +29,7 @@ SIDES = ("[{point: [0, 0, 0], normal: [0, 0, 1]}, {point: [0, 0, 0], normal: [1,
          "{point: [0.006, 0, 0], normal: [-1, 0, 0]}]")
 
 
-def settled(tmp_path, name, sides):
+def settled(tmp_path, name, sides, threads=1):
     """About 175 beads of 0.8-1 mm settled on a floor (periodic in x and y), or between side
     walls at x = 0 and 6 mm (periodic in y): the run, and the walls' loads (the force on each
     wall, N, from thermo.csv: 3 x walls)."""
@@ -37,7 +37,7 @@ def settled(tmp_path, name, sides):
             .replace("WALLS", SIDES if sides else FLOOR)
             .replace("LO", "0.0003" if sides else "0").replace("HI", "0.0057" if sides else "0.006"))
     run = rubble.Run.from_yaml(text, name=str(tmp_path / f"{name}.yaml"),
-                               output=tmp_path / name, threads=1)
+                               output=tmp_path / name, threads=threads)
     run.step(80000)
     run.write_thermo()
     th = frames.read_thermo(tmp_path / name / "thermo.csv")
@@ -134,3 +134,16 @@ def test_side_walls_balance_the_lateral_stress(tmp_path):
         sxx = f.stress[0, 0, band, 0, 0]
         assert np.abs(sxx / (load / area) - 1).max() < 2e-6, (sxx, load / area)
     assert (c.wall == 1).sum() > 5 and (c.wall == 2).sum() > 5
+
+
+def test_the_same_bits_on_one_and_two_threads(tmp_path):
+    """The bed on the floor settled on 1 and on 2 threads (the same bits), coarse-grained by
+    each (the threads split the grid's x layers): every field the same bits, t too."""
+    fields = []
+    for threads in (1, 2):
+        run, _ = settled(tmp_path, f"t{threads}", sides=False, threads=threads)
+        cg = rubble.CoarseGrain((0, 0, -0.002), (SIDE, SIDE, 0.004), (12, 12, 24), 0.001)
+        fields.append(cg.add(run).fields())
+    for key in ("density", "velocity", "stress", "fabric", "wall_force"):
+        assert np.array_equal(getattr(fields[0], key), getattr(fields[1], key)), key
+    assert np.abs(fields[0].wall_force[..., 2]).max() > 0
