@@ -1172,6 +1172,15 @@ typedef struct rbl_cg_fields {
 } rbl_cg_fields;
 RBL_API int rbl_cg_fields_get(const rbl_cg *cg, rbl_cg_fields *f, rbl_error *err);
 RBL_API void rbl_cg_fields_free(rbl_cg_fields *f);
+/* The wall force density (Weinhart et al. 2012's boundary interaction force density t; issue
+ * 74, docs/cg.md "Next to a wall"): t = sum_wall contacts (-f) phi(r - c), the force each wall
+ * contact's grain puts on the wall (f the force on the grain) spread about the contact point c,
+ * N/m^3, the mean over the samples: 3 per node into out (count = 3 x nodes), in the nodes'
+ * local basis on cylindrical and spherical grids. With it, at rest, div stress + rho g = t at
+ * every node, next to walls too (the contact stress holds each wall contact along its branch
+ * from the grain's centre to c), and t integrates to the walls' loads. RBL_EINVAL for another
+ * count. */
+RBL_API int rbl_cg_wall_force_get(const rbl_cg *cg, double *out, size_t count, rbl_error *err);
 
 /* ---------------------------------------------------------------- scenes and runs -------- */
 /* A scene file (YAML, docs/scenes.md) describes a whole run: domain, materials, contact law,

@@ -1119,6 +1119,16 @@ static PyObject *cg_fields(PyObject *mod, PyObject *capsule)
     int rc = rbl_cg_fields_get(cg, &f, &err);
     if (rc != RBL_OK)
         return raise_error(&err, rc);
+    double *wall = malloc(3 * (f.nodes ? f.nodes : 1) * sizeof *wall);
+    if (!wall) {
+        rbl_cg_fields_free(&f);
+        return PyErr_NoMemory();
+    }
+    rc = rbl_cg_wall_force_get(cg, wall, 3 * f.nodes, &err);
+    if (rc != RBL_OK) {
+        free(wall), rbl_cg_fields_free(&f);
+        return raise_error(&err, rc);
+    }
     PyObject *d = PyDict_New();
     struct {
         const char *name;
@@ -1127,7 +1137,8 @@ static PyObject *cg_fields(PyObject *mod, PyObject *capsule)
     } arrays[] = {{"density", f.density, 1},        {"volume_fraction", f.volume_fraction, 1},
                   {"velocity", f.velocity, 3},      {"stress", f.stress, 9},
                   {"contact_stress", f.contact_stress, 9},
-                  {"kinetic_stress", f.kinetic_stress, 9}, {"fabric", f.fabric, 9}};
+                  {"kinetic_stress", f.kinetic_stress, 9}, {"fabric", f.fabric, 9},
+                  {"wall_force", wall, 3}};
     for (size_t k = 0; d && k < sizeof arrays / sizeof *arrays; k++) {
         npy_intp dims[5] = {(npy_intp)f.cells[2], (npy_intp)f.cells[1], (npy_intp)f.cells[0], 3,
                             3};
@@ -1149,7 +1160,7 @@ static PyObject *cg_fields(PyObject *mod, PyObject *capsule)
             Py_CLEAR(d);
         Py_XDECREF(extra[k]);
     }
-    rbl_cg_fields_free(&f);
+    free(wall), rbl_cg_fields_free(&f);
     return d;
 }
 

@@ -8,8 +8,12 @@
 #  2. a square silo (four frictional plane walls and a floor, validation/cg_silo.py through
 #     rubble.CoarseGrain): sigma_zz(depth) against the exact force balance with the walls and
 #     against Janssen's law with the stress ratio K measured at the walls and the wall
-#     friction, given and mobilized; no fitted parameter.
-# Writes docs/validation/cg.md, cg-bed.png, cg-silo.png. Usage: validation/cg.sh RUBBLE
+#     friction, given and mobilized; no fitted parameter; next to its walls and floor, the
+#     stress balance with the wall force density t (issue 74);
+#  3. a settled bed between two side walls (validation/cg_wall.py): the stress balance with t
+#     through the walls' and the floor's boundary layers, sigma . n next to a wall against
+#     its load.
+# Writes docs/validation/cg.md, cg-bed.png, cg-silo.png, cg-silo-wall.png, cg-wall.png. Usage: validation/cg.sh RUBBLE
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/validation/common.sh"
@@ -41,4 +45,7 @@ PYTHONPATH=$PYPATH /usr/bin/python3 "$ROOT/validation/cg_plots.py" "$DOCS" bed >
 echo "== a square silo"
 PYTHONPATH=$PYPATH /usr/bin/python3 "$ROOT/validation/cg_silo.py" "$DOCS" > silo.md
 cat silo.md >> "$DOCS/cg.md"
+echo "== a settled bed against side walls"
+PYTHONPATH=$PYPATH /usr/bin/python3 "$ROOT/validation/cg_wall.py" "$DOCS" > wall.md
+cat wall.md >> "$DOCS/cg.md"
 cat "$DOCS/cg.md"

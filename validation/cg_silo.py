@@ -139,3 +139,59 @@ print(f"\nThe vertical stress saturates at about {sat:.0f} Pa below 30 mm, where
       "the friction coefficient given it saturates lower, as the walls' contacts are not all "
       "sliding once the walls stop (a static column carries less than mu F_n). The column is "
       "8 beads wide, so the stress is not uniform over its section as Janssen assumes.")
+
+
+# next to the walls (issue 74, docs/cg.md "Next to a wall"): the balance with the wall force
+# density t, at every node through the boundary layers. Across x (the means over the grid's y
+# and z nodes: the kernels reach no farther than the grid, so d/dy and d/dz of the mean
+# vanish): sigma_xx(x) = -int_x t_x; up z (the cross-section's means): sigma_zz(z) =
+# -g int_z rho - int_z t_z + the grains' m a above (their net force, as `ma`) per area.
+hx, hz = f.spacing[0], f.spacing[2]
+x = f.origin[0] + np.arange(n[0]) * hx
+sxx_x = f.stress[..., 0, 0].mean(axis=(0, 1))
+tx_x = f.wall_force[..., 0].mean(axis=(0, 1))
+bal_x = -(np.cumsum(tx_x[::-1])[::-1] - 0.5 * tx_x) * hx
+rho_z = f.density.mean(axis=(1, 2))
+tz_z = f.wall_force[..., 2].mean(axis=(1, 2))
+area_grid = (n[0] * f.spacing[0]) * (n[1] * f.spacing[1])
+szz_z = f.stress[..., 2, 2].mean(axis=(1, 2))
+above = lambda v: (np.cumsum(v[::-1])[::-1] - 0.5 * v) * hz  # noqa: E731
+ma_z = np.array([g.force[g.position[:, 2] > zz, 2].sum() for zz in z]) / area_grid
+bal_z = -G * above(rho_z) - above(tz_z) + ma_z
+no_t = -G * above(rho_z) + ma_z
+near_x = (x < 0.002) | (x > L - 0.002)  # within 2 c of a side wall, beyond it too
+near_z = z < 0.002
+scale_x, scale_z = np.abs(sxx_x).max(), np.abs(szz_z).max()
+err_x = np.abs(sxx_x - bal_x)[near_x].max() / scale_x
+err_z = np.abs(szz_z - bal_z)[near_z].max() / scale_z
+err_z_all = np.abs(szz_z - bal_z).max() / scale_z
+err_no_t = np.abs(szz_z - no_t)[near_z].max() / scale_z
+
+fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 4.2))
+a1.plot(x * 1e3, -sxx_x, "b-", label=r"$-\sigma_{xx}$ (CG)")
+a1.plot(x * 1e3, -bal_x, "r--", label=r"$\int_x t_x$: the walls' force density")
+a1.axvline(0, color="k", lw=0.5), a1.axvline(L * 1e3, color="k", lw=0.5)
+a1.set_xlabel("x (mm), walls at 0 and 8"), a1.set_ylabel("Pa (compression), mean over y, z")
+a1.legend(fontsize=8)
+a2.plot(-szz_z, z * 1e3, "b-", label=r"$-\sigma_{zz}$ (CG)")
+a2.plot(-bal_z, z * 1e3, "r--", label=r"$g\int_z\rho + \int_z t_z - \Sigma ma$")
+a2.plot(-no_t, z * 1e3, "g:", label=r"without $t$")
+a2.axhline(0, color="k", lw=0.5)
+a2.set_ylim(-1, 6), a2.set_xlabel("Pa (compression), mean over the section")
+a2.set_ylabel("z (mm), floor at 0"), a2.legend(fontsize=8)
+fig.suptitle("the silo next to its walls: stress balance with the wall force density")
+fig.tight_layout()
+fig.savefig(os.path.join(docs, "cg-silo-wall.png"), dpi=100)
+print("\n## Next to the walls: the wall force density\n")
+print("The same silo's fields with the walls' force density t (docs/cg.md \"Next to a wall\"): "
+      "across x, the mean over y and z of sigma_xx against -int_x t_x (no body force along x); "
+      "up z, the section's mean sigma_zz against -g int_z rho - int_z t_z plus the grains' "
+      "net force above per area (t holds the side walls' friction as well as the floor). "
+      "Nodes c/4 apart, the midpoint rule.\n")
+print("![silo walls](cg-silo-wall.png)\n")
+print("| check | largest difference |")
+print("|---|---|")
+print(f"| sigma_xx within 2 c of each side wall (and beyond it) | {err_x:.2%} of the largest |")
+print(f"| sigma_zz within 2 c of the floor (and below it) | {err_z:.2%} of the largest |")
+print(f"| sigma_zz at every height | {err_z_all:.2%} of the largest |")
+print(f"| the same without t, within 2 c of the floor | {err_no_t:.0%} of the largest |")

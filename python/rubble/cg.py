@@ -98,5 +98,6 @@ class CoarseGrain:
     def fields(self):
         """The mean over the samples (new arrays, node [k, j, i] at origin + (i, j, k) *
         spacing): density, volume_fraction, velocity, stress = contact_stress +
-        kinetic_stress (Pa, tension positive), fabric; and origin, spacing, samples."""
+        kinetic_stress (Pa, tension positive), fabric, wall_force (N/m^3: the force density
+        on the walls, docs/cg.md "Next to a wall"); and origin, spacing, samples."""
         return types.SimpleNamespace(**_rubble._cg_fields(self._cg))

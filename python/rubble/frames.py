@@ -117,7 +117,7 @@ def read_vti(path):
     """Coarse-grained fields (cg_NNNNNN.vti, output.cg or `rubble cg`): .origin, .spacing (the
     first node and the nodes' spacing, m), .cells (nx, ny, nz) and each field as
     rubble.CoarseGrain.fields gives it, shaped (nz, ny, nx[, 3 | 3, 3]): density,
-    volume_fraction, velocity, stress, contact_stress, kinetic_stress, fabric."""
+    volume_fraction, velocity, stress, contact_stress, kinetic_stress, fabric, wall_force."""
     path = os.fspath(path)
     head, data = _raw(path)
     grid = re.search(rb'WholeExtent="0 (\d+) 0 (\d+) 0 (\d+)" Origin="([^"]+)" '

@@ -18,7 +18,7 @@
 
 /* The sums kept per node. */
 enum { S_MASS, S_VOLUME, S_MOMENTUM, S_MVV = S_MOMENTUM + 3, S_FABRIC = S_MVV + 9,
-       S_CONTACT = S_FABRIC + 9, CG_SUMS = S_CONTACT + 9 };
+       S_CONTACT = S_FABRIC + 9, S_WALL = S_CONTACT + 9, CG_SUMS = S_WALL + 3 };
 
 struct rbl_cg {
     rbl_cg_options opt;
@@ -188,11 +188,12 @@ typedef struct spread {
 
 /* One sample as spread: its particles in id order (P_WIDTH doubles each: centre, mass, volume,
  * velocity, the sum of its contacts' n (x) n) and its contacts in the contact list's order
- * (C_WIDTH: the first particle's centre, the branch vector, the force on the first particle),
+ * (C_WIDTH: the first particle's centre, the branch vector, the force on the first particle,
+ * 1 for a wall contact: its branch ends at the point on the wall),
  * and the domain's periodic sides. rbl_cg_add makes it from a simulation, rbl_cg_add_frame
  * from a saved state's arrays: the same values in the same order, so the same bits. */
 enum { P_X, P_MASS = 3, P_VOLUME, P_VEL, P_FABRIC = P_VEL + 3, P_WIDTH = P_FABRIC + 9 };
-enum { C_X, C_BRANCH = 3, C_FORCE = 6, C_WIDTH = 9 };
+enum { C_X, C_BRANCH = 3, C_FORCE = 6, C_WALL = 9, C_WIDTH = 10 };
 typedef struct cg_sample {
     size_t n, n_contacts;
     double *part, *cont;
@@ -348,6 +349,31 @@ static void particle_spread(const double *p, spread *sp)
     sp->count = S_CONTACT; /* mass .. fabric */
 }
 
+/* Contact c's spread: b (x) f along its branch. */
+static void contact_spread(const double *c, spread *sp)
+{
+    memcpy(sp->x, c + C_X, sizeof sp->x);
+    memcpy(sp->b, c + C_BRANCH, sizeof sp->b);
+    sp->segment = 1;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            sp->v[S_CONTACT + 3 * a + b] = c[C_BRANCH + a] * c[C_FORCE + b];
+    sp->first = S_CONTACT;
+    sp->count = 9;
+}
+
+/* A wall contact's boundary interaction (Weinhart et al. 2012, their t): the force -f the
+ * grain puts on the wall, spread about the contact point x + b. With it the contact stress's
+ * divergence is balanced next to walls: div sigma + rho g = t at rest (docs/cg.md). */
+static void wall_spread(const double *c, spread *sp)
+{
+    sp->segment = 0;
+    for (int a = 0; a < 3; a++)
+        sp->x[a] = c[C_X + a] + c[C_BRANCH + a], sp->v[S_WALL + a] = -c[C_FORCE + a];
+    sp->first = S_WALL;
+    sp->count = 3;
+}
+
 /* Adds the sample: the threads split the grid's x layers, each adding every particle and
  * contact in order to its own nodes. */
 static int add_sample(rbl_cg *cg, const cg_sample *smp, rbl_error *err)
@@ -373,15 +399,14 @@ static int add_sample(rbl_cg *cg, const cg_sample *smp, rbl_error *err)
             particle_spread(smp->part + P_WIDTH * o, &sp);
             add_images(cg, smp, &sp, x0, x1);
         }
-        sp.segment = 1, sp.first = S_CONTACT, sp.count = 9;
         for (size_t q = 0; q < smp->n_contacts; q++) {
             const double *c = smp->cont + C_WIDTH * q;
-            memcpy(sp.x, c + C_X, sizeof sp.x);
-            memcpy(sp.b, c + C_BRANCH, sizeof sp.b);
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++)
-                    sp.v[S_CONTACT + 3 * a + b] = c[C_BRANCH + a] * c[C_FORCE + b];
+            contact_spread(c, &sp);
             add_images(cg, smp, &sp, x0, x1);
+            if (c[C_WALL] != 0.0) {
+                wall_spread(c, &sp);
+                add_images(cg, smp, &sp, x0, x1);
+            }
         }
     }
     cg->samples++;
@@ -406,10 +431,11 @@ static void particle_set(double *p, const double x[3], double m, double vol, con
 
 /* A contact's row: from x along b, the force fn + ft on the first particle. */
 static void contact_set(double *c, const double x[3], const double b[3], const double fn[3],
-                        const double ft[3])
+                        const double ft[3], int wall)
 {
     for (int a = 0; a < 3; a++)
         c[C_X + a] = x[a], c[C_BRANCH + a] = b[a], c[C_FORCE + a] = fn[a] + ft[a];
+    c[C_WALL] = wall ? 1.0 : 0.0;
 }
 
 /* Contact item it with its ends at the centres of mass of their particles: a clump sphere's
@@ -461,7 +487,7 @@ static int sim_sample(const rbl_sim *sim, cg_sample *smp)
         }
         if (sim->bodies.n)
             to_particle_centres(sim, order, v.n, &it);
-        contact_set(smp->cont + C_WIDTH * q, it.centre, it.branch, it.fn, it.ft);
+        contact_set(smp->cont + C_WIDTH * q, it.centre, it.branch, it.fn, it.ft, q >= n_pairs);
     }
     size_t kept = 0;
     for (size_t o = 0; ok && o < v.n; o++) {
@@ -563,7 +589,7 @@ int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *f, rbl_error *err)
             if (at[e] != SIZE_MAX)
                 fabric_add(smp.part + P_WIDTH * at[e] + P_FABRIC, n);
         if (rc == RBL_OK)
-            contact_set(smp.cont + C_WIDTH * q, f->pos + 3 * at[0], b, fn, ft);
+            contact_set(smp.cont + C_WIDTH * q, f->pos + 3 * at[0], b, fn, ft, ids[1] < 0);
     }
     for (size_t k = 0; rc == RBL_OK && k < f->n; k++) {
         const double r = f->radius[k];
@@ -579,19 +605,32 @@ int rbl_cg_add_frame(rbl_cg *cg, const rbl_cg_frame *f, rbl_error *err)
     return rc;
 }
 
-/* Node k's vectors and tensors turned into its local basis E (rows): E v, E T E^T. */
-static void to_local(const rbl_cg *cg, size_t k, rbl_cg_fields *f)
+/* Node k's local basis E (rows), from its coordinates. */
+static void node_basis(const rbl_cg *cg, size_t k, double e[9])
 {
     const size_t at[3] = {k % cg->n[0], k / cg->n[0] % cg->n[1], k / cg->n[0] / cg->n[1]};
-    double q[3], e[9];
+    double q[3];
     for (int a = 0; a < 3; a++)
         q[a] = cg->origin[a] + (double)at[a] * cg->h[a];
     rbl_cg_coords_basis(&cg->co, q, e);
-    double *v = f->velocity + 3 * k, w[3] = {0.0, 0.0, 0.0};
+}
+
+/* v turned into the basis E: E v. */
+static void vector_to_local(const double e[9], double v[3])
+{
+    double w[3] = {0.0, 0.0, 0.0};
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++)
             w[a] += e[3 * a + b] * v[b];
     memcpy(v, w, sizeof w);
+}
+
+/* Node k's vectors and tensors turned into its local basis E (rows): E v, E T E^T. */
+static void to_local(const rbl_cg *cg, size_t k, rbl_cg_fields *f)
+{
+    double e[9];
+    node_basis(cg, k, e);
+    vector_to_local(e, f->velocity + 3 * k);
     double *tensors[4] = {f->stress + 9 * k, f->contact_stress + 9 * k,
                           f->kinetic_stress + 9 * k, f->fabric + 9 * k};
     for (int t = 0; t < 4; t++) {
@@ -658,4 +697,24 @@ void rbl_cg_fields_free(rbl_cg_fields *f)
     free(f->density), free(f->volume_fraction), free(f->velocity), free(f->stress);
     free(f->contact_stress), free(f->kinetic_stress), free(f->fabric);
     memset(f, 0, sizeof *f);
+}
+
+int rbl_cg_wall_force_get(const rbl_cg *cg, double *out, size_t count, rbl_error *err)
+{
+    if (count != 3 * cg->nodes)
+        return rbl_error_set(err, RBL_EINVAL, "coarse-graining: the wall force takes 3 values "
+                             "per node, %zu, not %zu", 3 * cg->nodes, count);
+    const double inv = cg->samples ? 1.0 / (double)cg->samples : 0.0;
+    for (size_t k = 0; k < cg->nodes; k++) {
+        const double *s = cg->sum + CG_SUMS * k + S_WALL;
+        double *t = out + 3 * k;
+        for (int a = 0; a < 3; a++)
+            t[a] = s[a] * inv;
+        if (cg->co.kind != RBL_CG_CARTESIAN) {
+            double e[9];
+            node_basis(cg, k, e);
+            vector_to_local(e, t);
+        }
+    }
+    return RBL_OK;
 }

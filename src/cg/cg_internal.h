@@ -19,8 +19,14 @@ void rbl_cg_kernel_init(rbl_cg_kernel_fn *k, rbl_cg_kernel kind, double width, i
 /* phi at squared distance r2 over the dims axes (0 beyond the cutoff). */
 double rbl_cg_phi(const rbl_cg_kernel_fn *k, double r2);
 /* int_0^1 phi(|d - s b|) ds: the kernel along the segment from a grain at -d from the node to
- * the other end of its branch b (Gauss-Legendre, RBL_CG_LINE_POINTS points). */
+ * the other end of its branch b (Gauss-Legendre, RBL_CG_LINE_POINTS points; a branch longer
+ * than the cutoff in RBL_CG_LINE_PIECES pieces per cutoff, rounded up: a wall contact's
+ * stress next to the wall under c = 0.15 mm, branches of 0.4 mm, was 4 % off in one piece,
+ * 1.5e-5 in pieces of c, 4e-7 in pieces of c / 2; branches up to c are one piece, as before). */
 #define RBL_CG_LINE_POINTS 6
+#define RBL_CG_LINE_PIECES 2.0
+
+
 double rbl_cg_line(const rbl_cg_kernel_fn *k, const double d[3], const double b[3]);
 
 /* cg_coords.c — cylindrical and spherical grids (rbl_cg_coordinates): the nodes' Cartesian

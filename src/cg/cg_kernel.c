@@ -89,11 +89,17 @@ double rbl_cg_line(const rbl_cg_kernel_fn *k, const double d[3], const double b[
     static const double w[RBL_CG_LINE_POINTS] = {0.1713244923791704, 0.3607615730481386,
                                                  0.4679139345726910, 0.4679139345726910,
                                                  0.3607615730481386, 0.1713244923791704};
+    /* a branch longer than the cutoff in pieces of at most half of it (cg_internal.h) */
+    const double bb = b[0] * b[0] + b[1] * b[1] + b[2] * b[2];
+    const double pieces = bb > k->cutoff * k->cutoff
+                              ? ceil(RBL_CG_LINE_PIECES * sqrt(bb) * k->inv_cutoff)
+                              : 1.0;
     double sum = 0.0;
-    for (int i = 0; i < RBL_CG_LINE_POINTS; i++) {
-        const double s = 0.5 * (1.0 + x[i]);
-        const double e[3] = {d[0] - s * b[0], d[1] - s * b[1], d[2] - s * b[2]};
-        sum += 0.5 * w[i] * rbl_cg_phi(k, e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-    }
+    for (double p = 0.0; p < pieces; p++)
+        for (int i = 0; i < RBL_CG_LINE_POINTS; i++) {
+            const double s = (p + 0.5 * (1.0 + x[i])) / pieces;
+            const double e[3] = {d[0] - s * b[0], d[1] - s * b[1], d[2] - s * b[2]};
+            sum += 0.5 * w[i] / pieces * rbl_cg_phi(k, e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+        }
     return sum;
 }

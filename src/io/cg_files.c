@@ -20,28 +20,31 @@ typedef struct cg_array {
     int width;
 } cg_array;
 
-static int cg_arrays(const rbl_cg_fields *f, cg_array out[7])
+enum { CG_ARRAYS = 8 };
+static int cg_arrays(const rbl_cg_fields *f, const double *wall_force, cg_array out[CG_ARRAYS])
 {
-    const cg_array a[7] = {{"density", f->density, 1},
+    const cg_array a[CG_ARRAYS] = {{"density", f->density, 1},
                            {"volume_fraction", f->volume_fraction, 1},
                            {"velocity", f->velocity, 3},
                            {"stress", f->stress, 9},
                            {"contact_stress", f->contact_stress, 9},
                            {"kinetic_stress", f->kinetic_stress, 9},
-                           {"fabric", f->fabric, 9}};
+                           {"fabric", f->fabric, 9},
+                           {"wall_force", wall_force, 3}};
     memcpy(out, a, sizeof a);
-    return 7;
+    return CG_ARRAYS;
 }
 
-int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, rbl_error *err)
+int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, const double *wall_force,
+                     rbl_error *err)
 {
     rbl_atomic_file af;
     int rc = rbl_atomic_open(&af, path, err);
     if (rc != RBL_OK)
         return rc;
     FILE *out = af.file;
-    cg_array a[7];
-    const int n = cg_arrays(f, a);
+    cg_array a[CG_ARRAYS];
+    const int n = cg_arrays(f, wall_force, a);
     fprintf(out, "<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" "
                  "byte_order=\"" RBL_VTK_ORDER "\" header_type=\"UInt64\">\n");
     fprintf(out, "  <ImageData WholeExtent=\"0 %zu 0 %zu 0 %zu\" Origin=\"%.17g %.17g %.17g\" "
@@ -68,13 +71,14 @@ int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, rbl_error *err)
     return rbl_atomic_commit(&af, err);
 }
 
-int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis,
+int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, const double *wall_force,
+                         int axis,
                          const int average[3], const char *labels, double time, rbl_error *err)
 {
-    cg_array a[7];
-    const int n = cg_arrays(f, a);
+    cg_array a[CG_ARRAYS];
+    const int n = cg_arrays(f, wall_force, a);
     const size_t layers = f->cells[axis], per_layer = f->nodes / layers;
-    size_t width = 0; /* the values per layer: 1 + 1 + 3 + 4 x 9 */
+    size_t width = 0; /* the values per layer: 1 + 1 + 3 + 4 x 9 + 3 */
     for (int q = 0; q < n; q++)
         width += (size_t)a[q].width;
     double *mean = calloc(layers * width, sizeof *mean);

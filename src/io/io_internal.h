@@ -318,9 +318,12 @@ int rbl_frame_time(const char *frame, double *time, rbl_error *err);
 
 /* cg_files.c — coarse-grained fields: a .vti of the grid's nodes, and a CSV profile along
  * an axis (each node layer's mean over the other two axes). */
-int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, rbl_error *err);
+/* wall_force: rbl_cg_wall_force_get's 3 per node, written after the fields as `wall_force` */
+int rbl_cg_vti_write(const char *path, const rbl_cg_fields *f, const double *wall_force,
+                     rbl_error *err);
 /* labels: the grid's axes and components, "xyz", or "rtz" / "rtp" (cylindrical, spherical) */
-int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, int axis,
+int rbl_cg_profile_write(const char *path, const rbl_cg_fields *f, const double *wall_force,
+                         int axis,
                          const int average[3], const char *labels, double time,
                          rbl_error *err);
 

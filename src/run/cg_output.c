@@ -113,17 +113,24 @@ int rbl_cg_files_write(const rbl_cg *cg, const char *dir, size_t k, int axis, do
     int rc = rbl_cg_fields_get(cg, &f, err);
     if (rc != RBL_OK)
         return rc;
+    double *wall = malloc(3 * f.nodes * sizeof *wall);
+    rc = wall ? rbl_cg_wall_force_get(cg, wall, 3 * f.nodes, err)
+              : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    if (rc != RBL_OK) {
+        free(wall), rbl_cg_fields_free(&f);
+        return rc;
+    }
     char name[64];
     snprintf(name, sizeof name, "cg_%06zu.vti", k);
     char *path = rbl_path_join(dir, name);
-    rc = path ? rbl_cg_vti_write(path, &f, err) : rbl_error_set(err, RBL_ENOMEM, "out of memory");
+    rc = path ? rbl_cg_vti_write(path, &f, wall, err) : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     snprintf(name, sizeof name, "cg_profile_%06zu.csv", k);
     path = rc == RBL_OK ? rbl_path_join(dir, name) : NULL;
     if (rc == RBL_OK)
-        rc = path ? rbl_cg_profile_write(path, &f, axis, average, labels, time, err)
+        rc = path ? rbl_cg_profile_write(path, &f, wall, axis, average, labels, time, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
-    free(path);
+    free(path), free(wall);
     rbl_cg_fields_free(&f);
     return rc;
 }

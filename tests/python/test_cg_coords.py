@@ -3,7 +3,7 @@ docs/cg.md "Cylindrical and spherical grids"): a solid-body rotation gives v_the
 (v_phi = omega r sin theta) and nothing else; the density integrates to the mass with the
 volume element r dr dtheta dz (r^2 sin theta dr dtheta dphi); a ball's volume fraction is the
 lattice's; a drum's fields at theta = pi are a Cartesian grid's at the same points, its
-components turned; the same bits on one and two threads."""
+components turned (its wall force density too); the same bits on one and two threads."""
 import numpy as np
 import pytest
 
@@ -106,6 +106,9 @@ def test_a_drum_at_theta_pi_is_the_cartesian_field(drum):
         tb = bt(getattr(b, key))[:, turn][:, :, turn] * sign[:, None] * sign[None, :]
         assert np.abs(at(getattr(a, key)[0]) - tb).max() < 1e-11 * np.abs(tb).max(), key
     assert np.abs(bt(b.contact_stress)).max() > 1  # contacts there
+    wb = bt(b.wall_force)[:, turn] * sign  # the drum's wall: its force density, a vector
+    assert np.abs(at(a.wall_force[0]) - wb).max() < 1e-12 * np.abs(wb).max()
+    assert wb[:, 0].max() > 1e3  # pressed outwards (t_r > 0) at the drum's shell
 
 
 def test_the_same_bits_on_one_and_two_threads(tmp_path):
