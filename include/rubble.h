@@ -665,8 +665,7 @@ RBL_API int rbl_sim_bond(const rbl_sim *sim, size_t k, rbl_bond_view *out);
 /* The arrays of rbl_sim_grains stay where they are while held: adding grains beyond their
  * room then moves the grains into new arrays and keeps the old ones (and any view of them,
  * Python's numpy arrays) readable until the hold ends, which frees them. Reordering is in
- * place and never moves them, nor does a step while held (without a hold a step may move the
- * positions into another array: take a view again after it). */
+ * place and never moves them. */
 RBL_API void rbl_sim_hold_arrays(rbl_sim *sim, int hold);
 RBL_API void rbl_sim_thermo(rbl_sim *sim, rbl_thermo *out);
 RBL_API void rbl_sim_timers_get(const rbl_sim *sim, rbl_sim_timers *out);
