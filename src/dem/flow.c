@@ -2,9 +2,9 @@
  * massflow/mesh): a plane, a disk or a triangle mesh (rubble.h at rbl_sim_add_flow_counter).
  * The positions before a step's drift are kept (the drift writes the new ones beside them),
  * and after it each grain whose centre went from one side to the other (through the disk,
- * through a facet) is counted, forward along the normal or backward. Counts and masses are exact sums: the same whatever the grains'
- * order or the threads. A mesh's facets near a grain come from its hierarchy (grid's
- * triangles.c), as a mesh wall's do. */
+ * through a facet) is counted, forward along the normal or backward. Counts and masses are
+ * exact sums: the same whatever the grains' order or the threads. A mesh's facets near a
+ * grain come from its hierarchy (grid's triangles.c), as a mesh wall's do. */
 #include "dem_internal.h"
 
 #include <math.h>
