@@ -3,9 +3,10 @@
 # by two builds of rubble gives the same bytes in every output file (frames, thermo.csv, final.txt,
 # contacts, fields, checkpoints); an impulse scene's thermo.csv without its timing columns
 # (named *_s). Used for issue 71's "same bits as today" (docs/testing.md).
-# usage: scripts/same-outputs.sh OLD_RUBBLE NEW_RUBBLE [STEPS] [EXAMPLE.yaml ...]
+# usage: [RBL_SAME_THREADS=2] scripts/same-outputs.sh OLD_RUBBLE NEW_RUBBLE [STEPS] [EXAMPLE.yaml ...]
+# (both runs on RBL_SAME_THREADS threads, default 1)
 set -u
-old=$1 new=$2 steps=${3:-400}
+old=$1 new=$2 steps=${3:-400} threads=${RBL_SAME_THREADS:-1}
 shift 2; [ $# -gt 0 ] && shift
 here=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -gt 0 ] || set -- "$here"/examples/*.yaml
@@ -18,7 +19,7 @@ for scene in "$@"; do
         eval "bin=\$$side"
         (cd "$(dirname "$scene")" &&
             "$bin" run "$(basename "$scene")" --output "$work/$name.$side" --steps "$steps" \
-                --threads 1 --quiet > "$work/$name.$side.txt" 2>&1)
+                --threads "$threads" --quiet > "$work/$name.$side.txt" 2>&1)
         echo $? > "$work/$name.$side.rc"
     done
     if ! cmp -s "$work/$name.old.rc" "$work/$name.new.rc"; then

@@ -396,7 +396,9 @@ struct rbl_sim {
     double *flow_values;     /* the same rounded, for rbl_thermo */
     double *pos_before;      /* the positions before this step's drift (with counters, or
                                 where a build may take grains out: rbl_flow_before) */
-    size_t n_flows, pos_before_cap;
+    size_t n_flows, pos_before_cap; /* (doubles) */
+    int drift_into_before;   /* this step's drift writes into pos_before and the two arrays
+                                trade places (rbl_flow_before: no copy) */
     uint64_t pos_before_step; /* the step whose drift pos_before is from (0: none) */
     rbl_outlet *outlets;     /* outlets.c: where grains are taken out (a mesh: a copy, */
     rbl_triangle_bvh *outlet_bvh; /* and its hierarchy) */
@@ -962,8 +964,10 @@ double rbl_size_bin_moment(const rbl_size_bin *b, int k);
 double rbl_size_draw_bins(const rbl_size_dist *d, rbl_rng *rng);
 int rbl_size_bins_check(const rbl_size_dist *d, rbl_error *err);
 
-/* flow.c — before a step's drift: the positions kept (with counters); after it: each grain
- * whose centre crossed a counter's surface counted. 0: out of memory. */
+/* flow.c — before a step's drift: the positions kept (with counters, or where a build may
+ * take grains out), by the drift itself where the arrays are not held (sim->drift_into_before:
+ * it writes the new positions into pos_before, and the arrays trade places), else by a copy;
+ * after it: each grain whose centre crossed a counter's surface counted. 0: out of memory. */
 int rbl_flow_before(rbl_sim *sim);
 void rbl_flow_after(rbl_sim *sim);
 void rbl_flow_free(rbl_sim *sim); /* the counters and their meshes */
@@ -1321,8 +1325,10 @@ int rbl_self_gravity_update(rbl_sim *sim, uint64_t at_step, rbl_error *err);
 
 /* integrator.c */
 /* Half kick and drift; with close_previous, first the previous step's closing half kick (one
- * sweep instead of two between steps; the same arithmetic, so the same bits). */
-void rbl_integrate_first_half(rbl_sim *sim, int close_previous);
+ * sweep instead of two between steps; the same arithmetic, so the same bits). into: NULL, the
+ * positions moved in place; else *into (room for g.cap grains) gets the new positions and
+ * trades places with g.pos, so that *into then holds the positions before the drift. */
+void rbl_integrate_first_half(rbl_sim *sim, int close_previous, double **into);
 void rbl_integrate_predict(rbl_sim *sim);
 void rbl_integrate_second_half(rbl_sim *sim);
 

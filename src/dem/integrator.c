@@ -7,11 +7,12 @@
 #include "dem_internal.h"
 
 #include <math.h>
+#include <string.h>
 
 /* The sweep asks for the second-grain slots of the grain this many ahead. */
 #define RBL_GATHER_AHEAD 16
 
-void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
+void rbl_integrate_first_half(rbl_sim *sim, int close_previous, double **into)
 {
     rbl_grains *g = &sim->g;
     const double dt = sim->cfg.dt, h = 0.5 * dt;
@@ -39,6 +40,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
      * (collapse 10^4, 2 threads: the 400 grains above the threads' face took 36 ns each
      * instead of 12 with the cores near). */
     const uint8_t *across = pk && pairs->records_across ? pairs->read_across : NULL;
+    double *x_out = into ? *into : g->pos; /* the new positions */
     double worst = 0.0;
 #pragma omp parallel num_threads(sim->threads) reduction(max : worst)
     {
@@ -50,6 +52,9 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
             if (gather && k + RBL_GATHER_AHEAD < n)
                 rbl_gather_prefetch(sim, (size_t)(k + RBL_GATHER_AHEAD));
             if (body && body[k] >= 0) { /* a clump member: its body moves it after this sweep */
+                if (into)
+                    for (int a = 0; a < 3; a++)
+                        x_out[3 * k + a] = g->pos[3 * k + a];
                 if (gather)
                     rbl_gather_grain(sim, (size_t)k);
                 continue;
@@ -61,6 +66,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
                 F = Fk, T = Tk;
             }
             double *v = g->vel + 3 * k, *w = g->omega + 3 * k, *x = g->pos + 3 * k;
+            double *xn = x_out + 3 * k;
             const double *x0 = g->pos_build + 3 * k;
             const double im = g->inv_mass[k] * h, ii = g->inv_inertia[k] * h;
             /* in locals: the stores cannot alias the loads that follow */
@@ -80,7 +86,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
                 d2 += d * d;
             }
             for (int a = 0; a < 3; a++)
-                v[a] = vk[a], w[a] = wk[a], x[a] = xk[a];
+                v[a] = vk[a], w[a] = wk[a], xn[a] = xk[a];
             if (pk && rbl_grain_listed(pairs, (size_t)k)) {
                 if (stream || (across && across[k]))
                     rbl_pack_grain_stream(pk + k, xk, g->radius[k], vk, g->mass[k]);
@@ -92,6 +98,12 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous)
                 worst = d2 == d2 ? d2 : INFINITY;
         }
         rbl_stream_fence(); /* the records are seen by every thread after the barrier */
+    }
+    if (into) { /* the arrays trade places; other processes' grains (ghosts) where they were */
+        if (g->ghosts)
+            memcpy(x_out + 3 * g->n, g->pos + 3 * g->n, 3 * g->ghosts * sizeof *x_out);
+        *into = g->pos;
+        g->pos = x_out;
     }
     sim->forces_partial = 0;
     if (sim->bodies.n) { /* clumps: their members' forces are complete now */

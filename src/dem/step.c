@@ -52,7 +52,9 @@ static int positions_before(rbl_sim *sim, step_state *st, rbl_error *err)
 static int drift(rbl_sim *sim, step_state *st, rbl_error *err)
 {
     (void)err;
-    rbl_integrate_first_half(sim, st->s > 0);
+    rbl_integrate_first_half(sim, st->s > 0, sim->drift_into_before ? &sim->pos_before : NULL);
+    if (sim->drift_into_before) /* pos_before is now what g.pos was: 3 g.cap doubles */
+        sim->pos_before_cap = 3 * sim->g.cap;
     return RBL_OK;
 }
 
