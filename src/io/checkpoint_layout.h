@@ -7,7 +7,7 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 21u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 22u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
@@ -39,7 +39,9 @@
                            the broken's, then a record each, bond_state.c; none over several
                            processes yet);
                            21: each mesh wall's primitive after its wear (its kind, 0 for a
-                           triangle mesh, its parameters and its frame: issue 73) */
+                           triangle mesh, its parameters and its frame: issue 73);
+                           22: each wall's presence after its servo flag (bit 0 taken away,
+                           bit 1 its presence changed in the run: issue 73's gates) */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
