@@ -603,7 +603,7 @@ RBL_API int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_m
                                         rbl_error *err);
 /* Wall `wall` taken away (present 0) or put back (1) between steps (issue 73: a gate). Taken
  * away, it touches nothing and is not drawn, though it goes on moving with its motion; the
- * energy its contacts held is booked as taken out by the change (docs/energy.md). Put back, it
+ * energy its contacts held is booked as taken out by the change (docs/dem.md). Put back, it
  * must touch no grain (RBL_EINVAL naming one). */
 RBL_API int rbl_sim_set_wall_present(rbl_sim *sim, int wall, int present, rbl_error *err);
 /* 1 where wall `wall` is there (not taken away), 0 where it is away or no such wall. */

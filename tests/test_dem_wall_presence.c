@@ -1,9 +1,12 @@
 /* test_dem_wall_presence.c — walls taken away and put back between steps (issue 73: gates;
  * rbl_sim_set_wall_present, src/dem/wall_presence.c).
- * - A settled frictional pile on a floor (a plane; a rectangle primitive) whose floor is taken
- *   away: the energy its contacts held (elastic, with the tangential springs loaded) is booked
- *   as taken out by the change, so the energy balance does not jump by it (it jumped by that
- *   energy when unbooked), and the grains fall: no wall contact, no force on the wall.
+ * - A frictional pile settling on a floor (a plane; a rectangle primitive) whose floor is taken
+ *   away: the energy its contacts held (elastic, with the tangential springs loaded) and the
+ *   kick term of their last forces are booked as taken out by the change, those forces taken
+ *   out of the grains', so the balance does not move at the change and the next step moves it
+ *   as the step with the floor left does, within 1e-4 of what was booked (the wall's forces
+ *   left in the grains moved it by 3.6 % of that: seen before the fix); the grains fall, with
+ *   no wall contact.
  * - A wall put back where a grain touches it is refused, naming the grain; put back clear of
  *   the grains, it catches them.
  * - A pile whose floor was taken away, saved at an odd step on 2 threads and loaded, ends in
@@ -15,7 +18,7 @@
 
 /* 64 grains of about 5 mm settled on the floor z = 0 of a box 0.05 m wide (periodic in x and
  * y, from z = -0.05): floor (wall 1) a plane, or (primitive) a rectangle primitive as wide as
- * the box; with `lower`, a second floor (wall 2), a plane 3 cm lower, away from the start. */
+ * the box; with `lower`, a second floor (wall 2), a plane 15 mm lower, away from the start. */
 static rbl_sim *settled_on(int primitive, int lower, int threads)
 {
     const double hi[3] = {0.05, 0.05, 0.1};
@@ -36,7 +39,7 @@ static rbl_sim *settled_on(int primitive, int lower, int threads)
     else
         ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
     if (lower) {
-        rbl_wall below = {.normal = {0, 0, 1}, .offset = 0.03};
+        rbl_wall below = {.normal = {0, 0, 1}, .offset = 0.015};
         ASSERT_OK(rbl_sim_add_wall(sim, &below, &err));
         ASSERT_OK(rbl_sim_set_wall_present(sim, 1, 0, &err)); /* (before the first step) */
     }
@@ -46,7 +49,7 @@ static rbl_sim *settled_on(int primitive, int lower, int threads)
         dem_grain(sim, v.pos[3 * k], v.pos[3 * k + 1], v.pos[3 * k + 2], 0.0, 0.0, 0.0,
                   v.radius[k]);
     rbl_sim_destroy(pile);
-    dem_step(sim, 3000);
+    dem_step(sim, 2200);
     return sim;
 }
 
@@ -121,15 +124,15 @@ static void put_back(void)
     ASSERT_TRUE(rbl_sim_wall_present(sim, 5) == 0);
     /* the lower floor put back clear of them: it catches them */
     ASSERT_OK(rbl_sim_set_wall_present(sim, 1, 1, &err));
-    dem_step(sim, 6000);
+    dem_step(sim, 3500);
     rbl_sim_thermo(sim, &t);
     printf("the lower floor put back: %zu grains on it, pushed down by %.3g N, %zu lost\n",
            (size_t)t.wall_contacts, -t.wall_force[3 * 1 + 2], (size_t)t.lost);
-    ASSERT_TRUE(t.wall_contacts >= 10 && t.wall_force[3 * 1 + 2] < 0.0 && t.lost == 0);
+    ASSERT_TRUE(t.wall_contacts >= 5 && t.wall_force[3 * 1 + 2] < 0.0 && t.lost == 0);
     rbl_sim_destroy(sim);
 }
 
-/* The floor taken away at step 3000 + 7, one run straight on (1 thread), one saved 751 steps
+/* The floor taken away at step 2200 + 7, one run straight on (1 thread), one saved 751 steps
  * later on 2 threads and loaded: the same bits. */
 static void restart_after_taking_away(void)
 {
