@@ -601,6 +601,13 @@ RBL_API int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motio
  * checkpoint of the run then restarts only under a scene that says so (issue 44). */
 RBL_API int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
                                         rbl_error *err);
+/* Wall `wall` taken away (present 0) or put back (1) between steps (issue 73: a gate). Taken
+ * away, it touches nothing and is not drawn, though it goes on moving with its motion; the
+ * energy its contacts held is booked as taken out by the change (docs/dem.md). Put back, it
+ * must touch no grain (RBL_EINVAL naming one). */
+RBL_API int rbl_sim_set_wall_present(rbl_sim *sim, int wall, int present, rbl_error *err);
+/* 1 where wall `wall` is there (not taken away), 0 where it is away or no such wall. */
+RBL_API int rbl_sim_wall_present(const rbl_sim *sim, int wall);
 /* Where n points x0 of wall `wall` (in the frame it was added in) are now, into x (3 n). */
 RBL_API void rbl_sim_wall_place(const rbl_sim *sim, int wall, const double *x0, size_t n,
                                 double *x);

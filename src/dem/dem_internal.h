@@ -238,6 +238,9 @@ typedef struct rbl_wall_pose {
                                  steppings (a stage): travel since t = 0 is shift0 + shift */
     double prev_rot[3][3], prev_shift[3]; /* rot and shift as the step being made began
                                  (rbl_walls_step): the work it does over the step (forces.c) */
+    int off;                  /* taken away (wall_presence.c): no contacts, not drawn; it still
+                                 moves with its motion (checkpointed) */
+    int toggled;              /* its presence was changed in the run (walls.vtp each frame) */
 } rbl_wall_pose;
 
 /* A triangle mesh wall: the mesh (in the frame it was added in: a moving mesh is not moved,
@@ -538,6 +541,9 @@ void rbl_grains_free(rbl_grains *g);
 /* A grain of this id and radius at p as the scene's placement check takes it: inside a closed
  * domain, in no wall by more than RBL_START_OVERLAP_MAX of its radius; else RBL_EINVAL naming
  * the grain and the wall (from 1), `when` ("at the start") in the message. */
+/* Wall k's distance (planes, then meshes; a plane's signed, a mesh's at least `within` where
+ * it is farther) from the point p (m), the wall where it is now. */
+double rbl_wall_distance(const rbl_sim *sim, int k, const double p[3], double within);
 int rbl_grain_placement_check(const rbl_sim *sim, uint32_t id, const double p[3],
                               double radius, const char *when, rbl_error *err);
 /* For a wall index out of range (the API's walls are indexed from 0, planes then meshes; its

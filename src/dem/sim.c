@@ -367,6 +367,18 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
     return RBL_OK;
 }
 
+double rbl_wall_distance(const rbl_sim *sim, int k, const double p[3], double within)
+{
+    if (k < sim->n_walls) {
+        const rbl_plane *pl = &sim->walls[k];
+        return pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
+    }
+    double own[3];
+    const rbl_mesh_wall *mw = &sim->meshes[k - sim->n_walls];
+    rbl_pose_to_own(&mw->pose, p, own);
+    return sqrt(rbl_mesh_wall_distance2(mw, own, within * within));
+}
+
 int rbl_grain_placement_check(const rbl_sim *sim, uint32_t id, const double p[3],
                               double radius, const char *when, rbl_error *err)
 {
@@ -378,26 +390,18 @@ int rbl_grain_placement_check(const rbl_sim *sim, uint32_t id, const double p[3]
                                  "[%g, %g] %s",
                                  id, p[0], p[1], p[2], axis_name[a], sim->cfg.lo[a],
                                  sim->cfg.hi[a], when);
-    for (int s = 0; s < sim->n_walls; s++) {
-        const rbl_plane *pl = &sim->walls[s];
-        double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
-        if (d < radius * (1.0 - RBL_START_OVERLAP_MAX))
+    for (int k = 0; k < sim->n_walls + sim->n_meshes; k++) {
+        const double least = radius * (1.0 - RBL_START_OVERLAP_MAX);
+        if (rbl_wall_pose_of((rbl_sim *)sim, k)->off)
+            continue;
+        const double d = rbl_wall_distance(sim, k, p, least);
+        if (d < least)
             return rbl_error_set(err, RBL_EINVAL,
                                  "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
-                                 "(distance %g%s) by more than %g of its radius %s",
-                                 id, p[0], p[1], p[2], radius, s + 1, d,
+                                 "(%sdistance %g%s) by more than %g of its radius %s",
+                                 id, p[0], p[1], p[2], radius, k + 1,
+                                 k < sim->n_walls ? "" : "a mesh, ", d,
                                  d < 0.0 ? ": behind it" : "", RBL_START_OVERLAP_MAX, when);
-    }
-    for (int m = 0; m < sim->n_meshes; m++) {
-        double least = radius * (1.0 - RBL_START_OVERLAP_MAX), own[3];
-        rbl_pose_to_own(&sim->meshes[m].pose, p, own);
-        double d2 = rbl_mesh_wall_distance2(&sim->meshes[m], own, least * least);
-        if (d2 < least * least)
-            return rbl_error_set(err, RBL_EINVAL,
-                                 "grain %u at (%g, %g, %g) of radius %g overlaps wall %d "
-                                 "(a mesh, distance %g) by more than %g of its radius %s",
-                                 id, p[0], p[1], p[2], radius, sim->n_walls + m + 1, sqrt(d2),
-                                 RBL_START_OVERLAP_MAX, when);
     }
     return RBL_OK;
 }

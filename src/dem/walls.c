@@ -128,12 +128,14 @@ int rbl_walls_build(rbl_sim *sim, const rbl_history_map *old, rbl_error *err)
         for (int s = 0; s < sim->n_walls; s++) {
             const rbl_plane *pl = &sim->walls[s];
             double d = pl->n[0] * p[0] + pl->n[1] * p[1] + pl->n[2] * p[2] + pl->offset;
-            if (d < reach && !add_entry(sim, old, k, (uint32_t)s, 0, 0, width))
+            if (!pl->pose.off && d < reach && !add_entry(sim, old, k, (uint32_t)s, 0, 0, width))
                 return rbl_error_set(err, RBL_ENOMEM, "out of memory for wall contacts");
         }
         for (int m = 0; m < sim->n_meshes; m++) {
             size_t lo = w->n_cand, count = 0;
             double own[3];
+            if (sim->meshes[m].pose.off) /* taken away (wall_presence.c) */
+                continue;
             rbl_pose_to_own(&sim->meshes[m].pose, p, own);
             if (sim->meshes[m].prim) { /* a primitive: its slots, no facets to look through */
                 if (!(rbl_prim_distance(sim->meshes[m].prim, own) < reach))

@@ -182,6 +182,7 @@ static void save_head(buf *b, const rbl_sim *sim)
 #define PUT_M(f) put_f64(b, p->f);
         MOTION_DOUBLES(PUT_M)
         put_u64(b, (uint64_t)p->m.servo);
+        put_u64(b, (uint64_t)(p->off | p->toggled << 1)); /* taken away, its presence changed */
     }
     put_u64(b, sim->n_flows); /* flow counters: the surface, then its sums */
     for (size_t k = 0; k < sim->n_flows; k++) {
@@ -730,8 +731,12 @@ static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 #define GET_M(f) p->f = get_f64(b);
         MOTION_DOUBLES(GET_M)
         p->m.servo = get_u64(b) != 0;
+        const uint64_t presence = get_u64(b);
         if (b->bad)
             return rbl_error_set(err, RBL_EPARSE, "%s: truncated wall motions", path);
+        if (presence > 3)
+            return rbl_error_set(err, RBL_EPARSE, "%s: wall %d's presence is %llu (0-3)", path,
+                                 k + 1, (unsigned long long)presence);
         int rc = rbl_sim_set_wall_motion(sim, k, &saved.m, err);
         if (rc != RBL_OK)
             return rbl_error_prefix(err, rc, "%s", path);
@@ -744,6 +749,7 @@ static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
                                  k + 1);
         p = rbl_wall_pose_of(sim, k);
         p->m = saved.m;
+        p->off = (int)(presence & 1), p->toggled = (int)(presence >> 1);
         p->travel = saved.travel, p->speed = saved.speed, p->build_angle = saved.build_angle;
         p->reach = saved.reach;
         memcpy(p->build_shift, saved.build_shift, sizeof p->build_shift);

@@ -41,7 +41,9 @@
                            21: each mesh wall's primitive after its wear (its kind, 0 for a
                            triangle mesh, its parameters and its frame: issue 73);
                            22: a wall contact's history one double wider (a mesh face's
-                           share of a crease's elastic energy, issue 70) */
+                           share of a crease's elastic energy, issue 70), and each wall's
+                           presence after its servo flag (bit 0 taken away, bit 1 its
+                           presence changed in the run: issue 73's gates) */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,

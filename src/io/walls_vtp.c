@@ -134,8 +134,11 @@ static int drawing_box(const rbl_sim *sim, const double *mesh_points, size_t n_m
 
 int rbl_walls_drawn_per_frame(const rbl_sim *sim, int loads)
 {
+    int toggled = 0; /* a wall taken away or put back in the run (wall_presence.c) */
+    for (int k = 0; k < sim->n_walls + sim->n_meshes; k++)
+        toggled |= rbl_wall_pose_of((rbl_sim *)sim, k)->toggled;
     return sim->walls_moving || (sim->cfg.open && sim->n_walls > 0) ||
-           (loads && sim->n_walls + sim->n_meshes > 0) || rbl_walls_wearing(sim);
+           (loads && sim->n_walls + sim->n_meshes > 0) || rbl_walls_wearing(sim) || toggled;
 }
 
 /* The cell arrays of the walls' loads: force (3), pressure, shear, wear per cell. */
@@ -182,6 +185,8 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
     size_t v0 = 0, k0 = 0, cells = 0;
     for (int m = 0; m < sim->n_meshes; m++) { /* the meshes first: their corners frame planes */
         const rbl_mesh *mesh = &sim->meshes[m].mesh;
+        if (sim->meshes[m].pose.off) /* taken away: not drawn */
+            continue;
         rbl_sim_wall_place(sim, sim->n_walls + m, mesh->vertex, mesh->n_vertices, points + 3 * v0);
         for (size_t v = 0; v < mesh->n_vertices; v++)
             wall[v0 + v] = (uint32_t)(sim->n_walls + m + 1);
@@ -205,6 +210,8 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
         for (int w = 0; w < sim->n_walls; w++) {
             double p[RBL_POLYGON_MAX][3];
             const rbl_plane *pl = &sim->walls[w];
+            if (pl->pose.off)
+                continue;
             const int m = sim->cfg.open ? box_shadow(pl->n, pl->offset, lo, hi, p)
                                         : plane_in_box(pl->n, pl->offset, lo, hi, p);
             for (int c = 0; c < m; c++) {

@@ -46,6 +46,7 @@ typedef struct outputs {
     unsigned char *changed;
     uint64_t changed_at;
     int walls_move;            /* a wall moves in some stage (or the scene): walls per frame */
+    int walls_present;         /* a wall away in some stage (or the scene): walls per frame */
     int walls_drawn;           /* walls.vtp written (the walls stay put): with the first frame */
     int stageless_rows;        /* a staged scene's restart from a checkpoint of a run without
                                   stages (its changes made from Python): thermo.csv goes on
@@ -63,7 +64,7 @@ static int rows_staged(const rbl_thermo_log *log)
  * from the first frame when any stage will move a wall. */
 static int walls_per_frame(const rbl_scene *s, const outputs *o, const rbl_sim *sim)
 {
-    return o->walls_move || rbl_walls_drawn_per_frame(sim, s->wall_loads);
+    return o->walls_move || o->walls_present || rbl_walls_drawn_per_frame(sim, s->wall_loads);
 }
 
 /* shells_NNNNNN.csv beside frame NNNNNN: the radial profiles about the centre of mass. */
@@ -769,6 +770,8 @@ static int grain_begin(rbl_run *r, rbl_error *err)
             const rbl_scene *at = rbl_scene_stage_scene(s, k);
             o->walls_move |= w < at->n_walls ? at->wall_motion[w].moves
                                              : at->mesh_motion[w - at->n_walls].moves;
+            o->walls_present |= w < at->n_walls ? at->wall_motion[w].absent
+                                                : at->mesh_motion[w - at->n_walls].absent;
         }
     /* its travel columns from the first row; a restart goes on with its rows' columns, added
        (each 0 before) where a change of physics sets a wall moving in a run none moved in */

@@ -1,8 +1,8 @@
 /* stage_change.c — a running simulation taken from one scene's physics to another's, as a
  * stage begins (issue 44, docs/scenes.md "Stages") or a restart is asked to change physics
  * (--change-physics): gravity, the contact law's coefficients, the materials' and the pairs'
- * coefficients, the health check, and the walls whose motion differs, each going on from
- * where it is. Grains, their spins and contact histories are kept. What may differ at all is
+ * coefficients, the health check, the walls whose motion differs, each going on from
+ * where it is, and walls taken away or put in (`present`, wall_presence.c). Grains, their spins and contact histories are kept. What may differ at all is
  * checked on the scenes' digests (rbl_scene_change_allowed) before this is called. Without
  * the scene before (NULL), every wall that moves takes its motion anew from where it is. */
 #include "run_internal.h"
@@ -129,5 +129,14 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
     sim->prepared = prepared;
     if (rc == RBL_OK && booking)
         rbl_account_changed(sim, &held);
+    /* walls taken away or put in (issue 73): what a wall taken away held is booked by it,
+       after the account above (so booked once) */
+    for (int k = 0; rc == RBL_OK && k < after->n_walls + after->n_meshes; k++) {
+        const rbl_scene_motion *b = motion_of(after, k);
+        if (rbl_sim_wall_present(sim, k) == !b->absent)
+            continue;
+        if ((rc = rbl_sim_set_wall_present(sim, k, !b->absent, err)) != RBL_OK)
+            rbl_scene_error_at(after, b->at, err);
+    }
     return rc;
 }

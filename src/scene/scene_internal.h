@@ -97,6 +97,7 @@ typedef struct rbl_scene_motion {
     double pressure, area;    /* pressure > 0: the servo's force is pressure times area */
     rbl_mark at, at_servo;    /* the wall's entry, its servo */
     rbl_mark at_omega;        /* rotate's `omega` (line 0: none, or given as `rpm`) */
+    int absent;               /* present: false, a wall a stage puts in later (issue 73) */
 } rbl_scene_motion;
 
 /* A stage of a staged study (scene_stages.c, docs/scenes.md "Stages"): its length, and the

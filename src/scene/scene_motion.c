@@ -116,6 +116,10 @@ int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *nor
         rc = parse_vibrate(c, vibrate, &out->m);
     if (rc == RBL_OK && servo)
         rc = parse_servo(c, servo, normal, out);
+    int present = 1; /* a wall away until a stage puts it in (wall_presence.c) */
+    if (rc == RBL_OK)
+        rc = rbl_yaml_opt_flag(c, wall, "present", &present);
+    out->absent = !present;
     out->moves = velocity || rotate || vibrate || servo;
     return rc;
 }
@@ -168,11 +172,13 @@ int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
     for (int k = 0; k < s->n_walls + s->n_meshes; k++) {
         const int plane = k < s->n_walls;
         const rbl_scene_motion *sm = plane ? &s->wall_motion[k] : &s->mesh_motion[k - s->n_walls];
+        int rc = sm->absent ? rbl_sim_set_wall_present(sim, k, 0, err) : RBL_OK;
+        if (rc != RBL_OK)
+            return rbl_scene_error_at(s, sm->at, err);
         if (!sm->moves)
             continue;
         rbl_wall_motion m;
-        int rc = rbl_scene_wall_motion(s, cfg, k, &m, err);
-        if (rc != RBL_OK)
+        if ((rc = rbl_scene_wall_motion(s, cfg, k, &m, err)) != RBL_OK)
             return rc;
         if ((rc = rbl_sim_set_wall_motion(sim, k, &m, err)) != RBL_OK)
             return rbl_scene_error_at(s, sm->at, err);

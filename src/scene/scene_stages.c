@@ -218,8 +218,9 @@ static int changes_allowed(rbl_scene *s, const rbl_scene_stage *st, int k, rbl_e
                       "stage %d ('%s') changes '%.*s', which a running simulation cannot take: "
                       "a stage may change gravity, the contact law's coefficients (not its "
                       "models), materials' friction, restitution and elasticity, walls' motions "
-                      "and servos, outlets opened or closed, the health check, output's every "
-                      "and thermo_every, and make bonds (a `bonds` block) "
+                      "and servos, walls taken away or put in (present), outlets opened or "
+                      "closed, the health check, output's every and thermo_every, and make "
+                      "bonds (a `bonds` block) "
                       "(docs/scenes.md \"Stages\")",
                       k + 1, st->name, (int)(len < 300 ? len : 300), line);
         return rbl_scene_error_at(s, st->at, err);
@@ -281,8 +282,13 @@ static int names_known(rbl_yaml_ctx *c, yaml_document_t *base, yaml_node_t *root
             return rbl_yaml_fail(c, yaml_document_get_node(c->doc, *it), RBL_EPARSE,
                                  "stage %d ('%s'): %s: the scene's %s are %s; a stage finds an "
                                  "item by the 'name' the scene gives it, or, without 'name', by "
-                                 "its place in the list (it adds none)",
-                                 k + 1, st->name, missing, list, there);
+                                 "its place in the list (it adds none%s)",
+                                 k + 1, st->name, missing, list, there,
+                                 strcmp(list, "walls") == 0
+                                     ? "; a wall a stage puts in is in the scene's walls, "
+                                       "named, with present: false, and the stage sets "
+                                       "present: true"
+                                     : "");
         }
     }
     return RBL_OK;

@@ -414,7 +414,7 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
     static const char *const keys[] = {"mesh",     "scale",  "offset",  "material", "wear",
                                        "velocity", "rotate", "vibrate", "servo",    "name",
-                                       NULL};
+                                       "present",  NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, w, "mesh wall", keys);
     int k = s->n_meshes;
@@ -443,7 +443,7 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                                        "tube",     "mesh",   "scale",   "offset",   "wear",
                                        "velocity", "rotate", "vibrate", "servo",    "name",
                                        "rectangle", "disk", "cylinder", "cone",     "box",
-                                       NULL};
+                                       "present",   NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -487,6 +487,10 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                                               : rbl_yaml_get(c, w, "tube") ? s->n_tubes
                                                                            : s->n_walls};
         s->n_wall_entries = (int)i + 1;
+        if (impulse && rbl_yaml_get(c, w, "present"))
+            return rbl_yaml_fail(c, rbl_yaml_get(c, w, "present"), RBL_EPARSE,
+                                 "'present' is for walls of grains (a stage puts one in or "
+                                 "takes it away); an impulse scene runs as one stage");
         if (impulse && (rbl_yaml_get(c, w, "velocity") || rbl_yaml_get(c, w, "rotate") ||
                         rbl_yaml_get(c, w, "vibrate") || rbl_yaml_get(c, w, "servo")))
             return rbl_yaml_fail(c, w, RBL_EPARSE, "walls that move are for grains; an impulse "
