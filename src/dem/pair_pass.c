@@ -131,7 +131,9 @@ static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, 
  * multiply-add: every width computes the same bits. Any other combination the table allows
  * takes the loop that is not vectorised (the same kernels): none falls through. Under
  * Hertz-Mindlin (from_materials) the normal and damping fields are not read. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                        \
+#if defined(RBL_PAIR_TARGET) /* a check's build: one width only (CMakeLists.txt) */
+__attribute__((target(RBL_PAIR_TARGET)))
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                      \
     !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 #endif
@@ -435,6 +437,9 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
     const rbl_packed_grain *pk = in.arrays.pk;
     const uint32_t *J = in.arrays.j;
     const uint8_t *image = in.arrays.image, *touch = in.touch;
+    const uint32_t *jpos = in.jpos, *first = in.arrays.i;
+    const double *out = in.out;
+    const int few_touch = in.few_touch, sparse = in.sparse;
     for (long i = begin; i < end; i++) {
         if (in.i_start[i + 1] == in.i_start[i])
             continue; /* the gather reads nothing of it */
@@ -459,10 +464,10 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
             /* the pair's slot, written if it touches (settled bed, 10^5 grains: force pass 4.0
              * -> 3.5 s over 300 steps; 10^4 unchanged; asking for the second grain's spin too
              * made 10^4 slower by a fifth) */
-            if (!in.few_touch)
-                __builtin_prefetch(in.out + RBL_PAIR_OUT * (size_t)in.jpos[ahead], 1);
-            if (in.sparse)
-                __builtin_prefetch(pk + in.arrays.i[ahead]);
+            if (!few_touch)
+                __builtin_prefetch(out + RBL_PAIR_OUT * (size_t)jpos[ahead], 1);
+            if (sparse)
+                __builtin_prefetch(pk + first[ahead]);
             const rbl_packed_grain *gj = pk + J[q];
             double dx = xi - gj->pos[0], dy = yi - gj->pos[1], dz = zi - gj->pos[2];
             const uint8_t c = image[q];
