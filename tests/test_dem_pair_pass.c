@@ -4,7 +4,9 @@
  * grains, and the updated history. 300 isolated pairs, about three quarters touching (more
  * than three blocks, the last one partial), the others within the skin but apart, with
  * random radii, materials, velocities and spins, and a few steps of history. And the health
- * check's deepest overlap, which the pass keeps, against a search over all pairs. */
+ * check's deepest overlap, which the pass keeps, against a search over all pairs. With
+ * twisting and with collision statistics too: the widest histories, whose rows past the
+ * dashpots' the pass copies in and out of its blocks. */
 #include "dem/contact_kernel.h"
 #include "dem_test_util.h"
 
@@ -17,6 +19,8 @@ typedef struct law_case {
     int from_materials;
     rbl_rolling_model rolling;
     rbl_cohesion_model cohesion;
+    rbl_twisting_model twisting;
+    int collisions; /* the contacts keep their events: the history's widest rows */
 } law_case;
 
 static rbl_sim *isolated_pairs(const law_case *lc, uint64_t seed)
@@ -32,6 +36,7 @@ static rbl_sim *isolated_pairs(const law_case *lc, uint64_t seed)
     cfg.law.rolling = lc->rolling, cfg.law.rolling_friction = 0.1;
     cfg.law.cohesion = lc->cohesion, cfg.law.cohesion_energy_density = 2e4;
     cfg.law.surface_energy = 0.5; /* jkr: holds to about 3 % of the radius beyond touching */
+    cfg.law.twisting = lc->twisting;
     rbl_sim *sim = dem_create(&cfg, rho);
     rbl_material stiff = {.density = rho, .youngs_modulus = 5e7, .poisson_ratio = 0.25,
                           .restitution = 0.7, .friction = 0.3};
@@ -64,6 +69,8 @@ static rbl_sim *isolated_pairs(const law_case *lc, uint64_t seed)
             ASSERT_OK(rbl_sim_add_grain(sim, &g[s], &id, &err));
         }
     }
+    if (lc->collisions)
+        ASSERT_OK(rbl_sim_collisions(sim, 8, 1e-15, 1e-6, &err));
     return sim;
 }
 
@@ -117,7 +124,8 @@ static void same_as_one_at_a_time(const law_case *lc, const char *name)
             mismatches += g->force[3 * i + a] != fi || g->force[3 * j + a] != -fi;
             mismatches += g->torque[3 * i + a] != ti || g->torque[3 * j + a] != tj;
         }
-        for (size_t a = 0; a < width; a++)
+        /* the law's slices (a contact's event, past them, is the collision statistics') */
+        for (size_t a = 0; a < rbl_hist_collision(&sim->cfg.law); a++)
             mismatches += p->hist[width * q + a] != hist[width * q + a];
         mismatches += g->contacts[i] != (uint32_t)touching[q];
         mismatches += g->contacts[j] != (uint32_t)touching[q];
@@ -210,12 +218,12 @@ int main(void)
         char name[64];
         for (int nm = 0; nm < 2; nm++)
             for (int d = 0; d < 2; d++) {
-                law_case lc = {nm, d, t, 0, RBL_ROLLING_NONE, RBL_COHESION_NONE};
+                law_case lc = {nm, d, t, 0, RBL_ROLLING_NONE, RBL_COHESION_NONE, RBL_TWISTING_NONE, 0};
                 snprintf(name, sizeof name, "%s/%s/%s", normal[nm], damping[d], tangent[t]);
                 same_as_one_at_a_time(&lc, name);
             }
         law_case lc = {RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, t, 1, RBL_ROLLING_NONE,
-                       RBL_COHESION_NONE};
+                       RBL_COHESION_NONE, RBL_TWISTING_NONE, 0};
         snprintf(name, sizeof name, "materials/%s", tangent[t]);
         same_as_one_at_a_time(&lc, name);
     }
@@ -228,7 +236,7 @@ int main(void)
                     continue;
                 char name[64];
                 law_case lc = {m ? RBL_NORMAL_HERTZ : RBL_NORMAL_LINEAR, RBL_DAMPING_LINEAR,
-                               RBL_TANGENT_SPRING, m, r, coh};
+                               RBL_TANGENT_SPRING, m, r, coh, RBL_TWISTING_NONE, 0};
                 snprintf(name, sizeof name, "%s/spring/%s%s", m ? "materials" : "linear",
                          rolling[r], coh ? "/sjkr" : "");
                 same_as_one_at_a_time(&lc, name);
@@ -236,8 +244,19 @@ int main(void)
     for (int r = 0; r < 3; r++) {
         char name[64];
         law_case lc = {RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, r,
-                       RBL_COHESION_JKR};
+                       RBL_COHESION_JKR, RBL_TWISTING_NONE, 0};
         snprintf(name, sizeof name, "materials/spring/%s/jkr", rolling[r]);
+        same_as_one_at_a_time(&lc, name);
+    }
+    /* the twisting model's slices past the dashpots', and the collision statistics' event
+     * past all of the law's (the widest histories) */
+    for (int m = 0; m < 2; m++) {
+        char name[64];
+        law_case lc = {m ? RBL_NORMAL_HERTZ : RBL_NORMAL_LINEAR, RBL_DAMPING_LINEAR,
+                       RBL_TANGENT_SPRING, m, RBL_ROLLING_EPSD2, RBL_COHESION_SJKR,
+                       RBL_TWISTING_MARSHALL, !m};
+        snprintf(name, sizeof name, "%s/spring/epsd2/sjkr/marshall%s", m ? "materials" : "linear",
+                 m ? "" : "/events");
         same_as_one_at_a_time(&lc, name);
     }
     health_peak_is_exact(1);

@@ -21,17 +21,15 @@
 #define LANES 8
 
 typedef struct pair_block {
-    /* in: separation, its square, radii, masses, relative velocity, spins, history, and
-     * with materials the pair's coefficients */
+    /* in: separation, its square (written by the filter for every listed pair, kept by a
+     * touching one), radii, masses, relative velocity, spins (block_fill) */
     double dx[BLOCK], dy[BLOCK], dz[BLOCK], r2[BLOCK], ri[BLOCK], rj[BLOCK];
     double mi[BLOCK], mj[BLOCK];
     double vx[BLOCK], vy[BLOCK], vz[BLOCK];
     double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
-    double h0[BLOCK], h1[BLOCK], h2[BLOCK]; /* updated in place: tangential */
-    double hk[BLOCK]; /* its stiffness at the last step, where it follows the overlap */
-    double h3[BLOCK], h4[BLOCK], h5[BLOCK], h6[BLOCK]; /* rolling (epsd2) */
-    double d0[BLOCK], d1[BLOCK], d2[BLOCK]; /* the dashpots' last force (account.c) */
-    double hx[RBL_HIST_FURTHER_MAX][BLOCK]; /* the slices past the dashpots' (law_table.h) */
+    /* the law's history, its rows as the slices lie in memory (rbl_hist_*): updated in place */
+    double h[RBL_HIST_MAX - RBL_HIST_COLLISION][BLOCK];
+    /* with materials, the pair's coefficients (one set for all while they are uniform) */
     double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK], mu_r[BLOCK], coh[BLOCK],
         gn[BLOCK];
     /* out: force on the first grain, torque on the first and on the second */
@@ -63,32 +61,23 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
                    &l2);
     const rbl_pair_coef pc = {b->y_star[l], b->g_star[l], b->beta[l], b->mu[l],
                               b->mu_r[l], b->coh[l], b->gn[l]};
-    /* the slices of k_t and the rolling spring are read and written only by the loops that
-     * have them */
-    const int holds_kt = rbl_hist_holds_kt(law), rolling_spring = law->rolling == RBL_ROLLING_EPSD2;
-    const size_t r = rbl_hist_rolling(law);
-    double hist[RBL_HIST_MAX] = {b->h0[l], b->h1[l], b->h2[l]};
-    if (holds_kt)
-        hist[3] = b->hk[l];
-    if (rolling_spring)
-        hist[r] = b->h3[l], hist[r + 1] = b->h4[l], hist[r + 2] = b->h5[l], hist[r + 3] = b->h6[l];
-    double *dash = hist + rbl_hist_dash(law);
-    dash[0] = b->d0[l], dash[1] = b->d1[l], dash[2] = b->d2[l];
-    const size_t fx = rbl_hist_further(law), fw = rbl_hist_further_width(law);
-    for (size_t k = 0; k < fw; k++)
-        hist[fx + k] = b->hx[k][l];
+    /* the law's slices (a constant count in each law's loop, each row named: a loop over
+     * them, not unrolled before the vectoriser, made the law's loop four times longer) */
+    const size_t w = rbl_hist_collision(law);
+    double hist[RBL_HIST_MAX];
+#define EACH_ROW(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
+#define ROW_IN(k) if ((k) < w) hist[k] = b->h[k][l];
+#define ROW_OUT(k) if ((k) < w) b->h[k][l] = hist[k];
+    _Static_assert(RBL_HIST_MAX - RBL_HIST_COLLISION == 14, "EACH_ROW names every row");
+    EACH_ROW(ROW_IN)
     rbl_contact_out o;
     double c[3];
     rbl_contact_force(law, &pc, &geo, dt, hist, &o);
     rbl_cross(geo.n, o.ft, c);
-    b->h0[l] = hist[0], b->h1[l] = hist[1], b->h2[l] = hist[2];
-    if (holds_kt)
-        b->hk[l] = hist[3];
-    if (rolling_spring)
-        b->h3[l] = hist[r], b->h4[l] = hist[r + 1], b->h5[l] = hist[r + 2], b->h6[l] = hist[r + 3];
-    b->d0[l] = dash[0], b->d1[l] = dash[1], b->d2[l] = dash[2];
-    for (size_t k = 0; k < fw; k++)
-        b->hx[k][l] = hist[fx + k];
+    EACH_ROW(ROW_OUT)
+#undef ROW_IN
+#undef ROW_OUT
+#undef EACH_ROW
     b->fx[l] = o.f[0], b->fy[l] = o.f[1], b->fz[l] = o.f[2];
     b->ld[l] = o.loss[RBL_LOSS_DAMPING], b->lf[l] = o.loss[RBL_LOSS_FRICTION];
     b->lr[l] = o.loss[RBL_LOSS_ROLLING];
@@ -142,7 +131,9 @@ static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, 
  * multiply-add: every width computes the same bits. Any other combination the table allows
  * takes the loop that is not vectorised (the same kernels): none falls through. Under
  * Hertz-Mindlin (from_materials) the normal and damping fields are not read. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                        \
+#if defined(RBL_PAIR_TARGET) /* a check's build: one width only (CMakeLists.txt) */
+__attribute__((target(RBL_PAIR_TARGET)))
+#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                      \
     !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 #endif
@@ -154,7 +145,7 @@ block_compute(pair_block *b, const rbl_contact_law *law, double dt)
     if (law->from_materials == (M) && ((M) || (law->normal == (N) && law->damping == (D))) && \
         law->tangent == (T) && law->rolling == (R) && law->cohesion == (C) &&                 \
         law->twisting == (W)) {                                                               \
-        block_run(b, lanes, law, dt, N, D, T, M, R, C, W);                                    \
+        block_run(b, lanes, law, dt, N, D, T, M, R, C, W);                                   \
         return;                                                                               \
     }
     RBL_LAW_COMPILED(RUN_IF)
@@ -194,9 +185,6 @@ typedef struct pair_pass_input {
  * sparse list, a gas, the first grain's as well). */
 #define PAIR_AHEAD 16
 
-/* block_fill asks for the history of the lane this many ahead. */
-#define FILL_AHEAD 8
-
 /* Lane l's pair coefficients. */
 INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
 {
@@ -204,67 +192,62 @@ INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
     b->mu[l] = pc->mu, b->mu_r[l] = pc->mu_r, b->coh[l] = pc->cohesion, b->gn[l] = pc->gn;
 }
 
-/* The older families' share of a history `width` wide (the named rows): all of it but the
- * slices past the dashpots' (rows hx) and the collision statistics' event (block_events).
- * Which slices it holds comes from the law, never from the width (a width of 7 may hold
- * another model's slot than k_t). */
+/* The law's slices of a history `width` wide (rbl_hist_collision: all of it but the collision
+ * statistics' event, block_events): the block's rows, copied in and out whole. */
 INLINE size_t law_width(const pair_pass_input *in, const size_t width)
 {
-    return width - (in->law.collisions ? RBL_HIST_COLLISION : 0) -
-           rbl_hist_further_width(&in->law);
-}
-INLINE int law_holds_kt(const pair_pass_input *in) { return rbl_hist_holds_kt(&in->law); }
-INLINE int law_rolling_spring(const pair_pass_input *in)
-{
-    return in->law.rolling == RBL_ROLLING_EPSD2;
+    return width - (in->law.collisions ? RBL_HIST_COLLISION : 0);
 }
 
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
- * separation, so a listed pair that does not touch cost no more than that. */
-INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t width)
+ * separation, so a listed pair that does not touch cost no more than that. Then the padding
+ * lanes, up to a whole vector, repeat the last contact: valid numbers, results unused. */
+INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t width,
+                       const size_t lw)
 {
-    const rbl_pair_arrays *arrays = &in->arrays;
-    const size_t lw = law_width(in, width);
-    /* the second grains' spins and the slots the flush will write, asked for all at once
-     * when they lie beyond the caches: the filter loop read neither, and one at a time each
-     * would wait on memory */
+    const rbl_packed_grain *pk = in->arrays.pk;
+    const double *omega = in->arrays.omega, *hist = in->hist;
+    const uint32_t *J = in->arrays.j;
+    const int n = b->n, materials = in->law.from_materials, per_pair = in->per_pair;
+    /* the second grains' spins, the histories and the slots the flush will write, asked for
+     * all at once when they lie beyond the caches: the filter loop read none of them, and one
+     * at a time each would wait on memory */
     if (in->beyond_cache)
-        for (int l = 0; l < b->n; l++) {
-            const double *wj = arrays->omega + 3 * (size_t)arrays->j[b->q[l]];
+        for (int l = 0; l < n; l++) {
+            const size_t q = b->q[l];
+            const double *wj = omega + 3 * (size_t)J[q];
             __builtin_prefetch(wj);
             __builtin_prefetch(wj + 2);
-            const double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[b->q[l]];
+            __builtin_prefetch(hist + width * q);
+            const double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
             __builtin_prefetch(out, 1);
             __builtin_prefetch(out + RBL_PAIR_OUT - 1, 1);
         }
-    for (int l = 0; l < b->n; l++) {
-        if (l + FILL_AHEAD < b->n && in->beyond_cache)
-            __builtin_prefetch(in->hist + width * b->q[l + FILL_AHEAD]);
-        const size_t q = b->q[l];
-        const uint32_t j = arrays->j[q];
-        const rbl_packed_grain *gi = arrays->pk + b->i[l], *gj = arrays->pk + j;
-        const double *h = in->hist + width * q;
-        const double *wi = arrays->omega + 3 * (size_t)b->i[l], *wj = arrays->omega + 3 * (size_t)j;
+    for (int l = 0; l < n; l++) {
+        const size_t q = b->q[l], i = b->i[l], j = J[q];
+        const rbl_packed_grain *gi = pk + i, *gj = pk + j;
+        const double *h = hist + width * q, *wi = omega + 3 * i, *wj = omega + 3 * j;
         b->ri[l] = gi->radius, b->rj[l] = gj->radius;
         b->vx[l] = gi->vel[0] - gj->vel[0];
         b->vy[l] = gi->vel[1] - gj->vel[1];
         b->vz[l] = gi->vel[2] - gj->vel[2];
         b->wix[l] = wi[0], b->wiy[l] = wi[1], b->wiz[l] = wi[2];
         b->wjx[l] = wj[0], b->wjy[l] = wj[1], b->wjz[l] = wj[2];
-        b->h0[l] = h[0], b->h1[l] = h[1], b->h2[l] = h[2];
-        if (law_holds_kt(in)) /* k_t */
-            b->hk[l] = h[3];
-        if (law_rolling_spring(in)) { /* the rolling spring, after k_t where there is one */
-            const double *m = h + lw - 7;
-            b->h3[l] = m[0], b->h4[l] = m[1], b->h5[l] = m[2], b->h6[l] = m[3];
-        }
-        b->d0[l] = h[lw - 3], b->d1[l] = h[lw - 2], b->d2[l] = h[lw - 1];
-        for (size_t k = 0; k < rbl_hist_further_width(&in->law); k++)
-            b->hx[k][l] = h[lw + k];
-        if (in->law.from_materials)
+        for (size_t k = 0; k < lw; k++)
+            b->h[k][l] = h[k];
+        if (materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
-        if (in->per_pair)
-            block_coef(b, l, rbl_pair_coef_of(in->sim, in->material[b->i[l]], in->material[j]));
+        if (per_pair)
+            block_coef(b, l, rbl_pair_coef_of(in->sim, in->material[i], in->material[j]));
+    }
+    for (int l = n; l < (n + LANES - 1) / LANES * LANES; l++) {
+#define PAD(field) b->field[l] = b->field[n - 1]
+        PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
+        PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
+        PAD(y_star), PAD(g_star), PAD(beta), PAD(mu), PAD(mu_r), PAD(coh), PAD(gn);
+        for (size_t k = 0; k < lw; k++)
+            PAD(h[k]);
+#undef PAD
     }
 }
 
@@ -315,72 +298,101 @@ static __attribute__((noinline)) void block_events(const pair_pass_input *in, pa
     }
 }
 
-/* The block's results out, in pair order; the block is empty after. */
-/* Not inlined: the filter loop that calls it when a block is full stays small (inlined, the
- * settled bed's force pass took 6 % longer). */
-static __attribute__((noinline)) void block_flush(const pair_pass_input *in, pair_block *b,
-                                                  const size_t width)
+/* The block's results out, in pair order; the block is empty after. History `width` wide,
+ * the law's `lw` of it in the block's rows. */
+INLINE void block_flush_as(const pair_pass_input *in, pair_block *b, const size_t width,
+                           const size_t lw)
 {
     if (b->n == 0)
         return;
-    const size_t lw = law_width(in, width);
-    block_fill(in, b, width);
-    /* the padding lanes repeat the last contact: valid numbers, results unused */
-    for (int l = b->n; l < (b->n + LANES - 1) / LANES * LANES; l++) {
-#define PAD(field) b->field[l] = b->field[b->n - 1]
-        PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
-        PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
-        PAD(h0), PAD(h1), PAD(h2), PAD(hk), PAD(h3), PAD(h4), PAD(h5), PAD(h6), PAD(d0), PAD(d1), PAD(d2);
-        PAD(y_star), PAD(g_star), PAD(beta), PAD(mu), PAD(mu_r), PAD(coh), PAD(gn);
-        PAD(hx[0]), PAD(hx[1]), PAD(hx[2]);
-#undef PAD
-    }
+    block_fill(in, b, width, lw);
     b->peak_at = b->peak.ratio * (1.0 - 1e-12);
     block_compute(b, &in->law, in->dt);
     block_peak(b, in->sim, in->arrays.j);
     if (in->law.collisions)
         block_events(in, b, width);
-    for (int l = 0; l < b->n;) {
+    /* in locals: the byte stores to touch may alias anything read through in or b */
+    double *const hist = in->hist, *const out_all = in->out;
+    double *const force = in->force, *const torque = in->torque, *const loss = in->loss;
+    uint8_t *const touch = in->touch, *const touch_j = in->touch_j;
+    const uint32_t *const jpos = in->jpos;
+    uint32_t *const contacts = in->contacts;
+    const size_t n_own = in->n_own;
+    const int booking = in->booking, n = b->n;
+    for (int l = 0; l < n;) {
         /* the run of lanes with the same first grain, summed onto its force and torque in
          * pair order (the same sums whichever block boundaries cut the run) */
-        size_t i = b->i[l];
-        double *F = in->force + 3 * i, *T = in->torque + 3 * i;
+        const uint32_t i = b->i[l];
+        double *F = force + 3 * (size_t)i, *T = torque + 3 * (size_t)i;
         double f[3] = {F[0], F[1], F[2]}, t[3] = {T[0], T[1], T[2]};
         /* its losses likewise, lane by lane onto what it holds: the same sums whichever block
            boundaries cut the run (a ghost's are its own process's to count: not kept) */
-        const int own = i < in->n_own && in->booking;
-        double *L = own ? in->loss + 3 * i : NULL;
+        const int own = i < n_own && booking;
+        double *L = own ? loss + 3 * (size_t)i : NULL;
         double lost[3] = {own ? L[0] : 0.0, own ? L[1] : 0.0, own ? L[2] : 0.0};
-        int first = l;
-        for (; l < b->n && b->i[l] == i; l++) {
+        const int first = l;
+        for (; l < n && b->i[l] == i; l++) {
             f[0] += b->fx[l], f[1] += b->fy[l], f[2] += b->fz[l];
             t[0] += b->tix[l], t[1] += b->tiy[l], t[2] += b->tiz[l];
             lost[0] += b->ld[l], lost[1] += b->lf[l], lost[2] += b->lr[l];
-            size_t q = b->q[l];
-            double *hist = in->hist + width * q;
-            hist[0] = b->h0[l], hist[1] = b->h1[l], hist[2] = b->h2[l];
-            if (law_holds_kt(in)) /* k_t */
-                hist[3] = b->hk[l];
-            if (law_rolling_spring(in)) { /* the rolling spring, after k_t where there is one */
-                double *m = hist + lw - 7;
-                m[0] = b->h3[l], m[1] = b->h4[l], m[2] = b->h5[l], m[3] = b->h6[l];
-            }
-            hist[lw - 3] = b->d0[l], hist[lw - 2] = b->d1[l], hist[lw - 1] = b->d2[l];
-            for (size_t k = 0; k < rbl_hist_further_width(&in->law); k++)
-                hist[lw + k] = b->hx[k][l];
-            double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
+            const size_t q = b->q[l];
+            double *h = hist + width * q;
+            for (size_t k = 0; k < lw; k++)
+                h[k] = b->h[k][l];
+            const size_t slot = jpos[q];
+            double *out = out_all + RBL_PAIR_OUT * slot;
             out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
             out[3] = b->tjx[l], out[4] = b->tjy[l], out[5] = b->tjz[l];
-            if (!in->touch[q])
-                in->touch[q] = 1, in->touch_j[in->jpos[q]] = 1;
+            if (!touch[q])
+                touch[q] = 1, touch_j[slot] = 1;
         }
         F[0] = f[0], F[1] = f[1], F[2] = f[2];
         T[0] = t[0], T[1] = t[1], T[2] = t[2];
         if (own)
             L[0] = lost[0], L[1] = lost[1], L[2] = lost[2];
-        in->contacts[i] += (uint32_t)(l - first);
+        contacts[i] += (uint32_t)(l - first);
     }
     b->n = 0;
+}
+
+/* Not inlined: the filter loop that calls it when a block is full stays small (inlined, the
+ * settled bed's force pass took 6 % longer). The plain laws' histories (6 or 7 doubles, all
+ * the law's) have their own, the widths constants. */
+static __attribute__((noinline)) void block_flush_6(const pair_pass_input *in, pair_block *b)
+{
+    block_flush_as(in, b, 6, 6);
+}
+static __attribute__((noinline)) void block_flush_7(const pair_pass_input *in, pair_block *b)
+{
+    block_flush_as(in, b, 7, 7);
+}
+/* Any other law: a copy for each count of the law's rows there is (the tangential slice, k_t,
+ * the rolling spring, the dashpots', the twisting model's), so that the rows' loops are
+ * unrolled (with the count read at run time, the settled bed under epsd2 rolling and SJKR
+ * cohesion filled and flushed its blocks in 449 instructions a particle-step, 431 before the
+ * rows; with it a constant, 353: cachegrind, 10^4 grains). */
+static __attribute__((noinline)) void block_flush_any(const pair_pass_input *in, pair_block *b)
+{
+    const size_t width = in->hist_width, lw = law_width(in, width);
+    switch (lw) {
+#define ROWS(k)                                                                               \
+    case k:                                                                                   \
+        block_flush_as(in, b, width, k);                                                      \
+        return;
+        ROWS(6) ROWS(7) ROWS(9) ROWS(10) ROWS(11) ROWS(13) ROWS(14)
+#undef ROWS
+    default:
+        block_flush_as(in, b, width, lw);
+    }
+}
+static void block_flush(const pair_pass_input *in, pair_block *b, const size_t width)
+{
+    if (width == 6 && in->hist_width == 6)
+        block_flush_6(in, b);
+    else if (width == 7 && in->hist_width == 7)
+        block_flush_7(in, b);
+    else
+        block_flush_any(in, b);
 }
 
 /* Listed pair q (records gi, gj; separation d, |d|^2 = r2) stops touching, holding history
@@ -401,16 +413,48 @@ static __attribute__((noinline)) void pair_end(const pair_pass_input *in, size_t
     rbl_account_contact_end(in->sim, i, j, -1, h, &geo, in->loss, in->loss_cohesion);
 }
 
+/* Listed pair q of grain i (separation d, |d|^2 = r2) stopped touching (rare): what its
+ * contact still held is booked as it breaks (after the lanes before it, which the block may
+ * hold: where a block ends depends on the grains' memory order), and its history and slot go.
+ * Returns the touching pairs the block put out. Apart from the filter loop, which then keeps
+ * its pointers and the separation in registers. */
+static __attribute__((noinline)) size_t pair_ends(const pair_pass_input *in, pair_block *b,
+                                                  const size_t width, size_t q, size_t i,
+                                                  double dx, double dy, double dz, double r2)
+{
+    size_t flushed = 0;
+    double *h = in->hist + width * q;
+    if (i < in->n_own && in->booking) {
+        const double d[3] = {dx, dy, dz};
+        flushed = (size_t)b->n;
+        block_flush(in, b, width);
+        pair_end(in, q, in->arrays.pk + i, in->arrays.pk + in->arrays.j[q], d, r2, h);
+    }
+    in->touch[q] = 0;
+    in->touch_j[in->jpos[q]] = 0;
+    for (size_t k = 0; k < width; k++)
+        h[k] = 0.0;
+    double *out = in->out + RBL_PAIR_OUT * (size_t)in->jpos[q];
+    out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = 0.0;
+    return flushed;
+}
+
 /* Grains begin..end-1 and the pairs where they are first (pairs i_start[begin] up to
- * i_start[end], in order). Every listed pair's separation is written into the block's next
- * lane, which only a touching pair keeps: no branch on touching, which is a coin toss in a
- * dense bed. The rest of a kept lane is filled when the block is full (block_fill). */
+ * i_start[end], in order), a grain's record read once for all its pairs. Every listed pair's
+ * separation is written into the block's next lane, which only a touching pair keeps: no
+ * branch on touching, which is a coin toss in a dense bed. The rest of a kept lane is filled
+ * in when the block is full (block_fill). */
 INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long begin, long end,
                             const int jkr, const size_t width)
 {
     size_t touching_pairs = 0;
     const pair_pass_input in = *input;
-    const rbl_pair_arrays *arrays = &in.arrays;
+    const rbl_packed_grain *pk = in.arrays.pk;
+    const uint32_t *J = in.arrays.j;
+    const uint8_t *image = in.arrays.image, *touch = in.touch;
+    const uint32_t *jpos = in.jpos, *first = in.arrays.i;
+    const double *out = in.out;
+    const int few_touch = in.few_touch, sparse = in.sparse;
     for (long i = begin; i < end; i++) {
         if (in.i_start[i + 1] == in.i_start[i])
             continue; /* the gather reads nothing of it */
@@ -419,60 +463,62 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
         T[0] = T[1] = T[2] = 0.0;
         in.contacts[i] = 0;
     }
-    b->n = 0;
-    const size_t q_end = in.i_start[end];
-    for (size_t q = in.i_start[begin]; q < q_end; q++) {
-        if (q + PAIR_AHEAD < in.n_pairs) {
-            const uint32_t j_ahead = arrays->j[q + PAIR_AHEAD];
-            __builtin_prefetch(arrays->pk + j_ahead);
+    int n = 0;
+    /* the last pair whose records and slot are asked for ahead */
+    const size_t last = in.n_pairs - 1;
+    for (long i = begin; i < end; i++) {
+        size_t q = in.i_start[i];
+        const size_t q_end = in.i_start[i + 1];
+        if (q == q_end)
+            continue;
+        const double xi = pk[i].pos[0], yi = pk[i].pos[1], zi = pk[i].pos[2];
+        const double ri = pk[i].radius;
+        for (; q < q_end; q++) {
+            const size_t ahead = q + PAIR_AHEAD < last ? q + PAIR_AHEAD : last;
+            __builtin_prefetch(pk + J[ahead]);
             /* the pair's slot, written if it touches (settled bed, 10^5 grains: force pass 4.0
              * -> 3.5 s over 300 steps; 10^4 unchanged; asking for the second grain's spin too
              * made 10^4 slower by a fifth) */
-            if (!in.few_touch)
-                __builtin_prefetch(in.out + RBL_PAIR_OUT * (size_t)in.jpos[q + PAIR_AHEAD], 1);
-            if (in.sparse)
-                __builtin_prefetch(arrays->pk + arrays->i[q + PAIR_AHEAD]);
-        }
-        const uint32_t i = arrays->i[q];
-        const rbl_packed_grain *gi = arrays->pk + i, *gj = arrays->pk + arrays->j[q];
-        double d[3];
-        double r2 = rbl_pair_separation(arrays, gi, gj, q, d);
-        double rs = gi->radius + gj->radius;
-        int touching = r2 < rs * rs;
-        if (jkr && !touching && in.touch[q]) { /* rare: a JKR contact held in tension */
-            double reach = rs + rbl_pair_reach(in.sim, q);
-            touching = r2 < reach * reach;
-        }
-        int l = b->n;
-        b->q[l] = q, b->i[l] = i;
-        b->dx[l] = d[0], b->dy[l] = d[1], b->dz[l] = d[2], b->r2[l] = r2;
-        b->n += touching;
-        /* a contact that ends (rare): its history goes. Both tests are made, joined without
-         * a branch: a branch on touching alone is a coin toss in a dense bed (a fifth of the
-         * pass's time went to it) */
-        const int ends = (touching ^ 1) & in.touch[q];
-        if (ends) {
-            double *h = in.hist + width * q;
-            if (i < in.n_own && in.booking) { /* what it still held is lost as it breaks */
-                /* booked in pair order: after the lanes before it (which the block may hold:
-                   where a block ends depends on the grains' memory order) */
-                touching_pairs += (size_t)b->n;
-                block_flush(&in, b, width);
-                pair_end(&in, q, gi, gj, d, r2, h);
+            if (!few_touch)
+                __builtin_prefetch(out + RBL_PAIR_OUT * (size_t)jpos[ahead], 1);
+            if (sparse)
+                __builtin_prefetch(pk + first[ahead]);
+            const rbl_packed_grain *gj = pk + J[q];
+            double dx = xi - gj->pos[0], dy = yi - gj->pos[1], dz = zi - gj->pos[2];
+            const uint8_t c = image[q];
+            if (c != RBL_IMAGE_NONE) {
+                double sh[3];
+                rbl_image_shift(in.arrays.box, c, sh);
+                dx -= sh[0], dy -= sh[1], dz -= sh[2];
             }
-            in.touch[q] = 0;
-            in.touch_j[in.jpos[q]] = 0;
-            for (size_t k = 0; k < width; k++)
-                h[k] = 0.0;
-            double *out = in.out + RBL_PAIR_OUT * (size_t)in.jpos[q];
-            out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = 0.0;
-        }
-        if (b->n == BLOCK) {
-            touching_pairs += BLOCK;
-            block_flush(&in, b, width);
+            const double r2 = dx * dx + dy * dy + dz * dz;
+            const double rs = ri + gj->radius;
+            int touching = r2 < rs * rs;
+            if (jkr && !touching && touch[q]) { /* rare: a JKR contact held in tension */
+                double reach = rs + rbl_pair_reach(in.sim, q);
+                touching = r2 < reach * reach;
+            }
+            b->q[n] = q, b->i[n] = (uint32_t)i;
+            b->dx[n] = dx, b->dy[n] = dy, b->dz[n] = dz, b->r2[n] = r2;
+            n += touching;
+            /* a contact that ends (rare): its history goes. Both tests are made, joined
+             * without a branch: a branch on touching alone is a coin toss in a dense bed (a
+             * fifth of the pass's time went to it) */
+            if ((touching ^ 1) & touch[q]) {
+                b->n = n;
+                touching_pairs += pair_ends(&in, b, width, q, (size_t)i, dx, dy, dz, r2);
+                n = b->n;
+            }
+            if (n == BLOCK) {
+                b->n = n;
+                touching_pairs += BLOCK;
+                block_flush(&in, b, width);
+                n = 0;
+            }
         }
     }
-    touching_pairs += (size_t)b->n;
+    b->n = n;
+    touching_pairs += (size_t)n;
     block_flush(&in, b, width);
     return touching_pairs;
 }
@@ -522,9 +568,6 @@ void rbl_pair_pass(rbl_sim *sim)
         const rbl_pair_coef one = sim->coef ? sim->coef[0] : (rbl_pair_coef){1, 1, 1, 1, 1, 1, 1};
         for (int l = 0; l < BLOCK; l++)
             block_coef(&block, l, &one);
-        for (int l = 0; l < BLOCK; l++) /* the slices a law lacks: not read, but initialised */
-            block.hk[l] = block.h3[l] = block.h4[l] = block.h5[l] = block.h6[l] =
-                block.hx[0][l] = block.hx[1][l] = block.hx[2][l] = 0.0;
         size_t begin, end; /* the same grains as in every other sweep */
         rbl_sweep_range(sim, g->n + g->ghosts, &begin, &end); /* ghosts: first in some pairs */
         /* the plain laws (6 or 7 doubles: the tangential slice, k_t where it is held, the
