@@ -9,20 +9,20 @@
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/validation/common.sh"
-validation_workspace "$@"
+RUBBLE=$(cd "$(dirname "${1:?usage: $0 RUBBLE}")" && pwd)/$(basename "$1")
+validation_workspace "$RUBBLE"
 command -v yade > /dev/null || { echo "validation/bonds.sh: Yade is missing: scripts/install-deps.sh bench (or apt-get install yade)"; exit 1; }
-RUBBLE_DIR=$(cd "$(dirname "$RUBBLE")" && pwd)
-export PYTHONPATH="$RUBBLE_DIR/python:$ROOT/validation${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONPATH="$(dirname "$RUBBLE")/python:$ROOT/validation${PYTHONPATH:+:$PYTHONPATH}"
 PY=/usr/bin/python3
 
 echo "== the cantilever: 21 spheres (20 bonds), kappa = 2, rubble and Yade"
-$PY -W ignore "$ROOT/validation/bonds_beam.py" 20 1e6 2 beam-rubble | tail -1 > beam-rubble.json
-yade -j1 -n -x "$ROOT/validation/bonds_beam_yade.py" 20 1e6 2 beam-yade 2> yade.log | tail -1 > beam-yade.json
-cat beam-rubble.json beam-yade.json
+$PY -W ignore "$ROOT/validation/bonds_beam.py" 20 1e6 2 beam-rubble | tail -1 > "$DOCS/bonds-beam-rubble.json"
+yade -j1 -n -x "$ROOT/validation/bonds_beam_yade.py" 20 1e6 2 beam-yade 2> yade.log | tail -1 > "$DOCS/bonds-beam-yade.json"
+cat "$DOCS/bonds-beam-rubble.json" "$DOCS/bonds-beam-yade.json"
 
 # A bonded sample: grains of 0.3 to 0.5 mm (P&C's ratio of sizes 1.66) packed densely, bonds
 # between those closer than 20 um, P&C's granite ratios (E_b / sigma_b ~ 350, kappa = 2.5,
-# lambda = 1, strengths' CV 0.23); platens (planes) pressing at 5 mm/s (UCS) and 2.5 mm/s
+# lambda = 1, strengths' CV 0.23); platens (planes) pressing at 5 mm/s (UCS) and 10 mm/s
 # (Brazilian) each: ~100 wave transits of the sample before the peak (docs/validation/bonds.md)
 law='materials: [{name: rock, density: 2500}]
 contact: {normal: linear, kn: 6.0e4, kt: 2.4e4, restitution: 0.3, friction: 0.5, tangential: spring}'
@@ -36,6 +36,8 @@ bonds='bonds:
   gap: 2.0e-5
   spread: {normal: 0.23, seed: 1}'
 sizes='radius: {distribution: uniform, min: 0.0003, max: 0.0005}'
+# the disc's grains half as large (40 across its diameter, 6,600 grains): dt halved with R
+fine='radius: {distribution: uniform, min: 0.00015, max: 0.00025}'
 cat > pack_ucs.yaml <<YAML
 domain: {min: [-0.001, -0.001, -0.001], max: [0.007, 0.007, 0.013]}
 $law
@@ -53,8 +55,8 @@ $law
 grains:
   - pack: {cylinder: {from: [0, 0, 0], to: [0, 0, 0.004], radius: 0.006}, volume_fraction: 0.52}
     seed: 2
-    $sizes
-run: {steps: 1, dt: 3.0e-7}
+    $fine
+run: {steps: 1, dt: 1.5e-7}
 output: {folder: pack_braz, final: grains.txt}
 YAML
 cat > ucs.yaml <<YAML
@@ -73,13 +75,13 @@ cat > braz.yaml <<YAML
 domain: {min: [-0.008, -0.008, -0.002], max: [0.008, 0.008, 0.006]}
 $law
 walls:
-  - {name: bottom, point: [0, -0.006, 0], normal: [0, 1, 0], velocity: [0, 0.0025, 0]}
-  - {name: top, point: [0, 0.006, 0], normal: [0, -1, 0], velocity: [0, -0.0025, 0]}
+  - {name: bottom, point: [0, -0.006, 0], normal: [0, 1, 0], velocity: [0, 0.01, 0]}
+  - {name: top, point: [0, 0.006, 0], normal: [0, -1, 0], velocity: [0, -0.01, 0]}
 grains:
   - file: pack_braz/grains.txt
 $bonds
-run: {time: 0.006, dt: 3.0e-7}
-output: {folder: braz, every: 0.0015, thermo_every: 0.00005}
+run: {time: 0.008, dt: 1.5e-7}
+output: {folder: braz, every: 0.002, thermo_every: 0.00005}
 YAML
 # the same test at half the platens' speed: the peak must not move (quasi-static)
 sed 's/0.005\]}/0.0025]}/; s/time: 0.01,/time: 0.02,/; s/folder: ucs,/folder: ucs_slow,/' ucs.yaml > ucs_slow.yaml
@@ -95,4 +97,4 @@ cp ucs/breaks.csv "$DOCS/bonds-ucs-breaks.csv"
 cp braz/breaks.csv "$DOCS/bonds-brazilian-breaks.csv"
 cp beam-rubble-trace.csv "$DOCS/bonds-beam-rubble-trace.csv"
 cp beam-yade-trace.csv "$DOCS/bonds-beam-yade-trace.csv"
-$PY "$ROOT/validation/bonds_plots.py" beam-rubble.json beam-yade.json "$DOCS"
+$PY "$ROOT/validation/bonds_plots.py" "$DOCS"

@@ -2,7 +2,7 @@
 Euler-Bernoulli), the UCS and Brazilian tests of a bonded sample (peak stresses from the
 platens' forces, broken bonds against strain); writes docs/validation/bonds.md and its PNGs
 and exits 1 when a bound is missed. SI units.
-Usage: bonds_plots.py BEAM_RUBBLE.json BEAM_YADE.json DOCS"""
+Usage: bonds_plots.py DOCS (bonds-beam-{rubble,yade}.json and the runs' CSVs there)"""
 import json
 import sys
 
@@ -13,8 +13,8 @@ import numpy as np  # noqa: E402
 
 from bonds_closed_forms import beam_constants  # noqa: E402
 
-rub, yad = (json.load(open(p)) for p in sys.argv[1:3])
-DOCS = sys.argv[3]
+DOCS = sys.argv[1]
+rub, yad = (json.load(open("%s/bonds-beam-%s.json" % (DOCS, p))) for p in ("rubble", "yade"))
 N, E = rub["N"], 1e6
 c = beam_constants(N, E)
 failed = []
@@ -173,8 +173,11 @@ deflection (+0.09 % here) and less to the frequency.
 ## Uniaxial compression and Brazilian disc of a bonded sample
 
 A dense packing (`pack`, docs/scenes.md) of grains of radius uniform in 0.3–0.5 mm (P&C's
-size ratio 1.66), density 2500: a 6 × 6 × 12 mm prism at 0.57 ({u["bonds"]} bonds) and a disc
-of D = 12 mm, t = 4 mm at 0.52 ({z["bonds"]} bonds); bonds between grains closer than 20 µm,
+size ratio 1.66), density 2500: a 6 × 6 × 12 mm prism at 0.57 (855 grains, {u["bonds"]} bonds),
+and a disc of D = 12 mm, t = 4 mm at 0.52 of grains half as large, 0.15–0.25 mm (6,572
+grains, 40 across the diameter, {z["bonds"]} bonds; dt halved with the radius: a disc of the
+prism's grains, 15 across, failed by crushing under the platens at σ_t ≈ 0.06 σ_b);
+bonds between grains closer than 20 µm,
 with P&C's granite ratios: E_b = 100 MPa, κ = 2.5, λ = 1, σ̄_c = τ̄_c = σ_b = 300 kPa
 (E_b/σ_b ≈ 330, P&C 62 GPa / 175 MPa = 354), each bond's strengths drawn normal with CV 0.23
 (P&C: 40/175); contacts linear, k_n = 60 kN/m (about k̄_n A at the mean size), k_t = k_n/2.5,
