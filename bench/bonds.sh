@@ -15,7 +15,7 @@ REPEAT=${3:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 CSV=$ROOT/docs/bench/bonds.csv
 work=$(mktemp -d)
-[ -n "${BENCH_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT; echo "work: $work"
+trap 'rm -rf "$work"' EXIT
 cd "$work"
 
 L=0.02218  # 12,500 grains of 0.5 mm at 0.6
@@ -63,7 +63,8 @@ measure() {
     /usr/bin/time -f "%U %S %M" -o t.txt "$RUBBLE" run "$1" --quiet --threads 1 > run.log 2>&1 || { cat run.log; exit 1; }
     awk '{ printf "%.3f %d\n", $1 + $2, $3 }' t.txt
 }
-bonds=$("$RUBBLE" run short_yes.yaml --threads 1 2>&1 | sed -n 's/.*bonds[^0-9]*\([0-9][0-9]*\) intact.*/\1/p' | head -1)
+"$RUBBLE" run short_yes.yaml --quiet --threads 1 > run.log 2>&1 || { cat run.log; exit 1; }
+bonds=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "bonds_intact") k = c; next } { v = $k } END { print v }' out/thermo.csv)
 echo "repeat,bonded,cpu_steps_s,cpu_1_s,peak_kib,particle_steps_per_s" > rows.csv
 for r in $(seq 1 "$REPEAT"); do
     for b in no yes; do
