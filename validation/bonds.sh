@@ -95,6 +95,7 @@ cp ucs_slow/thermo.csv "$DOCS/bonds-ucs-slow-thermo.csv"
 cp braz/thermo.csv "$DOCS/bonds-brazilian-thermo.csv"
 cp ucs/breaks.csv "$DOCS/bonds-ucs-breaks.csv"
 cp braz/breaks.csv "$DOCS/bonds-brazilian-breaks.csv"
-cp beam-rubble-trace.csv "$DOCS/bonds-beam-rubble-trace.csv"
-cp beam-yade-trace.csv "$DOCS/bonds-beam-yade-trace.csv"
+for p in rubble yade; do # every 50th step of the traces (every 10th measured the frequency)
+    awk 'NR == 1 || NR % 5 == 2' beam-$p-trace.csv > "$DOCS/bonds-beam-$p-trace.csv"
+done
 $PY "$ROOT/validation/bonds_plots.py" "$DOCS"
