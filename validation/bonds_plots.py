@@ -141,11 +141,16 @@ Yade sets k_n = 2E_aR_aE_bR_b/(E_aR_a + E_bR_b) = E_y R, k_s = ν_y k_n (its `po
 ratio k_s/k_n), k_r = α_r k_s R², k_tw = α_tw k_s R². The parallel bond's k̄_n A = E_b πR/2,
 k̄_s A = k̄_n A/κ, k̄_n I = E_b πR³/8, k̄_s J = E_b πR³/(4κ). So E_y = πE_b/2, ν_y = 1/κ,
 α_r = κ/4, α_tw = 1/2 map all four springs exactly (strengths set out of reach: this beam does
-not break). What still differs: Yade's bond is its contact (no separate contact law: rubble's
-linear contact acts too, but never here — the spheres only touch and the load is transverse);
-Yade breaks on forces (normal and shear adhesion, moments capped at R/4 and R/2 of them),
-not on P&C's combined stresses σ = F_n/A + |M_b|R/I, τ = |F_s|/A + |M_t|R/J, so the same
-strengths would not break the same bonds under combined loads; its shear spring is turned
+not break). The strengths map for each load alone: Yade's normal adhesion is
+normalCohesion·R², its bending cap R/4 of that, its shear adhesion shearCohesion·R², its
+twist cap R/2 of that (setCohesion), so normalCohesion = πσ_c and shearCohesion = πτ_c give
+P&C's pure tension σ_c A, pure bending σ_c I/R, pure shear τ_c A and pure twist τ_c J/R
+exactly. What differs: Yade checks the four loads one by one, P&C add them (σ = F_n/A +
+|M_b|R/I, τ = |F_s|/A + |M_t|R/J), so under tension and bending at once a Yade bond holds up
+to twice the load (equal shares: 2×), and Yade's shear cap also gains F_n tan φ unless
+`cohesionDisablesFriction`. Yade's bond is its contact (no separate contact law: rubble's
+linear contact acts too, but never here — the spheres only touch and the load is transverse).
+Its shear spring is turned
 with the contact by `ScGeom::rotate`, rubble's by the turn from the last normal to the new
 one and the pair's mean spin (docs/bonds.md): the same to first order in the step's rotation.
 The dashpots: Yade's law has none (its damping is the integrator's, non-viscous); rubble's
