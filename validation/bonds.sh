@@ -36,8 +36,6 @@ bonds='bonds:
   gap: 2.0e-5
   spread: {normal: 0.23, seed: 1}'
 sizes='radius: {distribution: uniform, min: 0.0003, max: 0.0005}'
-# the disc's grains half as large (40 across its diameter, 6,600 grains): dt halved with R
-fine='radius: {distribution: uniform, min: 0.00015, max: 0.00025}'
 cat > pack_ucs.yaml <<YAML
 domain: {min: [-0.001, -0.001, -0.001], max: [0.007, 0.007, 0.013]}
 $law
@@ -55,8 +53,8 @@ $law
 grains:
   - pack: {cylinder: {from: [0, 0, 0], to: [0, 0, 0.004], radius: 0.006}, volume_fraction: 0.52}
     seed: 2
-    $fine
-run: {steps: 1, dt: 1.5e-7}
+    $sizes
+run: {steps: 1, dt: 3.0e-7}
 output: {folder: pack_braz, final: grains.txt}
 YAML
 cat > ucs.yaml <<YAML
@@ -80,7 +78,7 @@ walls:
 grains:
   - file: pack_braz/grains.txt
 $bonds
-run: {time: 0.008, dt: 1.5e-7}
+run: {time: 0.008, dt: 3.0e-7}
 output: {folder: braz, every: 0.002, thermo_every: 0.00005}
 YAML
 # the same test at half the platens' speed: the peak must not move (quasi-static)
