@@ -65,7 +65,6 @@ static_steps = chunk * 5
 g, k = tip(run, 0.0)
 g.velocity[:] = 0.0
 g.spin[:] = 0.0
-t0 = run.summary()["time"] if "time" in run.summary() else None
 every, trace = 10, []
 steps = int(6.0 * c["period_tip_mass"] / DT)
 for s in range(0, steps, every):
