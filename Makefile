@@ -17,7 +17,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 RUBBLE      = $(abspath $(BUILD))/rubble
 MAKEFLAGS  += --no-print-directory
 
-.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-roofline bench-gravity bench-fdo bench-cg bench-parallel test test-release test-sanitize bench validate renders install clean
+.PHONY: all deps test-deps build build-sanitize build-clang build-fuzz fuzz test-clang test-fuzz run demo-contacts bench-contacts bench-dem bench-roofline bench-gravity bench-fdo bench-cg bench-parallel bench-bonds test test-release test-sanitize bench validate renders install clean
 
 all: build
 
@@ -83,7 +83,7 @@ test-fuzz: build-fuzz build
 fuzz: build-fuzz build
 	@tests/fuzz/run.sh $(BUILD_FUZZ) $(RUBBLE) $(FUZZ_SECONDS) --report docs/fuzz.md
 
-bench: bench-contacts bench-dem bench-gravity bench-fdo bench-python bench-cg bench-parallel
+bench: bench-contacts bench-dem bench-gravity bench-fdo bench-python bench-cg bench-parallel bench-bonds
 
 bench-contacts: build
 	@scripts/install-deps.sh bench
@@ -125,6 +125,12 @@ bench-parallel: build
 	@bench/parallel_memory.sh $(RUBBLE) 4e5 4
 	@bench/gravity_ranks.sh $(RUBBLE) 4
 
+# bonds' cost (issue 72's bar: within 1.5x): a dense packing of 1e5 grains stepped with and
+# without bonds, CPU time and peak memory (about 5 minutes) -> docs/bench/bonds.csv, bonds.md
+bench-bonds: build
+	@scripts/install-deps.sh bench
+	@bench/bonds.sh $(RUBBLE)
+
 # stepping from Python against `rubble run`, 10^4 grains (about a minute) -> docs/bench/python-overhead.csv
 bench-python: build
 	@PYTHONPATH=$(BUILD)/python /usr/bin/python3 bench/python_overhead.py $(RUBBLE) 3000
@@ -154,6 +160,7 @@ validate: build
 	@validation/sound.sh $(RUBBLE)
 	@validation/fdo.sh $(RUBBLE)
 	@validation/crease.sh $(RUBBLE)
+	@validation/bonds.sh $(RUBBLE)
 
 # every example run to its end and drawn by ParaView -> docs/examples.md, docs/examples/*.png
 renders: build

@@ -9,7 +9,7 @@
 #                                      pytest and matplotlib (the Python package's tests and
 #                                      examples/python, which plot), pip and setuptools
 #                                      (`pip install .` is tested)
-#   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS and LAMMPS (peers), GNU time,
+#   scripts/install-deps.sh bench     + gnuplot (PNG plots), LIGGGHTS, LAMMPS and Yade (peers), GNU time,
 #                                      ParaView's pvpython (python3-paraview) and Xvfb (the
 #                                      force-chain render of make validate, make renders),
 #                                      valgrind and matplotlib (make bench-roofline)
@@ -17,7 +17,7 @@ set -eu
 want="gcc make cmake libyaml-dev libopenmpi-dev openmpi-bin libtrilinos-zoltan-dev python3-dev python3-numpy"
 case "${1:-build}" in
     test) want="$want clang libomp-dev libclang-rt-dev pkgconf python3-pytest python3-matplotlib python3-pip python3-setuptools" ;;
-    bench) want="$want gnuplot-nox liggghts lammps openmpi-bin time paraview python3-paraview xvfb xauth valgrind python3-matplotlib" ;;
+    bench) want="$want gnuplot-nox liggghts lammps yade openmpi-bin time paraview python3-paraview xvfb xauth valgrind python3-matplotlib" ;;
 esac
 missing=""
 for pkg in $want; do
