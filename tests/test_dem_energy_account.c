@@ -68,22 +68,33 @@ static rbl_sim *slider(double dt, int tangent)
     return sim;
 }
 
+/* The slider's 20 000 steps from its first forces (its contact held from there, never
+ * parting: no contact's start or end): the thermo at the end, its starting energy e0, and the
+ * most the balance moved, over the largest energy scale seen. */
+static double slid(rbl_sim *sim, rbl_thermo *t, double *e0, double *scale)
+{
+    rbl_error err = {0};
+    ASSERT_OK(rbl_sim_prepare(sim, &err));
+    rbl_sim_thermo(sim, t);
+    const double b0 = t->balance;
+    double worst = 0.0;
+    *e0 = *scale = t->kinetic + t->rotational;
+    for (int k = 0; k < 200; k++) {
+        dem_step(sim, 100);
+        rbl_sim_thermo(sim, t);
+        ASSERT_TRUE(t->wall_contacts == 1);
+        worst = fmax(worst, fabs(t->balance - b0));
+        *scale = fmax(*scale, t->kinetic + t->rotational + fabs(t->elastic));
+    }
+    return worst;
+}
+
 static void closes_to_round_off(void)
 {
     rbl_sim *sim = slider(2e-5, RBL_TANGENT_SPRING);
     rbl_thermo t;
-    rbl_error err = {0};
-    ASSERT_OK(rbl_sim_prepare(sim, &err)); /* the first forces: the contact held from here */
-    rbl_sim_thermo(sim, &t);
-    const double b0 = t.balance, e0 = t.kinetic + t.rotational;
-    double worst = 0.0, scale = e0;
-    for (int k = 0; k < 200; k++) {
-        dem_step(sim, 100);
-        rbl_sim_thermo(sim, &t);
-        ASSERT_TRUE(t.wall_contacts == 1); /* never parting: no contact's start or end */
-        worst = fmax(worst, fabs(t.balance - b0));
-        scale = fmax(scale, t.kinetic + t.rotational + fabs(t.elastic));
-    }
+    double e0, scale;
+    const double worst = slid(sim, &t, &e0, &scale);
     const double lost = t.dissipated[RBL_LOSS_DAMPING] + t.dissipated[RBL_LOSS_FRICTION] +
                         t.dissipated[RBL_LOSS_ROLLING];
     printf("a sphere sliding and spinning on a plane, 20 000 steps: %.3g J dissipated (damping "
@@ -108,18 +119,8 @@ static void seed_friction_closes(void)
 {
     rbl_sim *sim = slider(2e-5, RBL_TANGENT_SEED);
     rbl_thermo t;
-    rbl_error err = {0};
-    ASSERT_OK(rbl_sim_prepare(sim, &err));
-    rbl_sim_thermo(sim, &t);
-    const double b0 = t.balance, e0 = t.kinetic + t.rotational;
-    double worst = 0.0, scale = e0;
-    for (int k = 0; k < 200; k++) {
-        dem_step(sim, 100);
-        rbl_sim_thermo(sim, &t);
-        ASSERT_TRUE(t.wall_contacts == 1);
-        worst = fmax(worst, fabs(t.balance - b0));
-        scale = fmax(scale, t.kinetic + t.rotational + fabs(t.elastic));
-    }
+    double e0, scale;
+    const double worst = slid(sim, &t, &e0, &scale);
     printf("the seed's tangential law on the slider, 20 000 steps: friction %.3g J, damping "
            "%.3g J of %.3g J; the balance moved at most %.3g J, %.2g of the energy scale\n",
            t.dissipated[RBL_LOSS_FRICTION], t.dissipated[RBL_LOSS_DAMPING], e0, worst,
