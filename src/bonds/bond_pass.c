@@ -17,11 +17,11 @@ static int forces(rbl_sim *sim, int advance, rbl_error *err)
                              "(longer than 2 r_max + skin): raise run.skin, or run on one "
                              "process", b->a, b->b);
     }
-    const long nb = (long)bs->n;
+    const long nb = (long)bs->n, ne = (long)bs->n_order;
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
-    for (long q = 0; q < nb; q++)
-        if (bs->bond[q].i != RBL_BOND_AWAY)
-            rbl_bond_law(sim, bs->bond + q, advance);
+    for (long e = 0; e < ne; e++)
+        rbl_bond_law(sim, bs->bond + bs->order[e], advance);
+
     for (long q = 0; q < nb && advance; q++) { /* those broken at this step */
         rbl_bond *b = bs->bond + q;
         if (!b->intact && b->mode && b->broke_step == sim->step + 1) {

@@ -12,7 +12,7 @@ void rbl_bonds_release(rbl_sim *sim)
 {
     rbl_bonds *bs = sim->bonds;
     if (bs) {
-        free(bs->bond), free(bs->start), free(bs->entry);
+        free(bs->bond), free(bs->start), free(bs->entry), free(bs->order);
         free(bs);
     }
     free(sim->bond_sum);
@@ -51,6 +51,32 @@ long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id)
 {
     const size_t k = rbl_grains_index_of(keys, n, id);
     return k == SIZE_MAX ? -1 : (long)k;
+}
+
+/* The bonds to compute (intact, their grains here) by their first grain's index, in bond
+ * order within one grain (a counting sort): the grains are stored in the neighbour build's
+ * spatial order, so the gathers walk the grains' arrays near where the last bond's did. */
+static int evaluation_order(rbl_bonds *bs, size_t all, rbl_error *err)
+{
+    size_t *count = calloc(all + 1, sizeof *count);
+    uint32_t *order = realloc(bs->order, (bs->n ? bs->n : 1) * sizeof *order);
+    if (order)
+        bs->order = order;
+    if (!count || !order) {
+        free(count);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the order of %zu bonds", bs->n);
+    }
+    for (size_t q = 0; q < bs->n; q++)
+        if (bs->bond[q].intact && bs->bond[q].i != RBL_BOND_AWAY)
+            count[bs->bond[q].i + 1]++;
+    for (size_t k = 0; k < all; k++)
+        count[k + 1] += count[k];
+    bs->n_order = count[all];
+    for (size_t q = 0; q < bs->n; q++)
+        if (bs->bond[q].intact && bs->bond[q].i != RBL_BOND_AWAY)
+            order[count[bs->bond[q].i]++] = (uint32_t)q;
+    free(count);
+    return RBL_OK;
 }
 
 /* Each intact bond's grains found by id among this process's grains and its ghosts (a grain's
@@ -128,6 +154,9 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
             entry[fill[b->j]++] = (uint32_t)(q << 1 | 1u);
     }
     free(fill);
+    const int rc = evaluation_order(bs, all, err);
+    if (rc != RBL_OK)
+        return rc;
     bs->grains = n, bs->all = all;
     bs->indexed = 1;
     return RBL_OK;

@@ -41,6 +41,9 @@ typedef struct rbl_bonds {
     size_t broken;
     size_t *start;              /* grains n + 1: grain k's bonds are entry[start[k] ..] */
     uint32_t *entry;            /* bond << 1 | (the grain is b) */
+    uint32_t *order;            /* the bonds computed (intact, grains here) in the memory order
+                                   of their first grain: each gathers grains near the last's */
+    size_t n_order;
     size_t grains, all;         /* the grain count the index was made for, ghosts with */
     int indexed;
     size_t stretched;           /* over several processes, 1 + a bond of this process's grain
