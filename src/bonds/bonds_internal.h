@@ -53,14 +53,17 @@ typedef struct rbl_bonds {
 /* A bond's i and j where its grains are not here (over several processes). */
 #define RBL_BOND_AWAY UINT32_MAX
 
-/* d = x_j - x_i, the nearest image across periodic axes; returns |d|. */
+/* d = x_j - x_i, the nearest image across periodic axes; returns |d|. (Within half a box the
+ * nearest integer is a zero of d's sign, taken without the call to nearbyint: the same bits.) */
 static inline double rbl_bond_separation(const rbl_sim *sim, size_t i, size_t j, double d[3])
 {
     const double *x = sim->g.pos;
     for (int a = 0; a < 3; a++) {
         d[a] = x[3 * j + a] - x[3 * i + a];
-        if (sim->box[a] > 0.0) /* a periodic axis */
-            d[a] -= sim->box[a] * nearbyint(d[a] / sim->box[a]);
+        if (sim->box[a] > 0.0) { /* a periodic axis */
+            const double q = d[a] / sim->box[a];
+            d[a] -= sim->box[a] * (fabs(q) < 0.5 ? copysign(0.0, q) : nearbyint(q));
+        }
     }
     return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
