@@ -11,16 +11,16 @@ static int forces(rbl_sim *sim, int advance, rbl_error *err)
     if (rc != RBL_OK)
         return rc;
     if (bs->stretched) { /* the ghosts reach 2 r_max + skin beyond a process's region */
-        const rbl_bond *b = bs->bond + bs->stretched - 1;
+        const rbl_bond *b = rbl_bonds_at(bs, bs->stretched - 1);
         return rbl_error_set(err, RBL_ERANGE, "bonds: the bond between grains %u and %u "
                              "reaches beyond the other processes' grains that this one sees "
                              "(longer than 2 r_max + skin): raise run.skin, or run on one "
                              "process", b->a, b->b);
     }
-    const long nb = (long)bs->n, ne = (long)bs->n_order;
+    const long nb = (long)bs->n, ne = (long)bs->n_eval;
 #pragma omp parallel for schedule(static) num_threads(sim->threads)
-    for (long e = 0; e < ne; e++)
-        rbl_bond_law(sim, bs->bond + bs->order[e], advance);
+    for (long q = 0; q < ne; q++) /* (in evaluation order: bonds.c) */
+        rbl_bond_law(sim, bs->bond + q, advance);
 
     for (long q = 0; q < nb && advance; q++) { /* those broken at this step */
         rbl_bond *b = bs->bond + q;

@@ -12,7 +12,7 @@ void rbl_bonds_release(rbl_sim *sim)
 {
     rbl_bonds *bs = sim->bonds;
     if (bs) {
-        free(bs->bond), free(bs->start), free(bs->entry), free(bs->order);
+        free(bs->bond), free(bs->start), free(bs->entry), free(bs->by_id);
         free(bs);
     }
     free(sim->bond_sum);
@@ -53,29 +53,76 @@ long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id)
     return k == SIZE_MAX ? -1 : (long)k;
 }
 
-/* The bonds to compute (intact, their grains here) by their first grain's index, in bond
- * order within one grain (a counting sort): the grains are stored in the neighbour build's
- * spatial order, so the gathers walk the grains' arrays near where the last bond's did. */
+/* rec[p] = rec[src[p]] for every p, in place (a permutation's cycles, one record aside). */
+static int gather(rbl_bond *rec, const uint32_t *src, size_t n)
+{
+    uint8_t *done = calloc(n ? n : 1, 1);
+    if (!done)
+        return RBL_ENOMEM;
+    for (size_t s = 0; s < n; s++) {
+        if (done[s])
+            continue;
+        const rbl_bond first = rec[s];
+        size_t p = s;
+        for (;;) {
+            const size_t q = src[p];
+            done[p] = 1;
+            if (q == s) {
+                rec[p] = first;
+                break;
+            }
+            rec[p] = rec[q];
+            p = q;
+        }
+    }
+    free(done);
+    return RBL_OK;
+}
+
+void rbl_bonds_in_id_order(rbl_bonds *bs)
+{
+    if (!bs || !bs->permuted)
+        return;
+    if (gather(bs->bond, bs->by_id, bs->n) != RBL_OK) /* (out of memory: the slow way) */
+        qsort(bs->bond, bs->n, sizeof *bs->bond, by_ids);
+    bs->permuted = 0, bs->indexed = 0;
+}
+
+/* The records stored in evaluation order: the bonds to compute (intact, their grains here) by
+ * their first grain's index, in id order within one grain (a counting sort), then the rest in
+ * id order. The grains are stored in the neighbour build's spatial order, so the law reads
+ * the records in turn and gathers grains near the last bond's (docs/bench/bonds.md). */
 static int evaluation_order(rbl_bonds *bs, size_t all, rbl_error *err)
 {
+    const size_t n = bs->n;
     size_t *count = calloc(all + 1, sizeof *count);
-    uint32_t *order = realloc(bs->order, (bs->n ? bs->n : 1) * sizeof *order);
-    if (order)
-        bs->order = order;
-    if (!count || !order) {
-        free(count);
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the order of %zu bonds", bs->n);
+    uint32_t *src = malloc((n ? n : 1) * sizeof *src), *by = malloc((n ? n : 1) * sizeof *by);
+    int rc = count && src && by ? RBL_OK : RBL_ENOMEM;
+    for (size_t k = 0; rc == RBL_OK && k < n; k++) {
+        const rbl_bond *b = rbl_bonds_at(bs, k);
+        if (b->intact && b->i != RBL_BOND_AWAY)
+            count[b->i + 1]++;
     }
-    for (size_t q = 0; q < bs->n; q++)
-        if (bs->bond[q].intact && bs->bond[q].i != RBL_BOND_AWAY)
-            count[bs->bond[q].i + 1]++;
-    for (size_t k = 0; k < all; k++)
+    for (size_t k = 0; rc == RBL_OK && k < all; k++)
         count[k + 1] += count[k];
-    bs->n_order = count[all];
-    for (size_t q = 0; q < bs->n; q++)
-        if (bs->bond[q].intact && bs->bond[q].i != RBL_BOND_AWAY)
-            order[count[bs->bond[q].i]++] = (uint32_t)q;
-    free(count);
+    const size_t n_eval = count ? count[all] : 0;
+    size_t rest = n_eval;
+    for (size_t k = 0; rc == RBL_OK && k < n; k++) {
+        const rbl_bond *b = rbl_bonds_at(bs, k);
+        const size_t at = b->intact && b->i != RBL_BOND_AWAY ? count[b->i]++ : rest++;
+        src[at] = bs->permuted ? bs->by_id[k] : (uint32_t)k, by[at] = (uint32_t)k;
+    }
+    if (rc == RBL_OK)
+        rc = gather(bs->bond, src, n);
+    for (size_t at = 0; rc == RBL_OK && at < n; at++) /* by[]: the id rank at each place */
+        src[by[at]] = (uint32_t)at;
+    free(count), free(by);
+    if (rc != RBL_OK) {
+        free(src);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the order of %zu bonds", n);
+    }
+    free(bs->by_id);
+    bs->by_id = src, bs->permuted = 1, bs->n_eval = n_eval;
     return RBL_OK;
 }
 
@@ -111,15 +158,15 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
     memset(start, 0, (n + 1) * sizeof *start);
     bs->stretched = 0;
     memset(sum, 0, 6 * n * sizeof *sum);
-    for (size_t q = 0; q < bs->n; q++) {
-        rbl_bond *b = bs->bond + q;
+    for (size_t k = 0; k < bs->n; k++) { /* in order of ids */
+        rbl_bond *b = rbl_bonds_at(bs, k);
         if (!b->intact)
             continue;
         const long i = rbl_bonds_find_id(keys, all, b->a);
         const long j = rbl_bonds_find_id(keys, all, b->b);
         if ((i < 0 || j < 0) && sim->peers) {
             if (((i >= 0 && (size_t)i < n) || (j >= 0 && (size_t)j < n)) && !bs->stretched)
-                bs->stretched = q + 1; /* one of this process's grains, its partner not here */
+                bs->stretched = k + 1; /* one of this process's grains, its partner not here */
             b->i = b->j = RBL_BOND_AWAY;
             continue;
         }
@@ -133,6 +180,9 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
         start[b->i < n ? b->i + 1 : 0]++, start[b->j < n ? b->j + 1 : 0]++;
     }
     free(keys);
+    int rc = evaluation_order(bs, all, err);
+    if (rc != RBL_OK)
+        return rc;
     start[0] = 0; /* (a ghost's bonds are not summed here) */
     for (size_t k = 0; k < n; k++)
         start[k + 1] += start[k];
@@ -144,7 +194,8 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
     if (!fill)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
     memcpy(fill, start, n * sizeof *fill);
-    for (size_t q = 0; q < bs->n; q++) { /* in bond order: each grain's bonds by their ids */
+    for (size_t k = 0; k < bs->n; k++) { /* in order of ids: each grain's bonds by their ids */
+        const size_t q = bs->by_id[k];
         const rbl_bond *b = bs->bond + q;
         if (!b->intact || b->i == RBL_BOND_AWAY)
             continue;
@@ -154,9 +205,6 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
             entry[fill[b->j]++] = (uint32_t)(q << 1 | 1u);
     }
     free(fill);
-    const int rc = evaluation_order(bs, all, err);
-    if (rc != RBL_OK)
-        return rc;
     bs->grains = n, bs->all = all;
     bs->indexed = 1;
     return RBL_OK;
@@ -311,6 +359,7 @@ int rbl_sim_add_bond_pairs(rbl_sim *sim, const rbl_bond_params *p, const uint32_
     uint64_t *keys = rbl_grains_id_order(&v);
     if (!keys)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", all);
+    rbl_bonds_in_id_order(bs); /* (bonded() looks pairs up by ids) */
     const size_t before = bs->n;
     size_t q = 0;
     for (; q < n; q++) {
@@ -404,6 +453,7 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
     }
     const rbl_grains *g = &sim->g;
     const rbl_pair_list *pl = &sim->pairs;
+    rbl_bonds_in_id_order(bs); /* (bonded() looks pairs up by ids) */
     const size_t before = bs->n;
     for (size_t q = 0; q < pl->n && rc == RBL_OK; q++) {
         const size_t i = pl->i[q], j = pl->j[q];
@@ -457,7 +507,7 @@ int rbl_sim_bond(const rbl_sim *sim, size_t k, rbl_bond_view *out)
     const rbl_bonds *bs = sim->bonds;
     if (!bs || k >= bs->n)
         return RBL_ENOTFOUND;
-    const rbl_bond *b = bs->bond + k;
+    const rbl_bond *b = rbl_bonds_at(bs, k);
     memset(out, 0, sizeof *out);
     out->id[0] = b->a, out->id[1] = b->b;
     out->intact = b->intact;

@@ -36,19 +36,33 @@ typedef struct rbl_bond {
 } rbl_bond;
 
 typedef struct rbl_bonds {
-    rbl_bond *bond;             /* in order of (a, b) */
+    rbl_bond *bond;             /* (the order: below) */
     size_t n, cap;
     size_t broken;
     size_t *start;              /* grains n + 1: grain k's bonds are entry[start[k] ..] */
     uint32_t *entry;            /* bond << 1 | (the grain is b) */
-    uint32_t *order;            /* the bonds computed (intact, grains here) in the memory order
-                                   of their first grain: each gathers grains near the last's */
-    size_t n_order;
+    /* Stored in evaluation order once indexed (rbl_bonds_index): first the bonds computed
+       (intact, their grains here) by their first grain's memory index, so that the law walks
+       the records in turn and gathers grains near the last bond's, then the rest; by_id[k]
+       is where the k-th bond in order of (a, b) is (permuted: 0, the records are in that
+       order). Whatever makes or drops bonds puts them back in id order first. */
+    size_t n_eval;
+    uint32_t *by_id;
+    int permuted;
     size_t grains, all;         /* the grain count the index was made for, ghosts with */
     int indexed;
     size_t stretched;           /* over several processes, 1 + a bond of this process's grain
                                    whose partner is not among its ghosts at the last index */
 } rbl_bonds;
+
+/* The k-th bond in order of their ids (a, b). */
+static inline rbl_bond *rbl_bonds_at(const rbl_bonds *bs, size_t k)
+{
+    return bs->bond + (bs->permuted ? bs->by_id[k] : k);
+}
+
+/* The records back in order of their ids (before bonds are made or looked up by ids). */
+void rbl_bonds_in_id_order(rbl_bonds *bs);
 
 /* A bond's i and j where its grains are not here (over several processes). */
 #define RBL_BOND_AWAY UINT32_MAX
