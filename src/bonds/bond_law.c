@@ -73,7 +73,7 @@ double rbl_bond_energy(const rbl_bond *b)
 /* The law reads the bond's record into locals and writes it back once: the record and the
  * grains' arrays are all doubles, so writes through b would make the compiler load every
  * grain's value again after each. */
-void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
+int rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
 {
     const rbl_grains *g = &sim->g;
     const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
@@ -82,7 +82,7 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
     const double dt = sim->cfg.dt;
     b->loss_damping = b->loss_break = 0.0;
     if (!b->intact)
-        return;
+        return 0;
     double d[3];
     const double dist = rbl_bond_separation(sim, i, j, d);
     const double xa[3] = {g->pos[3 * i], g->pos[3 * i + 1], g->pos[3 * i + 2]};
@@ -172,7 +172,7 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
                 b->fs[a] = fs[a], b->mt[a] = mt[a], b->mb[a] = mb[a];
                 b->f[a] = b->ti[a] = b->tj[a] = 0.0;
             }
-            return;
+            return 1;
         }
         /* the dashpots, beside each spring (a first evaluation keeps the last step's) */
         const double cn = b->cn, cs = b->cs, ct = b->ct, cb = b->cb;
@@ -203,4 +203,5 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
         b->tj[a] = aj * c[a] - m[a];
     }
     b->energy = rbl_bond_energy(b);
+    return 0;
 }

@@ -17,17 +17,12 @@ static int forces(rbl_sim *sim, int advance, rbl_error *err)
                              "(longer than 2 r_max + skin): raise run.skin, or run on one "
                              "process", b->a, b->b);
     }
-    const long nb = (long)bs->n, ne = (long)bs->n_eval;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
+    const long ne = (long)bs->n_eval;
+    size_t broke = 0; /* those broken at this step (b->home: its first grain's holder) */
+#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(+ : broke)
     for (long q = 0; q < ne; q++) /* (in evaluation order: bonds.c) */
-        rbl_bond_law(sim, bs->bond + q, advance);
-
-    for (long q = 0; q < nb && advance; q++) { /* those broken at this step */
-        rbl_bond *b = bs->bond + q;
-        if (!b->intact && b->mode && b->broke_step == sim->step + 1) {
-            bs->broken++; /* (b->home: its first grain's holder, bond_ranks.c) */
-        }
-    }
+        broke += (size_t)rbl_bond_law(sim, bs->bond + q, advance);
+    bs->broken += broke;
     rbl_grains *g = &sim->g;
 #pragma omp parallel num_threads(sim->threads)
     {

@@ -12,7 +12,7 @@ void rbl_bonds_release(rbl_sim *sim)
 {
     rbl_bonds *bs = sim->bonds;
     if (bs) {
-        free(bs->bond), free(bs->start), free(bs->entry), free(bs->by_id);
+        free(bs->bond), free(bs->start), free(bs->entry), free(bs->by_id), free(bs->held);
         free(bs);
     }
     free(sim->bond_sum);
@@ -121,8 +121,17 @@ static int evaluation_order(rbl_bonds *bs, size_t all, rbl_error *err)
         free(src);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the order of %zu bonds", n);
     }
+    uint32_t *held = realloc(bs->held, 4 * (n_eval ? n_eval : 1) * sizeof *held);
+    if (!held) {
+        free(src);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the order of %zu bonds", n);
+    }
+    for (size_t q = 0; q < n_eval; q++) {
+        const rbl_bond *b = bs->bond + q;
+        held[4 * q] = b->i, held[4 * q + 1] = b->j, held[4 * q + 2] = b->a, held[4 * q + 3] = b->b;
+    }
     free(bs->by_id);
-    bs->by_id = src, bs->permuted = 1, bs->n_eval = n_eval;
+    bs->by_id = src, bs->held = held, bs->permuted = 1, bs->n_eval = n_eval;
     return RBL_OK;
 }
 
@@ -135,11 +144,12 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
     const size_t n = g->n, all = g->n + g->ghosts;
+    /* fresh: every computed bond's grains where they were (the rest are broken, or their
+       grains elsewhere over several processes, as at the index) */
     int fresh = bs->indexed && bs->grains == n && bs->all == all;
-    for (size_t q = 0; q < bs->n && fresh; q++) {
-        const rbl_bond *b = bs->bond + q;
-        fresh = !b->intact || (b->i == RBL_BOND_AWAY && sim->peers) ||
-                (b->i < all && b->j < all && g->id[b->i] == b->a && g->id[b->j] == b->b);
+    for (size_t q = 0; q < bs->n_eval && fresh; q++) {
+        const uint32_t *h = bs->held + 4 * q;
+        fresh = h[0] < all && h[1] < all && g->id[h[0]] == h[2] && g->id[h[1]] == h[3];
     }
     if (fresh)
         return RBL_OK;

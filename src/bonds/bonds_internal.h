@@ -49,6 +49,8 @@ typedef struct rbl_bonds {
     size_t n_eval;
     uint32_t *by_id;
     int permuted;
+    uint32_t *held;             /* n_eval x (i, j, a, b) at the index: whether it still holds,
+                                   checked each evaluation without reading the records */
     size_t grains, all;         /* the grain count the index was made for, ghosts with */
     int indexed;
     size_t stretched;           /* over several processes, 1 + a bond of this process's grain
@@ -92,8 +94,9 @@ long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id);
 void rbl_bonds_release(rbl_sim *sim);
 
 /* bond_law.c: one bond's loads for the grains' state now; advance: with the step's
- * increments, stresses against strengths (0: the loads it holds, at a first evaluation). */
-void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance);
+ * increments, stresses against strengths (0: the loads it holds, at a first evaluation).
+ * Returns 1 where it broke. */
+int rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance);
 /* The springs' energy, J. */
 double rbl_bond_energy(const rbl_bond *b);
 
