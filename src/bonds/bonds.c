@@ -282,9 +282,9 @@ static int check_params(const rbl_bond_params *p, rbl_error *err)
     return RBL_OK;
 }
 
-/* Bond (a, b) between grains i and j, d apart, made from p (radius > 0: its own); RBL_ERANGE if dt is too long for
- * its springs: dt <= 0.2 sqrt(m* / k) (and of the moments, I* / k), so that even a grain held by
- * a dozen bonds stays well inside velocity Verlet's limit omega dt < 2. */
+/* Bond (a, b) between grains i and j, d apart, made from p (radius > 0: its own); RBL_ERANGE if
+ * dt is too long for its springs and dashpots (rbl_bond_dt_limit, omega^2 the largest of k/m*
+ * and, for the moments, k/I*). */
 static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j, double d,
                 double radius, rbl_bond *b, rbl_error *err)
 {
@@ -307,11 +307,16 @@ static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j
     b->cn = beta * sqrt(b->kn * m), b->cs = beta * sqrt(b->ks * m);
     b->ct = beta * sqrt(b->kt * im), b->cb = beta * sqrt(b->kb * im);
     const double w2 = fmax(fmax(b->kn, b->ks) / m, fmax(b->kt, b->kb) / im);
-    if (sim->cfg.dt * sim->cfg.dt * w2 > 0.04)
+    const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
+    const double limit = rbl_bond_dt_limit(sqrt(w2), p->damping, sim->cfg.integrator);
+    if (sim->cfg.dt > limit)
         return rbl_error_set(err, RBL_ERANGE, "bonds: the time step %g s is too long for the "
-                             "bond between grains %u and %u (E_b %g Pa): at most 0.2 sqrt(m*/k) "
-                             "= %g s; lower dt or youngs_modulus", sim->cfg.dt, b->a, b->b,
-                             p->youngs_modulus, 0.2 / sqrt(w2));
+                             "bond between grains %u and %u (E_b %g Pa, damping %g of critical, "
+                             "the %s integrator): at most %g s, 0.2 (sqrt(1 + b^2) - b) "
+                             "sqrt(m*/k) with b = %s; lower dt, youngs_modulus or damping",
+                             sim->cfg.dt, b->a, b->b, p->youngs_modulus, p->damping,
+                             sync ? "synchronized" : "mid-step", limit,
+                             sync ? "2 damping" : "damping");
     b->d0 = b->dist = d;
     for (int a = 0; a < 3; a++)
         b->x[a] = g->pos[3 * b->i + a];

@@ -84,6 +84,19 @@ static inline double rbl_bond_separation(const rbl_sim *sim, size_t i, size_t j,
     return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
+/* The longest step a bond of fastest frequency omega (rad/s) and damping beta (of critical)
+ * takes: L(beta) / (10 omega), L the stability limit in omega dt of one damped spring under
+ * the integrator (from its amplification matrix, docs/bonds.md "Time step"): mid-step (the
+ * dashpot reads the half step's velocity) 2 (sqrt(1 + beta^2) - beta), synchronized (the
+ * velocity predicted with the last force, the dashpot's lag doubled) 2 (sqrt(1 + 4 beta^2) -
+ * 2 beta); 10 for a grain held by many bonds whose shear springs also turn it (a bonded cube
+ * of 8 grains has a mode 6.1 times one bond's frequency, test_bonds.c). */
+static inline double rbl_bond_dt_limit(double omega, double beta, int integrator)
+{
+    const double b = integrator == RBL_INTEGRATOR_SYNCHRONIZED ? 2.0 * beta : beta;
+    return 0.2 * (sqrt(1.0 + b * b) - b) / omega;
+}
+
 /* bonds.c: the list, its index by grain, the checks of a bond's making. */
 rbl_bonds *rbl_bonds_of(rbl_sim *sim, rbl_error *err); /* made on first use */
 int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err);
