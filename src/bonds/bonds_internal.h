@@ -11,9 +11,18 @@
 /* One bond: its grains, constants fixed at its making, the springs' loads it carries (on the
  * first grain, the lower id) and the last evaluation's results. */
 typedef struct rbl_bond {
+    /* first what every step's passes read besides the law: ids, state, the energy (thermo
+       rows), then the results the grains' sums read (one or two cache lines of the record) */
     uint32_t a, b;              /* grain ids, a < b */
     uint32_t i, j;              /* their indices in the grains' arrays (refreshed) */
     int intact;
+    int mode;                   /* broken in tension (1) or in shear (2) */
+    int home;                   /* over several processes: counted and written by this one
+                                   (intact: it holds the first grain; broken: it did when the
+                                   bond broke; bond_ranks.c) */
+    double energy;
+    double f[3], ti[3], tj[3];  /* the last evaluation's force on a, torques on a and on b */
+    double loss_damping, loss_break; /* this step's, J (booked at grain a) */
     double radius;              /* R = lambda min(R_a, R_b), m */
     double kn, ks, kt, kb;      /* k_n A, k_s A (N/m), k_s J, k_n I (N m/rad) */
     double cn, cs, ct, cb;      /* the dashpots: 2 beta sqrt(k m*) (moments: sqrt(k I*)) */
@@ -24,15 +33,8 @@ typedef struct rbl_bond {
     double x[3];                /* a's centre there */
     double fs[3], mt[3], mb[3]; /* the shear spring's force, the twist and bending moments */
     double fd[3], md[3];        /* the dashpots' force and moment at the last evaluation */
-    /* the last evaluation's results */
-    double f[3], ti[3], tj[3];  /* force on a, torques on a and on b */
-    double fn, sigma, tau, energy;
-    double loss_damping, loss_break; /* this step's, J (booked at grain a) */
+    double fn, sigma, tau;      /* the last evaluation's normal force, stresses */
     uint64_t broke_step;        /* the step it broke at (intact: 0) */
-    int mode;                   /* broken in tension (1) or in shear (2) */
-    int home;                   /* over several processes: counted and written by this one
-                                   (intact: it holds the first grain; broken: it did when the
-                                   bond broke; bond_ranks.c) */
 } rbl_bond;
 
 typedef struct rbl_bonds {
