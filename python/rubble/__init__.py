@@ -220,6 +220,31 @@ class Run:
         alike), the numbers collisions.csv's row for the interval will have."""
         return types.SimpleNamespace(**self._run.collisions(int(a), int(b), bool(wall)))
 
+    _SPREADS = {None: 0, "normal": 1, "weibull": 2}
+
+    def add_bonds(self, youngs_modulus, tensile_strength=math.inf, shear_strength=math.inf,
+                  stiffness_ratio=2.0, radius_multiplier=1.0, damping=0.0, gap=0.0,
+                  spread=None, spread_value=0.0, seed=0, ids=None, pairs=None, radius=None):
+        """Bonds made now (issue 72, docs/bonds.md; the scene's `bonds:` keys, SI units):
+        between the grains of `ids` (None: every grain) whose gap is at most `gap` m (the
+        neighbour list's pairs: gap at most the skin), or between the listed `pairs` of ids
+        (n x 2; `radius`: None, or each bond's own radius in m), whatever the gap. A pair bonded
+        before, intact or broken, is passed over. Before the first step the bonds take part
+        from it; between steps they start unloaded, the step's forces standing. Returns how
+        many were made; bad values raise rubble.Error (a pair by its index). One process for
+        now. The scene's outputs (bonds_NNNNNN.vtp, thermo's counts) follow the scene's own
+        `bonds:`; read these back with bonds() and fragments()."""
+        if spread not in self._SPREADS:
+            raise ValueError("add_bonds: spread is None, 'normal' or 'weibull': %r" % (spread,))
+        if ids is not None and pairs is not None:
+            raise ValueError("add_bonds: ids (by gap) or pairs, not both")
+        params = (float(youngs_modulus), float(stiffness_ratio), float(radius_multiplier),
+                  float(tensile_strength), float(shear_strength), float(damping), float(gap),
+                  self._SPREADS[spread], float(spread_value), int(seed))
+        return self._run.add_bonds(params, None if ids is None else np.asarray(ids, np.uint32),
+                                   None if pairs is None else np.asarray(pairs, np.uint32),
+                                   None if radius is None else np.asarray(radius, float))
+
     def bonds(self):
         """Bonded particles (issue 72, docs/bonds.md): every bond, intact or broken, in the
         order of its grains' ids, as new arrays: ids (n x 2), intact, force and moment on the
