@@ -7,7 +7,7 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 22u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 23u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
@@ -43,7 +43,10 @@
                            22: a wall contact's history one double wider (a mesh face's
                            share of a crease's elastic energy, issue 70), and each wall's
                            presence after its servo flag (bit 0 taken away, bit 1 its
-                           presence changed in the run: issue 73's gates) */
+                           presence changed in the run: issue 73's gates); 23: each
+                           wall's motion table after its presence (its row count, 0: none;
+                           then its start, pivot, orientation at the last build and rows as
+                           given: issue 73) */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
