@@ -259,17 +259,19 @@ typedef struct rbl_wall_pose {
 } rbl_wall_pose;
 
 /* wall_table.c: a table checked and made ready to start at the run's time t0 (RBL_EINVAL
- * naming the row at fault); freed with rbl_motion_table_free (NULL: nothing). */
+ * naming the row at fault, its index into *bad_row when not NULL: SIZE_MAX when none or the
+ * table as a whole); freed with rbl_motion_table_free (NULL: nothing). */
 int rbl_motion_table_make(const rbl_wall_table *in, double t0, rbl_motion_table **out,
-                          rbl_error *err);
+                          size_t *bad_row, rbl_error *err);
 void rbl_motion_table_free(rbl_motion_table *t);
 /* The table's pose at the run's time t: displacement, orientation, and the velocity and
  * angular velocity the contacts see (dt > 0: their means over the step that ends at t, the
  * mid-step integrator's; 0: at t). */
 void rbl_motion_table_at(const rbl_motion_table *t, double time, double dt, double shift[3],
                          double quat[4], double vel[3], double spin[3]);
-/* Whether two tables are the same motion (rows, pivot and start), bit for bit. */
-int rbl_motion_table_same(const rbl_motion_table *a, const rbl_motion_table *b);
+/* Whether two tables are the same motion (rows, pivot and, with start, the run's time at
+ * their start), bit for bit. */
+int rbl_motion_table_same(const rbl_motion_table *a, const rbl_motion_table *b, int start);
 
 /* A triangle mesh wall: the mesh (in the frame it was added in: a moving mesh is not moved,
  * the grains are taken into its frame), the hierarchy its facets are found through, a

@@ -172,7 +172,7 @@ int rbl_wall_table_install(rbl_sim *sim, int wall, const rbl_wall_table *table, 
         return rbl_error_set(err, RBL_EINVAL, "wall table: index %d names no wall: %s", wall,
                              rbl_wall_indices(n));
     rbl_motion_table *T;
-    int rc = rbl_motion_table_make(table, t0, &T, err);
+    int rc = rbl_motion_table_make(table, t0, &T, NULL, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "wall %d", wall + 1);
     rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
@@ -307,7 +307,7 @@ int rbl_sim_set_wall_table(rbl_sim *sim, int wall, const rbl_wall_table *table, 
     if (!now || wall < 0 || wall >= n) /* (an index of no wall refused there) */
         return rbl_wall_table_install(sim, wall, table, 0.0, err);
     rbl_motion_table *T; /* checked before the wall is re-based */
-    int rc = rbl_motion_table_make(table, sim->time, &T, err);
+    int rc = rbl_motion_table_make(table, sim->time, &T, NULL, err);
     if (rc != RBL_OK)
         return rbl_error_prefix(err, rc, "wall %d", wall + 1);
     rbl_motion_table_free(T);

@@ -33,8 +33,8 @@ static int finite_row(const rbl_motion_row *r)
     return ok;
 }
 
-/* The rows checked; k the first at fault, or n. */
-static int rows_checked(const rbl_wall_table *in, rbl_error *err)
+/* The rows checked; *bad the first at fault (0-based). */
+static int rows_checked(const rbl_wall_table *in, size_t *bad, rbl_error *err)
 {
     if (!in || !in->rows || in->n < 2)
         return rbl_error_set(err, RBL_EINVAL, "a motion table needs at least 2 rows (a time "
@@ -43,6 +43,7 @@ static int rows_checked(const rbl_wall_table *in, rbl_error *err)
         return rbl_error_set(err, RBL_EINVAL, "a motion table's pivot must be finite");
     for (size_t k = 0; k < in->n; k++) {
         const rbl_motion_row *r = &in->rows[k];
+        *bad = k;
         if (!finite_row(r))
             return rbl_error_set(err, RBL_EINVAL, "motion table row %zu: its values must be "
                                  "finite numbers", k + 1);
@@ -70,10 +71,13 @@ static void conj4(const double q[4], double out[4])
 }
 
 int rbl_motion_table_make(const rbl_wall_table *in, double t0, rbl_motion_table **out,
-                          rbl_error *err)
+                          size_t *bad_row, rbl_error *err)
 {
+    size_t bad = SIZE_MAX;
     *out = NULL;
-    int rc = rows_checked(in, err);
+    int rc = rows_checked(in, &bad, err);
+    if (bad_row)
+        *bad_row = rc == RBL_OK ? SIZE_MAX : bad;
     if (rc != RBL_OK)
         return rc;
     const size_t n = in->n;
@@ -129,6 +133,8 @@ int rbl_motion_table_make(const rbl_wall_table *in, double t0, rbl_motion_table 
         const double angle = 2.0 * atan2(s, step[0]);
         if (angle >= MAX_TURN) {
             rbl_motion_table_free(T);
+            if (bad_row)
+                *bad_row = k + 1;
             return rbl_error_set(err, RBL_EINVAL, "motion table row %zu: the wall turns %.4g "
                                  "degrees from row %zu (at most 179: add rows between)", k + 2,
                                  angle * 180.0 / M_PI, k + 1);
@@ -214,11 +220,11 @@ void rbl_motion_table_at(const rbl_motion_table *T, double time, double dt, doub
     rate_over(T, T->spin, tau - span, tau, spin);
 }
 
-int rbl_motion_table_same(const rbl_motion_table *a, const rbl_motion_table *b)
+int rbl_motion_table_same(const rbl_motion_table *a, const rbl_motion_table *b, int start)
 {
     if (!a || !b)
         return a == b;
-    return a->n == b->n && a->t0 == b->t0 &&
+    return a->n == b->n && (!start || a->t0 == b->t0) &&
            memcmp(a->pivot, b->pivot, sizeof a->pivot) == 0 &&
            memcmp(a->rows, b->rows, a->n * sizeof *a->rows) == 0;
 }

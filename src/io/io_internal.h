@@ -288,6 +288,15 @@ typedef struct rbl_bond_file {
 } rbl_bond_file;
 int rbl_bond_file_read(const char *path, rbl_bond_file *f, rbl_error *err);
 void rbl_bond_file_free(rbl_bond_file *f);
+/* motion_file.c (issue 73): a wall's motion table from a text file, its rows and each row's
+ * line; refused at a bad line (the engine's checks of the rows included). */
+typedef struct rbl_motion_file {
+    rbl_motion_row *rows;
+    long *line;
+    size_t n;
+} rbl_motion_file;
+int rbl_motion_file_read(const char *path, rbl_motion_file *f, rbl_error *err);
+void rbl_motion_file_free(rbl_motion_file *f);
 /* fragments_csv.c (issue 72): a frame's fragments (by label) and their size distribution. */
 int rbl_fragments_write(const char *path, const char *sizes_path, const rbl_fragment *f,
                         size_t n, rbl_error *err);
