@@ -109,6 +109,7 @@ printf 't qw qx qy qz\n0 1 0 0 0\n0.01 0.9 0 0 0\n' |
     bad not_unit "not_unit.txt:3: motion table row 2: its orientation (0.9, 0, 0, 0) is not a unit"
 printf 't rx ry rz\n0 0 0 0\n0.01 0 3.13 0\n' |
     bad half_turn "half_turn.txt:3: motion table row 2: the wall turns 179.3 degrees"
+printf 't x y z\n0 0 0 0\n1e-9 -1 0 0\n' | bad too_fast "too_fast.yaml:9:.*a wall's table moving it at 1e+09 m/s"
 sed 's/normal: \[-1, 0, 0\]}/normal: [-1, 0, 0], table: nowhere.txt}/' base.yaml > missing.yaml
 expect missing "missing.yaml:9:[0-9]*: nowhere.txt: cannot open"
 sed 's/normal: \[-1, 0, 0\]}/normal: [-1, 0, 0], velocity: [-0.1, 0, 0], table: slope.txt}/' \
