@@ -8,7 +8,8 @@
 # - bad tables refused by file, line and value: time not after the row before, a value not a
 #   number, a row short of the header's columns, one row, an unknown or repeated column, a
 #   group in part, a quaternion not unit, a turn of 179 degrees between rows, a missing file,
-#   a table beside another motion.
+#   a table beside another motion;
+# - a checkpoint of format 22 (tests/scenes/format22, before the tables) restarts.
 # usage: cli_wall_table.sh RUBBLE
 . "$(dirname "$0")/cli_run_common.sh"
 
@@ -88,6 +89,17 @@ if "$RUBBLE" run settle.yaml --output c0 --threads 1 --quiet > /dev/null 2> err.
     fi
 else
     echo "FAIL [change-physics]: $(cat err.txt)"; failures=$((failures+1))
+fi
+
+# a checkpoint of format 22 (before the tables) restarts in the uninterrupted run's bits
+cp "$SCENES/format22/scene.yaml" old.yaml
+if "$RUBBLE" run old.yaml --output o23 --threads 1 --quiet > /dev/null 2> err.txt &&
+   "$RUBBLE" run old.yaml --output o22 --threads 1 --quiet \
+       --restart "$SCENES/format22/checkpoint_000000250.bin" > /dev/null 2>> err.txt &&
+   cmp -s o23/final.txt o22/final.txt; then
+    echo "ok: a checkpoint of format 22 restarts in the uninterrupted run's bits"
+else
+    echo "FAIL [format 22]: $(cat err.txt)"; failures=$((failures+1))
 fi
 
 # refusals: each table beside a scene that reads it

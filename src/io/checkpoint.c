@@ -15,6 +15,7 @@
 
 
 typedef struct buf {
+    uint32_t version;    /* read: the file's format (CKPT_VERSION_OLDEST to CKPT_VERSION) */
     unsigned char *p;
     size_t len, cap, at; /* at: read cursor */
     int bad;             /* out of memory (write) or truncated (read) */
@@ -362,8 +363,8 @@ static long long file_size(FILE *f)
 }
 
 int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
-                             uint32_t version_wanted, FILE **out, uint64_t *payload_len,
-                             rbl_error *err)
+                             uint32_t version_wanted, uint32_t *version_got, FILE **out,
+                             uint64_t *payload_len, rbl_error *err)
 {
     *out = NULL, *payload_len = 0;
     FILE *f = fopen(path, "rb");
@@ -389,7 +390,9 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
     } else if (bom != CKPT_BOM) {
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: checkpoint written on a machine of the other byte order", path);
-    } else if (version != version_wanted) {
+    } else if (version != version_wanted &&
+               !(grains && version_wanted == CKPT_VERSION && version >= CKPT_VERSION_OLDEST &&
+                 version < CKPT_VERSION)) {
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: checkpoint format version %u; this rubble reads version %u",
                            path, version, version_wanted);
@@ -405,16 +408,20 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
         return rc;
     }
     *out = f, *payload_len = len;
+    if (version_got)
+        *version_got = version;
     return RBL_OK;
 }
 
 int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
-                             void **payload, size_t *payload_len, rbl_error *err)
+                             uint32_t *version_got, void **payload, size_t *payload_len,
+                             rbl_error *err)
 {
     *payload = NULL, *payload_len = 0;
     FILE *f;
     uint64_t len, sum = 0;
-    int rc = rbl_checkpoint_file_open(path, magic_wanted, version_wanted, &f, &len, err);
+    int rc = rbl_checkpoint_file_open(path, magic_wanted, version_wanted, version_got, &f, &len,
+                                      err);
     if (rc != RBL_OK)
         return rc;
     unsigned char *p = malloc(len ? len : 1);
@@ -805,8 +812,8 @@ static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         if (rc != RBL_OK)
             return rbl_error_prefix(err, rc, "%s", path);
         double build_quat[4] = {1.0, 0.0, 0.0, 0.0};
-        if ((rc = load_table(b, sim, k, build_quat, path, err)) != RBL_OK)
-            return rc;
+        if (b->version >= 23 && (rc = load_table(b, sim, k, build_quat, path, err)) != RBL_OK)
+            return rc; /* (format 22: no tables) */
         if (!(isfinite(saved.travel) && isfinite(saved.speed) && isfinite(saved.build_angle) &&
               isfinite(saved.reach) && isfinite(saved.build_shift[0]) &&
               isfinite(saved.build_shift[1]) && isfinite(saved.build_shift[2]) &&
@@ -1134,10 +1141,11 @@ int rbl_checkpoint_loaded(rbl_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
-int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, const char *path,
-                             rbl_sim **out, size_t *used, int *more, rbl_error *err)
+int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, uint32_t version,
+                             const char *path, rbl_sim **out, size_t *used, int *more,
+                             rbl_error *err)
 {
-    buf b = {.p = (unsigned char *)bytes, .len = have, .total = total};
+    buf b = {.version = version, .p = (unsigned char *)bytes, .len = have, .total = total};
     int rc = load_head(&b, out, path, err);
     *used = b.at, *more = b.more;
     return rc;
@@ -1168,7 +1176,8 @@ int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *e
         *extra = NULL, *extra_len = 0;
     buf b = {0};
     void *payload;
-    int rc = rbl_checkpoint_file_read(path, CKPT_MAGIC, CKPT_VERSION, &payload, &b.len, err);
+    int rc = rbl_checkpoint_file_read(path, CKPT_MAGIC, CKPT_VERSION, &b.version, &payload,
+                                      &b.len, err);
     b.p = payload;
     if (rc == RBL_OK)
         rc = load_state(&b, sim, path, err);

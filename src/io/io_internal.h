@@ -185,12 +185,14 @@ int rbl_pvtp_write(const char *path, const rbl_vtp_layout *layout, char *const *
 int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t version,
                               const void *payload, size_t len, rbl_error *err);
 int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
-                             void **payload, size_t *payload_len, rbl_error *err);
-/* The file opened, its header checked (magic, version, byte order, the payload's size against
- * the file's), at the payload's first byte; the checksum not read. */
-int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
-                             uint32_t version_wanted, FILE **f, uint64_t *payload_len,
+                             uint32_t *version_got, void **payload, size_t *payload_len,
                              rbl_error *err);
+/* The file opened, its header checked (magic, version, byte order, the payload's size against
+ * the file's), at the payload's first byte; the checksum not read. A grains checkpoint of a
+ * format from CKPT_VERSION_OLDEST on is read too; *version_got (when not NULL) the file's. */
+int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
+                             uint32_t version_wanted, uint32_t *version_got, FILE **f,
+                             uint64_t *payload_len, rbl_error *err);
 /* The configuration a checkpoint holds, field by field: doubles, then integers (checkpoint.c
  * writes them, restart_check.c compares them with the scene's); the contact law's models and
  * its block models' coefficients from the law's table (src/dem/law_table.h). */
