@@ -13,6 +13,7 @@
 #include "yaml_read.h"
 #include "../io/io_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <math.h>
@@ -120,8 +121,11 @@ static int parse_table(rbl_yaml_ctx *c, yaml_node_t *n, rbl_scene_motion *out)
     if (rc == RBL_OK)
         rc = rbl_scene_path(c, file, "table", &path);
     rbl_motion_file f;
-    if (rc == RBL_OK && (rc = rbl_motion_file_read(path, &f, c->err)) != RBL_OK)
-        rbl_yaml_fail(c, file, rc, "%s", c->err->message);
+    if (rc == RBL_OK && (rc = rbl_motion_file_read(path, &f, c->err)) != RBL_OK) {
+        char why[sizeof c->err->message]; /* (the message is written over) */
+        snprintf(why, sizeof why, "%s", c->err->message);
+        rbl_yaml_fail(c, file, rc, "%s", why);
+    }
     free(path);
     if (rc != RBL_OK)
         return rc;
