@@ -601,6 +601,34 @@ RBL_API int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motio
  * checkpoint of the run then restarts only under a scene that says so (issue 44). */
 RBL_API int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
                                         rbl_error *err);
+/* A wall moved by a table (issue 73; LIGGGHTS' move/mesh driven by a table): row k holds a
+ * time t (s, from the motion's start, >= 0, increasing), the wall's displacement shift (m) and
+ * its orientation quat (a unit quaternion w, x, y, z) turned about `pivot` (a point of the
+ * wall where it stands when the motion starts, m). A point x of the wall as the motion starts
+ * is then at pivot + R(q) (x - pivot) + shift, taken relative to the first row (the wall stands
+ * where it is until the first row's time, and rests at the last row's pose after it). Between
+ * rows the displacement is linear in time and the orientation turns at a constant angular
+ * velocity (slerp, the shorter way: two rows' orientations less than 179 degrees apart); the
+ * contacts see the velocity and spin of that motion (averaged over the step, as the grains'
+ * velocities are, under the mid-step integrator), so the wall's work matches its force's. */
+typedef struct rbl_motion_row {
+    double t;        /* s */
+    double shift[3]; /* m */
+    double quat[4];  /* w, x, y, z: unit to 1e-6 (then normalised) */
+} rbl_motion_row;
+typedef struct rbl_wall_table {
+    size_t n;                  /* rows, at least 2 */
+    const rbl_motion_row *rows;
+    double pivot[3];           /* m */
+} rbl_wall_table;
+/* Wall `wall` (numbered as in rbl_sim_set_wall_motion) moved by `table` from now on, in place
+ * of any other motion: from t = 0 and the wall as added (now 0: call it as
+ * rbl_sim_set_wall_motion), or from the run's time and where the wall is (now 1: between
+ * stages). The table is copied. RBL_EINVAL naming the row at fault: fewer than 2 rows, a value
+ * not finite, a time below 0 or not after the row before, a quaternion not unit, a turn
+ * between two rows of 179 degrees or more. */
+RBL_API int rbl_sim_set_wall_table(rbl_sim *sim, int wall, const rbl_wall_table *table, int now,
+                                   rbl_error *err);
 /* Wall `wall` taken away (present 0) or put back (1) between steps (issue 73: a gate). Taken
  * away, it touches nothing and is not drawn, though it goes on moving with its motion; the
  * energy its contacts held is booked as taken out by the change (docs/dem.md). Put back, it

@@ -578,6 +578,35 @@ static PyObject *run_set_wall_motion(RunObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyArrayObject *rows_of(PyObject *obj, int type, int width, const char *what);
+
+/* set_wall_table(wall, rows (n x 8: t, x, y, z, qw, qx, qy, qz), pivot): from now, from where
+ * the wall is (rbl_sim_set_wall_table). */
+static PyObject *run_set_wall_table(RunObject *self, PyObject *args)
+{
+    int wall;
+    PyObject *obj;
+    rbl_wall_table tab = {0};
+    if (!PyArg_ParseTuple(args, "iO(ddd)", &wall, &obj, &tab.pivot[0], &tab.pivot[1],
+                          &tab.pivot[2]))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    PyArrayObject *rows = rows_of(obj, NPY_DOUBLE, 8, "rows");
+    if (!rows)
+        return NULL;
+    /* rbl_motion_row is 8 doubles in that order (test_abi_layout: 64 bytes) */
+    tab.n = (size_t)PyArray_DIM(rows, 0);
+    tab.rows = (const rbl_motion_row *)PyArray_DATA(rows);
+    rbl_error err = {0};
+    int rc = rbl_sim_set_wall_table(sim, wall, &tab, 1, &err);
+    Py_DECREF(rows);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
 static PyObject *run_gravity(RunObject *self, PyObject *unused)
 {
     (void)unused;
@@ -1312,6 +1341,8 @@ static PyMethodDef run_methods[] = {
     {"gravity", (PyCFunction)run_gravity, METH_NOARGS, "the uniform gravity"},
     {"set_servo_force", (PyCFunction)run_set_servo_force, METH_VARARGS, "a servo's target"},
     {"set_wall_motion", (PyCFunction)run_set_wall_motion, METH_VARARGS, "a wall's motion now"},
+    {"set_wall_table", (PyCFunction)run_set_wall_table, METH_VARARGS,
+     "a wall moved by a table from now"},
     {"remove_grains", (PyCFunction)run_remove_grains, METH_VARARGS, "grains out, by id"},
     {"move_grains", (PyCFunction)run_move_grains, METH_VARARGS, "grains to new places"},
     {"add_grains", (PyCFunction)run_add_grains, METH_VARARGS, "grains in: their ids"},

@@ -162,6 +162,22 @@ class Run:
         self._run.set_wall_motion(int(wall), v3(velocity), float(omega), v3(axis), v3(center),
                                   v3(amplitude), float(frequency))
 
+    def set_wall_table(self, wall, t, shift=None, quat=None, pivot=(0, 0, 0)):
+        """Wall `wall` (indexed from 0, as set_wall_motion) moved from now on, from where it
+        is, by a table (docs/scenes.md `table`): at the times `t` (s from now, n increasing)
+        its displacement `shift` (n x 3, m; default none) and orientation `quat` (n x 4 unit
+        quaternions w, x, y, z; default none) about `pivot`, relative to the first row; linear
+        between rows, turning at a constant rate (slerp)."""
+        t = np.asarray(t, dtype=float).reshape(-1)
+        rows = np.zeros((t.size, 8))
+        rows[:, 0] = t
+        rows[:, 4] = 1.0
+        if shift is not None:
+            rows[:, 1:4] = np.asarray(shift, dtype=float).reshape(-1, 3)
+        if quat is not None:
+            rows[:, 4:8] = np.asarray(quat, dtype=float).reshape(-1, 4)
+        self._run.set_wall_table(int(wall), rows, tuple(float(x) for x in pivot))
+
     def add_grains(self, position, radius, velocity=None, material=0):
         """Grains at these positions (n x 3) with these radii (n), at rest or at these
         velocities; their ids (numpy). They are placed as given: no overlap check."""

@@ -224,6 +224,19 @@ static inline size_t rbl_wall_hist_width(const rbl_contact_law *law)
     return rbl_hist_width(law) + RBL_WALL_HIST_MESH;
 }
 
+/* A wall's motion from a table (wall_table.c, issue 73): the rows as given (the checkpoint's
+ * and the restart check's), and made ready: relative to the first row, each orientation on the
+ * side of the one before, each segment's velocity and angular velocity. */
+typedef struct rbl_motion_table {
+    size_t n;                /* rows, >= 2 */
+    rbl_motion_row *rows;    /* as given */
+    double pivot[3];
+    double t0;               /* the run's time at the motion's start, s */
+    int turns;               /* some row turns the wall */
+    double *t, *d, *q;       /* n, 3 n, 4 n: times, displacements, orientations (unit) */
+    double *slope, *spin;    /* 3 (n - 1) each: m/s, rad/s */
+} rbl_motion_table;
+
 /* How a wall moves (rbl_wall_motion, its axes made unit) and where it is now (wall_motion.c):
  * a point x0 of the wall as added is at rot (x0 - center) + center + shift, and the wall's
  * velocity at a point x is vel + spin × (x - center - shift). */
@@ -241,7 +254,24 @@ typedef struct rbl_wall_pose {
     int off;                  /* taken away (wall_presence.c): no contacts, not drawn; it still
                                  moves with its motion (checkpointed) */
     int toggled;              /* its presence was changed in the run (walls.vtp each frame) */
+    rbl_motion_table *table;  /* moved by a table (owned; NULL: by m): m.center its pivot, */
+    double quat[4], build_quat[4]; /* rot's quaternion now and at the last build */
 } rbl_wall_pose;
+
+/* wall_table.c: a table checked and made ready to start at the run's time t0 (RBL_EINVAL
+ * naming the row at fault, its index into *bad_row when not NULL: SIZE_MAX when none or the
+ * table as a whole); freed with rbl_motion_table_free (NULL: nothing). */
+int rbl_motion_table_make(const rbl_wall_table *in, double t0, rbl_motion_table **out,
+                          size_t *bad_row, rbl_error *err);
+void rbl_motion_table_free(rbl_motion_table *t);
+/* The table's pose at the run's time t: displacement, orientation, and the velocity and
+ * angular velocity the contacts see (dt > 0: their means over the step that ends at t, the
+ * mid-step integrator's; 0: at t). */
+void rbl_motion_table_at(const rbl_motion_table *t, double time, double dt, double shift[3],
+                         double quat[4], double vel[3], double spin[3]);
+/* Whether two tables are the same motion (rows, pivot and, with start, the run's time at
+ * their start), bit for bit. */
+int rbl_motion_table_same(const rbl_motion_table *a, const rbl_motion_table *b, int start);
 
 /* A triangle mesh wall: the mesh (in the frame it was added in: a moving mesh is not moved,
  * the grains are taken into its frame), the hierarchy its facets are found through, a
@@ -1104,6 +1134,11 @@ void rbl_walls_at_build(rbl_sim *sim);
 void rbl_walls_planes_swap_step_start(rbl_sim *sim);
 /* A wall's pose by its number (planes, then meshes). */
 rbl_wall_pose *rbl_wall_pose_of(rbl_sim *sim, int wall);
+/* Wall `wall` moved by `table` from the run's time t0 (its start), the wall's geometry as it
+ * stands (rbl_sim_set_wall_table re-bases it first between stages; a checkpoint's read holds
+ * it re-based). */
+int rbl_wall_table_install(rbl_sim *sim, int wall, const rbl_wall_table *table, double t0,
+                           rbl_error *err);
 
 /* x (world) in the frame a wall was added in. */
 static inline void rbl_pose_to_own(const rbl_wall_pose *p, const double x[3], double out[3])

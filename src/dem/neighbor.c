@@ -978,8 +978,11 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     /* over several processes grains arrive with their histories keyed by id */
     /* as built (between steps): the last force evaluation's results go with the histories,
        for what reads them before the next (contact_list.c) */
-    int rc = sim->peers ? rbl_history_collect_pairs(sim, &old_pairs, as_built, err)
-                        : rbl_history_carry_take(sim, &carry, err);
+    /* (as built on one process too: the id-keyed table carries the pairs' results, which
+       the carry by old index does not; both find the same histories) */
+    const int by_id = sim->peers || as_built;
+    int rc = by_id ? rbl_history_collect_pairs(sim, &old_pairs, as_built, err)
+                   : rbl_history_carry_take(sim, &carry, err);
     /* a wall contact's last force always goes with it: a moving wall's work over the next
        step takes the mean of it and the next (the energy account, forces.c) */
     if (rc == RBL_OK)
@@ -1018,7 +1021,7 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     if (kept < n) {
         rbl_grains_permute(g, sim->perm, kept, sim->scratch);
         rbl_bodies_reindex(sim); /* the members' indices moved */
-        if (!sim->peers)
+        if (!by_id)
             rbl_history_carry_follow(&carry, sim->perm, kept);
     }
     if (sim->peers) { /* grains move to the process whose region holds them */
@@ -1053,7 +1056,7 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         }
         rbl_grains_permute(g, sim->perm, n, sim->scratch);
         rbl_bodies_reindex(sim);
-        if (!sim->peers)
+        if (!by_id)
             rbl_history_carry_follow(&carry, sim->perm, n);
         sim->next_sort_step =
             sim->step + (sim->cfg.sort_every ? sim->cfg.sort_every : RBL_SORT_EVERY);
@@ -1077,14 +1080,14 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     rc = sim->hashed ? place_hashed(sim, all, err) : place_dense(sim, all, err);
     if (rc != RBL_OK)
         goto done;
-    if (!sim->peers)
+    if (!by_id)
         rbl_history_carry_settle(&carry);
-    rc = build_pairs(sim, &old_pairs, sim->peers ? NULL : &carry, err);
+    rc = build_pairs(sim, &old_pairs, by_id ? NULL : &carry, err);
     if (rc == RBL_OK)
         sim->timers.pairs_across_threads = mark_across_threads(sim, all);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
-    if (rc == RBL_OK) /* (the pairs' only as built over several processes: collected so) */
+    if (rc == RBL_OK) /* (the pairs' only as built: collected so) */
         rbl_history_outs_restore(sim, &old_pairs, &old_walls);
     if (rc == RBL_OK && !as_built) {
         if (all)

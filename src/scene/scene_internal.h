@@ -98,7 +98,12 @@ typedef struct rbl_scene_motion {
     rbl_mark at, at_servo;    /* the wall's entry, its servo */
     rbl_mark at_omega;        /* rotate's `omega` (line 0: none, or given as `rpm`) */
     int absent;               /* present: false, a wall a stage puts in later (issue 73) */
+    rbl_motion_row *table;    /* `table`: its rows (owned; NULL: none), n_table of them, */
+    size_t n_table;
+    double pivot[3];          /* turned about pivot */
 } rbl_scene_motion;
+/* scene_motion.c: the rows a scene motion holds freed. */
+void rbl_scene_motion_free(rbl_scene_motion *sm);
 
 /* A stage of a staged study (scene_stages.c, docs/scenes.md "Stages"): its length, and the
  * scene as it stands from its start on (the scene with every stage up to it merged in), from

@@ -414,7 +414,7 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
     static const char *const keys[] = {"mesh",     "scale",  "offset",  "material", "wear",
                                        "velocity", "rotate", "vibrate", "servo",    "name",
-                                       "present",  NULL};
+                                       "present",  "table",  NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, w, "mesh wall", keys);
     int k = s->n_meshes;
@@ -443,7 +443,7 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                                        "tube",     "mesh",   "scale",   "offset",   "wear",
                                        "velocity", "rotate", "vibrate", "servo",    "name",
                                        "rectangle", "disk", "cylinder", "cone",     "box",
-                                       "present",   NULL};
+                                       "present",   "table", NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -492,7 +492,8 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                                  "'present' is for walls of grains (a stage puts one in or "
                                  "takes it away); an impulse scene runs as one stage");
         if (impulse && (rbl_yaml_get(c, w, "velocity") || rbl_yaml_get(c, w, "rotate") ||
-                        rbl_yaml_get(c, w, "vibrate") || rbl_yaml_get(c, w, "servo")))
+                        rbl_yaml_get(c, w, "vibrate") || rbl_yaml_get(c, w, "servo") ||
+                        rbl_yaml_get(c, w, "table")))
             return rbl_yaml_fail(c, w, RBL_EPARSE, "walls that move are for grains; an impulse "
                                  "scene's walls stay");
         if (prim && !rbl_yaml_get(c, w, "mesh")) { /* scene_primitives.c */
@@ -1493,6 +1494,10 @@ void rbl_scene_free(rbl_scene *s)
     free(s->size_tables);
     rbl_warnings_free(&s->warnings);
     free(s->pairs);
+    for (int k = 0; s->wall_motion && k < s->n_walls; k++)
+        rbl_scene_motion_free(&s->wall_motion[k]);
+    for (int k = 0; s->mesh_motion && k < s->n_meshes; k++)
+        rbl_scene_motion_free(&s->mesh_motion[k]);
     free(s->wall_motion), free(s->mesh_motion), free(s->mesh_prims);
     for (int k = 0; s->objects && k < s->n_objects; k++)
         free(s->objects[k].file);
