@@ -9,7 +9,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #if defined(__GNUC__)
 #define RBL_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -83,20 +82,6 @@ static inline void rbl_stream_fence(void) { _mm_sfence(); }
 #include <string.h>
 static inline void rbl_stream_line(void *dst, const void *src) { memcpy(dst, src, 64); }
 static inline void rbl_stream_fence(void) {}
-#endif
-
-/* Store one double with a streaming store (x86-64: movnti; elsewhere a plain store): an array
- * written whole, in order, by one thread fills whole lines in the write-combining buffers, so
- * its lines are not read first either. Fence as above. */
-#if defined(__SSE2__) && defined(__x86_64__)
-static inline void rbl_stream_double(double *dst, double v)
-{
-    long long bits;
-    memcpy(&bits, &v, sizeof bits);
-    _mm_stream_si64((long long *)dst, bits);
-}
-#else
-static inline void rbl_stream_double(double *dst, double v) { *dst = v; }
 #endif
 
 /* Overflow-checked a*b for sizes; returns 0 on overflow. */

@@ -9,13 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-/* The bytes a settled bed's step moves per grain (docs/bench/roofline.md: about 1,100), and
- * the cache they must exceed for the new positions to be streamed. */
-#define RBL_STEP_BYTES 1024.0
-#ifndef RBL_STREAM_POS_BYTES
-#define RBL_STREAM_POS_BYTES (32u << 20)
-#endif
-
 /* The sweep asks for the second-grain slots of the grain this many ahead. */
 #define RBL_GATHER_AHEAD 16
 
@@ -48,10 +41,6 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous, double **into)
      * instead of 12 with the cores near). */
     const uint8_t *across = pk && pairs->records_across ? pairs->read_across : NULL;
     double *x_out = into ? *into : g->pos; /* the new positions */
-    /* Into the second array (written whole, not read this sweep): streamed past the cache
-       where the step's arrays do not fit in it, as the records are, so that its lines are not
-       read from memory before they are written (24 B a grain) */
-    const int stream_x = into && (double)n * RBL_STEP_BYTES > (double)RBL_STREAM_POS_BYTES;
     double worst = 0.0;
 #pragma omp parallel num_threads(sim->threads) reduction(max : worst)
     {
@@ -97,13 +86,7 @@ void rbl_integrate_first_half(rbl_sim *sim, int close_previous, double **into)
                 d2 += d * d;
             }
             for (int a = 0; a < 3; a++)
-                v[a] = vk[a], w[a] = wk[a];
-            if (stream_x)
-                for (int a = 0; a < 3; a++)
-                    rbl_stream_double(xn + a, xk[a]);
-            else
-                for (int a = 0; a < 3; a++)
-                    xn[a] = xk[a];
+                v[a] = vk[a], w[a] = wk[a], xn[a] = xk[a];
             if (pk && rbl_grain_listed(pairs, (size_t)k)) {
                 if (stream || (across && across[k]))
                     rbl_pack_grain_stream(pk + k, xk, g->radius[k], vk, g->mass[k]);
