@@ -457,43 +457,76 @@ static inline unsigned near4(const double *x, const double *y, const double *z,
 }
 #endif
 
-/* Grains j >= from among members[q0..q1) (a cell's, or a run of consecutive cells') against
- * grain k (at pk, radius + skin rk; already shifted by the cells' periodic image), kept when
- * closer than rk + r_j and, by_size, no larger than k (of equal radius: later than k): the
- * distance first, over the binned copy (sim->scratch, bin_members), in blocks; the other
- * conditions for the few that pass. Pairs are pushed in member order. */
-static inline int scan_range(const rbl_sim *sim, size_t k, const double pk[3], double rk,
-                             const uint32_t *members, size_t q0, size_t q1, uint8_t image,
-                             size_t from, int by_size, pair_buffer *b)
+/* The grain a search is for, and what each of its runs of candidates reads. */
+typedef struct scan_of {
+    const double *bx, *by, *bz, *br; /* the binned copy (sim->scratch, bin_members) */
+    const uint32_t *members;         /* the cells' lists: cell_grains or the hashed items */
+    const double *rad;
+    const int32_t *body;
+    size_t k, upto; /* the grain; candidates from upto on are ghosts (none if k is ours) */
+    double r0, rk;  /* its radius, and radius + skin */
+    int32_t bk;     /* its clump, or -1 */
+    int by_size;    /* only grains no larger than k (of equal radius: later than k) */
+    pair_buffer *b;
+} scan_of;
+
+static scan_of scan_for(const rbl_sim *sim, size_t k, const uint32_t *members, int by_size,
+                        pair_buffer *b)
 {
-    const double *rad = sim->g.radius, r0 = rad[k];
     const size_t stride = BIN_STRIDE(sim);
-    const double *bx = sim->scratch, *by = bx + stride, *bz = by + stride, *br = bz + stride;
-    const int32_t *body = sim->g.body, bk = body[k]; /* members of one clump never collide */
-    const size_t upto = k < sim->g.n ? SIZE_MAX : sim->g.n; /* two ghosts: neither is ours */
+    const double *bx = sim->scratch;
+    return (scan_of){bx, bx + stride, bx + 2 * stride, bx + 3 * stride, members,
+                     sim->g.radius, sim->g.body, k,
+                     k < sim->g.n ? SIZE_MAX : sim->g.n, /* two ghosts: neither is ours */
+                     sim->g.radius[k], sim->g.radius[k] + sim->skin, sim->g.body[k], by_size, b};
+}
+
+/* Candidate q (near: closer than s->rk + its radius): kept unless it is before `from`, a
+ * ghost seen from a ghost, of k's clump (members of one clump never collide) or, by size,
+ * larger than k; 0 when out of memory. */
+static inline int scan_keep(const scan_of *s, size_t q, uint8_t image, size_t from)
+{
+    const size_t j = s->members[q], k = s->k;
+    if (j < from || j >= s->upto || (s->bk >= 0 && s->body[j] == s->bk) ||
+        (s->by_size && (s->rad[j] > s->r0 || (s->rad[j] == s->r0 && j <= k))))
+        return 1;
+    return buffer_push(s->b, (uint32_t)k, (uint32_t)j, image);
+}
+
+/* Grains j >= from among members[q0..q1) (a cell's, or a run of consecutive cells') against
+ * the grain (at pk: already shifted by the cells' periodic image), kept when closer than
+ * rk + r_j (and the conditions of scan_keep): the distance first, over the binned copy, four
+ * at a time (the last one or two alone: the same test), the rest for the few near ones.
+ * Pairs are pushed in member order. */
+static inline int scan_range(const scan_of *s, const double pk[3], size_t q0, size_t q1,
+                             uint8_t image, size_t from)
+{
     for (size_t q = q0; q < q1; q += 4) {
-        unsigned bits = near4(bx + q, by + q, bz + q, br + q, pk, rk);
+        if (q1 - q < 3) { /* one or two left */
+            for (; q < q1; q++) {
+                const double dx = pk[0] - s->bx[q], dy = pk[1] - s->by[q], dz = pk[2] - s->bz[q];
+                const double lim = s->rk + s->br[q];
+                if (dx * dx + dy * dy + dz * dz < lim * lim && !scan_keep(s, q, image, from))
+                    return 0;
+            }
+            return 1;
+        }
+        unsigned bits = near4(s->bx + q, s->by + q, s->bz + q, s->br + q, pk, s->rk);
         if (q1 - q < 4)
             bits &= (1u << (q1 - q)) - 1;
-        for (; bits; bits &= bits - 1) {
-            const size_t j = members[q + (size_t)__builtin_ctz(bits)];
-            if (j < from || j >= upto || (bk >= 0 && body[j] == bk) ||
-                (by_size && (rad[j] > r0 || (rad[j] == r0 && j <= k))))
-                continue;
-            if (!buffer_push(b, (uint32_t)k, (uint32_t)j, image))
+        for (; bits; bits &= bits - 1)
+            if (!scan_keep(s, q + (size_t)__builtin_ctz(bits), image, from))
                 return 0;
-        }
     }
     return 1;
 }
 
 /* The same for the cell of dense key `key`. */
-static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], double rk,
-                            uint64_t key, uint8_t image, size_t from, pair_buffer *b)
+static inline int scan_cell(const rbl_sim *sim, const scan_of *s, const double pk[3],
+                            uint64_t key, uint8_t image, size_t from)
 {
     const size_t *cs = sim->cell_start;
-    return scan_range(sim, k, pk, rk, sim->cell_grains, cs[key], cs[key + 1], image, from, 0,
-                      b);
+    return scan_range(s, pk, cs[key], cs[key + 1], image, from);
 }
 
 /* Cell c shifted by half-stencil offset s into nc, wrapped across periodic sides (image: the
@@ -523,10 +556,9 @@ static int scan_grain_hashed(const rbl_sim *sim, size_t k, pair_buffer *b)
     const rbl_cell_table *t = &sim->cell_table;
     const int64_t *c = sim->cell_xyz + 3 * k;
     const double *pk = sim->g.pos + 3 * k;
-    double rk = sim->g.radius[k] + sim->skin;
+    const scan_of sc = scan_for(sim, k, t->items, 0, b);
     size_t own = sim->keys[k];
-    if (!scan_range(sim, k, pk, rk, t->items, t->start[own], t->start[own + 1], RBL_IMAGE_NONE,
-                    k + 1, 0, b))
+    if (!scan_range(&sc, pk, t->start[own], t->start[own + 1], RBL_IMAGE_NONE, k + 1))
         return 0;
     for (int s = 0; s < 13; s++) {
         int64_t nc[3];
@@ -539,8 +571,7 @@ static int scan_grain_hashed(const rbl_sim *sim, size_t k, pair_buffer *b)
         double sh[3];
         rbl_image_shift(sim->box, image, sh);
         const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
-        if (!scan_range(sim, k, shifted, rk, t->items, t->start[slot], t->start[slot + 1], image,
-                        0, 0, b))
+        if (!scan_range(&sc, shifted, t->start[slot], t->start[slot + 1], image, 0))
             return 0;
     }
     return 1;
@@ -554,7 +585,8 @@ static int scan_grain_by_size(const rbl_sim *sim, size_t k, pair_buffer *b)
     const rbl_grid *grid = &sim->grid;
     const double *pos = sim->g.pos;
     const size_t *cs = sim->cell_start;
-    const double rk = sim->g.radius[k], rks = rk + sim->skin;
+    const double rk = sim->g.radius[k];
+    const scan_of sc = scan_for(sim, k, sim->cell_grains, 1, b);
     const uint64_t key = sim->keys[k];
     const int64_t c[3] = {(int64_t)(key % (uint64_t)grid->n[0]),
                           (int64_t)((key / (uint64_t)grid->n[0]) % (uint64_t)grid->n[1]),
@@ -588,8 +620,7 @@ static int scan_grain_by_size(const rbl_sim *sim, size_t k, pair_buffer *b)
                 rbl_image_shift(sim->box, image, sh);
                 const double pk[3] = {pos[3 * k] - sh[0], pos[3 * k + 1] - sh[1],
                                       pos[3 * k + 2] - sh[2]};
-                if (!scan_range(sim, k, pk, rks, sim->cell_grains, cs[first_cell],
-                                cs[last_cell + 1], image, 0, 1, b))
+                if (!scan_range(&sc, pk, cs[first_cell], cs[last_cell + 1], image, 0))
                     return 0;
             }
         }
@@ -637,16 +668,15 @@ static int scan_grain(const rbl_sim *sim, size_t k, const stencil_rows *rows, pa
     c[1] = (int64_t)((key / (uint64_t)grid->n[0]) % (uint64_t)grid->n[1]);
     c[2] = (int64_t)(key / ((uint64_t)grid->n[0] * (uint64_t)grid->n[1]));
     const double *pk = sim->g.pos + 3 * k;
-    double rk = sim->g.radius[k] + sim->skin;
-    if (!scan_cell(sim, k, pk, rk, key, RBL_IMAGE_NONE, k + 1, b)) /* the later grains */
+    const scan_of sc = scan_for(sim, k, sim->cell_grains, 0, b);
+    if (!scan_cell(sim, &sc, pk, key, RBL_IMAGE_NONE, k + 1)) /* the later grains */
         return 0;
     if (c[0] > 0 && c[0] < grid->n[0] - 1 && c[1] > 0 && c[1] < grid->n[1] - 1 && c[2] > 0 &&
         c[2] < grid->n[2] - 1) {
         const size_t *cs = sim->cell_start;
         for (int r = 0; r < rows->n; r++) {
             const uint64_t c0 = (uint64_t)((int64_t)key + rows->first[r]);
-            if (!scan_range(sim, k, pk, rk, sim->cell_grains, cs[c0], cs[c0 + rows->cells[r]],
-                            RBL_IMAGE_NONE, 0, 0, b))
+            if (!scan_range(&sc, pk, cs[c0], cs[c0 + rows->cells[r]], RBL_IMAGE_NONE, 0))
                 return 0;
         }
         return 1;
@@ -669,8 +699,7 @@ static int scan_grain(const rbl_sim *sim, size_t k, const stencil_rows *rows, pa
             double sh[3];
             rbl_image_shift(sim->box, held, sh);
             const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
-            if (!scan_range(sim, k, shifted, rk, sim->cell_grains, cs[first], cs[end], held, 0,
-                            0, b))
+            if (!scan_range(&sc, shifted, cs[first], cs[end], held, 0))
                 return 0;
         }
         first = end = 0;
