@@ -484,7 +484,8 @@ struct rbl_sim {
        a crowded region took from the size distribution */
     uint64_t insert_dropped, insert_dropped_r3;
     size_t sort_cap;
-    double *scratch;         /* permutation scratch, 3 * sort_cap doubles */
+    double *scratch;         /* permutation scratch, 4 (sort_cap + 4) doubles (the pair search's
+                                binned positions and radii, neighbor.c) */
     rbl_sim_timers timers;
     rbl_packed_grain *packed; /* see rbl_packed_grain */
     const double *packed_omega; /* the spins that go with the records (g.omega or g.omega_eval) */
