@@ -198,7 +198,7 @@ grains:
   - lattice: {min: [0, 0, 0.0005], max: [0.01, 0.01, 0.006]}
     radius: 0.0005
     velocity: [0.05, 0.02, 0]
-run: {steps: 20000, dt: auto}
+run: {steps: 45000, dt: auto}
 """
 
 
@@ -217,7 +217,10 @@ def test_a_mesh_overhanging_a_periodic_box_is_pressed_on_its_part_inside(tmp_pat
     path = tmp_path / "bed.yaml"
     path.write_text(PERIODIC_FLOOR)
     run = rubble.Run(path, output=tmp_path / "o", threads=1)
-    run.step(20000)
+    # the lattice lands at step 18000 and bounces: the floor's load swings by 30 % of the
+    # weight until step 40000 (between 0.3 and 1.35 of it at step 20000 as the trajectory
+    # goes), within 3 % from step 43000
+    run.step(45000)
     loads = run.mesh_loads(0)
     c = run.contacts()
     g = run.grains()
@@ -229,7 +232,7 @@ def test_a_mesh_overhanging_a_periodic_box_is_pressed_on_its_part_inside(tmp_pat
     fn = (c.wall_fn * c.wall_normal).sum()
     assert (loads.pressure * area).sum() == pytest.approx(fn, rel=1e-12)
     weight = g.mass.sum() * 9.81
-    assert fn == pytest.approx(weight, rel=0.1)  # the floor carries the bed (still settling)
+    assert fn == pytest.approx(weight, rel=0.1)  # the floor carries the bed
     # the shear's sum rule: |sum of tangential| <= sum of |per facet|
     assert (loads.shear * area).sum() >= np.linalg.norm(c.wall_ft.sum(axis=0)) * (1 - 1e-12)
     # the wear: per facet, a volume over the same area; the grains slid, so some wore
