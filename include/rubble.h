@@ -464,6 +464,13 @@ typedef struct rbl_pair_props {
  * coefficients p sets (law.c). Set again: replaced. */
 RBL_API int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p,
                              rbl_error *err);
+/* Materials a and b take their own value of one pair coefficient, by its name: those of
+ * rbl_pair_props ("friction", "restitution", "gamma_n", "rolling_friction", "cohesion") and any
+ * a later contact model adds (src/dem/law_table.h's RBL_PAIR_COEFS; rbl_pair_props keeps
+ * ABI 1's five). The pair's other values stay; NAN takes the rule's again. Checked as
+ * rbl_sim_set_pair checks them; an unknown name is refused, naming the known ones. */
+RBL_API int rbl_sim_set_pair_coef(rbl_sim *sim, int a, int b, const char *name, double value,
+                                  rbl_error *err);
 /* Adds a wall made of a triangle mesh (copied; open or closed, two-sided: a grain on either
  * side is pushed away from it), of material `material`. Its contacts are those of a plane wall
  * at each point where a grain touches it: each face, edge or corner once, a flat patch of

@@ -207,7 +207,7 @@ static int restitution_mass(const rbl_scene *s, double *m_eff, rbl_error *err)
 static int pairs_need_mass(const rbl_scene *s)
 {
     for (int k = 0; k < s->n_pairs && !s->cfg.law.from_materials; k++)
-        if (!isnan(s->pairs[k].p.restitution))
+        if (!isnan(s->pairs[k].own[RBL_PAIR_beta]))
             return 1;
     return 0;
 }
@@ -215,14 +215,16 @@ static int pairs_need_mass(const rbl_scene *s)
 int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_error *err)
 {
     for (int k = 0; k < s->n_pairs; k++) {
-        rbl_pair_props p = s->pairs[k].p;
-        if (!s->cfg.law.from_materials && !isnan(p.restitution)) {
+        double own[RBL_PAIR_N]; /* by slot (law_table.h) */
+        memcpy(own, s->pairs[k].own, sizeof own);
+        if (!s->cfg.law.from_materials && !isnan(own[RBL_PAIR_beta])) {
             /* (m_eff unknown: a probe that finds it, and reads no contact) */
             if (!isnan(m_eff))
-                p.gamma_n = rbl_gamma_from_restitution(p.restitution, m_eff, s->cfg.law.kn);
-            p.restitution = NAN;
+                own[RBL_PAIR_gn] =
+                    rbl_gamma_from_restitution(own[RBL_PAIR_beta], m_eff, s->cfg.law.kn);
+            own[RBL_PAIR_beta] = NAN;
         }
-        int rc = rbl_sim_set_pair(sim, s->pairs[k].a, s->pairs[k].b, &p, err);
+        int rc = rbl_sim_set_pair_own(sim, s->pairs[k].a, s->pairs[k].b, own, err);
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_pairs, err);
     }
