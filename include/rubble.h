@@ -949,6 +949,13 @@ RBL_API double rbl_contact_omega(double kn, double gamma, double m_eff);
 RBL_API double rbl_dt_from_c(double c, double kn, double gamma, double m_eff);
 /* The smallest grain-grain and grain-wall contact duration of the current grains and law. */
 RBL_API double rbl_sim_contact_time(const rbl_sim *sim);
+/* The shortest time pi / rate that the contact models' own coefficients set (a linear kt, a
+ * constant gamma_t: src/dem/law_table.h's RBL_LAW_STEP_LIMITS, the rates rbl_sim_check_dt_models
+ * holds dt below 2 / rate for) on the lightest grain against its like: the time of a spring
+ * of that frequency's half swing, as the shortest contact is the normal spring's. `dt: auto`
+ * takes c times the shorter of the two. INFINITY where no model sets one; *key ("kt") and
+ * *what (what it bounds) name the one that does (each may be NULL). */
+RBL_API double rbl_sim_model_time(const rbl_sim *sim, const char **key, const char **what);
 
 /* Grain sources (BY2): size distributions, lattices and random non-overlapping packings. */
 typedef enum rbl_size_kind {

@@ -419,6 +419,36 @@ int rbl_sim_check_dt_models(const rbl_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
+double rbl_sim_model_time(const rbl_sim *sim, const char **key, const char **what)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    double shortest = INFINITY;
+    if (key)
+        *key = NULL;
+    if (what)
+        *what = NULL;
+    if (law->from_materials || sim->g.n == 0)
+        return shortest;
+    double m = INFINITY; /* the lightest grain against its like, as rbl_sim_contact_time */
+    for (size_t k = 0; k < sim->g.n; k++)
+        m = fmin(m, rbl_contact_mass(sim, k));
+    m *= 0.5;
+#define RBL_MODEL_TIME(family, models, name, field, unit, rate, about)                        \
+    if ((models) & (1u << law->family)) {                                                     \
+        const double r = (rate);                                                              \
+        if (r > 0.0 && M_PI / r < shortest) {                                                 \
+            shortest = M_PI / r;                                                              \
+            if (key)                                                                          \
+                *key = name;                                                                  \
+            if (what)                                                                         \
+                *what = about;                                                                \
+        }                                                                                     \
+    }
+    RBL_LAW_STEP_LIMITS(RBL_MODEL_TIME)
+#undef RBL_MODEL_TIME
+    return shortest;
+}
+
 int rbl_sim_check_dt(rbl_sim *sim, rbl_error *err)
 {
     double t_c = rbl_sim_contact_time(sim);

@@ -1,9 +1,9 @@
 /* grain_build.c — the grains' simulation a scene describes: its configuration (gamma_n from
  * the restitution, dt: auto from the shortest contact any source can make under any stage's
- * physics, both asked of probe simulations), materials, walls and their motions, every
- * source's grains placed, the selection and spin applied, checked (law, dt, placement,
- * overlaps at the start) and spread over the processes. Errors name the scene's
- * file:line:column. */
+ * physics or a model's own shorter time, both asked of probe simulations), materials, walls
+ * and their motions, every source's grains placed, the selection and spin applied, checked
+ * (law, dt, placement, overlaps at the start) and spread over the processes. Errors name the
+ * scene's file:line:column. */
 #include "run_internal.h"
 #include "../dem/dem_internal.h"
 
@@ -118,9 +118,9 @@ static int clump_contact_mass(const rbl_scene *s, const rbl_insert_spec *sp, dou
 }
 
 /* The shortest contact any source of scene s can produce under the physics (law, materials,
- * walls, pairs) of scene `law`, s itself or one of its stages: a probe simulation holding one
- * grain of the smallest radius of each source (dt: auto, and gamma from restitution, need it
- * before the grains exist). */
+ * walls, pairs) of scene `law`, s itself or one of its stages, or the models' own shorter time
+ * (rbl_sim_model_time): a probe simulation holding one grain of the smallest radius of each
+ * source (dt: auto, and gamma from restitution, need it before the grains exist). */
 static int shortest_contact(const rbl_scene *s, const rbl_scene *law, const rbl_sim_config *cfg,
                             double m_eff, double *t_c, rbl_error *err)
 {
@@ -138,8 +138,8 @@ static int shortest_contact(const rbl_scene *s, const rbl_scene *law, const rbl_
         if ((rc = add_probe_grain(probe, cfg, &s->sources[k].spec, err)) != RBL_OK)
             rbl_scene_error_at(s, s->sources[k].at, err);
     }
-    if (rc == RBL_OK)
-        *t_c = rbl_sim_contact_time(probe);
+    if (rc == RBL_OK) /* and the models' own times (a linear kt, a constant gamma_t) */
+        *t_c = fmin(rbl_sim_contact_time(probe), rbl_sim_model_time(probe, NULL, NULL));
     rbl_sim_destroy(probe);
     return rc;
 }
