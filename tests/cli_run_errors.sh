@@ -180,6 +180,12 @@ expect jkr_density "jkr_density.yaml:7:[0-9]*: cohesion model jkr takes 'surface
 # coefficient it does not take, the tangential spring it needs
 scene twist_name 's/friction: 0.5}/friction: 0.5, twisting: {model: marshal}}/'
 expect twist_name "twist_name.yaml:7:[0-9]*: 'model' must be one of none, marshall: 'marshal'; did you mean 'marshall'?"
+# a model given as a mapping or list has no name to quote ('?' before); a block's coefficient
+# named with its family
+scene twist_map 's/friction: 0.5}/friction: 0.5, twisting: {model: {name: marshall}}}/'
+expect twist_map "twist_map.yaml:7:[0-9]*: twisting's 'model' must be a name, one of marshall, not a mapping"
+scene rolling_word 's/friction: 0.5}/friction: 0.5, rolling: {model: cdt, friction: high}}/'
+expect rolling_word "rolling_word.yaml:7:[0-9]*: 'rolling.friction' is not a number: 'high'"
 scene twist_coef 's/friction: 0.5}/friction: 0.5, twisting: {model: marshall, friction: 0.1}}/'
 expect twist_coef "twist_coef.yaml:7:[0-9]*: unknown key in 'twisting' (known: model): 'friction'"
 scene twist_frictionless 's/tangential: spring/tangential: seed/; s/friction: 0.5}/friction: 0.5, twisting: {model: marshall}}/'

@@ -66,7 +66,9 @@ static int block_coefficient(rbl_yaml_ctx *c, yaml_node_t *node, const rbl_law_f
     if (!v)
         return rbl_yaml_fail(c, node, RBL_EPARSE, "'%s' needs '%s'", f->key, row->key);
     double x;
-    int rc = rbl_yaml_number(c, v, row->key, &x);
+    char key[64]; /* as the scene nests it: 'rolling.friction' */
+    snprintf(key, sizeof key, "%s.%s", f->key, row->key);
+    int rc = rbl_yaml_number(c, v, key, &x);
     if (rc != RBL_OK)
         return rc;
     if (x > row->hi)
@@ -104,6 +106,11 @@ static int parse_block(rbl_yaml_ctx *c, yaml_node_t *contact, const rbl_law_fami
     }
     keys[n_keys] = NULL;
     int index = 0, rc;
+    yaml_node_t *name = rbl_yaml_get(c, node, "model");
+    if (name && name->type != YAML_SCALAR_NODE) /* (a mapping or list has no name to quote) */
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "%s's 'model' must be a name, one of %s, "
+                             "not a %s", f->key, list,
+                             name->type == YAML_MAPPING_NODE ? "mapping" : "list");
     if ((rc = rbl_yaml_keys_known(c, node, f->key, keys)) ||
         (rc = rbl_yaml_choice(c, node, "model", names, &index)))
         return rc;
