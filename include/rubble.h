@@ -464,6 +464,13 @@ typedef struct rbl_pair_props {
  * coefficients p sets (law.c). Set again: replaced. */
 RBL_API int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p,
                              rbl_error *err);
+/* Materials a and b take their own value of one pair coefficient, by its name: those of
+ * rbl_pair_props ("friction", "restitution", "gamma_n", "rolling_friction", "cohesion") and any
+ * a later contact model adds (src/dem/law_table.h's RBL_PAIR_COEFS; rbl_pair_props keeps
+ * ABI 1's five). The pair's other values stay; NAN takes the rule's again. Checked as
+ * rbl_sim_set_pair checks them; an unknown name is refused, naming the known ones. */
+RBL_API int rbl_sim_set_pair_coef(rbl_sim *sim, int a, int b, const char *name, double value,
+                                  rbl_error *err);
 /* Adds a wall made of a triangle mesh (copied; open or closed, two-sided: a grain on either
  * side is pushed away from it), of material `material`. Its contacts are those of a plane wall
  * at each point where a grain touches it: each face, edge or corner once, a flat patch of
@@ -970,6 +977,13 @@ RBL_API double rbl_contact_omega(double kn, double gamma, double m_eff);
 RBL_API double rbl_dt_from_c(double c, double kn, double gamma, double m_eff);
 /* The smallest grain-grain and grain-wall contact duration of the current grains and law. */
 RBL_API double rbl_sim_contact_time(const rbl_sim *sim);
+/* The shortest time pi / rate that the contact models' own coefficients set (a linear kt, a
+ * constant gamma_t: src/dem/law_table.h's RBL_LAW_STEP_LIMITS, the rates rbl_sim_check_dt_models
+ * holds dt below 2 / rate for) on the lightest grain against its like: the time of a spring
+ * of that frequency's half swing, as the shortest contact is the normal spring's. `dt: auto`
+ * takes c times the shorter of the two. INFINITY where no model sets one; *key ("kt") and
+ * *what (what it bounds) name the one that does (each may be NULL). */
+RBL_API double rbl_sim_model_time(const rbl_sim *sim, const char **key, const char **what);
 
 /* Grain sources (BY2): size distributions, lattices and random non-overlapping packings. */
 typedef enum rbl_size_kind {

@@ -297,12 +297,16 @@ typedef struct rbl_plane {
     rbl_wall_pose pose;
 } rbl_plane;
 
-/* Per material pair: Hertz-Mindlin constants of LIGGGHTS' "hertz" model (from_materials),
- * and under any law the pair's friction mu, rolling friction mu_r, cohesion (sjkr's k_c or
- * jkr's w) and, without materials, normal damping gn: the law's, or rbl_sim_set_pair's. */
+/* Per material pair, the kernels' copy: Hertz-Mindlin constants of LIGGGHTS' "hertz" model
+ * (from_materials: E*, G*), then each pair coefficient's slot (law_table.h's RBL_PAIR_COEFS:
+ * friction mu, damping's beta from restitution, without materials normal damping gn, rolling
+ * friction mu_r, cohesion: sjkr's k_c or jkr's w): the mixing rule's, or the pair's own. */
+#define RBL_PAIR_COEF_FIELD(slot, ...) double slot;
 typedef struct rbl_pair_coef {
-    double y_star, g_star, beta, mu, mu_r, cohesion, gn;
+    double y_star, g_star;
+    RBL_PAIR_COEFS(RBL_PAIR_COEF_FIELD)
 } rbl_pair_coef;
+#undef RBL_PAIR_COEF_FIELD
 
 /* History carried across a neighbour build, keyed by grain ids: entries grouped by the first
  * id, CSR over the slots of an open-addressing hash of that id (key[s], FREE_SLOT when empty);
@@ -413,7 +417,7 @@ struct rbl_sim {
     int coef_uniform;        /* every pair's coefficients the same (the pair pass reads one) */
     struct rbl_pair_set {    /* rbl_sim_set_pair's, applied over the mixing rule (law.c) */
         int a, b;            /* a <= b */
-        rbl_pair_props p;    /* NAN: the rule's */
+        double own[RBL_PAIR_N]; /* by slot (law_table.h); NAN: the rule's */
     } *pair_set;
     int n_pair_set;
     rbl_plane *walls;
@@ -1109,6 +1113,10 @@ double rbl_mesh_wall_distance2(const rbl_mesh_wall *mw, const double own[3], dou
  * is refused before anything is allocated. */
 #define RBL_GRAIN_BYTES 800.0
 
+/* Materials a and b take the pair's own values own[slot] (law_table.h's RBL_PAIR_COEFS; NAN:
+ * the rule's), all of them replaced, each checked against the law (law.c). */
+int rbl_sim_set_pair_own(rbl_sim *sim, int a, int b, const double own[RBL_PAIR_N],
+                         rbl_error *err);
 /* The law's models are known ones and their parameters in range (law.c). */
 int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err);
 /* The farthest beyond touching a JKR contact of grains up to r_max can hold (0 without JKR). */

@@ -153,12 +153,12 @@ static void save_head(buf *b, const rbl_sim *sim)
         put_f64(b, mt->density), put_f64(b, mt->youngs_modulus), put_f64(b, mt->poisson_ratio);
         put_f64(b, mt->restitution), put_f64(b, mt->friction);
     }
-    put_u64(b, (uint64_t)sim->n_pair_set); /* pairs' own coefficients */
+    put_u64(b, (uint64_t)sim->n_pair_set); /* pairs' own coefficients, by slot (law_table.h) */
     for (int k = 0; k < sim->n_pair_set; k++) {
         const struct rbl_pair_set *p = &sim->pair_set[k];
         put_u64(b, (uint64_t)p->a), put_u64(b, (uint64_t)p->b);
-        put_f64(b, p->p.friction), put_f64(b, p->p.restitution), put_f64(b, p->p.gamma_n);
-        put_f64(b, p->p.rolling_friction), put_f64(b, p->p.cohesion);
+        for (int s = 0; s < RBL_PAIR_N; s++)
+            put_f64(b, p->own[s]);
     }
     put_u64(b, (uint64_t)sim->n_walls);
     for (int w = 0; w < sim->n_walls; w++) {
@@ -899,16 +899,16 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = rbl_sim_add_material(sim, &mt, NULL, err);
     }
     uint64_t n_pairs = rc == RBL_OK ? get_u64(b) : 0;
-    if (!b->bad && n_pairs > left(b) / 56)
+    if (!b->bad && n_pairs > left(b) / (16 + 8 * RBL_PAIR_N))
         b->bad = 1;
     for (uint64_t k = 0; rc == RBL_OK && !b->bad && k < n_pairs; k++) {
         uint64_t a = get_u64(b), c2 = get_u64(b);
-        rbl_pair_props q;
-        q.friction = get_f64(b), q.restitution = get_f64(b), q.gamma_n = get_f64(b);
-        q.rolling_friction = get_f64(b), q.cohesion = get_f64(b);
+        double own[RBL_PAIR_N];
+        for (int s = 0; s < RBL_PAIR_N; s++)
+            own[s] = get_f64(b);
         rc = b->bad ? RBL_OK
-                    : rbl_sim_set_pair(sim, a > INT32_MAX ? -1 : (int)a,
-                                       c2 > INT32_MAX ? -1 : (int)c2, &q, err);
+                    : rbl_sim_set_pair_own(sim, a > INT32_MAX ? -1 : (int)a,
+                                           c2 > INT32_MAX ? -1 : (int)c2, own, err);
         if (rc != RBL_OK)
             rbl_error_prefix(err, rc, "%s", path);
     }

@@ -198,7 +198,7 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
  * its block models' coefficients from the law's table (src/dem/law_table.h). */
 #define CFG_LAW_FAMILY(X, family, models, key, block) X(law.family)
 #define CFG_LAW_COEF(X, family, models, key, field, unit, lo, lo_ok, hi, note, pair_key,        \
-                     pair_field, pair_lo_ok, coef_field)                                       \
+                     pair_lo_ok, slot)                                                         \
     X(law.field)
 #define CFG_DOUBLES(X)                                                                         \
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \

@@ -139,13 +139,9 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsig
         const struct rbl_pair_set *x = &a->pair_set[k], *y = &b->pair_set[k];
         same_as(c, x->a, y->a, "pair %d's first material", k + 1);
         same_as(c, x->b, y->b, "pair %d's second material", k + 1);
-        same_as(c, x->p.friction, y->p.friction, "pair %d's friction", k + 1);
-        same_as(c, x->p.restitution, y->p.restitution, "pair %d's restitution", k + 1);
-        if (!gamma_from_files)
-            same_as(c, x->p.gamma_n, y->p.gamma_n, "pair %d's gamma_n", k + 1);
-        same_as(c, x->p.rolling_friction, y->p.rolling_friction, "pair %d's rolling friction",
-                k + 1);
-        same_as(c, x->p.cohesion, y->p.cohesion, "pair %d's cohesion", k + 1);
+        for (int s = 0; s < RBL_PAIR_N; s++) /* (law_table.h's pair coefficients) */
+            if (s != RBL_PAIR_gn || !gamma_from_files)
+                same_as(c, x->own[s], y->own[s], "pair %d's %s", k + 1, rbl_pair_coefs[s].name);
     }
     same(c, "number of flow counters", (int)a->n_flows, (int)b->n_flows);
     for (size_t k = 0; c->rc == RBL_OK && k < a->n_flows; k++)

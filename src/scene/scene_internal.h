@@ -25,8 +25,9 @@ const char *rbl_warning_name(rbl_warning_id id);
 
 typedef struct rbl_scene_pair {
     int a, b;
-    rbl_pair_props p; /* NAN: the mixing rule's; without materials, gamma_n from restitution
-                         when the pair is set (rbl_scene_set_pairs) */
+    double own[RBL_PAIR_N]; /* by slot (law_table.h); NAN: the mixing rule's; without
+                               materials, gamma_n from restitution when the pair is set
+                               (rbl_scene_set_pairs) */
 } rbl_scene_pair;
 
 typedef struct rbl_mark {
