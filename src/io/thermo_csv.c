@@ -164,14 +164,20 @@ void rbl_thermo_log_free(rbl_thermo_log *log)
     memset(log, 0, sizeof *log);
 }
 
-int rbl_thermo_log_has_travel(const rbl_thermo_log *log)
+/* Whether the header (the first line) holds `name` (",column," with its commas). */
+static int header_has(const rbl_thermo_log *log, const char *name)
 {
     const char *eol = log->len ? memchr(log->rows, '\n', log->len) : NULL;
-    static const char name[] = ",wall1_dx,";
-    for (const char *at = log->rows; eol && at + sizeof name - 1 <= eol; at++)
-        if (memcmp(at, name, sizeof name - 1) == 0)
+    const size_t n = strlen(name);
+    for (const char *at = log->rows; eol && at + n <= eol; at++)
+        if (memcmp(at, name, n) == 0)
             return 1;
     return 0;
+}
+
+int rbl_thermo_log_has_travel(const rbl_thermo_log *log)
+{
+    return header_has(log, ",wall1_dx,");
 }
 
 /* Columns spliced into every line: after field `before` (SIZE_MAX: at the line's end, before
@@ -238,12 +244,7 @@ int rbl_thermo_log_add_travel(rbl_thermo_log *log, rbl_error *err)
 
 int rbl_thermo_log_has_bonds(const rbl_thermo_log *log)
 {
-    const char *eol = log->len ? memchr(log->rows, '\n', log->len) : NULL;
-    static const char name[] = ",bonds_intact,";
-    for (const char *at = log->rows; eol && at + sizeof name - 1 <= eol; at++)
-        if (memcmp(at, name, sizeof name - 1) == 0)
-            return 1;
-    return 0;
+    return header_has(log, ",bonds_intact,");
 }
 
 int rbl_thermo_log_add_bonds(rbl_thermo_log *log, size_t intact, size_t broken,
