@@ -161,6 +161,7 @@ validate: build
 	@validation/fdo.sh $(RUBBLE)
 	@validation/crease.sh $(RUBBLE)
 	@validation/bonds.sh $(RUBBLE)
+	@validation/bonds_impact.sh $(RUBBLE)
 
 # every example run to its end and drawn by ParaView -> docs/examples.md, docs/examples/*.png
 renders: build

@@ -248,8 +248,9 @@ class Run:
         before, intact or broken, is passed over. Before the first step the bonds take part
         from it; between steps they start unloaded, the step's forces standing. Returns how
         many were made; bad values raise rubble.Error (a pair by its index). One process for
-        now. The scene's outputs (bonds_NNNNNN.vtp, thermo's counts) follow the scene's own
-        `bonds:`; read these back with bonds() and fragments()."""
+        now. The run writes them as a scene's `bonds:` would (thermo's counts, from this
+        step's row; bonds_NNNNNN.vtp and the fragments' files from this step's frame); read
+        them back with bonds() and fragments()."""
         if spread not in self._SPREADS:
             raise ValueError("add_bonds: spread is None, 'normal' or 'weibull': %r" % (spread,))
         if ids is not None and pairs is not None:

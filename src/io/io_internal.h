@@ -390,6 +390,12 @@ int rbl_thermo_log_write(const rbl_thermo_log *log, const char *path, rbl_grown_
  * that lack them, each 0 (no wall had moved: a restart that changes physics sets one moving). */
 int rbl_thermo_log_has_travel(const rbl_thermo_log *log);
 int rbl_thermo_log_add_travel(rbl_thermo_log *log, rbl_error *err);
+/* Whether the rows have the bonds' counts; the columns added to rows that lack them (bonds
+ * made from outside a scene's `bonds:`, issue 72): 0 in each row but the last, which gets
+ * the counts given (the caller's: those of its step, or 0); log->bonds set. */
+int rbl_thermo_log_has_bonds(const rbl_thermo_log *log);
+int rbl_thermo_log_add_bonds(rbl_thermo_log *log, size_t intact, size_t broken,
+                             rbl_error *err);
 /* Rows read from a checkpoint (path) as a run writes them: a header of names, then rows of as
  * many numbers, each line ended; RBL_EPARSE naming the first that is not. */
 int rbl_thermo_log_check(const rbl_thermo_log *log, const char *path, rbl_error *err);

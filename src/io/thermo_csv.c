@@ -12,6 +12,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,44 +164,54 @@ void rbl_thermo_log_free(rbl_thermo_log *log)
     memset(log, 0, sizeof *log);
 }
 
-int rbl_thermo_log_has_travel(const rbl_thermo_log *log)
+/* Whether the header (the first line) holds `name` (",column," with its commas). */
+static int header_has(const rbl_thermo_log *log, const char *name)
 {
     const char *eol = log->len ? memchr(log->rows, '\n', log->len) : NULL;
-    static const char name[] = ",wall1_dx,";
-    for (const char *at = log->rows; eol && at + sizeof name - 1 <= eol; at++)
-        if (memcmp(at, name, sizeof name - 1) == 0)
+    const size_t n = strlen(name);
+    for (const char *at = log->rows; eol && at + n <= eol; at++)
+        if (memcmp(at, name, n) == 0)
             return 1;
     return 0;
 }
 
-int rbl_thermo_log_add_travel(rbl_thermo_log *log, rbl_error *err)
+int rbl_thermo_log_has_travel(const rbl_thermo_log *log)
 {
-    if (!log->len || !log->n_walls || rbl_thermo_log_has_travel(log))
-        return RBL_OK;
-    /* after the walls' forces and torques: the first 12 + 6 n_walls fields of every line */
-    const size_t before = 12 + 6 * log->n_walls;
-    size_t lines = 0, header = 0;
+    return header_has(log, ",wall1_dx,");
+}
+
+/* Columns spliced into every line: after field `before` (SIZE_MAX: at the line's end, before
+ * the stage column when the header ends with it), `head` into the header, `row` into each row
+ * but the last, which gets `last`. */
+static int splice_columns(rbl_thermo_log *log, size_t before, const char *head, const char *row,
+                          const char *last, rbl_error *err)
+{
+    const char *eol0 = memchr(log->rows, '\n', log->len);
+    const int staged = before == SIZE_MAX && eol0 && eol0 - log->rows >= 6 &&
+                       memcmp(eol0 - 6, ",stage", 6) == 0;
+    size_t lines = 0;
     for (size_t k = 0; k < log->len; k++)
         lines += log->rows[k] == '\n';
-    for (size_t w = 0; w < log->n_walls; w++)
-        header += (size_t)snprintf(NULL, 0, ",wall%zu_dx,wall%zu_dy,wall%zu_dz", w + 1, w + 1,
-                                   w + 1);
-    const size_t add = header + (lines ? lines - 1 : 0) * 6 * log->n_walls;
+    const size_t add = strlen(head) + (lines ? lines - 1 : 0) * strlen(row) + strlen(last);
     char *out = malloc(log->len + add + 1), *to = out;
     if (!out)
         return rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
     const char *at = log->rows, *end = log->rows + log->len;
     for (size_t line = 0; at < end; line++) {
         const char *eol = memchr(at, '\n', (size_t)(end - at)), *cut = at;
-        for (size_t f = 0; cut < eol && f < before; cut++)
-            f += *cut == ',';
-        if (cut < eol) /* (past the comma that ends field `before`: back onto it) */
-            cut--;
+        if (before == SIZE_MAX) { /* the end, or the stage column's comma */
+            cut = eol;
+            while (staged && cut > at && cut[0] != ',')
+                cut--;
+        } else {
+            for (size_t f = 0; cut < eol && f < before; cut++)
+                f += *cut == ',';
+            if (cut < eol) /* (past the comma that ends field `before`: back onto it) */
+                cut--;
+        }
+        const char *put = line == 0 ? head : line + 1 == lines ? last : row;
         memcpy(to, at, (size_t)(cut - at)), to += cut - at;
-        for (size_t w = 0; w < log->n_walls; w++)
-            to += line ? (size_t)sprintf(to, ",0,0,0")
-                       : (size_t)sprintf(to, ",wall%zu_dx,wall%zu_dy,wall%zu_dz", w + 1, w + 1,
-                                         w + 1);
+        memcpy(to, put, strlen(put)), to += strlen(put);
         memcpy(to, cut, (size_t)(eol + 1 - cut)), to += eol + 1 - cut;
         at = eol + 1;
     }
@@ -208,8 +219,43 @@ int rbl_thermo_log_add_travel(rbl_thermo_log *log, rbl_error *err)
     log->rows = out;
     log->len = (size_t)(to - out);
     log->cap = log->len + 1;
-    log->travel = 1;
     return RBL_OK;
+}
+
+int rbl_thermo_log_add_travel(rbl_thermo_log *log, rbl_error *err)
+{
+    if (!log->len || !log->n_walls || rbl_thermo_log_has_travel(log))
+        return RBL_OK;
+    /* after the walls' forces and torques: the first 12 + 6 n_walls fields of every line */
+    rbl_thermo_log names = {0}, zeros = {0};
+    int ok = 1;
+    for (size_t w = 0; ok && w < log->n_walls; w++)
+        ok = rbl_thermo_log_append(&names, ",wall%zu_dx,wall%zu_dy,wall%zu_dz", w + 1, w + 1,
+                                   w + 1) &&
+             rbl_thermo_log_append(&zeros, ",0,0,0");
+    int rc = ok ? splice_columns(log, 12 + 6 * log->n_walls, names.rows, zeros.rows, zeros.rows,
+                                 err)
+                : rbl_error_set(err, RBL_ENOMEM, "thermo log: out of memory");
+    free(names.rows), free(zeros.rows);
+    if (rc == RBL_OK)
+        log->travel = 1;
+    return rc;
+}
+
+int rbl_thermo_log_has_bonds(const rbl_thermo_log *log)
+{
+    return header_has(log, ",bonds_intact,");
+}
+
+int rbl_thermo_log_add_bonds(rbl_thermo_log *log, size_t intact, size_t broken,
+                             rbl_error *err)
+{
+    log->bonds = 1;
+    if (!log->len || rbl_thermo_log_has_bonds(log))
+        return RBL_OK;
+    char last[64];
+    snprintf(last, sizeof last, ",%zu,%zu", intact, broken);
+    return splice_columns(log, SIZE_MAX, ",bonds_intact,bonds_broken", ",0,0", last, err);
 }
 
 int rbl_thermo_log_check(const rbl_thermo_log *log, const char *path, rbl_error *err)

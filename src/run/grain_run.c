@@ -173,9 +173,9 @@ static int contacts_table(const char *path, const rbl_sim *sim, const void *unus
 /* The bonds of frame n_frames - 1 (a scene with `bonds`): bonds_NNNNNN.vtp and bonds.pvd,
  * breaks.csv as it stands, fragments_NNNNNN.csv and fragment_sizes_NNNNNN.csv, by rank 0 from
  * every process's bonds and grains (bond_output.c). */
-static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
+static int write_bonds(const outputs *o, rbl_sim *sim, rbl_error *err)
 {
-    if (!rbl_scene_bonded(s))
+    if (!o->log.bonds)
         return RBL_OK;
     rbl_bond_view *views = NULL;
     size_t n = 0;
@@ -208,6 +208,38 @@ static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_e
     }
     rbl_fragments_free(f);
     return rbl_run_ranks_agree(o->ranks, rc, err);
+}
+
+/* Whether the run writes its bonds (thermo's counts, the bonds' frames): a scene's `bonds:`
+ * (in any stage), or bonds made from outside it (Run.add_bonds, rbl_sim_add_bonds on the run's
+ * simulation: issue 72), or rows carried by a restart that count them. Made from outside after
+ * rows were written: the counts' columns spliced in (0 before, the counts now in a row of this
+ * step), and a frame of this step gets its bonds' files; so bonds made before the first step
+ * give the files of the scene's own `bonds:`. Over several processes every one asks alike. */
+static int bonds_begin(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *err)
+{
+    if (o->log.bonds)
+        return RBL_OK;
+    size_t intact = 0, broken = 0;
+    if (!rbl_scene_bonded(s) && !rbl_thermo_log_has_bonds(&o->log)) {
+        rbl_run_ranks_bond_counts(o->ranks, sim, &intact, &broken);
+        if (intact + broken == 0)
+            return RBL_OK;
+    }
+    const char *eol = o->log.len ? memchr(o->log.rows, '\n', o->log.len) : NULL;
+    const int fresh = eol && !rbl_thermo_log_has_bonds(&o->log);
+    /* the last row's step: its second field */
+    const char *last = o->log.len > 1 ? o->log.rows + o->log.len - 2 : NULL;
+    while (last && last > eol && *last != '\n')
+        last--;
+    const int now = fresh && last && last < o->log.rows + o->log.len - 1 &&
+                    strtoull(strchr(last, ',') + 1, NULL, 10) == sim->step;
+    int rc = rbl_thermo_log_add_bonds(&o->log, now ? intact : 0, now ? broken : 0, err);
+    if (fresh)
+        o->thermo_file.size = 0; /* rows before changed: thermo.csv written whole */
+    if (rc == RBL_OK && fresh && o->n_frames && o->times[o->n_frames - 1] == sim->time)
+        rc = write_bonds(o, sim, err);
+    return rc;
 }
 
 /* The contact network of frame n_frames - 1 (output.contacts): the .vtp frame and its series,
@@ -247,14 +279,17 @@ static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
     char *rel = NULL;
     rbl_vtp_layout layout;
     rbl_grain_frame_layout(s->frame_fields, &layout);
+    int rc = bonds_begin(s, o, sim, err);
+    if (rc != RBL_OK)
+        return rc;
     const rbl_frame_writer w = {"grains", "vtp", grains_piece, &s->frame_fields, &layout};
-    int rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames, sim, &w, &rel, err);
+    rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames, sim, &w, &rel, err);
     if (rc != RBL_OK)
         return rc;
     o->times[o->n_frames] = sim->time;
     o->files[o->n_frames++] = rel;
     if ((rc = write_network(s, o, sim, err)) != RBL_OK ||
-        (rc = write_bonds(s, o, sim, err)) != RBL_OK)
+        (rc = write_bonds(o, sim, err)) != RBL_OK)
         return rc;
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
         rc = rbl_pvd_add(o->pvd_path, &o->pvd, o->times, o->files, o->n_frames, err);
@@ -278,7 +313,8 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
     if (lo->count && !rows)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     int rc = lo->count ? rbl_sim_layers(sim, lo, rows, err) : RBL_OK;
-    o->log.bonds = rbl_scene_bonded(s);
+    if (rc == RBL_OK)
+        rc = bonds_begin(s, o, sim, err);
     if (o->log.bonds)
         rbl_run_ranks_bond_counts(o->ranks, sim, &o->log.bonds_intact, &o->log.bonds_broken);
     if (rc == RBL_OK)
@@ -854,7 +890,9 @@ static int grain_written(rbl_run *r, rbl_error *err)
     }
     if (rc == RBL_OK)
         rc = rbl_bodies_take_writes(state(r)->sim, err);
-    return rbl_run_ranks_agree(&r->ranks, rc, err);
+    rc = rbl_run_ranks_agree(&r->ranks, rc, err);
+    /* bonds made from outside since the last step: the counts' columns and this step's frame */
+    return rc == RBL_OK ? bonds_begin(r->scene, state(r), state(r)->sim, err) : rc;
 }
 
 static int grain_spin(rbl_run *r, rbl_error *err)

@@ -89,7 +89,9 @@ def _block(tmp_path, name, bonds):
 
 def test_add_bonds_makes_the_scenes_bonds(tmp_path):
     """Run.add_bonds before the first step with the scene's `bonds:` values gives the bonds,
-    breaks and motion of the scene that has the block, to the bit; made again, none."""
+    breaks and motion of the scene that has the block, to the bit, and its files byte for
+    byte (thermo.csv's counts, the bonds' frames from frame 0, breaks.csv, the fragments');
+    made again, none."""
     runs = [_block(tmp_path, "scene", True), _block(tmp_path, "python", False)]
     made = runs[1].add_bonds(youngs_modulus=1.0e6, stiffness_ratio=2, radius_multiplier=1,
                              tensile_strength=1.5e4, shear_strength=8e3, damping=0.1, gap=1e-6,
@@ -107,6 +109,56 @@ def test_add_bonds_makes_the_scenes_bonds(tmp_path):
     for key in ("ids", "intact", "force", "moment", "sigma", "tau", "energy", "broke_step"):
         assert np.array_equal(getattr(b0, key), getattr(b1, key)), key
     assert np.array_equal(x0[np.argsort(i0)], x1[np.argsort(i1)])
+    files = sorted(os.listdir(tmp_path / "scene"))
+    assert "bonds_000000.vtp" in files and "thermo.csv" in files and "breaks.csv" in files
+    assert files == sorted(os.listdir(tmp_path / "python"))
+    for name in files:
+        assert (tmp_path / "scene" / name).read_bytes() == \
+            (tmp_path / "python" / name).read_bytes(), name
+
+
+def test_add_bonds_between_steps_writes_them(tmp_path):
+    """Bonds made from Python in a scene without `bonds:`, between steps: thermo.csv gains the
+    counts' columns (0 in the rows before, the counts from the row of the step they were made
+    at, in a staged scene before its stage column), the frames from then on their bonds."""
+    text = open(os.path.join(EXAMPLES, "bonded_block.yaml")).read()
+    text = text[:text.index("bonds:")] + text[text.index("run:"):]
+    text = text.replace("run: {time: 0.01,", "run: {")
+    text = text.replace("output: {folder: output/bonded_block, every: 0.001}",
+                        "output: {every: 0.001, thermo_every: 0.0005}\n"
+                        "stages: [{name: fall, time: 0.0005}, {name: hit, time: 0.0025}]")
+    path = tmp_path / "late.yaml"
+    path.write_text(text)
+    run = rubble.Run(path, output=tmp_path / "o")
+    total = run.total_steps
+    made_at = total // 4  # in the stage "hit"
+    run.step(made_at)
+    made = run.add_bonds(youngs_modulus=1.0e6, tensile_strength=1.5e4, shear_strength=8e3,
+                         damping=0.1, gap=1e-6)
+    assert made == 300
+    run.step(total - made_at)
+    b = run.bonds()
+    run.close()
+    lines = (tmp_path / "o" / "thermo.csv").read_text().splitlines()
+    head = lines[0].split(",")
+    assert head[-3:] == ["bonds_intact", "bonds_broken", "stage"]
+    rows = [r.split(",") for r in lines[1:]]
+    assert all(len(r) == len(head) for r in rows)
+    intact = [int(r[-3]) for r in rows]
+    broken = [int(r[-2]) for r in rows]
+    steps = [int(r[1]) for r in rows]
+    assert steps[0] == 0 and steps[-1] == total and min(steps) < made_at < max(steps)
+    for s_, i_, k_ in zip(steps, intact, broken):
+        assert (i_ + k_ == 300) if s_ >= made_at else (i_, k_) == (0, 0)
+    assert intact[-1] == b.intact.sum() and broken[-1] == (~b.intact).sum() > 0
+    # frames 0 and 1 (the stage's start) before the bonds; 2, 3, 4 after
+    files = os.listdir(tmp_path / "o")
+    assert sorted(f for f in files if f.startswith("bonds_")) == \
+        ["bonds_%06d.vtp" % k for k in (2, 3, 4)]
+    assert sorted(f for f in files if f.startswith("fragments_")) == \
+        ["fragments_%06d.csv" % k for k in (2, 3, 4)]
+    pvd = (tmp_path / "o" / "bonds.pvd").read_text()
+    assert pvd.count("<DataSet") == 3 and "bonds_000001" not in pvd
 
 
 def test_add_bonds_by_pairs_and_refusals(tmp_path):
