@@ -206,6 +206,16 @@ INLINE size_t law_width(const pair_pass_input *in, const size_t width)
     return width - (in->law.collisions ? RBL_HIST_COLLISION : 0);
 }
 
+/* A sheared cell: each lane's relative velocity less its image's (the images across the
+ * gradient sides move along the flow; shear.c). Apart: unsheared runs pay one test a block. */
+static __attribute__((noinline)) void block_sheared(const pair_pass_input *in, pair_block *b)
+{
+    const rbl_shear_image *le = &in->arrays.le;
+    double *v = le->flow ? b->vy : b->vx;
+    for (int l = 0; l < b->n; l++)
+        v[l] -= rbl_image_sz(in->arrays.image[b->q[l]]) * le->speed;
+}
+
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
  * separation, so a listed pair that does not touch cost no more than that. Then the padding
  * lanes, up to a whole vector, repeat the last contact: valid numbers, results unused. */
@@ -247,6 +257,8 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         if (per_pair)
             block_coef(b, l, rbl_pair_coef_of(in->sim, in->material[i], in->material[j]));
     }
+    if (in->arrays.le.on)
+        block_sheared(in, b);
     for (int l = n; l < (n + LANES - 1) / LANES * LANES; l++) {
 #define PAD(field) b->field[l] = b->field[n - 1]
         PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
@@ -414,8 +426,8 @@ static __attribute__((noinline)) void pair_end(const pair_pass_input *in, size_t
 {
     const rbl_pair_arrays *a = &in->arrays;
     const size_t i = a->i[q], j = a->j[q];
-    const double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1],
-                          gi->vel[2] - gj->vel[2]};
+    double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
+    rbl_image_dv(&a->le, a->image[q], dv);
     rbl_contact_geom geo;
     double l1, l2;
     rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, a->omega + 3 * i, a->omega + 3 * j,
@@ -497,9 +509,9 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
             double dx = xi - gj->pos[0], dy = yi - gj->pos[1], dz = zi - gj->pos[2];
             const uint8_t c = image[q];
             if (c != RBL_IMAGE_NONE) {
-                double sh[3];
-                rbl_image_shift(in.arrays.box, c, sh);
-                dx -= sh[0], dy -= sh[1], dz -= sh[2];
+                double d[3] = {dx, dy, dz};
+                rbl_image_sub(in.arrays.box, &in.arrays.le, c, d);
+                dx = d[0], dy = d[1], dz = d[2];
             }
             const double r2 = dx * dx + dy * dy + dz * dz;
             const double rs = ri + gj->radius;
