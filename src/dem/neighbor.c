@@ -556,8 +556,9 @@ static inline int stencil_cell(const rbl_sim *sim, const int64_t c[3], int s, co
         if (nc[a] < 0 || nc[a] >= sim->grid.n[a]) {
             if (!sim->cfg.periodic[a])
                 return 0;
-            shift[a] += nc[a] < 0 ? -1 : 1;
-            nc[a] -= shift[a] * sim->grid.n[a];
+            const int side = nc[a] < 0 ? -1 : 1;
+            shift[a] += side;
+            nc[a] -= side * sim->grid.n[a];
         }
     }
     *image = (uint8_t)((shift[0] + 1) + 3 * (shift[1] + 1) + 9 * (shift[2] + 1));
