@@ -677,6 +677,7 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_g
     if (r2 >= rs * rs)
         return 0;
     double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
+    rbl_image_dv(&a->le, a->image[q], dv);
     const double *wi = a->omega + 3 * (size_t)(gi - a->pk), *wj = a->omega + 3 * (size_t)a->j[q];
     rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, wi, wj, gi->mass, gj->mass,
                    geo, l1_out, l2_out);

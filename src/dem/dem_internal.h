@@ -971,21 +971,22 @@ static inline void rbl_image_shift_le(const double box[3], const rbl_shear_image
 /* d = x_i - x_j less the image shift of code c (not RBL_IMAGE_NONE). Across a sheared side the
  * flow component is then taken to its nearest image (the shift moves on between builds and
  * wraps at L/2: the code's flow part was the build's), so the separation is the time's alone. */
-static inline void rbl_image_sub(const double box[3], const rbl_shear_image *le, uint8_t c,
-                                 double d[3])
+static inline __attribute__((always_inline)) void
+rbl_image_sub(const double box[3], const rbl_shear_image *le, uint8_t c, double d[3])
 {
     double sh[3];
     rbl_image_shift(box, c, sh);
     d[0] -= sh[0], d[1] -= sh[1], d[2] -= sh[2];
-    if (le->on && rbl_image_sz(c) != 0) {
+    if (le->on && rbl_image_sz(c) != 0) { /* (no call in the force loop: no libm rounding) */
         const int f = le->flow;
         d[f] -= rbl_image_sz(c) * le->delta;
-        d[f] -= box[f] * nearbyint(d[f] / box[f]);
+        const double k = d[f] / box[f]; /* within (-2, 2): the shift's and the code's */
+        d[f] -= box[f] * (double)(int)(k + (k < 0.0 ? -0.5 : 0.5));
     }
 }
 
 /* dv = v_i - v_j less the velocity of image c's frame (its flow component sz speed). */
-static inline void rbl_image_dv(const rbl_shear_image *le, uint8_t c, double dv[3])
+static inline __attribute__((always_inline)) void rbl_image_dv(const rbl_shear_image *le, uint8_t c, double dv[3])
 {
     if (le->on)
         dv[le->flow] -= rbl_image_sz(c) * le->speed;

@@ -467,7 +467,7 @@ static __attribute__((noinline)) size_t pair_ends(const pair_pass_input *in, pai
  * branch on touching, which is a coin toss in a dense bed. The rest of a kept lane is filled
  * in when the block is full (block_fill). */
 INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long begin, long end,
-                            const int jkr, const size_t width)
+                            const int jkr, const size_t width, const int sheared)
 {
     size_t touching_pairs = 0;
     const pair_pass_input in = *input;
@@ -508,10 +508,14 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
             const rbl_packed_grain *gj = pk + J[q];
             double dx = xi - gj->pos[0], dy = yi - gj->pos[1], dz = zi - gj->pos[2];
             const uint8_t c = image[q];
-            if (c != RBL_IMAGE_NONE) {
+            if (c != RBL_IMAGE_NONE && sheared) {
                 double d[3] = {dx, dy, dz};
                 rbl_image_sub(in.arrays.box, &in.arrays.le, c, d);
                 dx = d[0], dy = d[1], dz = d[2];
+            } else if (c != RBL_IMAGE_NONE) {
+                double sh[3];
+                rbl_image_shift(in.arrays.box, c, sh);
+                dx -= sh[0], dy -= sh[1], dz -= sh[2];
             }
             const double r2 = dx * dx + dy * dy + dz * dz;
             const double rs = ri + gj->radius;
@@ -546,16 +550,19 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
 }
 
 /* The chunk's loop for the law: the common ones (no JKR test for contacts held in tension;
- * a linear law's 6 doubles of history, Hertz-Mindlin's 7), and any other. */
+ * a linear law's 6 doubles of history, Hertz-Mindlin's 7; no sheared images), and any other
+ * (a sheared cell's too: its images' shift apart from the plain loops, which then compile as
+ * before). */
 static size_t pair_chunk(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
-    return input->hist_width == 6 ? pair_chunk_as(input, b, begin, end, 0, 6)
-                                  : pair_chunk_as(input, b, begin, end, 0, 7);
+    return input->hist_width == 6 ? pair_chunk_as(input, b, begin, end, 0, 6, 0)
+                                  : pair_chunk_as(input, b, begin, end, 0, 7, 0);
 }
 
 static size_t pair_chunk_any(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
-    return pair_chunk_as(input, b, begin, end, input->jkr, input->hist_width);
+    return pair_chunk_as(input, b, begin, end, input->jkr, input->hist_width,
+                         input->arrays.le.on);
 }
 
 void rbl_pair_pass(rbl_sim *sim)
@@ -599,7 +606,7 @@ void rbl_pair_pass(rbl_sim *sim)
         /* the plain laws (6 or 7 doubles: the tangential slice, k_t where it is held, the
            dashpots') have their own loops, their widths constants */
         const int plain = input.hist_width == rbl_hist_dash(&input.law) + 3 && input.hist_width <= 7;
-        touching += input.jkr || !plain
+        touching += input.jkr || !plain || input.arrays.le.on
                         ? pair_chunk_any(&input, &block, (long)begin, (long)end)
                         : pair_chunk(&input, &block, (long)begin, (long)end);
 #pragma omp critical(rbl_overlap_peak)
