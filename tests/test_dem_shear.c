@@ -13,7 +13,8 @@
  *             grows as -rho_m rate T t at first (the streaming term of the Boltzmann
  *             equation: d P_xz / dt = -rate P_zz before collisions relax it), and the energy
  *             account's balance stays within 2e-3 of the energy put in by the boundary (the
- *             dense cell's: the step's own error, second order in dt). */
+ *             dense cell's: the step's own error, second order in dt);
+ *   turned    the same cell sheared along y, x and y swapped: the same path to round-off. */
 #include "dem_test_util.h"
 #include "test_util.h"
 
@@ -327,12 +328,74 @@ static void test_gas(void)
     rbl_sim_destroy(sim);
 }
 
+/* The scene turned: the dense cell of test_pairs sheared along y instead of x, its x and y
+ * swapped (positions, velocities, box), follows the same path: after 200 steps every grain's
+ * position and velocity the first run's, swapped, to round-off (1e-12 of the box, 1e-9 m/s:
+ * the sums' order differs with the axes), through collisions across the sides. */
+static void test_turned(void)
+{
+    rbl_sim *sim[2];
+    for (int turn = 0; turn < 2; turn++) {
+        rbl_sim_config c = dem_config(0.0, LX, 2000.0, 0.02, 2e-6);
+        c.hi[1] = LX, c.hi[2] = LZ;
+        c.periodic[0] = c.periodic[1] = c.periodic[2] = 1;
+        c.skin = 0.0002;
+        c.law.tangent = RBL_TANGENT_SPRING, c.law.friction = 0.5, c.law.kt = 1500.0;
+        sim[turn] = dem_create(&c, 2500.0);
+        rbl_shear sh = {300.0, turn, 2};
+        ASSERT_OK(rbl_sim_set_shear(sim[turn], &sh, &err_));
+        uint64_t seed = 5;
+        /* a loose lattice with random velocities: many contacts across the sides soon */
+        for (int i = 0; i < 8; i++)
+            for (int j = 0; j < 8; j++)
+                for (int k = 0; k < 8; k++) {
+                    double p[3] = {(i + 0.5) * LX / 8, (j + 0.5) * LX / 8, (k + 0.5) * LZ / 8};
+                    double v[3];
+                    for (int a = 0; a < 3; a++)
+                        v[a] = 0.3 * (2.0 * test_uniform(&seed) - 1.0);
+                    const double r = 0.00047 + 0.00003 * test_uniform(&seed);
+                    if (turn)
+                        dem_grain(sim[turn], p[1], p[0], p[2], v[1], v[0], v[2], r);
+                    else
+                        dem_grain(sim[turn], p[0], p[1], p[2], v[0], v[1], v[2], r);
+                }
+        ASSERT_OK(rbl_sim_shear_profile(sim[turn], &err_));
+        ASSERT_OK(rbl_sim_step(sim[turn], 200, &err_));
+    }
+    rbl_grains_view a, b;
+    rbl_sim_grains(sim[0], &a), rbl_sim_grains(sim[1], &b);
+    ASSERT_EQ_INT(a.n, b.n);
+    size_t *at = calloc(b.n, sizeof *at);
+    ASSERT_TRUE(at != NULL);
+    for (size_t i = 0; i < b.n; i++)
+        at[b.id[i]] = i;
+    for (size_t i = 0; i < a.n; i++) {
+        const size_t j = at[a.id[i]];
+        static const int swap[3] = {1, 0, 2};
+        for (int d = 0; d < 3; d++) {
+            double dx = a.pos[3 * i + d] - b.pos[3 * j + swap[d]];
+            dx -= LX * nearbyint(dx / LX); /* (a wrap at another build: the same place) */
+            ASSERT_NEAR(dx, 0.0, 1e-12 * LX);
+            ASSERT_NEAR(a.vel[3 * i + d], b.vel[3 * j + swap[d]], 1e-9);
+        }
+    }
+    rbl_thermo t;
+    rbl_sim_thermo(sim[0], &t);
+    ASSERT_TRUE(t.contacts > 40); /* (81) */
+    ASSERT_TRUE(t.dissipated[RBL_LOSS_DAMPING] > 0.01 * t.kinetic); /* many collisions */
+    printf("turned: flow along y with x and y swapped: %zu grains, %zu contacts, the same path "
+           "to round-off\n", a.n, t.contacts);
+    free(at);
+    rbl_sim_destroy(sim[0]), rbl_sim_destroy(sim[1]);
+}
+
 int main(void)
 {
     test_pairs();
     test_across();
     test_crossing();
     test_gas();
+    test_turned();
     printf("test_dem_shear: all passed\n");
     return 0;
 }
