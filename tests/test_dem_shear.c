@@ -26,16 +26,29 @@
 #define LY 0.006
 #define LZ 0.008
 
-static rbl_sim *cell(double rate, double kn, double gamma, double dt)
+/* The cell LX x LY x LZ, periodic on every side, a linear law (frictionless unless set). */
+static rbl_sim_config cell_config(double kn, double gamma, double dt, double skin)
 {
     rbl_sim_config c = dem_config(0.0, LX, kn, gamma, dt);
     c.hi[1] = LY, c.hi[2] = LZ;
     c.periodic[0] = c.periodic[1] = c.periodic[2] = 1;
-    c.skin = 0.0002;
-    rbl_sim *sim = dem_create(&c, 2500.0);
-    rbl_shear sh = {rate, 0, 2};
+    c.skin = skin;
+    return c;
+}
+
+/* That cell's simulation, sheared along `flow` (x or y) at `rate`. */
+static rbl_sim *sheared(const rbl_sim_config *c, double rate, int flow)
+{
+    rbl_sim *sim = dem_create(c, 2500.0);
+    rbl_shear sh = {rate, flow, 2};
     ASSERT_OK(rbl_sim_set_shear(sim, &sh, &err_));
     return sim;
+}
+
+static rbl_sim *cell(double rate, double kn, double gamma, double dt)
+{
+    const rbl_sim_config c = cell_config(kn, gamma, dt, 0.0002);
+    return sheared(&c, rate, 0);
 }
 
 /* Separation of grains i and j of the view, x_i - x_j, with the sheared images (shift delta
@@ -146,14 +159,9 @@ static void test_pairs(void)
 static void test_across(void)
 {
     const double r = 0.0005, rate = 150.0, U = rate * LZ, dt = 1e-6;
-    rbl_sim_config c = dem_config(0.0, LX, 2000.0, 0.05, dt);
-    c.hi[1] = LY, c.hi[2] = LZ;
-    c.periodic[0] = c.periodic[1] = c.periodic[2] = 1;
-    c.skin = 0.0002;
+    rbl_sim_config c = cell_config(2000.0, 0.05, dt, 0.0002);
     c.law.tangent = RBL_TANGENT_SPRING, c.law.friction = 0.5, c.law.kt = 1500.0;
-    rbl_sim *a = dem_create(&c, 2500.0), *b = dem_create(&c, 2500.0);
-    rbl_shear sh = {rate, 0, 2};
-    ASSERT_OK(rbl_sim_set_shear(a, &sh, &err_));
+    rbl_sim *a = sheared(&c, rate, 0), *b = dem_create(&c, 2500.0);
     ASSERT_OK(rbl_sim_step(a, 3700, &err_)); /* no grains: the shift moves on, past L/2 */
     ASSERT_OK(rbl_sim_step(b, 3700, &err_));
     const double delta = shift_now(a);
@@ -223,13 +231,8 @@ static void test_crossing(void)
 static void test_gas(void)
 {
     const double rate = 50.0, dt = 5e-6, r = 0.00003;
-    rbl_sim_config c = dem_config(0.0, LX, 1.0, 0.0, dt);
-    c.hi[1] = LY, c.hi[2] = LZ;
-    c.periodic[0] = c.periodic[1] = c.periodic[2] = 1;
-    c.skin = 0.0015;
-    rbl_sim *sim = dem_create(&c, 2500.0);
-    rbl_shear sh = {rate, 0, 2};
-    ASSERT_OK(rbl_sim_set_shear(sim, &sh, &err_));
+    const rbl_sim_config c = cell_config(1.0, 0.0, dt, 0.0015);
+    rbl_sim *sim = sheared(&c, rate, 0);
     uint64_t seed = 11;
     const size_t n = 300;
     double (*at)[3] = calloc(n, sizeof *at);
@@ -336,14 +339,10 @@ static void test_turned(void)
 {
     rbl_sim *sim[2];
     for (int turn = 0; turn < 2; turn++) {
-        rbl_sim_config c = dem_config(0.0, LX, 2000.0, 0.02, 2e-6);
-        c.hi[1] = LX, c.hi[2] = LZ;
-        c.periodic[0] = c.periodic[1] = c.periodic[2] = 1;
-        c.skin = 0.0002;
+        rbl_sim_config c = cell_config(2000.0, 0.02, 2e-6, 0.0002);
+        c.hi[1] = LX; /* square across the gradient */
         c.law.tangent = RBL_TANGENT_SPRING, c.law.friction = 0.5, c.law.kt = 1500.0;
-        sim[turn] = dem_create(&c, 2500.0);
-        rbl_shear sh = {300.0, turn, 2};
-        ASSERT_OK(rbl_sim_set_shear(sim[turn], &sh, &err_));
+        sim[turn] = sheared(&c, 300.0, turn);
         uint64_t seed = 5;
         /* a loose lattice with random velocities: many contacts across the sides soon */
         for (int i = 0; i < 8; i++)
