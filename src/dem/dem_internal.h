@@ -141,13 +141,11 @@ typedef struct rbl_shear_image {
     double speed; /* rate times the gradient axis's length, m/s */
 } rbl_shear_image;
 
-/* A sheared periodic cell (shear.c): the rate, the images as the forces see them, and what
- * the boundary put in. */
+/* A sheared periodic cell (shear.c): the rate, the images as the forces see them, and the
+ * boundary's force that its work over a step starts from. */
 typedef struct rbl_shear_cell {
     double rate;          /* 1/s (image.on: sheared) */
     rbl_shear_image image;
-    uint64_t every;       /* a neighbour build at least every this many steps (the shift
-                             moves by at most a quarter of the skin in between) */
     double force_before;  /* sum of sz f_flow over the contacts across the gradient sides
                              at the last force evaluation (the boundary's work, shear.c) */
 } rbl_shear_cell;
@@ -998,8 +996,8 @@ void rbl_shear_move_to(rbl_sim *sim, double t);
 /* At a build, grain k beyond the gradient sides (before its wrap): moved by the shift along
  * the flow, its velocity by the images' speed, the kinetic energy's change booked. */
 void rbl_shear_wrap(rbl_sim *sim, size_t k);
-/* A build is due: the shift since the last may have closed the skin (builds at least every
- * shear.every steps, and the displacement's test with the shift since then). */
+/* A build is due: the shift since the last may have closed the skin (a build at least every
+ * skin / (4 U dt) steps, and the displacement's test with the shift since the last such step). */
 int rbl_shear_build_due(const rbl_sim *sim);
 /* The step's rows: before the build (the last evaluation's boundary force; the shift at the
  * step's end) and after the forces (the boundary's work over the step booked, RBL_IN_WALLS). */
