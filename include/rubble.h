@@ -761,6 +761,33 @@ RBL_API void rbl_sim_set_max_grains(rbl_sim *sim, size_t max_grains);
  * random order (drawn from seed and the step) instead of by cell, so that what depends on the
  * grains' order in memory shows (docs/testing.md); 0, the default, turns it off. Slow. */
 RBL_API void rbl_sim_set_test_shuffle(rbl_sim *sim, uint64_t seed);
+/* A sheared periodic cell (docs/shear.md): Lees-Edwards boundaries, the box's images across
+ * the gradient axis shifted along the flow axis by rate L_gradient t (mod L_flow) and moving
+ * along it at rate L_gradient, so that the mean flow is u_flow = rate (x_gradient - centre). */
+typedef struct rbl_shear {
+    double rate;   /* 1/s, finite and not 0 */
+    int flow;      /* 0 (x) or 1 (y) */
+    int gradient;  /* 2 (z): the only one yet */
+} rbl_shear;
+/* Shear the box from now on (both axes periodic, a closed box, one process, spheres): the
+ * shift follows the simulation's time. RBL_EINVAL for what is refused, with the reason. */
+RBL_API int rbl_sim_set_shear(rbl_sim *sim, const rbl_shear *shear, rbl_error *err);
+/* Add the mean flow rate (x_gradient - centre of the box) to every grain's flow velocity
+ * (a start from the linear profile); RBL_EINVAL unless sheared. */
+RBL_API int rbl_sim_shear_profile(rbl_sim *sim, rbl_error *err);
+/* What a sheared cell's grains carry, from the last force evaluation and the velocities now
+ * (docs/shear.md): the stress tensor, Pa, compressive positive, row a column b of
+ * 1/V (sum over contacts of d_a f_b + sum over grains of m c_a c_b), d = x_i - x_j, f the force
+ * on i, c the velocity less the mean flow; pressure P = trace / 3, shear stress tau =
+ * -stress[flow][gradient] (positive where the grains resist the shear), mu = tau / P,
+ * the inertial number I = |rate| d_mean / sqrt(P / rho) (the grains' mean diameter, their
+ * mass over their volume), volume fraction, and the shift now. */
+typedef struct rbl_shear_state {
+    double stress[9], contact[9], kinetic[9];
+    double pressure, shear_stress, mu, inertial, volume_fraction;
+    double delta;
+} rbl_shear_state;
+RBL_API int rbl_sim_shear_state(const rbl_sim *sim, rbl_shear_state *out, rbl_error *err);
 /* Set a grain's velocity by id (e.g. a kick); RBL_ENOTFOUND if it is gone. */
 RBL_API int rbl_sim_set_velocity(rbl_sim *sim, uint32_t id, const double vel[3], rbl_error *err);
 /* Between two steppings of a staged study: the uniform gravity from now on (m/s^2); grains

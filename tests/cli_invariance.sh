@@ -4,7 +4,8 @@
 # wear and a flow counter; clumps among spheres with cohesion, rolling resistance and stages
 # that change gravity, friction, pour and press; clumps in a trough, a mesh overhanging a
 # periodic box, that a stage vibrates while it pours; a silo of primitive walls whose gate a
-# stage takes away; a self-gravitating pile; a bonded block breaking as it lands), each with every
+# stage takes away; a self-gravitating pile; a bonded block breaking as it lands; a sheared
+# cell of Lees-Edwards boundaries), each with every
 # output on (frames with every field, contacts as vtp and csv, coarse-grained fields, wall
 # loads, flow counters, checkpoints):
 #   memory order  the grains stored in a new random order at every neighbour build
@@ -173,6 +174,13 @@ scene bonded \
     "{folder: o, every: 0.001, thermo_every: 0.00011, checkpoint_every: 0.00213, final: final.txt, contacts: [vtp, csv], fields: $FIELDS}" \
     "{folder: o, every: 0.0023, final: final.txt}"
 check bonded
+
+# a sheared cell (docs/shear.md): Lees-Edwards boundaries, the shift wrapping at L/2 before
+# the middle checkpoint; one process (shear is refused over MPI)
+scene sheared \
+    "{folder: o, every: 0.0006, thermo_every: 0.00013, checkpoint_every: 0.00047, final: final.txt, contacts: [vtp, csv], fields: $FIELDS}" \
+    "{folder: o, every: 0.0007, final: final.txt}"
+check sheared one
 
 scene impulse \
     "{folder: o, every: 0.02, thermo_every: 0.0034, checkpoint_every: 0.037, final: final.txt}" \

@@ -439,6 +439,27 @@ expect vast_clump "vast_clump.yaml:12:[0-9]*: clump: .*vast_clump.txt: volume 3e
 scene both_kinds 's|    radius: 0.001$|    radius: 0.001\n    clump: bad_clump.txt|'
 expect both_kinds "both_kinds.yaml:11:[0-9]*: a grain source needs 'radius' (spheres) or 'clump'"
 
+# a sheared cell (docs/shear.md): what it needs, refused at its line
+D='s/max: \[0.02, 0.02, 0.05\]}/max: [0.02, 0.02, 0.05], periodic: [x, y, z], '
+scene shear_rate "${D}shear: {rate: 0}}/"
+expect shear_rate "shear_rate.yaml:2:[0-9]*: shear 'rate' must not be 0"
+scene shear_nan "${D}shear: {rate: .nan}}/"
+expect shear_nan "shear_nan.yaml:2:[0-9]*: 'rate' must be finite"
+scene shear_norate "${D}shear: {flow: x}}/"
+expect shear_norate "shear_norate.yaml:2:[0-9]*: 'shear' needs 'rate'"
+scene shear_gradient "${D}shear: {rate: 1, flow: x, gradient: y}}/"
+expect shear_gradient "shear_gradient.yaml:2:[0-9]*: shear 'gradient' must be z"
+scene shear_same "${D}shear: {rate: 1, flow: z}}/"
+expect shear_same "shear_same.yaml:2:[0-9]*: shear 'flow' must be across the gradient axis"
+scene shear_axis "${D}shear: {rate: 1, flow: w}}/"
+expect shear_axis "shear_axis.yaml:2:[0-9]*: 'flow' must be one of x, y, z: 'w'"
+scene shear_key "${D}shear: {rate: 1, rat: 2}}/"
+expect shear_key "shear_key.yaml:2:[0-9]*: .*rat"
+scene shear_periodic 's/max: \[0.02, 0.02, 0.05\]}/max: [0.02, 0.02, 0.05], periodic: [x, y], shear: {rate: 1, flow: x, gradient: z}}/'
+expect shear_periodic "shear_periodic.yaml:2:[0-9]*: shear: the gradient axis z must be periodic"
+scene shear_open 's/max: \[0.02, 0.02, 0.05\]}/open: true, shear: {rate: 1}}/; s/domain: {min: \[0, 0, -0.001\], /domain: {/'
+expect shear_open "shear_open.yaml:2:[0-9]*: an open domain has no 'shear'"
+
 # self-gravity (SD5): impossible parameters, and periodic axes
 sg() { scene "$1" "s|^gravity: \[0, 0, -9.81\]|gravity: [0, 0, -9.81]\nself_gravity: $2|"; }
 sg sg_negative_g '{method: tree, G: -6.7e-11}'

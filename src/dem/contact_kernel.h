@@ -580,13 +580,14 @@ typedef struct rbl_pair_arrays {
     const uint32_t *i, *j;
     const uint8_t *image;
     double box[3];
+    rbl_shear_image le; /* a sheared cell's images (shear.c) */
 } rbl_pair_arrays;
 
 /* Valid after rbl_pack_grains. */
 static inline rbl_pair_arrays rbl_pair_arrays_of(const rbl_sim *sim)
 {
     rbl_pair_arrays a = {sim->packed, sim->packed_omega, sim->pairs.i, sim->pairs.j, sim->pairs.image,
-                         {sim->box[0], sim->box[1], sim->box[2]}};
+                         {sim->box[0], sim->box[1], sim->box[2]}, sim->shear.image};
     return a;
 }
 
@@ -598,11 +599,8 @@ static inline double rbl_pair_separation(const rbl_pair_arrays *a, const rbl_pac
     d[0] = gi->pos[0] - gj->pos[0], d[1] = gi->pos[1] - gj->pos[1];
     d[2] = gi->pos[2] - gj->pos[2];
     uint8_t c = a->image[q];
-    if (c != RBL_IMAGE_NONE) {
-        double sh[3];
-        rbl_image_shift(a->box, c, sh);
-        d[0] -= sh[0], d[1] -= sh[1], d[2] -= sh[2];
-    }
+    if (c != RBL_IMAGE_NONE)
+        rbl_image_sub(a->box, &a->le, c, d);
     return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
 }
 
@@ -679,6 +677,7 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_g
     if (r2 >= rs * rs)
         return 0;
     double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
+    rbl_image_dv(&a->le, a->image[q], dv);
     const double *wi = a->omega + 3 * (size_t)(gi - a->pk), *wj = a->omega + 3 * (size_t)a->j[q];
     rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, wi, wj, gi->mass, gj->mass,
                    geo, l1_out, l2_out);

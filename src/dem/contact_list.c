@@ -48,12 +48,8 @@ void rbl_contact_pair_item(const rbl_sim *sim, size_t q, rbl_contact_item *it)
     double d[3]; /* x_i - x_j, nearest image */
     for (int a = 0; a < 3; a++)
         d[a] = g->pos[3 * i + a] - g->pos[3 * j + a];
-    if (p->image[q] != RBL_IMAGE_NONE) {
-        double sh[3];
-        rbl_image_shift(sim->box, p->image[q], sh);
-        for (int a = 0; a < 3; a++)
-            d[a] -= sh[a];
-    }
+    if (p->image[q] != RBL_IMAGE_NONE)
+        rbl_image_sub(sim->box, &sim->shear.image, p->image[q], d);
     const double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     const double ri = g->radius[i], rj = g->radius[j];
     const double *f = p->out + RBL_PAIR_OUT * (size_t)p->jpos[q]; /* on grain i */

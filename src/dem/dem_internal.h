@@ -131,6 +131,25 @@ static inline size_t rbl_hist_width(const rbl_contact_law *law)
 #define RBL_PAIR_OUT 6
 #define RBL_WALL_OUT 6
 
+/* Lees-Edwards images (shear.c, docs/shear.md): the box's images across the gradient axis
+ * (z) are shifted along the flow axis by sz delta and move along it at sz speed (sz = -1, 0,
+ * 1 the image's place along z). on == 0 (a zeroed simulation): no shear, every image still. */
+typedef struct rbl_shear_image {
+    int on;
+    int flow;     /* 0 (x) or 1 (y) */
+    double delta; /* the shift at the forces' time, in [-L/2, L/2) of the flow axis, m */
+    double speed; /* rate times the gradient axis's length, m/s */
+} rbl_shear_image;
+
+/* A sheared periodic cell (shear.c): the rate, the images as the forces see them, and the
+ * boundary's force that its work over a step starts from. */
+typedef struct rbl_shear_cell {
+    double rate;          /* 1/s (image.on: sheared) */
+    rbl_shear_image image;
+    double force_before;  /* sum of sz f_flow over the contacts across the gradient sides
+                             at the last force evaluation (the boundary's work, shear.c) */
+} rbl_shear_cell;
+
 /* Pairs closer than r_i + r_j + skin at the last build, grouped by first grain (in grain
  * order). j is seen from i through the periodic image `image` (code 13 = none). */
 typedef struct rbl_pair_list {
@@ -453,6 +472,7 @@ struct rbl_sim {
     double skin, cutoff_max;
     double radius_min;       /* of every grain at the last build (0: none) */
     double box[3];           /* periodic lengths */
+    rbl_shear_cell shear;    /* Lees-Edwards boundaries (shear.c); shear.image.on: sheared */
     uint32_t next_id;
     uint32_t fresh_from; /* grains from this id on came since the last force evaluation: their
                             contacts' energy is booked as put in with them (account.c) */
@@ -932,6 +952,57 @@ static inline void rbl_image_shift(const double box[3], uint8_t c, double s[3])
     s[2] = (double)((int)(c / 9) - 1) * box[2];
 }
 #define RBL_IMAGE_NONE 13
+
+
+/* The image's place along the gradient axis (z) of code c: -1, 0 or 1. */
+static inline int rbl_image_sz(uint8_t c) { return (int)(c / 9) - 1; }
+
+/* The image shift of code c with Lees-Edwards' shift along the flow axis. */
+static inline void rbl_image_shift_le(const double box[3], const rbl_shear_image *le, uint8_t c,
+                                      double s[3])
+{
+    rbl_image_shift(box, c, s);
+    if (le->on)
+        s[le->flow] += rbl_image_sz(c) * le->delta;
+}
+
+/* d = x_i - x_j less the image shift of code c (not RBL_IMAGE_NONE). Across a sheared side the
+ * flow component is then taken to its nearest image (the shift moves on between builds and
+ * wraps at L/2: the code's flow part was the build's), so the separation is the time's alone. */
+static inline __attribute__((always_inline)) void
+rbl_image_sub(const double box[3], const rbl_shear_image *le, uint8_t c, double d[3])
+{
+    double sh[3];
+    rbl_image_shift(box, c, sh);
+    d[0] -= sh[0], d[1] -= sh[1], d[2] -= sh[2];
+    if (le->on && rbl_image_sz(c) != 0) { /* (no call in the force loop: no libm rounding) */
+        const int f = le->flow;
+        d[f] -= rbl_image_sz(c) * le->delta;
+        const double k = d[f] / box[f]; /* within (-2, 2): the shift's and the code's */
+        d[f] -= box[f] * (double)(int)(k + (k < 0.0 ? -0.5 : 0.5));
+    }
+}
+
+/* dv = v_i - v_j less the velocity of image c's frame (its flow component sz speed). */
+static inline __attribute__((always_inline)) void rbl_image_dv(const rbl_shear_image *le, uint8_t c, double dv[3])
+{
+    if (le->on)
+        dv[le->flow] -= rbl_image_sz(c) * le->speed;
+}
+
+/* shear.c — Lees-Edwards boundaries (docs/shear.md). The shift at time t into
+ * sim->shear.image (nothing unless sheared). */
+void rbl_shear_move_to(rbl_sim *sim, double t);
+/* At a build, grain k beyond the gradient sides (before its wrap): moved by the shift along
+ * the flow, its velocity by the images' speed, the kinetic energy's change booked. */
+void rbl_shear_wrap(rbl_sim *sim, size_t k);
+/* A build is due: the shift since the last may have closed the skin (a build at least every
+ * skin / (4 U dt) steps, and the displacement's test with the shift since the last such step). */
+int rbl_shear_build_due(const rbl_sim *sim);
+/* The step's rows: before the build (the last evaluation's boundary force; the shift at the
+ * step's end) and after the forces (the boundary's work over the step booked, RBL_IN_WALLS). */
+void rbl_shear_before(rbl_sim *sim);
+void rbl_shear_after(rbl_sim *sim);
 
 /* history.c — carry contact history across a rebuild, keyed by the pair of ids. with_out:
  * each entry holds after the history the last force evaluation's results, a pair's

@@ -75,11 +75,11 @@ static void pair_contact(const rbl_sim *sim, size_t q, contact_fn fn, void *user
     const rbl_grains *g = &sim->g;
     const rbl_pair_list *p = &sim->pairs;
     const size_t i = p->i[q], j = p->j[q];
-    double d[3], sh[3] = {0, 0, 0};
-    if (p->image[q] != RBL_IMAGE_NONE)
-        rbl_image_shift(sim->box, p->image[q], sh);
+    double d[3];
     for (int a = 0; a < 3; a++)
-        d[a] = g->pos[3 * i + a] - g->pos[3 * j + a] - sh[a];
+        d[a] = g->pos[3 * i + a] - g->pos[3 * j + a];
+    if (p->image[q] != RBL_IMAGE_NONE)
+        rbl_image_sub(sim->box, &sim->shear.image, p->image[q], d);
     const double dist = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     if (!(dist > 0.0))
         return;

@@ -137,6 +137,8 @@ static void mark_outside(rbl_sim *sim, uint8_t *gone)
     const double *lo = sim->cfg.lo, *hi = sim->cfg.hi;
     for (size_t k = 0; k < g->n; k++) {
         double *p = g->pos + 3 * k;
+        if (sim->shear.image.on) /* across the sheared sides: moved along the flow first */
+            rbl_shear_wrap(sim, k);
         for (int a = 0; a < 3; a++) {
             if (!isfinite(p[a])) {
                 gone[k] = 1;
@@ -303,7 +305,8 @@ static int by_size_worth(const rbl_sim *sim, double e_f, double e_c)
  * does not wrap onto itself; else 0 (and sim->grid is to be set again). */
 static int setup_by_size(rbl_sim *sim, double r_min, double r_max)
 {
-    if (sim->cfg.open || sim->cfg.cell_factor > 0.0 || !(r_max > RBL_BY_SIZE_RATIO * r_min))
+    if (sim->cfg.open || sim->cfg.cell_factor > 0.0 || !(r_max > RBL_BY_SIZE_RATIO * r_min) ||
+        sim->shear.image.on) /* (a sheared cell's stencil: scan_grain's) */
         return 0;
     double edge = (2.0 * r_min + sim->skin) * (1.0 + 1e-9);
     if (!by_size_worth(sim, edge, sim->cutoff_max))
@@ -385,7 +388,7 @@ static int setup_grid(rbl_sim *sim, rbl_error *err)
                                  "%g m (largest diameter + skin); make it at least %g m",
                                  axis_name[a], sim->box[a], edge, 3.0 * edge);
     size_t limit = 8 * g->n > 4096 ? 8 * g->n : 4096;
-    sim->hashed = sim->grid.n_cells > limit;
+    sim->hashed = sim->grid.n_cells > limit && !sim->shear.image.on;
     return RBL_OK;
 }
 
@@ -530,19 +533,32 @@ static inline int scan_cell(const rbl_sim *sim, const scan_of *s, const double p
 }
 
 /* Cell c shifted by half-stencil offset s into nc, wrapped across periodic sides (image: the
- * periodic image it was found in); 0 when it lies outside a closed box. */
-static inline int stencil_cell(const rbl_sim *sim, const int64_t c[3], int s, int64_t nc[3],
-                               uint8_t *image)
+ * periodic image it was found in); 0 when it lies outside a closed box. Below a sheared
+ * cell's low gradient side (the half stencil never looks above) the image is shifted by
+ * -delta along the flow: the cells about the grain's flow coordinate pk[f] + delta there
+ * (docs/shear.md). */
+static inline int stencil_cell(const rbl_sim *sim, const int64_t c[3], int s, const double *pk,
+                               int64_t nc[3], uint8_t *image)
 {
     const rbl_offset *o = &rbl_half_stencil[s];
     nc[0] = c[0] + o->dx, nc[1] = c[1] + o->dy, nc[2] = c[2] + o->dz;
     int shift[3] = {0, 0, 0};
+    if (sim->shear.image.on && nc[2] < 0) {
+        const int f = sim->shear.image.flow;
+        double u = pk[f] + sim->shear.image.delta;
+        if (u < sim->cfg.lo[f])
+            u += sim->box[f], shift[f] = -1;
+        else if (u >= sim->cfg.hi[f])
+            u -= sim->box[f], shift[f] = 1;
+        nc[f] = rbl_grid_coord(&sim->grid, f, u) + (f ? o->dy : o->dx);
+    }
     for (int a = 0; a < 3 && !sim->cfg.open; a++) {
         if (nc[a] < 0 || nc[a] >= sim->grid.n[a]) {
             if (!sim->cfg.periodic[a])
                 return 0;
-            shift[a] = nc[a] < 0 ? -1 : 1;
-            nc[a] -= shift[a] * sim->grid.n[a];
+            const int side = nc[a] < 0 ? -1 : 1;
+            shift[a] += side;
+            nc[a] -= side * sim->grid.n[a];
         }
     }
     *image = (uint8_t)((shift[0] + 1) + 3 * (shift[1] + 1) + 9 * (shift[2] + 1));
@@ -563,7 +579,7 @@ static int scan_grain_hashed(const rbl_sim *sim, size_t k, pair_buffer *b)
     for (int s = 0; s < 13; s++) {
         int64_t nc[3];
         uint8_t image;
-        if (!stencil_cell(sim, c, s, nc, &image))
+        if (!stencil_cell(sim, c, s, pk, nc, &image))
             continue;
         long slot = rbl_cell_table_find(t, nc);
         if (slot < 0)
@@ -689,7 +705,7 @@ static int scan_grain(const rbl_sim *sim, size_t k, const stencil_rows *rows, pa
     for (int s = 0; s <= 13; s++) {
         int64_t nc[3];
         uint8_t image = RBL_IMAGE_NONE;
-        const int in = s < 13 && stencil_cell(sim, c, s, nc, &image);
+        const int in = s < 13 && stencil_cell(sim, c, s, pk, nc, &image);
         const uint64_t cell = in ? rbl_grid_key(grid, nc[0], nc[1], nc[2]) : 0;
         if (in && end > first && image == held && cell == end) {
             end++;
@@ -697,7 +713,7 @@ static int scan_grain(const rbl_sim *sim, size_t k, const stencil_rows *rows, pa
         }
         if (end > first) {
             double sh[3];
-            rbl_image_shift(sim->box, held, sh);
+            rbl_image_shift_le(sim->box, &sim->shear.image, held, sh);
             const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
             if (!scan_range(&sc, shifted, cs[first], cs[end], held, 0))
                 return 0;

@@ -206,6 +206,16 @@ INLINE size_t law_width(const pair_pass_input *in, const size_t width)
     return width - (in->law.collisions ? RBL_HIST_COLLISION : 0);
 }
 
+/* A sheared cell: each lane's relative velocity less its image's (the images across the
+ * gradient sides move along the flow; shear.c). Apart: unsheared runs pay one test a block. */
+static __attribute__((noinline)) void block_sheared(const pair_pass_input *in, pair_block *b)
+{
+    const rbl_shear_image *le = &in->arrays.le;
+    double *v = le->flow ? b->vy : b->vx;
+    for (int l = 0; l < b->n; l++)
+        v[l] -= rbl_image_sz(in->arrays.image[b->q[l]]) * le->speed;
+}
+
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
  * separation, so a listed pair that does not touch cost no more than that. Then the padding
  * lanes, up to a whole vector, repeat the last contact: valid numbers, results unused. */
@@ -247,6 +257,8 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         if (per_pair)
             block_coef(b, l, rbl_pair_coef_of(in->sim, in->material[i], in->material[j]));
     }
+    if (in->arrays.le.on)
+        block_sheared(in, b);
     for (int l = n; l < (n + LANES - 1) / LANES * LANES; l++) {
 #define PAD(field) b->field[l] = b->field[n - 1]
         PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
@@ -414,8 +426,8 @@ static __attribute__((noinline)) void pair_end(const pair_pass_input *in, size_t
 {
     const rbl_pair_arrays *a = &in->arrays;
     const size_t i = a->i[q], j = a->j[q];
-    const double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1],
-                          gi->vel[2] - gj->vel[2]};
+    double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
+    rbl_image_dv(&a->le, a->image[q], dv);
     rbl_contact_geom geo;
     double l1, l2;
     rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, a->omega + 3 * i, a->omega + 3 * j,
@@ -455,7 +467,7 @@ static __attribute__((noinline)) size_t pair_ends(const pair_pass_input *in, pai
  * branch on touching, which is a coin toss in a dense bed. The rest of a kept lane is filled
  * in when the block is full (block_fill). */
 INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long begin, long end,
-                            const int jkr, const size_t width)
+                            const int jkr, const size_t width, const int sheared)
 {
     size_t touching_pairs = 0;
     const pair_pass_input in = *input;
@@ -496,7 +508,11 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
             const rbl_packed_grain *gj = pk + J[q];
             double dx = xi - gj->pos[0], dy = yi - gj->pos[1], dz = zi - gj->pos[2];
             const uint8_t c = image[q];
-            if (c != RBL_IMAGE_NONE) {
+            if (c != RBL_IMAGE_NONE && sheared) {
+                double d[3] = {dx, dy, dz};
+                rbl_image_sub(in.arrays.box, &in.arrays.le, c, d);
+                dx = d[0], dy = d[1], dz = d[2];
+            } else if (c != RBL_IMAGE_NONE) {
                 double sh[3];
                 rbl_image_shift(in.arrays.box, c, sh);
                 dx -= sh[0], dy -= sh[1], dz -= sh[2];
@@ -534,16 +550,19 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
 }
 
 /* The chunk's loop for the law: the common ones (no JKR test for contacts held in tension;
- * a linear law's 6 doubles of history, Hertz-Mindlin's 7), and any other. */
+ * a linear law's 6 doubles of history, Hertz-Mindlin's 7; no sheared images), and any other
+ * (a sheared cell's too: its images' shift apart from the plain loops, which then compile as
+ * before). */
 static size_t pair_chunk(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
-    return input->hist_width == 6 ? pair_chunk_as(input, b, begin, end, 0, 6)
-                                  : pair_chunk_as(input, b, begin, end, 0, 7);
+    return input->hist_width == 6 ? pair_chunk_as(input, b, begin, end, 0, 6, 0)
+                                  : pair_chunk_as(input, b, begin, end, 0, 7, 0);
 }
 
 static size_t pair_chunk_any(const pair_pass_input *input, pair_block *b, long begin, long end)
 {
-    return pair_chunk_as(input, b, begin, end, input->jkr, input->hist_width);
+    return pair_chunk_as(input, b, begin, end, input->jkr, input->hist_width,
+                         input->arrays.le.on);
 }
 
 void rbl_pair_pass(rbl_sim *sim)
@@ -587,7 +606,7 @@ void rbl_pair_pass(rbl_sim *sim)
         /* the plain laws (6 or 7 doubles: the tangential slice, k_t where it is held, the
            dashpots') have their own loops, their widths constants */
         const int plain = input.hist_width == rbl_hist_dash(&input.law) + 3 && input.hist_width <= 7;
-        touching += input.jkr || !plain
+        touching += input.jkr || !plain || input.arrays.le.on
                         ? pair_chunk_any(&input, &block, (long)begin, (long)end)
                         : pair_chunk(&input, &block, (long)begin, (long)end);
 #pragma omp critical(rbl_overlap_peak)

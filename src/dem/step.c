@@ -148,6 +148,16 @@ static int walls(rbl_sim *sim, step_state *st, rbl_error *err)
     return rc;
 }
 
+/* A sheared cell's images where the forces are evaluated (the last evaluation's force across
+ * the sides kept for the boundary's work first). */
+static int wants_shear(const rbl_sim *sim) { return sim->shear.image.on; }
+static int shear_images(rbl_sim *sim, step_state *st, rbl_error *err)
+{
+    (void)st, (void)err;
+    rbl_shear_before(sim);
+    return RBL_OK;
+}
+
 /* --- neighbours ----------------------------------------------------------------------- */
 
 /* A build when grains came or went, a grain moved half the skin, or a wall and a grain may
@@ -155,7 +165,8 @@ static int walls(rbl_sim *sim, step_state *st, rbl_error *err)
 static int neighbours(rbl_sim *sim, step_state *st, rbl_error *err)
 {
     if (!(st->fresh || 4.0 * sim->max_disp2 > sim->skin * sim->skin ||
-          (sim->walls_moving && sqrt(sim->max_disp2) + rbl_walls_moved(sim) > sim->skin)))
+          (sim->walls_moving && sqrt(sim->max_disp2) + rbl_walls_moved(sim) > sim->skin) ||
+          rbl_shear_build_due(sim)))
         return RBL_OK;
     int rc = rbl_neighbor_build(sim, err);
     sim->health.prev_disp2 = 0.0; /* from the new build's positions */
@@ -196,6 +207,14 @@ static int bonds(rbl_sim *sim, step_state *st, rbl_error *err)
 {
     (void)st;
     return sim->bonded->forces(sim, 1, err);
+}
+
+/* The Lees-Edwards boundary's work over the step. */
+static int shear_work(rbl_sim *sim, step_state *st, rbl_error *err)
+{
+    (void)st, (void)err;
+    rbl_shear_after(sim);
+    return RBL_OK;
 }
 
 /* A servo wall's motion from the force the grains put on it. */
@@ -243,11 +262,13 @@ static const step_row STEP[] = {
     {"one decision for all processes", INTEGRATE, NULL, agree},
     {"health: the drift", NEIGHBOR, NULL, check_drift},
     {"walls", NEIGHBOR, NULL, walls},
+    {"sheared images", NEIGHBOR, wants_shear, shear_images},
     {"neighbours", NEIGHBOR, NULL, neighbours},
     {"synchronized velocities", FORCE, wants_predict, predict},
     {"other processes' grains", FORCE, wants_peers, peers_refresh},
     {"forces", FORCE, NULL, forces},
     {"bonds", FORCE, wants_bonds, bonds},
+    {"sheared boundary's work", FORCE, wants_shear, shear_work},
     {"servo walls", FORCE, NULL, servo},
     {"self-gravity", SELF_TIMED, NULL, self_gravity},
     {"kick", INTEGRATE, NULL, kick},

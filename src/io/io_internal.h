@@ -373,6 +373,8 @@ typedef struct rbl_thermo_log {
                                sets one moving later) */
     int bonds;              /* the bonds' counts, before the stage (issue 72) */
     size_t bonds_intact, bonds_broken; /* this row's */
+    int shear;              /* a sheared cell's columns (docs/shear.md) */
+    rbl_shear_state shear_state; /* this row's */
 } rbl_thermo_log;
 
 /* A row: t, then, if n_layers, each layer's mean velocity along the axis (0-2) and kinetic

@@ -79,6 +79,12 @@ static int log_header(rbl_thermo_log *log, const rbl_thermo *t, size_t n_layers,
             ok = rbl_thermo_log_append(log, ",outlet%zu_grains,outlet%zu_mass", o + 1, o + 1);
         if (log->bonds)
             ok = ok && rbl_thermo_log_append(log, ",bonds_intact,bonds_broken");
+        if (log->shear)
+            ok = ok && rbl_thermo_log_append(
+                           log, ",shear_delta,stress_xx,stress_xy,stress_xz,stress_yx,stress_yy,"
+                                "stress_yz,stress_zx,stress_zy,stress_zz,kinetic_xx,kinetic_yy,"
+                                "kinetic_zz,kinetic_xy,kinetic_xz,kinetic_yz,pressure,"
+                                "shear_stress,mu,inertial_number,volume_fraction");
         if (log->stage > 0)
             ok = ok && rbl_thermo_log_append(log, ",stage");
         ok = ok && rbl_thermo_log_append(log, "\n");
@@ -97,6 +103,7 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
                 state's header, which its rows matched, gave rows of two widths) */
         rbl_thermo_log own = {0};
         own.stage = log->stage, own.travel = log->travel, own.bonds = log->bonds;
+        own.shear = log->shear;
         ok = log_header(&own, t, n_layers, name, 0);
         const char *eol = memchr(log->rows, '\n', log->len);
         const int same = ok && eol && (size_t)(eol + 1 - log->rows) == own.len &&
@@ -145,6 +152,18 @@ int rbl_thermo_log_add(rbl_thermo_log *log, const rbl_thermo *t, const rbl_layer
         ok = rbl_thermo_log_append(log, ",%.17g,%.17g", t->outlet[2 * o], t->outlet[2 * o + 1]);
     if (log->bonds)
         ok = ok && rbl_thermo_log_append(log, ",%zu,%zu", log->bonds_intact, log->bonds_broken);
+    if (log->shear) {
+        const rbl_shear_state *h = &log->shear_state;
+        const double *k = h->kinetic;
+        ok = ok && rbl_thermo_log_append(log, ",%.17g", h->delta);
+        for (int a = 0; ok && a < 9; a++)
+            ok = rbl_thermo_log_append(log, ",%.10g", h->stress[a]);
+        ok = ok && rbl_thermo_log_append(log, ",%.10g,%.10g,%.10g,%.10g,%.10g,%.10g", k[0], k[4],
+                                         k[8], k[1], k[2], k[5]);
+        ok = ok && rbl_thermo_log_append(log, ",%.10g,%.10g,%.10g,%.10g,%.10g", h->pressure,
+                                         h->shear_stress, h->mu, h->inertial,
+                                         h->volume_fraction);
+    }
     if (log->stage > 0)
         ok = ok && rbl_thermo_log_append(log, ",%d", log->stage);
     ok = ok && rbl_thermo_log_append(log, "\n");

@@ -317,6 +317,9 @@ static int add_thermo(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *e
         rc = bonds_begin(s, o, sim, err);
     if (o->log.bonds)
         rbl_run_ranks_bond_counts(o->ranks, sim, &o->log.bonds_intact, &o->log.bonds_broken);
+    o->log.shear = s->sheared;
+    if (rc == RBL_OK && s->sheared)
+        rc = rbl_sim_shear_state(sim, &o->log.shear_state, err);
     if (rc == RBL_OK)
         rc = rbl_thermo_log_add(&o->log, &t, rows, lo->count, lo->axis, err);
     free(rows);
@@ -687,6 +690,20 @@ static int hold_hook(rbl_run *r, rbl_sim *sim, const uint64_t hook[2], rbl_error
 }
 
 /* Built, or loaded from r->restart (over several processes each reads its share). */
+/* domain.shear: Lees-Edwards boundaries from the scene (fresh and restarted alike: the
+ * checkpoint's time gives the shift); a fresh run starts on the linear profile if asked. One
+ * process only, said at the key's line. */
+static int start_shear(const rbl_scene *s, rbl_run *r, rbl_sim *sim, int fresh, rbl_error *err)
+{
+    int rc = r->ranks.size > 1
+                 ? rbl_error_set(err, RBL_EINVAL, "shear: one process only (not yet over MPI: "
+                                 "run it without mpirun)")
+                 : rbl_sim_set_shear(sim, &s->shear, err);
+    if (rc == RBL_OK && fresh && s->shear_profile)
+        rc = rbl_sim_shear_profile(sim, err);
+    return rc == RBL_OK ? RBL_OK : rbl_scene_error_at(s, s->at_shear, err);
+}
+
 static int grain_open(rbl_run *r, rbl_error *err)
 {
     const rbl_scene *s = r->scene;
@@ -749,6 +766,8 @@ static int grain_open(rbl_run *r, rbl_error *err)
         rc = rbl_scene_build(s, &r->ranks, threads, r->opt.max_grains, &o->sim, &o->unit,
                              &o->contact_time, &r->warnings, err);
     }
+    if (rc == RBL_OK && s->sheared)
+        rc = start_shear(s, r, o->sim, !r->restart, err);
     if (rc == RBL_OK)
         rbl_sim_set_test_shuffle(o->sim, r->opt.test_shuffle);
     if (rc == RBL_OK &&

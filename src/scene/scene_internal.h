@@ -200,6 +200,10 @@ struct rbl_scene {
     double collision_every, collision_energy[2]; /* every: s between rows (0: output.every) */
     rbl_mark at_collisions;
     rbl_mark at_contact, at_dt, at_walls, at_grains, at_domain;
+    int sheared;              /* domain.shear: Lees-Edwards boundaries (docs/shear.md) */
+    rbl_shear shear;
+    int shear_profile;        /* domain.shear.profile: a fresh run starts on the linear profile */
+    rbl_mark at_shear;
     rbl_mark at_gravity;      /* the scene's `gravity` (line 0: none) */
     rbl_mark at_stiffness;    /* what sets the contacts' stiffness: contact.kn, or the stiffest
                                  material's youngs_modulus under hertz-mindlin */

@@ -21,7 +21,7 @@ int rbl_scene_error_at(const rbl_scene *s, rbl_mark at, rbl_error *err)
 /* domain: {open: true, escape: R} — no bounds (an asteroid in space) */
 static int parse_open_domain(rbl_yaml_ctx *c, yaml_node_t *n)
 {
-    static const char *const boxed[] = {"min", "max", "periodic"};
+    static const char *const boxed[] = {"min", "max", "periodic", "shear"};
     for (size_t i = 0; i < sizeof boxed / sizeof boxed[0]; i++)
         if (rbl_yaml_get(c, n, boxed[i]))
             return rbl_yaml_fail(c, rbl_yaml_get(c, n, boxed[i]), RBL_EPARSE,
@@ -29,9 +29,52 @@ static int parse_open_domain(rbl_yaml_ctx *c, yaml_node_t *n)
     return rbl_yaml_opt_number(c, n, "escape", &c->s->cfg.escape, 0.0, 1, INFINITY);
 }
 
+/* domain.shear: {rate: 1/s, flow: x, gradient: z, profile: true} — Lees-Edwards boundaries
+ * (docs/shear.md); the axes periodic (parse_domain has read them). */
+static int parse_shear(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"rate", "flow", "gradient", "profile", NULL};
+    static const char *const axes[] = {"x", "y", "z", NULL};
+    rbl_scene *s = c->s;
+    if (n->type != YAML_MAPPING_NODE)
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "'shear' must be a map, e.g. {rate: 10, flow: x, "
+                             "gradient: z}");
+    int rc = rbl_yaml_keys_known(c, n, "shear", keys);
+    if (rc != RBL_OK)
+        return rc;
+    s->sheared = 1, s->at_shear = rbl_yaml_mark(n);
+    s->shear.flow = 0, s->shear.gradient = 2;
+    if (!rbl_yaml_get(c, n, "rate"))
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "'shear' needs 'rate' (1/s)");
+    if ((rc = rbl_yaml_number(c, rbl_yaml_get(c, n, "rate"), "rate", &s->shear.rate)) ||
+        (rc = rbl_yaml_choice(c, n, "flow", axes, &s->shear.flow)) ||
+        (rc = rbl_yaml_choice(c, n, "gradient", axes, &s->shear.gradient)) ||
+        (rc = rbl_yaml_opt_flag(c, n, "profile", &s->shear_profile)))
+        return rc;
+    if (s->shear.rate == 0.0)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "rate"), RBL_ERANGE,
+                             "shear 'rate' must not be 0 (1/s); drop 'shear' for a box at rest");
+    if (s->shear.gradient != 2)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "gradient"), RBL_EPARSE,
+                             "shear 'gradient' must be z (x and y are not done yet): '%s'",
+                             axes[s->shear.gradient]);
+    if (s->shear.flow == s->shear.gradient)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "flow"), RBL_EPARSE,
+                             "shear 'flow' must be across the gradient axis: '%s' is both",
+                             axes[s->shear.flow]);
+    for (int k = 0; k < 2; k++) {
+        const int a = k ? s->shear.gradient : s->shear.flow;
+        yaml_node_t *at = rbl_yaml_get(c, n, k ? "gradient" : "flow");
+        if (!s->cfg.periodic[a])
+            return rbl_yaml_fail(c, at ? at : n, RBL_EINVAL, "shear: the %s axis %s must be periodic (add it to "
+                                 "'periodic')", k ? "gradient" : "flow", axes[a]);
+    }
+    return RBL_OK;
+}
+
 static int parse_domain(rbl_yaml_ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"min", "max", "periodic", "open", "escape", NULL};
+    static const char *const keys[] = {"min", "max", "periodic", "open", "escape", "shear", NULL};
     int rc = rbl_yaml_keys_known(c, n, "domain", keys);
     if (rc == RBL_OK)
         rc = rbl_yaml_opt_flag(c, n, "open", &c->s->cfg.open);
@@ -68,7 +111,8 @@ static int parse_domain(rbl_yaml_ctx *c, yaml_node_t *n)
             c->s->cfg.periodic[a] = 1;
         }
     }
-    return RBL_OK;
+    yaml_node_t *sh = rbl_yaml_get(c, n, "shear");
+    return sh ? parse_shear(c, sh) : RBL_OK;
 }
 
 static int parse_materials(rbl_yaml_ctx *c, yaml_node_t *n)
