@@ -614,6 +614,43 @@ void rbl_contact_wall_item(const rbl_sim *sim, size_t q, rbl_contact_item *it);
 /* Entry q of such an order: a pair's below n_pairs, a wall contact's from there. */
 void rbl_contact_item_of(const rbl_sim *sim, const size_t *slots, size_t n_pairs, size_t q,
                          rbl_contact_item *it);
+/* contact_study.c (issue 74) — what studies read of a contact beyond its force: the
+ * tangential spring as seen from the first grain (m; the seed's D_H in [0]), whether it slides
+ * (its force at the Coulomb limit), the rolling resistance's torque on the first grain (N m),
+ * the grains' materials (a wall contact: the wall's second). */
+typedef struct rbl_contact_extra {
+    double spring[3], rolling[3];
+    int sliding;
+    int32_t material1, material2;
+} rbl_contact_extra;
+void rbl_contact_pair_extra(const rbl_sim *sim, size_t q, const rbl_contact_item *it,
+                            rbl_contact_extra *x);
+void rbl_contact_wall_extra(const rbl_sim *sim, size_t q, const rbl_contact_item *it,
+                            rbl_contact_extra *x);
+/* Which contacts a file keeps (output.contacts): all, grain pairs or wall contacts only;
+ * |F_n| >= fn_min; one of its grains of a listed material (none listed: any); its point in
+ * the region (a box lo..hi, a cylinder or a sphere of rbl_insert_spec). */
+#define RBL_CONTACTS_GRAINS 1
+#define RBL_CONTACTS_WALLS 2
+#define RBL_CONTACT_FILTER_MATERIALS 64
+typedef struct rbl_contact_filter {
+    int only;
+    double fn_min;
+    int n_materials;
+    int materials[RBL_CONTACT_FILTER_MATERIALS];
+    int has_region;
+    rbl_insert_spec region;
+} rbl_contact_filter;
+int rbl_contact_filter_keeps(const rbl_contact_filter *f, const rbl_contact_item *it,
+                             const rbl_contact_extra *x);
+/* The contacts rbl_sim_contacts lists, in its order (the grain pairs first: *n_pairs of the
+ * *n), those f keeps (NULL: all), with what studies read (malloc'd; 0: out of memory). */
+typedef struct rbl_contact_row {
+    rbl_contact_item it;
+    rbl_contact_extra x;
+} rbl_contact_row;
+int rbl_sim_contact_rows(const rbl_sim *sim, const rbl_contact_filter *f, rbl_contact_row **rows,
+                         size_t *n, size_t *n_pairs);
 /* The index of grain `id` in an order of rbl_grains_id_order over n grains, or SIZE_MAX. */
 size_t rbl_grains_index_of(const uint64_t *order, size_t n, uint32_t id);
 /* The external forces' array, zero, from now on (kept, grown and reordered with the rest). */

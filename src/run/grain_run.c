@@ -156,18 +156,19 @@ static int grains_piece(const char *path, const rbl_sim *sim, const void *fields
     return rbl_grain_frame_write(path, sim, *(const unsigned *)fields, err);
 }
 
-static int contacts_piece(const char *path, const rbl_sim *sim, const void *unused,
-                          rbl_error *err)
+static int contacts_piece(const char *path, const rbl_sim *sim, const void *o, rbl_error *err)
 {
-    (void)unused;
-    return rbl_contact_frame_write(path, sim, err);
+    return rbl_contact_frame_write(path, sim, o, err);
 }
 
-static int contacts_table(const char *path, const rbl_sim *sim, const void *unused,
-                          rbl_error *err)
+static int contacts_table(const char *path, const rbl_sim *sim, const void *o, rbl_error *err)
 {
-    (void)unused;
-    return rbl_contact_table_write(path, sim, err);
+    return rbl_contact_table_write(path, sim, o, err);
+}
+
+static int contacts_bin(const char *path, const rbl_sim *sim, const void *o, rbl_error *err)
+{
+    return rbl_contact_bin_write(path, sim, o, err);
 }
 
 /* The bonds of frame n_frames - 1 (a scene with `bonds`): bonds_NNNNNN.vtp and bonds.pvd,
@@ -215,17 +216,23 @@ static int write_bonds(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_e
 static int write_network(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
 {
     int rc = RBL_OK;
+    const rbl_contact_output co = {s->contact_columns,
+                                   s->contact_filtered ? &s->contact_filter : NULL};
     if (s->network & RBL_NETWORK_VTP) {
         rbl_vtp_layout layout;
-        rbl_contact_frame_layout(&layout);
-        const rbl_frame_writer w = {"contacts", "vtp", contacts_piece, NULL, &layout};
+        rbl_contact_frame_layout(s->contact_columns, &layout);
+        const rbl_frame_writer w = {"contacts", "vtp", contacts_piece, &co, &layout};
         rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
         if (rc == RBL_OK && o->ranks->rank == 0)
             rc = write_series(o, "contacts", err);
         rc = rbl_run_ranks_agree(o->ranks, rc, err);
     }
     if (rc == RBL_OK && s->network & RBL_NETWORK_CSV) {
-        const rbl_frame_writer w = {"contacts", "csv", contacts_table, NULL, NULL};
+        const rbl_frame_writer w = {"contacts", "csv", contacts_table, &co, NULL};
+        rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
+    }
+    if (rc == RBL_OK && s->network & RBL_NETWORK_BIN) {
+        const rbl_frame_writer w = {"contacts", "bin", contacts_bin, &co, NULL};
         rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
     }
     return rc;
@@ -980,10 +987,7 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
     rep->frames = o->n_frames - o->elsewhere;
     snprintf(rep->walls_file, sizeof rep->walls_file, "%s",
              walls_per_frame(s, o, sim) ? "walls.pvd" : o->walls_drawn ? "walls.vtp" : "");
-    snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",
-             s->network & RBL_NETWORK_VTP ? "contacts.pvd" : "",
-             s->network == (RBL_NETWORK_VTP | RBL_NETWORK_CSV) ? ", " : "",
-             s->network & RBL_NETWORK_CSV ? "contacts_NNNNNN.csv" : "");
+    rbl_contact_files_name(s->network, rep->network_files, sizeof rep->network_files);
     rep->frames_elsewhere = o->elsewhere;
     rep->threads = o->share.most; /* as started; rbl_core_share may have gone below */
     rep->threads_fewest = o->share.fewest;
