@@ -35,7 +35,7 @@ grains:
     radius: {{distribution: uniform, min: 0.0008, max: 0.001}}
     material: steel
 run: {{steps: 6000, dt: auto, c: 0.05}}
-output: {{every: 0.01, fields: [id, radius, material, contact_force, contact_torque], contacts: CONTACTS}}
+output: {{every: 0.01, fields: [id, radius, velocity, mass, material, contact_force, contact_torque], contacts: CONTACTS}}
 """
 ALL = "{format: [csv, bin, vtp], columns: [spring, sliding, rolling_torque]}"
 FILTER = ("{format: [csv, bin], columns: [spring, sliding, rolling_torque], "
@@ -192,3 +192,17 @@ def test_a_crafted_or_truncated_table_is_refused(tmp_path):
         with pytest.raises(ValueError) as e:
             frames.read_table(bad)
         assert says in str(e.value) and "x.bin" in str(e.value), (says, str(e.value))
+
+
+def test_coarse_graining_reads_a_table_with_columns(tmp_path):
+    """rubble cg from a .csv with the study columns = from the plain one, byte for byte."""
+    files = []
+    for name, contacts in (("plain", "csv"), ("study", "{format: csv, columns: [spring, "
+                                                        "sliding, rolling_torque]}")):
+        out = run(tmp_path, name, contacts)
+        cg = rubble.coarse_grain(tmp_path / f"{name}.yaml", out / "grains_000004.vtp",
+                                 output=tmp_path / f"cg_{name}",
+                                 cg={"cells": [4, 4, 8], "width": 0.002})
+        assert cg.outputs == 1
+        files.append(open(cg.files[0], "rb").read())
+    assert files[0] == files[1]
