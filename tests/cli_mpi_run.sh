@@ -110,7 +110,7 @@ printf 'solid s\n%s\n%s\nendsolid s\n' \
     'facet normal 0 0 0 outer loop vertex 0 0 0.012 vertex 0 0.016 0.012 vertex 0.016 0 0.012 endloop endfacet' \
     'facet normal 0 0 0 outer loop vertex 0.016 0 0.012 vertex 0 0.016 0.012 vertex 0.016 0.016 0.012 endloop endfacet' \
     | sed 's/ \(outer\|vertex\|endloop\|endfacet\)/\n\1/g' > square.stl
-sed 's|file: packed.txt|file: falling.txt|; s|^output:.*|output: {folder: out, every: 0.001, thermo_every: 0.0005, checkpoint_every: 0.002, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}, {point: [0.008, 0.008, 0.008], normal: [0, 0, 1], radius: 0.005}, {mesh: square.stl}]}|' \
+sed 's|file: packed.txt|file: falling.txt|; s|^output:.*|output: {folder: out, every: 0.001, thermo_every: 0.0005, checkpoint_every: 0.002, flow_window: 0.0007, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}, {point: [0.008, 0.008, 0.008], normal: [0, 0, 1], radius: 0.005}, {mesh: square.stl}]}|' \
     packed.yaml > flow.yaml
 echo 'outlets: [{box: {min: [0, 0, -0.001], max: [0.016, 0.016, 0.0025]}}, {point: [0.008, 0.008, 0.009], normal: [0, 0, -1], radius: 0.004}]' >> flow.yaml
 "$RUBBLE" run flow.yaml --output flow_1 --quiet > flow_1.txt || fail "flow on one process"
@@ -125,6 +125,11 @@ mpi 2 "$RUBBLE" run flow.yaml --restart flow_3/checkpoint_000000243.bin --output
     > flow_32.txt || { ls flow_3; fail "flow: the restart on 2"; }
 same_thermo flow_1/thermo.csv flow_32/thermo.csv \
     || { diff flow_1/thermo.csv flow_32/thermo.csv | head -5; fail "flow: thermo.csv differs restarted on 2"; }
+# their windows (output.flow_window, issue 74): flow.csv one process's bytes, restarted too
+for f in flow_3 flow_32; do
+    cmp -s flow_1/flow.csv $f/flow.csv || { diff flow_1/flow.csv $f/flow.csv | head -5; fail "flow: $f/flow.csv differs"; }
+done
+[ "$(grep -c ',outlet1,' flow_1/flow.csv)" -gt 3 ] || fail "flow: flow.csv lacks its windows"
 echo "ok: flow counters (a plane, a disk, a mesh square) and outlets (a box, a disk; $crossed crossed and taken out) on 3 processes and restarted on 2: thermo.csv as one process's"
 
 # an outlet opened over half a cohesive bed at rest (tests/scenes/health/outlet_cohesive.yaml,

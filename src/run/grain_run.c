@@ -40,6 +40,9 @@ typedef struct outputs {
     rbl_collision_output collisions; /* output.collisions */
     unsigned char *collision_state;  /* a checkpoint's share, until the output starts */
     size_t collision_state_len;
+    rbl_flow_output flows;           /* output.flow_window */
+    unsigned char *flow_state;       /* a checkpoint's share, until the output starts */
+    size_t flow_state_len;
     /* a restart that changed physics (--change-physics), in this run's past: the step of the
        last, and the walls any re-based (their pose is the run's, not the scene's); NULL:
        none. Carried in checkpoints, so the restart check takes its probe through them. */
@@ -309,8 +312,10 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     const size_t n_walls = (size_t)(sim->n_walls + sim->n_meshes);
     const size_t cg_len = rbl_cg_output_state_size(&o->cg);
     const size_t coll_len = rbl_collision_output_state_size(&o->collisions, sim);
+    const size_t flow_len = rbl_flow_output_state_size(&o->flows);
     size_t len = 8 + n_digest + 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 +
-                 o->log.len + 16 + 16 + cg_len + coll_len + (o->changed ? 16 + n_walls : 0);
+                 o->log.len + 16 + 16 + cg_len + coll_len + flow_len +
+                 (o->changed ? 16 + n_walls : 0);
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -338,6 +343,8 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     at += cg_len;
     rbl_collision_output_state(&o->collisions, o->ranks, sim, at); /* output.collisions' */
     at += coll_len;
+    rbl_flow_output_state(&o->flows, at); /* output.flow_window's */
+    at += flow_len;
     if (o->changed) { /* the changes of physics at restarts: only where there were any */
         v = o->changed_at;
         memcpy(at, &v, 8), at += 8;
@@ -511,9 +518,17 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         memcpy(o->collision_state, at + cg, coll);
         o->collision_state_len = coll;
     }
-    if (left > cg + coll) { /* the changes of physics */
-        const unsigned char *tail = at + cg + coll;
-        const size_t n_tail = left - cg - coll;
+    /* output.flow_window's rows and open window, where the run had them */
+    const size_t flow = rbl_flow_output_state_length(at + cg + coll, left - cg - coll);
+    if (flow) {
+        if (!(o->flow_state = malloc(flow)))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        memcpy(o->flow_state, at + cg + coll, flow);
+        o->flow_state_len = flow;
+    }
+    if (left > cg + coll + flow) { /* the changes of physics */
+        const unsigned char *tail = at + cg + coll + flow;
+        const size_t n_tail = left - cg - coll - flow;
         const size_t n_walls = (size_t)(o->sim->n_walls + o->sim->n_meshes);
         v = UINT64_MAX;
         if (n_tail >= 16)
@@ -544,6 +559,8 @@ static void outputs_free(outputs *o)
     free(o->cg_state);
     rbl_collision_output_free(&o->collisions);
     free(o->collision_state);
+    rbl_flow_output_free(&o->flows);
+    free(o->flow_state);
     free(o->changed);
 }
 
@@ -742,6 +759,13 @@ static int grain_open(rbl_run *r, rbl_error *err)
         (rc = rbl_collision_output_restore(&o->collisions, &r->ranks, o->sim, o->collision_state,
                                            o->collision_state_len, r->restart, err)) != RBL_OK)
         return rc;
+    if ((rc = rbl_flow_output_start(&o->flows, s, &r->ranks, o->sim, o->dir, r->dt,
+                                    &r->events.flows, err)) != RBL_OK)
+        return rc;
+    if (o->flow_state_len &&
+        (rc = rbl_flow_output_restore(&o->flows, o->sim, o->flow_state, o->flow_state_len,
+                                      r->restart, err)) != RBL_OK)
+        return rc;
     rbl_thermo now;
     rbl_sim_thermo(o->sim, &now);
     r->step = now.step;
@@ -902,6 +926,12 @@ static int grain_collisions(rbl_run *r, rbl_error *err)
     return rbl_collision_output_write(&o->collisions, o->ranks, o->sim, r->step, err);
 }
 
+static int grain_flows(rbl_run *r, rbl_error *err)
+{
+    outputs *o = state(r);
+    return rbl_flow_output_write(&o->flows, o->ranks, o->sim, r->step, err);
+}
+
 static int grain_pour(rbl_run *r, double now, rbl_error *err)
 {
     return pour(r, state(r)->sim, state(r)->ps, now, err);
@@ -1024,6 +1054,7 @@ const rbl_run_kind rbl_grain_run = {
     .stage = grain_stage,
     .cg = grain_cg,
     .collisions = grain_collisions,
+    .flows = grain_flows,
     .checkpoint = grain_checkpoint,
     .final = grain_final,
     .summary = grain_summary,

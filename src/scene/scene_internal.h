@@ -172,6 +172,8 @@ struct rbl_scene {
     rbl_mesh *flow_meshes;    /* theirs where a mesh (flows[k].mesh points here) */
     int n_flows;
     rbl_mark at_flow;
+    double flow_window;       /* output.flow_window: s, flow.csv's windows; 0: none */
+    rbl_mark at_flow_window;
     rbl_scene_pair *pairs;    /* contact.pairs: a pair of materials' own coefficients */
     int n_pairs;
     rbl_mark at_pairs;

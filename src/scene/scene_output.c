@@ -385,7 +385,8 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
                                        "checkpoint_keep",
                                        "final", "shells", "layers", "fields", "contacts",
-                                       "wall_loads", "flow", "cg", "collisions", NULL};
+                                       "wall_loads", "flow", "flow_window", "cg", "collisions",
+                                       NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -468,6 +469,12 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     yaml_node_t *flow = rbl_yaml_get(c, n, "flow");
     if (flow && (rc = rbl_scene_parse_flow(c, flow)) != RBL_OK)
         return rc;
+    if (rbl_yaml_get(c, n, "flow_window")) { /* flow.csv's windows (issue 74) */
+        s->at_flow_window = rbl_yaml_mark(rbl_yaml_get(c, n, "flow_window"));
+        if ((rc = rbl_yaml_opt_number(c, n, "flow_window", &s->flow_window, 0.0, 1,
+                                      INFINITY)) != RBL_OK)
+            return rc;
+    }
     yaml_node_t *collisions = rbl_yaml_get(c, n, "collisions");
     if (collisions && (rc = parse_collisions(c, collisions)) != RBL_OK)
         return rc;
