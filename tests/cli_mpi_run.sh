@@ -86,7 +86,7 @@ echo "ok: the contact network on 3 processes: the pieces hold one process's $(wc
 # the columns studies read (the tangential spring, the sliding flag, the rolling torque) and
 # a filter (a region, |F_n|): the pieces hold one process's rows, and each process's binary
 # table its .csv's rows (issue 74)
-sed 's|contacts: \[vtp, csv\]}|contacts: {format: [csv, bin], columns: [spring, sliding, rolling_torque], region: {min: [0, 0, -1], max: [0.01, 0.016, 1]}, min_normal_force: 1e-5}}|; s|friction: 0.5}|friction: 0.5, rolling: {model: epsd2, friction: 0.1}}|' \
+sed 's|contacts: \[vtp, csv\]}|contacts: {format: [csv, bin], columns: [spring, sliding, rolling_torque, age], region: {min: [0, 0, -1], max: [0.01, 0.016, 1]}, min_normal_force: 1e-5}}|; s|friction: 0.5}|friction: 0.5, rolling: {model: epsd2, friction: 0.1}}|' \
     packed.yaml > study.yaml
 grep -q "rolling_torque" study.yaml && grep -q epsd2 study.yaml || fail "study: the scene was not made"
 "$RUBBLE" run study.yaml --output study_1 --quiet > study_1.txt || fail "study on one process"
@@ -96,7 +96,7 @@ for k in 000000 000002; do
     tail -q -n +2 study_3/contacts_${k}_*.csv | sort > net_3.txt
     [ -s net_1.txt ] && cmp -s net_1.txt net_3.txt \
         || { diff net_1.txt net_3.txt | head -5; fail "study: the contacts of frame $k differ on 3"; }
-    [ $k = 000000 ] || grep -q ',1,[^,]*,[^,]*,[^,]*$' net_1.txt || fail "study: no contact slides in frame $k"
+    [ $k = 000000 ] || grep -q ',1,[^,]*,[^,]*,[^,]*,[^,]*$' net_1.txt || fail "study: no contact slides in frame $k"
     for r in 0 1 2; do [ -s "study_3/contacts_${k}_$r.bin" ] || fail "study: no binary piece $r"; done
 done
 echo "ok: contact columns and filters on 3 processes: one process's $(wc -l < net_1.txt) rows"

@@ -2,7 +2,7 @@
  * (issue 74, output.contacts' columns and filters): the tangential spring (m, as seen from the
  * first grain), whether it slides (its force at the Coulomb limit mu L, L the load that bounds
  * friction: |F_n|, JKR's F_e + 3 pi w R*), the rolling resistance's torque on the first grain
- * (N m), the grains' materials; and which contacts a filter keeps (region, materials, walls or
+ * (N m), its age (the force evaluations it touched in, where kept), the grains' materials; and which contacts a filter keeps (region, materials, walls or
  * grains, |F_n|). Read back from the histories and slots the force passes left. */
 #include "contact_kernel.h"
 #include "insert_internal.h"
@@ -30,6 +30,13 @@ static double load_of(const rbl_sim *sim, const rbl_pair_coef *pc, const rbl_con
     const double c = rbl_jkr_c(pc->cohesion, pc->y_star);
     const double a = rbl_jkr_radius(it->overlap, r_eff, c);
     return rbl_jkr_force(a, r_eff, c, pc->y_star) + 3.0 * M_PI * pc->cohesion * r_eff;
+}
+
+/* The age the history h keeps (rbl_sim_contact_ages), -1 where none or unknown. */
+static int64_t age_of(const rbl_contact_law *law, const double *h)
+{
+    const double a = law->collisions & RBL_LAW_AGES ? h[rbl_hist_age(law)] : -1.0;
+    return a >= 1.0 ? (int64_t)a : -1;
 }
 
 /* spring, sliding and the epsd2 torque from history h (the first listed grain's sign: flip),
@@ -85,6 +92,7 @@ void rbl_contact_pair_extra(const rbl_sim *sim, size_t q, const rbl_contact_item
     const double ri = sim->g.radius[i], rj = sim->g.radius[j];
     const double *h = p->hist + rbl_hist_width(law) * q;
     from_history(sim, pc, h, swap ? -1.0 : 1.0, it, ri * rj / (ri + rj), x);
+    x->age = age_of(law, h);
     if (law->rolling == RBL_ROLLING_CDT) {
         /* the slot holds the torque on j: -l2 (n x ft) - tr, n from j to i, ft on i */
         const double *t = p->out + RBL_PAIR_OUT * (size_t)p->jpos[q] + 3;
@@ -110,8 +118,9 @@ void rbl_contact_wall_extra(const rbl_sim *sim, size_t q, const rbl_contact_item
     memset(x, 0, sizeof *x);
     x->material1 = sim->g.material[i], x->material2 = rbl_wall_material(sim, w->wall[q]);
     const rbl_pair_coef *pc = rbl_pair_coef_of(sim, x->material1, x->material2);
-    from_history(sim, pc, w->hist + rbl_wall_hist_width(law) * q, 1.0, it, sim->g.radius[i],
-                 x);
+    const double *h = w->hist + rbl_wall_hist_width(law) * q;
+    from_history(sim, pc, h, 1.0, it, sim->g.radius[i], x);
+    x->age = age_of(law, h);
     if (law->rolling == RBL_ROLLING_CDT) { /* the slot: -l1 (n x ft) + tr on the grain */
         double c[3];
         rbl_cross(it->normal, it->ft, c);

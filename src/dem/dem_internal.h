@@ -95,7 +95,8 @@ typedef struct rbl_packed_grain {
  * statistics (law.collisions, collisions.c), the contact's event, RBL_HIST_COLLISION: a law
  * without them pays nothing for them. The widths are the table's (law_table.h). */
 #define RBL_HIST_COLLISION 5
-#define RBL_HIST_MAX (11 + RBL_HIST_FURTHER_MAX + RBL_HIST_COLLISION)
+#define RBL_HIST_LAW_MAX (11 + RBL_HIST_FURTHER_MAX) /* the law's slices */
+#define RBL_HIST_MAX (RBL_HIST_LAW_MAX + RBL_HIST_COLLISION + 1) /* and an event, an age */
 static inline int rbl_hist_holds_kt(const rbl_contact_law *law)
 {
     return law->tangent == RBL_TANGENT_SPRING &&
@@ -122,9 +123,19 @@ static inline size_t rbl_hist_collision(const rbl_contact_law *law)
 {
     return rbl_hist_further(law) + rbl_hist_further_width(law);
 }
+/* law.collisions holds bits (ABI 1's int in the law's padding, set by the library alone):
+ * the contacts keep their event for collision statistics (RBL_LAW_EVENTS) and their age
+ * (RBL_LAW_AGES, issue 74: one double past the event's slice, the force evaluations it has
+ * touched in, asked for by output.contacts' `age`; negative: touching before it was kept). */
+#define RBL_LAW_EVENTS 1
+#define RBL_LAW_AGES 2
+static inline size_t rbl_hist_age(const rbl_contact_law *law)
+{
+    return rbl_hist_collision(law) + (law->collisions & RBL_LAW_EVENTS ? RBL_HIST_COLLISION : 0);
+}
 static inline size_t rbl_hist_width(const rbl_contact_law *law)
 {
-    return rbl_hist_collision(law) + (law->collisions ? RBL_HIST_COLLISION : 0);
+    return rbl_hist_age(law) + (law->collisions & RBL_LAW_AGES ? 1 : 0);
 }
 /* Per-contact results, written by the force pass for the gather: the force on the first
  * grain (the second gets its opposite) and the torque on the second; valid while touching. */
@@ -622,6 +633,7 @@ typedef struct rbl_contact_extra {
     double spring[3], rolling[3];
     int sliding;
     int32_t material1, material2;
+    int64_t age; /* the force evaluations it touched in (rbl_sim_contact_ages); -1: unknown */
 } rbl_contact_extra;
 void rbl_contact_pair_extra(const rbl_sim *sim, size_t q, const rbl_contact_item *it,
                             rbl_contact_extra *x);
@@ -844,6 +856,9 @@ void rbl_collision_end(const rbl_sim *sim, int a, int b, int wall, const double 
 /* The histories re-laid for law.collisions = on (a restart that asks for the statistics or no
  * longer does): contacts touching now are marked not counted. */
 int rbl_collision_relay(rbl_sim *sim, int on, rbl_error *err);
+/* Each contact's age kept in its history (on) or not (issue 74, output.contacts' `age`): the
+ * histories re-laid; a contact touching when they are asked for has an unknown age. */
+int rbl_sim_contact_ages(rbl_sim *sim, int on, rbl_error *err);
 void rbl_collision_tally_free(rbl_collision_tally *t);
 /* The half-kick term of grain (or body) of mass m, inertia about its centre (isotropic) i_rot,
  * under force F and torque T: dt^2 (|F|^2 / m + |T|^2 / I) / 8, what its kinetic energy

@@ -1,14 +1,14 @@
 /* contact_columns.c — the columns of a contact file (output.contacts, issue 74), described
  * once for the .vtp's cell arrays, the .csv's header and rows and the binary table's
  * (contact_bin.c): name, type, components and how a row gives each value. Units: m, N, N m;
- * `sliding` 0 or 1; ids and wall numbers as thermo.csv counts walls (K of wallK_*). */
+ * `sliding` 0 or 1, `age` force evaluations (-1: unknown); ids and wall numbers as thermo.csv counts walls (K of wallK_*). */
 #include "io_internal.h"
 #include "../dem/dem_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { ID1, ID2, WALL, POINT, NORMAL, FN, FT, OVERLAP, BRANCH, SPRING, SLIDING, ROLLING };
+enum { ID1, ID2, WALL, POINT, NORMAL, FN, FT, OVERLAP, BRANCH, SPRING, SLIDING, ROLLING, AGE };
 
 /* {name (vtp, bin), csv stem, VTK type, components, bytes, integer, bit (0: always)} */
 static const rbl_contact_column columns[] = {
@@ -24,6 +24,7 @@ static const rbl_contact_column columns[] = {
     {SPRING, "spring", "spring", "Float64", 3, 8, 0, RBL_CONTACT_SPRING},
     {SLIDING, "sliding", "sliding", "UInt8", 1, 1, 1, RBL_CONTACT_SLIDING},
     {ROLLING, "rolling_torque", "rolling_torque", "Float64", 3, 8, 0, RBL_CONTACT_ROLLING},
+    {AGE, "age", "age", "Int64", 1, 8, 1, RBL_CONTACT_AGE},
 };
 
 int rbl_contact_column_count(void) { return (int)(sizeof columns / sizeof columns[0]); }
@@ -43,7 +44,7 @@ unsigned rbl_contact_column_bit(const char *name)
     return 0;
 }
 
-const char *rbl_contact_column_names(void) { return "spring, sliding, rolling_torque"; }
+const char *rbl_contact_column_names(void) { return "spring, sliding, rolling_torque, age"; }
 
 rbl_contact_value rbl_contact_column_value(const rbl_contact_column *c, const rbl_contact_row *r,
                                            int a)
@@ -64,6 +65,7 @@ rbl_contact_value rbl_contact_column_value(const rbl_contact_column *c, const rb
     case SPRING: v.d = r->x.spring[a]; break;
     case SLIDING: v.i = r->x.sliding; break;
     case ROLLING: v.d = r->x.rolling[a]; break;
+    case AGE: v.i = r->x.age; break;
     default: break;
     }
     return v;

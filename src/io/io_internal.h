@@ -280,6 +280,7 @@ struct rbl_contact_filter; /* dem_internal.h */
 #define RBL_CONTACT_SPRING 1u
 #define RBL_CONTACT_SLIDING 2u
 #define RBL_CONTACT_ROLLING 4u
+#define RBL_CONTACT_AGE 8u
 typedef struct rbl_contact_output {
     unsigned columns;
     const struct rbl_contact_filter *filter;

@@ -759,6 +759,10 @@ static int grain_open(rbl_run *r, rbl_error *err)
         (rc = rbl_collision_output_restore(&o->collisions, &r->ranks, o->sim, o->collision_state,
                                            o->collision_state_len, r->restart, err)) != RBL_OK)
         return rc;
+    /* output.contacts' ages as the scene asks (a checkpoint's kept or dropped; added at a
+       restart: unknown for the contacts touching then) */
+    if ((rc = rbl_sim_contact_ages(o->sim, (s->contact_columns & RBL_CONTACT_AGE) != 0, err)))
+        return rc;
     if ((rc = rbl_flow_output_start(&o->flows, s, &r->ranks, o->sim, o->dir, r->dt,
                                     &r->events.flows, err)) != RBL_OK)
         return rc;

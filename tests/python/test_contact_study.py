@@ -1,6 +1,6 @@
 """output.contacts for studies (issue 74): the columns force-chain and rheology studies read
-(the tangential spring, the sliding flag, the rolling torque) checked against the law they
-come from; the filters (region, materials, walls or grains, |F_n|) keep exactly the rows of
+(the tangential spring, the sliding flag, the rolling torque, the age) checked against the
+law they come from; the filters (region, materials, walls or grains, |F_n|) keep exactly the rows of
 the unfiltered table that they should; the binary table holds the .csv's numbers bit for bit,
 the same bytes on 1 and 2 threads, and a crafted or truncated one is refused."""
 import os
@@ -37,8 +37,8 @@ grains:
 run: {{steps: 6000, dt: auto, c: 0.05}}
 output: {{every: 0.01, fields: [id, radius, velocity, mass, material, contact_force, contact_torque], contacts: CONTACTS}}
 """
-ALL = "{format: [csv, bin, vtp], columns: [spring, sliding, rolling_torque]}"
-FILTER = ("{format: [csv, bin], columns: [spring, sliding, rolling_torque], "
+ALL = "{format: [csv, bin, vtp], columns: [spring, sliding, rolling_torque, age]}"
+FILTER = ("{format: [csv, bin], columns: [spring, sliding, rolling_torque, age], "
           "region: {cylinder: {from: [0.005, 0.005, -0.001], to: [0.005, 0.005, 0.01], "
           "radius: 0.004}}, materials: [steel], min_normal_force: 2.5e-4}")
 
@@ -70,7 +70,7 @@ def test_columns_follow_the_law_and_the_forces_sum(tmp_path, rolling):
             assert t[k].dtype == b[k].dtype and np.array_equal(t[k], b[k]), k
         v = frames.read(str(csv)[:-4] + ".vtp").cell_data
         for k, c in (("spring", "spring"), ("rolling_torque", "rolling_torque"),
-                     ("sliding", "sliding"), ("normal_force", "fn")):
+                     ("sliding", "sliding"), ("normal_force", "fn"), ("age", "age")):
             assert np.array_equal(v[k], t[c]), k
         if not len(t["ids"]):  # the first frame: none yet
             continue
@@ -206,3 +206,55 @@ def test_coarse_graining_reads_a_table_with_columns(tmp_path):
         assert cg.outputs == 1
         files.append(open(cg.files[0], "rb").read())
     assert files[0] == files[1]
+
+
+def test_ages_count_the_steps_a_contact_lasted(tmp_path):
+    """A contact's age is the force evaluations it touched in: from one frame to the next, a
+    contact that lasted is older by the steps between (one that parted and touched again is
+    younger), none older than the run; a restart at an odd step carries them (the same
+    bytes), a restart that adds the column marks the contacts touching then unknown (-1)."""
+    path = tmp_path / "age.yaml"
+    text = SCENE.replace("ROLLING", "epsd2").replace(
+        "CONTACTS", "{format: csv, columns: [age]}, checkpoint_every: 0.0151")
+    path.write_text(text.replace("every: 0.01,", "every: 0.005,"))
+    r = rubble.Run(path, output=tmp_path / "a", threads=1)
+    r.step(r.total_steps)
+    dt = r.dt
+    r.close()
+    out = tmp_path / "a"
+    tables = [frames.read_table(f) for f in frames_of(out, ".csv")]
+    at = [round(t / dt) for t, _ in frames.read_pvd(out / "grains.pvd")]  # the frames' steps
+    lasted = younger = 0
+    for k, (a, b) in enumerate(zip(tables[:-1], tables[1:])):
+        between = at[k + 1] - at[k]
+        assert np.all(b["age"] >= 1) and np.all(b["age"] <= at[k + 1] + 1)
+        was = {(i, j, w): g for (i, j), w, g in zip(a["ids"].tolist(), a["wall"], a["age"])}
+        for (i, j), w, g in zip(b["ids"].tolist(), b["wall"], b["age"]):
+            if (i, j, w) in was:  # the same contact, or one that parted and touched again
+                assert g == was[(i, j, w)] + between or g <= between
+                lasted += g == was[(i, j, w)] + between
+                younger += g <= between
+            else:  # begun since the last frame
+                assert g <= between
+    assert lasted > 80 and younger > 10, (lasted, younger)
+    # a restart from the odd step's checkpoint: the frames after it, the same bytes
+    ckpt = sorted(n for n in os.listdir(out) if n.startswith("checkpoint_"))[0]
+    r = rubble.Run(path, output=tmp_path / "b", restart=out / ckpt, threads=1)
+    r.step(r.total_steps - r.step_count)
+    r.close()
+    names = [n for n in os.listdir(tmp_path / "b") if n.startswith("contacts_")]
+    assert len(names) >= 2
+    for n in names:
+        assert (tmp_path / "b" / n).read_bytes() == (out / n).read_bytes(), n
+    # a restart that adds the column: the contacts touching then are of unknown age
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(text.replace("{format: csv, columns: [age]}", "csv")
+                     .replace("every: 0.01,", "every: 0.005,"))
+    r = rubble.Run(plain, output=tmp_path / "c", threads=1)
+    r.step(r.total_steps)
+    r.close()
+    r = rubble.Run(path, output=tmp_path / "d", restart=tmp_path / "c" / ckpt, threads=1)
+    r.step(r.total_steps - r.step_count)
+    r.close()
+    t = frames.read_table(frames_of(tmp_path / "d", ".csv")[0])  # the first after it
+    assert np.any(t["age"] == -1) and np.any(t["age"] >= 1)
