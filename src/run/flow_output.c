@@ -17,23 +17,11 @@
     "grains_rate,mass_rate\n"
 /* A checkpoint's share begins with this word (after output.collisions' share) */
 #define STATE_MAGIC 0x31574f4c46574f4cull /* "LOWFLOW1" */
-#define SUM_BYTES (RBL_EXACT_LIMBS * 8 + 8)
+#define SUM_BYTES RBL_EXACT_BYTES
 
 static int append(rbl_flow_output *o, const char *text, size_t n, rbl_error *err)
 {
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (cap < o->len + n + 1)
-            cap *= 2;
-        char *r = realloc(o->rows, cap);
-        if (!r)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for flow.csv");
-        o->rows = r, o->cap = cap;
-    }
-    memcpy(o->rows + o->len, text, n);
-    o->len += n;
-    o->rows[o->len] = '\0';
-    return RBL_OK;
+    return rbl_rows_append(&o->rows, &o->len, &o->cap, text, n, "flow.csv", err);
 }
 
 /* The run's sums now, over the processes (collective): 4 per counter, then 2 per outlet. */
@@ -136,22 +124,13 @@ void rbl_flow_output_state(const rbl_flow_output *o, unsigned char *at)
         return;
     const uint64_t head[5] = {STATE_MAGIC, len, o->last, o->n, o->len};
     memcpy(at, head, 40), at += 40;
-    for (size_t k = 0; k < o->n; k++) {
-        rbl_exact_sum s = o->start[k];
-        rbl_exact_normalize(&s);
-        memcpy(at, s.limb, sizeof s.limb), at += sizeof s.limb;
-        memcpy(at, &s.special, 8), at += 8;
-    }
+    at = rbl_exact_put(at, o->start, o->n);
     memcpy(at, o->rows, o->len);
 }
 
 size_t rbl_flow_output_state_length(const unsigned char *at, size_t len)
 {
-    uint64_t head[2];
-    if (len < 40)
-        return 0;
-    memcpy(head, at, 16);
-    return head[0] == STATE_MAGIC && head[1] >= 40 && head[1] <= len ? (size_t)head[1] : 0;
+    return rbl_share_length(at, len, STATE_MAGIC, 40);
 }
 
 int rbl_flow_output_restore(rbl_flow_output *o, const rbl_sim *sim, const unsigned char *at,
@@ -175,13 +154,7 @@ int rbl_flow_output_restore(rbl_flow_output *o, const rbl_sim *sim, const unsign
     if (rc != RBL_OK || n != o->n) /* other surfaces: the window starts afresh here */
         return rc;
     o->last = head[2];
-    at += 40;
-    for (size_t k = 0; k < o->n; k++) {
-        rbl_exact_sum *s = &o->start[k];
-        rbl_exact_clear(s);
-        memcpy(s->limb, at, sizeof s->limb), at += sizeof s->limb;
-        memcpy(&s->special, at, 8), at += 8;
-    }
+    rbl_exact_get(at + 40, o->start, o->n);
     return RBL_OK;
 }
 

@@ -133,6 +133,17 @@ int rbl_collision_output_restore(rbl_collision_output *o, rbl_run_ranks *ranks, 
                                  const unsigned char *at, size_t len, const char *path,
                                  rbl_error *err);
 void rbl_collision_output_free(rbl_collision_output *o);
+/* run_share.c — rows of text grown in memory (rows, len, cap: the text NUL-ended; `file` for
+ * the message); n exact sums as bytes, (RBL_EXACT_LIMBS + 1) * 8 each, at `at`, returning
+ * where they end; a checkpoint share's length from its header (magic, length: 0 where the
+ * bytes cannot begin one of `head` bytes or more). */
+#define RBL_EXACT_BYTES (RBL_EXACT_LIMBS * 8 + 8)
+int rbl_rows_append(char **rows, size_t *len, size_t *cap, const char *text, size_t n,
+                    const char *file, rbl_error *err);
+unsigned char *rbl_exact_put(unsigned char *at, const rbl_exact_sum *sums, size_t n);
+const unsigned char *rbl_exact_get(const unsigned char *at, rbl_exact_sum *sums, size_t n);
+size_t rbl_share_length(const unsigned char *at, size_t len, uint64_t magic, size_t head);
+
 /* flow_output.c — output.flow_window (issue 74): the flow counters' and outlets' crossings
  * over windows, flow.csv's rows, every `every` steps and at the run's end (rows kept in memory
  * and carried by checkpoints with the sums at the open window's start). */
