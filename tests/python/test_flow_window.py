@@ -3,6 +3,8 @@ flow counters and outlets; each window's change is the change of thermo.csv's cu
 counts over it, its rate times its time is that change, the windows sum to the run's counts;
 the same bytes on 1 and 2 threads (3 processes and a restart at an odd step:
 tests/cli_mpi_run.sh)."""
+import os
+
 import numpy as np
 import pytest
 
@@ -38,8 +40,10 @@ def run(tmp_path, name, threads, output="flow_window: 0.004,"):
 
 
 def test_windows_are_the_cumulative_counts_changes(tmp_path):
-    one, two = run(tmp_path, "one", 1), run(tmp_path, "two", 2)
-    assert (one / "flow.csv").read_bytes() == (two / "flow.csv").read_bytes()
+    one = run(tmp_path, "one", 1)
+    if not os.environ.get("RBL_TEST_SLOW_BUILD"):  # (the sanitizers: one thread only)
+        two = run(tmp_path, "two", 2)
+        assert (one / "flow.csv").read_bytes() == (two / "flow.csv").read_bytes()
     w = np.genfromtxt(one / "flow.csv", delimiter=",", names=True, dtype=None, encoding=None)
     t = np.genfromtxt(one / "thermo.csv", delimiter=",", names=True)
     # thermo's rows at the windows' ends (the same interval): the cumulative counts there
