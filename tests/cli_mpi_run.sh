@@ -83,6 +83,23 @@ for k in 000000 000002; do
 done
 grep -q "contacts_000002.pvtp" packed_3/contacts.pvd || fail "packed: contacts.pvd lacks the .pvtp"
 echo "ok: the contact network on 3 processes: the pieces hold one process's $(wc -l < net_1.txt) contacts, each once"
+# the columns studies read (the tangential spring, the sliding flag, the rolling torque) and
+# a filter (a region, |F_n|): the pieces hold one process's rows, and each process's binary
+# table its .csv's rows (issue 74)
+sed 's|contacts: \[vtp, csv\]}|contacts: {format: [csv, bin], columns: [spring, sliding, rolling_torque, age], region: {min: [0, 0, -1], max: [0.01, 0.016, 1]}, min_normal_force: 1e-5}}|; s|friction: 0.5}|friction: 0.5, rolling: {model: epsd2, friction: 0.1}}|' \
+    packed.yaml > study.yaml
+grep -q "rolling_torque" study.yaml && grep -q epsd2 study.yaml || fail "study: the scene was not made"
+"$RUBBLE" run study.yaml --output study_1 --quiet > study_1.txt || fail "study on one process"
+mpi 3 "$RUBBLE" run study.yaml --output study_3 --quiet > study_3.txt || fail "study on 3"
+for k in 000000 000002; do
+    tail -q -n +2 "study_1/contacts_$k.csv" | sort > net_1.txt
+    tail -q -n +2 study_3/contacts_${k}_*.csv | sort > net_3.txt
+    [ -s net_1.txt ] && cmp -s net_1.txt net_3.txt \
+        || { diff net_1.txt net_3.txt | head -5; fail "study: the contacts of frame $k differ on 3"; }
+    [ $k = 000000 ] || grep -q ',1,[^,]*,[^,]*,[^,]*,[^,]*$' net_1.txt || fail "study: no contact slides in frame $k"
+    for r in 0 1 2; do [ -s "study_3/contacts_${k}_$r.bin" ] || fail "study: no binary piece $r"; done
+done
+echo "ok: contact columns and filters on 3 processes: one process's $(wc -l < net_1.txt) rows"
 
 # flow counters (output.flow) and outlets: the lattice thrown down through a plane, a disk
 # and a mesh square, taken out through a disk and in a box on the floor: each process counts
@@ -93,7 +110,7 @@ printf 'solid s\n%s\n%s\nendsolid s\n' \
     'facet normal 0 0 0 outer loop vertex 0 0 0.012 vertex 0 0.016 0.012 vertex 0.016 0 0.012 endloop endfacet' \
     'facet normal 0 0 0 outer loop vertex 0.016 0 0.012 vertex 0 0.016 0.012 vertex 0.016 0.016 0.012 endloop endfacet' \
     | sed 's/ \(outer\|vertex\|endloop\|endfacet\)/\n\1/g' > square.stl
-sed 's|file: packed.txt|file: falling.txt|; s|^output:.*|output: {folder: out, every: 0.001, thermo_every: 0.0005, checkpoint_every: 0.002, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}, {point: [0.008, 0.008, 0.008], normal: [0, 0, 1], radius: 0.005}, {mesh: square.stl}]}|' \
+sed 's|file: packed.txt|file: falling.txt|; s|^output:.*|output: {folder: out, every: 0.001, thermo_every: 0.0005, checkpoint_every: 0.002, flow_window: 0.0007, flow: [{point: [0, 0, 0.01], normal: [0, 0, -1]}, {point: [0.008, 0.008, 0.008], normal: [0, 0, 1], radius: 0.005}, {mesh: square.stl}]}|' \
     packed.yaml > flow.yaml
 echo 'outlets: [{box: {min: [0, 0, -0.001], max: [0.016, 0.016, 0.0025]}}, {point: [0.008, 0.008, 0.009], normal: [0, 0, -1], radius: 0.004}]' >> flow.yaml
 "$RUBBLE" run flow.yaml --output flow_1 --quiet > flow_1.txt || fail "flow on one process"
@@ -108,6 +125,11 @@ mpi 2 "$RUBBLE" run flow.yaml --restart flow_3/checkpoint_000000243.bin --output
     > flow_32.txt || { ls flow_3; fail "flow: the restart on 2"; }
 same_thermo flow_1/thermo.csv flow_32/thermo.csv \
     || { diff flow_1/thermo.csv flow_32/thermo.csv | head -5; fail "flow: thermo.csv differs restarted on 2"; }
+# their windows (output.flow_window, issue 74): flow.csv one process's bytes, restarted too
+for f in flow_3 flow_32; do
+    cmp -s flow_1/flow.csv $f/flow.csv || { diff flow_1/flow.csv $f/flow.csv | head -5; fail "flow: $f/flow.csv differs"; }
+done
+[ "$(grep -c ',outlet1,' flow_1/flow.csv)" -gt 3 ] || fail "flow: flow.csv lacks its windows"
 echo "ok: flow counters (a plane, a disk, a mesh square) and outlets (a box, a disk; $crossed crossed and taken out) on 3 processes and restarted on 2: thermo.csv as one process's"
 
 # an outlet opened over half a cohesive bed at rest (tests/scenes/health/outlet_cohesive.yaml,

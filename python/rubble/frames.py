@@ -17,6 +17,7 @@ processes' pieces, the contact tables (contacts_NNNNNN.csv), the coarse-grained 
 """
 import os
 import re
+import struct
 import types
 
 import numpy as np
@@ -98,19 +99,72 @@ def read(path):
     return joined
 
 
+_BIN_MAGIC = b"RBLCONTS"
+_BIN_TYPES = {(b"i", 8): "<i8", (b"i", 4): "<i4", (b"u", 1): "<u1", (b"f", 8): "<f8"}
+
+
+def _read_bin(path):
+    """A binary contact table (contacts_NNNNNN.bin, docs/formats.md "Contact table") as flat
+    columns named as the .csv's; every count of the header held against the file's size before
+    anything is read by it."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if len(raw) < 32 or raw[:8] != _BIN_MAGIC:
+        raise ValueError(f"{path}: not a contact table rubble wrote (no {_BIN_MAGIC.decode()} "
+                         "header)")
+    version, ncol, nrows, npairs = struct.unpack_from("<IIQQ", raw, 8)
+    if version != 1:
+        raise ValueError(f"{path}: a contact table of version {version}; this reader knows 1")
+    if not 1 <= ncol <= 64 or 32 + 32 * ncol > len(raw):
+        raise ValueError(f"{path}: {ncol} columns in a file of {len(raw)} bytes: truncated or "
+                         "not a contact table")
+    heads, size = [], 32 + 32 * ncol
+    for k in range(ncol):
+        at = 32 + 32 * k
+        name = raw[at:at + 24].split(b"\0")[0].decode("ascii", "replace")
+        kind, nbytes, comps, _ = struct.unpack_from("<ccHI", raw, at + 24)
+        dtype = _BIN_TYPES.get((kind, nbytes[0]))
+        if dtype is None or comps not in (1, 3) or not name.isidentifier():
+            raise ValueError(f"{path}: column {k + 1} ('{name}'): type {kind!r} of {nbytes[0]} "
+                             f"bytes, {comps} components: not a contact table's column")
+        heads.append((name, dtype, comps, size))
+        size += nrows * comps * nbytes[0]
+    if size != len(raw) or npairs > nrows:
+        raise ValueError(f"{path}: {len(raw)} bytes, where its header's {nrows} rows of {ncol} "
+                         f"columns take {size}: truncated or not whole")
+    col = {}
+    for name, dtype, comps, at in heads:
+        a = np.frombuffer(raw, dtype, nrows * comps, at)
+        if comps == 1:
+            col[name] = a
+        else:
+            for j, axis in enumerate("xyz"):
+                col[f"{name}_{axis}"] = a[j::3]
+    return col
+
+
 def read_table(path):
-    """A contact table (contacts_NNNNNN.csv, or a process's piece of one) as a dict of columns;
-    the vectors gathered: ids (m x 2, id2 = -1 for a wall), wall, point, normal, fn, ft,
-    branch (m x 3), overlap."""
+    """A contact table (contacts_NNNNNN.csv or .bin, or a process's piece of one) as a dict of
+    columns; the vectors gathered: ids (m x 2, id2 = -1 for a wall), wall, point, normal, fn,
+    ft, branch (m x 3), overlap, and the columns a scene asked for (spring, rolling_torque:
+    m x 3; sliding: 0 or 1). A .bin holds the .csv's numbers bit for bit."""
     path = os.fspath(path)
-    with open(path) as f:
-        names = f.readline().strip().split(",")
-    t = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
-    col = {n: t[:, k] if len(t) else np.zeros(0) for k, n in enumerate(names)}
-    vec = {k: np.stack([col[f"{k}_{a}"] for a in "xyz"], axis=-1)
-           for k in ("point", "normal", "fn", "ft", "branch")}
-    return dict(ids=np.stack([col["id1"], col["id2"]], axis=-1).astype(np.int64),
-                wall=col["wall"].astype(np.int32), overlap=col["overlap"], **vec)
+    if path.endswith(".bin"):
+        col = _read_bin(path)
+    else:
+        with open(path) as f:
+            names = f.readline().strip().split(",")
+        t = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+        col = {n: t[:, k] if len(t) else np.zeros(0) for k, n in enumerate(names)}
+    stems = [k[:-2] for k in col if k.endswith("_x")]
+    out = dict(ids=np.stack([col["id1"], col["id2"]], axis=-1).astype(np.int64),
+               wall=col["wall"].astype(np.int32))
+    for k in stems:
+        out[k] = np.stack([col[f"{k}_{a}"] for a in "xyz"], axis=-1).astype(np.float64)
+    for k, v in col.items():
+        if k not in ("id1", "id2", "wall") and k[:-2] not in stems:
+            out[k] = v.astype(np.uint8) if k == "sliding" else v.astype(np.float64)
+    return out
 
 
 def read_vti(path):

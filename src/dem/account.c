@@ -59,7 +59,7 @@ void rbl_account_contact_end(const rbl_sim *sim, size_t i, size_t j, int wall_ma
     rbl_contact_held_at_end(law, h, geo, sim->cfg.dt, lost);
     for (int m = 0; m < RBL_LOSS_COHESION; m++)
         loss[3 * i + m] += lost[m];
-    if (law->collisions) /* the contact's event ends (collisions.c) */
+    if (law->collisions & RBL_LAW_EVENTS) /* the contact's event ends (collisions.c) */
         rbl_collision_end(sim, g->material[i], wall ? wall_material : g->material[j], wall,
                           h + rbl_hist_collision(law),
                           lost[RBL_LOSS_DAMPING] + lost[RBL_LOSS_FRICTION] +
@@ -123,7 +123,7 @@ static void book_contacts(rbl_sim *sim, const uint8_t *flag, const double *x, in
         /* booked where its first grain is, as its losses and its energy in thermo */
         if (i >= g->n || !pl->touch[q] || !(flag[i] || flag[j]))
             continue;
-        if (ending && law->collisions) /* its event ends: what it held is carried out */
+        if (ending && law->collisions & RBL_LAW_EVENTS) /* its event ends: what it held is carried out */
             rbl_collision_end(sim, g->material[i], g->material[j], 0,
                               pl->hist + rbl_hist_width(law) * q + rbl_hist_collision(law), 0.0);
         const rbl_packed_grain gi = record_at(sim, x, i), gj = record_at(sim, x, j);
@@ -147,7 +147,7 @@ static void book_contacts(rbl_sim *sim, const uint8_t *flag, const double *x, in
         const uint32_t i = wl->grain[q];
         if (i >= g->n || !flag[i] || !wl->touch[q])
             continue;
-        if (ending && law->collisions)
+        if (ending && law->collisions & RBL_LAW_EVENTS)
             rbl_collision_end(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]), 1,
                               wl->hist + rbl_wall_hist_width(law) * q + rbl_hist_collision(law),
                               0.0);

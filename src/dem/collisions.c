@@ -59,40 +59,50 @@ void rbl_collision_end(const rbl_sim *sim, int a, int b, int wall, const double 
     }
 }
 
-/* hist (n rows of width from) into rows of width to: the law's slices kept, the event's
- * slice (between them and a wall's tail of `tail` doubles) marked not counted where the
- * contact touches, dropped when narrower. */
-static double *relay(const double *hist, const uint8_t *touch, size_t n, size_t law_w,
-                     size_t from, size_t to, size_t tail, size_t cap)
+/* hist (n rows laid out by law `from`) into rows laid out by `to` (their law.collisions
+ * bits differ): the law's slices kept, the event's and the age's where both have them, a
+ * wall's tail of `tail` doubles; where only `to` has them, a touching contact's event marked
+ * not counted and its age unknown (negative). */
+static double *relay(const double *hist, const uint8_t *touch, size_t n,
+                     const rbl_contact_law *from, const rbl_contact_law *to, size_t tail,
+                     size_t cap)
 {
-    double *h = calloc((cap > n ? cap : n) + 1, to * sizeof *h);
+    const size_t law_w = rbl_hist_collision(from), fw = rbl_hist_width(from) + tail,
+                 tw = rbl_hist_width(to) + tail;
+    double *h = calloc((cap > n ? cap : n) + 1, tw * sizeof *h);
     if (!h)
         return NULL;
+    const int had = from->collisions, has = to->collisions;
     for (size_t q = 0; q < n; q++) {
-        const double *s = hist + from * q;
-        double *d = h + to * q;
+        const double *s = hist + fw * q;
+        double *d = h + tw * q;
         memcpy(d, s, law_w * sizeof *d);
-        memcpy(d + to - tail, s + from - tail, tail * sizeof *d);
-        if (to > from && touch[q])
+        memcpy(d + tw - tail, s + fw - tail, tail * sizeof *d);
+        if (had & has & RBL_LAW_EVENTS)
+            memcpy(d + law_w, s + law_w, RBL_HIST_COLLISION * sizeof *d);
+        else if (has & RBL_LAW_EVENTS && touch[q])
             d[law_w] = -1.0;
+        if (had & has & RBL_LAW_AGES)
+            d[rbl_hist_age(to)] = s[rbl_hist_age(from)];
+        else if (has & RBL_LAW_AGES && touch[q])
+            d[rbl_hist_age(to)] = -1e300;
     }
     return h;
 }
 
-int rbl_collision_relay(rbl_sim *sim, int on, rbl_error *err)
+/* The histories re-laid for law.collisions = bits. */
+static int relay_to(rbl_sim *sim, int bits, rbl_error *err)
 {
     rbl_contact_law *law = &sim->cfg.law;
-    if (!law->collisions == !on)
+    if (law->collisions == bits)
         return RBL_OK;
     rbl_contact_law other = *law;
-    other.collisions = on;
-    const size_t law_w = rbl_hist_collision(law);
-    const size_t from = rbl_hist_width(law), to = rbl_hist_width(&other);
+    other.collisions = bits;
     rbl_pair_list *p = &sim->pairs;
     rbl_wall_list *w = &sim->wpairs;
-    double *ph = p->hist ? relay(p->hist, p->touch, p->n, law_w, from, to, 0, p->cap) : NULL;
-    double *wh = w->hist ? relay(w->hist, w->touch, w->n, law_w, from + RBL_WALL_HIST_MESH,
-                                 to + RBL_WALL_HIST_MESH, RBL_WALL_HIST_MESH, w->cap)
+    double *ph = p->hist ? relay(p->hist, p->touch, p->n, law, &other, 0, p->cap) : NULL;
+    double *wh = w->hist ? relay(w->hist, w->touch, w->n, law, &other, RBL_WALL_HIST_MESH,
+                                 w->cap)
                          : NULL;
     if ((p->hist && !ph) || (w->hist && !wh)) {
         free(ph), free(wh);
@@ -102,8 +112,20 @@ int rbl_collision_relay(rbl_sim *sim, int on, rbl_error *err)
         free(p->hist), p->hist = ph;
     if (w->hist)
         free(w->hist), w->hist = wh;
-    law->collisions = on;
+    law->collisions = bits;
     return RBL_OK;
+}
+
+int rbl_collision_relay(rbl_sim *sim, int on, rbl_error *err)
+{
+    const int bits = sim->cfg.law.collisions;
+    return relay_to(sim, on ? bits | RBL_LAW_EVENTS : bits & ~RBL_LAW_EVENTS, err);
+}
+
+int rbl_sim_contact_ages(rbl_sim *sim, int on, rbl_error *err)
+{
+    const int bits = sim->cfg.law.collisions;
+    return relay_to(sim, on ? bits | RBL_LAW_AGES : bits & ~RBL_LAW_AGES, err);
 }
 
 int rbl_sim_collisions(rbl_sim *sim, int bins, double e_min, double e_max, rbl_error *err)

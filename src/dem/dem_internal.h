@@ -95,7 +95,8 @@ typedef struct rbl_packed_grain {
  * statistics (law.collisions, collisions.c), the contact's event, RBL_HIST_COLLISION: a law
  * without them pays nothing for them. The widths are the table's (law_table.h). */
 #define RBL_HIST_COLLISION 5
-#define RBL_HIST_MAX (11 + RBL_HIST_FURTHER_MAX + RBL_HIST_COLLISION)
+#define RBL_HIST_LAW_MAX (11 + RBL_HIST_FURTHER_MAX) /* the law's slices */
+#define RBL_HIST_MAX (RBL_HIST_LAW_MAX + RBL_HIST_COLLISION + 1) /* and an event, an age */
 static inline int rbl_hist_holds_kt(const rbl_contact_law *law)
 {
     return law->tangent == RBL_TANGENT_SPRING &&
@@ -122,9 +123,19 @@ static inline size_t rbl_hist_collision(const rbl_contact_law *law)
 {
     return rbl_hist_further(law) + rbl_hist_further_width(law);
 }
+/* law.collisions holds bits (ABI 1's int in the law's padding, set by the library alone):
+ * the contacts keep their event for collision statistics (RBL_LAW_EVENTS) and their age
+ * (RBL_LAW_AGES, issue 74: one double past the event's slice, the force evaluations it has
+ * touched in, asked for by output.contacts' `age`; negative: touching before it was kept). */
+#define RBL_LAW_EVENTS 1
+#define RBL_LAW_AGES 2
+static inline size_t rbl_hist_age(const rbl_contact_law *law)
+{
+    return rbl_hist_collision(law) + (law->collisions & RBL_LAW_EVENTS ? RBL_HIST_COLLISION : 0);
+}
 static inline size_t rbl_hist_width(const rbl_contact_law *law)
 {
-    return rbl_hist_collision(law) + (law->collisions ? RBL_HIST_COLLISION : 0);
+    return rbl_hist_age(law) + (law->collisions & RBL_LAW_AGES ? 1 : 0);
 }
 /* Per-contact results, written by the force pass for the gather: the force on the first
  * grain (the second gets its opposite) and the torque on the second; valid while touching. */
@@ -634,6 +645,44 @@ void rbl_contact_wall_item(const rbl_sim *sim, size_t q, rbl_contact_item *it);
 /* Entry q of such an order: a pair's below n_pairs, a wall contact's from there. */
 void rbl_contact_item_of(const rbl_sim *sim, const size_t *slots, size_t n_pairs, size_t q,
                          rbl_contact_item *it);
+/* contact_study.c (issue 74) — what studies read of a contact beyond its force: the
+ * tangential spring as seen from the first grain (m; the seed's D_H in [0]), whether it slides
+ * (its force at the Coulomb limit), the rolling resistance's torque on the first grain (N m),
+ * the grains' materials (a wall contact: the wall's second). */
+typedef struct rbl_contact_extra {
+    double spring[3], rolling[3];
+    int sliding;
+    int32_t material1, material2;
+    int64_t age; /* the force evaluations it touched in (rbl_sim_contact_ages); -1: unknown */
+} rbl_contact_extra;
+void rbl_contact_pair_extra(const rbl_sim *sim, size_t q, const rbl_contact_item *it,
+                            rbl_contact_extra *x);
+void rbl_contact_wall_extra(const rbl_sim *sim, size_t q, const rbl_contact_item *it,
+                            rbl_contact_extra *x);
+/* Which contacts a file keeps (output.contacts): all, grain pairs or wall contacts only;
+ * |F_n| >= fn_min; one of its grains of a listed material (none listed: any); its point in
+ * the region (a box lo..hi, a cylinder or a sphere of rbl_insert_spec). */
+#define RBL_CONTACTS_GRAINS 1
+#define RBL_CONTACTS_WALLS 2
+#define RBL_CONTACT_FILTER_MATERIALS 64
+typedef struct rbl_contact_filter {
+    int only;
+    double fn_min;
+    int n_materials;
+    int materials[RBL_CONTACT_FILTER_MATERIALS];
+    int has_region;
+    rbl_insert_spec region;
+} rbl_contact_filter;
+int rbl_contact_filter_keeps(const rbl_contact_filter *f, const rbl_contact_item *it,
+                             const rbl_contact_extra *x);
+/* The contacts rbl_sim_contacts lists, in its order (the grain pairs first: *n_pairs of the
+ * *n), those f keeps (NULL: all), with what studies read (malloc'd; 0: out of memory). */
+typedef struct rbl_contact_row {
+    rbl_contact_item it;
+    rbl_contact_extra x;
+} rbl_contact_row;
+int rbl_sim_contact_rows(const rbl_sim *sim, const rbl_contact_filter *f, rbl_contact_row **rows,
+                         size_t *n, size_t *n_pairs);
 /* The index of grain `id` in an order of rbl_grains_id_order over n grains, or SIZE_MAX. */
 size_t rbl_grains_index_of(const uint64_t *order, size_t n, uint32_t id);
 /* The external forces' array, zero, from now on (kept, grown and reordered with the rest). */
@@ -827,6 +876,9 @@ void rbl_collision_end(const rbl_sim *sim, int a, int b, int wall, const double 
 /* The histories re-laid for law.collisions = on (a restart that asks for the statistics or no
  * longer does): contacts touching now are marked not counted. */
 int rbl_collision_relay(rbl_sim *sim, int on, rbl_error *err);
+/* Each contact's age kept in its history (on) or not (issue 74, output.contacts' `age`): the
+ * histories re-laid; a contact touching when they are asked for has an unknown age. */
+int rbl_sim_contact_ages(rbl_sim *sim, int on, rbl_error *err);
 void rbl_collision_tally_free(rbl_collision_tally *t);
 /* The half-kick term of grain (or body) of mass m, inertia about its centre (isotropic) i_rot,
  * under force F and torque T: dt^2 (|F|^2 / m + |T|^2 / I) / 8, what its kinetic energy

@@ -115,7 +115,9 @@ static void wall_law(const rbl_sim *sim, rbl_wall_list *w, size_t q, const rbl_c
     double *lost = sim->g.loss + 3 * (size_t)i; /* its grain's, in the wall list's order */
     for (int m = 0; m < 3 && sim->prepared; m++) /* (the first evaluation ends no step) */
         lost[m] += o.loss[m];
-    if (law->collisions) { /* the contact's event (collisions.c) */
+    if (law->collisions & RBL_LAW_AGES) /* its age (contact_study.c) */
+        hist[rbl_hist_age(law)] += 1.0;
+    if (law->collisions & RBL_LAW_EVENTS) { /* the contact's event (collisions.c) */
         double *hc = hist + rbl_hist_collision(law);
         if (hc[0] == 0.0)
             rbl_collision_begin(hc, geo);

@@ -28,7 +28,7 @@ typedef struct pair_block {
     double vx[BLOCK], vy[BLOCK], vz[BLOCK];
     double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
     /* the law's history, its rows as the slices lie in memory (rbl_hist_*): updated in place */
-    double h[RBL_HIST_MAX - RBL_HIST_COLLISION][BLOCK];
+    double h[RBL_HIST_LAW_MAX][BLOCK];
     /* the pair's coefficients, rbl_pair_coef's fields as columns (one set for all while they
      * are uniform) */
 #define COLUMN(slot, ...) double slot[BLOCK];
@@ -73,7 +73,7 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
 #define EACH_ROW(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
 #define ROW_IN(k) if ((k) < w) hist[k] = b->h[k][l];
 #define ROW_OUT(k) if ((k) < w) b->h[k][l] = hist[k];
-    _Static_assert(RBL_HIST_MAX - RBL_HIST_COLLISION == 14, "EACH_ROW names every row");
+    _Static_assert(RBL_HIST_LAW_MAX == 14, "EACH_ROW names every row");
     EACH_ROW(ROW_IN)
     rbl_contact_out o;
     double c[3];
@@ -203,7 +203,8 @@ INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
  * statistics' event, block_events): the block's rows, copied in and out whole. */
 INLINE size_t law_width(const pair_pass_input *in, const size_t width)
 {
-    return width - (in->law.collisions ? RBL_HIST_COLLISION : 0);
+    (void)width;
+    return rbl_hist_collision(&in->law);
 }
 
 /* A sheared cell: each lane's relative velocity less its image's (the images across the
@@ -331,8 +332,11 @@ INLINE void block_flush_as(const pair_pass_input *in, pair_block *b, const size_
     b->peak_at = b->peak.ratio * (1.0 - 1e-12);
     block_compute(b, &in->law, in->dt);
     block_peak(b, in->sim, in->arrays.j);
-    if (in->law.collisions)
+    if (in->law.collisions & RBL_LAW_EVENTS)
         block_events(in, b, width);
+    if (in->law.collisions & RBL_LAW_AGES) /* each lane's age (contact_study.c) */
+        for (int l = 0, at = (int)rbl_hist_age(&in->law); l < b->n; l++)
+            in->hist[width * b->q[l] + (size_t)at] += 1.0;
     /* in locals: the byte stores to touch may alias anything read through in or b */
     double *const hist = in->hist, *const out_all = in->out;
     double *const force = in->force, *const torque = in->torque, *const loss = in->loss;
@@ -409,9 +413,11 @@ static __attribute__((noinline)) void block_flush_any(const pair_pass_input *in,
 }
 static void block_flush(const pair_pass_input *in, pair_block *b, const size_t width)
 {
-    if (width == 6 && in->hist_width == 6)
+    /* (a history with an event or an age past the law's: the generic copy, its rows the
+       law's alone) */
+    if (width == 6 && in->hist_width == 6 && !in->law.collisions)
         block_flush_6(in, b);
-    else if (width == 7 && in->hist_width == 7)
+    else if (width == 7 && in->hist_width == 7 && !in->law.collisions)
         block_flush_7(in, b);
     else
         block_flush_any(in, b);

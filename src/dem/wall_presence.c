@@ -27,7 +27,7 @@ static void take_contacts(rbl_sim *sim, int k)
         const uint32_t i = wl->grain[q];
         if (i >= g->n || !wl->touch[q] || (int)rbl_wall_number(wl->wall[q], sim->n_walls) != k)
             continue;
-        if (law->collisions) /* its event ends: what it held is carried out, not dissipated */
+        if (law->collisions & RBL_LAW_EVENTS) /* its event ends: what it held is carried out, not dissipated */
             rbl_collision_end(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]), 1,
                               wl->hist + wide * q + rbl_hist_collision(law), 0.0);
         const double *out = wl->out + RBL_WALL_OUT * q;

@@ -159,8 +159,9 @@ static int read_contacts_csv(const char *path, rbl_cg_frame_data *d, rbl_error *
     if (got < 0) {
         rc = got;
     } else if (got == 0 || strncmp(r.cursor, CSV_HEADER, strlen(CSV_HEADER)) != 0 ||
-               strspn(r.cursor + strlen(CSV_HEADER), " \t\r\n") !=
-                   strlen(r.cursor + strlen(CSV_HEADER))) {
+               (r.cursor[strlen(CSV_HEADER)] != ',' && /* a study's columns may follow */
+                strspn(r.cursor + strlen(CSV_HEADER), " \t\r\n") !=
+                    strlen(r.cursor + strlen(CSV_HEADER)))) {
         rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: not the header of a contact table rubble "
                            "writes (%s)", path, r.line, CSV_HEADER);
     }
@@ -177,7 +178,8 @@ static int read_contacts_csv(const char *path, rbl_cg_frame_data *d, rbl_error *
             v[c] = c < 3 ? (double)strtoll(at, &end, 10) : strtod(at, &end);
             const char sep = c < 18 ? ',' : 0;
             if (end == at || errno || !(isfinite(v[c])) ||
-                !(*end == sep || (c == 18 && strspn(end, " \t\r\n") == strlen(end))))
+                !(*end == sep || (c == 18 && (*end == ',' || strspn(end, " \t\r\n") ==
+                                                                 strlen(end)))))
                 rc = rbl_error_set(err, RBL_EPARSE, "%s:%ld: column %d ('%s'): not a number "
                                    "followed by %s: '%.40s'", path, r.line, c + 1, names[c],
                                    c < 18 ? "a comma" : "the line's end", at);

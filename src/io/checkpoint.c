@@ -889,7 +889,7 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
     int rc = rbl_sim_create(&sim, &c, err);
     if (rc != RBL_OK)
         return rc;
-    sim->cfg.law.collisions = c.law.collisions != 0; /* (rbl_sim_create leaves it to the
+    sim->cfg.law.collisions = c.law.collisions & (RBL_LAW_EVENTS | RBL_LAW_AGES); /* (rbl_sim_create leaves it to the
                                                         library: the histories' width) */
     uint64_t nm = get_u64(b);
     for (uint64_t m = 0; rc == RBL_OK && !b->bad && m < nm && m < 65536; m++) {

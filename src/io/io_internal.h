@@ -272,9 +272,63 @@ int rbl_grain_frame_write(const char *path, const rbl_sim *sim, unsigned fields,
  * table; in id order (rbl_sim_contacts). */
 #define RBL_NETWORK_VTP 1
 #define RBL_NETWORK_CSV 2
-void rbl_contact_frame_layout(rbl_vtp_layout *layout);
-int rbl_contact_frame_write(const char *path, const rbl_sim *sim, rbl_error *err);
-int rbl_contact_table_write(const char *path, const rbl_sim *sim, rbl_error *err);
+#define RBL_NETWORK_BIN 4
+struct rbl_contact_row;    /* dem_internal.h */
+struct rbl_contact_filter; /* dem_internal.h */
+/* What a scene asks of its contact files (issue 74): the columns beyond the force's
+ * (RBL_CONTACT_*), the contacts kept (NULL: all). */
+#define RBL_CONTACT_SPRING 1u
+#define RBL_CONTACT_SLIDING 2u
+#define RBL_CONTACT_ROLLING 4u
+#define RBL_CONTACT_AGE 8u
+typedef struct rbl_contact_output {
+    unsigned columns;
+    const struct rbl_contact_filter *filter;
+} rbl_contact_output;
+void rbl_contact_frame_layout(unsigned columns, rbl_vtp_layout *layout);
+int rbl_contact_frame_write(const char *path, const rbl_sim *sim, const rbl_contact_output *o,
+                            rbl_error *err);
+int rbl_contact_table_write(const char *path, const rbl_sim *sim, const rbl_contact_output *o,
+                            rbl_error *err);
+int rbl_contact_bin_write(const char *path, const rbl_sim *sim, const rbl_contact_output *o,
+                          rbl_error *err);
+/* The same from rows (rbl_sim_contact_rows'), with the columns asked for. */
+int rbl_contact_rows_vtp_write(const char *path, const struct rbl_contact_row *rows, size_t n,
+                               unsigned columns, rbl_error *err);
+int rbl_contact_rows_csv_write(const char *path, const struct rbl_contact_row *rows, size_t n,
+                               unsigned columns, rbl_error *err);
+/* contact_bin.c: the binary table, docs/formats.md "Contact table": RBL_CONTACT_BIN_MAGIC,
+ * then uint32 version, uint32 columns, uint64 rows, uint64 grain pairs among them; per column
+ * a 32-byte record (name NUL-padded in 24 bytes, type 'i' / 'u' / 'f', bytes per value,
+ * uint16 components, 4 bytes 0); then each column's values, row by row; little-endian. */
+#define RBL_CONTACT_BIN_MAGIC "RBLCONTS"
+#define RBL_CONTACT_BIN_VERSION 1
+#define RBL_CONTACT_BIN_NAME 24
+int rbl_contact_rows_bin_write(const char *path, const struct rbl_contact_row *rows, size_t n,
+                               unsigned columns, rbl_error *err);
+/* contact_columns.c — the columns, described once (the .vtp's, .csv's and binary table's). */
+typedef struct rbl_contact_column {
+    int id;
+    const char *name, *csv, *vtk; /* .vtp and binary; the .csv's stem (_x, _y, _z); VTK type */
+    int components;
+    size_t size;  /* bytes per value */
+    int integer;  /* printed as an integer */
+    unsigned bit; /* RBL_CONTACT_*, 0: always */
+} rbl_contact_column;
+typedef struct rbl_contact_value {
+    int64_t i;
+    double d;
+} rbl_contact_value;
+int rbl_contact_column_count(void);
+const rbl_contact_column *rbl_contact_column_at(int k);
+int rbl_contact_column_wanted(const rbl_contact_column *c, unsigned asked);
+unsigned rbl_contact_column_bit(const char *name); /* a study column by name, 0: none */
+const char *rbl_contact_column_names(void);         /* the study columns, for messages */
+rbl_contact_value rbl_contact_column_value(const rbl_contact_column *c, const struct rbl_contact_row *r,
+                                           int component);
+/* The column's values over the rows, n x components of its type (malloc'd; NULL: no memory). */
+void *rbl_contact_column_array(const rbl_contact_column *c, const struct rbl_contact_row *rows,
+                               size_t n);
 /* bonds_frame.c (issue 72): bonds_NNNNNN.vtp, the bonds as lines with their loads, and
  * breaks.csv, every breakage so far by its step. */
 int rbl_bonds_frame_write(const char *path, const rbl_bond_view *view, size_t n, rbl_error *err);
@@ -305,6 +359,11 @@ int rbl_fragments_write(const char *path, const char *sizes_path, const rbl_frag
 /* The same from a list already made (the impulse engine's: rbl_fdo_sim_contacts). */
 int rbl_contact_list_vtp_write(const char *path, const rbl_contact_list *list, rbl_error *err);
 int rbl_contact_list_csv_write(const char *path, const rbl_contact_list *list, rbl_error *err);
+/* ... in one format, RBL_NETWORK_VTP, _CSV or _BIN. */
+int rbl_contact_list_write(const char *path, const rbl_contact_list *list, int format,
+                           rbl_error *err);
+/* The files output.contacts writes, for the run's report ("contacts.pvd, contacts_NNNNNN.csv"). */
+void rbl_contact_files_name(int network, char *out, size_t size);
 
 /* cg_frame_read.c — a frame of the grains and its contact file (.vtp or .csv, by its name)
  * as rbl_cg_frame's arrays (owned here; frame.lo, hi, periodic and threads left for the

@@ -21,19 +21,7 @@
 
 static int append(rbl_collision_output *o, const char *text, size_t n, rbl_error *err)
 {
-    if (o->len + n + 1 > o->cap) {
-        size_t cap = o->cap ? o->cap : 4096;
-        while (cap < o->len + n + 1)
-            cap *= 2;
-        char *r = realloc(o->rows, cap);
-        if (!r)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for collisions.csv");
-        o->rows = r, o->cap = cap;
-    }
-    memcpy(o->rows + o->len, text, n);
-    o->len += n;
-    o->rows[o->len] = '\0';
-    return RBL_OK;
+    return rbl_rows_append(&o->rows, &o->len, &o->cap, text, n, "collisions.csv", err);
 }
 
 int rbl_collision_output_start(rbl_collision_output *o, const rbl_scene *s, rbl_sim *sim,
@@ -177,7 +165,7 @@ int rbl_collision_output_write(rbl_collision_output *o, rbl_run_ranks *ranks, rb
 
 /* magic, length, key, last, counts n, rows' bytes; the counts, the sums (limbs, special),
  * the rows */
-#define SUM_BYTES (RBL_EXACT_LIMBS * 8 + 8)
+#define SUM_BYTES RBL_EXACT_BYTES
 
 size_t rbl_collision_output_state_size(const rbl_collision_output *o, const rbl_sim *sim)
 {
@@ -199,22 +187,13 @@ void rbl_collision_output_state(rbl_collision_output *o, rbl_run_ranks *ranks, r
     const uint64_t head[6] = {STATE_MAGIC, len, o->key, o->last, n, o->len};
     memcpy(at, head, 48), at += 48;
     memcpy(at, t->count, n * 8), at += n * 8;
-    for (size_t k = 0; k < n * RBL_COLLISION_SUMS; k++) {
-        rbl_exact_sum s = t->sum[k];
-        rbl_exact_normalize(&s);
-        memcpy(at, s.limb, sizeof s.limb), at += sizeof s.limb;
-        memcpy(at, &s.special, 8), at += 8;
-    }
+    at = rbl_exact_put(at, t->sum, n * RBL_COLLISION_SUMS);
     memcpy(at, o->rows, o->len);
 }
 
 size_t rbl_collision_output_state_length(const unsigned char *at, size_t len)
 {
-    uint64_t head[2];
-    if (len < 48)
-        return 0;
-    memcpy(head, at, 16);
-    return head[0] == STATE_MAGIC && head[1] >= 48 && head[1] <= len ? (size_t)head[1] : 0;
+    return rbl_share_length(at, len, STATE_MAGIC, 48);
 }
 
 int rbl_collision_output_restore(rbl_collision_output *o, rbl_run_ranks *ranks, rbl_sim *sim,
@@ -250,12 +229,7 @@ int rbl_collision_output_restore(rbl_collision_output *o, rbl_run_ranks *ranks, 
         return RBL_OK;
     at += 48;
     memcpy(t->count, at, n * 8), at += n * 8;
-    for (size_t k = 0; k < n * RBL_COLLISION_SUMS; k++) {
-        rbl_exact_sum *s = &t->sum[k];
-        rbl_exact_clear(s);
-        memcpy(s->limb, at, sizeof s->limb), at += sizeof s->limb;
-        memcpy(&s->special, at, 8), at += 8;
-    }
+    rbl_exact_get(at, t->sum, n * RBL_COLLISION_SUMS);
     return RBL_OK;
 }
 

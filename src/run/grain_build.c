@@ -425,6 +425,9 @@ int rbl_scene_build(const rbl_scene *s, rbl_run_ranks *ranks, int threads, size_
         rbl_scene_error_at(s, s->at_collisions, err);
         goto fail;
     }
+    /* output.contacts' ages: kept in the histories from the first build (issue 74) */
+    if (s->contact_columns & RBL_CONTACT_AGE && (rc = rbl_sim_contact_ages(sim, 1, err)) != RBL_OK)
+        goto fail;
     /* over several processes each places only its own grains where the start allows */
     if ((rc = rbl_run_ranks_start_apart(ranks, s, sim, err)) != RBL_OK)
         goto fail;

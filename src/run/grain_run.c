@@ -40,6 +40,9 @@ typedef struct outputs {
     rbl_collision_output collisions; /* output.collisions */
     unsigned char *collision_state;  /* a checkpoint's share, until the output starts */
     size_t collision_state_len;
+    rbl_flow_output flows;           /* output.flow_window */
+    unsigned char *flow_state;       /* a checkpoint's share, until the output starts */
+    size_t flow_state_len;
     /* a restart that changed physics (--change-physics), in this run's past: the step of the
        last, and the walls any re-based (their pose is the run's, not the scene's); NULL:
        none. Carried in checkpoints, so the restart check takes its probe through them. */
@@ -156,18 +159,19 @@ static int grains_piece(const char *path, const rbl_sim *sim, const void *fields
     return rbl_grain_frame_write(path, sim, *(const unsigned *)fields, err);
 }
 
-static int contacts_piece(const char *path, const rbl_sim *sim, const void *unused,
-                          rbl_error *err)
+static int contacts_piece(const char *path, const rbl_sim *sim, const void *o, rbl_error *err)
 {
-    (void)unused;
-    return rbl_contact_frame_write(path, sim, err);
+    return rbl_contact_frame_write(path, sim, o, err);
 }
 
-static int contacts_table(const char *path, const rbl_sim *sim, const void *unused,
-                          rbl_error *err)
+static int contacts_table(const char *path, const rbl_sim *sim, const void *o, rbl_error *err)
 {
-    (void)unused;
-    return rbl_contact_table_write(path, sim, err);
+    return rbl_contact_table_write(path, sim, o, err);
+}
+
+static int contacts_bin(const char *path, const rbl_sim *sim, const void *o, rbl_error *err)
+{
+    return rbl_contact_bin_write(path, sim, o, err);
 }
 
 /* The bonds of frame n_frames - 1 (a scene with `bonds`): bonds_NNNNNN.vtp and bonds.pvd,
@@ -247,17 +251,23 @@ static int bonds_begin(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
 static int write_network(const rbl_scene *s, const outputs *o, rbl_sim *sim, rbl_error *err)
 {
     int rc = RBL_OK;
+    const rbl_contact_output co = {s->contact_columns,
+                                   s->contact_filtered ? &s->contact_filter : NULL};
     if (s->network & RBL_NETWORK_VTP) {
         rbl_vtp_layout layout;
-        rbl_contact_frame_layout(&layout);
-        const rbl_frame_writer w = {"contacts", "vtp", contacts_piece, NULL, &layout};
+        rbl_contact_frame_layout(s->contact_columns, &layout);
+        const rbl_frame_writer w = {"contacts", "vtp", contacts_piece, &co, &layout};
         rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
         if (rc == RBL_OK && o->ranks->rank == 0)
             rc = write_series(o, "contacts", err);
         rc = rbl_run_ranks_agree(o->ranks, rc, err);
     }
     if (rc == RBL_OK && s->network & RBL_NETWORK_CSV) {
-        const rbl_frame_writer w = {"contacts", "csv", contacts_table, NULL, NULL};
+        const rbl_frame_writer w = {"contacts", "csv", contacts_table, &co, NULL};
+        rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
+    }
+    if (rc == RBL_OK && s->network & RBL_NETWORK_BIN) {
+        const rbl_frame_writer w = {"contacts", "bin", contacts_bin, &co, NULL};
         rc = rbl_run_ranks_frame(o->ranks, o->dir, o->n_frames - 1, sim, &w, NULL, err);
     }
     return rc;
@@ -341,8 +351,10 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     const size_t n_walls = (size_t)(sim->n_walls + sim->n_meshes);
     const size_t cg_len = rbl_cg_output_state_size(&o->cg);
     const size_t coll_len = rbl_collision_output_state_size(&o->collisions, sim);
+    const size_t flow_len = rbl_flow_output_state_size(&o->flows);
     size_t len = 8 + n_digest + 8 + n_src * sizeof *ps + 8 + o->n_frames * sizeof(double) + 8 +
-                 o->log.len + 16 + 16 + cg_len + coll_len + (o->changed ? 16 + n_walls : 0);
+                 o->log.len + 16 + 16 + cg_len + coll_len + flow_len +
+                 (o->changed ? 16 + n_walls : 0);
     unsigned char *blob = malloc(len), *at = blob;
     if (!blob)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
@@ -370,6 +382,8 @@ static int write_checkpoint(const rbl_scene *s, outputs *o, const rbl_pour_state
     at += cg_len;
     rbl_collision_output_state(&o->collisions, o->ranks, sim, at); /* output.collisions' */
     at += coll_len;
+    rbl_flow_output_state(&o->flows, at); /* output.flow_window's */
+    at += flow_len;
     if (o->changed) { /* the changes of physics at restarts: only where there were any */
         v = o->changed_at;
         memcpy(at, &v, 8), at += 8;
@@ -543,9 +557,17 @@ static int read_run_state(const rbl_scene *s, const char *path, const unsigned c
         memcpy(o->collision_state, at + cg, coll);
         o->collision_state_len = coll;
     }
-    if (left > cg + coll) { /* the changes of physics */
-        const unsigned char *tail = at + cg + coll;
-        const size_t n_tail = left - cg - coll;
+    /* output.flow_window's rows and open window, where the run had them */
+    const size_t flow = rbl_flow_output_state_length(at + cg + coll, left - cg - coll);
+    if (flow) {
+        if (!(o->flow_state = malloc(flow)))
+            return rbl_error_set(err, RBL_ENOMEM, "out of memory");
+        memcpy(o->flow_state, at + cg + coll, flow);
+        o->flow_state_len = flow;
+    }
+    if (left > cg + coll + flow) { /* the changes of physics */
+        const unsigned char *tail = at + cg + coll + flow;
+        const size_t n_tail = left - cg - coll - flow;
         const size_t n_walls = (size_t)(o->sim->n_walls + o->sim->n_meshes);
         v = UINT64_MAX;
         if (n_tail >= 16)
@@ -576,6 +598,8 @@ static void outputs_free(outputs *o)
     free(o->cg_state);
     rbl_collision_output_free(&o->collisions);
     free(o->collision_state);
+    rbl_flow_output_free(&o->flows);
+    free(o->flow_state);
     free(o->changed);
 }
 
@@ -790,6 +814,17 @@ static int grain_open(rbl_run *r, rbl_error *err)
         (rc = rbl_collision_output_restore(&o->collisions, &r->ranks, o->sim, o->collision_state,
                                            o->collision_state_len, r->restart, err)) != RBL_OK)
         return rc;
+    /* output.contacts' ages as the scene asks (a checkpoint's kept or dropped; added at a
+       restart: unknown for the contacts touching then) */
+    if ((rc = rbl_sim_contact_ages(o->sim, (s->contact_columns & RBL_CONTACT_AGE) != 0, err)))
+        return rc;
+    if ((rc = rbl_flow_output_start(&o->flows, s, &r->ranks, o->sim, o->dir, r->dt,
+                                    &r->events.flows, err)) != RBL_OK)
+        return rc;
+    if (o->flow_state_len &&
+        (rc = rbl_flow_output_restore(&o->flows, o->sim, o->flow_state, o->flow_state_len,
+                                      r->restart, err)) != RBL_OK)
+        return rc;
     rbl_thermo now;
     rbl_sim_thermo(o->sim, &now);
     r->step = now.step;
@@ -952,6 +987,12 @@ static int grain_collisions(rbl_run *r, rbl_error *err)
     return rbl_collision_output_write(&o->collisions, o->ranks, o->sim, r->step, err);
 }
 
+static int grain_flows(rbl_run *r, rbl_error *err)
+{
+    outputs *o = state(r);
+    return rbl_flow_output_write(&o->flows, o->ranks, o->sim, r->step, err);
+}
+
 static int grain_pour(rbl_run *r, double now, rbl_error *err)
 {
     return pour(r, state(r)->sim, state(r)->ps, now, err);
@@ -1037,10 +1078,7 @@ static void grain_summary(rbl_run *r, rbl_run_report *rep)
     rep->frames = o->n_frames - o->elsewhere;
     snprintf(rep->walls_file, sizeof rep->walls_file, "%s",
              walls_per_frame(s, o, sim) ? "walls.pvd" : o->walls_drawn ? "walls.vtp" : "");
-    snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",
-             s->network & RBL_NETWORK_VTP ? "contacts.pvd" : "",
-             s->network == (RBL_NETWORK_VTP | RBL_NETWORK_CSV) ? ", " : "",
-             s->network & RBL_NETWORK_CSV ? "contacts_NNNNNN.csv" : "");
+    rbl_contact_files_name(s->network, rep->network_files, sizeof rep->network_files);
     rep->frames_elsewhere = o->elsewhere;
     rep->threads = o->share.most; /* as started; rbl_core_share may have gone below */
     rep->threads_fewest = o->share.fewest;
@@ -1077,6 +1115,7 @@ const rbl_run_kind rbl_grain_run = {
     .stage = grain_stage,
     .cg = grain_cg,
     .collisions = grain_collisions,
+    .flows = grain_flows,
     .checkpoint = grain_checkpoint,
     .final = grain_final,
     .summary = grain_summary,

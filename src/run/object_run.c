@@ -67,14 +67,15 @@ static int write_contacts(const rbl_scene *s, const outputs *o, const rbl_fdo_si
     if (rc != RBL_OK)
         return rc;
     char name[64];
-    for (int kind = 0; kind < 2 && rc == RBL_OK; kind++) {
-        if (!(s->network & (kind ? RBL_NETWORK_CSV : RBL_NETWORK_VTP)))
+    static const int bits[3] = {RBL_NETWORK_VTP, RBL_NETWORK_CSV, RBL_NETWORK_BIN};
+    static const char *const ext[3] = {"vtp", "csv", "bin"};
+    for (int kind = 0; kind < 3 && rc == RBL_OK; kind++) {
+        if (!(s->network & bits[kind]))
             continue;
-        snprintf(name, sizeof name, "contacts_%06zu.%s", frame, kind ? "csv" : "vtp");
+        snprintf(name, sizeof name, "contacts_%06zu.%s", frame, ext[kind]);
         char *path = rbl_path_join(o->dir, name);
         rc = !path ? rbl_error_set(err, RBL_ENOMEM, "out of memory")
-             : kind ? rbl_contact_list_csv_write(path, &list, err)
-                    : rbl_contact_list_vtp_write(path, &list, err);
+                   : rbl_contact_list_write(path, &list, bits[kind], err);
         free(path);
     }
     rbl_contact_list_free(&list);
@@ -379,10 +380,7 @@ static void object_summary(rbl_run *r, rbl_run_report *rep)
     for (int k = 0; k < r->scene->n_objects; k++)
         if (r->scene->objects[k].placement == RBL_OBJECTS_POUR)
             rbl_run_report_pour(rep, &o->pours[k], r->scene->objects[k].count);
-    snprintf(rep->network_files, sizeof rep->network_files, "%s%s%s",
-             r->scene->network & RBL_NETWORK_VTP ? "contacts.pvd" : "",
-             r->scene->network == (RBL_NETWORK_VTP | RBL_NETWORK_CSV) ? ", " : "",
-             r->scene->network & RBL_NETWORK_CSV ? "contacts_NNNNNN.csv" : "");
+    rbl_contact_files_name(r->scene->network, rep->network_files, sizeof rep->network_files);
     rep->iterations = r->scene->fdo.iterations ? r->scene->fdo.iterations : 50;
     rep->frames = o->n_frames - o->elsewhere;
     rep->frames_elsewhere = o->elsewhere;

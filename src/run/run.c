@@ -196,7 +196,7 @@ static uint64_t next_stop(const rbl_run *r, uint64_t step)
                                                                  : UINT64_MAX,
                            r->hook ? next_multiple(step, e->hook) : UINT64_MAX,
                            next_multiple(step, e->cg),
-                           next_multiple(step, e->collisions),
+                           next_multiple(step, e->collisions), next_multiple(step, e->flows),
                            r->kind->pour_next ? r->kind->pour_next(r, step) : UINT64_MAX,
                            step < e->total ? e->total : UINT64_MAX};
     for (size_t k = 0; k < sizeof at / sizeof *at; k++)
@@ -285,6 +285,8 @@ static int events_at(rbl_run *r, rbl_error *err)
         rc = r->kind->cg(r, err);
     if (rc == RBL_OK && e->collisions && (step % e->collisions == 0 || step == e->total))
         rc = r->kind->collisions(r, err);
+    if (rc == RBL_OK && e->flows && (step % e->flows == 0 || step == e->total))
+        rc = r->kind->flows(r, err);
     if (rc == RBL_OK)
         rc = r->kind->pour(r, (double)step * r->dt, err);
     if (rc == RBL_OK && e->checkpoint && step % e->checkpoint == 0)

@@ -133,6 +133,45 @@ int rbl_collision_output_restore(rbl_collision_output *o, rbl_run_ranks *ranks, 
                                  const unsigned char *at, size_t len, const char *path,
                                  rbl_error *err);
 void rbl_collision_output_free(rbl_collision_output *o);
+/* run_share.c — rows of text grown in memory (rows, len, cap: the text NUL-ended; `file` for
+ * the message); n exact sums as bytes, (RBL_EXACT_LIMBS + 1) * 8 each, at `at`, returning
+ * where they end; a checkpoint share's length from its header (magic, length: 0 where the
+ * bytes cannot begin one of `head` bytes or more). */
+#define RBL_EXACT_BYTES (RBL_EXACT_LIMBS * 8 + 8)
+int rbl_rows_append(char **rows, size_t *len, size_t *cap, const char *text, size_t n,
+                    const char *file, rbl_error *err);
+unsigned char *rbl_exact_put(unsigned char *at, const rbl_exact_sum *sums, size_t n);
+const unsigned char *rbl_exact_get(const unsigned char *at, rbl_exact_sum *sums, size_t n);
+size_t rbl_share_length(const unsigned char *at, size_t len, uint64_t magic, size_t head);
+
+/* flow_output.c — output.flow_window (issue 74): the flow counters' and outlets' crossings
+ * over windows, flow.csv's rows, every `every` steps and at the run's end (rows kept in memory
+ * and carried by checkpoints with the sums at the open window's start). */
+typedef struct rbl_flow_output {
+    int on;
+    char *path;
+    double dt;
+    uint64_t every, last; /* steps a window; the step the open window began */
+    size_t n;             /* sums: 4 per counter, then 2 per outlet */
+    rbl_exact_sum *start, *now; /* the run's at `last` (over the processes); scratch */
+    char *rows;           /* flow.csv so far, its header first */
+    size_t len, cap;
+    rbl_grown_file file;
+} rbl_flow_output;
+/* Starts the windows at the run's step (collective: the sums over the processes). */
+int rbl_flow_output_start(rbl_flow_output *o, const rbl_scene *s, rbl_run_ranks *ranks,
+                          rbl_sim *sim, const char *dir, double dt, uint64_t *every,
+                          rbl_error *err);
+/* The window that ends at step: its rows (rank 0; collective). */
+int rbl_flow_output_write(rbl_flow_output *o, rbl_run_ranks *ranks, rbl_sim *sim,
+                          uint64_t step, rbl_error *err);
+/* A checkpoint's share (0 bytes when off) and its restore. */
+size_t rbl_flow_output_state_size(const rbl_flow_output *o);
+void rbl_flow_output_state(const rbl_flow_output *o, unsigned char *at);
+size_t rbl_flow_output_state_length(const unsigned char *at, size_t len);
+int rbl_flow_output_restore(rbl_flow_output *o, const rbl_sim *sim, const unsigned char *at,
+                            size_t len, const char *path, rbl_error *err);
+void rbl_flow_output_free(rbl_flow_output *o);
 /* The engine's tally of materials a and b (wall: b a wall's), bins -1 .. bins into out[0 ..
  * n - 1] (n = bins + 2), summed over the processes in exact sums and left as it was on each
  * (collective; rbl_run_collision_bins). */
@@ -152,6 +191,7 @@ typedef struct rbl_run_events {
     uint64_t hook;         /* the caller's hook (rbl_run_set_hook) at every multiple */
     uint64_t cg;           /* a coarse-graining sample at every multiple (kind->cg) */
     uint64_t collisions;   /* collisions.csv's rows at every multiple and at the end */
+    uint64_t flows;        /* flow.csv's rows at every multiple and at the end */
     uint64_t base;         /* the stage's first step: its frames and rows fall on multiples of
                               their intervals from there (0 without stages) */
 } rbl_run_events;
@@ -256,6 +296,9 @@ struct rbl_run_kind {
     /* output.collisions' rows of the interval that ends at this step; NULL: none. Sets
      * r->events.collisions when the run begins. */
     int (*collisions)(rbl_run *r, rbl_error *err);
+    /* output.flow_window's rows of the window that ends at this step; NULL: none. Sets
+     * r->events.flows when the run begins. */
+    int (*flows)(rbl_run *r, rbl_error *err);
     int (*checkpoint)(rbl_run *r, rbl_error *err);
     /* Stage r->stage begins now: its scene's physics taken by the engine (stage_change.c);
      * NULL: the kind has no stages. */

@@ -22,6 +22,7 @@ static const char *const may_change[] = {"run.time", "run.steps", "run.threads",
                                          "output.checkpoint_every", "output.checkpoint_keep",
                                          "output.final", "output.fields", "output.contacts",
                                          "output.cg", "output.wall_loads", "output.collisions",
+                                         "output.flow_window",
                                          "health", "impulse.iterations", "impulse.tolerance",
                                          "impulse.solver", "warnings", NULL};
 

@@ -4,6 +4,7 @@
 #define RBL_SCENE_INTERNAL_H
 
 #include "../io/io_internal.h"
+#include "../dem/dem_internal.h" /* rbl_contact_filter (output.contacts) */
 
 /* warnings.c — messages for legal but likely mistaken settings (docs/scenes.md "Warnings"). */
 typedef struct rbl_warnings {
@@ -162,12 +163,17 @@ struct rbl_scene {
     size_t checkpoint_keep;   /* the last K checkpoints of a run are kept; 0 = all */
     char *final_grains;       /* file name in the output folder, or NULL */
     unsigned frame_fields;    /* output.fields: 1 << RBL_FIELD_* (grain_frame.c) */
-    int network;              /* output.contacts: RBL_NETWORK_VTP | RBL_NETWORK_CSV, or 0 */
+    int network;              /* output.contacts: RBL_NETWORK_VTP | _CSV | _BIN, or 0 */
+    unsigned contact_columns; /* output.contacts' columns: RBL_CONTACT_* (issue 74) */
+    int contact_filtered;     /* output.contacts keeps only the contacts contact_filter keeps */
+    rbl_contact_filter contact_filter;
     int wall_loads;           /* output.wall_loads: each frame's walls with their facets' loads */
     rbl_flow_counter *flows;  /* output.flow: the surfaces counted through */
     rbl_mesh *flow_meshes;    /* theirs where a mesh (flows[k].mesh points here) */
     int n_flows;
     rbl_mark at_flow;
+    double flow_window;       /* output.flow_window: s, flow.csv's windows; 0: none */
+    rbl_mark at_flow_window;
     rbl_scene_pair *pairs;    /* contact.pairs: a pair of materials' own coefficients */
     int n_pairs;
     rbl_mark at_pairs;

@@ -59,21 +59,107 @@ static int take_format(rbl_yaml_ctx *c, yaml_node_t *name, void *out)
 {
     int *network = out;
     const char *v = rbl_yaml_scalar(name);
-    const int bit = strcmp(v, "vtp") == 0 ? RBL_NETWORK_VTP
+    const int bit = strcmp(v, "vtp") == 0   ? RBL_NETWORK_VTP
                     : strcmp(v, "csv") == 0 ? RBL_NETWORK_CSV
+                    : strcmp(v, "bin") == 0 ? RBL_NETWORK_BIN
                                             : 0;
     if (!bit)
         return rbl_yaml_fail(c, name, RBL_EPARSE,
-                             "'contacts' takes vtp, csv, [vtp, csv] or false: '%s'", v);
+                             "'contacts' takes vtp, csv, bin, a list of them or false: '%s'", v);
+    if (*network & bit)
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "'%s' is listed twice", v);
     *network |= bit;
     return RBL_OK;
 }
 
-/* contacts: the contact network with each frame, as vtp (ParaView), csv (a table) or both;
- * true is vtp, false none. */
+static int take_column(rbl_yaml_ctx *c, yaml_node_t *name, void *out)
+{
+    unsigned *columns = out, bit = rbl_contact_column_bit(rbl_yaml_scalar(name));
+    char hint[RBL_DID_YOU_MEAN_MAX];
+    if (!bit)
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "no contact column of this name: '%s' "
+                             "(columns: %s)%s", rbl_yaml_scalar(name), rbl_contact_column_names(),
+                             rbl_did_you_mean_list(hint, rbl_yaml_scalar(name),
+                                                   rbl_contact_column_names()));
+    if (*columns & bit)
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "'%s' is listed twice", rbl_yaml_scalar(name));
+    *columns |= bit;
+    return RBL_OK;
+}
+
+static int take_material(rbl_yaml_ctx *c, yaml_node_t *name, void *out)
+{
+    rbl_contact_filter *f = out;
+    const char *v = rbl_yaml_scalar(name);
+    for (int i = 0; i < c->s->n_materials; i++)
+        if (strcmp(v, c->s->material_names[i]) == 0) {
+            for (int k = 0; k < f->n_materials; k++)
+                if (f->materials[k] == i)
+                    return rbl_yaml_fail(c, name, RBL_EPARSE, "'%s' is listed twice", v);
+            if (f->n_materials == RBL_CONTACT_FILTER_MATERIALS)
+                return rbl_yaml_fail(c, name, RBL_ERANGE, "contacts: more than %d materials",
+                                     RBL_CONTACT_FILTER_MATERIALS);
+            f->materials[f->n_materials++] = i;
+            return RBL_OK;
+        }
+    char hint[RBL_DID_YOU_MEAN_MAX];
+    return rbl_yaml_fail(c, name, RBL_EPARSE, "no material of this name: '%s'%s", v,
+                         rbl_did_you_mean(hint, v, (const char *const *)c->s->material_names,
+                                          c->s->n_materials));
+}
+
+/* contacts: {format, columns, region, materials, only, min_normal_force} (issue 74). */
+static int parse_contacts_map(rbl_yaml_ctx *c, yaml_node_t *n)
+{
+    static const char *const keys[] = {"format", "columns", "region", "materials", "only",
+                                       "min_normal_force", NULL};
+    rbl_scene *s = c->s;
+    rbl_contact_filter *f = &s->contact_filter;
+    memset(f, 0, sizeof *f);
+    int network = 0, rc;
+    unsigned columns = 0;
+    yaml_node_t *format = rbl_yaml_get(c, n, "format"), *cols = rbl_yaml_get(c, n, "columns");
+    yaml_node_t *region = rbl_yaml_get(c, n, "region"), *mats = rbl_yaml_get(c, n, "materials");
+    yaml_node_t *only = rbl_yaml_get(c, n, "only");
+    if ((rc = rbl_yaml_keys_known(c, n, "contacts", keys)) != RBL_OK ||
+        (format && (rc = names(c, format, "format", take_format, &network)) != RBL_OK) ||
+        (cols && (rc = names(c, cols, "columns", take_column, &columns)) != RBL_OK) ||
+        (mats && (rc = names(c, mats, "materials", take_material, f)) != RBL_OK) ||
+        (rc = rbl_yaml_opt_number(c, n, "min_normal_force", &f->fn_min, 0.0, 0, INFINITY)))
+        return rc;
+    if (region) {
+        if (region->type != YAML_MAPPING_NODE)
+            return rbl_yaml_fail(c, region, RBL_EPARSE, "contacts: 'region' is a box (min, max), "
+                                 "a 'cylinder' or a 'sphere'");
+        static const char *const region_keys[] = {"min", "max", "cylinder", "sphere", NULL};
+        if ((rc = rbl_yaml_keys_known(c, region, "region", region_keys)) != RBL_OK ||
+            (rc = rbl_scene_region_shape(c, region, "contacts: region", &f->region)) != RBL_OK)
+            return rc;
+        f->has_region = 1;
+    }
+    if (only) {
+        const char *v = rbl_yaml_scalar(only);
+        f->only = v && strcmp(v, "grains") == 0 ? RBL_CONTACTS_GRAINS
+                  : v && strcmp(v, "walls") == 0 ? RBL_CONTACTS_WALLS
+                                                 : 0;
+        if (!f->only)
+            return rbl_yaml_fail(c, only, RBL_EPARSE, "contacts: 'only' takes grains or walls: "
+                                 "'%s'", v ? v : "?");
+    }
+    s->network = network ? network : RBL_NETWORK_VTP;
+    s->contact_columns = columns;
+    s->contact_filtered = region || mats || only || f->fn_min > 0.0;
+    return RBL_OK;
+}
+
+/* contacts: the contact network with each frame, as vtp (ParaView), csv (a table), bin (a
+ * binary table) or several; true is vtp, false none; a mapping adds columns and filters. */
 static int parse_contacts(rbl_yaml_ctx *c, yaml_node_t *n)
 {
     const char *v = rbl_yaml_scalar(n);
+    c->s->contact_columns = 0, c->s->contact_filtered = 0;
+    if (n->type == YAML_MAPPING_NODE)
+        return parse_contacts_map(c, n);
     if (v && (strcmp(v, "true") == 0 || strcmp(v, "false") == 0)) {
         c->s->network = strcmp(v, "true") == 0 ? RBL_NETWORK_VTP : 0;
         return RBL_OK;
@@ -299,7 +385,8 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     static const char *const keys[] = {"folder", "every", "thermo_every", "checkpoint_every",
                                        "checkpoint_keep",
                                        "final", "shells", "layers", "fields", "contacts",
-                                       "wall_loads", "flow", "cg", "collisions", NULL};
+                                       "wall_loads", "flow", "flow_window", "cg", "collisions",
+                                       NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, n, "output", keys);
     if (rc != RBL_OK)
@@ -382,6 +469,12 @@ int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n)
     yaml_node_t *flow = rbl_yaml_get(c, n, "flow");
     if (flow && (rc = rbl_scene_parse_flow(c, flow)) != RBL_OK)
         return rc;
+    if (rbl_yaml_get(c, n, "flow_window")) { /* flow.csv's windows (issue 74) */
+        s->at_flow_window = rbl_yaml_mark(rbl_yaml_get(c, n, "flow_window"));
+        if ((rc = rbl_yaml_opt_number(c, n, "flow_window", &s->flow_window, 0.0, 1,
+                                      INFINITY)) != RBL_OK)
+            return rc;
+    }
     yaml_node_t *collisions = rbl_yaml_get(c, n, "collisions");
     if (collisions && (rc = parse_collisions(c, collisions)) != RBL_OK)
         return rc;

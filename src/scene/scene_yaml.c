@@ -699,30 +699,19 @@ static int parse_face_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, 
     return RBL_OK;
 }
 
-/* A source's region: a box {min, max}, a cylinder {cylinder: {from, to, radius}}, a sphere
- * {sphere: {centre, radius}}, a closed mesh's inside or (random and pour) an inflow face (the
- * box about them the one draws are made in). */
-static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
+/* A region's shape: a box {min, max}, a cylinder {cylinder: {from, to, radius}} or a sphere
+ * {sphere: {centre, radius}}, into spec (its box lo..hi about it); grain sources and
+ * output.contacts' filter read it. */
+int rbl_scene_region_shape(rbl_yaml_ctx *c, yaml_node_t *n, const char *what,
+                           rbl_insert_spec *sp)
 {
     static const char *const sphere_keys[] = {"centre", "radius", NULL};
     yaml_node_t *cyl = rbl_yaml_get(c, n, "cylinder"), *sph = rbl_yaml_get(c, n, "sphere");
-    yaml_node_t *mesh = rbl_yaml_get(c, n, "mesh");
-    rbl_insert_spec *sp = &src->spec;
-    yaml_node_t *face = rbl_yaml_get(c, n, "face");
-    if ((rbl_yaml_get(c, n, "scale") || rbl_yaml_get(c, n, "offset")) && !mesh)
-        return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: 'scale' and 'offset' are for a 'mesh' "
-                             "region", what);
-    if (cyl || sph || mesh || face) {
-        if (!!cyl + !!sph + !!mesh + !!face > 1 || rbl_yaml_get(c, n, "min") ||
-            rbl_yaml_get(c, n, "max"))
+    int rc;
+    if (cyl || sph) {
+        if ((cyl && sph) || rbl_yaml_get(c, n, "min") || rbl_yaml_get(c, n, "max"))
             return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: a region is a box (min, max), a "
-                                 "'cylinder', a 'sphere', a closed 'mesh' or an inflow 'face': "
-                                 "one of them", what);
-        int rc;
-        if (mesh)
-            return parse_mesh_region(c, n, what, src);
-        if (face)
-            return parse_face_region(c, face, what, src);
+                                 "'cylinder' or a 'sphere': one of them", what);
         if (sph) {
             sp->shape = RBL_REGION_SPHERE;
             if ((rc = rbl_yaml_keys_known(c, sph, "sphere", sphere_keys)) ||
@@ -743,17 +732,38 @@ static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_s
         }
         return RBL_OK;
     }
-    int rc = rbl_yaml_req_vector3(c, n, "min", src->spec.lo, what);
+    rc = rbl_yaml_req_vector3(c, n, "min", sp->lo, what);
     if (rc == RBL_OK)
-        rc = rbl_yaml_req_vector3(c, n, "max", src->spec.hi, what);
+        rc = rbl_yaml_req_vector3(c, n, "max", sp->hi, what);
     if (rc != RBL_OK)
         return rc;
     for (int a = 0; a < 3; a++)
-        if (!(src->spec.hi[a] > src->spec.lo[a]))
+        if (!(sp->hi[a] > sp->lo[a]))
             return rbl_yaml_fail(c, rbl_yaml_get(c, n, "max"), RBL_ERANGE,
-                                 "%s: max must exceed min: '%g' <= '%g'", what, src->spec.hi[a],
-                                 src->spec.lo[a]);
+                                 "%s: max must exceed min: '%g' <= '%g'", what, sp->hi[a],
+                                 sp->lo[a]);
     return RBL_OK;
+}
+
+/* A source's region: a box, cylinder or sphere (rbl_scene_region_shape), a closed mesh's
+ * inside or (random and pour) an inflow face (the box about them the one draws are made in). */
+static int parse_region(rbl_yaml_ctx *c, yaml_node_t *n, const char *what, rbl_source *src)
+{
+    yaml_node_t *cyl = rbl_yaml_get(c, n, "cylinder"), *sph = rbl_yaml_get(c, n, "sphere");
+    yaml_node_t *mesh = rbl_yaml_get(c, n, "mesh");
+    yaml_node_t *face = rbl_yaml_get(c, n, "face");
+    if ((rbl_yaml_get(c, n, "scale") || rbl_yaml_get(c, n, "offset")) && !mesh)
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: 'scale' and 'offset' are for a 'mesh' "
+                             "region", what);
+    if ((cyl || sph || mesh || face) &&
+        (!!cyl + !!sph + !!mesh + !!face > 1 || rbl_yaml_get(c, n, "min") ||
+         rbl_yaml_get(c, n, "max")))
+        return rbl_yaml_fail(c, n, RBL_EPARSE, "%s: a region is a box (min, max), a "
+                             "'cylinder', a 'sphere', a closed 'mesh' or an inflow 'face': "
+                             "one of them", what);
+    if (mesh || face)
+        return mesh ? parse_mesh_region(c, n, what, src) : parse_face_region(c, face, what, src);
+    return rbl_scene_region_shape(c, n, what, &src->spec);
 }
 
 /* A random source's or a pour's count: `count`, or `volume_fraction` phi, the count whose
@@ -1188,6 +1198,10 @@ static int parse_impulse_root(rbl_yaml_ctx *c, yaml_node_t *root)
         (walls && (rc = parse_walls(c, walls, 1)) != RBL_OK) ||
         (rc = parse_run(c, run)) != RBL_OK || (out && (rc = rbl_scene_parse_output(c, out)) != RBL_OK))
         return rc;
+    if (s->contact_columns || s->contact_filtered)
+        return rbl_yaml_fail(c, rbl_yaml_get(c, out, "contacts"), RBL_EPARSE,
+                             "output.contacts' columns and filters are for grains (an impulse "
+                             "scene's contacts: format only)");
     if (s->dt_auto)
         return rbl_yaml_fail(c, rbl_yaml_get(c, run, "dt") ? rbl_yaml_get(c, run, "dt") : run,
                              RBL_EPARSE, "an impulse scene needs a fixed 'dt' in seconds (there "

@@ -90,6 +90,9 @@ int rbl_scene_parse_outlets(rbl_yaml_ctx *c, yaml_node_t *n);
 /* scene_bonds.c: the top-level `bonds` block (issue 72, docs/bonds.md). */
 int rbl_scene_parse_bonds(rbl_yaml_ctx *c, yaml_node_t *n);
 
+/* A region's shape (a box, cylinder or sphere) into spec: grain sources, output.contacts. */
+int rbl_scene_region_shape(rbl_yaml_ctx *c, yaml_node_t *n, const char *what,
+                           rbl_insert_spec *spec);
 /* scene_output.c: the 'output' section. */
 int rbl_scene_parse_output(rbl_yaml_ctx *c, yaml_node_t *n);
 /* Its `cg` mapping (docs/cg.md), also read from `rubble cg --cg` (scene_cg_option.c). */

@@ -80,7 +80,7 @@ def test_the_fields_chosen_and_only_those(tmp_path):
     assert "'fields' must be a name or a list of names" in e.value.message
     with pytest.raises(rubble.Error) as e:
         rubble.Run(scene(tmp_path, "contacts: json"), output=tmp_path / "bad")
-    assert "'contacts' takes vtp, csv, [vtp, csv] or false: 'json'" in e.value.message
+    assert "'contacts' takes vtp, csv, bin, a list of them or false: 'json'" in e.value.message
     assert not (tmp_path / "bad").exists()
 
 
