@@ -90,7 +90,7 @@ rm -f "$WORK/made.txt.new"
         echo
         sed -n '/^#/!q; s/^# \{0,1\}/> /p' "$ROOT/examples/$name.yaml"
         echo
-        echo "![$name]($name.png)"
+        echo "![$name](examples/$name.png)"
         echo
         echo "Colour: $what. The run took $seconds s on this machine ($(nproc) cores)."
     done < "$WORK/made.txt"
