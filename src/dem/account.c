@@ -134,7 +134,7 @@ static void book_contacts(rbl_sim *sim, const uint8_t *flag, const double *x, in
             continue;
         rbl_contact_geom geo;
         double l1, l2;
-        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, &geo,
+        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, 0.0, &geo,
                        &l1, &l2);
         const double e = rbl_account_pair_energy(sim, q, &geo, l1 + l2, NULL);
         if (isfinite(e)) /* (a grain gone for not being finite carries nothing booked) */
@@ -151,7 +151,7 @@ static void book_contacts(rbl_sim *sim, const uint8_t *flag, const double *x, in
             rbl_collision_end(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]), 1,
                               wl->hist + rbl_wall_hist_width(law) * q + rbl_hist_collision(law),
                               0.0);
-        if (!rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, &geo, &l1))
+        if (!rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, 0.0, &geo, &l1))
             continue;
         const double e = rbl_account_wall_energy(sim, q, &geo, NULL);
         if (isfinite(e))
@@ -221,7 +221,7 @@ static void book_fresh_kicks(rbl_sim *sim, const uint8_t *fresh, int in_step)
         double d[3], c[3], ti[3], l1, l2;
         const double r2 = rbl_pair_separation(&arrays, &gi, &gj, q, d);
         rbl_contact_geom geo;
-        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, &geo,
+        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, 0.0, &geo,
                        &l1, &l2);
         rbl_cross(geo.n, o, c);
         for (int a = 0; a < 3; a++)
@@ -249,7 +249,7 @@ static void book_fresh_kicks(rbl_sim *sim, const uint8_t *fresh, int in_step)
         const double *o = wl->out + RBL_WALL_OUT * q;
         rbl_contact_geom geo;
         double l1;
-        if (in_step && rbl_wall_geometry(sim, q, v, w, &geo, &l1)) {
+        if (in_step && rbl_wall_geometry(sim, q, v, w, 0.0, &geo, &l1)) {
             const rbl_pair_coef *pc =
                 rbl_pair_coef_of(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]));
             const double fn = rbl_contact_spring_normal(law, pc, &geo);
