@@ -134,8 +134,8 @@ static void book_contacts(rbl_sim *sim, const uint8_t *flag, const double *x, in
             continue;
         rbl_contact_geom geo;
         double l1, l2;
-        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, 0.0, &geo,
-                       &l1, &l2);
+        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, 0.0,
+                       &geo, &l1, &l2);
         const double e = rbl_account_pair_energy(sim, q, &geo, l1 + l2, NULL);
         if (isfinite(e)) /* (a grain gone for not being finite carries nothing booked) */
             rbl_account_in(sim, source, sign * e);
@@ -221,8 +221,8 @@ static void book_fresh_kicks(rbl_sim *sim, const uint8_t *fresh, int in_step)
         double d[3], c[3], ti[3], l1, l2;
         const double r2 = rbl_pair_separation(&arrays, &gi, &gj, q, d);
         rbl_contact_geom geo;
-        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, 0.0, &geo,
-                       &l1, &l2);
+        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, 0.0,
+                       &geo, &l1, &l2);
         rbl_cross(geo.n, o, c);
         for (int a = 0; a < 3; a++)
             ti[a] = -(l1 + l2) * c[a] - o[3 + a];

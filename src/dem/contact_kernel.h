@@ -690,11 +690,11 @@ static inline double rbl_velocity_lag(const rbl_sim *sim)
     return mid ? 0.5 * sim->cfg.dt : 0.0;
 }
 
-/* Geometry of listed pair q, whose first grain's record is gi; 0 if the grains are apart by
- * reach or more (rbl_pair_reach). The records' velocities are taken as the step's (thermo,
- * measures): the force pass calls rbl_pair_frame with its lag itself. */
+/* Geometry of listed pair q, whose first grain's record is gi, its velocities taken half s
+ * back (rbl_pair_frame; 0: the step's); 0 if the grains are apart by reach or more
+ * (rbl_pair_reach). */
 static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_grain *gi,
-                                    size_t q, double reach, rbl_contact_geom *geo,
+                                    size_t q, double reach, double half, rbl_contact_geom *geo,
                                     double *l1_out, double *l2_out)
 {
     const rbl_packed_grain *gj = a->pk + a->j[q];
@@ -705,7 +705,7 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_g
         return 0;
     double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
     const double *wi = a->omega + 3 * (size_t)(gi - a->pk), *wj = a->omega + 3 * (size_t)a->j[q];
-    rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, wi, wj, gi->mass, gj->mass, 0.0,
+    rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, wi, wj, gi->mass, gj->mass, half,
                    geo, l1_out, l2_out);
     return 1;
 }

@@ -547,7 +547,8 @@ void rbl_pair_pass(rbl_sim *sim)
      * so the first grains' records are asked for early too. In a dense list the first
      * grains come in order, which the hardware follows by itself. */
     const pair_pass_input input = {
-        rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, rbl_velocity_lag(sim), sim, sim->coef && !sim->coef_uniform,
+        rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, rbl_velocity_lag(sim), sim,
+        sim->coef && !sim->coef_uniform,
         p->i_start, g->material,
         p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->loss,
         g->loss_cohesion, g->contacts, p->n, g->n, sim->prepared,
