@@ -6,14 +6,16 @@
 # 10 um, docs/bonds.md), one thread, STEPS steps and 1 step, REPEAT times interleaved; rate =
 # (STEPS - 1) N / (CPU time of STEPS - CPU time of 1) (user + sys: what a shared machine
 # leaves less noisy than the wall clock), the median; peak resident memory of the STEPS run.
+# Beside them, for a fair reading, the unbonded packing carrying load: its radii 2 % larger
+# (compressed: every grain in contact, the contact law's forces each step), not bonded.
 # Usage: bench/bonds.sh RUBBLE [STEPS] [REPEAT]   (defaults 300, 3)
-# Writes docs/bench/bonds.csv; exits 1 when bonded / unbonded time passes 1.5.
+# Writes docs/bench/bonds.csv; exits 1 when bonded / unbonded (at rest) time passes 1.5.
 set -eu
 RUBBLE=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 STEPS=${2:-300}
 REPEAT=${3:-3}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CSV=$ROOT/docs/bench/bonds.csv
+CSV=${CSV:-$ROOT/docs/bench/bonds.csv}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -35,6 +37,7 @@ echo "== the packing: 12,500 grains, tiled 2 x 2 x 2"
 "$RUBBLE" run pack.yaml --quiet --threads 2 > pack.log 2>&1 || { cat pack.log; exit 1; }
 awk -v L=$L '!/^#/ && NF >= 4 { for (i = 0; i < 2; i++) for (j = 0; j < 2; j++) for (k = 0; k < 2; k++)
     printf "%.9g %.9g %.9g %s\n", $1 + i * L, $2 + j * L, $3 + k * L, $4 }' pack/packed.txt > tiled.txt
+awk '{ printf "%s %s %s %.9g\n", $1, $2, $3, 1.02 * $4 }' tiled.txt > loaded.txt
 N=$(wc -l < tiled.txt)
 echo "$N grains"
 
@@ -43,7 +46,7 @@ scene() { # STEPS BONDED
 domain: {min: [0, 0, 0], max: [$(awk -v L=$L 'BEGIN { print 2 * L }'), $(awk -v L=$L 'BEGIN { print 2 * L }'), $(awk -v L=$L 'BEGIN { print 2 * L }')], periodic: [x, y, z]}
 $law
 grains:
-  - file: tiled.txt
+  - file: $([ "$2" = loaded ] && echo loaded.txt || echo tiled.txt)
 run: {steps: $1, dt: 2.0e-6}
 output: {folder: out}
 YAML
@@ -53,7 +56,7 @@ bonds: {youngs_modulus: 2.5e6, stiffness_ratio: 2, tensile_strength: 1e6, shear_
 YAML
     return 0
 }
-for b in no yes; do
+for b in no loaded yes; do
     scene "$STEPS" $b > long_$b.yaml
     scene 1 $b > short_$b.yaml
 done
@@ -67,7 +70,7 @@ measure() {
 bonds=$(awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "bonds_intact") k = c; next } { v = $k } END { print v }' out/thermo.csv)
 echo "repeat,bonded,cpu_steps_s,cpu_1_s,peak_kib,particle_steps_per_s" > rows.csv
 for r in $(seq 1 "$REPEAT"); do
-    for b in no yes; do
+    for b in no loaded yes; do
         set -- $(measure long_$b.yaml); tl=$1 mem=$2
         set -- $(measure short_$b.yaml); ts=$1
         rate=$(awk -v n="$N" -v s="$STEPS" -v a="$tl" -v b="$ts" 'BEGIN { printf "%.4g", (s - 1) * n / (a - b) }')
@@ -85,6 +88,8 @@ awk -F, -v bonds="${bonds:-?}" 'NR > 1 { r[$2] = r[$2] " " $6; m[$2] = $5 }
         ratio = med["no"] / med["yes"]
         printf "unbonded %.4g particle-steps/s, bonded (%s bonds) %.4g: time ratio %.3f (bar 1.5); peak %d and %d KiB\n",
             med["no"], bonds, med["yes"], ratio, m["no"], m["yes"]
+        printf "unbonded carrying load (radii 2 %% larger) %.4g particle-steps/s: bonded / loaded time ratio %.3f\n",
+            med["loaded"], med["loaded"] / med["yes"]
         exit ratio > 1.5
     }
     function asort_(v, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t } }' rows.csv

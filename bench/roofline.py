@@ -4,7 +4,8 @@ gather + kick), bytes and flops per particle-step counted from the data layout
 (src/dem/dem_internal.h, pair_pass.c, integrator.c), bytes measured by cachegrind's cache
 simulation (lines filled into the first level and from memory, times 64 B), the achieved
 rate, and its fraction of the machine's limit (bench/stream.c's triad, STREAM's count).
-Usage: roofline.py WORK SRC DOCS -> DOCS/roofline.csv, roofline-tables.md, roofline.png"""
+Usage: roofline.py WORK SRC DOCS -> DOCS/roofline.csv, roofline-tables.md, roofline.png
+       roofline.py --difference SRC SHORT.out LONG.out PARTICLE_STEPS (bench/cg_ab.sh)"""
 import csv
 import glob
 import os
@@ -58,7 +59,7 @@ def cachegrind_functions(path):
     for line in open(path):
         if line.startswith("events:"):
             events = line.split()[1:]
-            idx = [events.index(e) for e in EVENTS]
+            idx = [events.index(e) if e in events else len(events) for e in EVENTS]
         elif line.startswith("fn="):
             fn = line[3:].strip().split(".")[0]  # block_compute.arch_x86_64_v3, ._omp_fn.0
         elif line[:1].isdigit() and events:
@@ -317,5 +318,25 @@ def plot(rows, lim, sizes, peak, path):
     fig.savefig(path, dpi=110)
 
 
+def difference(src, short, long, particle_steps):
+    """bench/cg_ab.sh: per phase and per neighbour-build function, the instructions of the
+    longer cachegrind run less the shorter's, per particle-step of the difference."""
+    fmap = phase_map(src)
+    a, b = cachegrind_functions(short), cachegrind_functions(long)
+    diff = {fn: b[fn]["Ir"] - a.get(fn, {"Ir": 0})["Ir"] for fn in b}
+    phases = dict.fromkeys(list(PHASE_FILES) + ["other"], 0)
+    for fn, ir in diff.items():
+        phases[fmap.get(fn, "other")] += ir
+    phases["step"] = sum(diff.values())
+    for ph, ir in phases.items():
+        print("%s,%.1f" % (ph, ir / particle_steps))
+    for fn, ir in sorted(diff.items(), key=lambda kv: -kv[1]):
+        if fmap.get(fn) == "neighbour" and ir > 0.2 * particle_steps:
+            print("neighbour:%s,%.1f" % (fn, ir / particle_steps))
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "--difference":
+        difference(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
+    else:
+        main()

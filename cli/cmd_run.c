@@ -29,10 +29,18 @@ static void catch_stop_signals(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* The shortest time a contact model's own coefficient sets (rbl_sim_model_time: a linear kt,
+ * a constant gamma_t), what sets it, at the run's end. */
+typedef struct model_time {
+    double time; /* s; INFINITY: none */
+    const char *key, *what;
+} model_time;
+
 /* The scene run to its end as rbl_scene_run runs it, stopping cleanly on a signal: the run
  * writes its checkpoint and thermo.csv there (RBL_EINTERRUPT) and *stopped is the signal. */
 static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run_report *rep,
-                     int *stopped, uint64_t *first, int *collisions, rbl_error *err)
+                     int *stopped, uint64_t *first, int *collisions, model_time *model,
+                     rbl_error *err)
 {
     memset(rep, 0, sizeof *rep);
     *stopped = 0;
@@ -54,6 +62,7 @@ static int run_scene(const rbl_scene *scene, const rbl_run_options *opt, rbl_run
     rbl_error none = {0};
     rbl_sim *sim = rbl_run_sim(r);
     *collisions = sim && rbl_sim_collision_bin(sim, 0, 0, 0, -1, &bin, &none) == RBL_OK;
+    model->time = sim ? rbl_sim_model_time(sim, &model->key, &model->what) : INFINITY;
     rbl_run_close(r);
     return rc;
 }
@@ -319,7 +328,8 @@ int cmd_run(int argc, char **argv)
     int stopped;
     uint64_t first = 0;
     int collisions = 0;
-    int rc = run_scene(scene, &opt, &rep, &stopped, &first, &collisions, &err);
+    model_time model = {INFINITY, NULL, NULL};
+    int rc = run_scene(scene, &opt, &rep, &stopped, &first, &collisions, &model, &err);
     if (stopped) { /* docs/scenes.md "Restarts": 128 + the signal, as a shell reports it */
         if (rank == 0) {
             char said[1024], dir[sizeof rep.output_dir];
@@ -359,7 +369,13 @@ int cmd_run(int argc, char **argv)
         rbl_scene_free(scene);
         return 0;
     }
-    if (isfinite(rep.contact_time))
+    if (isfinite(rep.contact_time) && model.time < rep.contact_time && model.key)
+        /* a model's own time is the shorter: it set dt: auto (law_table.h) */
+        printf("steps          %llu of dt = %.4g s (set by contact.%s, %s: pi / its rate "
+               "%.4g s, %.0f steps; shortest contact %.4g s, %.0f steps)\n",
+               (unsigned long long)rep.steps, rep.dt, model.key, model.what, model.time,
+               model.time / rep.dt, rep.contact_time, rep.contact_time / rep.dt);
+    else if (isfinite(rep.contact_time))
         printf("steps          %llu of dt = %.4g s (shortest contact %.4g s, %.0f steps)\n",
                (unsigned long long)rep.steps, rep.dt, rep.contact_time,
                rep.contact_time / rep.dt);

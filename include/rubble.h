@@ -464,6 +464,13 @@ typedef struct rbl_pair_props {
  * coefficients p sets (law.c). Set again: replaced. */
 RBL_API int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p,
                              rbl_error *err);
+/* Materials a and b take their own value of one pair coefficient, by its name: those of
+ * rbl_pair_props ("friction", "restitution", "gamma_n", "rolling_friction", "cohesion") and any
+ * a later contact model adds (src/dem/law_table.h's RBL_PAIR_COEFS; rbl_pair_props keeps
+ * ABI 1's five). The pair's other values stay; NAN takes the rule's again. Checked as
+ * rbl_sim_set_pair checks them; an unknown name is refused, naming the known ones. */
+RBL_API int rbl_sim_set_pair_coef(rbl_sim *sim, int a, int b, const char *name, double value,
+                                  rbl_error *err);
 /* Adds a wall made of a triangle mesh (copied; open or closed, two-sided: a grain on either
  * side is pushed away from it), of material `material`. Its contacts are those of a plane wall
  * at each point where a grain touches it: each face, edge or corner once, a flat patch of
@@ -601,6 +608,34 @@ RBL_API int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motio
  * checkpoint of the run then restarts only under a scene that says so (issue 44). */
 RBL_API int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
                                         rbl_error *err);
+/* A wall moved by a table (issue 73; LIGGGHTS' move/mesh driven by a table): row k holds a
+ * time t (s, from the motion's start, >= 0, increasing), the wall's displacement shift (m) and
+ * its orientation quat (a unit quaternion w, x, y, z) turned about `pivot` (a point of the
+ * wall where it stands when the motion starts, m). A point x of the wall as the motion starts
+ * is then at pivot + R(q) (x - pivot) + shift, taken relative to the first row (the wall stands
+ * where it is until the first row's time, and rests at the last row's pose after it). Between
+ * rows the displacement is linear in time and the orientation turns at a constant angular
+ * velocity (slerp, the shorter way: two rows' orientations less than 179 degrees apart); the
+ * contacts see the velocity and spin of that motion (averaged over the step, as the grains'
+ * velocities are, under the mid-step integrator), so the wall's work matches its force's. */
+typedef struct rbl_motion_row {
+    double t;        /* s */
+    double shift[3]; /* m */
+    double quat[4];  /* w, x, y, z: unit to 1e-6 (then normalised) */
+} rbl_motion_row;
+typedef struct rbl_wall_table {
+    size_t n;                  /* rows, at least 2 */
+    const rbl_motion_row *rows;
+    double pivot[3];           /* m */
+} rbl_wall_table;
+/* Wall `wall` (numbered as in rbl_sim_set_wall_motion) moved by `table` from now on, in place
+ * of any other motion: from t = 0 and the wall as added (now 0: call it as
+ * rbl_sim_set_wall_motion), or from the run's time and where the wall is (now 1: between
+ * stages). The table is copied. RBL_EINVAL naming the row at fault: fewer than 2 rows, a value
+ * not finite, a time below 0 or not after the row before, a quaternion not unit, a turn
+ * between two rows of 179 degrees or more. */
+RBL_API int rbl_sim_set_wall_table(rbl_sim *sim, int wall, const rbl_wall_table *table, int now,
+                                   rbl_error *err);
 /* Wall `wall` taken away (present 0) or put back (1) between steps (issue 73: a gate). Taken
  * away, it touches nothing and is not drawn, though it goes on moving with its motion; the
  * energy its contacts held is booked as taken out by the change (docs/dem.md). Put back, it
@@ -942,6 +977,13 @@ RBL_API double rbl_contact_omega(double kn, double gamma, double m_eff);
 RBL_API double rbl_dt_from_c(double c, double kn, double gamma, double m_eff);
 /* The smallest grain-grain and grain-wall contact duration of the current grains and law. */
 RBL_API double rbl_sim_contact_time(const rbl_sim *sim);
+/* The shortest time pi / rate that the contact models' own coefficients set (a linear kt, a
+ * constant gamma_t: src/dem/law_table.h's RBL_LAW_STEP_LIMITS, the rates rbl_sim_check_dt_models
+ * holds dt below 2 / rate for) on the lightest grain against its like: the time of a spring
+ * of that frequency's half swing, as the shortest contact is the normal spring's. `dt: auto`
+ * takes c times the shorter of the two. INFINITY where no model sets one; *key ("kt") and
+ * *what (what it bounds) name the one that does (each may be NULL). */
+RBL_API double rbl_sim_model_time(const rbl_sim *sim, const char **key, const char **what);
 
 /* Grain sources (BY2): size distributions, lattices and random non-overlapping packings. */
 typedef enum rbl_size_kind {

@@ -578,6 +578,35 @@ static PyObject *run_set_wall_motion(RunObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyArrayObject *rows_of(PyObject *obj, int type, int width, const char *what);
+
+/* set_wall_table(wall, rows (n x 8: t, x, y, z, qw, qx, qy, qz), pivot): from now, from where
+ * the wall is (rbl_sim_set_wall_table). */
+static PyObject *run_set_wall_table(RunObject *self, PyObject *args)
+{
+    int wall;
+    PyObject *obj;
+    rbl_wall_table tab = {0};
+    if (!PyArg_ParseTuple(args, "iO(ddd)", &wall, &obj, &tab.pivot[0], &tab.pivot[1],
+                          &tab.pivot[2]))
+        return NULL;
+    rbl_sim *sim = stage_sim(self);
+    if (!sim)
+        return NULL;
+    PyArrayObject *rows = rows_of(obj, NPY_DOUBLE, 8, "rows");
+    if (!rows)
+        return NULL;
+    /* rbl_motion_row is 8 doubles in that order (test_abi_layout: 64 bytes) */
+    tab.n = (size_t)PyArray_DIM(rows, 0);
+    tab.rows = (const rbl_motion_row *)PyArray_DATA(rows);
+    rbl_error err = {0};
+    int rc = rbl_sim_set_wall_table(sim, wall, &tab, 1, &err);
+    Py_DECREF(rows);
+    if (rc != RBL_OK)
+        return raise_error(&err, rc);
+    Py_RETURN_NONE;
+}
+
 static PyObject *run_gravity(RunObject *self, PyObject *unused)
 {
     (void)unused;
@@ -851,6 +880,68 @@ static PyObject *run_collisions(RunObject *self, PyObject *args)
     for (int k = 0; k < 5; k++)
         Py_XDECREF(arr[k]);
     return out;
+}
+
+/* add_bonds(params, ids, pairs, radius): bonds made now (issue 72, docs/python.md "Bonds"):
+ * params the rbl_bond_params as (E, k_n/k_s, lambda, sigma_c, tau_c, damping, gap, spread,
+ * spread value, seed); ids None or the chosen grains (rbl_sim_add_bonds, by gap); or pairs
+ * (n x 2 ids) with radius None or one a pair (rbl_sim_add_bond_pairs). Returns how many were
+ * made. One process for now (a pair broken on another would not be known). */
+static PyObject *run_add_bonds(RunObject *self, PyObject *args)
+{
+    rbl_bond_params p = {0};
+    unsigned long long seed;
+    PyObject *ids_obj, *pairs_obj, *radius_obj;
+    if (!PyArg_ParseTuple(args, "(dddddddidK)OOO", &p.youngs_modulus, &p.stiffness_ratio,
+                          &p.radius_multiplier, &p.tensile_strength, &p.shear_strength,
+                          &p.damping, &p.gap, &p.spread, &p.spread_value, &seed, &ids_obj,
+                          &pairs_obj, &radius_obj))
+        return NULL;
+    p.seed = (uint64_t)seed;
+    rbl_sim *sim = one_process_sim(self, "add_bonds");
+    if (!sim)
+        return NULL;
+    PyArrayObject *ids = NULL, *pairs = NULL, *radius = NULL;
+    if (ids_obj != Py_None && !(ids = rows_of(ids_obj, NPY_UINT32, 1, "add_bonds: ids")))
+        return NULL;
+    if (pairs_obj != Py_None) {
+        pairs = (PyArrayObject *)PyArray_FROMANY(pairs_obj, NPY_UINT32, 2, 2, NPY_ARRAY_CARRAY_RO);
+        if (pairs && PyArray_DIM(pairs, 1) != 2) {
+            PyErr_SetString(PyExc_ValueError, "add_bonds: pairs: two grain ids a row");
+            Py_CLEAR(pairs);
+        }
+        if (pairs && radius_obj != Py_None &&
+            (radius = rows_of(radius_obj, NPY_DOUBLE, 1, "add_bonds: radius")) &&
+            PyArray_DIM(radius, 0) != PyArray_DIM(pairs, 0)) {
+            PyErr_SetString(PyExc_ValueError, "add_bonds: radius: one a pair");
+            Py_CLEAR(radius);
+        }
+        if (!pairs || (radius_obj != Py_None && !radius)) {
+            Py_XDECREF(ids), Py_XDECREF(pairs);
+            return NULL;
+        }
+    }
+    rbl_error err = {0};
+    size_t made = 0, failed = SIZE_MAX;
+    int rc;
+    if (pairs)
+        rc = rbl_sim_add_bond_pairs(sim, &p, (const uint32_t *)PyArray_DATA(pairs),
+                                    radius ? (const double *)PyArray_DATA(radius) : NULL,
+                                    (size_t)PyArray_DIM(pairs, 0), &made, &failed, &err);
+    else
+        rc = rbl_sim_add_bonds(sim, &p, ids ? (const uint32_t *)PyArray_DATA(ids) : NULL,
+                               ids ? (size_t)PyArray_DIM(ids, 0) : 0, &made, &err);
+    Py_XDECREF(ids), Py_XDECREF(pairs), Py_XDECREF(radius);
+    if (rc != RBL_OK) {
+        if (failed != SIZE_MAX) { /* name the pair */
+            rbl_error at = {.code = rc};
+            snprintf(at.message, sizeof at.message, "add_bonds: pair %zu: %.400s", failed,
+                     err.message);
+            return raise_error(&at, rc);
+        }
+        return raise_error(&err, rc);
+    }
+    return PyLong_FromSize_t(made);
 }
 
 /* bonds(): every bond (issue 72, rbl_sim_bond) in the order of its ids, as new arrays: ids
@@ -1234,6 +1325,8 @@ static PyMethodDef run_methods[] = {
     {"collisions", (PyCFunction)run_collisions, METH_VARARGS,
      "collisions(a, b, wall): the open interval's events per bin"},
     {"bonds", (PyCFunction)run_bonds, METH_NOARGS, "bonds(): every bond's state"},
+    {"add_bonds", (PyCFunction)run_add_bonds, METH_VARARGS,
+     "add_bonds(params, ids, pairs, radius): bonds made now; how many"},
     {"fragments", (PyCFunction)run_fragments, METH_NOARGS,
      "fragments(): the connected components of the intact bonds"},
     {"warnings", (PyCFunction)run_warnings, METH_NOARGS, "the run's warnings"},
@@ -1248,6 +1341,8 @@ static PyMethodDef run_methods[] = {
     {"gravity", (PyCFunction)run_gravity, METH_NOARGS, "the uniform gravity"},
     {"set_servo_force", (PyCFunction)run_set_servo_force, METH_VARARGS, "a servo's target"},
     {"set_wall_motion", (PyCFunction)run_set_wall_motion, METH_VARARGS, "a wall's motion now"},
+    {"set_wall_table", (PyCFunction)run_set_wall_table, METH_VARARGS,
+     "a wall moved by a table from now"},
     {"remove_grains", (PyCFunction)run_remove_grains, METH_VARARGS, "grains out, by id"},
     {"move_grains", (PyCFunction)run_move_grains, METH_VARARGS, "grains to new places"},
     {"add_grains", (PyCFunction)run_add_grains, METH_VARARGS, "grains in: their ids"},

@@ -151,30 +151,12 @@ scene shaken_trough \
 check shaken_trough
 
 # gates (issue 73): primitive walls, a gate taken away with grains on it, a lid put in; the
-# restart's checkpoint lies after the gate went (and on 3 processes: primitive walls over ranks)
+# restart's checkpoint lies after the gate went; on 3 processes (its outputs but the walls'
+# loads): the same final.txt and thermo.csv, the stages' rows included
 scene gate \
     "{folder: o, every: 0.01, thermo_every: 0.0013, checkpoint_every: 0.0323, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, wall_loads: true}" \
     "{folder: o, every: 0.0137, final: final.txt}"
-check gate one # (a wall taken away over several processes: refused, not done yet)
-# the same silo without its gate's and lid's stages over 3 processes: primitive walls over ranks
-if [ -n "$MPIEXEC" ]; then
-    sed -e '/^stages:/,/^output:/{/^output:/!d}' -e 's/^run: {dt: auto, c: 0.05}/run: {dt: auto, c: 0.05, time: 0.1}/' \
-        gate_min.yaml > gate_ranks.yaml
-    "$RUBBLE" run gate_ranks.yaml --output gate.one --threads 1 --quiet > /dev/null 2>&1 ||
-        fail gate "one process without stages failed"
-    "$MPIEXEC" --allow-run-as-root --oversubscribe -np 3 "$RUBBLE" run gate_ranks.yaml \
-        --output gate.ranks --threads 1 --quiet > /dev/null 2> gate.err ||
-        fail gate "3 processes: $(cat gate.err)"
-    cmp -s gate.one/final.txt gate.ranks/final.txt ||
-        fail "gate: ranks" "final.txt differs on 3 processes (primitive walls)"
-    cmp -s gate.one/thermo.csv gate.ranks/thermo.csv ||
-        fail "gate: ranks" "thermo.csv differs on 3 processes (primitive walls)"
-    "$MPIEXEC" --allow-run-as-root --oversubscribe -np 3 "$RUBBLE" run gate_min.yaml \
-        --output gate.refused --threads 1 --quiet > /dev/null 2> gate.err &&
-        fail gate "3 processes took a stage that takes a wall away"
-    grep -q "takes a wall away or puts one in" gate.err ||
-        fail gate "3 processes: not the refusal expected: $(cat gate.err)"
-fi
+check gate
 
 scene gravity \
     "{folder: o, every: 20, thermo_every: 1.4, checkpoint_every: 37.8, final: final.txt, contacts: [vtp, csv], fields: $FIELDS, cg: {cells: [10, 10, 10], width: 0.05, min: [-0.2, -0.2, -0.2], max: [0.2, 0.2, 0.2]}, flow: [{point: [0, 0, 0], normal: [0, 0, 1]}]}" \

@@ -88,20 +88,38 @@ sed 's/friction: 0.5}/friction: 0.5, rolling: {model: cdt, friction: 0.1}}/; s/r
 printf 'stages:\n  - {name: s0, steps: 10}\n  - {name: s1, steps: 10, contact: {rolling: {model: cdt, friction: 0.2}}}\n' >> stage_rolling_same.yaml
 "$RUBBLE" run stage_rolling_same.yaml --output same --quiet > out.txt 2>&1 || {
     echo "FAIL: a stage changing the rolling friction under the same model was refused:"; cat out.txt; exit 1; }
-# a model's own coefficient against dt (issue 71; law_table.h's RBL_LAW_STEP_LIMITS): dt
-# auto is 6.6e-6 s here, the lightest contact 2.7e-6 kg; a linear kt of 1e5 N/m needs dt <
-# 5.6e-6 s, a gamma_t of 0.5 N s/m < 3.1e-6 s (past it the dashpot's kicks grow what they damp:
-# grains sliding on the floor at 0.3 m/s reached 24 m/s). Just within both, with the grains
-# sliding, the run goes to its end.
-scene kt_limit 's/kn: 2000,/kn: 2000, kt: 1.0e5,/'
+# a model's own coefficient against dt (issue 71; law_table.h's RBL_LAW_STEP_LIMITS): the
+# normal contacts' dt here is 6.6e-6 s (dt: auto without them), the lightest contact 2.7e-6
+# kg; a linear kt of 1e5 N/m needs dt < 5.6e-6 s, a gamma_t of 0.5 N s/m < 3.1e-6 s (past it
+# the dashpot's kicks grow what they damp: grains sliding on the floor at 0.3 m/s reached
+# 24 m/s). Just within both, with the grains sliding, the run goes to its end.
+scene kt_limit 's/kn: 2000,/kn: 2000, kt: 1.0e5,/; s/dt: auto, c: 0.05/dt: 6.6e-6/'
 expect kt_limit "kt_limit.yaml:15:[0-9]*: dt = .* s is above the stability limit of contact.kt = 100000 N/m: the tangential spring on the contact point on the lightest contact (m_eff = .* kg) needs dt < 5.5.*e-06 s: give a smaller coefficient in 'contact' (line 6) or a shorter 'dt'"
-scene gamma_t_limit 's/kn: 2000,/kn: 2000, gamma_t: 0.5,/'
+scene gamma_t_limit 's/kn: 2000,/kn: 2000, gamma_t: 0.5,/; s/dt: auto, c: 0.05/dt: 6.6e-6/'
 expect gamma_t_limit "gamma_t_limit.yaml:15:[0-9]*: dt = .* s is above the stability limit of contact.gamma_t = 0.5 N s/m: the tangential dashpot on the contact point .* needs dt < 3.0.*e-06 s"
 sed 's/kn: 2000,/kn: 2000, kt: 5.0e4, gamma_t: 0.2,/; s/    radius: 0.001$/    radius: 0.001\n    velocity: [0.3, 0, 0]/' \
     "$SCENES/small.yaml" > within_limits.yaml
 grep -q "velocity: \[0.3" within_limits.yaml || { echo "FAIL: small.yaml's lines were not found"; exit 1; }
 "$RUBBLE" run within_limits.yaml --output within --quiet > out.txt 2>&1 || {
     echo "FAIL: a kt and a gamma_t within dt's limits were refused or failed:"; cat out.txt; exit 1; }
+# dt: auto takes the shorter of the shortest contact and the models' own times pi / rate
+# (rbl_sim_model_time; the rates of the bounds above, on the lightest grain against its like,
+# the random source's r = 0.8 mm): c pi / sqrt(3.5 kt / m) for kt = 1e5 N/m, 4.35e-7 s, and
+# c pi / (3.5 gamma_t / m) for gamma_t = 0.5 N s/m, 2.4e-7 s, where the normal contacts'
+# alone give 6.6e-6 s; the run report names the key that set it.
+for limit in "kt: 1.0e5:kt:sqrt(3.5 * 1.0e5 / m)" "gamma_t: 0.5:gamma_t:3.5 * 0.5 / m"; do
+    key=${limit%%:*}; rest=${limit#*:}; value=${rest%%:*}; rest=${rest#*:}
+    name=${rest%%:*}; rate=${rest#*:}
+    scene auto_$name "s/kn: 2000,/kn: 2000, $key:$value,/; s/steps: 2000/steps: 20/"
+    "$RUBBLE" run auto_$name.yaml --output auto_$name --quiet > out.txt 2>&1 || {
+        echo "FAIL: dt: auto under contact.$name was refused or failed:"; cat out.txt; exit 1; }
+    want=$(awk "BEGIN { m = 0.5 * 2500 * 4 / 3 * 3.141592653589793 * 0.0008^3
+                        printf \"%.10g\", 0.05 * 3.141592653589793 / ($rate) }")
+    got=$(sed -n 's/^steps .* of dt = \([0-9.e+-]*\) s (set by contact\.'"$name"', .*/\1/p' out.txt)
+    awk -v g="$got" -v w="$want" 'BEGIN { exit !(g != "" && (g - w) / w < 1e-3 && (w - g) / w < 1e-3) }' || {
+        echo "FAIL: dt: auto under contact.$name: the report's dt '$got' (set by contact.$name?), not $want:"
+        cat out.txt; exit 1; }
+done
 # sources never place a grain through a wall: a lattice wholly behind one places none
 scene behind_wall 's/point: \[0, 0, 0\], normal: \[0, 0, 1\]/point: [0, 0, 0.012], normal: [0, 0, 1]/'
 expect behind_wall "behind_wall.yaml:11:[0-9]*: no grain fits in the region"
@@ -162,6 +180,12 @@ expect jkr_density "jkr_density.yaml:7:[0-9]*: cohesion model jkr takes 'surface
 # coefficient it does not take, the tangential spring it needs
 scene twist_name 's/friction: 0.5}/friction: 0.5, twisting: {model: marshal}}/'
 expect twist_name "twist_name.yaml:7:[0-9]*: 'model' must be one of none, marshall: 'marshal'; did you mean 'marshall'?"
+# a model given as a mapping or list has no name to quote ('?' before); a block's coefficient
+# named with its family
+scene twist_map 's/friction: 0.5}/friction: 0.5, twisting: {model: {name: marshall}}}/'
+expect twist_map "twist_map.yaml:7:[0-9]*: twisting's 'model' must be a name, one of marshall, not a mapping"
+scene rolling_word 's/friction: 0.5}/friction: 0.5, rolling: {model: cdt, friction: high}}/'
+expect rolling_word "rolling_word.yaml:7:[0-9]*: 'rolling.friction' is not a number: 'high'"
 scene twist_coef 's/friction: 0.5}/friction: 0.5, twisting: {model: marshall, friction: 0.1}}/'
 expect twist_coef "twist_coef.yaml:7:[0-9]*: unknown key in 'twisting' (known: model): 'friction'"
 scene twist_frictionless 's/tangential: spring/tangential: seed/; s/friction: 0.5}/friction: 0.5, twisting: {model: marshall}}/'

@@ -37,6 +37,8 @@ static const layout table[] = {
     ROW(rbl_primitive, 128),
     ROW(rbl_outlet, 184),
     ROW(rbl_wall_motion, 168),
+    ROW(rbl_motion_row, 64),
+    ROW(rbl_wall_table, 40),
     ROW(rbl_contact_list, 144),
     ROW(rbl_health_options, 32),
     ROW(rbl_health, 64),

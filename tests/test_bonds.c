@@ -160,7 +160,9 @@ static int pulled(double ratio, double *balance, double *scale)
 {
     const double E = 1e7, m = RHO * 4.0 / 3.0 * M_PI * R * R * R;
     const double kn_area = E / (2.0 * R) * M_PI * R * R;
-    rbl_sim_config cfg = dem_config(-0.01, 0.01, kn_area, 0.0, 0.1 * sqrt(0.5 * m / kn_area));
+    /* (critical damping takes 0.083 / omega at most, rbl_bond_dt_limit; omega = 1.12 sqrt(k/m*)
+       for the twist's spring here) */
+    rbl_sim_config cfg = dem_config(-0.01, 0.01, kn_area, 0.0, 0.07 * sqrt(0.5 * m / kn_area));
     rbl_sim *sim = dem_create(&cfg, RHO);
     rbl_error err = {0};
     uint32_t id[2];
@@ -215,11 +217,14 @@ static void breakage(void)
  * every later step. Under the mid-step integrator the relative motion must be read at the
  * half step, where the velocities are: read with the step's axis, a turn at W made a shear
  * velocity of order W^2 |d| dt, and the bonds' loads grew without end. */
-static double turning_cube_loads(int integrator, double *early)
+/* A bonded cube of 8 grains turning steadily about (1, 1, 0) at 200 rad/s, bonds of damping beta;
+ * dt: the step, or (< 0) -dt times the bonds' own limit (rbl_bond_dt_limit). Returns the bonds'
+ * stresses summed after 2 x steps (*early: after steps); -1 where the bonds were refused. */
+static double turning_cube_loads(int integrator, double beta, double dt, int steps, double *early)
 {
     const double E = 1e7, m = RHO * 4.0 / 3.0 * M_PI * R * R * R;
     const double kn_area = E / (2.0 * R) * M_PI * R * R;
-    rbl_sim_config cfg = dem_config(-0.02, 0.02, kn_area, 0.0, 0.1 * sqrt(0.5 * m / kn_area));
+    rbl_sim_config cfg = dem_config(-0.02, 0.02, kn_area, 0.0, dt > 0.0 ? dt : 1e-9);
     cfg.integrator = integrator;
     rbl_sim *sim = dem_create(&cfg, RHO);
     rbl_error err = {0};
@@ -234,13 +239,29 @@ static double turning_cube_loads(int integrator, double *early)
         memcpy(g.omega, axis, sizeof axis);
         ASSERT_OK(rbl_sim_add_grain(sim, &g, NULL, &err));
     }
-    rbl_bond_params p = params(E, 0.3);
+    rbl_bond_params p = params(E, beta);
     size_t made = 0;
-    ASSERT_OK(rbl_sim_add_bonds(sim, &p, NULL, 0, &made, &err));
+    if (dt < 0.0) { /* the bonds' fastest spring (kn = ks here; the twist's against I*) */
+        rbl_bond_params stiff = p;
+        ASSERT_OK(rbl_sim_add_bonds(sim, &stiff, NULL, 0, &made, &err));
+        const rbl_bond *b = sim->bonds->bond;
+        const double inertia = 0.4 * m * R * R;
+        const double w2 = fmax(fmax(b->kn, b->ks) / (0.5 * m), fmax(b->kt, b->kb) / (0.5 * inertia));
+        rbl_sim_destroy(sim);
+        const double step = -dt * rbl_bond_dt_limit(sqrt(w2), beta, integrator);
+        return turning_cube_loads(integrator, beta, step, steps, early);
+    }
+    const int rc = rbl_sim_add_bonds(sim, &p, NULL, 0, &made, &err);
+    if (rc != RBL_OK) {
+        ASSERT_EQ_INT(rc, RBL_ERANGE);
+        ASSERT_TRUE(strstr(err.message, "too long for the bond") != NULL);
+        rbl_sim_destroy(sim);
+        return -1.0;
+    }
     ASSERT_EQ_INT(made, 12);
     double loads[2];
     for (int phase = 0; phase < 2; phase++) {
-        dem_step(sim, 3000);
+        dem_step(sim, steps);
         loads[phase] = 0.0;
         for (size_t k = 0; k < made; k++) {
             rbl_bond_view v;
@@ -255,15 +276,38 @@ static double turning_cube_loads(int integrator, double *early)
 
 static void rigid_turn(void)
 {
+    const double E = 1e7, m = RHO * 4.0 / 3.0 * M_PI * R * R * R;
+    const double kn_area = E / (2.0 * R) * M_PI * R * R;
     for (int k = 0; k < 2; k++) {
         const int integrator = k ? RBL_INTEGRATOR_SYNCHRONIZED : RBL_INTEGRATOR_MIDSTEP;
-        double early, late = turning_cube_loads(integrator, &early);
+        double early, late = turning_cube_loads(integrator, 0.3, 0.1 * sqrt(0.5 * m / kn_area),
+                                                3000, &early);
         printf("a bonded cube turning steadily (%s): the bonds' stresses summed %.6g Pa after "
                "3000 steps, %.6g Pa after 6000\n", k ? "synchronized" : "mid-step", early,
                late);
         ASSERT_TRUE(early > 0.0); /* the centrifugal load */
         ASSERT_NEAR(late, early, 1e-6 * early);
     }
+}
+
+/* The time step's bound with damping (docs/bonds.md "Time step"): the turning cube with bonds
+ * of 0.7 and 1 of critical damping, under both integrators, runs steadily at 0.99 of the bound
+ * and is refused at 1.01. (Under the old bound, 0.2 sqrt(m* / k) whatever the damping, the
+ * synchronized integrator at 0.7 blew up at 0.56 of it, the mid-step one at 1 at 0.75.) */
+static void damped_turn(void)
+{
+    const double betas[] = {0.7, 1.0};
+    for (int k = 0; k < 2; k++)
+        for (int q = 0; q < 2; q++) {
+            const int integrator = k ? RBL_INTEGRATOR_SYNCHRONIZED : RBL_INTEGRATOR_MIDSTEP;
+            double early = 0.0, late = turning_cube_loads(integrator, betas[q], -0.99, 1000, &early);
+            ASSERT_TRUE(early > 0.0);
+            ASSERT_NEAR(late, early, 1e-6 * early);
+            ASSERT_TRUE(turning_cube_loads(integrator, betas[q], -1.01, 1000, &early) == -1.0);
+            printf("the turning cube, damping %.1f (%s): steady at 0.99 of the bound (%.6g and "
+                   "%.6g Pa, 1000 and 2000 steps), refused at 1.01\n", betas[q], k ? "synchronized" : "mid-step",
+                   early, late);
+        }
 }
 
 /* A 3 x 3 x 3 bonded block thrown at a floor of grains of its own, spinning; the bonds break
@@ -467,6 +511,7 @@ static void fragments_by_hand(void)
 int main(void)
 {
     rigid_turn();
+    damped_turn();
     fragments_by_hand();
     refusals();
     breakage();

@@ -3,7 +3,9 @@
  * the cells fitted to the small grains list exactly the pairs that the usual cells list
  * (every pair once, through the same periodic image), at the start and after the bed has
  * moved; the motion agrees with the usual search's to round-off (the pairs are summed in
- * another order); and it is bit-identical on 1 and 2 threads. */
+ * another order); and it is bit-identical on 1 and 2 threads. Both searches, and the hashed
+ * cells of a sparse box, list exactly the pairs that a brute-force test of every pair (through
+ * its nearest periodic image) finds (the SIMD distance test over runs of cells, neighbor.c). */
 #include "dem/dem_internal.h"
 #include "dem_test_util.h"
 
@@ -74,6 +76,56 @@ static uint64_t *pair_keys(const rbl_sim *sim, size_t *n_out)
     return key;
 }
 
+static int key_order(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Every pair of grains, through its nearest periodic image, closer than r_i + r_j + skin (as
+ * the search measures it from the lower id), as pair_keys's sorted triples; compared with the
+ * listed pairs: the count of triples that differ. */
+static size_t brute_differ(const rbl_sim *sim, const uint64_t *listed, size_t n_listed)
+{
+    const rbl_grains *g = &sim->g;
+    size_t n = 0, cap = 4096;
+    uint64_t *key = malloc(cap * sizeof *key);
+    ASSERT_TRUE(key != NULL);
+    for (size_t k = 0; k < g->n; k++)
+        for (size_t l = k + 1; l < g->n; l++) {
+            const size_t a = g->id[k] < g->id[l] ? k : l, b = a == k ? l : k;
+            /* through the nearest image alone: the cutoff is under a third of a periodic
+               side (3 cells at least), so no other image can be within it */
+            int s[3];
+            for (int c = 0; c < 3; c++) {
+                const double d = g->pos[3 * a + c] - g->pos[3 * b + c];
+                s[c] = !sim->cfg.periodic[c] ? 0 : d > 0.5 * sim->box[c] ? 1
+                                                  : d < -0.5 * sim->box[c] ? -1 : 0;
+            }
+            const uint8_t image = (uint8_t)((s[0] + 1) + 3 * (s[1] + 1) + 9 * (s[2] + 1));
+            double sh[3], d2 = 0.0;
+            rbl_image_shift(sim->box, image, sh);
+            for (int c = 0; c < 3; c++) {
+                const double d = (g->pos[3 * a + c] - sh[c]) - g->pos[3 * b + c];
+                d2 += d * d;
+            }
+            const double lim = g->radius[a] + sim->skin + g->radius[b];
+            if (d2 < lim * lim) {
+                if (n == cap) {
+                    key = realloc(key, (cap *= 2) * sizeof *key);
+                    ASSERT_TRUE(key != NULL);
+                }
+                key[n++] = (uint64_t)g->id[a] << 32 | (uint64_t)g->id[b] << 5 | (uint64_t)image;
+            }
+        }
+    qsort(key, n, sizeof *key, key_order);
+    size_t differ = n == n_listed ? 0 : 1;
+    for (size_t q = 0; q < n && q < n_listed; q++)
+        differ += key[q] != listed[q];
+    free(key);
+    return differ;
+}
+
 /* The pairs that the cells by size list on the state of sim equal those that the usual cells
  * list on the same state (built again with cell_factor set, then restored). */
 static void same_pairs(rbl_sim *sim, const char *when)
@@ -98,17 +150,54 @@ static void same_pairs(rbl_sim *sim, const char *when)
         differ += kf[q] != ku[q];
     for (size_t q = 1; q < nf; q++)
         differ += kf[q] == kf[q - 1]; /* a pair listed twice */
+    const size_t brute = brute_differ(sim, kf, nf);
     printf("%s: by size %zu pairs (%zu large-small; cells of %.3g mm), usual cells %zu pairs "
-           "(%.3g mm): %zu differ\n",
-           when, nf, mixed, 1e3 * fine_edge, nu, 1e3 * usual_edge, differ);
+           "(%.3g mm): %zu differ; %zu differ from brute force\n",
+           when, nf, mixed, 1e3 * fine_edge, nu, 1e3 * usual_edge, differ, brute);
     ASSERT_TRUE(nf > 300);
     ASSERT_TRUE(mixed > 0 || !strcmp(when, "at the start"));
     ASSERT_EQ_INT(differ, 0);
+    ASSERT_EQ_INT(brute, 0);
     free(kf), free(ku);
+}
+
+/* A sparse box (cells hashed: far more cells than grains), periodic in x and z: 300 grains of
+ * radii 0.5 to 1.5 mm, in clusters across the periodic sides and the box's closed faces, list
+ * exactly the brute-force pairs. */
+static void hashed_pairs(void)
+{
+    rbl_sim_config cfg = dem_config(0.0, 0.5, 2000.0, 0.01, 2e-6);
+    cfg.periodic[0] = cfg.periodic[2] = 1;
+    cfg.skin = 0.0003;
+    rbl_sim *sim = dem_create(&cfg, 2500.0);
+    uint64_t seed = 5;
+    const double at[4][3] = {{0.001, 0.25, 0.25}, {0.499, 0.25, 0.25}, {0.25, 0.0015, 0.499},
+                             {0.25, 0.4985, 0.001}};
+    for (int k = 0; k < 300; k++) {
+        const double *c = at[k % 4];
+        double x[3];
+        for (int a = 0; a < 3; a++) {
+            x[a] = c[a] + 0.012 * (rand01(&seed) - 0.5);
+            x[a] -= cfg.periodic[a] ? 0.5 * floor(x[a] / 0.5) : 0.0;
+            x[a] = cfg.periodic[a] ? x[a] : fmin(fmax(x[a], 0.0015), 0.4985);
+        }
+        dem_grain(sim, x[0], x[1], x[2], 0, 0, 0, 0.0005 + 0.001 * rand01(&seed));
+    }
+    rbl_error err = {0};
+    ASSERT_OK(rbl_neighbor_build(sim, &err));
+    size_t n;
+    uint64_t *key = pair_keys(sim, &n);
+    const size_t brute = brute_differ(sim, key, n);
+    printf("hashed cells (%d): %zu pairs, %zu differ from brute force\n", sim->hashed, n, brute);
+    ASSERT_TRUE(sim->hashed && n > 300);
+    ASSERT_EQ_INT(brute, 0);
+    free(key);
+    rbl_sim_destroy(sim);
 }
 
 int main(void)
 {
+    hashed_pairs();
     /* the same pairs, on the state at the start, in flight and landed (under ASan, where
        RBL_TEST_SLOW_BUILD is set, in flight only: a quarter of the steps) */
     const int d = slow_build_divisor();

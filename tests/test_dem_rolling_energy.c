@@ -37,8 +37,9 @@ static void cohesive_law(rbl_cohesion_model cohesion, double energy, double mu_r
     law->cohesion = cohesion;
     law->rolling = RBL_ROLLING_EPSD2;
     law->rolling_friction = mu_r;
-    *pc = (rbl_pair_coef){E / (2.0 * (1.0 - NU * NU)), E / (4.0 * (2.0 - NU) * (1.0 + NU)), 0.0,
-                          0.7, mu_r, energy, 0.0};
+    *pc = (rbl_pair_coef){.y_star = E / (2.0 * (1.0 - NU * NU)),
+                          .g_star = E / (4.0 * (2.0 - NU) * (1.0 + NU)), .beta = 0.0, .mu = 0.7,
+                          .mu_r = mu_r, .cohesion = energy, .gn = 0.0};
 }
 
 /* Two beads of radius R, at rest but for the relative spin w, at overlap xi along n. */

@@ -85,21 +85,12 @@ def bound(x, m, r, pairs, axis, sigma_t, tau_c, lam, G, offsets=np.linspace(-0.5
     return best
 
 
-def largest_fragment(m, pairs, intact):
-    """Mass of the largest set of grains joined by chains of intact bonds."""
-    parent = np.arange(len(m))
-
-    def find(a):
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-    for i, j in pairs[intact]:
-        a, b = find(i), find(j)
-        if a != b:
-            parent[max(a, b)] = min(a, b)
-    roots = np.array([find(i) for i in range(len(m))])
-    return np.bincount(roots, weights=m).max(), len(np.unique(roots))
+def largest_fragment(run, k):
+    """The largest fragment's mass and the count of fragments at frame k, from the run's
+    fragments_k.csv (connected components of the intact bonds, docs/bonds.md "Fragments")."""
+    f = np.genfromtxt(os.path.join(run, f"fragments_{k}.csv"), delimiter=",", names=True,
+                      ndmin=1)
+    return f["mass"].max(), len(f)
 
 
 def main():
@@ -126,7 +117,7 @@ def main():
                 detached = int((np.sqrt(((x - c) ** 2).sum(1)) > 12.0).sum())
                 if os.path.exists(bonds):
                     x, m, r, pairs, intact = body(path, bonds)
-                    big, count = largest_fragment(m, pairs, intact)
+                    big, count = largest_fragment(run, k)
                     f.write(f"{t:.10g},{int(intact.sum())},{big / m.sum():.6g},{count},{detached}\n")
                 else:
                     f.write(f"{t:.10g},,,,{detached}\n")

@@ -162,6 +162,22 @@ class Run:
         self._run.set_wall_motion(int(wall), v3(velocity), float(omega), v3(axis), v3(center),
                                   v3(amplitude), float(frequency))
 
+    def set_wall_table(self, wall, t, shift=None, quat=None, pivot=(0, 0, 0)):
+        """Wall `wall` (indexed from 0, as set_wall_motion) moved from now on, from where it
+        is, by a table (docs/scenes.md `table`): at the times `t` (s from now, n increasing)
+        its displacement `shift` (n x 3, m; default none) and orientation `quat` (n x 4 unit
+        quaternions w, x, y, z; default none) about `pivot`, relative to the first row; linear
+        between rows, turning at a constant rate (slerp)."""
+        t = np.asarray(t, dtype=float).reshape(-1)
+        rows = np.zeros((t.size, 8))
+        rows[:, 0] = t
+        rows[:, 4] = 1.0
+        if shift is not None:
+            rows[:, 1:4] = np.asarray(shift, dtype=float).reshape(-1, 3)
+        if quat is not None:
+            rows[:, 4:8] = np.asarray(quat, dtype=float).reshape(-1, 4)
+        self._run.set_wall_table(int(wall), rows, tuple(float(x) for x in pivot))
+
     def add_grains(self, position, radius, velocity=None, material=0):
         """Grains at these positions (n x 3) with these radii (n), at rest or at these
         velocities; their ids (numpy). They are placed as given: no overlap check."""
@@ -219,6 +235,31 @@ class Run:
         processes the run's whole tally, summed over them (collective: every rank asks
         alike), the numbers collisions.csv's row for the interval will have."""
         return types.SimpleNamespace(**self._run.collisions(int(a), int(b), bool(wall)))
+
+    _SPREADS = {None: 0, "normal": 1, "weibull": 2}
+
+    def add_bonds(self, youngs_modulus, tensile_strength=math.inf, shear_strength=math.inf,
+                  stiffness_ratio=2.0, radius_multiplier=1.0, damping=0.0, gap=0.0,
+                  spread=None, spread_value=0.0, seed=0, ids=None, pairs=None, radius=None):
+        """Bonds made now (issue 72, docs/bonds.md; the scene's `bonds:` keys, SI units):
+        between the grains of `ids` (None: every grain) whose gap is at most `gap` m (the
+        neighbour list's pairs: gap at most the skin), or between the listed `pairs` of ids
+        (n x 2; `radius`: None, or each bond's own radius in m), whatever the gap. A pair bonded
+        before, intact or broken, is passed over. Before the first step the bonds take part
+        from it; between steps they start unloaded, the step's forces standing. Returns how
+        many were made; bad values raise rubble.Error (a pair by its index). One process for
+        now. The scene's outputs (bonds_NNNNNN.vtp, thermo's counts) follow the scene's own
+        `bonds:`; read these back with bonds() and fragments()."""
+        if spread not in self._SPREADS:
+            raise ValueError("add_bonds: spread is None, 'normal' or 'weibull': %r" % (spread,))
+        if ids is not None and pairs is not None:
+            raise ValueError("add_bonds: ids (by gap) or pairs, not both")
+        params = (float(youngs_modulus), float(stiffness_ratio), float(radius_multiplier),
+                  float(tensile_strength), float(shear_strength), float(damping), float(gap),
+                  self._SPREADS[spread], float(spread_value), int(seed))
+        return self._run.add_bonds(params, None if ids is None else np.asarray(ids, np.uint32),
+                                   None if pairs is None else np.asarray(pairs, np.uint32),
+                                   None if radius is None else np.asarray(radius, float))
 
     def bonds(self):
         """Bonded particles (issue 72, docs/bonds.md): every bond, intact or broken, in the

@@ -48,6 +48,16 @@ void *rbl_huge_calloc(size_t count, size_t size);
  * 1024 so that repeated growth costs O(1) per element; 0 (nothing changed) when out of
  * memory or when the bytes overflow. */
 int rbl_grow_array(void **p, size_t *cap, size_t need, size_t size);
+/* Several arrays grown together, as a table of columns: items[k].p the address of array k's
+ * pointer, items[k].size the bytes of one of its elements; room for `need` elements in each
+ * (the shared capacity *cap, in elements, doubled from `first`), their contents kept. 0 when
+ * out of memory or the bytes overflow: those grown before stay valid (larger), *cap unchanged. */
+typedef struct rbl_grow_item {
+    void **p;
+    size_t size;
+} rbl_grow_item;
+int rbl_grow_arrays(const rbl_grow_item *items, size_t n, size_t *cap, size_t need,
+                    size_t first);
 
 /* Convex polygons in space (polygon.c): a square clipped by the 6 sides of a box has at most
  * 4 + 6 corners. rbl_polygon_clip keeps the part of p (n corners) where

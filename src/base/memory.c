@@ -98,6 +98,27 @@ int rbl_grow_array(void **p, size_t *cap, size_t need, size_t size)
     return 1;
 }
 
+int rbl_grow_arrays(const rbl_grow_item *items, size_t n, size_t *cap, size_t need,
+                    size_t first)
+{
+    if (need <= *cap)
+        return 1;
+    size_t want = *cap ? *cap : first;
+    while (want < need)
+        want = want > SIZE_MAX / 2 ? need : 2 * want;
+    for (size_t k = 0; k < n; k++) {
+        size_t bytes;
+        if (!rbl_size_mul(want, items[k].size, &bytes))
+            return 0;
+        void *q = realloc(*items[k].p, bytes);
+        if (!q)
+            return 0;
+        *items[k].p = q;
+    }
+    *cap = want;
+    return 1;
+}
+
 int rbl_mem_reserve_check(const rbl_mem *mem, size_t bytes, const char *what, rbl_error *err)
 {
     if (mem->limit && (bytes > mem->limit || mem->current > mem->limit - bytes))

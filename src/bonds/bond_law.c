@@ -7,14 +7,13 @@
 
 #include <math.h>
 
-static double dot(const double *x, const double *y)
+static inline double dot(const double *x, const double *y)
 {
     return x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
 }
 
-
 /* v turned about the unit axis u by the angle whose sine and cosine are s and c (Rodrigues). */
-static void turn(double *v, const double *u, double s, double c)
+static inline void turn(double *v, const double *u, double s, double c)
 {
     double uxv[3], w[3];
     rbl_cross(u, v, uxv);
@@ -24,27 +23,42 @@ static void turn(double *v, const double *u, double s, double c)
     v[0] = w[0], v[1] = w[1], v[2] = w[2];
 }
 
-/* The stored loads turned with the bond: from the last direction m to n, then about n by the
- * angle phi (the pair's mean spin along n over the step); a rigid turn then loads nothing. */
-static void follow(rbl_bond *b, const double *n, double phi)
+/* The sine and cosine of a turn of phi rad: below 2^-27 rad the correctly rounded values are
+ * phi and 1 exactly (phi^2/6 and phi^2/2 are under half an ulp), so no call is made; a bond at
+ * rest or turning slowly (a step's turn of 1e-8 rad is 5e-3 rad/s at dt = 2e-6 s) takes this. */
+static inline void sin_cos(double phi, double *s, double *c)
+{
+    if (fabs(phi) < 0x1p-27) {
+        *s = phi, *c = 1.0;
+        return;
+    }
+    *s = sin(phi), *c = cos(phi);
+}
+
+/* The stored loads (v: shear force, twist, bending) turned with the bond: from the last
+ * direction m to n, then about n by the angle phi (the pair's mean spin along n over the
+ * step); a rigid turn then loads nothing. */
+static inline void follow(const double *m, const double *n, double phi, double v[3][3])
 {
     double axis[3];
-    rbl_cross(b->n, n, axis);
-    const double s = sqrt(dot(axis, axis)), c = dot(b->n, n);
-    double *v[] = {b->fs, b->mt, b->mb};
-    if (s > 1e-300)
-        for (int k = 0; k < 3; k++) {
-            double u[3] = {axis[0] / s, axis[1] / s, axis[2] / s};
-            turn(v[k], u, s, c);
-        }
-    if (phi != 0.0)
+    rbl_cross(m, n, axis);
+    const double s = sqrt(dot(axis, axis)), c = dot(m, n);
+    if (s > 1e-300) {
+        const double u[3] = {axis[0] / s, axis[1] / s, axis[2] / s};
         for (int k = 0; k < 3; k++)
-            turn(v[k], n, sin(phi), cos(phi));
+            turn(v[k], u, s, c);
+    }
+    if (phi != 0.0) {
+        double sp, cp;
+        sin_cos(phi, &sp, &cp);
+        for (int k = 0; k < 3; k++)
+            turn(v[k], n, sp, cp);
+    }
     /* what the turns left of the wrong part (round-off), out */
-    const double ts = dot(b->fs, n), tb = dot(b->mb, n), tt = dot(b->mt, n);
+    const double ts = dot(v[0], n), tb = dot(v[2], n), tt = dot(v[1], n);
     for (int a = 0; a < 3; a++) {
-        b->fs[a] -= ts * n[a], b->mb[a] -= tb * n[a];
-        b->mt[a] = tt * n[a];
+        v[0][a] -= ts * n[a], v[2][a] -= tb * n[a];
+        v[1][a] = tt * n[a];
     }
 }
 
@@ -56,7 +70,10 @@ double rbl_bond_energy(const rbl_bond *b)
                   dot(b->mb, b->mb) / b->kb);
 }
 
-void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
+/* The law reads the bond's record into locals and writes it back once: the record and the
+ * grains' arrays are all doubles, so writes through b would make the compiler load every
+ * grain's value again after each. */
+int rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
 {
     const rbl_grains *g = &sim->g;
     const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
@@ -65,14 +82,16 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
     const double dt = sim->cfg.dt;
     b->loss_damping = b->loss_break = 0.0;
     if (!b->intact)
-        return;
+        return 0;
     double d[3];
     const double dist = rbl_bond_separation(sim, i, j, d);
-    for (int a = 0; a < 3; a++)
-        b->x[a] = g->pos[3 * i + a];
+    const double xa[3] = {g->pos[3 * i], g->pos[3 * i + 1], g->pos[3 * i + 2]};
     const double n[3] = {d[0] / dist, d[1] / dist, d[2] / dist};
     const double ri = g->radius[i], rj = g->radius[j];
-    const double *vi = vel + 3 * i, *vj = vel + 3 * j, *wi = om + 3 * i, *wj = om + 3 * j;
+    const double vi[3] = {vel[3 * i], vel[3 * i + 1], vel[3 * i + 2]};
+    const double vj[3] = {vel[3 * j], vel[3 * j + 1], vel[3 * j + 2]};
+    const double wi[3] = {om[3 * i], om[3 * i + 1], om[3 * i + 2]};
+    const double wj[3] = {om[3 * j], om[3 * j + 1], om[3 * j + 2]};
     /* The relative motion is read where the velocities are: at the half step under the
      * mid-step integrator (the bond's axis there, d - (v_j - v_i) dt / 2), at the step under
      * the synchronized one. Read with the step's own axis, a rigid turn at W made a shear
@@ -89,8 +108,8 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
     }
     const double li = reach * ri / (ri + rj), lj = reach - li;
     /* the relative velocity of b's side of the contact point, and the relative spin */
-    double armi[3] = {li * h[0], li * h[1], li * h[2]};
-    double armj[3] = {-lj * h[0], -lj * h[1], -lj * h[2]};
+    const double armi[3] = {li * h[0], li * h[1], li * h[2]};
+    const double armj[3] = {-lj * h[0], -lj * h[1], -lj * h[2]};
     double si[3], sj[3], vc[3], w[3];
     rbl_cross(wi, armi, si);
     rbl_cross(wj, armj, sj);
@@ -105,31 +124,41 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
     const double vsn = dot(vs, n), wbn = dot(wb, n);
     for (int a = 0; a < 3; a++)
         vs[a] -= vsn * n[a], wb[a] -= wbn * n[a];
+    /* the stored loads: shear force, twist, bending (v[0..2]), the dashpots' */
+    double v[3][3], fd[3], md[3];
+    for (int a = 0; a < 3; a++) {
+        v[0][a] = b->fs[a], v[1][a] = b->mt[a], v[2][a] = b->mb[a];
+        fd[a] = b->fd[a], md[a] = b->md[a];
+    }
+    const double kn = b->kn, radius = b->radius, dist_was = b->dist;
     /* the last loads (turned with the bond), kept for the energy booked over this step */
     const double fn_was = b->fn;
-    double fs_was[3], mt_was[3], mb_was[3], fd_was[3], md_was[3];
+    double fs_was[3], mt_was[3], mb_was[3];
     if (advance) {
-        follow(b, n, 0.5 * (dot(wi, n) + dot(wj, n)) * dt);
+        const double m[3] = {b->n[0], b->n[1], b->n[2]};
+        follow(m, n, 0.5 * (dot(wi, n) + dot(wj, n)) * dt, v);
+        const double ks = b->ks, kt = b->kt, kb = b->kb;
         for (int a = 0; a < 3; a++) {
-            fs_was[a] = b->fs[a], mt_was[a] = b->mt[a], mb_was[a] = b->mb[a];
-            fd_was[a] = b->fd[a], md_was[a] = b->md[a];
-            b->fs[a] += b->ks * vs[a] * dt;
-            b->mt[a] += b->kt * wn * n[a] * dt;
-            b->mb[a] += b->kb * wb[a] * dt;
+            fs_was[a] = v[0][a], mt_was[a] = v[1][a], mb_was[a] = v[2][a];
+            v[0][a] += ks * vs[a] * dt;
+            v[1][a] += kt * wn * n[a] * dt;
+            v[2][a] += kb * wb[a] * dt;
         }
     }
-    const double fn = b->kn * (dist - b->d0);
+    const double *fs = v[0], *mt = v[1], *mb = v[2];
+    const double fn = kn * (dist - b->d0);
     /* P&C eq. 12, tension positive */
-    const double area = M_PI * b->radius * b->radius;
-    const double inertia = 0.25 * area * b->radius * b->radius, polar = 2.0 * inertia;
-    const double sigma = fn / area + sqrt(dot(b->mb, b->mb)) * b->radius / inertia;
-    const double tau = sqrt(dot(b->fs, b->fs)) / area + sqrt(dot(b->mt, b->mt)) * b->radius / polar;
+    const double area = M_PI * radius * radius;
+    const double inertia = 0.25 * area * radius * radius, polar = 2.0 * inertia;
+    const double sigma = fn / area + sqrt(dot(mb, mb)) * radius / inertia;
+    const double tau = sqrt(dot(fs, fs)) / area + sqrt(dot(mt, mt)) * radius / polar;
+    double loss_damping = 0.0;
     if (advance) {
         /* the work the last loads do over the step's relative motion, half of which a kick
            gives whether or not the bond holds on (docs/bonds.md "Energy") */
-        const double springs = fn_was * (dist - b->dist) + dt * (dot(fs_was, vs) +
+        const double springs = fn_was * (dist - dist_was) + dt * (dot(fs_was, vs) +
                                dot(mt_was, n) * wn + dot(mb_was, wb));
-        const double dash = dt * (dot(fd_was, vc) + dot(md_was, w));
+        const double dash = dt * (dot(fd, vc) + dot(md, w));
         if (sigma > b->sigma_c || tau > b->tau_c) { /* it breaks: it held E at the last */
             b->loss_break = b->energy + 0.5 * springs;
             b->loss_damping = 0.5 * dash;
@@ -138,32 +167,41 @@ void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance)
             b->broke_step = sim->step + 1;
             b->sigma = sigma, b->tau = tau, b->fn = fn;
             b->energy = 0.0, b->dist = dist;
-            b->n[0] = n[0], b->n[1] = n[1], b->n[2] = n[2];
-            for (int a = 0; a < 3; a++)
+            for (int a = 0; a < 3; a++) {
+                b->x[a] = xa[a], b->n[a] = n[a];
+                b->fs[a] = fs[a], b->mt[a] = mt[a], b->mb[a] = mb[a];
                 b->f[a] = b->ti[a] = b->tj[a] = 0.0;
-            return;
+            }
+            return 1;
         }
+        /* the dashpots, beside each spring (a first evaluation keeps the last step's) */
+        const double cn = b->cn, cs = b->cs, ct = b->ct, cb = b->cb;
+        double fd_now[3], md_now[3];
+        for (int a = 0; a < 3; a++) {
+            fd_now[a] = cn * vn * n[a] + cs * vs[a];
+            md_now[a] = ct * wn * n[a] + cb * wb[a];
+        }
+        loss_damping = 0.5 * dt * (dot(fd, vc) + dot(md, w) + dot(fd_now, vc) + dot(md_now, w));
+        for (int a = 0; a < 3; a++)
+            fd[a] = fd_now[a], md[a] = md_now[a];
     }
-    for (int a = 0; a < 3 && advance; a++) { /* the dashpots, beside each spring (a first
-                                                  evaluation keeps the last step's) */
-        b->fd[a] = b->cn * vn * n[a] + b->cs * vs[a];
-        b->md[a] = b->ct * wn * n[a] + b->cb * wb[a];
-    }
-    if (advance)
-        b->loss_damping = 0.5 * dt * (dot(fd_was, vc) + dot(md_was, w) + dot(b->fd, vc) +
-                                      dot(b->md, w));
-    b->fn = fn, b->sigma = sigma, b->tau = tau, b->dist = dist;
-    b->n[0] = n[0], b->n[1] = n[1], b->n[2] = n[2];
-    double m[3], c[3];
+    double f[3], m[3], c[3];
     for (int a = 0; a < 3; a++) {
-        b->f[a] = fn * n[a] + b->fs[a] + b->fd[a];
-        m[a] = b->mt[a] + b->mb[a] + b->md[a];
+        f[a] = fn * n[a] + fs[a] + fd[a];
+        m[a] = mt[a] + mb[a] + md[a];
     }
-    rbl_cross(n, b->f, c); /* the force acts at the contact point: arms ai n from a, -aj n from b */
+    rbl_cross(n, f, c); /* the force acts at the contact point: arms ai n from a, -aj n from b */
     const double ai = dist * ri / (ri + rj), aj = dist - ai;
+    b->loss_damping = loss_damping;
+    b->fn = fn, b->sigma = sigma, b->tau = tau, b->dist = dist;
     for (int a = 0; a < 3; a++) {
+        b->x[a] = xa[a], b->n[a] = n[a];
+        b->fs[a] = fs[a], b->mt[a] = mt[a], b->mb[a] = mb[a];
+        b->fd[a] = fd[a], b->md[a] = md[a];
+        b->f[a] = f[a];
         b->ti[a] = ai * c[a] + m[a];
         b->tj[a] = aj * c[a] - m[a];
     }
     b->energy = rbl_bond_energy(b);
+    return 0;
 }

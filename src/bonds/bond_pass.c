@@ -11,29 +11,30 @@ static int forces(rbl_sim *sim, int advance, rbl_error *err)
     if (rc != RBL_OK)
         return rc;
     if (bs->stretched) { /* the ghosts reach 2 r_max + skin beyond a process's region */
-        const rbl_bond *b = bs->bond + bs->stretched - 1;
+        const rbl_bond *b = rbl_bonds_at(bs, bs->stretched - 1);
         return rbl_error_set(err, RBL_ERANGE, "bonds: the bond between grains %u and %u "
                              "reaches beyond the other processes' grains that this one sees "
                              "(longer than 2 r_max + skin): raise run.skin, or run on one "
                              "process", b->a, b->b);
     }
-    const long nb = (long)bs->n;
-#pragma omp parallel for schedule(static) num_threads(sim->threads)
-    for (long q = 0; q < nb; q++)
-        if (bs->bond[q].i != RBL_BOND_AWAY)
-            rbl_bond_law(sim, bs->bond + q, advance);
-    for (long q = 0; q < nb && advance; q++) { /* those broken at this step */
-        rbl_bond *b = bs->bond + q;
-        if (!b->intact && b->mode && b->broke_step == sim->step + 1) {
-            bs->broken++; /* (b->home: its first grain's holder, bond_ranks.c) */
-        }
-    }
+    const long ne = (long)bs->n_eval;
+    size_t broke = 0; /* those broken at this step (b->home: its first grain's holder) */
+#pragma omp parallel for schedule(static) num_threads(sim->threads) reduction(+ : broke)
+    for (long q = 0; q < ne; q++) /* (in evaluation order: bonds.c) */
+        broke += (size_t)rbl_bond_law(sim, bs->bond + q, advance);
+    bs->broken += broke;
     rbl_grains *g = &sim->g;
 #pragma omp parallel num_threads(sim->threads)
     {
         size_t begin, end;
         rbl_sweep_range(sim, g->n, &begin, &end);
+        const size_t ahead = 8; /* grains: their bonds' results asked for before they are read */
         for (size_t k = begin; k < end; k++) {
+            if (k + ahead < end)
+                for (size_t e = bs->start[k + ahead]; e < bs->start[k + ahead + 1]; e++) {
+                    const rbl_bond *b = bs->bond + (bs->entry[e] >> 1);
+                    __builtin_prefetch(b->f), __builtin_prefetch(b->tj + 2);
+                }
             double s[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
             for (size_t e = bs->start[k]; e < bs->start[k + 1]; e++) {
                 const rbl_bond *b = bs->bond + (bs->entry[e] >> 1);
@@ -58,9 +59,12 @@ static int forces(rbl_sim *sim, int advance, rbl_error *err)
 static void energy(const rbl_sim *sim, rbl_exact_sum *elastic)
 {
     const rbl_bonds *bs = sim->bonds;
-    for (size_t q = 0; q < bs->n; q++)
-        if (bs->bond[q].intact && rbl_bond_homed(sim, bs->bond + q))
-            rbl_exact_add(elastic, bs->bond[q].energy);
+    const int every = !sim->peers; /* (rbl_bond_homed, without a call a bond) */
+    for (size_t q = 0; q < bs->n; q++) {
+        const rbl_bond *b = bs->bond + q;
+        if (b->intact && (every || b->home))
+            rbl_exact_add(elastic, b->energy);
+    }
 }
 
 const rbl_sim_bonded rbl_bonds_table = {forces,         energy,

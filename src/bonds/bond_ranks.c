@@ -34,15 +34,15 @@ void rbl_bonds_sort_unique(rbl_bonds *bs)
     bs->broken = 0;
     for (size_t q = 0; q < kept; q++)
         bs->broken += !bs->bond[q].intact;
-    bs->indexed = 0;
+    bs->indexed = 0, bs->permuted = 0;
 }
 
 int rbl_bonds_gone(rbl_sim *sim, const uint8_t *out, rbl_error *err)
 {
     rbl_bonds *bs = sim->bonds;
     int rc = rbl_bonds_index(sim, bs, err);
-    for (size_t q = 0; rc == RBL_OK && q < bs->n; q++) {
-        rbl_bond *b = bs->bond + q;
+    for (size_t k = 0; rc == RBL_OK && k < bs->n; k++) { /* (in order of ids) */
+        rbl_bond *b = rbl_bonds_at(bs, k);
         if (!b->intact || b->i == RBL_BOND_AWAY || !(out[b->i] || out[b->j]))
             continue;
         if (rbl_bond_homed(sim, b)) /* (and where it stays, broken) */
@@ -60,7 +60,7 @@ size_t rbl_bonds_count(const rbl_sim *sim) { return sim->bonds->n; }
 
 int rbl_bonds_put(const rbl_sim *sim, size_t q, uint32_t ids[2], double *rec)
 {
-    const rbl_bond *b = sim->bonds->bond + q;
+    const rbl_bond *b = rbl_bonds_at(sim->bonds, q);
     if (!b->intact)
         return 0;
     ids[0] = b->a, ids[1] = b->b;

@@ -55,7 +55,7 @@ void rbl_bonds_state_write(const rbl_sim *sim, unsigned char *out)
     memcpy(out, &n, 8), memcpy(out + 8, &broken, 8);
     out += 16;
     for (size_t q = 0; q < n; q++, out += rbl_bond_record_bytes())
-        rbl_bond_record_put(bs->bond + q, out);
+        rbl_bond_record_put(rbl_bonds_at(bs, q), out);
 }
 
 int rbl_bonds_state_read(rbl_sim *sim, const unsigned char *in, size_t len, size_t *used,

@@ -12,7 +12,7 @@ void rbl_bonds_release(rbl_sim *sim)
 {
     rbl_bonds *bs = sim->bonds;
     if (bs) {
-        free(bs->bond), free(bs->start), free(bs->entry);
+        free(bs->bond), free(bs->start), free(bs->entry), free(bs->by_id), free(bs->held);
         free(bs);
     }
     free(sim->bond_sum);
@@ -53,6 +53,88 @@ long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id)
     return k == SIZE_MAX ? -1 : (long)k;
 }
 
+/* rec[p] = rec[src[p]] for every p, in place (a permutation's cycles, one record aside). */
+static int gather(rbl_bond *rec, const uint32_t *src, size_t n)
+{
+    uint8_t *done = calloc(n ? n : 1, 1);
+    if (!done)
+        return RBL_ENOMEM;
+    for (size_t s = 0; s < n; s++) {
+        if (done[s])
+            continue;
+        const rbl_bond first = rec[s];
+        size_t p = s;
+        for (;;) {
+            const size_t q = src[p];
+            done[p] = 1;
+            if (q == s) {
+                rec[p] = first;
+                break;
+            }
+            rec[p] = rec[q];
+            p = q;
+        }
+    }
+    free(done);
+    return RBL_OK;
+}
+
+void rbl_bonds_in_id_order(rbl_bonds *bs)
+{
+    if (!bs || !bs->permuted)
+        return;
+    if (gather(bs->bond, bs->by_id, bs->n) != RBL_OK) /* (out of memory: the slow way) */
+        qsort(bs->bond, bs->n, sizeof *bs->bond, by_ids);
+    bs->permuted = 0, bs->indexed = 0;
+}
+
+/* The records stored in evaluation order: the bonds to compute (intact, their grains here) by
+ * their first grain's index, in id order within one grain (a counting sort), then the rest in
+ * id order. The grains are stored in the neighbour build's spatial order, so the law reads
+ * the records in turn and gathers grains near the last bond's (docs/bench/bonds.md). */
+static int evaluation_order(rbl_bonds *bs, size_t all, rbl_error *err)
+{
+    const size_t n = bs->n;
+    size_t *count = calloc(all + 1, sizeof *count);
+    uint32_t *src = malloc((n ? n : 1) * sizeof *src), *by = malloc((n ? n : 1) * sizeof *by);
+    int rc = count && src && by ? RBL_OK : RBL_ENOMEM;
+    for (size_t k = 0; rc == RBL_OK && k < n; k++) {
+        const rbl_bond *b = rbl_bonds_at(bs, k);
+        if (b->intact && b->i != RBL_BOND_AWAY)
+            count[b->i + 1]++;
+    }
+    for (size_t k = 0; rc == RBL_OK && k < all; k++)
+        count[k + 1] += count[k];
+    const size_t n_eval = count ? count[all] : 0;
+    size_t rest = n_eval;
+    for (size_t k = 0; rc == RBL_OK && k < n; k++) {
+        const rbl_bond *b = rbl_bonds_at(bs, k);
+        const size_t at = b->intact && b->i != RBL_BOND_AWAY ? count[b->i]++ : rest++;
+        src[at] = bs->permuted ? bs->by_id[k] : (uint32_t)k, by[at] = (uint32_t)k;
+    }
+    if (rc == RBL_OK)
+        rc = gather(bs->bond, src, n);
+    for (size_t at = 0; rc == RBL_OK && at < n; at++) /* by[]: the id rank at each place */
+        src[by[at]] = (uint32_t)at;
+    free(count), free(by);
+    if (rc != RBL_OK) {
+        free(src);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the order of %zu bonds", n);
+    }
+    uint32_t *held = realloc(bs->held, 4 * (n_eval ? n_eval : 1) * sizeof *held);
+    if (!held) {
+        free(src);
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the order of %zu bonds", n);
+    }
+    for (size_t q = 0; q < n_eval; q++) {
+        const rbl_bond *b = bs->bond + q;
+        held[4 * q] = b->i, held[4 * q + 1] = b->j, held[4 * q + 2] = b->a, held[4 * q + 3] = b->b;
+    }
+    free(bs->by_id);
+    bs->by_id = src, bs->held = held, bs->permuted = 1, bs->n_eval = n_eval;
+    return RBL_OK;
+}
+
 /* Each intact bond's grains found by id among this process's grains and its ghosts (a grain's
  * own copy first), and each grain's bonds listed in bond order. One process: a bond whose
  * grain is gone ends with what it held. Several: a bond with a grain not here (before the first
@@ -62,11 +144,12 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
 {
     rbl_grains *g = &sim->g;
     const size_t n = g->n, all = g->n + g->ghosts;
+    /* fresh: every computed bond's grains where they were (the rest are broken, or their
+       grains elsewhere over several processes, as at the index) */
     int fresh = bs->indexed && bs->grains == n && bs->all == all;
-    for (size_t q = 0; q < bs->n && fresh; q++) {
-        const rbl_bond *b = bs->bond + q;
-        fresh = !b->intact || (b->i == RBL_BOND_AWAY && sim->peers) ||
-                (b->i < all && b->j < all && g->id[b->i] == b->a && g->id[b->j] == b->b);
+    for (size_t q = 0; q < bs->n_eval && fresh; q++) {
+        const uint32_t *h = bs->held + 4 * q;
+        fresh = h[0] < all && h[1] < all && g->id[h[0]] == h[2] && g->id[h[1]] == h[3];
     }
     if (fresh)
         return RBL_OK;
@@ -85,15 +168,15 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
     memset(start, 0, (n + 1) * sizeof *start);
     bs->stretched = 0;
     memset(sum, 0, 6 * n * sizeof *sum);
-    for (size_t q = 0; q < bs->n; q++) {
-        rbl_bond *b = bs->bond + q;
+    for (size_t k = 0; k < bs->n; k++) { /* in order of ids */
+        rbl_bond *b = rbl_bonds_at(bs, k);
         if (!b->intact)
             continue;
         const long i = rbl_bonds_find_id(keys, all, b->a);
         const long j = rbl_bonds_find_id(keys, all, b->b);
         if ((i < 0 || j < 0) && sim->peers) {
             if (((i >= 0 && (size_t)i < n) || (j >= 0 && (size_t)j < n)) && !bs->stretched)
-                bs->stretched = q + 1; /* one of this process's grains, its partner not here */
+                bs->stretched = k + 1; /* one of this process's grains, its partner not here */
             b->i = b->j = RBL_BOND_AWAY;
             continue;
         }
@@ -107,6 +190,9 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
         start[b->i < n ? b->i + 1 : 0]++, start[b->j < n ? b->j + 1 : 0]++;
     }
     free(keys);
+    int rc = evaluation_order(bs, all, err);
+    if (rc != RBL_OK)
+        return rc;
     start[0] = 0; /* (a ghost's bonds are not summed here) */
     for (size_t k = 0; k < n; k++)
         start[k + 1] += start[k];
@@ -118,7 +204,8 @@ int rbl_bonds_index(rbl_sim *sim, rbl_bonds *bs, rbl_error *err)
     if (!fill)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the index of %zu bonds", bs->n);
     memcpy(fill, start, n * sizeof *fill);
-    for (size_t q = 0; q < bs->n; q++) { /* in bond order: each grain's bonds by their ids */
+    for (size_t k = 0; k < bs->n; k++) { /* in order of ids: each grain's bonds by their ids */
+        const size_t q = bs->by_id[k];
         const rbl_bond *b = bs->bond + q;
         if (!b->intact || b->i == RBL_BOND_AWAY)
             continue;
@@ -195,9 +282,9 @@ static int check_params(const rbl_bond_params *p, rbl_error *err)
     return RBL_OK;
 }
 
-/* Bond (a, b) between grains i and j, d apart, made from p (radius > 0: its own); RBL_ERANGE if dt is too long for
- * its springs: dt <= 0.2 sqrt(m* / k) (and of the moments, I* / k), so that even a grain held by
- * a dozen bonds stays well inside velocity Verlet's limit omega dt < 2. */
+/* Bond (a, b) between grains i and j, d apart, made from p (radius > 0: its own); RBL_ERANGE if
+ * dt is too long for its springs and dashpots (rbl_bond_dt_limit, omega^2 the largest of k/m*
+ * and, for the moments, k/I*). */
 static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j, double d,
                 double radius, rbl_bond *b, rbl_error *err)
 {
@@ -220,11 +307,16 @@ static int make(const rbl_sim *sim, const rbl_bond_params *p, size_t i, size_t j
     b->cn = beta * sqrt(b->kn * m), b->cs = beta * sqrt(b->ks * m);
     b->ct = beta * sqrt(b->kt * im), b->cb = beta * sqrt(b->kb * im);
     const double w2 = fmax(fmax(b->kn, b->ks) / m, fmax(b->kt, b->kb) / im);
-    if (sim->cfg.dt * sim->cfg.dt * w2 > 0.04)
+    const int sync = sim->cfg.integrator == RBL_INTEGRATOR_SYNCHRONIZED;
+    const double limit = rbl_bond_dt_limit(sqrt(w2), p->damping, sim->cfg.integrator);
+    if (sim->cfg.dt > limit)
         return rbl_error_set(err, RBL_ERANGE, "bonds: the time step %g s is too long for the "
-                             "bond between grains %u and %u (E_b %g Pa): at most 0.2 sqrt(m*/k) "
-                             "= %g s; lower dt or youngs_modulus", sim->cfg.dt, b->a, b->b,
-                             p->youngs_modulus, 0.2 / sqrt(w2));
+                             "bond between grains %u and %u (E_b %g Pa, damping %g of critical, "
+                             "the %s integrator): at most %g s, 0.2 (sqrt(1 + b^2) - b) "
+                             "sqrt(m*/k) with b = %s; lower dt, youngs_modulus or damping",
+                             sim->cfg.dt, b->a, b->b, p->youngs_modulus, p->damping,
+                             sync ? "synchronized" : "mid-step", limit,
+                             sync ? "2 damping" : "damping");
     b->d0 = b->dist = d;
     for (int a = 0; a < 3; a++)
         b->x[a] = g->pos[3 * b->i + a];
@@ -282,6 +374,7 @@ int rbl_sim_add_bond_pairs(rbl_sim *sim, const rbl_bond_params *p, const uint32_
     uint64_t *keys = rbl_grains_id_order(&v);
     if (!keys)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for %zu grains", all);
+    rbl_bonds_in_id_order(bs); /* (bonded() looks pairs up by ids) */
     const size_t before = bs->n;
     size_t q = 0;
     for (; q < n; q++) {
@@ -375,6 +468,7 @@ int rbl_sim_add_bonds(rbl_sim *sim, const rbl_bond_params *p, const uint32_t *id
     }
     const rbl_grains *g = &sim->g;
     const rbl_pair_list *pl = &sim->pairs;
+    rbl_bonds_in_id_order(bs); /* (bonded() looks pairs up by ids) */
     const size_t before = bs->n;
     for (size_t q = 0; q < pl->n && rc == RBL_OK; q++) {
         const size_t i = pl->i[q], j = pl->j[q];
@@ -428,7 +522,7 @@ int rbl_sim_bond(const rbl_sim *sim, size_t k, rbl_bond_view *out)
     const rbl_bonds *bs = sim->bonds;
     if (!bs || k >= bs->n)
         return RBL_ENOTFOUND;
-    const rbl_bond *b = bs->bond + k;
+    const rbl_bond *b = rbl_bonds_at(bs, k);
     memset(out, 0, sizeof *out);
     out->id[0] = b->a, out->id[1] = b->b;
     out->intact = b->intact;

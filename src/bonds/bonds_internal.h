@@ -11,9 +11,18 @@
 /* One bond: its grains, constants fixed at its making, the springs' loads it carries (on the
  * first grain, the lower id) and the last evaluation's results. */
 typedef struct rbl_bond {
+    /* first what every step's passes read besides the law: ids, state, the energy (thermo
+       rows), then the results the grains' sums read (one or two cache lines of the record) */
     uint32_t a, b;              /* grain ids, a < b */
     uint32_t i, j;              /* their indices in the grains' arrays (refreshed) */
     int intact;
+    int mode;                   /* broken in tension (1) or in shear (2) */
+    int home;                   /* over several processes: counted and written by this one
+                                   (intact: it holds the first grain; broken: it did when the
+                                   bond broke; bond_ranks.c) */
+    double energy;
+    double f[3], ti[3], tj[3];  /* the last evaluation's force on a, torques on a and on b */
+    double loss_damping, loss_break; /* this step's, J (booked at grain a) */
     double radius;              /* R = lambda min(R_a, R_b), m */
     double kn, ks, kt, kb;      /* k_n A, k_s A (N/m), k_s J, k_n I (N m/rad) */
     double cn, cs, ct, cb;      /* the dashpots: 2 beta sqrt(k m*) (moments: sqrt(k I*)) */
@@ -24,42 +33,70 @@ typedef struct rbl_bond {
     double x[3];                /* a's centre there */
     double fs[3], mt[3], mb[3]; /* the shear spring's force, the twist and bending moments */
     double fd[3], md[3];        /* the dashpots' force and moment at the last evaluation */
-    /* the last evaluation's results */
-    double f[3], ti[3], tj[3];  /* force on a, torques on a and on b */
-    double fn, sigma, tau, energy;
-    double loss_damping, loss_break; /* this step's, J (booked at grain a) */
+    double fn, sigma, tau;      /* the last evaluation's normal force, stresses */
     uint64_t broke_step;        /* the step it broke at (intact: 0) */
-    int mode;                   /* broken in tension (1) or in shear (2) */
-    int home;                   /* over several processes: counted and written by this one
-                                   (intact: it holds the first grain; broken: it did when the
-                                   bond broke; bond_ranks.c) */
 } rbl_bond;
 
 typedef struct rbl_bonds {
-    rbl_bond *bond;             /* in order of (a, b) */
+    rbl_bond *bond;             /* (the order: below) */
     size_t n, cap;
     size_t broken;
     size_t *start;              /* grains n + 1: grain k's bonds are entry[start[k] ..] */
     uint32_t *entry;            /* bond << 1 | (the grain is b) */
+    /* Stored in evaluation order once indexed (rbl_bonds_index): first the bonds computed
+       (intact, their grains here) by their first grain's memory index, so that the law walks
+       the records in turn and gathers grains near the last bond's, then the rest; by_id[k]
+       is where the k-th bond in order of (a, b) is (permuted: 0, the records are in that
+       order). Whatever makes or drops bonds puts them back in id order first. */
+    size_t n_eval;
+    uint32_t *by_id;
+    int permuted;
+    uint32_t *held;             /* n_eval x (i, j, a, b) at the index: whether it still holds,
+                                   checked each evaluation without reading the records */
     size_t grains, all;         /* the grain count the index was made for, ghosts with */
     int indexed;
     size_t stretched;           /* over several processes, 1 + a bond of this process's grain
                                    whose partner is not among its ghosts at the last index */
 } rbl_bonds;
 
+/* The k-th bond in order of their ids (a, b). */
+static inline rbl_bond *rbl_bonds_at(const rbl_bonds *bs, size_t k)
+{
+    return bs->bond + (bs->permuted ? bs->by_id[k] : k);
+}
+
+/* The records back in order of their ids (before bonds are made or looked up by ids). */
+void rbl_bonds_in_id_order(rbl_bonds *bs);
+
 /* A bond's i and j where its grains are not here (over several processes). */
 #define RBL_BOND_AWAY UINT32_MAX
 
-/* d = x_j - x_i, the nearest image across periodic axes; returns |d|. */
+/* d = x_j - x_i, the nearest image across periodic axes; returns |d|. (Within half a box the
+ * nearest integer is a zero of d's sign, taken without the call to nearbyint: the same bits.) */
 static inline double rbl_bond_separation(const rbl_sim *sim, size_t i, size_t j, double d[3])
 {
     const double *x = sim->g.pos;
     for (int a = 0; a < 3; a++) {
         d[a] = x[3 * j + a] - x[3 * i + a];
-        if (sim->box[a] > 0.0) /* a periodic axis */
-            d[a] -= sim->box[a] * nearbyint(d[a] / sim->box[a]);
+        if (sim->box[a] > 0.0) { /* a periodic axis */
+            const double q = d[a] / sim->box[a];
+            d[a] -= sim->box[a] * (fabs(q) < 0.5 ? copysign(0.0, q) : nearbyint(q));
+        }
     }
     return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+/* The longest step a bond of fastest frequency omega (rad/s) and damping beta (of critical)
+ * takes: L(beta) / (10 omega), L the stability limit in omega dt of one damped spring under
+ * the integrator (from its amplification matrix, docs/bonds.md "Time step"): mid-step (the
+ * dashpot reads the half step's velocity) 2 (sqrt(1 + beta^2) - beta), synchronized (the
+ * velocity predicted with the last force, the dashpot's lag doubled) 2 (sqrt(1 + 4 beta^2) -
+ * 2 beta); 10 for a grain held by many bonds whose shear springs also turn it (a bonded cube
+ * of 8 grains has a mode 6.1 times one bond's frequency, test_bonds.c). */
+static inline double rbl_bond_dt_limit(double omega, double beta, int integrator)
+{
+    const double b = integrator == RBL_INTEGRATOR_SYNCHRONIZED ? 2.0 * beta : beta;
+    return 0.2 * (sqrt(1.0 + b * b) - b) / omega;
 }
 
 /* bonds.c: the list, its index by grain, the checks of a bond's making. */
@@ -72,8 +109,9 @@ long rbl_bonds_find_id(const uint64_t *keys, size_t n, uint32_t id);
 void rbl_bonds_release(rbl_sim *sim);
 
 /* bond_law.c: one bond's loads for the grains' state now; advance: with the step's
- * increments, stresses against strengths (0: the loads it holds, at a first evaluation). */
-void rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance);
+ * increments, stresses against strengths (0: the loads it holds, at a first evaluation).
+ * Returns 1 where it broke. */
+int rbl_bond_law(const rbl_sim *sim, rbl_bond *b, int advance);
 /* The springs' energy, J. */
 double rbl_bond_energy(const rbl_bond *b);
 

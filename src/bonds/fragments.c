@@ -161,11 +161,13 @@ int rbl_fragments_records(const rbl_sim *sim, rbl_fragment_grain **grains, size_
         memcpy(r->vel, g->vel + 3 * k, sizeof r->vel);
     }
     *n = g->n;
-    for (size_t q = 0; bs && q < bs->n; q++) /* each intact bond once: at its home */
-        if (bs->bond[q].intact && rbl_bond_homed(sim, bs->bond + q)) {
-            (*pairs)[2 * *n_pairs] = bs->bond[q].a, (*pairs)[2 * *n_pairs + 1] = bs->bond[q].b;
+    for (size_t k = 0; bs && k < bs->n; k++) { /* each intact bond once: at its home */
+        const rbl_bond *b = rbl_bonds_at(bs, k);
+        if (b->intact && rbl_bond_homed(sim, b)) {
+            (*pairs)[2 * *n_pairs] = b->a, (*pairs)[2 * *n_pairs + 1] = b->b;
             (*n_pairs)++;
         }
+    }
     return RBL_OK;
 }
 

@@ -224,6 +224,19 @@ static inline size_t rbl_wall_hist_width(const rbl_contact_law *law)
     return rbl_hist_width(law) + RBL_WALL_HIST_MESH;
 }
 
+/* A wall's motion from a table (wall_table.c, issue 73): the rows as given (the checkpoint's
+ * and the restart check's), and made ready: relative to the first row, each orientation on the
+ * side of the one before, each segment's velocity and angular velocity. */
+typedef struct rbl_motion_table {
+    size_t n;                /* rows, >= 2 */
+    rbl_motion_row *rows;    /* as given */
+    double pivot[3];
+    double t0;               /* the run's time at the motion's start, s */
+    int turns;               /* some row turns the wall */
+    double *t, *d, *q;       /* n, 3 n, 4 n: times, displacements, orientations (unit) */
+    double *slope, *spin;    /* 3 (n - 1) each: m/s, rad/s */
+} rbl_motion_table;
+
 /* How a wall moves (rbl_wall_motion, its axes made unit) and where it is now (wall_motion.c):
  * a point x0 of the wall as added is at rot (x0 - center) + center + shift, and the wall's
  * velocity at a point x is vel + spin × (x - center - shift). */
@@ -241,7 +254,24 @@ typedef struct rbl_wall_pose {
     int off;                  /* taken away (wall_presence.c): no contacts, not drawn; it still
                                  moves with its motion (checkpointed) */
     int toggled;              /* its presence was changed in the run (walls.vtp each frame) */
+    rbl_motion_table *table;  /* moved by a table (owned; NULL: by m): m.center its pivot, */
+    double quat[4], build_quat[4]; /* rot's quaternion now and at the last build */
 } rbl_wall_pose;
+
+/* wall_table.c: a table checked and made ready to start at the run's time t0 (RBL_EINVAL
+ * naming the row at fault, its index into *bad_row when not NULL: SIZE_MAX when none or the
+ * table as a whole); freed with rbl_motion_table_free (NULL: nothing). */
+int rbl_motion_table_make(const rbl_wall_table *in, double t0, rbl_motion_table **out,
+                          size_t *bad_row, rbl_error *err);
+void rbl_motion_table_free(rbl_motion_table *t);
+/* The table's pose at the run's time t: displacement, orientation, and the velocity and
+ * angular velocity the contacts see (dt > 0: their means over the step that ends at t, the
+ * mid-step integrator's; 0: at t). */
+void rbl_motion_table_at(const rbl_motion_table *t, double time, double dt, double shift[3],
+                         double quat[4], double vel[3], double spin[3]);
+/* Whether two tables are the same motion (rows, pivot and, with start, the run's time at
+ * their start), bit for bit. */
+int rbl_motion_table_same(const rbl_motion_table *a, const rbl_motion_table *b, int start);
 
 /* A triangle mesh wall: the mesh (in the frame it was added in: a moving mesh is not moved,
  * the grains are taken into its frame), the hierarchy its facets are found through, a
@@ -267,12 +297,16 @@ typedef struct rbl_plane {
     rbl_wall_pose pose;
 } rbl_plane;
 
-/* Per material pair: Hertz-Mindlin constants of LIGGGHTS' "hertz" model (from_materials),
- * and under any law the pair's friction mu, rolling friction mu_r, cohesion (sjkr's k_c or
- * jkr's w) and, without materials, normal damping gn: the law's, or rbl_sim_set_pair's. */
+/* Per material pair, the kernels' copy: Hertz-Mindlin constants of LIGGGHTS' "hertz" model
+ * (from_materials: E*, G*), then each pair coefficient's slot (law_table.h's RBL_PAIR_COEFS:
+ * friction mu, damping's beta from restitution, without materials normal damping gn, rolling
+ * friction mu_r, cohesion: sjkr's k_c or jkr's w): the mixing rule's, or the pair's own. */
+#define RBL_PAIR_COEF_FIELD(slot, ...) double slot;
 typedef struct rbl_pair_coef {
-    double y_star, g_star, beta, mu, mu_r, cohesion, gn;
+    double y_star, g_star;
+    RBL_PAIR_COEFS(RBL_PAIR_COEF_FIELD)
 } rbl_pair_coef;
+#undef RBL_PAIR_COEF_FIELD
 
 /* History carried across a neighbour build, keyed by grain ids: entries grouped by the first
  * id, CSR over the slots of an open-addressing hash of that id (key[s], FREE_SLOT when empty);
@@ -383,7 +417,7 @@ struct rbl_sim {
     int coef_uniform;        /* every pair's coefficients the same (the pair pass reads one) */
     struct rbl_pair_set {    /* rbl_sim_set_pair's, applied over the mixing rule (law.c) */
         int a, b;            /* a <= b */
-        rbl_pair_props p;    /* NAN: the rule's */
+        double own[RBL_PAIR_N]; /* by slot (law_table.h); NAN: the rule's */
     } *pair_set;
     int n_pair_set;
     rbl_plane *walls;
@@ -454,7 +488,8 @@ struct rbl_sim {
        a crowded region took from the size distribution */
     uint64_t insert_dropped, insert_dropped_r3;
     size_t sort_cap;
-    double *scratch;         /* permutation scratch, 3 * sort_cap doubles */
+    double *scratch;         /* permutation scratch, 4 (sort_cap + 4) doubles (the pair search's
+                                binned positions and radii, neighbor.c) */
     rbl_sim_timers timers;
     rbl_packed_grain *packed; /* see rbl_packed_grain */
     const double *packed_omega; /* the spins that go with the records (g.omega or g.omega_eval) */
@@ -1078,6 +1113,10 @@ double rbl_mesh_wall_distance2(const rbl_mesh_wall *mw, const double own[3], dou
  * is refused before anything is allocated. */
 #define RBL_GRAIN_BYTES 800.0
 
+/* Materials a and b take the pair's own values own[slot] (law_table.h's RBL_PAIR_COEFS; NAN:
+ * the rule's), all of them replaced, each checked against the law (law.c). */
+int rbl_sim_set_pair_own(rbl_sim *sim, int a, int b, const double own[RBL_PAIR_N],
+                         rbl_error *err);
 /* The law's models are known ones and their parameters in range (law.c). */
 int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err);
 /* The farthest beyond touching a JKR contact of grains up to r_max can hold (0 without JKR). */
@@ -1104,6 +1143,11 @@ void rbl_walls_at_build(rbl_sim *sim);
 void rbl_walls_planes_swap_step_start(rbl_sim *sim);
 /* A wall's pose by its number (planes, then meshes). */
 rbl_wall_pose *rbl_wall_pose_of(rbl_sim *sim, int wall);
+/* Wall `wall` moved by `table` from the run's time t0 (its start), the wall's geometry as it
+ * stands (rbl_sim_set_wall_table re-bases it first between stages; a checkpoint's read holds
+ * it re-based). */
+int rbl_wall_table_install(rbl_sim *sim, int wall, const rbl_wall_table *table, double t0,
+                           rbl_error *err);
 
 /* x (world) in the frame a wall was added in. */
 static inline void rbl_pose_to_own(const rbl_wall_pose *p, const double x[3], double out[3])

@@ -228,7 +228,10 @@ static int fastest_wall(const rbl_sim *sim, double *moved)
         for (int a = 0; a < 3; a++)
             d2 += (p->shift[a] - p->prev_shift[a]) * (p->shift[a] - p->prev_shift[a]);
         /* a turn moves a point at distance reach from the axis by about reach times the angle */
-        const double step = sqrt(d2) + fabs(p->m.omega) * sim->cfg.dt * (p->turning ? p->reach : 0.0);
+        const double rate = p->table ? sqrt(p->spin[0] * p->spin[0] + p->spin[1] * p->spin[1] +
+                                            p->spin[2] * p->spin[2])
+                                     : fabs(p->m.omega);
+        const double step = sqrt(d2) + rate * sim->cfg.dt * (p->turning ? p->reach : 0.0);
         if (step > *moved)
             *moved = step, worst = k + 1;
     }

@@ -77,21 +77,14 @@ double rbl_sim_contact_time(const rbl_sim *sim)
     return t;
 }
 
-/* The coefficients of materials a and b: the rule's (Hertz-Mindlin: the mean of the two
- * materials' e and mu; otherwise the law's), then the pair's own where set. */
+/* The coefficients of materials a and b (law_table.h's pair coefficients): the rule's
+ * (Hertz-Mindlin: the mean of the two materials' e and mu; otherwise the law's), then the
+ * pair's own where set. */
 static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
 {
     const rbl_contact_law *law = &sim->cfg.law;
     const rbl_material *A = &sim->materials[a], *B = &sim->materials[b];
-    double e = 0.5 * (A->restitution + B->restitution);
-    *c = (rbl_pair_coef){0.0, 0.0, 0.0, law->friction, 0.0, 0.0, law->gamma_n};
-    /* the block models' coefficients: the law's (law_table.h), for the models it has */
-#define RULE(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key, pair_field,      \
-             pair_lo_ok, coef_field)                                                          \
-    if ((models) >> law->family & 1u)                                                         \
-        c->coef_field = law->field;
-    RBL_LAW_COEFS(RULE)
-#undef RULE
+    *c = (rbl_pair_coef){0};
     if (law->from_materials) {
         c->y_star = 1.0 / ((1.0 - A->poisson_ratio * A->poisson_ratio) / A->youngs_modulus +
                            (1.0 - B->poisson_ratio * B->poisson_ratio) / B->youngs_modulus);
@@ -99,26 +92,34 @@ static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
                                A->youngs_modulus +
                            2.0 * (2.0 - B->poisson_ratio) * (1.0 + B->poisson_ratio) /
                                B->youngs_modulus);
-        c->mu = 0.5 * (A->friction + B->friction);
-        c->gn = 0.0;
     }
+#define RULE(slot, name, unit, lo, lo_ok, hi, takes, why, rule, own) c->slot = (rule);
+    RBL_PAIR_LAW_COEFS(RULE)
+#undef RULE
+    /* the block models' coefficients: the law's, for the models it has */
+#define BLOCK_RULE(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key, pair_lo_ok, \
+                   slot)                                                                      \
+    if ((models) >> law->family & 1u)                                                         \
+        c->slot = law->field;
+    RBL_LAW_COEFS(BLOCK_RULE)
+#undef BLOCK_RULE
     for (int k = 0; k < sim->n_pair_set; k++) { /* the pair's own, where set */
         const struct rbl_pair_set *s = &sim->pair_set[k];
         if (s->a != (a < b ? a : b) || s->b != (a < b ? b : a))
             continue;
-#define TAKE(to, field)                                                                           if (!isnan(s->p.field))                                                                           to = s->p.field;
-        TAKE(c->mu, friction) TAKE(e, restitution) TAKE(c->gn, gamma_n)
-#undef TAKE
-#define TAKE_BLOCK(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key,            \
-                   pair_field, pair_lo_ok, coef_field)                                        \
-    if ((models) >> law->family & 1u && !isnan(s->p.pair_field))                              \
-        c->coef_field = s->p.pair_field;
-        RBL_LAW_COEFS(TAKE_BLOCK)
-#undef TAKE_BLOCK
+#define OWN(slot, name, unit, lo, lo_ok, hi, takes, why, rule, from_own)                      \
+    if (!isnan(s->own[RBL_PAIR_##slot])) {                                                    \
+        const double x = s->own[RBL_PAIR_##slot];                                             \
+        c->slot = (from_own);                                                                 \
     }
-    if (law->from_materials) {
-        double l = log(e);
-        c->beta = l / sqrt(l * l + M_PI * M_PI);
+        RBL_PAIR_LAW_COEFS(OWN)
+#undef OWN
+#define BLOCK_OWN(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key, pair_lo_ok,  \
+                  slot)                                                                       \
+    if ((models) >> law->family & 1u && !isnan(s->own[RBL_PAIR_##slot]))                      \
+        c->slot = s->own[RBL_PAIR_##slot];
+        RBL_LAW_COEFS(BLOCK_OWN)
+#undef BLOCK_OWN
     }
 }
 
@@ -132,42 +133,57 @@ static int pair_value(double x, double lo, int lo_ok, double hi, const char *nam
                          "'%g'", a, b, name, lo_ok ? "[" : "(", lo, hi, x);
 }
 
-int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p, rbl_error *err)
+/* Whether law takes a pair's own value of law slot k (RBL_PAIR_LAW_COEFS' `takes`), and if
+ * not, why. */
+static int law_slot_takes(const rbl_contact_law *law, int k, const char **why)
+{
+#define TAKES(slot, name, unit, lo, lo_ok, hi, takes, why_not, rule, own)                     \
+    if (k == RBL_PAIR_##slot) {                                                               \
+        *why = why_not;                                                                       \
+        return (takes);                                                                       \
+    }
+    RBL_PAIR_LAW_COEFS(TAKES)
+#undef TAKES
+    *why = "";
+    return 1;
+}
+
+int rbl_sim_set_pair_own(rbl_sim *sim, int a, int b, const double own[RBL_PAIR_N],
+                         rbl_error *err)
 {
     const rbl_contact_law *law = &sim->cfg.law;
     if (a < 0 || b < 0 || a >= sim->n_materials || b >= sim->n_materials)
         return rbl_error_set(err, RBL_EINVAL, "pair: no materials %d and %d (%d defined)", a, b,
                              sim->n_materials);
-    if (!isnan(p->restitution) && !law->from_materials)
-        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: restitution is the "
-                             "Hertz-Mindlin law's; this law's damping is gamma_n", a, b);
-    if (!isnan(p->gamma_n) && law->from_materials)
-        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: gamma_n is not the "
-                             "Hertz-Mindlin law's (its damping follows the restitution)", a, b);
-    int rc;
-    if ((rc = pair_value(p->friction, 0.0, 1, INFINITY, "friction", a, b, err)) ||
-        (rc = pair_value(p->restitution, 0.0, 0, 1.0, "restitution", a, b, err)) ||
-        (rc = pair_value(p->gamma_n, 0.0, 1, INFINITY, "gamma_n", a, b, err)))
-        return rc;
-    /* the block models' coefficients a pair may have its own of (law_table.h): the row of the
-     * law's model, or none (then the law has no model that takes it) */
-    for (int k = 0; k < rbl_law_n_coefs; k++) {
-        const rbl_law_coef_row *c = &rbl_law_coefs[k];
-        if (!c->pair_key)
+    for (int k = 0; k < RBL_PAIR_N; k++) {
+        const rbl_pair_coef_row *p = &rbl_pair_coefs[k];
+        const double x = own[k];
+        const char *why;
+        if (isnan(x) || p->block)
             continue;
-        double x;
-        memcpy(&x, (const char *)p + c->pair_offset, sizeof x);
+        if (!law_slot_takes(law, k, &why))
+            return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: %s %s", a, b,
+                                 p->name, why);
+    }
+    for (int k = 0; k < RBL_PAIR_N; k++) {
+        const rbl_pair_coef_row *p = &rbl_pair_coefs[k];
+        const double x = own[k];
+        int rc;
         if (isnan(x))
             continue;
-        int taken = 0; /* by a row of the law's model (this one or another with the field) */
-        for (int o = 0; o < rbl_law_n_coefs; o++)
-            taken |= rbl_law_coefs[o].pair_key && rbl_law_coefs[o].pair_offset == c->pair_offset &&
-                     rbl_law_coef_applies(&rbl_law_coefs[o], law);
-        if (!taken)
+        if (!p->block) {
+            if ((rc = pair_value(x, p->lo, p->lo_ok, p->hi, p->name, a, b, err)))
+                return rc;
+            continue;
+        }
+        /* a block model's: the row of the law's model that takes it, or none (then the law
+         * has no model that takes it) */
+        const rbl_law_coef_row *any, *c = rbl_pair_block_row(law, k, &any);
+        if (!c)
             return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: %s needs a %s "
-                                 "model in the law that takes it", a, b, c->pair_key, c->family);
-        if (rbl_law_coef_applies(c, law) &&
-            (rc = pair_value(x, c->lo, c->pair_lo_ok, c->hi, c->pair_key, a, b, err)))
+                                 "model in the law that takes it", a, b,
+                                 any ? any->pair_key : p->name, any ? any->family : "block");
+        if ((rc = pair_value(x, c->lo, c->pair_lo_ok, c->hi, c->pair_key, a, b, err)))
             return rc;
     }
     const int lo = a < b ? a : b, hi = a < b ? b : a;
@@ -180,9 +196,44 @@ int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p, rbl_er
             return rbl_error_set(err, RBL_ENOMEM, "out of memory");
         sim->pair_set = more, sim->n_pair_set++;
     }
-    sim->pair_set[k] = (struct rbl_pair_set){lo, hi, *p};
+    sim->pair_set[k].a = lo, sim->pair_set[k].b = hi;
+    memcpy(sim->pair_set[k].own, own, sizeof sim->pair_set[k].own);
     sim->prepared = 0;
     return RBL_OK;
+}
+
+int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p, rbl_error *err)
+{
+    double own[RBL_PAIR_N];
+    for (int k = 0; k < RBL_PAIR_N; k++)
+        own[k] = NAN;
+#define FROM_PROPS(slot, field) own[RBL_PAIR_##slot] = p->field;
+    RBL_PAIR_PROPS(FROM_PROPS)
+#undef FROM_PROPS
+    return rbl_sim_set_pair_own(sim, a, b, own, err);
+}
+
+int rbl_sim_set_pair_coef(rbl_sim *sim, int a, int b, const char *name, double value,
+                          rbl_error *err)
+{
+    const int slot = rbl_pair_coef_slot(name);
+    if (slot < 0) {
+        char known[256] = "";
+        for (int k = 0; k < RBL_PAIR_N; k++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", k ? ", " : "",
+                     rbl_pair_coefs[k].name);
+        return rbl_error_set(err, RBL_EINVAL, "pair of materials %d and %d: no pair "
+                             "coefficient '%s' (known: %s)", a, b, name ? name : "(null)", known);
+    }
+    double own[RBL_PAIR_N];
+    for (int k = 0; k < RBL_PAIR_N; k++)
+        own[k] = NAN;
+    const int lo = a < b ? a : b, hi = a < b ? b : a;
+    for (int k = 0; k < sim->n_pair_set; k++)
+        if (sim->pair_set[k].a == lo && sim->pair_set[k].b == hi)
+            memcpy(own, sim->pair_set[k].own, sizeof own);
+    own[slot] = value;
+    return rbl_sim_set_pair_own(sim, a, b, own, err);
 }
 
 static int build_coefficients(rbl_sim *sim, rbl_error *err)
@@ -366,6 +417,36 @@ int rbl_sim_check_dt_models(const rbl_sim *sim, rbl_error *err)
     RBL_LAW_STEP_LIMITS(RBL_STEP_LIMIT)
 #undef RBL_STEP_LIMIT
     return RBL_OK;
+}
+
+double rbl_sim_model_time(const rbl_sim *sim, const char **key, const char **what)
+{
+    const rbl_contact_law *law = &sim->cfg.law;
+    double shortest = INFINITY;
+    if (key)
+        *key = NULL;
+    if (what)
+        *what = NULL;
+    if (law->from_materials || sim->g.n == 0)
+        return shortest;
+    double m = INFINITY; /* the lightest grain against its like, as rbl_sim_contact_time */
+    for (size_t k = 0; k < sim->g.n; k++)
+        m = fmin(m, rbl_contact_mass(sim, k));
+    m *= 0.5;
+#define RBL_MODEL_TIME(family, models, name, field, unit, rate, about)                        \
+    if ((models) & (1u << law->family)) {                                                     \
+        const double r = (rate);                                                              \
+        if (r > 0.0 && M_PI / r < shortest) {                                                 \
+            shortest = M_PI / r;                                                              \
+            if (key)                                                                          \
+                *key = name;                                                                  \
+            if (what)                                                                         \
+                *what = about;                                                                \
+        }                                                                                     \
+    }
+    RBL_LAW_STEP_LIMITS(RBL_MODEL_TIME)
+#undef RBL_MODEL_TIME
+    return shortest;
 }
 
 int rbl_sim_check_dt(rbl_sim *sim, rbl_error *err)

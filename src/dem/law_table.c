@@ -18,13 +18,58 @@ const rbl_law_family_row rbl_law_families[] = {RBL_LAW_FAMILIES(FAMILY_ROW)};
 #undef FAMILY_ROW
 const int rbl_law_n_families = (int)(sizeof rbl_law_families / sizeof rbl_law_families[0]);
 
-#define COEF_ROW(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key, pair_field,  \
-                 pair_lo_ok, coef_field)                                                      \
+#define COEF_ROW(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key, pair_lo_ok,   \
+                 slot)                                                                        \
     {#family, key, unit, note, pair_key, models, offsetof(rbl_contact_law, field),            \
-     offsetof(rbl_pair_props, pair_field), lo, hi, lo_ok, pair_lo_ok},
+     RBL_PAIR_##slot, lo, hi, lo_ok, pair_lo_ok},
 const rbl_law_coef_row rbl_law_coefs[] = {RBL_LAW_COEFS(COEF_ROW)};
 #undef COEF_ROW
 const int rbl_law_n_coefs = (int)(sizeof rbl_law_coefs / sizeof rbl_law_coefs[0]);
+
+#define LAW_PAIR_ROW(slot, name, unit, lo, lo_ok, hi, takes, why, rule, own)                  \
+    {name, unit, lo, hi, lo_ok, 0},
+#define BLOCK_PAIR_ROW(slot, name) {name, "", 0.0, 0.0, 0, 1},
+const rbl_pair_coef_row rbl_pair_coefs[RBL_PAIR_N] = {
+    RBL_PAIR_LAW_COEFS(LAW_PAIR_ROW) RBL_PAIR_BLOCK_COEFS(BLOCK_PAIR_ROW)};
+#undef LAW_PAIR_ROW
+#undef BLOCK_PAIR_ROW
+
+/* rbl_pair_props's fields are the first slots' values, in slot order (law.c copies them). */
+#define PROPS_AT(slot, field)                                                                 \
+    _Static_assert(offsetof(rbl_pair_props, field) == RBL_PAIR_##slot * sizeof(double),       \
+                   "rbl_pair_props." #field " is slot " #slot);
+RBL_PAIR_PROPS(PROPS_AT)
+#undef PROPS_AT
+#define ONE(slot, field) +1
+_Static_assert(sizeof(rbl_pair_props) == (0 RBL_PAIR_PROPS(ONE)) * sizeof(double),
+               "RBL_PAIR_PROPS names every field of rbl_pair_props");
+#undef ONE
+
+int rbl_pair_coef_slot(const char *name)
+{
+    for (int k = 0; name && k < RBL_PAIR_N; k++)
+        if (strcmp(rbl_pair_coefs[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+const rbl_law_coef_row *rbl_pair_block_row(const rbl_contact_law *law, int slot,
+                                           const rbl_law_coef_row **any_row)
+{
+    const rbl_law_coef_row *row = NULL;
+    if (any_row)
+        *any_row = NULL;
+    for (int k = 0; k < rbl_law_n_coefs; k++) {
+        const rbl_law_coef_row *c = &rbl_law_coefs[k];
+        if (c->slot != slot || !c->pair_key)
+            continue;
+        if (any_row && !*any_row)
+            *any_row = c;
+        if (!row && rbl_law_coef_applies(c, law))
+            row = c;
+    }
+    return row;
+}
 
 const rbl_law_family_row *rbl_law_family(const char *name)
 {

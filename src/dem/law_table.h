@@ -13,6 +13,7 @@
 
 #include "rubble.h"
 
+#include <math.h>
 #include <stddef.h>
 
 /* Each family's models: X(family, ENUM, "name in scenes", history doubles, "what it is").
@@ -61,22 +62,71 @@
 #define RBL_MODELS2(a, b) ((1u << (a)) | (1u << (b)))
 
 /* The block families' coefficients: X(family, models that take it, "key", field of
- * rbl_contact_law, "unit", lo, lo_ok, hi, "note on its range", "pair key" (NULL: none),
- * field of rbl_pair_props, pair_lo_ok, field of rbl_pair_coef: the kernels' copy, the law's
- * value unless the pair of materials has its own: the mixing rule). Within (lo, hi] (lo too where lo_ok); a pair's own
- * value within the same range, lo allowed where pair_lo_ok (0: this pair without it). A model
- * that does not take a key refuses it. */
+ * rbl_contact_law, "unit", lo, lo_ok, hi, "note on its range", "pair key" (NULL: a pair has
+ * none of its own), pair_lo_ok, slot). Within (lo, hi] (lo too where lo_ok); a pair's own value
+ * within the same range, lo allowed where pair_lo_ok (0: this pair without it). The kernels
+ * read it from their per-pair copy, at `slot` (RBL_PAIR_BLOCK_COEFS below): the law's value
+ * unless the pair of materials has its own (the mixing rule). A model that does not take a
+ * key refuses it. */
 #define RBL_LAW_COEFS_WITH(X, A)                                                               \
     X(A, rolling, RBL_MODELS2(RBL_ROLLING_CDT, RBL_ROLLING_EPSD2), "friction", rolling_friction, \
-      "", 0.0, 0, 1.0, " (a lever of mu_r R*)", "rolling_friction", rolling_friction, 1, mu_r)      \
+      "", 0.0, 0, 1.0, " (a lever of mu_r R*)", "rolling_friction", 1, mu_r)                     \
     X(A, cohesion, RBL_MODELS1(RBL_COHESION_SJKR), "energy_density", cohesion_energy_density,    \
       "J/m^3", 0.0, 0, 1e12, " (beyond any material: real ones 1e3 to 1e7 J/m^3)",             \
-      "energy_density", cohesion, 1, cohesion)                                                          \
+      "energy_density", 1, cohesion)                                                          \
     X(A, cohesion, RBL_MODELS1(RBL_COHESION_JKR), "surface_energy", surface_energy, "J/m^2",     \
       0.0, 0, 1e6, " (beyond any material: real ones 0.01 to 10 J/m^2)", "surface_energy",     \
-      cohesion, 0, cohesion)
+      0, cohesion)
 
 #define RBL_LAW_COEFS(X) RBL_LAW_COEFS_WITH(RBL_LAW_ROW_ALONE, X)
+
+/* ---- The pair coefficients (issue 71): the coefficients a pair of materials may have its
+ * own of, each declared once. Each is a slot: a field of the kernels' per-pair copy
+ * (rbl_pair_coef, dem_internal.h, with the materials' E* and G*) and an index of a pair's own
+ * values (RBL_PAIR_<slot>; NAN: not its own). From these lists come rbl_pair_coef, the pair
+ * pass's columns, the mixing rule and the pair's checks (law.c), rbl_sim_set_pair_coef's
+ * names, the scene's pairs (scene_yaml.c, law_parse.c), the checkpoint's pairs and the
+ * restart check's. A new model's pair coefficient: a slot row in RBL_PAIR_BLOCK_COEFS and its
+ * coefficient's row in RBL_LAW_COEFS naming the slot (docs/architecture.md counts the files).
+ *
+ * The law's own coefficients a pair may override: X(slot, "name", "unit", lo, lo_ok, hi,
+ * takes, "why not", rule, own). Within (lo, hi] (lo too where lo_ok). `takes`: whether a pair
+ * may set it under `law` (else refused: "NAME WHY NOT"); `rule`: the kernels' value where the
+ * pair has none, from `law` and the two materials `A`, `B` (Hertz-Mindlin: the mean of their
+ * e and mu, as LIGGGHTS); `own`: the kernels' value from the pair's own `x`. */
+#define RBL_PAIR_LAW_COEFS(X)                                                                 \
+    X(mu, "friction", "", 0.0, 1, INFINITY, 1, "",                                            \
+      law->from_materials ? 0.5 * (A->friction + B->friction) : law->friction, x)             \
+    X(beta, "restitution", "", 0.0, 0, 1.0, law->from_materials,                              \
+      "is the Hertz-Mindlin law's; this law's damping is gamma_n",                            \
+      law->from_materials ? rbl_beta_of_restitution(0.5 * (A->restitution + B->restitution))  \
+                          : 0.0,                                                              \
+      rbl_beta_of_restitution(x))                                                             \
+    X(gn, "gamma_n", "N s/m", 0.0, 1, INFINITY, !law->from_materials,                         \
+      "is not the Hertz-Mindlin law's (its damping follows the restitution)",                 \
+      law->from_materials ? 0.0 : law->gamma_n, x)
+/* The block models' coefficients a pair may override: X(slot, "name"). Their keys, ranges,
+ * units and rule (the law's value, for the models that take it; else 0) are those of the
+ * RBL_LAW_COEFS rows that name the slot (sjkr's and jkr's cohesion share one). */
+#define RBL_PAIR_BLOCK_COEFS(X) X(mu_r, "rolling_friction") X(cohesion, "cohesion")
+/* All of them, in slot order (the checkpoint's order) */
+#define RBL_PAIR_COEFS(X) RBL_PAIR_LAW_COEFS(X) RBL_PAIR_BLOCK_COEFS(X)
+#define RBL_PAIR_SLOT(slot, ...) RBL_PAIR_##slot,
+enum { RBL_PAIR_COEFS(RBL_PAIR_SLOT) RBL_PAIR_N };
+#undef RBL_PAIR_SLOT
+/* rbl_pair_props (include/rubble.h; ABI 1, its layout frozen) holds the first five slots'
+ * values as its fields, in this order: X(slot, field). A later pair coefficient is set by its
+ * name (rbl_sim_set_pair_coef). */
+#define RBL_PAIR_PROPS(X)                                                                     \
+    X(mu, friction) X(beta, restitution) X(gn, gamma_n) X(mu_r, rolling_friction)             \
+    X(cohesion, cohesion)
+
+/* beta = ln e / sqrt(ln^2 e + pi^2), the damping's share from restitution e (LIGGGHTS hertz) */
+static inline double rbl_beta_of_restitution(double e)
+{
+    const double l = log(e);
+    return l / sqrt(l * l + 3.14159265358979323846 * 3.14159265358979323846);
+}
 
 /* What a model needs of the rest of the law: X(family, models, condition on `law`, "what it
  * needs", "key whose value the scene's message quotes"). */
@@ -158,17 +208,26 @@ typedef struct rbl_law_family_row {
 typedef struct rbl_law_coef_row {
     const char *family, *key, *unit, *note, *pair_key;
     unsigned models;
-    size_t offset;      /* in rbl_contact_law */
-    size_t pair_offset; /* in rbl_pair_props */
+    size_t offset; /* in rbl_contact_law */
+    int slot;      /* RBL_PAIR_<slot>: where the kernels and a pair's own values hold it */
     double lo, hi;
     int lo_ok, pair_lo_ok;
 } rbl_law_coef_row;
+
+/* A pair coefficient's row: its name; for the law's own (block 0) its unit and range; for a
+ * block model's (block 1) those of the RBL_LAW_COEFS rows naming its slot. */
+typedef struct rbl_pair_coef_row {
+    const char *name, *unit;
+    double lo, hi;
+    int lo_ok, block;
+} rbl_pair_coef_row;
 
 /* The families (RBL_LAW_FAMILIES' order), the block families' coefficients. */
 extern const rbl_law_family_row rbl_law_families[];
 extern const int rbl_law_n_families;
 extern const rbl_law_coef_row rbl_law_coefs[];
 extern const int rbl_law_n_coefs;
+extern const rbl_pair_coef_row rbl_pair_coefs[RBL_PAIR_N];
 
 /* The family named `name` (its row), or NULL. */
 const rbl_law_family_row *rbl_law_family(const char *name);
@@ -180,6 +239,12 @@ const char *rbl_law_model_name(const rbl_law_family_row *f, int value);
 /* Whether coefficient row c applies to the law (its family's model takes it). */
 int rbl_law_coef_applies(const rbl_law_coef_row *c, const rbl_contact_law *law);
 double *rbl_law_coef_at(rbl_contact_law *law, const rbl_law_coef_row *c);
+/* The slot of the pair coefficient named `name`, or -1. */
+int rbl_pair_coef_slot(const char *name);
+/* The RBL_LAW_COEFS row of the law's model that takes block slot `slot` (NULL: none); with
+ * any_row, *any_row the first row naming it (for messages). */
+const rbl_law_coef_row *rbl_pair_block_row(const rbl_contact_law *law, int slot,
+                                           const rbl_law_coef_row **any_row);
 /* What the law's model of family f lacks of the rest of the law (RBL_LAW_NEEDS): NULL, or
  * what it needs, with *key the scene key whose value explains why. */
 const char *rbl_law_unmet_need(const rbl_contact_law *law, const rbl_law_family_row *f,

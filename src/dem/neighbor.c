@@ -2,7 +2,9 @@
  * grains binned on the library's grid (cell edge from the largest diameter plus the skin, or
  * the seed's d1 = 2.5 r_max), listed cell by cell (a counting sort of grain indices), then each
  * grain checked against the later grains of its own cell and the 13 cells of the half
- * stencil, so every pair is found once. Every cfg.sort_every steps a build also reorders the
+ * stencil, so every pair is found once: the candidates' positions and radii are read from a
+ * copy binned in the cells' order (a row of cells is then a run of memory, tested four
+ * candidates at a time in SSE2 lanes). Every cfg.sort_every steps a build also reorders the
  * grains themselves by cell (the shared radix sort), so that neighbours stay close in memory;
  * in between, grains keep their places (as LAMMPS sorts atoms every 1000 steps). Periodic
  * axes wrap the stencil. Grains of widely different sizes (radius ratio beyond
@@ -20,6 +22,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Steps between two reorderings of the grains by cell, unless the configuration says. Grains
  * move less than half the skin between builds, so the order decays slowly; a reordering moves
@@ -412,35 +417,116 @@ static int buffer_push(pair_buffer *b, uint32_t i, uint32_t j, uint8_t image)
     return 1;
 }
 
-/* Grains j >= from among members[q0..q1) (a cell's) against grain k (at pk, radius + skin
- * rk; already shifted by the cell's periodic image), kept when closer than rk + r_j. */
-static inline int scan_range(const rbl_sim *sim, size_t k, const double pk[3], double rk,
-                             const uint32_t *members, size_t q0, size_t q1, uint8_t image,
-                             size_t from, pair_buffer *b)
+/* The binned arrays' stride in sim->scratch: room for the 4 candidates read past the last. */
+#define BIN_STRIDE(sim) ((sim)->sort_cap + 4)
+
+/* The distance test, 4 candidates at a time (binned: x, y, z, r arrays in the members' order
+ * from the first of the 4, read whole even past the run's end: bin_members pads them): lane
+ * l's bit set when candidate l lies closer to p than rk + its radius. SSE2 (x86-64's
+ * baseline) two lanes at a time, or lane by lane; each lane's arithmetic is the scalar test's
+ * (the build is ISO C: no multiply-add fused), so both find the same pairs. */
+#if defined(__SSE2__)
+static inline unsigned near4(const double *x, const double *y, const double *z,
+                             const double *r, const double p[3], double rk)
 {
-    const double *pos = sim->g.pos, *rad = sim->g.radius;
-    const int32_t *body = sim->g.body, bk = body[k]; /* members of one clump never collide */
-    const size_t upto = k < sim->g.n ? SIZE_MAX : sim->g.n; /* two ghosts: neither is ours */
-    for (size_t q = q0; q < q1; q++) {
-        size_t j = members[q];
-        if (j < from || j >= upto || (bk >= 0 && body[j] == bk))
-            continue;
-        const double *pj = pos + 3 * j;
-        double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
-        double lim = rk + rad[j];
-        if (dx * dx + dy * dy + dz * dz < lim * lim &&
-            !buffer_push(b, (uint32_t)k, (uint32_t)j, image))
-            return 0;
+    const __m128d px = _mm_set1_pd(p[0]), py = _mm_set1_pd(p[1]), pz = _mm_set1_pd(p[2]);
+    const __m128d rv = _mm_set1_pd(rk);
+    unsigned bits = 0;
+    for (int h = 0; h < 4; h += 2) {
+        const __m128d dx = _mm_sub_pd(px, _mm_loadu_pd(x + h));
+        const __m128d dy = _mm_sub_pd(py, _mm_loadu_pd(y + h));
+        const __m128d dz = _mm_sub_pd(pz, _mm_loadu_pd(z + h));
+        const __m128d d2 = _mm_add_pd(_mm_add_pd(_mm_mul_pd(dx, dx), _mm_mul_pd(dy, dy)),
+                                      _mm_mul_pd(dz, dz));
+        const __m128d lim = _mm_add_pd(rv, _mm_loadu_pd(r + h));
+        bits |= (unsigned)_mm_movemask_pd(_mm_cmplt_pd(d2, _mm_mul_pd(lim, lim))) << h;
+    }
+    return bits;
+}
+#else
+static inline unsigned near4(const double *x, const double *y, const double *z,
+                             const double *r, const double p[3], double rk)
+{
+    unsigned bits = 0;
+    for (int l = 0; l < 4; l++) {
+        const double dx = p[0] - x[l], dy = p[1] - y[l], dz = p[2] - z[l];
+        const double lim = rk + r[l];
+        bits |= (unsigned)(dx * dx + dy * dy + dz * dz < lim * lim) << l;
+    }
+    return bits;
+}
+#endif
+
+/* The grain a search is for, and what each of its runs of candidates reads. */
+typedef struct scan_of {
+    const double *bx, *by, *bz, *br; /* the binned copy (sim->scratch, bin_members) */
+    const uint32_t *members;         /* the cells' lists: cell_grains or the hashed items */
+    const double *rad;
+    const int32_t *body;
+    size_t k, upto; /* the grain; candidates from upto on are ghosts (none if k is ours) */
+    double r0, rk;  /* its radius, and radius + skin */
+    int32_t bk;     /* its clump, or -1 */
+    int by_size;    /* only grains no larger than k (of equal radius: later than k) */
+    pair_buffer *b;
+} scan_of;
+
+static scan_of scan_for(const rbl_sim *sim, size_t k, const uint32_t *members, int by_size,
+                        pair_buffer *b)
+{
+    const size_t stride = BIN_STRIDE(sim);
+    const double *bx = sim->scratch;
+    return (scan_of){bx, bx + stride, bx + 2 * stride, bx + 3 * stride, members,
+                     sim->g.radius, sim->g.body, k,
+                     k < sim->g.n ? SIZE_MAX : sim->g.n, /* two ghosts: neither is ours */
+                     sim->g.radius[k], sim->g.radius[k] + sim->skin, sim->g.body[k], by_size, b};
+}
+
+/* Candidate q (near: closer than s->rk + its radius): kept unless it is before `from`, a
+ * ghost seen from a ghost, of k's clump (members of one clump never collide) or, by size,
+ * larger than k; 0 when out of memory. */
+static inline int scan_keep(const scan_of *s, size_t q, uint8_t image, size_t from)
+{
+    const size_t j = s->members[q], k = s->k;
+    if (j < from || j >= s->upto || (s->bk >= 0 && s->body[j] == s->bk) ||
+        (s->by_size && (s->rad[j] > s->r0 || (s->rad[j] == s->r0 && j <= k))))
+        return 1;
+    return buffer_push(s->b, (uint32_t)k, (uint32_t)j, image);
+}
+
+/* Grains j >= from among members[q0..q1) (a cell's, or a run of consecutive cells') against
+ * the grain (at pk: already shifted by the cells' periodic image), kept when closer than
+ * rk + r_j (and the conditions of scan_keep): the distance first, over the binned copy, four
+ * at a time (the last one or two alone: the same test), the rest for the few near ones.
+ * Pairs are pushed in member order. */
+static inline int scan_range(const scan_of *s, const double pk[3], size_t q0, size_t q1,
+                             uint8_t image, size_t from)
+{
+    for (size_t q = q0; q < q1; q += 4) {
+        if (q1 - q < 3) { /* one or two left */
+            for (; q < q1; q++) {
+                const double dx = pk[0] - s->bx[q], dy = pk[1] - s->by[q], dz = pk[2] - s->bz[q];
+                const double lim = s->rk + s->br[q];
+                if (dx * dx + dy * dy + dz * dz < lim * lim && !scan_keep(s, q, image, from))
+                    return 0;
+            }
+            return 1;
+        }
+        unsigned bits = near4(s->bx + q, s->by + q, s->bz + q, s->br + q, pk, s->rk);
+        if (q1 - q < 4)
+            bits &= (1u << (q1 - q)) - 1;
+        for (; bits; bits &= bits - 1)
+            if (!scan_keep(s, q + (size_t)__builtin_ctz(bits), image, from))
+                return 0;
     }
     return 1;
 }
 
 /* The same for the cell of dense key `key`. */
-static inline int scan_cell(const rbl_sim *sim, size_t k, const double pk[3], double rk,
-                            uint64_t key, uint8_t image, size_t from, pair_buffer *b)
+static inline int scan_cell(const rbl_sim *sim, const scan_of *s, const double pk[3],
+                            uint64_t key, uint8_t image, size_t from)
 {
     const size_t *cs = sim->cell_start;
-    return scan_range(sim, k, pk, rk, sim->cell_grains, cs[key], cs[key + 1], image, from, b);
+    return scan_range(s, pk, cs[key], cs[key + 1], image, from);
 }
 
 /* Cell c shifted by half-stencil offset s into nc, wrapped across periodic sides (image: the
@@ -470,10 +556,9 @@ static int scan_grain_hashed(const rbl_sim *sim, size_t k, pair_buffer *b)
     const rbl_cell_table *t = &sim->cell_table;
     const int64_t *c = sim->cell_xyz + 3 * k;
     const double *pk = sim->g.pos + 3 * k;
-    double rk = sim->g.radius[k] + sim->skin;
+    const scan_of sc = scan_for(sim, k, t->items, 0, b);
     size_t own = sim->keys[k];
-    if (!scan_range(sim, k, pk, rk, t->items, t->start[own], t->start[own + 1], RBL_IMAGE_NONE,
-                    k + 1, b))
+    if (!scan_range(&sc, pk, t->start[own], t->start[own + 1], RBL_IMAGE_NONE, k + 1))
         return 0;
     for (int s = 0; s < 13; s++) {
         int64_t nc[3];
@@ -486,8 +571,7 @@ static int scan_grain_hashed(const rbl_sim *sim, size_t k, pair_buffer *b)
         double sh[3];
         rbl_image_shift(sim->box, image, sh);
         const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
-        if (!scan_range(sim, k, shifted, rk, t->items, t->start[slot], t->start[slot + 1], image,
-                        0, b))
+        if (!scan_range(&sc, shifted, t->start[slot], t->start[slot + 1], image, 0))
             return 0;
     }
     return 1;
@@ -499,12 +583,11 @@ static int scan_grain_hashed(const rbl_sim *sim, size_t k, pair_buffer *b)
 static int scan_grain_by_size(const rbl_sim *sim, size_t k, pair_buffer *b)
 {
     const rbl_grid *grid = &sim->grid;
-    const double *pos = sim->g.pos, *rad = sim->g.radius;
-    const int32_t *body = sim->g.body, bk = body[k]; /* members of one clump never collide */
+    const double *pos = sim->g.pos;
     const size_t *cs = sim->cell_start;
-    const double rk = rad[k], rks = rk + sim->skin;
+    const double rk = sim->g.radius[k];
+    const scan_of sc = scan_for(sim, k, sim->cell_grains, 1, b);
     const uint64_t key = sim->keys[k];
-    const size_t upto = k < sim->g.n ? SIZE_MAX : sim->g.n; /* two ghosts: neither is ours */
     const int64_t c[3] = {(int64_t)(key % (uint64_t)grid->n[0]),
                           (int64_t)((key / (uint64_t)grid->n[0]) % (uint64_t)grid->n[1]),
                           (int64_t)(key / ((uint64_t)grid->n[0] * (uint64_t)grid->n[1]))};
@@ -537,19 +620,8 @@ static int scan_grain_by_size(const rbl_sim *sim, size_t k, pair_buffer *b)
                 rbl_image_shift(sim->box, image, sh);
                 const double pk[3] = {pos[3 * k] - sh[0], pos[3 * k + 1] - sh[1],
                                       pos[3 * k + 2] - sh[2]};
-                for (size_t q = cs[first_cell]; q < cs[last_cell + 1]; q++) {
-                    const size_t j = sim->cell_grains[q];
-                    const double rj = rad[j];
-                    if (rj > rk || (rj == rk && j <= k) || j >= upto ||
-                        (bk >= 0 && body[j] == bk))
-                        continue;
-                    const double *pj = pos + 3 * j;
-                    double dx = pk[0] - pj[0], dy = pk[1] - pj[1], dz = pk[2] - pj[2];
-                    double lim = rks + rj;
-                    if (dx * dx + dy * dy + dz * dz < lim * lim &&
-                        !buffer_push(b, (uint32_t)k, (uint32_t)j, image))
-                        return 0;
-                }
+                if (!scan_range(&sc, pk, cs[first_cell], cs[last_cell + 1], image, 0))
+                    return 0;
             }
         }
     }
@@ -596,31 +668,43 @@ static int scan_grain(const rbl_sim *sim, size_t k, const stencil_rows *rows, pa
     c[1] = (int64_t)((key / (uint64_t)grid->n[0]) % (uint64_t)grid->n[1]);
     c[2] = (int64_t)(key / ((uint64_t)grid->n[0] * (uint64_t)grid->n[1]));
     const double *pk = sim->g.pos + 3 * k;
-    double rk = sim->g.radius[k] + sim->skin;
-    if (!scan_cell(sim, k, pk, rk, key, RBL_IMAGE_NONE, k + 1, b)) /* the later grains */
+    const scan_of sc = scan_for(sim, k, sim->cell_grains, 0, b);
+    if (!scan_cell(sim, &sc, pk, key, RBL_IMAGE_NONE, k + 1)) /* the later grains */
         return 0;
     if (c[0] > 0 && c[0] < grid->n[0] - 1 && c[1] > 0 && c[1] < grid->n[1] - 1 && c[2] > 0 &&
         c[2] < grid->n[2] - 1) {
         const size_t *cs = sim->cell_start;
         for (int r = 0; r < rows->n; r++) {
             const uint64_t c0 = (uint64_t)((int64_t)key + rows->first[r]);
-            if (!scan_range(sim, k, pk, rk, sim->cell_grains, cs[c0], cs[c0 + rows->cells[r]],
-                            RBL_IMAGE_NONE, 0, b))
+            if (!scan_range(&sc, pk, cs[c0], cs[c0 + rows->cells[r]], RBL_IMAGE_NONE, 0))
                 return 0;
         }
         return 1;
     }
-    for (int s = 0; s < 13; s++) {
+    /* on a face: the stencil's cells wrapped or dropped one by one, those of one image at
+       consecutive keys (a row that does not wrap) taken as one run, in the stencil's order */
+    const size_t *cs = sim->cell_start;
+    uint64_t first = 0, end = 0; /* the run of cells [first, end) of image `held` */
+    uint8_t held = RBL_IMAGE_NONE;
+    for (int s = 0; s <= 13; s++) {
         int64_t nc[3];
-        uint8_t image;
-        if (!stencil_cell(sim, c, s, nc, &image))
+        uint8_t image = RBL_IMAGE_NONE;
+        const int in = s < 13 && stencil_cell(sim, c, s, nc, &image);
+        const uint64_t cell = in ? rbl_grid_key(grid, nc[0], nc[1], nc[2]) : 0;
+        if (in && end > first && image == held && cell == end) {
+            end++;
             continue;
-        double sh[3];
-        rbl_image_shift(sim->box, image, sh);
-        const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
-        if (!scan_cell(sim, k, shifted, rk, rbl_grid_key(grid, nc[0], nc[1], nc[2]), image, 0,
-                       b))
-            return 0;
+        }
+        if (end > first) {
+            double sh[3];
+            rbl_image_shift(sim->box, held, sh);
+            const double shifted[3] = {pk[0] - sh[0], pk[1] - sh[1], pk[2] - sh[2]};
+            if (!scan_range(&sc, shifted, cs[first], cs[end], held, 0))
+                return 0;
+        }
+        first = end = 0;
+        if (in)
+            first = cell, end = cell + 1, held = image;
     }
     return 1;
 }
@@ -866,7 +950,26 @@ static int place_hashed(rbl_sim *sim, size_t n, rbl_error *err)
     return rbl_cell_table_build(&sim->cell_table, n, sim->cell_xyz, sim->keys, err);
 }
 
-/* Room to sort n grains: keys, permutation, the cells' lists and the permutation's scratch. */
+/* The pair search's copy of the grains' positions and radii in the order of the cells' lists
+ * (members: cell_grains, or the hashed table's items), in sim->scratch as four arrays of
+ * sort_cap (x, y, z, r): a run of consecutive cells is then a run of memory, whose distance
+ * tests are vectorised (near4). */
+static void bin_members(rbl_sim *sim, const uint32_t *members, size_t all)
+{
+    const size_t stride = BIN_STRIDE(sim);
+    double *bx = sim->scratch, *by = bx + stride, *bz = by + stride, *br = bz + stride;
+    const double *pos = sim->g.pos, *rad = sim->g.radius;
+#pragma omp parallel for num_threads(sim->threads) schedule(static)
+    for (size_t q = 0; q < all; q++) {
+        const size_t j = members[q];
+        bx[q] = pos[3 * j], by[q] = pos[3 * j + 1], bz[q] = pos[3 * j + 2], br[q] = rad[j];
+    }
+    for (size_t q = all; q < all + 4; q++) /* read past the last run, never kept */
+        bx[q] = by[q] = bz[q] = br[q] = 0.0;
+}
+
+/* Room to sort n grains: keys, permutation, the cells' lists and the permutation's scratch
+ * (which holds the binned positions during the pair search: bin_members). */
 static int sort_room(rbl_sim *sim, size_t n, rbl_error *err)
 {
     if (!rbl_grow_array((void **)&sim->keys, &sim->sort_cap, n + 1, sizeof *sim->keys))
@@ -883,7 +986,7 @@ static int sort_room(rbl_sim *sim, size_t n, rbl_error *err)
     uint32_t *cg = pt ? realloc(sim->cell_grains, sim->sort_cap * sizeof *cg) : NULL;
     if (cg)
         sim->cell_grains = cg;
-    double *sc = cg ? realloc(sim->scratch, 3 * sim->sort_cap * sizeof(double)) : NULL;
+    double *sc = cg ? realloc(sim->scratch, 4 * BIN_STRIDE(sim) * sizeof(double)) : NULL;
     if (!sc)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory sorting %zu grains", n);
     sim->scratch = sc;
@@ -978,8 +1081,11 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     /* over several processes grains arrive with their histories keyed by id */
     /* as built (between steps): the last force evaluation's results go with the histories,
        for what reads them before the next (contact_list.c) */
-    int rc = sim->peers ? rbl_history_collect_pairs(sim, &old_pairs, as_built, err)
-                        : rbl_history_carry_take(sim, &carry, err);
+    /* (as built on one process too: the id-keyed table carries the pairs' results, which
+       the carry by old index does not; both find the same histories) */
+    const int by_id = sim->peers || as_built;
+    int rc = by_id ? rbl_history_collect_pairs(sim, &old_pairs, as_built, err)
+                   : rbl_history_carry_take(sim, &carry, err);
     /* a wall contact's last force always goes with it: a moving wall's work over the next
        step takes the mean of it and the next (the energy account, forces.c) */
     if (rc == RBL_OK)
@@ -1018,7 +1124,7 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     if (kept < n) {
         rbl_grains_permute(g, sim->perm, kept, sim->scratch);
         rbl_bodies_reindex(sim); /* the members' indices moved */
-        if (!sim->peers)
+        if (!by_id)
             rbl_history_carry_follow(&carry, sim->perm, kept);
     }
     if (sim->peers) { /* grains move to the process whose region holds them */
@@ -1053,7 +1159,7 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
         }
         rbl_grains_permute(g, sim->perm, n, sim->scratch);
         rbl_bodies_reindex(sim);
-        if (!sim->peers)
+        if (!by_id)
             rbl_history_carry_follow(&carry, sim->perm, n);
         sim->next_sort_step =
             sim->step + (sim->cfg.sort_every ? sim->cfg.sort_every : RBL_SORT_EVERY);
@@ -1077,14 +1183,15 @@ static int build(rbl_sim *sim, int as_built, rbl_error *err)
     rc = sim->hashed ? place_hashed(sim, all, err) : place_dense(sim, all, err);
     if (rc != RBL_OK)
         goto done;
-    if (!sim->peers)
+    bin_members(sim, sim->hashed ? sim->cell_table.items : sim->cell_grains, all);
+    if (!by_id)
         rbl_history_carry_settle(&carry);
-    rc = build_pairs(sim, &old_pairs, sim->peers ? NULL : &carry, err);
+    rc = build_pairs(sim, &old_pairs, by_id ? NULL : &carry, err);
     if (rc == RBL_OK)
         sim->timers.pairs_across_threads = mark_across_threads(sim, all);
     if (rc == RBL_OK)
         rc = rbl_walls_build(sim, &old_walls, err);
-    if (rc == RBL_OK) /* (the pairs' only as built over several processes: collected so) */
+    if (rc == RBL_OK) /* (the pairs' only as built: collected so) */
         rbl_history_outs_restore(sim, &old_pairs, &old_walls);
     if (rc == RBL_OK && !as_built) {
         if (all)

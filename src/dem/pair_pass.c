@@ -29,9 +29,12 @@ typedef struct pair_block {
     double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
     /* the law's history, its rows as the slices lie in memory (rbl_hist_*): updated in place */
     double h[RBL_HIST_MAX - RBL_HIST_COLLISION][BLOCK];
-    /* with materials, the pair's coefficients (one set for all while they are uniform) */
-    double y_star[BLOCK], g_star[BLOCK], beta[BLOCK], mu[BLOCK], mu_r[BLOCK], coh[BLOCK],
-        gn[BLOCK];
+    /* the pair's coefficients, rbl_pair_coef's fields as columns (one set for all while they
+     * are uniform) */
+#define COLUMN(slot, ...) double slot[BLOCK];
+    double y_star[BLOCK], g_star[BLOCK];
+    RBL_PAIR_COEFS(COLUMN)
+#undef COLUMN
     /* out: force on the first grain, torque on the first and on the second */
     double fx[BLOCK], fy[BLOCK], fz[BLOCK];
     double tix[BLOCK], tiy[BLOCK], tiz[BLOCK], tjx[BLOCK], tjy[BLOCK], tjz[BLOCK];
@@ -60,8 +63,10 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
     double l1, l2;
     rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, b->mi[l], b->mj[l], half, &geo,
                    &l1, &l2);
-    const rbl_pair_coef pc = {b->y_star[l], b->g_star[l], b->beta[l], b->mu[l],
-                              b->mu_r[l], b->coh[l], b->gn[l]};
+#define FROM_COLUMN(slot, ...) .slot = b->slot[l],
+    const rbl_pair_coef pc = {.y_star = b->y_star[l], .g_star = b->g_star[l],
+                              RBL_PAIR_COEFS(FROM_COLUMN)};
+#undef FROM_COLUMN
     /* the law's slices (a constant count in each law's loop, each row named: a loop over
      * them, not unrolled before the vectoriser, made the law's loop four times longer) */
     const size_t w = rbl_hist_collision(law);
@@ -191,8 +196,10 @@ typedef struct pair_pass_input {
 /* Lane l's pair coefficients. */
 INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
 {
-    b->y_star[l] = pc->y_star, b->g_star[l] = pc->g_star, b->beta[l] = pc->beta;
-    b->mu[l] = pc->mu, b->mu_r[l] = pc->mu_r, b->coh[l] = pc->cohesion, b->gn[l] = pc->gn;
+    b->y_star[l] = pc->y_star, b->g_star[l] = pc->g_star;
+#define TO_COLUMN(slot, ...) b->slot[l] = pc->slot;
+    RBL_PAIR_COEFS(TO_COLUMN)
+#undef TO_COLUMN
 }
 
 /* The law's slices of a history `width` wide (rbl_hist_collision: all of it but the collision
@@ -247,7 +254,10 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
 #define PAD(field) b->field[l] = b->field[n - 1]
         PAD(dx), PAD(dy), PAD(dz), PAD(r2), PAD(ri), PAD(rj), PAD(mi), PAD(mj);
         PAD(vx), PAD(vy), PAD(vz), PAD(wix), PAD(wiy), PAD(wiz), PAD(wjx), PAD(wjy), PAD(wjz);
-        PAD(y_star), PAD(g_star), PAD(beta), PAD(mu), PAD(mu_r), PAD(coh), PAD(gn);
+        PAD(y_star), PAD(g_star);
+#define PAD_COLUMN(slot, ...) PAD(slot);
+        RBL_PAIR_COEFS(PAD_COLUMN)
+#undef PAD_COLUMN
         for (size_t k = 0; k < lw; k++)
             PAD(h[k]);
 #undef PAD
@@ -569,7 +579,11 @@ void rbl_pair_pass(rbl_sim *sim)
             for (int l = 0; l < BLOCK; l++)
                 block.mi[l] = block.mj[l] = 1.0;
         /* one set of coefficients for every pair: filled in once, never looked up */
-        const rbl_pair_coef one = sim->coef ? sim->coef[0] : (rbl_pair_coef){1, 1, 1, 1, 1, 1, 1};
+#define ONE(slot, ...) .slot = 1,
+        const rbl_pair_coef one =
+            sim->coef ? sim->coef[0]
+                      : (rbl_pair_coef){.y_star = 1, .g_star = 1, RBL_PAIR_COEFS(ONE)};
+#undef ONE
         for (int l = 0; l < BLOCK; l++)
             block_coef(&block, l, &one);
         size_t begin, end; /* the same grains as in every other sweep */

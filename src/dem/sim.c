@@ -103,6 +103,10 @@ void rbl_sim_destroy(rbl_sim *sim)
     rbl_walls_free(&sim->wpairs);
     rbl_gravity_work_free(&sim->gravity_work);
     free(sim->thermo_sums);
+    for (int k = 0; sim->walls && k < sim->n_walls; k++)
+        rbl_motion_table_free(sim->walls[k].pose.table);
+    for (int k = 0; sim->meshes && k < sim->n_meshes; k++)
+        rbl_motion_table_free(sim->meshes[k].pose.table);
     free(sim->materials), free(sim->coef), free(sim->walls), free(sim->wall_force);
     for (int m = 0; m < sim->n_meshes; m++) {
         rbl_triangle_bvh_free(&sim->meshes[m].bvh);

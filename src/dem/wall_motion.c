@@ -7,7 +7,9 @@
  * A plane's normal and offset are set to its pose at each force evaluation; a mesh is not moved
  * at all: the grains near it are taken into the frame it was added in (rbl_pose_to_own) and its
  * contacts' normals back (rbl_pose_turn), so a mesh of any size costs nothing to move. The
- * contact law sees the wall's velocity at the contact point and its spin (contact_kernel.h). */
+ * contact law sees the wall's velocity at the contact point and its spin (contact_kernel.h).
+ * A wall may instead be moved by a table (wall_table.c): its pose is the table's at the time,
+ * turned about its pivot (m.center). */
 #include "contact_kernel.h"
 
 #include "../base/rotation.h"
@@ -44,12 +46,25 @@ static double axis_distance(const double x[3], const double c[3], const double a
     return norm3(t);
 }
 
-/* The largest distance of a mesh's corners from the axis through c along the unit a. */
-static double mesh_reach(const rbl_mesh *mesh, const double c[3], const double a[3])
+/* The distance of x from the point c. */
+static double point_distance(const double x[3], const double c[3])
+{
+    const double y[3] = {x[0] - c[0], x[1] - c[1], x[2] - c[2]};
+    return norm3(y);
+}
+
+/* How far x lies from what pose p turns about: its axis through c, or (a table) the point c. */
+static double turn_distance(const rbl_wall_pose *p, const double x[3], const double c[3])
+{
+    return p->table ? point_distance(x, c) : axis_distance(x, c, p->m.axis);
+}
+
+/* The largest distance of a mesh's corners from what pose p turns about (through c). */
+static double mesh_reach(const rbl_mesh *mesh, const rbl_wall_pose *p, const double c[3])
 {
     double most = 0.0;
     for (size_t v = 0; v < mesh->n_vertices; v++)
-        most = fmax(most, axis_distance(mesh->vertex + 3 * v, c, a));
+        most = fmax(most, turn_distance(p, mesh->vertex + 3 * v, c));
     return most;
 }
 
@@ -111,6 +126,8 @@ static int motion_checked(const rbl_sim *sim, int wall, const rbl_wall_motion *m
     return RBL_OK;
 }
 
+static int wall_set(rbl_sim *sim, int wall);
+
 int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
                             rbl_error *err)
 {
@@ -120,12 +137,20 @@ int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motio
         return rc;
     const double amplitude = norm3(m.amplitude);
     rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
+    rbl_motion_table_free(p->table);
     memset(p, 0, sizeof *p);
     p->m = m;
     p->turning = m.omega != 0.0;
     p->moving = p->turning || m.servo || norm3(m.velocity) > 0.0 || amplitude > 0.0;
+    p->quat[0] = 1.0;
     if (p->turning && wall >= sim->n_walls)
-        p->reach = mesh_reach(&sim->meshes[wall - sim->n_walls].mesh, m.center, m.axis);
+        p->reach = mesh_reach(&sim->meshes[wall - sim->n_walls].mesh, p, m.center);
+    return wall_set(sim, wall);
+}
+
+/* Wall `wall` as added until its motion (set in its pose) moves it; the walls' moving flag. */
+static int wall_set(rbl_sim *sim, int wall)
+{
     if (wall < sim->n_walls) { /* as added, until a motion moves it */
         rbl_plane *pl = &sim->walls[wall];
         memcpy(pl->n, pl->n0, sizeof pl->n);
@@ -137,6 +162,29 @@ int rbl_sim_set_wall_motion(rbl_sim *sim, int wall, const rbl_wall_motion *motio
     rbl_walls_move_to(sim, sim->time); /* a pose from now on (sources place grains by it) */
     sim->prepared = 0;
     return RBL_OK;
+}
+
+int rbl_wall_table_install(rbl_sim *sim, int wall, const rbl_wall_table *table, double t0,
+                           rbl_error *err)
+{
+    const int n = sim->n_walls + sim->n_meshes;
+    if (wall < 0 || wall >= n)
+        return rbl_error_set(err, RBL_EINVAL, "wall table: index %d names no wall: %s", wall,
+                             rbl_wall_indices(n));
+    rbl_motion_table *T;
+    int rc = rbl_motion_table_make(table, t0, &T, NULL, err);
+    if (rc != RBL_OK)
+        return rbl_error_prefix(err, rc, "wall %d", wall + 1);
+    rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
+    rbl_motion_table_free(p->table);
+    memset(p, 0, sizeof *p);
+    p->table = T;
+    memcpy(p->m.center, T->pivot, sizeof p->m.center);
+    p->moving = 1, p->turning = T->turns;
+    p->quat[0] = 1.0;
+    if (p->turning && wall >= sim->n_walls)
+        p->reach = mesh_reach(&sim->meshes[wall - sim->n_walls].mesh, p, T->pivot);
+    return wall_set(sim, wall);
 }
 
 /* Where the motion m (axis unit), at time t, would have to start a point from for it to be at
@@ -154,6 +202,86 @@ static void start_of(const rbl_wall_motion *m, double t, const double x[3], doub
         x0[a] = m->center[a] + R[a][0] * y[0] + R[a][1] * y[1] + R[a][2] * y[2];
 }
 
+/* Where a point now at x must start from for the new motion (m, from t = 0) to bring it to x
+ * at t; without m (a table starting now, at rest at its first row) x itself. */
+static void start_from(const rbl_wall_motion *m, double t, const double x[3], double x0[3])
+{
+    if (m)
+        start_of(m, t, x, x0);
+    else
+        x0[0] = x[0], x0[1] = x[1], x0[2] = x[2];
+}
+
+/* Wall `wall`'s geometry as added made the one the new motion (m, or a table: NULL) starts
+ * from, so that the wall stays where it is now, at time t. */
+static int rebase(rbl_sim *sim, int wall, const rbl_wall_motion *m, double t, rbl_error *err)
+{
+    if (wall < sim->n_walls) {
+        rbl_plane *pl = &sim->walls[wall];
+        const double p_now[3] = {-pl->offset * pl->n[0], -pl->offset * pl->n[1],
+                                 -pl->offset * pl->n[2]};
+        double p0[3], tip[3], n_tip[3] = {p_now[0] + pl->n[0], p_now[1] + pl->n[1],
+                                          p_now[2] + pl->n[2]};
+        start_from(m, t, p_now, p0);
+        start_from(m, t, n_tip, tip);
+        for (int a = 0; a < 3; a++)
+            pl->n0[a] = tip[a] - p0[a];
+        const double len = norm3(pl->n0);
+        for (int a = 0; a < 3; a++)
+            pl->n0[a] /= len;
+        pl->offset0 = -(pl->n0[0] * p0[0] + pl->n0[1] * p0[1] + pl->n0[2] * p0[2]);
+        return RBL_OK;
+    }
+    rbl_mesh_wall *mw = &sim->meshes[wall - sim->n_walls];
+    const size_t nv = mw->mesh.n_vertices;
+    double *now = malloc((3 * nv + 1) * sizeof *now);
+    if (!now)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu corners", nv);
+    rbl_sim_wall_place(sim, wall, mw->mesh.vertex, nv, now);
+    for (size_t v = 0; v < nv; v++)
+        start_from(m, t, now + 3 * v, mw->mesh.vertex + 3 * v);
+    free(now);
+    if (mw->prim) { /* its frame as its corners: the origin and its axes' tips */
+        double own[4][3], at[4][3], back[4][3];
+        for (int a = 0; a < 3; a++) {
+            own[0][a] = mw->prim->o[a];
+            for (int k = 0; k < 3; k++)
+                own[k + 1][a] = mw->prim->o[a] + mw->prim->e[k][a];
+        }
+        rbl_sim_wall_place(sim, wall, own[0], 4, at[0]);
+        for (int k = 0; k < 4; k++)
+            start_from(m, t, at[k], back[k]);
+        rbl_prim_wall_set_frame(mw->prim, back);
+    }
+    rbl_triangle_bvh_free(&mw->bvh);
+    if (rbl_triangle_bvh_build(&mw->bvh, &mw->mesh) != RBL_OK)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu facets",
+                             mw->mesh.n_triangles);
+    return RBL_OK;
+}
+
+/* Wall `wall` (re-based) given the motion `from` or the table `table` now, its travel since
+ * t = 0 carried over; the forces hold, the next step builds the lists anew (a mesh's contacts
+ * were found in its old frame). */
+static int set_now(rbl_sim *sim, int wall, const rbl_wall_motion *from,
+                   const rbl_wall_table *table, rbl_error *err)
+{
+    const int prepared = sim->prepared;
+    rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
+    double travelled[3]; /* since t = 0, carried over the new motion's formula */
+    for (int a = 0; a < 3; a++)
+        travelled[a] = p->shift0[a] + (p->moving ? p->shift[a] : 0.0);
+    int rc = from ? rbl_sim_set_wall_motion(sim, wall, from, err)
+                  : rbl_wall_table_install(sim, wall, table, sim->time, err);
+    if (rc != RBL_OK)
+        return rc;
+    for (int a = 0; a < 3; a++)
+        p->shift0[a] = travelled[a] - (p->moving ? p->shift[a] : 0.0);
+    sim->prepared = prepared;
+    sim->max_disp2 = INFINITY;
+    return RBL_OK;
+}
+
 int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *motion,
                                 rbl_error *err)
 {
@@ -167,61 +295,25 @@ int rbl_sim_set_wall_motion_now(rbl_sim *sim, int wall, const rbl_wall_motion *m
     rbl_wall_motion from = *motion;
     for (int a = 0; a < 3; a++)
         m.center[a] = from.center[a] = motion->center[a] - m.velocity[a] * t;
-    if (wall < sim->n_walls) {
-        rbl_plane *pl = &sim->walls[wall];
-        const double p_now[3] = {-pl->offset * pl->n[0], -pl->offset * pl->n[1],
-                                 -pl->offset * pl->n[2]};
-        double p0[3], tip[3], n_tip[3] = {p_now[0] + pl->n[0], p_now[1] + pl->n[1],
-                                          p_now[2] + pl->n[2]};
-        start_of(&m, t, p_now, p0);
-        start_of(&m, t, n_tip, tip);
-        for (int a = 0; a < 3; a++)
-            pl->n0[a] = tip[a] - p0[a];
-        const double len = norm3(pl->n0);
-        for (int a = 0; a < 3; a++)
-            pl->n0[a] /= len;
-        pl->offset0 = -(pl->n0[0] * p0[0] + pl->n0[1] * p0[1] + pl->n0[2] * p0[2]);
-    } else {
-        rbl_mesh_wall *mw = &sim->meshes[wall - sim->n_walls];
-        const size_t nv = mw->mesh.n_vertices;
-        double *now = malloc((3 * nv + 1) * sizeof *now);
-        if (!now)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu corners", nv);
-        rbl_sim_wall_place(sim, wall, mw->mesh.vertex, nv, now);
-        for (size_t v = 0; v < nv; v++)
-            start_of(&m, t, now + 3 * v, mw->mesh.vertex + 3 * v);
-        free(now);
-        if (mw->prim) { /* its frame as its corners: the origin and its axes' tips */
-            double own[4][3], at[4][3], back[4][3];
-            for (int a = 0; a < 3; a++) {
-                own[0][a] = mw->prim->o[a];
-                for (int k = 0; k < 3; k++)
-                    own[k + 1][a] = mw->prim->o[a] + mw->prim->e[k][a];
-            }
-            rbl_sim_wall_place(sim, wall, own[0], 4, at[0]);
-            for (int k = 0; k < 4; k++)
-                start_of(&m, t, at[k], back[k]);
-            rbl_prim_wall_set_frame(mw->prim, back);
-        }
-        rbl_triangle_bvh_free(&mw->bvh);
-        if (rbl_triangle_bvh_build(&mw->bvh, &mw->mesh) != RBL_OK)
-            return rbl_error_set(err, RBL_ENOMEM, "out of memory for a mesh of %zu facets",
-                                 mw->mesh.n_triangles);
-    }
-    const int prepared = sim->prepared;
-    rbl_wall_pose *p = rbl_wall_pose_of(sim, wall);
-    double travelled[3]; /* since t = 0, carried over the new motion's formula */
-    for (int a = 0; a < 3; a++)
-        travelled[a] = p->shift0[a] + (p->moving ? p->shift[a] : 0.0);
-    if ((rc = rbl_sim_set_wall_motion(sim, wall, &from, err)) != RBL_OK)
+    if ((rc = rebase(sim, wall, &m, t, err)) != RBL_OK)
         return rc;
-    for (int a = 0; a < 3; a++)
-        p->shift0[a] = travelled[a] - (p->moving ? p->shift[a] : 0.0);
-    /* the wall is where it was: the forces hold; the next step builds the lists anew (a mesh's
-       contacts were found in its old frame) */
-    sim->prepared = prepared;
-    sim->max_disp2 = INFINITY;
-    return RBL_OK;
+    return set_now(sim, wall, &from, NULL, err);
+}
+
+int rbl_sim_set_wall_table(rbl_sim *sim, int wall, const rbl_wall_table *table, int now,
+                           rbl_error *err)
+{
+    const int n = sim->n_walls + sim->n_meshes;
+    if (!now || wall < 0 || wall >= n) /* (an index of no wall refused there) */
+        return rbl_wall_table_install(sim, wall, table, 0.0, err);
+    rbl_motion_table *T; /* checked before the wall is re-based */
+    int rc = rbl_motion_table_make(table, sim->time, &T, NULL, err);
+    if (rc != RBL_OK)
+        return rbl_error_prefix(err, rc, "wall %d", wall + 1);
+    rbl_motion_table_free(T);
+    if ((rc = rebase(sim, wall, NULL, sim->time, err)) != RBL_OK)
+        return rc;
+    return set_now(sim, wall, NULL, table, err);
 }
 
 /* Pose p's rotation from its angle about its axis. */
@@ -241,6 +333,11 @@ static void turn_by_angle(rbl_wall_pose *p)
  * t. */
 static void pose_at(rbl_wall_pose *p, double t, double dt)
 {
+    if (p->table) {
+        rbl_motion_table_at(p->table, t, dt, p->shift, p->quat, p->vel, p->spin);
+        rbl_quat_matrix(p->quat, p->rot);
+        return;
+    }
     const rbl_wall_motion *m = &p->m;
     const double w = 2.0 * M_PI * m->frequency, s = sin(w * t);
     const double c = dt > 0.0 && w > 0.0 ? (s - sin(w * (t - dt))) / (w * dt) : cos(w * t);
@@ -290,7 +387,12 @@ void rbl_walls_at_build(rbl_sim *sim)
             continue;
         memcpy(p->shift, p->build_shift, sizeof p->shift);
         p->angle = p->build_angle;
-        turn_by_angle(p);
+        if (p->table) {
+            memcpy(p->quat, p->build_quat, sizeof p->quat);
+            rbl_quat_matrix(p->quat, p->rot);
+        } else {
+            turn_by_angle(p);
+        }
         if (k < sim->n_walls)
             place_plane(sim, k);
     }
@@ -425,7 +527,8 @@ static double grains_reach(const rbl_sim *sim, const rbl_wall_pose *p)
     for (int k = 0; k < 3; k++)
         c[k] = p->m.center[k] + p->shift[k];
     for (size_t k = 0; k < g->n; k++)
-        most = fmax(most, axis_distance(g->pos + 3 * k, c, a) + g->radius[k]);
+        most = fmax(most, (p->table ? point_distance(g->pos + 3 * k, c)
+                                    : axis_distance(g->pos + 3 * k, c, a)) + g->radius[k]);
     if (sim->peers) /* over all the grains: every process decides its rebuilds alike */
         sim->peers->max(sim->peers->ctx, &most, 1);
     return most + sim->skin;
@@ -442,9 +545,23 @@ void rbl_walls_built(rbl_sim *sim)
             continue;
         memcpy(p->build_shift, p->shift, sizeof p->shift);
         p->build_angle = p->angle;
+        memcpy(p->build_quat, p->quat, sizeof p->quat);
         if (p->turning && k < sim->n_walls)
             p->reach = grains_reach(sim, p);
     }
+}
+
+/* |sin| of half the turn of pose p since the last build: about its axis, or (a table) the
+ * turn q q_build^-1, whose vector part is that sine times its axis. */
+static double half_turn_since_build(const rbl_wall_pose *p)
+{
+    if (!p->table)
+        return fabs(sin(0.5 * (p->angle - p->build_angle)));
+    const double *q = p->quat, *b = p->build_quat;
+    const double v[3] = {b[0] * q[1] - q[0] * b[1] - (q[2] * b[3] - q[3] * b[2]),
+                         b[0] * q[2] - q[0] * b[2] - (q[3] * b[1] - q[1] * b[3]),
+                         b[0] * q[3] - q[0] * b[3] - (q[1] * b[2] - q[2] * b[1])};
+    return fmin(norm3(v), 1.0);
 }
 
 double rbl_walls_moved(const rbl_sim *sim)
@@ -467,7 +584,7 @@ double rbl_walls_moved(const rbl_sim *sim)
             moved = shifted;
         }
         if (p->turning) /* a point at distance r from the axis moves 2 r sin(turn / 2) */
-            moved += 2.0 * (p->reach + shifted) * fabs(sin(0.5 * (p->angle - p->build_angle)));
+            moved += 2.0 * (p->reach + shifted) * half_turn_since_build(p);
         most = fmax(most, moved);
     }
     return most;

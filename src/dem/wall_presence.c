@@ -5,7 +5,9 @@
  * RBL_IN_CHANGES, as a stage's changes are), their forces and histories go; put back, it must touch no grain: a wall that appears inside
  * grains would push them apart with energy no step put in, so it is refused, naming the grain
  * (a gate that closes onto grains is moved in by a motion). The lists are then made again as
- * built (neighbor.c), as a restart from the run's checkpoint makes them. */
+ * built (neighbor.c, the last forces kept with the histories), as a restart from the run's
+ * checkpoint makes them; over several processes each makes its own, the ghosts refreshed
+ * after (the same bits as one process). */
 #include "contact_kernel.h"
 
 #include <string.h>
@@ -62,12 +64,6 @@ int rbl_sim_set_wall_present(rbl_sim *sim, int wall, int present, rbl_error *err
         return rbl_error_set(err, RBL_EINVAL, "index %d names no wall: %s", wall,
                              rbl_wall_indices(n));
     rbl_wall_pose *pose = rbl_wall_pose_of(sim, wall);
-    if (sim->peers && sim->prepared && pose->off == !!present)
-        return rbl_error_set(err, RBL_EINVAL,
-                             "wall %d: a wall taken away or put back while the grains run over "
-                             "several processes is not done yet (their ghosts and the energy "
-                             "account's booking: 3 processes booked another energy than one); "
-                             "run it on one process", wall + 1);
     int rc = present && pose->off ? touches_none(sim, wall, err) : RBL_OK;
     if (sim->peers) /* every process checked its own grains */
         rc = sim->peers->agree(sim->peers->ctx, rc, err);
@@ -83,7 +79,17 @@ int rbl_sim_set_wall_present(rbl_sim *sim, int wall, int present, rbl_error *err
     }
     pose->off = !present;
     pose->toggled = 1;
-    return sim->prepared ? rbl_neighbor_rebuild_as_built(sim, err) : RBL_OK;
+    if (!sim->prepared)
+        return RBL_OK;
+    rc = rbl_neighbor_rebuild_as_built(sim, err);
+    if (sim->peers) /* every process made its lists again; the ghosts where their owners
+                       hold them now, not at the build (the energy and the contacts read
+                       before the next step take their geometry from them) */
+        rc = sim->peers->agree(sim->peers->ctx, rc, err);
+    if (rc == RBL_OK && sim->peers)
+        rc = sim->peers->agree(sim->peers->ctx, sim->peers->refresh(sim, sim->peers->ctx, err),
+                               err);
+    return rc;
 }
 
 int rbl_sim_wall_present(const rbl_sim *sim, int wall)

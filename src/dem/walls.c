@@ -11,39 +11,19 @@
 
 int rbl_wall_list_reserve(rbl_wall_list *w, size_t n, size_t grains, size_t hist_width)
 {
-    if (n > w->cap) {
-        size_t cap = w->cap ? w->cap : 256;
-        while (cap < n)
-            cap *= 2;
-        uint32_t *g = realloc(w->grain, cap * sizeof *g);
-        if (g)
-            w->grain = g;
-        uint32_t *k = g ? realloc(w->wall, cap * sizeof *k) : NULL;
-        if (k)
-            w->wall = k;
-        uint8_t *t = k ? realloc(w->touch, cap) : NULL;
-        if (t)
-            w->touch = t;
-        double *h = t ? realloc(w->hist, cap * hist_width * sizeof *h) : NULL;
-        if (h)
-            w->hist = h;
-        double *o = h ? realloc(w->out, cap * RBL_WALL_OUT * sizeof *o) : NULL;
-        if (o)
-            w->out = o;
-        size_t *lo = o ? realloc(w->cand_lo, cap * sizeof *lo) : NULL;
-        if (lo)
-            w->cand_lo = lo;
-        size_t *hi = lo ? realloc(w->cand_hi, cap * sizeof *hi) : NULL;
-        if (hi)
-            w->cand_hi = hi;
-        uint32_t *f = hi ? realloc(w->facet, cap * sizeof *f) : NULL;
-        if (f)
-            w->facet = f;
-        double *worn = f ? realloc(w->worn, cap * sizeof *worn) : NULL;
-        if (!worn)
+    if (n > w->cap) { /* (checked here: a call per entry added, on the neighbour build's path) */
+        const rbl_grow_item columns[] = { /* the entries' arrays, doubled from 256 */
+            {(void **)&w->grain, sizeof *w->grain},
+            {(void **)&w->wall, sizeof *w->wall},
+            {(void **)&w->touch, sizeof *w->touch},
+            {(void **)&w->hist, hist_width * sizeof *w->hist},
+            {(void **)&w->out, RBL_WALL_OUT * sizeof *w->out},
+            {(void **)&w->cand_lo, sizeof *w->cand_lo},
+            {(void **)&w->cand_hi, sizeof *w->cand_hi},
+            {(void **)&w->facet, sizeof *w->facet},
+            {(void **)&w->worn, sizeof *w->worn}};
+        if (!rbl_grow_arrays(columns, sizeof columns / sizeof columns[0], &w->cap, n, 256))
             return 0;
-        w->worn = worn;
-        w->cap = cap;
     }
     if (grains + 1 > w->grains_cap) {
         size_t *s = realloc(w->start, (grains + 1) * sizeof *s);

@@ -54,29 +54,15 @@ int rbl_gravity_work_reserve(rbl_gravity_work *w, size_t n, rbl_error *err)
 {
     if (n <= w->cap)
         return RBL_OK;
-    size_t cap = w->cap ? w->cap : 1024;
-    while (cap < n)
-        cap *= 2;
-    uint64_t *k = realloc(w->keys, cap * sizeof *k);
-    if (k)
-        w->keys = k;
-    uint64_t *kt = k ? realloc(w->keys_tmp, cap * sizeof *kt) : NULL;
-    if (kt)
-        w->keys_tmp = kt;
-    uint64_t *bi = kt ? realloc(w->by_id, cap * sizeof *bi) : NULL;
-    if (bi)
-        w->by_id = bi;
-    uint32_t *o = bi ? realloc(w->order, cap * sizeof *o) : NULL;
-    if (o)
-        w->order = o;
-    uint32_t *ot = o ? realloc(w->order_tmp, cap * sizeof *ot) : NULL;
-    if (ot)
-        w->order_tmp = ot;
-    rbl_gravity_source *s = ot ? realloc(w->src, cap * sizeof *s) : NULL;
-    if (!s)
+    const rbl_grow_item columns[] = { /* the sources' arrays, doubled from 1024 */
+        {(void **)&w->keys, sizeof *w->keys},
+        {(void **)&w->keys_tmp, sizeof *w->keys_tmp},
+        {(void **)&w->by_id, sizeof *w->by_id},
+        {(void **)&w->order, sizeof *w->order},
+        {(void **)&w->order_tmp, sizeof *w->order_tmp},
+        {(void **)&w->src, sizeof *w->src}};
+    if (!rbl_grow_arrays(columns, sizeof columns / sizeof columns[0], &w->cap, n, 1024))
         return rbl_error_set(err, RBL_ENOMEM, "self-gravity: out of memory for %zu grains", n);
-    w->src = s;
-    w->cap = cap;
     return RBL_OK;
 }
 

@@ -28,21 +28,13 @@ void rbl_bond_file_free(rbl_bond_file *f)
     memset(f, 0, sizeof *f);
 }
 
+/* Room for one more bond: its pair, radius and line (doubled from 256). */
 static int grow(rbl_bond_file *f, size_t *cap)
 {
-    if (f->n < *cap)
-        return 1;
-    const size_t more = *cap ? 2 * *cap : 256;
-    uint32_t *p = realloc(f->pairs, 2 * more * sizeof *p);
-    if (p)
-        f->pairs = p;
-    double *r = p ? realloc(f->radius, more * sizeof *r) : NULL;
-    if (r)
-        f->radius = r;
-    long *l = r ? realloc(f->line, more * sizeof *l) : NULL;
-    if (l)
-        f->line = l, *cap = more;
-    return l != NULL;
+    const rbl_grow_item columns[] = {{(void **)&f->pairs, 2 * sizeof *f->pairs},
+                                     {(void **)&f->radius, sizeof *f->radius},
+                                     {(void **)&f->line, sizeof *f->line}};
+    return rbl_grow_arrays(columns, 3, cap, f->n + 1, 256);
 }
 
 int rbl_bond_file_read(const char *path, rbl_bond_file *f, rbl_error *err)

@@ -15,6 +15,7 @@
 
 
 typedef struct buf {
+    uint32_t version;    /* read: the file's format (CKPT_VERSION_OLDEST to CKPT_VERSION) */
     unsigned char *p;
     size_t len, cap, at; /* at: read cursor */
     int bad;             /* out of memory (write) or truncated (read) */
@@ -152,12 +153,12 @@ static void save_head(buf *b, const rbl_sim *sim)
         put_f64(b, mt->density), put_f64(b, mt->youngs_modulus), put_f64(b, mt->poisson_ratio);
         put_f64(b, mt->restitution), put_f64(b, mt->friction);
     }
-    put_u64(b, (uint64_t)sim->n_pair_set); /* pairs' own coefficients */
+    put_u64(b, (uint64_t)sim->n_pair_set); /* pairs' own coefficients, by slot (law_table.h) */
     for (int k = 0; k < sim->n_pair_set; k++) {
         const struct rbl_pair_set *p = &sim->pair_set[k];
         put_u64(b, (uint64_t)p->a), put_u64(b, (uint64_t)p->b);
-        put_f64(b, p->p.friction), put_f64(b, p->p.restitution), put_f64(b, p->p.gamma_n);
-        put_f64(b, p->p.rolling_friction), put_f64(b, p->p.cohesion);
+        for (int s = 0; s < RBL_PAIR_N; s++)
+            put_f64(b, p->own[s]);
     }
     put_u64(b, (uint64_t)sim->n_walls);
     for (int w = 0; w < sim->n_walls; w++) {
@@ -183,6 +184,23 @@ static void save_head(buf *b, const rbl_sim *sim)
         MOTION_DOUBLES(PUT_M)
         put_u64(b, (uint64_t)p->m.servo);
         put_u64(b, (uint64_t)(p->off | p->toggled << 1)); /* taken away, its presence changed */
+        const rbl_motion_table *T = p->table; /* a table: its rows as given, its start */
+        put_u64(b, T ? T->n : 0);
+        if (T) {
+            put_f64(b, T->t0);
+            for (int a = 0; a < 3; a++)
+                put_f64(b, T->pivot[a]);
+            for (int a = 0; a < 4; a++)
+                put_f64(b, p->build_quat[a]);
+            for (size_t r = 0; r < T->n; r++) {
+                const rbl_motion_row *row = &T->rows[r];
+                put_f64(b, row->t);
+                for (int a = 0; a < 3; a++)
+                    put_f64(b, row->shift[a]);
+                for (int a = 0; a < 4; a++)
+                    put_f64(b, row->quat[a]);
+            }
+        }
     }
     put_u64(b, sim->n_flows); /* flow counters: the surface, then its sums */
     for (size_t k = 0; k < sim->n_flows; k++) {
@@ -345,8 +363,8 @@ static long long file_size(FILE *f)
 }
 
 int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
-                             uint32_t version_wanted, FILE **out, uint64_t *payload_len,
-                             rbl_error *err)
+                             uint32_t version_wanted, uint32_t *version_got, FILE **out,
+                             uint64_t *payload_len, rbl_error *err)
 {
     *out = NULL, *payload_len = 0;
     FILE *f = fopen(path, "rb");
@@ -372,7 +390,9 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
     } else if (bom != CKPT_BOM) {
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: checkpoint written on a machine of the other byte order", path);
-    } else if (version != version_wanted) {
+    } else if (version != version_wanted &&
+               !(grains && version_wanted == CKPT_VERSION && version >= CKPT_VERSION_OLDEST &&
+                 version < CKPT_VERSION)) {
         rc = rbl_error_set(err, RBL_EPARSE,
                            "%s: checkpoint format version %u; this rubble reads version %u",
                            path, version, version_wanted);
@@ -388,16 +408,20 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
         return rc;
     }
     *out = f, *payload_len = len;
+    if (version_got)
+        *version_got = version;
     return RBL_OK;
 }
 
 int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
-                             void **payload, size_t *payload_len, rbl_error *err)
+                             uint32_t *version_got, void **payload, size_t *payload_len,
+                             rbl_error *err)
 {
     *payload = NULL, *payload_len = 0;
     FILE *f;
     uint64_t len, sum = 0;
-    int rc = rbl_checkpoint_file_open(path, magic_wanted, version_wanted, &f, &len, err);
+    int rc = rbl_checkpoint_file_open(path, magic_wanted, version_wanted, version_got, &f, &len,
+                                      err);
     if (rc != RBL_OK)
         return rc;
     unsigned char *p = malloc(len ? len : 1);
@@ -722,6 +746,53 @@ static int load_flows(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
     return RBL_OK;
 }
 
+/* Wall k's motion table as the writer put it (a row count, 0: none), set on sim from its
+ * start; its orientation at the last build into build_quat. The count is vouched for by the
+ * bytes left before anything is allocated. */
+static int load_table(buf *b, rbl_sim *sim, int k, double build_quat[4], const char *path,
+                      rbl_error *err)
+{
+    const uint64_t n = get_u64(b);
+    if (b->bad)
+        return rbl_error_set(err, RBL_EPARSE, "%s: truncated wall motions", path);
+    if (n == 0)
+        return RBL_OK;
+    const size_t row_bytes = 8 * sizeof(double);
+    if (n < 2 || n > left(b) / row_bytes)
+        return rbl_error_set(err, RBL_EPARSE, "%s: wall %d's motion table of %llu rows does "
+                             "not fit the %zu bytes left", path, k + 1, (unsigned long long)n,
+                             left(b));
+    rbl_wall_table tab = {.n = (size_t)n};
+    const double t0 = get_f64(b);
+    for (int a = 0; a < 3; a++)
+        tab.pivot[a] = get_f64(b);
+    for (int a = 0; a < 4; a++)
+        build_quat[a] = get_f64(b);
+    rbl_motion_row *rows = malloc((size_t)n * sizeof *rows);
+    if (!rows)
+        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for a motion table", path);
+    for (size_t r = 0; r < (size_t)n; r++) {
+        rows[r].t = get_f64(b);
+        for (int a = 0; a < 3; a++)
+            rows[r].shift[a] = get_f64(b);
+        for (int a = 0; a < 4; a++)
+            rows[r].quat[a] = get_f64(b);
+    }
+    tab.rows = rows;
+    int rc = RBL_OK;
+    const double len = sqrt(build_quat[0] * build_quat[0] + build_quat[1] * build_quat[1] +
+                            build_quat[2] * build_quat[2] + build_quat[3] * build_quat[3]);
+    if (b->bad)
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated wall motions", path);
+    else if (!(isfinite(t0) && t0 >= 0.0 && fabs(len - 1.0) <= 1e-6))
+        rc = rbl_error_set(err, RBL_EPARSE, "%s: wall %d's motion table's start or pose at "
+                           "the last build is out of range", path, k + 1);
+    else if ((rc = rbl_wall_table_install(sim, k, &tab, t0, err)) != RBL_OK)
+        rbl_error_prefix(err, rc, "%s", path);
+    free(rows);
+    return rc;
+}
+
 static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
 {
     for (int k = 0; k < sim->n_walls + sim->n_meshes; k++) {
@@ -740,6 +811,9 @@ static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         int rc = rbl_sim_set_wall_motion(sim, k, &saved.m, err);
         if (rc != RBL_OK)
             return rbl_error_prefix(err, rc, "%s", path);
+        double build_quat[4] = {1.0, 0.0, 0.0, 0.0};
+        if (b->version >= 23 && (rc = load_table(b, sim, k, build_quat, path, err)) != RBL_OK)
+            return rc; /* (format 22: no tables) */
         if (!(isfinite(saved.travel) && isfinite(saved.speed) && isfinite(saved.build_angle) &&
               isfinite(saved.reach) && isfinite(saved.build_shift[0]) &&
               isfinite(saved.build_shift[1]) && isfinite(saved.build_shift[2]) &&
@@ -752,6 +826,7 @@ static int load_motions(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         p->off = (int)(presence & 1), p->toggled = (int)(presence >> 1);
         p->travel = saved.travel, p->speed = saved.speed, p->build_angle = saved.build_angle;
         p->reach = saved.reach;
+        memcpy(p->build_quat, build_quat, sizeof p->build_quat);
         memcpy(p->build_shift, saved.build_shift, sizeof p->build_shift);
         memcpy(p->shift0, saved.shift0, sizeof p->shift0);
     }
@@ -824,16 +899,16 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         rc = rbl_sim_add_material(sim, &mt, NULL, err);
     }
     uint64_t n_pairs = rc == RBL_OK ? get_u64(b) : 0;
-    if (!b->bad && n_pairs > left(b) / 56)
+    if (!b->bad && n_pairs > left(b) / (16 + 8 * RBL_PAIR_N))
         b->bad = 1;
     for (uint64_t k = 0; rc == RBL_OK && !b->bad && k < n_pairs; k++) {
         uint64_t a = get_u64(b), c2 = get_u64(b);
-        rbl_pair_props q;
-        q.friction = get_f64(b), q.restitution = get_f64(b), q.gamma_n = get_f64(b);
-        q.rolling_friction = get_f64(b), q.cohesion = get_f64(b);
+        double own[RBL_PAIR_N];
+        for (int s = 0; s < RBL_PAIR_N; s++)
+            own[s] = get_f64(b);
         rc = b->bad ? RBL_OK
-                    : rbl_sim_set_pair(sim, a > INT32_MAX ? -1 : (int)a,
-                                       c2 > INT32_MAX ? -1 : (int)c2, &q, err);
+                    : rbl_sim_set_pair_own(sim, a > INT32_MAX ? -1 : (int)a,
+                                           c2 > INT32_MAX ? -1 : (int)c2, own, err);
         if (rc != RBL_OK)
             rbl_error_prefix(err, rc, "%s", path);
     }
@@ -1066,10 +1141,11 @@ int rbl_checkpoint_loaded(rbl_sim *sim, rbl_error *err)
     return RBL_OK;
 }
 
-int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, const char *path,
-                             rbl_sim **out, size_t *used, int *more, rbl_error *err)
+int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, uint32_t version,
+                             const char *path, rbl_sim **out, size_t *used, int *more,
+                             rbl_error *err)
 {
-    buf b = {.p = (unsigned char *)bytes, .len = have, .total = total};
+    buf b = {.version = version, .p = (unsigned char *)bytes, .len = have, .total = total};
     int rc = load_head(&b, out, path, err);
     *used = b.at, *more = b.more;
     return rc;
@@ -1100,7 +1176,8 @@ int rbl_checkpoint_read(const char *path, rbl_sim **sim, void **extra, size_t *e
         *extra = NULL, *extra_len = 0;
     buf b = {0};
     void *payload;
-    int rc = rbl_checkpoint_file_read(path, CKPT_MAGIC, CKPT_VERSION, &payload, &b.len, err);
+    int rc = rbl_checkpoint_file_read(path, CKPT_MAGIC, CKPT_VERSION, &b.version, &payload,
+                                      &b.len, err);
     b.p = payload;
     if (rc == RBL_OK)
         rc = load_state(&b, sim, path, err);

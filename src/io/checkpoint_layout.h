@@ -7,7 +7,7 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 22u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 23u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
@@ -43,7 +43,11 @@
                            22: a wall contact's history one double wider (a mesh face's
                            share of a crease's elastic energy, issue 70), and each wall's
                            presence after its servo flag (bit 0 taken away, bit 1 its
-                           presence changed in the run: issue 73's gates) */
+                           presence changed in the run: issue 73's gates); 23: each
+                           wall's motion table after its presence (its row count, 0: none;
+                           then its start, pivot, orientation at the last build and rows as
+                           given: issue 73) */
+#define CKPT_VERSION_OLDEST 22u /* the oldest format read: 22, whose walls have no tables */
 #define CKPT_BOM 0x01020304u
 
 /* Grain arrays: vectors (3 doubles), scalars (doubles), and 32-bit fields. vel_eval, omega_eval,
@@ -76,8 +80,9 @@ int rbl_checkpoint_head(const rbl_sim *sim, void **out, size_t *len);
 /* The head from the payload's first `have` bytes of `total`: *out made (no grain), *used the
  * bytes it took. *more set when the head goes on past `have` (then read more and call again;
  * any error it gave is moot). */
-int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, const char *path,
-                             rbl_sim **out, size_t *used, int *more, rbl_error *err);
+int rbl_checkpoint_read_head(const void *bytes, size_t have, size_t total, uint32_t version,
+                             const char *path, rbl_sim **out, size_t *used, int *more,
+                             rbl_error *err);
 /* sim's grains hold values a simulation may have; they are the file's grains first on. */
 /* The external forces read (fext_applied, fext) kept where one is not zero, else freed: a run
  * that never had any gathers as it did. */

@@ -25,6 +25,7 @@
 
 typedef struct reader {
     int fd;
+    uint32_t version; /* the file's format */
     uint64_t len; /* the payload's bytes */
     int bad;      /* a read fell short, or would pass the payload's end */
 } reader;
@@ -149,8 +150,8 @@ static int read_head(reader *r, const char *path, rbl_sim **sim, uint64_t *used,
         size_t took = 0;
         int more = 0;
         int rc = r->bad ? rbl_error_set(err, RBL_EPARSE, "%s: truncated checkpoint", path)
-                        : rbl_checkpoint_read_head(window, have, r->len, path, sim, &took,
-                                                   &more, err);
+                        : rbl_checkpoint_read_head(window, have, r->len, r->version, path,
+                                                   sim, &took, &more, err);
         free(window);
         if (!more || have == r->len) {
             *used = took;
@@ -741,7 +742,8 @@ int rbl_checkpoint_read_ranks(const char *path, rbl_comm *c, rbl_sim **sim, void
     const uint64_t P = (uint64_t)sh.P, me = (uint64_t)sh.me;
     FILE *f = NULL;
     reader r = {0};
-    int rc = rbl_checkpoint_file_open(path, CKPT_MAGIC, CKPT_VERSION, &f, &r.len, err);
+    int rc = rbl_checkpoint_file_open(path, CKPT_MAGIC, CKPT_VERSION, &r.version, &f, &r.len,
+                                      err);
     if (f)
         r.fd = fileno(f);
     rc = rbl_comm_agree(c, rc, err);

@@ -185,18 +185,20 @@ int rbl_pvtp_write(const char *path, const rbl_vtp_layout *layout, char *const *
 int rbl_checkpoint_file_write(const char *path, const char magic[8], uint32_t version,
                               const void *payload, size_t len, rbl_error *err);
 int rbl_checkpoint_file_read(const char *path, const char magic_wanted[8], uint32_t version_wanted,
-                             void **payload, size_t *payload_len, rbl_error *err);
-/* The file opened, its header checked (magic, version, byte order, the payload's size against
- * the file's), at the payload's first byte; the checksum not read. */
-int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
-                             uint32_t version_wanted, FILE **f, uint64_t *payload_len,
+                             uint32_t *version_got, void **payload, size_t *payload_len,
                              rbl_error *err);
+/* The file opened, its header checked (magic, version, byte order, the payload's size against
+ * the file's), at the payload's first byte; the checksum not read. A grains checkpoint of a
+ * format from CKPT_VERSION_OLDEST on is read too; *version_got (when not NULL) the file's. */
+int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
+                             uint32_t version_wanted, uint32_t *version_got, FILE **f,
+                             uint64_t *payload_len, rbl_error *err);
 /* The configuration a checkpoint holds, field by field: doubles, then integers (checkpoint.c
  * writes them, restart_check.c compares them with the scene's); the contact law's models and
  * its block models' coefficients from the law's table (src/dem/law_table.h). */
 #define CFG_LAW_FAMILY(X, family, models, key, block) X(law.family)
 #define CFG_LAW_COEF(X, family, models, key, field, unit, lo, lo_ok, hi, note, pair_key,        \
-                     pair_field, pair_lo_ok, coef_field)                                       \
+                     pair_lo_ok, slot)                                                         \
     X(law.field)
 #define CFG_DOUBLES(X)                                                                         \
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
@@ -288,6 +290,15 @@ typedef struct rbl_bond_file {
 } rbl_bond_file;
 int rbl_bond_file_read(const char *path, rbl_bond_file *f, rbl_error *err);
 void rbl_bond_file_free(rbl_bond_file *f);
+/* motion_file.c (issue 73): a wall's motion table from a text file, its rows and each row's
+ * line; refused at a bad line (the engine's checks of the rows included). */
+typedef struct rbl_motion_file {
+    rbl_motion_row *rows;
+    long *line;
+    size_t n;
+} rbl_motion_file;
+int rbl_motion_file_read(const char *path, rbl_motion_file *f, rbl_error *err);
+void rbl_motion_file_free(rbl_motion_file *f);
 /* fragments_csv.c (issue 72): a frame's fragments (by label) and their size distribution. */
 int rbl_fragments_write(const char *path, const char *sizes_path, const rbl_fragment *f,
                         size_t n, rbl_error *err);

@@ -422,22 +422,34 @@ static int bonds_leaving(const rbl_sim *sim, const id_rank *moving, dbuf *out)
     return 1;
 }
 
-/* Then, after the grains came: the bonds sent, those that came taken (collective). */
-static int bonds_migrate(rbl_domain *d, rbl_sim *sim, dbuf *out, int ok, rbl_error *err)
+/* A migration's messages: each rank's buffer (bufs[rank]; ok: all were made) sent end to end,
+ * within the near reach, what came in *recv (d->rb, d->ro), the messages counted; what: the
+ * records named when out of memory (collective: the grains', then the bonds'). */
+static int send_to_neighbours(rbl_domain *d, dbuf *bufs, int ok, const char *what,
+                              double **recv, rbl_error *err)
 {
     const int P = d->size;
-    double *send = ok ? concat(out, P, d->sb, d->so) : NULL;
-    int rc = rbl_comm_agree(d->comm, send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
-                                                                    "out of memory for the "
-                                                                    "bonds that migrate"),
+    double *send = ok ? concat(bufs, P, d->sb, d->so) : NULL;
+    int rc = rbl_comm_agree(d->comm, send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of "
+                                                                    "memory for the %s that "
+                                                                    "migrate", what),
                             err);
-    double *recv = NULL;
+    *recv = NULL;
     if (rc == RBL_OK)
-        rc = exchange(d, d->near_reach, send, (void **)&recv, err);
+        rc = exchange(d, d->near_reach, send, (void **)recv, err);
     for (int q = 0; rc == RBL_OK && q < P; q++)
         if (q != d->rank && d->sb[q])
             d->stats.messages++, d->stats.bytes += d->sb[q];
     free(send);
+    return rc;
+}
+
+/* Then, after the grains came: the bonds sent, those that came taken (collective). */
+static int bonds_migrate(rbl_domain *d, rbl_sim *sim, dbuf *out, int ok, rbl_error *err)
+{
+    const int P = d->size;
+    double *recv;
+    int rc = send_to_neighbours(d, out, ok, "bonds", &recv, err);
     size_t total = 0;
     for (int q = 0; rc == RBL_OK && q < P; q++)
         if (q != d->rank && d->rb[q]) { /* (laid end to end, rank after rank) */
@@ -546,19 +558,9 @@ static int peers_migrate(rbl_sim *sim, void *ctx, rbl_history_map *pairs, rbl_hi
     }
     free(moving.key), free(moving.rank), free(bodies_to);
     dbufs_free(grains, P), dbufs_free(prow, P), dbufs_free(wrow, P), dbufs_free(brec, P);
-    double *send = ok ? concat(msg, P, d->sb, d->so) : NULL;
+    double *recv;
+    rc = send_to_neighbours(d, msg, ok, "grains", &recv, err);
     dbufs_free(msg, P);
-    rc = rbl_comm_agree(d->comm, send ? RBL_OK : rbl_error_set(err, RBL_ENOMEM,
-                                                                "out of memory for the grains "
-                                                                "that migrate"),
-                        err);
-    double *recv = NULL;
-    if (rc == RBL_OK)
-        rc = exchange(d, d->near_reach, send, (void **)&recv, err);
-    for (int q = 0; rc == RBL_OK && q < P; q++)
-        if (q != d->rank && d->sb[q])
-            d->stats.messages++, d->stats.bytes += d->sb[q];
-    free(send);
     if (rc != RBL_OK) {
         free(dest), free(recv), free(body_keep);
         dbufs_free(bonds_out, P);

@@ -42,7 +42,9 @@ void rbl_run_ranks_bond_counts(rbl_run_ranks *r, const rbl_sim *sim, size_t *int
 {
     const rbl_bonds *bs = sim->bonds;
     uint64_t c[2] = {0, 0};
-    for (size_t q = 0; bs && q < bs->n; q++)
+    if (!r->comm && bs) /* one process: the count the breaks keep */
+        c[0] = bs->n - bs->broken, c[1] = bs->broken;
+    for (size_t q = 0; r->comm && bs && q < bs->n; q++)
         if (rbl_bond_homed(sim, bs->bond + q))
             c[bs->bond[q].intact ? 0 : 1]++;
     if (r->comm)
@@ -66,9 +68,9 @@ int rbl_run_ranks_bond_views(rbl_run_ranks *r, const rbl_sim *sim, rbl_bond_view
     *out = NULL, *n_out = 0;
     rbl_bond_view *mine = malloc(((bs ? bs->n : 0) + 1) * sizeof *mine);
     int rc = mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds");
-    for (size_t q = 0; rc == RBL_OK && bs && q < bs->n; q++)
-        if (rbl_bond_homed(sim, bs->bond + q))
-            rbl_sim_bond(sim, q, mine + n++);
+    for (size_t k = 0; rc == RBL_OK && bs && k < bs->n; k++) /* (in order of ids) */
+        if (rbl_bond_homed(sim, rbl_bonds_at(bs, k)))
+            rbl_sim_bond(sim, k, mine + n++);
     if (!r->comm) {
         *out = mine, *n_out = n;
         return rc;
@@ -162,9 +164,11 @@ int rbl_run_ranks_know_broken(rbl_run_ranks *r, rbl_sim *sim, rbl_error *err)
     size_t n = 0;
     double *mine = malloc(2 * ((bs ? bs->n : 0) + 1) * sizeof *mine), *all = NULL;
     int rc = mine ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for the bonds");
-    for (size_t q = 0; mine && bs && q < bs->n; q++)
-        if (!bs->bond[q].intact && bs->bond[q].home)
-            mine[2 * n] = bs->bond[q].a, mine[2 * n + 1] = bs->bond[q].b, n++;
+    for (size_t k = 0; mine && bs && k < bs->n; k++) { /* (in order of ids) */
+        const rbl_bond *b = rbl_bonds_at(bs, k);
+        if (!b->intact && b->home)
+            mine[2 * n] = b->a, mine[2 * n + 1] = b->b, n++;
+    }
     size_t cap = 0, first = 0, total = 0;
     rc = rbl_comm_agree(r->comm, rc, err);
     if (rc == RBL_OK)

@@ -139,7 +139,7 @@ int rbl_fdo_checkpoint_read(const char *path, const rbl_scene *s, rbl_fdo_sim *s
     void *payload;
     size_t len;
     *times = NULL, *n_frames = 0;
-    int rc = rbl_checkpoint_file_read(path, RBL_FDO_CKPT_MAGIC, FDO_CKPT_VERSION, &payload, &len,
+    int rc = rbl_checkpoint_file_read(path, RBL_FDO_CKPT_MAGIC, FDO_CKPT_VERSION, NULL, &payload, &len,
                                       err);
     if (rc != RBL_OK)
         return rc;

@@ -1,9 +1,9 @@
 /* grain_build.c — the grains' simulation a scene describes: its configuration (gamma_n from
  * the restitution, dt: auto from the shortest contact any source can make under any stage's
- * physics, both asked of probe simulations), materials, walls and their motions, every
- * source's grains placed, the selection and spin applied, checked (law, dt, placement,
- * overlaps at the start) and spread over the processes. Errors name the scene's
- * file:line:column. */
+ * physics or a model's own shorter time, both asked of probe simulations), materials, walls
+ * and their motions, every source's grains placed, the selection and spin applied, checked
+ * (law, dt, placement, overlaps at the start) and spread over the processes. Errors name the
+ * scene's file:line:column. */
 #include "run_internal.h"
 #include "../dem/dem_internal.h"
 
@@ -118,9 +118,9 @@ static int clump_contact_mass(const rbl_scene *s, const rbl_insert_spec *sp, dou
 }
 
 /* The shortest contact any source of scene s can produce under the physics (law, materials,
- * walls, pairs) of scene `law`, s itself or one of its stages: a probe simulation holding one
- * grain of the smallest radius of each source (dt: auto, and gamma from restitution, need it
- * before the grains exist). */
+ * walls, pairs) of scene `law`, s itself or one of its stages, or the models' own shorter time
+ * (rbl_sim_model_time): a probe simulation holding one grain of the smallest radius of each
+ * source (dt: auto, and gamma from restitution, need it before the grains exist). */
 static int shortest_contact(const rbl_scene *s, const rbl_scene *law, const rbl_sim_config *cfg,
                             double m_eff, double *t_c, rbl_error *err)
 {
@@ -138,8 +138,8 @@ static int shortest_contact(const rbl_scene *s, const rbl_scene *law, const rbl_
         if ((rc = add_probe_grain(probe, cfg, &s->sources[k].spec, err)) != RBL_OK)
             rbl_scene_error_at(s, s->sources[k].at, err);
     }
-    if (rc == RBL_OK)
-        *t_c = rbl_sim_contact_time(probe);
+    if (rc == RBL_OK) /* and the models' own times (a linear kt, a constant gamma_t) */
+        *t_c = fmin(rbl_sim_contact_time(probe), rbl_sim_model_time(probe, NULL, NULL));
     rbl_sim_destroy(probe);
     return rc;
 }
@@ -207,7 +207,7 @@ static int restitution_mass(const rbl_scene *s, double *m_eff, rbl_error *err)
 static int pairs_need_mass(const rbl_scene *s)
 {
     for (int k = 0; k < s->n_pairs && !s->cfg.law.from_materials; k++)
-        if (!isnan(s->pairs[k].p.restitution))
+        if (!isnan(s->pairs[k].own[RBL_PAIR_beta]))
             return 1;
     return 0;
 }
@@ -215,14 +215,16 @@ static int pairs_need_mass(const rbl_scene *s)
 int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_error *err)
 {
     for (int k = 0; k < s->n_pairs; k++) {
-        rbl_pair_props p = s->pairs[k].p;
-        if (!s->cfg.law.from_materials && !isnan(p.restitution)) {
+        double own[RBL_PAIR_N]; /* by slot (law_table.h) */
+        memcpy(own, s->pairs[k].own, sizeof own);
+        if (!s->cfg.law.from_materials && !isnan(own[RBL_PAIR_beta])) {
             /* (m_eff unknown: a probe that finds it, and reads no contact) */
             if (!isnan(m_eff))
-                p.gamma_n = rbl_gamma_from_restitution(p.restitution, m_eff, s->cfg.law.kn);
-            p.restitution = NAN;
+                own[RBL_PAIR_gn] =
+                    rbl_gamma_from_restitution(own[RBL_PAIR_beta], m_eff, s->cfg.law.kn);
+            own[RBL_PAIR_beta] = NAN;
         }
-        int rc = rbl_sim_set_pair(sim, s->pairs[k].a, s->pairs[k].b, &p, err);
+        int rc = rbl_sim_set_pair_own(sim, s->pairs[k].a, s->pairs[k].b, own, err);
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_pairs, err);
     }

@@ -139,13 +139,9 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsig
         const struct rbl_pair_set *x = &a->pair_set[k], *y = &b->pair_set[k];
         same_as(c, x->a, y->a, "pair %d's first material", k + 1);
         same_as(c, x->b, y->b, "pair %d's second material", k + 1);
-        same_as(c, x->p.friction, y->p.friction, "pair %d's friction", k + 1);
-        same_as(c, x->p.restitution, y->p.restitution, "pair %d's restitution", k + 1);
-        if (!gamma_from_files)
-            same_as(c, x->p.gamma_n, y->p.gamma_n, "pair %d's gamma_n", k + 1);
-        same_as(c, x->p.rolling_friction, y->p.rolling_friction, "pair %d's rolling friction",
-                k + 1);
-        same_as(c, x->p.cohesion, y->p.cohesion, "pair %d's cohesion", k + 1);
+        for (int s = 0; s < RBL_PAIR_N; s++) /* (law_table.h's pair coefficients) */
+            if (s != RBL_PAIR_gn || !gamma_from_files)
+                same_as(c, x->own[s], y->own[s], "pair %d's %s", k + 1, rbl_pair_coefs[s].name);
     }
     same(c, "number of flow counters", (int)a->n_flows, (int)b->n_flows);
     for (size_t k = 0; c->rc == RBL_OK && k < a->n_flows; k++)
@@ -164,9 +160,18 @@ static void same_walls(check *c, const rbl_sim *a, const rbl_sim *b, const unsig
         same_as(c, x->closed, y->closed, "outlet %zu's closing", k + 1);
         same_surface(c, "outlet", k, &x->surface, &y->surface);
     }
-    for (int w = 0; c->rc == RBL_OK && w < a->n_walls + a->n_meshes; w++)
-        same_motion(c, w + 1, &rbl_wall_pose_of((rbl_sim *)a, w)->m,
-                    &rbl_wall_pose_of((rbl_sim *)b, w)->m);
+    for (int w = 0; c->rc == RBL_OK && w < a->n_walls + a->n_meshes; w++) {
+        const rbl_wall_pose *x = rbl_wall_pose_of((rbl_sim *)a, w);
+        const rbl_wall_pose *y = rbl_wall_pose_of((rbl_sim *)b, w);
+        same_motion(c, w + 1, &x->m, &y->m);
+        /* a wall re-based by a change of physics: its table's start is the run's (a table
+           the checkpoint's run lacked starts then; the scene's probe has it from t = 0) */
+        if (c->rc == RBL_OK && !rbl_motion_table_same(x->table, y->table, !moved[w]))
+            c->rc = rbl_error_set(c->err, RBL_EPARSE, "%s: wall %d's motion table differs from "
+                                  "the scene's (%s): run it under the scene that wrote it",
+                                  c->path, w + 1, x->table && y->table ? "its rows, pivot or start"
+                                  : x->table ? "the scene has none" : "the checkpoint has none");
+    }
 }
 
 /* The probe taken through the stages up to `stage`, each at its start, and through a

@@ -26,17 +26,6 @@ static const char *not_distributed(const rbl_scene *s)
     for (int m = 0; m < s->n_meshes; m++)
         if (s->mesh_wear[m][0] > 0.0 || s->mesh_wear[m][1] > 0.0)
             return "a mesh wall's wear";
-    for (int k = 0; k < s->n_stages; k++) {
-        const rbl_scene *st = s->stages[k].scene;
-        for (int w = 0; w < s->n_walls; w++)
-            if (st->wall_motion[w].absent != s->wall_motion[w].absent)
-                return "a stage that takes a wall away or puts one in (issue 73: not yet over "
-                       "several processes)";
-        for (int m = 0; m < s->n_meshes; m++)
-            if (st->mesh_motion[m].absent != s->mesh_motion[m].absent)
-                return "a stage that takes a wall away or puts one in (issue 73: not yet over "
-                       "several processes)";
-    }
     return NULL;
 }
 

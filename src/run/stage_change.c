@@ -10,10 +10,28 @@
 
 #include <string.h>
 
+/* Whether two tables (rows, n, pivot: a scene motion's, or NULL) are the same. */
+static int same_table(const rbl_motion_row *a, size_t na, const double *pa,
+                      const rbl_motion_row *b, size_t nb, const double *pb)
+{
+    if (!a || !b)
+        return a == b;
+    return na == nb && memcmp(pa, pb, 3 * sizeof *pa) == 0 && memcmp(a, b, na * sizeof *a) == 0;
+}
+
 static int same_motion(const rbl_scene_motion *a, const rbl_scene_motion *b)
 {
     return a->moves == b->moves && a->pressure == b->pressure && a->area == b->area &&
-           memcmp(&a->m, &b->m, sizeof a->m) == 0;
+           memcmp(&a->m, &b->m, sizeof a->m) == 0 &&
+           same_table(a->table, a->n_table, a->pivot, b->table, b->n_table, b->pivot);
+}
+
+/* Whether wall k of sim already moves by the table scene motion b gives (a restart that
+ * changes physics leaves it going on). */
+static int table_goes_on(rbl_sim *sim, int k, const rbl_scene_motion *b)
+{
+    const rbl_motion_table *t = rbl_wall_pose_of(sim, k)->table;
+    return t && b->table && same_table(t->rows, t->n, t->pivot, b->table, b->n_table, b->pivot);
 }
 
 /* Whether the two differ only in the servo's push (it then travels on as it was). */
@@ -111,12 +129,19 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
         const rbl_scene_motion *a = before ? motion_of(before, k) : NULL, *b = motion_of(after, k);
         /* without the scene before (a restart that changes physics): every wall that moves
            or moved takes its motion anew, from where it is */
-        if (a ? same_motion(a, b) : !b->moves && !rbl_wall_pose_of(sim, k)->moving)
+        if (a ? same_motion(a, b)
+              : (!b->moves && !rbl_wall_pose_of(sim, k)->moving) || table_goes_on(sim, k, b))
             continue;
         rbl_wall_motion m;
         if ((rc = rbl_scene_wall_motion(after, &sim->cfg, k, &m, err)) != RBL_OK)
             break;
-        if (a && only_push(a, b)) {
+        if (b->table) { /* from where the wall is, the table's time from now */
+            rbl_wall_table tab = {.n = b->n_table, .rows = b->table};
+            memcpy(tab.pivot, b->pivot, sizeof tab.pivot);
+            rc = rbl_sim_set_wall_table(sim, k, &tab, 1, err);
+            if (moved)
+                moved[k] = 1;
+        } else if (a && only_push(a, b)) {
             rc = rbl_sim_set_servo_force(sim, k, m.servo_force, err);
         } else {
             rc = rbl_sim_set_wall_motion_now(sim, k, &m, err);

@@ -66,7 +66,9 @@ static int block_coefficient(rbl_yaml_ctx *c, yaml_node_t *node, const rbl_law_f
     if (!v)
         return rbl_yaml_fail(c, node, RBL_EPARSE, "'%s' needs '%s'", f->key, row->key);
     double x;
-    int rc = rbl_yaml_number(c, v, row->key, &x);
+    char key[64]; /* as the scene nests it: 'rolling.friction' */
+    snprintf(key, sizeof key, "%s.%s", f->key, row->key);
+    int rc = rbl_yaml_number(c, v, key, &x);
     if (rc != RBL_OK)
         return rc;
     if (x > row->hi)
@@ -104,6 +106,11 @@ static int parse_block(rbl_yaml_ctx *c, yaml_node_t *contact, const rbl_law_fami
     }
     keys[n_keys] = NULL;
     int index = 0, rc;
+    yaml_node_t *name = rbl_yaml_get(c, node, "model");
+    if (name && name->type != YAML_SCALAR_NODE) /* (a mapping or list has no name to quote) */
+        return rbl_yaml_fail(c, name, RBL_EPARSE, "%s's 'model' must be a name, one of %s, "
+                             "not a %s", f->key, list,
+                             name->type == YAML_MAPPING_NODE ? "mapping" : "list");
     if ((rc = rbl_yaml_keys_known(c, node, f->key, keys)) ||
         (rc = rbl_yaml_choice(c, node, "model", names, &index)))
         return rc;
@@ -152,7 +159,7 @@ int rbl_scene_law_keys(const char **keys, int n, int cap, int blocks, int pairs)
 }
 
 int rbl_scene_parse_pair_blocks(rbl_yaml_ctx *c, yaml_node_t *p, const rbl_contact_law *law,
-                                rbl_pair_props *q)
+                                double own[RBL_PAIR_N])
 {
     for (int k = 0; k < rbl_law_n_coefs; k++) {
         const rbl_law_coef_row *row = &rbl_law_coefs[k];
@@ -184,7 +191,25 @@ int rbl_scene_parse_pair_blocks(rbl_yaml_ctx *c, yaml_node_t *p, const rbl_conta
             return rbl_yaml_fail(c, v, RBL_ERANGE, "a pair's '%s' must be in %s%g, %g]%s%s: "
                                  "'%g'", row->pair_key, row->pair_lo_ok ? "[" : "(", row->lo,
                                  row->hi, row->unit[0] ? " " : "", row->unit, x);
-        memcpy((char *)q + row->pair_offset, &x, sizeof x);
+        own[row->slot] = x;
     }
     return RBL_OK;
+}
+
+void rbl_scene_pair_block_keys(char *text, size_t size)
+{
+    text[0] = '\0';
+    for (int k = 0; k < rbl_law_n_coefs; k++) {
+        const rbl_law_coef_row *row = &rbl_law_coefs[k];
+        if (!row->pair_key)
+            continue;
+        const rbl_law_family_row *f = rbl_law_family(row->family);
+        int first = 0, count = 0; /* its models, named where it is one's alone */
+        for (int m = 31; m >= 0; m--)
+            if (row->models >> m & 1u)
+                first = m, count++;
+        const size_t n = strlen(text);
+        snprintf(text + n, size - n, "%s'%s' (%s%s%s)", n ? ", " : "", row->pair_key, f->key,
+                 count == 1 ? ": " : "", count == 1 ? rbl_law_model_name(f, first) : "");
+    }
 }

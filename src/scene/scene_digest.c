@@ -395,7 +395,8 @@ int rbl_scene_change_allowed(const char *path, size_t len)
         size_t rest = len - (size_t)(key - path);
         return under(key, rest, "velocity") || under(key, rest, "rotate") ||
                under(key, rest, "vibrate") || under(key, rest, "servo") ||
-               under(key, rest, "name") || under(key, rest, "present");
+               under(key, rest, "name") || under(key, rest, "present") ||
+               under(key, rest, "table");
     }
     return 0;
 }

@@ -25,8 +25,9 @@ const char *rbl_warning_name(rbl_warning_id id);
 
 typedef struct rbl_scene_pair {
     int a, b;
-    rbl_pair_props p; /* NAN: the mixing rule's; without materials, gamma_n from restitution
-                         when the pair is set (rbl_scene_set_pairs) */
+    double own[RBL_PAIR_N]; /* by slot (law_table.h); NAN: the mixing rule's; without
+                               materials, gamma_n from restitution when the pair is set
+                               (rbl_scene_set_pairs) */
 } rbl_scene_pair;
 
 typedef struct rbl_mark {
@@ -98,7 +99,12 @@ typedef struct rbl_scene_motion {
     rbl_mark at, at_servo;    /* the wall's entry, its servo */
     rbl_mark at_omega;        /* rotate's `omega` (line 0: none, or given as `rpm`) */
     int absent;               /* present: false, a wall a stage puts in later (issue 73) */
+    rbl_motion_row *table;    /* `table`: its rows (owned; NULL: none), n_table of them, */
+    size_t n_table;
+    double pivot[3];          /* turned about pivot */
 } rbl_scene_motion;
+/* scene_motion.c: the rows a scene motion holds freed. */
+void rbl_scene_motion_free(rbl_scene_motion *sm);
 
 /* A stage of a staged study (scene_stages.c, docs/scenes.md "Stages"): its length, and the
  * scene as it stands from its start on (the scene with every stage up to it merged in), from

@@ -58,9 +58,33 @@ static int check_tubes(const rbl_scene *s, rbl_error *err)
     return RBL_OK;
 }
 
+/* A table's fastest segment: its speed and its rate of turn. */
+static int table_rates(const rbl_scene_motion *sm, double *speed, double *spin, rbl_error *err)
+{
+    rbl_wall_table tab = {.n = sm->n_table, .rows = sm->table};
+    rbl_motion_table *T;
+    int rc = rbl_motion_table_make(&tab, 0.0, &T, NULL, err);
+    *speed = *spin = 0.0;
+    for (size_t k = 0; rc == RBL_OK && k + 1 < T->n; k++) {
+        *speed = fmax(*speed, norm3(T->slope + 3 * k));
+        *spin = fmax(*spin, norm3(T->spin + 3 * k));
+    }
+    rbl_motion_table_free(rc == RBL_OK ? T : NULL);
+    return rc;
+}
+
 static int check_motion(const rbl_scene *s, const rbl_scene_motion *sm, rbl_error *err)
 {
     const rbl_wall_motion *m = &sm->m;
+    if (sm->table) { /* (its rows were checked as it was read) */
+        double speed, spin;
+        int rc = table_rates(sm, &speed, &spin, err);
+        if (rc == RBL_OK && !(speed <= SPEED_MAX))
+            rc = refuse(s, sm->at, "a wall's table moving it at", speed, SPEED_MAX, "m/s", err);
+        if (rc == RBL_OK && !(spin <= SPIN_MAX))
+            rc = refuse(s, sm->at, "a wall's table turning it at", spin, SPIN_MAX, "rad/s", err);
+        return rc;
+    }
     double shake = norm3(m->amplitude) * 2.0 * M_PI * m->frequency;
     if (!(norm3(m->velocity) <= SPEED_MAX))
         return refuse(s, sm->at, "a wall's velocity of", norm3(m->velocity), SPEED_MAX, "m/s",

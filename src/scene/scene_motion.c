@@ -6,9 +6,15 @@
  *     servo:    {force: F | pressure: p, area: A, max_speed: v, gain: g, direction: [x, y, z]}
  * A servo advances along `direction` (a plane: its normal, into the grains) at
  * g (F - P), |.| <= max_speed, P the grains' push against it; a pressure is F = p A, A a
- * plane's cross-section of the domain unless given. Read here, set on the simulation by
+ * plane's cross-section of the domain unless given. Or, alone, a table (issue 73):
+ *     table:    FILE | {file: FILE, pivot: [x, y, z]}   rows of time, displacement, orientation
+ * (src/io/motion_file.c reads it, relative to the scene). Read here, set on the simulation by
  * rbl_scene_set_motions. */
 #include "yaml_read.h"
+#include "../io/io_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <math.h>
 #include <string.h>
@@ -96,6 +102,44 @@ static int parse_servo(rbl_yaml_ctx *c, yaml_node_t *n, const double *normal,
     return rc;
 }
 
+/* table: FILE or {file: FILE, pivot: [x, y, z]} (the pivot's default the origin). */
+static int parse_table(rbl_yaml_ctx *c, yaml_node_t *n, rbl_scene_motion *out)
+{
+    static const char *const keys[] = {"file", "pivot", NULL};
+    yaml_node_t *file = n;
+    int rc = RBL_OK;
+    if (n->type == YAML_MAPPING_NODE) {
+        rc = rbl_yaml_keys_known(c, n, "table", keys);
+        file = rbl_yaml_get(c, n, "file");
+        if (rc == RBL_OK && !file)
+            rc = rbl_yaml_fail(c, n, RBL_EPARSE, "'table' needs its 'file' (rows of t, x y z "
+                               "and an orientation)");
+        if (rc == RBL_OK && rbl_yaml_get(c, n, "pivot"))
+            rc = rbl_yaml_vector3(c, rbl_yaml_get(c, n, "pivot"), "pivot", out->pivot);
+    }
+    char *path = NULL;
+    if (rc == RBL_OK)
+        rc = rbl_scene_path(c, file, "table", &path);
+    rbl_motion_file f;
+    if (rc == RBL_OK && (rc = rbl_motion_file_read(path, &f, c->err)) != RBL_OK) {
+        char why[sizeof c->err->message]; /* (the message is written over) */
+        snprintf(why, sizeof why, "%s", c->err->message);
+        rbl_yaml_fail(c, file, rc, "%s", why);
+    }
+    free(path);
+    if (rc != RBL_OK)
+        return rc;
+    out->table = f.rows, out->n_table = f.n;
+    free(f.line);
+    return RBL_OK;
+}
+
+void rbl_scene_motion_free(rbl_scene_motion *sm)
+{
+    free(sm->table);
+    sm->table = NULL, sm->n_table = 0;
+}
+
 int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *normal,
                            rbl_scene_motion *out)
 {
@@ -116,11 +160,20 @@ int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *nor
         rc = parse_vibrate(c, vibrate, &out->m);
     if (rc == RBL_OK && servo)
         rc = parse_servo(c, servo, normal, out);
+    yaml_node_t *table = rbl_yaml_get(c, wall, "table");
+    if (rc == RBL_OK && table && (velocity || rotate || vibrate || servo))
+        rc = rbl_yaml_fail(c, table, RBL_EPARSE, "a 'table' is the wall's whole motion: leave "
+                           "out '%s'", velocity ? "velocity" : rotate ? "rotate"
+                                               : vibrate ? "vibrate" : "servo");
+    if (rc == RBL_OK && table)
+        rc = parse_table(c, table, out);
     int present = 1; /* a wall away until a stage puts it in (wall_presence.c) */
     if (rc == RBL_OK)
         rc = rbl_yaml_opt_flag(c, wall, "present", &present);
     out->absent = !present;
-    out->moves = velocity || rotate || vibrate || servo;
+    out->moves = velocity || rotate || vibrate || servo || table;
+    if (rc != RBL_OK)
+        rbl_scene_motion_free(out);
     return rc;
 }
 
@@ -177,6 +230,13 @@ int rbl_scene_set_motions(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
             return rbl_scene_error_at(s, sm->at, err);
         if (!sm->moves)
             continue;
+        if (sm->table) {
+            rbl_wall_table tab = {.n = sm->n_table, .rows = sm->table};
+            memcpy(tab.pivot, sm->pivot, sizeof tab.pivot);
+            if ((rc = rbl_sim_set_wall_table(sim, k, &tab, 0, err)) != RBL_OK)
+                return rbl_scene_error_at(s, sm->at, err);
+            continue;
+        }
         rbl_wall_motion m;
         if ((rc = rbl_scene_wall_motion(s, cfg, k, &m, err)) != RBL_OK)
             return rc;

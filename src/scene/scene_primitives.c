@@ -127,7 +127,7 @@ int rbl_scene_parse_primitive_wall(rbl_yaml_ctx *c, yaml_node_t *w, yaml_node_t 
     static const char *const keys[] = {"rectangle", "disk",     "cylinder", "cone",
                                        "box",       "material", "wear",     "velocity",
                                        "rotate",    "vibrate",  "servo",    "name",     "present",
-                                       NULL};
+                                       "table",     NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, w, "primitive wall", keys);
     int count = 0;

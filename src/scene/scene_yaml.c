@@ -229,23 +229,34 @@ static int parse_pairs(rbl_yaml_ctx *c, yaml_node_t *n)
                                  rbl_yaml_mark(first).line, rbl_yaml_mark(first).column,
                                  rbl_yaml_mark(p).line, rbl_yaml_mark(p).column);
         }
-        rbl_pair_props q = {NAN, NAN, NAN, NAN, NAN};
+        rbl_scene_pair *q = &s->pairs[s->n_pairs];
+        q->a = idx[0], q->b = idx[1];
+        int given = 0;
+        for (int k = 0; k < RBL_PAIR_N; k++)
+            q->own[k] = NAN;
+        /* the law's own (the scene's restitution is gamma_n's without materials:
+           rbl_scene_set_pairs), then the block models' (law_table.h) */
         if ((rc = pair_number(c, p, "friction", law->tangent != RBL_TANGENT_NONE,
-                              "a tangential model", &q.friction, 0.0, 0, INFINITY)) ||
-            (rc = pair_number(c, p, "restitution", 1, "", &q.restitution, 0.0, 1, 1.0)) ||
-            (rc = rbl_scene_parse_pair_blocks(c, p, law, &q)))
+                              "a tangential model", &q->own[RBL_PAIR_mu], 0.0, 0, INFINITY)) ||
+            (rc = pair_number(c, p, "restitution", 1, "", &q->own[RBL_PAIR_beta], 0.0, 1,
+                              1.0)) ||
+            (rc = rbl_scene_parse_pair_blocks(c, p, law, q->own)))
             return rc;
-        if (isnan(q.friction) && isnan(q.restitution) && isnan(q.rolling_friction) &&
-            isnan(q.cohesion))
+        for (int k = 0; k < RBL_PAIR_N; k++)
+            given |= !isnan(q->own[k]);
+        if (!given) {
+            char blocks[256];
+            rbl_scene_pair_block_keys(blocks, sizeof blocks);
             return rbl_yaml_fail(c, p, RBL_EPARSE, "a pair needs at least one of 'friction', "
-                                 "'restitution', 'rolling_friction', 'energy_density' (sjkr), "
-                                 "'surface_energy' (jkr)");
-        if (q.friction > 5.0 && rbl_scene_warns(s, RBL_WARN_FRICTION) &&
+                                 "'restitution', %s", blocks);
+        }
+        const double mu = q->own[RBL_PAIR_mu];
+        if (mu > 5.0 && rbl_scene_warns(s, RBL_WARN_FRICTION) &&
             (rc = rbl_yaml_warn(c, rbl_yaml_get(c, p, "friction"),
                                 "friction %g is above 5: a coefficient (0.5), not an angle? "
-                                "(if meant: warnings: {off: [friction]})", q.friction)) != RBL_OK)
+                                "(if meant: warnings: {off: [friction]})", mu)) != RBL_OK)
             return rc;
-        s->pairs[s->n_pairs++] = (rbl_scene_pair){idx[0], idx[1], q};
+        s->n_pairs++;
     }
     return RBL_OK;
 }
@@ -414,7 +425,7 @@ static int parse_mesh_wall(rbl_yaml_ctx *c, yaml_node_t *w)
 {
     static const char *const keys[] = {"mesh",     "scale",  "offset",  "material", "wear",
                                        "velocity", "rotate", "vibrate", "servo",    "name",
-                                       "present",  NULL};
+                                       "present",  "table",  NULL};
     rbl_scene *s = c->s;
     int rc = rbl_yaml_keys_known(c, w, "mesh wall", keys);
     int k = s->n_meshes;
@@ -443,7 +454,7 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                                        "tube",     "mesh",   "scale",   "offset",   "wear",
                                        "velocity", "rotate", "vibrate", "servo",    "name",
                                        "rectangle", "disk", "cylinder", "cone",     "box",
-                                       "present",   NULL};
+                                       "present",   "table", NULL};
     rbl_scene *s = c->s;
     s->at_walls = rbl_yaml_mark(n);
     if (n->type != YAML_SEQUENCE_NODE)
@@ -492,7 +503,8 @@ static int parse_walls(rbl_yaml_ctx *c, yaml_node_t *n, int impulse)
                                  "'present' is for walls of grains (a stage puts one in or "
                                  "takes it away); an impulse scene runs as one stage");
         if (impulse && (rbl_yaml_get(c, w, "velocity") || rbl_yaml_get(c, w, "rotate") ||
-                        rbl_yaml_get(c, w, "vibrate") || rbl_yaml_get(c, w, "servo")))
+                        rbl_yaml_get(c, w, "vibrate") || rbl_yaml_get(c, w, "servo") ||
+                        rbl_yaml_get(c, w, "table")))
             return rbl_yaml_fail(c, w, RBL_EPARSE, "walls that move are for grains; an impulse "
                                  "scene's walls stay");
         if (prim && !rbl_yaml_get(c, w, "mesh")) { /* scene_primitives.c */
@@ -1493,6 +1505,10 @@ void rbl_scene_free(rbl_scene *s)
     free(s->size_tables);
     rbl_warnings_free(&s->warnings);
     free(s->pairs);
+    for (int k = 0; s->wall_motion && k < s->n_walls; k++)
+        rbl_scene_motion_free(&s->wall_motion[k]);
+    for (int k = 0; s->mesh_motion && k < s->n_meshes; k++)
+        rbl_scene_motion_free(&s->mesh_motion[k]);
     free(s->wall_motion), free(s->mesh_motion), free(s->mesh_prims);
     for (int k = 0; s->objects && k < s->n_objects; k++)
         free(s->objects[k].file);

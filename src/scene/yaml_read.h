@@ -113,10 +113,13 @@ int rbl_scene_parse_impulse(rbl_yaml_ctx *c, yaml_node_t *impulse, yaml_node_t *
 
 /* law_parse.c — the law's block sub-models (contact.cohesion, .rolling, .twisting), read
  * from the law's table (src/dem/law_table.h) into law, whose other models are set; and a
- * pair's own values of their coefficients (contact.pairs) into q. */
+ * pair's own values of their coefficients (contact.pairs) into own, by slot. */
 int rbl_scene_parse_law_blocks(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_contact_law *law);
 int rbl_scene_parse_pair_blocks(rbl_yaml_ctx *c, yaml_node_t *p, const rbl_contact_law *law,
-                                rbl_pair_props *q);
+                                double own[RBL_PAIR_N]);
+/* "'energy_density' (cohesion: sjkr), ..." : the pairs' keys of the block models'
+ * coefficients, for a message (into text, size bytes). */
+void rbl_scene_pair_block_keys(char *text, size_t size);
 /* keys[n..] gets the block families' keys (blocks) and the pairs' keys of their coefficients
  * (pairs), up to cap in all; returns the new count. */
 int rbl_scene_law_keys(const char **keys, int n, int cap, int blocks, int pairs);

@@ -11,7 +11,7 @@ set -eu
 BUILD=$(cd "$1" && pwd); RUBBLE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); SECONDS_EACH=$3; REPORT=${5:-}
 [ "${4:-}" = "--report" ] || REPORT=""
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
-TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh scene_clump scene_bond_file stl volume clump_file grains checkpoint impulse_checkpoint cg_files}
+TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh scene_clump scene_bond_file scene_motion_table stl volume clump_file grains checkpoint impulse_checkpoint cg_files}
 RUNS=${FUZZ_RUNS:+-runs=$FUZZ_RUNS}
 work="$BUILD/fuzz-work"; mkdir -p "$work/artifacts"
 gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"

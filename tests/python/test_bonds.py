@@ -4,6 +4,7 @@ when it broke, and the intact ones' stresses are below their strengths' spread's
 import os
 
 import numpy as np
+import pytest
 
 import rubble
 
@@ -70,3 +71,62 @@ def test_fragments_of_the_bonded_block(tmp_path):
     assert np.allclose(table["mass"], f.mass, rtol=1e-9)
     # (the frame at 0.0045 s is written a step before the last: gravity's g dt apart)
     assert np.allclose(table["vz"], f.velocity[:, 2], rtol=0, atol=2 * 9.81 * 7.3e-7)
+
+
+def _block(tmp_path, name, bonds):
+    """bonded_block.yaml for 0.003 s, its `bonds:` block kept or taken out."""
+    text = open(os.path.join(EXAMPLES, "bonded_block.yaml")).read()
+    text = text.replace("run: {time: 0.01,", "run: {time: 0.003,")
+    text = text.replace("output: {folder: output/bonded_block, every: 0.001}",
+                        "output: {every: 0.003}")
+    if not bonds:
+        start = text.index("bonds:")
+        text = text[:start] + text[text.index("run:"):]
+    path = tmp_path / (name + ".yaml")
+    path.write_text(text)
+    return rubble.Run(path, output=tmp_path / name)
+
+
+def test_add_bonds_makes_the_scenes_bonds(tmp_path):
+    """Run.add_bonds before the first step with the scene's `bonds:` values gives the bonds,
+    breaks and motion of the scene that has the block, to the bit; made again, none."""
+    runs = [_block(tmp_path, "scene", True), _block(tmp_path, "python", False)]
+    made = runs[1].add_bonds(youngs_modulus=1.0e6, stiffness_ratio=2, radius_multiplier=1,
+                             tensile_strength=1.5e4, shear_strength=8e3, damping=0.1, gap=1e-6,
+                             spread="weibull", spread_value=5, seed=3)
+    assert made == 300
+    assert runs[1].add_bonds(youngs_modulus=1.0e6, gap=1e-6) == 0  # each pair once
+    out = []
+    for run in runs:
+        run.step(run.total_steps)
+        b, g = run.bonds(), run.grains()
+        out.append((b, np.array(g.position), np.array(g.id)))
+        run.close()
+    (b0, x0, i0), (b1, x1, i1) = out
+    assert (~b0.intact).sum() > 0  # some broke
+    for key in ("ids", "intact", "force", "moment", "sigma", "tau", "energy", "broke_step"):
+        assert np.array_equal(getattr(b0, key), getattr(b1, key)), key
+    assert np.array_equal(x0[np.argsort(i0)], x1[np.argsort(i1)])
+
+
+def test_add_bonds_by_pairs_and_refusals(tmp_path):
+    run = _block(tmp_path, "pairs", False)
+    ids = np.array(run.grains().id)
+    # the first grain and its neighbour along x (the lattice's spacing 2 mm: touching)
+    assert run.add_bonds(youngs_modulus=1e6, pairs=[[0, 1]], radius=[5e-4]) == 1
+    b = run.bonds()
+    assert b.ids.tolist() == [[0, 1]] and b.intact.all()
+    with pytest.raises(rubble.Error, match="pair 1: grain 3 bonded to itself"):
+        run.add_bonds(youngs_modulus=1e6, pairs=[[1, 2], [3, 3]])
+    with pytest.raises(rubble.Error, match="pair 0: grains 2 and 4 are 0.002 m apart"):
+        run.add_bonds(youngs_modulus=1e6, pairs=[[2, 4]])
+    with pytest.raises(rubble.Error, match="pair 0: no grain"):
+        run.add_bonds(youngs_modulus=1e6, pairs=[[0, ids.max() + 1]])
+    with pytest.raises(rubble.Error, match="youngs_modulus must be > 0"):
+        run.add_bonds(youngs_modulus=-1.0)
+    with pytest.raises(rubble.Error, match="tensile_strength must be > 0"):
+        run.add_bonds(youngs_modulus=1e6, tensile_strength=-5)
+    with pytest.raises(ValueError, match="not both"):
+        run.add_bonds(youngs_modulus=1e6, ids=[0, 1], pairs=[[0, 1]])
+    assert len(run.bonds().ids) == 1  # none of the refused calls' bonds
+    run.close()

@@ -48,3 +48,10 @@ def test_contact_network_agrees_with_the_frames(tmp_path):
     assert math.isclose(F.trace(), 1.0, rel_tol=1e-12) and F[2, 2] > 1 / 3
     assert 3.0 < net["z"] < 6.0
     assert (tmp_path / "fabric.png").exists()
+
+
+def test_bonded_strength_is_the_bonds_strength(tmp_path):
+    """A 2 x 2 x 4 bonded bar pulled apart: k^2 sigma_c pi R^2 between the last force it held
+    and the first that broke a bond (steps of 1 %)."""
+    held, broke, closed = example("bonded_strength").main(str(tmp_path))
+    assert held <= closed <= broke and broke < 1.02 * held

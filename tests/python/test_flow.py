@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import rubble
+from hopper_scene import hopper_text
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 # under the sanitizers (gcc's ASan and UBSan preloaded) the longest runs are the release
 # pass's
 release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
@@ -34,12 +34,8 @@ def thermo(folder):
 def test_the_hopper_discharge_through_its_slot(tmp_path):
     """Grains crossing z = 0 downwards are those lost below the domain plus those between
     z = 0 and its floor; none comes back; the mass is theirs."""
-    text = open(os.path.join(EXAMPLES, "hopper.yaml")).read().replace(
-        "hopper.stl", os.path.abspath(os.path.join(EXAMPLES, "hopper.stl")))
-    text = text.replace("run: {time: 1.5,", "run: {time: 0.15,")
-    text = text.replace("output: {folder: output/hopper, every: 0.02}",
-                        "output: {every: 0.15, thermo_every: 0.05, final: final.txt, flow: "
-                        "[{point: [0, 0, 0], normal: [0, 0, -1]}, {mesh: slot.stl}]}")
+    text = hopper_text(time=0.15, output="{every: 0.15, thermo_every: 0.05, final: final.txt, "
+                       "flow: [{point: [0, 0, 0], normal: [0, 0, -1]}, {mesh: slot.stl}]}")
     # the slot's plane as a mesh face, wider than the slot and the periodic slice, facing down
     c = [(-0.01, -0.001, 0), (0.01, -0.001, 0), (0.01, 0.011, 0), (-0.01, 0.011, 0)]
     stl(tmp_path / "slot.stl", c, [(0, 2, 1), (0, 3, 2)])

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import rubble
+from hopper_scene import hopper_text
 
 EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
@@ -20,12 +21,9 @@ def thermo(folder):
 
 @release_only
 def test_the_hopper_slot_as_an_outlet(tmp_path):
-    text = open(os.path.join(EXAMPLES, "hopper.yaml")).read().replace(
-        "hopper.stl", os.path.abspath(os.path.join(EXAMPLES, "hopper.stl")))
-    text = text.replace("run: {time: 1.5,", "run: {time: 0.15,")
-    text = text.replace("output: {folder: output/hopper, every: 0.02}",
-                        "output: {every: 0.15, thermo_every: 0.05, flow: [{point: [0, 0, 0], "
-                        "normal: [0, 0, -1]}]}\noutlets: [{point: [0, 0, 0], normal: [0, 0, -1]}]")
+    text = hopper_text(time=0.15, output="{every: 0.15, thermo_every: 0.05, flow: [{point: "
+                       "[0, 0, 0], normal: [0, 0, -1]}]}\noutlets: [{point: [0, 0, 0], normal: "
+                       "[0, 0, -1]}]")
     path = tmp_path / "hopper.yaml"
     path.write_text(text)
     run = rubble.Run(path, output=tmp_path / "o", threads=2)

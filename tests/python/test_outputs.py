@@ -8,8 +8,8 @@ import pytest
 
 import rubble
 from rubble import frames
+from hopper_scene import hopper_text
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 # under the sanitizers (gcc's ASan and UBSan preloaded) the longest runs are the release
 # pass's
 release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
@@ -175,15 +175,13 @@ def test_the_network_sums_to_each_grains_force_and_torque(tmp_path):
 
 @release_only
 def test_the_network_of_a_mesh_hopper_on_any_thread_count(tmp_path):
-    """The hopper example (an STL mesh, a periodic axis), 9000 steps on one and two threads:
-    the same bytes, the same checks."""
-    text = open(os.path.join(EXAMPLES, "hopper.yaml")).read()
-    text = text.replace("output: {folder: output/hopper, every: 0.02}",
-                        "output: {every: 0.02, contacts: [vtp, csv], fields: [id, radius, "
-                        "contact_force, contact_torque, contacts]}")
+    """The hopper example (an STL mesh, a periodic axis; tests/python/hopper_scene.py's small
+    one), 9000 steps on one and two threads: the same bytes, the same checks."""
+    text = hopper_text(output="{every: 0.02, contacts: [vtp, csv], fields: [id, radius, "
+                       "contact_force, contact_torque, contacts]}")
     files = []
     for threads in (1, 2):
-        run = rubble.Run.from_yaml(text, name=os.path.join(EXAMPLES, "hopper.yaml"),
+        run = rubble.Run.from_yaml(text, name=os.path.join(str(tmp_path), "hopper.yaml"),
                                    output=tmp_path / str(threads), threads=threads, steps=9000)
         run.step(9000)
         out = tmp_path / str(threads)

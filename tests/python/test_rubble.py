@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import rubble
+from hopper_scene import hopper_text
 
 RUBBLE = os.path.abspath(os.environ.get("RUBBLE", "build/rubble"))
 # under the sanitizers (gcc's ASan and UBSan preloaded) the longest runs are the release
@@ -281,11 +282,14 @@ EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", 
 def test_contacts_sum_to_the_grains_forces_on_any_thread_count(tmp_path, name):
     """A mesh hopper on a periodic axis, a box of planes: each grain's contacts (grains and
     walls) sum to its force less its weight, to round-off; the list is the same bytes on one
-    and two threads."""
+    and two threads (the hopper: tests/python/hopper_scene.py's small one)."""
     lists = []
+    path = os.path.join(EXAMPLES, name)
+    if name == "hopper.yaml":
+        path = tmp_path / name
+        path.write_text(hopper_text())
     for threads in (1, 2):
-        run = rubble.Run(os.path.join(EXAMPLES, name), output=tmp_path / str(threads),
-                         threads=threads, steps=9000)
+        run = rubble.Run(path, output=tmp_path / str(threads), threads=threads, steps=9000)
         run.step(9000)  # (by 9000 the falling lattice has reached the walls)
         c, g = run.contacts(), run.grains()
         lists.append(c)
@@ -523,8 +527,9 @@ def test_bad_arguments_are_refused_with_a_message(tmp_path):
 
 
 def test_a_wall_starts_moving_from_where_it_is(tmp_path):
-    """A floor under a bed, still, then lifted at 1 cm/s, then tilted at 0.2 rad/s about y:
-    no jump at either change, then exactly the motion asked (read from the floor contacts)."""
+    """A floor under a bed, still, then lifted at 1 cm/s, then tilted at 0.2 rad/s about y,
+    then raised by a table (set_wall_table): no jump at any change, then exactly the motion
+    asked (read from the floor contacts)."""
     scene = dict(PRESS, walls=[{"point": [0, 0, 0], "normal": [0, 0, 1]}])
     scene["domain"] = {"min": [0, 0, -0.01], "max": [0.01, 0.01, 0.03], "periodic": ["x", "y"]}
     run = rubble.Run(scene, output=tmp_path / "o", threads=1)
@@ -554,6 +559,16 @@ def test_a_wall_starts_moving_from_where_it_is(tmp_path):
     # every contact point on the plane through the axis point, turned by th
     assert np.allclose((p - [0.005, 0, lift]) @ np.array([math.sin(th), 0, math.cos(th)]), 0,
                        atol=1e-12)
+    # then a table from where it is (issue 73): up by 0.5 mm over 0.05 s, its tilt kept
+    t2, up = run.time, np.array([0, 0, 0.0005])
+    run.set_wall_table(0, [0, 0.05], shift=[[0, 0, 0], up])
+    run.until(t2 + 0.025)
+    p, n2 = floor()
+    assert np.allclose(n2, n, atol=1e-15)
+    rise = up * (run.time - t2) / 0.05
+    assert np.allclose((p - [0.005, 0, lift] - rise) @ n[0], 0, atol=1e-12)
+    with pytest.raises(rubble.Error, match="row 2: its time"):
+        run.set_wall_table(0, [0, 0])
     with pytest.raises(rubble.Error, match="frequency"):
         run.set_wall_motion(0, amplitude=(0, 0, 0.001))
     run.close()

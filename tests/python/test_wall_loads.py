@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import rubble
+from hopper_scene import hopper_text
 from rubble import frames
 
-EXAMPLES = os.path.join(os.path.dirname(__file__), "..", "..", "examples")
 # under the sanitizers (gcc's ASan and UBSan preloaded) the longest runs are the release
 # pass's
 release_only = pytest.mark.skipif(bool(os.environ.get("RBL_TEST_SLOW_BUILD")),
@@ -144,15 +144,9 @@ def test_finnie_wear_of_an_oblique_impact(tmp_path):
     run.close()
 
 
-HOPPER = os.path.join(EXAMPLES, "hopper.yaml")
-
-
-def hopper(tmp_path, output, name):
-    text = open(HOPPER).read().replace("hopper.stl", os.path.abspath(
-        os.path.join(EXAMPLES, "hopper.stl")))
+def hopper(tmp_path, output, name, time=0.1):
+    text = hopper_text(time=time, output=output)
     text = text.replace("{mesh:", "{wear: {archard: 1e-9, finnie: 1e-9}, mesh:")
-    text = text.replace("run: {time: 1.5,", "run: {time: 0.1,")
-    text = text.replace("output: {folder: output/hopper, every: 0.02}", "output: " + output)
     path = tmp_path / (name + ".yaml")
     path.write_text(text)
     return path
@@ -162,7 +156,8 @@ def test_the_facets_loads_add_up_to_the_walls_force(tmp_path):
     """The hopper's facets at a frame: their forces sum to minus the grains' wall contacts'
     forces (to round-off) and to thermo.csv's wall force; pressure times area to the
     contacts' normal forces; the walls' frame holds the same numbers."""
-    path = hopper(tmp_path, "{every: 0.05, thermo_every: 0.05, wall_loads: true}", "h")
+    # (at 0.15 s the small hopper's grains press on its sloped faces: 0.1 s left 26 contacts)
+    path = hopper(tmp_path, "{every: 0.075, thermo_every: 0.075, wall_loads: true}", "h", 0.15)
     run = rubble.Run(path, output=tmp_path / "o", threads=2)
     run.step(run.total_steps)
     loads = run.mesh_loads(0)
@@ -203,7 +198,7 @@ grains:
   - lattice: {min: [0, 0, 0.0005], max: [0.01, 0.01, 0.006]}
     radius: 0.0005
     velocity: [0.05, 0.02, 0]
-run: {steps: 20000, dt: auto}
+run: {steps: 45000, dt: auto}
 """
 
 
@@ -222,7 +217,10 @@ def test_a_mesh_overhanging_a_periodic_box_is_pressed_on_its_part_inside(tmp_pat
     path = tmp_path / "bed.yaml"
     path.write_text(PERIODIC_FLOOR)
     run = rubble.Run(path, output=tmp_path / "o", threads=1)
-    run.step(20000)
+    # the lattice lands at step 18000 and bounces: the floor's load swings by 30 % of the
+    # weight until step 40000 (between 0.3 and 1.35 of it at step 20000 as the trajectory
+    # goes), within 3 % from step 43000
+    run.step(45000)
     loads = run.mesh_loads(0)
     c = run.contacts()
     g = run.grains()
@@ -234,7 +232,7 @@ def test_a_mesh_overhanging_a_periodic_box_is_pressed_on_its_part_inside(tmp_pat
     fn = (c.wall_fn * c.wall_normal).sum()
     assert (loads.pressure * area).sum() == pytest.approx(fn, rel=1e-12)
     weight = g.mass.sum() * 9.81
-    assert fn == pytest.approx(weight, rel=0.1)  # the floor carries the bed (still settling)
+    assert fn == pytest.approx(weight, rel=0.1)  # the floor carries the bed
     # the shear's sum rule: |sum of tangential| <= sum of |per facet|
     assert (loads.shear * area).sum() >= np.linalg.norm(c.wall_ft.sum(axis=0)) * (1 - 1e-12)
     # the wear: per facet, a volume over the same area; the grains slid, so some wore
