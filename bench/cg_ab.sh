@@ -4,7 +4,8 @@
 # per state, size and build, N and 2N steps on one thread (N = particle-steps / n, at least
 # 10) and the difference taken, so reading the file and the setup drop out; the instructions
 # per particle-step of each phase (bench/roofline.py's phases: force, neighbour, integrate,
-# other) and of the neighbour build's own functions, old / new. A count that the machine's
+# other), of the whole step (`step`: reading the scene and the set-up cancel) and of the
+# neighbour build's own functions, old / new. A count that the machine's
 # load does not move (its wall-clock A/B is bench/dem_ab.sh).
 # Usage: bench/cg_ab.sh OLD_RUBBLE NEW_RUBBLE [states] [sizes] [particle-steps]
 #   defaults: collapse,settle,gas,poly3,poly10,hertz; 1e4; 6e6

@@ -77,12 +77,7 @@ sed -e "s/steps: $S}/steps: $E}/" \
 if [ -n "$S" ] && "$RUBBLE" run fill_s.yaml --output fill_s --quiet > /dev/null 2> err.txt &&
    "$RUBBLE" run opened_s.yaml --output opened_s --restart "fill_s/checkpoint_$(printf %09d "$S").bin" \
        --change-physics --quiet > /dev/null 2>> err.txt; then
-    # the rows at the steps both have (each run counts its rows from its own start)
-    awk -F, -v s="$S" '$2 > s { print $2 }' staged/thermo.csv | sort > sa
-    awk -F, -v s="$S" '$2 > s { print $2 }' opened_s/thermo.csv | sort > sb
-    comm -12 sa sb > both
-    awk -F, 'NR == FNR { w[$1]; next } ($2 in w)' both staged/thermo.csv | sed 's/,[^,]*$//' > a.csv
-    awk -F, 'NR == FNR { w[$1]; next } ($2 in w)' both opened_s/thermo.csv > b.csv
+    rows_after staged opened_s "$S"
     last=$(ls staged/grains_*.vtp | tail -n 1)
     if [ -s a.csv ] && cmp -s a.csv b.csv && cmp -s "$last" "opened_s/${last#staged/}"; then
         echo "ok: the gate opened by a stage at step $S and by --change-physics there: the same bits ($(wc -l < a.csv) rows to step $E, ${last#staged/})"

@@ -30,3 +30,14 @@ expect() {
     fi
     echo "ok: $(cat err.txt)"
 }
+
+# rows_after STAGED CHANGED S: the thermo rows after step S that both runs' thermo.csv have (each
+# counts its rows from its own start), into a.csv (STAGED's, without its last column, `stage`)
+# and b.csv (CHANGED's): a stage and the same change by --change-physics compared row by row.
+rows_after() {
+    awk -F, -v s="$3" 'NR > 1 && $2 > s { print $2 }' "$1/thermo.csv" | sort > sa
+    awk -F, -v s="$3" 'NR > 1 && $2 > s { print $2 }' "$2/thermo.csv" | sort > sb
+    comm -12 sa sb > both
+    awk -F, 'NR == FNR { w[$1]; next } ($2 in w)' both "$1/thermo.csv" | sed 's/,[^,]*$//' > a.csv
+    awk -F, 'NR == FNR { w[$1]; next } ($2 in w)' both "$2/thermo.csv" > b.csv
+}

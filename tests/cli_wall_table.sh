@@ -79,8 +79,7 @@ sed -e "s/steps: $S}/steps: $E}/" \
 if "$RUBBLE" run settle.yaml --output c0 --threads 1 --quiet > /dev/null 2> err.txt &&
    "$RUBBLE" run changed.yaml --output c --restart "c0/checkpoint_$(printf %09d "$S").bin" \
        --change-physics --threads 1 --quiet > /dev/null 2>> err.txt; then
-    awk -F, -v s="$S" 'NR > 1 && $2 > s' s/thermo.csv | sed 's/,[^,]*$//' > a.csv
-    awk -F, -v s="$S" 'NR > 1 && $2 > s' c/thermo.csv > b.csv
+    rows_after s c "$S"
     if [ -s a.csv ] && cmp -s a.csv b.csv && cmp -s s/final.txt c/final.txt; then
         echo "ok: the same switch by --change-physics at step $S: the same bits ($(wc -l < a.csv) rows)"
     else

@@ -84,18 +84,12 @@ static void from_vector(const double v[3], double q[4])
     q[1] = s * v[0], q[2] = s * v[1], q[3] = s * v[2];
 }
 
+/* Room for one more row and its line number (doubled from 64). */
 static int grow(rbl_motion_file *f, size_t *cap)
 {
-    if (f->n < *cap)
-        return 1;
-    const size_t more = *cap ? 2 * *cap : 64;
-    rbl_motion_row *rows = realloc(f->rows, more * sizeof *rows);
-    if (rows)
-        f->rows = rows;
-    long *line = rows ? realloc(f->line, more * sizeof *line) : NULL;
-    if (line)
-        f->line = line, *cap = more;
-    return line != NULL;
+    const rbl_grow_item columns[] = {{(void **)&f->rows, sizeof *f->rows},
+                                     {(void **)&f->line, sizeof *f->line}};
+    return rbl_grow_arrays(columns, 2, cap, f->n + 1, 64);
 }
 
 int rbl_motion_file_read(const char *path, rbl_motion_file *f, rbl_error *err)

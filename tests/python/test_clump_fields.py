@@ -126,7 +126,7 @@ def test_a_settled_clump_bed_balances_its_weight(tmp_path):
     which leaves out the forces holding a clump together)."""
     shutil.copy(os.path.join(HERE, "data", "dumbbell.txt"), tmp_path / "dumbbell.txt")
     run = rubble.Run.from_yaml(BED, name=str(tmp_path / "bed.yaml"), output=tmp_path / "b",
-                               threads=2)
+                               threads=1)
     run.step(120000)
     top, layers, err = weight_balance(run)
     assert layers > 12
