@@ -94,8 +94,8 @@ static void same_as_one_at_a_time(const law_case *lc, const char *name)
     for (size_t q = 0; q < p->n; q++) {
         rbl_contact_geom geo;
         double l1, l2, *h = hist + width * q, *w = want + 9 * q;
-        touching[q] = rbl_pair_geometry(&arrays, arrays.pk + p->i[q], q,
-                                        rbl_pair_reach(sim, q), &geo, &l1, &l2);
+        touching[q] = rbl_pair_geometry(&arrays, arrays.pk + p->i[q], q, rbl_pair_reach(sim, q),
+                                        rbl_velocity_lag(sim), &geo, &l1, &l2);
         if (!touching[q]) {
             memset(h, 0, width * sizeof *h);
             continue;

@@ -134,8 +134,8 @@ static void book_contacts(rbl_sim *sim, const uint8_t *flag, const double *x, in
             continue;
         rbl_contact_geom geo;
         double l1, l2;
-        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, &geo,
-                       &l1, &l2);
+        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, 0.0,
+                       &geo, &l1, &l2);
         const double e = rbl_account_pair_energy(sim, q, &geo, l1 + l2, NULL);
         if (isfinite(e)) /* (a grain gone for not being finite carries nothing booked) */
             rbl_account_in(sim, source, sign * e);
@@ -151,7 +151,7 @@ static void book_contacts(rbl_sim *sim, const uint8_t *flag, const double *x, in
             rbl_collision_end(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]), 1,
                               wl->hist + rbl_wall_hist_width(law) * q + rbl_hist_collision(law),
                               0.0);
-        if (!rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, &geo, &l1))
+        if (!rbl_wall_geometry_at(sim, q, x, g->vel, g->omega, 0.0, &geo, &l1))
             continue;
         const double e = rbl_account_wall_energy(sim, q, &geo, NULL);
         if (isfinite(e))
@@ -174,6 +174,23 @@ static double history_springs(const rbl_sim *sim, const rbl_pair_coef *pc,
     const rbl_contact_law *law = &sim->cfg.law;
     return rbl_contact_energy(law, pc, geo, hist, ri, rj, s, NULL) -
            rbl_contact_energy(law, pc, geo, none, ri, rj, s, NULL);
+}
+
+/* The work the kicks gave a fresh contact's dashpots and history springs beyond what their
+ * kernels booked. The kernels read the contact's motion in the half step's frame (half:
+ * rbl_velocity_lag, geometry `lagged`), the kicks give a force its work in the step's, where
+ * its lever arms are (`step`); over a contact's life each force is paired with the motion of
+ * the half steps on both sides of it, whose frames straddle the step's, so the two agree to
+ * O(dt^2) a step (docs/dem.md "Turning bodies"), but at its first step the first half kick
+ * had none of its force: the force less its normal springs' (fn, booked apart), times
+ * (v_step - v_half) dt / 2, is theirs. */
+static double frame_share(const double f[3], double fn, const rbl_contact_geom *step,
+                          const rbl_contact_geom *lagged, double dt)
+{
+    double w = 0.0;
+    for (int a = 0; a < 3; a++)
+        w += (f[a] - fn * step->n[a]) * (step->v[a] - lagged->v[a]);
+    return 0.5 * dt * w;
 }
 
 /* What the fresh contacts' first forces brought into the leapfrog's kinetic energy,
@@ -221,21 +238,29 @@ static void book_fresh_kicks(rbl_sim *sim, const uint8_t *fresh, int in_step)
         double d[3], c[3], ti[3], l1, l2;
         const double r2 = rbl_pair_separation(&arrays, &gi, &gj, q, d);
         rbl_contact_geom geo;
-        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, &geo,
-                       &l1, &l2);
+        rbl_pair_frame(d, r2, gi.radius, gj.radius, still, still, still, gi.mass, gj.mass, 0.0,
+                       &geo, &l1, &l2);
         rbl_cross(geo.n, o, c);
         for (int a = 0; a < 3; a++)
             ti[a] = -(l1 + l2) * c[a] - o[3 + a];
         if (in_step && i < n) {
             const rbl_pair_coef *pc = rbl_pair_coef_of(sim, g->material[i], g->material[j]);
             const double fn = rbl_contact_spring_normal(law, pc, &geo);
-            double vn = 0.0;
-            for (int a = 0; a < 3; a++)
-                vn += geo.n[a] * (v[3 * i + a] - v[3 * j + a]);
+            double vn = 0.0, dv[3];
+            for (int a = 0; a < 3; a++) {
+                dv[a] = v[3 * i + a] - v[3 * j + a];
+                vn += geo.n[a] * dv[a];
+            }
+            rbl_contact_geom at_step, lagged;
+            double k1, k2;
+            rbl_pair_frame(d, r2, gi.radius, gj.radius, dv, w + 3 * (size_t)i, w + 3 * (size_t)j,
+                           gi.mass, gj.mass, 0.0, &at_step, &k1, &k2);
+            rbl_pair_frame(d, r2, gi.radius, gj.radius, dv, w + 3 * (size_t)i, w + 3 * (size_t)j,
+                           gi.mass, gj.mass, rbl_velocity_lag(sim), &lagged, &k1, &k2);
             rbl_account_in(sim, RBL_IN_ADDED,
-                           0.5 * dt * fn * vn - history_springs(sim, pc, &geo,
-                                                                pl->hist + rbl_hist_width(law) * q,
-                                                                gi.radius, gj.radius, l1 + l2));
+                           0.5 * dt * fn * vn + frame_share(o, fn, &at_step, &lagged, dt) -
+                               history_springs(sim, pc, &geo, pl->hist + rbl_hist_width(law) * q,
+                                               gi.radius, gj.radius, l1 + l2));
         }
         for (int a = 0; a < 3 && i < n; a++)
             add[6 * i + a] += o[a], add[6 * i + 3 + a] += ti[a], hit[i] = 1;
@@ -249,14 +274,17 @@ static void book_fresh_kicks(rbl_sim *sim, const uint8_t *fresh, int in_step)
         const double *o = wl->out + RBL_WALL_OUT * q;
         rbl_contact_geom geo;
         double l1;
-        if (in_step && rbl_wall_geometry(sim, q, v, w, &geo, &l1)) {
+        if (in_step && rbl_wall_geometry(sim, q, v, w, 0.0, &geo, &l1)) {
             const rbl_pair_coef *pc =
                 rbl_pair_coef_of(sim, g->material[i], rbl_wall_material(sim, wl->wall[q]));
             const double fn = rbl_contact_spring_normal(law, pc, &geo);
             const double vn =
                 geo.n[0] * v[3 * i] + geo.n[1] * v[3 * i + 1] + geo.n[2] * v[3 * i + 2];
+            rbl_contact_geom lagged;
+            double k1;
+            rbl_wall_geometry(sim, q, v, w, rbl_velocity_lag(sim), &lagged, &k1);
             rbl_account_in(sim, RBL_IN_ADDED,
-                           0.5 * dt * fn * vn -
+                           0.5 * dt * fn * vn + frame_share(o, fn, &geo, &lagged, dt) -
                                history_springs(sim, pc, &geo,
                                                wl->hist + rbl_wall_hist_width(law) * q,
                                                g->radius[i], -1.0, g->radius[i] - geo.overlap));

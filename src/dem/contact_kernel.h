@@ -622,11 +622,19 @@ static inline void rbl_collision_begin(double *hc, const rbl_contact_geom *geo)
 /* Geometry of two touching spheres (radii ri, rj, masses mi, mj) from their separation d
  * (|d|^2 = r2), relative velocity dv = v_i - v_j and spins wi, wj. Contact point at -l1 n
  * from the first centre and +l2 n from the second (seed: l1 = (ri^2 - rj^2 + d^2) / 2d).
- * Branch-free, like rbl_contact_force. */
+ * half: how far back (s) the velocities were taken, dt/2 under the mid-step integrator
+ * (rbl_velocity_lag), 0 where they are the step's. The contact point's relative velocity is
+ * read on the line of centres where they were, d - dv half (the midpoint of the step's chord;
+ * its lever arms l1 and l2 stretched to its length), as the bonds read theirs (docs/dem.md
+ * "Turning bodies"): v = dv - (l1 wi + l2 wj) x (d - dv half) / |d|. Read on the step's line
+ * d, a body turning rigidly at W gave each contact a spurious relative velocity
+ * (dt/2) W x (W x d), which the tangential spring summed step after step. The forces, the
+ * split into normal and tangential parts and the lever arms the torques act with stay the
+ * step's. Branch-free, like rbl_contact_force. */
 RBL_KERNEL void rbl_pair_frame(const double d[3], double r2, double ri, double rj,
                                const double dv[3], const double wi[3], const double wj[3],
-                               double mi, double mj, rbl_contact_geom *geo, double *l1_out,
-                               double *l2_out)
+                               double mi, double mj, double half, rbl_contact_geom *geo,
+                               double *l1_out, double *l2_out)
 {
     /* 1/d as d / d^2: the square root and the division run side by side, not one after the
      * other (a contact's cost is the latency of its chain of operations) */
@@ -639,10 +647,15 @@ RBL_KERNEL void rbl_pair_frame(const double d[3], double r2, double ri, double r
     geo->overlap = ri + rj - dist;
     double l1 = apart ? 0.5 * (ri * ri - rj * rj + r2) * inv : ri;
     double l2 = dist - l1;
-    /* v = dv + wi x (-l1 n) - wj x (l2 n) = dv - (l1 wi + l2 wj) x n */
+    /* v = dv + wi x (-l1 h) - wj x (l2 h) = dv - (l1 wi + l2 wj) x h, h = (d - dv half) / |d|
+     * (n itself where half is 0: the same bits as the step's line) */
+    const int back = apart && half != 0.0;
+    const double h[3] = {back ? (d[0] - half * dv[0]) * inv : geo->n[0],
+                         back ? (d[1] - half * dv[1]) * inv : geo->n[1],
+                         back ? (d[2] - half * dv[2]) * inv : geo->n[2]};
     double w[3] = {l1 * wi[0] + l2 * wj[0], l1 * wi[1] + l2 * wj[1], l1 * wi[2] + l2 * wj[2]};
     double wn[3];
-    rbl_cross(w, geo->n, wn);
+    rbl_cross(w, h, wn);
     geo->v[0] = dv[0] - wn[0], geo->v[1] = dv[1] - wn[1], geo->v[2] = dv[2] - wn[2];
     geo->w[0] = wi[0] - wj[0], geo->w[1] = wi[1] - wj[1], geo->w[2] = wi[2] - wj[2];
     geo->a2 = ri * ri - l1 * l1;
@@ -664,10 +677,22 @@ static inline double rbl_pair_reach(const rbl_sim *sim, size_t q)
     return rbl_jkr_reach(pc->cohesion, pc->y_star, ri * rj / (ri + rj));
 }
 
-/* Geometry of listed pair q, whose first grain's record is gi; 0 if the grains are apart by
- * reach or more (rbl_pair_reach). */
+/* How far back (s) the velocities a force evaluation reads were taken: the half step's under
+ * the mid-step integrator (dt/2), the step's (predicted) under the synchronized one (0), and
+ * the step's at the first evaluation, which no step came before (the run's velocities as they
+ * were set or restored). The contact frames read the relative motion there (rbl_pair_frame,
+ * rbl_wall_frame). */
+static inline double rbl_velocity_lag(const rbl_sim *sim)
+{
+    const int mid = sim->cfg.integrator != RBL_INTEGRATOR_SYNCHRONIZED && sim->prepared;
+    return mid ? 0.5 * sim->cfg.dt : 0.0;
+}
+
+/* Geometry of listed pair q, whose first grain's record is gi, its velocities taken half s
+ * back (rbl_pair_frame; 0: the step's); 0 if the grains are apart by reach or more
+ * (rbl_pair_reach). */
 static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_grain *gi,
-                                    size_t q, double reach, rbl_contact_geom *geo,
+                                    size_t q, double reach, double half, rbl_contact_geom *geo,
                                     double *l1_out, double *l2_out)
 {
     const rbl_packed_grain *gj = a->pk + a->j[q];
@@ -679,7 +704,7 @@ static inline int rbl_pair_geometry(const rbl_pair_arrays *a, const rbl_packed_g
     double dv[3] = {gi->vel[0] - gj->vel[0], gi->vel[1] - gj->vel[1], gi->vel[2] - gj->vel[2]};
     rbl_image_dv(&a->le, a->image[q], dv);
     const double *wi = a->omega + 3 * (size_t)(gi - a->pk), *wj = a->omega + 3 * (size_t)a->j[q];
-    rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, wi, wj, gi->mass, gj->mass,
+    rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, wi, wj, gi->mass, gj->mass, half,
                    geo, l1_out, l2_out);
     return 1;
 }
@@ -700,10 +725,15 @@ static inline const rbl_wall_pose *rbl_wall_pose_of_code(const rbl_sim *sim, uin
 
 /* Geometry of grain i against a wall whose surface is at distance d from the centre along -n
  * (n: unit, from the wall to the grain): xi = r - d, lever arm l1 = d (seed: d*). A moving
- * wall's velocity at the contact point and its spin are taken from the grain's. */
+ * wall's velocity at the contact point and its spin are taken from the grain's. half: how far
+ * back the velocities were taken (rbl_velocity_lag; 0: the step's): a turning wall's point
+ * velocity is read under the grain where it was then, its position against the wall's centre
+ * less (v - v_wall) half, as rbl_pair_frame reads a pair's (read at the step's position, a
+ * grain turning with a wall at W saw it move by (dt/2) W x (W x y) against it, y from the
+ * wall's centre: docs/dem.md "Turning bodies"). */
 static inline void rbl_wall_frame(const rbl_sim *sim, uint32_t i, const double n[3], double d,
                                   const double *vel, const double *om, const rbl_wall_pose *pose,
-                                  rbl_contact_geom *geo, double *l1_out)
+                                  double half, rbl_contact_geom *geo, double *l1_out)
 {
     const rbl_grains *g = &sim->g;
     double r = g->radius[i];
@@ -719,7 +749,8 @@ static inline void rbl_wall_frame(const rbl_sim *sim, uint32_t i, const double n
         const double *x = g->pos + 3 * (size_t)i;
         double y[3], vw[3];
         for (int a = 0; a < 3; a++)
-            y[a] = x[a] - d * geo->n[a] - pose->m.center[a] - pose->shift[a];
+            y[a] = x[a] - d * geo->n[a] - pose->m.center[a] - pose->shift[a] -
+                   half * (v[a] - pose->vel[a]);
         rbl_cross(pose->spin, y, vw);
         for (int a = 0; a < 3; a++) {
             geo->v[a] -= pose->vel[a] + vw[a];
@@ -750,7 +781,7 @@ static inline double rbl_wall_reach(const rbl_sim *sim, size_t q)
  * 0 if apart (a JKR contact: beyond its pull-off distance). A mesh slot's is the contact's as
  * the last force evaluation found it (its normal and distance kept in the history). */
 static inline int rbl_wall_geometry_at(const rbl_sim *sim, size_t q, const double *pos,
-                                       const double *vel, const double *om,
+                                       const double *vel, const double *om, double half,
                                        rbl_contact_geom *geo, double *l1_out)
 {
     const rbl_wall_list *w = &sim->wpairs;
@@ -771,14 +802,16 @@ static inline int rbl_wall_geometry_at(const rbl_sim *sim, size_t q, const doubl
             return 0;
         n[0] = pl->n[0], n[1] = pl->n[1], n[2] = pl->n[2];
     }
-    rbl_wall_frame(sim, i, n, d, vel, om, rbl_wall_pose_of_code(sim, code), geo, l1_out);
+    rbl_wall_frame(sim, i, n, d, vel, om, rbl_wall_pose_of_code(sim, code), half, geo, l1_out);
     return 1;
 }
 
+/* half: as rbl_wall_frame's (0: the velocities are the step's). */
 static inline int rbl_wall_geometry(const rbl_sim *sim, size_t q, const double *vel,
-                                    const double *om, rbl_contact_geom *geo, double *l1_out)
+                                    const double *om, double half, rbl_contact_geom *geo,
+                                    double *l1_out)
 {
-    return rbl_wall_geometry_at(sim, q, sim->g.pos, vel, om, geo, l1_out);
+    return rbl_wall_geometry_at(sim, q, sim->g.pos, vel, om, half, geo, l1_out);
 }
 
 #endif

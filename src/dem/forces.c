@@ -177,7 +177,7 @@ static void wall_apart(const rbl_sim *sim, rbl_wall_list *w, size_t q, const dou
     const rbl_wall_pose *pose = rbl_wall_pose_of_code(sim, w->wall[q]);
     rbl_contact_geom geo;
     double l1;
-    rbl_wall_frame(sim, i, n, dist, vel, om, pose, &geo, &l1);
+    rbl_wall_frame(sim, i, n, dist, vel, om, pose, rbl_velocity_lag(sim), &geo, &l1);
     if (sim->prepared)
         rbl_account_contact_end(sim, i, SIZE_MAX, rbl_wall_material(sim, w->wall[q]),
                                 w->hist + wide * q, &geo, sim->g.loss, sim->g.loss_cohesion);
@@ -212,7 +212,7 @@ static void plane_contact(const rbl_sim *sim, rbl_wall_list *w, size_t q, const 
     rbl_contact_geom geo;
     rbl_contact_out o;
     double l1;
-    if (rbl_wall_geometry(sim, q, vel, om, &geo, &l1)) {
+    if (rbl_wall_geometry(sim, q, vel, om, rbl_velocity_lag(sim), &geo, &l1)) {
         wall_law(sim, w, q, &geo, l1, 0.0, wt, &o);
     } else if (w->touch[q]) {
         const rbl_plane *pl = &sim->walls[w->wall[q]];
@@ -277,7 +277,8 @@ static void mesh_contacts(const rbl_sim *sim, rbl_wall_list *w, size_t q0, const
         rbl_contact_geom geo;
         rbl_contact_out o;
         double l1, v_contact[3];
-        rbl_wall_frame(sim, i, c[k].n, c[k].dist, vel, om, &mw->pose, &geo, &l1);
+        rbl_wall_frame(sim, i, c[k].n, c[k].dist, vel, om, &mw->pose, rbl_velocity_lag(sim), &geo,
+                       &l1);
         memcpy(v_contact, geo.v, sizeof v_contact);
         double vn_cut = 0.0;
         if (c[k].share < 1.0) { /* across a crease (mesh_contact.c): its dashpot's share */

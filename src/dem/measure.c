@@ -162,7 +162,7 @@ int rbl_sim_grain_stress(const rbl_sim *sim, double *stress, rbl_error *err)
     for (size_t q = 0; q < w->n; q++) {
         rbl_contact_geom geo;
         double l1;
-        if (!w->touch[q] || !rbl_wall_geometry(sim, q, g->vel, g->omega, &geo, &l1))
+        if (!w->touch[q] || !rbl_wall_geometry(sim, q, g->vel, g->omega, 0.0, &geo, &l1))
             continue;
         const size_t i = w->grain[q];
         const double *f = w->out + RBL_WALL_OUT * q;

@@ -50,9 +50,10 @@ typedef struct pair_block {
 /* Always inlined, so that the law's models below are constants in the loop. */
 #define INLINE static inline __attribute__((always_inline))
 
-/* Lane l of the block through the contact law; returns the overlap it computed (the health
- * check's filter). */
-INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, double dt)
+/* Lane l of the block through the contact law, its velocities taken half s back
+ * (rbl_velocity_lag); returns the overlap it computed (the health check's filter). */
+INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, double dt,
+                         double half)
 {
     const double d[3] = {b->dx[l], b->dy[l], b->dz[l]};
     const double dv[3] = {b->vx[l], b->vy[l], b->vz[l]};
@@ -60,8 +61,8 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
     const double wj[3] = {b->wjx[l], b->wjy[l], b->wjz[l]};
     rbl_contact_geom geo;
     double l1, l2;
-    rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, b->mi[l], b->mj[l], &geo, &l1,
-                   &l2);
+    rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, b->mi[l], b->mj[l], half, &geo,
+                   &l1, &l2);
 #define FROM_COLUMN(slot, ...) .slot = b->slot[l],
     const rbl_pair_coef pc = {.y_star = b->y_star[l], .g_star = b->g_star[l],
                               RBL_PAIR_COEFS(FROM_COLUMN)};
@@ -102,7 +103,7 @@ INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, doubl
 /* The first lanes of the block through the law with these models. Each combination compiles
  * to its own loop, without the others' branches: one SIMD loop per law. */
 INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, double dt,
-                      rbl_normal_model normal, rbl_damping_model damping,
+                      double half, rbl_normal_model normal, rbl_damping_model damping,
                       rbl_tangent_model tangent, int from_materials, rbl_rolling_model rolling,
                       rbl_cohesion_model cohesion, rbl_twisting_model twisting)
 {
@@ -113,18 +114,19 @@ INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, doub
     double most = -INFINITY;
 #pragma omp simd reduction(max : most)
     for (int l = 0; l < lanes; l++) {
-        const double overlap = block_lane(b, l, &model, dt);
+        const double overlap = block_lane(b, l, &model, dt, half);
         most = most > overlap ? most : overlap;
     }
     b->most = most;
 }
 
 /* Any other combination: one loop that reads the models as they come (not vectorised). */
-static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, double dt)
+static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, double dt,
+                          double half)
 {
     double most = -INFINITY;
     for (int l = 0; l < lanes; l++) {
-        const double overlap = block_lane(b, l, law, dt);
+        const double overlap = block_lane(b, l, law, dt, half);
         most = most > overlap ? most : overlap;
     }
     b->most = most;
@@ -143,19 +145,19 @@ __attribute__((target(RBL_PAIR_TARGET)))
 __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 #endif
 static void
-block_compute(pair_block *b, const rbl_contact_law *law, double dt)
+block_compute(pair_block *b, const rbl_contact_law *law, double dt, double half)
 {
     const int lanes = (b->n + LANES - 1) / LANES * LANES;
 #define RUN_IF(N, D, T, M, R, C, W)                                                           \
     if (law->from_materials == (M) && ((M) || (law->normal == (N) && law->damping == (D))) && \
         law->tangent == (T) && law->rolling == (R) && law->cohesion == (C) &&                 \
         law->twisting == (W)) {                                                               \
-        block_run(b, lanes, law, dt, N, D, T, M, R, C, W);                                   \
+        block_run(b, lanes, law, dt, half, N, D, T, M, R, C, W);                             \
         return;                                                                               \
     }
     RBL_LAW_COMPILED(RUN_IF)
 #undef RUN_IF
-    block_run_any(b, lanes, law, dt);
+    block_run_any(b, lanes, law, dt, half);
 }
 
 /* What the pair pass reads and writes, gathered once: pair_chunk copies it into locals, so
@@ -166,6 +168,7 @@ typedef struct pair_pass_input {
     rbl_pair_arrays arrays; /* packed: force velocities */
     rbl_contact_law law;
     double dt;
+    double half;        /* how far back the velocities were taken (rbl_velocity_lag) */
     const rbl_sim *sim; /* material pair coefficients */
     int per_pair;       /* they differ between pairs: looked up per contact */
     const size_t *i_start;
@@ -313,7 +316,7 @@ static __attribute__((noinline)) void block_events(const pair_pass_input *in, pa
             rbl_contact_geom geo;
             double l1, l2;
             rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, pk[b->i[l]].mass,
-                           pk[in->arrays.j[b->q[l]]].mass, &geo, &l1, &l2);
+                           pk[in->arrays.j[b->q[l]]].mass, in->half, &geo, &l1, &l2);
             rbl_collision_begin(hc, &geo);
         }
         if (in->booking)
@@ -330,7 +333,7 @@ INLINE void block_flush_as(const pair_pass_input *in, pair_block *b, const size_
         return;
     block_fill(in, b, width, lw);
     b->peak_at = b->peak.ratio * (1.0 - 1e-12);
-    block_compute(b, &in->law, in->dt);
+    block_compute(b, &in->law, in->dt, in->half);
     block_peak(b, in->sim, in->arrays.j);
     if (in->law.collisions & RBL_LAW_EVENTS)
         block_events(in, b, width);
@@ -437,7 +440,7 @@ static __attribute__((noinline)) void pair_end(const pair_pass_input *in, size_t
     rbl_contact_geom geo;
     double l1, l2;
     rbl_pair_frame(d, r2, gi->radius, gj->radius, dv, a->omega + 3 * i, a->omega + 3 * j,
-                   gi->mass, gj->mass, &geo, &l1, &l2);
+                   gi->mass, gj->mass, in->half, &geo, &l1, &l2);
     rbl_account_contact_end(in->sim, i, j, -1, h, &geo, in->loss, in->loss_cohesion);
 }
 
@@ -579,7 +582,8 @@ void rbl_pair_pass(rbl_sim *sim)
      * so the first grains' records are asked for early too. In a dense list the first
      * grains come in order, which the hardware follows by itself. */
     const pair_pass_input input = {
-        rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, sim, sim->coef && !sim->coef_uniform,
+        rbl_pair_arrays_of(sim), sim->cfg.law, sim->cfg.dt, rbl_velocity_lag(sim), sim,
+        sim->coef && !sim->coef_uniform,
         p->i_start, g->material,
         p->touch, p->touch_j, p->jpos, p->hist, p->out, g->force, g->torque, g->loss,
         g->loss_cohesion, g->contacts, p->n, g->n, sim->prepared,

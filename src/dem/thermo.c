@@ -74,8 +74,8 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
             continue;
         listed++;
         if (!packed || !pl->touch[q] ||
-            !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q, rbl_pair_reach(sim, q), &geo,
-                               &l1, &l2))
+            !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q, rbl_pair_reach(sim, q), 0.0,
+                               &geo, &l1, &l2))
             continue;
         uint32_t i = pl->i[q], j = pl->j[q];
         contacts++;
@@ -101,7 +101,7 @@ void rbl_thermo_partial(rbl_sim *sim, rbl_thermo *t, rbl_exact_sum *sums)
     for (size_t q = 0; q < wl->n; q++) {
         rbl_contact_geom geo;
         double l1;
-        if (!wl->touch[q] || !rbl_wall_geometry(sim, q, g->vel, g->omega, &geo, &l1))
+        if (!wl->touch[q] || !rbl_wall_geometry(sim, q, g->vel, g->omega, 0.0, &geo, &l1))
             continue;
         uint32_t i = wl->grain[q];
         wall_contacts++;

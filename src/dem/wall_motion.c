@@ -442,7 +442,7 @@ static void contact_stiffness(const rbl_sim *sim, size_t q, double *k, double *g
     rbl_contact_geom geo;
     double l1;
     *k = *gamma = 0.0;
-    if (!rbl_wall_geometry(sim, q, sim->g.vel, sim->g.omega, &geo, &l1))
+    if (!rbl_wall_geometry(sim, q, sim->g.vel, sim->g.omega, 0.0, &geo, &l1))
         return;
     uint32_t i = w->grain[q];
     const rbl_pair_coef *pc =

@@ -46,21 +46,25 @@ def test_a_drum_averaged_over_y_is_the_field_averaged_by_hand(drum, kernel, widt
     """The averaged grid against an unaveraged one of 40 and 80 nodes across y, each averaged
     by hand over its nodes (the mean of a periodic function over equal steps: it converges
     to the exact mean as the steps shrink). Measured, relative to each sum's largest value:
-    Lucy 6.7e-6 at 40 nodes (c / 8), 4.2e-7 at 80 (as the step^4); the Gaussian (cut where it
-    is still 1.1 % of its peak: the hand average converges only as the step) 9.7e-4 and
-    3.8e-4. A closed form wrong by 1 % in its log term: 6.5e-2 at both."""
+    Lucy 8e-6 at 40 nodes (c / 8), 6e-7 at 80 (as the step^4); the Gaussian, cut where it is
+    still 1.1 % of its peak, converges only as the step, and only in its envelope: the error
+    at a count swings with where the cuts fall between the nodes (error x count 0.028 to
+    0.056 over 40 to 320 nodes on two drums whose grains differ in their last bits; 40 to 80
+    nodes gained 2.9x on one, 1.14x on the other), so it is compared over 40 to 160 nodes
+    (4.5x and 2.7x measured; 7e-4 to 1.2e-3, then 2.6e-4 to 2.7e-4). A closed form wrong by
+    1 % in its log term: 6.5e-2 at both."""
     run = drum
     avg = moments(rubble.CoarseGrain(LO, HI, (18, 1, 18), width, kernel, average="y")
                   .add(run).fields())
     errors = []
-    for ny in (40, 80):
+    for ny in (40, 80) if kernel == "lucy" else (40, 160):
         full = moments(rubble.CoarseGrain(LO, HI, (18, ny, 18), width, kernel).add(run).fields())
         errors.append(max(np.abs(avg[k] - full[k].mean(axis=1, keepdims=True)).max() /
                           np.abs(full[k]).max() for k in avg))
     if kernel == "lucy":  # smooth: the hand average converges as the step^4 (16x measured)
         assert errors[1] < errors[0] / 8 and errors[1] < 1e-6, errors
-    else:  # cut with a step: as the step (2x), on the averaged field
-        assert errors[1] < errors[0] / 1.6 and errors[1] < 1e-3, errors
+    else:  # cut with a step: as the step (4x) in its envelope, half of it asked
+        assert errors[1] < errors[0] / 2 and errors[1] < 5e-4, errors
 
 
 def test_the_averaged_mass_integrates_to_the_grains(drum):
