@@ -258,7 +258,8 @@ static int held_grains(const rbl_sim *sim, const rbl_insert_ranks *ranks, const 
         free(all);
         return rc;
     }
-    qsort(all, total, 5 * sizeof *all, by_id); /* (every process's in one order) */
+    if (total) /* (no grains held: `all` may be NULL, which qsort may not take) */
+        qsort(all, total, 5 * sizeof *all, by_id); /* (every process's in one order) */
     size_t cap = 0, cap_r = 0;
     *pos = NULL, *rad = NULL, *n = 0;
     for (size_t k = 0; k < total && rc == RBL_OK; k++)
