@@ -412,10 +412,12 @@ int rbl_series_present(const char *dir, const char *prefix, size_t n, char **fil
                        size_t *missing, rbl_error *err);
 
 /* walls_vtp.c — the walls (planes cut to the domain's box, mesh walls' facets) where they are
- * now, as one .vtp, with_loads their cells' loads; whether they need one per frame (some wall
+ * now, as one .vtp, with load_sums (rbl_walls_load_sums of every wall: NULL none) their
+ * cells' loads and the meshes' wear; whether they need one per frame (some wall
  * moves, an open domain's planes, drawn within the grains' extent, the loads asked for, or a
  * mesh that wears) or one walls.vtp serves the run. */
-int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rbl_error *err);
+int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, const double *load_sums,
+                        rbl_error *err);
 int rbl_walls_drawn_per_frame(const rbl_sim *sim, int loads);
 /* An impulse scene's planes and tubes as walls.vtp (they do not move); *written 0 where it has
  * none (nothing written). */

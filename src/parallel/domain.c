@@ -914,6 +914,13 @@ static int peers_ghost_values(void *ctx, const double *own, double *ghost, rbl_e
     return d->send_start ? rbl_domain_ghost_values(d, own, ghost, err) : RBL_OK;
 }
 
+static int peers_allgather(void *ctx, const double *mine, size_t n, double **all, size_t *cap,
+                           size_t *first, size_t *total, rbl_error *err)
+{
+    rbl_domain *d = ctx;
+    return rbl_comm_allgather(d->comm, mine, n, all, cap, first, total, err);
+}
+
 /* Each rank holding its share (and the histories of its grains' contacts in the start maps):
  * the engine's calls set, the run's counters on the first rank only, and mid-run the lists of
  * the last build made again over the ranks. Collective; d freed on an error. */
@@ -924,7 +931,7 @@ static int domain_start(rbl_domain *d, rbl_error *err)
     let_lists_go(sim); /* they held the grains as they were */
     d->peers = (rbl_sim_peers){d,           peers_max,    peers_sum_exact, peers_agree,
                                peers_migrate, peers_ghosts, peers_refresh,   peers_gravity,
-                               peers_ghost_values};
+                               peers_ghost_values, peers_allgather};
     sim->peers = &d->peers;
     if (d->rank > 0) { /* counted once, on the first rank: the lost grains, the flow counters'
                           sums */
