@@ -306,6 +306,31 @@ int rbl_contact_rows_csv_write(const char *path, const struct rbl_contact_row *r
 #define RBL_CONTACT_BIN_NAME 24
 int rbl_contact_rows_bin_write(const char *path, const struct rbl_contact_row *rows, size_t n,
                                unsigned columns, rbl_error *err);
+/* contact_bin_read.c: such a table read back, checked against its file's size before
+ * anything is taken by a count (a refusal names the file and the byte); the columns' values
+ * left in the file's bytes (t->bytes), taken out by name as doubles or integers (rows x
+ * components of them). parse: from bytes held by the caller (t->bytes stays NULL). */
+#define RBL_CONTACT_BIN_MAX_COLUMNS 64
+typedef struct rbl_contact_bin_column {
+    char name[RBL_CONTACT_BIN_NAME];
+    char type;                    /* 'i' signed, 'u' unsigned, 'f' double */
+    int bytes, components;        /* per value (8, 4, 1); 1 or 3 */
+    const unsigned char *values;  /* rows x components values, little-endian */
+} rbl_contact_bin_column;
+typedef struct rbl_contact_bin {
+    size_t rows, pairs;           /* contacts; grain pairs among them (first) */
+    int n_columns;
+    rbl_contact_bin_column column[RBL_CONTACT_BIN_MAX_COLUMNS];
+    unsigned char *bytes;         /* the file's (rbl_contact_bin_read's) */
+} rbl_contact_bin;
+int rbl_contact_bin_read(const char *path, rbl_contact_bin *t, rbl_error *err);
+int rbl_contact_bin_parse(const char *path, const unsigned char *bytes, size_t size,
+                          rbl_contact_bin *t, rbl_error *err);
+void rbl_contact_bin_free(rbl_contact_bin *t);
+int rbl_contact_bin_doubles(const rbl_contact_bin *t, const char *path, const char *name,
+                            int components, double *out, rbl_error *err);
+int rbl_contact_bin_integers(const rbl_contact_bin *t, const char *path, const char *name,
+                             int64_t *out, rbl_error *err);
 /* contact_columns.c — the columns, described once (the .vtp's, .csv's and binary table's). */
 typedef struct rbl_contact_column {
     int id;
@@ -365,7 +390,7 @@ int rbl_contact_list_write(const char *path, const rbl_contact_list *list, int f
 /* The files output.contacts writes, for the run's report ("contacts.pvd, contacts_NNNNNN.csv"). */
 void rbl_contact_files_name(int network, char *out, size_t size);
 
-/* cg_frame_read.c — a frame of the grains and its contact file (.vtp or .csv, by its name)
+/* cg_frame_read.c — a frame of the grains and its contact file (.vtp, .csv or .bin, by its name)
  * as rbl_cg_frame's arrays (owned here; frame.lo, hi, periodic and threads left for the
  * caller); inexact: a .vtp written before it held the branch vectors, taken from its lines'
  * ends. rbl_frame_time: a frame's time from the grains.pvd in its folder. */
