@@ -163,6 +163,15 @@ for f in wear_1/walls_0*.vtp; do
 done
 [ "$n" -ge 2 ] || fail "wear: the restart wrote $n walls frames"
 echo "ok: walls' loads and a mesh's wear on 3 processes and restarted on 2 ($n frames after $ck): one process's walls_NNNNNN.vtp"
+# in an open domain the plane is drawn by the grains' extent: every process's grains, not
+# rank 0's (its walls_NNNNNN.vtp differed on 3 before)
+sed 's|^domain:.*|domain: {open: true}|' wear.yaml > wear_open.yaml
+"$RUBBLE" run wear_open.yaml --output wopen_1 --quiet > wopen_1.txt || fail "wear, open, on one process"
+mpi 3 "$RUBBLE" run wear_open.yaml --output wopen_3 --quiet > wopen_3.txt || fail "wear, open, on 3"
+for f in wopen_1/walls_0*.vtp; do
+    cmp -s "$f" "wopen_3/${f#wopen_1/}" || fail "wear, open: ${f#wopen_1/} differs on 3"
+done
+echo "ok: an open domain's walls on 3 processes: one process's walls_NNNNNN.vtp"
 
 # an outlet opened over half a cohesive bed at rest (tests/scenes/health/outlet_cohesive.yaml,
 # a row each step) takes whole layers at once, pairs across processes among them: what their

@@ -442,7 +442,11 @@ int rbl_series_present(const char *dir, const char *prefix, size_t n, char **fil
  * moves, an open domain's planes, drawn within the grains' extent, the loads asked for, or a
  * mesh that wears) or one walls.vtp serves the run. */
 int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, const double *load_sums,
-                        rbl_error *err);
+                        const double *grains_box, rbl_error *err);
+/* An open domain's planes are drawn by the grains' extent: grains_box, this process's grains'
+ * lo (3), hi (3) and largest radius (rbl_walls_grains_box; over several processes their
+ * minima and maxima), or NULL for this process's. */
+void rbl_walls_grains_box(const rbl_sim *sim, double box[7]);
 int rbl_walls_drawn_per_frame(const rbl_sim *sim, int loads);
 /* An impulse scene's planes and tubes as walls.vtp (they do not move); *written 0 where it has
  * none (nothing written). */

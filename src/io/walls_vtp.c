@@ -103,25 +103,37 @@ static int box_shadow(const double n[3], double offset, const double lo[3], cons
     return m;
 }
 
+void rbl_walls_grains_box(const rbl_sim *sim, double box[7])
+{
+    for (int a = 0; a < 3; a++)
+        box[a] = INFINITY, box[3 + a] = -INFINITY;
+    box[6] = 0.0;
+    for (size_t k = 0; k < sim->g.n; k++) {
+        box[6] = fmax(box[6], sim->g.radius[k]);
+        for (int a = 0; a < 3; a++)
+            box[a] = fmin(box[a], sim->g.pos[3 * k + a]),
+            box[3 + a] = fmax(box[3 + a], sim->g.pos[3 * k + a]);
+    }
+}
+
 /* The box the planes are drawn by: the domain's (each plane cut from it); an open domain's,
- * the grains and the mesh walls with the largest grain's radius around them (each plane its
- * shadow, wherever the plane is); 0: nothing to frame them by. */
-static int drawing_box(const rbl_sim *sim, const double *mesh_points, size_t n_mesh_points,
-                       double lo[3], double hi[3])
+ * the grains (grains_box: over every process; NULL: this one's) and the mesh walls with the
+ * largest grain's radius around them (each plane its shadow, wherever the plane is); 0:
+ * nothing to frame them by. */
+static int drawing_box(const rbl_sim *sim, const double *grains_box, const double *mesh_points,
+                       size_t n_mesh_points, double lo[3], double hi[3])
 {
     if (!sim->cfg.open) {
         for (int a = 0; a < 3; a++)
             lo[a] = sim->cfg.lo[a], hi[a] = sim->cfg.hi[a];
         return 1;
     }
-    double r = 0.0;
+    double own[7];
+    if (!grains_box)
+        rbl_walls_grains_box(sim, own), grains_box = own;
+    const double r = grains_box[6];
     for (int a = 0; a < 3; a++)
-        lo[a] = INFINITY, hi[a] = -INFINITY;
-    for (size_t k = 0; k < sim->g.n; k++) {
-        r = fmax(r, sim->g.radius[k]);
-        for (int a = 0; a < 3; a++)
-            lo[a] = fmin(lo[a], sim->g.pos[3 * k + a]), hi[a] = fmax(hi[a], sim->g.pos[3 * k + a]);
-    }
+        lo[a] = grains_box[a], hi[a] = grains_box[3 + a];
     for (size_t k = 0; k < n_mesh_points; k++)
         for (int a = 0; a < 3; a++)
             lo[a] = fmin(lo[a], mesh_points[3 * k + a]), hi[a] = fmax(hi[a], mesh_points[3 * k + a]);
@@ -184,7 +196,7 @@ static void mesh_cells(const rbl_sim *sim, int m, const double *s, loads *l, siz
 }
 
 int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, const double *load_sums,
-                        rbl_error *err)
+                        const double *grains_box, rbl_error *err)
 {
     const int with_loads = load_sums != NULL;
     size_t mesh_points = 0, facets = 0;
@@ -223,7 +235,7 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, const double *load
         v0 += mesh->n_vertices;
     }
     double lo[3], hi[3];
-    if (drawing_box(sim, points, v0, lo, hi)) {
+    if (drawing_box(sim, grains_box, points, v0, lo, hi)) {
         for (int w = 0; w < sim->n_walls; w++) {
             double p[RBL_POLYGON_MAX][3];
             const rbl_plane *pl = &sim->walls[w];

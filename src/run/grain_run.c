@@ -149,15 +149,23 @@ static int walls_loads(const rbl_scene *s, const outputs *o, const rbl_sim *sim,
     return rc;
 }
 
+/* The grains' extent an open domain's planes are drawn by, over every process (collective). */
+static void grains_box(const outputs *o, const rbl_sim *sim, double box[7])
+{
+    rbl_walls_grains_box(sim, box);
+    for (int k = 0; k < 7; k++) /* (lo: the least; hi and the radius: the largest) */
+        box[k] = k < 3 ? rbl_run_ranks_min(o->ranks, box[k]) : -rbl_run_ranks_min(o->ranks, -box[k]);
+}
+
 /* Walls drawn per frame: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd, with the
- * loads' sums (NULL: none). */
+ * loads' sums (NULL: none) and the grains' extent over every process. */
 static int write_walls_frame(const outputs *o, const rbl_sim *sim, const double *sums,
-                             rbl_error *err)
+                             const double box[7], rbl_error *err)
 {
     char name[64];
     snprintf(name, sizeof name, "walls_%06zu.vtp", o->n_frames - 1);
     char *path = rbl_path_join(o->dir, name);
-    int rc = path ? rbl_walls_vtp_write(sim, path, sums, err)
+    int rc = path ? rbl_walls_vtp_write(sim, path, sums, box, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     return rc == RBL_OK ? write_series(o, "walls", err) : rc;
@@ -170,7 +178,7 @@ static int write_walls_once(outputs *o, const rbl_sim *sim, rbl_error *err)
     if (o->walls_drawn || sim->n_walls + sim->n_meshes == 0)
         return RBL_OK;
     char *path = rbl_path_join(o->dir, "walls.vtp");
-    int rc = path ? rbl_walls_vtp_write(sim, path, NULL, err)
+    int rc = path ? rbl_walls_vtp_write(sim, path, NULL, NULL, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     o->walls_drawn = rc == RBL_OK;
@@ -324,13 +332,16 @@ static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
     if ((rc = write_network(s, o, sim, err)) != RBL_OK ||
         (rc = write_bonds(o, sim, err)) != RBL_OK)
         return rc;
-    double *sums;
+    double *sums, box[7];
     if ((rc = walls_loads(s, o, sim, &sums, err)) != RBL_OK)
         return rc;
+    const int per_frame = walls_per_frame(s, o, sim);
+    if (per_frame && sim->cfg.open)
+        grains_box(o, sim, box);
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
         rc = rbl_pvd_add(o->pvd_path, &o->pvd, o->times, o->files, o->n_frames, err);
         if (rc == RBL_OK)
-            rc = walls_per_frame(s, o, sim) ? write_walls_frame(o, sim, sums, err)
+            rc = per_frame ? write_walls_frame(o, sim, sums, sim->cfg.open ? box : NULL, err)
                                             : write_walls_once(o, sim, err);
         if (rc == RBL_OK)
             rc = rbl_thermo_log_write(&o->log, o->thermo_path, &o->thermo_file, err);
