@@ -6,7 +6,9 @@
 # grains touch from the start on 3. Checkpoints written by 3 processes restart on 2 and on 1,
 # into the folder of the first run or another, and end in one process's bits (output.final,
 # every digit of every grain); so do a pour, a self-gravitating asteroid spun up (shells and
-# layers too) and clumps poured among spheres; flow counters count as one process counts. A command other than run is refused once, by
+# layers too) and clumps poured among spheres; flow counters count as one process counts; the
+# walls' loads and a mesh's wear are one process's walls_NNNNNN.vtp (restarted on 2 too, and an
+# open domain's planes drawn by every process's grains). A command other than run is refused once, by
 # rank 0, every process exits non-zero and no output folder is made. A process killed mid-run
 # stops the job, with mpirun's message, within seconds.
 . "$(dirname "$0")/cli_run_common.sh"
