@@ -22,6 +22,7 @@ same_thermo() { cmp -s "$1" "$2"; }
 
 # under the sanitizers (RBL_TEST_SLOW_BUILD) the examples run on 3 processes only, the
 # asteroid's spin-up takes 3 steps instead of 5 and the clumps 2000 steps instead of 4000
+# (and an open domain's walls are left to the release pass)
 EXAMPLE_RANKS="2 3" SPIN_TIME=60 CLUMP_STEPS=4000
 [ -n "${RBL_TEST_SLOW_BUILD:-}" ] && EXAMPLE_RANKS=3 SPIN_TIME=30 CLUMP_STEPS=2000
 for ex in settle hopper drum; do
@@ -166,14 +167,16 @@ done
 [ "$n" -ge 2 ] || fail "wear: the restart wrote $n walls frames"
 echo "ok: walls' loads and a mesh's wear on 3 processes and restarted on 2 ($n frames after $ck): one process's walls_NNNNNN.vtp"
 # in an open domain the plane is drawn by the grains' extent: every process's grains, not
-# rank 0's (its walls_NNNNNN.vtp differed on 3 before)
-sed 's|^domain:.*|domain: {open: true}|' wear.yaml > wear_open.yaml
-"$RUBBLE" run wear_open.yaml --output wopen_1 --quiet > wopen_1.txt || fail "wear, open, on one process"
-mpi 3 "$RUBBLE" run wear_open.yaml --output wopen_3 --quiet > wopen_3.txt || fail "wear, open, on 3"
-for f in wopen_1/walls_0*.vtp; do
-    cmp -s "$f" "wopen_3/${f#wopen_1/}" || fail "wear, open: ${f#wopen_1/} differs on 3"
-done
-echo "ok: an open domain's walls on 3 processes: one process's walls_NNNNNN.vtp"
+# rank 0's (its walls_NNNNNN.vtp differed on 3 before); the release pass only
+if [ -z "${RBL_TEST_SLOW_BUILD:-}" ]; then
+    sed 's|^domain:.*|domain: {open: true}|' wear.yaml > wear_open.yaml
+    "$RUBBLE" run wear_open.yaml --output wopen_1 --quiet > wopen_1.txt || fail "wear, open, on one process"
+    mpi 3 "$RUBBLE" run wear_open.yaml --output wopen_3 --quiet > wopen_3.txt || fail "wear, open, on 3"
+    for f in wopen_1/walls_0*.vtp; do
+        cmp -s "$f" "wopen_3/${f#wopen_1/}" || fail "wear, open: ${f#wopen_1/} differs on 3"
+    done
+    echo "ok: an open domain's walls on 3 processes: one process's walls_NNNNNN.vtp"
+fi
 
 # an outlet opened over half a cohesive bed at rest (tests/scenes/health/outlet_cohesive.yaml,
 # a row each step) takes whole layers at once, pairs across processes among them: what their
