@@ -2,10 +2,11 @@
  * holds the grains of its box of the partition and, after them, ghosts: copies of the other
  * processes' grains within 2 r_max + skin of its box, at their own positions (a ghost across
  * a periodic side is found through its image by the pair search, as one process finds it).
- * The engine calls this file at four points (rbl_sim_peers): the rebuild decision (a maximum
+ * The engine calls this file at these points (rbl_sim_peers): the rebuild decision (a maximum
  * over all), a neighbour build (grains migrate to the box that holds them with their contact
  * histories, then the ghosts are sent), and before each force evaluation (the ghosts'
- * positions and velocities). A pair of a grain and a ghost is computed on both processes, the
+ * positions and velocities); and where a sum must see every process's items in one order
+ * (the walls' loads and wear: an allgather). A pair of a grain and a ghost is computed on both processes, the
  * same bits on both, so no force travels back. Each grain's force is summed in its partners'
  * id order (neighbor.c canonical_order), so every decomposition gives one process's bits. */
 #include "parallel_internal.h"
