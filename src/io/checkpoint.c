@@ -1075,7 +1075,9 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         get(b, p->image, np), get(b, p->touch, np);
         get(b, p->hist, np * width * sizeof *p->hist);
         get(b, outs, np * RBL_PAIR_OUT * sizeof *outs);
-        b->bad = b->bad || !rbl_checkpoint_pairs_valid(p, outs, width, 0, n, n);
+        if (!b->bad && !rbl_checkpoint_pairs_valid(p, outs, width, 0, n, n))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent pair contacts (a pair's "
+                               "grains, image, touch flag, history or results)", path);
     }
     rbl_wall_list *w = &sim->wpairs;
     const size_t wide = rbl_wall_hist_width(&sim->cfg.law);
