@@ -15,7 +15,8 @@
  * the parting step's half kick was not booked (a first-order gap a parting contact with a loaded
  * spring: a damped bed settling between side walls, -7.1e-9 J at dt, -2.8e-9 at dt/2).
  * Cases: a head-on damped pair; an oblique pair, one grain spinning, with the tangential spring,
- * gamma_t and epsd2 rolling; a grain thrown obliquely and spinning onto a plane, likewise. */
+ * gamma_t and epsd2 rolling; a grain thrown obliquely and spinning onto a plane, likewise, and
+ * the same turned into a side wall (the same account to round-off). */
 #include "dem_test_util.h"
 
 #include <math.h>
@@ -24,14 +25,14 @@
 #define RADIUS 0.001
 #define RHO 2500.0
 
-enum { HEAD_ON, OBLIQUE, PLANE };
+enum { HEAD_ON, OBLIQUE, PLANE, SIDE };
 
 /* The scene at `per` steps per contact (the linear law's undamped duration), half-critical
  * normal damping. */
 static rbl_sim *scene(int which, double per, double *dt_out)
 {
     const double m = RHO * 4.0 / 3.0 * M_PI * RADIUS * RADIUS * RADIUS;
-    const double meff = which == PLANE ? m : 0.5 * m;
+    const double meff = which >= PLANE ? m : 0.5 * m;
     const double dt = M_PI / sqrt(KN / meff) / per;
     rbl_sim_config c = dem_config(-0.01, 0.01, KN, sqrt(KN * meff), dt);
     if (which != HEAD_ON) {
@@ -44,14 +45,19 @@ static rbl_sim *scene(int which, double per, double *dt_out)
     }
     rbl_sim *sim = dem_create(&c, RHO);
     rbl_error err = {0};
-    if (which == PLANE) {
-        rbl_wall floor = {{0.0, 0.0, 1.0}, 0.0, 0};
+    if (which >= PLANE) { /* a floor, or the same turned: a side wall (z -> x, x -> -z) */
+        const int turned = which == SIDE;
+        rbl_wall floor = {{turned, 0.0, !turned}, 0.0, 0};
         ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+        const double x[3] = {0.0, 0.0, 1.0013 * RADIUS}, v[3] = {0.2, 0.0, -0.25},
+                     w[3] = {0.0, 300.0, 100.0};
         rbl_grain g;
         memset(&g, 0, sizeof g);
-        g.pos[2] = 1.0013 * RADIUS;
-        g.vel[0] = 0.2, g.vel[2] = -0.25;
-        g.omega[1] = 300.0, g.omega[2] = 100.0;
+        for (int a = 0; a < 3; a++) { /* turned: (x, y, z) -> (z, y, -x) */
+            const int from = turned ? 2 - a : a;
+            const double sign = turned && a == 2 ? -1.0 : 1.0;
+            g.pos[a] = sign * x[from], g.vel[a] = sign * v[from], g.omega[a] = sign * w[from];
+        }
         g.radius = RADIUS;
         ASSERT_OK(rbl_sim_add_grain(sim, &g, NULL, &err));
     } else {
@@ -77,8 +83,8 @@ static double separation(const rbl_sim *sim, int which, double d[3])
 {
     rbl_grains_view v;
     rbl_sim_grains(sim, &v);
-    if (which == PLANE) {
-        d[0] = d[1] = 0.0, d[2] = v.pos[2];
+    if (which >= PLANE) {
+        d[0] = d[1] = 0.0, d[2] = v.pos[which == SIDE ? 0 : 2];
         return RADIUS;
     }
     const size_t a = dem_index(&v, 0), b = dem_index(&v, 1);
@@ -146,6 +152,7 @@ static double impact(int which, double per, double *kinks, double *moved, double
 int main(void)
 {
     const char *name[] = {"head-on pair", "oblique pair, spinning", "onto a plane, spinning"};
+    _Static_assert(SIDE == PLANE + 1, "the side wall is the plane turned");
     for (int which = HEAD_ON; which <= PLANE; which++) {
         double worst[2], beyond[2];
         for (int p = 0; p < 2; p++) {
@@ -173,5 +180,14 @@ int main(void)
         ASSERT_TRUE(worst[0] < 1e-4 && beyond[0] < 1e-4);
         ASSERT_TRUE(worst[0] / worst[1] > 3.0 && worst[0] / worst[1] < 5.0);
     }
+    /* the plane's impact turned into a side wall's: the same account */
+    double k0, m0, b0, l0, e0, k1, m1, b1, l1, e1;
+    impact(PLANE, 20.0, &k0, &m0, &b0, &l0, &e0);
+    impact(SIDE, 20.0, &k1, &m1, &b1, &l1, &e1);
+    printf("turned into a side wall: the balance moved %.6g J (the floor's %.6g J), dissipated "
+           "%.6g J (%.6g J)\n", m1, m0, l1, l0);
+    ASSERT_NEAR(m1, m0, 1e-12 * e0);
+    ASSERT_NEAR(k1, k0, 1e-12 * e0);
+    ASSERT_NEAR(l1, l0, 1e-12 * e0);
     return 0;
 }
