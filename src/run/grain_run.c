@@ -715,11 +715,14 @@ static int hold_hook(rbl_run *r, rbl_sim *sim, const uint64_t hook[2], rbl_error
 
 /* Built, or loaded from r->restart (over several processes each reads its share). */
 /* domain.shear: Lees-Edwards boundaries from the scene (fresh and restarted alike: the
- * checkpoint's time gives the shift); a fresh run starts on the linear profile if asked.
+ * checkpoint's time gives the shift, or under a servo its shift and height); a fresh run
+ * starts on the linear profile if asked.
  * (Several processes were refused at the scene check: run_ranks.c.) */
 static int start_shear(const rbl_scene *s, rbl_sim *sim, int fresh, rbl_error *err)
 {
     int rc = rbl_sim_set_shear(sim, &s->shear, err);
+    if (rc == RBL_OK && s->shear_pressured)
+        rc = rbl_sim_set_shear_pressure(sim, &s->shear_servo, err);
     if (rc == RBL_OK && fresh && s->shear_profile)
         rc = rbl_sim_shear_profile(sim, err);
     return rc == RBL_OK ? RBL_OK : rbl_scene_error_at(s, s->at_shear, err);
