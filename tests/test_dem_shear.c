@@ -388,12 +388,12 @@ static void test_turned(void)
     rbl_sim_destroy(sim[0]), rbl_sim_destroy(sim[1]);
 }
 
-/* A cell at an imposed normal stress (rbl_sim_set_shear_pressure): started loose (0.5), its
- * height follows sigma_zz to the target; after the servo's few times the mean sigma_zz over
- * the run's second half is the target within 5 % (the blocks' spread at this I ~ 0.1 is about
- * 10 % a block: 3 standard errors of 20 blocks' mean), the cell compacted, and the energy
- * account's balance stays within 2e-3 of what the boundary put in (the remap's change of the
- * contacts' energy booked with the boundary's work). */
+/* A cell at an imposed normal stress (rbl_sim_set_shear_pressure): started loose (0.54), its
+ * height follows sigma_zz to the target; the mean sigma_zz over the run's second half is the
+ * target within 5 % (the blocks' spread at this I ~ 0.1 is about 5 % a block, the servo's lag
+ * while the cell still compacts about 1 %), the cell compacted, and the energy account's
+ * balance stays within 2e-3 of what the boundary put in (the remap's change of the contacts'
+ * energy booked with the boundary's work). */
 static void test_pressure(void)
 {
     const double rate = 100.0, P0 = 2000.0;
@@ -407,7 +407,7 @@ static void test_pressure(void)
     s.seed = 5;
     size_t placed = 0;
     rbl_pack_info info;
-    ASSERT_OK(rbl_sim_insert_pack(sim, &s, 0.5, &placed, &info, &err_));
+    ASSERT_OK(rbl_sim_insert_pack(sim, &s, 0.54, &placed, &info, &err_));
     ASSERT_OK(rbl_sim_shear_profile(sim, &err_));
     rbl_shear_servo sv = {P0, 2e-4};
     ASSERT_OK(rbl_sim_set_shear_pressure(sim, &sv, &err_));

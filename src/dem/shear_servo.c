@@ -1,11 +1,12 @@
 /* shear_servo.c — a sheared cell at imposed normal stress (docs/shear.md; as da Cruz et al.
  * 2005, Phys. Rev. E 72, 021309, hold the normal stress): the gradient axis's length L_z
- * follows a first-order law, dL_z/dt = L_z (sigma_zz - P) / (P tau), its strain rate kept to
- * |sigma_zz - P| / (50 K dt) (K the cell's affine stiffness from its contacts: an affine remap
- * changes sigma_zz by at most a fiftieth of the miss a step) and to |shear rate|; the grains'
- * positions remapped affinely about the box's centre, half the step's strain before the
- * drift and half after (so that the kick's forces and the remap's booking agree to second
- * order), the contacts' elastic energy's change booked as the boundary's work. SI units. */
+ * follows a first-order law, dL_z/dt = L_z (sigma_zz - P) / (P tau), set every 10 steps, its
+ * strain rate kept to |sigma_zz - P| / (4 K 10 dt) (K the cell's affine stiffness from its
+ * contacts: a remap changes sigma_zz by at most a quarter of the miss) and to |shear rate|;
+ * every 10th step the grains' positions remapped affinely about the box's centre by 10 steps'
+ * strain, half before the drift and half after (so that the kick's forces and the remap's
+ * booking agree to second order), the contacts' elastic energy's change booked as the
+ * boundary's work. SI units. */
 #include "contact_kernel.h"
 
 #include <math.h>
@@ -37,50 +38,77 @@ int rbl_sim_set_shear_pressure(rbl_sim *sim, const rbl_shear_servo *sv, rbl_erro
     return RBL_OK;
 }
 
-/* What the contacts hold (their elastic energy) and the gravity's potential along z: the
- * part of the energy the remap changes. Every listed pair the positions make touch (the drift
- * and the remap may have closed some that did not at the last evaluation). Exact sums: the
- * same in any order. */
-static int held(rbl_sim *sim, double *out)
+/* The energy contact q holds at the separation d (its history as it is: a remap moves no
+ * spring), 0 beyond its reach. */
+static double energy_at(const rbl_sim *sim, size_t q, const double d[3], double reach)
+{
+    static const double still[3] = {0.0, 0.0, 0.0};
+    const rbl_grains *g = &sim->g;
+    const uint32_t i = sim->pairs.i[q], j = sim->pairs.j[q];
+    const double ri = g->radius[i], rj = g->radius[j], rs = ri + rj + reach;
+    const double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+    if (r2 >= rs * rs)
+        return 0.0;
+    rbl_contact_geom geo;
+    double l1, l2;
+    rbl_pair_frame(d, r2, ri, rj, still, still, still, g->mass[i], g->mass[j], 0.0, &geo, &l1,
+                   &l2);
+    return rbl_account_pair_energy(sim, q, &geo, l1 + l2, NULL);
+}
+
+/* What the remap by f along z (about centre) changes of what the contacts hold (their
+ * elastic energy: every listed pair, at the separations before and after) and of gravity's
+ * potential along z. Exact sums: the same in any order. */
+static double remap_work(const rbl_sim *sim, double centre, double f)
 {
     const rbl_grains *g = &sim->g;
     const rbl_pair_list *pl = &sim->pairs;
-    if (!rbl_pack_grains(sim, g->vel, g->omega))
-        return 0;
-    sim->packed_fresh = 0; /* (the forces pack their own) */
-    const rbl_pair_arrays arrays = rbl_pair_arrays_of(sim);
     rbl_exact_sum e;
     rbl_exact_clear(&e);
     for (size_t q = 0; q < pl->n; q++) {
-        rbl_contact_geom geo;
-        double l1, l2;
-        if (pl->i[q] >= g->n ||
-            !rbl_pair_geometry(&arrays, arrays.pk + pl->i[q], q, rbl_pair_reach(sim, q), 0.0,
-                               &geo, &l1, &l2))
+        const size_t i = pl->i[q], j = pl->j[q];
+        if (i >= g->n)
             continue;
-        rbl_exact_add(&e, rbl_account_pair_energy(sim, q, &geo, l1 + l2, NULL));
+        double d[3];
+        for (int a = 0; a < 3; a++)
+            d[a] = g->pos[3 * i + a] - g->pos[3 * j + a];
+        if (pl->image[q] != RBL_IMAGE_NONE)
+            rbl_image_sub(sim->box, &sim->shear.image, pl->image[q], d);
+        const double reach = rbl_pair_reach(sim, q);
+        /* (every separation along z scales by f, across the sides too: the images' offset
+           is the height) */
+        const double was = energy_at(sim, q, d, reach);
+        d[2] *= f;
+        const double now = energy_at(sim, q, d, reach);
+        if (now != was)
+            rbl_exact_add(&e, now), rbl_exact_add(&e, -was);
     }
     if (sim->cfg.gravity[2] != 0.0)
         for (size_t k = 0; k < g->n; k++)
-            rbl_exact_add(&e, -g->mass[k] * sim->cfg.gravity[2] * g->pos[3 * k + 2]);
-    *out = rbl_exact_value(&e);
-    return 1;
+            rbl_exact_add(&e, -g->mass[k] * sim->cfg.gravity[2] * (f - 1.0) *
+                                  (g->pos[3 * k + 2] - centre));
+    return rbl_exact_value(&e);
 }
+
+/* The servo acts on every EVERY-th step (the step number's: a restart keeps the schedule),
+ * by EVERY steps' strain: its passes over the pairs cost a tenth. */
+#define EVERY 10u
+
+static int servo_step(const rbl_sim *sim) { return (sim->step + 1) % EVERY == 0; }
 
 int rbl_shear_servo_move(rbl_sim *sim, int after_drift)
 {
     const double rate = sim->shear.strain_rate;
-    if (rate == 0.0)
+    if (rate == 0.0 || !servo_step(sim))
         return 1;
-    double before, after;
-    if (!held(sim, &before))
-        return 0;
     double *lo = &sim->cfg.lo[2], *hi = &sim->cfg.hi[2];
     const double centre = 0.5 * (*lo + *hi), L = sim->box[2];
-    const double half = 0.5 * L * (1.0 + 0.5 * rate * sim->cfg.dt);
-    *lo = centre - half, *hi = centre + half;
+    const double half = 0.5 * L * (1.0 + 0.5 * rate * EVERY * sim->cfg.dt);
+    const double new_lo = centre - half, new_hi = centre + half;
+    const double f = (new_hi - new_lo) / L;
+    rbl_account_in(sim, RBL_IN_WALLS, remap_work(sim, centre, f));
+    *lo = new_lo, *hi = new_hi;
     sim->box[2] = *hi - *lo; /* as a checkpoint's configuration gives it */
-    const double f = sim->box[2] / L;
     rbl_grains *g = &sim->g;
     for (size_t k = 0; k < g->n; k++)
         g->pos[3 * k + 2] = centre + (g->pos[3 * k + 2] - centre) * f;
@@ -89,14 +117,13 @@ int rbl_shear_servo_move(rbl_sim *sim, int after_drift)
         const double moved = sqrt(sim->max_disp2) + 0.5 * fabs(sim->box[2] - L);
         sim->max_disp2 = moved * moved;
     }
-    if (!held(sim, &after))
-        return 0;
-    rbl_account_in(sim, RBL_IN_WALLS, after - before);
     return 1;
 }
 
 void rbl_shear_servo_update(rbl_sim *sim)
 {
+    if (!servo_step(sim))
+        return;
     const rbl_grains *g = &sim->g;
     const rbl_pair_list *p = &sim->pairs;
     rbl_exact_sum s[2]; /* sigma_zz V, the affine stiffness K V */
@@ -129,7 +156,7 @@ void rbl_shear_servo_update(rbl_sim *sim)
     const double miss = sigma - sim->shear.pressure;
     double most = fabs(sim->shear.rate);
     if (stiff > 0.0)
-        most = fmin(most, fabs(miss) / (4.0 * stiff * sim->cfg.dt));
+        most = fmin(most, fabs(miss) / (stiff * EVERY * sim->cfg.dt));
     const double rate = miss / (sim->shear.pressure * sim->shear.servo_time);
     sim->shear.strain_rate = fmax(-most, fmin(most, rate));
 }
