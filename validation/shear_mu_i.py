@@ -1,7 +1,7 @@
 """shear_mu_i.py — validation/shear_mu_i.sh's analysis: per run (out_I/thermo.csv), mu =
 <tau> / <sigma_zz>, I = rate d / sqrt(<sigma_zz> / rho) and phi over the last 60 % of the rows,
 +- the standard error of five blocks; the fits mu(I) = mu_s + (mu_2 - mu_s) / (1 + I_0 / I)
-(Jop, Forterre & Pouliquen 2006) and phi(I) = phi_max - a I (I <= 0.1); a markdown table on
+(Jop, Forterre & Pouliquen 2006) and phi(I) = phi_max - a I (I <= 0.3); a markdown table on
 stdout and shear-mu-i.png. Usage: shear_mu_i.py WORK DOCS P I:STRAIN... (SI units)"""
 import csv
 import os
@@ -55,17 +55,18 @@ def main():
     work, docs, P = sys.argv[1], sys.argv[2], float(sys.argv[3])
     pts = [point(work, a.split(":")[0], P) for a in sys.argv[4:]]
     mu_s, mu_2, I0 = fit_mu(pts)
-    dense = [p for p in pts if p["I"] <= 0.1]
+    dense = [p for p in pts if p["I"] <= 0.31]
     a, phi_max = np.polyfit([p["I"] for p in dense], [p["phi"] for p in dense], 1)
     print("| nominal I | γ̇ (1/s) | strain averaged | σ_zz (kPa) | I | μ | φ |")
     print("|---|---|---|---|---|---|---|")
     for a_, p in zip(sys.argv[4:], pts):
-        print("| %s | %.4g | %.2f | %.1f | %.4f ± %.4f | %.3f ± %.3f | %.4f ± %.4f |"
+        print("| %s | %.4g | %.2f | %.1f | %.4g ± %.2g | %.3f ± %.3f | %.4f ± %.4f |"
               % (a_.split(":")[0], p["rate"], p["strain"], p["P"] / 1e3, p["I"], p["dI"],
                  p["mu"], p["dmu"], p["phi"], p["dphi"]))
     print()
-    print("**Fits.** μ(I): μ_s = %.3f, μ_2 = %.3f, I_0 = %.3f. φ(I) = %.4f − %.3f I (I ≤ 0.1)."
-          % (mu_s, mu_2, I0, phi_max, -a))
+    print("**Fits.** μ(I): μ_s = %.3f, μ_2 = %.3f, I_0 = %.3f; its slope at small I, "
+          "(μ_2 − μ_s) / I_0 = %.2f (Jop et al.'s: 0.93). φ(I) = %.4f − %.3f I (I ≤ 0.3)."
+          % (mu_s, mu_2, I0, (mu_2 - mu_s) / I0, phi_max, -a))
     print()
     print("| | μ_s | μ_2 | I_0 |")
     print("|---|---|---|---|")
@@ -86,7 +87,7 @@ def main():
     ax[0].set_xscale("log"), ax[0].set_xlabel("I"), ax[0].set_ylabel("μ = τ / σ_zz")
     ax[0].legend(fontsize=8)
     ax[1].errorbar(I, [p["phi"] for p in pts], yerr=[p["dphi"] for p in pts], fmt="o")
-    Il = np.linspace(0, 0.1, 50)
+    Il = np.linspace(0, 0.3, 50)
     ax[1].plot(Il, phi_max + a * Il, "-", label="φ_max %.4f − %.3f I" % (phi_max, -a))
     ax[1].set_xlabel("I"), ax[1].set_ylabel("φ"), ax[1].legend(fontsize=8)
     fig.tight_layout()
