@@ -162,7 +162,9 @@ typedef struct rbl_shear_cell {
     /* the servo on the cell's height at imposed normal stress (shear_servo.c): servo set,
        the target sigma_zz (Pa) and the relaxation time (s); the strain rate of L_z it asks
        for the next step (1/s) and the shift as the integral of the images' speed (m, in
-       [-L/2, L/2) of the flow axis; travel_kept: it holds the run's shift, a checkpoint's) */
+       [-L/2, L/2) of the flow axis; travel_kept: it holds the run's shift, summed on from
+       then, a servo set or a servoed run's checkpoint read, even where the servo is then
+       dropped) */
     int servo, travel_kept;
     double pressure, servo_time, strain_rate, travel;
 } rbl_shear_cell;

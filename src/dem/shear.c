@@ -24,7 +24,7 @@ static double shift_at(const rbl_sim *sim, double t)
 
 void rbl_shear_move_to(rbl_sim *sim, double t)
 {
-    if (sim->shear.image.on && !sim->shear.servo)
+    if (sim->shear.image.on && !sim->shear.travel_kept)
         sim->shear.image.delta = shift_at(sim, t);
 }
 
@@ -56,6 +56,8 @@ int rbl_sim_set_shear(rbl_sim *sim, const rbl_shear *sh, rbl_error *err)
     sim->shear.image.on = 1;
     sim->shear.image.flow = sh->flow;
     sim->shear.image.speed = sh->rate * sim->box[2];
+    if (sim->shear.travel_kept) /* a servoed run's checkpoint: its shift, summed on */
+        sim->shear.image.delta = sim->shear.travel;
     rbl_shear_move_to(sim, sim->time);
     return RBL_OK;
 }
@@ -130,7 +132,7 @@ static double boundary_force(const rbl_sim *sim)
 void rbl_shear_before(rbl_sim *sim)
 {
     sim->shear.force_before = boundary_force(sim);
-    if (sim->shear.servo) { /* the height changes: the shift is the speed's integral */
+    if (sim->shear.travel_kept) { /* the height changed: the shift is the speed's sum */
         sim->shear.travel = rbl_shear_wrap_shift(sim, sim->shear.travel +
                                                           sim->shear.image.speed * sim->cfg.dt);
         sim->shear.image.delta = sim->shear.travel;

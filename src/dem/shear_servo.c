@@ -28,9 +28,8 @@ int rbl_sim_set_shear_pressure(rbl_sim *sim, const rbl_shear_servo *sv, rbl_erro
     sim->shear.servo = 1;
     sim->shear.pressure = sv->pressure;
     sim->shear.servo_time = sv->time > 0.0 ? sv->time : 1.0 / fabs(sim->shear.rate);
-    if (sim->shear.travel_kept) { /* a checkpoint's: the shift the run had */
-        sim->shear.image.delta = sim->shear.travel;
-    } else { /* from the cell's constant height until now */
+    if (!sim->shear.travel_kept) { /* from the cell's constant height until now (else a
+                                        checkpoint's shift, set by rbl_sim_set_shear) */
         sim->shear.travel = sim->shear.image.delta;
         sim->shear.strain_rate = 0.0;
         sim->shear.travel_kept = 1;

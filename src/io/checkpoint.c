@@ -232,8 +232,9 @@ static void save_head(buf *b, const rbl_sim *sim)
     put_u64(b, (uint64_t)sim->open_origin_set);
     for (int a = 0; a < 3; a++)
         put_f64(b, sim->open_origin[a]);
-    /* 25: a sheared cell's servo: its shift (the speed's integral) and strain rate */
-    put_u64(b, (uint64_t)sim->shear.servo);
+    /* 25: a sheared cell whose height a servo moved: its shift (the speed's sum from then) and
+       the servo's strain rate */
+    put_u64(b, (uint64_t)sim->shear.travel_kept);
     put_f64(b, sim->shear.travel), put_f64(b, sim->shear.strain_rate);
 }
 
