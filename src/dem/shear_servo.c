@@ -55,6 +55,18 @@ static double energy_at(const rbl_sim *sim, size_t q, const double d[3], double 
     return rbl_account_pair_energy(sim, q, &geo, l1 + l2, NULL);
 }
 
+/* Listed pair q's separation x_i - x_j (its image's, Lees-Edwards' shift included). */
+static void separation(const rbl_sim *sim, size_t q, double d[3])
+{
+    const rbl_grains *g = &sim->g;
+    const rbl_pair_list *pl = &sim->pairs;
+    const size_t i = pl->i[q], j = pl->j[q];
+    for (int a = 0; a < 3; a++)
+        d[a] = g->pos[3 * i + a] - g->pos[3 * j + a];
+    if (pl->image[q] != RBL_IMAGE_NONE)
+        rbl_image_sub(sim->box, &sim->shear.image, pl->image[q], d);
+}
+
 /* What the remap by f along z (about centre) changes of what the contacts hold (their
  * elastic energy: every listed pair, at the separations before and after) and of gravity's
  * potential along z. Exact sums: the same in any order. */
@@ -65,14 +77,10 @@ static double remap_work(const rbl_sim *sim, double centre, double f)
     rbl_exact_sum e;
     rbl_exact_clear(&e);
     for (size_t q = 0; q < pl->n; q++) {
-        const size_t i = pl->i[q], j = pl->j[q];
-        if (i >= g->n)
+        if (pl->i[q] >= g->n)
             continue;
         double d[3];
-        for (int a = 0; a < 3; a++)
-            d[a] = g->pos[3 * i + a] - g->pos[3 * j + a];
-        if (pl->image[q] != RBL_IMAGE_NONE)
-            rbl_image_sub(sim->box, &sim->shear.image, pl->image[q], d);
+        separation(sim, q, d);
         const double reach = rbl_pair_reach(sim, q);
         /* (every separation along z scales by f, across the sides too: the images' offset
            is the height) */
@@ -132,10 +140,7 @@ void rbl_shear_servo_update(rbl_sim *sim)
         if (!p->touch[q] || i >= g->n)
             continue;
         double d[3];
-        for (int a = 0; a < 3; a++)
-            d[a] = g->pos[3 * i + a] - g->pos[3 * j + a];
-        if (p->image[q] != RBL_IMAGE_NONE)
-            rbl_image_sub(sim->box, &sim->shear.image, p->image[q], d);
+        separation(sim, q, d);
         const double *fi = p->out + RBL_PAIR_OUT * (size_t)p->jpos[q];
         rbl_exact_add(&s[0], d[2] * fi[2]);
         /* a normal spring k along n = d / |d|: d sigma_zz V / d eps_zz = k (d_z n_z)^2; k
