@@ -53,7 +53,7 @@ CASES = {  # name: (scene text, warning's name, its line, what it must say)
               "omega 20 rad/s turns the mesh wall (radius 0.04 m) at a Froude number w^2 R / g "
               "of 1.63"),
     "cm_as_mm": (edit(DRUM, "scale: 0.001 ", "scale: 0.0001"), "mesh_size",
-                 line_of(DRUM, "scale: 0.001 "),
+                 line_of(DRUM, "- mesh: "),
                  "the mesh spans 0.008 m, 4 grains across"),
     "tiny_dt": (edit(SMALL, "run: {steps: 2000, dt: auto, c: 0.05}",
                      "run: {time: 1, dt: 3.0e-9}"), "long_run", 15,
