@@ -527,7 +527,9 @@ RBL_API int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double
  * Pa: the contacts' normal forces over the facet's area, positive pressing, negative pulling)
  * and shear (per facet, Pa: the magnitude of the sum of their tangential forces over the area);
  * wear (per facet, m: the depth worn so far; 0 where the mesh does not wear). Any may be NULL.
- * Summed in the list's order: the same bits for any number of threads. */
+ * Summed per facet in the order of the grains' ids: the same bits for any number of threads
+ * and any order in memory; over several processes (a run under mpirun) every process's
+ * contacts, and then it is collective: every process calls it. */
 /* A surface the grains' flow is counted through (as LIGGGHTS's massflow/mesh): the plane
  * through `point` across unit `normal` (it is made unit), or the disk of `radius` (> 0; 0: the
  * whole plane) about `point` on it; or, with `mesh` (copied; point, normal and radius unused),

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `rubble cg` (issue 74): coarse-graining after the run gives output.cg's bytes on the same
-# states, from the frames with their contact .vtp, from the contact .csv alone, from the
+# states, from the frames with their contact .vtp, from the contact .csv or .bin alone, from the
 # checkpoints, and with another grid, kernel and window given by --cg, averaged over y (a second run's
 # output.cg with those settings is the reference); bad inputs are refused with the file, the
 # line or byte and the value, and leave no files.
@@ -18,7 +18,7 @@ grains:
     radius: {distribution: uniform, min: 0.00095, max: 0.00105}
     velocity_spread: 0.05
 run: {time: 0.085, dt: 1.0e-5, skin: 0.0003}  # every output a whole number of steps
-output: {folder: out, every: 0.02, checkpoint_every: 0.02, checkpoint_keep: 9, contacts: [vtp, csv],
+output: {folder: out, every: 0.02, checkpoint_every: 0.02, checkpoint_keep: 9, contacts: [vtp, csv, bin],
          cg: {cells: [4, 4, 16], width: 0.002, every: 0.02}}
 EOF
 GRID2='cells: [3, 1, 12], width: 0.0009, kernel: gaussian, samples: 2, profile: x, average: [y]'
@@ -49,6 +49,11 @@ mkdir C && cp A/grains_* A/grains.pvd A/contacts_*.csv C/
 "$RUBBLE" cg bed.yaml C/grains_000003.vtp C/grains_000004.vtp --output PC --threads 2 > out.txt 2>&1 ||
     { cat out.txt; fail "rubble cg from .csv failed"; }
 same A 000003 PC 000003; same A 000004 PC 000004
+# from the binary tables alone (contact_bin_read.c): the same bytes again
+mkdir G && cp A/grains_* A/grains.pvd A/contacts_*.bin G/
+"$RUBBLE" cg bed.yaml G/grains_000003.vtp G/grains_000004.vtp --output PG > out.txt 2>&1 ||
+    { cat out.txt; fail "rubble cg from .bin failed"; }
+same A 000003 PG 000003; same A 000004 PG 000004
 # from the checkpoints at 0.04 and 0.08 s (output.cg's 2 and 4; the last, at the run's end,
 # 0.085 s, as its last frame, is not on output.cg's schedule), numbered by their place
 "$RUBBLE" cg bed.yaml $(ls A/checkpoint_*.bin | sed -n '2p; 4p') --output PK > out.txt 2>&1 || { cat out.txt; fail "from checkpoints failed"; }
@@ -88,7 +93,7 @@ sed 's/NumberOfPoints="[0-9]*"/NumberOfPoints="99999999999"/' A/grains_000004.vt
 refuse huge "D/grains_000004.vtp: byte [0-9]*: array 'position' holds [0-9]* bytes, not the 99999999999 x 3" \
     bed.yaml D/grains_000004.vtp
 "$RUBBLE" run bed.yaml --output E --quiet --steps 1 > /dev/null 2>&1 # (no mass field below)
-sed 's/fields: \[radius, velocity, id\]//' bed.yaml | sed 's/contacts: \[vtp, csv\],/contacts: csv, fields: [radius, velocity, id],/' > nomass.yaml
+sed 's/fields: \[radius, velocity, id\]//' bed.yaml | sed 's/contacts: \[vtp, csv, bin\],/contacts: csv, fields: [radius, velocity, id],/' > nomass.yaml
 "$RUBBLE" run nomass.yaml --output F --quiet --steps 1 > out.txt 2>&1 || { cat out.txt; fail "the run without mass failed"; }
 refuse no_mass "F/grains_000000.vtp: no PointData array 'mass' (a frame to coarse-grain needs" \
     nomass.yaml F/grains_000000.vtp
@@ -97,6 +102,21 @@ sed '5s/,-1,/,x1,/' A/contacts_000004.csv > D/contacts_000004.csv
 refuse bad_number "D/contacts_000004.csv:5: column 3 ('wall'): not a number" bed.yaml D/grains_000004.vtp
 awk -F, 'NR == 2 { $1 = 987654 } { print }' OFS=, A/contacts_000004.csv > D/contacts_000004.csv
 refuse no_grain "contact 0: grain 987654 is not in the frame" bed.yaml D/grains_000004.vtp
+# crafted binary tables: the file and the byte named, nothing allocated by a count
+mv D/contacts_000004.csv D/kept.csv
+bin=A/contacts_000004.bin
+head -c 1000 $bin > D/contacts_000004.bin
+refuse bin_truncated "D/contacts_000004.bin: byte 16: [0-9]* rows of column [0-9]* ('[a-z_0-9]*') take [0-9]* bytes a row from byte [0-9]*, past the file's 1000" \
+    bed.yaml D/grains_000004.vtp
+{ head -c 16 $bin; printf '\377\377\377\377\377\377\377\077'; tail -c +25 $bin; } > D/contacts_000004.bin
+refuse bin_huge "D/contacts_000004.bin: byte 16: 4611686018427387903 rows of column 1 ('id1')" bed.yaml D/grains_000004.vtp
+{ cat $bin; printf 'x'; } > D/contacts_000004.bin
+refuse bin_tail "D/contacts_000004.bin: byte [0-9]*: 1 bytes after the table's end" bed.yaml D/grains_000004.vtp
+{ head -c 8 $bin; printf '\002'; tail -c +10 $bin; } > D/contacts_000004.bin
+refuse bin_version "D/contacts_000004.bin: byte 8: a contact table of version 2" bed.yaml D/grains_000004.vtp
+{ head -c 88 $bin; printf 'x'; tail -c +90 $bin; } > D/contacts_000004.bin
+refuse bin_type "D/contacts_000004.bin: byte 88: column 2 ('id2'): type 120 ('x')" bed.yaml D/grains_000004.vtp
+rm D/contacts_000004.bin; mv D/kept.csv D/contacts_000004.csv
 refuse bad_key "--cg:1:21: unknown key in 'cg'" bed.yaml A/grains_000004.vtp --cg '{cells: [3, 5, 12], widht: 0.002}'
 refuse too_wide "--cg:1:1: cg: the kernel reaches 0.0045 m, more than half the periodic side x" \
     bed.yaml A/grains_000004.vtp --cg '{cells: [3, 5, 12], width: 0.0015, kernel: gaussian}'
@@ -110,4 +130,4 @@ refuse clumps "cl/grains_000000.vtp: grain [0-9]* is a clump's sphere" clumps.ya
     --cg '{cells: [4, 4, 4], width: 0.01}'
 # a failure after an output was written takes it back
 refuse all_or_none "D/grains_000004.vtp" bed.yaml A/grains_000003.vtp D/grains_000004.vtp
-echo "ok: rubble cg gives output.cg's bytes from .vtp and .csv contacts, checkpoints and --cg; bad inputs refused"
+echo "ok: rubble cg gives output.cg's bytes from .vtp, .csv and .bin contacts, checkpoints and --cg; bad inputs refused"

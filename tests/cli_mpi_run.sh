@@ -6,7 +6,9 @@
 # grains touch from the start on 3. Checkpoints written by 3 processes restart on 2 and on 1,
 # into the folder of the first run or another, and end in one process's bits (output.final,
 # every digit of every grain); so do a pour, a self-gravitating asteroid spun up (shells and
-# layers too) and clumps poured among spheres; flow counters count as one process counts. A command other than run is refused once, by
+# layers too) and clumps poured among spheres; flow counters count as one process counts; the
+# walls' loads and a mesh's wear are one process's walls_NNNNNN.vtp (restarted on 2 too, and an
+# open domain's planes drawn by every process's grains). A command other than run is refused once, by
 # rank 0, every process exits non-zero and no output folder is made. A process killed mid-run
 # stops the job, with mpirun's message, within seconds.
 . "$(dirname "$0")/cli_run_common.sh"
@@ -20,6 +22,7 @@ same_thermo() { cmp -s "$1" "$2"; }
 
 # under the sanitizers (RBL_TEST_SLOW_BUILD) the examples run on 3 processes only, the
 # asteroid's spin-up takes 3 steps instead of 5 and the clumps 2000 steps instead of 4000
+# (and an open domain's walls are left to the release pass)
 EXAMPLE_RANKS="2 3" SPIN_TIME=60 CLUMP_STEPS=4000
 [ -n "${RBL_TEST_SLOW_BUILD:-}" ] && EXAMPLE_RANKS=3 SPIN_TIME=30 CLUMP_STEPS=2000
 for ex in settle hopper drum; do
@@ -131,6 +134,49 @@ for f in flow_3 flow_32; do
 done
 [ "$(grep -c ',outlet1,' flow_1/flow.csv)" -gt 3 ] || fail "flow: flow.csv lacks its windows"
 echo "ok: flow counters (a plane, a disk, a mesh square) and outlets (a box, a disk; $crossed crossed and taken out) on 3 processes and restarted on 2: thermo.csv as one process's"
+
+# the walls' loads and a mesh's wear (output.wall_loads, issue 74): the lattice thrown down
+# onto a plane and onto a mesh ramp over half of it that wears (Archard and Finnie); each
+# process's wall contacts are gathered on every one and summed per facet in id order, the
+# wear step by step, so walls_NNNNNN.vtp (force, pressure, shear, wear per cell) are one
+# process's bytes on 3, and restarted on 2 from a checkpoint of 3 taken while the ramp wears
+printf 'solid r\n%s\n%s\nendsolid r\n' \
+    'facet normal 0 0 0 outer loop vertex 0 0 0.002 vertex 0.008 0 0.0005 vertex 0 0.016 0.002 endloop endfacet' \
+    'facet normal 0 0 0 outer loop vertex 0.008 0 0.0005 vertex 0.008 0.016 0.0005 vertex 0 0.016 0.002 endloop endfacet' \
+    | sed 's/ \(outer\|vertex\|endloop\|endfacet\)/\n\1/g' > ramp.stl
+sed 's|^walls:.*|walls: [{point: [0, 0, 0], normal: [0, 0, 1]}, {mesh: ramp.stl, wear: {archard: 1.0e-9, finnie: 1.0e-9}}]|; s|file: packed.txt|file: falling.txt|; s|steps: 400|steps: 600|; s|^output:.*|output: {folder: out, every: 0.001, checkpoint_every: 0.0035, wall_loads: true}|' \
+    packed.yaml > wear.yaml
+grep -q "ramp.stl, wear" wear.yaml && grep -q wall_loads wear.yaml || fail "wear: the scene was not made"
+"$RUBBLE" run wear.yaml --output wear_1 --quiet > wear_1.txt || fail "wear on one process"
+mpi 3 "$RUBBLE" run wear.yaml --output wear_3 --quiet > wear_3.txt || fail "wear on 3"
+ck=$(cd wear_3 && ls checkpoint_*.bin | head -1)
+[ -n "$ck" ] || fail "wear: no checkpoint"
+mpi 2 "$RUBBLE" run wear.yaml --restart "wear_3/$ck" --output wear_32 --quiet > wear_32.txt \
+    || fail "wear: the restart on 2"
+# the ramp and the plane touched before the checkpoint (so the wear goes on through it)
+step=$(echo "$ck" | tr -dc '0-9' | sed 's/^0*//')
+awk -F, -v s="$step" 'NR > 1 && $2 <= s && $11 > 0 { t = 1 } END { exit !t }' wear_1/thermo.csv \
+    || fail "wear: no wall contact before the checkpoint at step $step"
+n=0
+for f in wear_1/walls_0*.vtp; do
+    cmp -s "$f" "wear_3/${f#wear_1/}" || fail "wear: ${f#wear_1/} differs on 3"
+    [ -e "wear_32/${f#wear_1/}" ] || continue
+    cmp -s "$f" "wear_32/${f#wear_1/}" || fail "wear: ${f#wear_1/} differs restarted on 2"
+    n=$((n + 1))
+done
+[ "$n" -ge 2 ] || fail "wear: the restart wrote $n walls frames"
+echo "ok: walls' loads and a mesh's wear on 3 processes and restarted on 2 ($n frames after $ck): one process's walls_NNNNNN.vtp"
+# in an open domain the plane is drawn by the grains' extent: every process's grains, not
+# rank 0's (its walls_NNNNNN.vtp differed on 3 before); the release pass only
+if [ -z "${RBL_TEST_SLOW_BUILD:-}" ]; then
+    sed 's|^domain:.*|domain: {open: true}|' wear.yaml > wear_open.yaml
+    "$RUBBLE" run wear_open.yaml --output wopen_1 --quiet > wopen_1.txt || fail "wear, open, on one process"
+    mpi 3 "$RUBBLE" run wear_open.yaml --output wopen_3 --quiet > wopen_3.txt || fail "wear, open, on 3"
+    for f in wopen_1/walls_0*.vtp; do
+        cmp -s "$f" "wopen_3/${f#wopen_1/}" || fail "wear, open: ${f#wopen_1/} differs on 3"
+    done
+    echo "ok: an open domain's walls on 3 processes: one process's walls_NNNNNN.vtp"
+fi
 
 # an outlet opened over half a cohesive bed at rest (tests/scenes/health/outlet_cohesive.yaml,
 # a row each step) takes whole layers at once, pairs across processes among them: what their

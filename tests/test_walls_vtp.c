@@ -104,7 +104,7 @@ static void write_and_read(rbl_sim *sim, drawn *d)
 {
     rbl_error err = {0};
     const char *path = "test_walls_vtp.vtp";
-    if (rbl_walls_vtp_write(sim, path, 0, &err) != RBL_OK) {
+    if (rbl_walls_vtp_write(sim, path, NULL, NULL, &err) != RBL_OK) {
         fprintf(stderr, "rbl_walls_vtp_write: %s\n", err.message);
         exit(1);
     }

@@ -395,6 +395,11 @@ typedef struct rbl_sim_peers {
     /* At a neighbour build, before the grains that leave are removed: each ghost's value from
      * its owner's own[] (the ghosts as the last build sent them). Collective. */
     int (*ghost_values)(void *ctx, const double *own, double *ghost, rbl_error *err);
+    /* Every process's n doubles from mine, in rank order, into *all (grown as needed: *cap
+     * doubles); *first: where this process's begin, *total: how many in all. Collective (the
+     * walls' loads and wear, wall_wear.c). */
+    int (*allgather)(void *ctx, const double *mine, size_t n, double **all, size_t *cap,
+                     size_t *first, size_t *total, rbl_error *err);
 } rbl_sim_peers;
 
 /* The health check's state (health.c): its options with the defaults filled in, the peaks
@@ -1172,10 +1177,17 @@ int rbl_surface_plain(const rbl_flow_counter *f, const double half[3]);
 int rbl_surface_crossing(const rbl_flow_counter *f, const rbl_triangle_bvh *bvh,
                          const double half[3], int plain, const double *x0, const double *x1);
 int rbl_walls_wearing(const rbl_sim *sim);
-/* Plane wall `plane`'s load at the last force evaluation: the force the grains exert on it,
- * the sum of their normal forces (positive pressing) and of their tangential forces. */
-void rbl_plane_load(const rbl_sim *sim, int plane, double force[3], double *normal,
-                    double tangential[3]);
+/* The walls' loads at the last force evaluation, from every process's contacts (collective
+ * over several processes): 7 sums a cell, the force the grains exert on it (3), the sum of
+ * their normal forces (positive pressing) and of their tangential forces (3), each cell's in
+ * the order of the grains' ids. The cells of wall `wall` (planes from 0, then the meshes) from
+ * sums[0], or (wall < 0) every mesh's facets, mesh after mesh, then every plane's one cell. */
+int rbl_walls_load_sums(const rbl_sim *sim, int wall, double *sums, rbl_error *err);
+/* A cell's pressure and shear (Pa) from its 7 sums over its area (0 for no area). */
+void rbl_load_cell(const double s[7], double area, double *pressure, double *shear);
+/* Facet t of mesh wall `mesh`: its area where it is now, within the domain's box along the
+ * periodic axes (m^2). */
+double rbl_mesh_facet_area(const rbl_sim *sim, int mesh, size_t t);
 
 /* mesh_contact.c — a sphere against a triangle mesh (the closest points: grid's triangles.c).
  * Where a sphere at p touches a mesh: a point q on it nearer than reach, the unit normal from q

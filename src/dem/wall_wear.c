@@ -3,8 +3,9 @@
  * step by step, Archard's sliding wear and Finnie's erosion (the rules in rubble.h at
  * rbl_sim_set_mesh_wear). A contact belongs to the facet its point lies on (the one
  * mesh_contact.c found it on: for a contact on an edge or a corner, the first facet there).
- * Both are sums per facet in the order of the grains' ids (contacts_by_facet), so the same for
- * any number of threads and any order of the grains in memory. */
+ * Both are sums per facet in the order of the grains' ids (records_order), so the same for
+ * any number of threads, any order of the grains in memory and any number of processes (each
+ * process's contacts gathered on every one, issue 74). */
 #include "contact_kernel.h"
 
 #include <math.h>
@@ -84,63 +85,158 @@ int rbl_walls_wearing(const rbl_sim *sim)
     return 0;
 }
 
-/* The touching contacts of mesh wall `mesh` (all meshes with wear: mesh < 0) on this
- * process's grains, as wall-list slots in the order of (mesh, facet, grain id): sums per facet
- * in that order do not depend on the grains' order in memory. *slots is malloc'ed; the count,
- * or SIZE_MAX when out of memory. */
-static size_t contacts_by_facet(const rbl_sim *sim, int mesh, uint32_t **slots)
+/* A touching wall contact as a record of doubles: its wall (planes, then meshes), facet and
+ * grain id (exact integers), then its values: the worn volume (WEAR), or the force on the
+ * grain and the normal from the wall (LOAD). */
+enum { KEY_W = 3, WEAR_W = KEY_W + 1, LOAD_W = KEY_W + 6 };
+
+/* This process's touching contacts on its own grains with wall `wall` (-1: every mesh that
+ * wears, with their worn volumes; else the loads of that wall, or of every wall: -2), then,
+ * over several processes, every process's (sim->peers: gathered on each, in rank order):
+ * *recs malloc'ed, of width doubles each. The count, or SIZE_MAX with err set. Collective
+ * over several processes. */
+static size_t contact_records(const rbl_sim *sim, int wall, double **recs, rbl_error *err)
 {
     const rbl_wall_list *w = &sim->wpairs;
-    *slots = NULL;
+    const int wear = wall == -1, width = wear ? WEAR_W : LOAD_W;
+    const size_t wide = rbl_wall_hist_width(&sim->cfg.law), hw = rbl_hist_width(&sim->cfg.law);
     size_t n = 0;
     for (size_t q = 0; q < w->n; q++)
-        n += w->touch[q] && rbl_wall_is_mesh(w->wall[q]) && w->grain[q] < sim->g.n;
-    if (w->n > UINT32_MAX)
-        return SIZE_MAX;
+        n += w->touch[q] && w->grain[q] < sim->g.n;
+    double *r = malloc((n * (size_t)width + 1) * sizeof *r);
+    if (!r) {
+        *recs = NULL;
+        rbl_error_set(err, RBL_ENOMEM, "out of memory for the loads of %zu wall contacts", n);
+        n = SIZE_MAX;
+    } else {
+        size_t k = 0;
+        for (size_t q = 0; q < w->n; q++) {
+            const uint32_t code = w->wall[q];
+            if (!w->touch[q] || w->grain[q] >= sim->g.n)
+                continue;
+            const int mesh = rbl_wall_is_mesh(code), m = mesh ? (int)rbl_wall_mesh(code) : -1;
+            const int at = mesh ? sim->n_walls + m : (int)code; /* planes, then meshes */
+            if (wear ? !mesh || !sim->meshes[m].wear : wall >= 0 && at != wall)
+                continue;
+            double *p = r + k++ * (size_t)width;
+            p[0] = at, p[1] = mesh ? w->facet[q] : 0.0, p[2] = sim->g.id[w->grain[q]];
+            if (wear) {
+                p[3] = w->worn[q];
+                continue;
+            }
+            memcpy(p + 3, w->out + RBL_WALL_OUT * q, 3 * sizeof *p);
+            memcpy(p + 6, mesh ? w->hist + wide * q + hw : sim->walls[code].n, 3 * sizeof *p);
+        }
+        n = k;
+    }
+    *recs = r;
+    if (!sim->peers) /* one process */
+        return n;
+    /* every process's (each rank's in its order: the sort below makes them one order) */
+    double *all = NULL;
+    size_t cap = 0, first = 0, total = 0;
+    int rc = sim->peers->allgather(sim->peers->ctx, r, n == SIZE_MAX ? 0 : n * (size_t)width,
+                                   &all, &cap, &first, &total, err);
+    if (rc == RBL_OK && n == SIZE_MAX)
+        rc = RBL_ENOMEM;
+    free(r);
+    *recs = rc == RBL_OK ? all : (free(all), NULL);
+    return rc == RBL_OK ? total / (size_t)width : SIZE_MAX;
+}
+
+/* The n records' order by (wall, facet, grain id): sums per facet in that order do not
+ * depend on the grains' order in memory, nor on which process holds them. malloc'ed; NULL
+ * when out of memory. */
+static uint32_t *records_order(const double *recs, size_t n, int width)
+{
     uint64_t *keys = malloc(2 * (n + 1) * sizeof *keys);
     uint32_t *vals = malloc(2 * (n + 1) * sizeof *vals);
-    if (!keys || !vals) {
+    if (!keys || !vals || n > UINT32_MAX) {
         free(keys), free(vals);
-        return SIZE_MAX;
+        return NULL;
     }
-    size_t k = 0;
-    for (size_t q = 0; q < w->n; q++) {
-        const uint32_t code = w->wall[q];
-        if (!w->touch[q] || !rbl_wall_is_mesh(code) || w->grain[q] >= sim->g.n)
-            continue;
-        const int m = (int)rbl_wall_mesh(code);
-        if (mesh >= 0 ? m != mesh : !sim->meshes[m].wear)
-            continue;
-        /* 8 bits of mesh, 24 of facet, 32 of id: a mesh of more facets (or a 257th mesh)
-         * shares a key's high half with another, which only breaks ties by memory order */
-        keys[k] = (uint64_t)(m & 0xff) << 56 | (uint64_t)(w->facet[q] & 0xffffff) << 32 |
-                  sim->g.id[w->grain[q]];
-        vals[k++] = (uint32_t)q;
+    for (size_t k = 0; k < n; k++) {
+        const double *p = recs + k * (size_t)width;
+        /* 8 bits of wall, 24 of facet, 32 of id: a mesh of more facets (or a 257th wall)
+         * shares a key's high half with another, which interleaves their contacts but keeps
+         * each facet's in id order */
+        keys[k] = (uint64_t)((uint32_t)p[0] & 0xff) << 56 |
+                  (uint64_t)((uint32_t)p[1] & 0xffffff) << 32 | (uint32_t)p[2];
+        vals[k] = (uint32_t)k;
     }
-    rbl_radix_sort_u64(keys, vals, k, 64, keys + n + 1, vals + n + 1);
+    rbl_radix_sort_u64(keys, vals, n, 64, keys + n + 1, vals + n + 1);
     free(keys);
-    *slots = vals;
-    return k;
+    return vals;
 }
 
 int rbl_walls_wear_add(rbl_sim *sim, rbl_error *err)
 {
-    const rbl_wall_list *w = &sim->wpairs;
-    uint32_t *slots;
-    const size_t n = contacts_by_facet(sim, -1, &slots);
-    if (n == SIZE_MAX)
-        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the wear of %zu wall contacts",
-                             w->n);
-    for (size_t k = 0; k < n; k++) {
-        const size_t q = slots[k];
-        const int mesh = (int)rbl_wall_mesh(w->wall[q]);
-        rbl_mesh_wall *mw = &sim->meshes[mesh];
-        const uint32_t t = w->facet[q];
-        if (t < mw->mesh.n_triangles)
-            mw->wear[t] += w->worn[q] / facet_area(sim, mesh, t);
+    double *recs;
+    const size_t n = contact_records(sim, -1, &recs, err);
+    uint32_t *order = n == SIZE_MAX ? NULL : records_order(recs, n, WEAR_W);
+    if (!order) {
+        free(recs);
+        return n == SIZE_MAX ? err->code
+                             : rbl_error_set(err, RBL_ENOMEM, "out of memory for the wear of "
+                                             "%zu wall contacts", n);
     }
-    free(slots);
+    for (size_t k = 0; k < n; k++) {
+        const double *p = recs + (size_t)order[k] * WEAR_W;
+        const int mesh = (int)p[0] - sim->n_walls;
+        rbl_mesh_wall *mw = &sim->meshes[mesh];
+        const size_t t = (size_t)p[1];
+        if (t < mw->mesh.n_triangles)
+            mw->wear[t] += p[3] / facet_area(sim, mesh, t);
+    }
+    free(order), free(recs);
     return RBL_OK;
+}
+
+int rbl_walls_load_sums(const rbl_sim *sim, int wall, double *sums, rbl_error *err)
+{
+    size_t cells = 0; /* the meshes' facets, then the planes (one cell each) */
+    size_t *first = malloc(((size_t)sim->n_walls + (size_t)sim->n_meshes + 1) * sizeof *first);
+    if (!first)
+        return rbl_error_set(err, RBL_ENOMEM, "out of memory for the walls' loads");
+    for (int m = 0; m < sim->n_meshes; m++)
+        first[sim->n_walls + m] = cells, cells += sim->meshes[m].mesh.n_triangles;
+    for (int p = 0; p < sim->n_walls; p++)
+        first[p] = cells++;
+    if (wall >= 0) /* that wall's cells alone, from sums[0] */
+        cells = wall >= sim->n_walls ? sim->meshes[wall - sim->n_walls].mesh.n_triangles : 1;
+    memset(sums, 0, 7 * cells * sizeof *sums);
+    double *recs;
+    const size_t n = contact_records(sim, wall >= 0 ? wall : -2, &recs, err);
+    uint32_t *order = n == SIZE_MAX ? NULL : records_order(recs, n, LOAD_W);
+    if (!order) {
+        free(recs), free(first);
+        return n == SIZE_MAX ? err->code
+                             : rbl_error_set(err, RBL_ENOMEM, "out of memory for the loads of "
+                                             "%zu wall contacts", n);
+    }
+    for (size_t k = 0; k < n; k++) { /* in (facet, id) order: the same sums in any order */
+        const double *p = recs + (size_t)order[k] * LOAD_W;
+        const int at = (int)p[0];
+        const size_t t = (size_t)p[1];
+        const size_t nt = at >= sim->n_walls ? sim->meshes[at - sim->n_walls].mesh.n_triangles
+                                             : 1;
+        if (t < nt)
+            add_load(sums + 7 * ((wall >= 0 ? 0 : first[at]) + t), p + 3, p + 6);
+    }
+    free(order), free(recs), free(first);
+    return RBL_OK;
+}
+
+void rbl_load_cell(const double s[7], double area, double *pressure, double *shear)
+{
+    /* a facet wholly outside a periodic box: nothing presses on it, 0 (not 0 / 0) */
+    *pressure = area > 0.0 ? s[3] / area : 0.0;
+    *shear = area > 0.0 ? sqrt(dot3(s + 4, s + 4)) / area : 0.0;
+}
+
+double rbl_mesh_facet_area(const rbl_sim *sim, int mesh, size_t t)
+{
+    return facet_area(sim, mesh, t);
 }
 
 int rbl_sim_set_mesh_wear(rbl_sim *sim, int mesh, double archard, double finnie, rbl_error *err)
@@ -177,8 +273,7 @@ int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pres
         return rbl_error_set(err, RBL_EINVAL, "loads: index %d names no mesh wall (%d added: "
                              "indices from 0)", mesh, sim->n_meshes);
     const rbl_mesh_wall *mw = &sim->meshes[mesh];
-    const rbl_mesh *m = &mw->mesh;
-    const size_t nt = m->n_triangles;
+    const size_t nt = mw->mesh.n_triangles;
     if (wear) {
         if (mw->wear)
             memcpy(wear, mw->wear, nt * sizeof *wear);
@@ -187,51 +282,22 @@ int rbl_sim_mesh_loads(const rbl_sim *sim, int mesh, double *force, double *pres
     }
     if (!force && !pressure && !shear)
         return RBL_OK;
-    double *sum = calloc(7 * nt + 1, sizeof *sum); /* per facet: force, normal, tangential */
-    uint32_t *slots = NULL;
-    const size_t n = sum ? contacts_by_facet(sim, mesh, &slots) : SIZE_MAX;
-    if (n == SIZE_MAX) {
-        free(sum);
+    double *sum = malloc((7 * nt + 1) * sizeof *sum); /* per facet: force, normal, tangential */
+    if (!sum)
         return rbl_error_set(err, RBL_ENOMEM, "out of memory for the loads of %zu facets", nt);
-    }
-    const rbl_wall_list *w = &sim->wpairs;
-    const size_t wide = rbl_wall_hist_width(&sim->cfg.law), width = rbl_hist_width(&sim->cfg.law);
-    for (size_t k = 0; k < n; k++) { /* in (facet, id) order: the same sums in any memory order */
-        const size_t q = slots[k];
-        const uint32_t t = w->facet[q];
-        if (t < nt)
-            add_load(sum + 7 * (size_t)t, w->out + RBL_WALL_OUT * q, w->hist + wide * q + width);
-    }
-    free(slots);
-    for (size_t t = 0; t < nt; t++) {
+    int rc = rbl_walls_load_sums(sim, sim->n_walls + mesh, sum, err);
+    for (size_t t = 0; rc == RBL_OK && t < nt; t++) {
         const double *s = sum + 7 * t;
         if (force)
             force[3 * t] = s[0], force[3 * t + 1] = s[1], force[3 * t + 2] = s[2];
-        if (pressure || shear) {
-            /* a facet wholly outside a periodic box: nothing presses on it, 0 (not 0 / 0) */
-            const double area = facet_area(sim, mesh, t);
-            if (pressure)
-                pressure[t] = area > 0.0 ? s[3] / area : 0.0;
-            if (shear)
-                shear[t] = area > 0.0 ? sqrt(dot3(s + 4, s + 4)) / area : 0.0;
-        }
+        double p, sh;
+        if (pressure || shear)
+            rbl_load_cell(s, facet_area(sim, mesh, t), &p, &sh);
+        if (pressure)
+            pressure[t] = p;
+        if (shear)
+            shear[t] = sh;
     }
     free(sum);
-    return RBL_OK;
-}
-
-void rbl_plane_load(const rbl_sim *sim, int plane, double force[3], double *normal,
-                    double tangential[3])
-{
-    const rbl_wall_list *w = &sim->wpairs;
-    const double *n = sim->walls[plane].n;
-    double s[7] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    for (size_t q = 0; q < w->n; q++) {
-        if (!w->touch[q] || w->wall[q] != (uint32_t)plane || w->grain[q] >= sim->g.n)
-            continue;
-        add_load(s, w->out + RBL_WALL_OUT * q, n);
-    }
-    for (int a = 0; a < 3; a++)
-        force[a] = s[a], tangential[a] = s[4 + a];
-    *normal = s[3];
+    return rc;
 }

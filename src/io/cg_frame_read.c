@@ -1,7 +1,7 @@
 /* cg_frame_read.c — a run's saved state for coarse-graining after the run (issue 74, `rubble
  * cg`, docs/cg.md "After the run"): a frame of the grains (grains_NNNNNN.vtp: id, radius,
- * velocity, mass; clump, if there, must be -1) and its contact file (contacts_NNNNNN.vtp or
- * .csv: the ids, normal, forces and branch vector of each contact, exact doubles), read into
+ * velocity, mass; clump, if there, must be -1) and its contact file (contacts_NNNNNN.vtp,
+ * .csv or .bin: the ids, normal, forces and branch vector of each contact, exact doubles), read into
  * rbl_cg_frame's arrays; a frame in pieces (several processes': a .pvtp's) joined in one
  * process's order; and a frame's time from the grains.pvd beside it. */
 #include "io_internal.h"
@@ -210,6 +210,45 @@ static int read_contacts_csv(const char *path, rbl_cg_frame_data *d, rbl_error *
     return rc;
 }
 
+/* A binary contact table (contact_bin_read.c): the columns coarse-graining reads. */
+static int read_contacts_bin(const char *path, rbl_cg_frame_data *d, rbl_error *err)
+{
+    rbl_contact_bin t;
+    int rc = rbl_contact_bin_read(path, &t, err);
+    if (rc != RBL_OK)
+        return rc;
+    const size_t n = t.rows;
+    int64_t *wall = NULL;
+    if (!grow(d, n + 1) || !(wall = malloc((n + 1) * sizeof *wall)))
+        rc = rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %zu contacts", path, n);
+    int64_t *ints[3] = {d->id1, d->id2, wall};
+    double *vectors[4] = {d->normal, d->fn, d->ft, d->branch};
+    static const char *const int_names[3] = {"id1", "id2", "wall"};
+    static const char *const vector_names[4] = {"normal", "fn", "ft", "branch"};
+    for (int k = 0; rc == RBL_OK && k < 3; k++)
+        rc = rbl_contact_bin_integers(&t, path, int_names[k], ints[k], err);
+    for (int k = 0; rc == RBL_OK && k < 4; k++)
+        rc = rbl_contact_bin_doubles(&t, path, vector_names[k], 3, vectors[k], err);
+    for (size_t k = 0; rc == RBL_OK && k < n; k++) {
+        if (!(d->id1[k] >= 0 && d->id1[k] <= UINT32_MAX && d->id2[k] >= -1 &&
+              d->id2[k] <= UINT32_MAX && wall[k] >= -1 && wall[k] <= INT32_MAX))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: contact %zu: ids %lld, %lld, wall %lld: "
+                               "not grain ids (the second -1 for a wall) and a wall's number",
+                               path, k, (long long)d->id1[k], (long long)d->id2[k],
+                               (long long)wall[k]);
+        d->wall[k] = (int32_t)wall[k];
+    }
+    for (size_t k = 0; rc == RBL_OK && k < 3 * n; k++)
+        if (!(isfinite(d->normal[k]) && isfinite(d->fn[k]) && isfinite(d->ft[k]) &&
+              isfinite(d->branch[k])))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: contact %zu: a normal, force or branch "
+                               "that is not a finite number", path, k / 3);
+    free(wall);
+    rbl_contact_bin_free(&t);
+    d->frame.n_contacts = n;
+    return rc;
+}
+
 /* rbl_cg_frame's pointers to d's arrays. */
 static void point(rbl_cg_frame_data *d)
 {
@@ -228,6 +267,8 @@ int rbl_cg_frame_read(const char *grains, const char *contacts, rbl_cg_frame_dat
     if (rc == RBL_OK)
         rc = len > 4 && strcmp(contacts + len - 4, ".csv") == 0
                  ? read_contacts_csv(contacts, d, err)
+             : len > 4 && strcmp(contacts + len - 4, ".bin") == 0
+                 ? read_contacts_bin(contacts, d, err)
                  : read_contacts_vtp(contacts, d, err);
     if (rc != RBL_OK)
         rbl_cg_frame_data_free(d);

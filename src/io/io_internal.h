@@ -306,6 +306,31 @@ int rbl_contact_rows_csv_write(const char *path, const struct rbl_contact_row *r
 #define RBL_CONTACT_BIN_NAME 24
 int rbl_contact_rows_bin_write(const char *path, const struct rbl_contact_row *rows, size_t n,
                                unsigned columns, rbl_error *err);
+/* contact_bin_read.c: such a table read back, checked against its file's size before
+ * anything is taken by a count (a refusal names the file and the byte); the columns' values
+ * left in the file's bytes (t->bytes), taken out by name as doubles or integers (rows x
+ * components of them). parse: from bytes held by the caller (t->bytes stays NULL). */
+#define RBL_CONTACT_BIN_MAX_COLUMNS 64
+typedef struct rbl_contact_bin_column {
+    char name[RBL_CONTACT_BIN_NAME];
+    char type;                    /* 'i' signed, 'u' unsigned, 'f' double */
+    int bytes, components;        /* per value (8, 4, 1); 1 or 3 */
+    const unsigned char *values;  /* rows x components values, little-endian */
+} rbl_contact_bin_column;
+typedef struct rbl_contact_bin {
+    size_t rows, pairs;           /* contacts; grain pairs among them (first) */
+    int n_columns;
+    rbl_contact_bin_column column[RBL_CONTACT_BIN_MAX_COLUMNS];
+    unsigned char *bytes;         /* the file's (rbl_contact_bin_read's) */
+} rbl_contact_bin;
+int rbl_contact_bin_read(const char *path, rbl_contact_bin *t, rbl_error *err);
+int rbl_contact_bin_parse(const char *path, const unsigned char *bytes, size_t size,
+                          rbl_contact_bin *t, rbl_error *err);
+void rbl_contact_bin_free(rbl_contact_bin *t);
+int rbl_contact_bin_doubles(const rbl_contact_bin *t, const char *path, const char *name,
+                            int components, double *out, rbl_error *err);
+int rbl_contact_bin_integers(const rbl_contact_bin *t, const char *path, const char *name,
+                             int64_t *out, rbl_error *err);
 /* contact_columns.c — the columns, described once (the .vtp's, .csv's and binary table's). */
 typedef struct rbl_contact_column {
     int id;
@@ -365,7 +390,7 @@ int rbl_contact_list_write(const char *path, const rbl_contact_list *list, int f
 /* The files output.contacts writes, for the run's report ("contacts.pvd, contacts_NNNNNN.csv"). */
 void rbl_contact_files_name(int network, char *out, size_t size);
 
-/* cg_frame_read.c — a frame of the grains and its contact file (.vtp or .csv, by its name)
+/* cg_frame_read.c — a frame of the grains and its contact file (.vtp, .csv or .bin, by its name)
  * as rbl_cg_frame's arrays (owned here; frame.lo, hi, periodic and threads left for the
  * caller); inexact: a .vtp written before it held the branch vectors, taken from its lines'
  * ends. rbl_frame_time: a frame's time from the grains.pvd in its folder. */
@@ -412,10 +437,16 @@ int rbl_series_present(const char *dir, const char *prefix, size_t n, char **fil
                        size_t *missing, rbl_error *err);
 
 /* walls_vtp.c — the walls (planes cut to the domain's box, mesh walls' facets) where they are
- * now, as one .vtp, with_loads their cells' loads; whether they need one per frame (some wall
+ * now, as one .vtp, with load_sums (rbl_walls_load_sums of every wall: NULL none) their
+ * cells' loads and the meshes' wear; whether they need one per frame (some wall
  * moves, an open domain's planes, drawn within the grains' extent, the loads asked for, or a
  * mesh that wears) or one walls.vtp serves the run. */
-int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rbl_error *err);
+int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, const double *load_sums,
+                        const double *grains_box, rbl_error *err);
+/* An open domain's planes are drawn by the grains' extent: grains_box, this process's grains'
+ * lo (3), hi (3) and largest radius (rbl_walls_grains_box; over several processes their
+ * minima and maxima), or NULL for this process's. */
+void rbl_walls_grains_box(const rbl_sim *sim, double box[7]);
 int rbl_walls_drawn_per_frame(const rbl_sim *sim, int loads);
 /* An impulse scene's planes and tubes as walls.vtp (they do not move); *written 0 where it has
  * none (nothing written). */

@@ -103,25 +103,37 @@ static int box_shadow(const double n[3], double offset, const double lo[3], cons
     return m;
 }
 
+void rbl_walls_grains_box(const rbl_sim *sim, double box[7])
+{
+    for (int a = 0; a < 3; a++)
+        box[a] = INFINITY, box[3 + a] = -INFINITY;
+    box[6] = 0.0;
+    for (size_t k = 0; k < sim->g.n; k++) {
+        box[6] = fmax(box[6], sim->g.radius[k]);
+        for (int a = 0; a < 3; a++)
+            box[a] = fmin(box[a], sim->g.pos[3 * k + a]),
+            box[3 + a] = fmax(box[3 + a], sim->g.pos[3 * k + a]);
+    }
+}
+
 /* The box the planes are drawn by: the domain's (each plane cut from it); an open domain's,
- * the grains and the mesh walls with the largest grain's radius around them (each plane its
- * shadow, wherever the plane is); 0: nothing to frame them by. */
-static int drawing_box(const rbl_sim *sim, const double *mesh_points, size_t n_mesh_points,
-                       double lo[3], double hi[3])
+ * the grains (grains_box: over every process; NULL: this one's) and the mesh walls with the
+ * largest grain's radius around them (each plane its shadow, wherever the plane is); 0:
+ * nothing to frame them by. */
+static int drawing_box(const rbl_sim *sim, const double *grains_box, const double *mesh_points,
+                       size_t n_mesh_points, double lo[3], double hi[3])
 {
     if (!sim->cfg.open) {
         for (int a = 0; a < 3; a++)
             lo[a] = sim->cfg.lo[a], hi[a] = sim->cfg.hi[a];
         return 1;
     }
-    double r = 0.0;
+    double own[7];
+    if (!grains_box)
+        rbl_walls_grains_box(sim, own), grains_box = own;
+    const double r = grains_box[6];
     for (int a = 0; a < 3; a++)
-        lo[a] = INFINITY, hi[a] = -INFINITY;
-    for (size_t k = 0; k < sim->g.n; k++) {
-        r = fmax(r, sim->g.radius[k]);
-        for (int a = 0; a < 3; a++)
-            lo[a] = fmin(lo[a], sim->g.pos[3 * k + a]), hi[a] = fmax(hi[a], sim->g.pos[3 * k + a]);
-    }
+        lo[a] = grains_box[a], hi[a] = grains_box[3 + a];
     for (size_t k = 0; k < n_mesh_points; k++)
         for (int a = 0; a < 3; a++)
             lo[a] = fmin(lo[a], mesh_points[3 * k + a]), hi[a] = fmax(hi[a], mesh_points[3 * k + a]);
@@ -146,23 +158,47 @@ typedef struct loads {
     double *force, *pressure, *shear, *wear;
 } loads;
 
-/* Plane w's load as cell `cell`: per area of its polygon in a closed domain's box (the plane's
- * part inside it); an open domain's plane has no area (NaN). */
-static void plane_cell(const rbl_sim *sim, int w, double p[RBL_POLYGON_MAX][3], int m, loads *l,
-                       size_t cell)
+/* Where mesh wall m's facets' sums begin in rbl_walls_load_sums's cells (m = n_meshes: the
+ * planes'). */
+static size_t mesh_first(const rbl_sim *sim, int m)
 {
-    double f[3], fn, ft[3];
-    rbl_plane_load(sim, w, f, &fn, ft);
+    size_t cells = 0;
+    for (int k = 0; k < m; k++)
+        cells += sim->meshes[k].mesh.n_triangles;
+    return cells;
+}
+
+/* Plane w's load as cell `cell` from its sums s (rbl_walls_load_sums): per area of its polygon
+ * in a closed domain's box (the plane's part inside it); an open domain's plane has no area
+ * (NaN). */
+static void plane_cell(const rbl_sim *sim, const double s[7], double p[RBL_POLYGON_MAX][3],
+                       int m, loads *l, size_t cell)
+{
     const double area = sim->cfg.open ? NAN : rbl_polygon_area(p, m);
     for (int a = 0; a < 3; a++)
-        l->force[3 * cell + a] = f[a];
-    l->pressure[cell] = fn / area;
-    l->shear[cell] = sqrt(ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]) / area;
+        l->force[3 * cell + a] = s[a];
+    l->pressure[cell] = s[3] / area;
+    l->shear[cell] = sqrt(s[4] * s[4] + s[5] * s[5] + s[6] * s[6]) / area;
     l->wear[cell] = 0.0;
 }
 
-int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rbl_error *err)
+/* Mesh wall m's facets' loads as cells from `cell` on, from their sums s. */
+static void mesh_cells(const rbl_sim *sim, int m, const double *s, loads *l, size_t cell)
 {
+    const rbl_mesh_wall *mw = &sim->meshes[m];
+    for (size_t t = 0; t < mw->mesh.n_triangles; t++, cell++) {
+        for (int a = 0; a < 3; a++)
+            l->force[3 * cell + a] = s[7 * t + a];
+        rbl_load_cell(s + 7 * t, rbl_mesh_facet_area(sim, m, t), l->pressure + cell,
+                      l->shear + cell);
+        l->wear[cell] = mw->wear ? mw->wear[t] : 0.0;
+    }
+}
+
+int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, const double *load_sums,
+                        const double *grains_box, rbl_error *err)
+{
+    const int with_loads = load_sums != NULL;
     size_t mesh_points = 0, facets = 0;
     for (int m = 0; m < sim->n_meshes; m++)
         mesh_points += sim->meshes[m].mesh.n_vertices, facets += sim->meshes[m].mesh.n_triangles;
@@ -173,7 +209,6 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
                                sizeof *corners);
     uint32_t *ends = malloc((nc ? nc : 1) * sizeof *ends), *wall = malloc((np ? np : 1) *
                                                                            sizeof *wall);
-    with_loads = with_loads || rbl_walls_wearing(sim);
     loads l = {NULL, NULL, NULL, NULL};
     double *cell_data = with_loads ? malloc((6 * nc + 1) * sizeof *cell_data) : NULL;
     if (cell_data)
@@ -190,14 +225,8 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
         rbl_sim_wall_place(sim, sim->n_walls + m, mesh->vertex, mesh->n_vertices, points + 3 * v0);
         for (size_t v = 0; v < mesh->n_vertices; v++)
             wall[v0 + v] = (uint32_t)(sim->n_walls + m + 1);
-        if (with_loads) {
-            int rc = rbl_sim_mesh_loads(sim, m, l.force + 3 * cells, l.pressure + cells,
-                                        l.shear + cells, l.wear + cells, err);
-            if (rc != RBL_OK) {
-                free(points), free(corners), free(ends), free(wall), free(cell_data);
-                return rbl_error_prefix(err, rc, "%s", path);
-            }
-        }
+        if (with_loads)
+            mesh_cells(sim, m, load_sums + 7 * mesh_first(sim, m), &l, cells);
         for (size_t t = 0; t < mesh->n_triangles; t++) {
             for (int c = 0; c < 3; c++)
                 corners[k0++] = mesh->triangle[3 * t + c] + (uint32_t)v0;
@@ -206,7 +235,7 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
         v0 += mesh->n_vertices;
     }
     double lo[3], hi[3];
-    if (drawing_box(sim, points, v0, lo, hi)) {
+    if (drawing_box(sim, grains_box, points, v0, lo, hi)) {
         for (int w = 0; w < sim->n_walls; w++) {
             double p[RBL_POLYGON_MAX][3];
             const rbl_plane *pl = &sim->walls[w];
@@ -221,7 +250,8 @@ int rbl_walls_vtp_write(const rbl_sim *sim, const char *path, int with_loads, rb
                 corners[k0++] = (uint32_t)v0++;
             }
             if (m && with_loads)
-                plane_cell(sim, w, p, m, &l, cells);
+                plane_cell(sim, load_sums + 7 * (mesh_first(sim, sim->n_meshes) + (size_t)w), p,
+                           m, &l, cells);
             if (m)
                 ends[cells++] = (uint32_t)k0;
         }

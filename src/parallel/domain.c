@@ -2,10 +2,11 @@
  * holds the grains of its box of the partition and, after them, ghosts: copies of the other
  * processes' grains within 2 r_max + skin of its box, at their own positions (a ghost across
  * a periodic side is found through its image by the pair search, as one process finds it).
- * The engine calls this file at four points (rbl_sim_peers): the rebuild decision (a maximum
+ * The engine calls this file at these points (rbl_sim_peers): the rebuild decision (a maximum
  * over all), a neighbour build (grains migrate to the box that holds them with their contact
  * histories, then the ghosts are sent), and before each force evaluation (the ghosts'
- * positions and velocities). A pair of a grain and a ghost is computed on both processes, the
+ * positions and velocities); and where a sum must see every process's items in one order
+ * (the walls' loads and wear: an allgather). A pair of a grain and a ghost is computed on both processes, the
  * same bits on both, so no force travels back. Each grain's force is summed in its partners'
  * id order (neighbor.c canonical_order), so every decomposition gives one process's bits. */
 #include "parallel_internal.h"
@@ -914,6 +915,13 @@ static int peers_ghost_values(void *ctx, const double *own, double *ghost, rbl_e
     return d->send_start ? rbl_domain_ghost_values(d, own, ghost, err) : RBL_OK;
 }
 
+static int peers_allgather(void *ctx, const double *mine, size_t n, double **all, size_t *cap,
+                           size_t *first, size_t *total, rbl_error *err)
+{
+    rbl_domain *d = ctx;
+    return rbl_comm_allgather(d->comm, mine, n, all, cap, first, total, err);
+}
+
 /* Each rank holding its share (and the histories of its grains' contacts in the start maps):
  * the engine's calls set, the run's counters on the first rank only, and mid-run the lists of
  * the last build made again over the ranks. Collective; d freed on an error. */
@@ -924,7 +932,7 @@ static int domain_start(rbl_domain *d, rbl_error *err)
     let_lists_go(sim); /* they held the grains as they were */
     d->peers = (rbl_sim_peers){d,           peers_max,    peers_sum_exact, peers_agree,
                                peers_migrate, peers_ghosts, peers_refresh,   peers_gravity,
-                               peers_ghost_values};
+                               peers_ghost_values, peers_allgather};
     sim->peers = &d->peers;
     if (d->rank > 0) { /* counted once, on the first rank: the lost grains, the flow counters'
                           sums */

@@ -16,7 +16,8 @@ static int ends_with(const char *s, const char *tail)
 }
 
 /* The contact file beside frame ".../grains_NNNNNN.vtp" (*contacts, malloc'd): contacts_NNNNNN
- * .vtp when it holds the branch vectors, else .csv, else the .vtp without them (inexact). */
+ * .vtp when it holds the branch vectors, else .csv, else .bin, else the .vtp without them
+ * (inexact). */
 static int contacts_of(const char *frame, char **contacts, rbl_error *err)
 {
     *contacts = NULL;
@@ -27,35 +28,38 @@ static int contacts_of(const char *frame, char **contacts, rbl_error *err)
                              "(grains_NNNNNN.vtp, or a .pvtp of several processes' pieces)",
                              frame);
     const size_t dir = (size_t)(name - frame), len = strlen(frame);
-    char *vtp = malloc(len + 4), *csv = malloc(len + 4);
-    if (!vtp || !csv) {
-        free(vtp), free(csv);
+    char *path[3]; /* .vtp, .csv, .bin */
+    for (int k = 0; k < 3; k++)
+        path[k] = malloc(len + 4);
+    if (!path[0] || !path[1] || !path[2]) {
+        free(path[0]), free(path[1]), free(path[2]);
         return rbl_error_set(err, RBL_ENOMEM, "out of memory");
     }
-    snprintf(vtp, len + 4, "%.*scontacts_%s", (int)dir, frame, name + 7);
-    snprintf(csv, len + 4, "%.*scontacts_%.*s.csv", (int)dir, frame, (int)strlen(name + 7) - 4,
-             name + 7);
+    snprintf(path[0], len + 4, "%.*scontacts_%s", (int)dir, frame, name + 7);
+    for (int k = 1; k < 3; k++)
+        snprintf(path[k], len + 4, "%.*scontacts_%.*s.%s", (int)dir, frame,
+                 (int)strlen(name + 7) - 4, name + 7, k == 1 ? "csv" : "bin");
     int branch = 0;
-    if (access(vtp, R_OK) == 0) {
+    if (access(path[0], R_OK) == 0) {
         rbl_vtp_file f;
         rbl_error ignored = {0};
-        if (rbl_vtp_read(vtp, &f, &ignored) == RBL_OK) {
+        if (rbl_vtp_read(path[0], &f, &ignored) == RBL_OK) {
             branch = rbl_vtp_has_array(&f, "CellData", "branch");
             rbl_vtp_file_free(&f);
         }
     }
-    if (branch || (access(csv, R_OK) != 0 && access(vtp, R_OK) == 0)) {
-        *contacts = vtp, free(csv);
-        return RBL_OK;
-    }
-    if (access(csv, R_OK) == 0) {
-        *contacts = csv, free(vtp);
-        return RBL_OK;
-    }
-    rbl_error_set(err, RBL_EIO, "%s: no contact file beside it (%s or %s): the run needs "
-                  "output.contacts (docs/cg.md)", frame, vtp, csv);
-    free(vtp), free(csv);
-    return RBL_EIO;
+    int pick = branch ? 0 : access(path[1], R_OK) == 0 ? 1 : access(path[2], R_OK) == 0 ? 2
+             : access(path[0], R_OK) == 0 ? 0 : -1;
+    if (pick < 0)
+        rbl_error_set(err, RBL_EIO, "%s: no contact file beside it (%s, %s or %s): the run "
+                      "needs output.contacts (docs/cg.md)", frame, path[0], path[1], path[2]);
+    for (int k = 0; k < 3; k++)
+        if (k != pick)
+            free(path[k]);
+    if (pick < 0)
+        return RBL_EIO;
+    *contacts = path[pick];
+    return RBL_OK;
 }
 
 /* A frame's number: grains_NNNNNN.vtp's NNNNNN. */

@@ -127,14 +127,45 @@ static int write_series(const outputs *o, const char *prefix, rbl_error *err)
     return rc;
 }
 
-/* Walls drawn per frame: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd. */
-static int write_walls_frame(const rbl_scene *s, const outputs *o, const rbl_sim *sim,
-                             rbl_error *err)
+/* The walls' loads for the frame's walls (output.wall_loads, or a mesh that wears): every
+ * cell's sums from every process's contacts (collective), in *sums (NULL: none asked). */
+static int walls_loads(const rbl_scene *s, const outputs *o, const rbl_sim *sim, double **sums,
+                       rbl_error *err)
+{
+    *sums = NULL;
+    if (!walls_per_frame(s, o, sim) || !(s->wall_loads || rbl_walls_wearing(sim)))
+        return RBL_OK;
+    size_t cells = (size_t)sim->n_walls;
+    for (int m = 0; m < sim->n_meshes; m++)
+        cells += rbl_sim_mesh_facets(sim, m);
+    *sums = malloc((7 * cells + 1) * sizeof **sums);
+    int rc = *sums ? RBL_OK : rbl_error_set(err, RBL_ENOMEM, "out of memory for the walls' loads");
+    rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    if (rc == RBL_OK)
+        rc = rbl_walls_load_sums(sim, -1, *sums, err);
+    rc = rbl_run_ranks_agree(o->ranks, rc, err);
+    if (rc != RBL_OK)
+        free(*sums), *sums = NULL;
+    return rc;
+}
+
+/* The grains' extent an open domain's planes are drawn by, over every process (collective). */
+static void grains_box(const outputs *o, const rbl_sim *sim, double box[7])
+{
+    rbl_walls_grains_box(sim, box);
+    for (int k = 0; k < 7; k++) /* (lo: the least; hi and the radius: the largest) */
+        box[k] = k < 3 ? rbl_run_ranks_min(o->ranks, box[k]) : -rbl_run_ranks_min(o->ranks, -box[k]);
+}
+
+/* Walls drawn per frame: walls_NNNNNN.vtp for frame n_frames - 1 and walls.pvd, with the
+ * loads' sums (NULL: none) and the grains' extent over every process. */
+static int write_walls_frame(const outputs *o, const rbl_sim *sim, const double *sums,
+                             const double box[7], rbl_error *err)
 {
     char name[64];
     snprintf(name, sizeof name, "walls_%06zu.vtp", o->n_frames - 1);
     char *path = rbl_path_join(o->dir, name);
-    int rc = path ? rbl_walls_vtp_write(sim, path, s->wall_loads, err)
+    int rc = path ? rbl_walls_vtp_write(sim, path, sums, box, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     return rc == RBL_OK ? write_series(o, "walls", err) : rc;
@@ -147,7 +178,7 @@ static int write_walls_once(outputs *o, const rbl_sim *sim, rbl_error *err)
     if (o->walls_drawn || sim->n_walls + sim->n_meshes == 0)
         return RBL_OK;
     char *path = rbl_path_join(o->dir, "walls.vtp");
-    int rc = path ? rbl_walls_vtp_write(sim, path, 0, err)
+    int rc = path ? rbl_walls_vtp_write(sim, path, NULL, NULL, err)
                   : rbl_error_set(err, RBL_ENOMEM, "out of memory");
     free(path);
     o->walls_drawn = rc == RBL_OK;
@@ -301,14 +332,21 @@ static int write_frame(const rbl_scene *s, outputs *o, rbl_sim *sim, rbl_error *
     if ((rc = write_network(s, o, sim, err)) != RBL_OK ||
         (rc = write_bonds(o, sim, err)) != RBL_OK)
         return rc;
+    double *sums, box[7];
+    if ((rc = walls_loads(s, o, sim, &sums, err)) != RBL_OK)
+        return rc;
+    const int per_frame = walls_per_frame(s, o, sim);
+    if (per_frame && sim->cfg.open)
+        grains_box(o, sim, box);
     if (o->ranks->rank == 0) { /* the series, the walls and the diagnostics: rank 0 writes */
         rc = rbl_pvd_add(o->pvd_path, &o->pvd, o->times, o->files, o->n_frames, err);
         if (rc == RBL_OK)
-            rc = walls_per_frame(s, o, sim) ? write_walls_frame(s, o, sim, err)
+            rc = per_frame ? write_walls_frame(o, sim, sums, sim->cfg.open ? box : NULL, err)
                                             : write_walls_once(o, sim, err);
         if (rc == RBL_OK)
             rc = rbl_thermo_log_write(&o->log, o->thermo_path, &o->thermo_file, err);
     }
+    free(sums);
     return rbl_run_ranks_agree(o->ranks, rc, err);
 }
 

@@ -26,11 +26,6 @@ static const char *not_distributed(const rbl_scene *s, const rbl_mark **at)
     for (int k = 0; s->cg && k < s->n_sources; k++)
         if (s->sources[k].clump_file) /* (its particles are the clumps' centres of mass) */
             return "output.cg (coarse-graining) of clumps";
-    if (s->wall_loads)
-        return "output.wall_loads (the walls' loads per facet)";
-    for (int m = 0; m < s->n_meshes; m++)
-        if (s->mesh_wear[m][0] > 0.0 || s->mesh_wear[m][1] > 0.0)
-            return "a mesh wall's wear";
     return NULL;
 }
 

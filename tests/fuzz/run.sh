@@ -11,7 +11,7 @@ set -eu
 BUILD=$(cd "$1" && pwd); RUBBLE=$(cd "$(dirname "$2")" && pwd)/$(basename "$2"); SECONDS_EACH=$3; REPORT=${5:-}
 [ "${4:-}" = "--report" ] || REPORT=""
 HERE=$(cd "$(dirname "$0")" && pwd); ROOT=$(cd "$HERE/../.." && pwd)
-TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh scene_clump scene_bond_file scene_motion_table stl volume clump_file grains checkpoint impulse_checkpoint cg_files}
+TARGETS=${FUZZ_TARGETS:-demcda scene scene_mesh scene_clump scene_bond_file scene_motion_table stl volume clump_file grains checkpoint impulse_checkpoint cg_files contact_bin}
 RUNS=${FUZZ_RUNS:+-runs=$FUZZ_RUNS}
 work="$BUILD/fuzz-work"; mkdir -p "$work/artifacts"
 gen="$work/generated"; rm -rf "$gen"; mkdir -p "$gen"
@@ -68,6 +68,10 @@ for f in "$gen"/cgf/grains_*.vtp; do
           byte "$kind"; cat "$f" "$gen/cgf/contacts_$k.$ext"; } > "$gen/cg_files/${k}_$ext"
     done
 done
+# the same run's binary contact tables (fuzz_contact_bin; seeds/contact_bin holds one with a
+# study's columns and an empty one)
+mkdir -p "$gen/contact_bin"
+cp "$gen"/cgf/contacts_*.bin "$gen/contact_bin/"
 
 [ -z "$REPORT" ] || { printf '| target | seconds | executions | executions/s | corpus | result |\n|---|---|---|---|---|---|\n' > "$work/table.md"; }
 failed=0
