@@ -48,7 +48,8 @@ static rbl_sim *law_for_slot(int hertz, int k)
     while (model < 31 && !(any->models >> model & 1u))
         model++;
     rbl_law_set_model(&sim->cfg.law, rbl_law_family(any->family), model);
-    *rbl_law_coef_at(&sim->cfg.law, any) = any->lo + 0.25 * (fmin(any->hi, any->lo + 1.0) - any->lo);
+    rbl_law_coef_put(&sim->cfg.law, sim->law_held, any,
+                     any->lo + 0.25 * (fmin(any->hi, any->lo + 1.0) - any->lo));
     ASSERT_OK(rbl_contact_law_check_models(&sim->cfg.law, &err_));
     return sim;
 }
