@@ -7,7 +7,8 @@
  * (the fuzzer's own inputs of formats 8-21 are refused at the version now): a contact's touch
  * flag of 2, a history not finite, an outlet's count of 1.3e102, a pour owing -8.6e86 grains,
  * a NaN external force, a grain 5.8e17 m out along a periodic side; each read apart as several
- * processes read it, with the whole read's verdict (fuzz/apart_as_whole.h). */
+ * processes read it, with the whole read's verdict (fuzz/apart_as_whole.h). And the law's and
+ * a pair's rolling friction, held by name in the checkpoint (format 25), compared by name. */
 #include "io/io_internal.h"
 #include "run/run_internal.h"
 #include "dem/dem_internal.h"
@@ -266,6 +267,31 @@ static const char *bonded_scene_text =
     "run: {steps: 40, dt: auto, c: 0.01}\n"
     "output: {every: 0.01, checkpoint_every: 2e-5}\n";
 
+/* The law's block coefficients and a pair's, by name in the checkpoint (format 25). */
+static const char *rolling_scene_text =
+    "domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.01], periodic: [x, y]}\n"
+    "gravity: [0, 0, -9.81]\n"
+    "materials:\n  - {name: glass, density: 2500}\n"
+    "contact: {normal: linear, tangential: spring, kn: 2000, restitution: 0.3, friction: 0.5,\n"
+    "          rolling: {model: cdt, friction: 0.2},\n"
+    "          pairs: [{materials: [glass, glass], rolling_friction: 0.1}]}\n"
+    "walls:\n  - {point: [0, 0, 0], normal: [0, 0, 1]}\n"
+    "grains:\n  - lattice: {min: [0, 0, 0], max: [0.01, 0.01, 0.004]}\n    radius: 0.001\n"
+    "run: {steps: 40, dt: auto, c: 0.05}\n"
+    "output: {every: 0.01, checkpoint_every: 1e-4}\n";
+
+static void other_rolling_friction(rbl_sim *sim, unsigned char *blob, size_t len)
+{
+    (void)blob, (void)len;
+    ASSERT_OK(rbl_sim_set_law_coef(sim, "rolling.friction", 0.25, &err_));
+}
+
+static void other_pair_rolling_friction(rbl_sim *sim, unsigned char *blob, size_t len)
+{
+    (void)blob, (void)len;
+    ASSERT_OK(rbl_sim_set_pair_coef(sim, 0, 0, "rolling_friction", 0.15, &err_));
+}
+
 static const char *crafted_scene_text =
     "domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.03], periodic: [x, y]}\n"
     "gravity: [0, 0, -9.81]\n"
@@ -340,6 +366,20 @@ int main(void)
     last_checkpoint("bonded", ckpt, sizeof ckpt);
     ASSERT_TRUE(apart_as_whole(ckpt, comm));
     restarted(s, ckpt, broken_beyond_bonds, "broken");
+    rbl_scene_free(s);
+    /* the law's and a pair's coefficients by name (format 25): carried, compared */
+    snprintf(scene_path, sizeof scene_path, "%s/rolling.yaml", dir);
+    f = fopen(scene_path, "w");
+    ASSERT_TRUE(f != NULL);
+    fputs(rolling_scene_text, f);
+    fclose(f);
+    ASSERT_OK(rbl_scene_load(scene_path, &s, &err));
+    ASSERT_OK(run(s, "rolling", NULL, &err));
+    last_checkpoint("rolling", ckpt, sizeof ckpt);
+    ASSERT_OK(run(s, "rolling_again", ckpt, &err)); /* as written: restarts */
+    restarted(s, ckpt, other_rolling_friction,
+              "the checkpoint's contact.rolling.friction is 0.25 where its scene makes 0.2");
+    restarted(s, ckpt, other_pair_rolling_friction, "pair 1's rolling_friction is 0.149999");
     rbl_scene_free(s);
     rbl_comm_free(comm);
     char cmd[600];
