@@ -9,7 +9,6 @@
  * same bits. Driven by the table: a model or a `held` coefficient added to it is checked here
  * without an edit. */
 #include "dem/dem_internal.h"
-#include "io/io_internal.h" /* rbl_checkpoint_write, rbl_checkpoint_read */
 #include "dem_test_util.h"
 
 #include <stdint.h>
@@ -138,17 +137,7 @@ static void coefficients_by_name(void)
             sim->law_held[k] = x;
         }
         /* a checkpoint carries it by name, bit for bit */
-        char path[] = "/tmp/test_dem_law_names_XXXXXX";
-        int fd = mkstemp(path);
-        ASSERT_TRUE(fd >= 0);
-        close(fd);
-        ASSERT_OK(rbl_checkpoint_write(path, sim, NULL, 0, &err));
-        rbl_sim *back = NULL;
-        void *extra = NULL;
-        size_t extra_len = 0;
-        ASSERT_OK(rbl_checkpoint_read(path, &back, &extra, &extra_len, &err));
-        unlink(path);
-        free(extra);
+        rbl_sim *back = dem_saved_loaded(sim);
         ASSERT_OK(rbl_sim_law_coef(back, name, &got, &err));
         ASSERT_TRUE(got == x);
         ASSERT_TRUE(memcmp(back->law_held, sim->law_held, sizeof sim->law_held) == 0);
@@ -247,12 +236,10 @@ static void unknown_names_refused(void)
         ASSERT_TRUE(fd >= 0);
         close(fd);
         rbl_error err = {0};
-        ASSERT_OK(rbl_checkpoint_write(path, sim, NULL, 0, &err));
+        ASSERT_OK(rbl_sim_save(sim, path, &err));
         rename_in_file(path, names[k][0], names[k][1]);
         rbl_sim *back = NULL;
-        void *extra = NULL;
-        size_t extra_len = 0;
-        int rc = rbl_checkpoint_read(path, &back, &extra, &extra_len, &err);
+        int rc = rbl_sim_load(path, &back, &err);
         assert_refused(rc, &err, names[k][1]);
         ASSERT_TRUE(strstr(err.message, path) != NULL && back == NULL);
         unlink(path);

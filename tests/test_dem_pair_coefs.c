@@ -6,7 +6,6 @@
  * checkpoint carries every slot back bit for bit. Driven by the table: a coefficient added to
  * it is checked here without an edit. */
 #include "dem/dem_internal.h"
-#include "io/io_internal.h" /* rbl_checkpoint_write, rbl_checkpoint_read */
 #include "dem_test_util.h"
 
 #include <string.h>
@@ -161,17 +160,7 @@ static void props_names_and_checkpoint(void)
     ASSERT_EQ_INT(a->n_pair_set, 2);
     ASSERT_TRUE(memcmp(a->pair_set, b->pair_set, 2 * sizeof *a->pair_set) == 0);
 
-    char path[] = "/tmp/test_dem_pair_coefs_XXXXXX";
-    int fd = mkstemp(path);
-    ASSERT_TRUE(fd >= 0);
-    close(fd);
-    ASSERT_OK(rbl_checkpoint_write(path, a, NULL, 0, &err_));
-    rbl_sim *back = NULL;
-    void *extra = NULL;
-    size_t extra_len = 0;
-    ASSERT_OK(rbl_checkpoint_read(path, &back, &extra, &extra_len, &err_));
-    unlink(path);
-    free(extra);
+    rbl_sim *back = dem_saved_loaded(a);
     ASSERT_EQ_INT(back->n_pair_set, a->n_pair_set);
     for (int k = 0; k < a->n_pair_set; k++) {
         ASSERT_EQ_INT(back->pair_set[k].a, a->pair_set[k].a);

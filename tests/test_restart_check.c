@@ -14,7 +14,7 @@
 #include "dem/dem_internal.h"
 #include "bonds/bonds_internal.h"
 #include "fuzz/apart_as_whole.h"
-#include "test_util.h"
+#include "scene_test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +36,14 @@ static const char *scene_text =
     "grains:\n  - lattice: {min: [0, 0, 0], max: [0.02, 0.02, 0.01]}\n    radius: 0.001\n"
     "run: {steps: 400, dt: auto, c: 0.05}\n"
     "output: {every: 0.001, checkpoint_every: 0.002}\n";
+
+/* The scene `text` written as dir/NAME.yaml and loaded. */
+static rbl_scene *scene_file(const char *name, const char *text)
+{
+    char file[64];
+    snprintf(file, sizeof file, "%s.yaml", name);
+    return test_scene_file(dir, file, text);
+}
 
 /* rubble run of the scene into dir/name (restart: a checkpoint or NULL); its code, err. */
 static int run(rbl_scene *s, const char *name, const char *restart, rbl_error *err)
@@ -312,15 +320,9 @@ int main(void)
     ASSERT_OK(rbl_make_dirs(dir, NULL));
     rbl_error made = {0};
     ASSERT_OK(rbl_comm_create(&comm, &made));
-    char scene_path[512], ckpt[512];
-    snprintf(scene_path, sizeof scene_path, "%s/scene.yaml", dir);
-    FILE *f = fopen(scene_path, "w");
-    ASSERT_TRUE(f != NULL);
-    fputs(scene_text, f);
-    fclose(f);
-    rbl_scene *s = NULL;
+    char ckpt[512];
+    rbl_scene *s = scene_file("scene", scene_text);
     rbl_error err = {0};
-    ASSERT_OK(rbl_scene_load(scene_path, &s, &err));
     ASSERT_OK(run(s, "first", NULL, &err));
     snprintf(ckpt, sizeof ckpt, "%s/first/checkpoint_000000232.bin", dir);
     ASSERT_TRUE(access(ckpt, R_OK) == 0);
@@ -333,12 +335,7 @@ int main(void)
     rbl_scene_free(s);
 
     /* what fuzz_checkpoint found, at this format */
-    snprintf(scene_path, sizeof scene_path, "%s/crafted.yaml", dir);
-    f = fopen(scene_path, "w");
-    ASSERT_TRUE(f != NULL);
-    fputs(crafted_scene_text, f);
-    fclose(f);
-    ASSERT_OK(rbl_scene_load(scene_path, &s, &err));
+    s = scene_file("crafted", crafted_scene_text);
     ASSERT_OK(run(s, "second", NULL, &err));
     last_checkpoint("second", ckpt, sizeof ckpt);
     ASSERT_TRUE(apart_as_whole(ckpt, comm));
@@ -356,24 +353,14 @@ int main(void)
     restarted(s, ckpt, plane_candidates, NULL); /* (a range unused: both reads take it) */
     rbl_scene_free(s);
     /* a bonded block's checkpoint (its last step's) */
-    snprintf(scene_path, sizeof scene_path, "%s/bonded.yaml", dir);
-    f = fopen(scene_path, "w");
-    ASSERT_TRUE(f != NULL);
-    fputs(bonded_scene_text, f);
-    fclose(f);
-    ASSERT_OK(rbl_scene_load(scene_path, &s, &err));
+    s = scene_file("bonded", bonded_scene_text);
     ASSERT_OK(run(s, "bonded", NULL, &err));
     last_checkpoint("bonded", ckpt, sizeof ckpt);
     ASSERT_TRUE(apart_as_whole(ckpt, comm));
     restarted(s, ckpt, broken_beyond_bonds, "broken");
     rbl_scene_free(s);
     /* the law's and a pair's coefficients by name (format 25): carried, compared */
-    snprintf(scene_path, sizeof scene_path, "%s/rolling.yaml", dir);
-    f = fopen(scene_path, "w");
-    ASSERT_TRUE(f != NULL);
-    fputs(rolling_scene_text, f);
-    fclose(f);
-    ASSERT_OK(rbl_scene_load(scene_path, &s, &err));
+    s = scene_file("rolling", rolling_scene_text);
     ASSERT_OK(run(s, "rolling", NULL, &err));
     last_checkpoint("rolling", ckpt, sizeof ckpt);
     ASSERT_OK(run(s, "rolling_again", ckpt, &err)); /* as written: restarts */
