@@ -97,15 +97,17 @@ static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
     RBL_PAIR_LAW_COEFS(RULE)
 #undef RULE
     /* the block models' coefficients: the law's (its field or the simulation's held value),
-       for the models it has */
-#define SLOT_AT(slot, ...) offsetof(rbl_pair_coef, slot),
-    static const size_t slot_at[RBL_PAIR_N] = {RBL_PAIR_COEFS(SLOT_AT)};
-#undef SLOT_AT
-    for (int k = 0; k < rbl_law_n_coefs; k++)
-        if (rbl_law_coef_applies(&rbl_law_coefs[k], law)) {
-            const double x = rbl_law_coef_get(law, sim->law_held, &rbl_law_coefs[k]);
-            memcpy((char *)c + slot_at[rbl_law_coefs[k].slot], &x, sizeof x);
-        }
+       for the models it has (rows in the table's order, `row` counting them; this runs per
+       grain in the contact time's scan, so it is compiled from the table, no lookup) */
+    int row = 0;
+#define BLOCK_RULE(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key, pair_lo_ok, \
+                   slot)                                                                      \
+    if ((models) >> law->family & 1u)                                                         \
+        c->slot = RBL_LAW_VALUE(law, sim->law_held, field, row);                              \
+    row++;
+    RBL_LAW_COEFS(BLOCK_RULE)
+#undef BLOCK_RULE
+    (void)row;
     for (int k = 0; k < sim->n_pair_set; k++) { /* the pair's own, where set */
         const struct rbl_pair_set *s = &sim->pair_set[k];
         if (s->a != (a < b ? a : b) || s->b != (a < b ? b : a))

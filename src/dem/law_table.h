@@ -99,6 +99,14 @@ enum { RBL_LAW_N_COEFS = 0 RBL_LAW_COEFS(RBL_LAW_COEF_ONE) };
 #define RBL_LAW_PICK(...) RBL_LAW_PICK_(__VA_ARGS__)
 #define RBL_LAW_FIELD_OFFSET(field)                                                           \
     RBL_LAW_PICK(RBL_LAW_PROBE_##field, offsetof(rbl_contact_law, field), ~)
+/* The law's value of the row numbered `row` whose field is `field`, compiled as a read of the
+ * field, or of held[row] for a `held` row (rbl_law_coef_get without the table's lookup: the
+ * mixing rule's, which runs per grain in the contact time's scan). */
+#define RBL_LAW_VALUE_OF_FIELD(law, held, field, row) ((law)->field)
+#define RBL_LAW_VALUE_OF_HELD(law, held, field, row) ((held)[row])
+#define RBL_LAW_VPROBE_held ~, RBL_LAW_VALUE_OF_HELD
+#define RBL_LAW_VALUE(law, held, field, row)                                                  \
+    RBL_LAW_PICK(RBL_LAW_VPROBE_##field, RBL_LAW_VALUE_OF_FIELD, ~)(law, held, field, row)
 
 /* ---- The pair coefficients (issue 71): the coefficients a pair of materials may have its
  * own of, each declared once. Each is a slot: a field of the kernels' per-pair copy
