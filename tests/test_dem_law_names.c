@@ -3,7 +3,7 @@
  * law's table set by name on a simulation (rbl_sim_set_law_coef), read back by either of its
  * names and, for ABI 1's, from the law's field; refused where unknown (with the nearest
  * name), out of range, or not its model's; the mixing rule's pair copy holding it; a
- * checkpoint (format 25: the coefficients by name) carrying it back bit for bit and refusing a
+ * checkpoint (format 26: the coefficients by name) carrying it back bit for bit and refusing a
  * name this build does not know, naming the file and the name; and a pile under rolling,
  * cohesion and a pair's own rolling friction, all set by name, restarted at an odd step in the
  * same bits. Driven by the table: a model or a `held` coefficient added to it is checked here

@@ -8,7 +8,7 @@
  * flag of 2, a history not finite, an outlet's count of 1.3e102, a pour owing -8.6e86 grains,
  * a NaN external force, a grain 5.8e17 m out along a periodic side; each read apart as several
  * processes read it, with the whole read's verdict (fuzz/apart_as_whole.h). And the law's and
- * a pair's rolling friction, held by name in the checkpoint (format 25), compared by name. */
+ * a pair's rolling friction, held by name in the checkpoint (format 26), compared by name. */
 #include "io/io_internal.h"
 #include "run/run_internal.h"
 #include "dem/dem_internal.h"
@@ -275,7 +275,7 @@ static const char *bonded_scene_text =
     "run: {steps: 40, dt: auto, c: 0.01}\n"
     "output: {every: 0.01, checkpoint_every: 2e-5}\n";
 
-/* The law's block coefficients and a pair's, by name in the checkpoint (format 25). */
+/* The law's block coefficients and a pair's, by name in the checkpoint (format 26). */
 static const char *rolling_scene_text =
     "domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.01], periodic: [x, y]}\n"
     "gravity: [0, 0, -9.81]\n"
@@ -359,7 +359,7 @@ int main(void)
     ASSERT_TRUE(apart_as_whole(ckpt, comm));
     restarted(s, ckpt, broken_beyond_bonds, "broken");
     rbl_scene_free(s);
-    /* the law's and a pair's coefficients by name (format 25): carried, compared */
+    /* the law's and a pair's coefficients by name (format 26): carried, compared */
     s = scene_file("rolling", rolling_scene_text);
     ASSERT_OK(run(s, "rolling", NULL, &err));
     last_checkpoint("rolling", ckpt, sizeof ckpt);

@@ -156,7 +156,7 @@ static void get_name(buf *b, char out[RBL_LAW_COEF_NAME_MAX])
     out[b->bad ? 0 : n] = '\0';
 }
 
-/* The law's block coefficients by name (format 25): those its models take, in the table's
+/* The law's block coefficients by name (format 26): those its models take, in the table's
  * order, "family.key" then the value; then the pair coefficients the pairs set (a slot none
  * sets is not named), by name, and each pair's values of those. A model added to the table
  * thus shifts nothing, and a file names only what its run uses. */
@@ -292,6 +292,10 @@ static void save_head(buf *b, const rbl_sim *sim)
     put_u64(b, (uint64_t)sim->open_origin_set);
     for (int a = 0; a < 3; a++)
         put_f64(b, sim->open_origin[a]);
+    /* 25: a sheared cell whose height a servo moved: its shift (the speed's sum from then) and
+       the servo's strain rate */
+    put_u64(b, (uint64_t)sim->shear.travel_kept);
+    put_f64(b, sim->shear.travel), put_f64(b, sim->shear.strain_rate);
 }
 
 /* The grains, clumps and lists, after the head (checkpoint_layout.h: checkpoint_ranks.c writes
@@ -932,7 +936,7 @@ int rbl_checkpoint_walls_valid(const rbl_sim *sim, const rbl_wall_list *w, size_
     return 1;
 }
 
-/* The law's coefficients by name (format 25) into law and held: names this build's table
+/* The law's coefficients by name (format 26) into law and held: names this build's table
  * lacks (a contact model it does not have), given twice or that the law's models do not take
  * are refused, naming the file and the name; a row not named keeps 0. */
 static int load_law_coefs(buf *b, rbl_contact_law *law, double held[RBL_LAW_N_COEFS],
@@ -963,12 +967,12 @@ static int load_law_coefs(buf *b, rbl_contact_law *law, double held[RBL_LAW_N_CO
     return RBL_OK;
 }
 
-/* The pair coefficients' names (format 25) as slots into slot[], *n of them; before 25 every
+/* The pair coefficients' names (format 26) as slots into slot[], *n of them; before 26 every
  * slot of format 22's table in order (the five of rbl_pair_props, RBL_PAIR_PROPS). */
 static int load_pair_names(buf *b, int slot[RBL_PAIR_N], int *n, const char *path,
                            rbl_error *err)
 {
-    if (b->version < 25) {
+    if (b->version < 26) {
         for (int s = 0; s < 5; s++)
             slot[s] = s;
         *n = 5;
@@ -1006,12 +1010,12 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
 #define GET_D(f) c.f = get_f64(b);
 #define GET_I(f) c.f = (__typeof__(c.f))(int64_t)get_u64(b);
     CFG_DOUBLES(GET_D)
-    if (b->version < 25) { /* ABI 1's three law coefficients, in their place then */
+    if (b->version < 26) { /* ABI 1's three law coefficients, in their place then */
         CKPT_V24_LAW_DOUBLES(GET_D)
     }
     CFG_INTS(GET_I)
     double held[RBL_LAW_N_COEFS] = {0};
-    int rc = b->version >= 25 ? load_law_coefs(b, &c.law, held, path, err) : RBL_OK;
+    int rc = b->version >= 26 ? load_law_coefs(b, &c.law, held, path, err) : RBL_OK;
     if (rc != RBL_OK)
         return rc;
     if (b->bad)
@@ -1086,6 +1090,19 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         if (!isfinite(sim->open_origin[a] = get_f64(b)) && rc == RBL_OK)
             rc = rbl_error_set(err, RBL_EPARSE, "%s: open domain's origin is not finite: '%g'",
                                path, sim->open_origin[a]);
+    if (b->version >= 25) { /* a sheared cell's servo (the scene sets the rest) */
+        sim->shear.travel_kept = get_u64(b) != 0;
+        sim->shear.travel = get_f64(b), sim->shear.strain_rate = get_f64(b);
+        const double L = sim->cfg.hi[0] - sim->cfg.lo[0], W = sim->cfg.hi[1] - sim->cfg.lo[1];
+        if (rc == RBL_OK && !b->bad &&
+            (!isfinite(sim->shear.strain_rate) || !isfinite(sim->shear.travel) ||
+             fabs(sim->shear.travel) > 0.5 * fmax(L, W)))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: a sheared cell's shift (%g m) or strain "
+                               "rate (%g 1/s) is not one a run can hold", path,
+                               sim->shear.travel, sim->shear.strain_rate);
+        if (!sim->shear.travel_kept)
+            sim->shear.travel = sim->shear.strain_rate = 0.0;
+    }
     if (rc == RBL_OK && b->bad)
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent checkpoint head",
                            path);

@@ -196,7 +196,7 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
 /* The configuration a checkpoint holds, field by field: doubles, then integers (checkpoint.c
  * writes them, restart_check.c compares them with the scene's); the contact law's models from
  * the law's table (src/dem/law_table.h). Its block models' coefficients follow by name
- * (format 25: those the law's models take, "family.key" and value each), so that a model
+ * (format 26: those the law's models take, "family.key" and value each), so that a model
  * added to the table shifts no field; format 24 and older held ABI 1's three here, after
  * CFG_DOUBLES (CKPT_V24_LAW_DOUBLES, read only). */
 #define CFG_LAW_FAMILY(X, family, models, key, block) X(law.family)
