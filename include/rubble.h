@@ -471,6 +471,24 @@ RBL_API int rbl_sim_set_pair(rbl_sim *sim, int a, int b, const rbl_pair_props *p
  * rbl_sim_set_pair checks them; an unknown name is refused, naming the known ones. */
 RBL_API int rbl_sim_set_pair_coef(rbl_sim *sim, int a, int b, const char *name, double value,
                                   rbl_error *err);
+/* The contact law's sub-models and coefficients by name (issue 71), as scenes name them: a
+ * model added after ABI 1 has no enum value in this header, and a coefficient of its own no
+ * field in rbl_contact_law (whose layout ABI 1 freezes); src/dem/law_table.h lists them all.
+ * rbl_contact_law_set_model: family "normal", "damping", "tangential", "cohesion", "rolling"
+ * or "twisting", model as in scenes ("epsd2", "marshall"); an unknown family or model is
+ * refused, naming the known ones (and the nearest: "did you mean 'epsd2'?"). */
+RBL_API int rbl_contact_law_set_model(rbl_contact_law *law, const char *family, const char *name,
+                                      rbl_error *err);
+/* The simulation's law coefficient `name`, "family.key" as scenes nest it ("rolling.friction",
+ * "cohesion.energy_density", "cohesion.surface_energy") or its pair key ("rolling_friction"):
+ * refused where unknown, out of its range, or where the law's model of that family does not
+ * take it (set the model first, in the configuration). ABI 1's (rolling_friction,
+ * cohesion_energy_density, surface_energy) are the law's fields too: set either way, read
+ * either way (rbl_sim_config_get, rbl_sim_law_coef). */
+RBL_API int rbl_sim_set_law_coef(rbl_sim *sim, const char *name, double value, rbl_error *err);
+/* The simulation's value of law coefficient `name` (0 where never set); unknown names refused. */
+RBL_API int rbl_sim_law_coef(const rbl_sim *sim, const char *name, double *value,
+                             rbl_error *err);
 /* Adds a wall made of a triangle mesh (copied; open or closed, two-sided: a grain on either
  * side is pushed away from it), of material `material`. Its contacts are those of a plane wall
  * at each point where a grain touches it: each face, edge or corner once, a flat patch of

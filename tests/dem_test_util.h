@@ -129,6 +129,21 @@ static inline void dem_assert_restart_same(rbl_sim *one, rbl_sim **two)
     remove(path);
 }
 
+/* sim saved to a checkpoint and loaded again: the simulation read back. */
+static inline rbl_sim *dem_saved_loaded(const rbl_sim *sim)
+{
+    char path[] = "/tmp/rubble_saved_XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_TRUE(fd >= 0);
+    close(fd);
+    rbl_error err = {0};
+    rbl_sim *back = NULL;
+    ASSERT_OK(rbl_sim_save(sim, path, &err));
+    ASSERT_OK(rbl_sim_load(path, &back, &err));
+    remove(path);
+    return back;
+}
+
 /* Index of the grain with this id in the current order. */
 static inline size_t dem_index(const rbl_grains_view *v, uint32_t id)
 {

@@ -7,13 +7,14 @@
  * (the fuzzer's own inputs of formats 8-21 are refused at the version now): a contact's touch
  * flag of 2, a history not finite, an outlet's count of 1.3e102, a pour owing -8.6e86 grains,
  * a NaN external force, a grain 5.8e17 m out along a periodic side; each read apart as several
- * processes read it, with the whole read's verdict (fuzz/apart_as_whole.h). */
+ * processes read it, with the whole read's verdict (fuzz/apart_as_whole.h). And the law's and
+ * a pair's rolling friction, held by name in the checkpoint (format 26), compared by name. */
 #include "io/io_internal.h"
 #include "run/run_internal.h"
 #include "dem/dem_internal.h"
 #include "bonds/bonds_internal.h"
 #include "fuzz/apart_as_whole.h"
-#include "test_util.h"
+#include "scene_test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,14 @@ static const char *scene_text =
     "grains:\n  - lattice: {min: [0, 0, 0], max: [0.02, 0.02, 0.01]}\n    radius: 0.001\n"
     "run: {steps: 400, dt: auto, c: 0.05}\n"
     "output: {every: 0.001, checkpoint_every: 0.002}\n";
+
+/* The scene `text` written as dir/NAME.yaml and loaded. */
+static rbl_scene *scene_file(const char *name, const char *text)
+{
+    char file[64];
+    snprintf(file, sizeof file, "%s.yaml", name);
+    return test_scene_file(dir, file, text);
+}
 
 /* rubble run of the scene into dir/name (restart: a checkpoint or NULL); its code, err. */
 static int run(rbl_scene *s, const char *name, const char *restart, rbl_error *err)
@@ -266,6 +275,31 @@ static const char *bonded_scene_text =
     "run: {steps: 40, dt: auto, c: 0.01}\n"
     "output: {every: 0.01, checkpoint_every: 2e-5}\n";
 
+/* The law's block coefficients and a pair's, by name in the checkpoint (format 26). */
+static const char *rolling_scene_text =
+    "domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.01], periodic: [x, y]}\n"
+    "gravity: [0, 0, -9.81]\n"
+    "materials:\n  - {name: glass, density: 2500}\n"
+    "contact: {normal: linear, tangential: spring, kn: 2000, restitution: 0.3, friction: 0.5,\n"
+    "          rolling: {model: cdt, friction: 0.2},\n"
+    "          pairs: [{materials: [glass, glass], rolling_friction: 0.1}]}\n"
+    "walls:\n  - {point: [0, 0, 0], normal: [0, 0, 1]}\n"
+    "grains:\n  - lattice: {min: [0, 0, 0], max: [0.01, 0.01, 0.004]}\n    radius: 0.001\n"
+    "run: {steps: 40, dt: auto, c: 0.05}\n"
+    "output: {every: 0.01, checkpoint_every: 1e-4}\n";
+
+static void other_rolling_friction(rbl_sim *sim, unsigned char *blob, size_t len)
+{
+    (void)blob, (void)len;
+    ASSERT_OK(rbl_sim_set_law_coef(sim, "rolling.friction", 0.25, &err_));
+}
+
+static void other_pair_rolling_friction(rbl_sim *sim, unsigned char *blob, size_t len)
+{
+    (void)blob, (void)len;
+    ASSERT_OK(rbl_sim_set_pair_coef(sim, 0, 0, "rolling_friction", 0.15, &err_));
+}
+
 static const char *crafted_scene_text =
     "domain: {min: [0, 0, -0.001], max: [0.01, 0.01, 0.03], periodic: [x, y]}\n"
     "gravity: [0, 0, -9.81]\n"
@@ -286,15 +320,9 @@ int main(void)
     ASSERT_OK(rbl_make_dirs(dir, NULL));
     rbl_error made = {0};
     ASSERT_OK(rbl_comm_create(&comm, &made));
-    char scene_path[512], ckpt[512];
-    snprintf(scene_path, sizeof scene_path, "%s/scene.yaml", dir);
-    FILE *f = fopen(scene_path, "w");
-    ASSERT_TRUE(f != NULL);
-    fputs(scene_text, f);
-    fclose(f);
-    rbl_scene *s = NULL;
+    char ckpt[512];
+    rbl_scene *s = scene_file("scene", scene_text);
     rbl_error err = {0};
-    ASSERT_OK(rbl_scene_load(scene_path, &s, &err));
     ASSERT_OK(run(s, "first", NULL, &err));
     snprintf(ckpt, sizeof ckpt, "%s/first/checkpoint_000000232.bin", dir);
     ASSERT_TRUE(access(ckpt, R_OK) == 0);
@@ -307,12 +335,7 @@ int main(void)
     rbl_scene_free(s);
 
     /* what fuzz_checkpoint found, at this format */
-    snprintf(scene_path, sizeof scene_path, "%s/crafted.yaml", dir);
-    f = fopen(scene_path, "w");
-    ASSERT_TRUE(f != NULL);
-    fputs(crafted_scene_text, f);
-    fclose(f);
-    ASSERT_OK(rbl_scene_load(scene_path, &s, &err));
+    s = scene_file("crafted", crafted_scene_text);
     ASSERT_OK(run(s, "second", NULL, &err));
     last_checkpoint("second", ckpt, sizeof ckpt);
     ASSERT_TRUE(apart_as_whole(ckpt, comm));
@@ -330,16 +353,20 @@ int main(void)
     restarted(s, ckpt, plane_candidates, NULL); /* (a range unused: both reads take it) */
     rbl_scene_free(s);
     /* a bonded block's checkpoint (its last step's) */
-    snprintf(scene_path, sizeof scene_path, "%s/bonded.yaml", dir);
-    f = fopen(scene_path, "w");
-    ASSERT_TRUE(f != NULL);
-    fputs(bonded_scene_text, f);
-    fclose(f);
-    ASSERT_OK(rbl_scene_load(scene_path, &s, &err));
+    s = scene_file("bonded", bonded_scene_text);
     ASSERT_OK(run(s, "bonded", NULL, &err));
     last_checkpoint("bonded", ckpt, sizeof ckpt);
     ASSERT_TRUE(apart_as_whole(ckpt, comm));
     restarted(s, ckpt, broken_beyond_bonds, "broken");
+    rbl_scene_free(s);
+    /* the law's and a pair's coefficients by name (format 26): carried, compared */
+    s = scene_file("rolling", rolling_scene_text);
+    ASSERT_OK(run(s, "rolling", NULL, &err));
+    last_checkpoint("rolling", ckpt, sizeof ckpt);
+    ASSERT_OK(run(s, "rolling_again", ckpt, &err)); /* as written: restarts */
+    restarted(s, ckpt, other_rolling_friction,
+              "the checkpoint's contact.rolling.friction is 0.25 where its scene makes 0.2");
+    restarted(s, ckpt, other_pair_rolling_friction, "pair 1's rolling_friction is 0.149999");
     rbl_scene_free(s);
     rbl_comm_free(comm);
     char cmd[600];

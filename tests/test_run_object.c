@@ -4,7 +4,7 @@
  * timing columns aside); a checkpoint asked for between two events restarts into the same
  * bits as the run that wrote it went on in; rbl_run_until stops at the first step at or
  * after its time; a run that failed steps no more. */
-#include "test_util.h"
+#include "scene_test_util.h"
 
 #include "rubble.h"
 
@@ -47,19 +47,7 @@ static const char *object_scene =
 
 static rbl_scene *scene_of(const char *name, const char *text)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    ASSERT_TRUE(f != NULL);
-    fputs(text, f);
-    fclose(f);
-    rbl_scene *s = NULL;
-    rbl_error err = {0};
-    int rc = rbl_scene_load(path, &s, &err);
-    if (rc != RBL_OK)
-        fprintf(stderr, "%s\n", err.message);
-    ASSERT_OK(rc);
-    return s;
+    return test_scene_file(dir, name, text);
 }
 
 static rbl_run_options options(const char *out, const char *restart, char *buf, size_t size)

@@ -188,4 +188,16 @@ double rbl_energy_watch_rise(rbl_energy_watch *w, double balance, uint64_t step,
 #define RBL_ENERGY_MOTION_SHARE 1e-4
 double rbl_energy_motion_floor(double mass, double size, double dt);
 
+/* did_you_mean.c (the scene's messages; the law's names in the C API): the name among names
+ * (count of them, or up to a NULL when count < 0) nearest to word, when close enough to be a slip (one edit in a word of up to four letters,
+ * two in a longer one; case ignored), else NULL. */
+const char *rbl_nearest_name(const char *word, const char *const *names, int count);
+/* "; did you mean 'NAME'?" for an unknown word into out, or "" when no name is near: for the
+ * end of a message refusing it. From names as above, or from a list "a, b, c". */
+#define RBL_DID_YOU_MEAN_MAX 96
+const char *rbl_did_you_mean(char out[RBL_DID_YOU_MEAN_MAX], const char *word,
+                             const char *const *names, int count);
+const char *rbl_did_you_mean_list(char out[RBL_DID_YOU_MEAN_MAX], const char *word,
+                                  const char *list);
+
 #endif

@@ -463,6 +463,9 @@ struct rbl_sim {
         double own[RBL_PAIR_N]; /* by slot (law_table.h); NAN: the rule's */
     } *pair_set;
     int n_pair_set;
+    /* the law's coefficients without a field in rbl_contact_law (law_table.h's `held` rows),
+       by row; rbl_law_coef_get reads the law's value of any row from cfg.law and these */
+    double law_held[RBL_LAW_N_COEFS];
     rbl_plane *walls;
     int n_walls;
     rbl_mesh_wall *meshes;
@@ -1269,8 +1272,11 @@ double rbl_mesh_wall_distance2(const rbl_mesh_wall *mw, const double own[3], dou
  * the rule's), all of them replaced, each checked against the law (law.c). */
 int rbl_sim_set_pair_own(rbl_sim *sim, int a, int b, const double own[RBL_PAIR_N],
                          rbl_error *err);
-/* The law's models are known ones and their parameters in range (law.c). */
+/* The law's models are known ones and their parameters in range (law.c): those of its
+ * fields; the coefficients a simulation holds (law_table.h's `held`) by rbl_sim_check_law. */
 int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err);
+/* x within coefficient row c's range, or an error naming it, the range and x. */
+int rbl_law_coef_check(const rbl_law_coef_row *c, double x, rbl_error *err);
 /* The farthest beyond touching a JKR contact of grains up to r_max can hold (0 without JKR). */
 double rbl_jkr_reach_max(const rbl_sim *sim, double r_max);
 const double *rbl_history_find(const rbl_history_map *map, uint32_t id_a, uint32_t other);

@@ -96,13 +96,18 @@ static void material_pair(const rbl_sim *sim, int a, int b, rbl_pair_coef *c)
 #define RULE(slot, name, unit, lo, lo_ok, hi, takes, why, rule, own) c->slot = (rule);
     RBL_PAIR_LAW_COEFS(RULE)
 #undef RULE
-    /* the block models' coefficients: the law's, for the models it has */
+    /* the block models' coefficients: the law's (its field or the simulation's held value),
+       for the models it has (rows in the table's order, `row` counting them; this runs per
+       grain in the contact time's scan, so it is compiled from the table, no lookup) */
+    int row = 0;
 #define BLOCK_RULE(family, models, key, field, unit, lo, lo_ok, hi, note, pair_key, pair_lo_ok, \
                    slot)                                                                      \
     if ((models) >> law->family & 1u)                                                         \
-        c->slot = law->field;
+        c->slot = RBL_LAW_VALUE(law, sim->law_held, field, row);                              \
+    row++;
     RBL_LAW_COEFS(BLOCK_RULE)
 #undef BLOCK_RULE
+    (void)row;
     for (int k = 0; k < sim->n_pair_set; k++) { /* the pair's own, where set */
         const struct rbl_pair_set *s = &sim->pair_set[k];
         if (s->a != (a < b ? a : b) || s->b != (a < b ? b : a))
@@ -285,16 +290,23 @@ int rbl_contact_law_check_models(const rbl_contact_law *law, rbl_error *err)
                                                     rbl_law_model_of(law, &rbl_law_families[f])),
                                  need);
     }
-    for (int k = 0; k < rbl_law_n_coefs; k++) {
+    for (int k = 0; k < rbl_law_n_coefs; k++) { /* (the held: rbl_sim_check_law) */
         const rbl_law_coef_row *c = &rbl_law_coefs[k];
-        const double x = *rbl_law_coef_at((rbl_contact_law *)law, c);
-        if (rbl_law_coef_applies(c, law) &&
-            !((x > c->lo || (c->lo_ok && x == c->lo)) && x <= c->hi))
-            return rbl_error_set(err, RBL_EINVAL, "contact law: %s %s must be in %s%g, %g]%s%s%s: "
-                                 "'%g'", c->family, c->key, c->lo_ok ? "[" : "(", c->lo, c->hi,
-                                 c->unit[0] ? " " : "", c->unit, c->note, x);
+        int rc;
+        if (c->offset != RBL_LAW_HELD && rbl_law_coef_applies(c, law) &&
+            (rc = rbl_law_coef_check(c, rbl_law_coef_get(law, NULL, c), err)) != RBL_OK)
+            return rc;
     }
     return RBL_OK;
+}
+
+int rbl_law_coef_check(const rbl_law_coef_row *c, double x, rbl_error *err)
+{
+    if ((x > c->lo || (c->lo_ok && x == c->lo)) && x <= c->hi)
+        return RBL_OK;
+    return rbl_error_set(err, RBL_EINVAL, "contact law: %s %s must be in %s%g, %g]%s%s%s: '%g'",
+                         c->family, c->key, c->lo_ok ? "[" : "(", c->lo, c->hi,
+                         c->unit[0] ? " " : "", c->unit, c->note, x);
 }
 
 double rbl_jkr_reach_max(const rbl_sim *sim, double r_max)
@@ -332,6 +344,13 @@ static double coef_max(const rbl_sim *sim, size_t field, double rule, char *whic
 int rbl_sim_check_law(rbl_sim *sim, rbl_error *err)
 {
     rbl_contact_law *law = &sim->cfg.law;
+    for (int k = 0; k < rbl_law_n_coefs; k++) { /* the coefficients the simulation holds */
+        const rbl_law_coef_row *c = &rbl_law_coefs[k];
+        int rc;
+        if (c->offset == RBL_LAW_HELD && rbl_law_coef_applies(c, law) &&
+            (rc = rbl_law_coef_check(c, sim->law_held[k], err)) != RBL_OK)
+            return rc;
+    }
     if (!law->from_materials) {
         if (!(law->kn > 0.0 && isfinite(law->kn)))
             return rbl_error_set(err, RBL_EINVAL, "contact law: kn must be > 0: '%g'", law->kn);

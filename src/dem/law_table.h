@@ -17,7 +17,10 @@
 #include <stddef.h>
 
 /* Each family's models: X(family, ENUM, "name in scenes", history doubles, "what it is").
- * The tangential family's 3 doubles are there under every model (the slices' places stay). */
+ * The tangential family's 3 doubles are there under every model (the slices' places stay).
+ * ENUM is rubble.h's for the models of ABI 1; a model added since has its constant here,
+ * beside its family's list (`enum { RBL_TWISTING_VISCOUS = 2 };`, the next value), not in
+ * rubble.h: C callers set it by name (rbl_contact_law_set_model), scenes by the same name. */
 #define RBL_NORMAL_MODELS(X)                                                                  \
     X(normal, RBL_NORMAL_LINEAR, "linear", 0, "F = k_n xi")                                   \
     X(normal, RBL_NORMAL_HERTZ, "hertz", 0, "F = k_H xi^(3/2)")
@@ -62,12 +65,16 @@
 #define RBL_MODELS2(a, b) ((1u << (a)) | (1u << (b)))
 
 /* The block families' coefficients: X(family, models that take it, "key", field of
- * rbl_contact_law, "unit", lo, lo_ok, hi, "note on its range", "pair key" (NULL: a pair has
- * none of its own), pair_lo_ok, slot). Within (lo, hi] (lo too where lo_ok); a pair's own value
- * within the same range, lo allowed where pair_lo_ok (0: this pair without it). The kernels
- * read it from their per-pair copy, at `slot` (RBL_PAIR_BLOCK_COEFS below): the law's value
- * unless the pair of materials has its own (the mixing rule). A model that does not take a
- * key refuses it. */
+ * rbl_contact_law or `held`, "unit", lo, lo_ok, hi, "note on its range", "pair key" (NULL: a
+ * pair has none of its own), pair_lo_ok, slot). Within (lo, hi] (lo too where lo_ok); a pair's
+ * own value within the same range, lo allowed where pair_lo_ok (0: this pair without it). The
+ * kernels read it from their per-pair copy, at `slot` (RBL_PAIR_BLOCK_COEFS below): the law's
+ * value unless the pair of materials has its own (the mixing rule). A model that does not take
+ * a key refuses it. The coefficients of ABI 1 are fields of the public rbl_contact_law; a
+ * model's added since is `held`: no field (the law's layout is frozen), the simulation holds
+ * its value by its row (rbl_sim_set_law_coef, "family.key" or its pair key; the scene through
+ * the same call), read by the mixing rule, the checks, stages, the checkpoint and the restart
+ * check as the fields are (rbl_law_coef_get). */
 #define RBL_LAW_COEFS_WITH(X, A)                                                               \
     X(A, rolling, RBL_MODELS2(RBL_ROLLING_CDT, RBL_ROLLING_EPSD2), "friction", rolling_friction, \
       "", 0.0, 0, 1.0, " (a lever of mu_r R*)", "rolling_friction", 1, mu_r)                     \
@@ -79,6 +86,27 @@
       0, cohesion)
 
 #define RBL_LAW_COEFS(X) RBL_LAW_COEFS_WITH(RBL_LAW_ROW_ALONE, X)
+/* The rows' count: a simulation's and a scene's held values are RBL_LAW_N_COEFS doubles, by row
+ * (a field's row unused there). */
+#define RBL_LAW_COEF_ONE(...) +1
+enum { RBL_LAW_N_COEFS = 0 RBL_LAW_COEFS(RBL_LAW_COEF_ONE) };
+#undef RBL_LAW_COEF_ONE
+/* A row's offset in rbl_contact_law, or RBL_LAW_HELD for a `held` row (the pasted probe turns
+ * `held` into two arguments, so the pick takes the second: no offsetof of it is compiled). */
+#define RBL_LAW_HELD ((size_t)-1)
+#define RBL_LAW_PROBE_held ~, RBL_LAW_HELD
+#define RBL_LAW_PICK_(a, b, ...) b
+#define RBL_LAW_PICK(...) RBL_LAW_PICK_(__VA_ARGS__)
+#define RBL_LAW_FIELD_OFFSET(field)                                                           \
+    RBL_LAW_PICK(RBL_LAW_PROBE_##field, offsetof(rbl_contact_law, field), ~)
+/* The law's value of the row numbered `row` whose field is `field`, compiled as a read of the
+ * field, or of held[row] for a `held` row (rbl_law_coef_get without the table's lookup: the
+ * mixing rule's, which runs per grain in the contact time's scan). */
+#define RBL_LAW_VALUE_OF_FIELD(law, held, field, row) ((law)->field)
+#define RBL_LAW_VALUE_OF_HELD(law, held, field, row) ((held)[row])
+#define RBL_LAW_VPROBE_held ~, RBL_LAW_VALUE_OF_HELD
+#define RBL_LAW_VALUE(law, held, field, row)                                                  \
+    RBL_LAW_PICK(RBL_LAW_VPROBE_##field, RBL_LAW_VALUE_OF_FIELD, ~)(law, held, field, row)
 
 /* ---- The pair coefficients (issue 71): the coefficients a pair of materials may have its
  * own of, each declared once. Each is a slot: a field of the kernels' per-pair copy
@@ -208,7 +236,7 @@ typedef struct rbl_law_family_row {
 typedef struct rbl_law_coef_row {
     const char *family, *key, *unit, *note, *pair_key;
     unsigned models;
-    size_t offset; /* in rbl_contact_law */
+    size_t offset; /* in rbl_contact_law; RBL_LAW_HELD: held by the simulation, by row */
     int slot;      /* RBL_PAIR_<slot>: where the kernels and a pair's own values hold it */
     double lo, hi;
     int lo_ok, pair_lo_ok;
@@ -238,7 +266,15 @@ void rbl_law_set_model(rbl_contact_law *law, const rbl_law_family_row *f, int va
 const char *rbl_law_model_name(const rbl_law_family_row *f, int value);
 /* Whether coefficient row c applies to the law (its family's model takes it). */
 int rbl_law_coef_applies(const rbl_law_coef_row *c, const rbl_contact_law *law);
-double *rbl_law_coef_at(rbl_contact_law *law, const rbl_law_coef_row *c);
+/* The law's value of row c: its field in law, or for a held row held[its row] (held: the
+ * RBL_LAW_N_COEFS values a simulation or a scene holds; NULL: 0). put: sets it there. */
+double rbl_law_coef_get(const rbl_contact_law *law, const double *held, const rbl_law_coef_row *c);
+void rbl_law_coef_put(rbl_contact_law *law, double *held, const rbl_law_coef_row *c, double x);
+/* The row named "family.key" (the scene's nesting: "rolling.friction") or by its pair key
+ * ("rolling_friction"), or NULL; rbl_law_coef_name: its "family.key" into out. */
+const rbl_law_coef_row *rbl_law_coef_named(const char *name);
+#define RBL_LAW_COEF_NAME_MAX 64
+const char *rbl_law_coef_name(const rbl_law_coef_row *c, char out[RBL_LAW_COEF_NAME_MAX]);
 /* The slot of the pair coefficient named `name`, or -1. */
 int rbl_pair_coef_slot(const char *name);
 /* The RBL_LAW_COEFS row of the law's model that takes block slot `slot` (NULL: none); with

@@ -136,6 +136,71 @@ static void put_primitive(buf *b, const rbl_prim_wall *w)
             put_f64(b, w->e[2][a]);
 }
 
+/* A name: its length, then its bytes (no terminator). */
+static void put_name(buf *b, const char *name)
+{
+    put_u64(b, strlen(name));
+    put(b, name, strlen(name));
+}
+
+/* A name into out (at most RBL_LAW_COEF_NAME_MAX - 1 bytes, else the buffer is bad). */
+static void get_name(buf *b, char out[RBL_LAW_COEF_NAME_MAX])
+{
+    const uint64_t n = get_u64(b);
+    out[0] = '\0';
+    if (b->bad || n >= RBL_LAW_COEF_NAME_MAX) {
+        b->bad = 1;
+        return;
+    }
+    get(b, out, (size_t)n);
+    out[b->bad ? 0 : n] = '\0';
+}
+
+/* The law's block coefficients by name (format 26): those its models take, in the table's
+ * order, "family.key" then the value; then the pair coefficients the pairs set (a slot none
+ * sets is not named), by name, and each pair's values of those. A model added to the table
+ * thus shifts nothing, and a file names only what its run uses. */
+static void save_law_coefs(buf *b, const rbl_sim *sim)
+{
+    char name[RBL_LAW_COEF_NAME_MAX];
+    uint64_t n = 0;
+    for (int k = 0; k < rbl_law_n_coefs; k++)
+        n += (uint64_t)rbl_law_coef_applies(&rbl_law_coefs[k], &sim->cfg.law);
+    put_u64(b, n);
+    for (int k = 0; k < rbl_law_n_coefs; k++)
+        if (rbl_law_coef_applies(&rbl_law_coefs[k], &sim->cfg.law)) {
+            put_name(b, rbl_law_coef_name(&rbl_law_coefs[k], name));
+            put_f64(b, rbl_law_coef_get(&sim->cfg.law, sim->law_held, &rbl_law_coefs[k]));
+        }
+}
+
+static int slot_used(const rbl_sim *sim, int s)
+{
+    for (int k = 0; k < sim->n_pair_set; k++)
+        if (!isnan(sim->pair_set[k].own[s]))
+            return 1;
+    return 0;
+}
+
+static void save_pairs(buf *b, const rbl_sim *sim)
+{
+    uint64_t n = 0;
+    for (int s = 0; s < RBL_PAIR_N; s++)
+        n += (uint64_t)slot_used(sim, s);
+    put_u64(b, n);
+    for (int s = 0; s < RBL_PAIR_N; s++)
+        if (slot_used(sim, s))
+            put_name(b, rbl_pair_coefs[s].name);
+    put_u64(b, (uint64_t)sim->n_pair_set);
+    for (int k = 0; k < sim->n_pair_set; k++) {
+        const struct rbl_pair_set *p = &sim->pair_set[k];
+        put_u64(b, (uint64_t)p->a), put_u64(b, (uint64_t)p->b);
+        for (int s = 0; s < RBL_PAIR_N; s++)
+            if (slot_used(sim, s))
+                put_f64(b, p->own[s]);
+    }
+}
+
 static void save_head(buf *b, const rbl_sim *sim)
 {
     /* the thread count is the run's, not the state's (a restart takes its own): written as 0
@@ -147,19 +212,14 @@ static void save_head(buf *b, const rbl_sim *sim)
 #define PUT_I(f) put_u64(b, (uint64_t)(int64_t)c->f);
     CFG_DOUBLES(PUT_D)
     CFG_INTS(PUT_I)
+    save_law_coefs(b, sim);
     put_u64(b, (uint64_t)sim->n_materials);
     for (int m = 0; m < sim->n_materials; m++) {
         const rbl_material *mt = &sim->materials[m];
         put_f64(b, mt->density), put_f64(b, mt->youngs_modulus), put_f64(b, mt->poisson_ratio);
         put_f64(b, mt->restitution), put_f64(b, mt->friction);
     }
-    put_u64(b, (uint64_t)sim->n_pair_set); /* pairs' own coefficients, by slot (law_table.h) */
-    for (int k = 0; k < sim->n_pair_set; k++) {
-        const struct rbl_pair_set *p = &sim->pair_set[k];
-        put_u64(b, (uint64_t)p->a), put_u64(b, (uint64_t)p->b);
-        for (int s = 0; s < RBL_PAIR_N; s++)
-            put_f64(b, p->own[s]);
-    }
+    save_pairs(b, sim); /* pairs' own coefficients, by name (law_table.h) */
     put_u64(b, (uint64_t)sim->n_walls);
     for (int w = 0; w < sim->n_walls; w++) {
         const rbl_plane *p = &sim->walls[w];
@@ -876,6 +936,70 @@ int rbl_checkpoint_walls_valid(const rbl_sim *sim, const rbl_wall_list *w, size_
     return 1;
 }
 
+/* The law's coefficients by name (format 26) into law and held: names this build's table
+ * lacks (a contact model it does not have), given twice or that the law's models do not take
+ * are refused, naming the file and the name; a row not named keeps 0. */
+static int load_law_coefs(buf *b, rbl_contact_law *law, double held[RBL_LAW_N_COEFS],
+                          const char *path, rbl_error *err)
+{
+    const uint64_t n = get_u64(b);
+    unsigned char seen[RBL_LAW_N_COEFS] = {0};
+    if (!b->bad && n > (uint64_t)RBL_LAW_N_COEFS)
+        return rbl_error_set(err, RBL_EPARSE, "%s: %llu law coefficients by name: this rubble "
+                             "knows %d", path, (unsigned long long)n, RBL_LAW_N_COEFS);
+    for (uint64_t k = 0; k < n && !b->bad; k++) {
+        char name[RBL_LAW_COEF_NAME_MAX], full[RBL_LAW_COEF_NAME_MAX];
+        get_name(b, name);
+        const double x = get_f64(b);
+        if (b->bad)
+            break;
+        const rbl_law_coef_row *c = rbl_law_coef_named(name);
+        if (!c || strcmp(rbl_law_coef_name(c, full), name) != 0)
+            return rbl_error_set(err, RBL_EPARSE, "%s: the checkpoint's law coefficient '%s' "
+                                 "is unknown to this rubble (written by a build with a contact "
+                                 "model this one lacks?)", path, name);
+        if (seen[c - rbl_law_coefs]++ || !rbl_law_coef_applies(c, law))
+            return rbl_error_set(err, RBL_EPARSE, "%s: the checkpoint's law coefficient '%s' is "
+                                 "%s", path, name, seen[c - rbl_law_coefs] > 1 ? "given twice"
+                                 : "not one its law's models take");
+        rbl_law_coef_put(law, held, c, x);
+    }
+    return RBL_OK;
+}
+
+/* The pair coefficients' names (format 26) as slots into slot[], *n of them; before 26 every
+ * slot of format 22's table in order (the five of rbl_pair_props, RBL_PAIR_PROPS). */
+static int load_pair_names(buf *b, int slot[RBL_PAIR_N], int *n, const char *path,
+                           rbl_error *err)
+{
+    if (b->version < 26) {
+        for (int s = 0; s < 5; s++)
+            slot[s] = s;
+        *n = 5;
+        return RBL_OK;
+    }
+    const uint64_t count = get_u64(b);
+    if (!b->bad && count > (uint64_t)RBL_PAIR_N)
+        return rbl_error_set(err, RBL_EPARSE, "%s: %llu pair coefficients by name: this rubble "
+                             "knows %d", path, (unsigned long long)count, RBL_PAIR_N);
+    *n = b->bad ? 0 : (int)count;
+    for (int k = 0; k < *n && !b->bad; k++) {
+        char name[RBL_LAW_COEF_NAME_MAX];
+        get_name(b, name);
+        if (b->bad)
+            break;
+        if ((slot[k] = rbl_pair_coef_slot(name)) < 0)
+            return rbl_error_set(err, RBL_EPARSE, "%s: the checkpoint's pair coefficient '%s' "
+                                 "is unknown to this rubble (written by a build with a contact "
+                                 "model this one lacks?)", path, name);
+        for (int j = 0; j < k; j++)
+            if (slot[j] == slot[k])
+                return rbl_error_set(err, RBL_EPARSE, "%s: the checkpoint's pair coefficient "
+                                     "'%s' is given twice", path, name);
+    }
+    return RBL_OK;
+}
+
 /* The head (checkpoint_layout.h): the simulation made from its configuration, with its
  * materials, walls, meshes, motions, counters, outlets and the run's scalars; no grain yet. */
 static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
@@ -886,13 +1010,20 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
 #define GET_D(f) c.f = get_f64(b);
 #define GET_I(f) c.f = (__typeof__(c.f))(int64_t)get_u64(b);
     CFG_DOUBLES(GET_D)
+    if (b->version < 26) { /* ABI 1's three law coefficients, in their place then */
+        CKPT_V24_LAW_DOUBLES(GET_D)
+    }
     CFG_INTS(GET_I)
+    double held[RBL_LAW_N_COEFS] = {0};
+    int rc = b->version >= 26 ? load_law_coefs(b, &c.law, held, path, err) : RBL_OK;
+    if (rc != RBL_OK)
+        return rc;
     if (b->bad)
         return rbl_error_set(err, RBL_EPARSE, "%s: truncated configuration", path);
     rbl_sim *sim = NULL;
-    int rc = rbl_sim_create(&sim, &c, err);
-    if (rc != RBL_OK)
+    if ((rc = rbl_sim_create(&sim, &c, err)) != RBL_OK)
         return rc;
+    memcpy(sim->law_held, held, sizeof held);
     sim->cfg.law.collisions = c.law.collisions & (RBL_LAW_EVENTS | RBL_LAW_AGES); /* (rbl_sim_create leaves it to the
                                                         library: the histories' width) */
     uint64_t nm = get_u64(b);
@@ -902,14 +1033,19 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         mt.restitution = get_f64(b), mt.friction = get_f64(b);
         rc = rbl_sim_add_material(sim, &mt, NULL, err);
     }
+    int slot[RBL_PAIR_N], n_slots = 0;
+    if (rc == RBL_OK && (rc = load_pair_names(b, slot, &n_slots, path, err)) != RBL_OK)
+        n_slots = 0;
     uint64_t n_pairs = rc == RBL_OK ? get_u64(b) : 0;
-    if (!b->bad && n_pairs > left(b) / (16 + 8 * RBL_PAIR_N))
+    if (!b->bad && n_pairs > left(b) / (16 + 8 * (uint64_t)n_slots))
         b->bad = 1;
     for (uint64_t k = 0; rc == RBL_OK && !b->bad && k < n_pairs; k++) {
         uint64_t a = get_u64(b), c2 = get_u64(b);
         double own[RBL_PAIR_N];
-        for (int s = 0; s < RBL_PAIR_N; s++)
-            own[s] = get_f64(b);
+        for (int s = 0; s < RBL_PAIR_N; s++) /* a slot the file does not name: the rule's */
+            own[s] = NAN;
+        for (int s = 0; s < n_slots; s++)
+            own[slot[s]] = get_f64(b);
         rc = b->bad ? RBL_OK
                     : rbl_sim_set_pair_own(sim, a > INT32_MAX ? -1 : (int)a,
                                            c2 > INT32_MAX ? -1 : (int)c2, own, err);

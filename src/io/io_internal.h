@@ -194,17 +194,19 @@ int rbl_checkpoint_file_open(const char *path, const char magic_wanted[8],
                              uint32_t version_wanted, uint32_t *version_got, FILE **f,
                              uint64_t *payload_len, rbl_error *err);
 /* The configuration a checkpoint holds, field by field: doubles, then integers (checkpoint.c
- * writes them, restart_check.c compares them with the scene's); the contact law's models and
- * its block models' coefficients from the law's table (src/dem/law_table.h). */
+ * writes them, restart_check.c compares them with the scene's); the contact law's models from
+ * the law's table (src/dem/law_table.h). Its block models' coefficients follow by name
+ * (format 26: those the law's models take, "family.key" and value each), so that a model
+ * added to the table shifts no field; format 24 and older held ABI 1's three here, after
+ * CFG_DOUBLES (CKPT_V24_LAW_DOUBLES, read only). */
 #define CFG_LAW_FAMILY(X, family, models, key, block) X(law.family)
-#define CFG_LAW_COEF(X, family, models, key, field, unit, lo, lo_ok, hi, note, pair_key,        \
-                     pair_lo_ok, slot)                                                         \
-    X(law.field)
 #define CFG_DOUBLES(X)                                                                         \
     X(lo[0]) X(lo[1]) X(lo[2]) X(hi[0]) X(hi[1]) X(hi[2]) X(gravity[0]) X(gravity[1])          \
     X(gravity[2]) X(dt) X(skin) X(cell_factor) X(law.kn) X(law.kt) X(law.gamma_n)              \
     X(law.gamma_t) X(law.friction) X(impact_velocity) X(self_gravity.G) X(self_gravity.theta)     \
-    X(self_gravity.lattice) X(escape) RBL_LAW_COEFS_WITH(CFG_LAW_COEF, X)
+    X(self_gravity.lattice) X(escape)
+#define CKPT_V24_LAW_DOUBLES(X)                                                                \
+    X(law.rolling_friction) X(law.cohesion_energy_density) X(law.surface_energy)
 #define CFG_INTS(X)                                                                            \
     X(periodic[0]) X(periodic[1]) X(periodic[2]) X(integrator) X(law.from_materials)           \
     X(threads) X(sort_every) X(self_gravity.method) X(self_gravity.cells)                      \

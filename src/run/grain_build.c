@@ -18,7 +18,9 @@ static int add_materials_walls(const rbl_scene *s, rbl_sim *sim, double m_eff, r
         if (rc != RBL_OK)
             return rbl_scene_error_at(s, s->at_contact, err);
     }
-    int rc = rbl_scene_set_pairs(s, sim, m_eff, err);
+    int rc = rbl_scene_set_law_coefs(s, sim, err);
+    if (rc == RBL_OK)
+        rc = rbl_scene_set_pairs(s, sim, m_eff, err);
     if (rc != RBL_OK)
         return rc;
     for (int w = 0; w < s->n_walls; w++) {
@@ -210,6 +212,25 @@ static int pairs_need_mass(const rbl_scene *s)
         if (!isnan(s->pairs[k].own[RBL_PAIR_beta]))
             return 1;
     return 0;
+}
+
+int rbl_scene_set_law_coefs(const rbl_scene *s, rbl_sim *sim, rbl_error *err)
+{
+    /* as a stage puts its law in place (stage_change.c): the caller rebuilds the pairs' copies
+       (rbl_sim_check_law) and this step's forces stand, so the state stays prepared */
+    const int prepared = sim->prepared;
+    memset(sim->law_held, 0, sizeof sim->law_held); /* a model the law no longer has: none */
+    for (int k = 0; k < rbl_law_n_coefs; k++) {
+        const rbl_law_coef_row *c = &rbl_law_coefs[k];
+        char name[RBL_LAW_COEF_NAME_MAX];
+        int rc;
+        if (rbl_law_coef_applies(c, &sim->cfg.law) &&
+            (rc = rbl_sim_set_law_coef(sim, rbl_law_coef_name(c, name),
+                                       rbl_law_coef_get(&s->cfg.law, s->law_held, c), err)))
+            return rbl_scene_error_at(s, s->at_contact, err);
+    }
+    sim->prepared = prepared;
+    return RBL_OK;
 }
 
 int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_error *err)

@@ -266,6 +266,14 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
     ours.dt = cfg.dt;
     ours.threads = sim->cfg.threads; /* a restart may change them */
     same_config(&c, &sim->cfg, &ours, dt_from_files, sim->shear.travel_kept);
+    for (int k = 0; k < rbl_law_n_coefs; k++) { /* the law's coefficients, by name */
+        const rbl_law_coef_row *row = &rbl_law_coefs[k];
+        char name[RBL_LAW_COEF_NAME_MAX];
+        if (rbl_law_coef_applies(row, &sim->cfg.law) || rbl_law_coef_applies(row, &ours.law))
+            same_as(&c, rbl_law_coef_get(&sim->cfg.law, sim->law_held, row),
+                    rbl_law_coef_get(&ours.law, probe->law_held, row), "contact.%s",
+                    rbl_law_coef_name(row, name));
+    }
     same_walls(&c, sim, probe, moved, from_files);
     free(moved);
     rbl_sim_destroy(probe);

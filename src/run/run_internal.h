@@ -354,6 +354,9 @@ int rbl_scene_config(const rbl_scene *s, int threads, rbl_sim_config *cfg, doubl
 /* The scene's contact.pairs set on sim (a restitution without materials as its gamma_n for
  * the contact mass m_eff; m_eff NAN: left to the law's); errors at the scene's line. */
 int rbl_scene_set_pairs(const rbl_scene *s, rbl_sim *sim, double m_eff, rbl_error *err);
+/* The scene's law coefficients, those its law's models take, into sim (whose law has the
+ * scene's models) through rbl_sim_set_law_coef, as a C caller sets them; the others 0. */
+int rbl_scene_set_law_coefs(const rbl_scene *s, rbl_sim *sim, rbl_error *err);
 /* The source (index into s->sources, -1: none, or a grains file's) whose smallest grain
  * makes the shortest contact under the scene's own physics, the one `dt: auto` follows; its
  * contact time in *t_c. */

@@ -111,7 +111,9 @@ int rbl_stage_change(const rbl_scene *before, const rbl_scene *after, rbl_sim *s
         x->restitution = y->restitution, x->friction = y->friction;
     }
     sim->n_pair_set = 0;
-    rc = rbl_scene_set_pairs(after, sim, m_eff, err);
+    rc = rbl_scene_set_law_coefs(after, sim, err);
+    if (rc == RBL_OK)
+        rc = rbl_scene_set_pairs(after, sim, m_eff, err);
     if (rc == RBL_OK)
         rc = rbl_sim_set_health(sim, &after->health, err);
     for (int k = 0; rc == RBL_OK && k < after->n_outlets && (size_t)k < sim->n_outlets; k++)

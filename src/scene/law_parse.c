@@ -51,7 +51,8 @@ static void keys_taken(const rbl_law_family_row *f, int model, char *out, size_t
 /* Coefficient row c of the block `node` into the law: required where the model takes it,
  * refused where it does not. */
 static int block_coefficient(rbl_yaml_ctx *c, yaml_node_t *node, const rbl_law_family_row *f,
-                             int model, const rbl_law_coef_row *row, rbl_contact_law *law)
+                             int model, const rbl_law_coef_row *row, rbl_contact_law *law,
+                             double *held)
 {
     yaml_node_t *v = rbl_yaml_get(c, node, row->key);
     const int takes = model >= 0 && model < 32 && (row->models >> model & 1u);
@@ -78,13 +79,13 @@ static int block_coefficient(rbl_yaml_ctx *c, yaml_node_t *node, const rbl_law_f
         return rbl_yaml_fail(c, v, RBL_ERANGE, "%s '%s' must be %s %g and <= %g%s%s: '%g'",
                              f->key, row->key, row->lo_ok ? ">=" : ">", row->lo, row->hi,
                              row->unit[0] ? " " : "", row->unit, x);
-    *rbl_law_coef_at(law, row) = x;
+    rbl_law_coef_put(law, held, row, x);
     return RBL_OK;
 }
 
 /* One block family's mapping, where the scene has it. */
 static int parse_block(rbl_yaml_ctx *c, yaml_node_t *contact, const rbl_law_family_row *f,
-                       rbl_contact_law *law)
+                       rbl_contact_law *law, double *held)
 {
     yaml_node_t *node = rbl_yaml_get(c, contact, f->key);
     if (!node)
@@ -120,7 +121,7 @@ static int parse_block(rbl_yaml_ctx *c, yaml_node_t *contact, const rbl_law_fami
     rbl_law_set_model(law, f, model);
     for (int k = 0; k < rbl_law_n_coefs; k++)
         if (strcmp(rbl_law_coefs[k].family, f->name) == 0 &&
-            (rc = block_coefficient(c, node, f, model, &rbl_law_coefs[k], law)) != RBL_OK)
+            (rc = block_coefficient(c, node, f, model, &rbl_law_coefs[k], law, held)) != RBL_OK)
             return rc;
     const char *why, *need = rbl_law_unmet_need(law, f, &why);
     if (need) {
@@ -132,12 +133,13 @@ static int parse_block(rbl_yaml_ctx *c, yaml_node_t *contact, const rbl_law_fami
     return RBL_OK;
 }
 
-int rbl_scene_parse_law_blocks(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_contact_law *law)
+int rbl_scene_parse_law_blocks(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_contact_law *law,
+                               double held[RBL_LAW_N_COEFS])
 {
     for (int f = 0; f < rbl_law_n_families; f++) {
         int rc;
         if (rbl_law_families[f].block &&
-            (rc = parse_block(c, contact, &rbl_law_families[f], law)) != RBL_OK)
+            (rc = parse_block(c, contact, &rbl_law_families[f], law, held)) != RBL_OK)
             return rc;
     }
     return RBL_OK;

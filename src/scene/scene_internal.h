@@ -131,6 +131,8 @@ struct rbl_scene {
     rbl_warnings warnings;    /* what reading it found likely mistaken (warnings.c) */
     unsigned warnings_off;    /* 1 << rbl_warning_id: those `warnings: {off}` turns off */
     rbl_sim_config cfg;
+    double law_held[RBL_LAW_N_COEFS]; /* the law's coefficients without a field in cfg.law, by
+                                         row (law_table.h's `held`): rbl_scene_set_law_coefs */
     int dt_auto;
     double dt_c;              /* dt = C * contact time when auto */
     double restitution;       /* > 0: gamma_n from e for the mean grain of the first source */

@@ -345,7 +345,7 @@ static int parse_contact(rbl_yaml_ctx *c, yaml_node_t *n)
     law->damping = damping == 0 ? RBL_DAMPING_LINEAR : RBL_DAMPING_TSUJI;
     law->tangent = (rbl_tangent_model)tangent;
     law->from_materials = normal == 2;
-    if ((rc = rbl_scene_parse_law_blocks(c, n, law)) != RBL_OK)
+    if ((rc = rbl_scene_parse_law_blocks(c, n, law, s->law_held)) != RBL_OK)
         return rc;
     if (normal == 2) {
         static const char *const explicit_keys[] = {"kn", "kt", "gamma_n", "gamma_t",

@@ -52,18 +52,6 @@ int rbl_yaml_material_index(rbl_yaml_ctx *c, yaml_node_t *map, const char *what,
 /* An optional true/false. */
 int rbl_yaml_opt_flag(rbl_yaml_ctx *c, yaml_node_t *map, const char *key, int *out);
 
-/* did_you_mean.c: the name among names (count of them, or up to a NULL when count < 0)
- * nearest to word, when close enough to be a slip (one edit in a word of up to four letters,
- * two in a longer one; case ignored), else NULL. */
-const char *rbl_nearest_name(const char *word, const char *const *names, int count);
-/* "; did you mean 'NAME'?" for an unknown word into out, or "" when no name is near: for the
- * end of a message refusing it. From names as above, or from a list "a, b, c". */
-#define RBL_DID_YOU_MEAN_MAX 96
-const char *rbl_did_you_mean(char out[RBL_DID_YOU_MEAN_MAX], const char *word,
-                             const char *const *names, int count);
-const char *rbl_did_you_mean_list(char out[RBL_DID_YOU_MEAN_MAX], const char *word,
-                                  const char *list);
-
 /* scene_motion.c: the motion keys of a wall's entry (velocity, rotate, vibrate, servo); a
  * plane's normal is a servo's direction unless given (a mesh's: NULL, it must be given). */
 int rbl_scene_parse_motion(rbl_yaml_ctx *c, yaml_node_t *wall, const double *normal,
@@ -115,9 +103,11 @@ int rbl_scene_density_warning(rbl_yaml_ctx *c, yaml_node_t *at, const char *name
 int rbl_scene_parse_impulse(rbl_yaml_ctx *c, yaml_node_t *impulse, yaml_node_t *objects);
 
 /* law_parse.c — the law's block sub-models (contact.cohesion, .rolling, .twisting), read
- * from the law's table (src/dem/law_table.h) into law, whose other models are set; and a
- * pair's own values of their coefficients (contact.pairs) into own, by slot. */
-int rbl_scene_parse_law_blocks(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_contact_law *law);
+ * from the law's table (src/dem/law_table.h) into law, whose other models are set, and held
+ * (the coefficients without a field in the law, by row); and a pair's own values of their
+ * coefficients (contact.pairs) into own, by slot. */
+int rbl_scene_parse_law_blocks(rbl_yaml_ctx *c, yaml_node_t *contact, rbl_contact_law *law,
+                               double held[RBL_LAW_N_COEFS]);
 int rbl_scene_parse_pair_blocks(rbl_yaml_ctx *c, yaml_node_t *p, const rbl_contact_law *law,
                                 double own[RBL_PAIR_N]);
 /* "'energy_density' (cohesion: sjkr), ..." : the pairs' keys of the block models'

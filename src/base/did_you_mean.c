@@ -1,7 +1,8 @@
 /* did_you_mean.c — the known name nearest to an unknown one, for "did you mean 'friction'?" in
- * the scene's messages: the edit distance (insertions, deletions, changes and two letters
- * swapped each count one; case ignored), suggested only when close enough to be a slip. */
-#include "yaml_read.h"
+ * the scene's messages and the C API's (a contact model, a law coefficient by name): the edit
+ * distance (insertions, deletions, changes and two letters swapped each count one; case
+ * ignored), suggested only when close enough to be a slip. */
+#include "base_internal.h"
 
 #include <ctype.h>
 #include <stdio.h>
