@@ -29,6 +29,10 @@ typedef struct wall_lanes {
     rbl_wall_list *w;
     const double *vel, *om; /* the velocities the evaluation reads */
     int per_pair;           /* the coefficients differ between pairs of materials */
+    size_t lw, dash, wide;  /* the law's rows (rbl_hist_collision), the dashpots' row, and a
+                               wall contact's history's width */
+    int plain_pass; /* no moving wall's work to book, no events, no ages (the law's) */
+    int plain;      /* and no lane of the block on a crease or on a wearing mesh */
     wall_thread wt;
 } wall_lanes;
 
@@ -73,24 +77,52 @@ static void torque_was(const rbl_contact_law *law, const double *h, const double
         tr[a] = (rolled ? -m[a] : 0.0) + twist * n[a];
 }
 
-/* Lane l of a computed block out, as one contact at a time: the force and torque on the grain
- * into the contact's slot, its history (the law's rows, its age and event), the grain's
- * losses, the thread's peak overlap and wall work, a mesh's wear. The history and the slot in
- * memory are still the last evaluation's until here. vn_cut: the normal velocity the geometry
- * lacks of the contact point's (a mesh face's dashpot across a crease sees part of it:
- * mesh_contacts), 0 else: its dashpot's work is booked with the point's whole velocity, as
- * the kick gives the force to the grain (booked with the geometry's, a grain landing on a
- * crease of a drum lost energy unbooked, issue 70). */
-static void lane_out(wall_lanes *wl, int l)
+/* What every lane put out does, as one contact at a time: its losses (loss) onto its grain's,
+ * in the wall list's order (the first evaluation ends no step: none), the law's rows of its
+ * history back (the history and the slot in memory were still the last evaluation's), the
+ * force and torque on the grain into its slot, the thread's deepest overlap. */
+static inline __attribute__((always_inline)) void lane_common(wall_lanes *wl, int l,
+                                                              const double loss[3])
+{
+    const rbl_sim *sim = wl->sim;
+    rbl_wall_list *w = wl->w;
+    const rbl_lane_block *b = &wl->b;
+    const size_t q = b->q[l], lw = wl->lw;
+    const uint32_t i = b->i[l];
+    if (sim->prepared) {
+        double *lost = sim->g.loss + 3 * (size_t)i;
+        lost[0] += loss[0], lost[1] += loss[1], lost[2] += loss[2];
+    }
+    double *hist = w->hist + wl->wide * q, *out = w->out + RBL_WALL_OUT * q;
+    for (size_t k = 0; k < lw; k++)
+        hist[k] = b->h[k][l];
+    out[0] = b->fx[l], out[1] = b->fy[l], out[2] = b->fz[l];
+    out[3] = b->tix[l], out[4] = b->tiy[l], out[5] = b->tiz[l];
+    w->touch[q] = 1;
+    wall_thread *wt = &wl->wt;
+    const double r = sim->g.radius[i], overlap = b->overlap[l];
+    if (overlap >= wt->peak.ratio * r * (1.0 - 1e-12)) /* the division only when deeper */
+        rbl_overlap_peak_take(&wt->peak, overlap / r, sim->g.id[i], UINT32_MAX,
+                              (int)rbl_wall_number(w->wall[q], sim->n_walls) + 1);
+}
+
+/* Lane l of a computed block out, as one contact at a time, where more than lane_common is
+ * asked: the crease's share of the dashpot's loss (vn_cut, the normal velocity the geometry
+ * lacks of the contact point's: a mesh face's dashpot across a crease sees part of it,
+ * mesh_contacts; its work is booked with the point's whole velocity, as the kick gives the
+ * force to the grain: booked with the geometry's, a grain landing on a crease of a drum lost
+ * energy unbooked, issue 70), the contact's age and event, a mesh's wear and a moving wall's
+ * work. */
+static __attribute__((noinline)) void lane_out(wall_lanes *wl, int l)
 {
     const rbl_sim *sim = wl->sim;
     rbl_wall_list *w = wl->w;
     const rbl_lane_block *b = &wl->b;
     const rbl_contact_law *law = &sim->cfg.law;
-    const size_t q = b->q[l], lw = rbl_hist_collision(law), at = rbl_hist_dash(law);
+    const size_t q = b->q[l], at = wl->dash;
     const uint32_t i = b->i[l];
     double *out = w->out + RBL_WALL_OUT * q;
-    double *hist = w->hist + rbl_wall_hist_width(law) * q;
+    double *hist = w->hist + wl->wide * q;
     const rbl_contact_geom geo = {.n = {b->nx[l], b->ny[l], b->nz[l]},
                                   .overlap = b->overlap[l],
                                   .v = {b->vx[l], b->vy[l], b->vz[l]},
@@ -109,15 +141,11 @@ static void lane_out(wall_lanes *wl, int l)
                                            b->h[at + 1][l] * geo.n[1] +
                                            b->h[at + 2][l] * geo.n[2]) * vn_cut * sim->cfg.dt;
     }
-    double tr_was[3];
+    double tr_was[3]; /* (before lane_common writes the history and the slot) */
     torque_was(law, hist, geo.n, w->touch[q], tr_was);
     const double f_was[3] = {w->touch[q] ? out[0] : 0.0, w->touch[q] ? out[1] : 0.0,
                              w->touch[q] ? out[2] : 0.0};
-    double *lost = sim->g.loss + 3 * (size_t)i; /* its grain's, in the wall list's order */
-    for (int m = 0; m < 3 && sim->prepared; m++) /* (the first evaluation ends no step) */
-        lost[m] += o.loss[m];
-    for (size_t k = 0; k < lw; k++)
-        hist[k] = b->h[k][l];
+    lane_common(wl, l, o.loss);
     if (law->collisions & RBL_LAW_AGES) /* its age (contact_study.c) */
         hist[rbl_hist_age(law)] += 1.0;
     if (law->collisions & RBL_LAW_EVENTS) { /* the contact's event (collisions.c) */
@@ -127,14 +155,6 @@ static void lane_out(wall_lanes *wl, int l)
         if (sim->prepared)
             hc[4] += o.loss[0] + o.loss[1] + o.loss[2];
     }
-    out[0] = o.f[0], out[1] = o.f[1], out[2] = o.f[2];
-    out[3] = b->tix[l], out[4] = b->tiy[l], out[5] = b->tiz[l];
-    w->touch[q] = 1;
-    wall_thread *wt = &wl->wt;
-    const double r = sim->g.radius[i];
-    if (geo.overlap >= wt->peak.ratio * r * (1.0 - 1e-12)) /* the division only when deeper */
-        rbl_overlap_peak_take(&wt->peak, geo.overlap / r, sim->g.id[i], UINT32_MAX,
-                              (int)rbl_wall_number(w->wall[q], sim->n_walls) + 1);
     if (wl->wear[l]) { /* the centre's velocity: the contact point's less the grain's spin */
         const rbl_mesh_wall *mw = &sim->meshes[rbl_wall_mesh(w->wall[q])];
         const double *vc = wl->v_contact[l];
@@ -150,9 +170,9 @@ static void lane_out(wall_lanes *wl, int l)
     const rbl_wall_pose *pose = rbl_wall_pose_of_code(sim, w->wall[q]);
     if (pose->moving) {
         const double work = wall_work(sim, i, &geo, pose, f_was, tr_was, &o);
-        rbl_exact_add(&wt->work, work);
-        rbl_exact_add(&wt->through, fabs(work));
-        wt->working = 1;
+        rbl_exact_add(&wl->wt.work, work);
+        rbl_exact_add(&wl->wt.through, fabs(work));
+        wl->wt.working = 1;
     }
 }
 
@@ -166,7 +186,7 @@ static void lanes_flush(wall_lanes *wl)
     if (n == 0)
         return;
     const rbl_contact_law *law = &wl->sim->cfg.law;
-    const size_t lw = rbl_hist_collision(law);
+    const size_t lw = wl->lw;
     for (int l = n; l < (n + RBL_LANES - 1) / RBL_LANES * RBL_LANES; l++) {
 #define PAD(field) b->field[l] = b->field[n - 1]
         PAD(nx), PAD(ny), PAD(nz), PAD(overlap), PAD(a2), PAD(r_eff), PAD(m_eff), PAD(l1);
@@ -180,9 +200,16 @@ static void lanes_flush(wall_lanes *wl)
 #undef PAD
     }
     rbl_lanes_compute(b, law, wl->sim->cfg.dt, 0.0, 1);
-    for (int l = 0; l < n; l++)
-        lane_out(wl, l);
+    if (wl->plain)
+        for (int l = 0; l < n; l++) {
+            const double loss[3] = {b->ld[l], b->lf[l], b->lr[l]};
+            lane_common(wl, l, loss);
+        }
+    else
+        for (int l = 0; l < n; l++)
+            lane_out(wl, l);
     b->n = 0;
+    wl->plain = wl->plain_pass;
 }
 
 /* Wall contact q whose geometry is geo (lever arm l1) into the thread's next lane: the law
@@ -194,7 +221,6 @@ static void wall_queue(wall_lanes *wl, size_t q, const rbl_contact_geom *geo, do
     rbl_lane_block *b = &wl->b;
     const rbl_sim *sim = wl->sim;
     const rbl_wall_list *w = wl->w;
-    const rbl_contact_law *law = &sim->cfg.law;
     const int l = b->n;
     const uint32_t i = w->grain[q];
     b->q[l] = q, b->i[l] = i;
@@ -203,8 +229,8 @@ static void wall_queue(wall_lanes *wl, size_t q, const rbl_contact_geom *geo, do
     b->r_eff[l] = geo->r_eff, b->m_eff[l] = geo->m_eff, b->l1[l] = l1;
     b->vx[l] = geo->v[0], b->vy[l] = geo->v[1], b->vz[l] = geo->v[2];
     b->wix[l] = geo->w[0], b->wiy[l] = geo->w[1], b->wiz[l] = geo->w[2];
-    const double *hist = w->hist + rbl_wall_hist_width(law) * q;
-    for (size_t k = 0, lw = rbl_hist_collision(law); k < lw; k++)
+    const double *hist = w->hist + wl->wide * q;
+    for (size_t k = 0, lw = wl->lw; k < lw; k++)
         b->h[k][l] = hist[k];
     if (wl->per_pair)
         rbl_lane_coef(b, l, rbl_pair_coef_of(sim, sim->g.material[i],
@@ -213,6 +239,8 @@ static void wall_queue(wall_lanes *wl, size_t q, const rbl_contact_geom *geo, do
     wl->wear[l] = v_contact != NULL;
     if (v_contact)
         memcpy(wl->v_contact[l], v_contact, sizeof wl->v_contact[l]);
+    if (vn_cut != 0.0 || v_contact)
+        wl->plain = 0;
     if (++b->n == RBL_LANE_BLOCK)
         lanes_flush(wl);
 }
@@ -414,6 +442,10 @@ void rbl_wall_pass(rbl_sim *sim)
         wl.b.n = 0;
         wl.sim = sim, wl.w = w, wl.vel = vel, wl.om = om;
         wl.per_pair = sim->coef && !sim->coef_uniform;
+        wl.lw = rbl_hist_collision(&sim->cfg.law), wl.dash = rbl_hist_dash(&sim->cfg.law);
+        wl.wide = rbl_wall_hist_width(&sim->cfg.law);
+        wl.plain_pass = !(sim->walls_moving && sim->prepared) && !sim->cfg.law.collisions;
+        wl.plain = wl.plain_pass;
         wl.wt = (wall_thread){.peak = start};
         rbl_exact_clear(&wl.wt.work);
         rbl_exact_clear(&wl.wt.through);
