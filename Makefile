@@ -162,6 +162,8 @@ validate: build
 	@validation/crease.sh $(RUBBLE)
 	@validation/bonds.sh $(RUBBLE)
 	@validation/bonds_impact.sh $(RUBBLE)
+	@validation/energy_account.sh $(RUBBLE)
+	@validation/shear_mu_i.sh $(RUBBLE)
 
 # every example run to its end and drawn by ParaView -> docs/examples.md, docs/examples/*.png
 renders: build

@@ -772,6 +772,20 @@ typedef struct rbl_shear {
 /* Shear the box from now on (both axes periodic, a closed box, one process, spheres): the
  * shift follows the simulation's time. RBL_EINVAL for what is refused, with the reason. */
 RBL_API int rbl_sim_set_shear(rbl_sim *sim, const rbl_shear *shear, rbl_error *err);
+/* A sheared cell at imposed normal stress (docs/shear.md): the gradient axis's length L follows
+ * dL/dt = L (sigma_gg - pressure) / (K time), sigma_gg the cell's normal stress along the
+ * gradient (stress[gradient][gradient] of rbl_shear_state), K its affine stiffness measured
+ * from the contacts each step, the strain rate at most |shear rate|; the grains' positions
+ * remapped affinely about the box's centre, the change of what the contacts hold booked as
+ * the boundary's work. */
+typedef struct rbl_shear_servo {
+    double pressure; /* Pa, finite and > 0 */
+    double time;     /* s, the servo's relaxation time (0: 1000 steps) */
+} rbl_shear_servo;
+/* From now on (after rbl_sim_set_shear; grains alone: no walls, no bonds): RBL_EINVAL for what
+ * is refused. A checkpoint carries the height, the shift and the servo's strain rate. */
+RBL_API int rbl_sim_set_shear_pressure(rbl_sim *sim, const rbl_shear_servo *servo,
+                                       rbl_error *err);
 /* Add the mean flow rate (x_gradient - centre of the box) to every grain's flow velocity
  * (a start from the linear profile); RBL_EINVAL unless sheared. */
 RBL_API int rbl_sim_shear_profile(rbl_sim *sim, rbl_error *err);

@@ -5,7 +5,8 @@
 # that change gravity, friction, pour and press; clumps in a trough, a mesh overhanging a
 # periodic box, that a stage vibrates while it pours; a silo of primitive walls whose gate a
 # stage takes away; a self-gravitating pile; a bonded block breaking as it lands; a sheared
-# cell of Lees-Edwards boundaries), each with every
+# cell of Lees-Edwards boundaries, at constant volume and at an imposed normal stress), each
+# with every
 # output on (frames with every field, contacts as vtp and csv, coarse-grained fields, wall
 # loads, flow counters, checkpoints):
 #   memory order  the grains stored in a new random order at every neighbour build
@@ -181,6 +182,13 @@ scene sheared \
     "{folder: o, every: 0.0006, thermo_every: 0.00013, checkpoint_every: 0.00047, final: final.txt, contacts: [vtp, csv], fields: $FIELDS}" \
     "{folder: o, every: 0.0007, final: final.txt}"
 check sheared one
+
+# the same cell at an imposed normal stress: its height servoed (the shift then the images'
+# speed's integral, a checkpoint's field), the strain rate not 0 at the middle checkpoint
+scene sheared_pressure \
+    "{folder: o, every: 0.0006, thermo_every: 0.00013, checkpoint_every: 0.00047, final: final.txt, contacts: [vtp, csv], fields: $FIELDS}" \
+    "{folder: o, every: 0.0007, final: final.txt}"
+check sheared_pressure one
 
 scene impulse \
     "{folder: o, every: 0.02, thermo_every: 0.0034, checkpoint_every: 0.037, final: final.txt}" \

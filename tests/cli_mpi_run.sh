@@ -329,10 +329,11 @@ mpi 2 "$RUBBLE" contacts --help > out.txt 2> err.txt && fail "contacts ran on 2"
     || { cat err.txt; fail "the message is not there once"; }
 echo "ok: refused on 2 processes with one message: $(grep -h 'only' err.txt | cut -c1-150)"
 
-# refused: a sheared cell (docs/shear.md: one process only), at the key's line
+# refused: a sheared cell (docs/shear.md: one process only), at the scene check (before any
+# grain is placed) and at the key's line
 sed -e "s|@OUTPUT@|{folder: o, every: 0.001}|" "$SCENES/invariance/sheared.yaml" > sheared.yaml
 mpi 2 "$RUBBLE" run sheared.yaml --output sheared --quiet > out.txt 2> err.txt && fail "shear ran on 2"
-grep -q 'sheared.yaml:10:[0-9]*: shear: one process only' err.txt || { cat err.txt; fail "shear: no message at its line"; }
+grep -q 'sheared.yaml:10:[0-9]*: a sheared cell (domain.shear, docs/shear.md) cannot yet run over several' err.txt || { cat err.txt; fail "shear: no message at its line"; }
 echo "ok: a sheared cell refused on 2 processes at its line"
 
 # a process that dies (killed) mid-run: the others do not wait for it forever; the job stops

@@ -459,6 +459,15 @@ scene shear_periodic 's/max: \[0.02, 0.02, 0.05\]}/max: [0.02, 0.02, 0.05], peri
 expect shear_periodic "shear_periodic.yaml:2:[0-9]*: shear: the gradient axis z must be periodic"
 scene shear_open 's/max: \[0.02, 0.02, 0.05\]}/open: true, shear: {rate: 1}}/; s/domain: {min: \[0, 0, -0.001\], /domain: {/'
 expect shear_open "shear_open.yaml:2:[0-9]*: an open domain has no 'shear'"
+# ... and at an imposed normal stress (the height's servo)
+scene shear_p0 "${D}shear: {rate: 1, pressure: 0}}/"
+expect shear_p0 "shear_p0.yaml:2:[0-9]*: 'pressure' must be > 0"
+scene shear_tau "${D}shear: {rate: 1, servo_time: 0.1}}/"
+expect shear_tau "shear_tau.yaml:2:[0-9]*: shear 'servo_time' is the height servo's: give the normal stress 'pressure'"
+scene shear_tau0 "${D}shear: {rate: 1, pressure: 10, servo_time: -1}}/"
+expect shear_tau0 "shear_tau0.yaml:2:[0-9]*: 'servo_time' must be > 0"
+scene shear_walls "${D}shear: {rate: 1, pressure: 10}}/"
+expect shear_walls "shear_walls.yaml:2:[0-9]*: shear pressure: a cell whose height follows the stress holds grains alone"
 
 # self-gravity (SD5): impossible parameters, and periodic axes
 sg() { scene "$1" "s|^gravity: \[0, 0, -9.81\]|gravity: [0, 0, -9.81]\nself_gravity: $2|"; }

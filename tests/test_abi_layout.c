@@ -40,6 +40,7 @@ static const layout table[] = {
     ROW(rbl_motion_row, 64),
     ROW(rbl_wall_table, 40),
     ROW(rbl_shear, 16),
+    ROW(rbl_shear_servo, 16),
     ROW(rbl_shear_state, 264),
     ROW(rbl_contact_list, 144),
     ROW(rbl_health_options, 32),

@@ -388,8 +388,63 @@ static void test_turned(void)
     rbl_sim_destroy(sim[0]), rbl_sim_destroy(sim[1]);
 }
 
+/* A cell at an imposed normal stress (rbl_sim_set_shear_pressure): started loose (0.54), its
+ * height follows sigma_zz to the target; the mean sigma_zz over the run's second half is the
+ * target within 5 % (the blocks' spread at this I ~ 0.1 is about 5 % a block, the servo's lag
+ * while the cell still compacts about 1 %), the cell compacted, and the energy account's
+ * balance stays within 2e-3 of what the boundary put in (the remap's change of the contacts'
+ * energy booked with the boundary's work). */
+static void test_pressure(void)
+{
+    const double rate = 100.0, P0 = 2000.0;
+    rbl_sim_config c = cell_config(2000.0, 0.02, 2e-6, 0.0002);
+    c.law.tangent = RBL_TANGENT_SPRING, c.law.kt = 2000.0, c.law.friction = 0.5;
+    rbl_sim *sim = sheared(&c, rate, 0);
+    rbl_insert_spec s;
+    memset(&s, 0, sizeof s);
+    s.hi[0] = LX, s.hi[1] = LY, s.hi[2] = LZ;
+    s.size.kind = RBL_SIZE_UNIFORM, s.size.min = 0.0004, s.size.max = 0.0006;
+    s.seed = 5;
+    size_t placed = 0;
+    rbl_pack_info info;
+    ASSERT_OK(rbl_sim_insert_pack(sim, &s, 0.54, &placed, &info, &err_));
+    ASSERT_OK(rbl_sim_shear_profile(sim, &err_));
+    rbl_shear_servo sv = {P0, 2e-4};
+    ASSERT_OK(rbl_sim_set_shear_pressure(sim, &sv, &err_));
+    ASSERT_OK(rbl_sim_step(sim, 0, &err_));
+    rbl_thermo t0;
+    rbl_sim_thermo(sim, &t0);
+    rbl_shear_state st;
+    ASSERT_OK(rbl_sim_shear_state(sim, &st, &err_));
+    const double phi0 = st.volume_fraction;
+    const int steps = 4000, blocks = 20, per = steps / 2 / blocks;
+    double sum = 0.0, sum2 = 0.0;
+    ASSERT_OK(rbl_sim_step(sim, (uint64_t)(steps / 2), &err_));
+    for (int b = 0; b < blocks; b++) {
+        double block = 0.0;
+        for (int k = 0; k < per; k++) {
+            ASSERT_OK(rbl_sim_step(sim, 1, &err_));
+            ASSERT_OK(rbl_sim_shear_state(sim, &st, &err_));
+            block += st.stress[8] / per;
+        }
+        sum += block / blocks, sum2 += block * block / blocks;
+    }
+    const double spread = sqrt(fmax(sum2 - sum * sum, 0.0));
+    rbl_thermo t;
+    rbl_sim_thermo(sim, &t);
+    printf("pressure: %zu grains at %g 1/s, sigma_zz %g Pa (blocks' spread %g) for %g asked; "
+           "volume fraction %.4f -> %.4f (I = %.3f); balance within %.2g of the %g J put in\n",
+           placed, rate, sum, spread, P0, phi0, st.volume_fraction, st.inertial,
+           fabs(t.balance - t0.balance) / t.put_in[RBL_IN_WALLS], t.put_in[RBL_IN_WALLS]);
+    ASSERT_NEAR(sum, P0, 0.05 * P0);
+    ASSERT_TRUE(st.volume_fraction > phi0 + 0.02); /* the servo compacted the loose cell */
+    ASSERT_NEAR(t.balance, t0.balance, 2e-3 * t.put_in[RBL_IN_WALLS]);
+    rbl_sim_destroy(sim);
+}
+
 int main(void)
 {
+    test_pressure();
     test_pairs();
     test_across();
     test_crossing();

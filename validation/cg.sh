@@ -45,6 +45,7 @@ PYTHONPATH=$PYPATH /usr/bin/python3 "$ROOT/validation/cg_plots.py" "$DOCS" bed >
 echo "== a square silo"
 PYTHONPATH=$PYPATH /usr/bin/python3 "$ROOT/validation/cg_silo.py" "$DOCS" > silo.md
 cat silo.md >> "$DOCS/cg.md"
+echo >> "$DOCS/cg.md"
 echo "== a settled bed against side walls"
 PYTHONPATH=$PYPATH /usr/bin/python3 "$ROOT/validation/cg_wall.py" "$DOCS" > wall.md
 cat wall.md >> "$DOCS/cg.md"

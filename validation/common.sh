@@ -30,6 +30,12 @@
 #                          drops the section of FILE that starts with the line "## HEADING..."
 #                          (up to the next "## " heading) and appends the file NEW, so a script
 #                          can be re-run alone without duplicating its section.
+
+# OpenMP threads that wait sleep instead of spinning: a script's runs with --threads 2 share
+# the cores with the peers it drives and with whatever else runs (docs/parallel.md, "Shared
+# cores")
+export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-passive}"
+
 validation_workspace() {
     RUBBLE=${1:?usage: $0 RUBBLE [BUILD_DIR]}
     BUILD=${2:+$(cd "$2" && pwd)}

@@ -201,11 +201,11 @@ static double frame_share(const double f[3], double fn, const rbl_contact_geom *
  *   twist) book that work from a spring holding 0 (their losses), so what those springs hold
  *   now was booked by their kernels and is taken back out of what book_contacts booked; the
  *   normal springs' work, f_n n . (v_i - v_j) dt / 2, is booked here (their energy at the
- *   evaluation was); and a fresh grain's first half kick had only its weight, whose kick
- *   term it holds (rbl_sim_append_grain sets its force to m g);
+ *   evaluation was); a fresh grain's first half kick had only its weight, whose kick term
+ *   it holds from its insertion (rbl_sim_append_grain sets its force to m g and books it);
  * - evaluated before a step (a preparation, as the run's start: rbl_account_start): each
  *   grain touched holds kick(F, T) of them, kick(F, T) - kick(F - f, T - t) more than before
- *   (all of it for a fresh grain).
+ *   (a fresh grain: beyond its weight's, booked as it came).
  * Unbooked, up to (omega dt)^2 / 4 of their contacts' energy moved the balance (issue 70).
  * A pair's slot holds the force f on its first grain and the torque tj on its second; the
  * first's is -d (n x f) - tj (the tangential force at the contact point, the rolling torque
@@ -293,23 +293,18 @@ static void book_fresh_kicks(rbl_sim *sim, const uint8_t *fresh, int in_step)
             add[6 * i + a] += o[a];
         hit[i] = 1;
     }
-    for (size_t k = 0; k < n; k++) {
-        if (!(hit[k] || fresh[k]) || g->body[k] >= 0 || (in_step && !fresh[k]))
+    for (size_t k = 0; k < n && !in_step; k++) {
+        if (!(hit[k] || fresh[k]) || g->body[k] >= 0)
             continue;
         const double m = g->mass[k], inertia = 0.4 * m * g->radius[k] * g->radius[k];
         double f[3], t[3], f0[3], t0[3];
-        if (in_step) { /* its weight's, which its first half kick had */
-            for (int a = 0; a < 3; a++)
-                f[a] = m * sim->cfg.gravity[a], t[a] = f0[a] = t0[a] = 0.0;
-        } else {
-            if (sim->forces_partial)
-                rbl_gather_sums(sim, k, f, t);
-            else
-                memcpy(f, g->force + 3 * k, sizeof f), memcpy(t, g->torque + 3 * k, sizeof t);
-            for (int a = 0; a < 3; a++) /* a fresh grain had none: all of it came with it */
-                f0[a] = fresh[k] ? 0.0 : f[a] - add[6 * k + a],
-                t0[a] = fresh[k] ? 0.0 : t[a] - add[6 * k + 3 + a];
-        }
+        if (sim->forces_partial)
+            rbl_gather_sums(sim, k, f, t);
+        else
+            memcpy(f, g->force + 3 * k, sizeof f), memcpy(t, g->torque + 3 * k, sizeof t);
+        for (int a = 0; a < 3; a++) /* a fresh grain held its weight's (booked as it came) */
+            f0[a] = fresh[k] ? m * sim->cfg.gravity[a] : f[a] - add[6 * k + a],
+            t0[a] = fresh[k] ? 0.0 : t[a] - add[6 * k + 3 + a];
         rbl_account_in(sim, RBL_IN_ADDED, rbl_kick_term(dt, m, inertia, f0, t0) -
                                               rbl_kick_term(dt, m, inertia, f, t));
     }

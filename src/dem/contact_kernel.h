@@ -435,7 +435,9 @@ RBL_KERNEL void rbl_contact_force(const rbl_contact_law *law, const rbl_pair_coe
 /* What a contact's springs and dashpots leave as it parts, by mechanism into
  * lost[RBL_LOSS_DAMPING .. RBL_LOSS_ROLLING] (the energy account, account.c; JKR's is
  * account.c's): the tangential spring's energy at the stiffness of its last evaluation (a
- * linear law's k_t, or the one its history kept) and the twist spring's (friction), the epsd2
+ * linear law's k_t, or the one its history kept) and its last force's work over the half step
+ * the kick gives it (unbooked, a contact parting with its spring loaded left it in the
+ * balance, of first order in dt), and the twist spring's (friction), the epsd2
  * spring's and its last torque's work over the half step the kick gives it (rolling), and the
  * dashpots' last force and torque over that half step, with the contact point's velocity and
  * the relative spin of geo (damping). Each model's term here, beside its kernel. */
@@ -445,8 +447,10 @@ static inline void rbl_contact_held_at_end(const rbl_contact_law *law, const dou
 {
     const double *v = geo->v, *n = geo->n, *w = geo->w;
     const double kt = rbl_hist_holds_kt(law) ? h[3] : law->kt;
-    if (law->tangent == RBL_TANGENT_SPRING)
-        lost[RBL_LOSS_FRICTION] += 0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    if (law->tangent == RBL_TANGENT_SPRING) /* its spring, and its last force's half step */
+        lost[RBL_LOSS_FRICTION] +=
+            0.5 * kt * (h[0] * h[0] + h[1] * h[1] + h[2] * h[2] +
+                        (h[0] * v[0] + h[1] * v[1] + h[2] * v[2]) * dt);
     const double *dash = h + rbl_hist_dash(law);
     lost[RBL_LOSS_DAMPING] += -(0.5 * (dash[0] * v[0] + dash[1] * v[1] + dash[2] * v[2]) * dt);
     if (law->tangent == RBL_TANGENT_SEED) { /* the seed force's last half step, as friction */

@@ -159,6 +159,14 @@ typedef struct rbl_shear_cell {
     rbl_shear_image image;
     double force_before;  /* sum of sz f_flow over the contacts across the gradient sides
                              at the last force evaluation (the boundary's work, shear.c) */
+    /* the servo on the cell's height at imposed normal stress (shear_servo.c): servo set,
+       the target sigma_zz (Pa) and the relaxation time (s); the strain rate of L_z it asks
+       for the next step (1/s) and the shift as the integral of the images' speed (m, in
+       [-L/2, L/2) of the flow axis; travel_kept: it holds the run's shift, summed on from
+       then, a servo set or a servoed run's checkpoint read, even where the servo is then
+       dropped) */
+    int servo, travel_kept;
+    double pressure, servo_time, strain_rate, travel;
 } rbl_shear_cell;
 
 /* Pairs closer than r_i + r_j + skin at the last build, grouped by first grain (in grain
@@ -1055,6 +1063,15 @@ int rbl_shear_build_due(const rbl_sim *sim);
  * step's end) and after the forces (the boundary's work over the step booked, RBL_IN_WALLS). */
 void rbl_shear_before(rbl_sim *sim);
 void rbl_shear_after(rbl_sim *sim);
+/* shear_servo.c — the servo on a sheared cell's height (docs/shear.md). Before the drift
+ * and after it: L_z changed by half the step's strain, positions remapped affinely about the
+ * box's centre, the contacts' elastic energy's change booked as the boundary's work
+ * (RBL_IN_WALLS); 0 on out-of-memory. After the forces: the strain rate for the next step
+ * from sigma_zz. */
+int rbl_shear_servo_move(rbl_sim *sim, int after_drift);
+void rbl_shear_servo_update(rbl_sim *sim);
+/* The shift wrapped into [-L/2, L/2) of the flow axis. */
+double rbl_shear_wrap_shift(const rbl_sim *sim, double d);
 
 /* history.c — carry contact history across a rebuild, keyed by the pair of ids. with_out:
  * each entry holds after the history the last force evaluation's results, a pair's

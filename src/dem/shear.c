@@ -9,18 +9,22 @@
 #include <math.h>
 #include <string.h>
 
-/* The shift at time t in [-L/2, L/2) of the flow axis. */
-static double shift_at(const rbl_sim *sim, double t)
+double rbl_shear_wrap_shift(const rbl_sim *sim, double d)
 {
     const double L = sim->box[sim->shear.image.flow];
-    double d = sim->shear.image.speed * t;
     d -= L * floor(d / L + 0.5);
     return d >= 0.5 * L ? d - L : d < -0.5 * L ? d + L : d;
 }
 
+/* The shift at time t in [-L/2, L/2) of the flow axis (a cell of constant height). */
+static double shift_at(const rbl_sim *sim, double t)
+{
+    return rbl_shear_wrap_shift(sim, sim->shear.image.speed * t);
+}
+
 void rbl_shear_move_to(rbl_sim *sim, double t)
 {
-    if (sim->shear.image.on)
+    if (sim->shear.image.on && !sim->shear.travel_kept)
         sim->shear.image.delta = shift_at(sim, t);
 }
 
@@ -52,6 +56,8 @@ int rbl_sim_set_shear(rbl_sim *sim, const rbl_shear *sh, rbl_error *err)
     sim->shear.image.on = 1;
     sim->shear.image.flow = sh->flow;
     sim->shear.image.speed = sh->rate * sim->box[2];
+    if (sim->shear.travel_kept) /* a servoed run's checkpoint: its shift, summed on */
+        sim->shear.image.delta = sim->shear.travel;
     rbl_shear_move_to(sim, sim->time);
     return RBL_OK;
 }
@@ -126,6 +132,11 @@ static double boundary_force(const rbl_sim *sim)
 void rbl_shear_before(rbl_sim *sim)
 {
     sim->shear.force_before = boundary_force(sim);
+    if (sim->shear.travel_kept) { /* the height changed: the shift is the speed's sum */
+        sim->shear.travel = rbl_shear_wrap_shift(sim, sim->shear.travel +
+                                                          sim->shear.image.speed * sim->cfg.dt);
+        sim->shear.image.delta = sim->shear.travel;
+    }
     rbl_shear_move_to(sim, (double)(sim->step + 1) * sim->cfg.dt);
 }
 

@@ -364,6 +364,14 @@ int rbl_sim_append_grain(rbl_sim *sim, const rbl_grain *gr, double m, int32_t bo
     sim->gravity_valid = 0; /* the field must include it */
     if (body < 0) /* a clump's members: its body's energy, once it is whole */
         rbl_account_in(sim, RBL_IN_ADDED, rbl_grain_energy(sim, k));
+    /* It holds the kick term of its weight (its force until the next evaluation) from now, so
+       a thermo row before that evaluation reads K - kick (a pour at step 0 started at -kick,
+       which the health check took for the least and stopped the run where the next row rose
+       back: issue 70). Before a fresh run's first forces rbl_account_start books all kicks
+       (a restarted run has none: its checkpoint carries the account). */
+    if (body < 0 && (sim->set_up || sim->step != 0))
+        rbl_account_in(sim, RBL_IN_ADDED,
+                       -rbl_kick_term(sim->cfg.dt, m, 1.0, g->force + 3 * k, NULL));
     if (id)
         *id = sim->next_id;
     sim->next_id++;

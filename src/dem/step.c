@@ -158,6 +158,33 @@ static int shear_images(rbl_sim *sim, step_state *st, rbl_error *err)
     return RBL_OK;
 }
 
+/* A sheared cell at imposed normal stress: its height changed and the grains remapped by half
+ * the step's strain before the drift and half after it (the drift counts the first in the
+ * grains' displacements); after the forces, the strain rate for the next step. */
+static int wants_shear_servo(const rbl_sim *sim) { return sim->shear.servo; }
+static int remapped(rbl_sim *sim, int after_drift, rbl_error *err)
+{
+    return rbl_shear_servo_move(sim, after_drift)
+               ? RBL_OK
+               : rbl_error_set(err, RBL_ENOMEM, "out of memory for the sheared cell's servo");
+}
+static int shear_height_before(rbl_sim *sim, step_state *st, rbl_error *err)
+{
+    (void)st;
+    return remapped(sim, 0, err);
+}
+static int shear_height_after(rbl_sim *sim, step_state *st, rbl_error *err)
+{
+    (void)st;
+    return remapped(sim, 1, err);
+}
+static int shear_servo(rbl_sim *sim, step_state *st, rbl_error *err)
+{
+    (void)st, (void)err;
+    rbl_shear_servo_update(sim);
+    return RBL_OK;
+}
+
 /* --- neighbours ----------------------------------------------------------------------- */
 
 /* A build when grains came or went, a grain moved half the skin, or a wall and a grain may
@@ -254,6 +281,7 @@ static int kick(rbl_sim *sim, step_state *st, rbl_error *err)
 
 /* The step. Self-gravity is always a row: it does nothing without it (and books nothing). */
 static const step_row STEP[] = {
+    {"sheared cell's height: before the drift", INTEGRATE, wants_shear_servo, shear_height_before},
     {"positions before the drift", INTEGRATE, NULL, positions_before}, /* where wanted */
     {"drift", INTEGRATE, NULL, drift},
     {"flow counters: crossings", INTEGRATE, wants_flows, flows_after},
@@ -262,6 +290,7 @@ static const step_row STEP[] = {
     {"one decision for all processes", INTEGRATE, NULL, agree},
     {"health: the drift", NEIGHBOR, NULL, check_drift},
     {"walls", NEIGHBOR, NULL, walls},
+    {"sheared cell's height: after the drift", NEIGHBOR, wants_shear_servo, shear_height_after},
     {"sheared images", NEIGHBOR, wants_shear, shear_images},
     {"neighbours", NEIGHBOR, NULL, neighbours},
     {"synchronized velocities", FORCE, wants_predict, predict},
@@ -270,6 +299,7 @@ static const step_row STEP[] = {
     {"bonds", FORCE, wants_bonds, bonds},
     {"sheared boundary's work", FORCE, wants_shear, shear_work},
     {"servo walls", FORCE, NULL, servo},
+    {"sheared cell's servo", FORCE, wants_shear_servo, shear_servo},
     {"self-gravity", SELF_TIMED, NULL, self_gravity},
     {"kick", INTEGRATE, NULL, kick},
 };

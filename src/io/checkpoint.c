@@ -232,6 +232,10 @@ static void save_head(buf *b, const rbl_sim *sim)
     put_u64(b, (uint64_t)sim->open_origin_set);
     for (int a = 0; a < 3; a++)
         put_f64(b, sim->open_origin[a]);
+    /* 25: a sheared cell whose height a servo moved: its shift (the speed's sum from then) and
+       the servo's strain rate */
+    put_u64(b, (uint64_t)sim->shear.travel_kept);
+    put_f64(b, sim->shear.travel), put_f64(b, sim->shear.strain_rate);
 }
 
 /* The grains, clumps and lists, after the head (checkpoint_layout.h: checkpoint_ranks.c writes
@@ -950,6 +954,19 @@ static int load_head(buf *b, rbl_sim **out, const char *path, rbl_error *err)
         if (!isfinite(sim->open_origin[a] = get_f64(b)) && rc == RBL_OK)
             rc = rbl_error_set(err, RBL_EPARSE, "%s: open domain's origin is not finite: '%g'",
                                path, sim->open_origin[a]);
+    if (b->version >= 25) { /* a sheared cell's servo (the scene sets the rest) */
+        sim->shear.travel_kept = get_u64(b) != 0;
+        sim->shear.travel = get_f64(b), sim->shear.strain_rate = get_f64(b);
+        const double L = sim->cfg.hi[0] - sim->cfg.lo[0], W = sim->cfg.hi[1] - sim->cfg.lo[1];
+        if (rc == RBL_OK && !b->bad &&
+            (!isfinite(sim->shear.strain_rate) || !isfinite(sim->shear.travel) ||
+             fabs(sim->shear.travel) > 0.5 * fmax(L, W)))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: a sheared cell's shift (%g m) or strain "
+                               "rate (%g 1/s) is not one a run can hold", path,
+                               sim->shear.travel, sim->shear.strain_rate);
+        if (!sim->shear.travel_kept)
+            sim->shear.travel = sim->shear.strain_rate = 0.0;
+    }
     if (rc == RBL_OK && b->bad)
         rc = rbl_error_set(err, RBL_EPARSE, "%s: truncated or inconsistent checkpoint head",
                            path);
@@ -1075,7 +1092,9 @@ static int load_grains(buf *b, rbl_sim *sim, const char *path, rbl_error *err)
         get(b, p->image, np), get(b, p->touch, np);
         get(b, p->hist, np * width * sizeof *p->hist);
         get(b, outs, np * RBL_PAIR_OUT * sizeof *outs);
-        b->bad = b->bad || !rbl_checkpoint_pairs_valid(p, outs, width, 0, n, n);
+        if (!b->bad && !rbl_checkpoint_pairs_valid(p, outs, width, 0, n, n))
+            rc = rbl_error_set(err, RBL_EPARSE, "%s: inconsistent pair contacts (a pair's "
+                               "grains, image, touch flag, history or results)", path);
     }
     rbl_wall_list *w = &sim->wpairs;
     const size_t wide = rbl_wall_hist_width(&sim->cfg.law);

@@ -7,7 +7,7 @@
 #include "../dem/dem_internal.h"
 
 #define CKPT_MAGIC "RUBBLECK"
-#define CKPT_VERSION 24u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
+#define CKPT_VERSION 25u /* 2: clumps (bodies); 3: the step of the next reordering; 4: self-gravity;
                            5: open domains; 6: the scene digest in the run state; 7: rolling
                            resistance and cohesion (a history of 6 doubles with epsd2); 8: mesh
                            walls and walls that move; 9: mesh walls' wear, flow counters, outlets;
@@ -49,7 +49,9 @@
                            given: issue 73); 24: law.collisions as bits (1 the collision
                            events, 2 the contacts' ages: a history one double wider) and the
                            run state's flow-window share (issue 74), each only where a run asks
-                           for it, so that 23 reads as 24; a build of 23 would misread them */
+                           for it, so that 23 reads as 24; a build of 23 would misread them;
+                           25: a sheared cell's servo at the head's end (on, its shift as the
+                           images' speed's integral, its strain rate: issue 73) */
 #define CKPT_VERSION_OLDEST 22u /* the oldest format read: 22, whose walls have no tables */
 #define CKPT_BOM 0x01020304u
 

@@ -715,14 +715,14 @@ static int hold_hook(rbl_run *r, rbl_sim *sim, const uint64_t hook[2], rbl_error
 
 /* Built, or loaded from r->restart (over several processes each reads its share). */
 /* domain.shear: Lees-Edwards boundaries from the scene (fresh and restarted alike: the
- * checkpoint's time gives the shift); a fresh run starts on the linear profile if asked. One
- * process only, said at the key's line. */
-static int start_shear(const rbl_scene *s, rbl_run *r, rbl_sim *sim, int fresh, rbl_error *err)
+ * checkpoint's time gives the shift, or under a servo its shift and height); a fresh run
+ * starts on the linear profile if asked.
+ * (Several processes were refused at the scene check: run_ranks.c.) */
+static int start_shear(const rbl_scene *s, rbl_sim *sim, int fresh, rbl_error *err)
 {
-    int rc = r->ranks.size > 1
-                 ? rbl_error_set(err, RBL_EINVAL, "shear: one process only (not yet over MPI: "
-                                 "run it without mpirun)")
-                 : rbl_sim_set_shear(sim, &s->shear, err);
+    int rc = rbl_sim_set_shear(sim, &s->shear, err);
+    if (rc == RBL_OK && s->shear_pressured)
+        rc = rbl_sim_set_shear_pressure(sim, &s->shear_servo, err);
     if (rc == RBL_OK && fresh && s->shear_profile)
         rc = rbl_sim_shear_profile(sim, err);
     return rc == RBL_OK ? RBL_OK : rbl_scene_error_at(s, s->at_shear, err);
@@ -791,7 +791,7 @@ static int grain_open(rbl_run *r, rbl_error *err)
                              &o->contact_time, &r->warnings, err);
     }
     if (rc == RBL_OK && s->sheared)
-        rc = start_shear(s, r, o->sim, !r->restart, err);
+        rc = start_shear(s, o->sim, !r->restart, err);
     if (rc == RBL_OK)
         rbl_sim_set_test_shuffle(o->sim, r->opt.test_shuffle);
     if (rc == RBL_OK &&

@@ -66,14 +66,16 @@ static void same_surface(check *c, const char *what, size_t k, const rbl_flow_co
 
 /* Every field the checkpoint holds (CFG_DOUBLES, CFG_INTS: one list with checkpoint.c) but
  * the thread count (a restart takes its own), the collision statistics' slots (an output a
- * restart may add or drop: rbl_sim_collisions re-lays the histories), and dt and gamma_n where a grains file that may
- * have changed since the run began sets them. */
+ * restart may add or drop: rbl_sim_collisions re-lays the histories), dt and gamma_n where a grains file that may
+ * have changed since the run began sets them, and a sheared cell's bounds along z where its
+ * servo moved them (servoed: the checkpoint's; shear_servo.c). */
 static void same_config(check *c, const rbl_sim_config *a, const rbl_sim_config *b,
-                        int dt_from_files)
+                        int dt_from_files, int servoed)
 {
 #define SAME_FIELD(f)                                                                          \
     if (strcmp(#f, "threads") != 0 && strcmp(#f, "law.collisions") != 0 &&                    \
-        !(dt_from_files && (strcmp(#f, "dt") == 0 || strcmp(#f, "law.gamma_n") == 0)))        \
+        !(dt_from_files && (strcmp(#f, "dt") == 0 || strcmp(#f, "law.gamma_n") == 0)) &&      \
+        !(servoed && (strcmp(#f, "lo[2]") == 0 || strcmp(#f, "hi[2]") == 0)))                 \
         same(c, #f, (double)a->f, (double)b->f);
     CFG_DOUBLES(SAME_FIELD)
     CFG_INTS(SAME_FIELD)
@@ -263,7 +265,7 @@ int rbl_checkpoint_matches_scene(const rbl_scene *s, const rbl_sim *sim, const c
     rbl_sim_config ours = probe->cfg; /* (a probe's dt is a placeholder) */
     ours.dt = cfg.dt;
     ours.threads = sim->cfg.threads; /* a restart may change them */
-    same_config(&c, &sim->cfg, &ours, dt_from_files);
+    same_config(&c, &sim->cfg, &ours, dt_from_files, sim->shear.travel_kept);
     same_walls(&c, sim, probe, moved, from_files);
     free(moved);
     rbl_sim_destroy(probe);

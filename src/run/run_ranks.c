@@ -13,9 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the scene asks for that does not run over several processes yet, or NULL. */
-static const char *not_distributed(const rbl_scene *s)
+/* What the scene asks for that does not run over several processes yet, or NULL; *at its
+ * line where the key has one kept (else left alone). */
+static const char *not_distributed(const rbl_scene *s, const rbl_mark **at)
 {
+    if (s->sheared) { /* (the images' shift would have to cross the decomposition's faces) */
+        *at = &s->at_shear;
+        return "a sheared cell (domain.shear, docs/shear.md)";
+    }
     if (s->impulse)
         return "an impulse scene (objects)";
     for (int k = 0; s->cg && k < s->n_sources; k++)
@@ -42,9 +47,15 @@ int rbl_run_ranks_start(rbl_run_ranks *r, const rbl_scene *s, rbl_error *err)
         return rc;
     }
     r->rank = rbl_comm_rank(r->comm), r->size = rbl_comm_size(r->comm);
-    const char *what = not_distributed(s);
+    const rbl_mark *at = NULL;
+    const char *what = not_distributed(s, &at);
     const char *by = rbl_launcher_name(); /* srun, mpiexec or mpirun: the one used */
-    if (what)
+    if (what && at)
+        rc = rbl_error_set(err, RBL_EINVAL,
+                           "%s:%d:%d: %s cannot yet run over several processes (started as %d "
+                           "by %s): run this scene as one process (docs/parallel.md)",
+                           s->path, at->line, at->column, what, r->size, by ? by : "the launcher");
+    else if (what)
         rc = rbl_error_set(err, RBL_EINVAL,
                            "%s: %s cannot yet run over several processes (started as %d by "
                            "%s): run this scene as one process (docs/parallel.md)",

@@ -209,6 +209,8 @@ struct rbl_scene {
     int sheared;              /* domain.shear: Lees-Edwards boundaries (docs/shear.md) */
     rbl_shear shear;
     int shear_profile;        /* domain.shear.profile: a fresh run starts on the linear profile */
+    int shear_pressured;      /* domain.shear.pressure: the height servoed to that stress */
+    rbl_shear_servo shear_servo;
     rbl_mark at_shear;
     rbl_mark at_gravity;      /* the scene's `gravity` (line 0: none) */
     rbl_mark at_stiffness;    /* what sets the contacts' stiffness: contact.kn, or the stiffest

@@ -29,11 +29,13 @@ static int parse_open_domain(rbl_yaml_ctx *c, yaml_node_t *n)
     return rbl_yaml_opt_number(c, n, "escape", &c->s->cfg.escape, 0.0, 1, INFINITY);
 }
 
-/* domain.shear: {rate: 1/s, flow: x, gradient: z, profile: true} — Lees-Edwards boundaries
- * (docs/shear.md); the axes periodic (parse_domain has read them). */
+/* domain.shear: {rate: 1/s, flow: x, gradient: z, profile: true, pressure: Pa, servo_time: s}
+ * — Lees-Edwards boundaries (docs/shear.md), the height servoed to the normal stress asked;
+ * the axes periodic (parse_domain has read them). */
 static int parse_shear(rbl_yaml_ctx *c, yaml_node_t *n)
 {
-    static const char *const keys[] = {"rate", "flow", "gradient", "profile", NULL};
+    static const char *const keys[] = {"rate",     "flow",       "gradient", "profile",
+                                       "pressure", "servo_time", NULL};
     static const char *const axes[] = {"x", "y", "z", NULL};
     rbl_scene *s = c->s;
     if (n->type != YAML_MAPPING_NODE)
@@ -49,8 +51,16 @@ static int parse_shear(rbl_yaml_ctx *c, yaml_node_t *n)
     if ((rc = rbl_yaml_number(c, rbl_yaml_get(c, n, "rate"), "rate", &s->shear.rate)) ||
         (rc = rbl_yaml_choice(c, n, "flow", axes, &s->shear.flow)) ||
         (rc = rbl_yaml_choice(c, n, "gradient", axes, &s->shear.gradient)) ||
-        (rc = rbl_yaml_opt_flag(c, n, "profile", &s->shear_profile)))
+        (rc = rbl_yaml_opt_flag(c, n, "profile", &s->shear_profile)) ||
+        (rc = rbl_yaml_opt_number(c, n, "pressure", &s->shear_servo.pressure, 0.0, 1,
+                                  INFINITY)) ||
+        (rc = rbl_yaml_opt_number(c, n, "servo_time", &s->shear_servo.time, 0.0, 1, INFINITY)))
         return rc;
+    s->shear_pressured = rbl_yaml_get(c, n, "pressure") != NULL;
+    if (!s->shear_pressured && rbl_yaml_get(c, n, "servo_time"))
+        return rbl_yaml_fail(c, rbl_yaml_get(c, n, "servo_time"), RBL_EPARSE,
+                             "shear 'servo_time' is the height servo's: give the normal stress "
+                             "'pressure' (Pa) too, or drop it for a cell of constant volume");
     if (s->shear.rate == 0.0)
         return rbl_yaml_fail(c, rbl_yaml_get(c, n, "rate"), RBL_ERANGE,
                              "shear 'rate' must not be 0 (1/s); drop 'shear' for a box at rest");

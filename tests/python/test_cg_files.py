@@ -152,3 +152,47 @@ def test_contact_files_hold_the_branch_vectors(finished):
     # the line's ends are the centre and centre + branch
     ends = v.points[v.lines]
     np.testing.assert_allclose(ends[:, 1] - ends[:, 0], expected, rtol=0, atol=1e-17)
+
+
+def test_an_ensemble_of_runs(finished, tmp_path):
+    """The same frame of several runs (another seed each) as the samples of one output: their
+    ensemble mean (issue 74). Density, contact stress and fabric are the runs' means; the
+    velocity the mean momentum over the mean density; the kinetic stress -(the momentum flux's
+    mean less rho u u of the ensemble's own mean velocity), docs/cg.md: each run's kinetic
+    stress less rho u u of its own velocity, averaged, plus the ensemble's."""
+    tmp, seen = finished
+    other = tmp_path / "seeded.yaml"
+    other.write_text(SCENE.replace("velocity_spread: 0.05", "velocity_spread: 0.05\n    seed: 7"))
+    run = rubble.Run(other, output=tmp_path / "b", threads=1)
+    run.step(3 * EVERY)
+    cg = rubble.CoarseGrain(GRID["lo"], GRID["hi"], GRID["cells"], GRID["width"])
+    b = cg.add(run).fields()
+    run.step(run.total_steps - 3 * EVERY)
+    run.close()
+    a = seen[3]["fields"]
+    assert not np.array_equal(a.velocity, b.velocity)  # two runs, not one twice
+    grid = {"cells": list(GRID["cells"]), "width": GRID["width"], "min": list(GRID["lo"]),
+            "max": list(GRID["hi"]), "samples": 2}
+    out = rubble.coarse_grain(tmp / "bed.yaml", [tmp / "o" / "grains_000003.vtp",
+                                                 tmp_path / "b" / "grains_000003.vtp"],
+                              output=tmp_path / "e", cg=grid)
+    assert out.outputs == 1
+    e = frames.read_vti(out.files[0])
+
+    def close(x, want, what):
+        np.testing.assert_allclose(x, want, rtol=1e-12, atol=1e-12 * np.abs(want).max(),
+                                   err_msg=what)
+    for name in ("density", "volume_fraction", "contact_stress", "fabric"):
+        close(getattr(e, name), (getattr(a, name) + getattr(b, name)) / 2, name)
+    rho = (a.density + b.density) / 2
+    momentum = (a.density[..., None] * a.velocity + b.density[..., None] * b.velocity) / 2
+    filled = rho > 0
+    close(e.velocity[filled], momentum[filled] / rho[filled][:, None], "velocity")
+
+    def flux(f):  # rho u u of a field's own velocity
+        return f.density[..., None, None] * f.velocity[..., :, None] * f.velocity[..., None, :]
+    mean_u = np.zeros_like(momentum)
+    mean_u[filled] = momentum[filled] / rho[filled][:, None]
+    ens = rho[..., None, None] * mean_u[..., :, None] * mean_u[..., None, :]
+    close(e.kinetic_stress, (a.kinetic_stress - flux(a) + b.kinetic_stress - flux(b)) / 2 + ens,
+          "kinetic stress")

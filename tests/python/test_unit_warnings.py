@@ -29,6 +29,11 @@ def said(tmp_path, name, text):
     return got
 
 
+def line_of(text, needle):
+    """The 1-based number of the line of text that holds needle."""
+    return next(k + 1 for k, line in enumerate(text.splitlines()) if needle in line)
+
+
 def edit(text, old, new):
     assert old in text
     return text.replace(old, new)
@@ -44,10 +49,11 @@ CASES = {  # name: (scene text, warning's name, its line, what it must say)
     "upward": (edit(SMALL, "gravity: [0, 0, -9.81]", "gravity: [0, 0, 9.81]"), "gravity", 3,
                "gravity [0, 0, 9.81] points away from every wall (along the normal of the plane "
                "at line 9"),
-    "rad_s": (edit(DRUM, "rpm: 20", "omega: 20"), "omega", 24,
+    "rad_s": (edit(DRUM, "rpm: 20", "omega: 20"), "omega", line_of(DRUM, "rpm: 20"),
               "omega 20 rad/s turns the mesh wall (radius 0.04 m) at a Froude number w^2 R / g "
               "of 1.63"),
-    "cm_as_mm": (edit(DRUM, "scale: 0.001 ", "scale: 0.0001"), "mesh_size", 22,
+    "cm_as_mm": (edit(DRUM, "scale: 0.001 ", "scale: 0.0001"), "mesh_size",
+                 line_of(DRUM, "- mesh: "),
                  "the mesh spans 0.008 m, 4 grains across"),
     "tiny_dt": (edit(SMALL, "run: {steps: 2000, dt: auto, c: 0.05}",
                      "run: {time: 1, dt: 3.0e-9}"), "long_run", 15,
