@@ -18,7 +18,8 @@ LL_BYTES = 32 << 20  # the last-level cache of this machine (lscpu: L3 32 MiB)
 # The phases, as rubble's stage timers book them (src/dem/step.c), by the source file that
 # defines each function; what lies elsewhere (thermo rows, health, libc) is "other".
 PHASE_FILES = {
-    "force": ["dem/pair_pass.c", "dem/forces.c", "dem/mesh_contact.c", "dem/account.c"],
+    "force": ["dem/pair_pass.c", "dem/contact_lanes.c", "dem/forces.c", "dem/wall_pass.c",
+              "dem/mesh_contact.c", "dem/account.c"],
     "integrate": ["dem/integrator.c", "dem/bodies.c", "dem/flow.c"],
     "neighbour": ["dem/neighbor.c", "dem/history_carry.c", "dem/history.c", "dem/grains.c",
                   "dem/walls.c", "dem/wall_motion.c", "grid/*.c", "base/radix_sort.c"],

@@ -6,7 +6,10 @@
  * random radii, materials, velocities and spins, and a few steps of history. And the health
  * check's deepest overlap, which the pass keeps, against a search over all pairs. With
  * twisting and with collision statistics too: the widest histories, whose rows past the
- * dashpots' the pass copies in and out of its blocks. */
+ * dashpots' the pass copies in and out of its blocks. The wall pass runs the same lanes
+ * (contact_lanes.c) on grain-wall contacts: for every law, 300 isolated grains on a floor and
+ * under a sliding, turning ceiling, each contact's force, torque, history and its grain's
+ * losses as the law gives them one contact at a time. */
 #include "dem/contact_kernel.h"
 #include "dem_test_util.h"
 
@@ -23,9 +26,10 @@ typedef struct law_case {
     int collisions; /* the contacts keep their events: the history's widest rows */
 } law_case;
 
-static rbl_sim *isolated_pairs(const law_case *lc, uint64_t seed)
+/* A simulation of the law of lc in a box of 0.2 m, two materials (0 and 1). */
+static rbl_sim *law_sim(const law_case *lc)
 {
-    const double r = 0.001, rho = 2500.0;
+    const double rho = 2500.0;
     rbl_sim_config cfg = dem_config(0.0, 0.2, 0.0, 0.0, 1e-7);
     cfg.law.normal = lc->normal, cfg.law.damping = lc->damping, cfg.law.tangent = lc->tangent;
     cfg.law.from_materials = lc->from_materials;
@@ -42,6 +46,14 @@ static rbl_sim *isolated_pairs(const law_case *lc, uint64_t seed)
                           .restitution = 0.7, .friction = 0.3};
     rbl_error err = {0};
     ASSERT_OK(rbl_sim_add_material(sim, &stiff, NULL, &err));
+    return sim;
+}
+
+static rbl_sim *isolated_pairs(const law_case *lc, uint64_t seed)
+{
+    const double r = 0.001;
+    rbl_sim *sim = law_sim(lc);
+    rbl_error err = {0};
     for (int k = 0; k < PAIRS; k++) {
         double c[3] = {0.005 + 0.01 * (k % 19), 0.005 + 0.01 * ((k / 19) % 19), 0.1};
         double u[3], len = 0.0;
@@ -140,6 +152,115 @@ static void same_as_one_at_a_time(const law_case *lc, const char *name)
     rbl_sim_destroy(sim);
 }
 
+/* Grains on walls (wall_pass.c runs the law on them in the pairs' lanes): PAIRS isolated
+ * grains, half above a floor, half below a ceiling of the other material that slides and
+ * turns about its normal (its velocity at each contact point in the geometry, its work
+ * booked), overlaps from -1 % (listed, apart) to 3 % of the nominal radius, random radii,
+ * materials, velocities and spins. */
+static rbl_sim *grains_on_walls(const law_case *lc, uint64_t seed)
+{
+    const double r = 0.001;
+    rbl_sim *sim = law_sim(lc);
+    rbl_error err = {0};
+    const rbl_wall floor = {.normal = {0, 0, 1}, .offset = 0.0, .material = 0};
+    const rbl_wall ceiling = {.normal = {0, 0, -1}, .offset = 0.2, .material = 1};
+    ASSERT_OK(rbl_sim_add_wall(sim, &floor, &err));
+    ASSERT_OK(rbl_sim_add_wall(sim, &ceiling, &err));
+    const rbl_wall_motion slide = {.velocity = {0.02, -0.01, 0.0}, .axis = {0, 0, 1},
+                                   .center = {0.1, 0.1, 0.2}, .omega = 3.0};
+    ASSERT_OK(rbl_sim_set_wall_motion(sim, 1, &slide, &err));
+    for (int k = 0; k < PAIRS; k++) {
+        rbl_grain g;
+        memset(&g, 0, sizeof g);
+        g.radius = r * (0.6 + 0.8 * rand01(&seed));
+        g.material = rand01(&seed) < 0.5;
+        for (int a = 0; a < 3; a++) {
+            g.vel[a] = 0.1 * (rand01(&seed) - 0.5);
+            g.omega[a] = 100.0 * (rand01(&seed) - 0.5);
+        }
+        const double gap = g.radius - r * (0.04 * rand01(&seed) - 0.01);
+        g.pos[0] = 0.005 + 0.01 * (k % 19), g.pos[1] = 0.005 + 0.01 * ((k / 19) % 19);
+        g.pos[2] = k % 2 ? 0.2 - gap : gap;
+        uint32_t id;
+        ASSERT_OK(rbl_sim_add_grain(sim, &g, &id, &err));
+    }
+    if (lc->collisions)
+        ASSERT_OK(rbl_sim_collisions(sim, 8, 1e-15, 1e-6, &err));
+    return sim;
+}
+
+/* 1 where a and b are not the same bits (-0 is not 0 here). */
+static int bits_differ(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) != 0;
+}
+
+/* The wall pass against the law one contact at a time (rbl_wall_geometry, rbl_contact_force;
+ * the torque on the grain -l1 (n x f_t) + the law's), bit for bit (-0 told from 0): each contact's force and
+ * torque, its history's law rows and its grain's losses. */
+static void walls_same_as_one_at_a_time(const law_case *lc, const char *name)
+{
+    rbl_sim *sim = grains_on_walls(lc, 5);
+    dem_step(sim, 3); /* springs with some history */
+    const rbl_grains *g = &sim->g;
+    const rbl_wall_list *w = &sim->wpairs;
+    const rbl_contact_law *law = &sim->cfg.law;
+    ASSERT_TRUE(w->n == PAIRS);
+    const size_t wide = rbl_wall_hist_width(law), rows = rbl_hist_collision(law);
+    double *hist = malloc(wide * w->n * sizeof *hist);
+    double *want = malloc(6 * w->n * sizeof *want);
+    double *lost = malloc(3 * g->n * sizeof *lost);
+    int *touching = malloc(w->n * sizeof *touching);
+    ASSERT_TRUE(hist && want && lost && touching);
+    memcpy(hist, w->hist, wide * w->n * sizeof *hist);
+    memcpy(lost, g->loss, 3 * g->n * sizeof *lost);
+    size_t touching_count = 0;
+    for (size_t q = 0; q < w->n; q++) {
+        rbl_contact_geom geo;
+        double l1, *h = hist + wide * q, *f = want + 6 * q;
+        const uint32_t i = w->grain[q];
+        touching[q] = rbl_wall_geometry(sim, q, g->vel, g->omega, rbl_velocity_lag(sim), &geo,
+                                        &l1);
+        if (!touching[q])
+            continue;
+        touching_count++;
+        rbl_contact_out o;
+        double c[3];
+        rbl_contact_force(law, rbl_pair_coef_of(sim, g->material[i], sim->walls[w->wall[q]].material),
+                          &geo, sim->cfg.dt, h, &o);
+        rbl_cross(geo.n, o.ft, c);
+        for (int a = 0; a < 3; a++)
+            f[a] = o.f[a], f[3 + a] = -l1 * c[a] + o.tr[a], lost[3 * i + a] += o.loss[a];
+    }
+    rbl_error err = {0};
+    ASSERT_OK(rbl_forces_compute(sim, &err));
+    rbl_forces_gather(sim);
+    size_t mismatches = 0;
+    for (size_t q = 0; q < w->n; q++) {
+        if (!touching[q]) { /* parted or apart: nothing held */
+            mismatches += w->touch[q] != 0;
+            continue;
+        }
+        const uint32_t i = w->grain[q];
+        for (int a = 0; a < 6; a++)
+            mismatches += bits_differ(w->out[RBL_WALL_OUT * q + (size_t)a], want[6 * q + (size_t)a]);
+        for (size_t a = 0; a < rows; a++)
+            mismatches += bits_differ(w->hist[wide * q + a], hist[wide * q + a]);
+        for (int a = 0; a < 3; a++)
+            mismatches += bits_differ(g->loss[3 * i + (size_t)a], lost[3 * i + (size_t)a]);
+        mismatches += w->touch[q] != 1;
+    }
+    printf("%-28s %zu of %d wall contacts touching, %zu values differ\n", name, touching_count,
+           PAIRS, mismatches);
+    ASSERT_TRUE(touching_count > 3 * 64 && touching_count < PAIRS);
+    ASSERT_TRUE(mismatches == 0);
+    free(hist);
+    free(want);
+    free(lost);
+    free(touching);
+    rbl_sim_destroy(sim);
+}
+
 /* The health check's deepest overlap (pair_pass.c block_peak) against brute force: a
  * polydisperse pile (radii 1:5) poured onto a floor between periodic sides, at every force
  * evaluation the largest overlap / smaller radius over every pair and the floor, by a search
@@ -210,6 +331,13 @@ static void health_peak_is_exact(int threads)
     rbl_sim_destroy(sim);
 }
 
+/* The lanes against the law one contact at a time, for pairs and for walls. */
+static void lanes_same_as_one_at_a_time(const law_case *lc, const char *name)
+{
+    same_as_one_at_a_time(lc, name);
+    walls_same_as_one_at_a_time(lc, name);
+}
+
 int main(void)
 {
     static const char *normal[] = {"linear", "hertz"}, *damping[] = {"linear", "tsuji"};
@@ -220,12 +348,12 @@ int main(void)
             for (int d = 0; d < 2; d++) {
                 law_case lc = {nm, d, t, 0, RBL_ROLLING_NONE, RBL_COHESION_NONE, RBL_TWISTING_NONE, 0};
                 snprintf(name, sizeof name, "%s/%s/%s", normal[nm], damping[d], tangent[t]);
-                same_as_one_at_a_time(&lc, name);
+                lanes_same_as_one_at_a_time(&lc, name);
             }
         law_case lc = {RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, t, 1, RBL_ROLLING_NONE,
                        RBL_COHESION_NONE, RBL_TWISTING_NONE, 0};
         snprintf(name, sizeof name, "materials/%s", tangent[t]);
-        same_as_one_at_a_time(&lc, name);
+        lanes_same_as_one_at_a_time(&lc, name);
     }
     /* the composed loop: rolling resistance and cohesion, on both families of laws */
     static const char *rolling[] = {"no rolling", "cdt", "epsd2"};
@@ -239,14 +367,14 @@ int main(void)
                                RBL_TANGENT_SPRING, m, r, coh, RBL_TWISTING_NONE, 0};
                 snprintf(name, sizeof name, "%s/spring/%s%s", m ? "materials" : "linear",
                          rolling[r], coh ? "/sjkr" : "");
-                same_as_one_at_a_time(&lc, name);
+                lanes_same_as_one_at_a_time(&lc, name);
             }
     for (int r = 0; r < 3; r++) {
         char name[64];
         law_case lc = {RBL_NORMAL_HERTZ, RBL_DAMPING_LINEAR, RBL_TANGENT_SPRING, 1, r,
                        RBL_COHESION_JKR, RBL_TWISTING_NONE, 0};
         snprintf(name, sizeof name, "materials/spring/%s/jkr", rolling[r]);
-        same_as_one_at_a_time(&lc, name);
+        lanes_same_as_one_at_a_time(&lc, name);
     }
     /* the twisting model's slices past the dashpots', and the collision statistics' event
      * past all of the law's (the widest histories) */
@@ -257,7 +385,7 @@ int main(void)
                        RBL_TWISTING_MARSHALL, !m};
         snprintf(name, sizeof name, "%s/spring/epsd2/sjkr/marshall%s", m ? "materials" : "linear",
                  m ? "" : "/events");
-        same_as_one_at_a_time(&lc, name);
+        lanes_same_as_one_at_a_time(&lc, name);
     }
     health_peak_is_exact(1);
     health_peak_is_exact(2);

@@ -1527,6 +1527,10 @@ int rbl_pack_grains(rbl_sim *sim, const double *vel, const double *omega);
  * torque complete, the second grain's share in the pairs' slots (sim->forces_partial). */
 void rbl_pair_pass(rbl_sim *sim);
 
+/* wall_pass.c — grain-wall contacts: each contact's force and torque on its grain in its
+ * slot (the gather adds them), histories, losses, wear, the walls' work. */
+void rbl_wall_pass(rbl_sim *sim);
+
 /* self_gravity.c — the field of the grains at the positions of step `at_step`, when it is
  * due (every cfg.every steps, or the grains changed since the last evaluation). */
 int rbl_self_gravity_update(rbl_sim *sim, uint64_t at_step, rbl_error *err);

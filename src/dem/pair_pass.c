@@ -5,160 +5,21 @@
  * a touching one keeps it; a pair that stopped touching ends its contact there. A full block
  * is filled in (velocities, spins, history: only for the touching pairs, so a listed pair
  * that does not touch costs a distance check and six stores) and goes
- * through rbl_contact_force lane by lane, in a loop the compiler turns into SIMD code (2, 4
- * or 8 contacts per instruction, chosen at run time for the processor). Then the block's
+ * through rbl_contact_force lane by lane (contact_lanes.c: SIMD code, 2, 4 or 8 contacts per
+ * instruction, chosen at run time for the processor). Then the block's
  * results go out in pair order:
  * - the first grain's force and torque are summed into its arrays at once;
  * - the second grain's share is left in the pair's slot for the gather.
  * Each lane's arithmetic is the same whichever lane and block it lands in (blocks are padded
  * to whole vectors, so no scalar remainder loop runs). Sums run in pair order. The result is
  * therefore bit-identical for any number of threads. */
-#include "contact_kernel.h"
+#include "contact_lanes.h"
 
-/* Contacts per block: the block (about 20 KiB) stays in the first-level cache. */
-#define BLOCK 64
-/* Blocks are computed in multiples of the widest vector (8 doubles, AVX-512). */
-#define LANES 8
+#define BLOCK RBL_LANE_BLOCK
+#define LANES RBL_LANES
 
-typedef struct pair_block {
-    /* in: separation, its square (written by the filter for every listed pair, kept by a
-     * touching one), radii, masses, relative velocity, spins (block_fill) */
-    double dx[BLOCK], dy[BLOCK], dz[BLOCK], r2[BLOCK], ri[BLOCK], rj[BLOCK];
-    double mi[BLOCK], mj[BLOCK];
-    double vx[BLOCK], vy[BLOCK], vz[BLOCK];
-    double wix[BLOCK], wiy[BLOCK], wiz[BLOCK], wjx[BLOCK], wjy[BLOCK], wjz[BLOCK];
-    /* the law's history, its rows as the slices lie in memory (rbl_hist_*): updated in place */
-    double h[RBL_HIST_LAW_MAX][BLOCK];
-    /* the pair's coefficients, rbl_pair_coef's fields as columns (one set for all while they
-     * are uniform) */
-#define COLUMN(slot, ...) double slot[BLOCK];
-    double y_star[BLOCK], g_star[BLOCK];
-    RBL_PAIR_COEFS(COLUMN)
-#undef COLUMN
-    /* out: force on the first grain, torque on the first and on the second */
-    double fx[BLOCK], fy[BLOCK], fz[BLOCK];
-    double tix[BLOCK], tiy[BLOCK], tiz[BLOCK], tjx[BLOCK], tjy[BLOCK], tjz[BLOCK];
-    double ld[BLOCK], lf[BLOCK], lr[BLOCK]; /* the step's losses (damping, friction, rolling) */
-    size_t q[BLOCK];
-    uint32_t i[BLOCK];
-    int n;
-    rbl_overlap_peak peak; /* the thread's deepest overlap (the health check) */
-    double peak_at;        /* the share a lane must pass to be looked at (a hair below) */
-    double most;           /* out: the largest overlap of the block's lanes */
-} pair_block;
-
-/* Always inlined, so that the law's models below are constants in the loop. */
+/* Always inlined, so that the law's widths below are constants in the loops. */
 #define INLINE static inline __attribute__((always_inline))
-
-/* Lane l of the block through the contact law, its velocities taken half s back
- * (rbl_velocity_lag); returns the overlap it computed (the health check's filter). */
-INLINE double block_lane(pair_block *b, int l, const rbl_contact_law *law, double dt,
-                         double half)
-{
-    const double d[3] = {b->dx[l], b->dy[l], b->dz[l]};
-    const double dv[3] = {b->vx[l], b->vy[l], b->vz[l]};
-    const double wi[3] = {b->wix[l], b->wiy[l], b->wiz[l]};
-    const double wj[3] = {b->wjx[l], b->wjy[l], b->wjz[l]};
-    rbl_contact_geom geo;
-    double l1, l2;
-    rbl_pair_frame(d, b->r2[l], b->ri[l], b->rj[l], dv, wi, wj, b->mi[l], b->mj[l], half, &geo,
-                   &l1, &l2);
-#define FROM_COLUMN(slot, ...) .slot = b->slot[l],
-    const rbl_pair_coef pc = {.y_star = b->y_star[l], .g_star = b->g_star[l],
-                              RBL_PAIR_COEFS(FROM_COLUMN)};
-#undef FROM_COLUMN
-    /* the law's slices (a constant count in each law's loop, each row named: a loop over
-     * them, not unrolled before the vectoriser, made the law's loop four times longer) */
-    const size_t w = rbl_hist_collision(law);
-    double hist[RBL_HIST_MAX];
-#define EACH_ROW(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
-#define ROW_IN(k) if ((k) < w) hist[k] = b->h[k][l];
-#define ROW_OUT(k) if ((k) < w) b->h[k][l] = hist[k];
-    _Static_assert(RBL_HIST_LAW_MAX == 14, "EACH_ROW names every row");
-    EACH_ROW(ROW_IN)
-    rbl_contact_out o;
-    double c[3];
-    rbl_contact_force(law, &pc, &geo, dt, hist, &o);
-    rbl_cross(geo.n, o.ft, c);
-    EACH_ROW(ROW_OUT)
-#undef ROW_IN
-#undef ROW_OUT
-#undef EACH_ROW
-    b->fx[l] = o.f[0], b->fy[l] = o.f[1], b->fz[l] = o.f[2];
-    b->ld[l] = o.loss[RBL_LOSS_DAMPING], b->lf[l] = o.loss[RBL_LOSS_FRICTION];
-    b->lr[l] = o.loss[RBL_LOSS_ROLLING];
-    /* tangential force at -l1 n from the first centre, its opposite at +l2 n from the
-     * second; the rolling torque on the first, its opposite on the second (x + 0.0 is not
-     * x for x = -0, so without rolling nothing is added) */
-    double ti[3] = {-l1 * c[0], -l1 * c[1], -l1 * c[2]}, tj[3] = {-l2 * c[0], -l2 * c[1],
-                                                                  -l2 * c[2]};
-    if (law->rolling != RBL_ROLLING_NONE || law->twisting != RBL_TWISTING_NONE)
-        for (int a = 0; a < 3; a++)
-            ti[a] += o.tr[a], tj[a] -= o.tr[a];
-    b->tix[l] = ti[0], b->tiy[l] = ti[1], b->tiz[l] = ti[2];
-    b->tjx[l] = tj[0], b->tjy[l] = tj[1], b->tjz[l] = tj[2];
-    return geo.overlap;
-}
-
-/* The first lanes of the block through the law with these models. Each combination compiles
- * to its own loop, without the others' branches: one SIMD loop per law. */
-INLINE void block_run(pair_block *b, int lanes, const rbl_contact_law *law, double dt,
-                      double half, rbl_normal_model normal, rbl_damping_model damping,
-                      rbl_tangent_model tangent, int from_materials, rbl_rolling_model rolling,
-                      rbl_cohesion_model cohesion, rbl_twisting_model twisting)
-{
-    rbl_contact_law model = *law;
-    model.normal = normal, model.damping = damping, model.tangent = tangent;
-    model.from_materials = from_materials;
-    model.rolling = rolling, model.cohesion = cohesion, model.twisting = twisting;
-    double most = -INFINITY;
-#pragma omp simd reduction(max : most)
-    for (int l = 0; l < lanes; l++) {
-        const double overlap = block_lane(b, l, &model, dt, half);
-        most = most > overlap ? most : overlap;
-    }
-    b->most = most;
-}
-
-/* Any other combination: one loop that reads the models as they come (not vectorised). */
-static void block_run_any(pair_block *b, int lanes, const rbl_contact_law *law, double dt,
-                          double half)
-{
-    double most = -INFINITY;
-    for (int l = 0; l < lanes; l++) {
-        const double overlap = block_lane(b, l, law, dt, half);
-        most = most > overlap ? most : overlap;
-    }
-    b->most = most;
-}
-
-/* The block through the law: one loop per combination of models the table compiles
- * (RBL_LAW_COMPILED, law_table.h), for the baseline x86-64 (SSE2), AVX2 (x86-64-v3) and
- * AVX-512 (v4), the best of which the loader picks. The build is ISO C, so gcc fuses no
- * multiply-add: every width computes the same bits. Any other combination the table allows
- * takes the loop that is not vectorised (the same kernels): none falls through. Under
- * Hertz-Mindlin (from_materials) the normal and damping fields are not read. */
-#if defined(RBL_PAIR_TARGET) /* a check's build: one width only (CMakeLists.txt) */
-__attribute__((target(RBL_PAIR_TARGET)))
-#elif defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                      \
-    !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
-#endif
-static void
-block_compute(pair_block *b, const rbl_contact_law *law, double dt, double half)
-{
-    const int lanes = (b->n + LANES - 1) / LANES * LANES;
-#define RUN_IF(N, D, T, M, R, C, W)                                                           \
-    if (law->from_materials == (M) && ((M) || (law->normal == (N) && law->damping == (D))) && \
-        law->tangent == (T) && law->rolling == (R) && law->cohesion == (C) &&                 \
-        law->twisting == (W)) {                                                               \
-        block_run(b, lanes, law, dt, half, N, D, T, M, R, C, W);                             \
-        return;                                                                               \
-    }
-    RBL_LAW_COMPILED(RUN_IF)
-#undef RUN_IF
-    block_run_any(b, lanes, law, dt, half);
-}
 
 /* What the pair pass reads and writes, gathered once: pair_chunk copies it into locals, so
  * the compiler keeps the pointers in registers. (Read through the simulation or OpenMP's
@@ -193,15 +54,6 @@ typedef struct pair_pass_input {
  * sparse list, a gas, the first grain's as well). */
 #define PAIR_AHEAD 16
 
-/* Lane l's pair coefficients. */
-INLINE void block_coef(pair_block *b, int l, const rbl_pair_coef *pc)
-{
-    b->y_star[l] = pc->y_star, b->g_star[l] = pc->g_star;
-#define TO_COLUMN(slot, ...) b->slot[l] = pc->slot;
-    RBL_PAIR_COEFS(TO_COLUMN)
-#undef TO_COLUMN
-}
-
 /* The law's slices of a history `width` wide (rbl_hist_collision: all of it but the collision
  * statistics' event, block_events): the block's rows, copied in and out whole. */
 INLINE size_t law_width(const pair_pass_input *in, const size_t width)
@@ -212,7 +64,7 @@ INLINE size_t law_width(const pair_pass_input *in, const size_t width)
 
 /* A sheared cell: each lane's relative velocity less its image's (the images across the
  * gradient sides move along the flow; shear.c). Apart: unsheared runs pay one test a block. */
-static __attribute__((noinline)) void block_sheared(const pair_pass_input *in, pair_block *b)
+static __attribute__((noinline)) void block_sheared(const pair_pass_input *in, rbl_lane_block *b)
 {
     const rbl_shear_image *le = &in->arrays.le;
     double *v = le->flow ? b->vy : b->vx;
@@ -223,7 +75,7 @@ static __attribute__((noinline)) void block_sheared(const pair_pass_input *in, p
 /* The rest of each lane's input: the filter wrote only the pair, its first grain and the
  * separation, so a listed pair that does not touch cost no more than that. Then the padding
  * lanes, up to a whole vector, repeat the last contact: valid numbers, results unused. */
-INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t width,
+INLINE void block_fill(const pair_pass_input *in, rbl_lane_block *b, const size_t width,
                        const size_t lw)
 {
     const rbl_packed_grain *pk = in->arrays.pk;
@@ -259,7 +111,7 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
         if (materials)
             b->mi[l] = gi->mass, b->mj[l] = gj->mass;
         if (per_pair)
-            block_coef(b, l, rbl_pair_coef_of(in->sim, in->material[i], in->material[j]));
+            rbl_lane_coef(b, l, rbl_pair_coef_of(in->sim, in->material[i], in->material[j]));
     }
     if (in->arrays.le.on)
         block_sheared(in, b);
@@ -277,7 +129,7 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
     }
 }
 
-/* The health check's deepest overlap: block_compute found the block's largest overlap
+/* The health check's deepest overlap: rbl_lanes_compute found the block's largest overlap
  * (b->most); only when it reaches the thread's deepest share so far of the smallest radius
  * there is (so that some lane may share deeper of its own smaller radius: rare once the run's
  * peak is set), the exact share of each. Against the smallest radius, not each lane's, the
@@ -285,7 +137,7 @@ INLINE void block_fill(const pair_pass_input *in, pair_block *b, const size_t wi
  * own share made it 0.9-1.2 %; docs/dem.md "Health check"). The margin below the peak lets a tie within
  * round-off through to the exact test, whose ties go to the lower ids: the same peak for any
  * thread count. */
-static void block_peak(pair_block *b, const rbl_sim *sim, const uint32_t *second)
+static void block_peak(rbl_lane_block *b, const rbl_sim *sim, const uint32_t *second)
 {
     if (!(b->most >= b->peak_at * sim->radius_min))
         return;
@@ -301,7 +153,7 @@ static void block_peak(pair_block *b, const rbl_sim *sim, const uint32_t *second
 /* Collision statistics (collisions.c): each lane's event, in its history past the law's
  * slices (which the block's rows carry: the event stays in memory), begun at its contact's
  * first evaluation (the geometry again, from the lane's input), a step's losses added to it. */
-static __attribute__((noinline)) void block_events(const pair_pass_input *in, pair_block *b,
+static __attribute__((noinline)) void block_events(const pair_pass_input *in, rbl_lane_block *b,
                                                    const size_t width)
 {
     const size_t c = rbl_hist_collision(&in->law);
@@ -326,14 +178,14 @@ static __attribute__((noinline)) void block_events(const pair_pass_input *in, pa
 
 /* The block's results out, in pair order; the block is empty after. History `width` wide,
  * the law's `lw` of it in the block's rows. */
-INLINE void block_flush_as(const pair_pass_input *in, pair_block *b, const size_t width,
+INLINE void block_flush_as(const pair_pass_input *in, rbl_lane_block *b, const size_t width,
                            const size_t lw)
 {
     if (b->n == 0)
         return;
     block_fill(in, b, width, lw);
     b->peak_at = b->peak.ratio * (1.0 - 1e-12);
-    block_compute(b, &in->law, in->dt, in->half);
+    rbl_lanes_compute(b, &in->law, in->dt, in->half, 0);
     block_peak(b, in->sim, in->arrays.j);
     if (in->law.collisions & RBL_LAW_EVENTS)
         block_events(in, b, width);
@@ -387,11 +239,11 @@ INLINE void block_flush_as(const pair_pass_input *in, pair_block *b, const size_
 /* Not inlined: the filter loop that calls it when a block is full stays small (inlined, the
  * settled bed's force pass took 6 % longer). The plain laws' histories (6 or 7 doubles, all
  * the law's) have their own, the widths constants. */
-static __attribute__((noinline)) void block_flush_6(const pair_pass_input *in, pair_block *b)
+static __attribute__((noinline)) void block_flush_6(const pair_pass_input *in, rbl_lane_block *b)
 {
     block_flush_as(in, b, 6, 6);
 }
-static __attribute__((noinline)) void block_flush_7(const pair_pass_input *in, pair_block *b)
+static __attribute__((noinline)) void block_flush_7(const pair_pass_input *in, rbl_lane_block *b)
 {
     block_flush_as(in, b, 7, 7);
 }
@@ -400,7 +252,7 @@ static __attribute__((noinline)) void block_flush_7(const pair_pass_input *in, p
  * unrolled (with the count read at run time, the settled bed under epsd2 rolling and SJKR
  * cohesion filled and flushed its blocks in 449 instructions a particle-step, 431 before the
  * rows; with it a constant, 353: cachegrind, 10^4 grains). */
-static __attribute__((noinline)) void block_flush_any(const pair_pass_input *in, pair_block *b)
+static __attribute__((noinline)) void block_flush_any(const pair_pass_input *in, rbl_lane_block *b)
 {
     const size_t width = in->hist_width, lw = law_width(in, width);
     switch (lw) {
@@ -414,7 +266,7 @@ static __attribute__((noinline)) void block_flush_any(const pair_pass_input *in,
         block_flush_as(in, b, width, lw);
     }
 }
-static void block_flush(const pair_pass_input *in, pair_block *b, const size_t width)
+static void block_flush(const pair_pass_input *in, rbl_lane_block *b, const size_t width)
 {
     /* (a history with an event or an age past the law's: the generic copy, its rows the
        law's alone) */
@@ -449,7 +301,7 @@ static __attribute__((noinline)) void pair_end(const pair_pass_input *in, size_t
  * hold: where a block ends depends on the grains' memory order), and its history and slot go.
  * Returns the touching pairs the block put out. Apart from the filter loop, which then keeps
  * its pointers and the separation in registers. */
-static __attribute__((noinline)) size_t pair_ends(const pair_pass_input *in, pair_block *b,
+static __attribute__((noinline)) size_t pair_ends(const pair_pass_input *in, rbl_lane_block *b,
                                                   const size_t width, size_t q, size_t i,
                                                   double dx, double dy, double dz, double r2)
 {
@@ -475,7 +327,7 @@ static __attribute__((noinline)) size_t pair_ends(const pair_pass_input *in, pai
  * separation is written into the block's next lane, which only a touching pair keeps: no
  * branch on touching, which is a coin toss in a dense bed. The rest of a kept lane is filled
  * in when the block is full (block_fill). */
-INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long begin, long end,
+INLINE size_t pair_chunk_as(const pair_pass_input *input, rbl_lane_block *b, long begin, long end,
                             const int jkr, const size_t width, const int sheared)
 {
     size_t touching_pairs = 0;
@@ -562,13 +414,13 @@ INLINE size_t pair_chunk_as(const pair_pass_input *input, pair_block *b, long be
  * a linear law's 6 doubles of history, Hertz-Mindlin's 7; no sheared images), and any other
  * (a sheared cell's too: its images' shift apart from the plain loops, which then compile as
  * before). */
-static size_t pair_chunk(const pair_pass_input *input, pair_block *b, long begin, long end)
+static size_t pair_chunk(const pair_pass_input *input, rbl_lane_block *b, long begin, long end)
 {
     return input->hist_width == 6 ? pair_chunk_as(input, b, begin, end, 0, 6, 0)
                                   : pair_chunk_as(input, b, begin, end, 0, 7, 0);
 }
 
-static size_t pair_chunk_any(const pair_pass_input *input, pair_block *b, long begin, long end)
+static size_t pair_chunk_any(const pair_pass_input *input, rbl_lane_block *b, long begin, long end)
 {
     return pair_chunk_as(input, b, begin, end, input->jkr, input->hist_width,
                          input->arrays.le.on);
@@ -598,19 +450,13 @@ void rbl_pair_pass(rbl_sim *sim)
     rbl_overlap_peak deepest = start;
 #pragma omp parallel num_threads(sim->threads) reduction(+ : touching)
     {
-        pair_block block __attribute__((aligned(64)));
+        rbl_lane_block block __attribute__((aligned(64)));
         block.peak = start;
         if (!input.law.from_materials) /* not read then, but initialised */
             for (int l = 0; l < BLOCK; l++)
                 block.mi[l] = block.mj[l] = 1.0;
         /* one set of coefficients for every pair: filled in once, never looked up */
-#define ONE(slot, ...) .slot = 1,
-        const rbl_pair_coef one =
-            sim->coef ? sim->coef[0]
-                      : (rbl_pair_coef){.y_star = 1, .g_star = 1, RBL_PAIR_COEFS(ONE)};
-#undef ONE
-        for (int l = 0; l < BLOCK; l++)
-            block_coef(&block, l, &one);
+        rbl_lane_coef_all(&block, sim);
         size_t begin, end; /* the same grains as in every other sweep */
         rbl_sweep_range(sim, g->n + g->ghosts, &begin, &end); /* ghosts: first in some pairs */
         /* the plain laws (6 or 7 doubles: the tangential slice, k_t where it is held, the
