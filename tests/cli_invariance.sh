@@ -12,7 +12,7 @@
 #   memory order  the grains stored in a new random order at every neighbour build
 #                 (--test-shuffle) and on 2 threads: every file the same bytes but the
 #                 checkpoints (they hold the grains in memory order), and a restart from the
-#                 shuffled run's checkpoint ends in the same final.txt;
+#                 shuffled run's checkpoint ends in the same final.txt (release pass only);
 #   schedule      the outputs off or at other intervals: the same final.txt;
 #   restart       from a checkpoint at an odd step (inside a stage, a pour, the wear): the
 #                 same final.txt, and the frames and thermo rows after it the same bytes;
@@ -89,11 +89,15 @@ check() {
         { fail "$name" "restart: $(cat "$name.err")"; return; }
     cmp -s "$name.base/final.txt" "$name.restart/final.txt" ||
         fail "$name: restart" "final.txt differs after a restart from $(basename "$ck")"
-    "$RUBBLE" run "${name}_full.yaml" --output "$name.restart2" --threads 1 --quiet \
-        --restart "$name.shuffled/$(basename "$ck")" > /dev/null 2>&1 ||
-        fail "$name" "restart from the shuffled run's $(basename "$ck") failed"
-    cmp -s "$name.base/final.txt" "$name.restart2/final.txt" ||
-        fail "$name: memory order" "final.txt differs after a restart from the shuffled run"
+    # (the shuffled run's checkpoint restarted: the release pass's; under the sanitizers its
+    # code is the restart's above)
+    if [ -z "${RBL_TEST_SLOW_BUILD:-}" ]; then
+        "$RUBBLE" run "${name}_full.yaml" --output "$name.restart2" --threads 1 --quiet \
+            --restart "$name.shuffled/$(basename "$ck")" > /dev/null 2>&1 ||
+            fail "$name" "restart from the shuffled run's $(basename "$ck") failed"
+        cmp -s "$name.base/final.txt" "$name.restart2/final.txt" ||
+            fail "$name: memory order" "final.txt differs after a restart from the shuffled run"
+    fi
     for f in "$name.restart"/*_[0-9]*.v* "$name.restart"/*_[0-9]*.csv; do
         [ -e "$f" ] || continue
         cmp -s "$f" "$name.base/$(basename "$f")" ||
