@@ -21,13 +21,7 @@ INLINE double block_lane(rbl_lane_block *b, int l, const rbl_contact_law *law, d
     rbl_contact_geom geo;
     double l1, l2 = 0.0;
     if (wall) { /* rbl_wall_frame's, made one contact at a time */
-        geo = (rbl_contact_geom){.n = {b->nx[l], b->ny[l], b->nz[l]},
-                                 .overlap = b->overlap[l],
-                                 .v = {b->vx[l], b->vy[l], b->vz[l]},
-                                 .w = {b->wix[l], b->wiy[l], b->wiz[l]},
-                                 .a2 = b->a2[l],
-                                 .r_eff = b->r_eff[l],
-                                 .m_eff = b->m_eff[l]};
+        geo = rbl_lane_wall_geom(b, l);
         l1 = b->l1[l];
     } else {
         const double d[3] = {b->dx[l], b->dy[l], b->dz[l]};

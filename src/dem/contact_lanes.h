@@ -68,6 +68,18 @@ typedef struct rbl_lane_block {
 void rbl_lanes_compute(rbl_lane_block *b, const rbl_contact_law *law, double dt, double half,
                        int wall);
 
+/* Lane l's wall-contact geometry, as rbl_wall_frame made it and the block's columns hold it. */
+static inline rbl_contact_geom rbl_lane_wall_geom(const rbl_lane_block *b, int l)
+{
+    return (rbl_contact_geom){.n = {b->nx[l], b->ny[l], b->nz[l]},
+                              .overlap = b->overlap[l],
+                              .v = {b->vx[l], b->vy[l], b->vz[l]},
+                              .w = {b->wix[l], b->wiy[l], b->wiz[l]},
+                              .a2 = b->a2[l],
+                              .r_eff = b->r_eff[l],
+                              .m_eff = b->m_eff[l]};
+}
+
 /* Lane l's pair coefficients. */
 static inline void rbl_lane_coef(rbl_lane_block *b, int l, const rbl_pair_coef *pc)
 {

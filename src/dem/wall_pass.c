@@ -123,13 +123,7 @@ static __attribute__((noinline)) void lane_out(wall_lanes *wl, int l)
     const uint32_t i = b->i[l];
     double *out = w->out + RBL_WALL_OUT * q;
     double *hist = w->hist + wl->wide * q;
-    const rbl_contact_geom geo = {.n = {b->nx[l], b->ny[l], b->nz[l]},
-                                  .overlap = b->overlap[l],
-                                  .v = {b->vx[l], b->vy[l], b->vz[l]},
-                                  .w = {b->wix[l], b->wiy[l], b->wiz[l]},
-                                  .a2 = b->a2[l],
-                                  .r_eff = b->r_eff[l],
-                                  .m_eff = b->m_eff[l]};
+    const rbl_contact_geom geo = rbl_lane_wall_geom(b, l);
     rbl_contact_out o = {.f = {b->fx[l], b->fy[l], b->fz[l]},
                          .tr = {b->tjx[l], b->tjy[l], b->tjz[l]},
                          .loss = {b->ld[l], b->lf[l], b->lr[l]}};
