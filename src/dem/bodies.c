@@ -160,8 +160,11 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
         b->pos[3 * k + a] = cb->pos[a];
         b->vel[3 * k + a] = cb->vel[a];
         b->moment[3 * k + a] = p->principal[a] * scale;
-        b->force[3 * k + a] = b->torque[3 * k + a] = 0;
+        b->torque[3 * k + a] = 0;
     }
+    /* its weight: its force until the next evaluation, as a grain's (rbl_sim_append_grain) */
+    for (int a = 0; a < 3; a++)
+        b->force[3 * k + a] = b->mass[k] * sim->cfg.gravity[a];
     /* L = R I R^T w */
     double wb[3];
     rbl_quat_rotate_back(q, cb->omega, wb);
@@ -201,6 +204,10 @@ int rbl_sim_add_clump(rbl_sim *sim, const rbl_clump_body *cb, uint32_t *index, r
     b->start[k + 1] = b->members;
     b->n++;
     rbl_account_in(sim, RBL_IN_ADDED, rbl_body_energy(sim, k));
+    /* it holds its weight's kick term from now (issue 70; the grain's case in sim.c) */
+    if (sim->set_up || sim->step != 0)
+        rbl_account_in(sim, RBL_IN_ADDED,
+                       -rbl_kick_term(sim->cfg.dt, b->mass[k], 1.0, b->force + 3 * k, NULL));
     if (index)
         *index = (uint32_t)k;
     return RBL_OK;
@@ -383,6 +390,12 @@ static void sum_at_centre(rbl_sim *sim, size_t k)
         b->force[3 * k + a] = F[a] + b->mass[k] * grav[a];
         b->torque[3 * k + a] = T[a];
     }
+}
+
+void rbl_bodies_sum_forces(rbl_sim *sim)
+{
+    for (size_t k = 0; k < sim->bodies.n; k++)
+        sum_at_centre(sim, k);
 }
 
 /* A member's velocity, V + w x r, at the lever r from the centre of mass. */

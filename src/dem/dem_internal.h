@@ -762,6 +762,10 @@ int rbl_body_get(rbl_bodies *b, const double *o, size_t *used, rbl_error *err);
 /* Drop the bodies with a member flagged in gone_grain (by grain index) and flag all their
  * members; renumbers the bodies and slots of the grains that stay. */
 int rbl_bodies_drop(rbl_sim *sim, uint8_t *gone_grain, rbl_error *err);
+/* Each body's force and torque summed at its centre of mass from its members' (gathered), as
+ * the step's first half sums them: what a force evaluation leaves, for the energy account's
+ * kick terms read before the next step (a body made before the run's first forces held none). */
+void rbl_bodies_sum_forces(rbl_sim *sim);
 /* The integrator's part for bodies, after the grains' sweep has gathered every member's force:
  * sum at the centre of mass, (close the previous step,) kick, drift, rotate, place the members
  * and pack them. Returns the largest squared member displacement since the last build. */

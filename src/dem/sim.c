@@ -474,6 +474,7 @@ int rbl_sim_prepare(rbl_sim *sim, rbl_error *err)
     if (rc != RBL_OK)
         return rc;
     rbl_forces_gather(sim);
+    rbl_bodies_sum_forces(sim); /* (the first half sums them again, from the same forces) */
     /* the account: the run's start books what its first forces hold; a restart's first
        preparation nothing (the checkpoint carries it); else the contacts of grains added */
     if (first && sim->step == 0)
