@@ -41,7 +41,7 @@ static void law_of(int k, rbl_contact_law *law, rbl_pair_coef *pc)
     law->kn = 20.0, law->kt = 6.0, law->gamma_n = 1e-3, law->friction = 0.9;
     law->tangent = k == 2 ? RBL_TANGENT_SEED : RBL_TANGENT_SPRING;
     law->from_materials = k == 1;
-    *pc = (rbl_pair_coef){1e7, 4e6, 0.1, 0.9, 0.0, 0.0, 1e-3};
+    *pc = (rbl_pair_coef){.y_star = 1e7, .g_star = 4e6, .mu = 0.1, .beta = 0.9, .cohesion = 1e-3};
 }
 
 static const char *law_name(int k)
