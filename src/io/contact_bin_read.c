@@ -118,24 +118,12 @@ int rbl_contact_bin_parse(const char *path, const unsigned char *bytes, size_t s
 int rbl_contact_bin_read(const char *path, rbl_contact_bin *t, rbl_error *err)
 {
     memset(t, 0, sizeof *t);
-    FILE *in = fopen(path, "rb");
-    if (!in)
-        return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
-    long size = -1;
-    if (fseek(in, 0, SEEK_END) == 0)
-        size = ftell(in);
-    unsigned char *bytes = size >= 0 && fseek(in, 0, SEEK_SET) == 0
-                               ? malloc((size_t)size + 1) : NULL; /* the file's own size */
-    const size_t got = bytes ? fread(bytes, 1, (size_t)size, in) : 0;
-    fclose(in);
-    if (!bytes || got != (size_t)size) {
-        free(bytes);
-        return size < 0 ? rbl_error_set(err, RBL_EIO, "%s: cannot read its size", path)
-               : bytes ? rbl_error_set(err, RBL_EIO, "%s: read %zu of %ld bytes", path, got, size)
-                       : rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %ld bytes",
-                                       path, size);
-    }
-    int rc = rbl_contact_bin_parse(path, bytes, (size_t)size, t, err);
+    unsigned char *bytes = NULL;
+    size_t size = 0;
+    int rc = rbl_file_bytes(path, &bytes, &size, err);
+    if (rc != RBL_OK)
+        return rc;
+    rc = rbl_contact_bin_parse(path, bytes, size, t, err);
     if (rc != RBL_OK) {
         free(bytes);
         return rc;

@@ -148,6 +148,9 @@ typedef struct rbl_vtp_polydata {
 } rbl_vtp_polydata;
 
 int rbl_vtp_polydata_write(const char *path, const rbl_vtp_polydata *pd, rbl_error *err);
+/* file_bytes.c — the file at path read whole (*bytes malloc'd, size + 1 bytes, NUL after the
+ * last), at the size the file system gives; messages name the file. */
+int rbl_file_bytes(const char *path, unsigned char **bytes, size_t *size, rbl_error *err);
 /* vtp_read.c — a .vtp rubble wrote, read back whole: its points' and cells' counts (lines, or
  * else vertices) and, by section ("PointData", "CellData", "Points") and name, an array of the
  * given type and components holding count entries, copied out (malloc'd). Messages name the

@@ -39,29 +39,9 @@ int rbl_vtp_read(const char *path, rbl_vtp_file *f, rbl_error *err)
 {
     memset(f, 0, sizeof *f);
     f->path = path;
-    FILE *in = fopen(path, "rb");
-    if (!in)
-        return rbl_error_set(err, RBL_EIO, "%s: cannot open: %s", path, strerror(errno));
-    long size = -1;
-    if (fseek(in, 0, SEEK_END) == 0)
-        size = ftell(in);
-    if (size < 0 || fseek(in, 0, SEEK_SET) != 0) {
-        fclose(in);
-        return rbl_error_set(err, RBL_EIO, "%s: not a regular file", path);
-    }
-    f->bytes = malloc((size_t)size + 1);
-    if (!f->bytes) {
-        fclose(in);
-        return rbl_error_set(err, RBL_ENOMEM, "%s: out of memory for %ld bytes", path, size);
-    }
-    const size_t got = fread(f->bytes, 1, (size_t)size, in);
-    fclose(in);
-    if (got != (size_t)size) {
-        rbl_vtp_file_free(f);
-        return rbl_error_set(err, RBL_EIO, "%s: read %zu of %ld bytes", path, got, size);
-    }
-    f->bytes[size] = 0;
-    f->size = (size_t)size;
+    int rc = rbl_file_bytes(path, &f->bytes, &f->size, err);
+    if (rc != RBL_OK)
+        return rc;
     /* the XML head: up to the appended data's '_', NUL-terminated where it ends */
     char *head = (char *)f->bytes;
     char *appended = memmem(head, f->size, "<AppendedData encoding=\"raw\">", 29);
